@@ -1,0 +1,96 @@
+package core
+
+import "context"
+
+// Store is the persistent state. Every change runs in one transaction
+// (Update); the callback's error rolls it back whole. core/sqlite
+// implements it.
+type Store interface {
+	View(ctx context.Context, fn func(tx Tx) error) error
+	Update(ctx context.Context, fn func(tx Tx) error) error
+	Close() error
+}
+
+// EntityQuery selects entities; empty fields match everything.
+type EntityQuery struct {
+	Kind   string
+	Owner  string
+	System string
+}
+
+// Tx is the set of reads and writes available inside a transaction. Reads of
+// a missing object return a KindNotFound error. Put* inserts or replaces and
+// increments the object's Revision.
+type Tx interface {
+	Module(id string) (*Module, error)
+	Modules() ([]*Module, error)
+	PutModule(m *Module) error
+	// DeleteModule deletes the module and everything it owns (entities,
+	// maps, their tokens). Its files are the caller's to remove after commit.
+	DeleteModule(id string) error
+
+	Campaign(id string) (*Campaign, error)
+	Campaigns() ([]*Campaign, error)
+	// PrimaryCampaign returns the primary campaign of a system.
+	PrimaryCampaign(system string) (*Campaign, error)
+	// PutCampaign stores a campaign; when c.Primary is set, any other
+	// campaign of the same system stops being primary.
+	PutCampaign(c *Campaign) error
+	// DeleteCampaign deletes the campaign and everything it owns.
+	DeleteCampaign(id string) error
+
+	// Game returns a campaign's game state without its combatants (a fresh
+	// Game when none was stored yet).
+	Game(campaignID string) (*Game, error)
+	PutGame(campaignID string, g *Game) error
+	// Screen returns a campaign's player-screen settings (defaults when none
+	// were stored yet).
+	Screen(campaignID string) (*Screen, error)
+	PutScreen(campaignID string, s *Screen) error
+
+	Entity(id string) (*Entity, error)
+	EntityBySlug(kind, slug string) (*Entity, error)
+	// Entities lists matching entities ordered by name, then id.
+	Entities(q EntityQuery) ([]*Entity, error)
+	PutEntity(e *Entity) error
+	DeleteEntity(id string) error
+
+	Combatant(id string) (*Combatant, error)
+	// Combatants lists a campaign's combatants by rank.
+	Combatants(campaignID string) ([]*Combatant, error)
+	// CombatantsOfEntity lists the combatants whose EntityID is entityID.
+	CombatantsOfEntity(entityID string) ([]*Combatant, error)
+	PutCombatant(c *Combatant) error
+	DeleteCombatant(id string) error
+
+	// Map returns a map with its tokens.
+	Map(id string) (*Map, error)
+	// Maps lists the maps an owner holds (all maps when owner is empty),
+	// each with its tokens.
+	Maps(owner string) ([]*Map, error)
+	// PutMap stores the map document; tokens in m.Tokens are stored as
+	// token rows of the map (inserted or replaced).
+	PutMap(m *Map) error
+	DeleteMap(id string) error
+	Token(id string) (*Token, error)
+	Tokens(mapID string) ([]*Token, error)
+	PutToken(t *Token) error
+	DeleteToken(id string) error
+
+	AddMessage(m *Message) error
+	// RecentMessages returns the n most recent messages, oldest first.
+	RecentMessages(campaignID string, n int) ([]*Message, error)
+}
+
+// Rules is what the core needs to know of the loaded game system. The
+// systems package implements it for the current system.
+type Rules interface {
+	// SystemID is the loaded system's id.
+	SystemID() string
+	// IsUnique reports whether entities of kind are unique (a character):
+	// their combatant is shared and kept in step with them.
+	IsUnique(kind string) bool
+	// Ranges lists the data keys kept in step between a shared combatant
+	// and its entity (hit points...).
+	Ranges(kind string) []string
+}
