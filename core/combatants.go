@@ -1,0 +1,107 @@
+package core
+
+import "context"
+
+// Combatant returns the combatant with id.
+func (s *Service) Combatant(ctx context.Context, id string) (*Combatant, error) {
+	var c *Combatant
+	err := s.store.View(ctx, func(tx Tx) error {
+		var err error
+		c, err = combatantByID(tx, id)
+		return err
+	})
+	return c, err
+}
+
+func combatantByID(tx Tx, id string) (*Combatant, error) {
+	c, err := tx.Combatant(id)
+	if IsNotFound(err) {
+		return nil, NotFoundf("no combatant with id '%s'", id)
+	}
+	return c, err
+}
+
+// PutCombatant replaces a combatant (its id must equal the path id). A
+// shared combatant pushes its ranges back to its unique entity.
+func (s *Service) PutCombatant(ctx context.Context, pathID string, c *Combatant) (*Combatant, error) {
+	if c.ID != pathID {
+		return nil, Invalidf("body id '%s' does not match path id '%s'", c.ID, pathID)
+	}
+	var out *Combatant
+	err := s.write(ctx, func(tx Tx) ([]Event, error) {
+		old, err := combatantByID(tx, pathID)
+		if err != nil {
+			return nil, err
+		}
+		next := *c
+		next.Campaign = old.Campaign
+		next.Rank = old.Rank
+		next.Revision = old.Revision
+		events, err := s.storeCombatant(tx, &next)
+		out = &next
+		return events, err
+	})
+	return out, err
+}
+
+// PatchCombatant merges patch into a combatant, as PATCH and
+// updateCombatant do.
+func (s *Service) PatchCombatant(ctx context.Context, id string, patch Object) (*Combatant, error) {
+	if err := checkPatchID(patch, id); err != nil {
+		return nil, err
+	}
+	var out *Combatant
+	err := s.write(ctx, func(tx Tx) ([]Event, error) {
+		old, err := combatantByID(tx, id)
+		if err != nil {
+			return nil, err
+		}
+		var next Combatant
+		if err := patchDocument(old, patch, &next); err != nil {
+			return nil, err
+		}
+		next.ID = old.ID
+		next.Campaign = old.Campaign
+		next.Rank = old.Rank
+		next.Revision = old.Revision
+		events, err := s.storeCombatant(tx, &next)
+		out = &next
+		return events, err
+	})
+	return out, err
+}
+
+// storeCombatant writes a combatant and, when it is shared (its entity is of
+// a unique kind), copies its ranges back to the entity.
+func (s *Service) storeCombatant(tx Tx, c *Combatant) ([]Event, error) {
+	c.Normalize()
+	if c.Role != "" && c.Role != RoleHostile && c.Role != RoleFriendly && c.Role != RoleNeutral {
+		return nil, Invalidf("combatant: role must be hostile, friendly or neutral, not '%s'", c.Role)
+	}
+	if err := tx.PutCombatant(c); err != nil {
+		return nil, err
+	}
+	events := []Event{{Name: EventCombatantUpdated, Data: c}}
+	if c.EntityID == "" || s.rules == nil {
+		return events, nil
+	}
+	e, err := tx.Entity(c.EntityID)
+	if IsNotFound(err) {
+		return events, nil // links are soft: a missing entity is no error
+	}
+	if err != nil {
+		return nil, err
+	}
+	if !s.rules.IsUnique(e.Kind) {
+		return events, nil
+	}
+	if e.Data == nil {
+		e.Data = Object{}
+	}
+	copyRanges(e.Data, c.Data, s.rules.Ranges(e.Kind))
+	e.Modified = s.now().UTC()
+	if err := tx.PutEntity(e); err != nil {
+		return nil, err
+	}
+	return append(events, Event{Name: EventEntityUpdated, Data: e}), nil
+}

@@ -1,0 +1,198 @@
+package core
+
+import (
+	"context"
+	"strings"
+	"time"
+)
+
+// Entity returns the entity with id. When kind is not empty the entity must
+// be of that kind: a monster id asked for as a spell is not found.
+func (s *Service) Entity(ctx context.Context, kind, id string) (*Entity, error) {
+	var e *Entity
+	err := s.store.View(ctx, func(tx Tx) error {
+		var err error
+		e, err = entityOfKind(tx, kind, id)
+		return err
+	})
+	return e, err
+}
+
+// EntityByReference resolves "<slug-or-id>" among the entities of kind.
+func (s *Service) EntityByReference(ctx context.Context, kind, slugOrID string) (*Entity, error) {
+	var e *Entity
+	err := s.store.View(ctx, func(tx Tx) error {
+		var err error
+		e, err = tx.EntityBySlug(kind, slugOrID)
+		if IsNotFound(err) {
+			e, err = entityOfKind(tx, kind, slugOrID)
+		}
+		return err
+	})
+	if IsNotFound(err) {
+		return nil, NotFoundf("no %s '%s'", kind, slugOrID)
+	}
+	return e, err
+}
+
+// Entities lists every entity of a kind, ordered by name.
+func (s *Service) Entities(ctx context.Context, kind string) ([]*Entity, error) {
+	var list []*Entity
+	err := s.store.View(ctx, func(tx Tx) error {
+		var err error
+		list, err = tx.Entities(EntityQuery{Kind: kind})
+		return err
+	})
+	return list, err
+}
+
+func entityOfKind(tx Tx, kind, id string) (*Entity, error) {
+	e, err := tx.Entity(id)
+	if IsNotFound(err) || (err == nil && kind != "" && e.Kind != kind) {
+		if kind == "" {
+			return nil, NotFoundf("no entity with id '%s'", id)
+		}
+		return nil, NotFoundf("no %s with id '%s'", kind, id)
+	}
+	return e, err
+}
+
+// PutEntity replaces the entity at pathID (of kind) with e, as PUT does: the
+// body must be complete and its id must equal the path id. The owner and
+// creation time are kept. A unique entity's linked combatants are updated to
+// match in the same transaction.
+func (s *Service) PutEntity(ctx context.Context, kind, pathID string, e *Entity) (*Entity, error) {
+	if e.ID != pathID {
+		return nil, Invalidf("body id '%s' does not match path id '%s'", e.ID, pathID)
+	}
+	if e.Kind != "" && e.Kind != kind {
+		return nil, Invalidf("body kind '%s' does not match the collection's kind '%s'", e.Kind, kind)
+	}
+	var out *Entity
+	err := s.write(ctx, func(tx Tx) ([]Event, error) {
+		old, err := entityOfKind(tx, kind, pathID)
+		if err != nil {
+			return nil, err
+		}
+		next := *e
+		next.Kind = kind
+		next.Owner = old.Owner
+		next.Revision = old.Revision
+		next.Created = old.Created
+		next.Modified = time.Time{}
+		if next.System == "" {
+			next.System = old.System
+		}
+		events, err := s.storeEntity(tx, &next)
+		out = &next
+		return events, err
+	})
+	return out, err
+}
+
+// PatchEntity merges patch into the entity (RFC 7386: unmentioned keys are
+// unchanged, null removes a key), as PATCH and updateEntity do.
+func (s *Service) PatchEntity(ctx context.Context, kind, id string, patch Object) (*Entity, error) {
+	if err := checkPatchID(patch, id); err != nil {
+		return nil, err
+	}
+	if k, ok := patch["kind"]; ok && kind != "" && k != kind {
+		return nil, Invalidf("body kind '%v' does not match the collection's kind '%s'", k, kind)
+	}
+	var out *Entity
+	err := s.write(ctx, func(tx Tx) ([]Event, error) {
+		old, err := entityOfKind(tx, kind, id)
+		if err != nil {
+			return nil, err
+		}
+		var next Entity
+		if err := patchDocument(old, patch, &next); err != nil {
+			return nil, err
+		}
+		next.ID = old.ID
+		next.Kind = old.Kind
+		next.Owner = old.Owner
+		next.Revision = old.Revision
+		next.Created = old.Created
+		next.Modified = time.Time{}
+		events, err := s.storeEntity(tx, &next)
+		out = &next
+		return events, err
+	})
+	return out, err
+}
+
+// storeEntity validates and writes an entity, then keeps a unique entity's
+// linked combatants in step. It returns the events to publish.
+func (s *Service) storeEntity(tx Tx, e *Entity) ([]Event, error) {
+	if strings.TrimSpace(e.Name) == "" {
+		return nil, Invalidf("entity: 'name' is required")
+	}
+	now := s.now().UTC()
+	if err := e.Normalize(now); err != nil {
+		return nil, err
+	}
+	e.Modified = now
+	if s.rules != nil && s.rules.IsUnique(e.Kind) && e.Combatant != nil {
+		copyRanges(e.Combatant.Data, e.Data, s.rules.Ranges(e.Kind))
+	}
+	if err := tx.PutEntity(e); err != nil {
+		return nil, err
+	}
+	events := []Event{{Name: EventEntityUpdated, Data: e}}
+	if s.rules == nil || !s.rules.IsUnique(e.Kind) {
+		return events, nil
+	}
+	linked, err := tx.CombatantsOfEntity(e.ID)
+	if err != nil {
+		return nil, err
+	}
+	for _, c := range linked {
+		if c.Data == nil {
+			c.Data = Object{}
+		}
+		copyRanges(c.Data, e.Data, s.rules.Ranges(e.Kind))
+		c.Name = e.Name
+		if err := tx.PutCombatant(c); err != nil {
+			return nil, err
+		}
+		events = append(events, Event{Name: EventCombatantUpdated, Data: c})
+	}
+	return events, nil
+}
+
+// copyRanges copies each range key from src to dst (removing it from dst
+// when src has none).
+func copyRanges(dst, src Object, ranges []string) {
+	if dst == nil {
+		return
+	}
+	for _, key := range ranges {
+		if v, ok := src[key]; ok {
+			dst[key] = cloneJSON(v)
+		} else {
+			delete(dst, key)
+		}
+	}
+}
+
+// cloneJSON deep-copies a decoded JSON value so two documents never share
+// a nested map or slice.
+func cloneJSON(v any) any {
+	switch t := v.(type) {
+	case map[string]any:
+		out := make(map[string]any, len(t))
+		for k, x := range t {
+			out[k] = cloneJSON(x)
+		}
+		return out
+	case []any:
+		out := make([]any, len(t))
+		for i, x := range t {
+			out[i] = cloneJSON(x)
+		}
+		return out
+	default:
+		return v
+	}
+}

@@ -1,0 +1,126 @@
+package core
+
+import (
+	"context"
+	"sync"
+)
+
+// Live is the state that lives in memory only: host settings and the
+// objects a table-top display tracks. It is safe for concurrent use.
+type Live struct {
+	mu       sync.RWMutex
+	settings Settings
+	tracked  map[string]*TrackedObject
+	order    []string // keys of tracked, in the order they appeared
+}
+
+// NewLive returns live state with the given initial settings.
+func NewLive(settings Settings) *Live {
+	return &Live{settings: settings, tracked: map[string]*TrackedObject{}}
+}
+
+// Settings returns the current host settings.
+func (l *Live) Settings() Settings {
+	l.mu.RLock()
+	defer l.mu.RUnlock()
+	return l.settings
+}
+
+// TrackedObjects returns the tracked objects in the order they appeared.
+func (l *Live) TrackedObjects() []*TrackedObject {
+	l.mu.RLock()
+	defer l.mu.RUnlock()
+	out := make([]*TrackedObject, 0, len(l.order))
+	for _, k := range l.order {
+		o := *l.tracked[k]
+		out = append(out, &o)
+	}
+	return out
+}
+
+// SettingsPatch changes host settings; nil fields are left as they are.
+type SettingsPatch struct {
+	RemoteInteraction *bool `json:"remoteInteraction"`
+	Paused            *bool `json:"paused"`
+}
+
+// UpdateSettings applies a settings change and tells clients what changed:
+// interactionUpdated for remote interaction, systemPaused for pause.
+func (s *Service) UpdateSettings(ctx context.Context, p SettingsPatch) (Settings, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	l := s.live
+	l.mu.Lock()
+	var events []Event
+	if p.RemoteInteraction != nil && *p.RemoteInteraction != l.settings.RemoteInteraction {
+		l.settings.RemoteInteraction = *p.RemoteInteraction
+		events = append(events, Event{Name: EventInteractionUpdated, Data: map[string]any{"remoteInteraction": l.settings.RemoteInteraction}})
+	}
+	if p.Paused != nil && *p.Paused != l.settings.Paused {
+		l.settings.Paused = *p.Paused
+		events = append(events, Event{Name: EventSystemPaused, Data: map[string]any{"paused": l.settings.Paused}})
+	}
+	settings := l.settings
+	l.mu.Unlock()
+	s.events.Publish(events...)
+	return settings, nil
+}
+
+// TrackObject handles the four trackedObject* client events: created and
+// updated upsert, deleted removes, and trackedObjectsUpdated replaces the
+// whole set. The same event is broadcast to every client.
+func (s *Service) TrackObject(name string, objects []*TrackedObject) error {
+	keys := make([]string, len(objects))
+	for i, o := range objects {
+		k, err := o.Key()
+		if err != nil {
+			return err
+		}
+		keys[i] = k
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	l := s.live
+	l.mu.Lock()
+	switch name {
+	case EventTrackedObjectCreated, EventTrackedObjectUpdated:
+		for i, o := range objects {
+			if _, ok := l.tracked[keys[i]]; !ok {
+				l.order = append(l.order, keys[i])
+			}
+			l.tracked[keys[i]] = o
+		}
+	case EventTrackedObjectDeleted:
+		for _, k := range keys {
+			if _, ok := l.tracked[k]; !ok {
+				continue
+			}
+			delete(l.tracked, k)
+			for j, ok := range l.order {
+				if ok == k {
+					l.order = append(l.order[:j], l.order[j+1:]...)
+					break
+				}
+			}
+		}
+	case EventTrackedObjectsUpdated:
+		l.tracked = map[string]*TrackedObject{}
+		l.order = l.order[:0]
+		for i, o := range objects {
+			if _, dup := l.tracked[keys[i]]; !dup {
+				l.order = append(l.order, keys[i])
+			}
+			l.tracked[keys[i]] = o
+		}
+	default:
+		l.mu.Unlock()
+		return Invalidf("unknown tracked object event '%s'", name)
+	}
+	l.mu.Unlock()
+	var data any = objects
+	if name != EventTrackedObjectsUpdated && len(objects) == 1 {
+		data = objects[0]
+	}
+	s.events.Publish(Event{Name: name, Data: data})
+	return nil
+}

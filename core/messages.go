@@ -1,0 +1,53 @@
+package core
+
+import (
+	"context"
+	"strings"
+)
+
+// CreateMessage rolls the dice in m's text, stores it in the loaded system's
+// primary campaign and broadcasts messageCreated. It returns the stored
+// message with its rolls and campaign.
+func (s *Service) CreateMessage(ctx context.Context, m *Message) (*Message, error) {
+	if strings.TrimSpace(m.Text) == "" {
+		return nil, Invalidf("message: 'text' is required and must not be empty")
+	}
+	out := *m
+	out.ID = NewID()
+	out.Created = s.now().UTC()
+	if out.Type == "" {
+		out.Type = MessageChat
+	}
+	if s.roller != nil {
+		stored, rolls, err := s.roller.RollText(m.Text)
+		if err != nil {
+			return nil, Invalidf("message: %s", err.Error())
+		}
+		out.Text = stored
+		out.Rolls = rolls
+		if len(rolls) > 0 && isRollCommand(m.Text) {
+			out.Type = MessageRoll
+		}
+	}
+	err := s.write(ctx, func(tx Tx) ([]Event, error) {
+		c, err := s.primaryCampaign(tx)
+		if err != nil {
+			return nil, err
+		}
+		out.Campaign = c.ID
+		if err := tx.AddMessage(&out); err != nil {
+			return nil, err
+		}
+		return []Event{{Name: EventMessageCreated, Data: &out}}, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
+// isRollCommand reports whether text is a /roll or /r chat command.
+func isRollCommand(text string) bool {
+	t := strings.TrimSpace(text)
+	return strings.HasPrefix(t, "/roll ") || strings.HasPrefix(t, "/r ") || t == "/roll" || t == "/r"
+}

@@ -1,0 +1,111 @@
+package core
+
+import (
+	"context"
+	"sync"
+	"time"
+)
+
+// Service is the one place that changes game state. Every change runs in one
+// store transaction and its events are published after the commit, under a
+// write lock, so every subscriber sees events in commit order.
+type Service struct {
+	store  Store
+	events Publisher
+	rules  Rules
+	roller Roller
+	now    func() time.Time
+	live   *Live
+
+	mu sync.Mutex // serialises commit + publish
+}
+
+// ServiceConfig wires a Service. Now defaults to time.Now; Live defaults to
+// fresh live state with remote interaction on.
+type ServiceConfig struct {
+	Store  Store
+	Events Publisher
+	Rules  Rules
+	Roller Roller
+	Now    func() time.Time
+	Live   *Live
+}
+
+// NewService returns a Service over the given store, publisher and rules.
+func NewService(cfg ServiceConfig) *Service {
+	s := &Service{store: cfg.Store, events: cfg.Events, rules: cfg.Rules, roller: cfg.Roller, now: cfg.Now, live: cfg.Live}
+	if s.now == nil {
+		s.now = time.Now
+	}
+	if s.live == nil {
+		s.live = NewLive(Settings{RemoteInteraction: true})
+	}
+	if s.events == nil {
+		s.events = NewBus()
+	}
+	return s
+}
+
+// Store returns the underlying store, for read paths that need more than
+// the service offers.
+func (s *Service) Store() Store { return s.store }
+
+// Rules returns the loaded system's rules.
+func (s *Service) Rules() Rules { return s.rules }
+
+// Live returns the in-memory live state (settings, tracked objects).
+func (s *Service) Live() *Live { return s.live }
+
+// Publish sends events that need no store change (drag streams, pointers)
+// through the same ordered path as committed changes.
+func (s *Service) Publish(events ...Event) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.events.Publish(events...)
+}
+
+// write runs fn in one transaction and publishes the events it returns
+// after the commit. Nothing is published when fn fails.
+func (s *Service) write(ctx context.Context, fn func(tx Tx) ([]Event, error)) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var events []Event
+	err := s.store.Update(ctx, func(tx Tx) error {
+		var err error
+		events, err = fn(tx)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	s.events.Publish(events...)
+	return nil
+}
+
+// Write runs fn in one transaction and publishes the events it returns
+// after the commit, in order with every other change. Packages that own a
+// change of their own (importers, the host console) use it.
+func (s *Service) Write(ctx context.Context, fn func(tx Tx) ([]Event, error)) error {
+	return s.write(ctx, fn)
+}
+
+// PrimaryCampaign returns the primary campaign of the loaded system.
+func (s *Service) PrimaryCampaign(ctx context.Context) (*Campaign, error) {
+	var c *Campaign
+	err := s.store.View(ctx, func(tx Tx) error {
+		var err error
+		c, err = tx.PrimaryCampaign(s.rules.SystemID())
+		return err
+	})
+	return c, err
+}
+
+// primaryCampaign reads the loaded system's primary campaign inside tx, with
+// the contract's wording when there is none.
+func (s *Service) primaryCampaign(tx Tx) (*Campaign, error) {
+	c, err := tx.PrimaryCampaign(s.rules.SystemID())
+	if IsNotFound(err) {
+		return nil, NotFoundf("no primary campaign for system '%s'", s.rules.SystemID())
+	}
+	return c, err
+}

@@ -1,0 +1,69 @@
+package core
+
+import "context"
+
+// Snapshot assembles GET /api for the loaded system's primary campaign:
+// the game with its combatants, the map on the player screen, the screen,
+// the 30 most recent messages (oldest first), tracked objects and pause.
+// Hidden tokens and hidden combatants are left out: the snapshot is what
+// players see.
+func (s *Service) Snapshot(ctx context.Context) (*Snapshot, error) {
+	snap := &Snapshot{Version: Version, Build: Build}
+	err := s.store.View(ctx, func(tx Tx) error {
+		c, err := s.primaryCampaign(tx)
+		if err != nil {
+			return err
+		}
+		game, err := tx.Game(c.ID)
+		if err != nil {
+			return err
+		}
+		combatants, err := tx.Combatants(c.ID)
+		if err != nil {
+			return err
+		}
+		game.Combatants = make([]*Combatant, 0, len(combatants))
+		for _, cb := range combatants {
+			if !cb.Hidden {
+				game.Combatants = append(game.Combatants, cb)
+			}
+		}
+		snap.Game = game
+		screen, err := tx.Screen(c.ID)
+		if err != nil {
+			return err
+		}
+		snap.Screen = screen
+		if screen.MapID != "" {
+			m, err := tx.Map(screen.MapID)
+			switch {
+			case IsNotFound(err):
+				// The map was deleted; the screen shows none.
+			case err != nil:
+				return err
+			default:
+				visible := make([]*Token, 0, len(m.Tokens))
+				for _, t := range m.Tokens {
+					if !t.Hidden {
+						visible = append(visible, t)
+					}
+				}
+				m.Tokens = visible
+				snap.Map = m
+			}
+		}
+		snap.Messages, err = tx.RecentMessages(c.ID, RecentMessageCount)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	if snap.Messages == nil {
+		snap.Messages = []*Message{}
+	}
+	snap.TrackedObjects = s.live.TrackedObjects()
+	settings := s.live.Settings()
+	snap.Paused = settings.Paused
+	snap.Screen.RemoteInteraction = settings.RemoteInteraction
+	return snap, nil
+}

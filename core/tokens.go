@@ -1,0 +1,84 @@
+package core
+
+import "context"
+
+// Token returns the token with id.
+func (s *Service) Token(ctx context.Context, id string) (*Token, error) {
+	var t *Token
+	err := s.store.View(ctx, func(tx Tx) error {
+		var err error
+		t, err = tokenByID(tx, id)
+		return err
+	})
+	return t, err
+}
+
+func tokenByID(tx Tx, id string) (*Token, error) {
+	t, err := tx.Token(id)
+	if IsNotFound(err) {
+		return nil, NotFoundf("no token with id '%s'", id)
+	}
+	return t, err
+}
+
+// PutToken replaces a token. As the contract says, the body's id is not
+// checked against the path: the body wins (an empty body id means the path
+// id). The token must exist; it stays on its map.
+func (s *Service) PutToken(ctx context.Context, pathID string, t *Token) (*Token, error) {
+	id := t.ID
+	if id == "" {
+		id = pathID
+	}
+	var out *Token
+	err := s.write(ctx, func(tx Tx) ([]Event, error) {
+		old, err := tokenByID(tx, id)
+		if err != nil {
+			return nil, err
+		}
+		next := *t
+		next.ID = id
+		next.MapID = old.MapID
+		next.Revision = old.Revision
+		events, err := s.storeToken(tx, &next)
+		out = &next
+		return events, err
+	})
+	return out, err
+}
+
+// PatchToken merges patch into a token, as PATCH and updateToken do. It
+// does not animate and ignores the remote-interaction setting.
+func (s *Service) PatchToken(ctx context.Context, id string, patch Object) (*Token, error) {
+	if err := checkPatchID(patch, id); err != nil {
+		return nil, err
+	}
+	var out *Token
+	err := s.write(ctx, func(tx Tx) ([]Event, error) {
+		old, err := tokenByID(tx, id)
+		if err != nil {
+			return nil, err
+		}
+		var next Token
+		if err := patchDocument(old, patch, &next); err != nil {
+			return nil, err
+		}
+		next.ID = old.ID
+		next.MapID = old.MapID
+		next.Revision = old.Revision
+		events, err := s.storeToken(tx, &next)
+		out = &next
+		return events, err
+	})
+	return out, err
+}
+
+func (s *Service) storeToken(tx Tx, t *Token) ([]Event, error) {
+	t.Normalize()
+	if t.Role != "" && t.Role != RoleHostile && t.Role != RoleFriendly && t.Role != RoleNeutral {
+		return nil, Invalidf("token: role must be hostile, friendly or neutral, not '%s'", t.Role)
+	}
+	if err := tx.PutToken(t); err != nil {
+		return nil, err
+	}
+	return []Event{{Name: EventTokenUpdated, Data: t}}, nil
+}
