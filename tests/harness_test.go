@@ -1,0 +1,204 @@
+// Package tests holds the end-to-end tests: they build the real companion
+// binary once, start it on loopback with a fresh data folder, and talk to it
+// with real HTTP and WebSocket clients.
+package tests
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+)
+
+var (
+	buildOnce sync.Once
+	binPath   string
+	buildErr  error
+	buildDir  string
+)
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if buildDir != "" {
+		os.RemoveAll(buildDir)
+	}
+	os.Exit(code)
+}
+
+// companionBinary builds ./cmd/companion once per test run and returns its path.
+func companionBinary(t testing.TB) string {
+	t.Helper()
+	buildOnce.Do(func() {
+		buildDir, buildErr = os.MkdirTemp("", "companion-e2e-")
+		if buildErr != nil {
+			return
+		}
+		binPath = filepath.Join(buildDir, "companion")
+		if runtime.GOOS == "windows" {
+			binPath += ".exe"
+		}
+		args := []string{"build", "-o", binPath}
+		if raceEnabled {
+			args = append(args, "-race")
+		}
+		cmd := exec.Command("go", append(args, "../cmd/companion")...)
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			buildErr = fmt.Errorf("go build: %v\n%s", err, out)
+		}
+	})
+	if buildErr != nil {
+		t.Fatalf("building companion: %v", buildErr)
+	}
+	return binPath
+}
+
+// Server is a running companion process.
+type Server struct {
+	// URL is the public base URL (http://127.0.0.1:port), HostURL the host
+	// console's, DataDir the data folder.
+	URL, HostURL, DataDir string
+	cmd                   *exec.Cmd
+	out                   *syncBuffer
+	done                  chan struct{}
+}
+
+// ServerOptions changes how StartServer runs the binary.
+type ServerOptions struct {
+	Args    []string // extra flags, e.g. --empty, --system DIR
+	DataDir string   // reuse a data folder; empty means a fresh temp folder
+	Env     []string
+}
+
+// StartServer starts companion on free loopback ports and waits until both
+// listeners answer. The process is stopped (SIGINT) when the test ends.
+func StartServer(t testing.TB, opts ServerOptions) *Server {
+	t.Helper()
+	bin := companionBinary(t)
+	dataDir := opts.DataDir
+	if dataDir == "" {
+		dataDir = t.TempDir()
+	}
+	addr, hostAddr := freeAddr(t), freeAddr(t)
+	args := append([]string{"serve", "--data", dataDir, "--addr", addr, "--host-addr", hostAddr}, opts.Args...)
+	cmd := exec.Command(bin, args...)
+	out := &syncBuffer{}
+	cmd.Stdout, cmd.Stderr = out, out
+	cmd.Env = append(os.Environ(), opts.Env...)
+	if err := cmd.Start(); err != nil {
+		t.Fatalf("start companion: %v", err)
+	}
+	s := &Server{URL: "http://" + addr, HostURL: "http://" + hostAddr, DataDir: dataDir, cmd: cmd, out: out, done: make(chan struct{})}
+	go func() { cmd.Wait(); close(s.done) }()
+	t.Cleanup(func() { s.Stop(t) })
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		if ready(s.URL+"/api/system") && ready(s.HostURL+"/host/") {
+			return s
+		}
+		select {
+		case <-s.done:
+			t.Fatalf("companion exited before it was ready:\n%s", out.String())
+		default:
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("companion not ready after 60s:\n%s", out.String())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// Stop interrupts the server and waits for it to exit (kills it after 15s).
+func (s *Server) Stop(t testing.TB) {
+	select {
+	case <-s.done:
+		return
+	default:
+	}
+	s.cmd.Process.Signal(syscall.SIGINT)
+	select {
+	case <-s.done:
+	case <-time.After(15 * time.Second):
+		s.cmd.Process.Kill()
+		<-s.done
+		t.Errorf("companion did not stop within 15s of SIGINT:\n%s", s.out.String())
+	}
+}
+
+// Output returns what the process printed so far (banner and log).
+func (s *Server) Output() string { return s.out.String() }
+
+// Exited reports whether the process has ended, and its exit code.
+func (s *Server) Exited() (bool, int) {
+	select {
+	case <-s.done:
+		return true, s.cmd.ProcessState.ExitCode()
+	default:
+		return false, 0
+	}
+}
+
+func ready(url string) bool {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return false
+	}
+	io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	return resp.StatusCode < 500
+}
+
+func freeAddr(t testing.TB) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatalf("free port: %v", err)
+	}
+	defer ln.Close()
+	return ln.Addr().String()
+}
+
+// syncBuffer collects process output from two pipes safely.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+// Lines returns the output lines containing substr.
+func (s *Server) Lines(substr string) []string {
+	var lines []string
+	sc := bufio.NewScanner(strings.NewReader(s.Output()))
+	for sc.Scan() {
+		if strings.Contains(sc.Text(), substr) {
+			lines = append(lines, sc.Text())
+		}
+	}
+	return lines
+}
