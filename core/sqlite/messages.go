@@ -1,0 +1,87 @@
+package sqlite
+
+import (
+	"database/sql"
+	"time"
+
+	"github.com/vttapp/companion/core"
+)
+
+// The campaign message log. Messages are appended, never replaced; seq (an
+// AUTOINCREMENT key) is their order, so two messages created in the same
+// instant still come back in the order they were added.
+
+// AddMessage appends m to the log of m.Campaign (which must exist). An empty
+// ID gets a fresh one and a zero Created the current time; both are set on m.
+func (t *tx) AddMessage(m *core.Message) error {
+	if err := t.checkWritable("AddMessage"); err != nil {
+		return err
+	}
+	if m == nil {
+		return core.Invalidf("message: nothing to store")
+	}
+	if m.Campaign == "" {
+		return core.Invalidf("message: campaign is required")
+	}
+	if err := t.requireCampaign(m.Campaign); err != nil {
+		return err
+	}
+	if m.ID == "" {
+		m.ID = core.NewID()
+	} else if taken, err := t.exists("messages", m.ID); err != nil {
+		return err
+	} else if taken {
+		return core.Conflictf("a message with id '%s' already exists", m.ID)
+	}
+	if m.Created.IsZero() {
+		m.Created = time.Now().UTC()
+	}
+	doc, err := encode("message", m.ID, m)
+	if err != nil {
+		return err
+	}
+	_, err = t.exec("add message "+m.ID,
+		"INSERT INTO messages (id, campaign, created, doc) VALUES (?, ?, ?, ?)",
+		m.ID, m.Campaign, m.Created.UTC().Format(time.RFC3339Nano), doc)
+	return err
+}
+
+// RecentMessages returns the n most recently added messages of the
+// campaign, oldest first. n must not be negative; 0 returns none.
+func (t *tx) RecentMessages(campaignID string, n int) ([]*core.Message, error) {
+	if n < 0 {
+		return nil, core.Invalidf("the number of messages must not be negative (got %d)", n)
+	}
+	if err := t.requireCampaign(campaignID); err != nil {
+		return nil, err
+	}
+	out := []*core.Message{}
+	if n == 0 {
+		return out, nil
+	}
+	rows, err := t.q.QueryContext(t.ctx, `
+		SELECT id, doc FROM (
+			SELECT seq, id, doc FROM messages WHERE campaign = ? ORDER BY seq DESC LIMIT ?
+		) ORDER BY seq`, campaignID, n)
+	if err != nil {
+		return nil, internal("list the messages of campaign "+campaignID, err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id string
+		var doc sql.RawBytes
+		if err := rows.Scan(&id, &doc); err != nil {
+			return nil, internal("list the messages of campaign "+campaignID, err)
+		}
+		m := new(core.Message)
+		if err := decode("message", id, doc, m); err != nil {
+			return nil, err
+		}
+		out = append(out, m)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, internal("list the messages of campaign "+campaignID, err)
+	}
+	return out, nil
+}
+
