@@ -11,6 +11,9 @@ import (
 	"github.com/vttapp/companion/core"
 )
 
+// bg is the context of tests that do not cancel.
+var bg = context.Background()
+
 // newStore opens a fresh database in a temporary folder, closed at the end
 // of the test.
 func newStore(t testing.TB) *Store {

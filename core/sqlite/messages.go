@@ -84,4 +84,3 @@ func (t *tx) RecentMessages(campaignID string, n int) ([]*core.Message, error) {
 	}
 	return out, nil
 }
-
