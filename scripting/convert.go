@@ -1,0 +1,317 @@
+package scripting
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math"
+	"sort"
+	"strconv"
+
+	lua "github.com/yuin/gopher-lua"
+)
+
+// Conversion rules between JSON values (as encoding/json decodes them, or
+// int64 for integers) and Lua:
+//
+//   - JSON objects become tables marked with the object metatable, arrays
+//     become sequences marked with the array metatable, so that an empty
+//     JSON array or object converts back to the same thing.
+//   - A table made in Lua is an array when its keys are exactly 1..n, an
+//     object when its keys are strings (or sparse integers, which become
+//     string keys). An unmarked empty table is an empty array; use
+//     companion.object() to return an empty object. Tables mixing list items
+//     and named keys are an error.
+//   - Numbers: Lua has one number type (float64). A number with no fraction
+//     and magnitude up to 2^53 converts back as an integer (int64), any
+//     other as a float64: 1 stays 1, 1.5 stays 1.5. Integers beyond 2^53
+//     cannot be held exactly and are out of the I-JSON range we support.
+//   - JSON null is the companion.null sentinel (so it can sit inside a
+//     sequence); nil and companion.null both convert back to null.
+
+// maxDepth bounds nesting so that a cyclic Lua table is an error, not a hang.
+const maxDepth = 100
+
+// maxExactInt is the largest integer a float64 holds exactly.
+const maxExactInt = 1 << 53
+
+type converter struct {
+	arrayMT  *lua.LTable
+	objectMT *lua.LTable
+	null     *lua.LUserData
+}
+
+func newConverter(L *lua.LState) *converter {
+	c := &converter{arrayMT: L.NewTable(), objectMT: L.NewTable(), null: L.NewUserData()}
+	c.arrayMT.RawSetString("__name", lua.LString("companion.array"))
+	c.objectMT.RawSetString("__name", lua.LString("companion.object"))
+	nullMT := L.NewTable()
+	nullMT.RawSetString("__tostring", L.NewFunction(func(L *lua.LState) int {
+		L.Push(lua.LString("null"))
+		return 1
+	}))
+	nullMT.RawSetString("__name", lua.LString("companion.null"))
+	c.null.Metatable = nullMT
+	return c
+}
+
+// toLua converts a Go JSON value to a Lua value.
+func (c *converter) toLua(L *lua.LState, v any) (lua.LValue, error) {
+	return c.toLuaDepth(L, v, 0)
+}
+
+func (c *converter) toLuaDepth(L *lua.LState, v any, depth int) (lua.LValue, error) {
+	if depth > maxDepth {
+		return nil, fmt.Errorf("value nested deeper than %d levels", maxDepth)
+	}
+	switch x := v.(type) {
+	case nil:
+		return c.null, nil
+	case string:
+		return lua.LString(x), nil
+	case bool:
+		return lua.LBool(x), nil
+	case float64:
+		return lua.LNumber(x), nil
+	case int64:
+		return lua.LNumber(x), nil
+	case int:
+		return lua.LNumber(x), nil
+	case json.Number:
+		f, err := strconv.ParseFloat(string(x), 64)
+		if err != nil {
+			return nil, fmt.Errorf("number %s: %v", x, err)
+		}
+		return lua.LNumber(f), nil
+	case map[string]any:
+		t := L.CreateTable(0, len(x))
+		for k, item := range x {
+			lv, err := c.toLuaDepth(L, item, depth+1)
+			if err != nil {
+				return nil, err
+			}
+			t.RawSetString(k, lv)
+		}
+		t.Metatable = c.objectMT
+		return t, nil
+	case []any:
+		t := L.CreateTable(len(x), 0)
+		for _, item := range x {
+			lv, err := c.toLuaDepth(L, item, depth+1)
+			if err != nil {
+				return nil, err
+			}
+			t.Append(lv)
+		}
+		t.Metatable = c.arrayMT
+		return t, nil
+	case []string:
+		t := L.CreateTable(len(x), 0)
+		for _, s := range x {
+			t.Append(lua.LString(s))
+		}
+		t.Metatable = c.arrayMT
+		return t, nil
+	default:
+		// Any other Go value goes through its JSON form.
+		plain, err := PlainJSON(x)
+		if err != nil {
+			return nil, err
+		}
+		return c.toLuaDepth(L, plain, depth)
+	}
+}
+
+// PlainJSON converts any JSON-marshalable Go value to plain JSON values:
+// map[string]any, []any, string, bool, nil, int64 for integers up to 2^53 and
+// float64 for other numbers.
+func PlainJSON(v any) (any, error) {
+	data, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	return DecodeJSON(data)
+}
+
+// DecodeJSON decodes one JSON document into plain values (see PlainJSON).
+func DecodeJSON(data []byte) (any, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, err
+	}
+	if dec.More() {
+		return nil, fmt.Errorf("unexpected data after the JSON value")
+	}
+	return normalizeNumbers(v), nil
+}
+
+func normalizeNumbers(v any) any {
+	switch x := v.(type) {
+	case json.Number:
+		return numberValue(string(x))
+	case map[string]any:
+		for k, item := range x {
+			x[k] = normalizeNumbers(item)
+		}
+		return x
+	case []any:
+		for i, item := range x {
+			x[i] = normalizeNumbers(item)
+		}
+		return x
+	default:
+		return v
+	}
+}
+
+// numberValue returns int64 for an integer literal that fits in ±2^53,
+// float64 otherwise.
+func numberValue(s string) any {
+	if i, err := strconv.ParseInt(s, 10, 64); err == nil && i <= maxExactInt && i >= -maxExactInt {
+		return i
+	}
+	f, _ := strconv.ParseFloat(s, 64)
+	return floatValue(f)
+}
+
+// floatValue returns int64 for a float64 with no fraction within ±2^53.
+func floatValue(f float64) any {
+	if f == math.Trunc(f) && f <= maxExactInt && f >= -maxExactInt {
+		if f == 0 && math.Signbit(f) {
+			return float64(0) // keep -0 out of the integers; JSON writes it 0 anyway
+		}
+		return int64(f)
+	}
+	return f
+}
+
+// fromLua converts a Lua value to a Go JSON value.
+func (c *converter) fromLua(v lua.LValue) (any, error) {
+	return c.fromLuaDepth(v, 0, "")
+}
+
+func (c *converter) fromLuaDepth(v lua.LValue, depth int, where string) (any, error) {
+	if depth > maxDepth {
+		return nil, fmt.Errorf("%stable nested deeper than %d levels (a table that contains itself?)", at(where), maxDepth)
+	}
+	switch x := v.(type) {
+	case *lua.LNilType:
+		return nil, nil
+	case lua.LBool:
+		return bool(x), nil
+	case lua.LString:
+		return string(x), nil
+	case lua.LNumber:
+		f := float64(x)
+		if math.IsNaN(f) || math.IsInf(f, 0) {
+			return nil, fmt.Errorf("%snumber %v cannot be written as JSON", at(where), f)
+		}
+		return floatValue(f), nil
+	case *lua.LUserData:
+		if x == c.null {
+			return nil, nil
+		}
+		return nil, fmt.Errorf("%suserdata cannot be written as JSON", at(where))
+	case *lua.LTable:
+		return c.tableFromLua(x, depth, where)
+	default:
+		return nil, fmt.Errorf("%sa %s cannot be written as JSON", at(where), v.Type().String())
+	}
+}
+
+func at(where string) string {
+	if where == "" {
+		return ""
+	}
+	return where + ": "
+}
+
+func join(where, key string) string {
+	if where == "" {
+		return key
+	}
+	return where + "." + key
+}
+
+func (c *converter) tableFromLua(t *lua.LTable, depth int, where string) (any, error) {
+	if t.Metatable == c.arrayMT {
+		return c.arrayFromLua(t, t.Len(), depth, where)
+	}
+	strKeys, intKeys, maxInt := 0, 0, 0
+	var bad lua.LValue
+	t.ForEach(func(k, _ lua.LValue) {
+		switch key := k.(type) {
+		case lua.LString:
+			strKeys++
+		case lua.LNumber:
+			f := float64(key)
+			if f >= 1 && f == math.Trunc(f) && f <= maxExactInt {
+				intKeys++
+				if int(f) > maxInt {
+					maxInt = int(f)
+				}
+			} else if bad == nil {
+				bad = k
+			}
+		default:
+			if bad == nil {
+				bad = k
+			}
+		}
+	})
+	switch {
+	case bad != nil:
+		return nil, fmt.Errorf("%stable key %s (a %s) cannot be a JSON object key", at(where), bad.String(), bad.Type().String())
+	case strKeys > 0 && intKeys > 0:
+		return nil, fmt.Errorf("%stable mixes list items and named keys", at(where))
+	case strKeys == 0 && intKeys == 0:
+		if t.Metatable == c.objectMT {
+			return map[string]any{}, nil
+		}
+		return []any{}, nil
+	case strKeys == 0 && intKeys == maxInt && t.Metatable != c.objectMT:
+		return c.arrayFromLua(t, maxInt, depth, where)
+	}
+	out := make(map[string]any, strKeys+intKeys)
+	var err error
+	t.ForEach(func(k, item lua.LValue) {
+		if err != nil {
+			return
+		}
+		key := k.String()
+		if n, ok := k.(lua.LNumber); ok {
+			key = strconv.FormatInt(int64(n), 10)
+		}
+		var gv any
+		gv, err = c.fromLuaDepth(item, depth+1, join(where, key))
+		out[key] = gv
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *converter) arrayFromLua(t *lua.LTable, n int, depth int, where string) (any, error) {
+	out := make([]any, n)
+	for i := 1; i <= n; i++ {
+		gv, err := c.fromLuaDepth(t.RawGetInt(i), depth+1, join(where, strconv.Itoa(i)))
+		if err != nil {
+			return nil, err
+		}
+		out[i-1] = gv
+	}
+	return out, nil
+}
+
+// sortedKeys returns the keys of m in order (for deterministic iteration).
+func sortedKeys(m map[string]any) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}

@@ -1,0 +1,275 @@
+package scripting
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime"
+	"strings"
+	"sync"
+	"time"
+
+	lua "github.com/yuin/gopher-lua"
+)
+
+// DefaultCallTimeout bounds every Lua call unless Options says otherwise.
+const DefaultCallTimeout = 250 * time.Millisecond
+
+// Options configure a Runtime.
+type Options struct {
+	// CallTimeout bounds each call (and the entry script's first run).
+	CallTimeout time.Duration
+	// PoolSize is the most states alive at once (default: GOMAXPROCS, at
+	// least 2). Callers beyond it wait for a state.
+	PoolSize int
+	// Print receives what scripts print (default: dropped).
+	Print func(string)
+}
+
+// Runtime is the pool of prepared Lua states of one system version. It is
+// safe for concurrent use; each call borrows a state for its duration.
+type Runtime struct {
+	prog    *Program
+	opts    Options
+	decl    *Declarations
+	idle    chan *state
+	slots   chan struct{} // one token per live state
+	mu      sync.Mutex
+	closed  bool
+	created int // states created so far (for tests and metrics)
+}
+
+// Start prepares the first state: it runs the entry script, whose
+// declarations become the runtime's. An error running it is a
+// *ScriptError located where it happened.
+func Start(prog *Program, opts Options) (*Runtime, error) {
+	if opts.CallTimeout <= 0 {
+		opts.CallTimeout = DefaultCallTimeout
+	}
+	if opts.PoolSize <= 0 {
+		opts.PoolSize = max(2, runtime.GOMAXPROCS(0))
+	}
+	rt := &Runtime{
+		prog:  prog,
+		opts:  opts,
+		idle:  make(chan *state, opts.PoolSize),
+		slots: make(chan struct{}, opts.PoolSize),
+	}
+	rt.slots <- struct{}{}
+	st, err := rt.prepare(context.Background())
+	if err != nil {
+		<-rt.slots
+		return nil, err
+	}
+	rt.decl = st.decl
+	rt.idle <- st
+	return rt, nil
+}
+
+// Declarations returns what the entry script declared.
+func (rt *Runtime) Declarations() *Declarations { return rt.decl }
+
+// HasFunc reports whether kind declared a function field.
+func (rt *Runtime) HasFunc(kind, field string) bool {
+	for _, e := range rt.decl.Entities {
+		if e.Kind == kind {
+			_, ok := e.Funcs[field]
+			return ok
+		}
+	}
+	return false
+}
+
+// FuncPos is where kind's function field is defined.
+func (rt *Runtime) FuncPos(kind, field string) (string, int) {
+	for _, e := range rt.decl.Entities {
+		if e.Kind == kind {
+			p := e.Funcs[field]
+			return p.File, p.Line
+		}
+	}
+	return "", 0
+}
+
+// prepare makes a new state and runs the entry script in it, under the
+// call timeout.
+func (rt *Runtime) prepare(ctx context.Context) (*state, error) {
+	st := newState(rt.prog, rt.opts.Print)
+	ctx, cancel := context.WithTimeout(ctx, rt.opts.CallTimeout)
+	defer cancel()
+	st.L.SetContext(ctx)
+	err := st.runEntry()
+	st.L.RemoveContext()
+	if err != nil {
+		st.close()
+		return nil, rt.scriptError(err, ctx)
+	}
+	rt.mu.Lock()
+	rt.created++
+	rt.mu.Unlock()
+	return st, nil
+}
+
+// acquire borrows an idle state, prepares a new one when the pool has room,
+// or waits.
+func (rt *Runtime) acquire(ctx context.Context) (*state, error) {
+	select {
+	case st := <-rt.idle:
+		return st, nil
+	default:
+	}
+	select {
+	case st := <-rt.idle:
+		return st, nil
+	case rt.slots <- struct{}{}:
+		st, err := rt.prepare(ctx)
+		if err != nil {
+			<-rt.slots
+			return nil, err
+		}
+		return st, nil
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+// release returns a healthy state to the pool.
+func (rt *Runtime) release(st *state) {
+	rt.mu.Lock()
+	closed := rt.closed
+	rt.mu.Unlock()
+	if closed {
+		rt.discard(st)
+		return
+	}
+	rt.idle <- st
+}
+
+// discard closes a state that failed (or outlived the runtime) and frees
+// its slot.
+func (rt *Runtime) discard(st *state) {
+	st.close()
+	<-rt.slots
+}
+
+// Close releases the idle states; states in use are closed when returned.
+func (rt *Runtime) Close() {
+	rt.mu.Lock()
+	rt.closed = true
+	rt.mu.Unlock()
+	for {
+		select {
+		case st := <-rt.idle:
+			rt.discard(st)
+		default:
+			return
+		}
+	}
+}
+
+// Created is how many states the runtime has prepared so far.
+func (rt *Runtime) Created() int {
+	rt.mu.Lock()
+	defer rt.mu.Unlock()
+	return rt.created
+}
+
+// Call runs kind's function field with arg (a JSON value) and returns its
+// result as a JSON value. A Lua error, a timeout, a stack overflow or a
+// result that cannot be converted is a *ScriptError naming file and line;
+// the state it happened in is discarded.
+func (rt *Runtime) Call(ctx context.Context, kind, field string, arg any) (any, error) {
+	return rt.call(ctx, kind, field, arg, false)
+}
+
+// CallTable is Call for functions that must return a table of named values
+// (a view): any other result is an error located at the function.
+func (rt *Runtime) CallTable(ctx context.Context, kind, field string, arg any) (map[string]any, error) {
+	v, err := rt.call(ctx, kind, field, arg, true)
+	if err != nil {
+		return nil, err
+	}
+	return v.(map[string]any), nil
+}
+
+func (rt *Runtime) call(ctx context.Context, kind, field string, arg any, wantTable bool) (any, error) {
+	st, err := rt.acquire(ctx)
+	if err != nil {
+		return nil, err
+	}
+	fn := st.funcs[kind][field]
+	if fn == nil {
+		rt.release(st)
+		return nil, fmt.Errorf("kind %q declares no %s function", kind, field)
+	}
+	L := st.L
+	larg, err := st.conv.toLua(L, arg)
+	if err != nil {
+		rt.release(st)
+		return nil, fmt.Errorf("cannot pass the %s to Lua: %v", kind, err)
+	}
+	callCtx, cancel := context.WithTimeout(ctx, rt.opts.CallTimeout)
+	L.SetContext(callCtx)
+	L.Push(fn)
+	L.Push(larg)
+	err = L.PCall(1, 1, nil)
+	L.RemoveContext()
+	if err != nil {
+		err = rt.scriptError(err, callCtx)
+		cancel()
+		L.SetTop(0)
+		rt.discard(st)
+		return nil, err
+	}
+	cancel()
+	ret := L.Get(-1)
+	L.Pop(1)
+	file, line := funcPos(fn)
+	if wantTable {
+		if _, ok := ret.(*lua.LTable); !ok {
+			rt.release(st)
+			return nil, &ScriptError{Problem: Problem{File: file, Line: line,
+				Message: fmt.Sprintf("the %s function of %q returned a %s; it must return a table", field, kind, ret.Type().String())}}
+		}
+	}
+	value, err := st.conv.fromLua(ret)
+	rt.release(st)
+	if err != nil {
+		return nil, &ScriptError{Problem: Problem{File: file, Line: line,
+			Message: fmt.Sprintf("the %s function of %q returned a value that is not JSON: %v", field, kind, err)}}
+	}
+	if wantTable {
+		switch v := value.(type) {
+		case map[string]any:
+			return v, nil
+		case []any:
+			if len(v) == 0 {
+				return map[string]any{}, nil
+			}
+		}
+		return nil, &ScriptError{Problem: Problem{File: file, Line: line,
+			Message: fmt.Sprintf("the %s function of %q returned a list; it must return a table of named values", field, kind)}}
+	}
+	return value, nil
+}
+
+// scriptError turns a gopher-lua error into a located *ScriptError.
+func (rt *Runtime) scriptError(err error, ctx context.Context) error {
+	var apiErr *lua.ApiError
+	msg := err.Error()
+	if errors.As(err, &apiErr) && apiErr.Object != nil {
+		msg = apiErr.Object.String()
+	}
+	p := problemFromLua(msg)
+	se := &ScriptError{Problem: p}
+	switch {
+	case errors.Is(ctx.Err(), context.DeadlineExceeded) && strings.Contains(p.Message, context.DeadlineExceeded.Error()):
+		se.Timeout = true
+		se.Message = fmt.Sprintf("the script ran longer than %v and was stopped (an endless loop?)", rt.opts.CallTimeout)
+	case strings.Contains(p.Message, context.Canceled.Error()):
+		se.Message = "the call was cancelled"
+	case p.Message == "stack overflow" || strings.Contains(p.Message, "registry overflow") || strings.Contains(p.Message, "callstack overflow"):
+		se.Message = p.Message + " (runaway recursion?)"
+	}
+	return se
+}

@@ -1,0 +1,117 @@
+package scripting
+
+import (
+	lua "github.com/yuin/gopher-lua"
+)
+
+// state is one prepared Lua state of a pool: the sandbox, the companion
+// module, the system's scripts run once, and the functions they declared.
+type state struct {
+	L    *lua.LState
+	conv *converter
+	prog *Program
+
+	// funcs holds the functions declared per kind: funcs[kind][field].
+	funcs map[string]map[string]*lua.LFunction
+	// decl collects declarations while the entry script runs.
+	decl      *Declarations
+	declaring bool
+
+	loaded  map[string]lua.LValue // require cache, by file
+	loading map[string]bool       // files being required (cycle detection)
+	module  *lua.LTable           // the companion module
+	print   func(string)
+}
+
+func newState(prog *Program, print func(string)) *state {
+	L := newSandbox()
+	st := &state{
+		L:       L,
+		conv:    newConverter(L),
+		prog:    prog,
+		funcs:   map[string]map[string]*lua.LFunction{},
+		decl:    &Declarations{},
+		loaded:  map[string]lua.LValue{},
+		loading: map[string]bool{},
+		print:   print,
+	}
+	st.module = st.companionModule()
+	L.SetGlobal("require", L.NewFunction(st.require))
+	L.SetGlobal("print", L.NewFunction(st.luaPrint))
+	return st
+}
+
+// runEntry runs the entry script, which declares the system.
+func (st *state) runEntry() error {
+	st.declaring = true
+	defer func() { st.declaring = false }()
+	_, err := st.requireFile(st.prog.entry)
+	return err
+}
+
+// require resolves a module name to a file inside the system folder.
+func (st *state) require(L *lua.LState) int {
+	name := L.CheckString(1)
+	if name == "companion" {
+		L.Push(st.module)
+		return 1
+	}
+	file, err := modulePath(name)
+	if err != nil {
+		L.RaiseError("%s", err.Error())
+	}
+	if _, ok := st.prog.protos[file]; !ok {
+		L.RaiseError("module %q not found: there is no %s in the system folder", name, file)
+	}
+	if st.loading[file] {
+		L.RaiseError("module %q requires itself (a require cycle through %s)", name, file)
+	}
+	value, ok := st.loaded[file]
+	if !ok {
+		st.loading[file] = true
+		L.Push(L.NewFunctionFromProto(st.prog.protos[file]))
+		L.Call(0, 1)
+		value = L.Get(-1)
+		L.Pop(1)
+		delete(st.loading, file)
+		if value == lua.LNil {
+			value = lua.LTrue
+		}
+		st.loaded[file] = value
+	}
+	L.Push(value)
+	return 1
+}
+
+// requireFile runs a compiled file in protected mode, once.
+func (st *state) requireFile(file string) (lua.LValue, error) {
+	L := st.L
+	st.loading[file] = true
+	defer delete(st.loading, file)
+	L.Push(L.NewFunctionFromProto(st.prog.protos[file]))
+	if err := L.PCall(0, 1, nil); err != nil {
+		return nil, err
+	}
+	value := L.Get(-1)
+	L.Pop(1)
+	st.loaded[file] = value
+	return value, nil
+}
+
+func (st *state) luaPrint(L *lua.LState) int {
+	if st.print == nil {
+		return 0
+	}
+	top := L.GetTop()
+	text := ""
+	for i := 1; i <= top; i++ {
+		if i > 1 {
+			text += "\t"
+		}
+		text += L.ToStringMeta(L.Get(i)).String()
+	}
+	st.print(text)
+	return 0
+}
+
+func (st *state) close() { st.L.Close() }

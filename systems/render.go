@@ -1,0 +1,278 @@
+package systems
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/scripting"
+	"github.com/vttapp/companion/templates"
+)
+
+// kindOf returns the kind of an entity or a KindInvalid error.
+func (s *System) kindOf(e *core.Entity) (*Kind, error) {
+	if e == nil {
+		return nil, core.Invalidf("no entity given")
+	}
+	k, ok := s.byName[e.Kind]
+	if !ok {
+		if e.Kind == "" {
+			return nil, core.Invalidf("entity %q has no kind", e.Name)
+		}
+		return nil, core.Invalidf("entity %q has kind %q, which system %s does not declare", e.Name, e.Kind, s.manifest.ID)
+	}
+	return k, nil
+}
+
+// ListRow returns the schema=list row of an entity, or the schema=basic row
+// when basic is set: {"id","kind","name","slug"} plus, for list rows, each
+// filter key present in data. Cached per (system version, id, revision).
+func (s *System) ListRow(_ context.Context, e *core.Entity, basic bool) ([]byte, error) {
+	k, err := s.kindOf(e)
+	if err != nil {
+		return nil, err
+	}
+	variant := byte('l')
+	if basic {
+		variant = 'b'
+	}
+	key := cacheKey{id: e.ID, revision: e.Revision, variant: variant}
+	if cacheable(e.Revision) {
+		if ce, ok := s.rowCache.get(key); ok {
+			return copyBytes(ce.bytes), nil
+		}
+	}
+	var b bytes.Buffer
+	b.WriteString(`{"id":`)
+	writeJSON(&b, e.ID)
+	b.WriteString(`,"kind":`)
+	writeJSON(&b, e.Kind)
+	b.WriteString(`,"name":`)
+	writeJSON(&b, e.Name)
+	b.WriteString(`,"slug":`)
+	writeJSON(&b, e.Slug)
+	if !basic {
+		for _, f := range k.Filters {
+			v, ok := e.Data[f]
+			if !ok {
+				continue
+			}
+			b.WriteByte(',')
+			writeJSON(&b, f)
+			b.WriteByte(':')
+			if err := writeValue(&b, v); err != nil {
+				return nil, core.Invalidf("entity %q: data.%s cannot be written as JSON: %v", e.Name, f, err)
+			}
+		}
+	}
+	b.WriteByte('}')
+	out := b.Bytes()
+	if cacheable(e.Revision) {
+		s.rowCache.put(&cacheEntry{key: key, bytes: out})
+		return copyBytes(out), nil
+	}
+	return out, nil
+}
+
+func writeJSON(b *bytes.Buffer, s string) {
+	data, _ := json.Marshal(s) // a string always marshals
+	b.Write(data)
+}
+
+func writeValue(b *bytes.Buffer, v any) error {
+	data, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b.Write(data)
+	return nil
+}
+
+// model returns the stored entity as plain JSON values.
+func model(e *core.Entity) (map[string]any, error) {
+	v, err := scripting.PlainJSON(e)
+	if err != nil {
+		return nil, core.Invalidf("entity %q cannot be written as JSON: %v", e.Name, err)
+	}
+	return v.(map[string]any), nil
+}
+
+// View returns the schema=view JSON of an entity: the table its kind's Lua
+// view returns, with id, kind, name and slug added when the view does not
+// set them. Cached per (system version, id, revision).
+func (s *System) View(ctx context.Context, e *core.Entity) ([]byte, error) {
+	ce, err := s.view(ctx, e)
+	if err != nil {
+		return nil, err
+	}
+	return copyBytes(ce.bytes), nil
+}
+
+// ViewValue is View as a decoded JSON value (a fresh copy).
+func (s *System) ViewValue(ctx context.Context, e *core.Entity) (map[string]any, error) {
+	ce, err := s.view(ctx, e)
+	if err != nil {
+		return nil, err
+	}
+	v, err := scripting.DecodeJSON(ce.bytes)
+	if err != nil {
+		return nil, err
+	}
+	return v.(map[string]any), nil
+}
+
+func (s *System) view(ctx context.Context, e *core.Entity) (*cacheEntry, error) {
+	k, err := s.kindOf(e)
+	if err != nil {
+		return nil, err
+	}
+	key := cacheKey{id: e.ID, revision: e.Revision, variant: 'v'}
+	if cacheable(e.Revision) {
+		if ce, ok := s.viewCache.get(key); ok {
+			return ce, nil
+		}
+	}
+	m, err := model(e)
+	if err != nil {
+		return nil, err
+	}
+	v, err := s.rt.CallTable(ctx, k.Name, "view", m)
+	if err != nil {
+		return nil, scriptFailure(err)
+	}
+	for _, field := range []string{"id", "kind", "name", "slug"} {
+		if _, ok := v[field]; !ok {
+			v[field] = m[field]
+		}
+	}
+	data, err := json.Marshal(v)
+	if err != nil {
+		return nil, core.Internal(err)
+	}
+	ce := &cacheEntry{key: key, bytes: data, value: v}
+	if cacheable(e.Revision) {
+		s.viewCache.put(ce)
+	}
+	return ce, nil
+}
+
+// scriptFailure keeps a located script error readable for users: it is a
+// KindInvalid core error whose message is "file:line: message", wrapping
+// the *scripting.ScriptError.
+func scriptFailure(err error) error {
+	if _, ok := err.(*scripting.ScriptError); ok {
+		return &core.Error{Kind: core.KindInvalid, Message: "system script: " + err.Error(), Err: err}
+	}
+	return err
+}
+
+// RenderPage renders the reference page of an entity: its kind's template
+// with {entity, view, system}, wrapped in the built-in layout with the
+// theme CSS. Cached per (system version, id, revision).
+func (s *System) RenderPage(ctx context.Context, e *core.Entity) ([]byte, error) {
+	k, err := s.kindOf(e)
+	if err != nil {
+		return nil, err
+	}
+	key := cacheKey{id: e.ID, revision: e.Revision, variant: 'p'}
+	if cacheable(e.Revision) {
+		if ce, ok := s.pageCache.get(key); ok {
+			return copyBytes(ce.bytes), nil
+		}
+	}
+	body, err := s.RenderBody(ctx, e)
+	if err != nil {
+		return nil, err
+	}
+	css := make([]string, 0, 2)
+	if s.themeCSS != "" {
+		css = append(css, s.themeCSS)
+	}
+	if kc := s.kindCSS[k.Name]; kc != "" {
+		css = append(css, kc)
+	}
+	page := templates.Page(templates.PageData{Title: e.Name, System: s.manifest.Name, Kind: k.Name, CSS: css, Body: body})
+	if cacheable(e.Revision) {
+		s.pageCache.put(&cacheEntry{key: key, bytes: page})
+		return copyBytes(page), nil
+	}
+	return page, nil
+}
+
+// RenderBody renders only the kind's template (no layout): the HTML
+// fragment of schema=view HTML.
+func (s *System) RenderBody(ctx context.Context, e *core.Entity) ([]byte, error) {
+	k, err := s.kindOf(e)
+	if err != nil {
+		return nil, err
+	}
+	ce, err := s.view(ctx, e)
+	if err != nil {
+		return nil, err
+	}
+	m, err := model(e)
+	if err != nil {
+		return nil, err
+	}
+	tctx := map[string]any{
+		"entity": templates.Values(m),
+		"view":   templates.Values(ce.value),
+		"system": map[string]any{"id": s.manifest.ID, "name": s.manifest.Name, "version": s.manifest.Version},
+	}
+	body, err := s.pages[k.Name].Render(tctx)
+	if err != nil {
+		return nil, &core.Error{Kind: core.KindInvalid, Message: "system template: " + err.Error(), Err: err}
+	}
+	return body, nil
+}
+
+// References returns the "kind.slug" references an entity names, through
+// its kind's references function (none when the kind declares none).
+func (s *System) References(ctx context.Context, e *core.Entity) ([]string, error) {
+	k, err := s.kindOf(e)
+	if err != nil {
+		return nil, err
+	}
+	if !k.HasReferences {
+		return []string{}, nil
+	}
+	m, err := model(e)
+	if err != nil {
+		return nil, err
+	}
+	v, err := s.rt.Call(ctx, k.Name, "references", m)
+	if err != nil {
+		return nil, scriptFailure(err)
+	}
+	file, line := s.rt.FuncPos(k.Name, "references")
+	bad := func(msg string) error {
+		return scriptFailure(&scripting.ScriptError{Problem: scripting.Problem{File: file, Line: line,
+			Message: fmt.Sprintf("the references function of %q %s", k.Name, msg)}})
+	}
+	refs := []string{}
+	switch list := v.(type) {
+	case nil:
+	case []any:
+		for _, item := range list {
+			ref, ok := item.(string)
+			if !ok {
+				return nil, bad(fmt.Sprintf("returned %v; it must return a list of \"kind.slug\" strings", item))
+			}
+			kind, slug, found := strings.Cut(ref, ".")
+			if !found || kind == "" || slug == "" {
+				return nil, bad(fmt.Sprintf("returned %q; a reference is written \"kind.slug\"", ref))
+			}
+			refs = append(refs, ref)
+		}
+	case map[string]any:
+		if len(list) != 0 {
+			return nil, bad("returned a table of named values; it must return a list of \"kind.slug\" strings")
+		}
+	default:
+		return nil, bad(fmt.Sprintf("returned %v; it must return a list of \"kind.slug\" strings", v))
+	}
+	return refs, nil
+}
