@@ -1,0 +1,312 @@
+package imports
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io/fs"
+	"path"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/vttapp/companion/core"
+)
+
+// Root files: the one at the root of an archive decides what it is.
+const (
+	moduleFile   = "module.json"
+	campaignFile = "campaign.json"
+	systemFile   = "system.json"
+	mapsFile     = "maps.json"
+)
+
+// campaignFiles are root files that only a campaign reads; they are never
+// taken for entity collections.
+var campaignFiles = map[string]bool{
+	"combatants.json": true, "game.json": true, "screen.json": true, "messages.json": true,
+}
+
+// rootKind reports what a content folder is, from the file at its root.
+func rootKind(fsys fs.FS) (string, error) {
+	var found []string
+	for _, name := range []string{moduleFile, campaignFile, systemFile} {
+		if _, err := fs.Stat(fsys, name); err == nil {
+			found = append(found, name)
+		}
+	}
+	switch len(found) {
+	case 0:
+		return KindCollection, nil
+	case 1:
+		return strings.TrimSuffix(found[0], ".json"), nil
+	default:
+		return "", core.Invalidf("the archive has %s at its root; it must have only one of module.json, campaign.json and system.json", strings.Join(found, " and "))
+	}
+}
+
+// readObject reads a root file that must hold one JSON object.
+func readObject(fsys fs.FS, name string) ([]byte, error) {
+	data, err := fs.ReadFile(fsys, name)
+	if err != nil {
+		return nil, core.Invalidf("%s cannot be read: %v", name, err)
+	}
+	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
+	if t := bytes.TrimSpace(data); len(t) == 0 || t[0] != '{' {
+		return nil, core.Invalidf("%s must hold a JSON object", name)
+	}
+	if !json.Valid(data) {
+		var v any
+		err := json.Unmarshal(data, &v)
+		return nil, core.Invalidf("%s: %s", name, core.JSONErrorText(err))
+	}
+	return data, nil
+}
+
+// readArray reads a root file that must hold a JSON array of objects.
+// A missing file is an empty array.
+func readArray(fsys fs.FS, name string) ([]json.RawMessage, error) {
+	data, err := fs.ReadFile(fsys, name)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, core.Invalidf("%s cannot be read: %v", name, err)
+	}
+	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
+	var items []json.RawMessage
+	if err := json.Unmarshal(data, &items); err != nil {
+		if t := bytes.TrimSpace(data); len(t) > 0 && t[0] != '[' && json.Valid(t) {
+			return nil, core.Invalidf("%s must hold a JSON array of objects", name)
+		}
+		return nil, core.Invalidf("%s: %s", name, core.JSONErrorText(err))
+	}
+	for i, item := range items {
+		if t := bytes.TrimSpace(item); len(t) == 0 || t[0] != '{' {
+			return nil, core.Invalidf("%s: item %d is not a JSON object", name, i+1)
+		}
+	}
+	return items, nil
+}
+
+// decodeStrict decodes an object, refusing unknown properties.
+func decodeStrict(name string, data []byte, v any) error {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return core.Invalidf("%s: %s", name, core.JSONErrorText(err))
+	}
+	return nil
+}
+
+// decodeLoose decodes an object, ignoring properties Companion does not know.
+func decodeLoose(name string, data []byte, v any) error {
+	if err := json.Unmarshal(data, v); err != nil {
+		return core.Invalidf("%s: %s", name, core.JSONErrorText(err))
+	}
+	return nil
+}
+
+var idPattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$`)
+
+// checkFolderID refuses an id that cannot name a folder safely.
+func checkFolderID(what, id string) error {
+	if !idPattern.MatchString(id) || strings.Contains(id, "..") {
+		return core.Invalidf("%s id '%s' must be letters, digits, '.', '_' or '-' (at most 128), starting with a letter or digit", what, id)
+	}
+	return nil
+}
+
+// owned is what a content folder puts in the store for one owner.
+type owned struct {
+	owner    string
+	entities []*core.Entity
+	maps     []*core.Map
+}
+
+// contentReader turns the collection and map files of a folder into rows.
+type contentReader struct {
+	fsys   fs.FS
+	cols   Collections
+	owner  string // module or campaign id ("" for a system's own content)
+	system string // system id the entities are tagged with
+	prefix string // URL path of the folder once installed, e.g. /modules/<id>
+	now    time.Time
+}
+
+// read collects every entity collection file and maps.json.
+func (r contentReader) read() (*owned, error) {
+	out := &owned{owner: r.owner}
+	names, err := fs.Glob(r.fsys, "*.json")
+	if err != nil {
+		return nil, core.Internal(err)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		switch {
+		case name == moduleFile || name == campaignFile || name == systemFile || campaignFiles[name]:
+			continue
+		case name == mapsFile:
+			maps, err := r.readMaps()
+			if err != nil {
+				return nil, err
+			}
+			out.maps = maps
+			continue
+		}
+		label := strings.TrimSuffix(name, ".json")
+		kind, ok := r.cols.KindForCollection(label)
+		if !ok {
+			continue // a collection the loaded system does not have
+		}
+		list, err := r.readEntities(name, label, kind)
+		if err != nil {
+			return nil, err
+		}
+		out.entities = append(out.entities, list...)
+	}
+	return out, nil
+}
+
+func (r contentReader) readEntities(file, label, kind string) ([]*core.Entity, error) {
+	items, err := readArray(r.fsys, file)
+	if err != nil {
+		return nil, err
+	}
+	seen := map[string]bool{}
+	list := make([]*core.Entity, 0, len(items))
+	for i, item := range items {
+		where := file + " item " + itoa(i+1)
+		var e core.Entity
+		if err := decodeLoose(where, item, &e); err != nil {
+			return nil, err
+		}
+		if e.Kind != "" && e.Kind != kind {
+			return nil, core.Invalidf("%s: kind '%s' does not belong in %s (kind '%s')", where, e.Kind, file, kind)
+		}
+		e.Kind = kind
+		e.System = r.system
+		e.Owner = r.owner
+		if err := e.Normalize(r.now); err != nil {
+			return nil, core.Invalidf("%s: %s", where, core.MessageOf(err))
+		}
+		if seen[e.ID] {
+			return nil, core.Invalidf("%s: id '%s' appears twice", where, e.ID)
+		}
+		seen[e.ID] = true
+		if e.Image, err = r.resolve(e.Image, label); err != nil {
+			return nil, core.Invalidf("%s: image: %s", where, core.MessageOf(err))
+		}
+		if e.Token, err = r.resolve(e.Token, label); err != nil {
+			return nil, core.Invalidf("%s: token: %s", where, core.MessageOf(err))
+		}
+		list = append(list, &e)
+	}
+	return list, nil
+}
+
+func (r contentReader) readMaps() ([]*core.Map, error) {
+	items, err := readArray(r.fsys, mapsFile)
+	if err != nil {
+		return nil, err
+	}
+	list := make([]*core.Map, 0, len(items))
+	for i, item := range items {
+		where := mapsFile + " item " + itoa(i+1)
+		var m core.Map
+		if err := decodeLoose(where, item, &m); err != nil {
+			return nil, err
+		}
+		m.Owner = r.owner
+		if m.Rank == 0 {
+			m.Rank = i
+		}
+		if err := m.Normalize(); err != nil {
+			return nil, core.Invalidf("%s: %s", where, core.MessageOf(err))
+		}
+		for _, field := range []*string{&m.Image, &m.Video, &m.Floor, &m.Canvas, &m.Snapshot, &m.Fog} {
+			if *field, err = r.resolve(*field, ""); err != nil {
+				return nil, core.Invalidf("%s: %s", where, core.MessageOf(err))
+			}
+		}
+		for _, t := range m.Tokens {
+			t.Normalize()
+			t.MapID = m.ID
+		}
+		list = append(list, &m)
+	}
+	return list, nil
+}
+
+// resolve turns a file reference relative to the archive root into the URL
+// path it is served at once installed. A bare file name of an entity
+// resolves under the folder named after its collection. URLs and absolute
+// paths are kept as they are.
+func (r contentReader) resolve(ref, collection string) (string, error) {
+	if ref == "" || strings.Contains(ref, "://") || strings.HasPrefix(ref, "/") || strings.HasPrefix(ref, "data:") {
+		return ref, nil
+	}
+	rel, err := relativeRef(ref)
+	if err != nil {
+		return "", err
+	}
+	if collection != "" && !strings.Contains(rel, "/") {
+		rel = collection + "/" + rel
+	}
+	return r.prefix + "/" + rel, nil
+}
+
+// relativeRef checks a path relative to a content folder.
+func relativeRef(ref string) (string, error) {
+	if strings.Contains(ref, `\`) {
+		return "", core.Invalidf("path '%s' uses a backslash; use '/'", ref)
+	}
+	clean := path.Clean(ref)
+	if clean == ".." || strings.HasPrefix(clean, "../") || !fs.ValidPath(clean) {
+		return "", core.Invalidf("path '%s' points outside the content folder", ref)
+	}
+	return clean, nil
+}
+
+// put writes the rows. An id that already belongs to other content is a
+// conflict: an archive must never take over someone else's rows.
+func (o *owned) put(tx core.Tx) error {
+	for _, e := range o.entities {
+		old, err := tx.Entity(e.ID)
+		switch {
+		case err == nil && old.Owner != o.owner:
+			return core.Conflictf("entity id '%s' (%s) already belongs to other content", e.ID, e.Name)
+		case err != nil && !core.IsNotFound(err):
+			return err
+		}
+		if err := tx.PutEntity(e); err != nil {
+			return err
+		}
+	}
+	for _, m := range o.maps {
+		old, err := tx.Map(m.ID)
+		switch {
+		case err == nil && old.Owner != o.owner:
+			return core.Conflictf("map id '%s' (%s) already belongs to other content", m.ID, m.Name)
+		case err != nil && !core.IsNotFound(err):
+			return err
+		}
+		for _, t := range m.Tokens {
+			oldToken, err := tx.Token(t.ID)
+			if err == nil && oldToken.MapID != m.ID {
+				return core.Conflictf("token id '%s' on map '%s' already stands on another map", t.ID, m.Name)
+			}
+			if err != nil && !core.IsNotFound(err) {
+				return err
+			}
+		}
+		if err := tx.PutMap(m); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func itoa(i int) string { return strconv.Itoa(i) }

@@ -1,0 +1,20 @@
+// Package imports brings content into Companion: vttapp:// import links,
+// POST /api/import requests and their URL policy, offers waiting for the
+// person at the device, downloads with their limits, safe archive
+// extraction, the installers (module, campaign, system, loose collection,
+// Universal VTT map), package manifests and module updates.
+//
+// Every install stages its files in a temporary folder under the data
+// folder, writes its rows in one store transaction, and only then moves the
+// files into place; a failure at any step leaves neither rows nor files.
+//
+// The package depends on core only. What it needs of the loaded game system
+// is the small Collections interface.
+package imports
+
+// Collections is what an installer needs of the loaded game system: its id
+// and the entity kind behind a collection label ("monsters" -> "monster").
+type Collections interface {
+	SystemID() string
+	KindForCollection(label string) (kind string, ok bool)
+}

@@ -1,0 +1,174 @@
+package imports
+
+import (
+	"archive/zip"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+
+	"github.com/vttapp/companion/core"
+)
+
+// entryPath checks an archive entry name and returns its clean slash path.
+// skip is true for entries that are dropped silently: directories and the
+// litter of macOS (__MACOSX/, .DS_Store). Any name that could land outside
+// the target folder is an error (zip slip).
+func entryPath(name string) (clean string, skip bool, err error) {
+	switch {
+	case name == "":
+		return "", false, core.Invalidf("archive entry with an empty name")
+	case strings.Contains(name, `\`):
+		return "", false, core.Invalidf("archive entry '%s' uses a backslash; paths must use '/'", name)
+	case strings.HasPrefix(name, "/"):
+		return "", false, core.Invalidf("archive entry '%s' is an absolute path", name)
+	case len(name) >= 2 && name[1] == ':':
+		return "", false, core.Invalidf("archive entry '%s' names a drive", name)
+	case strings.ContainsRune(name, 0):
+		return "", false, core.Invalidf("archive entry name contains a NUL byte")
+	}
+	for _, part := range strings.Split(name, "/") {
+		if part == ".." {
+			return "", false, core.Invalidf("archive entry '%s' points outside the archive", name)
+		}
+	}
+	if strings.HasSuffix(name, "/") {
+		return "", true, nil
+	}
+	clean = path.Clean(name)
+	if clean == "." || !fs.ValidPath(clean) {
+		return "", false, core.Invalidf("archive entry '%s' is not a valid path", name)
+	}
+	if isLitter(clean) {
+		return "", true, nil
+	}
+	return clean, false, nil
+}
+
+// isLitter reports the files macOS adds to archives, which are never content.
+func isLitter(p string) bool {
+	return p == "__MACOSX" || strings.HasPrefix(p, "__MACOSX/") || path.Base(p) == ".DS_Store"
+}
+
+// extractZip writes the regular files of a zip archive under dst, which must
+// exist and be empty. It enforces the entry count, total size and
+// compression ratio limits from the archive's directory and again while
+// copying, because the directory can lie.
+func extractZip(ra io.ReaderAt, size int64, dst string, lim Limits) error {
+	lim = lim.withDefaults()
+	zr, err := zip.NewReader(ra, size)
+	if errors.Is(err, zip.ErrInsecurePath) {
+		return core.Invalidf("the archive has an entry whose path points outside it")
+	}
+	if err != nil {
+		return core.Invalidf("not a valid zip archive (truncated or damaged): %v", err)
+	}
+	if len(zr.File) > lim.MaxEntries {
+		return core.TooLargef("the archive has %d entries; at most %d are accepted", len(zr.File), lim.MaxEntries)
+	}
+	var declared uint64
+	for _, f := range zr.File {
+		if _, skip, err := entryPath(f.Name); err != nil || skip {
+			if err != nil {
+				return err
+			}
+			continue
+		}
+		mode := f.Mode()
+		if mode&fs.ModeSymlink != 0 {
+			return core.Invalidf("archive entry '%s' is a symbolic link; links are not accepted", f.Name)
+		}
+		if !mode.IsRegular() && !mode.IsDir() {
+			return core.Invalidf("archive entry '%s' is not a regular file", f.Name)
+		}
+		declared += f.UncompressedSize64
+		if declared > uint64(lim.MaxTotalBytes) {
+			return core.TooLargef("the archive unpacks to more than %d bytes", lim.MaxTotalBytes)
+		}
+		if f.UncompressedSize64 > RatioFloor {
+			if f.CompressedSize64 == 0 || f.UncompressedSize64/f.CompressedSize64 > uint64(lim.MaxRatio) {
+				return core.TooLargef("archive entry '%s' is compressed more than %d to 1; refusing a likely zip bomb", f.Name, lim.MaxRatio)
+			}
+		}
+	}
+	budget := lim.MaxTotalBytes
+	seen := map[string]bool{}
+	for _, f := range zr.File {
+		name, skip, _ := entryPath(f.Name)
+		if skip || f.Mode().IsDir() {
+			continue
+		}
+		if seen[strings.ToLower(name)] {
+			return core.Invalidf("archive entry '%s' appears twice", name)
+		}
+		seen[strings.ToLower(name)] = true
+		n, err := extractEntry(f, filepath.Join(dst, filepath.FromSlash(name)), budget)
+		if err != nil {
+			return err
+		}
+		budget -= n
+	}
+	return nil
+}
+
+// extractEntry copies one entry, reading at most budget bytes.
+func extractEntry(f *zip.File, target string, budget int64) (int64, error) {
+	if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
+		return 0, core.Internal(err)
+	}
+	rc, err := f.Open()
+	if err != nil {
+		return 0, core.Invalidf("archive entry '%s' cannot be read: %v", f.Name, err)
+	}
+	defer rc.Close()
+	out, err := os.OpenFile(target, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return 0, core.Invalidf("archive entry '%s' cannot be written: %v", f.Name, err)
+	}
+	n, err := io.Copy(out, io.LimitReader(rc, budget+1))
+	if cerr := out.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return n, core.Invalidf("archive entry '%s' is damaged or truncated: %v", f.Name, err)
+	}
+	if n > budget {
+		return n, core.TooLargef("the archive unpacks to more than its size limit")
+	}
+	return n, nil
+}
+
+// copyFS copies the regular files of fsys under dst with the same name
+// rules as an archive (used to seed the sample folders).
+func copyFS(fsys fs.FS, dst string) error {
+	return fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if p == "." {
+			return nil
+		}
+		if isLitter(p) {
+			if d.IsDir() {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		target := filepath.Join(dst, filepath.FromSlash(p))
+		if d.IsDir() {
+			return os.MkdirAll(target, 0o755)
+		}
+		if !d.Type().IsRegular() {
+			return fmt.Errorf("%s is not a regular file", p)
+		}
+		data, err := fs.ReadFile(fsys, p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(target, data, 0o644)
+	})
+}

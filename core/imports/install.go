@@ -1,0 +1,192 @@
+package imports
+
+import (
+	"context"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/vttapp/companion/core"
+)
+
+// What an import produced.
+const (
+	KindModule     = "module"
+	KindCampaign   = "campaign"
+	KindSystem     = "system"
+	KindCollection = "collection"
+	KindMap        = "map"
+)
+
+// Result names what an import installed: the body of POST /host/api/import.
+type Result struct {
+	Kind string `json:"kind"`
+	ID   string `json:"id"`
+	Name string `json:"name"`
+}
+
+// InstallOptions say how to file a content folder or map.
+type InstallOptions struct {
+	// Destination is the module or campaign that receives a loose
+	// collection or a map; empty means the loaded system's primary campaign.
+	Destination string
+	// Package is the manifest URL the content came from; a module keeps it
+	// to check for updates. PackageID is the manifest's id, which becomes
+	// the id of a newly installed module.
+	Package   string
+	PackageID string
+	// Expect is the type a manifest announced ("module" or "system"); the
+	// archive must be of that type. Empty accepts any.
+	Expect string
+	// Replace is the id of an installed module that this content updates;
+	// the module keeps that id.
+	Replace string
+	// Primary makes an installed campaign the primary one of its system.
+	Primary bool
+	// Name is the original file name, used to name a map.
+	Name string
+}
+
+// Installer writes content into the store and the data folder.
+type Installer struct {
+	svc     *core.Service
+	dataDir string
+	cols    Collections
+	now     func() time.Time
+}
+
+// NewInstaller returns an installer over svc that files content under dataDir.
+func NewInstaller(svc *core.Service, dataDir string, cols Collections) *Installer {
+	return &Installer{svc: svc, dataDir: dataDir, cols: cols, now: time.Now}
+}
+
+// newStage makes an empty staging folder under the data folder (same file
+// system, so that moving it into place is a rename).
+func (in *Installer) newStage() (string, error) {
+	root := filepath.Join(in.dataDir, ".staging")
+	if err := os.MkdirAll(root, 0o755); err != nil {
+		return "", core.Internal(err)
+	}
+	dir, err := os.MkdirTemp(root, "import-")
+	if err != nil {
+		return "", core.Internal(err)
+	}
+	return dir, nil
+}
+
+// InstallFS installs a content folder (module, campaign, system or loose
+// collection) given as a file system, e.g. a system's sample folder.
+func (in *Installer) InstallFS(ctx context.Context, src fs.FS, opt InstallOptions) (Result, error) {
+	dir, err := in.newStage()
+	if err != nil {
+		return Result{}, err
+	}
+	if err := copyFS(src, dir); err != nil {
+		os.RemoveAll(dir)
+		return Result{}, core.Invalidf("content folder cannot be copied: %v", err)
+	}
+	return in.installStaged(ctx, dir, opt)
+}
+
+// installStaged installs the content folder staged at dir. The folder is
+// moved into place after the commit, or removed on any failure.
+func (in *Installer) installStaged(ctx context.Context, dir string, opt InstallOptions) (res Result, err error) {
+	placed := false
+	defer func() {
+		if !placed {
+			os.RemoveAll(dir)
+		}
+	}()
+	fsys := os.DirFS(dir)
+	kind, err := rootKind(fsys)
+	if err != nil {
+		return Result{}, err
+	}
+	if opt.Expect != "" && kind != opt.Expect {
+		return Result{}, core.Invalidf("the package says it is a %s, but the archive holds a %s", opt.Expect, kind)
+	}
+	var step *installStep
+	switch kind {
+	case KindModule:
+		step, err = in.moduleStep(fsys, opt)
+	case KindCampaign:
+		step, err = in.campaignStep(fsys, opt)
+	case KindSystem:
+		step, err = in.systemStep(fsys)
+	default:
+		step, err = in.collectionStep(ctx, fsys, opt)
+	}
+	if err != nil {
+		return Result{}, err
+	}
+	if err := in.svc.Write(ctx, func(tx core.Tx) ([]core.Event, error) {
+		if err := step.write(tx); err != nil {
+			return nil, err
+		}
+		return []core.Event{reloadEvent(step.result)}, nil
+	}); err != nil {
+		return Result{}, err
+	}
+	if err := placeDir(dir, step.target); err != nil {
+		if step.undo != nil {
+			_ = in.svc.Write(context.WithoutCancel(ctx), func(tx core.Tx) ([]core.Event, error) {
+				return nil, step.undo(tx)
+			})
+		}
+		return Result{}, core.Internal(err)
+	}
+	placed = true
+	return step.result, nil
+}
+
+// installStep is a prepared install: the rows to write in one transaction,
+// where its folder goes, and how to take the rows back if the folder cannot
+// be moved into place.
+type installStep struct {
+	result Result
+	target string
+	write  func(tx core.Tx) error
+	undo   func(tx core.Tx) error
+}
+
+// reloadEvent tells clients that content changed wholesale.
+func reloadEvent(r Result) core.Event {
+	return core.Event{Name: core.EventReload, Data: map[string]any{"reason": "import", "kind": r.Kind, "id": r.ID}}
+}
+
+// placeDir moves a staged folder to target, replacing what was there.
+func placeDir(staged, target string) error {
+	if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
+		return err
+	}
+	var old string
+	if _, err := os.Lstat(target); err == nil {
+		old = target + ".old-" + filepath.Base(staged)
+		if err := os.Rename(target, old); err != nil {
+			return err
+		}
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	if err := os.Rename(staged, target); err != nil {
+		if old != "" {
+			_ = os.Rename(old, target)
+		}
+		return err
+	}
+	if old != "" {
+		return os.RemoveAll(old)
+	}
+	return nil
+}
+
+// ownerFolder is where a module's or campaign's files live, and their URL path.
+func (in *Installer) ownerFolder(kind, id string) (dir, urlPath string) {
+	folder := "campaigns"
+	if kind == KindModule {
+		folder = "modules"
+	}
+	return filepath.Join(in.dataDir, folder, id), "/" + folder + "/" + id
+}

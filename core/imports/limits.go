@@ -1,0 +1,65 @@
+package imports
+
+import "time"
+
+// Limits bound what a download or an archive may cost. The zero value of a
+// field means its default (DefaultLimits).
+type Limits struct {
+	// MaxManifestBytes caps a package manifest.
+	MaxManifestBytes int64
+	// ManifestTimeout bounds fetching a manifest, redirects included.
+	ManifestTimeout time.Duration
+	// MaxDownloadBytes caps a downloaded or uploaded archive or map file.
+	MaxDownloadBytes int64
+	// DownloadTimeout bounds a whole download, redirects included.
+	DownloadTimeout time.Duration
+	// MaxEntries caps the number of entries in an archive.
+	MaxEntries int
+	// MaxTotalBytes caps the total uncompressed size of an archive.
+	MaxTotalBytes int64
+	// MaxRatio caps the compression ratio of an archive entry larger than
+	// RatioFloor bytes (a zip bomb compresses thousands to one).
+	MaxRatio int64
+}
+
+// RatioFloor is the uncompressed size under which an entry's compression
+// ratio is not checked: a small file of zeros compresses well and harms no one.
+const RatioFloor = 1 << 20
+
+// DefaultLimits are the limits used for every zero field.
+var DefaultLimits = Limits{
+	MaxManifestBytes: 1 << 20,
+	ManifestTimeout:  20 * time.Second,
+	MaxDownloadBytes: 2 << 30,
+	DownloadTimeout:  30 * time.Minute,
+	MaxEntries:       50000,
+	MaxTotalBytes:    4 << 30,
+	MaxRatio:         200,
+}
+
+// withDefaults returns l with every zero field set to its default.
+func (l Limits) withDefaults() Limits {
+	d := DefaultLimits
+	if l.MaxManifestBytes > 0 {
+		d.MaxManifestBytes = l.MaxManifestBytes
+	}
+	if l.ManifestTimeout > 0 {
+		d.ManifestTimeout = l.ManifestTimeout
+	}
+	if l.MaxDownloadBytes > 0 {
+		d.MaxDownloadBytes = l.MaxDownloadBytes
+	}
+	if l.DownloadTimeout > 0 {
+		d.DownloadTimeout = l.DownloadTimeout
+	}
+	if l.MaxEntries > 0 {
+		d.MaxEntries = l.MaxEntries
+	}
+	if l.MaxTotalBytes > 0 {
+		d.MaxTotalBytes = l.MaxTotalBytes
+	}
+	if l.MaxRatio > 0 {
+		d.MaxRatio = l.MaxRatio
+	}
+	return d
+}
