@@ -1,7 +1,75 @@
 package routes
 
-import "github.com/go-chi/chi/v5"
+import (
+	"encoding/json"
+	"errors"
+	"net/http"
+
+	"github.com/go-chi/chi/v5"
+	"github.com/vttapp/companion/core"
+)
+
+// hostSettingsMaxBody bounds a settings change: two booleans.
+const hostSettingsMaxBody = 4 << 10
 
 // mountHostSettings adds GET and PATCH /host/api/settings to the host
-// router. TEMPORARY STUB: the WebSocket work replaces this file.
-func mountHostSettings(r chi.Router, cfg Config) {}
+// router: {"remoteInteraction": bool, "paused": bool}. A change is told to
+// clients as interactionUpdated and systemPaused.
+func mountHostSettings(r chi.Router, cfg Config) {
+	r.Get("/host/api/settings", func(w http.ResponseWriter, r *http.Request) {
+		hostSettingsReply(w, http.StatusOK, cfg.Service.Live().Settings())
+	})
+	r.Patch("/host/api/settings", func(w http.ResponseWriter, r *http.Request) {
+		patch, err := decodeSettingsPatch(w, r)
+		if err != nil {
+			hostSettingsError(w, err)
+			return
+		}
+		settings, err := cfg.Service.UpdateSettings(r.Context(), patch)
+		if err != nil {
+			hostSettingsError(w, err)
+			return
+		}
+		hostSettingsReply(w, http.StatusOK, settings)
+	})
+}
+
+// decodeSettingsPatch reads a settings change strictly: unknown keys and
+// values that are not booleans are errors, so a typo is not silently lost.
+func decodeSettingsPatch(w http.ResponseWriter, r *http.Request) (core.SettingsPatch, error) {
+	var p core.SettingsPatch
+	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, hostSettingsMaxBody))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&p); err != nil {
+		var tooLarge *http.MaxBytesError
+		if errors.As(err, &tooLarge) {
+			return p, core.TooLargef("settings: body larger than %d bytes", hostSettingsMaxBody)
+		}
+		return p, core.Invalidf("settings: %s (expected {\"remoteInteraction\": true|false, \"paused\": true|false})", core.JSONErrorText(err))
+	}
+	if dec.More() {
+		return p, core.Invalidf("settings: unexpected data after the JSON object")
+	}
+	return p, nil
+}
+
+func hostSettingsReply(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(v)
+}
+
+func hostSettingsError(w http.ResponseWriter, err error) {
+	status := http.StatusInternalServerError
+	switch core.KindOf(err) {
+	case core.KindInvalid:
+		status = http.StatusBadRequest
+	case core.KindNotFound:
+		status = http.StatusNotFound
+	case core.KindConflict:
+		status = http.StatusConflict
+	case core.KindTooLarge:
+		status = http.StatusRequestEntityTooLarge
+	}
+	hostSettingsReply(w, status, map[string]string{"message": core.MessageOf(err)})
+}

@@ -1,22 +1,250 @@
 package routes
 
 import (
+	"encoding/json"
+	"log/slog"
+	"net"
 	"net/http"
+	"strconv"
+	"sync"
+	"time"
 
+	"github.com/gorilla/websocket"
 	"github.com/vttapp/companion/core"
 )
 
-// Hub is the WebSocket hub. TEMPORARY STUB: the WebSocket work replaces this
-// file with the real hub (one reader and one writer per connection).
-type Hub struct{}
-
-// ServeHTTP upgrades a request to a WebSocket connection.
-func (h *Hub) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	http.Error(w, "websocket not available yet", http.StatusNotImplemented)
+// HubOptions tunes the WebSocket hub. Zero values take the defaults below.
+type HubOptions struct {
+	// AllowOrigins lists Origins a WebSocket may come from besides the
+	// server's own host ("https://table.example", a bare host, or "*").
+	AllowOrigins []string
+	// SendQueue is how many outgoing messages may wait for one client;
+	// a client whose queue is full is disconnected (1013). Default 256.
+	SendQueue int
+	// MaxMessageBytes is the largest frame a client may send (close 1009
+	// past it). Default 1 MiB.
+	MaxMessageBytes int64
+	// WriteWait bounds each write to a client. Default 10 s.
+	WriteWait time.Duration
+	// PongWait is how long a client may stay silent (no message, no pong)
+	// before it is dropped; pings go out at 9/10 of it. Default 60 s.
+	PongWait time.Duration
+	// HandlerTimeout bounds the work done for one client message. Default 10 s.
+	HandlerTimeout time.Duration
 }
 
-// Clients lists the connected clients.
-func (h *Hub) Clients() []core.Client { return []core.Client{} }
+// Defaults of HubOptions.
+const (
+	DefaultSendQueue       = 256
+	DefaultMaxMessageBytes = 1 << 20
+	DefaultWriteWait       = 10 * time.Second
+	DefaultPongWait        = 60 * time.Second
+	DefaultHandlerTimeout  = 10 * time.Second
+)
 
-// Close sends a close frame to every client and stops the hub.
-func (h *Hub) Close() {}
+func (o *HubOptions) fill() {
+	if o.SendQueue <= 0 {
+		o.SendQueue = DefaultSendQueue
+	}
+	if o.MaxMessageBytes <= 0 {
+		o.MaxMessageBytes = DefaultMaxMessageBytes
+	}
+	if o.WriteWait <= 0 {
+		o.WriteWait = DefaultWriteWait
+	}
+	if o.PongWait <= 0 {
+		o.PongWait = DefaultPongWait
+	}
+	if o.HandlerTimeout <= 0 {
+		o.HandlerTimeout = DefaultHandlerTimeout
+	}
+}
+
+// Hub is the WebSocket side of the live game (contract 6). Each connection
+// has one reader goroutine (decodes and handles client events in order) and
+// one writer goroutine (drains a bounded send queue). Broadcasts come from
+// the event bus: the subscriber marshals each event once and only enqueues,
+// so a slow client never slows the service or the other clients.
+type Hub struct {
+	svc      *core.Service
+	drags    *core.Drags
+	log      *slog.Logger
+	opts     HubOptions
+	upgrader websocket.Upgrader
+
+	mu          sync.RWMutex
+	conns       map[*wsConn]struct{}
+	nextChannel int
+	closed      bool
+
+	unsubscribe func()
+	running     sync.WaitGroup // reader and writer goroutines
+}
+
+// NewHub returns a hub that broadcasts every event published on bus and
+// hands client events to svc.
+func NewHub(svc *core.Service, bus *core.Bus, log *slog.Logger, opts HubOptions) *Hub {
+	opts.fill()
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	h := &Hub{
+		svc:   svc,
+		drags: core.NewDrags(svc),
+		log:   log,
+		opts:  opts,
+		conns: map[*wsConn]struct{}{},
+	}
+	h.upgrader = websocket.Upgrader{
+		HandshakeTimeout: 10 * time.Second,
+		CheckOrigin:      h.checkOrigin,
+		// Write buffers are taken from a pool per message and given back,
+		// so an idle connection holds none.
+		WriteBufferPool: &sync.Pool{},
+	}
+	h.unsubscribe = bus.Subscribe(h.broadcast)
+	return h
+}
+
+// Drags returns the drag tracker, for the host console's veto.
+func (h *Hub) Drags() *core.Drags { return h.drags }
+
+// ServeHTTP upgrades a request on any path to a WebSocket connection.
+func (h *Hub) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	h.mu.RLock()
+	closed := h.closed
+	h.mu.RUnlock()
+	if closed {
+		http.Error(w, `{"message":"the server is shutting down"}`, http.StatusServiceUnavailable)
+		return
+	}
+	bw := &wsHijackWriter{ResponseWriter: w}
+	ws, err := h.upgrader.Upgrade(bw, r, nil)
+	if err != nil {
+		// The upgrader has answered the request (403 for a foreign Origin,
+		// 400 for a bad handshake).
+		h.log.Info("websocket upgrade refused", "remote", r.RemoteAddr, "origin", r.Header.Get("Origin"), "err", err)
+		return
+	}
+	h.serve(ws, bw.conn, remoteHost(r.RemoteAddr))
+}
+
+// serve registers a connection, greets it and runs its two goroutines.
+func (h *Hub) serve(ws *websocket.Conn, bc *wsBatchConn, address string) {
+	c := newWSConn(h, ws, bc)
+	// app goes first in the queue, before any broadcast can reach it.
+	app, _ := json.Marshal(wsOutEnvelope{Name: core.EventApp, Data: map[string]any{"version": core.Version, "build": core.Build}})
+	c.send <- app
+
+	h.mu.Lock()
+	if h.closed {
+		h.mu.Unlock()
+		ws.Close()
+		return
+	}
+	h.nextChannel++
+	c.client = core.Client{Channel: h.nextChannel, Address: address, RunMode: core.RunModeNormal}
+	c.id = "client-" + strconv.Itoa(h.nextChannel)
+	h.conns[c] = struct{}{}
+	h.running.Add(2)
+	h.mu.Unlock()
+
+	go c.writeLoop()
+	h.svc.Publish(core.Event{Name: core.EventClientConnected, Data: c.snapshot()})
+	h.log.Info("websocket client connected", "channel", c.client.Channel, "address", address)
+	go c.readLoop()
+}
+
+// unregister removes a connection that ended and tells everyone.
+func (h *Hub) unregister(c *wsConn) {
+	h.mu.Lock()
+	_, ok := h.conns[c]
+	delete(h.conns, c)
+	h.mu.Unlock()
+	if !ok {
+		return
+	}
+	h.drags.Release(c.id)
+	client := c.snapshot()
+	h.svc.Publish(core.Event{Name: core.EventClientDisconnected, Data: client})
+	h.log.Info("websocket client disconnected", "channel", client.Channel, "address", client.Address)
+}
+
+// Clients lists the connected clients by channel.
+func (h *Hub) Clients() []core.Client {
+	h.mu.RLock()
+	out := make([]core.Client, 0, len(h.conns))
+	for c := range h.conns {
+		out = append(out, c.snapshot())
+	}
+	h.mu.RUnlock()
+	sortClients(out)
+	return out
+}
+
+func sortClients(cs []core.Client) {
+	for i := 1; i < len(cs); i++ {
+		for j := i; j > 0 && cs[j].Channel < cs[j-1].Channel; j-- {
+			cs[j], cs[j-1] = cs[j-1], cs[j]
+		}
+	}
+}
+
+// broadcast is the bus subscriber. It runs under the service's commit lock,
+// so it must never block: each event is marshalled once and enqueued on
+// every connection, the originator included, in commit order.
+func (h *Hub) broadcast(events []core.Event) {
+	msgs := make([][]byte, 0, len(events))
+	for _, e := range events {
+		b, err := json.Marshal(wsOutEnvelope{Name: e.Name, Data: e.Data})
+		if err != nil {
+			h.log.Error("websocket: event not sent, cannot encode it", "event", e.Name, "err", err)
+			continue
+		}
+		msgs = append(msgs, b)
+	}
+	h.mu.RLock()
+	defer h.mu.RUnlock()
+	for c := range h.conns {
+		for _, m := range msgs {
+			if !c.enqueue(m) {
+				break
+			}
+		}
+	}
+}
+
+// Close sends a close frame (1001, going away) to every client and stops
+// the hub; it waits a few seconds at most for the connections to end.
+func (h *Hub) Close() {
+	h.mu.Lock()
+	if h.closed {
+		h.mu.Unlock()
+		return
+	}
+	h.closed = true
+	conns := make([]*wsConn, 0, len(h.conns))
+	for c := range h.conns {
+		conns = append(conns, c)
+	}
+	h.mu.Unlock()
+	h.unsubscribe()
+	for _, c := range conns {
+		c.close(websocket.CloseGoingAway, "server shutting down")
+	}
+	done := make(chan struct{})
+	go func() { h.running.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+		h.log.Warn("websocket: connections still open 5s after close")
+	}
+}
+
+func remoteHost(addr string) string {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return addr
+	}
+	return host
+}

@@ -1,0 +1,223 @@
+package core
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"time"
+)
+
+// DragIdleTimeout is how long a drag may stay silent before another client
+// may take the token over: a browser that vanished mid-drag must not hold
+// a token forever.
+const DragIdleTimeout = 10 * time.Second
+
+// Drags follows the token drags in progress (contract 3). A drag is a
+// stream of tokenMoved messages from one client: start, control..., then
+// end (commit), cancel (abandon) or block (the host refused). The stream is
+// re-broadcast to every client, the sender included; only end writes to the
+// store. It is safe for concurrent use.
+type Drags struct {
+	svc *Service
+
+	mu     sync.Mutex // held across a message's check and publish, so a token's stream stays in order
+	active map[string]*drag
+}
+
+// drag is one token being dragged.
+type drag struct {
+	source         string // id of the client dragging
+	startX, startY float64
+	lastSeen       time.Time
+}
+
+// NewDrags returns a drag tracker over svc.
+func NewDrags(svc *Service) *Drags { return &Drags{svc: svc, active: map[string]*drag{}} }
+
+// errDragVetoed ends a commit whose token was deleted or locked between the
+// check and the transaction.
+var errDragVetoed = errors.New("token deleted or locked during the drag")
+
+// Move handles one tokenMoved message from the client from. It returns the
+// movement to send to that client alone (a block: snap back to the token's
+// committed position) or nil when the message was re-broadcast. Errors are
+// for malformed messages and unknown tokens.
+//
+// The host's veto: with remote interaction off, a locked token, or a token
+// another client is dragging, the sender gets block. A token deleted or
+// locked mid-drag ends the drag with block for everyone, since everyone saw
+// it start.
+func (d *Drags) Move(ctx context.Context, from EventSource, m Movement) (*Movement, error) {
+	if m.ID == "" {
+		return nil, Invalidf("tokenMoved: 'id' (the token's id) is required")
+	}
+	switch m.State {
+	case DragStart, DragControl, DragEnd, DragCancel, DragBlock:
+	default:
+		return nil, Invalidf("tokenMoved: 'state' must be start, control, end, block or cancel, not '%s'", m.State)
+	}
+	src := from
+	m.Source = &src
+
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	now := d.svc.now()
+	own := d.active[m.ID]
+	if own != nil && own.source != from.ID {
+		if now.Sub(own.lastSeen) < DragIdleTimeout {
+			return d.blockSender(ctx, m) // another client holds this token
+		}
+		delete(d.active, m.ID) // abandoned: the token is free again
+		own = nil
+	}
+
+	if !d.svc.live.Settings().RemoteInteraction {
+		if own != nil {
+			// Everyone saw this drag start: everyone snaps back.
+			delete(d.active, m.ID)
+			return nil, d.blockAll(ctx, m, own)
+		}
+		return d.blockSender(ctx, m)
+	}
+
+	tok, err := d.svc.Token(ctx, m.ID)
+	if err != nil && !IsNotFound(err) {
+		return nil, err
+	}
+	if err != nil || tok.Locked {
+		if own != nil {
+			delete(d.active, m.ID)
+			return nil, d.blockAll(ctx, m, own)
+		}
+		if err != nil {
+			return nil, err // no such token and no drag of it: tell the sender
+		}
+		return d.blockSender(ctx, m)
+	}
+
+	switch m.State {
+	case DragStart, DragControl:
+		if own == nil || m.State == DragStart {
+			// A control without a start is taken as a start: the client
+			// may have missed sending it, the drag is still real.
+			own = &drag{source: from.ID, startX: tok.X, startY: tok.Y}
+			d.active[m.ID] = own
+		}
+		own.lastSeen = now
+		d.svc.Publish(Event{Name: EventTokenMoved, Data: &m})
+		return nil, nil
+
+	case DragEnd:
+		delete(d.active, m.ID)
+		err := d.commit(ctx, m)
+		if errors.Is(err, errDragVetoed) {
+			if own == nil {
+				own = &drag{source: from.ID, startX: tok.X, startY: tok.Y}
+			}
+			return nil, d.blockAll(ctx, m, own)
+		}
+		return nil, err
+
+	default: // cancel, or block sent by a client: abandon and restore the start
+		delete(d.active, m.ID)
+		m.X, m.Y = tok.X, tok.Y
+		if own != nil {
+			m.X, m.Y = own.startX, own.startY
+		}
+		m.Path, m.Polygon, m.Distance = nil, nil, ""
+		d.svc.Publish(Event{Name: EventTokenMoved, Data: &m})
+		return nil, nil
+	}
+}
+
+// commit stores the end position of a drag in one transaction and
+// broadcasts the end of the stream followed by tokenUpdated.
+func (d *Drags) commit(ctx context.Context, m Movement) error {
+	return d.svc.write(ctx, func(tx Tx) ([]Event, error) {
+		t, err := tx.Token(m.ID)
+		if IsNotFound(err) {
+			return nil, errDragVetoed
+		}
+		if err != nil {
+			return nil, err
+		}
+		if t.Locked {
+			return nil, errDragVetoed
+		}
+		t.X, t.Y = m.X, m.Y
+		events, err := d.svc.storeToken(tx, t)
+		if err != nil {
+			return nil, err
+		}
+		return append([]Event{{Name: EventTokenMoved, Data: &m}}, events...), nil
+	})
+}
+
+// blockSender answers the sender alone with block at the token's committed
+// position.
+func (d *Drags) blockSender(ctx context.Context, m Movement) (*Movement, error) {
+	tok, err := d.svc.Token(ctx, m.ID)
+	if err != nil {
+		return nil, err
+	}
+	return blockAt(m, tok.X, tok.Y), nil
+}
+
+// blockAll ends a drag everyone saw: every client snaps the token back to
+// its committed position, or to where the drag started when the token is
+// gone.
+func (d *Drags) blockAll(ctx context.Context, m Movement, own *drag) error {
+	x, y := own.startX, own.startY
+	tok, err := d.svc.Token(ctx, m.ID)
+	switch {
+	case err == nil:
+		x, y = tok.X, tok.Y
+	case !IsNotFound(err):
+		return err
+	}
+	d.svc.Publish(Event{Name: EventTokenMoved, Data: blockAt(m, x, y)})
+	return nil
+}
+
+func blockAt(m Movement, x, y float64) *Movement {
+	return &Movement{ID: m.ID, X: x, Y: y, State: DragBlock, Source: m.Source}
+}
+
+// Veto ends the drag of a token, if any, with block for every client: the
+// host's refusal. It reports whether a drag was in progress.
+func (d *Drags) Veto(ctx context.Context, tokenID string) (bool, error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	own := d.active[tokenID]
+	if own == nil {
+		return false, nil
+	}
+	delete(d.active, tokenID)
+	src := EventSource{ID: own.source}
+	return true, d.blockAll(ctx, Movement{ID: tokenID, Source: &src}, own)
+}
+
+// Release cancels every drag of a client that went away: each token goes
+// back to where its drag started, on every display.
+func (d *Drags) Release(clientID string) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	for id, own := range d.active {
+		if own.source != clientID {
+			continue
+		}
+		delete(d.active, id)
+		src := EventSource{ID: clientID}
+		d.svc.Publish(Event{Name: EventTokenMoved, Data: &Movement{ID: id, X: own.startX, Y: own.startY, State: DragCancel, Source: &src}})
+	}
+}
+
+// Dragging reports which client drags a token ("" when none).
+func (d *Drags) Dragging(tokenID string) string {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if own := d.active[tokenID]; own != nil {
+		return own.source
+	}
+	return ""
+}

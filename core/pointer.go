@@ -1,0 +1,41 @@
+package core
+
+// remoteInteractionOff is the error for a client's drag, door or pointer
+// while the host has remote interaction off (contract 5).
+func remoteInteractionOff(what string) error {
+	return Conflictf("%s refused: the host has turned remote interaction off", what)
+}
+
+// CheckRemoteInteraction returns a KindConflict error naming what was
+// refused when the host has remote interaction off, nil otherwise. The
+// WebSocket hub calls it before acting on updateDoor.
+func (s *Service) CheckRemoteInteraction(what string) error {
+	if !s.live.Settings().RemoteInteraction {
+		return remoteInteractionOff(what)
+	}
+	return nil
+}
+
+// MovePointer re-broadcasts a client's shared pointer as pointerUpdated.
+// The pointer is the client's own: its id and source are the client's id,
+// and its colour defaults to the client's. Refused when remote interaction
+// is off.
+func (s *Service) MovePointer(from EventSource, p Pointer) error {
+	if err := s.CheckRemoteInteraction("pointerUpdated"); err != nil {
+		return err
+	}
+	switch p.State {
+	case "", DragStart, DragControl, DragEnd, DragCancel, DragBlock:
+	default:
+		return Invalidf("pointerUpdated: 'state' must be start, control, end, block or cancel, not '%s'", p.State)
+	}
+	if p.ID == "" {
+		p.ID = from.ID
+	}
+	p.Source = from.ID
+	if p.Color == "" {
+		p.Color = from.Color
+	}
+	s.Publish(Event{Name: EventPointerUpdated, Data: &p})
+	return nil
+}

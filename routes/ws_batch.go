@@ -1,0 +1,129 @@
+package routes
+
+import (
+	"bufio"
+	"errors"
+	"net"
+	"net/http"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// wsBatchConn wraps a hijacked connection so that the writer can write
+// several frames and hand them to the kernel in one system call. gorilla
+// writes every frame straight to its net.Conn; while a batch is open, these
+// writes land in a buffer that flush sends. Envelopes are never merged: the
+// buffer holds whole, separate frames. Outside a batch it writes through.
+type wsBatchConn struct {
+	net.Conn
+
+	mu       sync.Mutex
+	batching bool
+	buf      *[]byte
+
+	// interrupted is set when the connection is dropped for being too
+	// slow: no further write may wait on the client.
+	interrupted atomic.Bool
+}
+
+var errWSInterrupted = errors.New("websocket: connection dropped")
+
+// wsBatchFlushAt bounds a batch's buffer: past it, the batch is written out
+// early so a burst never grows memory without limit.
+const wsBatchFlushAt = 64 << 10
+
+var wsBatchBuffers = sync.Pool{New: func() any { b := make([]byte, 0, 16<<10); return &b }}
+
+func (b *wsBatchConn) Write(p []byte) (int, error) {
+	if b.interrupted.Load() {
+		return 0, errWSInterrupted
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if !b.batching {
+		return b.Conn.Write(p)
+	}
+	*b.buf = append(*b.buf, p...)
+	if len(*b.buf) >= wsBatchFlushAt {
+		if err := b.writeOutLocked(); err != nil {
+			return 0, err
+		}
+	}
+	return len(p), nil
+}
+
+// beginBatch starts collecting writes. Control frames written meanwhile by
+// the reader (pongs) join the batch in order; gorilla serialises frames.
+func (b *wsBatchConn) beginBatch() {
+	b.mu.Lock()
+	b.batching = true
+	if b.buf == nil {
+		b.buf = wsBatchBuffers.Get().(*[]byte)
+	}
+	b.mu.Unlock()
+}
+
+// flush ends the batch and writes what it collected before deadline.
+func (b *wsBatchConn) flush(deadline time.Time) error {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.batching = false
+	if b.buf == nil {
+		return nil
+	}
+	var err error
+	if b.interrupted.Load() {
+		err = errWSInterrupted
+	} else if err = b.Conn.SetWriteDeadline(deadline); err == nil {
+		err = b.writeOutLocked()
+	}
+	*b.buf = (*b.buf)[:0]
+	if cap(*b.buf) <= 4*wsBatchFlushAt {
+		wsBatchBuffers.Put(b.buf)
+	}
+	b.buf = nil
+	return err
+}
+
+func (b *wsBatchConn) writeOutLocked() error {
+	if len(*b.buf) == 0 {
+		return nil
+	}
+	_, err := b.Conn.Write(*b.buf)
+	*b.buf = (*b.buf)[:0]
+	return err
+}
+
+// SetWriteDeadline keeps a dropped connection's deadline in the past.
+func (b *wsBatchConn) SetWriteDeadline(t time.Time) error {
+	if b.interrupted.Load() {
+		return errWSInterrupted
+	}
+	return b.Conn.SetWriteDeadline(t)
+}
+
+// interruptWrite makes a write blocked on a client that stopped reading
+// fail now rather than at its deadline.
+func (b *wsBatchConn) interruptWrite() {
+	b.interrupted.Store(true)
+	_ = b.Conn.SetWriteDeadline(time.Unix(1, 0))
+}
+
+// wsHijackWriter hands gorilla a wsBatchConn in place of the hijacked
+// connection.
+type wsHijackWriter struct {
+	http.ResponseWriter
+	conn *wsBatchConn
+}
+
+func (w *wsHijackWriter) Hijack() (net.Conn, *bufio.ReadWriter, error) {
+	// The controller also finds a Hijacker behind middleware that wraps
+	// the writer (Unwrap).
+	nc, brw, err := http.NewResponseController(w.ResponseWriter).Hijack()
+	if err != nil {
+		return nil, nil, errors.New("websocket: the response cannot be hijacked: " + err.Error())
+	}
+	w.conn = &wsBatchConn{Conn: nc}
+	return w.conn, brw, nil
+}

@@ -1,0 +1,189 @@
+package routes
+
+import (
+	"errors"
+	"sync"
+	"time"
+
+	"github.com/gorilla/websocket"
+	"github.com/vttapp/companion/core"
+)
+
+// wsConn is one WebSocket client: its registration, its bounded send queue
+// and the signal that ends it.
+type wsConn struct {
+	hub  *Hub
+	ws   *websocket.Conn
+	bc   *wsBatchConn
+	id   string // "client-<channel>", the source of its drags and pointer
+	send chan []byte
+
+	mu     sync.Mutex
+	client core.Client
+
+	closeOnce   sync.Once
+	done        chan struct{}
+	closeCode   int
+	closeReason string
+}
+
+func newWSConn(h *Hub, ws *websocket.Conn, bc *wsBatchConn) *wsConn {
+	return &wsConn{hub: h, ws: ws, bc: bc, send: make(chan []byte, h.opts.SendQueue), done: make(chan struct{})}
+}
+
+// snapshot returns the client's registration.
+func (c *wsConn) snapshot() core.Client {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.client
+}
+
+// source names the client in the drags and pointers it sends.
+func (c *wsConn) source() core.EventSource {
+	cl := c.snapshot()
+	return core.EventSource{ID: c.id, Name: cl.Name, Color: cl.Color}
+}
+
+// enqueue adds a message to the send queue without ever waiting. A client
+// whose queue is full is too slow to follow the game: it is disconnected
+// (1013, try again later) so that it never holds anyone else up.
+func (c *wsConn) enqueue(msg []byte) bool {
+	select {
+	case <-c.done:
+		return false
+	default:
+	}
+	select {
+	case c.send <- msg:
+		return true
+	default:
+		cl := c.snapshot()
+		c.hub.log.Warn("websocket client too slow: send queue full, disconnecting",
+			"channel", cl.Channel, "address", cl.Address, "queue", cap(c.send))
+		c.close(websocket.CloseTryAgainLater, "send queue full: client too slow")
+		return false
+	}
+}
+
+// close ends the connection once with a close code; the writer sends the
+// close frame. A write stuck on a client that does not read is cut short.
+func (c *wsConn) close(code int, reason string) {
+	c.closeOnce.Do(func() {
+		c.closeCode, c.closeReason = code, reason
+		close(c.done)
+		if code == websocket.CloseTryAgainLater {
+			c.bc.interruptWrite()
+		}
+	})
+}
+
+// writeLoop is the connection's only writer: queued messages, pings and
+// the final close frame.
+func (c *wsConn) writeLoop() {
+	h := c.hub
+	ticker := time.NewTicker(h.opts.PongWait * 9 / 10)
+	defer func() {
+		ticker.Stop()
+		c.ws.Close() // unblocks the reader
+		h.running.Done()
+	}()
+	for {
+		select {
+		case msg := <-c.send:
+			if err := c.writeBatch(msg); err != nil {
+				c.close(websocket.CloseAbnormalClosure, "")
+				if !errors.Is(err, websocket.ErrCloseSent) {
+					h.log.Info("websocket write failed", "channel", c.snapshot().Channel, "err", err)
+				}
+				return
+			}
+		case <-ticker.C:
+			if err := c.ws.WriteControl(websocket.PingMessage, nil, time.Now().Add(h.opts.WriteWait)); err != nil {
+				c.close(websocket.CloseAbnormalClosure, "")
+				return
+			}
+		case <-c.done:
+			c.sendClose()
+			return
+		}
+	}
+}
+
+// writeBatch writes first and whatever else is queued at that moment, one
+// frame per message, and flushes them to the socket together.
+func (c *wsConn) writeBatch(first []byte) error {
+	if err := c.ws.SetWriteDeadline(time.Now().Add(c.hub.opts.WriteWait)); err != nil {
+		return err
+	}
+	n := len(c.send)
+	if n == 0 {
+		return c.ws.WriteMessage(websocket.TextMessage, first)
+	}
+	c.bc.beginBatch()
+	err := c.ws.WriteMessage(websocket.TextMessage, first)
+	for ; n > 0 && err == nil; n-- {
+		select {
+		case <-c.done:
+			n = 1 // stop: the connection is closing
+			continue
+		default:
+		}
+		err = c.ws.WriteMessage(websocket.TextMessage, <-c.send)
+	}
+	if ferr := c.bc.flush(time.Now().Add(c.hub.opts.WriteWait)); err == nil {
+		err = ferr
+	}
+	return err
+}
+
+// sendClose writes the close frame with the code close was given.
+func (c *wsConn) sendClose() {
+	if c.closeCode == websocket.CloseAbnormalClosure {
+		return // 1006 is never sent on the wire
+	}
+	msg := websocket.FormatCloseMessage(c.closeCode, c.closeReason)
+	_ = c.ws.WriteControl(websocket.CloseMessage, msg, time.Now().Add(c.hub.opts.WriteWait))
+}
+
+// readLoop is the connection's only reader: it handles client events one
+// at a time, in the order they were sent.
+func (c *wsConn) readLoop() {
+	h := c.hub
+	defer func() {
+		c.close(websocket.CloseNormalClosure, "")
+		h.unregister(c)
+		h.running.Done()
+	}()
+	c.ws.SetReadLimit(h.opts.MaxMessageBytes)
+	alive := func() { c.ws.SetReadDeadline(time.Now().Add(h.opts.PongWait)) }
+	alive()
+	c.ws.SetPongHandler(func(string) error { alive(); return nil })
+	for {
+		_, data, err := c.ws.ReadMessage()
+		if err != nil {
+			c.logReadEnd(err)
+			return
+		}
+		alive()
+		h.dispatch(c, data)
+	}
+}
+
+func (c *wsConn) logReadEnd(err error) {
+	cl := c.snapshot()
+	var ce *websocket.CloseError
+	switch {
+	case errors.Is(err, websocket.ErrReadLimit):
+		c.close(websocket.CloseMessageTooBig, "") // gorilla has sent 1009 already
+		c.hub.log.Warn("websocket client sent a frame over the size limit, disconnected (1009)",
+			"channel", cl.Channel, "address", cl.Address, "limit", c.hub.opts.MaxMessageBytes)
+	case errors.As(err, &ce):
+		c.hub.log.Debug("websocket client closed", "channel", cl.Channel, "code", ce.Code)
+	default:
+		select {
+		case <-c.done: // we closed it
+		default:
+			c.hub.log.Info("websocket read ended", "channel", cl.Channel, "err", err)
+		}
+	}
+}

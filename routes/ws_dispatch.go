@@ -1,0 +1,361 @@
+package routes
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"regexp"
+	"strings"
+
+	"github.com/vttapp/companion/core"
+)
+
+// wsInEnvelope is a client message (contract 6.1). requestId is kept raw so
+// that a reply echoes it exactly, whatever JSON type the client used.
+type wsInEnvelope struct {
+	Name      string          `json:"name"`
+	Data      json.RawMessage `json:"data"`
+	RequestID json.RawMessage `json:"requestId"`
+}
+
+// wsOutEnvelope is a message to a client: a broadcast (no responseId) or a
+// reply (responseId echoes the request's requestId).
+type wsOutEnvelope struct {
+	Name       string          `json:"name"`
+	Data       any             `json:"data,omitempty"`
+	ResponseID json.RawMessage `json:"responseId,omitempty"`
+}
+
+// wsErrorEvent is the name of the reply to a request that failed. Its data
+// is {"message", "kind", "request"}: the text for a person, the error kind
+// (invalid, not found, conflict, too large, internal) and the request name.
+const wsErrorEvent = "error"
+
+// wsHandler acts on one client event. A non-nil reply is sent to the sender
+// alone; whatever the event changed reaches everyone through the bus.
+type wsHandler func(ctx context.Context, c *wsConn, data json.RawMessage) (reply any, err error)
+
+// wsHandlers are the events of contract 6.2. Any other name is ignored.
+var wsHandlers map[string]wsHandler
+
+// wsIgnored are parsed but no handler acts on them (contract 6.2).
+var wsIgnored = map[string]bool{
+	core.RequestCreateEntity: true, core.RequestCreateCombatant: true,
+	core.RequestDeleteEntity: true, core.RequestDeleteCombatant: true,
+}
+
+func init() {
+	wsHandlers = map[string]wsHandler{
+		core.EventClientUpdated:         wsClientUpdated,
+		core.RequestMapViewportUpdated:  wsViewportUpdated,
+		core.EventTokenMoved:            wsTokenMoved,
+		core.RequestUpdateDoor:          wsUpdateDoor,
+		core.EventPointerUpdated:        wsPointerUpdated,
+		core.RequestUpdateToken:         wsUpdateToken,
+		core.RequestUpdateEntity:        wsUpdateEntity,
+		core.RequestUpdateCombatant:     wsUpdateCombatant,
+		core.RequestCreateMessage:       wsCreateMessage,
+		core.RequestGetAttribute:        wsGetAttribute,
+		core.RequestSetAttribute:        wsSetAttribute,
+		core.EventTrackedObjectCreated:  wsTrackObject(core.EventTrackedObjectCreated),
+		core.EventTrackedObjectUpdated:  wsTrackObject(core.EventTrackedObjectUpdated),
+		core.EventTrackedObjectDeleted:  wsTrackObject(core.EventTrackedObjectDeleted),
+		core.EventTrackedObjectsUpdated: wsTrackObject(core.EventTrackedObjectsUpdated),
+	}
+}
+
+// wsAlwaysAnswered get their reply even without a requestId: the value
+// read, and the block that snaps a refused drag back.
+var wsAlwaysAnswered = map[string]bool{core.RequestGetAttribute: true, core.EventTokenMoved: true}
+
+// wsRequestIDPattern finds a requestId in a frame that is not valid JSON,
+// so that even a broken request gets its error on the right id.
+var wsRequestIDPattern = regexp.MustCompile(`"requestId"\s*:\s*("(?:[^"\\]|\\.)*"|-?[0-9]+)`)
+
+// dispatch decodes one frame and acts on it. Nothing a client sends can
+// affect another client except through the changes it is allowed to make.
+func (h *Hub) dispatch(c *wsConn, frame []byte) {
+	var env wsInEnvelope
+	if err := json.Unmarshal(frame, &env); err != nil {
+		var id json.RawMessage
+		if m := wsRequestIDPattern.FindSubmatch(frame); m != nil {
+			id = json.RawMessage(m[1])
+		}
+		c.reply(wsErrorEvent, id, wsErrorData("", core.Invalidf("malformed message: %s", core.JSONErrorText(err))))
+		return
+	}
+	if env.Name == "" {
+		c.reply(wsErrorEvent, env.RequestID, wsErrorData("", core.Invalidf("message has no 'name': expected {\"name\": ..., \"data\": ...}")))
+		return
+	}
+	handle, ok := wsHandlers[env.Name]
+	if !ok {
+		if wsIgnored[env.Name] {
+			h.log.Debug("websocket: event parsed and ignored", "event", env.Name, "channel", c.snapshot().Channel)
+		}
+		return // contract 6.2: any other name is ignored
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), h.opts.HandlerTimeout)
+	defer cancel()
+	reply, err := handle(ctx, c, env.Data)
+	switch {
+	case err != nil:
+		if core.KindOf(err) == core.KindInternal {
+			h.log.Error("websocket: event failed", "event", env.Name, "err", err)
+		}
+		c.reply(wsErrorEvent, env.RequestID, wsErrorData(env.Name, err))
+	case reply != nil && (len(env.RequestID) > 0 || wsAlwaysAnswered[env.Name]):
+		c.reply(env.Name, env.RequestID, reply)
+	case len(env.RequestID) > 0:
+		c.reply(env.Name, env.RequestID, map[string]any{"ok": true})
+	}
+}
+
+// reply sends a message to this client alone.
+func (c *wsConn) reply(name string, requestID json.RawMessage, data any) {
+	if bytes.Equal(requestID, []byte("null")) {
+		requestID = nil
+	}
+	b, err := json.Marshal(wsOutEnvelope{Name: name, Data: data, ResponseID: requestID})
+	if err != nil {
+		c.hub.log.Error("websocket: reply not sent, cannot encode it", "event", name, "err", err)
+		return
+	}
+	c.enqueue(b)
+}
+
+func wsErrorData(request string, err error) map[string]any {
+	d := map[string]any{"message": core.MessageOf(err), "kind": core.KindOf(err).String()}
+	if request != "" {
+		d["request"] = request
+	}
+	return d
+}
+
+// wsDecode reads an event's payload into v with a message naming the event.
+func wsDecode(event string, data json.RawMessage, v any) error {
+	if len(data) == 0 || bytes.Equal(data, []byte("null")) {
+		return core.Invalidf("%s: 'data' is required", event)
+	}
+	if err := json.Unmarshal(data, v); err != nil {
+		return core.Invalidf("%s: %s", event, core.JSONErrorText(err))
+	}
+	return nil
+}
+
+// wsClientRegistration is the clientUpdated payload: every field optional,
+// the channel and address are the server's.
+type wsClientRegistration struct {
+	Name         *string  `json:"name"`
+	Color        *string  `json:"color"`
+	ScreenWidth  *float64 `json:"screenWidth"`
+	ScreenHeight *float64 `json:"screenHeight"`
+	RunMode      *string  `json:"runMode"`
+	Device       *string  `json:"device"`
+	MapCenterX   *float64 `json:"mapCenterX"`
+	MapCenterY   *float64 `json:"mapCenterY"`
+	MapZoom      *float64 `json:"mapZoom"`
+}
+
+// wsMaxClientText bounds the strings a client registers (name, colour...).
+const wsMaxClientText = 200
+
+func wsClientUpdated(_ context.Context, c *wsConn, data json.RawMessage) (any, error) {
+	var in wsClientRegistration
+	if err := wsDecode(core.EventClientUpdated, data, &in); err != nil {
+		return nil, err
+	}
+	for field, v := range map[string]*string{"name": in.Name, "color": in.Color, "runMode": in.RunMode, "device": in.Device} {
+		if v != nil && len(*v) > wsMaxClientText {
+			return nil, core.Invalidf("clientUpdated: '%s' is longer than %d bytes", field, wsMaxClientText)
+		}
+	}
+	c.mu.Lock()
+	cl := &c.client
+	setString(&cl.Name, in.Name)
+	setString(&cl.Color, in.Color)
+	setString(&cl.Device, in.Device)
+	if in.RunMode != nil {
+		cl.RunMode = strings.TrimSpace(*in.RunMode)
+		if cl.RunMode == "" {
+			cl.RunMode = core.RunModeNormal
+		}
+	}
+	setFloat(&cl.ScreenWidth, in.ScreenWidth)
+	setFloat(&cl.ScreenHeight, in.ScreenHeight)
+	setFloat(&cl.MapCenterX, in.MapCenterX)
+	setFloat(&cl.MapCenterY, in.MapCenterY)
+	setFloat(&cl.MapZoom, in.MapZoom)
+	client := *cl
+	c.mu.Unlock()
+	c.hub.svc.Publish(core.Event{Name: core.EventClientUpdated, Data: client})
+	return nil, nil
+}
+
+func setString(dst *string, v *string) {
+	if v != nil {
+		*dst = *v
+	}
+}
+
+func setFloat(dst *float64, v *float64) {
+	if v != nil {
+		*dst = *v
+	}
+}
+
+// wsViewportUpdated records where the client looks (contract 6.2); it shows
+// in GET /api/clients. It is not broadcast: viewports change many times a
+// second and only the host console reads them.
+func wsViewportUpdated(_ context.Context, c *wsConn, data json.RawMessage) (any, error) {
+	var f struct {
+		ID   string   `json:"id"`
+		X    *float64 `json:"x"`
+		Y    *float64 `json:"y"`
+		Zoom *float64 `json:"zoom"`
+	}
+	if err := wsDecode(core.RequestMapViewportUpdated, data, &f); err != nil {
+		return nil, err
+	}
+	if f.Zoom != nil && *f.Zoom <= 0 {
+		return nil, core.Invalidf("mapViewportUpdated: 'zoom' must be greater than 0")
+	}
+	c.mu.Lock()
+	setFloat(&c.client.MapCenterX, f.X)
+	setFloat(&c.client.MapCenterY, f.Y)
+	setFloat(&c.client.MapZoom, f.Zoom)
+	c.mu.Unlock()
+	return nil, nil
+}
+
+// wsTokenMoved drives a drag. A refused move answers the sender alone with
+// block at the token's committed position.
+func wsTokenMoved(ctx context.Context, c *wsConn, data json.RawMessage) (any, error) {
+	var m core.Movement
+	if err := wsDecode(core.EventTokenMoved, data, &m); err != nil {
+		return nil, err
+	}
+	block, err := c.hub.drags.Move(ctx, c.source(), m)
+	if err != nil || block == nil {
+		return nil, err
+	}
+	return block, nil
+}
+
+func wsUpdateDoor(ctx context.Context, c *wsConn, data json.RawMessage) (any, error) {
+	if err := c.hub.svc.CheckRemoteInteraction(core.RequestUpdateDoor); err != nil {
+		return nil, err
+	}
+	var d core.Door
+	if err := wsDecode(core.RequestUpdateDoor, data, &d); err != nil {
+		return nil, err
+	}
+	return c.hub.svc.UpdateDoor(ctx, d)
+}
+
+func wsPointerUpdated(_ context.Context, c *wsConn, data json.RawMessage) (any, error) {
+	var p core.Pointer
+	if err := wsDecode(core.EventPointerUpdated, data, &p); err != nil {
+		return nil, err
+	}
+	return nil, c.hub.svc.MovePointer(c.source(), p)
+}
+
+// wsPatch reads a partial object that names its target by id.
+func wsPatch(event string, data json.RawMessage) (string, core.Object, error) {
+	var patch core.Object
+	if err := wsDecode(event, data, &patch); err != nil {
+		return "", nil, err
+	}
+	id, _ := patch["id"].(string)
+	if id == "" {
+		return "", nil, core.Invalidf("%s: 'id' (a string) is required to know what to change", event)
+	}
+	return id, patch, nil
+}
+
+func wsUpdateToken(ctx context.Context, c *wsConn, data json.RawMessage) (any, error) {
+	id, patch, err := wsPatch(core.RequestUpdateToken, data)
+	if err != nil {
+		return nil, err
+	}
+	return c.hub.svc.PatchToken(ctx, id, patch)
+}
+
+func wsUpdateEntity(ctx context.Context, c *wsConn, data json.RawMessage) (any, error) {
+	id, patch, err := wsPatch(core.RequestUpdateEntity, data)
+	if err != nil {
+		return nil, err
+	}
+	return c.hub.svc.PatchEntity(ctx, "", id, patch)
+}
+
+func wsUpdateCombatant(ctx context.Context, c *wsConn, data json.RawMessage) (any, error) {
+	id, patch, err := wsPatch(core.RequestUpdateCombatant, data)
+	if err != nil {
+		return nil, err
+	}
+	return c.hub.svc.PatchCombatant(ctx, id, patch)
+}
+
+// wsCreateMessage posts to the shared log as POST /api/messages does. A
+// message without a source is signed with the client's registered name and
+// colour: only the GM's messages have none.
+func wsCreateMessage(ctx context.Context, c *wsConn, data json.RawMessage) (any, error) {
+	if len(data) == 0 || bytes.Equal(data, []byte("null")) {
+		return nil, core.Invalidf("createMessage: 'data' is required")
+	}
+	m, err := core.DecodeMessage(data)
+	if err != nil {
+		return nil, err
+	}
+	if m.Source == "" {
+		src := c.source()
+		m.Source = src.Name
+		if m.Color == "" {
+			m.Color = src.Color
+		}
+	}
+	return c.hub.svc.CreateMessage(ctx, m)
+}
+
+func wsGetAttribute(ctx context.Context, c *wsConn, data json.RawMessage) (any, error) {
+	var a core.Attribute
+	if err := wsDecode(core.RequestGetAttribute, data, &a); err != nil {
+		return nil, err
+	}
+	return c.hub.svc.GetAttribute(ctx, a)
+}
+
+func wsSetAttribute(ctx context.Context, c *wsConn, data json.RawMessage) (any, error) {
+	var a core.Attribute
+	if err := wsDecode(core.RequestSetAttribute, data, &a); err != nil {
+		return nil, err
+	}
+	return c.hub.svc.SetAttribute(ctx, a)
+}
+
+// wsTrackObject handles a trackedObject* event: one object or an array.
+func wsTrackObject(name string) wsHandler {
+	return func(_ context.Context, c *wsConn, data json.RawMessage) (any, error) {
+		var objects []*core.TrackedObject
+		trimmed := bytes.TrimSpace(data)
+		if len(trimmed) > 0 && trimmed[0] == '[' {
+			if err := wsDecode(name, data, &objects); err != nil {
+				return nil, err
+			}
+		} else {
+			var o core.TrackedObject
+			if err := wsDecode(name, data, &o); err != nil {
+				return nil, err
+			}
+			objects = []*core.TrackedObject{&o}
+		}
+		for i, o := range objects {
+			if o == nil {
+				return nil, core.Invalidf("%s: object %d is null", name, i)
+			}
+		}
+		return nil, c.hub.svc.TrackObject(name, objects)
+	}
+}
