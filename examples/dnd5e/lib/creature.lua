@@ -1,0 +1,363 @@
+-- Stat-block lines shared by monsters and characters: abilities, armor
+-- class, speed, proficiencies, defences, senses and features. Every
+-- function accepts SRD-shaped data and degrades to "" on anything else.
+local companion = require("companion")
+local util = require("lib.util")
+local text = require("lib.text")
+
+local creature = {}
+
+local signed = companion.format.signed
+local modifier = companion.format.modifier
+
+creature.ABILITIES = {
+  { key = "strength", short = "STR", save = "Str", name = "Strength" },
+  { key = "dexterity", short = "DEX", save = "Dex", name = "Dexterity" },
+  { key = "constitution", short = "CON", save = "Con", name = "Constitution" },
+  { key = "intelligence", short = "INT", save = "Int", name = "Intelligence" },
+  { key = "wisdom", short = "WIS", save = "Wis", name = "Wisdom" },
+  { key = "charisma", short = "CHA", save = "Cha", name = "Charisma" },
+}
+
+-- abilities returns the six scores as {key, name, score_text "14 (+2)",
+-- text "DEX 14 (+2)", modifier "+2"}; a missing score reads "—".
+function creature.abilities(data)
+  local out = {}
+  for i, a in ipairs(creature.ABILITIES) do
+    local score = util.number(data[a.key])
+    if score then
+      local mod = modifier(score)
+      local score_text = score .. " (" .. mod .. ")"
+      out[i] = {
+        key = a.short, name = a.name, score = score, modifier = mod,
+        score_text = score_text, text = a.short .. " " .. score_text,
+      }
+    else
+      out[i] = { key = a.short, name = a.name, modifier = "", score_text = "—", text = a.short .. " —" }
+    end
+  end
+  return out
+end
+
+local function lower_name(v)
+  return util.name_of(v):lower()
+end
+
+-- armor_class formats the SRD armor_class list:
+--   {natural 19}                      -> "19 (natural armor)"
+--   {armor 15 [leather armor, shield]} -> "15 (leather armor, shield)"
+--   {dex 12, spell 15 mage armor}      -> "12 (15 with mage armor)"
+--   {natural 15, armor 17 [shield]}    -> "17 (natural armor, shield)"
+--   {natural 14, condition 11 prone}   -> "14 (natural armor), 11 while prone"
+-- A plain number (hand-written content) is printed as is.
+function creature.armor_class(ac)
+  if type(ac) == "number" then
+    return tostring(ac)
+  end
+  if type(ac) == "string" then
+    return ac
+  end
+  if type(ac) ~= "table" or ac == companion.null then
+    return ""
+  end
+  if ac.value ~= nil then
+    ac = { ac } -- a single entry instead of a list
+  end
+  local value, notes, extras = nil, {}, {}
+  for _, entry in ipairs(ac) do
+    if type(entry) == "number" then
+      entry = { type = "dex", value = entry }
+    end
+    if type(entry) == "table" and util.number(entry.value) then
+      local v, kind = entry.value, entry.type
+      if kind == "spell" and value ~= nil then
+        notes[#notes + 1] = v .. " with " .. lower_name(entry.spell)
+      elseif kind == "condition" and value ~= nil then
+        extras[#extras + 1] = v .. " while " .. lower_name(entry.condition)
+      elseif kind == "condition" then
+        value = v
+        extras[#extras + 1] = "while " .. lower_name(entry.condition)
+      else
+        value = v
+        if kind == "natural" then
+          notes[#notes + 1] = "natural armor"
+        elseif kind == "armor" then
+          if type(entry.desc) == "string" and entry.desc ~= "" then
+            notes[#notes + 1] = entry.desc
+          end
+          for _, piece in ipairs(util.list(entry.armor)) do
+            local n = lower_name(piece)
+            if n ~= "" then
+              notes[#notes + 1] = n
+            end
+          end
+        elseif kind == "spell" then
+          notes[#notes + 1] = lower_name(entry.spell)
+        elseif type(entry.desc) == "string" and entry.desc ~= "" then
+          notes[#notes + 1] = entry.desc
+        end
+      end
+    end
+  end
+  if value == nil then
+    return ""
+  end
+  local s = tostring(value)
+  if #notes > 0 then
+    s = s .. " (" .. table.concat(notes, ", ") .. ")"
+  end
+  for _, extra in ipairs(extras) do
+    if extra:sub(1, 6) == "while " then
+      s = s .. " " .. extra
+    else
+      s = s .. ", " .. extra
+    end
+  end
+  return s
+end
+
+-- hit_points formats "7 (2d6)" or "135 (18d10 + 36)".
+function creature.hit_points(data)
+  local hp = util.number(data.hit_points)
+  if hp == nil then
+    return ""
+  end
+  local roll = data.hit_points_roll
+  if type(roll) ~= "string" or roll == "" then
+    roll = data.hit_dice
+  end
+  if type(roll) == "string" and roll ~= "" then
+    return hp .. " (" .. util.dice_text(roll) .. ")"
+  end
+  return tostring(hp)
+end
+
+local function distance(v)
+  if type(v) == "number" then
+    return v .. " ft."
+  elseif type(v) == "string" then
+    return v
+  end
+  return nil
+end
+
+local SPEED_KEYS = { "burrow", "climb", "fly", "swim" }
+local SPEED_KNOWN = { walk = true, hover = true, burrow = true, climb = true, fly = true, swim = true }
+
+-- speed formats "30 ft., swim 30 ft." and "0 ft., fly 50 ft. (hover)".
+function creature.speed(speed)
+  local single = distance(speed)
+  if single then
+    return single
+  end
+  if type(speed) ~= "table" or speed == companion.null then
+    return ""
+  end
+  local parts = {}
+  for _, key in ipairs(SPEED_KEYS) do
+    local d = distance(speed[key])
+    if d then
+      if key == "fly" and speed.hover == true then
+        d = d .. " (hover)"
+      end
+      parts[#parts + 1] = key .. " " .. d
+    end
+  end
+  local others = {}
+  for key, v in pairs(speed) do
+    if not SPEED_KNOWN[key] and distance(v) then
+      others[#others + 1] = key
+    end
+  end
+  table.sort(others)
+  for _, key in ipairs(others) do
+    parts[#parts + 1] = key:gsub("_", " ") .. " " .. distance(speed[key])
+  end
+  local walk = distance(speed.walk)
+  if walk == nil then
+    if #parts == 0 then
+      return ""
+    end
+    walk = "0 ft."
+  end
+  table.insert(parts, 1, walk)
+  return table.concat(parts, ", ")
+end
+
+local SAVE_NAMES = {}
+for _, a in ipairs(creature.ABILITIES) do
+  SAVE_NAMES[a.short] = a.save
+end
+
+-- proficiencies splits SRD proficiencies into saving throws ("Dex +4,
+-- Con +6") and skills ("Perception +13, Stealth +6"), in data order.
+function creature.proficiencies(list)
+  local saves, skills = {}, {}
+  for _, p in ipairs(util.list(list)) do
+    if type(p) == "table" and util.number(p.value) then
+      local name = util.name_of(p.proficiency)
+      local bonus = signed(p.value)
+      local save = name:match("^Saving Throw: (%a+)")
+      local skill = name:match("^Skill: (.+)$")
+      if save then
+        saves[#saves + 1] = (SAVE_NAMES[save:upper()] or save) .. " " .. bonus
+      elseif skill then
+        skills[#skills + 1] = skill .. " " .. bonus
+      end
+    end
+  end
+  return table.concat(saves, ", "), table.concat(skills, ", ")
+end
+
+-- damage_list joins damage types: plain ones with ", ", qualified ones
+-- ("bludgeoning, piercing, and slashing from nonmagical weapons") after "; ".
+function creature.damage_list(list)
+  local simple, qualified = {}, {}
+  for _, v in ipairs(util.list(list)) do
+    local n = util.name_of(v)
+    if n ~= "" then
+      if n:find(",", 1, true) or n:find(" ", 1, true) then
+        qualified[#qualified + 1] = n
+      else
+        simple[#simple + 1] = n:lower()
+      end
+    end
+  end
+  local s = table.concat(simple, ", ")
+  for _, q in ipairs(qualified) do
+    if s == "" then
+      s = q
+    else
+      s = s .. "; " .. q
+    end
+  end
+  return s
+end
+
+-- conditions joins condition names in lower case: "exhaustion, poisoned".
+function creature.conditions(list)
+  local out = {}
+  for _, v in ipairs(util.list(list)) do
+    local n = util.name_of(v)
+    if n ~= "" then
+      out[#out + 1] = n:lower()
+    end
+  end
+  return table.concat(out, ", ")
+end
+
+local SENSE_KEYS = { "blindsight", "darkvision", "tremorsense", "truesight" }
+local SENSE_KNOWN = { passive_perception = true, blindsight = true, darkvision = true, tremorsense = true, truesight = true }
+
+-- senses formats "darkvision 60 ft., passive Perception 9".
+function creature.senses(senses)
+  if type(senses) == "string" then
+    return senses
+  end
+  if type(senses) ~= "table" or senses == companion.null then
+    return ""
+  end
+  local parts = {}
+  for _, key in ipairs(SENSE_KEYS) do
+    local d = distance(senses[key])
+    if d then
+      parts[#parts + 1] = key .. " " .. d
+    end
+  end
+  local others = {}
+  for key, v in pairs(senses) do
+    if not SENSE_KNOWN[key] and distance(v) then
+      others[#others + 1] = key
+    end
+  end
+  table.sort(others)
+  for _, key in ipairs(others) do
+    parts[#parts + 1] = key:gsub("_", " ") .. " " .. distance(senses[key])
+  end
+  local pp = util.number(senses.passive_perception)
+  if pp then
+    parts[#parts + 1] = "passive Perception " .. pp
+  end
+  return table.concat(parts, ", ")
+end
+
+-- languages returns the languages line, "—" when the creature speaks none.
+function creature.languages(v)
+  local s = util.text(v)
+  if type(v) == "table" then
+    s = table.concat(util.names(v), ", ")
+  end
+  if s == "" then
+    return "—"
+  end
+  return s
+end
+
+-- usage turns an SRD usage object into the suffix printed after a name:
+-- "(3/Day)", "(Recharge 5–6)", "(Recharges after a Short or Long Rest)".
+function creature.usage(u)
+  if type(u) ~= "table" or u == companion.null then
+    return ""
+  end
+  if u.type == "per day" and util.number(u.times) then
+    return "(" .. u.times .. "/Day)"
+  elseif u.type == "recharge on roll" then
+    local top = 6
+    if type(u.dice) == "string" then
+      top = tonumber(u.dice:match("d(%d+)")) or 6
+    end
+    local min = util.number(u.min_value) or top
+    if min >= top then
+      return "(Recharge " .. top .. ")"
+    end
+    return "(Recharge " .. min .. "–" .. top .. ")"
+  elseif u.type == "recharge after rest" then
+    local rests = {}
+    for _, r in ipairs(util.list(u.rest_types)) do
+      rests[#rests + 1] = util.upper_first(util.text(r))
+    end
+    if #rests == 0 then
+      return "(Recharges after a Rest)"
+    end
+    return "(Recharges after a " .. table.concat(rests, " or ") .. " Rest)"
+  elseif u.type == "at will" then
+    return "(At Will)"
+  end
+  return ""
+end
+
+-- features formats special abilities, actions, reactions: each is
+-- {name, blocks} with the usage appended to the name.
+function creature.features(list)
+  local out = {}
+  for _, f in ipairs(util.list(list)) do
+    if type(f) == "table" then
+      local name = util.text(f.name)
+      local suffix = creature.usage(f.usage)
+      if suffix ~= "" and not name:find(suffix, 1, true) then
+        name = name .. " " .. suffix
+      end
+      out[#out + 1] = { name = name, blocks = text.blocks(f.desc) }
+    end
+  end
+  return out
+end
+
+-- spell_refs returns "spell.<slug>" for every spell a spellcasting
+-- feature lists.
+function creature.spell_refs(features, refs, seen)
+  for _, f in ipairs(util.list(features)) do
+    if type(f) == "table" and type(f.spellcasting) == "table" then
+      for _, s in ipairs(util.list(f.spellcasting.spells)) do
+        local slug = util.ref_slug(s)
+        if slug ~= "" and not seen[slug] then
+          seen[slug] = true
+          refs[#refs + 1] = "spell." .. slug
+        end
+      end
+    end
+  end
+  return refs
+end
+
+return creature

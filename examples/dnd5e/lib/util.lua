@@ -1,0 +1,150 @@
+-- Small helpers shared by every kind: reading SRD values that may be
+-- absent, null, a plain string or an {index, name, url} reference.
+local companion = require("companion")
+
+local util = {}
+
+local null = companion.null
+
+-- present reports whether a data value is usable (not absent, not JSON null).
+function util.present(v)
+  return v ~= nil and v ~= null
+end
+
+-- text returns v as a string, or "" when it is absent, null or a table.
+function util.text(v)
+  local t = type(v)
+  if t == "string" then
+    return v
+  elseif t == "number" then
+    return companion.format.number(v)
+  elseif t == "boolean" then
+    return v and "yes" or "no"
+  end
+  return ""
+end
+
+-- name_of reads the display name of an SRD reference ({index, name, url})
+-- and tolerates the plain strings hand-written content tends to use.
+function util.name_of(v)
+  if type(v) == "table" and v ~= null then
+    if type(v.name) == "string" then
+      return v.name
+    end
+    if type(v.index) == "string" then
+      return v.index
+    end
+    return ""
+  end
+  return util.text(v)
+end
+
+-- list returns v when it is a non-empty sequence, else an empty table, so
+-- callers can always iterate with ipairs.
+function util.list(v)
+  if type(v) == "table" and v ~= null then
+    return v
+  end
+  return {}
+end
+
+-- names maps a list of references (or strings) to their names, skipping
+-- empty ones.
+function util.names(v)
+  local out = {}
+  for _, item in ipairs(util.list(v)) do
+    local n = util.name_of(item)
+    if n ~= "" then
+      out[#out + 1] = n
+    end
+  end
+  return out
+end
+
+-- lower_first lowers the first letter of a sentence fragment ("A tiny ball"
+-- -> "a tiny ball") unless the first word is an acronym ("DC", "AC").
+function util.lower_first(s)
+  local first, second = s:sub(1, 1), s:sub(2, 2)
+  if second:match("%u") then
+    return s
+  end
+  return first:lower() .. s:sub(2)
+end
+
+-- upper_first capitalises the first letter ("evocation" -> "Evocation").
+function util.upper_first(s)
+  return s:sub(1, 1):upper() .. s:sub(2)
+end
+
+-- strip_period removes one trailing full stop.
+function util.strip_period(s)
+  if s:sub(-1) == "." then
+    return s:sub(1, -2)
+  end
+  return s
+end
+
+-- trim removes surrounding white space.
+function util.trim(s)
+  return (s:gsub("^%s+", ""):gsub("%s+$", ""))
+end
+
+-- join joins the non-empty strings of a list with sep.
+function util.join(list, sep)
+  local out = {}
+  for _, s in ipairs(list) do
+    if s ~= nil and s ~= "" then
+      out[#out + 1] = s
+    end
+  end
+  return table.concat(out, sep or ", ")
+end
+
+-- slug_of_url returns the last path segment of an SRD url
+-- ("/api/2014/spells/bless" -> "bless").
+function util.slug_of_url(url)
+  if type(url) ~= "string" then
+    return ""
+  end
+  return url:match("([^/]+)/?$") or ""
+end
+
+-- ref_slug returns the slug an SRD reference points at: its index, else the
+-- last segment of its url.
+function util.ref_slug(v)
+  if type(v) ~= "table" or v == null then
+    return ""
+  end
+  if type(v.index) == "string" and v.index ~= "" then
+    return v.index
+  end
+  return util.slug_of_url(v.url)
+end
+
+-- number returns v when it is a number, else nil.
+function util.number(v)
+  if type(v) == "number" then
+    return v
+  end
+  return nil
+end
+
+-- dice_text spaces a dice formula the way stat blocks print it:
+-- "18d10+36" -> "18d10 + 36", "2d6-1" -> "2d6 - 1".
+function util.dice_text(formula)
+  if type(formula) ~= "string" then
+    return ""
+  end
+  local s = formula:gsub("%s+", "")
+  s = s:gsub("([%+%-])", " %1 ")
+  return s
+end
+
+-- property returns a {label, value} row when value is not empty.
+function util.property(rows, label, value)
+  if value ~= nil and value ~= "" then
+    rows[#rows + 1] = { label = label, value = value }
+  end
+end
+
+return util

@@ -1,0 +1,139 @@
+-- Dungeons & Dragons 5th edition (SRD 5.1) for Companion.
+--
+-- Entity data keeps the field names of the SRD JSON (5e-database), so a
+-- monster, spell, equipment or magic item record imports as is: its
+-- `index` becomes the entity slug, its `name` the entity name and every
+-- other field the entity `data`. The lib/ files turn that data into the
+-- lines a player reads on a stat block; templates/ lay them out.
+local companion = require("companion")
+local monster = require("lib.monster")
+local spell = require("lib.spell")
+local item = require("lib.item")
+local character = require("lib.character")
+
+companion.system {
+  config = {
+    entities = {
+      Default = {
+        combatant = {
+          bars = {
+            { attribute = "data.hit_points", title = "Hit Points", label = "HP" },
+          },
+        },
+      },
+      monster = { role = "hostile" },
+      character = { role = "friendly" },
+    },
+    combat = {
+      initiative = { mode = "roll", rollFormula = "1d20", autoRoll = "hostile", sortOrder = "desc" },
+    },
+    measurement = {
+      imperial = { default = true, title = "Feet", units = { "ft" } },
+    },
+  },
+  settings = {
+    showMonsterHitDice = true,
+  },
+}
+
+companion.entity("monster", {
+  collection = "monsters",
+  title = "Monster",
+  collectionTitle = "Monsters",
+  template = "monster.html",
+  filters = { "challenge_rating", "type", "size" },
+  ranges = { "hit_points" },
+  references = monster.references,
+  view = monster.view,
+})
+
+-- The filter keys are copied from data as stored: school is the SRD
+-- reference object {index, name, url}, so list rows filter on school.index.
+companion.entity("spell", {
+  collection = "spells",
+  title = "Spell",
+  collectionTitle = "Spells",
+  template = "spell.html",
+  filters = { "level", "school" },
+  view = spell.view,
+})
+
+-- Equipment and magic items share one kind; equipment_category and rarity
+-- are SRD reference objects ({index, name, url} and {name}).
+companion.entity("item", {
+  collection = "items",
+  title = "Item",
+  collectionTitle = "Items",
+  template = "item.html",
+  filters = { "equipment_category", "rarity" },
+  references = item.references,
+  view = item.view,
+})
+
+companion.entity("character", {
+  collection = "characters",
+  title = "Character",
+  collectionTitle = "Characters",
+  template = "character.html",
+  unique = true,
+  ranges = { "hit_points" },
+  references = character.references,
+  view = character.view,
+})
+
+-- definitions.types: option lists for pickers and filters. `index` is the
+-- value stored in data (SRD sizes and creature types are plain strings,
+-- schools/damage types/conditions are referenced by index), `name` is shown.
+local function options(list)
+  local out = {}
+  for i, pair in ipairs(list) do
+    out[i] = { index = pair[1], name = pair[2] }
+  end
+  return out
+end
+
+local function same(names)
+  local out = {}
+  for i, n in ipairs(names) do
+    out[i] = { n, n }
+  end
+  return out
+end
+
+local function indexed(names)
+  local out = {}
+  for i, n in ipairs(names) do
+    out[i] = { n:lower():gsub(" ", "-"), n }
+  end
+  return out
+end
+
+companion.types("sizes", options(same({ "Tiny", "Small", "Medium", "Large", "Huge", "Gargantuan" })))
+companion.types("creature_types", options({
+  { "aberration", "Aberration" }, { "beast", "Beast" }, { "celestial", "Celestial" },
+  { "construct", "Construct" }, { "dragon", "Dragon" }, { "elemental", "Elemental" },
+  { "fey", "Fey" }, { "fiend", "Fiend" }, { "giant", "Giant" }, { "humanoid", "Humanoid" },
+  { "monstrosity", "Monstrosity" }, { "ooze", "Ooze" }, { "plant", "Plant" }, { "undead", "Undead" },
+}))
+companion.types("schools", options(indexed({
+  "Abjuration", "Conjuration", "Divination", "Enchantment", "Evocation", "Illusion", "Necromancy", "Transmutation",
+})))
+companion.types("damage_types", options(indexed({
+  "Acid", "Bludgeoning", "Cold", "Fire", "Force", "Lightning", "Necrotic", "Piercing", "Poison",
+  "Psychic", "Radiant", "Slashing", "Thunder",
+})))
+companion.types("conditions", options(indexed({
+  "Blinded", "Charmed", "Deafened", "Exhaustion", "Frightened", "Grappled", "Incapacitated", "Invisible",
+  "Paralyzed", "Petrified", "Poisoned", "Prone", "Restrained", "Stunned", "Unconscious",
+})))
+companion.types("rarities", options(indexed({
+  "Common", "Uncommon", "Rare", "Very Rare", "Legendary", "Artifact", "Varies",
+})))
+companion.types("challenge_ratings", options({
+  { 0, "0" }, { 0.125, "1/8" }, { 0.25, "1/4" }, { 0.5, "1/2" },
+  { 1, "1" }, { 2, "2" }, { 3, "3" }, { 4, "4" }, { 5, "5" }, { 6, "6" }, { 7, "7" }, { 8, "8" },
+  { 9, "9" }, { 10, "10" }, { 11, "11" }, { 12, "12" }, { 13, "13" }, { 14, "14" }, { 15, "15" },
+  { 16, "16" }, { 17, "17" }, { 18, "18" }, { 19, "19" }, { 20, "20" }, { 21, "21" }, { 22, "22" },
+  { 23, "23" }, { 24, "24" }, { 25, "25" }, { 26, "26" }, { 27, "27" }, { 28, "28" }, { 29, "29" },
+  { 30, "30" },
+}))
