@@ -3,6 +3,7 @@ package core
 import (
 	"context"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -18,6 +19,9 @@ type Service struct {
 	live   *Live
 
 	mu sync.Mutex // serialises commit + publish
+
+	// generation counts committed writes; read caches key on it.
+	generation atomic.Uint64
 }
 
 // ServiceConfig wires a Service. Now defaults to time.Now; Live defaults to
@@ -78,9 +82,15 @@ func (s *Service) write(ctx context.Context, fn func(tx Tx) ([]Event, error)) er
 	if err != nil {
 		return err
 	}
+	s.generation.Add(1)
 	s.events.Publish(events...)
 	return nil
 }
+
+// Generation increases after every write committed through the service.
+// A cache of store reads (the HTTP collection listings) keeps its entry
+// while the generation is unchanged. Read it before reading the store.
+func (s *Service) Generation() uint64 { return s.generation.Load() }
 
 // Write runs fn in one transaction and publishes the events it returns
 // after the commit, in order with every other change. Packages that own a
