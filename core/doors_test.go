@@ -1,0 +1,94 @@
+package core_test
+
+import (
+	"context"
+	"reflect"
+	"testing"
+
+	"github.com/vttapp/companion/core"
+)
+
+func TestUpdateDoorCommitsAndRecomputesLineOfSight(t *testing.T) {
+	f := newLiveFixture(t)
+	ctx := context.Background()
+	closed := [][4]float64{{0, 0, 100, 0}, {100, 0, 100, 100}, {100, 100, 200, 100}}
+
+	los, err := f.svc.UpdateDoor(ctx, core.Door{MapID: liveMapID, ID: liveDoorID, State: core.DoorOpen})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := closed[:2]; !reflect.DeepEqual(los.Segments, want) {
+		t.Fatalf("open door: segments %v, want %v (window and open door let sight through)", los.Segments, want)
+	}
+	if !reflect.DeepEqual(los.Walls, []string{liveWallID}) {
+		t.Fatalf("walls %v", los.Walls)
+	}
+	events := f.events.take()
+	wantNames(t, events, core.EventMapUpdated, core.EventLineOfSightUpdated)
+	m := events[0].Data.(*core.Map)
+	if m.Walls[1].Door != core.DoorOpen {
+		t.Fatalf("mapUpdated door state %q", m.Walls[1].Door)
+	}
+	for _, tok := range m.Tokens {
+		if tok.Hidden {
+			t.Fatalf("mapUpdated shows the hidden token %s to players", tok.ID)
+		}
+	}
+	if len(m.Tokens) != 2 {
+		t.Fatalf("mapUpdated carries %d tokens, want the 2 visible ones", len(m.Tokens))
+	}
+	if events[1].Data.(*core.LineOfSight) != los {
+		t.Fatal("lineOfSightUpdated does not carry the computed line of sight")
+	}
+
+	var stored *core.Map
+	f.store.View(ctx, func(tx core.Tx) error { stored, err = tx.Map(liveMapID); return err })
+	if stored.Walls[1].Door != core.DoorOpen {
+		t.Fatalf("door state not committed: %q", stored.Walls[1].Door)
+	}
+	if len(stored.Tokens) != 3 {
+		t.Fatalf("the door write lost tokens: %d left", len(stored.Tokens))
+	}
+
+	los, err = f.svc.UpdateDoor(ctx, core.Door{MapID: liveMapID, ID: liveDoorID, State: core.DoorLocked})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(los.Segments, closed) {
+		t.Fatalf("locked door: segments %v, want %v", los.Segments, closed)
+	}
+}
+
+func TestUpdateDoorRejectsBadRequests(t *testing.T) {
+	f := newLiveFixture(t)
+	for name, tc := range map[string]struct {
+		door core.Door
+		kind core.ErrorKind
+	}{
+		"no map id":    {core.Door{ID: liveDoorID, State: core.DoorOpen}, core.KindInvalid},
+		"no wall id":   {core.Door{MapID: liveMapID, State: core.DoorOpen}, core.KindInvalid},
+		"bad state":    {core.Door{MapID: liveMapID, ID: liveDoorID, State: "ajar"}, core.KindInvalid},
+		"not a door":   {core.Door{MapID: liveMapID, ID: liveWallID, State: core.DoorOpen}, core.KindInvalid},
+		"no map":       {core.Door{MapID: "nope", ID: liveDoorID, State: core.DoorOpen}, core.KindNotFound},
+		"no such wall": {core.Door{MapID: liveMapID, ID: "nope", State: core.DoorOpen}, core.KindNotFound},
+	} {
+		if _, err := f.svc.UpdateDoor(context.Background(), tc.door); core.KindOf(err) != tc.kind {
+			t.Errorf("%s: %v, want %v", name, err, tc.kind)
+		}
+	}
+	if events := f.events.take(); len(events) != 0 {
+		t.Fatalf("a refused door change was broadcast: %v", eventNames(events))
+	}
+}
+
+func TestSightBlockersSkipsDegenerateWalls(t *testing.T) {
+	los := core.SightBlockers(&core.Map{ID: "m", Walls: []core.Wall{
+		{ID: "dot", Data: []float64{1, 1}},
+		{ID: "odd", Data: []float64{0, 0, 10, 0, 10}},
+		{ID: "invisible", Data: []float64{0, 0, 1, 1}, Type: core.WallInvisible},
+		{ID: "secret", Data: []float64{0, 0, 1, 1}, Type: core.WallSecretDoor, Door: core.DoorClosed},
+	}})
+	if want := [][4]float64{{0, 0, 10, 0}, {0, 0, 1, 1}}; !reflect.DeepEqual(los.Segments, want) {
+		t.Fatalf("segments %v, want %v", los.Segments, want)
+	}
+}
