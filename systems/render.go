@@ -78,17 +78,27 @@ func (s *System) ListRow(_ context.Context, e *core.Entity, basic bool) ([]byte,
 }
 
 func writeJSON(b *bytes.Buffer, s string) {
-	data, _ := json.Marshal(s) // a string always marshals
-	b.Write(data)
+	_ = writeValue(b, s) // a string always marshals
 }
 
+// writeValue writes v as JSON without the HTML escaping of encoding/json
+// ("&" stays "&"): the output is data, read by programs and in golden files.
 func writeValue(b *bytes.Buffer, v any) error {
-	data, err := json.Marshal(v)
-	if err != nil {
+	enc := json.NewEncoder(b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
 		return err
 	}
-	b.Write(data)
+	b.Truncate(b.Len() - 1) // Encode ends with a newline
 	return nil
+}
+
+func marshal(v any) ([]byte, error) {
+	var b bytes.Buffer
+	if err := writeValue(&b, v); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
 }
 
 // model returns the stored entity as plain JSON values.
@@ -148,7 +158,7 @@ func (s *System) view(ctx context.Context, e *core.Entity) (*cacheEntry, error) 
 			v[field] = m[field]
 		}
 	}
-	data, err := json.Marshal(v)
+	data, err := marshal(v)
 	if err != nil {
 		return nil, core.Internal(err)
 	}

@@ -9,11 +9,10 @@ import (
 	"sync"
 
 	"github.com/flosch/pongo2/v6"
-	"github.com/vttapp/companion/scripting"
 )
 
 // Project filters. pongo2 keeps filters in a process-wide table, so they are
-// registered once, at the first template set, never per system.
+// registered once per process, never per system.
 //
 //	signed    2 -> "+2", -1 -> "-1"
 //	modifier  ability score -> modifier text: 14 -> "+2"
@@ -23,34 +22,61 @@ import (
 //	join_and  ["a","b","c"] -> "a, b and c" (the argument replaces " and ", e.g. join_and:" or ")
 //	markdown  text -> <p> paragraphs (blank lines) with <br> for single line breaks,
 //	          **bold** and _italic_; the text is escaped first
-var registerOnce sync.Once
+//
+// The number and list filters use the Formatters given to RegisterFilters:
+// the systems package passes the functions behind companion.format, so that
+// a Lua view and a template format alike (this package may not import the
+// Lua runtime).
+var (
+	registerOnce sync.Once
+	builtinOnce  sync.Once
+)
 
-// RegisterFilters registers the project filters; it is safe to call many
-// times (NewSet calls it).
-func RegisterFilters() {
+// Formatters are the functions behind the number and list filters.
+type Formatters struct {
+	Signed, Modifier, Fraction, Number func(float64) string
+	Ordinal                            func(int64) string
+	Join                               func(items []string, sep, last string) string
+}
+
+// RegisterFilters registers the project filters with f; only the first
+// call has an effect.
+func RegisterFilters(f Formatters) {
 	registerOnce.Do(func() {
-		filters := map[string]pongo2.FilterFunction{
-			"signed":         numberFilter("signed", scripting.Signed),
-			"modifier":       numberFilter("modifier", scripting.Modifier),
-			"ordinal":        numberFilter("ordinal", func(f float64) string { return scripting.Ordinal(int64(f)) }),
-			"fraction":       numberFilter("fraction", scripting.Fraction),
-			"number":         numberFilter("number", scripting.Thousands),
-			"join_and":       joinAndFilter,
+		register(map[string]pongo2.FilterFunction{
+			"signed":   numberFilter("signed", f.Signed),
+			"modifier": numberFilter("modifier", f.Modifier),
+			"ordinal":  numberFilter("ordinal", func(x float64) string { return f.Ordinal(int64(x)) }),
+			"fraction": numberFilter("fraction", f.Fraction),
+			"number":   numberFilter("number", f.Number),
+			"join_and": joinAndFilter(f.Join),
+		})
+	})
+}
+
+// registerBuiltins registers the filters this package needs by itself
+// (strict variables, markdown); NewSet calls it.
+func registerBuiltins() {
+	builtinOnce.Do(func() {
+		register(map[string]pongo2.FilterFunction{
 			"markdown":       markdownFilter,
 			strictFilterName: strictFilter,
-		}
-		for name, fn := range filters {
-			if pongo2.FilterExists(name) {
-				if err := pongo2.ReplaceFilter(name, fn); err != nil {
-					panic(err) // cannot happen: the filter exists
-				}
-				continue
-			}
-			if err := pongo2.RegisterFilter(name, fn); err != nil {
-				panic(err) // cannot happen: checked above
-			}
-		}
+		})
 	})
+}
+
+func register(filters map[string]pongo2.FilterFunction) {
+	for name, fn := range filters {
+		if pongo2.FilterExists(name) {
+			if err := pongo2.ReplaceFilter(name, fn); err != nil {
+				panic(err) // cannot happen: the filter exists
+			}
+			continue
+		}
+		if err := pongo2.RegisterFilter(name, fn); err != nil {
+			panic(err) // cannot happen: checked above
+		}
+	}
 }
 
 func filterError(name string, format string, args ...any) *pongo2.Error {
@@ -73,23 +99,25 @@ func numberFilter(name string, format func(float64) string) pongo2.FilterFunctio
 	}
 }
 
-func joinAndFilter(in, param *pongo2.Value) (*pongo2.Value, *pongo2.Error) {
-	if isNull(in) {
-		return pongo2.AsValue(""), nil
+func joinAndFilter(join func([]string, string, string) string) pongo2.FilterFunction {
+	return func(in, param *pongo2.Value) (*pongo2.Value, *pongo2.Error) {
+		if isNull(in) {
+			return pongo2.AsValue(""), nil
+		}
+		if !in.CanSlice() || in.IsString() {
+			return nil, filterError("join_and", "join_and expects a list, not %q", in.String())
+		}
+		last := " and "
+		if !param.IsNil() {
+			last = param.String()
+		}
+		items := make([]string, 0, in.Len())
+		in.Iterate(func(_, _ int, key, _ *pongo2.Value) bool {
+			items = append(items, key.String())
+			return true
+		}, func() {})
+		return pongo2.AsValue(join(items, ", ", last)), nil
 	}
-	if !in.CanSlice() || in.IsString() {
-		return nil, filterError("join_and", "join_and expects a list, not %q", in.String())
-	}
-	last := " and "
-	if !param.IsNil() {
-		last = param.String()
-	}
-	items := make([]string, 0, in.Len())
-	in.Iterate(func(_, _ int, key, _ *pongo2.Value) bool {
-		items = append(items, key.String())
-		return true
-	}, func() {})
-	return pongo2.AsValue(scripting.Join(items, ", ", last)), nil
 }
 
 var (

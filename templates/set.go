@@ -29,7 +29,7 @@ type Set struct {
 // templates/ folder). prefix is prepended to file names in error messages.
 // Autoescaping is on (pongo2's default, never turned off here).
 func NewSet(name string, fsys fs.FS, prefix string) *Set {
-	RegisterFilters()
+	registerBuiltins()
 	s := &Set{prefix: prefix}
 	s.set = pongo2.NewSet(name, &fsLoader{fsys: fsys})
 	return s
