@@ -1,0 +1,223 @@
+package dice
+
+import (
+	"cmp"
+	"math"
+	"slices"
+)
+
+// Roll parses and rolls expr.
+func (r *Roller) Roll(expr string) (*Result, error) {
+	e, err := Parse(expr)
+	if err != nil {
+		return nil, err
+	}
+	return r.RollExpr(e)
+}
+
+// RollExpr rolls a parsed expression.
+func (r *Roller) RollExpr(e *Expr) (*Result, error) {
+	ev := evaluator{r: r, src: e.src}
+	tree, err := ev.eval(e.root)
+	if err != nil {
+		return nil, err
+	}
+	return &Result{Expression: e.src, Formula: e.formula, Total: tree.Value, Comment: e.comment, Tree: tree}, nil
+}
+
+// Total parses and rolls expr and returns only its total (for scripts).
+func (r *Roller) Total(expr string) (float64, error) {
+	res, err := r.Roll(expr)
+	if err != nil {
+		return 0, err
+	}
+	return res.Total, nil
+}
+
+// evaluator rolls one expression; it counts the dice rolled against
+// MaxTotalDice.
+type evaluator struct {
+	r      *Roller
+	src    string
+	rolled int
+}
+
+var typeNames = [...]string{
+	kindNumber: "number", kindDice: "dice", kindGroup: "group", kindBinary: "op",
+	kindNegate: "negate", kindParen: "paren", kindCall: "call",
+}
+
+func (ev *evaluator) eval(n *node) (*Node, error) {
+	out := &Node{Type: typeNames[n.kind], Label: n.label, ast: n}
+	switch n.kind {
+	case kindNumber:
+		out.Value = n.num
+	case kindDice:
+		if err := ev.dice(n, out); err != nil {
+			return nil, err
+		}
+	case kindGroup:
+		if err := ev.group(n, out); err != nil {
+			return nil, err
+		}
+	case kindBinary:
+		l, err := ev.eval(n.args[0])
+		if err != nil {
+			return nil, err
+		}
+		rt, err := ev.eval(n.args[1])
+		if err != nil {
+			return nil, err
+		}
+		out.Args = []*Node{l, rt}
+		out.Op = string(n.op)
+		switch n.op {
+		case '+':
+			out.Value = l.Value + rt.Value
+		case '-':
+			out.Value = l.Value - rt.Value
+		case '*':
+			out.Value = l.Value * rt.Value
+		case '/':
+			if rt.Value == 0 {
+				return nil, errAt(ev.src, n.opPos, "division by zero")
+			}
+			out.Value = l.Value / rt.Value
+		}
+	case kindNegate, kindParen:
+		a, err := ev.eval(n.args[0])
+		if err != nil {
+			return nil, err
+		}
+		out.Args = []*Node{a}
+		out.Value = a.Value
+		if n.kind == kindNegate {
+			out.Value = -a.Value
+		}
+	case kindCall:
+		if err := ev.call(n, out); err != nil {
+			return nil, err
+		}
+	}
+	if math.IsInf(out.Value, 0) || math.IsNaN(out.Value) {
+		pos := n.pos
+		if n.kind == kindBinary {
+			pos = n.opPos
+		}
+		return nil, errAt(ev.src, pos, "number too large")
+	}
+	return out, nil
+}
+
+func (ev *evaluator) call(n *node, out *Node) error {
+	out.Op = n.fn
+	out.Args = make([]*Node, len(n.args))
+	for i, a := range n.args {
+		v, err := ev.eval(a)
+		if err != nil {
+			return err
+		}
+		out.Args[i] = v
+	}
+	x := out.Args[0].Value
+	switch n.fn {
+	case "floor":
+		out.Value = math.Floor(x)
+	case "ceil":
+		out.Value = math.Ceil(x)
+	case "round":
+		// As JavaScript's Math.round (rpg-dice-roller): halves go up, so
+		// round(-2.5) is -2.
+		out.Value = math.Floor(x + 0.5)
+	case "abs":
+		out.Value = math.Abs(x)
+	case "min":
+		out.Value = math.Min(x, out.Args[1].Value)
+	case "max":
+		out.Value = math.Max(x, out.Args[1].Value)
+	}
+	return nil
+}
+
+// group rolls each expression of a {...} group and applies the group's
+// modifiers to the expressions' totals.
+func (ev *evaluator) group(n *node, out *Node) error {
+	out.Args = make([]*Node, len(n.args))
+	for i, a := range n.args {
+		v, err := ev.eval(a)
+		if err != nil {
+			return err
+		}
+		out.Args[i] = v
+	}
+	items := out.Args
+	value := func(i int) float64 { return items[i].Value }
+	counted := func(i int) bool { return !items[i].Dropped }
+	drop := func(i int) { items[i].Dropped = true }
+	if m := n.mods; m != nil {
+		if m.keep {
+			keepDrop(len(items), value, counted, drop, m.keepN, m.keepHigh, true)
+		}
+		if m.drop {
+			keepDrop(len(items), value, counted, drop, m.dropN, m.dropHigh, false)
+		}
+		if m.success.given() {
+			out.Counting = true
+			for _, it := range items {
+				if it.Dropped {
+					continue
+				}
+				if m.success.match(it.Value) {
+					it.Success = true
+				} else if m.failure.given() && m.failure.match(it.Value) {
+					it.Failure = true
+				}
+			}
+		}
+		if m.sort != 0 {
+			slices.SortStableFunc(items, func(a, b *Node) int {
+				return m.sort * cmp.Compare(a.Value, b.Value)
+			})
+		}
+	}
+	for _, it := range items {
+		switch {
+		case it.Dropped:
+		case out.Counting && it.Success:
+			out.Value++
+		case out.Counting && it.Failure:
+			out.Value--
+		case !out.Counting:
+			out.Value += it.Value
+		}
+	}
+	return nil
+}
+
+// keepDrop marks elements dropped. With keep it keeps the n highest (high)
+// or lowest among the counted elements and drops the rest; without keep it
+// drops the n highest or lowest. Among equal values the earlier element is
+// taken first.
+func keepDrop(count int, value func(int) float64, counted func(int) bool, drop func(int), n int, high, keep bool) {
+	idx := make([]int, 0, count)
+	for i := 0; i < count; i++ {
+		if counted(i) {
+			idx = append(idx, i)
+		}
+	}
+	slices.SortStableFunc(idx, func(a, b int) int {
+		if high {
+			return cmp.Compare(value(b), value(a))
+		}
+		return cmp.Compare(value(a), value(b))
+	})
+	if keep {
+		for _, i := range idx[min(n, len(idx)):] {
+			drop(i)
+		}
+		return
+	}
+	for _, i := range idx[:min(n, len(idx))] {
+		drop(i)
+	}
+}

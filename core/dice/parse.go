@@ -1,0 +1,509 @@
+package dice
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// Expr is a parsed expression. It is immutable: roll it as often as you
+// like, from any goroutine.
+type Expr struct {
+	src     string
+	root    *node
+	comment string
+	formula string
+}
+
+// Expression returns the expression as written.
+func (e *Expr) Expression() string { return e.src }
+
+// Formula returns the canonical form: no spaces, defaults spelled out
+// (d20 is 1d20, k3 is kh3), aliases replaced (mi is min, x is !), labels
+// kept and the comment left out.
+func (e *Expr) Formula() string { return e.formula }
+
+// Comment returns the text after '#', trimmed, or "".
+func (e *Expr) Comment() string { return e.comment }
+
+// Parse reads a dice expression such as "4d6dl1", "{1d20+5, 1d20+3}kh1" or
+// "2d6 [fire] + 1d6 [cold] # fireball".
+func Parse(src string) (*Expr, error) {
+	if n := utf8.RuneCountInString(src); n > MaxExpressionLength {
+		return nil, (&Error{Expression: src, Msg: "expression too long"}).
+			hint("%d characters, the limit is %d", n, MaxExpressionLength).limit(LimitExpressionLength)
+	}
+	p := parser{src: src}
+	body := src
+	if i := strings.IndexByte(src, '#'); i >= 0 && !insideLabel(src, i) {
+		body = src[:i]
+		p.comment = strings.TrimSpace(src[i+1:])
+	}
+	p.end = len(body)
+	p.skipSpace()
+	if p.pos >= p.end {
+		return nil, &Error{Expression: src, Msg: "empty expression", Hint: "write dice such as 1d20+5"}
+	}
+	root, err := p.sum()
+	if err != nil {
+		return nil, err
+	}
+	p.skipSpace()
+	if p.pos < p.end {
+		return nil, p.unexpected()
+	}
+	e := &Expr{src: src, root: root, comment: p.comment}
+	var b strings.Builder
+	root.formula(&b)
+	e.formula = b.String()
+	return e, nil
+}
+
+// insideLabel reports whether byte i of src sits between '[' and ']', where
+// a '#' belongs to the label rather than starting a comment.
+func insideLabel(src string, i int) bool {
+	open := strings.LastIndexByte(src[:i], '[')
+	return open >= 0 && strings.LastIndexByte(src[:i], ']') < open
+}
+
+type parser struct {
+	src     string
+	pos     int
+	end     int // end of the expression proper (before any comment)
+	depth   int
+	comment string
+}
+
+func (p *parser) skipSpace() {
+	for p.pos < p.end {
+		switch p.src[p.pos] {
+		case ' ', '\t', '\n', '\r':
+			p.pos++
+		default:
+			return
+		}
+	}
+}
+
+// peek returns the next byte (lower-cased) after spaces, or 0 at the end.
+func (p *parser) peek() byte {
+	p.skipSpace()
+	if p.pos >= p.end {
+		return 0
+	}
+	return lower(p.src[p.pos])
+}
+
+// at returns the byte at offset i (lower-cased), or 0 past the end.
+func (p *parser) at(i int) byte {
+	if i >= p.end {
+		return 0
+	}
+	return lower(p.src[i])
+}
+
+func lower(c byte) byte {
+	if 'A' <= c && c <= 'Z' {
+		return c + 'a' - 'A'
+	}
+	return c
+}
+
+func isDigit(c byte) bool  { return '0' <= c && c <= '9' }
+func isLetter(c byte) bool { return 'a' <= c && c <= 'z' }
+
+// unexpected reports the character at the current position.
+func (p *parser) unexpected() *Error {
+	if p.pos >= p.end {
+		return errAt(p.src, p.end, "unexpected end")
+	}
+	r, _ := utf8.DecodeRuneInString(p.src[p.pos:])
+	return errAt(p.src, p.pos, "unexpected %q", r)
+}
+
+// enter counts one more level of nesting, opened at byte offset at.
+func (p *parser) enter(at int) *Error {
+	p.depth++
+	if p.depth > MaxDepth {
+		return errAt(p.src, at, "nesting too deep").
+			hint("the limit is %d levels of parentheses, groups, functions and signs", MaxDepth).limit(LimitDepth)
+	}
+	return nil
+}
+
+func (p *parser) leave() { p.depth-- }
+
+// sum := product (('+' | '-') product)*
+func (p *parser) sum() (*node, error) {
+	left, err := p.product()
+	if err != nil {
+		return nil, err
+	}
+	for {
+		c := p.peek()
+		if c != '+' && c != '-' {
+			return left, nil
+		}
+		opPos := p.pos
+		p.pos++
+		right, err := p.product()
+		if err != nil {
+			return nil, err
+		}
+		left = &node{kind: kindBinary, pos: left.pos, opPos: opPos, op: c, args: []*node{left, right}}
+	}
+}
+
+// product := unary (('*' | '/') unary)*
+func (p *parser) product() (*node, error) {
+	left, err := p.unary()
+	if err != nil {
+		return nil, err
+	}
+	for {
+		c := p.peek()
+		if c != '*' && c != '/' {
+			return left, nil
+		}
+		opPos := p.pos
+		p.pos++
+		right, err := p.unary()
+		if err != nil {
+			return nil, err
+		}
+		left = &node{kind: kindBinary, pos: left.pos, opPos: opPos, op: c, args: []*node{left, right}}
+	}
+}
+
+// unary := ('-' | '+') unary | term
+func (p *parser) unary() (*node, error) {
+	c := p.peek()
+	if c != '-' && c != '+' {
+		return p.term()
+	}
+	start := p.pos
+	p.pos++
+	if err := p.enter(start); err != nil {
+		return nil, err
+	}
+	defer p.leave()
+	arg, err := p.unary()
+	if err != nil {
+		return nil, err
+	}
+	if c == '+' {
+		return arg, nil
+	}
+	return &node{kind: kindNegate, pos: start, args: []*node{arg}}, nil
+}
+
+// term := primary [dice] [label]
+func (p *parser) term() (*node, error) {
+	n, err := p.primary()
+	if err != nil {
+		return nil, err
+	}
+	for p.peek() == '[' {
+		if err := p.label(n); err != nil {
+			return nil, err
+		}
+	}
+	return n, nil
+}
+
+// label reads "[text]" into n.label.
+func (p *parser) label(n *node) error {
+	start := p.pos
+	i := strings.IndexByte(p.src[p.pos+1:p.end], ']')
+	if i < 0 {
+		return errAt(p.src, start, "unclosed label").hint("close it with ']'")
+	}
+	text := strings.TrimSpace(p.src[p.pos+1 : p.pos+1+i])
+	if strings.ContainsRune(text, '[') {
+		return errAt(p.src, start, "'[' inside a label")
+	}
+	if n.label != "" {
+		return errAt(p.src, start, "second label").hint("a term takes one label")
+	}
+	n.label = text
+	p.pos += i + 2
+	return nil
+}
+
+// primary := number ['d' ...] | '(' sum ')' ['d' ...] | 'd' ... | group | call
+func (p *parser) primary() (*node, error) {
+	c := p.peek()
+	start := p.pos
+	switch {
+	case isDigit(c) || c == '.':
+		v, err := p.number()
+		if err != nil {
+			return nil, err
+		}
+		n := &node{kind: kindNumber, pos: start, num: v}
+		if p.at(p.pos) == 'd' {
+			return p.dice(start, n)
+		}
+		return n, nil
+	case c == '(':
+		n, err := p.paren()
+		if err != nil {
+			return nil, err
+		}
+		if p.at(p.pos) == 'd' {
+			return p.dice(start, n)
+		}
+		return n, nil
+	case c == '{':
+		return p.group()
+	case c == 'd' && !isLetter(p.at(p.pos+1)) || c == 'd' && p.at(p.pos+1) == 'f' && !isLetter(p.at(p.pos+2)):
+		return p.dice(start, nil)
+	case isLetter(c):
+		return p.call()
+	case c == 0:
+		return nil, p.expected("a number, dice or '('")
+	}
+	return nil, p.unexpected()
+}
+
+// paren := '(' sum ')'
+func (p *parser) paren() (*node, error) {
+	start := p.pos
+	p.pos++
+	if err := p.enter(start); err != nil {
+		return nil, err
+	}
+	inner, err := p.sum()
+	if err != nil {
+		return nil, err
+	}
+	p.leave()
+	if p.peek() != ')' {
+		return nil, p.expected("')' to close the '(' at %d", column(p.src, start))
+	}
+	p.pos++
+	return &node{kind: kindParen, pos: start, args: []*node{inner}}, nil
+}
+
+func (p *parser) expected(what string, args ...any) *Error {
+	if len(args) > 0 {
+		what = fmt.Sprintf(what, args...)
+	}
+	e := p.unexpected()
+	e.Hint = "expected " + what
+	return e
+}
+
+// number reads an unsigned decimal constant.
+func (p *parser) number() (float64, error) {
+	start := p.pos
+	for p.pos < p.end && isDigit(p.src[p.pos]) {
+		p.pos++
+	}
+	if p.pos < p.end && p.src[p.pos] == '.' {
+		p.pos++
+		digits := p.pos
+		for p.pos < p.end && isDigit(p.src[p.pos]) {
+			p.pos++
+		}
+		if p.pos == digits {
+			return 0, errAt(p.src, start, "malformed number %q", p.src[start:p.pos])
+		}
+	}
+	v, err := strconv.ParseFloat(p.src[start:p.pos], 64)
+	if err != nil {
+		return 0, errAt(p.src, start, "number %s is too large", p.src[start:p.pos])
+	}
+	return v, nil
+}
+
+// integer reads an optionally signed whole number (for modifier arguments).
+func (p *parser) integer(what string) (int, error) {
+	start := p.pos
+	if c := p.at(p.pos); c == '-' || c == '+' {
+		p.pos++
+	}
+	digits := p.pos
+	for p.pos < p.end && isDigit(p.src[p.pos]) {
+		p.pos++
+	}
+	if p.pos == digits {
+		return 0, p.expected(what)
+	}
+	v, err := strconv.Atoi(p.src[start:p.pos])
+	if err != nil || v > MaxSides*MaxDicePerRoll || v < -MaxSides*MaxDicePerRoll {
+		return 0, errAt(p.src, start, "number %s is too large", p.src[start:p.pos])
+	}
+	return v, nil
+}
+
+// dice reads "d" sides modifiers; count is the literal or parenthesised
+// count before the 'd', or nil for "d6".
+func (p *parser) dice(start int, count *node) (*node, error) {
+	d := &diceSpec{countN: 1}
+	if count != nil {
+		if count.kind == kindNumber {
+			if err := checkCount(p.src, start, count.num); err != nil {
+				return nil, err
+			}
+			d.countN = int(count.num)
+		} else {
+			d.count = count
+		}
+	}
+	p.pos++ // 'd'
+	sidesPos := p.pos
+	switch c := p.at(p.pos); {
+	case c == '%':
+		p.pos++
+		d.percent, d.sidesN = true, 100
+	case c == 'f':
+		p.pos++
+		d.fate, d.sidesN = true, 3
+	case isDigit(c):
+		v, err := p.number()
+		if err != nil {
+			return nil, err
+		}
+		if err := checkSides(p.src, start, v); err != nil {
+			return nil, err
+		}
+		d.sidesN = int(v)
+	case c == '(':
+		n, err := p.paren()
+		if err != nil {
+			return nil, err
+		}
+		d.sides = n
+	default:
+		p.pos = sidesPos
+		return nil, p.expected("the number of sides after 'd' (a number, %, F or parentheses)")
+	}
+	n := &node{kind: kindDice, pos: start, dice: d}
+	m, err := p.modifiers(false)
+	if err != nil {
+		return nil, err
+	}
+	n.mods = m
+	return n, nil
+}
+
+// checkCount validates a number of dice, literal or rolled.
+func checkCount(src string, pos int, v float64) *Error {
+	switch {
+	case v != float64(int64(v)) && v < 1e18 && v > -1e18:
+		return errAt(src, pos, "%s dice", formatNumber(v)).hint("the number of dice must be a whole number")
+	case v < 0:
+		return errAt(src, pos, "%s dice", formatNumber(v)).hint("the number of dice cannot be negative")
+	case v == 0:
+		return errAt(src, pos, "0 dice").hint("roll at least one die")
+	case v > MaxDicePerRoll:
+		return errAt(src, pos, "%s dice", formatNumber(v)).
+			hint("the limit is %d dice per roll", MaxDicePerRoll).limit(LimitDicePerRoll)
+	}
+	return nil
+}
+
+// checkSides validates a number of sides, literal or rolled.
+func checkSides(src string, pos int, v float64) *Error {
+	switch {
+	case v != float64(int64(v)) && v < 1e18 && v > -1e18:
+		return errAt(src, pos, "%s sides", formatNumber(v)).hint("the number of sides must be a whole number")
+	case v < 0:
+		return errAt(src, pos, "%s sides", formatNumber(v)).hint("a die cannot have negative sides")
+	case v == 0:
+		return errAt(src, pos, "0 sides").hint("a die needs at least one side")
+	case v > MaxSides:
+		return errAt(src, pos, "%s sides", formatNumber(v)).
+			hint("the limit is %d sides", MaxSides).limit(LimitSides)
+	}
+	return nil
+}
+
+// group := '{' sum (',' sum)* '}' modifiers
+func (p *parser) group() (*node, error) {
+	start := p.pos
+	p.pos++
+	if err := p.enter(start); err != nil {
+		return nil, err
+	}
+	n := &node{kind: kindGroup, pos: start}
+	for {
+		if len(n.args) == MaxGroupSize {
+			return nil, errAt(p.src, start, "group too large").
+				hint("the limit is %d expressions in a group", MaxGroupSize).limit(LimitGroupSize)
+		}
+		item, err := p.sum()
+		if err != nil {
+			return nil, err
+		}
+		n.args = append(n.args, item)
+		switch p.peek() {
+		case ',':
+			p.pos++
+			continue
+		case '}':
+			p.pos++
+		default:
+			return nil, p.expected("',' or '}' to close the '{' at %d", column(p.src, start))
+		}
+		break
+	}
+	p.leave()
+	m, err := p.modifiers(true)
+	if err != nil {
+		return nil, err
+	}
+	n.mods = m
+	return n, nil
+}
+
+var functions = map[string]int{"floor": 1, "ceil": 1, "round": 1, "abs": 1, "min": 2, "max": 2}
+
+// call := name '(' sum (',' sum)* ')'
+func (p *parser) call() (*node, error) {
+	start := p.pos
+	for p.pos < p.end && isLetter(lower(p.src[p.pos])) {
+		p.pos++
+	}
+	name := strings.ToLower(p.src[start:p.pos])
+	arity, ok := functions[name]
+	if !ok {
+		return nil, errAt(p.src, start, "unknown word %q", name).
+			hint("functions are floor, ceil, round, abs, min and max")
+	}
+	if p.peek() != '(' {
+		return nil, p.expected("'(' after %s", name)
+	}
+	p.pos++
+	if err := p.enter(start); err != nil {
+		return nil, err
+	}
+	n := &node{kind: kindCall, pos: start, fn: name}
+	for {
+		arg, err := p.sum()
+		if err != nil {
+			return nil, err
+		}
+		n.args = append(n.args, arg)
+		if p.peek() == ',' {
+			p.pos++
+			continue
+		}
+		if p.peek() != ')' {
+			return nil, p.expected("',' or ')' to close %s(", name)
+		}
+		p.pos++
+		break
+	}
+	p.leave()
+	if len(n.args) != arity {
+		plural := "s"
+		if arity == 1 {
+			plural = ""
+		}
+		return nil, errAt(p.src, start, "%s takes %d argument%s, not %d", name, arity, plural, len(n.args))
+	}
+	return n, nil
+}
