@@ -1,0 +1,72 @@
+package routes
+
+import (
+	"net/http"
+
+	"github.com/go-chi/chi/v5"
+	"github.com/vttapp/companion/core"
+)
+
+// Combatants (contract 4.3): no listing; PUT keeps the id rule of entities.
+
+func (s *server) getCombatant(w http.ResponseWriter, r *http.Request) {
+	c, err := s.cfg.Service.Combatant(r.Context(), chi.URLParam(r, "id"))
+	s.answer(w, r, c, err)
+}
+
+func (s *server) putCombatant(w http.ResponseWriter, r *http.Request) {
+	var c core.Combatant
+	if err := decodeBody(r, &c); err != nil {
+		writeError(w, r, s.cfg.Log, err)
+		return
+	}
+	out, err := s.cfg.Service.PutCombatant(r.Context(), chi.URLParam(r, "id"), &c)
+	s.answer(w, r, out, err)
+}
+
+func (s *server) patchCombatant(w http.ResponseWriter, r *http.Request) {
+	patch, err := decodePatch(r)
+	if err != nil {
+		writeError(w, r, s.cfg.Log, err)
+		return
+	}
+	out, err := s.cfg.Service.PatchCombatant(r.Context(), chi.URLParam(r, "id"), patch)
+	s.answer(w, r, out, err)
+}
+
+// Tokens (contract 4.4): PUT takes the body's id (the body wins); writes
+// do not animate.
+
+func (s *server) getToken(w http.ResponseWriter, r *http.Request) {
+	t, err := s.cfg.Service.Token(r.Context(), chi.URLParam(r, "id"))
+	s.answer(w, r, t, err)
+}
+
+func (s *server) putToken(w http.ResponseWriter, r *http.Request) {
+	var t core.Token
+	if err := decodeBody(r, &t); err != nil {
+		writeError(w, r, s.cfg.Log, err)
+		return
+	}
+	out, err := s.cfg.Service.PutToken(r.Context(), chi.URLParam(r, "id"), &t)
+	s.answer(w, r, out, err)
+}
+
+func (s *server) patchToken(w http.ResponseWriter, r *http.Request) {
+	patch, err := decodePatch(r)
+	if err != nil {
+		writeError(w, r, s.cfg.Log, err)
+		return
+	}
+	out, err := s.cfg.Service.PatchToken(r.Context(), chi.URLParam(r, "id"), patch)
+	s.answer(w, r, out, err)
+}
+
+// answer writes v as JSON, or err.
+func (s *server) answer(w http.ResponseWriter, r *http.Request, v any, err error) {
+	if err != nil {
+		writeError(w, r, s.cfg.Log, err)
+		return
+	}
+	writeJSON(w, r, &s.cfg, http.StatusOK, v)
+}

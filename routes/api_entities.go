@@ -1,0 +1,296 @@
+package routes
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strconv"
+	"sync"
+
+	"github.com/go-chi/chi/v5"
+	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/systems"
+)
+
+// Collection read schemas (contract 4.2).
+const (
+	schemaList  = "list"
+	schemaBasic = "basic"
+	schemaModel = "model"
+	schemaView  = "view"
+)
+
+// collectionKind resolves the {collection} path segment through the loaded
+// system's entity definitions.
+func (s *server) collectionKind(r *http.Request) (*systems.System, *systems.Kind, error) {
+	sys, err := s.system()
+	if err != nil {
+		return nil, nil, err
+	}
+	label := chi.URLParam(r, "collection")
+	kind, ok := sys.KindByCollection(label)
+	if !ok {
+		return nil, nil, core.NotFoundf("unknown collection '%s'", label)
+	}
+	return sys, kind, nil
+}
+
+// listCollection answers GET /api/{collection}: every entity of the kind,
+// in the asked schema, no pagination. The whole body is cached per system,
+// kind and schema until the next committed write, so a warm read is a copy
+// of bytes with an ETag.
+func (s *server) listCollection(w http.ResponseWriter, r *http.Request) {
+	sys, kind, err := s.collectionKind(r)
+	if err != nil {
+		writeError(w, r, s.cfg.Log, err)
+		return
+	}
+	schema := r.URL.Query().Get("schema")
+	switch schema {
+	case "":
+		schema = schemaList
+	case schemaList, schemaBasic, schemaModel, schemaView:
+	default:
+		writeError(w, r, s.cfg.Log, core.Invalidf("schema must be list, basic, model or view, not '%s'", schema))
+		return
+	}
+	body, err := s.listings.get(r.Context(), s.cfg.Service, sys, kind, schema)
+	if err != nil {
+		writeError(w, r, s.cfg.Log, err)
+		return
+	}
+	body.serve(w, r)
+}
+
+// listingCache keeps the listing bodies of the current system. An entry is
+// valid while the service's write generation is unchanged; a new system
+// (hot reload) empties the cache.
+type listingCache struct {
+	mu      sync.Mutex
+	system  *systems.System
+	entries map[listingKey]listingEntry
+}
+
+type listingKey struct{ kind, schema string }
+
+type listingEntry struct {
+	generation uint64
+	body       *cachedBody
+}
+
+func (c *listingCache) get(ctx context.Context, svc *core.Service, sys *systems.System, kind *systems.Kind, schema string) (*cachedBody, error) {
+	key := listingKey{kind.Name, schema}
+	gen := svc.Generation() // read before the store, so a racing write only makes the entry stale
+	c.mu.Lock()
+	if c.system == sys {
+		if e, ok := c.entries[key]; ok && e.generation == gen {
+			c.mu.Unlock()
+			return e.body, nil
+		}
+	}
+	c.mu.Unlock()
+
+	body, err := renderListing(ctx, svc, sys, kind, schema)
+	if err != nil {
+		return nil, err
+	}
+	cached := newCachedBody(body, "", "application/json; charset=utf-8")
+	c.mu.Lock()
+	if c.system != sys {
+		c.system = sys
+		c.entries = map[listingKey]listingEntry{}
+	}
+	c.entries[key] = listingEntry{generation: gen, body: cached}
+	c.mu.Unlock()
+	return cached, nil
+}
+
+// renderListing builds the JSON array of a collection in one schema.
+func renderListing(ctx context.Context, svc *core.Service, sys *systems.System, kind *systems.Kind, schema string) ([]byte, error) {
+	list, err := svc.Entities(ctx, kind.Name)
+	if err != nil {
+		return nil, err
+	}
+	var buf bytes.Buffer
+	buf.Grow(len(list) * 256)
+	buf.WriteByte('[')
+	for i, e := range list {
+		row, err := entityJSON(ctx, sys, e, schema)
+		if err != nil {
+			return nil, err
+		}
+		if i > 0 {
+			buf.WriteByte(',')
+		}
+		buf.Write(row)
+	}
+	buf.WriteByte(']')
+	return buf.Bytes(), nil
+}
+
+// entityJSON renders one entity in a schema.
+func entityJSON(ctx context.Context, sys *systems.System, e *core.Entity, schema string) ([]byte, error) {
+	switch schema {
+	case schemaList:
+		return sys.ListRow(ctx, e, false)
+	case schemaBasic:
+		return sys.ListRow(ctx, e, true)
+	case schemaView:
+		return sys.View(ctx, e)
+	default:
+		data, err := json.Marshal(e)
+		if err != nil {
+			return nil, core.Internal(err)
+		}
+		return data, nil
+	}
+}
+
+// getEntity answers GET /api/{collection}/{id}: schema model (default) or
+// view, and with references=true the resolved linked entities in the same
+// schema under "references".
+func (s *server) getEntity(w http.ResponseWriter, r *http.Request) {
+	sys, kind, err := s.collectionKind(r)
+	if err != nil {
+		writeError(w, r, s.cfg.Log, err)
+		return
+	}
+	q := r.URL.Query()
+	schema := q.Get("schema")
+	switch schema {
+	case "":
+		schema = schemaModel
+	case schemaModel, schemaView:
+	default:
+		writeError(w, r, s.cfg.Log, core.Invalidf("schema must be model or view on a single entity, not '%s'", schema))
+		return
+	}
+	withRefs := false
+	if v := q.Get("references"); v != "" {
+		withRefs, err = strconv.ParseBool(v)
+		if err != nil {
+			writeError(w, r, s.cfg.Log, core.Invalidf("references must be true or false, not '%s'", v))
+			return
+		}
+	}
+	ctx := r.Context()
+	e, err := s.cfg.Service.Entity(ctx, kind.Name, chi.URLParam(r, "id"))
+	if err != nil {
+		writeError(w, r, s.cfg.Log, err)
+		return
+	}
+	body, err := entityJSON(ctx, sys, e, schema)
+	if err == nil && withRefs {
+		var refs []byte
+		refs, err = s.referencesJSON(ctx, sys, e, schema)
+		if err == nil {
+			body, err = withMember(body, "references", refs)
+		}
+	}
+	if err != nil {
+		writeError(w, r, s.cfg.Log, err)
+		return
+	}
+	writeRawJSON(w, http.StatusOK, body)
+}
+
+// referencesJSON resolves the "kind.slug" references the system reports
+// for e into a JSON array of entities in schema. A reference to nothing (an
+// entity not installed) is left out rather than failing the read.
+func (s *server) referencesJSON(ctx context.Context, sys *systems.System, e *core.Entity, schema string) ([]byte, error) {
+	refs, err := sys.References(ctx, e)
+	if err != nil {
+		return nil, err
+	}
+	var buf bytes.Buffer
+	buf.WriteByte('[')
+	seen := map[string]bool{}
+	n := 0
+	for _, ref := range refs {
+		kind, slug, ok := parseReference(ref)
+		if !ok || seen[ref] {
+			continue
+		}
+		seen[ref] = true
+		linked, err := s.cfg.Service.EntityByReference(ctx, kind, slug)
+		if core.IsNotFound(err) {
+			s.cfg.Log.Debug("unresolved entity reference", "entity", e.ID, "reference", ref)
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		row, err := entityJSON(ctx, sys, linked, schema)
+		if err != nil {
+			return nil, err
+		}
+		if n > 0 {
+			buf.WriteByte(',')
+		}
+		buf.Write(row)
+		n++
+	}
+	buf.WriteByte(']')
+	return buf.Bytes(), nil
+}
+
+// withMember adds "key": value to the JSON object obj.
+func withMember(obj []byte, key string, value []byte) ([]byte, error) {
+	obj = bytes.TrimSpace(obj)
+	if len(obj) < 2 || obj[0] != '{' || obj[len(obj)-1] != '}' {
+		return nil, core.Internal(fmt.Errorf("rendered entity is not a JSON object"))
+	}
+	k, _ := json.Marshal(key)
+	out := make([]byte, 0, len(obj)+len(k)+len(value)+2)
+	out = append(out, obj[:len(obj)-1]...)
+	if len(bytes.TrimSpace(obj[1:len(obj)-1])) > 0 {
+		out = append(out, ',')
+	}
+	out = append(out, k...)
+	out = append(out, ':')
+	out = append(out, value...)
+	return append(out, '}'), nil
+}
+
+// putEntity answers PUT /api/{collection}/{id}: a complete entity whose id
+// equals the path id (it is not a rename).
+func (s *server) putEntity(w http.ResponseWriter, r *http.Request) {
+	_, kind, err := s.collectionKind(r)
+	if err != nil {
+		writeError(w, r, s.cfg.Log, err)
+		return
+	}
+	var e core.Entity
+	if err := decodeBody(r, &e); err != nil {
+		writeError(w, r, s.cfg.Log, err)
+		return
+	}
+	out, err := s.cfg.Service.PutEntity(r.Context(), kind.Name, chi.URLParam(r, "id"), &e)
+	if err != nil {
+		writeError(w, r, s.cfg.Log, err)
+		return
+	}
+	writeJSON(w, r, &s.cfg, http.StatusOK, out)
+}
+
+// patchEntity answers PATCH /api/{collection}/{id}: a JSON merge patch.
+func (s *server) patchEntity(w http.ResponseWriter, r *http.Request) {
+	_, kind, err := s.collectionKind(r)
+	if err != nil {
+		writeError(w, r, s.cfg.Log, err)
+		return
+	}
+	patch, err := decodePatch(r)
+	if err != nil {
+		writeError(w, r, s.cfg.Log, err)
+		return
+	}
+	out, err := s.cfg.Service.PatchEntity(r.Context(), kind.Name, chi.URLParam(r, "id"), patch)
+	if err != nil {
+		writeError(w, r, s.cfg.Log, err)
+		return
+	}
+	writeJSON(w, r, &s.cfg, http.StatusOK, out)
+}

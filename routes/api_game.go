@@ -1,0 +1,56 @@
+package routes
+
+import (
+	"net/http"
+
+	"github.com/vttapp/companion/core"
+)
+
+// getSnapshot answers GET /api (contract 4.1): 404 when the loaded system
+// has no primary campaign.
+func (s *server) getSnapshot(w http.ResponseWriter, r *http.Request) {
+	snap, err := s.cfg.Service.Snapshot(r.Context())
+	s.answer(w, r, snap, err)
+}
+
+// getSystem answers GET /api/system with the system's document and ETag
+// (304 to a matching If-None-Match).
+func (s *server) getSystem(w http.ResponseWriter, r *http.Request) {
+	sys, err := s.system()
+	if err != nil {
+		writeError(w, r, s.cfg.Log, err)
+		return
+	}
+	s.systemDocs.get(sys, func() *cachedBody {
+		body, etag := sys.Document()
+		return newCachedBody(body, etag, "application/json; charset=utf-8")
+	}).serve(w, r)
+}
+
+// getClients answers GET /api/clients: the clients connected over WebSocket.
+func (s *server) getClients(w http.ResponseWriter, r *http.Request) {
+	clients := []core.Client{}
+	if s.cfg.Hub != nil {
+		if c := s.cfg.Hub.Clients(); c != nil {
+			clients = c
+		}
+	}
+	writeJSON(w, r, &s.cfg, http.StatusOK, clients)
+}
+
+// postMessage answers POST /api/messages (contract 4.5): the message is
+// stored in the primary campaign with its dice rolled, and returned.
+func (s *server) postMessage(w http.ResponseWriter, r *http.Request) {
+	data, err := readBody(r)
+	if err != nil {
+		writeError(w, r, s.cfg.Log, err)
+		return
+	}
+	m, err := core.DecodeMessage(data)
+	if err != nil {
+		writeError(w, r, s.cfg.Log, err)
+		return
+	}
+	out, err := s.cfg.Service.CreateMessage(r.Context(), m)
+	s.answer(w, r, out, err)
+}

@@ -1,0 +1,132 @@
+package routes
+
+import (
+	"bytes"
+	"encoding/base64"
+	"html/template"
+	"net"
+	"net/http"
+	"strconv"
+	"sync"
+
+	"rsc.io/qr"
+)
+
+// landingPage renders GET / from web/index.html: the addresses the server
+// answers on, the link to the web client and a QR code of that link (so a
+// phone joins by pointing its camera at the screen).
+type landingPage struct {
+	once sync.Once
+	tmpl *template.Template
+	err  error
+
+	mu  sync.Mutex
+	qrs map[string]template.URL // client link -> PNG data URL
+}
+
+type landingData struct {
+	SystemName string
+	ClientURL  string
+	QR         template.URL
+	Addresses  []string
+}
+
+func (s *server) serveLanding(w http.ResponseWriter, r *http.Request) {
+	p := &s.landing
+	p.once.Do(func() { p.tmpl, p.err = template.ParseFS(s.webFS(), "index.html") })
+	if p.err != nil {
+		writeError(w, r, s.cfg.Log, p.err)
+		return
+	}
+	addrs := serverAddresses(r)
+	data := landingData{Addresses: addrs, ClientURL: "http://" + addrs[0] + "/client/"}
+	if sys, err := s.system(); err == nil {
+		data.SystemName = sys.Name()
+	}
+	data.QR = p.qrCode(data.ClientURL)
+	var buf bytes.Buffer
+	if err := p.tmpl.Execute(&buf, data); err != nil {
+		writeError(w, r, s.cfg.Log, err)
+		return
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-cache")
+	w.Write(buf.Bytes())
+}
+
+// qrCode returns the QR code of link as a PNG data URL ("" when the link
+// does not fit a QR code), cached per link.
+func (p *landingPage) qrCode(link string) template.URL {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if u, ok := p.qrs[link]; ok {
+		return u
+	}
+	var u template.URL
+	if code, err := qr.Encode(link, qr.M); err == nil {
+		code.Scale = 6
+		u = template.URL("data:image/png;base64," + base64.StdEncoding.EncodeToString(code.PNG()))
+	}
+	if p.qrs == nil || len(p.qrs) > 32 {
+		p.qrs = map[string]template.URL{}
+	}
+	p.qrs[link] = u
+	return u
+}
+
+// serverAddresses lists host:port pairs players can use: the LAN addresses
+// of this machine on the listener's port first (what a phone needs), then
+// the host name the request came in on.
+func serverAddresses(r *http.Request) []string {
+	port := ""
+	var local net.IP
+	if a, ok := r.Context().Value(http.LocalAddrContextKey).(net.Addr); ok {
+		if tcp, ok := a.(*net.TCPAddr); ok {
+			port = strconv.Itoa(tcp.Port)
+			local = tcp.IP
+		}
+	}
+	var out []string
+	seen := map[string]bool{}
+	add := func(hostport string) {
+		if hostport != "" && !seen[hostport] {
+			seen[hostport] = true
+			out = append(out, hostport)
+		}
+	}
+	if port != "" {
+		if local != nil && !local.IsUnspecified() && !local.IsLoopback() {
+			add(net.JoinHostPort(local.String(), port))
+		} else if local != nil && local.IsUnspecified() {
+			for _, ip := range lanAddresses() {
+				add(net.JoinHostPort(ip, port))
+			}
+		}
+	}
+	add(r.Host)
+	if len(out) == 0 {
+		add("localhost")
+	}
+	return out
+}
+
+// lanAddresses returns this machine's non-loopback IPv4 unicast addresses.
+func lanAddresses() []string {
+	addrs, err := net.InterfaceAddrs()
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, a := range addrs {
+		ipnet, ok := a.(*net.IPNet)
+		if !ok {
+			continue
+		}
+		ip := ipnet.IP.To4()
+		if ip == nil || ip.IsLoopback() || ip.IsLinkLocalUnicast() {
+			continue
+		}
+		out = append(out, ip.String())
+	}
+	return out
+}

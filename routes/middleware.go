@@ -1,0 +1,284 @@
+package routes
+
+import (
+	"compress/gzip"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"runtime/debug"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/go-chi/chi/v5"
+)
+
+// recoverPanics turns a panic in a handler into a 500 {"message": ...} and
+// one error log line with the stack, instead of a dropped connection.
+func recoverPanics(log *slog.Logger, next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		defer func() {
+			rec := recover()
+			if rec == nil {
+				return
+			}
+			if rec == http.ErrAbortHandler {
+				panic(rec) // the server's own way to abort a response
+			}
+			log.Error("panic serving request", "method", r.Method, "path", r.URL.Path,
+				"panic", fmt.Sprint(rec), "stack", string(debug.Stack()))
+			writeMessage(w, http.StatusInternalServerError, "internal error")
+		}()
+		next.ServeHTTP(w, r)
+	})
+}
+
+// logRequests writes one debug line per request (method, path, status,
+// bytes, duration). When debug is off it costs one level check.
+func logRequests(log *slog.Logger, next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !log.Enabled(r.Context(), slog.LevelDebug) {
+			next.ServeHTTP(w, r)
+			return
+		}
+		start := time.Now()
+		sw := &statusWriter{ResponseWriter: w, status: http.StatusOK}
+		next.ServeHTTP(sw, r)
+		log.Debug("http request", "method", r.Method, "path", r.URL.Path, "status", sw.status,
+			"bytes", sw.bytes, "duration", time.Since(start), "remote", r.RemoteAddr)
+	})
+}
+
+// statusWriter records the status and size of a response for the log.
+type statusWriter struct {
+	http.ResponseWriter
+	status int
+	bytes  int
+	wrote  bool
+}
+
+func (w *statusWriter) WriteHeader(status int) {
+	if !w.wrote {
+		w.status = status
+		w.wrote = true
+	}
+	w.ResponseWriter.WriteHeader(status)
+}
+
+func (w *statusWriter) Write(b []byte) (int, error) {
+	w.wrote = true
+	n, err := w.ResponseWriter.Write(b)
+	w.bytes += n
+	return n, err
+}
+
+func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+func (w *statusWriter) Flush() {
+	if f, ok := w.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
+	}
+}
+
+// limitBodies caps the body of every write (POST, PUT, PATCH). A declared
+// length over the limit is refused at once; a chunked body is cut off by
+// http.MaxBytesReader and the handler answers 413 when it reads past it.
+func limitBodies(limit int64, next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.Method {
+		case http.MethodPost, http.MethodPut, http.MethodPatch:
+			if r.ContentLength > limit {
+				writeMessage(w, http.StatusRequestEntityTooLarge,
+					fmt.Sprintf("request body is larger than the limit of %d bytes", limit))
+				return
+			}
+			r.Body = http.MaxBytesReader(w, r.Body, limit)
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// cors implements contract section 7: a preflight is answered with GET and
+// OPTIONS only, so a browser refuses a cross-origin PUT or PATCH; GET
+// responses may be read from any origin.
+func cors(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h := w.Header()
+		switch r.Method {
+		case http.MethodOptions:
+			h.Set("Access-Control-Allow-Origin", "*")
+			h.Set("Access-Control-Allow-Methods", "GET, OPTIONS")
+			h.Set("Access-Control-Max-Age", "600")
+			h.Set("Allow", "GET, HEAD, OPTIONS")
+			w.WriteHeader(http.StatusNoContent)
+			return
+		case http.MethodGet, http.MethodHead:
+			h.Set("Access-Control-Allow-Origin", "*")
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// methodNotAllowed answers 405 with the Allow header listing the methods the
+// path does support (chi drops that list when the handler is custom).
+func methodNotAllowed(mux *chi.Mux) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		path := r.URL.RawPath
+		if path == "" {
+			path = r.URL.Path
+		}
+		var allowed []string
+		for _, m := range []string{http.MethodGet, http.MethodHead, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete} {
+			if mux.Match(chi.NewRouteContext(), m, path) ||
+				(m == http.MethodHead && mux.Match(chi.NewRouteContext(), http.MethodGet, path)) {
+				allowed = append(allowed, m)
+			}
+		}
+		allowed = append(allowed, http.MethodOptions)
+		w.Header().Set("Allow", strings.Join(allowed, ", "))
+		writeMessage(w, http.StatusMethodNotAllowed,
+			fmt.Sprintf("method %s is not allowed on %s (allowed: %s)", r.Method, r.URL.Path, strings.Join(allowed, ", ")))
+	}
+}
+
+// notFound answers an unrouted path with a JSON 404.
+func notFound(w http.ResponseWriter, r *http.Request) {
+	writeMessage(w, http.StatusNotFound, fmt.Sprintf("nothing at %s", r.URL.Path))
+}
+
+// gzipMinSize is the smallest body worth compressing.
+const gzipMinSize = 1024
+
+var gzipWriters = sync.Pool{New: func() any {
+	gz, _ := gzip.NewWriterLevel(nil, gzip.DefaultCompression)
+	return gz
+}}
+
+// compress gzips compressible responses for clients that accept it. A
+// handler that already set Content-Encoding (a precompressed cache entry)
+// is passed through; ranges, HEAD and small declared bodies are left alone.
+func compress(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodHead || r.Header.Get("Range") != "" || !acceptsGzip(r) {
+			next.ServeHTTP(w, r)
+			return
+		}
+		gw := &gzipWriter{ResponseWriter: w}
+		defer gw.finish()
+		next.ServeHTTP(gw, r)
+	})
+}
+
+// acceptsGzip reports whether the Accept-Encoding header allows gzip.
+func acceptsGzip(r *http.Request) bool {
+	for _, part := range strings.Split(r.Header.Get("Accept-Encoding"), ",") {
+		name, params, _ := strings.Cut(strings.TrimSpace(part), ";")
+		if !strings.EqualFold(strings.TrimSpace(name), "gzip") {
+			continue
+		}
+		if q, ok := strings.CutPrefix(strings.TrimSpace(params), "q="); ok {
+			if v, err := strconv.ParseFloat(q, 64); err == nil && v == 0 {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// compressible reports whether a content type is text that gzip shrinks.
+func compressible(contentType string) bool {
+	ct, _, _ := strings.Cut(contentType, ";")
+	ct = strings.TrimSpace(strings.ToLower(ct))
+	switch {
+	case strings.HasPrefix(ct, "text/"):
+		return true
+	case ct == "application/json", ct == "application/javascript", ct == "image/svg+xml",
+		ct == "application/xml", strings.HasSuffix(ct, "+json"):
+		return true
+	}
+	return false
+}
+
+type gzipWriter struct {
+	http.ResponseWriter
+	gz      *gzip.Writer
+	decided bool
+}
+
+// WriteHeader decides, from the headers the handler set, whether to
+// compress this response.
+func (w *gzipWriter) WriteHeader(status int) {
+	if w.decided {
+		w.ResponseWriter.WriteHeader(status)
+		return
+	}
+	w.decided = true
+	h := w.Header()
+	if compressible(h.Get("Content-Type")) {
+		h.Add("Vary", "Accept-Encoding")
+	}
+	if w.shouldCompress(status) {
+		h.Set("Content-Encoding", "gzip")
+		h.Del("Content-Length")
+		if etag := h.Get("ETag"); etag != "" && !strings.HasPrefix(etag, "W/") {
+			h.Set("ETag", "W/"+etag) // the compressed bytes differ; the meaning does not
+		}
+		w.gz = gzipWriters.Get().(*gzip.Writer)
+		w.gz.Reset(w.ResponseWriter)
+	}
+	w.ResponseWriter.WriteHeader(status)
+}
+
+func (w *gzipWriter) shouldCompress(status int) bool {
+	h := w.Header()
+	if status < 200 || status == http.StatusNoContent || status == http.StatusNotModified ||
+		status == http.StatusPartialContent || h.Get("Content-Encoding") != "" || h.Get("Content-Range") != "" {
+		return false
+	}
+	if !compressible(h.Get("Content-Type")) {
+		return false
+	}
+	if cl := h.Get("Content-Length"); cl != "" {
+		if n, err := strconv.Atoi(cl); err == nil && n < gzipMinSize {
+			return false
+		}
+	}
+	return true
+}
+
+func (w *gzipWriter) Write(b []byte) (int, error) {
+	if !w.decided {
+		if w.Header().Get("Content-Type") == "" {
+			w.Header().Set("Content-Type", http.DetectContentType(b))
+		}
+		w.WriteHeader(http.StatusOK)
+	}
+	if w.gz != nil {
+		return w.gz.Write(b)
+	}
+	return w.ResponseWriter.Write(b)
+}
+
+func (w *gzipWriter) Flush() {
+	if w.gz != nil {
+		w.gz.Flush()
+	}
+	if f, ok := w.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
+	}
+}
+
+func (w *gzipWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+// finish flushes the gzip stream and returns the writer to the pool.
+func (w *gzipWriter) finish() {
+	if w.gz == nil {
+		return
+	}
+	w.gz.Close()
+	w.gz.Reset(nil)
+	gzipWriters.Put(w.gz)
+	w.gz = nil
+}

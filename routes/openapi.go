@@ -1,0 +1,263 @@
+package routes
+
+import (
+	"encoding/json"
+	"net/http"
+	"strings"
+
+	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/systems"
+)
+
+// getOpenAPI answers GET /api/openapi.json: an OpenAPI 3.1 description of
+// the API generated from the loaded system, so its collections and entity
+// kinds appear as concrete paths and schemas.
+func (s *server) getOpenAPI(w http.ResponseWriter, r *http.Request) {
+	sys, err := s.system()
+	if err != nil {
+		writeError(w, r, s.cfg.Log, err)
+		return
+	}
+	s.openapi.get(sys, func() *cachedBody {
+		body, err := json.Marshal(openAPIDocument(sys))
+		if err != nil {
+			panic(err) // a map of plain values always marshals
+		}
+		return newCachedBody(body, "", "application/json; charset=utf-8")
+	}).serve(w, r)
+}
+
+type obj = map[string]any
+
+func ref(name string) obj { return obj{"$ref": "#/components/schemas/" + name} }
+
+func jsonContent(schema obj) obj {
+	return obj{"application/json": obj{"schema": schema}}
+}
+
+func response(descr string, schema obj) obj {
+	if schema == nil {
+		return obj{"description": descr}
+	}
+	return obj{"description": descr, "content": jsonContent(schema)}
+}
+
+func errorResponse(descr string) obj { return response(descr, ref("Error")) }
+
+func arrayOf(item obj) obj { return obj{"type": "array", "items": item} }
+
+var idParam = obj{"name": "id", "in": "path", "required": true, "schema": obj{"type": "string"}}
+
+// typeName turns a kind name ("magic_item") into a schema name ("MagicItem").
+func typeName(kind string) string {
+	var b strings.Builder
+	for _, part := range strings.Split(kind, "_") {
+		if part != "" {
+			b.WriteString(strings.ToUpper(part[:1]) + part[1:])
+		}
+	}
+	return b.String()
+}
+
+// openAPIDocument builds the description of the API for sys.
+func openAPIDocument(sys *systems.System) obj {
+	paths := obj{
+		"/api": obj{"get": obj{
+			"operationId": "getSnapshot", "summary": "Game state of the primary campaign", "tags": []string{"game"},
+			"responses": obj{"200": response("The snapshot", ref("Snapshot")), "404": errorResponse("No primary campaign for the loaded system")},
+		}},
+		"/api/system": obj{"get": obj{
+			"operationId": "getSystem", "summary": "The loaded game system, its collections and definitions", "tags": []string{"game"},
+			"responses": obj{"200": response("The system document (ETag; 304 on If-None-Match)", ref("System")), "304": response("Not modified", nil)},
+		}},
+		"/api/clients": obj{"get": obj{
+			"operationId": "getClients", "summary": "Clients connected over WebSocket", "tags": []string{"game"},
+			"responses": obj{"200": response("Connected clients", arrayOf(ref("Client")))},
+		}},
+		"/api/openapi.json": obj{"get": obj{
+			"operationId": "getOpenAPI", "summary": "This description", "tags": []string{"meta"},
+			"responses": obj{"200": response("OpenAPI 3.1 document", obj{"type": "object"})},
+		}},
+		"/api/messages": obj{"post": obj{
+			"operationId": "createMessage", "summary": "Post to the shared log; dice expressions are rolled", "tags": []string{"messages"},
+			"requestBody": obj{"required": true, "content": jsonContent(ref("MessageInput"))},
+			"responses": obj{"200": response("The stored message with its rolls and campaign", ref("Message")),
+				"400": errorResponse("The body does not parse as a message"), "404": errorResponse("No primary campaign"),
+				"413": errorResponse("Body over the size limit")},
+		}},
+		"/api/import": obj{"post": obj{
+			"operationId": "offerImport", "summary": "Offer content for import; the person at the device confirms", "tags": []string{"import"},
+			"parameters": []obj{
+				{"name": "manifest", "in": "query", "schema": obj{"type": "string", "format": "uri"}},
+				{"name": "url", "in": "query", "schema": obj{"type": "string", "format": "uri"}},
+			},
+			"requestBody": obj{"required": false, "content": jsonContent(obj{"type": "object", "properties": obj{
+				"manifest": obj{"type": "string", "format": "uri"}, "url": obj{"type": "string", "format": "uri"}}})},
+			"responses": obj{
+				"202": response("The import screen is shown on the device", obj{"type": "object", "properties": obj{"status": obj{"type": "string", "const": "accepted"}}}),
+				"400": response("Malformed request", obj{"type": "object", "properties": obj{"error": obj{"type": "string"}}, "required": []string{"error"}}),
+			},
+		}},
+		"/api/combatants/{id}": objectPaths("Combatant", "combatants", "combatant", "Combatant", true),
+		"/api/tokens/{id}":     objectPaths("Token", "tokens", "token", "Token", false),
+		"/{reference}": obj{"get": obj{
+			"operationId": "getReferencePage", "summary": "Entity page as HTML; the reference is <kind>.<slug-or-id>, e.g. monster.goblin",
+			"tags":       []string{"references"},
+			"parameters": []obj{{"name": "reference", "in": "path", "required": true, "schema": obj{"type": "string", "pattern": `^[a-z][a-z0-9_]*\.[^./]+$`}}},
+			"responses": obj{
+				"200": obj{"description": "The entity page", "content": obj{"text/html": obj{"schema": obj{"type": "string"}}}},
+				"400": obj{"description": "Malformed reference", "content": obj{"text/html": obj{"schema": obj{"type": "string"}}}},
+				"404": obj{"description": "Unknown kind or entity", "content": obj{"text/html": obj{"schema": obj{"type": "string"}}}},
+			},
+		}},
+	}
+	schemas := baseSchemas()
+	var tags []obj
+	for _, kind := range sys.Kinds() {
+		name := typeName(kind.Name)
+		tags = append(tags, obj{"name": kind.Collection, "description": kind.CollectionTitle + " (entity kind '" + kind.Name + "')"})
+		schemas[name] = entitySchema(kind)
+		schemas[name+"Row"] = listRowSchema(kind)
+		paths["/api/"+kind.Collection] = obj{"get": obj{
+			"operationId": "list" + typeName(kind.Collection), "summary": "Every " + kind.Title + " (no pagination)",
+			"tags": []string{kind.Collection},
+			"parameters": []obj{{"name": "schema", "in": "query", "description": "list: rows with the filter keys; basic: rows without them; model: stored entities; view: values as displayed",
+				"schema": obj{"type": "string", "enum": []string{schemaList, schemaBasic, schemaModel, schemaView}, "default": schemaList}}},
+			"responses": obj{
+				"200": response("The collection (ETag; 304 on If-None-Match)", obj{"oneOf": []obj{arrayOf(ref(name + "Row")), arrayOf(ref(name)), arrayOf(ref("EntityView"))}}),
+				"304": response("Not modified", nil),
+				"400": errorResponse("Invalid schema"),
+			},
+		}}
+		paths["/api/"+kind.Collection+"/{id}"] = entityPaths(kind, name)
+	}
+	tags = append(tags, obj{"name": "game"}, obj{"name": "combatants"}, obj{"name": "tokens"}, obj{"name": "messages"},
+		obj{"name": "import"}, obj{"name": "references"}, obj{"name": "meta"})
+	return obj{
+		"openapi": "3.1.0",
+		"info": obj{
+			"title":       "Companion API (" + sys.Name() + ")",
+			"version":     core.Version,
+			"description": "HTTP interface of the game companion with the game system " + sys.Name() + " " + sys.Version() + " loaded. No authentication; no DELETE; writes are refused cross-origin at CORS preflight.",
+		},
+		"tags":       tags,
+		"paths":      paths,
+		"components": obj{"schemas": schemas},
+	}
+}
+
+// entityPaths is the single-entity path of one kind.
+func entityPaths(kind *systems.Kind, name string) obj {
+	return obj{
+		"parameters": []obj{idParam},
+		"get": obj{
+			"operationId": "get" + name, "summary": "One " + kind.Title, "tags": []string{kind.Collection},
+			"parameters": []obj{
+				{"name": "schema", "in": "query", "schema": obj{"type": "string", "enum": []string{schemaModel, schemaView}, "default": schemaModel}},
+				{"name": "references", "in": "query", "description": "Add the resolved linked entities under 'references'", "schema": obj{"type": "boolean", "default": false}},
+			},
+			"responses": obj{"200": response("The entity", obj{"oneOf": []obj{ref(name), ref("EntityView")}}),
+				"400": errorResponse("Invalid schema or references value"),
+				"404": errorResponse("No " + kind.Title + " with that id")},
+		},
+		"put": obj{
+			"operationId": "put" + name, "summary": "Replace a " + kind.Title + "; the body id must equal the path id", "tags": []string{kind.Collection},
+			"requestBody": obj{"required": true, "content": jsonContent(ref(name))},
+			"responses":   writeResponses(name, kind.Title),
+		},
+		"patch": obj{
+			"operationId": "patch" + name, "summary": "Merge a JSON patch into a " + kind.Title + " (null removes a key)", "tags": []string{kind.Collection},
+			"requestBody": obj{"required": true, "content": obj{"application/merge-patch+json": obj{"schema": obj{"type": "object"}}, "application/json": obj{"schema": obj{"type": "object"}}}},
+			"responses":   writeResponses(name, kind.Title),
+		},
+	}
+}
+
+// objectPaths is GET, PUT and PATCH of a combatant or token.
+func objectPaths(schema, tag, noun, title string, idRule bool) obj {
+	putSummary := "Replace a " + noun + "; the body id must equal the path id"
+	if !idRule {
+		putSummary = "Replace a " + noun + "; the body id wins over the path id"
+	}
+	return obj{
+		"parameters": []obj{idParam},
+		"get": obj{"operationId": "get" + title, "summary": "One " + noun, "tags": []string{tag},
+			"responses": obj{"200": response("The "+noun, ref(schema)), "404": errorResponse("No " + noun + " with that id")}},
+		"put": obj{"operationId": "put" + title, "summary": putSummary, "tags": []string{tag},
+			"requestBody": obj{"required": true, "content": jsonContent(ref(schema))},
+			"responses":   writeResponses(schema, noun)},
+		"patch": obj{"operationId": "patch" + title, "summary": "Merge a JSON patch into a " + noun, "tags": []string{tag},
+			"requestBody": obj{"required": true, "content": jsonContent(obj{"type": "object"})},
+			"responses":   writeResponses(schema, noun)},
+	}
+}
+
+func writeResponses(schema, noun string) obj {
+	return obj{
+		"200": response("The stored "+noun, ref(schema)),
+		"400": errorResponse("Unparseable body, or a body id that differs from the path id"),
+		"404": errorResponse("No " + noun + " with that id"),
+		"413": errorResponse("Body over the size limit"),
+	}
+}
+
+// entitySchema is the stored model of an entity of kind.
+func entitySchema(kind *systems.Kind) obj {
+	return obj{
+		"type":        "object",
+		"description": kind.Title + ": an entity of kind '" + kind.Name + "'; its data keys are defined by the system",
+		"required":    []string{"id", "name"},
+		"properties": obj{
+			"id": obj{"type": "string"}, "kind": obj{"type": "string", "const": kind.Name}, "system": obj{"type": "string"},
+			"name": obj{"type": "string"}, "slug": obj{"type": "string"}, "type": obj{"type": "string"},
+			"descr": obj{"type": "string"}, "notes": obj{"type": "string"}, "image": obj{"type": "string"},
+			"data": obj{"type": "object"}, "attributes": obj{"type": "object"}, "modifiers": arrayOf(obj{"type": "object"}),
+			"tags": arrayOf(obj{"type": "string"}), "combatant": ref("Combatant"), "sources": arrayOf(obj{"type": "object"}),
+			"created": obj{"type": "string", "format": "date-time"}, "modified": obj{"type": "string", "format": "date-time"},
+			"references": obj{"type": "array", "description": "Only with references=true", "items": obj{"type": "object"}},
+		},
+	}
+}
+
+// listRowSchema is a schema=list row of kind: id, kind, name, slug and the
+// filter keys.
+func listRowSchema(kind *systems.Kind) obj {
+	props := obj{"id": obj{"type": "string"}, "kind": obj{"type": "string"}, "name": obj{"type": "string"}, "slug": obj{"type": "string"}}
+	for _, f := range kind.Filters {
+		props[f] = obj{"description": "filter key copied from data (schema=list only)"}
+	}
+	return obj{"type": "object", "required": []string{"id", "kind", "name", "slug"}, "properties": props}
+}
+
+// baseSchemas are the shapes that do not depend on the system.
+func baseSchemas() obj {
+	str := obj{"type": "string"}
+	num := obj{"type": "number"}
+	boolean := obj{"type": "boolean"}
+	return obj{
+		"Error": obj{"type": "object", "required": []string{"message"}, "properties": obj{"message": str}},
+		"Client": obj{"type": "object", "properties": obj{
+			"channel": obj{"type": "integer"}, "address": str, "name": str, "color": obj{"type": "string", "pattern": "^#[0-9a-fA-F]{6}$"},
+			"screenWidth": num, "screenHeight": num, "runMode": str, "device": str, "mapCenterX": num, "mapCenterY": num, "mapZoom": num}},
+		"Snapshot": obj{"type": "object", "required": []string{"version", "build", "game", "messages", "trackedObjects", "paused"}, "properties": obj{
+			"version": str, "build": num, "game": ref("Game"), "map": obj{"type": "object"}, "screen": obj{"type": "object"},
+			"messages": arrayOf(ref("Message")), "trackedObjects": arrayOf(obj{"type": "object"}), "paused": boolean}},
+		"Game": obj{"type": "object", "properties": obj{"round": num, "turn": num, "started": boolean, "combatantId": str,
+			"initiativeId": str, "combatants": arrayOf(ref("Combatant"))}},
+		"System": obj{"type": "object", "required": []string{"id", "name", "definitions"}, "properties": obj{
+			"id": str, "name": str, "config": obj{"type": "object"}, "settings": obj{"type": "object"},
+			"definitions": obj{"type": "object", "properties": obj{"entities": obj{"type": "object"}, "types": obj{"type": "object"}}}}},
+		"EntityView": obj{"type": "object", "description": "schema=view: values as the application displays them",
+			"required": []string{"id", "kind", "name", "slug"}, "properties": obj{"id": str, "kind": str, "name": str, "slug": str}},
+		"Combatant": obj{"type": "object", "required": []string{"id"}, "properties": obj{
+			"id": str, "name": str, "label": str, "role": obj{"type": "string", "enum": []string{core.RoleHostile, core.RoleFriendly, core.RoleNeutral}},
+			"hidden": boolean, "initiative": arrayOf(obj{"type": "object"}), "data": obj{"type": "object"}, "entityId": str}},
+		"Token": obj{"type": "object", "required": []string{"id"}, "properties": obj{
+			"id": str, "name": str, "x": num, "y": num, "scale": num, "width": num, "height": num, "rotation": num, "hidden": boolean}},
+		"MessageInput": obj{"type": "object", "required": []string{"text"}, "properties": obj{
+			"text": obj{"type": "string", "minLength": 1}, "type": str, "source": str, "color": str, "creature": str}},
+		"Message": obj{"type": "object", "required": []string{"id", "text", "campaign", "created"}, "properties": obj{
+			"id": str, "type": str, "source": str, "text": str, "rolls": arrayOf(obj{"type": "object"}),
+			"campaign": str, "created": obj{"type": "string", "format": "date-time"}}},
+	}
+}

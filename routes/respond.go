@@ -1,0 +1,66 @@
+package routes
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"net/http"
+
+	"github.com/vttapp/companion/core"
+)
+
+// readBody reads a request body whole. The body limit is applied by the
+// middleware; an oversized body comes back as a 413 error.
+func readBody(r *http.Request) ([]byte, error) {
+	data, err := io.ReadAll(r.Body)
+	if err != nil {
+		return nil, bodyError(err)
+	}
+	return data, nil
+}
+
+// decodeBody reads a JSON object body into v (a pointer to a struct). The
+// error says what is wrong in words: empty, malformed at byte N, a field
+// of the wrong type.
+func decodeBody(r *http.Request, v any) error {
+	data, err := readBody(r)
+	if err != nil {
+		return err
+	}
+	if len(bytes.TrimSpace(data)) == 0 {
+		return core.Invalidf("empty body: expected a JSON object")
+	}
+	if bytes.Equal(bytes.TrimSpace(data), []byte("null")) {
+		return core.Invalidf("expected a JSON object, got null")
+	}
+	if err := json.Unmarshal(data, v); err != nil {
+		return bodyError(err)
+	}
+	return nil
+}
+
+// decodePatch reads a JSON merge patch: the body must be a JSON object.
+func decodePatch(r *http.Request) (core.Object, error) {
+	var patch core.Object
+	if err := decodeBody(r, &patch); err != nil {
+		return nil, err
+	}
+	return patch, nil
+}
+
+// writeJSON answers v as JSON with status.
+func writeJSON(w http.ResponseWriter, r *http.Request, cfg *Config, status int, v any) {
+	body, err := json.Marshal(v)
+	if err != nil {
+		writeError(w, r, cfg.Log, core.Internal(err))
+		return
+	}
+	writeRawJSON(w, status, body)
+}
+
+// writeRawJSON answers already encoded JSON.
+func writeRawJSON(w http.ResponseWriter, status int, body []byte) {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(status)
+	w.Write(body)
+}

@@ -1,0 +1,154 @@
+package routes
+
+import (
+	"io"
+	"io/fs"
+	"log/slog"
+	"net/http"
+	"sync"
+
+	"github.com/go-chi/chi/v5"
+	"github.com/go-chi/chi/v5/middleware"
+	"github.com/gorilla/websocket"
+	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/systems"
+	"github.com/vttapp/companion/web"
+)
+
+// DefaultMaxBodyBytes is the body limit on writes when Config sets none.
+const DefaultMaxBodyBytes = 1 << 20
+
+// server holds what the public handlers share: the configuration and the
+// caches of bodies computed once per system (or per write generation).
+type server struct {
+	cfg        Config
+	listings   listingCache
+	systemDocs perSystem
+	openapi    perSystem
+	landing    landingPage
+}
+
+func newServer(cfg Config) *server {
+	if cfg.Log == nil {
+		cfg.Log = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	if cfg.MaxBodyBytes <= 0 {
+		cfg.MaxBodyBytes = DefaultMaxBodyBytes
+	}
+	if cfg.Web == nil {
+		cfg.Web = web.FS
+	}
+	return &server{cfg: cfg}
+}
+
+// system returns the loaded game system.
+func (s *server) system() (*systems.System, error) {
+	if s.cfg.Systems != nil {
+		if sys := s.cfg.Systems.Current(); sys != nil {
+			return sys, nil
+		}
+	}
+	return nil, core.NotFoundf("no game system is loaded")
+}
+
+// NewPublicHandler returns the handler of the public listener: /api, the
+// static folders, the web pages, entity reference pages, and the WebSocket
+// upgrade on any path.
+func NewPublicHandler(cfg Config) http.Handler {
+	s := newServer(cfg)
+	cfg = s.cfg
+	r := chi.NewRouter()
+	r.Use(middleware.GetHead)
+	r.NotFound(notFound)
+	r.MethodNotAllowed(methodNotAllowed(r))
+
+	r.Get("/api", s.getSnapshot)
+	r.Get("/api/system", s.getSystem)
+	r.Get("/api/clients", s.getClients)
+	r.Get("/api/openapi.json", s.getOpenAPI)
+	r.Post("/api/messages", s.postMessage)
+	// combatants and tokens are reserved: registered before {collection}.
+	r.Get("/api/combatants/{id}", s.getCombatant)
+	r.Put("/api/combatants/{id}", s.putCombatant)
+	r.Patch("/api/combatants/{id}", s.patchCombatant)
+	r.Get("/api/tokens/{id}", s.getToken)
+	r.Put("/api/tokens/{id}", s.putToken)
+	r.Patch("/api/tokens/{id}", s.patchToken)
+	r.Get("/api/{collection}", s.listCollection)
+	r.Get("/api/{collection}/{id}", s.getEntity)
+	r.Put("/api/{collection}/{id}", s.putEntity)
+	r.Patch("/api/{collection}/{id}", s.patchEntity)
+	mountImport(r, cfg)
+
+	s.mountStatic(r)
+	return s.wrap(r, true)
+}
+
+// NewHostHandler returns the handler of the host console listener
+// (loopback only): the host API under /host/api and the host page at /host/.
+func NewHostHandler(cfg Config) http.Handler {
+	s := newServer(cfg)
+	cfg = s.cfg
+	r := chi.NewRouter()
+	r.Use(middleware.GetHead)
+	r.NotFound(notFound)
+	r.MethodNotAllowed(methodNotAllowed(r))
+	mountHostImport(r, cfg)
+	mountHostSettings(r, cfg)
+	r.Get("/", func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, "/host/", http.StatusFound)
+	})
+	r.Get("/host", func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, "/host/", http.StatusMovedPermanently)
+	})
+	r.Get("/host/*", s.serveWeb("host"))
+	r.Get("/icon.png", s.serveWebFile("icon.png"))
+	return s.wrap(r, false)
+}
+
+// wrap puts the middleware around a router, outermost first: panic
+// recovery, the WebSocket hand-off (before anything wraps the connection),
+// the request log, CORS, the body limit and gzip.
+func (s *server) wrap(h http.Handler, public bool) http.Handler {
+	h = compress(h)
+	h = limitBodies(s.cfg.MaxBodyBytes, h)
+	if public {
+		h = cors(h)
+	}
+	h = logRequests(s.cfg.Log, h)
+	if public {
+		h = s.websocketFirst(h)
+	}
+	return recoverPanics(s.cfg.Log, h)
+}
+
+// websocketFirst hands every WebSocket upgrade, on any path, to the hub
+// before routing (contract 6.1: any path upgrades).
+func (s *server) websocketFirst(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if s.cfg.Hub != nil && websocket.IsWebSocketUpgrade(r) {
+			s.cfg.Hub.ServeHTTP(w, r)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// perSystem caches one body for the current system; a new system replaces it.
+type perSystem struct {
+	mu     sync.Mutex
+	system *systems.System
+	body   *cachedBody
+}
+
+func (p *perSystem) get(sys *systems.System, build func() *cachedBody) *cachedBody {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.system != sys || p.body == nil {
+		p.system, p.body = sys, build()
+	}
+	return p.body
+}
+
+// webFS returns the embedded pages.
+func (s *server) webFS() fs.FS { return s.cfg.Web }

@@ -1,0 +1,181 @@
+package routes
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"io/fs"
+	"net/http"
+	"net/url"
+	"os"
+	"path"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/go-chi/chi/v5"
+)
+
+// Served data folders (contract 4.7), each under DataDir.
+var dataFolders = []string{"modules", "campaigns", "others"}
+
+// mountStatic adds the landing page, the icon, the web client, the data
+// folders and, last, the entity reference pages on single segments.
+func (s *server) mountStatic(r chi.Router) {
+	r.Get("/", s.serveLanding)
+	r.Get("/index.html", s.serveLanding)
+	r.Get("/icon.png", s.serveWebFile("icon.png"))
+	r.Get("/client", func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, "/client/", http.StatusMovedPermanently)
+	})
+	r.Get("/client/*", s.serveWeb("client"))
+	for _, folder := range dataFolders {
+		r.Get("/"+folder+"/*", s.serveDataFolder(folder))
+	}
+	r.Get("/systems/*", s.serveSystems)
+	r.Get("/{reference}", s.serveReference)
+}
+
+// requestedFile returns the wildcard part of the path as a file name inside
+// a folder, or ok=false when it could name something outside it or is not
+// a plain relative path: "..", "." or empty elements, a leading slash,
+// backslashes (a separator on Windows), NUL. Percent-encoded forms such as
+// %2e%2e are decoded first, so they are judged like the plain ones.
+func requestedFile(r *http.Request) (name string, ok bool) {
+	name = chi.URLParam(r, "*")
+	if r.URL.RawPath != "" { // chi routed on the escaped path: decode the part we got
+		decoded, err := url.PathUnescape(name)
+		if err != nil {
+			return "", false
+		}
+		name = decoded
+	}
+	if name == "" || strings.ContainsAny(name, "\\\x00") || !fs.ValidPath(name) {
+		return "", false
+	}
+	return name, true
+}
+
+// serveDataFolder serves files of DataDir/<folder>. Files are opened
+// through os.Root, so neither ".." nor a symbolic link can reach outside the
+// folder; folders themselves are not listed.
+func (s *server) serveDataFolder(folder string) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		name, ok := requestedFile(r)
+		if !ok {
+			notFound(w, r)
+			return
+		}
+		s.serveFromRoot(w, r, filepath.Join(s.cfg.DataDir, folder), name)
+	}
+}
+
+// serveFromRoot serves name from the directory dir, confined by os.Root.
+func (s *server) serveFromRoot(w http.ResponseWriter, r *http.Request, dir, name string) {
+	if s.cfg.DataDir == "" {
+		notFound(w, r)
+		return
+	}
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		notFound(w, r)
+		return
+	}
+	defer root.Close()
+	f, err := root.Open(name)
+	if err != nil {
+		notFound(w, r)
+		return
+	}
+	defer f.Close()
+	s.serveFile(w, r, name, f)
+}
+
+// serveSystems serves /systems/<id>/...: the loaded system's own assets
+// first, then DataDir/systems (installed systems).
+func (s *server) serveSystems(w http.ResponseWriter, r *http.Request) {
+	name, ok := requestedFile(r)
+	if !ok {
+		notFound(w, r)
+		return
+	}
+	if sys, err := s.system(); err == nil {
+		if rest, found := strings.CutPrefix(name, sys.ID()+"/"); found && rest != "" {
+			if f, err := sys.Assets().Open(rest); err == nil {
+				defer f.Close()
+				s.serveFile(w, r, rest, f)
+				return
+			}
+		}
+	}
+	s.serveFromRoot(w, r, filepath.Join(s.cfg.DataDir, "systems"), name)
+}
+
+// serveWeb serves the embedded pages under dir (the web client, the host
+// page); a folder answers its index.html.
+func (s *server) serveWeb(dir string) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		rest := chi.URLParam(r, "*")
+		if rest == "" || strings.HasSuffix(rest, "/") {
+			rest += "index.html"
+		}
+		if !fs.ValidPath(rest) || strings.Contains(rest, "\\") {
+			notFound(w, r)
+			return
+		}
+		s.serveWebPath(w, r, path.Join(dir, rest))
+	}
+}
+
+// serveWebFile serves one embedded file.
+func (s *server) serveWebFile(name string) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) { s.serveWebPath(w, r, name) }
+}
+
+func (s *server) serveWebPath(w http.ResponseWriter, r *http.Request, name string) {
+	f, err := s.webFS().Open(name)
+	if err != nil {
+		notFound(w, r)
+		return
+	}
+	defer f.Close()
+	s.serveFile(w, r, name, f)
+}
+
+// serveFile answers an open file with http.ServeContent: content type from
+// the extension, Range, If-None-Match and If-Modified-Since. A folder is
+// not listed.
+func (s *server) serveFile(w http.ResponseWriter, r *http.Request, name string, f fs.File) {
+	info, err := f.Stat()
+	if err != nil || info.IsDir() || !info.Mode().IsRegular() {
+		notFound(w, r)
+		return
+	}
+	content, ok := f.(io.ReadSeeker)
+	var data []byte
+	if !ok || info.ModTime().IsZero() {
+		// Embedded files have no time: their ETag is a hash of the bytes.
+		data, err = io.ReadAll(f)
+		if err != nil {
+			writeError(w, r, s.cfg.Log, fmt.Errorf("reading %s: %w", name, err))
+			return
+		}
+		content = bytes.NewReader(data)
+	}
+	h := w.Header()
+	h.Set("ETag", fileETag(info, data))
+	h.Set("Cache-Control", "no-cache")
+	h.Set("X-Content-Type-Options", "nosniff")
+	http.ServeContent(w, r, path.Base(name), info.ModTime(), content)
+}
+
+// fileETag is a hash of data when given, else the file's time and size.
+func fileETag(info fs.FileInfo, data []byte) string {
+	if data != nil || info.ModTime().IsZero() {
+		sum := sha256.Sum256(data)
+		return `"` + hex.EncodeToString(sum[:12]) + `"`
+	}
+	return `"` + strconv.FormatInt(info.ModTime().UnixNano(), 36) + "-" + strconv.FormatInt(info.Size(), 36) + `"`
+}
