@@ -1,0 +1,180 @@
+package systems
+
+import (
+	"context"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/fsnotify/fsnotify"
+)
+
+// DefaultDebounce is how long the watcher waits after the last change of a
+// burst (an editor saving several files) before it reloads.
+const DefaultDebounce = 50 * time.Millisecond
+
+// WatchOptions configure hot reload.
+type WatchOptions struct {
+	// Load are the options each new version is loaded with.
+	Load Options
+	// Debounce is the quiet time after the last change before reloading
+	// (default 50 ms).
+	Debounce time.Duration
+	// OnReload is called after a new version was swapped in. latency is
+	// the time from the end of the debounce window to the swap: compiling,
+	// validating and swapping.
+	OnReload func(s *System, latency time.Duration)
+	// OnError is called when a new version fails to load; the old one
+	// keeps serving. err lists every problem as "file:line: message".
+	OnError func(err error)
+	// Logger receives the same news (default slog.Default()).
+	Logger *slog.Logger
+}
+
+// Watcher reloads a system folder when its files change.
+type Watcher struct {
+	dir     string
+	holder  *Holder
+	opts    WatchOptions
+	fsw     *fsnotify.Watcher
+	reloads chan struct{}
+}
+
+// Watch watches dir and swaps reloaded versions into h until ctx is done.
+// It returns an error only when watching cannot start.
+func Watch(ctx context.Context, dir string, h *Holder, opts WatchOptions) error {
+	w, err := NewWatcher(dir, h, opts)
+	if err != nil {
+		return err
+	}
+	return w.Run(ctx)
+}
+
+// NewWatcher starts watching dir (and every folder inside it). Changes are
+// acted upon once Run runs; events arriving before are kept.
+func NewWatcher(dir string, h *Holder, opts WatchOptions) (*Watcher, error) {
+	if opts.Debounce <= 0 {
+		opts.Debounce = DefaultDebounce
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.Default()
+	}
+	fsw, err := fsnotify.NewWatcher()
+	if err != nil {
+		return nil, fmt.Errorf("watch %s: %w", dir, err)
+	}
+	w := &Watcher{dir: dir, holder: h, opts: opts, fsw: fsw}
+	if err := w.addTree(dir); err != nil {
+		fsw.Close()
+		return nil, err
+	}
+	return w, nil
+}
+
+// addTree watches root and its sub-folders (fsnotify is not recursive).
+func (w *Watcher) addTree(root string) error {
+	return filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			if p == root {
+				return fmt.Errorf("watch %s: %w", root, err)
+			}
+			return nil // vanished meanwhile
+		}
+		if !d.IsDir() {
+			return nil
+		}
+		if p != root && strings.HasPrefix(d.Name(), ".") {
+			return filepath.SkipDir // .git and the like
+		}
+		if err := w.fsw.Add(p); err != nil {
+			return fmt.Errorf("watch %s: %w", p, err)
+		}
+		return nil
+	})
+}
+
+// ignored reports editor temp files: vim swap files and its 4913 probe,
+// backups ending in ~, Emacs lock files .#*, and hidden files.
+func ignored(name string) bool {
+	base := filepath.Base(name)
+	switch {
+	case base == "4913",
+		strings.HasSuffix(base, "~"),
+		strings.HasPrefix(base, ".#"),
+		strings.HasSuffix(base, ".swp"), strings.HasSuffix(base, ".swx"), strings.HasSuffix(base, ".swo"),
+		strings.HasPrefix(base, "."):
+		return true
+	}
+	return false
+}
+
+// Run handles changes until ctx is done, then stops watching.
+func (w *Watcher) Run(ctx context.Context) error {
+	defer w.fsw.Close()
+	timer := time.NewTimer(time.Hour)
+	timer.Stop()
+	pending := false
+	for {
+		select {
+		case <-ctx.Done():
+			timer.Stop()
+			return nil
+		case ev, ok := <-w.fsw.Events:
+			if !ok {
+				return nil
+			}
+			if ignored(ev.Name) {
+				continue
+			}
+			if ev.Has(fsnotify.Create) {
+				if info, err := os.Stat(ev.Name); err == nil && info.IsDir() {
+					if err := w.addTree(ev.Name); err != nil {
+						w.opts.Logger.Warn("system watcher", "err", err)
+					}
+				}
+			}
+			if ev.Op == fsnotify.Chmod {
+				continue // touching permissions changes nothing we read
+			}
+			pending = true
+			timer.Reset(w.opts.Debounce)
+		case err, ok := <-w.fsw.Errors:
+			if !ok {
+				return nil
+			}
+			w.opts.Logger.Warn("system watcher", "dir", w.dir, "err", err)
+		case <-timer.C:
+			if pending {
+				pending = false
+				w.reload()
+			}
+		}
+	}
+}
+
+// reload compiles the folder off to the side and swaps it in on success.
+func (w *Watcher) reload() {
+	start := time.Now()
+	sys, err := LoadDir(w.dir, w.opts.Load)
+	if err != nil {
+		w.opts.Logger.Error("system reload failed; the previous version keeps serving", "dir", w.dir, "problems", err.Error())
+		if w.opts.OnError != nil {
+			w.opts.OnError(err)
+		}
+		return
+	}
+	old := w.holder.Swap(sys)
+	latency := time.Since(start)
+	if old != nil && old != sys {
+		old.Close()
+	}
+	w.opts.Logger.Info("system reloaded", "id", sys.ID(), "version", sys.Version(), "latency", latency)
+	if w.opts.OnReload != nil {
+		w.opts.OnReload(sys, latency)
+	}
+}
+
