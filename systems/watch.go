@@ -177,4 +177,3 @@ func (w *Watcher) reload() {
 		w.opts.OnReload(sys, latency)
 	}
 }
-
