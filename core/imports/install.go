@@ -54,12 +54,17 @@ type Installer struct {
 	svc     *core.Service
 	dataDir string
 	cols    Collections
+	limits  Limits
 	now     func() time.Time
 }
 
+// SetLimits replaces the archive and download limits (zero fields keep
+// their defaults).
+func (in *Installer) SetLimits(l Limits) { in.limits = l.withDefaults() }
+
 // NewInstaller returns an installer over svc that files content under dataDir.
 func NewInstaller(svc *core.Service, dataDir string, cols Collections) *Installer {
-	return &Installer{svc: svc, dataDir: dataDir, cols: cols, now: time.Now}
+	return &Installer{svc: svc, dataDir: dataDir, cols: cols, limits: DefaultLimits, now: time.Now}
 }
 
 // newStage makes an empty staging folder under the data folder (same file

@@ -1,5 +1,12 @@
 package imports
 
-import "strings"
+import (
+	"fmt"
+	"strings"
+)
 
-func containsFold(s, sub string) bool { return strings.Contains(strings.ToLower(s), strings.ToLower(sub)) }
+func containsFold(s, sub string) bool {
+	return strings.Contains(strings.ToLower(s), strings.ToLower(sub))
+}
+
+func sprintf(format string, args ...any) string { return fmt.Sprintf(format, args...) }

@@ -1,0 +1,122 @@
+package imports
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/vttapp/companion/core"
+)
+
+// InstallFile installs a file on disk: a zip archive (.module, .campaign,
+// .system, .vttapp, ...) whose root file decides what it is, or a Universal
+// VTT map. The type is decided from the bytes, not the name; name (the
+// original file name) only names a map. The file itself is left in place.
+func (in *Installer) InstallFile(ctx context.Context, path, name string, opt InstallOptions) (Result, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return Result{}, core.Internal(err)
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return Result{}, core.Internal(err)
+	}
+	head := make([]byte, 4096)
+	n, _ := io.ReadFull(f, head)
+	head = head[:n]
+	switch {
+	case n == 0:
+		return Result{}, core.Invalidf("the file is empty")
+	case bytes.HasPrefix(head, []byte("PK\x03\x04")) || bytes.HasPrefix(head, []byte("PK\x05\x06")):
+		dir, err := in.newStage()
+		if err != nil {
+			return Result{}, err
+		}
+		if err := extractZip(f, info.Size(), dir, in.limits); err != nil {
+			os.RemoveAll(dir)
+			return Result{}, err
+		}
+		return in.installStaged(ctx, dir, opt)
+	case LooksLikeUVTT(head) || hasUVTTExt(name):
+		if opt.Expect != "" {
+			return Result{}, core.Invalidf("the package says it is a %s, but the download is a map", opt.Expect)
+		}
+		if info.Size() > in.limits.MaxDownloadBytes {
+			return Result{}, core.TooLargef("the map file is larger than %d bytes", in.limits.MaxDownloadBytes)
+		}
+		if _, err := f.Seek(0, io.SeekStart); err != nil {
+			return Result{}, core.Internal(err)
+		}
+		data, err := io.ReadAll(f)
+		if err != nil {
+			return Result{}, core.Internal(err)
+		}
+		um, err := ParseUVTT(data, name)
+		if err != nil {
+			return Result{}, err
+		}
+		return in.InstallMap(ctx, um, opt)
+	default:
+		return Result{}, core.Invalidf("unsupported file '%s': expected a zip archive (.module, .campaign, .system, .vttapp) or a Universal VTT map (.uvtt, .dd2vtt, .df2vtt)", filepath.Base(name))
+	}
+}
+
+func hasUVTTExt(name string) bool {
+	lower := strings.ToLower(name)
+	for _, ext := range UVTTExtensions {
+		if strings.HasSuffix(lower, ext) {
+			return true
+		}
+	}
+	return false
+}
+
+// InstallMap files a parsed Universal VTT map into the destination module
+// or campaign (default: the primary campaign); its image is saved as
+// maps/<map id>.<ext> in the destination's folder.
+func (in *Installer) InstallMap(ctx context.Context, um *UVTTMap, opt InstallOptions) (Result, error) {
+	dest, err := in.destination(ctx, opt.Destination)
+	if err != nil {
+		return Result{}, err
+	}
+	dir, prefix := in.ownerFolder(dest.Kind, dest.ID)
+	m := um.Map
+	m.Owner = dest.ID
+	file := m.ID + um.ImageExt
+	m.Image = prefix + "/maps/" + file
+	stage, err := in.newStage()
+	if err != nil {
+		return Result{}, err
+	}
+	defer os.RemoveAll(stage)
+	staged := filepath.Join(stage, file)
+	if err := os.WriteFile(staged, um.Image, 0o644); err != nil {
+		return Result{}, core.Internal(err)
+	}
+	res := Result{Kind: KindMap, ID: m.ID, Name: m.Name}
+	if err := in.svc.Write(ctx, func(tx core.Tx) ([]core.Event, error) {
+		if err := dest.check(tx); err != nil {
+			return nil, err
+		}
+		if err := tx.PutMap(m); err != nil {
+			return nil, err
+		}
+		return []core.Event{reloadEvent(res)}, nil
+	}); err != nil {
+		return Result{}, err
+	}
+	target := filepath.Join(dir, "maps", file)
+	err = os.MkdirAll(filepath.Dir(target), 0o755)
+	if err == nil {
+		err = os.Rename(staged, target)
+	}
+	if err != nil {
+		_ = in.svc.Write(context.WithoutCancel(ctx), func(tx core.Tx) ([]core.Event, error) { return nil, tx.DeleteMap(m.ID) })
+		return Result{}, core.Internal(err)
+	}
+	return res, nil
+}

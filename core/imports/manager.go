@@ -1,0 +1,246 @@
+package imports
+
+import (
+	"context"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/vttapp/companion/core"
+)
+
+// Config wires a Manager.
+type Config struct {
+	Service     *core.Service
+	DataDir     string
+	Collections Collections
+	// Client is the base HTTP client for manifests and downloads (tests
+	// inject a TLS test server's client). Nil means http.DefaultClient.
+	Client *http.Client
+	Limits Limits
+	// AppVersion is checked against a package's compatibility bounds.
+	AppVersion string
+	// OnChange, when set, receives a copy of an offer after every change
+	// (status, progress, package details), e.g. to push it to the host
+	// console. It must not block.
+	OnChange func(Offer)
+	// MaxOffers caps the offers kept in memory (default 100); the oldest
+	// finished ones make room first.
+	MaxOffers int
+}
+
+// Manager holds the offers waiting for the person at the device and runs
+// imports, updates and deletions for the host console.
+type Manager struct {
+	cfg     Config
+	in      *Installer
+	fetcher *Fetcher
+
+	ctx    context.Context
+	cancel context.CancelFunc
+	wg     sync.WaitGroup
+
+	mu     sync.Mutex
+	offers map[string]*offerState
+	order  []string
+}
+
+// NewManager returns a Manager; Close stops its background work.
+func NewManager(cfg Config) *Manager {
+	cfg.Limits = cfg.Limits.withDefaults()
+	if cfg.MaxOffers <= 0 {
+		cfg.MaxOffers = 100
+	}
+	in := NewInstaller(cfg.Service, cfg.DataDir, cfg.Collections)
+	in.SetLimits(cfg.Limits)
+	ctx, cancel := context.WithCancel(context.Background())
+	return &Manager{
+		cfg: cfg, in: in,
+		fetcher: &Fetcher{Client: cfg.Client, UserAgent: "Companion/" + cfg.AppVersion},
+		ctx:     ctx, cancel: cancel,
+		offers: map[string]*offerState{},
+	}
+}
+
+// Installer returns the installer the manager uses.
+func (m *Manager) Installer() *Installer { return m.in }
+
+// Close cancels downloads in progress and waits for them to stop.
+func (m *Manager) Close() {
+	m.cancel()
+	m.wg.Wait()
+}
+
+// go runs fn in the background, tracked by Close.
+func (m *Manager) goBackground(fn func(ctx context.Context)) {
+	m.wg.Add(1)
+	go func() {
+		defer m.wg.Done()
+		fn(m.ctx)
+	}()
+}
+
+// download fetches a source into a temporary file under the data folder
+// and returns its path and details; cleanup removes it.
+func (m *Manager) download(ctx context.Context, raw string, progress Progress) (path string, got Fetched, cleanup func(), err error) {
+	dir, err := m.in.newStage()
+	if err != nil {
+		return "", Fetched{}, nil, err
+	}
+	cleanup = func() { os.RemoveAll(dir) }
+	path = filepath.Join(dir, "download")
+	f, err := os.Create(path)
+	if err != nil {
+		cleanup()
+		return "", Fetched{}, nil, core.Internal(err)
+	}
+	got, err = m.fetcher.Fetch(ctx, raw, m.cfg.Limits.MaxDownloadBytes, m.cfg.Limits.DownloadTimeout, f, progress)
+	if cerr := f.Close(); err == nil && cerr != nil {
+		err = core.Internal(cerr)
+	}
+	if err != nil {
+		cleanup()
+		return "", Fetched{}, nil, err
+	}
+	return path, got, cleanup, nil
+}
+
+// ImportURL downloads a source (URL policy, limits, redirects re-checked)
+// and installs it, for the person at the device.
+func (m *Manager) ImportURL(ctx context.Context, raw, destination string, progress Progress) (Result, error) {
+	path, got, cleanup, err := m.download(ctx, raw, progress)
+	if err != nil {
+		return Result{}, err
+	}
+	defer cleanup()
+	return m.in.InstallFile(ctx, path, got.Name, InstallOptions{Destination: destination, Name: got.Name})
+}
+
+// ImportFile installs an uploaded file, read whole under the download size
+// limit.
+func (m *Manager) ImportFile(ctx context.Context, r io.Reader, name, destination string) (Result, error) {
+	dir, err := m.in.newStage()
+	if err != nil {
+		return Result{}, err
+	}
+	defer os.RemoveAll(dir)
+	path := filepath.Join(dir, "upload")
+	f, err := os.Create(path)
+	if err != nil {
+		return Result{}, core.Internal(err)
+	}
+	n, err := io.Copy(f, io.LimitReader(r, m.cfg.Limits.MaxDownloadBytes+1))
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return Result{}, core.Invalidf("the upload cannot be read: %v", err)
+	}
+	if n > m.cfg.Limits.MaxDownloadBytes {
+		return Result{}, core.TooLargef("the file is larger than %d bytes", m.cfg.Limits.MaxDownloadBytes)
+	}
+	return m.in.InstallFile(ctx, path, name, InstallOptions{Destination: destination, Name: name})
+}
+
+// Modules lists the installed modules.
+func (m *Manager) Modules(ctx context.Context) ([]*core.Module, error) {
+	var list []*core.Module
+	err := m.cfg.Service.Store().View(ctx, func(tx core.Tx) error {
+		var err error
+		list, err = tx.Modules()
+		return err
+	})
+	if list == nil {
+		list = []*core.Module{}
+	}
+	return list, err
+}
+
+// DeleteModule deletes a module, every row it owns and its folder.
+func (m *Manager) DeleteModule(ctx context.Context, id string) error {
+	if err := m.cfg.Service.Write(ctx, func(tx core.Tx) ([]core.Event, error) {
+		mod, err := tx.Module(id)
+		if core.IsNotFound(err) {
+			return nil, core.NotFoundf("no module with id '%s'", id)
+		}
+		if err != nil {
+			return nil, err
+		}
+		if err := tx.DeleteModule(id); err != nil {
+			return nil, err
+		}
+		return []core.Event{{Name: core.EventReload, Data: map[string]any{"reason": "moduleDeleted", "id": id, "name": mod.Name}}}, nil
+	}); err != nil {
+		return err
+	}
+	if checkFolderID("module", id) != nil {
+		return nil // no folder can have this name
+	}
+	if err := os.RemoveAll(filepath.Join(m.cfg.DataDir, "modules", id)); err != nil {
+		return core.Internal(err)
+	}
+	return nil
+}
+
+// MapSummary is a row of GET /host/api/maps.
+type MapSummary struct {
+	ID       string `json:"id"`
+	Name     string `json:"name"`
+	Owner    string `json:"owner"`
+	Image    string `json:"image,omitempty"`
+	Width    int    `json:"width"`
+	Height   int    `json:"height"`
+	GridSize int    `json:"gridSize"`
+	Walls    int    `json:"walls"`
+	Doors    int    `json:"doors"`
+	Lights   int    `json:"lights"`
+	Tokens   int    `json:"tokens"`
+}
+
+// Maps lists every map with its counts.
+func (m *Manager) Maps(ctx context.Context) ([]MapSummary, error) {
+	out := []MapSummary{}
+	err := m.cfg.Service.Store().View(ctx, func(tx core.Tx) error {
+		maps, err := tx.Maps("")
+		if err != nil {
+			return err
+		}
+		for _, mp := range maps {
+			s := MapSummary{ID: mp.ID, Name: mp.Name, Owner: mp.Owner, Image: mp.Image, Width: mp.Width, Height: mp.Height,
+				GridSize: mp.GridSize, Lights: len(mp.Lights), Tokens: len(mp.Tokens)}
+			for _, w := range mp.Walls {
+				if w.IsDoor() {
+					s.Doors++
+				} else {
+					s.Walls++
+				}
+			}
+			out = append(out, s)
+		}
+		return nil
+	})
+	return out, err
+}
+
+// Map returns one map document with its walls, doors, lights and tokens.
+func (m *Manager) Map(ctx context.Context, id string) (*core.Map, error) {
+	var mp *core.Map
+	err := m.cfg.Service.Store().View(ctx, func(tx core.Tx) error {
+		var err error
+		mp, err = tx.Map(id)
+		if core.IsNotFound(err) {
+			return core.NotFoundf("no map with id '%s'", id)
+		}
+		return err
+	})
+	return mp, err
+}
+
+// now is the manager's clock.
+func (m *Manager) now() time.Time { return time.Now().UTC() }
+
+// timeAfter is the polling period of WaitChecked.
+func timeAfter() <-chan time.Time { return time.After(10 * time.Millisecond) }

@@ -1,0 +1,363 @@
+package imports
+
+import (
+	"context"
+	"net/url"
+	"os"
+	"path/filepath"
+
+	"github.com/vttapp/companion/core"
+)
+
+// Offer statuses.
+const (
+	StatusPending     = "pending"
+	StatusDownloading = "downloading"
+	StatusInstalled   = "installed"
+	StatusDeclined    = "declined"
+	StatusFailed      = "failed"
+)
+
+// Offer is an import waiting for, or confirmed by, the person at the device.
+type Offer struct {
+	ID       string `json:"id"`
+	Manifest string `json:"manifest,omitempty"`
+	URL      string `json:"url,omitempty"`
+	// From says who offered it: "api <address>", "link" or "host".
+	From string `json:"from"`
+	// Host is the host the content comes from.
+	Host   string `json:"host"`
+	Status string `json:"status"`
+	// Checking is true while a manifest is being fetched.
+	Checking bool         `json:"checking"`
+	Progress Transfer    `json:"progress"`
+	Error    string       `json:"error,omitempty"`
+	Package  *PackageInfo `json:"package,omitempty"`
+	Result   *Result      `json:"result,omitempty"`
+	Created  string       `json:"created"`
+}
+
+// Transfer is a download's progress: bytes done and total (-1 unknown).
+type Transfer struct {
+	Done  int64 `json:"done"`
+	Total int64 `json:"total"`
+}
+
+// PackageInfo is what a manifest offer shows: the package and whether
+// that version, or another one, is installed.
+type PackageInfo struct {
+	ID          string `json:"id"`
+	Name        string `json:"name"`
+	Type        string `json:"type"`
+	Version     string `json:"version"`
+	System      string `json:"system,omitempty"`
+	Description string `json:"description,omitempty"`
+	Changelog   string `json:"changelog,omitempty"`
+	// Installed is "none", "same" (this version), "older" (an older
+	// version: accepting updates it) or "newer".
+	Installed        string `json:"installed"`
+	InstalledVersion string `json:"installedVersion,omitempty"`
+	Compatible       bool   `json:"compatible"`
+}
+
+type offerState struct {
+	Offer
+	pkg     *Package
+	done    chan struct{} // closed when the offer settles (installed, declined, failed)
+	settled bool
+}
+
+// Offer records an import request as an offer on the host console. For a
+// manifest, the manifest is fetched in the background so that the offer
+// shows the package; nothing is downloaded or installed before Accept.
+// At most MaxOffers offers may be unsettled at once; past that the request
+// is refused, so that a flood of requests cannot grow memory or make the
+// device fetch manifests without end.
+func (m *Manager) Offer(src Source, from string) (Offer, error) {
+	st := &offerState{Offer: Offer{
+		ID: core.NewID(), Manifest: src.Manifest, URL: src.URL, From: from,
+		Status: StatusPending, Progress: Transfer{Total: -1}, Created: m.now().Format("2006-01-02T15:04:05Z"),
+	}, done: make(chan struct{})}
+	if u, err := url.Parse(src.Target()); err == nil {
+		st.Host = u.Hostname()
+	}
+	st.Checking = src.Manifest != ""
+	m.mu.Lock()
+	unsettled := 0
+	for _, o := range m.offers {
+		if !o.settled {
+			unsettled++
+		}
+	}
+	if unsettled >= m.cfg.MaxOffers {
+		m.mu.Unlock()
+		return Offer{}, core.Invalidf("Too many import offers are waiting on the device; try again later")
+	}
+	m.offers[st.ID] = st
+	m.order = append(m.order, st.ID)
+	m.evictLocked()
+	snapshot := st.Offer
+	m.mu.Unlock()
+	m.changed(snapshot)
+	if src.Manifest != "" {
+		m.goBackground(func(ctx context.Context) { m.checkManifest(ctx, st.ID, src.Manifest) })
+	}
+	return snapshot, nil
+}
+
+// evictLocked forgets the oldest settled offers beyond MaxOffers.
+func (m *Manager) evictLocked() {
+	for i := 0; len(m.order) > m.cfg.MaxOffers && i < len(m.order); {
+		if st := m.offers[m.order[i]]; st.settled {
+			delete(m.offers, st.ID)
+			m.order = append(m.order[:i], m.order[i+1:]...)
+			continue
+		}
+		i++
+	}
+}
+
+// checkManifest fetches an offer's manifest and fills in the package.
+func (m *Manager) checkManifest(ctx context.Context, id, manifest string) {
+	pkg, err := FetchPackage(ctx, m.fetcher, manifest, m.cfg.Limits)
+	var info *PackageInfo
+	if err == nil {
+		info, err = m.packageInfo(ctx, pkg)
+	}
+	m.update(id, func(st *offerState) {
+		st.Checking = false
+		if err != nil {
+			m.settleLocked(st, StatusFailed, core.MessageOf(err))
+			return
+		}
+		st.pkg, st.Package = pkg, info
+	})
+}
+
+// packageInfo compares a package with what is installed.
+func (m *Manager) packageInfo(ctx context.Context, p *Package) (*PackageInfo, error) {
+	info := &PackageInfo{ID: p.ID, Name: p.Name, Type: p.Type, Version: p.Version, System: p.System,
+		Description: p.Description, Changelog: p.Changelog, Installed: "none", Compatible: p.Compatible(m.cfg.AppVersion)}
+	installed := ""
+	if p.Type == KindModule {
+		err := m.cfg.Service.Store().View(ctx, func(tx core.Tx) error {
+			mod, err := tx.Module(p.ID)
+			if err == nil {
+				installed = mod.Version
+				return nil
+			}
+			if core.IsNotFound(err) {
+				return nil
+			}
+			return err
+		})
+		if err != nil {
+			return nil, err
+		}
+	} else if data, err := os.ReadFile(filepath.Join(m.cfg.DataDir, "systems", p.ID, systemFile)); err == nil {
+		var s systemManifest
+		if decodeLoose(systemFile, data, &s) == nil {
+			installed = s.Version
+			if installed == "" {
+				installed = "0.0.0"
+			}
+		}
+	} else if p.ID == m.cfg.Collections.SystemID() {
+		installed = "0.0.0" // the loaded system, not installed from a package
+	}
+	if installed != "" {
+		info.InstalledVersion = installed
+		switch c := CompareVersions(installed, p.Version); {
+		case c == 0:
+			info.Installed = "same"
+		case c < 0:
+			info.Installed = "older"
+		default:
+			info.Installed = "newer"
+		}
+	}
+	return info, nil
+}
+
+// Offers lists the offers, oldest first.
+func (m *Manager) Offers() []Offer {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	out := make([]Offer, 0, len(m.order))
+	for _, id := range m.order {
+		out = append(out, m.offers[id].Offer)
+	}
+	return out
+}
+
+// Get returns one offer.
+func (m *Manager) Get(id string) (Offer, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	st, ok := m.offers[id]
+	if !ok {
+		return Offer{}, core.NotFoundf("no import offer with id '%s'", id)
+	}
+	return st.Offer, nil
+}
+
+// Decline closes a pending offer without downloading anything.
+func (m *Manager) Decline(id string) (Offer, error) {
+	var out Offer
+	err := m.update(id, func(st *offerState) {
+		if st.Status != StatusPending {
+			return
+		}
+		m.settleLocked(st, StatusDeclined, "")
+	})
+	if err == nil {
+		out, err = m.Get(id)
+		if err == nil && out.Status != StatusDeclined {
+			err = core.Conflictf("the offer is %s and can no longer be declined", out.Status)
+		}
+	}
+	return out, err
+}
+
+// Accept confirms a pending offer: the download starts in the background
+// (progress on the offer) and the content is installed when it completes.
+// destination files a loose collection or a map into a module or campaign.
+func (m *Manager) Accept(id, destination string) (Offer, error) {
+	var out Offer
+	var refusal error
+	var pkg *Package
+	err := m.update(id, func(st *offerState) {
+		switch {
+		case st.Status != StatusPending:
+			refusal = core.Conflictf("the offer is %s and can no longer be accepted", st.Status)
+		case st.Checking:
+			refusal = core.Conflictf("the manifest is still being fetched; try again in a moment")
+		case st.Package != nil && !st.Package.Compatible:
+			refusal = core.Conflictf("%s %s is not compatible with this application version (%s)", st.Package.Name, st.Package.Version, m.cfg.AppVersion)
+		case st.Package != nil && st.Package.Installed != "none" && st.Package.Installed != "older":
+			refusal = core.Conflictf("%s version %s is already installed", st.Package.Name, st.Package.InstalledVersion)
+		default:
+			st.Status = StatusDownloading
+			pkg = st.pkg
+		}
+		out = st.Offer
+	})
+	if err != nil {
+		return Offer{}, err
+	}
+	if refusal != nil {
+		return out, refusal
+	}
+	manifest := out.Manifest
+	m.goBackground(func(ctx context.Context) {
+		res, err := m.runAccepted(ctx, id, manifest, out.URL, pkg, destination)
+		m.update(id, func(st *offerState) {
+			if err != nil {
+				m.settleLocked(st, StatusFailed, core.MessageOf(err))
+				return
+			}
+			st.Result = &res
+			m.settleLocked(st, StatusInstalled, "")
+		})
+	})
+	return out, nil
+}
+
+// runAccepted downloads and installs an accepted offer.
+func (m *Manager) runAccepted(ctx context.Context, id, manifest, raw string, pkg *Package, destination string) (Result, error) {
+	progress := func(done, total int64) {
+		m.update(id, func(st *offerState) { st.Progress = Transfer{Done: done, Total: total} })
+	}
+	opt := InstallOptions{Destination: destination}
+	if pkg != nil {
+		raw = pkg.Download
+		opt = InstallOptions{Package: manifest, PackageID: pkg.ID, Expect: pkg.Type}
+		if pkg.Type == KindModule {
+			err := m.cfg.Service.Store().View(ctx, func(tx core.Tx) error {
+				_, err := tx.Module(pkg.ID)
+				if err == nil {
+					opt.Replace = pkg.ID
+				}
+				if core.IsNotFound(err) {
+					return nil
+				}
+				return err
+			})
+			if err != nil {
+				return Result{}, err
+			}
+		}
+	}
+	path, got, cleanup, err := m.download(ctx, raw, progress)
+	if err != nil {
+		return Result{}, err
+	}
+	defer cleanup()
+	if pkg != nil {
+		if err := CheckSHA256(pkg.SHA256, got.SHA256); err != nil {
+			return Result{}, err
+		}
+	}
+	opt.Name = got.Name
+	return m.in.InstallFile(ctx, path, got.Name, opt)
+}
+
+// Wait blocks until an offer settles (installed, declined or failed) or
+// ctx ends, and returns it.
+func (m *Manager) Wait(ctx context.Context, id string) (Offer, error) {
+	m.mu.Lock()
+	st, ok := m.offers[id]
+	m.mu.Unlock()
+	if !ok {
+		return Offer{}, core.NotFoundf("no import offer with id '%s'", id)
+	}
+	select {
+	case <-st.done:
+	case <-ctx.Done():
+	}
+	return m.Get(id)
+}
+
+// WaitChecked blocks until an offer's manifest has been fetched.
+func (m *Manager) WaitChecked(ctx context.Context, id string) (Offer, error) {
+	for {
+		o, err := m.Get(id)
+		if err != nil || !o.Checking || ctx.Err() != nil {
+			return o, err
+		}
+		select {
+		case <-ctx.Done():
+		case <-timeAfter():
+		}
+	}
+}
+
+// update changes an offer under the lock and reports the change.
+func (m *Manager) update(id string, fn func(st *offerState)) error {
+	m.mu.Lock()
+	st, ok := m.offers[id]
+	if !ok {
+		m.mu.Unlock()
+		return core.NotFoundf("no import offer with id '%s'", id)
+	}
+	fn(st)
+	snapshot := st.Offer
+	m.mu.Unlock()
+	m.changed(snapshot)
+	return nil
+}
+
+// settleLocked moves an offer to a final status.
+func (m *Manager) settleLocked(st *offerState, status, errText string) {
+	st.Status, st.Error = status, errText
+	if !st.settled {
+		st.settled = true
+		close(st.done)
+	}
+}
+
+func (m *Manager) changed(o Offer) {
+	if m.cfg.OnChange != nil {
+		m.cfg.OnChange(o)
+	}
+}
