@@ -87,10 +87,10 @@ func buildKinds(decl *scripting.Declarations, problems *scripting.Problems) []*K
 			if _, given := d.Fields["collection"]; !given {
 				add("collection is required: the {collection} of /api/{collection}, e.g. %q", d.Kind+"s")
 			}
-		case !collectionLabel.MatchString(k.Collection):
-			add("collection %q must be lower-case letters, digits, '-' or '_'", k.Collection)
 		case isReserved(k.Collection):
 			add("collection %q collides with the fixed route /api/%s; choose another label", k.Collection, k.Collection)
+		case !collectionLabel.MatchString(k.Collection):
+			add("collection %q must be lower-case letters, digits, '-' or '_'", k.Collection)
 		default:
 			if first, dup := byCollection[k.Collection]; dup {
 				add("collection %q is already used by kind %q (%s:%d)", k.Collection, first.Kind, first.File, first.Line)

@@ -112,10 +112,9 @@ func joinAndFilter(join func([]string, string, string) string) pongo2.FilterFunc
 			last = param.String()
 		}
 		items := make([]string, 0, in.Len())
-		in.Iterate(func(_, _ int, key, _ *pongo2.Value) bool {
-			items = append(items, key.String())
-			return true
-		}, func() {})
+		for i := 0; i < in.Len(); i++ {
+			items = append(items, in.Index(i).String())
+		}
 		return pongo2.AsValue(join(items, ", ", last)), nil
 	}
 }
@@ -194,8 +193,10 @@ type MissingVariableError struct {
 	Path  string
 }
 
-func (e *MissingVariableError) Error() string {
-	return fmt.Sprintf("%s: the template prints %s, which is missing (check the name, or write {{ %s|default:\"\" }} when it is optional)", e.Where, e.Path, e.Path)
+func (e *MissingVariableError) Error() string { return e.Where + ": " + e.message() }
+
+func (e *MissingVariableError) message() string {
+	return fmt.Sprintf("the template prints %s, which is missing (check the name, or write {{ %s|default:\"\" }} when it is optional)", e.Path, e.Path)
 }
 
 // nullValue is the type of Null: a JSON null in template data. It is a nil

@@ -110,16 +110,17 @@ var pongoPrefix = regexp.MustCompile(`^\[Error[^\]]*\]\s*`)
 
 // wrap turns a pongo2 error into an *Error with the file and line.
 func (s *Set) wrap(name string, err error) error {
-	var missing *MissingVariableError
-	if errors.As(err, &missing) {
-		file, line := splitWhere(missing.Where)
-		return &Error{File: s.prefix + file, Line: line, Message: fmt.Sprintf("the template prints %s, which is missing (check the name, or write {{ %s|default:\"\" }} when it is optional)", missing.Path, missing.Path)}
-	}
 	var perr *pongo2.Error
 	if errors.As(err, &perr) {
+		// pongo2 errors do not unwrap; look at the original error ourselves.
+		var missing *MissingVariableError
+		if errors.As(perr.OrigError, &missing) {
+			file, line := splitWhere(missing.Where)
+			return &Error{File: s.prefix + file, Line: line, Message: missing.message()}
+		}
 		file := perr.Filename
-		if file == "" && perr.Token != nil {
-			file = perr.Token.Filename
+		if perr.Token != nil && perr.Token.Filename != "" {
+			file = perr.Token.Filename // the file holding the line, e.g. the includer
 		}
 		if file == "" || file == "<string>" {
 			file = name
