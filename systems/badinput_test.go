@@ -95,9 +95,9 @@ companion.system{ config = { a = 1 }, other = true }
 func TestReservedCollectionsAllRejected(t *testing.T) {
 	for _, label := range ReservedCollections {
 		got := problemsOf(t, map[string]string{
-			"system.json":       okManifest,
-			"system.lua":        `require("companion").entity("k", { collection = "` + label + `", view = function(e) return {} end })`,
-			"templates/k.html":  "x",
+			"system.json":      okManifest,
+			"system.lua":       `require("companion").entity("k", { collection = "` + label + `", view = function(e) return {} end })`,
+			"templates/k.html": "x",
 		})
 		expectProblems(t, got, `collides with the fixed route /api/`+label)
 	}
@@ -130,9 +130,9 @@ func TestScriptAndTemplateProblemsAtLoad(t *testing.T) {
 	}), `system.lua:2: module "lib.nothere" not found: there is no lib/nothere.lua in the system folder`)
 
 	expectProblems(t, problemsOf(t, map[string]string{
-		"system.json":            okManifest,
-		"system.lua":             `require("companion").entity("k", { collection = "ks", view = function(e) return {} end })`,
-		"templates/k.html":       "<p>\n{% if view.x %}\n{{ view.x }\n</p>",
+		"system.json":      okManifest,
+		"system.lua":       `require("companion").entity("k", { collection = "ks", view = function(e) return {} end })`,
+		"templates/k.html": "<p>\n{% if view.x %}\n{{ view.x }\n</p>",
 	}), "templates/k.html:3:")
 
 	expectProblems(t, problemsOf(t, map[string]string{
