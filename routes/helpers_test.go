@@ -77,7 +77,7 @@ type testEnv struct {
 	store   *sqlite.Store
 	events  *eventLog
 	dataDir string
-	logs    *bytes.Buffer
+	logs    *lockedWriter
 }
 
 type envOptions struct {
@@ -96,7 +96,9 @@ func newEnv(t testing.TB, opt envOptions) *testEnv {
 	t.Cleanup(func() { store.Close() })
 	holder := systems.NewHolder(dnd5eSystem(t))
 	events := &eventLog{}
-	svc := core.NewService(core.ServiceConfig{Store: store, Events: events, Rules: holder, Roller: fixedRoller{}})
+	bus := core.NewBus()
+	bus.Subscribe(func(evs []core.Event) { events.Publish(evs...) })
+	svc := core.NewService(core.ServiceConfig{Store: store, Events: bus, Rules: holder, Roller: fixedRoller{}})
 	if !opt.noCampaign {
 		if err := store.Update(context.Background(), seedFixture); err != nil {
 			t.Fatal(err)
@@ -107,19 +109,27 @@ func newEnv(t testing.TB, opt envOptions) *testEnv {
 			t.Fatal(err)
 		}
 	}
-	logs := &bytes.Buffer{}
+	logs := &lockedWriter{w: &bytes.Buffer{}}
+	log := slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	hub := NewHub(svc, bus, log, HubOptions{})
 	cfg := Config{
-		Service: svc, Systems: holder, DataDir: dataDir, MaxBodyBytes: opt.maxBodyBytes,
-		Log: slog.New(slog.NewTextHandler(&lockedWriter{w: logs}, &slog.HandlerOptions{Level: slog.LevelDebug})),
+		Service: svc, Bus: bus, Hub: hub, Systems: holder, DataDir: dataDir, MaxBodyBytes: opt.maxBodyBytes, Log: log,
 	}
 	srv := httptest.NewServer(NewPublicHandler(cfg))
-	t.Cleanup(srv.Close)
+	t.Cleanup(func() { hub.Close(); srv.Close() })
 	return &testEnv{srv: srv, svc: svc, store: store, events: events, dataDir: dataDir, logs: logs}
 }
 
 type lockedWriter struct {
 	mu sync.Mutex
 	w  io.Writer
+}
+
+// String returns what was logged so far.
+func (l *lockedWriter) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.(*bytes.Buffer).String()
 }
 
 func (l *lockedWriter) Write(p []byte) (int, error) {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"strconv"
 
 	"github.com/vttapp/companion/core"
 )
@@ -61,6 +62,7 @@ func writeJSON(w http.ResponseWriter, r *http.Request, cfg *Config, status int, 
 // writeRawJSON answers already encoded JSON.
 func writeRawJSON(w http.ResponseWriter, status int, body []byte) {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.Header().Set("Content-Length", strconv.Itoa(len(body)))
 	w.WriteHeader(status)
 	w.Write(body)
 }

@@ -1,0 +1,100 @@
+package routes
+
+import (
+	"fmt"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/vttapp/companion/core"
+)
+
+func TestSnapshot(t *testing.T) {
+	e := newEnv(t, envOptions{})
+	for i := 1; i <= 32; i++ {
+		if r := e.do(t, "POST", "/api/messages", fmt.Sprintf(`{"text":"message %d"}`, i)); r.status != 200 {
+			t.Fatalf("post: %d %s", r.status, r.body)
+		}
+	}
+	snap := e.do(t, "GET", "/api", "").json(t)
+	for _, key := range []string{"version", "build", "game", "map", "screen", "messages", "trackedObjects", "paused"} {
+		if _, ok := snap[key]; !ok {
+			t.Fatalf("snapshot lacks %q: %v", key, snap)
+		}
+	}
+	if snap["version"] != core.Version || snap["build"] != float64(core.Build) {
+		t.Fatalf("version %v build %v", snap["version"], snap["build"])
+	}
+	msgs := snap["messages"].([]any)
+	if len(msgs) != 30 || msgs[0].(map[string]any)["text"] != "message 3" || msgs[29].(map[string]any)["text"] != "message 32" {
+		t.Fatalf("messages: %d, first %v", len(msgs), msgs[0])
+	}
+	if m := snap["map"].(map[string]any); m["id"] != mapID || len(m["tokens"].([]any)) != 2 {
+		t.Fatalf("map = %v", m)
+	}
+}
+
+func TestSnapshotWithoutPrimaryCampaign(t *testing.T) {
+	e := newEnv(t, envOptions{noCampaign: true})
+	wantError(t, e.do(t, "GET", "/api", ""), 404, "no primary campaign for system 'dnd5e'")
+	wantError(t, e.do(t, "POST", "/api/messages", `{"text":"hi"}`), 404, "no primary campaign")
+}
+
+func TestSystemDocumentETag(t *testing.T) {
+	e := newEnv(t, envOptions{})
+	r := e.do(t, "GET", "/api/system", "")
+	doc := r.json(t)
+	if doc["id"] != "dnd5e" || doc["definitions"] == nil {
+		t.Fatalf("system = %.200s", r.body)
+	}
+	etag := r.header.Get("ETag")
+	if etag == "" || !strings.HasPrefix(etag, `"`) {
+		t.Fatalf("ETag = %q", etag)
+	}
+	nm := e.do(t, "GET", "/api/system", "", "If-None-Match", etag)
+	if nm.status != 304 || len(nm.body) != 0 {
+		t.Fatalf("If-None-Match: %d", nm.status)
+	}
+	if r := e.do(t, "GET", "/api/system", "", "If-None-Match", `"other"`); r.status != 200 {
+		t.Fatalf("stale tag: %d", r.status)
+	}
+	// gzip for a client that accepts it; the weak tag still matches.
+	gz := e.do(t, "GET", "/api/system", "", "Accept-Encoding", "gzip")
+	if gz.header.Get("Content-Encoding") != "gzip" || len(gz.body) >= len(r.body) {
+		t.Fatalf("gzip: encoding %q, %d bytes vs %d", gz.header.Get("Content-Encoding"), len(gz.body), len(r.body))
+	}
+	if nm := e.do(t, "GET", "/api/system", "", "If-None-Match", gz.header.Get("ETag"), "Accept-Encoding", "gzip"); nm.status != 304 {
+		t.Fatalf("weak tag from the gzip answer: %d", nm.status)
+	}
+}
+
+func TestClientsIsAnArray(t *testing.T) {
+	e := newEnv(t, envOptions{})
+	r := e.do(t, "GET", "/api/clients", "")
+	if r.status != 200 || strings.TrimSpace(string(r.body)) != "[]" {
+		t.Fatalf("clients: %d %s", r.status, r.body)
+	}
+}
+
+func TestPostMessage(t *testing.T) {
+	e := newEnv(t, envOptions{})
+	r := e.do(t, "POST", "/api/messages", `{"text":"I attack [[1d20+5]]","source":"Ann"}`)
+	if r.status != http.StatusOK {
+		t.Fatalf("post: %d %s", r.status, r.body)
+	}
+	m := r.json(t)
+	if m["campaign"] != campaignID || m["source"] != "Ann" || m["id"] == "" || m["created"] == nil {
+		t.Fatalf("stored message = %v", m)
+	}
+	if rolls, _ := m["rolls"].([]any); len(rolls) != 1 {
+		t.Fatalf("rolls = %v", m["rolls"])
+	}
+	if ev := e.events.take(); ev != "messageCreated" {
+		t.Fatalf("events = %s", ev)
+	}
+	wantError(t, e.do(t, "POST", "/api/messages", `{"text":`), 400, "malformed JSON")
+	wantError(t, e.do(t, "POST", "/api/messages", `{"text":5}`), 400, "field 'text' must be a string")
+	wantError(t, e.do(t, "POST", "/api/messages", `{"source":"Ann"}`), 400, "'text' is required")
+	wantError(t, e.do(t, "POST", "/api/messages", `[]`), 400, "expected an object")
+	wantError(t, e.do(t, "POST", "/api/messages", ``), 400, "message:")
+}

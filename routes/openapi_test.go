@@ -1,0 +1,52 @@
+package routes
+
+import (
+	"context"
+	"testing"
+
+	"github.com/getkin/kin-openapi/openapi3"
+)
+
+func TestOpenAPIDescribesTheLoadedSystem(t *testing.T) {
+	e := newEnv(t, envOptions{})
+	r := e.do(t, "GET", "/api/openapi.json", "")
+	if r.status != 200 || r.header.Get("ETag") == "" {
+		t.Fatalf("openapi: %d", r.status)
+	}
+	loader := openapi3.NewLoader()
+	doc, err := loader.LoadFromData(r.body)
+	if err != nil {
+		t.Fatalf("kin-openapi cannot load the document: %v", err)
+	}
+	if err := doc.Validate(context.Background()); err != nil {
+		t.Fatalf("invalid OpenAPI document: %v", err)
+	}
+	if !doc.IsOpenAPI31OrLater() {
+		t.Fatalf("openapi = %s, want 3.1", doc.OpenAPI)
+	}
+	for _, kind := range dnd5eSystem(t).Kinds() {
+		list := doc.Paths.Find("/api/" + kind.Collection)
+		if list == nil || list.Get == nil {
+			t.Fatalf("no GET /api/%s", kind.Collection)
+		}
+		schema := list.Get.Parameters.GetByInAndName("query", "schema")
+		if schema == nil || len(schema.Schema.Value.Enum) != 4 {
+			t.Fatalf("/api/%s lacks the schema parameter enum", kind.Collection)
+		}
+		one := doc.Paths.Find("/api/" + kind.Collection + "/{id}")
+		if one == nil || one.Get == nil || one.Put == nil || one.Patch == nil || one.Delete != nil {
+			t.Fatalf("/api/%s/{id} operations wrong", kind.Collection)
+		}
+		if doc.Components.Schemas[typeName(kind.Name)] == nil {
+			t.Fatalf("no schema for kind %s", kind.Name)
+		}
+	}
+	for _, p := range []string{"/api", "/api/system", "/api/clients", "/api/messages", "/api/combatants/{id}", "/api/tokens/{id}", "/{reference}"} {
+		if doc.Paths.Find(p) == nil {
+			t.Fatalf("missing path %s", p)
+		}
+	}
+	if doc.Paths.Find("/api/monstres") != nil {
+		t.Fatal("unexpected path")
+	}
+}

@@ -1,0 +1,209 @@
+package routes
+
+import (
+	"fmt"
+	"io/fs"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/vttapp/companion/systems"
+)
+
+// rawGet sends path exactly as written (no client-side cleaning or
+// escaping), the way an attacker would.
+func rawGet(t *testing.T, e *testEnv, path string) (int, string) {
+	t.Helper()
+	conn, err := net.Dial("tcp", strings.TrimPrefix(e.srv.URL, "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	conn.SetDeadline(time.Now().Add(5 * time.Second))
+	if _, err := conn.Write([]byte("GET " + path + " HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")); err != nil {
+		t.Fatal(err)
+	}
+	buf := make([]byte, 64<<10)
+	n, _ := conn.Read(buf)
+	out := string(buf[:n])
+	for {
+		m, err := conn.Read(buf)
+		out += string(buf[:m])
+		if err != nil {
+			break
+		}
+	}
+	var status int
+	var proto string
+	if _, err := fmtSscan(out, &proto, &status); err != nil {
+		t.Fatalf("no status line in %q", out)
+	}
+	return status, out
+}
+
+func writeFile(t *testing.T, path, content string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestDataFoldersServeFiles(t *testing.T) {
+	e := newEnv(t, envOptions{})
+	writeFile(t, filepath.Join(e.dataDir, "modules", "m1", "handout.txt"), "the treasure is under the bridge")
+	writeFile(t, filepath.Join(e.dataDir, "campaigns", "c1", "notes.json"), `{"a":1}`)
+	writeFile(t, filepath.Join(e.dataDir, "others", "fog.svg"), `<svg xmlns="http://www.w3.org/2000/svg"></svg>`)
+	writeFile(t, filepath.Join(e.dataDir, "systems", "other", "font.css"), `body{}`)
+	cases := map[string]string{
+		"/modules/m1/handout.txt":  "text/plain; charset=utf-8",
+		"/campaigns/c1/notes.json": "application/json",
+		"/others/fog.svg":          "image/svg+xml",
+		"/systems/other/font.css":  "text/css; charset=utf-8",
+	}
+	for path, ctype := range cases {
+		r := e.do(t, "GET", path, "")
+		if r.status != 200 || r.header.Get("Content-Type") != ctype {
+			t.Fatalf("%s: %d %q", path, r.status, r.header.Get("Content-Type"))
+		}
+		if r.header.Get("ETag") == "" {
+			t.Fatalf("%s: no ETag", path)
+		}
+		if nm := e.do(t, "GET", path, "", "If-None-Match", r.header.Get("ETag")); nm.status != 304 {
+			t.Fatalf("%s If-None-Match: %d", path, nm.status)
+		}
+	}
+	rng := e.do(t, "GET", "/modules/m1/handout.txt", "", "Range", "bytes=4-11")
+	if rng.status != http.StatusPartialContent || string(rng.body) != "treasure" || rng.header.Get("Content-Range") != "bytes 4-11/32" {
+		t.Fatalf("range: %d %q %q", rng.status, rng.body, rng.header.Get("Content-Range"))
+	}
+	// Range with gzip accepted is still the exact bytes.
+	if rng := e.do(t, "GET", "/modules/m1/handout.txt", "", "Range", "bytes=0-2", "Accept-Encoding", "gzip"); string(rng.body) != "the" {
+		t.Fatalf("range+gzip: %q", rng.body)
+	}
+	if r := e.do(t, "GET", "/modules/m1/missing.png", ""); r.status != 404 {
+		t.Fatalf("missing file: %d", r.status)
+	}
+}
+
+func TestDataFolderListingDisabled(t *testing.T) {
+	e := newEnv(t, envOptions{})
+	writeFile(t, filepath.Join(e.dataDir, "modules", "m1", "a.txt"), "a")
+	for _, path := range []string{"/modules/", "/modules/m1", "/modules/m1/", "/campaigns/", "/others/"} {
+		r := e.do(t, "GET", path, "")
+		if r.status != 404 || strings.Contains(string(r.body), "a.txt") {
+			t.Fatalf("%s: %d %s", path, r.status, r.body)
+		}
+	}
+}
+
+func TestDataFoldersDoNotEscape(t *testing.T) {
+	e := newEnv(t, envOptions{})
+	secret := filepath.Join(e.dataDir, "secret.txt")
+	writeFile(t, secret, "TOP SECRET")
+	writeFile(t, filepath.Join(e.dataDir, "modules", "m1", "ok.txt"), "ok")
+	outside := t.TempDir()
+	writeFile(t, filepath.Join(outside, "passwd"), "TOP SECRET")
+	if err := os.Symlink(secret, filepath.Join(e.dataDir, "modules", "m1", "link.txt")); err != nil {
+		t.Fatal(err)
+	}
+	os.MkdirAll(filepath.Join(e.dataDir, "others"), 0o755)
+	if err := os.Symlink(outside, filepath.Join(e.dataDir, "others", "dir")); err != nil {
+		t.Fatal(err)
+	}
+	attacks := []string{
+		"/modules/../secret.txt",
+		"/modules/m1/../../secret.txt",
+		"/modules/%2e%2e/secret.txt",
+		"/modules/%2E%2E/secret.txt",
+		"/modules/m1/%2e%2e/%2e%2e/secret.txt",
+		"/modules/..%2fsecret.txt",
+		"/modules/m1%2f..%2f..%2fsecret.txt",
+		"/modules/..\\secret.txt",
+		"/modules/m1\\..\\..\\secret.txt",
+		"/modules/%5c..%5csecret.txt",
+		"/modules//etc/passwd",
+		"/modules/m1/link.txt",
+		"/others/dir/passwd",
+		"/campaigns/%00/secret.txt",
+		"/systems/../secret.txt",
+		"/systems/dnd5e/../../secret.txt",
+		"/systems/dnd5e/%2e%2e/%2e%2e/secret.txt",
+	}
+	for _, path := range attacks {
+		status, out := rawGet(t, e, path)
+		if strings.Contains(out, "TOP SECRET") {
+			t.Fatalf("%s leaked the secret: %s", path, out)
+		}
+		if status == 200 {
+			t.Fatalf("%s answered 200", path)
+		}
+	}
+	// The legitimate neighbour still works over the raw path.
+	if status, out := rawGet(t, e, "/modules/m1/ok.txt"); status != 200 || !strings.HasSuffix(out, "ok") {
+		t.Fatalf("ok.txt: %d", status)
+	}
+}
+
+func TestSystemAssets(t *testing.T) {
+	e := newEnv(t, envOptions{})
+	sys := dnd5eSystem(t)
+	var asset string
+	walkFirstFile(t, sys, &asset)
+	if asset == "" {
+		t.Skip("the dnd5e system has no assets")
+	}
+	r := e.do(t, "GET", "/systems/dnd5e/"+asset, "")
+	if r.status != 200 || r.header.Get("ETag") == "" || r.header.Get("Content-Type") == "" {
+		t.Fatalf("asset %s: %d %v", asset, r.status, r.header)
+	}
+	if nm := e.do(t, "GET", "/systems/dnd5e/"+asset, "", "If-None-Match", r.header.Get("ETag")); nm.status != 304 {
+		t.Fatalf("asset If-None-Match: %d", nm.status)
+	}
+}
+
+func TestWebPages(t *testing.T) {
+	e := newEnv(t, envOptions{})
+	for _, path := range []string{"/", "/index.html"} {
+		r := e.do(t, "GET", path, "")
+		body := string(r.body)
+		if r.status != 200 || !strings.HasPrefix(r.header.Get("Content-Type"), "text/html") ||
+			!strings.Contains(body, "/client/") || !strings.Contains(body, "data:image/png;base64,") ||
+			!strings.Contains(body, strings.TrimPrefix(e.srv.URL, "http://")) {
+			t.Fatalf("%s: %d %s", path, r.status, body)
+		}
+	}
+	icon := e.do(t, "GET", "/icon.png", "")
+	if icon.status != 200 || icon.header.Get("Content-Type") != "image/png" || !strings.HasPrefix(string(icon.body), "\x89PNG") {
+		t.Fatalf("icon: %d %q", icon.status, icon.header.Get("Content-Type"))
+	}
+	client := e.do(t, "GET", "/client/", "")
+	if client.status != 200 || !strings.Contains(string(client.body), "client.js") {
+		t.Fatalf("client: %d", client.status)
+	}
+	if js := e.do(t, "GET", "/client/client.js", ""); js.status != 200 || !strings.Contains(js.header.Get("Content-Type"), "javascript") {
+		t.Fatalf("client.js: %d %q", js.status, js.header.Get("Content-Type"))
+	}
+	if r := e.do(t, "GET", "/client", ""); r.status != http.StatusMovedPermanently || r.header.Get("Location") != "/client/" {
+		t.Fatalf("/client: %d %q", r.status, r.header.Get("Location"))
+	}
+}
+
+var fmtSscan = fmt.Sscan
+
+// walkFirstFile finds a file among the system's assets.
+func walkFirstFile(t *testing.T, sys *systems.System, out *string) {
+	t.Helper()
+	fs.WalkDir(sys.Assets(), ".", func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && *out == "" {
+			*out = p
+		}
+		return nil
+	})
+}
