@@ -205,4 +205,3 @@ func equalFoldASCII(a, b string) bool {
 	}
 	return true
 }
-

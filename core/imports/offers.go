@@ -30,7 +30,7 @@ type Offer struct {
 	Status string `json:"status"`
 	// Checking is true while a manifest is being fetched.
 	Checking bool         `json:"checking"`
-	Progress Transfer    `json:"progress"`
+	Progress Transfer     `json:"progress"`
 	Error    string       `json:"error,omitempty"`
 	Package  *PackageInfo `json:"package,omitempty"`
 	Result   *Result      `json:"result,omitempty"`
