@@ -19,7 +19,9 @@ type HubOptions struct {
 	// server's own host ("https://table.example", a bare host, or "*").
 	AllowOrigins []string
 	// SendQueue is how many outgoing messages may wait for one client;
-	// a client whose queue is full is disconnected (1013). Default 256.
+	// a client whose queue is full is disconnected (1013). Default 1024:
+	// room for a burst (one commit may publish many events), and taken
+	// only while messages wait.
 	SendQueue int
 	// MaxMessageBytes is the largest frame a client may send (close 1009
 	// past it). Default 1 MiB.
@@ -35,7 +37,7 @@ type HubOptions struct {
 
 // Defaults of HubOptions.
 const (
-	DefaultSendQueue       = 256
+	DefaultSendQueue       = 1024
 	DefaultMaxMessageBytes = 1 << 20
 	DefaultWriteWait       = 10 * time.Second
 	DefaultPongWait        = 60 * time.Second
@@ -134,7 +136,7 @@ func (h *Hub) serve(ws *websocket.Conn, bc *wsBatchConn, address string) {
 	c := newWSConn(h, ws, bc)
 	// app goes first in the queue, before any broadcast can reach it.
 	app, _ := json.Marshal(wsOutEnvelope{Name: core.EventApp, Data: map[string]any{"version": core.Version, "build": core.Build}})
-	c.send <- app
+	c.queue.push(app)
 
 	h.mu.Lock()
 	if h.closed {

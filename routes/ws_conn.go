@@ -12,11 +12,11 @@ import (
 // wsConn is one WebSocket client: its registration, its bounded send queue
 // and the signal that ends it.
 type wsConn struct {
-	hub  *Hub
-	ws   *websocket.Conn
-	bc   *wsBatchConn
-	id   string // "client-<channel>", the source of its drags and pointer
-	send chan []byte
+	hub   *Hub
+	ws    *websocket.Conn
+	bc    *wsBatchConn
+	id    string // "client-<channel>", the source of its drags and pointer
+	queue *wsQueue
 
 	mu     sync.Mutex
 	client core.Client
@@ -28,7 +28,7 @@ type wsConn struct {
 }
 
 func newWSConn(h *Hub, ws *websocket.Conn, bc *wsBatchConn) *wsConn {
-	return &wsConn{hub: h, ws: ws, bc: bc, send: make(chan []byte, h.opts.SendQueue), done: make(chan struct{})}
+	return &wsConn{hub: h, ws: ws, bc: bc, queue: newWSQueue(h.opts.SendQueue), done: make(chan struct{})}
 }
 
 // snapshot returns the client's registration.
@@ -53,16 +53,14 @@ func (c *wsConn) enqueue(msg []byte) bool {
 		return false
 	default:
 	}
-	select {
-	case c.send <- msg:
+	if c.queue.push(msg) {
 		return true
-	default:
-		cl := c.snapshot()
-		c.hub.log.Warn("websocket client too slow: send queue full, disconnecting",
-			"channel", cl.Channel, "address", cl.Address, "queue", cap(c.send))
-		c.close(websocket.CloseTryAgainLater, "send queue full: client too slow")
-		return false
 	}
+	cl := c.snapshot()
+	c.hub.log.Warn("websocket client too slow: send queue full, disconnecting",
+		"channel", cl.Channel, "address", cl.Address, "queue", c.hub.opts.SendQueue)
+	c.close(websocket.CloseTryAgainLater, "send queue full: client too slow")
+	return false
 }
 
 // close ends the connection once with a close code; the writer sends the
@@ -87,12 +85,16 @@ func (c *wsConn) writeLoop() {
 		c.ws.Close() // unblocks the reader
 		h.running.Done()
 	}()
+	var batch [][]byte
 	for {
 		select {
-		case msg := <-c.send:
-			if err := c.writeBatch(msg); err != nil {
+		case <-c.queue.ready:
+			batch = c.queue.take(batch[:0])
+			err := c.writeBatch(batch)
+			clear(batch)
+			if err != nil {
 				c.close(websocket.CloseAbnormalClosure, "")
-				if !errors.Is(err, websocket.ErrCloseSent) {
+				if !errors.Is(err, websocket.ErrCloseSent) && !errors.Is(err, errWSInterrupted) {
 					h.log.Info("websocket write failed", "channel", c.snapshot().Channel, "err", err)
 				}
 				return
@@ -109,26 +111,26 @@ func (c *wsConn) writeLoop() {
 	}
 }
 
-// writeBatch writes first and whatever else is queued at that moment, one
-// frame per message, and flushes them to the socket together.
-func (c *wsConn) writeBatch(first []byte) error {
+// writeBatch writes the messages, one frame each, and hands them to the
+// socket together.
+func (c *wsConn) writeBatch(msgs [][]byte) error {
 	if err := c.ws.SetWriteDeadline(time.Now().Add(c.hub.opts.WriteWait)); err != nil {
 		return err
 	}
-	n := len(c.send)
-	if n == 0 {
-		return c.ws.WriteMessage(websocket.TextMessage, first)
+	if len(msgs) == 1 {
+		return c.ws.WriteMessage(websocket.TextMessage, msgs[0])
 	}
 	c.bc.beginBatch()
-	err := c.ws.WriteMessage(websocket.TextMessage, first)
-	for ; n > 0 && err == nil; n-- {
+	var err error
+	for _, m := range msgs {
 		select {
 		case <-c.done:
-			n = 1 // stop: the connection is closing
-			continue
+			return c.bc.flush(time.Now().Add(c.hub.opts.WriteWait)) // closing: the rest is moot
 		default:
 		}
-		err = c.ws.WriteMessage(websocket.TextMessage, <-c.send)
+		if err = c.ws.WriteMessage(websocket.TextMessage, m); err != nil {
+			break
+		}
 	}
 	if ferr := c.bc.flush(time.Now().Add(c.hub.opts.WriteWait)); err == nil {
 		err = ferr
