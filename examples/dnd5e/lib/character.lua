@@ -113,7 +113,7 @@ local function equipment(list)
     end
     if name ~= "" then
       if q and q > 1 then
-        name = name .. " (" .. number(q) .. ")"
+        name = name .. " ×" .. number(q)
       end
       out[#out + 1] = name
     end
@@ -158,6 +158,7 @@ function character.view(e)
     senses = creature.senses(data.senses),
     languages = creature.languages(data.languages),
     experience = "",
+    damage_resistances = "",
     features = creature.features(data.special_abilities),
     actions = creature.features(data.actions),
     spells = character.spell_groups(data.spells),
@@ -166,16 +167,7 @@ function character.view(e)
   if util.number(data.experience_points) then
     v.experience = number(data.experience_points) .. " XP"
   end
-  local props = {}
-  util.property(props, "Saving Throws", saves)
-  util.property(props, "Skills", skills)
-  util.property(props, "Damage Resistances", creature.damage_list(data.damage_resistances))
-  util.property(props, "Senses", v.senses)
-  util.property(props, "Languages", v.languages)
-  util.property(props, "Proficiency Bonus", v.proficiency_bonus)
-  util.property(props, "Background", v.background)
-  util.property(props, "Experience", v.experience)
-  v.properties = props
+  v.damage_resistances = creature.damage_list(data.damage_resistances)
   return v
 end
 

@@ -154,7 +154,7 @@ local function contents(list)
       local q = util.number(c.quantity)
       if n ~= "" then
         if q and q > 1 then
-          n = n .. " (" .. number(q) .. ")"
+          n = n .. " ×" .. number(q)
         end
         out[#out + 1] = n
       end
@@ -211,7 +211,7 @@ function item.view(e)
     armor_class = armor_class(data),
     strength = "",
     stealth = "",
-    properties = properties(data),
+    weapon_properties = properties(data),
     description = text.blocks(desc),
     special = text.blocks(data.special),
   }
@@ -234,7 +234,7 @@ function item.view(e)
   util.property(rows, "Damage", v.damage)
   util.property(rows, "Two-Handed Damage", v.two_handed_damage)
   util.property(rows, "Range", v.range)
-  util.property(rows, "Properties", v.properties)
+  util.property(rows, "Properties", v.weapon_properties)
   if util.number(data.quantity) then
     util.property(rows, "Quantity", number(data.quantity))
   end

@@ -114,20 +114,6 @@ function monster.view(e)
     reactions = creature.features(data.reactions),
   }
 
-  -- The lines between the ability scores and the challenge, in stat-block
-  -- order, only when present: the template prints them as a list.
-  local props = {}
-  util.property(props, "Saving Throws", saves)
-  util.property(props, "Skills", skills)
-  util.property(props, "Damage Vulnerabilities", v.damage_vulnerabilities)
-  util.property(props, "Damage Resistances", v.damage_resistances)
-  util.property(props, "Damage Immunities", v.damage_immunities)
-  util.property(props, "Condition Immunities", v.condition_immunities)
-  util.property(props, "Senses", v.senses)
-  util.property(props, "Languages", v.languages)
-  util.property(props, "Challenge", challenge)
-  util.property(props, "Proficiency Bonus", v.proficiency_bonus)
-  v.properties = props
   return v
 end
 

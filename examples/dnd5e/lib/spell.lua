@@ -79,11 +79,11 @@ local function save(dc)
   end
   local success = util.text(dc.dc_success)
   if success == "half" then
-    return ability .. " saving throw, half damage on a success"
+    return ability .. " (half damage on a success)"
   elseif success == "none" then
-    return ability .. " saving throw, no effect on a success"
+    return ability .. " (no effect on a success)"
   end
-  return ability .. " saving throw"
+  return ability
 end
 
 function spell.view(e)
@@ -116,15 +116,9 @@ function spell.view(e)
   }
   -- "At Higher Levels." leads the first paragraph, as printed in the book.
   local first = v.higher_level[1]
-  if first and first.type == "p" and first.lead == "" then
+  if first and first.type == "p" and first.lead == nil then
     first.lead = "At Higher Levels."
   end
-  local props = {}
-  util.property(props, "Casting Time", v.casting_time)
-  util.property(props, "Range", v.range)
-  util.property(props, "Components", v.components)
-  util.property(props, "Duration", v.duration)
-  v.properties = props
   local extra = {}
   util.property(extra, "Area", v.area)
   util.property(extra, "Saving Throw", v.save)

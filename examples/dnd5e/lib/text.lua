@@ -8,7 +8,7 @@
 --   "| a | b |" + "|---|"   Markdown tables (header, separator, rows)
 --   "Title (table)"         the caption line the SRD puts before a table
 -- Blocks:
---   { type = "p", lead = "Name.", text = "..." }   (lead is "" when absent)
+--   { type = "p", lead = "Name.", text = "..." }   (lead only when there is one)
 --   { type = "list", items = { "...", ... } }
 --   { type = "table", caption = "...", head = { ... }, rows = { { ... }, ... } }
 local text = {}
@@ -20,11 +20,24 @@ local function clean(s)
   return s
 end
 
+-- trim removes surrounding white space; most lines have none, so check the
+-- end bytes before paying for a pattern.
+local function is_space(b)
+  return b == 32 or b == 9 or b == 10 or b == 13
+end
+
+local function trim(s)
+  if is_space(s:byte(1)) or is_space(s:byte(-1)) then
+    return (s:gsub("^%s+", ""):gsub("%s+$", ""))
+  end
+  return s
+end
+
 local function cells(line)
   local out = {}
   local body = line:gsub("^%s*|", ""):gsub("|%s*$", "")
   for cell in (body .. "|"):gmatch("([^|]*)|") do
-    out[#out + 1] = clean((cell:gsub("^%s+", ""):gsub("%s+$", "")))
+    out[#out + 1] = clean(trim(cell))
   end
   return out
 end
@@ -38,13 +51,20 @@ local function paragraph(line)
   if lead then
     return { type = "p", lead = clean(lead), text = clean(rest) }
   end
-  return { type = "p", lead = "", text = clean(line) }
+  return { type = "p", text = clean(line) }
 end
 
 -- blocks converts a list of paragraphs, or one string with line breaks.
 function text.blocks(source)
   local lines
   if type(source) == "string" then
+    if not source:find("\n", 1, true) then
+      local line = trim(source)
+      local first = line:sub(1, 1)
+      if line ~= "" and first ~= "|" and first ~= "-" and first ~= "*" then
+        return { { type = "p", text = line } }
+      end
+    end
     lines = {}
     for line in source:gmatch("[^\n]+") do
       lines[#lines + 1] = line
@@ -59,7 +79,7 @@ function text.blocks(source)
   local current_list, current_table
   for _, raw in ipairs(lines) do
     if type(raw) == "string" then
-      local line = raw:gsub("^%s+", ""):gsub("%s+$", "")
+      local line = trim(raw)
       local first = line:sub(1, 1)
       if line == "" then
         current_list, current_table = nil, nil
@@ -68,7 +88,7 @@ function text.blocks(source)
         if current_table == nil then
           local caption = ""
           local previous = out[#out]
-          if previous and previous.type == "p" and previous.lead == "" and previous.text:sub(-8) == " (table)" then
+          if previous and previous.type == "p" and previous.lead == nil and previous.text:sub(-8) == " (table)" then
             caption = previous.text:sub(1, -9)
             out[#out] = nil
           end

@@ -135,6 +135,9 @@ function util.dice_text(formula)
   if type(formula) ~= "string" then
     return ""
   end
+  if not formula:find("[%s%+%-]") then
+    return formula -- "2d6": nothing to space
+  end
   local s = formula:gsub("%s+", "")
   s = s:gsub("([%+%-])", " %1 ")
   return s
