@@ -8,6 +8,7 @@ import (
 	"log/slog"
 
 	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/core/imports"
 	"github.com/vttapp/companion/systems"
 )
 
@@ -29,6 +30,6 @@ type Config struct {
 	Web fs.FS
 
 	// Fields added by the packages as they land (one line each):
-	Systems *systems.Holder // the loaded game system
-	// Imports *imports.Manager — import offers and installers
+	Systems *systems.Holder  // the loaded game system
+	Imports *imports.Manager // import offers and installers
 }

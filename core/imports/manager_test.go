@@ -326,7 +326,9 @@ func TestDownloadFollowsAllowedRedirect(t *testing.T) {
 	env := newTestEnv(t)
 	srv := newContentServer(t, false)
 	srv.put("/real.module", batsModule(t, "1.0.0", "Cave Bat"))
-	srv.handle("/moved.module", func(w http.ResponseWriter, r *http.Request) { http.Redirect(w, r, "/real.module", http.StatusMovedPermanently) })
+	srv.handle("/moved.module", func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, "/real.module", http.StatusMovedPermanently)
+	})
 	m := newTestManager(t, env, nil, Limits{})
 	res, err := m.ImportURL(context.Background(), srv.URL+"/moved.module", "", nil)
 	if err != nil || res.Kind != KindModule {

@@ -1,0 +1,128 @@
+package routes
+
+import (
+	"encoding/json"
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+
+	"github.com/vttapp/companion/core/imports"
+)
+
+// Every rule of contract 4.6 for POST /api/import.
+func TestImportAPIAccepts(t *testing.T) {
+	env := newImportEnv(t)
+	for _, tc := range []struct {
+		name, query, body string
+		want              imports.Source
+	}{
+		{"manifest in body", "", `{"manifest":"https://example.org/bats/manifest.json"}`, imports.Source{Manifest: "https://example.org/bats/manifest.json"}},
+		{"url in body", "", `{"url":"https://example.org/bats.module"}`, imports.Source{URL: "https://example.org/bats.module"}},
+		// Rule 4: percent-encoded in a query string, not in a body.
+		{"url in query", "?url=https%3A%2F%2Fexample.org%2Fa%2Bb.module%3Fv%3D1%26w%3D2", "", imports.Source{URL: "https://example.org/a+b.module?v=1&w=2"}},
+		{"manifest in query", "?manifest=https%3A%2F%2Fexample.org%2Fm.json", "", imports.Source{Manifest: "https://example.org/m.json"}},
+		// Rule 3: other parameters are ignored, in the body and the query.
+		{"other body keys", "", `{"url":"https://example.org/x.uvtt","name":"ignored","utm":1}`, imports.Source{URL: "https://example.org/x.uvtt"}},
+		{"other query keys", "?utm_source=mail&url=https%3A%2F%2Fexample.org%2Fx.dd2vtt", "", imports.Source{URL: "https://example.org/x.dd2vtt"}},
+		// Other query keys next to a body source are not a second source.
+		{"body with unrelated query", "?utm_source=mail", `{"url":"https://example.org/x.module"}`, imports.Source{URL: "https://example.org/x.module"}},
+		// Rule 5: http on the local network.
+		{"http local", "", `{"url":"http://192.168.1.20:8080/a.module"}`, imports.Source{URL: "http://192.168.1.20:8080/a.module"}},
+		{"http mdns", "", `{"url":"http://nas.local/a.module"}`, imports.Source{URL: "http://nas.local/a.module"}},
+		{"http ipv6 loopback", "", `{"url":"http://[::1]:8080/a.module"}`, imports.Source{URL: "http://[::1]:8080/a.module"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			before := len(env.manager.Offers())
+			status, body := importDo(t, "POST", env.public.URL+"/api/import"+tc.query, "application/json", strings.NewReader(tc.body))
+			if status != http.StatusAccepted || strings.TrimSpace(string(body)) != `{"status":"accepted"}` {
+				t.Fatalf("%d %s", status, body)
+			}
+			offers := env.manager.Offers()
+			if len(offers) != before+1 {
+				t.Fatalf("%d offers", len(offers))
+			}
+			o := offers[len(offers)-1]
+			// A manifest offer may already have failed to fetch its
+			// (unreachable) manifest; a url offer waits for the device.
+			if o.Manifest != tc.want.Manifest || o.URL != tc.want.URL || o.From != "api 127.0.0.1" || (o.URL != "" && o.Status != imports.StatusPending) {
+				t.Errorf("offer %+v", o)
+			}
+		})
+	}
+}
+
+func TestImportAPIRejects(t *testing.T) {
+	env := newImportEnv(t)
+	for _, tc := range []struct {
+		name, query, body, want string
+	}{
+		{"nothing", "", "", imports.MsgNoSource},
+		{"empty object", "", `{}`, imports.MsgNoSource},
+		{"only other keys", "?utm=1", `{"name":"x"}`, imports.MsgNoSource},
+		{"null source", "", `{"url":null}`, imports.MsgNoSource},
+		{"both in body", "", `{"manifest":"https://a.org/m.json","url":"https://a.org/x.module"}`, imports.MsgBothSources},
+		{"both in query", "?manifest=https%3A%2F%2Fa.org%2Fm.json&url=https%3A%2F%2Fa.org%2Fx.module", "", imports.MsgBothSources},
+		{"body and query", "?url=https%3A%2F%2Fa.org%2Fx.module", `{"url":"https://a.org/x.module"}`, imports.MsgBodyAndQuery},
+		{"manifest body url query", "?url=https%3A%2F%2Fa.org%2Fx.module", `{"manifest":"https://a.org/m.json"}`, imports.MsgBodyAndQuery},
+		{"http public", "", `{"url":"http://example.org/a.module"}`, "Plain http can only be used for a source on the local network, not 'example.org'."},
+		{"http public in query", "?manifest=http%3A%2F%2Fexample.org%2Fm.json", "", "Plain http can only be used for a source on the local network, not 'example.org'."},
+		{"http decimal ip", "", `{"url":"http://2130706433/a.module"}`, "Plain http can only be used for a source on the local network, not '2130706433'."},
+		{"http octal ip", "", `{"url":"http://0177.0.0.1/a.module"}`, "Plain http can only be used for a source on the local network, not '0177.0.0.1'."},
+		{"http userinfo trick", "", `{"url":"http://127.0.0.1@example.org/a.module"}`, "Plain http can only be used for a source on the local network, not 'example.org'."},
+		{"ftp", "", `{"url":"ftp://example.org/a.module"}`, "Only https URLs can be imported from a link, not 'ftp'."},
+		{"file", "", `{"url":"file:///etc/passwd"}`, "Only https URLs can be imported from a link, not 'file'."},
+		{"file in query", "?url=file%3A%2F%2F%2Fetc%2Fpasswd", "", "Only https URLs can be imported from a link, not 'file'."},
+		{"not a url", "", `{"url":"bats.module"}`, "is not an absolute URL"},
+		{"empty url", "", `{"url":""}`, "is not an absolute URL"},
+		{"number url", "", `{"url":42}`, "must be a string"},
+		{"body an array", "", `["https://a.org/x.module"]`, imports.MsgBodyNotJSON},
+		{"body a string", "", `"https://a.org/x.module"`, imports.MsgBodyNotJSON},
+		{"body null", "", `null`, imports.MsgBodyNotJSON},
+		{"malformed json", "", `{"url":`, imports.MsgBodyNotJSON},
+		{"space in query url", "?url=https%3A%2F%2Fa.org%2Fa%20b.module", "", imports.MsgNotEncoded},
+		{"form-encoded plus in query url", "?url=https%3A%2F%2Fa.org%2Fa+b.module", "", imports.MsgNotEncoded},
+		{"malformed percent-encoding", "?url=https%3A%2F%2Fa.org%2Fx%ZZ.module", "", imports.MsgBadQuery},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			before := len(env.manager.Offers())
+			status, body := importDo(t, "POST", env.public.URL+"/api/import"+tc.query, "application/json", strings.NewReader(tc.body))
+			if status != http.StatusBadRequest {
+				t.Fatalf("status %d %s", status, body)
+			}
+			var got map[string]any
+			if err := json.Unmarshal(body, &got); err != nil || len(got) != 1 {
+				t.Fatalf("body must be one key: %s", body)
+			}
+			msg, _ := got["error"].(string)
+			if !strings.Contains(msg, tc.want) {
+				t.Errorf("error %q, want %q", msg, tc.want)
+			}
+			if len(env.manager.Offers()) != before {
+				t.Error("a rejected request made an offer")
+			}
+		})
+	}
+}
+
+// Rule 8: only POST; a page load cannot trigger an import.
+func TestImportAPIOnlyPost(t *testing.T) {
+	env := newImportEnv(t)
+	q := "?url=" + url.QueryEscape("https://example.org/a.module")
+	status, _ := importDo(t, "GET", env.public.URL+"/api/import"+q, "", nil)
+	if status == http.StatusAccepted || status < 400 {
+		t.Errorf("GET status %d", status)
+	}
+	if n := len(env.manager.Offers()); n != 0 {
+		t.Errorf("GET made %d offers", n)
+	}
+}
+
+func TestImportAPIWithoutManager(t *testing.T) {
+	h := NewPublicHandler(Config{})
+	rec := newRecorder()
+	h.ServeHTTP(rec, newRequest("POST", "/api/import", `{"url":"https://example.org/a.module"}`))
+	if rec.Code != http.StatusServiceUnavailable || !strings.Contains(rec.Body.String(), `"error"`) {
+		t.Errorf("%d %s", rec.Code, rec.Body)
+	}
+}

@@ -1,0 +1,169 @@
+package routes
+
+import (
+	"archive/zip"
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/core/imports"
+	"github.com/vttapp/companion/core/sqlite"
+)
+
+// importCollections stands in for the loaded system's collection labels.
+type importCollections struct{}
+
+func (importCollections) SystemID() string { return "dnd5e" }
+func (importCollections) KindForCollection(label string) (string, bool) {
+	kind, ok := map[string]string{"monsters": "monster", "spells": "spell"}[label]
+	return kind, ok
+}
+
+// importEnv is the public and host handlers over a real store, with an
+// import manager whose HTTP client trusts the TLS content server.
+type importEnv struct {
+	public, host *httptest.Server
+	content      *importContent
+	manager      *imports.Manager
+	svc          *core.Service
+	dataDir      string
+}
+
+func newImportEnv(t *testing.T) *importEnv {
+	t.Helper()
+	dataDir := t.TempDir()
+	store, err := sqlite.Open(filepath.Join(dataDir, "companion.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { store.Close() })
+	svc := core.NewService(core.ServiceConfig{Store: store})
+	c := &core.Campaign{ID: campaignID, System: "dnd5e", Name: "Demo", Primary: true}
+	c.Normalize()
+	if err := store.Update(context.Background(), func(tx core.Tx) error { return tx.PutCampaign(c) }); err != nil {
+		t.Fatal(err)
+	}
+	content := newImportContent(t)
+	mgr := imports.NewManager(imports.Config{Service: svc, DataDir: dataDir, Collections: importCollections{}, Client: content.Client(), AppVersion: "1.0.0"})
+	t.Cleanup(mgr.Close)
+	cfg := Config{Service: svc, DataDir: dataDir, Imports: mgr, MaxBodyBytes: 64 << 20}
+	env := &importEnv{content: content, manager: mgr, svc: svc, dataDir: dataDir}
+	env.public = httptest.NewServer(NewPublicHandler(cfg))
+	env.host = httptest.NewServer(NewHostHandler(cfg))
+	t.Cleanup(env.public.Close)
+	t.Cleanup(env.host.Close)
+	return env
+}
+
+// importContent is a TLS server of archives and manifests on loopback.
+type importContent struct {
+	*httptest.Server
+	mu    sync.Mutex
+	files map[string][]byte
+}
+
+func newImportContent(t *testing.T) *importContent {
+	c := &importContent{files: map[string][]byte{}}
+	c.Server = httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		c.mu.Lock()
+		data, ok := c.files[r.URL.Path]
+		c.mu.Unlock()
+		if !ok {
+			http.NotFound(w, r)
+			return
+		}
+		w.Write(data)
+	}))
+	t.Cleanup(c.Close)
+	return c
+}
+
+func (c *importContent) put(path string, data []byte) {
+	c.mu.Lock()
+	c.files[path] = data
+	c.mu.Unlock()
+}
+
+// importZip builds a zip archive from name/body pairs.
+func importZip(t *testing.T, pairs ...string) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	for i := 0; i+1 < len(pairs); i += 2 {
+		w, err := zw.Create(pairs[i])
+		if err != nil {
+			t.Fatal(err)
+		}
+		w.Write([]byte(pairs[i+1]))
+	}
+	zw.Close()
+	return buf.Bytes()
+}
+
+// importDo sends a request and returns the status and body.
+func importDo(t *testing.T, method, url, contentType string, body io.Reader) (int, []byte) {
+	t.Helper()
+	req, err := http.NewRequest(method, url, body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if contentType != "" {
+		req.Header.Set("Content-Type", contentType)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	data, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, data
+}
+
+func importJSON(t *testing.T, data []byte, v any) {
+	t.Helper()
+	if err := json.Unmarshal(data, v); err != nil {
+		t.Fatalf("%v in %s", err, data)
+	}
+}
+
+// importWaitOffer polls the host API until the offer leaves pending and
+// downloading (or its manifest is checked, when checkedOnly).
+func importWaitOffer(t *testing.T, env *importEnv, id string, checkedOnly bool) imports.Offer {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		status, body := importDo(t, "GET", env.host.URL+"/host/api/offers/"+id, "", nil)
+		if status != http.StatusOK {
+			t.Fatalf("GET offer: %d %s", status, body)
+		}
+		var o imports.Offer
+		importJSON(t, body, &o)
+		if checkedOnly && !o.Checking {
+			return o
+		}
+		if !checkedOnly && o.Status != imports.StatusPending && o.Status != imports.StatusDownloading {
+			return o
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("offer still %s", o.Status)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+func importContains(s, sub string) bool { return strings.Contains(s, sub) }
+
+func newRecorder() *httptest.ResponseRecorder { return httptest.NewRecorder() }
+
+func newRequest(method, target, body string) *http.Request {
+	return httptest.NewRequest(method, target, strings.NewReader(body))
+}
