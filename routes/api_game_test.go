@@ -1,6 +1,7 @@
 package routes
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"strings"
@@ -97,4 +98,33 @@ func TestPostMessage(t *testing.T) {
 	wantError(t, e.do(t, "POST", "/api/messages", `{"source":"Ann"}`), 400, "'text' is required")
 	wantError(t, e.do(t, "POST", "/api/messages", `[]`), 400, "expected an object")
 	wantError(t, e.do(t, "POST", "/api/messages", ``), 400, "message:")
+}
+
+func TestSnapshotFollowsWritesAndLiveState(t *testing.T) {
+	e := newEnv(t, envOptions{})
+	first := e.do(t, "GET", "/api", "").json(t)
+	if len(first["messages"].([]any)) != 0 || first["paused"] != false {
+		t.Fatalf("first snapshot = %v", first)
+	}
+	e.do(t, "POST", "/api/messages", `{"text":"hello"}`)
+	e.do(t, "PATCH", "/api/tokens/"+tokenA, `{"x":99}`)
+	yes, no := true, false
+	e.svc.UpdateSettings(context.Background(), core.SettingsPatch{Paused: &yes, RemoteInteraction: &no})
+	e.svc.TrackObject(core.EventTrackedObjectCreated, []*core.TrackedObject{{ID: 7.0}})
+	snap := e.do(t, "GET", "/api", "").json(t)
+	if msgs := snap["messages"].([]any); len(msgs) != 1 || msgs[0].(map[string]any)["text"] != "hello" {
+		t.Fatalf("snapshot misses the new message: %v", snap["messages"])
+	}
+	var x float64
+	for _, tk := range snap["map"].(map[string]any)["tokens"].([]any) {
+		if tk.(map[string]any)["id"] == tokenA {
+			x = tk.(map[string]any)["x"].(float64)
+		}
+	}
+	if x != 99 {
+		t.Fatalf("snapshot misses the token move: x=%v", x)
+	}
+	if snap["paused"] != true || snap["screen"].(map[string]any)["remoteInteraction"] != false || len(snap["trackedObjects"].([]any)) != 1 {
+		t.Fatalf("live state not fresh: paused %v screen %v tracked %v", snap["paused"], snap["screen"], snap["trackedObjects"])
+	}
 }

@@ -20,9 +20,20 @@ type cachedBody struct {
 	etag        string
 	contentType string
 
+	// Header values built once: a warm answer assigns slices instead of
+	// allocating them.
+	hContentType, hETag, hWeakETag, hLength []string
+
 	gzipOnce sync.Once
 	gzipped  []byte
+	hGzipLen []string
 }
+
+var (
+	hNoCache    = []string{"no-cache"}
+	hVaryAccept = []string{"Accept-Encoding"}
+	hGzip       = []string{"gzip"}
+)
 
 // newCachedBody wraps body; etag may be empty (a content hash is used).
 func newCachedBody(body []byte, etag, contentType string) *cachedBody {
@@ -30,7 +41,12 @@ func newCachedBody(body []byte, etag, contentType string) *cachedBody {
 		sum := sha256.Sum256(body)
 		etag = hex.EncodeToString(sum[:12])
 	}
-	return &cachedBody{body: body, etag: quoteETag(etag), contentType: contentType}
+	c := &cachedBody{body: body, etag: quoteETag(etag), contentType: contentType}
+	c.hContentType = []string{contentType}
+	c.hETag = []string{c.etag}
+	c.hWeakETag = []string{"W/" + c.etag}
+	c.hLength = []string{strconv.Itoa(len(body))}
+	return c
 }
 
 // quoteETag returns etag as a quoted entity tag.
@@ -48,6 +64,7 @@ func (c *cachedBody) gzipBody() []byte {
 		gz.Write(c.body)
 		gz.Close()
 		c.gzipped = buf.Bytes()
+		c.hGzipLen = []string{strconv.Itoa(len(c.gzipped))}
 	})
 	return c.gzipped
 }
@@ -56,23 +73,24 @@ func (c *cachedBody) gzipBody() []byte {
 // the precompressed form to a client that accepts gzip.
 func (c *cachedBody) serve(w http.ResponseWriter, r *http.Request) {
 	h := w.Header()
-	h.Set("Content-Type", c.contentType)
-	h.Set("Cache-Control", "no-cache")
-	h.Set("Vary", "Accept-Encoding")
+	h["Content-Type"] = c.hContentType
+	h["Cache-Control"] = hNoCache
+	h["Vary"] = hVaryAccept
 	if etagMatches(r.Header.Get("If-None-Match"), c.etag) {
-		h.Set("ETag", c.etag)
+		h["ETag"] = c.hETag
 		w.WriteHeader(http.StatusNotModified)
 		return
 	}
 	body := c.body
 	if len(c.body) >= gzipMinSize && acceptsGzip(r) {
 		body = c.gzipBody()
-		h.Set("Content-Encoding", "gzip")
-		h.Set("ETag", "W/"+c.etag)
+		h["Content-Encoding"] = hGzip
+		h["ETag"] = c.hWeakETag
+		h["Content-Length"] = c.hGzipLen
 	} else {
-		h.Set("ETag", c.etag)
+		h["ETag"] = c.hETag
+		h["Content-Length"] = c.hLength
 	}
-	h.Set("Content-Length", strconv.Itoa(len(body)))
 	w.WriteHeader(http.StatusOK)
 	if r.Method != http.MethodHead {
 		w.Write(body)

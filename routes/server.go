@@ -23,6 +23,7 @@ const DefaultMaxBodyBytes = 1 << 20
 type server struct {
 	cfg        Config
 	listings   listingCache
+	snapshots  snapshotCache
 	systemDocs perSystem
 	openapi    perSystem
 	landing    landingPage

@@ -1,0 +1,37 @@
+package routes
+
+import (
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+)
+
+func TestHostHandler(t *testing.T) {
+	e := newEnv(t, envOptions{})
+	host := httptest.NewServer(NewHostHandler(Config{Service: e.svc}))
+	defer host.Close()
+	get := func(path string) (int, string, http.Header) {
+		resp, err := noGzipClient.Get(host.URL + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(b), resp.Header
+	}
+	if status, body, h := get("/host/"); status != 200 || !strings.Contains(body, "host console") || !strings.HasPrefix(h.Get("Content-Type"), "text/html") {
+		t.Fatalf("/host/: %d %s", status, body)
+	}
+	if status, _, h := get("/"); status != http.StatusFound || h.Get("Location") != "/host/" {
+		t.Fatalf("/: %d %v", status, h)
+	}
+	if status, body, _ := get("/host/api/settings"); status != 200 || !strings.Contains(body, "remoteInteraction") {
+		t.Fatalf("settings: %d %s", status, body)
+	}
+	// The host listener does not serve the public API.
+	if status, _, _ := get("/api"); status != 404 {
+		t.Fatalf("/api on the host listener: %d", status)
+	}
+}
