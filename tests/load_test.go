@@ -182,7 +182,7 @@ func monsterData(tb testing.TB) (records []map[string]any, source string) {
 			"index": fmt.Sprintf("generated-%04d", i), "name": fmt.Sprintf("Generated Monster %04d", i),
 			"size": sizes[i%len(sizes)], "type": types[i%len(types)], "alignment": "unaligned",
 			"armor_class": []any{map[string]any{"type": "natural", "value": 10 + i%10}},
-			"hit_points": 5 + i%200, "hit_dice": "4d8", "hit_points_roll": "4d8+4",
+			"hit_points":  5 + i%200, "hit_dice": "4d8", "hit_points_roll": "4d8+4",
 			"speed":    map[string]any{"walk": "30 ft."},
 			"strength": 10 + i%10, "dexterity": 12, "constitution": 14, "intelligence": 8, "wisdom": 10, "charisma": 6,
 			"challenge_rating": float64(i%20) + 0.5, "xp": 100 * (i % 20),
