@@ -25,7 +25,7 @@ func newScreen() *core.Screen {
 // are rows: see Combatants).
 func (t *tx) Game(campaignID string) (*core.Game, error) {
 	var doc []byte
-	err := t.q.QueryRowContext(t.ctx, "SELECT doc FROM games WHERE campaign = ?", campaignID).Scan(&doc)
+	err := t.row("SELECT doc FROM games WHERE campaign = ?", campaignID).Scan(&doc)
 	switch {
 	case isNoRows(err):
 		if err := t.requireCampaign(campaignID); err != nil {
@@ -69,7 +69,7 @@ func (t *tx) PutGame(campaignID string, g *core.Game) error {
 
 func (t *tx) Screen(campaignID string) (*core.Screen, error) {
 	var doc []byte
-	err := t.q.QueryRowContext(t.ctx, "SELECT doc FROM screens WHERE campaign = ?", campaignID).Scan(&doc)
+	err := t.row("SELECT doc FROM screens WHERE campaign = ?", campaignID).Scan(&doc)
 	switch {
 	case isNoRows(err):
 		if err := t.requireCampaign(campaignID); err != nil {
@@ -129,7 +129,7 @@ func scanCombatant(scan func(dest ...any) error) (*core.Combatant, error) {
 }
 
 func (t *tx) combatants(doing, query string, args ...any) ([]*core.Combatant, error) {
-	rows, err := t.q.QueryContext(t.ctx, query, args...)
+	rows, err := t.query(query, args...)
 	if err != nil {
 		return nil, internal(doing, err)
 	}

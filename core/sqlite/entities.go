@@ -30,7 +30,7 @@ func scanEntity(scan func(dest ...any) error) (*core.Entity, error) {
 }
 
 func (t *tx) Entity(id string) (*core.Entity, error) {
-	rows, err := t.q.QueryContext(t.ctx, "SELECT "+entityColumns+" FROM entities WHERE id = ?", id)
+	rows, err := t.query("SELECT "+entityColumns+" FROM entities WHERE id = ?", id)
 	if err != nil {
 		return nil, internal("read entity "+id, err)
 	}
@@ -54,7 +54,7 @@ func (t *tx) EntityBySlug(kind, slug string) (*core.Entity, error) {
 		query += " AND kind = ?"
 		args = append(args, kind)
 	}
-	rows, err := t.q.QueryContext(t.ctx, query+" ORDER BY id LIMIT 1", args...)
+	rows, err := t.query(query+" ORDER BY id LIMIT 1", args...)
 	if err != nil {
 		return nil, internal("read entity "+slug, err)
 	}
@@ -88,7 +88,7 @@ func (t *tx) Entities(q core.EntityQuery) ([]*core.Entity, error) {
 	if len(where) > 0 {
 		query += " WHERE " + strings.Join(where, " AND ")
 	}
-	rows, err := t.q.QueryContext(t.ctx, query+" ORDER BY name COLLATE NOCASE, id", args...)
+	rows, err := t.query(query+" ORDER BY name COLLATE NOCASE, id", args...)
 	if err != nil {
 		return nil, internal("list entities", err)
 	}

@@ -76,7 +76,7 @@ func (t *tx) Maps(owner string) ([]*core.Map, error) {
 }
 
 func (t *tx) maps(doing, query string, args ...any) ([]*core.Map, error) {
-	rows, err := t.q.QueryContext(t.ctx, query, args...)
+	rows, err := t.query(query, args...)
 	if err != nil {
 		return nil, internal(doing, err)
 	}
@@ -165,7 +165,7 @@ func scanToken(scan func(dest ...any) error) (*core.Token, error) {
 }
 
 func (t *tx) tokens(doing, query string, args ...any) ([]*core.Token, error) {
-	rows, err := t.q.QueryContext(t.ctx, query, args...)
+	rows, err := t.query(query, args...)
 	if err != nil {
 		return nil, internal(doing, err)
 	}

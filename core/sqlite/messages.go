@@ -59,7 +59,7 @@ func (t *tx) RecentMessages(campaignID string, n int) ([]*core.Message, error) {
 	if n == 0 {
 		return out, nil
 	}
-	rows, err := t.q.QueryContext(t.ctx, `
+	rows, err := t.query(`
 		SELECT id, doc FROM (
 			SELECT seq, id, doc FROM messages WHERE campaign = ? ORDER BY seq DESC LIMIT ?
 		) ORDER BY seq`, campaignID, n)

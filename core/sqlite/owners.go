@@ -22,7 +22,7 @@ func (t *tx) Module(id string) (*core.Module, error) {
 
 // Modules lists every module ordered by name, then id.
 func (t *tx) Modules() ([]*core.Module, error) {
-	rows, err := t.q.QueryContext(t.ctx, "SELECT id, doc FROM modules ORDER BY name COLLATE NOCASE, id")
+	rows, err := t.query("SELECT id, doc FROM modules ORDER BY name COLLATE NOCASE, id")
 	if err != nil {
 		return nil, internal("list modules", err)
 	}
@@ -97,7 +97,7 @@ func decodeCampaign(id string, primary bool, doc []byte) (*core.Campaign, error)
 
 // Campaigns lists every campaign ordered by name, then id.
 func (t *tx) Campaigns() ([]*core.Campaign, error) {
-	rows, err := t.q.QueryContext(t.ctx, "SELECT id, is_primary, doc FROM campaigns ORDER BY name COLLATE NOCASE, id")
+	rows, err := t.query("SELECT id, is_primary, doc FROM campaigns ORDER BY name COLLATE NOCASE, id")
 	if err != nil {
 		return nil, internal("list campaigns", err)
 	}
@@ -125,7 +125,7 @@ func (t *tx) Campaigns() ([]*core.Campaign, error) {
 func (t *tx) PrimaryCampaign(system string) (*core.Campaign, error) {
 	var id string
 	var doc []byte
-	err := t.q.QueryRowContext(t.ctx, "SELECT id, doc FROM campaigns WHERE system = ? AND is_primary", system).Scan(&id, &doc)
+	err := t.row("SELECT id, doc FROM campaigns WHERE system = ? AND is_primary", system).Scan(&id, &doc)
 	if isNoRows(err) {
 		return nil, core.NotFoundf("no primary campaign for system '%s'", system)
 	}

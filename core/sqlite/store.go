@@ -26,6 +26,9 @@ type Store struct {
 	writer  *sql.DB // exactly one connection: Update calls queue for it
 	readers *sql.DB // read-only connections for View
 
+	writerStmts *stmtCache
+	readerStmts *stmtCache
+
 	closeOnce sync.Once
 	closeErr  error
 }
@@ -115,7 +118,9 @@ func open(ctx context.Context, path string, opt options) (*Store, []int, error) 
 		writer.Close()
 		return nil, nil, fmt.Errorf("store: open %s for reading: %w", abs, err)
 	}
-	return &Store{writer: writer, readers: readers}, applied, nil
+	s := &Store{writer: writer, readers: readers,
+		writerStmts: newStmtCache(writer), readerStmts: newStmtCache(readers)}
+	return s, applied, nil
 }
 
 // fileURI turns an absolute path into a SQLite URI, escaping the characters
@@ -169,7 +174,8 @@ func checkWAL(ctx context.Context, db *sql.DB) error {
 // file. Calling Close again returns the first result.
 func (s *Store) Close() error {
 	s.closeOnce.Do(func() {
-		s.closeErr = errors.Join(s.readers.Close(), s.writer.Close())
+		s.closeErr = errors.Join(s.readerStmts.close(), s.writerStmts.close(),
+			s.readers.Close(), s.writer.Close())
 	})
 	return s.closeErr
 }
@@ -181,10 +187,14 @@ func (s *Store) View(ctx context.Context, fn func(tx core.Tx) error) error {
 	if err != nil {
 		return internal("begin a read", err)
 	}
-	// A read transaction has nothing to undo: Rollback just ends it, also
-	// when fn panics.
-	defer sqlTx.Rollback() //nolint:errcheck
-	return fn(&tx{ctx: ctx, q: sqlTx})
+	t := &tx{ctx: ctx, q: sqlTx, stmts: s.readerStmts}
+	defer func() {
+		// A read transaction has nothing to undo: Rollback just ends it,
+		// also when fn panics. Its connection is free after it.
+		sqlTx.Rollback() //nolint:errcheck
+		s.readerStmts.prepare(t.missed)
+	}()
+	return fn(t)
 }
 
 // Update runs fn in one write transaction, committed when fn returns nil.
@@ -201,13 +211,15 @@ func (s *Store) Update(ctx context.Context, fn func(tx core.Tx) error) (err erro
 	if err != nil {
 		return internal("begin a write", err)
 	}
+	t := &tx{ctx: ctx, q: sqlTx, writable: true, stmts: s.writerStmts}
 	committed := false
 	defer func() {
 		if !committed {
 			sqlTx.Rollback() //nolint:errcheck // the connection is reset either way
 		}
+		s.writerStmts.prepare(t.missed) // the writer is free again
 	}()
-	if err := fn(&tx{ctx: ctx, q: sqlTx, writable: true}); err != nil {
+	if err := fn(t); err != nil {
 		return err
 	}
 	if err := sqlTx.Commit(); err != nil {

@@ -17,6 +17,8 @@ type tx struct {
 	ctx      context.Context
 	q        *sql.Tx
 	writable bool
+	stmts    *stmtCache
+	missed   []string // queries to prepare after the transaction
 }
 
 var _ core.Tx = (*tx)(nil)
@@ -31,7 +33,7 @@ func (t *tx) checkWritable(method string) error {
 }
 
 func (t *tx) exec(doing, query string, args ...any) (sql.Result, error) {
-	res, err := t.q.ExecContext(t.ctx, query, args...)
+	res, err := t.execStmt(query, args...)
 	if err != nil {
 		return nil, internal(doing, err)
 	}
@@ -41,7 +43,7 @@ func (t *tx) exec(doing, query string, args ...any) (sql.Result, error) {
 // upsert runs an INSERT ... RETURNING revision and returns the new revision.
 func (t *tx) upsert(doing, query string, args ...any) (int64, error) {
 	var revision int64
-	if err := t.q.QueryRowContext(t.ctx, query, args...).Scan(&revision); err != nil {
+	if err := t.row(query, args...).Scan(&revision); err != nil {
 		return 0, internal(doing, err)
 	}
 	return revision, nil
@@ -70,7 +72,7 @@ func (t *tx) deleteByID(method, table, noun, id string) error {
 // exists reports whether table has a row with that id.
 func (t *tx) exists(table, id string) (bool, error) {
 	var one int
-	err := t.q.QueryRowContext(t.ctx, "SELECT 1 FROM "+table+" WHERE id = ?", id).Scan(&one)
+	err := t.row("SELECT 1 FROM "+table+" WHERE id = ?", id).Scan(&one)
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
 		return false, nil
@@ -95,7 +97,7 @@ func (t *tx) requireCampaign(id string) error {
 // queryRow runs a single-row query and scans it; a missing row becomes the
 // not-found error of noun and id.
 func (t *tx) queryRow(noun, id, query string, args []any, dest ...any) error {
-	err := t.q.QueryRowContext(t.ctx, query, args...).Scan(dest...)
+	err := t.row(query, args...).Scan(dest...)
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
 		return notFound(noun, id)
