@@ -177,7 +177,8 @@ func TestDragEndsInBlockWhenTokenDeletedMidDrag(t *testing.T) {
 	d := core.NewDrags(f.svc)
 	move(t, d, alice, core.DragStart, 10, 20)
 	move(t, d, alice, core.DragControl, 30, 30)
-	if err := f.store.Update(context.Background(), func(tx core.Tx) error { return tx.DeleteToken(liveTokenID) }); err != nil {
+	deleteToken := func(tx core.Tx) ([]core.Event, error) { return nil, tx.DeleteToken(liveTokenID) }
+	if err := f.svc.Write(context.Background(), deleteToken); err != nil {
 		t.Fatal(err)
 	}
 	f.events.take()

@@ -81,6 +81,7 @@ type Hub struct {
 
 	unsubscribe func()
 	running     sync.WaitGroup // reader and writer goroutines
+	stopPinger  chan struct{}
 }
 
 // NewHub returns a hub that broadcasts every event published on bus and
@@ -105,7 +106,28 @@ func NewHub(svc *core.Service, bus *core.Bus, log *slog.Logger, opts HubOptions)
 		WriteBufferPool: &sync.Pool{},
 	}
 	h.unsubscribe = bus.Subscribe(h.broadcast)
+	h.stopPinger = make(chan struct{})
+	go h.pinger()
 	return h
+}
+
+// pinger asks every writer to ping its client at 9/10 of PongWait: one
+// timer for the hub rather than one per connection.
+func (h *Hub) pinger() {
+	t := time.NewTicker(h.opts.PongWait * 9 / 10)
+	defer t.Stop()
+	for {
+		select {
+		case <-h.stopPinger:
+			return
+		case <-t.C:
+			h.mu.RLock()
+			for c := range h.conns {
+				c.queue.signal(wsSignalPing)
+			}
+			h.mu.RUnlock()
+		}
+	}
 }
 
 // Drags returns the drag tracker, for the host console's veto.
@@ -225,6 +247,7 @@ func (h *Hub) Close() {
 		return
 	}
 	h.closed = true
+	close(h.stopPinger)
 	conns := make([]*wsConn, 0, len(h.conns))
 	for c := range h.conns {
 		conns = append(conns, c)

@@ -69,27 +69,30 @@ func (c *wsConn) close(code int, reason string) {
 	c.closeOnce.Do(func() {
 		c.closeCode, c.closeReason = code, reason
 		close(c.done)
+		c.queue.signal(wsSignalClose)
 		if code == websocket.CloseTryAgainLater {
 			c.bc.interruptWrite()
 		}
 	})
 }
 
-// writeLoop is the connection's only writer: queued messages, pings and
-// the final close frame.
+// writeLoop is the connection's only writer: queued messages, pings (the
+// hub's pinger raises the signal) and the final close frame.
 func (c *wsConn) writeLoop() {
 	h := c.hub
-	ticker := time.NewTicker(h.opts.PongWait * 9 / 10)
 	defer func() {
-		ticker.Stop()
 		c.ws.Close() // unblocks the reader
 		h.running.Done()
 	}()
 	var batch [][]byte
-	for {
-		select {
-		case <-c.queue.ready:
-			batch = c.queue.take(batch[:0])
+	for range c.queue.ready {
+		signals := c.queue.takeSignals()
+		if signals&wsSignalClose != 0 {
+			c.sendClose()
+			return
+		}
+		batch = c.queue.take(batch[:0])
+		if len(batch) > 0 {
 			err := c.writeBatch(batch)
 			clear(batch)
 			if err != nil {
@@ -99,14 +102,12 @@ func (c *wsConn) writeLoop() {
 				}
 				return
 			}
-		case <-ticker.C:
+		}
+		if signals&wsSignalPing != 0 {
 			if err := c.ws.WriteControl(websocket.PingMessage, nil, time.Now().Add(h.opts.WriteWait)); err != nil {
 				c.close(websocket.CloseAbnormalClosure, "")
 				return
 			}
-		case <-c.done:
-			c.sendClose()
-			return
 		}
 	}
 }

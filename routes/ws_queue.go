@@ -1,6 +1,15 @@
 package routes
 
-import "sync"
+import (
+	"sync"
+	"sync/atomic"
+)
+
+// Signals for the writer besides queued messages.
+const (
+	wsSignalPing  uint32 = 1 << iota // time to ping
+	wsSignalClose                    // the connection is closing
+)
 
 // wsQueue is a connection's bounded send queue. Unlike a buffered channel
 // it allocates only while messages wait, so an idle connection holds no
@@ -10,8 +19,12 @@ type wsQueue struct {
 	mu    sync.Mutex
 	items [][]byte
 	limit int
-	// ready has room for one signal: "there is something to take".
-	ready chan struct{}
+	// ready has room for one wake-up: "there is something to take or a
+	// signal to read". The writer blocks on it alone, which is cheaper
+	// than a select over several channels and needs no timer per
+	// connection.
+	ready   chan struct{}
+	signals atomic.Uint32
 }
 
 func newWSQueue(limit int) *wsQueue {
@@ -27,11 +40,24 @@ func (q *wsQueue) push(msg []byte) bool {
 	}
 	q.items = append(q.items, msg)
 	q.mu.Unlock()
+	q.wake()
+	return true
+}
+
+// signal raises a signal for the writer and wakes it.
+func (q *wsQueue) signal(s uint32) {
+	q.signals.Or(s)
+	q.wake()
+}
+
+// takeSignals returns the raised signals and lowers them.
+func (q *wsQueue) takeSignals() uint32 { return q.signals.Swap(0) }
+
+func (q *wsQueue) wake() {
 	select {
 	case q.ready <- struct{}{}:
-	default: // a signal is already pending
+	default: // a wake-up is already pending
 	}
-	return true
 }
 
 // take moves every waiting message into dst (reused by the caller) and
