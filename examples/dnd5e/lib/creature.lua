@@ -197,12 +197,12 @@ function creature.proficiencies(list)
     if type(p) == "table" and util.number(p.value) then
       local name = util.name_of(p.proficiency)
       local bonus = signed(p.value)
-      local save = name:match("^Saving Throw: (%a+)")
-      local skill = name:match("^Skill: (.+)$")
-      if save then
+      -- plain prefix tests: gopher-lua compiles a pattern on every call
+      if name:sub(1, 14) == "Saving Throw: " then
+        local save = name:sub(15)
         saves[#saves + 1] = (SAVE_NAMES[save:upper()] or save) .. " " .. bonus
-      elseif skill then
-        skills[#skills + 1] = skill .. " " .. bonus
+      elseif name:sub(1, 7) == "Skill: " then
+        skills[#skills + 1] = name:sub(8) .. " " .. bonus
       end
     end
   end

@@ -185,7 +185,12 @@ function item.view(e)
 
   local subtitle
   if magic and is_type_line(desc[1]) then
+    -- two SRD records misspell the category ("Wondrous Items", "Wondous item")
     subtitle = desc[1]
+    local word = subtitle:match("^(%a+ %a+),")
+    if word == "Wondrous Items" or word == "Wondous item" then
+      subtitle = "Wondrous item" .. subtitle:sub(#word + 1)
+    end
     local rest = {}
     for i = 2, #desc do
       rest[#rest + 1] = desc[i]

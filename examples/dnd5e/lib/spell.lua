@@ -99,7 +99,7 @@ function spell.view(e)
   local v = {
     level_line = spell.level_line(data),
     level = level or 0,
-    school = util.name_of(data.school),
+    school = util.upper_first(util.name_of(data.school)),
     ritual = data.ritual == true,
     concentration = data.concentration == true,
     casting_time = util.text(data.casting_time),

@@ -135,7 +135,7 @@ function util.dice_text(formula)
   if type(formula) ~= "string" then
     return ""
   end
-  if not formula:find("[%s%+%-]") then
+  if not (formula:find("+", 1, true) or formula:find("-", 1, true) or formula:find(" ", 1, true)) then
     return formula -- "2d6": nothing to space
   end
   local s = formula:gsub("%s+", "")
