@@ -190,7 +190,7 @@ func (st *state) markTable(mt *lua.LTable) lua.LGFunction {
 	return func(L *lua.LState) int {
 		t := L.OptTable(1, nil)
 		if t == nil {
-			t = L.NewTable()
+			t = L.CreateTable(0, 0) // L.NewTable would reserve 32 slots of each kind
 		}
 		t.Metatable = mt
 		L.Push(t)

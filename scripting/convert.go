@@ -7,6 +7,7 @@ import (
 	"math"
 	"sort"
 	"strconv"
+	"strings"
 
 	lua "github.com/yuin/gopher-lua"
 )
@@ -176,6 +177,10 @@ func numberValue(s string) any {
 	return floatValue(f)
 }
 
+// NumberValue returns the plain form of a number: int64 when it has no
+// fraction and lies within ±2^53, the float64 itself otherwise.
+func NumberValue(f float64) any { return floatValue(f) }
+
 // floatValue returns int64 for a float64 with no fraction within ±2^53.
 func floatValue(f float64) any {
 	if f == math.Trunc(f) && f <= maxExactInt && f >= -maxExactInt {
@@ -187,14 +192,45 @@ func floatValue(f float64) any {
 	return f
 }
 
-// fromLua converts a Lua value to a Go JSON value.
-func (c *converter) fromLua(v lua.LValue) (any, error) {
-	return c.fromLuaDepth(v, 0, "")
+// pathError is a conversion error inside a table; the path of keys leading
+// to the bad value is built while unwinding, so that the common, successful
+// conversion does not pay for it.
+type pathError struct {
+	path []string // innermost key first
+	msg  string
 }
 
-func (c *converter) fromLuaDepth(v lua.LValue, depth int, where string) (any, error) {
+func (e *pathError) Error() string {
+	if len(e.path) == 0 {
+		return e.msg
+	}
+	keys := make([]string, len(e.path))
+	for i, k := range e.path {
+		keys[len(keys)-1-i] = k
+	}
+	return strings.Join(keys, ".") + ": " + e.msg
+}
+
+func inside(err error, key string) error {
+	if pe, ok := err.(*pathError); ok {
+		pe.path = append(pe.path, key)
+		return pe
+	}
+	return err
+}
+
+func convErr(format string, args ...any) error {
+	return &pathError{msg: fmt.Sprintf(format, args...)}
+}
+
+// fromLua converts a Lua value to a Go JSON value.
+func (c *converter) fromLua(v lua.LValue) (any, error) {
+	return c.fromLuaDepth(v, 0)
+}
+
+func (c *converter) fromLuaDepth(v lua.LValue, depth int) (any, error) {
 	if depth > maxDepth {
-		return nil, fmt.Errorf("%stable nested deeper than %d levels (a table that contains itself?)", at(where), maxDepth)
+		return nil, convErr("table nested deeper than %d levels (a table that contains itself?)", maxDepth)
 	}
 	switch x := v.(type) {
 	case *lua.LNilType:
@@ -206,38 +242,24 @@ func (c *converter) fromLuaDepth(v lua.LValue, depth int, where string) (any, er
 	case lua.LNumber:
 		f := float64(x)
 		if math.IsNaN(f) || math.IsInf(f, 0) {
-			return nil, fmt.Errorf("%snumber %v cannot be written as JSON", at(where), f)
+			return nil, convErr("number %v cannot be written as JSON", f)
 		}
 		return floatValue(f), nil
 	case *lua.LUserData:
 		if x == c.null {
 			return nil, nil
 		}
-		return nil, fmt.Errorf("%suserdata cannot be written as JSON", at(where))
+		return nil, convErr("userdata cannot be written as JSON")
 	case *lua.LTable:
-		return c.tableFromLua(x, depth, where)
+		return c.tableFromLua(x, depth)
 	default:
-		return nil, fmt.Errorf("%sa %s cannot be written as JSON", at(where), v.Type().String())
+		return nil, convErr("a %s cannot be written as JSON", v.Type().String())
 	}
 }
 
-func at(where string) string {
-	if where == "" {
-		return ""
-	}
-	return where + ": "
-}
-
-func join(where, key string) string {
-	if where == "" {
-		return key
-	}
-	return where + "." + key
-}
-
-func (c *converter) tableFromLua(t *lua.LTable, depth int, where string) (any, error) {
+func (c *converter) tableFromLua(t *lua.LTable, depth int) (any, error) {
 	if t.Metatable == c.arrayMT {
-		return c.arrayFromLua(t, t.Len(), depth, where)
+		return c.arrayFromLua(t, t.Len(), depth)
 	}
 	strKeys, intKeys, maxInt := 0, 0, 0
 	var bad lua.LValue
@@ -263,16 +285,16 @@ func (c *converter) tableFromLua(t *lua.LTable, depth int, where string) (any, e
 	})
 	switch {
 	case bad != nil:
-		return nil, fmt.Errorf("%stable key %s (a %s) cannot be a JSON object key", at(where), bad.String(), bad.Type().String())
+		return nil, convErr("table key %s (a %s) cannot be a JSON object key", bad.String(), bad.Type().String())
 	case strKeys > 0 && intKeys > 0:
-		return nil, fmt.Errorf("%stable mixes list items and named keys", at(where))
+		return nil, convErr("table mixes list items and named keys")
 	case strKeys == 0 && intKeys == 0:
 		if t.Metatable == c.objectMT {
 			return map[string]any{}, nil
 		}
 		return []any{}, nil
 	case strKeys == 0 && intKeys == maxInt && t.Metatable != c.objectMT:
-		return c.arrayFromLua(t, maxInt, depth, where)
+		return c.arrayFromLua(t, maxInt, depth)
 	}
 	out := make(map[string]any, strKeys+intKeys)
 	var err error
@@ -285,7 +307,10 @@ func (c *converter) tableFromLua(t *lua.LTable, depth int, where string) (any, e
 			key = strconv.FormatInt(int64(n), 10)
 		}
 		var gv any
-		gv, err = c.fromLuaDepth(item, depth+1, join(where, key))
+		gv, err = c.fromLuaDepth(item, depth+1)
+		if err != nil {
+			err = inside(err, key)
+		}
 		out[key] = gv
 	})
 	if err != nil {
@@ -294,12 +319,12 @@ func (c *converter) tableFromLua(t *lua.LTable, depth int, where string) (any, e
 	return out, nil
 }
 
-func (c *converter) arrayFromLua(t *lua.LTable, n int, depth int, where string) (any, error) {
+func (c *converter) arrayFromLua(t *lua.LTable, n int, depth int) (any, error) {
 	out := make([]any, n)
 	for i := 1; i <= n; i++ {
-		gv, err := c.fromLuaDepth(t.RawGetInt(i), depth+1, join(where, strconv.Itoa(i)))
+		gv, err := c.fromLuaDepth(t.RawGetInt(i), depth+1)
 		if err != nil {
-			return nil, err
+			return nil, inside(err, strconv.Itoa(i))
 		}
 		out[i-1] = gv
 	}

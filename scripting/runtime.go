@@ -192,20 +192,41 @@ func (rt *Runtime) CallTable(ctx context.Context, kind, field string, arg any) (
 	return v.(map[string]any), nil
 }
 
+// CallFresh is Call in a state prepared for this call alone and closed
+// after it: no pooled state is touched. It is the baseline the pool is
+// measured against, and a way to rule out state left behind by earlier
+// calls when debugging a script.
+func (rt *Runtime) CallFresh(ctx context.Context, kind, field string, arg any) (any, error) {
+	rt.slots <- struct{}{}
+	st, err := rt.prepare(ctx)
+	if err != nil {
+		<-rt.slots
+		return nil, err
+	}
+	return rt.callOn(ctx, st, kind, field, arg, false, rt.discard)
+}
+
 func (rt *Runtime) call(ctx context.Context, kind, field string, arg any, wantTable bool) (any, error) {
 	st, err := rt.acquire(ctx)
 	if err != nil {
 		return nil, err
 	}
+	return rt.callOn(ctx, st, kind, field, arg, wantTable, rt.release)
+}
+
+// callOn runs the call on st; release gives back a healthy state, failed
+// states are discarded.
+func (rt *Runtime) callOn(ctx context.Context, st *state, kind, field string, arg any, wantTable bool, release func(*state)) (any, error) {
+	var err error
 	fn := st.funcs[kind][field]
 	if fn == nil {
-		rt.release(st)
+		release(st)
 		return nil, fmt.Errorf("kind %q declares no %s function", kind, field)
 	}
 	L := st.L
 	larg, err := st.conv.toLua(L, arg)
 	if err != nil {
-		rt.release(st)
+		release(st)
 		return nil, fmt.Errorf("cannot pass the %s to Lua: %v", kind, err)
 	}
 	callCtx, cancel := context.WithTimeout(ctx, rt.opts.CallTimeout)
@@ -227,13 +248,13 @@ func (rt *Runtime) call(ctx context.Context, kind, field string, arg any, wantTa
 	file, line := funcPos(fn)
 	if wantTable {
 		if _, ok := ret.(*lua.LTable); !ok {
-			rt.release(st)
+			release(st)
 			return nil, &ScriptError{Problem: Problem{File: file, Line: line,
 				Message: fmt.Sprintf("the %s function of %q returned a %s; it must return a table", field, kind, ret.Type().String())}}
 		}
 	}
 	value, err := st.conv.fromLua(ret)
-	rt.release(st)
+	release(st)
 	if err != nil {
 		return nil, &ScriptError{Problem: Problem{File: file, Line: line,
 			Message: fmt.Sprintf("the %s function of %q returned a value that is not JSON: %v", field, kind, err)}}

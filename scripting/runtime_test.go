@@ -86,3 +86,22 @@ func TestCloseReleasesStates(t *testing.T) {
 		t.Fatal("a state was returned to a closed pool")
 	}
 }
+
+func TestCallFreshUsesItsOwnState(t *testing.T) {
+	rt := start(t, map[string]string{"system.lua": kindWith(`counter = (counter or 0) + 1 return { n = counter }`)}, Options{PoolSize: 2})
+	ctx := context.Background()
+	for i := 1; i <= 3; i++ {
+		v, err := rt.Call(ctx, "thing", "view", map[string]any{})
+		if err != nil || v.(map[string]any)["n"] != int64(i) {
+			t.Fatalf("pooled call %d: %v %v", i, v, err)
+		}
+	}
+	before := rt.Created()
+	v, err := rt.CallFresh(ctx, "thing", "view", map[string]any{})
+	if err != nil || v.(map[string]any)["n"] != int64(1) {
+		t.Fatalf("a fresh state starts from scratch: %v %v", v, err)
+	}
+	if rt.Created() != before+1 || len(rt.slots) != 1 {
+		t.Fatalf("the fresh state must be created and released: created %d->%d, slots %d", before, rt.Created(), len(rt.slots))
+	}
+}

@@ -212,3 +212,28 @@ func TestRenderErrorsAreLocated(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+func TestNullIsNotMissingInPages(t *testing.T) {
+	s, err := Load(mapFS(map[string]string{
+		"system.json": okManifest,
+		"system.lua": `require("companion").entity("k", { collection = "ks", view = function(e)
+  return { nothing = require("companion").null, list = { 1, require("companion").null } }
+end })`,
+		"templates/k.html": "[{{ view.nothing }}][{% for x in view.list %}{{ x }};{% endfor %}][{{ entity.data.gone }}][{{ entity.meta }}]",
+	}), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	e := &core.Entity{ID: "n", Kind: "k", Name: "N", Slug: "n", Revision: 1, Data: core.Object{"gone": nil}}
+	for i := 0; i < 2; i++ { // rendered, then from the view cache
+		body, err := s.RenderBody(context.Background(), e)
+		if err != nil || string(body) != "[][1;;][][]" {
+			t.Fatalf("pass %d: %q %v", i, body, err)
+		}
+	}
+	view, _ := s.View(context.Background(), e)
+	if !strings.Contains(string(view), `"nothing":null`) || !strings.Contains(string(view), `"list":[1,null]`) {
+		t.Fatalf("view JSON: %s", view)
+	}
+}

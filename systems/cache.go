@@ -1,8 +1,8 @@
 package systems
 
 import (
-	"container/list"
 	"sync"
+	"sync/atomic"
 )
 
 // cacheKey names one rendering of one entity revision. The system version
@@ -16,53 +16,76 @@ type cacheKey struct {
 type cacheEntry struct {
 	key   cacheKey
 	bytes []byte
-	value map[string]any // the decoded view, for pages (read-only)
+	value map[string]any // the view for templates (nulls marked), read-only
+	used  atomic.Bool    // second chance for the clock eviction
 }
 
-// cache is a bounded least-recently-used map. Values are never modified
-// after insertion; readers get copies of the bytes.
+// cache is a bounded map with CLOCK (second chance) eviction: a hit only
+// takes a read lock and sets a flag, so cached reads cost little more than
+// copying the bytes. Entries are never modified after insertion; readers
+// get copies of the bytes.
 type cache struct {
-	mu    sync.Mutex
+	mu    sync.RWMutex
 	max   int
-	order *list.List // front = most recent
-	items map[cacheKey]*list.Element
+	items map[cacheKey]*cacheEntry
+	ring  []*cacheEntry // insertion slots swept by the clock hand
+	hand  int
 }
 
 func newCache(max int) *cache {
-	return &cache{max: max, order: list.New(), items: make(map[cacheKey]*list.Element, max)}
+	return &cache{max: max, items: make(map[cacheKey]*cacheEntry, max)}
 }
 
 func (c *cache) get(k cacheKey) (*cacheEntry, bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	el, ok := c.items[k]
-	if !ok {
-		return nil, false
+	c.mu.RLock()
+	e, ok := c.items[k]
+	c.mu.RUnlock()
+	if ok && !e.used.Load() {
+		e.used.Store(true)
 	}
-	c.order.MoveToFront(el)
-	return el.Value.(*cacheEntry), true
+	return e, ok
 }
 
 func (c *cache) put(e *cacheEntry) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if el, ok := c.items[e.key]; ok {
-		el.Value = e
-		c.order.MoveToFront(el)
+	if old, ok := c.items[e.key]; ok {
+		// Same key rendered twice concurrently: keep one, in old's slot.
+		for i, r := range c.ring {
+			if r == old {
+				c.ring[i] = e
+				break
+			}
+		}
+		c.items[e.key] = e
 		return
 	}
-	c.items[e.key] = c.order.PushFront(e)
-	for c.order.Len() > c.max {
-		last := c.order.Back()
-		c.order.Remove(last)
-		delete(c.items, last.Value.(*cacheEntry).key)
+	if len(c.ring) < c.max {
+		c.ring = append(c.ring, e)
+		c.items[e.key] = e
+		return
+	}
+	// Sweep: clear the flag of recently used entries, evict the first
+	// entry not used since the hand last passed.
+	for {
+		victim := c.ring[c.hand]
+		if victim.used.Load() {
+			victim.used.Store(false)
+			c.hand = (c.hand + 1) % len(c.ring)
+			continue
+		}
+		delete(c.items, victim.key)
+		c.ring[c.hand] = e
+		c.items[e.key] = e
+		c.hand = (c.hand + 1) % len(c.ring)
+		return
 	}
 }
 
 func (c *cache) len() int {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.order.Len()
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	return len(c.items)
 }
 
 // cacheable: an entity that was never stored (revision 0) has no stable

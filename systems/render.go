@@ -101,20 +101,11 @@ func marshal(v any) ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-// model returns the stored entity as plain JSON values.
-func model(e *core.Entity) (map[string]any, error) {
-	v, err := scripting.PlainJSON(e)
-	if err != nil {
-		return nil, core.Invalidf("entity %q cannot be written as JSON: %v", e.Name, err)
-	}
-	return v.(map[string]any), nil
-}
-
 // View returns the schema=view JSON of an entity: the table its kind's Lua
 // view returns, with id, kind, name and slug added when the view does not
 // set them. Cached per (system version, id, revision).
 func (s *System) View(ctx context.Context, e *core.Entity) ([]byte, error) {
-	ce, err := s.view(ctx, e)
+	ce, err := s.view(ctx, e, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -123,7 +114,7 @@ func (s *System) View(ctx context.Context, e *core.Entity) ([]byte, error) {
 
 // ViewValue is View as a decoded JSON value (a fresh copy).
 func (s *System) ViewValue(ctx context.Context, e *core.Entity) (map[string]any, error) {
-	ce, err := s.view(ctx, e)
+	ce, err := s.view(ctx, e, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -134,7 +125,9 @@ func (s *System) ViewValue(ctx context.Context, e *core.Entity) (map[string]any,
 	return v.(map[string]any), nil
 }
 
-func (s *System) view(ctx context.Context, e *core.Entity) (*cacheEntry, error) {
+// view returns the cached view of e, or renders it; m is e's model when the
+// caller already has it.
+func (s *System) view(ctx context.Context, e *core.Entity, m map[string]any) (*cacheEntry, error) {
 	k, err := s.kindOf(e)
 	if err != nil {
 		return nil, err
@@ -145,9 +138,10 @@ func (s *System) view(ctx context.Context, e *core.Entity) (*cacheEntry, error) 
 			return ce, nil
 		}
 	}
-	m, err := model(e)
-	if err != nil {
-		return nil, err
+	if m == nil {
+		if m, err = model(e); err != nil {
+			return nil, err
+		}
 	}
 	v, err := s.rt.CallTable(ctx, k.Name, "view", m)
 	if err != nil {
@@ -162,7 +156,9 @@ func (s *System) view(ctx context.Context, e *core.Entity) (*cacheEntry, error) 
 	if err != nil {
 		return nil, core.Internal(err)
 	}
-	ce := &cacheEntry{key: key, bytes: data, value: v}
+	// The page template reads the view with nulls marked (templates.Values);
+	// convert once per revision rather than per page.
+	ce := &cacheEntry{key: key, bytes: data, value: templates.Values(v).(map[string]any)}
 	if cacheable(e.Revision) {
 		s.viewCache.put(ce)
 	}
@@ -219,17 +215,17 @@ func (s *System) RenderBody(ctx context.Context, e *core.Entity) ([]byte, error)
 	if err != nil {
 		return nil, err
 	}
-	ce, err := s.view(ctx, e)
+	m, err := model(e)
 	if err != nil {
 		return nil, err
 	}
-	m, err := model(e)
+	ce, err := s.view(ctx, e, m)
 	if err != nil {
 		return nil, err
 	}
 	tctx := map[string]any{
 		"entity": templates.Values(m),
-		"view":   templates.Values(ce.value),
+		"view":   ce.value,
 		"system": map[string]any{"id": s.manifest.ID, "name": s.manifest.Name, "version": s.manifest.Version},
 	}
 	body, err := s.pages[k.Name].Render(tctx)

@@ -1,0 +1,10 @@
+//go:build !linux
+
+package systems
+
+import "time"
+
+var processStart = time.Now()
+
+// cpuTime falls back to wall time where getrusage is not at hand.
+func cpuTime() time.Duration { return time.Since(processStart) }
