@@ -4,11 +4,16 @@ package tests
 
 import (
 	"bytes"
+	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
+	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/scripting"
 	"github.com/vttapp/companion/systems"
 )
 
@@ -85,6 +90,141 @@ func BenchmarkExampleSystemLoad(b *testing.B) {
 					b.Fatal(err)
 				}
 				sys.Close()
+			}
+		})
+	}
+}
+
+// goldenEntity reads the entity.json section of a golden case file.
+func goldenEntity(t testing.TB, file string) *core.Entity {
+	t.Helper()
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rest, ok := strings.Cut(string(data), "-- entity.json --\n")
+	if !ok {
+		t.Fatalf("%s has no entity.json section", file)
+	}
+	if i := strings.Index(rest, "\n-- "); i >= 0 {
+		rest = rest[:i]
+	}
+	var e core.Entity
+	if err := json.Unmarshal([]byte(rest), &e); err != nil {
+		t.Fatalf("%s: %v", file, err)
+	}
+	return &e
+}
+
+// BenchmarkExamplePooledVsFreshState compares a view call on the pool of
+// an example system with the same call in a state created for it (the
+// system's whole entry script run again), interleaved, in CPU time. Target:
+// ratio <= 0.03.
+func BenchmarkExamplePooledVsFreshState(b *testing.B) {
+	for _, dir := range exampleSystems(b) {
+		cases, _ := filepath.Glob(filepath.Join(dir, "tests", "*.txtar"))
+		if len(cases) == 0 {
+			continue
+		}
+		b.Run(filepath.Base(dir), func(b *testing.B) {
+			e := goldenEntity(b, cases[0])
+			m, err := scripting.PlainJSON(e)
+			if err != nil {
+				b.Fatal(err)
+			}
+			var manifest struct{ Entry string }
+			data, _ := os.ReadFile(filepath.Join(dir, "system.json"))
+			json.Unmarshal(data, &manifest)
+			if manifest.Entry == "" {
+				manifest.Entry = "system.lua"
+			}
+			prog, err := scripting.Compile(os.DirFS(dir), manifest.Entry)
+			if err != nil {
+				b.Fatal(err)
+			}
+			rt, err := scripting.Start(prog, scripting.Options{})
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer rt.Close()
+			ctx := context.Background()
+			var pooled, fresh time.Duration
+			runs := 0
+			b.ResetTimer()
+			for runs < b.N {
+				t0 := cpuTime()
+				for i := 0; i < 10; i++ {
+					if _, err := rt.CallTable(ctx, e.Kind, "view", m); err != nil {
+						b.Fatal(err)
+					}
+				}
+				pooled += cpuTime() - t0
+				t0 = cpuTime()
+				for i := 0; i < 10; i++ {
+					if _, err := rt.CallFresh(ctx, e.Kind, "view", m); err != nil {
+						b.Fatal(err)
+					}
+				}
+				fresh += cpuTime() - t0
+				runs += 10
+			}
+			b.ReportMetric(float64(pooled.Nanoseconds())/float64(runs), "pooled-cpu-ns/call")
+			b.ReportMetric(float64(fresh.Nanoseconds())/float64(runs), "new-state-cpu-ns/call")
+			b.ReportMetric(float64(pooled)/float64(fresh), "ratio")
+		})
+	}
+}
+
+// TestExampleSystemsHotReload edits a copy of each example system while it
+// is watched and measures edit-to-live latency (the reload itself, without
+// the debounce window, and the whole wait including it).
+func TestExampleSystemsHotReload(t *testing.T) {
+	dirs := exampleSystems(t)
+	if len(dirs) == 0 {
+		t.Skip("no example system under examples/ yet")
+	}
+	for _, src := range dirs {
+		t.Run(filepath.Base(src), func(t *testing.T) {
+			dir := t.TempDir()
+			if err := os.CopyFS(dir, os.DirFS(src)); err != nil {
+				t.Fatal(err)
+			}
+			sys, err := systems.LoadDir(dir, systems.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			h := systems.NewHolder(sys)
+			reloaded := make(chan time.Duration, 4)
+			failed := make(chan error, 4)
+			w, err := systems.NewWatcher(dir, h, systems.WatchOptions{
+				OnReload: func(_ *systems.System, latency time.Duration) { reloaded <- latency },
+				OnError:  func(err error) { failed <- err },
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			ctx, cancel := context.WithCancel(context.Background())
+			done := make(chan struct{})
+			go func() { w.Run(ctx); close(done) }()
+			defer func() { cancel(); <-done; h.Current().Close() }()
+
+			css := filepath.Join(dir, "theme", "theme.css")
+			old, _ := os.ReadFile(css)
+			edited := time.Now()
+			if err := os.WriteFile(css, append(old, []byte("\n/* edited */\n")...), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			select {
+			case latency := <-reloaded:
+				t.Logf("%s: reload %v after the debounce window; %v from the edit, debounce (%v) included",
+					filepath.Base(src), latency, time.Since(edited), systems.DefaultDebounce)
+			case err := <-failed:
+				t.Fatalf("reload failed: %v", err)
+			case <-time.After(10 * time.Second):
+				t.Fatal("no reload within 10s")
+			}
+			if h.Current() == sys {
+				t.Fatal("the new version was not swapped in")
 			}
 		})
 	}
