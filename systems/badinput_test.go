@@ -63,6 +63,7 @@ companion.entity("monster", { collection = "beasts", view = function(e) return {
 companion.entity("token", { collection = "tokens", view = function(e) return {} end })
 companion.entity("thing", { collection = "monsters", view = function(e) return {} end })
 companion.entity("odd", { collection = "odds", view = "text", unique = "yes", filters = "size", ranges = { 1 }, title = 3 })
+companion.entity("rows", { collection = "rows", view = function(e) return {} end, filters = { "size", "name", "size" } })
 companion.entity("api", { collection = "openapi.json", view = function(e) return {} end })
 companion.entity("caps", { collection = "Caps", view = function(e) return {} end, collectionTitle = function() end })
 companion.types("sizes", { "S" })
@@ -84,11 +85,13 @@ companion.system{ config = { a = 1 }, other = true }
 		`system.lua:8: kind "odd": filters must be a list of data keys`,
 		`system.lua:8: kind "odd": ranges must hold only non-empty strings`,
 		`system.lua:8: kind "odd": title must be a non-empty string`,
-		`system.lua:9: kind "api": collection "openapi.json" collides`,
-		`system.lua:10: kind "caps": collection "Caps" must be lower-case`,
-		`system.lua:10: kind "caps": collectionTitle must be a value, not a function`,
-		`system.lua:12: types "sizes" declared twice (first at system.lua:11)`,
-		`system.lua:13: companion.system: unknown field "other"`,
+		`system.lua:9: kind "rows": filters cannot list "name": list rows already carry it`,
+		`system.lua:9: kind "rows": filters lists "size" twice`,
+		`system.lua:10: kind "api": collection "openapi.json" collides`,
+		`system.lua:11: kind "caps": collection "Caps" must be lower-case`,
+		`system.lua:11: kind "caps": collectionTitle must be a value, not a function`,
+		`system.lua:13: types "sizes" declared twice (first at system.lua:12)`,
+		`system.lua:14: companion.system: unknown field "other"`,
 	)
 }
 

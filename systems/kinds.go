@@ -68,6 +68,12 @@ func buildKinds(decl *scripting.Declarations, problems *scripting.Problems) []*K
 		k.CollectionTitle = stringOption(d, "collectionTitle", add)
 		k.Template = stringOption(d, "template", add)
 		k.Filters = stringListOption(d, "filters", add)
+		for _, f := range k.Filters {
+			switch f {
+			case "id", "kind", "name", "slug":
+				add("filters cannot list %q: list rows already carry it", f)
+			}
+		}
 		k.Ranges = stringListOption(d, "ranges", add)
 		if v, ok := d.Fields["unique"]; ok {
 			b, isBool := v.(bool)
