@@ -1,10 +1,11 @@
 package scripting
 
 import (
-	"math/rand/v2"
 	"regexp"
 
 	lua "github.com/yuin/gopher-lua"
+
+	"github.com/vttapp/companion/core/dice"
 )
 
 // Declarations is what a system's entry script declared through the
@@ -246,11 +247,15 @@ func luaDiceAverage(L *lua.LState) int {
 	return 1
 }
 
+// roller rolls companion.dice.roll formulas with the project's dice engine
+// (core/dice: the full notation of chat rolls). It is safe for concurrent use.
+var roller = dice.NewRoller()
+
 func luaDiceRoll(L *lua.LState) int {
-	d, err := ParseDice(L.CheckString(1))
+	total, err := roller.Total(L.CheckString(1))
 	if err != nil {
 		L.RaiseError("companion.dice.roll: %v", err)
 	}
-	L.Push(lua.LNumber(d.Roll(rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64())))))
+	L.Push(lua.LNumber(total))
 	return 1
 }

@@ -3,13 +3,14 @@ package scripting
 import (
 	"fmt"
 	"math"
-	"math/rand/v2"
 	"strconv"
 	"strings"
 )
 
 // Dice is a parsed dice formula: a sum of terms NdM or K, each with a sign,
-// e.g. "2d6+1", "1d20 - 1", "3d8+1d6+4", "d20".
+// e.g. "2d6+1", "1d20 - 1", "3d8+1d6+4", "d20". It serves averages, as
+// stat blocks print them; rolls go through core/dice, which knows the whole
+// notation.
 type Dice struct {
 	Terms []DiceTerm
 }
@@ -106,19 +107,4 @@ func (d Dice) Average() int {
 		mean += float64(t.Sign) * float64(t.Count) * float64(t.Sides+1) / 2
 	}
 	return int(math.Floor(mean))
-}
-
-// Roll rolls the formula with r (a math/rand/v2 source).
-func (d Dice) Roll(r *rand.Rand) int {
-	total := 0
-	for _, t := range d.Terms {
-		if t.Sides == 0 {
-			total += t.Sign * t.Count
-			continue
-		}
-		for i := 0; i < t.Count; i++ {
-			total += t.Sign * (1 + r.IntN(t.Sides))
-		}
-	}
-	return total
 }

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"log/slog"
 	"path"
 	"sort"
 	"time"
@@ -25,7 +26,8 @@ type Options struct {
 	// CacheSize bounds each cache (rows, views, pages) in entries
 	// (default 4096).
 	CacheSize int
-	// Print receives what the scripts print (default: dropped).
+	// Print receives what the scripts print (default: the slog default
+	// logger, tagged with the system id).
 	Print func(string)
 }
 
@@ -67,6 +69,10 @@ func Load(fsys fs.FS, opts Options) (*System, error) {
 	prog, err := scripting.Compile(fsys, m.Entry)
 	if err != nil {
 		return nil, append(problems, asProblems(err)...)
+	}
+	if opts.Print == nil {
+		id := m.ID
+		opts.Print = func(text string) { slog.Info("lua print", "system", id, "text", text) }
 	}
 	rt, err := scripting.Start(prog, scripting.Options{CallTimeout: opts.CallTimeout, PoolSize: opts.PoolSize, Print: opts.Print})
 	if err != nil {
