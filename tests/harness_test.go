@@ -202,3 +202,19 @@ func (s *Server) Lines(substr string) []string {
 	}
 	return lines
 }
+
+// runBinary runs a companion command to completion (at most 30 s) and
+// returns its combined output and exit code.
+func runBinary(t testing.TB, bin string, args ...string) (string, int) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, bin, args...).CombinedOutput()
+	if err != nil {
+		if exit, ok := err.(*exec.ExitError); ok {
+			return string(out), exit.ExitCode()
+		}
+		t.Fatalf("run %v: %v", args, err)
+	}
+	return string(out), 0
+}

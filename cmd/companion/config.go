@@ -1,0 +1,112 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"net"
+	"net/netip"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// serveConfig is everything `companion serve` can be told.
+type serveConfig struct {
+	Addr              string
+	HostAddr          string
+	DataDir           string
+	SystemDir         string
+	Empty             bool
+	RemoteInteraction bool
+	AllowOrigins      string
+	LogLevel          string
+	LuaTimeout        time.Duration
+	MaxBodyBytes      int64
+}
+
+// parseServeFlags reads flags, each of which may also be set through the
+// environment as COMPANION_<NAME> (dashes become underscores); a flag on the
+// command line wins over the environment.
+func parseServeFlags(args []string, getenv func(string) string) (*serveConfig, *flag.FlagSet, error) {
+	cfg := &serveConfig{}
+	fs := flag.NewFlagSet("companion serve", flag.ContinueOnError)
+	fs.StringVar(&cfg.Addr, "addr", ":8080", "address players connect to (HTTP, WebSocket)")
+	fs.StringVar(&cfg.HostAddr, "host-addr", "127.0.0.1:8081", "host console address; must be a loopback address")
+	fs.StringVar(&cfg.DataDir, "data", defaultDataDir(), "data folder: companion.db, modules/, campaigns/, systems/, others/")
+	fs.StringVar(&cfg.SystemDir, "system", "", "game system folder on disk, hot-reloaded on change (default: the embedded D&D 5e system)")
+	fs.BoolVar(&cfg.Empty, "empty", false, "do not seed the system's demo content into a fresh data folder")
+	fs.BoolVar(&cfg.RemoteInteraction, "remote-interaction", true, "let clients drag tokens, open doors and move pointers")
+	fs.StringVar(&cfg.AllowOrigins, "allow-origin", "", "comma-separated extra origins allowed to open a WebSocket")
+	fs.StringVar(&cfg.LogLevel, "log-level", "info", "log level: debug, info, warn, error")
+	fs.DurationVar(&cfg.LuaTimeout, "lua-timeout", 250*time.Millisecond, "time limit of one Lua call")
+	fs.Int64Var(&cfg.MaxBodyBytes, "max-body", 8<<20, "largest request body accepted on writes, in bytes")
+
+	// Environment first, so that explicit flags override it.
+	var envErr error
+	fs.VisitAll(func(f *flag.Flag) {
+		name := "COMPANION_" + strings.ToUpper(strings.ReplaceAll(f.Name, "-", "_"))
+		if v := getenv(name); v != "" && envErr == nil {
+			if err := f.Value.Set(v); err != nil {
+				envErr = fmt.Errorf("%s=%q: %v", name, v, err)
+			}
+		}
+	})
+	if envErr != nil {
+		return nil, fs, envErr
+	}
+	if err := fs.Parse(args); err != nil {
+		return nil, fs, err
+	}
+	if fs.NArg() > 0 {
+		return nil, fs, fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	}
+	if err := checkLoopback(cfg.HostAddr); err != nil {
+		return nil, fs, err
+	}
+	if cfg.MaxBodyBytes <= 0 {
+		return nil, fs, fmt.Errorf("--max-body must be positive")
+	}
+	if cfg.LuaTimeout <= 0 {
+		return nil, fs, fmt.Errorf("--lua-timeout must be positive")
+	}
+	return cfg, fs, nil
+}
+
+// checkLoopback refuses a host console address that other machines could
+// reach: the console can install content and change settings.
+func checkLoopback(addr string) error {
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return fmt.Errorf("--host-addr %q: %v", addr, err)
+	}
+	if _, err := strconv.ParseUint(port, 10, 16); err != nil {
+		return fmt.Errorf("--host-addr %q: bad port", addr)
+	}
+	if strings.EqualFold(host, "localhost") {
+		return nil
+	}
+	ip, err := netip.ParseAddr(strings.Trim(host, "[]"))
+	if err != nil || !ip.IsLoopback() {
+		return fmt.Errorf("--host-addr %q must be a loopback address (127.0.0.1, [::1] or localhost): the host console is for the person at the device only", addr)
+	}
+	return nil
+}
+
+// defaultDataDir is the platform's per-user data folder.
+func defaultDataDir() string {
+	if runtime.GOOS == "linux" || runtime.GOOS == "freebsd" || runtime.GOOS == "openbsd" {
+		if x := os.Getenv("XDG_DATA_HOME"); x != "" {
+			return filepath.Join(x, "companion")
+		}
+		if home, err := os.UserHomeDir(); err == nil {
+			return filepath.Join(home, ".local", "share", "companion")
+		}
+	}
+	if dir, err := os.UserConfigDir(); err == nil {
+		return filepath.Join(dir, "Companion")
+	}
+	return "companion-data"
+}

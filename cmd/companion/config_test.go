@@ -1,0 +1,93 @@
+package main
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+	"time"
+)
+
+func noEnv(string) string { return "" }
+
+func TestServeFlagsDefaults(t *testing.T) {
+	cfg, _, err := parseServeFlags(nil, noEnv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.Addr != ":8080" || cfg.HostAddr != "127.0.0.1:8081" || !cfg.RemoteInteraction || cfg.Empty || cfg.LuaTimeout != 250*time.Millisecond {
+		t.Fatalf("unexpected defaults: %+v", cfg)
+	}
+	if cfg.DataDir == "" {
+		t.Fatal("no default data folder")
+	}
+}
+
+func TestServeFlagsFromEnvironmentAndFlagsWin(t *testing.T) {
+	env := map[string]string{
+		"COMPANION_ADDR":               "127.0.0.1:9000",
+		"COMPANION_HOST_ADDR":          "[::1]:9001",
+		"COMPANION_EMPTY":              "true",
+		"COMPANION_REMOTE_INTERACTION": "false",
+		"COMPANION_DATA":               "/tmp/from-env",
+	}
+	cfg, _, err := parseServeFlags([]string{"--data", "/tmp/from-flag"}, func(k string) string { return env[k] })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.Addr != "127.0.0.1:9000" || cfg.HostAddr != "[::1]:9001" || !cfg.Empty || cfg.RemoteInteraction {
+		t.Fatalf("environment not applied: %+v", cfg)
+	}
+	if cfg.DataDir != "/tmp/from-flag" {
+		t.Fatalf("flag should win over environment, got %q", cfg.DataDir)
+	}
+}
+
+func TestServeFlagsBadEnvironmentValue(t *testing.T) {
+	_, _, err := parseServeFlags(nil, func(k string) string {
+		if k == "COMPANION_EMPTY" {
+			return "perhaps"
+		}
+		return ""
+	})
+	if err == nil || !strings.Contains(err.Error(), "COMPANION_EMPTY") {
+		t.Fatalf("want an error naming the variable, got %v", err)
+	}
+}
+
+func TestHostAddrMustBeLoopback(t *testing.T) {
+	for _, addr := range []string{"127.0.0.1:8081", "127.5.6.7:1", "[::1]:8081", "localhost:8081", "LOCALHOST:1"} {
+		if err := checkLoopback(addr); err != nil {
+			t.Errorf("%s refused: %v", addr, err)
+		}
+	}
+	for _, addr := range []string{":8081", "0.0.0.0:8081", "192.168.1.4:8081", "[::]:8081", "example.com:8081", "127.0.0.1", "127.0.0.1:99999", "[::ffff:10.0.0.1]:80"} {
+		if err := checkLoopback(addr); err == nil {
+			t.Errorf("%s accepted, want refused", addr)
+		}
+	}
+	if _, _, err := parseServeFlags([]string{"--host-addr", "0.0.0.0:8081"}, noEnv); err == nil || !strings.Contains(err.Error(), "loopback") {
+		t.Fatalf("serve accepted a non-loopback host console: %v", err)
+	}
+}
+
+func TestRunDispatch(t *testing.T) {
+	var out, errOut bytes.Buffer
+	if code := run([]string{"version"}, &out, &errOut); code != 0 || !strings.HasPrefix(out.String(), "companion ") {
+		t.Fatalf("version: code %d, out %q", code, out.String())
+	}
+	out.Reset()
+	if code := run([]string{"frobnicate"}, &out, &errOut); code != 2 || !strings.Contains(errOut.String(), "unknown command") {
+		t.Fatalf("unknown command: code %d, stderr %q", code, errOut.String())
+	}
+	errOut.Reset()
+	if code := run([]string{"serve", "--host-addr", "0.0.0.0:1"}, &out, &errOut); code != 2 || !strings.Contains(errOut.String(), "loopback") {
+		t.Fatalf("bad host addr: code %d, stderr %q", code, errOut.String())
+	}
+}
+
+func TestSplitList(t *testing.T) {
+	got := splitList(" https://a.example, ,b.example,")
+	if len(got) != 2 || got[0] != "https://a.example" || got[1] != "b.example" {
+		t.Fatalf("splitList: %q", got)
+	}
+}
