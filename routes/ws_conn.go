@@ -95,6 +95,9 @@ func (c *wsConn) writeLoop() {
 		if len(batch) > 0 {
 			err := c.writeBatch(batch)
 			clear(batch)
+			if cap(batch) > 16 {
+				batch = nil // an idle connection keeps no burst-sized slice
+			}
 			if err != nil {
 				c.close(websocket.CloseAbnormalClosure, "")
 				if !errors.Is(err, websocket.ErrCloseSent) && !errors.Is(err, errWSInterrupted) {

@@ -66,7 +66,7 @@ func (q *wsQueue) take(dst [][]byte) [][]byte {
 	q.mu.Lock()
 	dst = append(dst, q.items...)
 	clear(q.items)
-	if cap(q.items) > 64 {
+	if cap(q.items) > 16 {
 		q.items = nil // a burst is over: give its memory back
 	} else {
 		q.items = q.items[:0]

@@ -1,0 +1,90 @@
+package routes
+
+import (
+	"bytes"
+	"errors"
+	"net"
+	"testing"
+	"time"
+)
+
+func TestWSQueueIsBoundedAndOrdered(t *testing.T) {
+	q := newWSQueue(3)
+	for i, m := range []string{"a", "b", "c"} {
+		if !q.push([]byte(m)) {
+			t.Fatalf("push %d refused below the limit", i)
+		}
+	}
+	if q.push([]byte("d")) {
+		t.Fatal("push past the limit accepted")
+	}
+	select {
+	case <-q.ready:
+	default:
+		t.Fatal("no wake-up after a push")
+	}
+	got := q.take(nil)
+	if len(got) != 3 || string(got[0]) != "a" || string(got[2]) != "c" {
+		t.Fatalf("take = %q", got)
+	}
+	if q.len() != 0 || !q.push([]byte("e")) {
+		t.Fatal("the queue did not empty on take")
+	}
+	q.signal(wsSignalPing)
+	q.signal(wsSignalClose)
+	if s := q.takeSignals(); s != wsSignalPing|wsSignalClose {
+		t.Fatalf("signals %b", s)
+	}
+	if s := q.takeSignals(); s != 0 {
+		t.Fatalf("signals not lowered: %b", s)
+	}
+}
+
+func TestWSBatchConnHoldsFramesUntilFlush(t *testing.T) {
+	server, client := net.Pipe()
+	defer client.Close()
+	bc := &wsBatchConn{Conn: server}
+	got := make(chan []byte, 4)
+	go func() {
+		buf := make([]byte, 64)
+		for {
+			n, err := client.Read(buf)
+			if err != nil {
+				close(got)
+				return
+			}
+			got <- bytes.Clone(buf[:n])
+		}
+	}()
+	if _, err := bc.Write([]byte("direct")); err != nil {
+		t.Fatal(err)
+	}
+	if m := <-got; string(m) != "direct" {
+		t.Fatalf("write-through got %q", m)
+	}
+	bc.beginBatch()
+	bc.Write([]byte("one|"))
+	bc.Write([]byte("two"))
+	select {
+	case m := <-got:
+		t.Fatalf("%q reached the socket before the flush", m)
+	case <-time.After(20 * time.Millisecond):
+	}
+	if err := bc.flush(time.Now().Add(time.Second)); err != nil {
+		t.Fatal(err)
+	}
+	if m := <-got; string(m) != "one|two" {
+		t.Fatalf("flush wrote %q, want both frames in one write", m)
+	}
+	bc.interruptWrite()
+	if _, err := bc.Write([]byte("late")); !errors.Is(err, errWSInterrupted) {
+		t.Fatalf("write after interrupt: %v", err)
+	}
+	if err := bc.SetWriteDeadline(time.Now().Add(time.Hour)); !errors.Is(err, errWSInterrupted) {
+		t.Fatalf("an interrupted connection accepted a new deadline: %v", err)
+	}
+	server.Close()
+	if _, ok := <-got; ok {
+		t.Fatal("data after close")
+	}
+}
