@@ -1,9 +1,7 @@
 package routes
 
 import (
-	"context"
 	"net/http"
-	"sync"
 
 	"github.com/vttapp/companion/core"
 	"github.com/vttapp/companion/systems"
@@ -16,47 +14,12 @@ func (s *server) getSnapshot(w http.ResponseWriter, r *http.Request) {
 	if s.cfg.Systems != nil {
 		sys = s.cfg.Systems.Current()
 	}
-	snap, err := s.snapshots.get(r.Context(), s.cfg.Service, sys)
-	s.answer(w, r, snap, err)
-}
-
-// snapshotCache keeps the stored part of the last snapshot while the
-// service's write generation and the loaded system are unchanged (reading
-// it costs several queries and decoding every token and message); the live
-// part (pause, remote interaction, tracked objects) is read fresh every time.
-type snapshotCache struct {
-	mu         sync.Mutex
-	system     *systems.System
-	generation uint64
-	snap       *core.Snapshot // shared, never modified
-}
-
-func (c *snapshotCache) get(ctx context.Context, svc *core.Service, sys *systems.System) (*core.Snapshot, error) {
-	gen := svc.Generation() // before the read: a racing write only makes the entry stale
-	c.mu.Lock()
-	cached := c.snap
-	if c.system != sys || c.generation != gen {
-		cached = nil
+	body, err := s.snapshots.body(r.Context(), s.cfg.Service, sys)
+	if err != nil {
+		writeError(w, r, s.cfg.Log, err)
+		return
 	}
-	c.mu.Unlock()
-	if cached == nil {
-		snap, err := svc.Snapshot(ctx)
-		if err != nil {
-			return nil, err
-		}
-		c.mu.Lock()
-		c.system, c.generation, c.snap = sys, gen, snap
-		c.mu.Unlock()
-		cached = snap
-	}
-	out := *cached
-	screen := *cached.Screen
-	settings := svc.Live().Settings()
-	out.Screen = &screen
-	out.Screen.RemoteInteraction = settings.RemoteInteraction
-	out.Paused = settings.Paused
-	out.TrackedObjects = svc.Live().TrackedObjects()
-	return &out, nil
+	writeRawJSON(w, http.StatusOK, body)
 }
 
 // getSystem answers GET /api/system with the system's document and ETag

@@ -2,6 +2,7 @@ package routes
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"strings"
@@ -126,5 +127,26 @@ func TestSnapshotFollowsWritesAndLiveState(t *testing.T) {
 	}
 	if snap["paused"] != true || snap["screen"].(map[string]any)["remoteInteraction"] != false || len(snap["trackedObjects"].([]any)) != 1 {
 		t.Fatalf("live state not fresh: paused %v screen %v tracked %v", snap["paused"], snap["screen"], snap["trackedObjects"])
+	}
+}
+
+// TestSnapshotBodyMatchesTheService: the assembled GET /api body is
+// exactly json.Marshal of core.Service.Snapshot, live state included.
+func TestSnapshotBodyMatchesTheService(t *testing.T) {
+	e := newEnv(t, envOptions{})
+	e.do(t, "POST", "/api/messages", `{"text":"hello [[1d6]]"}`)
+	yes := true
+	e.svc.UpdateSettings(context.Background(), core.SettingsPatch{Paused: &yes})
+	e.svc.TrackObject(core.EventTrackedObjectCreated, []*core.TrackedObject{{ID: 3.0}})
+	for i := 0; i < 2; i++ { // cold, then from the cache
+		got := e.do(t, "GET", "/api", "").body
+		snap, err := e.svc.Snapshot(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, _ := json.Marshal(snap)
+		if string(got) != string(want) {
+			t.Fatalf("GET /api differs from the service's snapshot:\n got %s\nwant %s", got, want)
+		}
 	}
 }

@@ -1,0 +1,118 @@
+package routes
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"strconv"
+	"sync"
+
+	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/systems"
+)
+
+// snapshotCache keeps the stored part of GET /api, already encoded, while
+// the service's write generation and the loaded system are unchanged:
+// reading it costs several queries and decoding every token and message.
+// The live part (pause, remote interaction, tracked objects) is read and
+// encoded fresh on every request.
+type snapshotCache struct {
+	mu    sync.Mutex
+	entry *snapshotParts
+}
+
+// snapshotParts is a snapshot's stored part in JSON, plus what keys it.
+type snapshotParts struct {
+	system     *systems.System
+	generation uint64
+	head       []byte // {"version":...,"build":...,"game":...[,"map":...]
+	screen     core.Screen
+	messages   []byte
+}
+
+func (c *snapshotCache) parts(ctx context.Context, svc *core.Service, sys *systems.System) (*snapshotParts, error) {
+	gen := svc.Generation() // before the read: a racing write only makes the entry stale
+	c.mu.Lock()
+	p := c.entry
+	c.mu.Unlock()
+	if p != nil && p.system == sys && p.generation == gen {
+		return p, nil
+	}
+	snap, err := svc.Snapshot(ctx)
+	if err != nil {
+		return nil, err
+	}
+	p, err = encodeSnapshotParts(snap)
+	if err != nil {
+		return nil, err
+	}
+	p.system, p.generation = sys, gen
+	c.mu.Lock()
+	c.entry = p
+	c.mu.Unlock()
+	return p, nil
+}
+
+func encodeSnapshotParts(snap *core.Snapshot) (*snapshotParts, error) {
+	var head bytes.Buffer
+	head.WriteString(`{"version":`)
+	v, _ := json.Marshal(snap.Version)
+	head.Write(v)
+	head.WriteString(`,"build":`)
+	head.WriteString(strconv.Itoa(snap.Build))
+	head.WriteString(`,"game":`)
+	game, err := json.Marshal(snap.Game)
+	if err != nil {
+		return nil, core.Internal(err)
+	}
+	head.Write(game)
+	if snap.Map != nil {
+		m, err := json.Marshal(snap.Map)
+		if err != nil {
+			return nil, core.Internal(err)
+		}
+		head.WriteString(`,"map":`)
+		head.Write(m)
+	}
+	messages, err := json.Marshal(snap.Messages)
+	if err != nil {
+		return nil, core.Internal(err)
+	}
+	p := &snapshotParts{head: head.Bytes(), messages: messages}
+	if snap.Screen != nil {
+		p.screen = *snap.Screen
+	}
+	return p, nil
+}
+
+// body returns GET /api: the cached stored part with the live part of now.
+// The key order is that of core.Snapshot.
+func (c *snapshotCache) body(ctx context.Context, svc *core.Service, sys *systems.System) ([]byte, error) {
+	p, err := c.parts(ctx, svc, sys)
+	if err != nil {
+		return nil, err
+	}
+	live := svc.Live()
+	settings := live.Settings()
+	screen := p.screen
+	screen.RemoteInteraction = settings.RemoteInteraction
+	screenJSON, err := json.Marshal(&screen)
+	if err != nil {
+		return nil, core.Internal(err)
+	}
+	tracked, err := json.Marshal(live.TrackedObjects())
+	if err != nil {
+		return nil, core.Internal(err)
+	}
+	out := make([]byte, 0, len(p.head)+len(p.messages)+len(screenJSON)+len(tracked)+64)
+	out = append(out, p.head...)
+	out = append(out, `,"screen":`...)
+	out = append(out, screenJSON...)
+	out = append(out, `,"messages":`...)
+	out = append(out, p.messages...)
+	out = append(out, `,"trackedObjects":`...)
+	out = append(out, tracked...)
+	out = append(out, `,"paused":`...)
+	out = strconv.AppendBool(out, settings.Paused)
+	return append(out, '}'), nil
+}
