@@ -1,0 +1,454 @@
+package tests
+
+// The black-box suite of the HTTP API (contract sections 4.1-4.5, 4.7, 4.9,
+// 7, 8, 9): it starts the real binary with the sample content of the
+// shipped D&D 5e system and checks every rule with a real HTTP client.
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/gorilla/websocket"
+)
+
+func TestAPIBlackBox(t *testing.T) {
+	srv := StartServer(t, ServerOptions{Args: []string{"--max-body", "65536"}})
+	c := newAPIClient(t, srv.URL)
+
+	var monsters, spells, characters []apiEntity
+	c.get("/api/monsters?schema=model", &monsters)
+	c.get("/api/spells?schema=model", &spells)
+	c.get("/api/characters?schema=model", &characters)
+	if len(monsters) == 0 || len(spells) == 0 || len(characters) == 0 {
+		t.Fatalf("sample content missing: %d monsters, %d spells, %d characters", len(monsters), len(spells), len(characters))
+	}
+	monster := monsters[0]
+
+	t.Run("GET /api", func(t *testing.T) {
+		c := newAPIClient(t, srv.URL)
+		snap := c.get("/api", nil).object(t)
+		for _, key := range []string{"version", "build", "game", "screen", "messages", "trackedObjects", "paused"} {
+			if _, ok := snap[key]; !ok {
+				t.Fatalf("snapshot lacks %s", key)
+			}
+		}
+		if v, _ := snap["version"].(string); v == "" {
+			t.Fatal("version is empty")
+		}
+		if _, ok := snap["build"].(float64); !ok {
+			t.Fatalf("build is not a number: %v", snap["build"])
+		}
+	})
+
+	t.Run("GET /api/system with ETag", func(t *testing.T) {
+		c := newAPIClient(t, srv.URL)
+		r := c.get("/api/system", nil)
+		doc := r.object(t)
+		defs, _ := doc["definitions"].(map[string]any)
+		if doc["id"] != "dnd5e" || defs["entities"] == nil || defs["types"] == nil {
+			t.Fatalf("system document: %.300s", r.body)
+		}
+		etag := r.header.Get("ETag")
+		if etag == "" {
+			t.Fatal("no ETag")
+		}
+		if nm := c.do("GET", "/api/system", "", "If-None-Match", etag); nm.status != 304 || len(nm.body) != 0 {
+			t.Fatalf("If-None-Match: %d", nm.status)
+		}
+		gz := c.do("GET", "/api/system", "", "Accept-Encoding", "gzip")
+		if gz.header.Get("Content-Encoding") != "gzip" {
+			t.Fatalf("not gzipped: %v", gz.header)
+		}
+		zr, err := gzip.NewReader(bytes.NewReader(gz.body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		plain, _ := io.ReadAll(zr)
+		if !bytes.Equal(plain, r.body) {
+			t.Fatal("gzip body differs")
+		}
+	})
+
+	t.Run("GET /api/clients", func(t *testing.T) {
+		c := newAPIClient(t, srv.URL)
+		var clients []map[string]any
+		c.get("/api/clients", &clients)
+		if clients == nil {
+			t.Fatal("clients must be an array")
+		}
+	})
+
+	t.Run("unknown collection", func(t *testing.T) {
+		c := newAPIClient(t, srv.URL)
+		wantAPIError(t, c.do("GET", "/api/monstres", ""), 404, "unknown collection 'monstres'")
+		wantAPIError(t, c.do("GET", "/api/monstres/"+monster.ID, ""), 404, "unknown collection 'monstres'")
+		wantAPIError(t, c.do("PATCH", "/api/monstres/"+monster.ID, "{}"), 404, "unknown collection 'monstres'")
+	})
+
+	t.Run("collection schemas", func(t *testing.T) {
+		c := newAPIClient(t, srv.URL)
+		var list, basic, view []map[string]any
+		def := c.get("/api/monsters", &list)
+		if r := c.get("/api/monsters?schema=list", nil); !bytes.Equal(r.body, def.body) {
+			t.Fatal("the default schema is not list")
+		}
+		c.get("/api/monsters?schema=basic", &basic)
+		c.get("/api/monsters?schema=view", &view)
+		if len(list) != len(monsters) || len(basic) != len(monsters) || len(view) != len(monsters) {
+			t.Fatalf("counts: list %d basic %d view %d model %d", len(list), len(basic), len(view), len(monsters))
+		}
+		for i := range list {
+			for _, key := range []string{"id", "kind", "name", "slug"} {
+				if list[i][key] == nil || basic[i][key] == nil {
+					t.Fatalf("row %d lacks %s", i, key)
+				}
+			}
+			if list[i]["type"] == nil || list[i]["size"] == nil {
+				t.Fatalf("list row lacks the filter keys: %v", list[i])
+			}
+			if basic[i]["type"] != nil || basic[i]["size"] != nil {
+				t.Fatalf("basic row carries filter keys: %v", basic[i])
+			}
+			if view[i]["id"] != monsters[i].ID || len(view[i]) <= 4 {
+				t.Fatalf("view row: %v", view[i])
+			}
+		}
+		wantAPIError(t, c.do("GET", "/api/monsters?schema=everything", ""), 400, "schema")
+		etag := def.header.Get("ETag")
+		if etag == "" {
+			t.Fatal("listing without ETag")
+		}
+		if nm := c.do("GET", "/api/monsters", "", "If-None-Match", etag); nm.status != 304 {
+			t.Fatalf("listing If-None-Match: %d", nm.status)
+		}
+	})
+
+	t.Run("single entity reads", func(t *testing.T) {
+		c := newAPIClient(t, srv.URL)
+		var got apiEntity
+		c.get("/api/monsters/"+monster.ID, &got)
+		if got.ID != monster.ID || got.Data == nil {
+			t.Fatalf("model: %+v", got)
+		}
+		view := c.get("/api/monsters/"+monster.ID+"?schema=view", nil).object(t)
+		if view["id"] != monster.ID {
+			t.Fatalf("view: %v", view)
+		}
+		wantAPIError(t, c.do("GET", "/api/monsters/"+monster.ID+"?schema=basic", ""), 400, "schema")
+		wantAPIError(t, c.do("GET", "/api/monsters/no-such-id", ""), 404, "no-such-id")
+		wantAPIError(t, c.do("GET", "/api/spells/"+monster.ID, ""), 404, monster.ID)
+		linked := 0
+		for _, m := range monsters {
+			r := c.get("/api/monsters/"+m.ID+"?references=true", nil).object(t)
+			refs, ok := r["references"].([]any)
+			if !ok {
+				t.Fatalf("references=true without a references array: %v", r["references"])
+			}
+			for _, ref := range refs {
+				if id, _ := ref.(map[string]any)["id"].(string); id == "" {
+					t.Fatalf("unresolved reference entry: %v", ref)
+				}
+			}
+			linked += len(refs)
+		}
+		if linked == 0 {
+			t.Fatal("no sample monster resolves any reference")
+		}
+	})
+
+	t.Run("PUT and PATCH entities", func(t *testing.T) {
+		c := newAPIClient(t, srv.URL)
+		wantAPIError(t, c.do("PUT", "/api/monsters/a", `{"id":"b","name":"x"}`), 400, "body id 'b' does not match path id 'a'")
+		raw := c.get("/api/monsters/"+monster.ID, nil).object(t)
+		raw["name"] = "Renamed Monster"
+		body, _ := json.Marshal(raw)
+		put := c.do("PUT", "/api/monsters/"+monster.ID, string(body))
+		if put.status != 200 || put.object(t)["name"] != "Renamed Monster" {
+			t.Fatalf("PUT: %d %.300s", put.status, put.body)
+		}
+		patch := c.do("PATCH", "/api/monsters/"+monster.ID, `{"notes":"patched","data":{"alignment":null}}`)
+		if patch.status != 200 {
+			t.Fatalf("PATCH: %d %s", patch.status, patch.body)
+		}
+		var after apiEntity
+		c.get("/api/monsters/"+monster.ID, &after)
+		if after.Name != "Renamed Monster" || after.Data["alignment"] != nil || after.Data["hit_points"] == nil {
+			t.Fatalf("after PATCH: %+v", after)
+		}
+		var list []map[string]any
+		c.get("/api/monsters", &list)
+		found := false
+		for _, row := range list {
+			found = found || row["name"] == "Renamed Monster"
+		}
+		if !found {
+			t.Fatal("listing does not show the write")
+		}
+	})
+
+	t.Run("bad bodies", func(t *testing.T) {
+		c := newAPIClient(t, srv.URL)
+		p := "/api/monsters/" + monster.ID
+		wantAPIError(t, c.do("PATCH", p, `{"name":`), 400, "malformed JSON")
+		wantAPIError(t, c.do("PUT", p, `[]`), 400, "expected an object")
+		wantAPIError(t, c.do("PATCH", p, `{"name":7}`), 400, "field 'name' must be a string")
+		wantAPIError(t, c.do("PATCH", p, ``), 400, "empty body")
+		huge := `{"notes":"` + strings.Repeat("x", 70000) + `"}`
+		wantAPIError(t, c.do("PATCH", p, huge), 413, "larger than the limit of 65536 bytes")
+	})
+
+	t.Run("shared combatants", func(t *testing.T) {
+		c := newAPIClient(t, srv.URL)
+		var snap struct {
+			Game struct {
+				Combatants []struct {
+					ID       string         `json:"id"`
+					EntityID string         `json:"entityId"`
+					Data     map[string]any `json:"data"`
+				} `json:"combatants"`
+			} `json:"game"`
+		}
+		c.get("/api", &snap)
+		var combatantID, heroID string
+		for _, cb := range snap.Game.Combatants {
+			for _, ch := range characters {
+				if cb.EntityID == ch.ID {
+					combatantID, heroID = cb.ID, ch.ID
+				}
+			}
+		}
+		if combatantID == "" {
+			t.Fatal("no combatant linked to a character in the sample campaign")
+		}
+		wantAPIError(t, c.do("GET", "/api/combatants/nope", ""), 404, "nope")
+		wantAPIError(t, c.do("PUT", "/api/combatants/a", `{"id":"b"}`), 400, "body id 'b' does not match path id 'a'")
+		// Entity -> combatant.
+		if r := c.do("PATCH", "/api/characters/"+heroID, `{"data":{"hit_points":17}}`); r.status != 200 {
+			t.Fatalf("PATCH character: %d %s", r.status, r.body)
+		}
+		cb := c.get("/api/combatants/"+combatantID, nil).object(t)
+		if cb["data"].(map[string]any)["hit_points"] != 17.0 {
+			t.Fatalf("combatant not updated: %v", cb["data"])
+		}
+		// Combatant -> entity.
+		cb["data"].(map[string]any)["hit_points"] = 5
+		body, _ := json.Marshal(cb)
+		if r := c.do("PUT", "/api/combatants/"+combatantID, string(body)); r.status != 200 {
+			t.Fatalf("PUT combatant: %d %s", r.status, r.body)
+		}
+		var hero apiEntity
+		c.get("/api/characters/"+heroID, &hero)
+		if hero.Data["hit_points"] != 5.0 {
+			t.Fatalf("range not pushed back: %v", hero.Data["hit_points"])
+		}
+		if r := c.do("PATCH", "/api/combatants/"+combatantID, `{"hidden":true}`); r.status != 200 || r.object(t)["hidden"] != true {
+			t.Fatalf("PATCH combatant: %d %s", r.status, r.body)
+		}
+	})
+
+	t.Run("tokens", func(t *testing.T) {
+		c := newAPIClient(t, srv.URL)
+		var snap struct {
+			Map struct {
+				Tokens []map[string]any `json:"tokens"`
+			} `json:"map"`
+		}
+		c.get("/api", &snap)
+		if len(snap.Map.Tokens) < 2 {
+			t.Fatalf("sample map has %d visible tokens", len(snap.Map.Tokens))
+		}
+		a, b := snap.Map.Tokens[0], snap.Map.Tokens[1]
+		aID, bID := a["id"].(string), b["id"].(string)
+		wantAPIError(t, c.do("GET", "/api/tokens/nope", ""), 404, "nope")
+		b["name"] = "Moved by PUT"
+		body, _ := json.Marshal(b)
+		r := c.do("PUT", "/api/tokens/"+aID, string(body)) // the body's id wins
+		if r.status != 200 || r.object(t)["id"] != bID {
+			t.Fatalf("PUT token: %d %s", r.status, r.body)
+		}
+		if got := c.get("/api/tokens/"+bID, nil).object(t); got["name"] != "Moved by PUT" {
+			t.Fatalf("token B: %v", got["name"])
+		}
+		if got := c.get("/api/tokens/"+aID, nil).object(t); got["name"] == "Moved by PUT" {
+			t.Fatal("token A was overwritten")
+		}
+		if r := c.do("PATCH", "/api/tokens/"+aID, `{"x":123}`); r.status != 200 || r.object(t)["x"] != 123.0 {
+			t.Fatalf("PATCH token: %d %s", r.status, r.body)
+		}
+	})
+
+	t.Run("messages", func(t *testing.T) {
+		c := newAPIClient(t, srv.URL)
+		r := c.do("POST", "/api/messages", `{"text":"/roll 1d20+5"}`)
+		if r.status != 200 {
+			t.Fatalf("POST: %d %s", r.status, r.body)
+		}
+		m := r.object(t)
+		if m["campaign"] == "" || m["campaign"] == nil || m["id"] == nil {
+			t.Fatalf("stored message: %v", m)
+		}
+		if rolls, _ := m["rolls"].([]any); len(rolls) != 1 {
+			t.Fatalf("rolls: %v", m["rolls"])
+		}
+		wantAPIError(t, c.do("POST", "/api/messages", `{"text":`), 400, "malformed JSON")
+		wantAPIError(t, c.do("POST", "/api/messages", `{"text":1}`), 400, "'text'")
+		wantAPIError(t, c.do("POST", "/api/messages", `{}`), 400, "'text' is required")
+		for i := 1; i <= 35; i++ {
+			if r := c.do("POST", "/api/messages", fmt.Sprintf(`{"text":"line %d"}`, i)); r.status != 200 {
+				t.Fatalf("POST %d: %d", i, r.status)
+			}
+		}
+		var snap struct {
+			Messages []struct {
+				Text string `json:"text"`
+			} `json:"messages"`
+		}
+		c.get("/api", &snap)
+		if len(snap.Messages) != 30 || snap.Messages[0].Text != "line 6" || snap.Messages[29].Text != "line 35" {
+			t.Fatalf("recent messages: %d, first %+v", len(snap.Messages), snap.Messages[0])
+		}
+	})
+
+	t.Run("CORS", func(t *testing.T) {
+		c := newAPIClient(t, srv.URL)
+		pre := c.do("OPTIONS", "/api/monsters/"+monster.ID, "", "Origin", "http://other.example", "Access-Control-Request-Method", "PATCH")
+		if pre.status >= 300 || pre.header.Get("Access-Control-Allow-Methods") != "GET, OPTIONS" {
+			t.Fatalf("preflight: %d %v", pre.status, pre.header)
+		}
+		if g := c.do("GET", "/api", "", "Origin", "http://other.example"); g.header.Get("Access-Control-Allow-Origin") != "*" {
+			t.Fatalf("GET: %v", g.header)
+		}
+	})
+
+	t.Run("no DELETE", func(t *testing.T) {
+		c := newAPIClient(t, srv.URL)
+		for _, p := range []string{"/api/monsters/" + monster.ID, "/api/combatants/x", "/api/tokens/x", "/api/monsters"} {
+			r := c.do("DELETE", p, "")
+			wantAPIError(t, r, 405, "DELETE")
+			if allow := r.header.Get("Allow"); !strings.Contains(allow, "GET") || strings.Contains(allow, "DELETE") {
+				t.Fatalf("%s Allow: %q", p, allow)
+			}
+		}
+		c.get("/api/monsters/"+monster.ID, nil)
+	})
+
+	t.Run("static folders", func(t *testing.T) {
+		c := newAPIClient(t, srv.URL)
+		dir := filepath.Join(srv.DataDir, "others")
+		os.MkdirAll(dir, 0o755)
+		if err := os.WriteFile(filepath.Join(dir, "handout.txt"), []byte("0123456789"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		os.WriteFile(filepath.Join(srv.DataDir, "secret.txt"), []byte("SECRET-DATA"), 0o644)
+		os.Symlink(filepath.Join(srv.DataDir, "secret.txt"), filepath.Join(dir, "link.txt"))
+		r := c.get("/others/handout.txt", nil)
+		if r.header.Get("Content-Type") != "text/plain; charset=utf-8" || r.header.Get("ETag") == "" {
+			t.Fatalf("headers: %v", r.header)
+		}
+		if nm := c.do("GET", "/others/handout.txt", "", "If-None-Match", r.header.Get("ETag")); nm.status != 304 {
+			t.Fatalf("If-None-Match: %d", nm.status)
+		}
+		if rg := c.do("GET", "/others/handout.txt", "", "Range", "bytes=2-4"); rg.status != 206 || string(rg.body) != "234" {
+			t.Fatalf("Range: %d %q", rg.status, rg.body)
+		}
+		if l := c.do("GET", "/others/", ""); l.status != 404 || strings.Contains(string(l.body), "handout") {
+			t.Fatalf("listing: %d %s", l.status, l.body)
+		}
+		for _, p := range []string{"/others/../secret.txt", "/others/%2e%2e/secret.txt", "/others/..%2fsecret.txt",
+			"/others/..\\secret.txt", "/others/%5c..%5csecret.txt", "/others/link.txt", "/modules/../../secret.txt",
+			"/systems/dnd5e/../../secret.txt", "/campaigns/%2e%2e/%2e%2e/secret.txt"} {
+			status, out := rawRequest(t, srv.URL, p)
+			if status == 200 || strings.Contains(out, "SECRET-DATA") {
+				t.Fatalf("%s: %d %s", p, status, out)
+			}
+		}
+		asset := c.get("/systems/dnd5e/monster.svg", nil)
+		if asset.header.Get("Content-Type") != "image/svg+xml" {
+			t.Fatalf("system asset: %v", asset.header)
+		}
+	})
+
+	t.Run("pages", func(t *testing.T) {
+		c := newAPIClient(t, srv.URL)
+		for _, p := range []string{"/", "/index.html"} {
+			r := c.get(p, nil)
+			if !strings.Contains(string(r.body), "/client/") || !strings.Contains(string(r.body), "data:image/png;base64,") {
+				t.Fatalf("%s: %.300s", p, r.body)
+			}
+		}
+		if r := c.get("/icon.png", nil); r.header.Get("Content-Type") != "image/png" {
+			t.Fatalf("icon: %v", r.header)
+		}
+		if r := c.get("/client/", nil); !strings.HasPrefix(r.header.Get("Content-Type"), "text/html") {
+			t.Fatalf("client: %v", r.header)
+		}
+	})
+
+	t.Run("reference pages", func(t *testing.T) {
+		c := newAPIClient(t, srv.URL)
+		var spell apiEntity = spells[0]
+		for _, p := range []string{"/spell." + spell.Slug, "/spell." + spell.ID} {
+			r := c.get(p, nil)
+			if !strings.HasPrefix(r.header.Get("Content-Type"), "text/html") || !strings.Contains(string(r.body), spell.Name) {
+				t.Fatalf("%s: %.300s", p, r.body)
+			}
+		}
+		if r := c.do("GET", "/not-a-reference", ""); r.status != 400 || !strings.HasPrefix(r.header.Get("Content-Type"), "text/html") {
+			t.Fatalf("malformed: %d %v", r.status, r.header)
+		}
+		if r := c.do("GET", "/spell.no-such-spell", ""); r.status != 404 || !strings.HasPrefix(r.header.Get("Content-Type"), "text/html") {
+			t.Fatalf("unknown: %d %v", r.status, r.header)
+		}
+	})
+
+	t.Run("OpenAPI", func(t *testing.T) {
+		c := newAPIClient(t, srv.URL)
+		r := c.get("/api/openapi.json", nil)
+		doc, err := openapi3.NewLoader().LoadFromData(r.body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := doc.Validate(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range []string{"/api/monsters", "/api/monsters/{id}", "/api/spells", "/api/items", "/api/characters/{id}"} {
+			if doc.Paths.Find(p) == nil {
+				t.Fatalf("missing %s", p)
+			}
+		}
+	})
+
+	t.Run("WebSocket on any path", func(t *testing.T) {
+		ws, _, err := websocket.DefaultDialer.Dial("ws"+strings.TrimPrefix(srv.URL, "http")+"/api/monsters", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer ws.Close()
+		ws.SetReadDeadline(time.Now().Add(10 * time.Second))
+		var env struct {
+			Name string `json:"name"`
+		}
+		if err := ws.ReadJSON(&env); err != nil || env.Name != "app" {
+			t.Fatalf("first event %q %v", env.Name, err)
+		}
+	})
+}
+
+// TestAPIWithoutPrimaryCampaign: GET /api answers 404 {"message"} when the
+// loaded system has no primary campaign (an empty data folder).
+func TestAPIWithoutPrimaryCampaign(t *testing.T) {
+	srv := StartServer(t, ServerOptions{Args: []string{"--empty"}})
+	c := newAPIClient(t, srv.URL)
+	wantAPIError(t, c.do("GET", "/api", ""), 404, "no primary campaign")
+	wantAPIError(t, c.do("POST", "/api/messages", `{"text":"hello"}`), 404, "no primary campaign")
+}
