@@ -58,6 +58,7 @@ func RegisterFilters(f Formatters) {
 // (strict variables, markdown); NewSet calls it.
 func registerBuiltins() {
 	builtinOnce.Do(func() {
+		pongo2.SetAutoescape(true) // the default; said here because pages depend on it
 		register(map[string]pongo2.FilterFunction{
 			"markdown":       markdownFilter,
 			strictFilterName: strictFilter,
