@@ -12,11 +12,16 @@ type LineOfSight struct {
 	Segments [][4]float64 `json:"segments"`
 	// Walls lists the ids of the walls the segments come from, in order.
 	Walls []string `json:"walls"`
+	// Vision maps each visible token with vision enabled to the polygon it
+	// sees from its position (flat x,y list), when the map has line of
+	// sight on. Hidden tokens are left out: their place is not for players.
+	Vision map[string][]float64 `json:"vision,omitempty"`
 }
 
 // SightBlockers computes the line of sight of a map: every segment of every
-// wall that blocks sight. A wall's data is a flat x,y list; a wall with
-// fewer than two points has no segment.
+// wall that blocks sight (a wall's data is a flat x,y list; a wall with
+// fewer than two points has no segment) and, when the map has line of
+// sight on, the vision polygon of each visible token with vision.
 func SightBlockers(m *Map) *LineOfSight {
 	los := &LineOfSight{MapID: m.ID, Segments: [][4]float64{}, Walls: []string{}}
 	for _, w := range m.Walls {
@@ -27,6 +32,19 @@ func SightBlockers(m *Map) *LineOfSight {
 		for i := 0; i+3 < len(w.Data); i += 2 {
 			los.Segments = append(los.Segments, [4]float64{w.Data[i], w.Data[i+1], w.Data[i+2], w.Data[i+3]})
 		}
+	}
+	if !m.LineOfSight {
+		return los
+	}
+	box := sightBox(m, los.Segments)
+	for _, t := range m.Tokens {
+		if t.Hidden || t.Vision == nil || !t.Vision.Enabled {
+			continue
+		}
+		if los.Vision == nil {
+			los.Vision = map[string][]float64{}
+		}
+		los.Vision[t.ID] = VisionPolygon(t.X, t.Y, los.Segments, box)
 	}
 	return los
 }
