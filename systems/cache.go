@@ -10,13 +10,14 @@ import (
 type cacheKey struct {
 	id       string
 	revision int64
-	variant  byte // 'l' list row, 'b' basic row, 'v' view, 'p' page
+	variant  byte // 'l' list row, 'b' basic row, 'r' references, 'v' view, 'p' page
 }
 
 type cacheEntry struct {
 	key   cacheKey
 	bytes []byte
 	value map[string]any // the view for templates (nulls marked), read-only
+	refs  []string       // references, read-only
 	used  atomic.Bool    // second chance for the clock eviction
 }
 

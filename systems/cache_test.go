@@ -86,3 +86,24 @@ func TestViewCachePerRevision(t *testing.T) {
 }
 
 func contains(b []byte, s string) bool { return strings.Contains(string(b), s) }
+
+func TestReferencesCachedPerRevision(t *testing.T) {
+	s := loadTiny(t)
+	ctx := context.Background()
+	e := goblin()
+	refs, err := s.References(ctx, e)
+	if err != nil || len(refs) != 1 {
+		t.Fatal(refs, err)
+	}
+	refs[0] = "changed"
+	e.Data["spells"] = []any{"a", "b"}
+	again, _ := s.References(ctx, e)
+	if len(again) != 1 || again[0] != "spell.fire-bolt" {
+		t.Fatalf("same revision must come from the cache, unchanged by callers: %v", again)
+	}
+	e.Revision++
+	fresh, _ := s.References(ctx, e)
+	if len(fresh) != 2 || fresh[1] != "spell.b" {
+		t.Fatalf("new revision: %v", fresh)
+	}
+}

@@ -237,6 +237,7 @@ func (s *System) RenderBody(ctx context.Context, e *core.Entity) ([]byte, error)
 
 // References returns the "kind.slug" references an entity names, through
 // its kind's references function (none when the kind declares none).
+// Cached per (system version, id, revision).
 func (s *System) References(ctx context.Context, e *core.Entity) ([]string, error) {
 	k, err := s.kindOf(e)
 	if err != nil {
@@ -244,6 +245,12 @@ func (s *System) References(ctx context.Context, e *core.Entity) ([]string, erro
 	}
 	if !k.HasReferences {
 		return []string{}, nil
+	}
+	key := cacheKey{id: e.ID, revision: e.Revision, variant: 'r'}
+	if cacheable(e.Revision) {
+		if ce, ok := s.rowCache.get(key); ok {
+			return append([]string{}, ce.refs...), nil
+		}
 	}
 	m, err := model(e)
 	if err != nil {
@@ -279,6 +286,10 @@ func (s *System) References(ctx context.Context, e *core.Entity) ([]string, erro
 		}
 	default:
 		return nil, bad(fmt.Sprintf("returned %v; it must return a list of \"kind.slug\" strings", v))
+	}
+	if cacheable(e.Revision) {
+		s.rowCache.put(&cacheEntry{key: key, refs: refs})
+		return append([]string{}, refs...), nil
 	}
 	return refs, nil
 }
