@@ -4,6 +4,7 @@ import (
 	"compress/gzip"
 	"fmt"
 	"log/slog"
+	"mime"
 	"net/http"
 	"runtime/debug"
 	"strconv"
@@ -84,10 +85,15 @@ func (w *statusWriter) Flush() {
 // limitBodies caps the body of every write (POST, PUT, PATCH). A declared
 // length over the limit is refused at once; a chunked body is cut off by
 // http.MaxBytesReader and the handler answers 413 when it reads past it.
-func limitBodies(limit int64, next http.Handler) http.Handler {
+// With streamUploads, multipart/form-data bodies pass uncapped: they are
+// archive uploads streamed to the importer, which enforces its own limit.
+func limitBodies(limit int64, streamUploads bool, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch r.Method {
 		case http.MethodPost, http.MethodPut, http.MethodPatch:
+			if streamUploads && isMultipart(r) {
+				break
+			}
 			if r.ContentLength > limit {
 				writeMessage(w, http.StatusRequestEntityTooLarge,
 					fmt.Sprintf("request body is larger than the limit of %d bytes", limit))
@@ -97,6 +103,11 @@ func limitBodies(limit int64, next http.Handler) http.Handler {
 		}
 		next.ServeHTTP(w, r)
 	})
+}
+
+func isMultipart(r *http.Request) bool {
+	mediaType, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	return mediaType == "multipart/form-data"
 }
 
 // cors implements contract section 7: a preflight is answered with GET and

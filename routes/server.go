@@ -109,10 +109,11 @@ func NewHostHandler(cfg Config) http.Handler {
 
 // wrap puts the middleware around a router, outermost first: panic
 // recovery, the WebSocket hand-off (before anything wraps the connection),
-// the request log, CORS, the body limit and gzip.
+// the request log, CORS, the body limit and gzip. The host listener lets
+// multipart archive uploads through the body limit (the importer caps them).
 func (s *server) wrap(h http.Handler, public bool) http.Handler {
 	h = compress(h)
-	h = limitBodies(s.cfg.MaxBodyBytes, h)
+	h = limitBodies(s.cfg.MaxBodyBytes, !public, h) // host uploads stream to the importer
 	if public {
 		h = cors(h)
 	}
