@@ -14,8 +14,10 @@ const hostSettingsMaxBody = 4 << 10
 
 // mountHostSettings adds GET and PATCH /host/api/settings to the host
 // router: {"remoteInteraction": bool, "paused": bool}. A change is told to
-// clients as interactionUpdated and systemPaused.
+// clients as interactionUpdated and systemPaused. The host's live view
+// (clients, drag veto) is mounted with it.
 func mountHostSettings(r chi.Router, cfg Config) {
+	mountHostLive(r, cfg)
 	r.Get("/host/api/settings", func(w http.ResponseWriter, r *http.Request) {
 		hostSettingsReply(w, http.StatusOK, cfg.Service.Live().Settings())
 	})

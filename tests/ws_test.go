@@ -675,3 +675,43 @@ func TestWSHubCloseSendsGoingAway(t *testing.T) {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+func TestWSHostVetoAndClients(t *testing.T) {
+	e := newWSEnv(t, routes.HubOptions{})
+	a, chA := e.connect(t)
+	b, _ := e.connect(t)
+	a.waitFor(core.EventClientConnected)
+	a.send(core.RequestMapViewportUpdated, map[string]any{"id": wsMapID, "x": 7, "y": 8, "zoom": 2}, "vp")
+	a.reply("vp")
+	var clients []core.Client
+	if status := httpJSON(t, "GET", e.host.URL+"/host/api/clients", "", &clients); status != http.StatusOK || len(clients) != 2 {
+		t.Fatalf("GET /host/api/clients: %d %+v", status, clients)
+	}
+	if clients[0].Channel != chA || clients[0].MapZoom != 2 || clients[0].MapCenterX != 7 {
+		t.Fatalf("host clients %+v: want channel %d looking at 7,8 zoom 2", clients[0], chA)
+	}
+
+	a.send(core.EventTokenMoved, core.Movement{ID: wsTokenID, X: 10, Y: 20, State: core.DragStart}, "")
+	a.send(core.EventTokenMoved, core.Movement{ID: wsTokenID, X: 300, Y: 300, State: core.DragControl}, "")
+	b.expectNames(core.EventTokenMoved, core.EventTokenMoved)
+	a.expectNames(core.EventTokenMoved, core.EventTokenMoved)
+	var res map[string]bool
+	if status := httpJSON(t, "POST", e.host.URL+"/host/api/drags/"+wsTokenID+"/block", "", &res); status != http.StatusOK || !res["blocked"] {
+		t.Fatalf("veto: %d %v", status, res)
+	}
+	for _, c := range []*wsClient{a, b} {
+		var m core.Movement
+		c.expectNames(core.EventTokenMoved)[0].decode(t, &m)
+		if m.State != core.DragBlock || m.X != 10 || m.Y != 20 {
+			t.Fatalf("veto broadcast %+v, want block at 10,20", m)
+		}
+	}
+	// The dragger's next message starts afresh; a veto with no drag is a no-op.
+	if httpJSON(t, "POST", e.host.URL+"/host/api/drags/"+wsTokenID+"/block", "", &res); res["blocked"] {
+		t.Fatal("a second veto reported a drag")
+	}
+	if status := httpJSON(t, "POST", e.host.URL+"/host/api/drags/nope/block", "", nil); status != http.StatusNotFound {
+		t.Fatalf("veto of an unknown token: %d", status)
+	}
+	e.mark(t, a, b)
+}

@@ -1,0 +1,35 @@
+package routes
+
+import (
+	"net/http"
+
+	"github.com/go-chi/chi/v5"
+	"github.com/vttapp/companion/core"
+)
+
+// mountHostLive adds the host console's view of the live game: the
+// connected clients with their viewports, and the host's veto of a drag in
+// progress. Both need the hub; without one they are not mounted.
+func mountHostLive(r chi.Router, cfg Config) {
+	if cfg.Hub == nil {
+		return
+	}
+	r.Get("/host/api/clients", func(w http.ResponseWriter, r *http.Request) {
+		hostSettingsReply(w, http.StatusOK, cfg.Hub.Clients())
+	})
+	// The host refuses a drag: every client snaps the token back to its
+	// committed position (tokenMoved, state block).
+	r.Post("/host/api/drags/{tokenId}/block", func(w http.ResponseWriter, r *http.Request) {
+		id := chi.URLParam(r, "tokenId")
+		if _, err := cfg.Service.Token(r.Context(), id); err != nil {
+			hostSettingsError(w, err)
+			return
+		}
+		blocked, err := cfg.Hub.Drags().Veto(r.Context(), id)
+		if err != nil {
+			hostSettingsError(w, core.Internal(err))
+			return
+		}
+		hostSettingsReply(w, http.StatusOK, map[string]bool{"blocked": blocked})
+	})
+}
