@@ -78,6 +78,7 @@ type testEnv struct {
 	events  *eventLog
 	dataDir string
 	logs    *lockedWriter
+	holder  *systems.Holder
 }
 
 type envOptions struct {
@@ -117,7 +118,7 @@ func newEnv(t testing.TB, opt envOptions) *testEnv {
 	}
 	srv := httptest.NewServer(NewPublicHandler(cfg))
 	t.Cleanup(func() { hub.Close(); srv.Close() })
-	return &testEnv{srv: srv, svc: svc, store: store, events: events, dataDir: dataDir, logs: logs}
+	return &testEnv{srv: srv, svc: svc, store: store, events: events, dataDir: dataDir, logs: logs, holder: holder}
 }
 
 type lockedWriter struct {
