@@ -15,32 +15,55 @@ import (
 // keeps the two in agreement on every SRD monster.
 
 type goAbility struct {
-	Key, Name, Modifier, ScoreText, Text string
-	Score                                float64
+	Key      string `json:"key"`
+	Score    any    `json:"score"`
+	Modifier string `json:"modifier"`
+	Text     string `json:"text"`
 }
 
 type goBlock struct {
-	Type, Lead, Text string
-	Items            []string
+	Type  string   `json:"type"`
+	Lead  string   `json:"lead,omitempty"`
+	Text  string   `json:"text,omitempty"`
+	Items []string `json:"items,omitempty"`
 }
 
 type goFeature struct {
-	Name   string
-	Blocks []goBlock
+	Name   string    `json:"name"`
+	Text   string    `json:"text"`
+	Blocks []goBlock `json:"blocks,omitempty"`
 }
 
 type goMonsterView struct {
-	ID, Kind, Name, Slug                                   string
-	Subtitle, Size, Type, Alignment                        string
-	ArmorClass, HitPoints, Speed                           string
-	Abilities                                              []goAbility
-	SavingThrows, Skills                                   string
-	DamageVulnerabilities, DamageResistances               string
-	DamageImmunities, ConditionImmunities                  string
-	Senses, Languages, Challenge, ChallengeRating, ProfBon string
-	Description                                            []goBlock
-	SpecialAbilities, Actions, LegendaryActions, Reactions []goFeature
-	LegendaryIntro                                         string
+	ID                    string      `json:"id"`
+	Kind                  string      `json:"kind"`
+	Name                  string      `json:"name"`
+	Slug                  string      `json:"slug"`
+	Subtitle              string      `json:"subtitle"`
+	Size                  string      `json:"size"`
+	Type                  string      `json:"type"`
+	Alignment             string      `json:"alignment"`
+	ArmorClass            string      `json:"armor_class"`
+	HitPoints             string      `json:"hit_points"`
+	Speed                 string      `json:"speed"`
+	Abilities             []goAbility `json:"abilities"`
+	SavingThrows          string      `json:"saving_throws,omitempty"`
+	Skills                string      `json:"skills,omitempty"`
+	DamageVulnerabilities string      `json:"damage_vulnerabilities,omitempty"`
+	DamageResistances     string      `json:"damage_resistances,omitempty"`
+	DamageImmunities      string      `json:"damage_immunities,omitempty"`
+	ConditionImmunities   string      `json:"condition_immunities,omitempty"`
+	Senses                string      `json:"senses"`
+	Languages             string      `json:"languages"`
+	Challenge             string      `json:"challenge"`
+	ChallengeRating       string      `json:"challenge_rating"`
+	ProfBon               string      `json:"proficiency_bonus"`
+	Description           []goBlock   `json:"description,omitempty"`
+	SpecialAbilities      []goFeature `json:"special_abilities,omitempty"`
+	Actions               []goFeature `json:"actions"`
+	LegendaryIntro        string      `json:"legendary_intro,omitempty"`
+	LegendaryActions      []goFeature `json:"legendary_actions,omitempty"`
+	Reactions             []goFeature `json:"reactions,omitempty"`
 }
 
 func goText(v any) string {
@@ -80,9 +103,9 @@ func goDistance(v any) (string, bool) {
 	return "", false
 }
 
-var goAbilities = [6][3]string{
-	{"strength", "STR", "Strength"}, {"dexterity", "DEX", "Dexterity"}, {"constitution", "CON", "Constitution"},
-	{"intelligence", "INT", "Intelligence"}, {"wisdom", "WIS", "Wisdom"}, {"charisma", "CHA", "Charisma"},
+var goAbilities = [6][2]string{
+	{"strength", "STR"}, {"dexterity", "DEX"}, {"constitution", "CON"},
+	{"intelligence", "INT"}, {"wisdom", "WIS"}, {"charisma", "CHA"},
 }
 
 func goArmorClass(v any) string {
@@ -382,7 +405,18 @@ func goFeatures(v any) []goFeature {
 		if suffix := goUsage(f["usage"]); suffix != "" && !strings.Contains(name, suffix) {
 			name += " " + suffix
 		}
-		out = append(out, goFeature{Name: name, Blocks: goBlocks(f["desc"])})
+		feature := goFeature{Name: name}
+		if desc, ok := f["desc"].(string); ok && !strings.Contains(desc, "\n") && !strings.ContainsAny(desc[:min(1, len(desc))], "|-*") {
+			feature.Text = strings.TrimSpace(desc)
+		} else if blocks := goBlocks(f["desc"]); len(blocks) > 0 {
+			if blocks[0].Type == "p" && blocks[0].Lead == "" {
+				feature.Text, blocks = blocks[0].Text, blocks[1:]
+			}
+			if len(blocks) > 0 {
+				feature.Blocks = blocks
+			}
+		}
+		out = append(out, feature)
 	}
 	return out
 }
@@ -416,11 +450,10 @@ func formatMonsterGo(e *core.Entity) *goMonsterView {
 	}
 	v.Speed = goSpeed(d["speed"])
 	for _, a := range goAbilities {
-		ab := goAbility{Key: a[1], Name: a[2], ScoreText: "—", Text: a[1] + " —"}
+		ab := goAbility{Key: a[1], Score: "—", Text: a[1] + " —"}
 		if score, ok := goNum(d[a[0]]); ok {
 			ab.Score, ab.Modifier = score, scripting.Modifier(score)
-			ab.ScoreText = scripting.FormatNumber(score) + " (" + ab.Modifier + ")"
-			ab.Text = a[1] + " " + ab.ScoreText
+			ab.Text = a[1] + " " + scripting.FormatNumber(score) + " (" + ab.Modifier + ")"
 		}
 		v.Abilities = append(v.Abilities, ab)
 	}

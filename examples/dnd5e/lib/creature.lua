@@ -10,7 +10,7 @@ local creature = {}
 local signed = companion.format.signed
 local modifier = companion.format.modifier
 
-creature.ABILITIES = {
+local ABILITIES = {
   { key = "strength", short = "STR", save = "Str", name = "Strength" },
   { key = "dexterity", short = "DEX", save = "Dex", name = "Dexterity" },
   { key = "constitution", short = "CON", save = "Con", name = "Constitution" },
@@ -18,22 +18,23 @@ creature.ABILITIES = {
   { key = "wisdom", short = "WIS", save = "Wis", name = "Wisdom" },
   { key = "charisma", short = "CHA", save = "Cha", name = "Charisma" },
 }
+creature.ABILITIES = ABILITIES
 
--- abilities returns the six scores as {key, name, score_text "14 (+2)",
--- text "DEX 14 (+2)", modifier "+2"}; a missing score reads "—".
+-- abilities returns the six scores as {key "DEX", score 14, modifier "+2",
+-- text "DEX 14 (+2)"}; a missing score reads "—" with no modifier. The
+-- modifier is worked out here rather than through companion.format: this
+-- runs six times for every monster view.
 function creature.abilities(data)
   local out = {}
-  for i, a in ipairs(creature.ABILITIES) do
-    local score = util.number(data[a.key])
-    if score then
-      local mod = modifier(score)
-      local score_text = score .. " (" .. mod .. ")"
-      out[i] = {
-        key = a.short, name = a.name, score = score, modifier = mod,
-        score_text = score_text, text = a.short .. " " .. score_text,
-      }
+  for i = 1, 6 do
+    local a = ABILITIES[i]
+    local score = data[a.key]
+    if type(score) == "number" then
+      local m = math.floor((score - 10) / 2)
+      local mod = m < 0 and tostring(m) or "+" .. m
+      out[i] = { key = a.short, score = score, modifier = mod, text = a.short .. " " .. score .. " (" .. mod .. ")" }
     else
-      out[i] = { key = a.short, name = a.name, modifier = "", score_text = "—", text = a.short .. " —" }
+      out[i] = { key = a.short, score = "—", modifier = "", text = a.short .. " —" }
     end
   end
   return out
@@ -64,7 +65,8 @@ function creature.armor_class(ac)
     ac = { ac } -- a single entry instead of a list
   end
   local value, notes, extras = nil, {}, {}
-  for _, entry in ipairs(ac) do
+  for i1 = 1, #ac do
+    local entry = ac[i1]
     if type(entry) == "number" then
       entry = { type = "dex", value = entry }
     end
@@ -85,7 +87,9 @@ function creature.armor_class(ac)
           if type(entry.desc) == "string" and entry.desc ~= "" then
             notes[#notes + 1] = entry.desc
           end
-          for _, piece in ipairs(util.list(entry.armor)) do
+          local list2 = util.list(entry.armor)
+          for i2 = 1, #list2 do
+            local piece = list2[i2]
             local n = lower_name(piece)
             if n ~= "" then
               notes[#notes + 1] = n
@@ -106,7 +110,8 @@ function creature.armor_class(ac)
   if #notes > 0 then
     s = s .. " (" .. table.concat(notes, ", ") .. ")"
   end
-  for _, extra in ipairs(extras) do
+  for i3 = 1, #extras do
+    local extra = extras[i3]
     if extra:sub(1, 6) == "while " then
       s = s .. " " .. extra
     else
@@ -154,7 +159,8 @@ function creature.speed(speed)
     return ""
   end
   local parts = {}
-  for _, key in ipairs(SPEED_KEYS) do
+  for i4 = 1, #SPEED_KEYS do
+    local key = SPEED_KEYS[i4]
     local d = distance(speed[key])
     if d then
       if key == "fly" and speed.hover == true then
@@ -170,7 +176,8 @@ function creature.speed(speed)
     end
   end
   table.sort(others)
-  for _, key in ipairs(others) do
+  for i5 = 1, #others do
+    local key = others[i5]
     parts[#parts + 1] = key:gsub("_", " ") .. " " .. distance(speed[key])
   end
   local walk = distance(speed.walk)
@@ -185,7 +192,7 @@ function creature.speed(speed)
 end
 
 local SAVE_NAMES = {}
-for _, a in ipairs(creature.ABILITIES) do
+for _, a in ipairs(ABILITIES) do
   SAVE_NAMES[a.short] = a.save
 end
 
@@ -193,7 +200,9 @@ end
 -- Con +6") and skills ("Perception +13, Stealth +6"), in data order.
 function creature.proficiencies(list)
   local saves, skills = {}, {}
-  for _, p in ipairs(util.list(list)) do
+  local list6 = util.list(list)
+  for i6 = 1, #list6 do
+    local p = list6[i6]
     if type(p) == "table" and util.number(p.value) then
       local name = util.name_of(p.proficiency)
       local bonus = signed(p.value)
@@ -213,7 +222,9 @@ end
 -- ("bludgeoning, piercing, and slashing from nonmagical weapons") after "; ".
 function creature.damage_list(list)
   local simple, qualified = {}, {}
-  for _, v in ipairs(util.list(list)) do
+  local list7 = util.list(list)
+  for i7 = 1, #list7 do
+    local v = list7[i7]
     local n = util.name_of(v)
     if n ~= "" then
       if n:find(",", 1, true) or n:find(" ", 1, true) then
@@ -224,7 +235,8 @@ function creature.damage_list(list)
     end
   end
   local s = table.concat(simple, ", ")
-  for _, q in ipairs(qualified) do
+  for i8 = 1, #qualified do
+    local q = qualified[i8]
     if s == "" then
       s = q
     else
@@ -237,7 +249,9 @@ end
 -- conditions joins condition names in lower case: "exhaustion, poisoned".
 function creature.conditions(list)
   local out = {}
-  for _, v in ipairs(util.list(list)) do
+  local list9 = util.list(list)
+  for i9 = 1, #list9 do
+    local v = list9[i9]
     local n = util.name_of(v)
     if n ~= "" then
       out[#out + 1] = n:lower()
@@ -258,7 +272,8 @@ function creature.senses(senses)
     return ""
   end
   local parts = {}
-  for _, key in ipairs(SENSE_KEYS) do
+  for i10 = 1, #SENSE_KEYS do
+    local key = SENSE_KEYS[i10]
     local d = distance(senses[key])
     if d then
       parts[#parts + 1] = key .. " " .. d
@@ -271,7 +286,8 @@ function creature.senses(senses)
     end
   end
   table.sort(others)
-  for _, key in ipairs(others) do
+  for i11 = 1, #others do
+    local key = others[i11]
     parts[#parts + 1] = key:gsub("_", " ") .. " " .. distance(senses[key])
   end
   local pp = util.number(senses.passive_perception)
@@ -313,7 +329,9 @@ function creature.usage(u)
     return "(Recharge " .. min .. "–" .. top .. ")"
   elseif u.type == "recharge after rest" then
     local rests = {}
-    for _, r in ipairs(util.list(u.rest_types)) do
+    local list12 = util.list(u.rest_types)
+    for i12 = 1, #list12 do
+      local r = list12[i12]
       rests[#rests + 1] = util.upper_first(util.text(r))
     end
     if #rests == 0 then
@@ -327,17 +345,21 @@ function creature.usage(u)
 end
 
 -- features formats special abilities, actions, reactions: each is
--- {name, blocks} with the usage appended to the name.
+-- {name, text, blocks}: the usage appended to the name, the first
+-- paragraph, and the blocks after it (only when there are some).
 function creature.features(list)
   local out = {}
-  for _, f in ipairs(util.list(list)) do
+  local list13 = util.list(list)
+  for i13 = 1, #list13 do
+    local f = list13[i13]
     if type(f) == "table" then
       local name = util.text(f.name)
       local suffix = creature.usage(f.usage)
       if suffix ~= "" and not name:find(suffix, 1, true) then
         name = name .. " " .. suffix
       end
-      out[#out + 1] = { name = name, blocks = text.blocks(f.desc) }
+      local first, rest = text.lead_and_rest(f.desc)
+      out[#out + 1] = { name = name, text = first, blocks = rest }
     end
   end
   return out
@@ -346,9 +368,13 @@ end
 -- spell_refs returns "spell.<slug>" for every spell a spellcasting
 -- feature lists.
 function creature.spell_refs(features, refs, seen)
-  for _, f in ipairs(util.list(features)) do
+  local list14 = util.list(features)
+  for i14 = 1, #list14 do
+    local f = list14[i14]
     if type(f) == "table" and type(f.spellcasting) == "table" then
-      for _, s in ipairs(util.list(f.spellcasting.spells)) do
+      local list15 = util.list(f.spellcasting.spells)
+      for i15 = 1, #list15 do
+        local s = list15[i15]
         local slug = util.ref_slug(s)
         if slug ~= "" and not seen[slug] then
           seen[slug] = true

@@ -77,7 +77,8 @@ function text.blocks(source)
 
   local out = {}
   local current_list, current_table
-  for _, raw in ipairs(lines) do
+  for i1 = 1, #lines do
+    local raw = lines[i1]
     if type(raw) == "string" then
       local line = trim(raw)
       local first = line:sub(1, 1)
@@ -113,6 +114,34 @@ function text.blocks(source)
   return out
 end
 
+-- lead_and_rest splits a description for a stat-block feature, whose
+-- first paragraph follows the feature name on the same line: it returns
+-- that paragraph's text ("" when the description starts with a list or a
+-- table) and the blocks after it (nil when there are none). A one-line
+-- description, the common case, builds no block at all.
+function text.lead_and_rest(source)
+  if type(source) == "string" and not source:find("\n", 1, true) then
+    local line = trim(source)
+    local first = line:sub(1, 1)
+    if first ~= "|" and first ~= "-" and first ~= "*" then
+      return line, nil
+    end
+  end
+  local blocks = text.blocks(source)
+  local head = blocks[1]
+  if head == nil then
+    return "", nil
+  end
+  if head.type ~= "p" or head.lead ~= nil then
+    return "", blocks
+  end
+  if #blocks == 1 then
+    return head.text, nil
+  end
+  table.remove(blocks, 1)
+  return head.text, blocks
+end
+
 -- plain joins a list of paragraphs (or a string) into one string, for
 -- list rows and summaries.
 function text.plain(source)
@@ -123,7 +152,8 @@ function text.plain(source)
     return ""
   end
   local parts = {}
-  for _, p in ipairs(source) do
+  for i2 = 1, #source do
+    local p = source[i2]
     if type(p) == "string" then
       parts[#parts + 1] = clean(p)
     end

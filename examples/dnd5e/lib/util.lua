@@ -52,7 +52,9 @@ end
 -- empty ones.
 function util.names(v)
   local out = {}
-  for _, item in ipairs(util.list(v)) do
+  local list1 = util.list(v)
+  for i1 = 1, #list1 do
+    local item = list1[i1]
     local n = util.name_of(item)
     if n ~= "" then
       out[#out + 1] = n
@@ -92,7 +94,8 @@ end
 -- join joins the non-empty strings of a list with sep.
 function util.join(list, sep)
   local out = {}
-  for _, s in ipairs(list) do
+  for i2 = 1, #list do
+    local s = list[i2]
     if s ~= nil and s ~= "" then
       out[#out + 1] = s
     end
