@@ -173,10 +173,11 @@ func (h *Hub) serve(ws *websocket.Conn, bc *wsBatchConn, address string) {
 	h.running.Add(2)
 	h.mu.Unlock()
 
+	client := c.client
 	go c.writeLoop()
-	h.svc.Publish(core.Event{Name: core.EventClientConnected, Data: c.snapshot()})
-	h.log.Info("websocket client connected", "channel", c.client.Channel, "address", address)
-	go c.readLoop()
+	h.svc.Publish(core.Event{Name: core.EventClientConnected, Data: client})
+	h.log.Info("websocket client connected", "channel", client.Channel, "address", address)
+	go c.readLoop() // a fresh goroutine: its stack stays smaller than the HTTP one
 }
 
 // unregister removes a connection that ended and tells everyone.
