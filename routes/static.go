@@ -102,7 +102,7 @@ func (s *server) serveSystems(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if sys, err := s.system(); err == nil {
-		if rest, found := strings.CutPrefix(name, sys.ID()+"/"); found && rest != "" {
+		if rest, found := strings.CutPrefix(name, sys.ID()+"/"); found && rest != "" && !throughSymlink(sys.Assets(), rest) {
 			if f, err := sys.Assets().Open(rest); err == nil {
 				defer f.Close()
 				s.serveFile(w, r, rest, f)
@@ -111,6 +111,30 @@ func (s *server) serveSystems(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	s.serveFromRoot(w, r, filepath.Join(s.cfg.DataDir, "systems"), name)
+}
+
+// throughSymlink reports whether name, or a folder on its way, is a
+// symbolic link in fsys. A system loaded from a folder on disk serves its
+// assets through os.DirFS, which would follow a link out of the folder;
+// embedded systems have no links (their FS does not implement ReadLinkFS).
+func throughSymlink(fsys fs.FS, name string) bool {
+	links, ok := fsys.(fs.ReadLinkFS)
+	if !ok {
+		return false
+	}
+	for i := 0; i <= len(name); i++ {
+		if i < len(name) && name[i] != '/' {
+			continue
+		}
+		info, err := links.Lstat(name[:i])
+		if err != nil {
+			return false // missing: Open answers 404
+		}
+		if info.Mode()&fs.ModeSymlink != 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // serveWeb serves the embedded pages under dir (the web client, the host

@@ -2,6 +2,7 @@ package routes
 
 import (
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -48,5 +49,38 @@ func TestSystemSwapRefreshesEverything(t *testing.T) {
 	}
 	if r := e.do(t, "GET", "/widget.w1", ""); r.status != 200 || !strings.Contains(string(r.body), "Widget Sprocket") {
 		t.Fatalf("reference page: %d %s", r.status, r.body)
+	}
+}
+
+// TestSystemAssetsFromDiskDoNotFollowLinks: a system loaded from a folder
+// serves its assets/ files but no symbolic link inside it.
+func TestSystemAssetsFromDiskDoNotFollowLinks(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.CopyFS(dir, os.DirFS("testdata/minisys")); err != nil {
+		t.Fatal(err)
+	}
+	secretDir := t.TempDir()
+	writeFile(t, filepath.Join(secretDir, "secret.txt"), "TOP SECRET")
+	writeFile(t, filepath.Join(dir, "assets", "style.css"), "h1{color:red}")
+	if err := os.Symlink(filepath.Join(secretDir, "secret.txt"), filepath.Join(dir, "assets", "link.txt")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(secretDir, filepath.Join(dir, "assets", "linkdir")); err != nil {
+		t.Fatal(err)
+	}
+	sys, err := systems.LoadDir(dir, systems.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sys.Close()
+	e := newEnv(t, envOptions{})
+	e.holder.Swap(sys)
+	if r := e.do(t, "GET", "/systems/minisys/style.css", ""); r.status != 200 || string(r.body) != "h1{color:red}" {
+		t.Fatalf("style.css: %d %s", r.status, r.body)
+	}
+	for _, p := range []string{"/systems/minisys/link.txt", "/systems/minisys/linkdir/secret.txt"} {
+		if r := e.do(t, "GET", p, ""); r.status == 200 || strings.Contains(string(r.body), "TOP SECRET") {
+			t.Fatalf("%s: %d %s", p, r.status, r.body)
+		}
 	}
 }
