@@ -65,8 +65,8 @@ function creature.armor_class(ac)
     ac = { ac } -- a single entry instead of a list
   end
   local value, notes, extras = nil, {}, {}
-  for i1 = 1, #ac do
-    local entry = ac[i1]
+  for i = 1, #ac do
+    local entry = ac[i]
     if type(entry) == "number" then
       entry = { type = "dex", value = entry }
     end
@@ -87,9 +87,9 @@ function creature.armor_class(ac)
           if type(entry.desc) == "string" and entry.desc ~= "" then
             notes[#notes + 1] = entry.desc
           end
-          local list2 = util.list(entry.armor)
-          for i2 = 1, #list2 do
-            local piece = list2[i2]
+          local pieces = util.list(entry.armor)
+          for j = 1, #pieces do
+            local piece = pieces[j]
             local n = lower_name(piece)
             if n ~= "" then
               notes[#notes + 1] = n
@@ -110,8 +110,8 @@ function creature.armor_class(ac)
   if #notes > 0 then
     s = s .. " (" .. table.concat(notes, ", ") .. ")"
   end
-  for i3 = 1, #extras do
-    local extra = extras[i3]
+  for i = 1, #extras do
+    local extra = extras[i]
     if extra:sub(1, 6) == "while " then
       s = s .. " " .. extra
     else
@@ -159,8 +159,8 @@ function creature.speed(speed)
     return ""
   end
   local parts = {}
-  for i4 = 1, #SPEED_KEYS do
-    local key = SPEED_KEYS[i4]
+  for i = 1, #SPEED_KEYS do
+    local key = SPEED_KEYS[i]
     local d = distance(speed[key])
     if d then
       if key == "fly" and speed.hover == true then
@@ -176,8 +176,8 @@ function creature.speed(speed)
     end
   end
   table.sort(others)
-  for i5 = 1, #others do
-    local key = others[i5]
+  for i = 1, #others do
+    local key = others[i]
     parts[#parts + 1] = key:gsub("_", " ") .. " " .. distance(speed[key])
   end
   local walk = distance(speed.walk)
@@ -200,9 +200,9 @@ end
 -- Con +6") and skills ("Perception +13, Stealth +6"), in data order.
 function creature.proficiencies(list)
   local saves, skills = {}, {}
-  local list6 = util.list(list)
-  for i6 = 1, #list6 do
-    local p = list6[i6]
+  local items = util.list(list)
+  for i = 1, #items do
+    local p = items[i]
     if type(p) == "table" and util.number(p.value) then
       local name = util.name_of(p.proficiency)
       local bonus = signed(p.value)
@@ -221,10 +221,13 @@ end
 -- damage_list joins damage types: plain ones with ", ", qualified ones
 -- ("bludgeoning, piercing, and slashing from nonmagical weapons") after "; ".
 function creature.damage_list(list)
+  if type(list) ~= "table" or #list == 0 then
+    return "" -- the common case: nothing to list
+  end
   local simple, qualified = {}, {}
-  local list7 = util.list(list)
-  for i7 = 1, #list7 do
-    local v = list7[i7]
+  local items = list
+  for i = 1, #items do
+    local v = items[i]
     local n = util.name_of(v)
     if n ~= "" then
       if n:find(",", 1, true) or n:find(" ", 1, true) then
@@ -235,8 +238,8 @@ function creature.damage_list(list)
     end
   end
   local s = table.concat(simple, ", ")
-  for i8 = 1, #qualified do
-    local q = qualified[i8]
+  for i = 1, #qualified do
+    local q = qualified[i]
     if s == "" then
       s = q
     else
@@ -248,10 +251,13 @@ end
 
 -- conditions joins condition names in lower case: "exhaustion, poisoned".
 function creature.conditions(list)
+  if type(list) ~= "table" or #list == 0 then
+    return ""
+  end
   local out = {}
-  local list9 = util.list(list)
-  for i9 = 1, #list9 do
-    local v = list9[i9]
+  local items = list
+  for i = 1, #items do
+    local v = items[i]
     local n = util.name_of(v)
     if n ~= "" then
       out[#out + 1] = n:lower()
@@ -272,8 +278,8 @@ function creature.senses(senses)
     return ""
   end
   local parts = {}
-  for i10 = 1, #SENSE_KEYS do
-    local key = SENSE_KEYS[i10]
+  for i = 1, #SENSE_KEYS do
+    local key = SENSE_KEYS[i]
     local d = distance(senses[key])
     if d then
       parts[#parts + 1] = key .. " " .. d
@@ -286,8 +292,8 @@ function creature.senses(senses)
     end
   end
   table.sort(others)
-  for i11 = 1, #others do
-    local key = others[i11]
+  for i = 1, #others do
+    local key = others[i]
     parts[#parts + 1] = key:gsub("_", " ") .. " " .. distance(senses[key])
   end
   local pp = util.number(senses.passive_perception)
@@ -329,10 +335,9 @@ function creature.usage(u)
     return "(Recharge " .. min .. "–" .. top .. ")"
   elseif u.type == "recharge after rest" then
     local rests = {}
-    local list12 = util.list(u.rest_types)
-    for i12 = 1, #list12 do
-      local r = list12[i12]
-      rests[#rests + 1] = util.upper_first(util.text(r))
+    local types = util.list(u.rest_types)
+    for i = 1, #types do
+      rests[#rests + 1] = util.upper_first(util.text(types[i]))
     end
     if #rests == 0 then
       return "(Recharges after a Rest)"
@@ -349,9 +354,12 @@ end
 -- paragraph, and the blocks after it (only when there are some).
 function creature.features(list)
   local out = {}
-  local list13 = util.list(list)
-  for i13 = 1, #list13 do
-    local f = list13[i13]
+  if type(list) ~= "table" or #list == 0 then
+    return out
+  end
+  local items = list
+  for i = 1, #items do
+    local f = items[i]
     if type(f) == "table" then
       local name = util.text(f.name)
       local suffix = creature.usage(f.usage)
@@ -368,13 +376,13 @@ end
 -- spell_refs returns "spell.<slug>" for every spell a spellcasting
 -- feature lists.
 function creature.spell_refs(features, refs, seen)
-  local list14 = util.list(features)
-  for i14 = 1, #list14 do
-    local f = list14[i14]
+  local items = util.list(features)
+  for i = 1, #items do
+    local f = items[i]
     if type(f) == "table" and type(f.spellcasting) == "table" then
-      local list15 = util.list(f.spellcasting.spells)
-      for i15 = 1, #list15 do
-        local s = list15[i15]
+      local spells = util.list(f.spellcasting.spells)
+      for j = 1, #spells do
+        local s = spells[j]
         local slug = util.ref_slug(s)
         if slug ~= "" and not seen[slug] then
           seen[slug] = true

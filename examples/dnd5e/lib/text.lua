@@ -56,6 +56,9 @@ end
 
 -- blocks converts a list of paragraphs, or one string with line breaks.
 function text.blocks(source)
+  if source == nil then
+    return {}
+  end
   local lines
   if type(source) == "string" then
     if not source:find("\n", 1, true) then
@@ -77,8 +80,8 @@ function text.blocks(source)
 
   local out = {}
   local current_list, current_table
-  for i1 = 1, #lines do
-    local raw = lines[i1]
+  for i = 1, #lines do
+    local raw = lines[i]
     if type(raw) == "string" then
       local line = trim(raw)
       local first = line:sub(1, 1)
@@ -152,8 +155,8 @@ function text.plain(source)
     return ""
   end
   local parts = {}
-  for i2 = 1, #source do
-    local p = source[i2]
+  for i = 1, #source do
+    local p = source[i]
     if type(p) == "string" then
       parts[#parts + 1] = clean(p)
     end

@@ -52,9 +52,9 @@ end
 -- empty ones.
 function util.names(v)
   local out = {}
-  local list1 = util.list(v)
-  for i1 = 1, #list1 do
-    local item = list1[i1]
+  local items = util.list(v)
+  for i = 1, #items do
+    local item = items[i]
     local n = util.name_of(item)
     if n ~= "" then
       out[#out + 1] = n
@@ -94,8 +94,8 @@ end
 -- join joins the non-empty strings of a list with sep.
 function util.join(list, sep)
   local out = {}
-  for i2 = 1, #list do
-    local s = list[i2]
+  for i = 1, #list do
+    local s = list[i]
     if s ~= nil and s ~= "" then
       out[#out + 1] = s
     end
