@@ -21,8 +21,11 @@ companion.system {
           },
         },
       },
-      monster = { role = "hostile" },
-      character = { role = "friendly" },
+      -- icons from assets/, served under /systems/dnd5e/
+      monster = { role = "hostile", collection = { icon = "/systems/dnd5e/monster.svg" } },
+      spell = { collection = { icon = "/systems/dnd5e/spell.svg" } },
+      item = { collection = { icon = "/systems/dnd5e/item.svg" } },
+      character = { role = "friendly", collection = { icon = "/systems/dnd5e/character.svg" } },
     },
     combat = {
       initiative = { mode = "roll", rollFormula = "1d20", autoRoll = "hostile", sortOrder = "desc" },
@@ -30,9 +33,6 @@ companion.system {
     measurement = {
       imperial = { default = true, title = "Feet", units = { "ft" } },
     },
-  },
-  settings = {
-    showMonsterHitDice = true,
   },
 }
 
