@@ -1,0 +1,299 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"mime/multipart"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/vttapp/companion/core/imports"
+)
+
+// linkDefaultHostAddr is where the host console listens unless told otherwise.
+const linkDefaultHostAddr = "127.0.0.1:8081"
+
+// runLink implements `companion link check LINK`: it prints the parsed
+// import request as JSON and exits 0, or prints the link's error message
+// (contract 4.10) on stderr and exits 1.
+func runLink(args []string, stdout, stderr io.Writer) int {
+	if len(args) > 0 && args[0] == "check" {
+		args = args[1:]
+	}
+	if len(args) != 1 {
+		fmt.Fprintln(stderr, "usage: companion link check LINK")
+		return 2
+	}
+	src, err := imports.ParseLink(args[0])
+	if err != nil {
+		fmt.Fprintln(stderr, err.Error())
+		return 1
+	}
+	out := struct {
+		Action   string `json:"action"`
+		Manifest string `json:"manifest,omitempty"`
+		URL      string `json:"url,omitempty"`
+	}{"import", src.Manifest, src.URL}
+	data, _ := json.Marshal(out)
+	fmt.Fprintln(stdout, string(data))
+	return 0
+}
+
+// runOpen implements `companion open LINK`: the link is handed to the
+// running server's host console, where it waits as an offer for the person
+// at the device. It prints the offer as JSON.
+func runOpen(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("companion open", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	hostAddr := fs.String("host-addr", linkHostAddr(), "address of the running server's host console")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if fs.NArg() != 1 {
+		fmt.Fprintln(stderr, "usage: companion open [--host-addr ADDR] LINK")
+		return 2
+	}
+	// Check the link here first, so that a bad link is explained even when
+	// no server is running.
+	if _, err := imports.ParseLink(fs.Arg(0)); err != nil {
+		fmt.Fprintln(stderr, err.Error())
+		return 1
+	}
+	body, _ := json.Marshal(map[string]string{"link": fs.Arg(0)})
+	var offer imports.Offer
+	if err := linkCall(*hostAddr, http.MethodPost, "/host/api/offers", "application/json", bytes.NewReader(body), http.StatusCreated, &offer); err != nil {
+		fmt.Fprintln(stderr, err.Error())
+		return 1
+	}
+	data, _ := json.Marshal(offer)
+	fmt.Fprintln(stdout, string(data))
+	return 0
+}
+
+// runImport implements `companion import FILE|URL`: a file is uploaded to
+// the running server's host console, a URL is downloaded by the server
+// (under its URL policy and limits). A progress bar is drawn on stderr;
+// the result {"kind","id","name"} is printed on stdout.
+func runImport(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("companion import", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	hostAddr := fs.String("host-addr", linkHostAddr(), "address of the running server's host console")
+	destination := fs.String("destination", "", "module or campaign id that receives a loose collection or a map (default: the primary campaign)")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if fs.NArg() != 1 {
+		fmt.Fprintln(stderr, "usage: companion import [--host-addr ADDR] [--destination ID] FILE|URL")
+		return 2
+	}
+	target := fs.Arg(0)
+	var res imports.Result
+	var err error
+	if strings.Contains(target, "://") {
+		res, err = importURLVia(*hostAddr, target, *destination, stderr)
+	} else {
+		res, err = importFileVia(*hostAddr, target, *destination, stderr)
+	}
+	if err != nil {
+		fmt.Fprintln(stderr, err.Error())
+		return 1
+	}
+	data, _ := json.Marshal(res)
+	fmt.Fprintln(stdout, string(data))
+	return 0
+}
+
+// importFileVia uploads a file as multipart field "file", streaming it with
+// an upload progress bar.
+func importFileVia(hostAddr, path, destination string, stderr io.Writer) (imports.Result, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return imports.Result{}, fmt.Errorf("cannot read %s: %v", path, errors.Unwrap(err))
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil || info.IsDir() {
+		return imports.Result{}, fmt.Errorf("%s is not a file", path)
+	}
+	bar := &linkBar{w: stderr, label: "upload"}
+	pr, pw := io.Pipe()
+	mw := multipart.NewWriter(pw)
+	go func() {
+		err := func() error {
+			if destination != "" {
+				if err := mw.WriteField("destination", destination); err != nil {
+					return err
+				}
+			}
+			part, err := mw.CreateFormFile("file", filepath.Base(path))
+			if err != nil {
+				return err
+			}
+			if _, err := io.Copy(part, &linkProgressReader{r: f, bar: bar, total: info.Size()}); err != nil {
+				return err
+			}
+			return mw.Close()
+		}()
+		pw.CloseWithError(err)
+	}()
+	var res imports.Result
+	err = linkCall(hostAddr, http.MethodPost, "/host/api/import", mw.FormDataContentType(), pr, http.StatusCreated, &res)
+	bar.finish()
+	return res, err
+}
+
+// importURLVia asks the server to fetch a URL: it offers it on the host
+// console, accepts it at once (this is the person at the device), and
+// follows the download's progress until it is installed.
+func importURLVia(hostAddr, url, destination string, stderr io.Writer) (imports.Result, error) {
+	body, _ := json.Marshal(map[string]string{"url": url})
+	var offer imports.Offer
+	if err := linkCall(hostAddr, http.MethodPost, "/host/api/offers", "application/json", bytes.NewReader(body), http.StatusCreated, &offer); err != nil {
+		return imports.Result{}, err
+	}
+	accept, _ := json.Marshal(map[string]string{"destination": destination})
+	if err := linkCall(hostAddr, http.MethodPost, "/host/api/offers/"+offer.ID+"/accept", "application/json", bytes.NewReader(accept), http.StatusAccepted, &offer); err != nil {
+		return imports.Result{}, err
+	}
+	bar := &linkBar{w: stderr, label: "download"}
+	defer bar.finish()
+	for {
+		if err := linkCall(hostAddr, http.MethodGet, "/host/api/offers/"+offer.ID, "", nil, http.StatusOK, &offer); err != nil {
+			return imports.Result{}, err
+		}
+		bar.show(offer.Progress.Done, offer.Progress.Total)
+		switch offer.Status {
+		case imports.StatusInstalled:
+			if offer.Result == nil {
+				return imports.Result{}, errors.New("the server reported no result")
+			}
+			return *offer.Result, nil
+		case imports.StatusFailed, imports.StatusDeclined:
+			return imports.Result{}, fmt.Errorf("import %s: %s", offer.Status, offer.Error)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// linkHostAddr is the default host console address, from the environment
+// like `companion serve` reads it.
+func linkHostAddr() string {
+	if v := os.Getenv("COMPANION_HOST_ADDR"); v != "" {
+		return v
+	}
+	return linkDefaultHostAddr
+}
+
+// linkCall sends a request to the host console and decodes the answer into
+// out when it has the wanted status; otherwise the server's message is the
+// error.
+func linkCall(hostAddr, method, path, contentType string, body io.Reader, want int, out any) error {
+	req, err := http.NewRequest(method, "http://"+hostAddr+path, body)
+	if err != nil {
+		return fmt.Errorf("bad host console address %q: %v", hostAddr, err)
+	}
+	if contentType != "" {
+		req.Header.Set("Content-Type", contentType)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return fmt.Errorf("companion is not running on %s (start it with 'companion serve', or give --host-addr): %v", hostAddr, errors.Unwrap(err))
+	}
+	defer resp.Body.Close()
+	data, err := io.ReadAll(io.LimitReader(resp.Body, 16<<20))
+	if err != nil {
+		return fmt.Errorf("reading the answer of %s: %v", hostAddr, err)
+	}
+	if resp.StatusCode != want {
+		var msg struct {
+			Message string `json:"message"`
+			Error   string `json:"error"`
+		}
+		if json.Unmarshal(data, &msg) == nil && (msg.Message != "" || msg.Error != "") {
+			return errors.New(msg.Message + msg.Error)
+		}
+		return fmt.Errorf("%s %s answered %s", method, path, resp.Status)
+	}
+	if err := json.Unmarshal(data, out); err != nil {
+		return fmt.Errorf("unexpected answer from %s: %v", hostAddr, err)
+	}
+	return nil
+}
+
+// linkBar draws a one-line progress bar, redrawn at most every 100 ms.
+type linkBar struct {
+	w     io.Writer
+	label string
+	last  time.Time
+	drawn bool
+	done  int64
+	total int64
+}
+
+const linkBarWidth = 30
+
+func (b *linkBar) show(done, total int64) {
+	b.done, b.total = done, total
+	if time.Since(b.last) < 100*time.Millisecond && (total <= 0 || done < total) {
+		return
+	}
+	b.last = time.Now()
+	b.draw()
+}
+
+func (b *linkBar) draw() {
+	b.drawn = true
+	if b.total <= 0 {
+		fmt.Fprintf(b.w, "\r%s %s", b.label, linkBytes(b.done))
+		return
+	}
+	frac := float64(b.done) / float64(b.total)
+	if frac > 1 {
+		frac = 1
+	}
+	filled := int(frac * linkBarWidth)
+	fmt.Fprintf(b.w, "\r%s [%s%s] %3.0f%% %s / %s", b.label, strings.Repeat("#", filled), strings.Repeat(".", linkBarWidth-filled),
+		frac*100, linkBytes(b.done), linkBytes(b.total))
+}
+
+// finish draws the last state and ends the line.
+func (b *linkBar) finish() {
+	if b.drawn || b.done > 0 {
+		b.draw()
+		fmt.Fprintln(b.w)
+	}
+}
+
+func linkBytes(n int64) string {
+	switch {
+	case n >= 1<<30:
+		return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30))
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d B", n)
+}
+
+// linkProgressReader reports the bytes read through it to a bar.
+type linkProgressReader struct {
+	r     io.Reader
+	bar   *linkBar
+	total int64
+	n     int64
+}
+
+func (p *linkProgressReader) Read(b []byte) (int, error) {
+	n, err := p.r.Read(b)
+	p.n += int64(n)
+	p.bar.show(p.n, p.total)
+	return n, err
+}
