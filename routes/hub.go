@@ -29,7 +29,7 @@ type HubOptions struct {
 	// WriteWait bounds each write to a client. Default 10 s.
 	WriteWait time.Duration
 	// PongWait is how long a client may stay silent (no message, no pong)
-	// before it is dropped; pings go out at 9/10 of it. Default 60 s.
+	// before it is dropped; pings go out at half of it. Default 60 s.
 	PongWait time.Duration
 	// HandlerTimeout bounds the work done for one client message. Default 10 s.
 	HandlerTimeout time.Duration
@@ -111,10 +111,11 @@ func NewHub(svc *core.Service, bus *core.Bus, log *slog.Logger, opts HubOptions)
 	return h
 }
 
-// pinger asks every writer to ping its client at 9/10 of PongWait: one
+// pinger asks every writer to ping its client at half of PongWait (a
+// client has the other half to answer, even on a busy machine): one
 // timer for the hub rather than one per connection.
 func (h *Hub) pinger() {
-	t := time.NewTicker(h.opts.PongWait * 9 / 10)
+	t := time.NewTicker(h.opts.PongWait / 2)
 	defer t.Stop()
 	for {
 		select {

@@ -176,6 +176,9 @@ func startBenchServer(b *testing.B, kind string) *benchServer {
 	b.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^TestWSBenchServerProcess$", "-test.count=1")
 	cmd.Env = append(os.Environ(), wsBenchEnv+"="+kind)
+	if procs := os.Getenv(wsBenchEnv + "_GOMAXPROCS"); procs != "" {
+		cmd.Env = append(cmd.Env, "GOMAXPROCS="+procs) // the servers alone
+	}
 	cmd.Stderr = os.Stderr
 	in, _ := cmd.StdinPipe()
 	outPipe, _ := cmd.StdoutPipe()
@@ -238,6 +241,7 @@ type fanoutResult struct {
 	cpuPerMsg time.Duration
 	coreShare float64 // CPU time / wall time
 	p50, p99  time.Duration
+	p90, max  time.Duration
 	wall      time.Duration
 	missing   int
 }
@@ -345,6 +349,8 @@ func runFanout(b *testing.B, kind string, listeners, n int, rate float64) fanout
 	if len(all) > 0 {
 		r.p50 = all[len(all)/2]
 		r.p99 = all[min(len(all)-1, len(all)*99/100)]
+		r.p90 = all[len(all)*9/10]
+		r.max = all[len(all)-1]
 	}
 	if wall > 0 {
 		r.perSecond = float64(r.delivered) / wall.Seconds()
@@ -364,8 +370,9 @@ func benchmarkFanout(b *testing.B, rate float64) {
 		name string
 		r    fanoutResult
 	}{{"bare", bare}, {"hub", hub}} {
-		b.Logf("%s: %d deliveries (%d missing) in %v: %.0f msg/s, CPU %v per delivery, %.1f%% of a core, p50 %v, p99 %v",
-			r.name, r.r.delivered, r.r.missing, r.r.wall.Round(time.Millisecond), r.r.perSecond, r.r.cpuPerMsg, 100*r.r.coreShare, r.r.p50, r.r.p99)
+		b.Logf("%s: %d deliveries (%d missing) in %v: %.0f msg/s, CPU %v per delivery, %.1f%% of a core, latency p50 %v, p90 %v, p99 %v, max %v",
+			r.name, r.r.delivered, r.r.missing, r.r.wall.Round(time.Millisecond), r.r.perSecond, r.r.cpuPerMsg, 100*r.r.coreShare,
+			r.r.p50.Round(time.Microsecond), r.r.p90.Round(time.Microsecond), r.r.p99.Round(time.Microsecond), r.r.max.Round(time.Microsecond))
 	}
 	b.ReportMetric(hub.perSecond, "delivered/s")
 	b.ReportMetric(float64(hub.cpuPerMsg.Nanoseconds()), "cpu-ns/delivery")

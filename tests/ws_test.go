@@ -615,7 +615,7 @@ func TestWSBroadcastsInCommitOrderToEveryone(t *testing.T) {
 }
 
 func TestWSKeepaliveDropsSilentClients(t *testing.T) {
-	e := newWSEnv(t, routes.HubOptions{PongWait: 300 * time.Millisecond})
+	e := newWSEnv(t, routes.HubOptions{PongWait: time.Second})
 	live, _ := e.connect(t) // its reader answers pings
 	silent, _, err := websocket.DefaultDialer.Dial(e.wsURL("/"), nil)
 	if err != nil {
@@ -623,7 +623,7 @@ func TestWSKeepaliveDropsSilentClients(t *testing.T) {
 	}
 	defer silent.Close()
 	e.waitClients(t, 2)
-	time.Sleep(time.Second)
+	time.Sleep(2500 * time.Millisecond) // 2.5 x PongWait: only pongs keep the live client in
 	cs := e.waitClients(t, 1)
 	live.waitFor(core.EventClientDisconnected)
 	e.mark(t, live)
