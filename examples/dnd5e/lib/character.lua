@@ -121,6 +121,14 @@ local function equipment(list)
   return table.concat(out, ", ")
 end
 
+-- Lines a character may lack; subtitle, level, armor_class, hit_points,
+-- speed, abilities, proficiency_bonus, senses and languages are always in
+-- the view.
+local OPTIONAL = {
+  "player", "race", "class_line", "background", "alignment", "hit_dice", "saving_throws", "skills",
+  "damage_resistances", "experience", "features", "actions", "spells", "equipment",
+}
+
 function character.view(e)
   local data = e.data
   if type(data) ~= "table" or data == companion.null then
@@ -168,7 +176,7 @@ function character.view(e)
     v.experience = number(data.experience_points) .. " XP"
   end
   v.damage_resistances = creature.damage_list(data.damage_resistances)
-  return v
+  return util.drop_empty(v, OPTIONAL)
 end
 
 function character.references(e)

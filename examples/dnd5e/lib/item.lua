@@ -170,6 +170,13 @@ local function vehicle_speed(v)
   return util.join({ number(v.quantity), util.text(v.unit) }, " ")
 end
 
+-- Lines an item may lack; subtitle, category, magic and attunement are
+-- always in the view.
+local OPTIONAL = {
+  "rarity", "cost", "weight", "damage", "two_handed_damage", "range", "armor_class", "strength", "stealth",
+  "weapon_properties", "description", "special", "details",
+}
+
 function item.view(e)
   local data = e.data
   if type(data) ~= "table" or data == companion.null then
@@ -247,7 +254,7 @@ function item.view(e)
   util.property(rows, "Carrying Capacity", util.text(data.capacity))
   util.property(rows, "Contents", contents(data.contents))
   v.details = rows
-  return v
+  return util.drop_empty(v, OPTIONAL)
 end
 
 function item.references(e)

@@ -76,16 +76,6 @@ local function legendary_intro(name, actions)
     who .. " regains spent legendary actions at the start of its turn."
 end
 
--- opt drops empty optional values from the view (an empty string, an empty
--- list): fewer keys to build, convert and encode for every monster; the
--- templates test optional lines with {% if %}.
-local function opt(v)
-  if v == "" or (type(v) == "table" and next(v) == nil) then
-    return nil
-  end
-  return v
-end
-
 -- view: the stat block. Always present: subtitle, size, type, alignment,
 -- armor_class, hit_points, speed, abilities, senses, languages, challenge,
 -- challenge_rating, proficiency_bonus, actions. Present only when the
@@ -112,23 +102,23 @@ function monster.view(e)
     hit_points = creature.hit_points(data),
     speed = creature.speed(data.speed),
     abilities = creature.abilities(data),
-    saving_throws = opt(saves),
-    skills = opt(skills),
-    damage_vulnerabilities = opt(creature.damage_list(data.damage_vulnerabilities)),
-    damage_resistances = opt(creature.damage_list(data.damage_resistances)),
-    damage_immunities = opt(creature.damage_list(data.damage_immunities)),
-    condition_immunities = opt(creature.conditions(data.condition_immunities)),
+    saving_throws = util.opt(saves),
+    skills = util.opt(skills),
+    damage_vulnerabilities = util.opt(creature.damage_list(data.damage_vulnerabilities)),
+    damage_resistances = util.opt(creature.damage_list(data.damage_resistances)),
+    damage_immunities = util.opt(creature.damage_list(data.damage_immunities)),
+    condition_immunities = util.opt(creature.conditions(data.condition_immunities)),
     senses = creature.senses(data.senses),
     languages = creature.languages(data.languages),
     challenge = challenge,
     challenge_rating = rating,
     proficiency_bonus = proficiency_bonus(data),
-    description = opt(text.blocks(data.desc)),
-    special_abilities = opt(creature.features(data.special_abilities)),
+    description = util.opt(text.blocks(data.desc)),
+    special_abilities = util.opt(creature.features(data.special_abilities)),
     actions = creature.features(data.actions),
-    legendary_intro = opt(legendary_intro(name, legendary)),
-    legendary_actions = opt(legendary),
-    reactions = opt(creature.features(data.reactions)),
+    legendary_intro = util.opt(legendary_intro(name, legendary)),
+    legendary_actions = util.opt(legendary),
+    reactions = util.opt(creature.features(data.reactions)),
   }
 end
 

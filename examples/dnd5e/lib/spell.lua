@@ -86,6 +86,11 @@ local function save(dc)
   return ability
 end
 
+-- Lines a spell may lack; the others (level_line, level, school, ritual,
+-- concentration, casting_time, range, components, duration, classes,
+-- description) are always in the view.
+local OPTIONAL = { "subclasses", "area", "save", "damage_type", "higher_level", "details" }
+
 function spell.view(e)
   local data = e.data
   if type(data) ~= "table" or data == companion.null then
@@ -125,7 +130,7 @@ function spell.view(e)
   util.property(extra, "Damage", damage_type)
   util.property(extra, "Classes", v.classes)
   v.details = extra
-  return v
+  return util.drop_empty(v, OPTIONAL)
 end
 
 return spell

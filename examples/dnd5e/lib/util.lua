@@ -146,6 +146,25 @@ function util.dice_text(formula)
   return s
 end
 
+-- opt returns nil for an empty string or an empty table, else v. Views
+-- leave optional lines out rather than send them empty; templates test
+-- them with {% if %}.
+function util.opt(v)
+  if v == "" or (type(v) == "table" and next(v) == nil) then
+    return nil
+  end
+  return v
+end
+
+-- drop_empty removes the listed keys of a view whose values are empty.
+function util.drop_empty(view, keys)
+  for i = 1, #keys do
+    local k = keys[i]
+    view[k] = util.opt(view[k])
+  end
+  return view
+end
+
 -- property returns a {label, value} row when value is not empty.
 function util.property(rows, label, value)
   if value ~= nil and value ~= "" then
