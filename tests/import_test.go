@@ -1,0 +1,188 @@
+package tests
+
+import (
+	"archive/zip"
+	"bytes"
+	"encoding/base64"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// importBatsArchive is a small module archive with one monster and its image.
+func importBatsArchive(t *testing.T) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	for _, f := range [][2]string{
+		{"module.json", `{"id":"e2e-bats","name":"E2E Bats","system":"dnd5e","version":"1.0.0"}`},
+		{"monsters.json", `[{"id":"e2e00000-0000-4000-8000-000000000001","name":"E2E Bat","image":"bat.png","data":{"hit_points":3}}]`},
+		{"monsters/bat.png", "\x89PNG\r\n\x1a\nbat"},
+	} {
+		w, _ := zw.Create(f[0])
+		w.Write([]byte(f[1]))
+	}
+	zw.Close()
+	return buf.Bytes()
+}
+
+func importGetJSON(t *testing.T, url string, v any) int {
+	t.Helper()
+	resp, err := http.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	data, _ := io.ReadAll(resp.Body)
+	if v != nil && resp.StatusCode == http.StatusOK {
+		if err := json.Unmarshal(data, v); err != nil {
+			t.Fatalf("GET %s: %v in %s", url, err, data)
+		}
+	}
+	return resp.StatusCode
+}
+
+func importPost(t *testing.T, url, body string) (int, string) {
+	t.Helper()
+	resp, err := http.Post(url, "application/json", strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	data, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(data)
+}
+
+type importOffer struct {
+	ID     string `json:"id"`
+	URL    string `json:"url"`
+	From   string `json:"from"`
+	Status string `json:"status"`
+	Error  string `json:"error"`
+	Result *struct {
+		Kind, ID, Name string
+	} `json:"result"`
+}
+
+// A fresh data folder is seeded with the system's sample module and campaign.
+func TestImportSeedsFreshDataFolder(t *testing.T) {
+	s := StartServer(t, ServerOptions{})
+	var modules []map[string]any
+	if status := importGetJSON(t, s.HostURL+"/host/api/modules", &modules); status != http.StatusOK || len(modules) != 1 {
+		t.Fatalf("modules %d %v", status, modules)
+	}
+	var maps []map[string]any
+	if status := importGetJSON(t, s.HostURL+"/host/api/maps", &maps); status != http.StatusOK || len(maps) == 0 {
+		t.Errorf("maps %d %v", status, maps)
+	}
+}
+
+// POST /api/import -> offer on the host console -> accept -> installed,
+// and the module's files are served.
+func TestImportOfferAcceptedOnTheHostConsole(t *testing.T) {
+	s := StartServer(t, ServerOptions{Args: []string{"--empty"}})
+	archive := importBatsArchive(t)
+	content := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.Write(archive) }))
+	defer content.Close()
+
+	status, body := importPost(t, s.URL+"/api/import", `{"url":"`+content.URL+`/bats.module"}`)
+	if status != http.StatusAccepted || strings.TrimSpace(body) != `{"status":"accepted"}` {
+		t.Fatalf("%d %s", status, body)
+	}
+	var offers []importOffer
+	importGetJSON(t, s.HostURL+"/host/api/offers", &offers)
+	if len(offers) != 1 || offers[0].Status != "pending" || !strings.HasPrefix(offers[0].From, "api ") {
+		t.Fatalf("offers %+v", offers)
+	}
+	status, body = importPost(t, s.HostURL+"/host/api/offers/"+offers[0].ID+"/accept", ``)
+	if status != http.StatusAccepted {
+		t.Fatalf("accept %d %s", status, body)
+	}
+	var o importOffer
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		importGetJSON(t, s.HostURL+"/host/api/offers/"+offers[0].ID, &o)
+		if o.Status == "installed" || o.Status == "failed" || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if o.Status != "installed" || o.Result == nil || o.Result.ID != "e2e-bats" {
+		t.Fatalf("offer %+v", o)
+	}
+	resp, err := http.Get(s.URL + "/modules/e2e-bats/monsters/bat.png")
+	if err != nil {
+		t.Fatal(err)
+	}
+	img, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK || !bytes.HasSuffix(img, []byte("bat")) {
+		t.Errorf("image %d %q", resp.StatusCode, img)
+	}
+	if status, body := importPost(t, s.URL+"/api/import", `{"url":"http://example.org/a.module"}`); status != http.StatusBadRequest ||
+		!strings.Contains(body, `"error":"Plain http can only be used for a source on the local network, not 'example.org'."`) {
+		t.Errorf("%d %s", status, body)
+	}
+	if status, body := importPost(t, s.URL+"/api/import?url=ftp%3A%2F%2Fexample.org%2Fa", ``); status != http.StatusBadRequest ||
+		!strings.Contains(body, `"error":"Only https URLs can be imported from a link, not 'ftp'."`) {
+		t.Errorf("%d %s", status, body)
+	}
+}
+
+func importRun(t *testing.T, args ...string) (int, string, string) {
+	t.Helper()
+	cmd := exec.Command(companionBinary(t), args...)
+	var out, errOut bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	err := cmd.Run()
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return code, out.String(), errOut.String()
+}
+
+func TestImportCommands(t *testing.T) {
+	code, out, _ := importRun(t, "link", "check", "vttapp://import?url=https%3A%2F%2Fexample.org%2Fa.module")
+	if code != 0 || strings.TrimSpace(out) != `{"action":"import","url":"https://example.org/a.module"}` {
+		t.Errorf("link check: %d %q", code, out)
+	}
+	code, _, errOut := importRun(t, "link", "check", "vttapp://import?url=http%3A%2F%2Fexample.org%2Fa.module")
+	if code != 1 || strings.TrimSpace(errOut) != "Only https URLs can be imported from a link" {
+		t.Errorf("link check http: %d %q", code, errOut)
+	}
+
+	s := StartServer(t, ServerOptions{})
+	hostAddr := strings.TrimPrefix(s.HostURL, "http://")
+	code, out, errOut = importRun(t, "open", "--host-addr", hostAddr, "vttapp://import?url=https%3A%2F%2Fexample.org%2Fa.module")
+	if code != 0 || !strings.Contains(out, `"from":"link"`) {
+		t.Errorf("open: %d %q %q", code, out, errOut)
+	}
+
+	doc, _ := json.Marshal(map[string]any{"format": 0.3, "resolution": map[string]any{"map_origin": map[string]any{"x": 0, "y": 0},
+		"map_size": map[string]any{"x": 2, "y": 2}, "pixels_per_grid": 50},
+		"line_of_sight": [][]map[string]float64{{{"x": 0, "y": 0}, {"x": 2, "y": 0}}},
+		"image":         base64.StdEncoding.EncodeToString([]byte("\x89PNG\r\n\x1a\nroom"))})
+	path := filepath.Join(t.TempDir(), "Small Room.uvtt")
+	os.WriteFile(path, doc, 0o644)
+	code, out, errOut = importRun(t, "import", "--host-addr", hostAddr, path)
+	var res struct{ Kind, ID, Name string }
+	if code != 0 || json.Unmarshal([]byte(out), &res) != nil || res.Kind != "map" || res.Name != "Small Room" {
+		t.Fatalf("import: %d %q %q", code, out, errOut)
+	}
+	var m struct {
+		Walls []any `json:"walls"`
+	}
+	if status := importGetJSON(t, s.HostURL+"/host/api/maps/"+res.ID, &m); status != http.StatusOK || len(m.Walls) != 1 {
+		t.Errorf("map %d %+v", status, m)
+	}
+}
