@@ -48,8 +48,11 @@ type Manager struct {
 	order  []string
 }
 
-// NewManager returns a Manager; Close stops its background work.
+// NewManager returns a Manager; Close stops its background work. Staging
+// folders left in the data folder by a process that died mid-import are
+// removed: one process owns a data folder (its SQLite database).
 func NewManager(cfg Config) *Manager {
+	os.RemoveAll(filepath.Join(cfg.DataDir, ".staging"))
 	cfg.Limits = cfg.Limits.withDefaults()
 	if cfg.MaxOffers <= 0 {
 		cfg.MaxOffers = 100

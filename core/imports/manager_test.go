@@ -485,3 +485,14 @@ func TestCompareVersions(t *testing.T) {
 		}
 	}
 }
+
+func TestNewManagerRemovesLeftoverStaging(t *testing.T) {
+	env := newTestEnv(t)
+	left := filepath.Join(env.dataDir, ".staging", "import-123", "monsters.json")
+	os.MkdirAll(filepath.Dir(left), 0o755)
+	os.WriteFile(left, []byte("[]"), 0o644)
+	newTestManager(t, env, nil, Limits{})
+	if _, err := os.Stat(filepath.Join(env.dataDir, ".staging")); !os.IsNotExist(err) {
+		t.Errorf("leftover staging kept: %v", err)
+	}
+}
