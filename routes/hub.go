@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"slices"
 	"strconv"
 	"sync"
 	"time"
@@ -151,7 +152,7 @@ func (h *Hub) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.log.Info("websocket upgrade refused", "remote", r.RemoteAddr, "origin", r.Header.Get("Origin"), "err", err)
 		return
 	}
-	h.serve(ws, bw.conn, remoteHost(r.RemoteAddr))
+	h.serve(ws, bw.conn, wsRemoteHost(r.RemoteAddr))
 }
 
 // serve registers a connection, greets it and runs its two goroutines.
@@ -204,16 +205,8 @@ func (h *Hub) Clients() []core.Client {
 		out = append(out, c.snapshot())
 	}
 	h.mu.RUnlock()
-	sortClients(out)
+	slices.SortFunc(out, func(a, b core.Client) int { return a.Channel - b.Channel })
 	return out
-}
-
-func sortClients(cs []core.Client) {
-	for i := 1; i < len(cs); i++ {
-		for j := i; j > 0 && cs[j].Channel < cs[j-1].Channel; j-- {
-			cs[j], cs[j-1] = cs[j-1], cs[j]
-		}
-	}
 }
 
 // broadcast is the bus subscriber. It runs under the service's commit lock,
@@ -268,7 +261,7 @@ func (h *Hub) Close() {
 	}
 }
 
-func remoteHost(addr string) string {
+func wsRemoteHost(addr string) string {
 	host, _, err := net.SplitHostPort(addr)
 	if err != nil {
 		return addr

@@ -172,33 +172,33 @@ func wsClientUpdated(_ context.Context, c *wsConn, data json.RawMessage) (any, e
 	}
 	c.mu.Lock()
 	cl := &c.client
-	setString(&cl.Name, in.Name)
-	setString(&cl.Color, in.Color)
-	setString(&cl.Device, in.Device)
+	wsSetString(&cl.Name, in.Name)
+	wsSetString(&cl.Color, in.Color)
+	wsSetString(&cl.Device, in.Device)
 	if in.RunMode != nil {
 		cl.RunMode = strings.TrimSpace(*in.RunMode)
 		if cl.RunMode == "" {
 			cl.RunMode = core.RunModeNormal
 		}
 	}
-	setFloat(&cl.ScreenWidth, in.ScreenWidth)
-	setFloat(&cl.ScreenHeight, in.ScreenHeight)
-	setFloat(&cl.MapCenterX, in.MapCenterX)
-	setFloat(&cl.MapCenterY, in.MapCenterY)
-	setFloat(&cl.MapZoom, in.MapZoom)
+	wsSetFloat(&cl.ScreenWidth, in.ScreenWidth)
+	wsSetFloat(&cl.ScreenHeight, in.ScreenHeight)
+	wsSetFloat(&cl.MapCenterX, in.MapCenterX)
+	wsSetFloat(&cl.MapCenterY, in.MapCenterY)
+	wsSetFloat(&cl.MapZoom, in.MapZoom)
 	client := *cl
 	c.mu.Unlock()
 	c.hub.svc.Publish(core.Event{Name: core.EventClientUpdated, Data: client})
 	return nil, nil
 }
 
-func setString(dst *string, v *string) {
+func wsSetString(dst *string, v *string) {
 	if v != nil {
 		*dst = *v
 	}
 }
 
-func setFloat(dst *float64, v *float64) {
+func wsSetFloat(dst *float64, v *float64) {
 	if v != nil {
 		*dst = *v
 	}
@@ -221,9 +221,9 @@ func wsViewportUpdated(_ context.Context, c *wsConn, data json.RawMessage) (any,
 		return nil, core.Invalidf("mapViewportUpdated: 'zoom' must be greater than 0")
 	}
 	c.mu.Lock()
-	setFloat(&c.client.MapCenterX, f.X)
-	setFloat(&c.client.MapCenterY, f.Y)
-	setFloat(&c.client.MapZoom, f.Zoom)
+	wsSetFloat(&c.client.MapCenterX, f.X)
+	wsSetFloat(&c.client.MapCenterY, f.Y)
+	wsSetFloat(&c.client.MapZoom, f.Zoom)
 	c.mu.Unlock()
 	return nil, nil
 }
