@@ -45,8 +45,8 @@ func (in *Installer) InstallFile(ctx context.Context, path, name string, opt Ins
 		if opt.Expect != "" {
 			return Result{}, core.Invalidf("the package says it is a %s, but the download is a map", opt.Expect)
 		}
-		if info.Size() > in.limits.MaxDownloadBytes {
-			return Result{}, core.TooLargef("the map file is larger than %d bytes", in.limits.MaxDownloadBytes)
+		if info.Size() > in.limits.MaxMapBytes {
+			return Result{}, core.TooLargef("the map file is %d bytes; at most %d are accepted", info.Size(), in.limits.MaxMapBytes)
 		}
 		if _, err := f.Seek(0, io.SeekStart); err != nil {
 			return Result{}, core.Internal(err)

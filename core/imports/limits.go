@@ -13,6 +13,8 @@ type Limits struct {
 	MaxDownloadBytes int64
 	// DownloadTimeout bounds a whole download, redirects included.
 	DownloadTimeout time.Duration
+	// MaxMapBytes caps a Universal VTT map file, which is read whole.
+	MaxMapBytes int64
 	// MaxEntries caps the number of entries in an archive.
 	MaxEntries int
 	// MaxTotalBytes caps the total uncompressed size of an archive.
@@ -32,6 +34,7 @@ var DefaultLimits = Limits{
 	ManifestTimeout:  20 * time.Second,
 	MaxDownloadBytes: 2 << 30,
 	DownloadTimeout:  30 * time.Minute,
+	MaxMapBytes:      256 << 20,
 	MaxEntries:       50000,
 	MaxTotalBytes:    4 << 30,
 	MaxRatio:         200,
@@ -51,6 +54,9 @@ func (l Limits) withDefaults() Limits {
 	}
 	if l.DownloadTimeout > 0 {
 		d.DownloadTimeout = l.DownloadTimeout
+	}
+	if l.MaxMapBytes > 0 {
+		d.MaxMapBytes = l.MaxMapBytes
 	}
 	if l.MaxEntries > 0 {
 		d.MaxEntries = l.MaxEntries

@@ -2,7 +2,6 @@ package imports
 
 import (
 	"context"
-	"encoding/json"
 	"io/fs"
 	"path/filepath"
 	"strings"
@@ -362,12 +361,4 @@ func (r Result) check(tx core.Tx) error {
 		return core.NotFoundf("the destination %s '%s' was deleted meanwhile", r.Kind, r.Name)
 	}
 	return err
-}
-
-// decodeJSON is json.Unmarshal with the package's error wording.
-func decodeJSON(what string, data []byte, v any) error {
-	if err := json.Unmarshal(data, v); err != nil {
-		return core.Invalidf("%s: %s", what, core.JSONErrorText(err))
-	}
-	return nil
 }

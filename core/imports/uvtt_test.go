@@ -285,3 +285,10 @@ func TestInstallUVTTMapSavesImage(t *testing.T) {
 		t.Errorf("files %v -> %v", before, after)
 	}
 }
+
+func TestInstallUVTTMapSizeCap(t *testing.T) {
+	env := newTestEnv(t)
+	env.in.SetLimits(Limits{MaxMapBytes: 100})
+	_, err := env.in.InstallFile(context.Background(), writeTemp(t, "big.uvtt", uvttDoc(t, nil)), "big.uvtt", InstallOptions{})
+	wantKind(t, err, core.KindTooLarge, "at most 100")
+}
