@@ -42,7 +42,7 @@ func TestInstallModuleArchive(t *testing.T) {
 
 func TestInstallModuleDefaultsVersionAndID(t *testing.T) {
 	env := newTestEnv(t)
-	res, err := installZip(t, env, "m.module", makeZip(t, zipEntry{name: "module.json", body: `{"name":"Marsh Bats"}`}), InstallOptions{})
+	res, err := installZip(t, env, "m.module", makeZip(t, zipEntry{name: "module.json", body: `{"name":"Marsh Bats","package":"https://example.org/m.json"}`}), InstallOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -51,7 +51,7 @@ func TestInstallModuleDefaultsVersionAndID(t *testing.T) {
 		if err != nil {
 			return err
 		}
-		if m.Version != "1.0.0" || m.Slug != "marsh-bats" || len(m.ID) != 36 {
+		if m.Version != "1.0.0" || m.Slug != "marsh-bats" || len(m.ID) != 36 || m.Package != "" {
 			t.Errorf("module %+v", m)
 		}
 		return nil

@@ -29,9 +29,10 @@ func (in *Installer) moduleStep(fsys fs.FS, opt InstallOptions) (*installStep, e
 	case opt.PackageID != "":
 		m.ID = opt.PackageID
 	}
-	if opt.Package != "" {
-		m.Package = opt.Package
-	}
+	// Only content installed from a manifest has a package identity; a
+	// package URL written in module.json of a bare archive is not trusted
+	// for updates (shapes.md 17.8).
+	m.Package = opt.Package
 	if err := checkFolderID("module", m.ID); err != nil {
 		return nil, err
 	}
