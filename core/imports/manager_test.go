@@ -496,3 +496,29 @@ func TestNewManagerRemovesLeftoverStaging(t *testing.T) {
 		t.Errorf("leftover staging kept: %v", err)
 	}
 }
+
+// A map downloaded from a URL is named after the file the server suggests.
+func TestImportURLNamesMapFromDisposition(t *testing.T) {
+	env := newTestEnv(t)
+	if err := Seed(context.Background(), env.svc, env.dataDir, os.DirFS("testdata/sample"), testCollections{}); err != nil {
+		t.Fatal(err)
+	}
+	srv := newContentServer(t, true)
+	doc := uvttDoc(t, nil)
+	srv.handle("/download", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Disposition", `attachment; filename="..\\evil\\Crypt.dd2vtt"`)
+		w.Write(doc)
+	})
+	m := newTestManager(t, env, srv.Client(), Limits{})
+	res, err := m.ImportURL(context.Background(), srv.URL+"/download?id=3", "test-compendium", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Kind != KindMap || res.Name != "Crypt" {
+		t.Errorf("result %+v", res)
+	}
+	mp, err := m.Map(context.Background(), res.ID)
+	if err != nil || mp.Owner != "test-compendium" || !strings.HasPrefix(mp.Image, "/modules/test-compendium/maps/") {
+		t.Errorf("map %+v %v", mp, err)
+	}
+}
