@@ -60,7 +60,7 @@ func quoteETag(etag string) string {
 func (c *cachedBody) gzipBody() []byte {
 	c.gzipOnce.Do(func() {
 		var buf bytes.Buffer
-		gz, _ := gzip.NewWriterLevel(&buf, gzip.BestCompression)
+		gz, _ := gzip.NewWriterLevel(&buf, gzip.DefaultCompression)
 		gz.Write(c.body)
 		gz.Close()
 		c.gzipped = buf.Bytes()
