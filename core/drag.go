@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -22,6 +23,9 @@ type Drags struct {
 
 	mu     sync.Mutex // held across a message's check and publish, so a token's stream stays in order
 	active map[string]*drag
+	// count mirrors len(active) for readers that must not take mu (the
+	// hub's bus subscriber runs under the service's lock).
+	count atomic.Int32
 }
 
 // drag is one token being dragged.
@@ -67,6 +71,7 @@ func (d *Drags) Move(ctx context.Context, from EventSource, m Movement) (*Moveme
 
 	d.mu.Lock()
 	defer d.mu.Unlock()
+	defer d.recount()
 	now := d.svc.now()
 	own := d.active[m.ID]
 	if own != nil && own.source != from.ID {
@@ -196,11 +201,45 @@ func blockAt(m Movement, x, y float64) *Movement {
 	return &Movement{ID: m.ID, X: x, Y: y, State: DragBlock, Source: m.Source}
 }
 
+func (d *Drags) recount() { d.count.Store(int32(len(d.active))) }
+
+// Active reports how many drags are in progress. It takes no lock.
+func (d *Drags) Active() int { return int(d.count.Load()) }
+
+// Sweep ends with block, for every client, each drag the host no longer
+// allows: all of them when remote interaction is off, else those whose
+// token was deleted or locked. The hub runs it after changes, so a drag
+// does not wait for its next message to snap back.
+func (d *Drags) Sweep(ctx context.Context) error {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	defer d.recount()
+	remote := d.svc.live.Settings().RemoteInteraction
+	for id, own := range d.active {
+		if remote {
+			tok, err := d.svc.Token(ctx, id)
+			if err != nil && !IsNotFound(err) {
+				return err
+			}
+			if err == nil && !tok.Locked {
+				continue
+			}
+		}
+		delete(d.active, id)
+		src := EventSource{ID: own.source}
+		if err := d.blockAll(ctx, Movement{ID: id, Source: &src}, own); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // Veto ends the drag of a token, if any, with block for every client: the
 // host's refusal. It reports whether a drag was in progress.
 func (d *Drags) Veto(ctx context.Context, tokenID string) (bool, error) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
+	defer d.recount()
 	own := d.active[tokenID]
 	if own == nil {
 		return false, nil
@@ -215,6 +254,7 @@ func (d *Drags) Veto(ctx context.Context, tokenID string) (bool, error) {
 func (d *Drags) Release(clientID string) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
+	defer d.recount()
 	for id, own := range d.active {
 		if own.source != clientID {
 			continue

@@ -283,3 +283,46 @@ func TestDragRejectsMalformedMovements(t *testing.T) {
 		t.Fatalf("broadcast %v", eventNames(events))
 	}
 }
+
+func TestDragSweepEndsDragsTheHostNoLongerAllows(t *testing.T) {
+	f := newLiveFixture(t)
+	d := core.NewDrags(f.svc)
+	ctx := context.Background()
+	move(t, d, alice, core.DragStart, 10, 20)
+	f.events.take()
+	if err := d.Sweep(ctx); err != nil || d.Active() != 1 {
+		t.Fatalf("sweep of a lawful drag: %v, %d active", err, d.Active())
+	}
+	if events := f.events.take(); len(events) != 0 {
+		t.Fatalf("a lawful drag was blocked: %v", eventNames(events))
+	}
+	if _, err := f.svc.PatchToken(ctx, liveTokenID, core.Object{"locked": true}); err != nil {
+		t.Fatal(err)
+	}
+	f.events.take()
+	if err := d.Sweep(ctx); err != nil {
+		t.Fatal(err)
+	}
+	events := f.events.take()
+	wantNames(t, events, core.EventTokenMoved)
+	if m := movement(t, events[0]); m.State != core.DragBlock || m.X != 10 || m.Source.ID != alice.ID {
+		t.Fatalf("sweep of a locked token: %+v", m)
+	}
+	if d.Active() != 0 {
+		t.Fatal("the swept drag is still counted")
+	}
+
+	if _, err := f.svc.PatchToken(ctx, liveTokenID, core.Object{"locked": false}); err != nil {
+		t.Fatal(err)
+	}
+	move(t, d, bob, core.DragStart, 10, 20)
+	f.setRemoteInteraction(t, false)
+	f.events.take()
+	if err := d.Sweep(ctx); err != nil {
+		t.Fatal(err)
+	}
+	wantNames(t, f.events.take(), core.EventTokenMoved)
+	if d.Active() != 0 {
+		t.Fatal("remote interaction off left a drag")
+	}
+}

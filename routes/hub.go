@@ -82,7 +82,8 @@ type Hub struct {
 
 	unsubscribe func()
 	running     sync.WaitGroup // reader and writer goroutines
-	stopPinger  chan struct{}
+	stop        chan struct{}  // ends the pinger and the drag watcher
+	sweep       chan struct{}  // one pending request to sweep the drags
 }
 
 // NewHub returns a hub that broadcasts every event published on bus and
@@ -107,8 +108,10 @@ func NewHub(svc *core.Service, bus *core.Bus, log *slog.Logger, opts HubOptions)
 		WriteBufferPool: &sync.Pool{},
 	}
 	h.unsubscribe = bus.Subscribe(h.broadcast)
-	h.stopPinger = make(chan struct{})
+	h.stop = make(chan struct{})
+	h.sweep = make(chan struct{}, 1)
 	go h.pinger()
+	go h.dragWatcher()
 	return h
 }
 
@@ -120,7 +123,7 @@ func (h *Hub) pinger() {
 	defer t.Stop()
 	for {
 		select {
-		case <-h.stopPinger:
+		case <-h.stop:
 			return
 		case <-t.C:
 			h.mu.RLock()
@@ -222,6 +225,7 @@ func (h *Hub) broadcast(events []core.Event) {
 		}
 		msgs = append(msgs, b)
 	}
+	h.noteDragSpoilers(events)
 	h.mu.RLock()
 	defer h.mu.RUnlock()
 	for c := range h.conns {
@@ -242,7 +246,7 @@ func (h *Hub) Close() {
 		return
 	}
 	h.closed = true
-	close(h.stopPinger)
+	close(h.stop)
 	conns := make([]*wsConn, 0, len(h.conns))
 	for c := range h.conns {
 		conns = append(conns, c)

@@ -235,18 +235,48 @@ func TestWSDragBlockedWhenTokenLockedMidDrag(t *testing.T) {
 	b, _ := e.connect(t)
 	a.waitFor(core.EventClientConnected)
 	a.send(core.EventTokenMoved, core.Movement{ID: wsTokenID, X: 10, Y: 20, State: core.DragStart}, "")
-	b.expectNames(core.EventTokenMoved)
+	a.send(core.EventTokenMoved, core.Movement{ID: wsTokenID, X: 60, Y: 60, State: core.DragControl}, "")
+	b.expectNames(core.EventTokenMoved, core.EventTokenMoved)
+	a.expectNames(core.EventTokenMoved, core.EventTokenMoved)
 	if status := httpJSON(t, "PATCH", e.public.URL+"/api/tokens/"+wsTokenID, `{"locked": true}`, nil); status != http.StatusOK {
 		t.Fatalf("PATCH token: %d", status)
 	}
-	b.expectNames(core.EventTokenUpdated) // HTTP writes are broadcast too
-	a.send(core.EventTokenMoved, core.Movement{ID: wsTokenID, X: 60, Y: 60, State: core.DragControl}, "")
-	a.expectNames(core.EventTokenMoved, core.EventTokenUpdated) // its own start, the lock
+	// The drag ends at once, for everyone, without waiting for the
+	// dragger's next message.
 	for _, c := range []*wsClient{a, b} {
+		msgs := c.expectNames(core.EventTokenUpdated, core.EventTokenMoved) // HTTP writes are broadcast too
 		var m core.Movement
-		c.expectNames(core.EventTokenMoved)[0].decode(t, &m)
+		msgs[1].decode(t, &m)
 		if m.State != core.DragBlock || m.X != 10 || m.Y != 20 {
 			t.Fatalf("after the lock: %+v, want block at 10,20", m)
+		}
+	}
+	// A late control from the dragger is refused to it alone.
+	a.send(core.EventTokenMoved, core.Movement{ID: wsTokenID, X: 70, Y: 70, State: core.DragControl}, "")
+	var m core.Movement
+	a.expectNames(core.EventTokenMoved)[0].decode(t, &m)
+	if m.State != core.DragBlock {
+		t.Fatalf("late control answered %+v", m)
+	}
+	e.mark(t, a, b)
+}
+
+func TestWSDragBlockedWhenInteractionTurnsOff(t *testing.T) {
+	e := newWSEnv(t, routes.HubOptions{})
+	a, _ := e.connect(t)
+	b, _ := e.connect(t)
+	a.waitFor(core.EventClientConnected)
+	a.send(core.EventTokenMoved, core.Movement{ID: wsTokenID, X: 10, Y: 20, State: core.DragStart}, "")
+	a.send(core.EventTokenMoved, core.Movement{ID: wsTokenID, X: 60, Y: 60, State: core.DragControl}, "")
+	b.expectNames(core.EventTokenMoved, core.EventTokenMoved)
+	a.expectNames(core.EventTokenMoved, core.EventTokenMoved)
+	httpJSON(t, "PATCH", e.host.URL+"/host/api/settings", `{"remoteInteraction": false}`, nil)
+	for _, c := range []*wsClient{a, b} {
+		msgs := c.expectNames(core.EventInteractionUpdated, core.EventTokenMoved)
+		var m core.Movement
+		msgs[1].decode(t, &m)
+		if m.State != core.DragBlock || m.X != 10 || m.Y != 20 {
+			t.Fatalf("after remote interaction went off: %+v, want block at 10,20", m)
 		}
 	}
 	e.mark(t, a, b)
