@@ -1,7 +1,11 @@
 package routes
 
 import (
+	"bytes"
+	"encoding/base64"
 	"fmt"
+	"html"
+	"image/png"
 	"io/fs"
 	"net"
 	"net/http"
@@ -178,6 +182,21 @@ func TestWebPages(t *testing.T) {
 			!strings.Contains(body, strings.TrimPrefix(e.srv.URL, "http://")) {
 			t.Fatalf("%s: %d %s", path, r.status, body)
 		}
+	}
+	// The QR code is a real PNG image of the client link.
+	page := string(e.do(t, "GET", "/", "").body)
+	i := strings.Index(page, "data:image/png;base64,")
+	j := strings.Index(page[i:], `"`)
+	raw, err := base64.StdEncoding.DecodeString(html.UnescapeString(page[i+len("data:image/png;base64,") : i+j]))
+	if err != nil {
+		t.Fatalf("QR data URL: %v", err)
+	}
+	img, err := png.Decode(bytes.NewReader(raw))
+	if err != nil || img.Bounds().Dx() < 100 {
+		t.Fatalf("QR image: %v %v", err, img)
+	}
+	if !strings.Contains(page, `href="http://`+strings.TrimPrefix(e.srv.URL, "http://")+`/client/"`) {
+		t.Fatalf("no link to the client on this server: %s", page)
 	}
 	icon := e.do(t, "GET", "/icon.png", "")
 	if icon.status != 200 || icon.header.Get("Content-Type") != "image/png" || !strings.HasPrefix(string(icon.body), "\x89PNG") {
