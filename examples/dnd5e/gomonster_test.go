@@ -40,9 +40,6 @@ type goMonsterView struct {
 	Name                  string      `json:"name"`
 	Slug                  string      `json:"slug"`
 	Subtitle              string      `json:"subtitle"`
-	Size                  string      `json:"size"`
-	Type                  string      `json:"type"`
-	Alignment             string      `json:"alignment"`
 	ArmorClass            string      `json:"armor_class"`
 	HitPoints             string      `json:"hit_points"`
 	Speed                 string      `json:"speed"`
@@ -424,16 +421,16 @@ func goFeatures(v any) []goFeature {
 func formatMonsterGo(e *core.Entity) *goMonsterView {
 	d := e.Data
 	v := &goMonsterView{ID: e.ID, Kind: e.Kind, Name: e.Name, Slug: e.Slug}
-	v.Size, v.Type, v.Alignment = goText(d["size"]), goText(d["type"]), goText(d["alignment"])
-	s := strings.TrimSpace(v.Size + " " + v.Type)
+	alignment := goText(d["alignment"])
+	s := strings.TrimSpace(goText(d["size"]) + " " + goText(d["type"]))
 	if sub := goText(d["subtype"]); sub != "" {
 		s += " (" + sub + ")"
 	}
-	if v.Alignment != "" {
+	if alignment != "" {
 		if s == "" {
-			s = v.Alignment
+			s = alignment
 		} else {
-			s += ", " + v.Alignment
+			s += ", " + alignment
 		}
 	}
 	v.Subtitle = s

@@ -76,8 +76,9 @@ local function legendary_intro(name, actions)
     who .. " regains spent legendary actions at the start of its turn."
 end
 
--- view: the stat block. Always present: subtitle, size, type, alignment,
--- armor_class, hit_points, speed, abilities, senses, languages, challenge,
+-- view: the stat block (size, type and alignment are in the subtitle and,
+-- as stored, in the list rows). Always present: subtitle, armor_class,
+-- hit_points, speed, abilities, senses, languages, challenge,
 -- challenge_rating, proficiency_bonus, actions. Present only when the
 -- monster has them: saving_throws, skills, damage_vulnerabilities,
 -- damage_resistances, damage_immunities, condition_immunities,
@@ -95,9 +96,6 @@ function monster.view(e)
 
   return {
     subtitle = monster.subtitle(data),
-    size = util.text(data.size),
-    type = util.text(data.type),
-    alignment = util.text(data.alignment),
     armor_class = creature.armor_class(data.armor_class),
     hit_points = creature.hit_points(data),
     speed = creature.speed(data.speed),
