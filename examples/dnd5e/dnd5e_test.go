@@ -396,3 +396,36 @@ func TestGoldenCases(t *testing.T) {
 		t.Errorf("golden runner printed nothing")
 	}
 }
+
+// TestViewsSurviveOddData replaces each data field of a few full entities,
+// one at a time, by values of every other JSON type (and by nested junk)
+// and checks the view and the page still render: hand-written or
+// half-imported content must never make a reference page fail.
+func TestViewsSurviveOddData(t *testing.T) {
+	s := loadSystem(t)
+	ctx := context.Background()
+	odd := []any{nil, "", "text", 0.0, -3.5, true, []any{}, []any{"x", 1.0, nil}, map[string]any{},
+		map[string]any{"name": 5.0, "value": "x", "type": []any{}}, []any{map[string]any{"desc": 1.0, "usage": "x"}}}
+	for _, file := range []string{"monster-legendary-dragon", "monster-ac-dex-and-spell", "spell-third-level-material",
+		"item-weapon-versatile", "item-magic-table-variants", "character-cleric"} {
+		base := goldenEntity(t, file)
+		empty := *base
+		empty.Data = nil
+		if _, err := s.RenderPage(ctx, &empty); err != nil {
+			t.Errorf("%s without data: %v", file, err)
+		}
+		for key := range base.Data {
+			for _, value := range odd {
+				e := *base
+				e.Data = map[string]any{}
+				for k, v := range base.Data {
+					e.Data[k] = v
+				}
+				e.Data[key] = value
+				if _, err := s.RenderPage(ctx, &e); err != nil {
+					t.Errorf("%s with data.%s = %#v: %v", file, key, value, err)
+				}
+			}
+		}
+	}
+}

@@ -171,7 +171,7 @@ function creature.speed(speed)
   end
   local others = {}
   for key, v in pairs(speed) do
-    if not SPEED_KNOWN[key] and distance(v) then
+    if type(key) == "string" and not SPEED_KNOWN[key] and distance(v) then
       others[#others + 1] = key
     end
   end
@@ -287,7 +287,7 @@ function creature.senses(senses)
   end
   local others = {}
   for key, v in pairs(senses) do
-    if not SENSE_KNOWN[key] and distance(v) then
+    if type(key) == "string" and not SENSE_KNOWN[key] and distance(v) then
       others[#others + 1] = key
     end
   end
