@@ -347,6 +347,15 @@ func goUsage(v any) string {
 	return ""
 }
 
+// goClean drops the Markdown emphasis markers ("***", "**") as lib/text.lua does.
+func goClean(s string) string {
+	if !strings.Contains(s, "*") {
+		return s
+	}
+	s = strings.ReplaceAll(s, "***", "")
+	return strings.ReplaceAll(s, "**", "")
+}
+
 func goBlocks(v any) []goBlock {
 	var lines []string
 	switch x := v.(type) {
@@ -376,14 +385,14 @@ func goBlocks(v any) []goBlock {
 				out = append(out, goBlock{Type: "list"})
 				list = &out[len(out)-1]
 			}
-			list.Items = append(list.Items, strings.ReplaceAll(l[2:], "**", ""))
+			list.Items = append(list.Items, goClean(l[2:]))
 			continue
 		}
 		list = nil
-		b := goBlock{Type: "p", Text: l}
+		b := goBlock{Type: "p", Text: goClean(l)}
 		if rest, ok := strings.CutPrefix(l, "***"); ok {
 			if lead, text, found := strings.Cut(rest, "***"); found {
-				b.Lead, b.Text = lead, strings.TrimSpace(text)
+				b.Lead, b.Text = goClean(lead), goClean(strings.TrimSpace(text))
 			}
 		}
 		out = append(out, b)
@@ -404,7 +413,7 @@ func goFeatures(v any) []goFeature {
 		}
 		feature := goFeature{Name: name}
 		if desc, ok := f["desc"].(string); ok && !strings.Contains(desc, "\n") && !strings.ContainsAny(desc[:min(1, len(desc))], "|-*") {
-			feature.Text = strings.TrimSpace(desc)
+			feature.Text = goClean(strings.TrimSpace(desc))
 		} else if blocks := goBlocks(f["desc"]); len(blocks) > 0 {
 			if blocks[0].Type == "p" && blocks[0].Lead == "" {
 				feature.Text, blocks = blocks[0].Text, blocks[1:]

@@ -65,7 +65,7 @@ function text.blocks(source)
       local line = trim(source)
       local first = line:sub(1, 1)
       if line ~= "" and first ~= "|" and first ~= "-" and first ~= "*" then
-        return { { type = "p", text = line } }
+        return { { type = "p", text = clean(line) } }
       end
     end
     lines = {}
@@ -127,7 +127,7 @@ function text.lead_and_rest(source)
     local line = trim(source)
     local first = line:sub(1, 1)
     if first ~= "|" and first ~= "-" and first ~= "*" then
-      return line, nil
+      return clean(line), nil
     end
   end
   local blocks = text.blocks(source)
@@ -143,25 +143,6 @@ function text.lead_and_rest(source)
   end
   table.remove(blocks, 1)
   return head.text, blocks
-end
-
--- plain joins a list of paragraphs (or a string) into one string, for
--- list rows and summaries.
-function text.plain(source)
-  if type(source) == "string" then
-    return clean(source)
-  end
-  if type(source) ~= "table" then
-    return ""
-  end
-  local parts = {}
-  for i = 1, #source do
-    local p = source[i]
-    if type(p) == "string" then
-      parts[#parts + 1] = clean(p)
-    end
-  end
-  return table.concat(parts, "\n")
 end
 
 return text
