@@ -8,7 +8,6 @@ local text = require("lib.text")
 local creature = {}
 
 local signed = companion.format.signed
-local modifier = companion.format.modifier
 
 local ABILITIES = {
   { key = "strength", short = "STR", save = "Str", name = "Strength" },

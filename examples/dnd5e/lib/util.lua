@@ -4,12 +4,8 @@ local companion = require("companion")
 
 local util = {}
 
+-- JSON null arrives as this sentinel; it is never a usable value.
 local null = companion.null
-
--- present reports whether a data value is usable (not absent, not JSON null).
-function util.present(v)
-  return v ~= nil and v ~= null
-end
 
 -- text returns v as a string, or "" when it is absent, null or a table.
 function util.text(v)
