@@ -1,0 +1,223 @@
+package core
+
+import "context"
+
+// Combat actions of the host console's game controls.
+const (
+	CombatStart    = "start"
+	CombatNext     = "next"
+	CombatPrevious = "previous"
+	CombatEnd      = "end"
+)
+
+// ShowMap puts a map on the primary campaign's player screen and tells
+// clients: screenUpdated with the screen, then mapLoaded with the map as
+// players see it (hidden tokens left out, as in GET /api). An empty mapID
+// clears the screen (screenUpdated only). Any stored map may be shown,
+// whether the campaign or a module owns it.
+func (s *Service) ShowMap(ctx context.Context, mapID string) (*Screen, error) {
+	var out *Screen
+	err := s.Write(ctx, func(tx Tx) ([]Event, error) {
+		c, err := s.primaryCampaign(tx)
+		if err != nil {
+			return nil, err
+		}
+		var shown *Map
+		if mapID != "" {
+			m, err := tx.Map(mapID)
+			if IsNotFound(err) {
+				return nil, NotFoundf("no map with id '%s'", mapID)
+			}
+			if err != nil {
+				return nil, err
+			}
+			shown = m
+		}
+		screen, err := tx.Screen(c.ID)
+		if err != nil {
+			return nil, err
+		}
+		screen.MapID = mapID
+		if err := tx.PutScreen(c.ID, screen); err != nil {
+			return nil, err
+		}
+		screen.RemoteInteraction = s.live.Settings().RemoteInteraction
+		out = screen
+		events := []Event{{Name: EventScreenUpdated, Data: screen}}
+		if shown != nil {
+			events = append(events, Event{Name: EventMapLoaded, Data: playerMap(shown)})
+		}
+		return events, nil
+	})
+	return out, err
+}
+
+// playerMap is a copy of m without its hidden tokens.
+func playerMap(m *Map) *Map {
+	out := *m
+	out.Tokens = make([]*Token, 0, len(m.Tokens))
+	for _, t := range m.Tokens {
+		if !t.Hidden {
+			out.Tokens = append(out.Tokens, t)
+		}
+	}
+	return &out
+}
+
+// StartCombat starts combat on the primary campaign's game: round 1, the
+// first slot of the turn order acting.
+func (s *Service) StartCombat(ctx context.Context) (*Game, error) {
+	return s.ControlCombat(ctx, CombatStart)
+}
+
+// NextTurn passes the turn to the next slot of the turn order; after the
+// last one a new round begins.
+func (s *Service) NextTurn(ctx context.Context) (*Game, error) {
+	return s.ControlCombat(ctx, CombatNext)
+}
+
+// PreviousTurn goes back one slot (into the previous round from the first).
+func (s *Service) PreviousTurn(ctx context.Context) (*Game, error) {
+	return s.ControlCombat(ctx, CombatPrevious)
+}
+
+// EndCombat stops combat; ending a combat that is not running changes
+// nothing and tells no one.
+func (s *Service) EndCombat(ctx context.Context) (*Game, error) {
+	return s.ControlCombat(ctx, CombatEnd)
+}
+
+// ControlCombat runs one combat action (CombatStart, CombatNext,
+// CombatPrevious, CombatEnd) on the primary campaign's game in one
+// transaction. It returns the game with every combatant (the host sees
+// hidden ones); clients get gameUpdated with the game as players see it
+// (hidden combatants left out, as in GET /api).
+func (s *Service) ControlCombat(ctx context.Context, action string) (*Game, error) {
+	switch action {
+	case CombatStart, CombatNext, CombatPrevious, CombatEnd:
+	default:
+		return nil, Invalidf("unknown combat action '%s': use start, next, previous or end", action)
+	}
+	var out *Game
+	err := s.Write(ctx, func(tx Tx) ([]Event, error) {
+		c, err := s.primaryCampaign(tx)
+		if err != nil {
+			return nil, err
+		}
+		game, err := tx.Game(c.ID)
+		if err != nil {
+			return nil, err
+		}
+		combatants, err := tx.Combatants(c.ID)
+		if err != nil {
+			return nil, err
+		}
+		changed, err := stepCombat(game, TurnOrder(combatants), action)
+		if err != nil {
+			return nil, err
+		}
+		game.Combatants = combatants
+		out = game
+		if !changed {
+			return nil, nil
+		}
+		if err := tx.PutGame(c.ID, game); err != nil {
+			return nil, err
+		}
+		return []Event{{Name: EventGameUpdated, Data: playerGame(game)}}, nil
+	})
+	return out, err
+}
+
+// playerGame is a copy of g without its hidden combatants.
+func playerGame(g *Game) *Game {
+	out := *g
+	out.Combatants = make([]*Combatant, 0, len(g.Combatants))
+	for _, c := range g.Combatants {
+		if !c.Hidden {
+			out.Combatants = append(out.Combatants, c)
+		}
+	}
+	return &out
+}
+
+// stepCombat applies one action to g given the turn order, and reports
+// whether g changed. Turn is the 1-based position of the acting slot.
+func stepCombat(g *Game, order []TurnSlot, action string) (bool, error) {
+	switch action {
+	case CombatStart:
+		if g.Started {
+			return false, Conflictf("combat has already started: end it before starting a new one")
+		}
+		if len(order) == 0 {
+			return false, Invalidf("no combatant has an initiative value: roll initiative before starting combat")
+		}
+		g.Started, g.Round = true, 1
+		setTurn(g, order, 0)
+		return true, nil
+	case CombatEnd:
+		if !g.Started {
+			return false, nil
+		}
+		g.Started, g.Round, g.Turn = false, 1, 1
+		g.CombatantID, g.InitiativeID = "", ""
+		return true, nil
+	}
+	if !g.Started {
+		return false, Conflictf("combat has not started: start it first")
+	}
+	if len(order) == 0 {
+		return false, Conflictf("no combatant is left in the turn order: end combat or roll initiative")
+	}
+	pos, found := currentSlot(g, order)
+	round := max(g.Round, 1)
+	if action == CombatNext {
+		if !found {
+			// The acting slot left the order (defeated, removed): the one
+			// that moved into its place acts next.
+			pos--
+		}
+		next := pos + 1
+		if next >= len(order) {
+			next, round = 0, round+1
+		}
+		g.Round = round
+		setTurn(g, order, next)
+		return true, nil
+	}
+	prev := min(pos-1, len(order)-1)
+	if prev < 0 {
+		if round <= 1 {
+			return false, Conflictf("already at the first turn of the first round")
+		}
+		prev, round = len(order)-1, round-1
+	}
+	g.Round = round
+	setTurn(g, order, prev)
+	return true, nil
+}
+
+// currentSlot finds the acting slot in the order by its initiative id (then
+// its combatant); when it is gone, the position its turn number names
+// (which may be past the end when the last slot left).
+func currentSlot(g *Game, order []TurnSlot) (int, bool) {
+	for i, slot := range order {
+		if g.InitiativeID != "" && slot.InitiativeID == g.InitiativeID && slot.CombatantID == g.CombatantID {
+			return i, true
+		}
+	}
+	if g.InitiativeID == "" && g.CombatantID != "" {
+		for i, slot := range order {
+			if slot.CombatantID == g.CombatantID {
+				return i, true
+			}
+		}
+	}
+	return max(g.Turn-1, 0), false
+}
+
+func setTurn(g *Game, order []TurnSlot, i int) {
+	g.Turn = i + 1
+	g.CombatantID = order[i].CombatantID
+	g.InitiativeID = order[i].InitiativeID
+}
