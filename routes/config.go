@@ -30,6 +30,7 @@ type Config struct {
 	Web fs.FS
 
 	// Fields added by the packages as they land (one line each):
-	Systems *systems.Holder  // the loaded game system
-	Imports *imports.Manager // import offers and installers
+	Systems      *systems.Holder  // the loaded game system
+	Imports      *imports.Manager // import offers and installers
+	SystemStatus *SystemStatus    // hot reload results for the host console (nil: none)
 }

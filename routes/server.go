@@ -94,8 +94,10 @@ func NewHostHandler(cfg Config) http.Handler {
 	r.Use(middleware.GetHead)
 	r.NotFound(notFound)
 	r.MethodNotAllowed(methodNotAllowed(r))
+	r.Use(hostConsoleGuard)
 	mountHostImport(r, cfg)
 	mountHostSettings(r, cfg)
+	mountHostConsole(r, cfg)
 	r.Get("/", func(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, "/host/", http.StatusFound)
 	})

@@ -106,7 +106,9 @@ func serve(ctx context.Context, cfg *serveConfig, log *slog.Logger, banner io.Wr
 	// Downloads in flight are cancelled at shutdown; their staging folders
 	// are swept at the next start.
 	defer importer.Close()
+	reloads := &routes.SystemStatus{} // hot reload results, shown on the host console
 	rc := routes.Config{
+		SystemStatus: reloads,
 		Service:      svc,
 		Bus:          bus,
 		Hub:          hub,
@@ -132,7 +134,7 @@ func serve(ctx context.Context, cfg *serveConfig, log *slog.Logger, banner io.Wr
 	host := newHTTPServer(routes.NewHostHandler(rc), log)
 
 	if cfg.SystemDir != "" {
-		go watchSystem(ctx, cfg, holder, svc, log)
+		go watchSystem(ctx, cfg, holder, svc, reloads, log)
 	}
 
 	errc := make(chan error, 2)

@@ -6,23 +6,28 @@ import (
 	"time"
 
 	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/routes"
 	"github.com/vttapp/companion/systems"
 )
 
 // watchSystem hot-reloads the system folder: a good edit is swapped in and
 // clients are told to reload; a broken one keeps the old version serving
-// and the error (file:line: message) goes to the log.
-func watchSystem(ctx context.Context, cfg *serveConfig, holder *systems.Holder, svc *core.Service, log *slog.Logger) {
+// and the error (file:line: message) goes to the log. Both outcomes are
+// recorded in status for the host console.
+func watchSystem(ctx context.Context, cfg *serveConfig, holder *systems.Holder, svc *core.Service, status *routes.SystemStatus, log *slog.Logger) {
 	dir := cfg.SystemDir
+	status.Watching(dir)
 	err := systems.Watch(ctx, dir, holder, systems.WatchOptions{
 		Load:   systems.Options{CallTimeout: cfg.LuaTimeout},
 		Logger: log,
 		OnReload: func(s *systems.System, latency time.Duration) {
 			log.Info("system reloaded", "system", s.ID(), "version", s.Version(), "latency", latency)
+			status.Reloaded(s.Version(), latency)
 			svc.Publish(core.Event{Name: core.EventReload, Data: map[string]any{"system": s.ID(), "version": s.Version()}})
 		},
 		OnError: func(err error) {
 			log.Error("system reload failed; the previous version keeps serving", "error", err)
+			status.Failed(err)
 		},
 	})
 	if err != nil && ctx.Err() == nil {

@@ -1,0 +1,172 @@
+package routes
+
+import (
+	"bytes"
+	"encoding/json"
+	"net"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/go-chi/chi/v5"
+	"github.com/vttapp/companion/core"
+)
+
+// The host console page keeps itself current by polling (offers with their
+// download progress, clients, settings and the system status every second;
+// the campaign a little less often). Polling was chosen over Server-Sent
+// Events on purpose: the console is one page on loopback, the documents
+// are small, a poll cannot leak a long-lived connection that holds up
+// http.Server.Shutdown, and a page that lost the server (restart, sleep)
+// recovers on the next tick without reconnection logic.
+
+// mountHostConsole adds the host console's own routes: the loaded system
+// and its last reload, the primary campaign, and the game controls.
+func mountHostConsole(r chi.Router, cfg Config) {
+	h := hostConsole{cfg: cfg}
+	r.Get("/host/api/system", h.getSystem)
+	r.Get("/host/api/campaign", h.getCampaign)
+	r.Post("/host/api/screen", h.showMap)
+	r.Post("/host/api/game/{action}", h.controlCombat)
+}
+
+type hostConsole struct{ cfg Config }
+
+// SystemKind is a row of the system status: a kind and its collection.
+type SystemKind struct {
+	Kind            string `json:"kind"`
+	Collection      string `json:"collection"`
+	Title           string `json:"title"`
+	CollectionTitle string `json:"collectionTitle"`
+	Unique          bool   `json:"unique"`
+}
+
+// HostSystem is GET /host/api/system.
+type HostSystem struct {
+	ID          string       `json:"id"`
+	Name        string       `json:"name"`
+	Version     string       `json:"version"`
+	Description string       `json:"description,omitempty"`
+	Author      string       `json:"author,omitempty"`
+	Kinds       []SystemKind `json:"kinds"`
+	// Watching is the folder hot reload watches ("" when the system is
+	// the embedded one).
+	Watching   string        `json:"watching"`
+	LastReload *ReloadResult `json:"lastReload"`
+	Time       time.Time     `json:"time"`
+}
+
+func (h hostConsole) getSystem(w http.ResponseWriter, r *http.Request) {
+	if h.cfg.Systems == nil || h.cfg.Systems.Current() == nil {
+		writeError(w, r, h.cfg.Log, core.NotFoundf("no game system is loaded"))
+		return
+	}
+	sys := h.cfg.Systems.Current()
+	m := sys.Manifest()
+	out := HostSystem{ID: m.ID, Name: m.Name, Version: m.Version, Description: m.Description, Author: m.Author,
+		Kinds: []SystemKind{}, Time: time.Now().UTC()}
+	for _, k := range sys.Kinds() {
+		out.Kinds = append(out.Kinds, SystemKind{Kind: k.Name, Collection: k.Collection, Title: k.Title,
+			CollectionTitle: k.CollectionTitle, Unique: k.Unique})
+	}
+	out.Watching, out.LastReload = h.cfg.SystemStatus.Last()
+	writeJSON(w, r, &h.cfg, http.StatusOK, out)
+}
+
+func (h hostConsole) getCampaign(w http.ResponseWriter, r *http.Request) {
+	view, err := h.cfg.Service.HostCampaign(r.Context())
+	if err != nil {
+		writeError(w, r, h.cfg.Log, err)
+		return
+	}
+	writeJSON(w, r, &h.cfg, http.StatusOK, view)
+}
+
+// showMap answers POST /host/api/screen {"mapId": "..."}: the map goes on
+// the player screen; "mapId": "" clears it. The key is required and no
+// other is accepted, so a misspelt key cannot clear the screen by accident.
+func (h hostConsole) showMap(w http.ResponseWriter, r *http.Request) {
+	data, err := readBody(r)
+	if err != nil {
+		writeError(w, r, h.cfg.Log, err)
+		return
+	}
+	mapID, ok := decodeMapChoice(data)
+	if !ok {
+		writeError(w, r, h.cfg.Log, core.Invalidf(`expected {"mapId": "<map id>"} (an empty id clears the player screen)`))
+		return
+	}
+	screen, err := h.cfg.Service.ShowMap(r.Context(), mapID)
+	if err != nil {
+		writeError(w, r, h.cfg.Log, err)
+		return
+	}
+	writeJSON(w, r, &h.cfg, http.StatusOK, screen)
+}
+
+// decodeMapChoice reads {"mapId": "..."} exactly: one object, the one key
+// spelt as shown (encoding/json alone would take "mapID" too), a string.
+func decodeMapChoice(data []byte) (string, bool) {
+	var fields map[string]json.RawMessage
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if err := dec.Decode(&fields); err != nil || dec.More() || len(fields) != 1 {
+		return "", false
+	}
+	var id string
+	raw, ok := fields["mapId"]
+	if !ok || json.Unmarshal(raw, &id) != nil {
+		return "", false
+	}
+	return strings.TrimSpace(id), true
+}
+
+// GameControl is the answer of POST /host/api/game/{action}: the game with
+// every combatant and its turn order.
+type GameControl struct {
+	Game      *core.Game      `json:"game"`
+	TurnOrder []core.TurnSlot `json:"turnOrder"`
+}
+
+// controlCombat answers POST /host/api/game/{start|next|previous|end}.
+func (h hostConsole) controlCombat(w http.ResponseWriter, r *http.Request) {
+	game, err := h.cfg.Service.ControlCombat(r.Context(), chi.URLParam(r, "action"))
+	if err != nil {
+		writeError(w, r, h.cfg.Log, err)
+		return
+	}
+	writeJSON(w, r, &h.cfg, http.StatusOK, GameControl{Game: game, TurnOrder: core.TurnOrder(game.Combatants)})
+}
+
+// hostConsoleGuard keeps the host console for the person at the device.
+// The listener is on loopback, but a web page open in the device's browser
+// could still reach it: by DNS rebinding (a foreign name resolving to
+// 127.0.0.1, seen in the Host header) or by a cross-site form or fetch (an
+// Origin other than the console's own). Both are refused with 403.
+func hostConsoleGuard(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !loopbackHost(r.Host) {
+			writeMessage(w, http.StatusForbidden, "the host console answers only to a loopback address (127.0.0.1 or localhost)")
+			return
+		}
+		if origin := r.Header.Get("Origin"); origin != "" && r.Method != http.MethodGet && r.Method != http.MethodHead &&
+			!strings.EqualFold(origin, "http://"+r.Host) {
+			writeMessage(w, http.StatusForbidden, "the host console does not accept changes from another site's page")
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// loopbackHost reports whether a Host header names this machine.
+func loopbackHost(hostport string) bool {
+	host := hostport
+	if h, _, err := net.SplitHostPort(hostport); err == nil {
+		host = h
+	}
+	host = strings.TrimSuffix(strings.Trim(host, "[]"), ".")
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}

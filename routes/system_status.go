@@ -1,0 +1,79 @@
+package routes
+
+import (
+	"sync"
+	"time"
+)
+
+// SystemStatus is what the host console knows of the system folder
+// watcher: which folder it watches and how the last reload went. The
+// watcher's callbacks (cmd/companion) record into it; GET /host/api/system
+// reads it. The zero value is ready to use and a nil *SystemStatus records
+// nothing, so a server without a watcher needs no special case.
+type SystemStatus struct {
+	mu   sync.Mutex
+	dir  string
+	last *ReloadResult
+}
+
+// ReloadResult is the outcome of one hot reload.
+type ReloadResult struct {
+	OK bool `json:"ok"`
+	// Error is the load error, file:line: message, when OK is false (the
+	// previous version keeps serving).
+	Error string `json:"error,omitempty"`
+	// Version is the system version swapped in, when OK.
+	Version string    `json:"version,omitempty"`
+	Time    time.Time `json:"time"`
+	// LatencyMs is the edit-to-live time of a successful reload.
+	LatencyMs float64 `json:"latencyMs,omitempty"`
+}
+
+// Watching records the folder being watched for edits.
+func (s *SystemStatus) Watching(dir string) {
+	if s == nil {
+		return
+	}
+	s.mu.Lock()
+	s.dir = dir
+	s.mu.Unlock()
+}
+
+// Reloaded records a successful reload.
+func (s *SystemStatus) Reloaded(version string, latency time.Duration) {
+	s.record(&ReloadResult{OK: true, Version: version, Time: time.Now().UTC(),
+		LatencyMs: float64(latency.Microseconds()) / 1000})
+}
+
+// Failed records a reload that failed; err's text names file and line.
+func (s *SystemStatus) Failed(err error) {
+	text := "unknown error"
+	if err != nil {
+		text = err.Error()
+	}
+	s.record(&ReloadResult{OK: false, Error: text, Time: time.Now().UTC()})
+}
+
+func (s *SystemStatus) record(r *ReloadResult) {
+	if s == nil {
+		return
+	}
+	s.mu.Lock()
+	s.last = r
+	s.mu.Unlock()
+}
+
+// Last returns the watched folder ("" when none) and a copy of the last
+// reload result (nil before the first reload).
+func (s *SystemStatus) Last() (dir string, last *ReloadResult) {
+	if s == nil {
+		return "", nil
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.last != nil {
+		r := *s.last
+		last = &r
+	}
+	return s.dir, last
+}
