@@ -1,9 +1,6 @@
 package dice
 
-import (
-	"strconv"
-	"strings"
-)
+import "strconv"
 
 // kind is the sort of an expression node.
 type kind uint8
@@ -103,11 +100,12 @@ func (c compare) matchesAll(lo, hi int) bool {
 	return false
 }
 
-func (c compare) String() string {
+func (c compare) appendTo(b []byte) []byte {
 	if c.op == cmpNone {
-		return ""
+		return b
 	}
-	return cmpText[c.op] + formatNumber(c.v)
+	b = append(b, cmpText[c.op]...)
+	return appendNumber(b, c.v)
 }
 
 type explodeKind uint8
@@ -154,154 +152,162 @@ type modifiers struct {
 	sort int // 0 none, 1 ascending, -1 descending
 }
 
-// formula writes the canonical form of n, label included.
-func (n *node) formula(b *strings.Builder) {
-	n.body(b)
+// appendFormula appends the canonical form of n, label included.
+func (n *node) appendFormula(b []byte) []byte {
+	b = n.appendBody(b)
 	if n.label != "" {
-		b.WriteByte('[')
-		b.WriteString(n.label)
-		b.WriteByte(']')
+		b = append(b, '[')
+		b = append(b, n.label...)
+		b = append(b, ']')
 	}
+	return b
 }
 
-// body writes the canonical form of n without its label.
-func (n *node) body(b *strings.Builder) {
+// appendBody appends the canonical form of n without its label.
+func (n *node) appendBody(b []byte) []byte {
 	switch n.kind {
 	case kindNumber:
-		b.WriteString(formatNumber(n.num))
+		b = appendNumber(b, n.num)
 	case kindDice:
 		d := n.dice
 		if d.count != nil {
-			d.count.formula(b)
+			b = d.count.appendFormula(b)
 		} else {
-			b.WriteString(strconv.Itoa(d.countN))
+			b = strconv.AppendInt(b, int64(d.countN), 10)
 		}
-		b.WriteByte('d')
+		b = append(b, 'd')
 		switch {
 		case d.fate:
-			b.WriteByte('F')
+			b = append(b, 'F')
 		case d.percent:
-			b.WriteByte('%')
+			b = append(b, '%')
 		case d.sides != nil:
-			d.sides.formula(b)
+			b = d.sides.appendFormula(b)
 		default:
-			b.WriteString(strconv.Itoa(d.sidesN))
+			b = strconv.AppendInt(b, int64(d.sidesN), 10)
 		}
-		n.mods.formula(b)
+		b = n.mods.appendFormula(b)
 	case kindGroup:
-		b.WriteByte('{')
+		b = append(b, '{')
 		for i, a := range n.args {
 			if i > 0 {
-				b.WriteString(", ")
+				b = append(b, ", "...)
 			}
-			a.formula(b)
+			b = a.appendFormula(b)
 		}
-		b.WriteByte('}')
-		n.mods.formula(b)
+		b = append(b, '}')
+		b = n.mods.appendFormula(b)
 	case kindBinary:
-		n.args[0].formula(b)
-		b.WriteByte(n.op)
-		n.args[1].formula(b)
+		b = n.args[0].appendFormula(b)
+		b = append(b, n.op)
+		b = n.args[1].appendFormula(b)
 	case kindNegate:
-		b.WriteByte('-')
-		n.args[0].formula(b)
+		b = append(b, '-')
+		b = n.args[0].appendFormula(b)
 	case kindParen:
-		b.WriteByte('(')
-		n.args[0].formula(b)
-		b.WriteByte(')')
+		b = append(b, '(')
+		b = n.args[0].appendFormula(b)
+		b = append(b, ')')
 	case kindCall:
-		b.WriteString(n.fn)
-		b.WriteByte('(')
+		b = append(b, n.fn...)
+		b = append(b, '(')
 		for i, a := range n.args {
 			if i > 0 {
-				b.WriteString(", ")
+				b = append(b, ", "...)
 			}
-			a.formula(b)
+			b = a.appendFormula(b)
 		}
-		b.WriteByte(')')
+		b = append(b, ')')
 	}
+	return b
 }
 
-func (m *modifiers) formula(b *strings.Builder) {
+func (m *modifiers) appendFormula(b []byte) []byte {
 	if m == nil {
-		return
+		return b
 	}
 	if m.minSet {
-		b.WriteString("min")
-		b.WriteString(strconv.Itoa(m.minV))
+		b = append(b, "min"...)
+		b = strconv.AppendInt(b, int64(m.minV), 10)
 	}
 	if m.maxSet {
-		b.WriteString("max")
-		b.WriteString(strconv.Itoa(m.maxV))
+		b = append(b, "max"...)
+		b = strconv.AppendInt(b, int64(m.maxV), 10)
 	}
 	switch m.explode {
 	case explodeEach:
 		if m.explodeOnce {
-			b.WriteString("xo")
+			b = append(b, "xo"...)
 		} else {
-			b.WriteString("!")
+			b = append(b, '!')
 		}
 	case explodeCompound:
-		b.WriteString("!!")
+		b = append(b, "!!"...)
 	case explodePenetrate:
-		b.WriteString("!p")
+		b = append(b, "!p"...)
 	case explodeCompoundPen:
-		b.WriteString("!!p")
+		b = append(b, "!!p"...)
 	}
 	if m.explode != explodeNone {
-		b.WriteString(m.explodeCmp.String())
+		b = m.explodeCmp.appendTo(b)
 	}
 	if m.reroll {
-		b.WriteByte('r')
+		b = append(b, 'r')
 		if m.rerollOnce {
-			b.WriteByte('o')
+			b = append(b, 'o')
 		}
-		b.WriteString(m.rerollCmp.String())
+		b = m.rerollCmp.appendTo(b)
 	}
 	if m.unique {
-		b.WriteByte('u')
+		b = append(b, 'u')
 		if m.uniqueOnce {
-			b.WriteByte('o')
+			b = append(b, 'o')
 		}
-		b.WriteString(m.uniqueCmp.String())
+		b = m.uniqueCmp.appendTo(b)
 	}
 	if m.keep {
 		if m.keepHigh {
-			b.WriteString("kh")
+			b = append(b, "kh"...)
 		} else {
-			b.WriteString("kl")
+			b = append(b, "kl"...)
 		}
-		b.WriteString(strconv.Itoa(m.keepN))
+		b = strconv.AppendInt(b, int64(m.keepN), 10)
 	}
 	if m.drop {
 		if m.dropHigh {
-			b.WriteString("dh")
+			b = append(b, "dh"...)
 		} else {
-			b.WriteString("dl")
+			b = append(b, "dl"...)
 		}
-		b.WriteString(strconv.Itoa(m.dropN))
+		b = strconv.AppendInt(b, int64(m.dropN), 10)
 	}
 	if m.success.given() {
-		b.WriteString(m.success.String())
+		b = m.success.appendTo(b)
 		if m.failure.given() {
-			b.WriteByte('f')
-			b.WriteString(m.failure.String())
+			b = append(b, 'f')
+			b = m.failure.appendTo(b)
 		}
 	}
 	if m.critS {
-		b.WriteString("cs")
-		b.WriteString(m.critSCmp.String())
+		b = append(b, "cs"...)
+		b = m.critSCmp.appendTo(b)
 	}
 	if m.critF {
-		b.WriteString("cf")
-		b.WriteString(m.critFCmp.String())
+		b = append(b, "cf"...)
+		b = m.critFCmp.appendTo(b)
 	}
 	switch m.sort {
 	case 1:
-		b.WriteString("sa")
+		b = append(b, "sa"...)
 	case -1:
-		b.WriteString("sd")
+		b = append(b, "sd"...)
 	}
+	return b
+}
+
+// appendNumber appends v in its shortest exact decimal form ("5", "2.5").
+func appendNumber(b []byte, v float64) []byte {
+	return strconv.AppendFloat(b, v, 'f', -1, 64)
 }
 
 // formatNumber writes v in its shortest exact decimal form ("5", "2.5").

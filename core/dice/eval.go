@@ -17,12 +17,22 @@ func (r *Roller) Roll(expr string) (*Result, error) {
 
 // RollExpr rolls a parsed expression.
 func (r *Roller) RollExpr(e *Expr) (*Result, error) {
-	ev := evaluator{r: r, src: e.src}
+	// One allocation for the result and the evaluator's state, one for all
+	// result nodes (every parsed node becomes one), one for their Args.
+	st := &struct {
+		res Result
+		ev  evaluator
+	}{}
+	ev := &st.ev
+	ev.r, ev.src = r, e.src
+	ev.nodes, ev.args = make([]Node, e.nodes), make([]*Node, e.args)
 	tree, err := ev.eval(e.root)
 	if err != nil {
 		return nil, err
 	}
-	return &Result{Expression: e.src, Formula: e.formula, Total: tree.Value, Comment: e.comment, Tree: tree}, nil
+	st.ev = evaluator{} // let the collector have what the result does not use
+	st.res = Result{Expression: e.src, Formula: e.formula, Total: tree.Value, Comment: e.comment, Tree: tree}
+	return &st.res, nil
 }
 
 // Total parses and rolls expr and returns only its total (for scripts).
@@ -40,7 +50,29 @@ type evaluator struct {
 	r      *Roller
 	src    string
 	rolled int
+	nodes  []Node  // preallocated result nodes, taken in order
+	args   []*Node // preallocated Args slices, likewise
 }
+
+func (ev *evaluator) newNode() *Node {
+	if len(ev.nodes) == 0 {
+		return new(Node)
+	}
+	n := &ev.nodes[0]
+	ev.nodes = ev.nodes[1:]
+	return n
+}
+
+func (ev *evaluator) newArgs(k int) []*Node {
+	if len(ev.args) < k {
+		return make([]*Node, k)
+	}
+	a := ev.args[:k:k]
+	ev.args = ev.args[k:]
+	return a
+}
+
+var opNames = map[byte]string{'+': "+", '-': "-", '*': "*", '/': "/"}
 
 var typeNames = [...]string{
 	kindNumber: "number", kindDice: "dice", kindGroup: "group", kindBinary: "op",
@@ -48,7 +80,8 @@ var typeNames = [...]string{
 }
 
 func (ev *evaluator) eval(n *node) (*Node, error) {
-	out := &Node{Type: typeNames[n.kind], Label: n.label, ast: n}
+	out := ev.newNode()
+	out.Type, out.Label, out.ast = typeNames[n.kind], n.label, n
 	switch n.kind {
 	case kindNumber:
 		out.Value = n.num
@@ -69,8 +102,9 @@ func (ev *evaluator) eval(n *node) (*Node, error) {
 		if err != nil {
 			return nil, err
 		}
-		out.Args = []*Node{l, rt}
-		out.Op = string(n.op)
+		out.Args = ev.newArgs(2)
+		out.Args[0], out.Args[1] = l, rt
+		out.Op = opNames[n.op]
 		switch n.op {
 		case '+':
 			out.Value = l.Value + rt.Value
@@ -89,7 +123,8 @@ func (ev *evaluator) eval(n *node) (*Node, error) {
 		if err != nil {
 			return nil, err
 		}
-		out.Args = []*Node{a}
+		out.Args = ev.newArgs(1)
+		out.Args[0] = a
 		out.Value = a.Value
 		if n.kind == kindNegate {
 			out.Value = -a.Value
@@ -111,7 +146,7 @@ func (ev *evaluator) eval(n *node) (*Node, error) {
 
 func (ev *evaluator) call(n *node, out *Node) error {
 	out.Op = n.fn
-	out.Args = make([]*Node, len(n.args))
+	out.Args = ev.newArgs(len(n.args))
 	for i, a := range n.args {
 		v, err := ev.eval(a)
 		if err != nil {
@@ -142,7 +177,7 @@ func (ev *evaluator) call(n *node, out *Node) error {
 // group rolls each expression of a {...} group and applies the group's
 // modifiers to the expressions' totals.
 func (ev *evaluator) group(n *node, out *Node) error {
-	out.Args = make([]*Node, len(n.args))
+	out.Args = ev.newArgs(len(n.args))
 	for i, a := range n.args {
 		v, err := ev.eval(a)
 		if err != nil {

@@ -85,11 +85,14 @@ func (p *parser) modifiers(group bool) (*modifiers, error) {
 	return p.done(&m, any), nil
 }
 
+// done returns a heap copy of m, or nil when there were no modifiers (so
+// that the common case allocates nothing).
 func (p *parser) done(m *modifiers, any bool) *modifiers {
 	if !any {
 		return nil
 	}
-	return m
+	c := *m
+	return &c
 }
 
 // word returns the letters (or the single symbol) at the current position.

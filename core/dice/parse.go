@@ -14,6 +14,9 @@ type Expr struct {
 	root    *node
 	comment string
 	formula string
+	nodes   int // number of nodes in the tree
+	args    int // total length of their args
+	buf     [64]byte
 }
 
 // Expression returns the expression as written.
@@ -54,10 +57,32 @@ func Parse(src string) (*Expr, error) {
 		return nil, p.unexpected()
 	}
 	e := &Expr{src: src, root: root, comment: p.comment}
-	var b strings.Builder
-	root.formula(&b)
-	e.formula = b.String()
+	e.count(root)
+	// Most expressions are written canonically: then the formula is src
+	// itself and costs no allocation.
+	if f := root.appendFormula(e.buf[:0]); string(f) == src {
+		e.formula = src
+	} else {
+		e.formula = string(f)
+	}
 	return e, nil
+}
+
+// count sizes the result tree of e: one node per parsed node.
+func (e *Expr) count(n *node) {
+	e.nodes++
+	e.args += len(n.args)
+	for _, a := range n.args {
+		e.count(a)
+	}
+	if n.dice != nil {
+		if n.dice.count != nil {
+			e.count(n.dice.count)
+		}
+		if n.dice.sides != nil {
+			e.count(n.dice.sides)
+		}
+	}
 }
 
 // insideLabel reports whether byte i of src sits between '[' and ']', where
@@ -151,7 +176,8 @@ func (p *parser) sum() (*node, error) {
 		if err != nil {
 			return nil, err
 		}
-		left = &node{kind: kindBinary, pos: left.pos, opPos: opPos, op: c, args: []*node{left, right}}
+		left = newOp(kindBinary, left.pos, left, right)
+		left.opPos, left.op = opPos, c
 	}
 }
 
@@ -172,7 +198,8 @@ func (p *parser) product() (*node, error) {
 		if err != nil {
 			return nil, err
 		}
-		left = &node{kind: kindBinary, pos: left.pos, opPos: opPos, op: c, args: []*node{left, right}}
+		left = newOp(kindBinary, left.pos, left, right)
+		left.opPos, left.op = opPos, c
 	}
 }
 
@@ -195,7 +222,7 @@ func (p *parser) unary() (*node, error) {
 	if c == '+' {
 		return arg, nil
 	}
-	return &node{kind: kindNegate, pos: start, args: []*node{arg}}, nil
+	return newOp(kindNegate, start, arg), nil
 }
 
 // term := primary [dice] [label]
@@ -241,24 +268,23 @@ func (p *parser) primary() (*node, error) {
 		if err != nil {
 			return nil, err
 		}
-		n := &node{kind: kindNumber, pos: start, num: v}
 		if p.at(p.pos) == 'd' {
-			return p.dice(start, n)
+			return p.dice(start, nil, v)
 		}
-		return n, nil
+		return &node{kind: kindNumber, pos: start, num: v}, nil
 	case c == '(':
 		n, err := p.paren()
 		if err != nil {
 			return nil, err
 		}
 		if p.at(p.pos) == 'd' {
-			return p.dice(start, n)
+			return p.dice(start, n, 0)
 		}
 		return n, nil
 	case c == '{':
 		return p.group()
 	case c == 'd' && !isLetter(p.at(p.pos+1)) || c == 'd' && p.at(p.pos+1) == 'f' && !isLetter(p.at(p.pos+2)):
-		return p.dice(start, nil)
+		return p.dice(start, nil, 1)
 	case isLetter(c):
 		return p.call()
 	case c == 0:
@@ -283,7 +309,7 @@ func (p *parser) paren() (*node, error) {
 		return nil, p.expected("')' to close the '(' at %d", column(p.src, start))
 	}
 	p.pos++
-	return &node{kind: kindParen, pos: start, args: []*node{inner}}, nil
+	return newOp(kindParen, start, inner), nil
 }
 
 func (p *parser) expected(what string, args ...any) *Error {
@@ -338,19 +364,36 @@ func (p *parser) integer(what string) (int, error) {
 	return v, nil
 }
 
-// dice reads "d" sides modifiers; count is the literal or parenthesised
-// count before the 'd', or nil for "d6".
-func (p *parser) dice(start int, count *node) (*node, error) {
-	d := &diceSpec{countN: 1}
+// diceNode and opNode allocate a node with its parts in one go.
+type diceNode struct {
+	n node
+	d diceSpec
+}
+
+type opNode struct {
+	n    node
+	args [2]*node
+}
+
+func newOp(k kind, pos int, args ...*node) *node {
+	o := &opNode{n: node{kind: k, pos: pos}}
+	copy(o.args[:], args)
+	o.n.args = o.args[:len(args)]
+	return &o.n
+}
+
+// dice reads "d" sides modifiers; count is the parenthesised count before
+// the 'd', or nil when the count is the literal (1 for "d6").
+func (p *parser) dice(start int, count *node, literal float64) (*node, error) {
+	dn := &diceNode{}
+	d := &dn.d
 	if count != nil {
-		if count.kind == kindNumber {
-			if err := checkCount(p.src, start, count.num); err != nil {
-				return nil, err
-			}
-			d.countN = int(count.num)
-		} else {
-			d.count = count
+		d.count = count
+	} else {
+		if err := checkCount(p.src, start, literal); err != nil {
+			return nil, err
 		}
+		d.countN = int(literal)
 	}
 	p.pos++ // 'd'
 	sidesPos := p.pos
@@ -380,7 +423,8 @@ func (p *parser) dice(start int, count *node) (*node, error) {
 		p.pos = sidesPos
 		return nil, p.expected("the number of sides after 'd' (a number, %, F or parentheses)")
 	}
-	n := &node{kind: kindDice, pos: start, dice: d}
+	n := &dn.n
+	n.kind, n.pos, n.dice = kindDice, start, d
 	m, err := p.modifiers(false)
 	if err != nil {
 		return nil, err

@@ -119,9 +119,7 @@ func fillNotation(n *Node) {
 		return
 	}
 	if (n.Type == "dice" || n.Type == "group") && n.Notation == "" && n.ast != nil {
-		var b strings.Builder
-		n.ast.body(&b) // the label has its own field
-		n.Notation = b.String()
+		n.Notation = string(n.ast.appendBody(nil)) // the label has its own field
 	}
 	fillNotation(n.CountFrom)
 	fillNotation(n.SidesFrom)
