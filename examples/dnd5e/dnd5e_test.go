@@ -121,7 +121,7 @@ func checkAbilities(t *testing.T, where string, v map[string]any) {
 		return
 	}
 	for _, a := range abilities {
-		text, _ := a.(map[string]any)["text"].(string)
+		text, _ := a.(string)
 		if text == "" || strings.Contains(text, "—") {
 			t.Errorf("%s: ability line %q", where, text)
 		}
@@ -157,8 +157,8 @@ func TestSRDMonstersMatchGoFormatting(t *testing.T) {
 		}
 		abilities := v["abilities"].([]any)
 		for i, a := range g.Abilities {
-			if got := abilities[i].(map[string]any)["text"]; got != a.Text {
-				t.Errorf("%s: ability %d: Lua %q, Go %q", e.Name, i, got, a.Text)
+			if got := abilities[i]; got != a {
+				t.Errorf("%s: ability %d: Lua %q, Go %q", e.Name, i, got, a)
 			}
 		}
 		actions := v["actions"].([]any)
@@ -271,7 +271,7 @@ func TestAbilityLines(t *testing.T) {
 	}
 	want := []string{"STR 8 (-1)", "DEX 14 (+2)", "CON 10 (+0)", "INT 10 (+0)", "WIS 8 (-1)", "CHA 8 (-1)"}
 	for i, a := range v["abilities"].([]any) {
-		if got := a.(map[string]any)["text"]; got != want[i] {
+		if got := a; got != want[i] {
 			t.Errorf("ability %d = %q, want %q", i, got, want[i])
 		}
 	}

@@ -14,13 +14,6 @@ import (
 // for the Lua view (lib/monster.lua). TestSRDMonstersMatchGoFormatting
 // keeps the two in agreement on every SRD monster.
 
-type goAbility struct {
-	Key      string `json:"key"`
-	Score    any    `json:"score"`
-	Modifier string `json:"modifier"`
-	Text     string `json:"text"`
-}
-
 type goBlock struct {
 	Type  string   `json:"type"`
 	Lead  string   `json:"lead,omitempty"`
@@ -43,7 +36,7 @@ type goMonsterView struct {
 	ArmorClass            string      `json:"armor_class"`
 	HitPoints             string      `json:"hit_points"`
 	Speed                 string      `json:"speed"`
-	Abilities             []goAbility `json:"abilities"`
+	Abilities             []string    `json:"abilities"`
 	SavingThrows          string      `json:"saving_throws,omitempty"`
 	Skills                string      `json:"skills,omitempty"`
 	DamageVulnerabilities string      `json:"damage_vulnerabilities,omitempty"`
@@ -456,12 +449,11 @@ func formatMonsterGo(e *core.Entity) *goMonsterView {
 	}
 	v.Speed = goSpeed(d["speed"])
 	for _, a := range goAbilities {
-		ab := goAbility{Key: a[1], Score: "—", Text: a[1] + " —"}
+		line := a[1] + " —"
 		if score, ok := goNum(d[a[0]]); ok {
-			ab.Score, ab.Modifier = score, scripting.Modifier(score)
-			ab.Text = a[1] + " " + scripting.FormatNumber(score) + " (" + ab.Modifier + ")"
+			line = a[1] + " " + scripting.FormatNumber(score) + " (" + scripting.Modifier(score) + ")"
 		}
-		v.Abilities = append(v.Abilities, ab)
+		v.Abilities = append(v.Abilities, line)
 	}
 	v.SavingThrows, v.Skills = goProficiencies(d["proficiencies"])
 	v.DamageVulnerabilities = goDamageList(d["damage_vulnerabilities"])

@@ -19,10 +19,10 @@ local ABILITIES = {
 }
 creature.ABILITIES = ABILITIES
 
--- abilities returns the six scores as {key "DEX", score 14, modifier "+2",
--- text "DEX 14 (+2)"}; a missing score reads "—" with no modifier. The
--- modifier is worked out here rather than through companion.format: this
--- runs six times for every monster view.
+-- abilities returns the six ability lines as a player reads them:
+-- { "STR 8 (-1)", "DEX 14 (+2)", ... }; a missing score reads "STR —".
+-- Plain strings, not tables: this runs for every monster view, and each
+-- table would cost a conversion and a JSON object more.
 function creature.abilities(data)
   local out = {}
   for i = 1, 6 do
@@ -30,10 +30,13 @@ function creature.abilities(data)
     local score = data[a.key]
     if type(score) == "number" then
       local m = math.floor((score - 10) / 2)
-      local mod = m < 0 and tostring(m) or "+" .. m
-      out[i] = { key = a.short, score = score, modifier = mod, text = a.short .. " " .. score .. " (" .. mod .. ")" }
+      if m < 0 then
+        out[i] = a.short .. " " .. score .. " (" .. m .. ")"
+      else
+        out[i] = a.short .. " " .. score .. " (+" .. m .. ")"
+      end
     else
-      out[i] = { key = a.short, score = "—", modifier = "", text = a.short .. " —" }
+      out[i] = a.short .. " —"
     end
   end
   return out
@@ -348,6 +351,17 @@ function creature.usage(u)
   return ""
 end
 
+local find, byte = string.find, string.byte
+
+-- is_plain_line reports whether a description is one plain paragraph:
+-- no line break, no Markdown marker, no surrounding space. Most SRD
+-- actions are; they skip lib/text.lua.
+local function is_plain_line(s)
+  local first, last = byte(s, 1), byte(s, -1)
+  return first ~= nil and first > 32 and first ~= 124 and first ~= 45 and last > 32
+    and not find(s, "\n", 1, true) and not find(s, "*", 1, true)
+end
+
 -- features formats special abilities, actions, reactions: each is
 -- {name, text, blocks}: the usage appended to the name, the first
 -- paragraph, and the blocks after it (only when there are some).
@@ -360,13 +374,23 @@ function creature.features(list)
   for i = 1, #items do
     local f = items[i]
     if type(f) == "table" then
-      local name = util.text(f.name)
-      local suffix = creature.usage(f.usage)
-      if suffix ~= "" and not name:find(suffix, 1, true) then
-        name = name .. " " .. suffix
+      local name = f.name
+      if type(name) ~= "string" then
+        name = util.text(name)
       end
-      local first, rest = text.lead_and_rest(f.desc)
-      out[#out + 1] = { name = name, text = first, blocks = rest }
+      if f.usage ~= nil then
+        local suffix = creature.usage(f.usage)
+        if suffix ~= "" and not find(name, suffix, 1, true) then
+          name = name .. " " .. suffix
+        end
+      end
+      local desc = f.desc
+      if type(desc) == "string" and is_plain_line(desc) then
+        out[#out + 1] = { name = name, text = desc } -- the common case
+      else
+        local first, rest = text.lead_and_rest(desc)
+        out[#out + 1] = { name = name, text = first, blocks = rest }
+      end
     end
   end
   return out
