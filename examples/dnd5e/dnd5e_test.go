@@ -101,6 +101,18 @@ func TestEverySRDRecordRenders(t *testing.T) {
 				!strings.Contains(v["components"].(string), "M (") {
 				t.Errorf("%s: components %q lost the material", where, v["components"])
 			}
+			if _, err := s.ListRow(ctx, e, false); err != nil {
+				t.Errorf("%s: list row: %v", where, err)
+			}
+			refs, err := s.References(ctx, e)
+			if err != nil {
+				t.Errorf("%s: references: %v", where, err)
+			}
+			for _, r := range refs {
+				if kind, slug, ok := strings.Cut(r, "."); !ok || kind == "" || slug == "" {
+					t.Errorf("%s: reference %q is not kind.slug", where, r)
+				}
+			}
 			page, err := s.RenderPage(ctx, e)
 			if err != nil {
 				t.Errorf("%s: page: %v", where, err)
