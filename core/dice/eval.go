@@ -154,24 +154,29 @@ func (ev *evaluator) call(n *node, out *Node) error {
 		}
 		out.Args[i] = v
 	}
-	x := out.Args[0].Value
-	switch n.fn {
+	out.Value = callValue(n.fn, out.Args)
+	return nil
+}
+
+func callValue(fn string, args []*Node) float64 {
+	x := args[0].Value
+	switch fn {
 	case "floor":
-		out.Value = math.Floor(x)
+		return math.Floor(x)
 	case "ceil":
-		out.Value = math.Ceil(x)
+		return math.Ceil(x)
 	case "round":
 		// As JavaScript's Math.round (rpg-dice-roller): halves go up, so
 		// round(-2.5) is -2.
-		out.Value = math.Floor(x + 0.5)
+		return math.Floor(x + 0.5)
 	case "abs":
-		out.Value = math.Abs(x)
+		return math.Abs(x)
 	case "min":
-		out.Value = math.Min(x, out.Args[1].Value)
+		return math.Min(x, args[1].Value)
 	case "max":
-		out.Value = math.Max(x, out.Args[1].Value)
+		return math.Max(x, args[1].Value)
 	}
-	return nil
+	return x
 }
 
 // group rolls each expression of a {...} group and applies the group's
@@ -184,6 +189,9 @@ func (ev *evaluator) group(n *node, out *Node) error {
 			return err
 		}
 		out.Args[i] = v
+	}
+	if len(n.args) == 1 && n.mods != nil {
+		return ev.pooledGroup(n, out)
 	}
 	items := out.Args
 	value := func(i int) float64 { return items[i].Value }
@@ -224,6 +232,129 @@ func (ev *evaluator) group(n *node, out *Node) error {
 			out.Value--
 		case !out.Counting:
 			out.Value += it.Value
+		}
+	}
+	return nil
+}
+
+// pooledGroup applies the modifiers of a one-expression group to the dice
+// inside it, as rpg-dice-roller does: {4d6+2d8}kh3 keeps the three highest
+// of all twelve dice. The expression is then worked out again without the
+// dropped dice, or, with a success target, the group counts its dice.
+func (ev *evaluator) pooledGroup(n *node, out *Node) error {
+	m, item := n.mods, out.Args[0]
+	out.Pooled = true
+	var pool []*Die
+	var terms []*Node
+	collectDice(item, &pool, &terms)
+	value := func(i int) float64 { return float64(pool[i].Value) }
+	counted := func(i int) bool { return pool[i].Counts() }
+	drop := func(i int) { pool[i].Dropped = true }
+	if m.keep {
+		keepDrop(len(pool), value, counted, drop, m.keepN, m.keepHigh, true)
+	}
+	if m.drop {
+		keepDrop(len(pool), value, counted, drop, m.dropN, m.dropHigh, false)
+	}
+	if m.sort != 0 {
+		for _, t := range terms {
+			slices.SortStableFunc(t.Dice, func(a, b Die) int { return m.sort * cmp.Compare(a.Value, b.Value) })
+		}
+	}
+	if m.success.given() {
+		out.Counting = true
+		for _, t := range terms {
+			for i := range t.Dice {
+				d := &t.Dice[i]
+				if !d.Counts() {
+					continue
+				}
+				if m.success.match(float64(d.Value)) {
+					d.Success = true
+					out.Value++
+				} else if m.failure.given() && m.failure.match(float64(d.Value)) {
+					d.Failure = true
+					out.Value--
+				}
+			}
+		}
+		return nil
+	}
+	if err := ev.refresh(item); err != nil {
+		return err
+	}
+	out.Value = item.Value
+	return nil
+}
+
+// collectDice gathers the dice terms of an expression and their dice, not
+// looking into nested groups or into rolled counts and sides.
+func collectDice(n *Node, pool *[]*Die, terms *[]*Node) {
+	switch n.Type {
+	case "dice":
+		*terms = append(*terms, n)
+		for i := range n.Dice {
+			*pool = append(*pool, &n.Dice[i])
+		}
+	case "op", "negate", "paren", "call":
+		for _, a := range n.Args {
+			collectDice(a, pool, terms)
+		}
+	}
+}
+
+// refresh works out the values of n and its parts again after a pooled
+// group dropped some of their dice.
+func (ev *evaluator) refresh(n *Node) error {
+	switch n.Type {
+	case "dice":
+		n.Value = 0
+		for i := range n.Dice {
+			if d := &n.Dice[i]; d.Counts() {
+				if n.Counting {
+					if d.Success {
+						n.Value++
+					} else if d.Failure {
+						n.Value--
+					}
+				} else {
+					n.Value += float64(d.Value)
+				}
+			}
+		}
+		return nil
+	case "op", "negate", "paren", "call":
+		for _, a := range n.Args {
+			if err := ev.refresh(a); err != nil {
+				return err
+			}
+		}
+	default:
+		return nil
+	}
+	a := n.Args[0].Value
+	switch n.Type {
+	case "negate":
+		n.Value = -a
+	case "paren":
+		n.Value = a
+	case "call":
+		n.Value = callValue(n.Op, n.Args)
+	case "op":
+		b := n.Args[1].Value
+		switch n.Op {
+		case "+":
+			n.Value = a + b
+		case "-":
+			n.Value = a - b
+		case "*":
+			n.Value = a * b
+		case "/":
+			if b == 0 {
+				return errAt(ev.src, n.ast.opPos, "division by zero").
+					hint("the group dropped every die of the divisor")
+			}
+			n.Value = a / b
 		}
 	}
 	return nil

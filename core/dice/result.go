@@ -29,7 +29,9 @@ type Result struct {
 //	number  Value
 //	dice    Count, Sides (Fate for dF), Dice, Counting; CountFrom/SidesFrom
 //	        when N or M was an expression
-//	group   Args (one per expression, each with Dropped/Success/Failure), Counting
+//	group   Args (one per expression, each with Dropped/Success/Failure), Counting;
+//	        Pooled when the group has one expression and its modifiers applied
+//	        to the dice inside it
 //	op      Op (+ - * /), Args (2)
 //	negate  Args (1)
 //	paren   Args (1)
@@ -48,6 +50,7 @@ type Node struct {
 	CountFrom *Node   `json:"countFrom,omitempty"`
 	SidesFrom *Node   `json:"sidesFrom,omitempty"`
 	Counting  bool    `json:"counting,omitempty"`
+	Pooled    bool    `json:"pooled,omitempty"`
 	Dice      []Die   `json:"dice,omitempty"`
 	Args      []*Node `json:"args,omitempty"`
 	Dropped   bool    `json:"dropped,omitempty"`

@@ -179,6 +179,22 @@ func TestRollGroups(t *testing.T) {
 	})
 }
 
+// A group of one expression applies its modifiers to the dice inside it
+// (rpg-dice-roller's rule).
+func TestRollPooledGroups(t *testing.T) {
+	checkRolls(t, []rollCase{
+		{"{4d6+2d8}kh3", []int{6, 1, 2, 3, 8, 4}, "{4d6+2d8}kh3: {[6, 1d, 2d, 3d]+[8, 4] = 18} = 18", 18},
+		{"{3d6+1}dl1", []int{1, 5, 6}, "{3d6+1}dl1: {[1d, 5, 6]+1 = 12} = 12", 12},
+		{"{2d6+1d8}>=5", []int{5, 2, 7}, "{2d6+1d8}>=5: {[5*, 2]+[7*] = 14} = 2", 2},
+		{"{2d6*2}kl1", []int{5, 2}, "{2d6*2}kl1: {[5d, 2]*2 = 4} = 4", 4},
+		{"{3d6}sd", []int{2, 6, 4}, "{3d6}sd: {[6, 4, 2] = 12} = 12", 12},
+	})
+	_, err := NewRollerWithSource(NewSequence(6, 3)).Roll("{1d6/1d4}kh1")
+	if err == nil || err.Error() != `division by zero at 5 in "{1d6/1d4}kh1": the group dropped every die of the divisor` {
+		t.Errorf("{1d6/1d4}kh1: %v", err)
+	}
+}
+
 func TestRollLabelsAndComments(t *testing.T) {
 	checkRolls(t, []rollCase{
 		{"2d6 [fire] + 1d6 [cold] # fireball", []int{3, 4, 5}, "2d6[fire]+1d6[cold]: [3, 4]+[5] = 12 # fireball", 12},
@@ -286,6 +302,31 @@ func recompute(n *Node) float64 {
 		}
 		return total
 	case "group":
+		if n.Pooled {
+			if !n.Counting {
+				return recompute(n.Args[0])
+			}
+			total := 0.0
+			var walk func(*Node)
+			walk = func(x *Node) {
+				if x.Type == "dice" {
+					for _, d := range x.Dice {
+						if d.Counts() && d.Success {
+							total++
+						} else if d.Counts() && d.Failure {
+							total--
+						}
+					}
+				}
+				if x.Type != "group" {
+					for _, a := range x.Args {
+						walk(a)
+					}
+				}
+			}
+			walk(n.Args[0])
+			return total
+		}
 		total := 0.0
 		for _, a := range n.Args {
 			v := recompute(a)
@@ -316,5 +357,9 @@ func recompute(n *Node) float64 {
 	case "paren":
 		return recompute(n.Args[0])
 	}
-	return n.Value // call: the function of its arguments
+	args := make([]*Node, len(n.Args))
+	for i, a := range n.Args {
+		args[i] = &Node{Value: recompute(a)}
+	}
+	return callValue(n.Op, args)
 }
