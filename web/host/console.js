@@ -1,0 +1,532 @@
+// Companion host console. Plain JavaScript, no build step, nothing loaded
+// from elsewhere. Every piece of text from the server goes into the page
+// through textContent (el() below), never as HTML.
+//
+// The page keeps itself current by polling the JSON API (see
+// routes/host_console.go for why polling and not Server-Sent Events):
+// offers, clients, settings and the system status every second, the
+// campaign every two seconds, modules every ten. A section is redrawn only
+// when its document changed, so a choice being made is not lost.
+"use strict";
+
+// ---- helpers ----------------------------------------------------------
+
+const $ = (id) => document.getElementById(id);
+
+// el builds an element: attrs are properties (onclick, className, ...) or,
+// for names with a dash, attributes; children are nodes or text.
+function el(tag, attrs, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k.includes("-")) node.setAttribute(k, v === true ? "" : String(v));
+    else node[k] = v;
+  }
+  for (const c of children) {
+    if (c === undefined || c === null || c === false) continue;
+    node.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  }
+  return node;
+}
+
+function replaceChildren(parent, children) {
+  parent.replaceChildren(...children.filter((c) => c));
+}
+
+class APIError extends Error {
+  constructor(status, message) {
+    super(message);
+    this.status = status;
+  }
+}
+
+// api calls the host API and returns the decoded JSON (null for 204). A
+// failure throws an APIError with the server's own explanation.
+async function api(method, path, body) {
+  const init = { method, headers: {} };
+  if (body instanceof FormData) {
+    init.body = body;
+  } else if (body !== undefined) {
+    init.headers["Content-Type"] = "application/json";
+    init.body = JSON.stringify(body);
+  }
+  let resp;
+  try {
+    resp = await fetch("/host/api/" + path, init);
+  } catch (e) {
+    throw new APIError(0, "The server is not answering.");
+  }
+  const text = await resp.text();
+  let data = null;
+  if (text) {
+    try { data = JSON.parse(text); } catch (e) { data = null; }
+  }
+  if (!resp.ok) {
+    const message = (data && (data.message || data.error)) || resp.status + " " + resp.statusText;
+    throw new APIError(resp.status, message);
+  }
+  return data;
+}
+
+function say(id, text, kind) {
+  const p = $(id);
+  p.textContent = text || "";
+  p.className = "msg" + (kind ? " " + kind : "");
+}
+
+function when(iso) {
+  if (!iso) return "";
+  const d = new Date(iso);
+  return isNaN(d) ? String(iso) : d.toLocaleString();
+}
+
+function bytes(n) {
+  if (n < 0 || n === undefined) return "?";
+  if (n < 1024) return n + " B";
+  if (n < 1 << 20) return (n / 1024).toFixed(1) + " KiB";
+  return (n / (1 << 20)).toFixed(1) + " MiB";
+}
+
+// changed remembers the last document drawn per section.
+const drawn = {};
+function changed(key, value) {
+  const json = JSON.stringify(value);
+  if (drawn[key] === json) return false;
+  drawn[key] = json;
+  return true;
+}
+
+// busy disables a button while its action runs.
+async function busy(button, fn) {
+  if (button) button.disabled = true;
+  try { return await fn(); } finally { if (button) button.disabled = false; }
+}
+
+// ---- state shared between sections --------------------------------------
+
+const state = {
+  campaign: null,         // GET campaign
+  modules: [],            // GET modules
+  destinations: {},       // offer id -> chosen destination
+};
+
+// destinationOptions lists where a loose collection or map can be filed:
+// the server's default, the campaign, and every module.
+function destinationOptions(selected) {
+  const opts = [el("option", { value: "" }, "Default (the server decides)")];
+  if (state.campaign && state.campaign.campaign) {
+    const c = state.campaign.campaign;
+    opts.push(el("option", { value: c.id, selected: selected === c.id }, "Campaign: " + c.name));
+  }
+  for (const m of state.modules) {
+    opts.push(el("option", { value: m.id, selected: selected === m.id }, "Module: " + m.name));
+  }
+  return opts;
+}
+
+function refreshDestinationSelects() {
+  const sel = $("import-destination");
+  const keep = sel.value;
+  replaceChildren(sel, destinationOptions(keep));
+  drawn.offers = undefined; // offers hold selects too
+}
+
+// ---- system --------------------------------------------------------------
+
+async function loadSystem() {
+  const sys = await api("GET", "system");
+  if (!changed("system", { ...sys, time: undefined })) return;
+  $("system-badge").textContent = sys.name + " " + sys.version;
+  $("system-name").textContent = sys.name + (sys.author ? " — by " + sys.author : "");
+  $("system-version").textContent = sys.id + " · version " + sys.version;
+  $("system-watch").textContent = sys.watching ? "Watching " + sys.watching : "Off (built-in system)";
+  replaceChildren($("system-kinds"), (sys.kinds || []).map((k) =>
+    el("li", { title: "kind " + k.kind }, (k.collectionTitle || k.collection) + " ", el("code", {}, "/api/" + k.collection),
+      k.unique ? el("span", { className: "tag" }, "unique") : null)));
+
+  const last = sys.lastReload;
+  const reload = $("system-reload");
+  const banner = $("reload-error");
+  if (!last) {
+    reload.textContent = sys.watching ? "No edit since the server started." : "—";
+    reload.className = "";
+    banner.hidden = true;
+  } else if (last.ok) {
+    reload.textContent = "Reloaded version " + last.version + " at " + when(last.time) +
+      (last.latencyMs ? " (" + last.latencyMs.toFixed(0) + " ms)" : "");
+    reload.className = "good";
+    banner.hidden = true;
+  } else {
+    reload.textContent = "Failed at " + when(last.time) + ": " + last.error;
+    reload.className = "bad";
+    $("reload-error-text").textContent = last.error;
+    $("reload-error-time").textContent = "At " + when(last.time) + ". Fix the file and save it again.";
+    banner.hidden = false;
+  }
+}
+
+// ---- settings --------------------------------------------------------------
+
+async function loadSettings() {
+  const s = await api("GET", "settings");
+  if (!changed("settings", s)) return;
+  $("set-remote").checked = !!s.remoteInteraction;
+  $("set-paused").checked = !!s.paused;
+  $("pause-badge").hidden = !s.paused;
+}
+
+function wireSettings() {
+  for (const [id, key] of [["set-remote", "remoteInteraction"], ["set-paused", "paused"]]) {
+    const box = $(id);
+    box.addEventListener("change", async () => {
+      const wanted = box.checked;
+      box.disabled = true;
+      try {
+        const s = await api("PATCH", "settings", { [key]: wanted });
+        drawn.settings = undefined;
+        $("pause-badge").hidden = !s.paused;
+        say("settings-msg", "Saved.", "good");
+      } catch (e) {
+        box.checked = !wanted;
+        say("settings-msg", e.message, "bad");
+      } finally {
+        box.disabled = false;
+      }
+    });
+  }
+}
+
+// ---- offers ----------------------------------------------------------------
+
+const offerStatus = {
+  pending: "Waiting for you",
+  downloading: "Downloading",
+  installed: "Installed",
+  declined: "Declined",
+  failed: "Failed",
+};
+
+async function loadOffers() {
+  let offers;
+  try {
+    offers = await api("GET", "offers");
+  } catch (e) {
+    if (e.status === 503) offers = null; else throw e;
+  }
+  if (!changed("offers", offers)) return;
+  const list = $("offer-list");
+  if (offers === null) {
+    replaceChildren(list, [el("li", { className: "muted" }, "Import is not available on this server.")]);
+    return;
+  }
+  if (offers.length === 0) {
+    replaceChildren(list, [el("li", { className: "muted" }, "No offer.")]);
+    return;
+  }
+  // Newest first: the one just offered is at the top.
+  replaceChildren(list, offers.slice().reverse().map(offerRow));
+}
+
+function offerRow(o) {
+  const pkg = o.package;
+  const title = pkg ? pkg.name + " " + pkg.version : (o.url || o.manifest);
+  const details = [];
+  if (pkg) {
+    details.push(pkg.type);
+    if (pkg.installed === "same") details.push("this version is installed");
+    else if (pkg.installed === "older") details.push("updates installed version " + pkg.installedVersion);
+    else if (pkg.installed === "newer") details.push("a newer version " + pkg.installedVersion + " is installed");
+    if (!pkg.compatible) details.push("not compatible with this version of Companion");
+  } else if (o.checking) {
+    details.push("reading the manifest…");
+  }
+  details.push("from " + o.from + (o.host ? " · " + o.host : ""));
+
+  const row = el("li", { className: "offer status-" + o.status },
+    el("div", { className: "row-head" },
+      el("strong", {}, title),
+      el("span", { className: "badge " + (o.status === "failed" ? "bad" : o.status === "installed" ? "good" : "") },
+        offerStatus[o.status] || o.status)),
+    el("div", { className: "muted small" }, details.join(" · ")),
+    pkg && pkg.description ? el("div", { className: "small" }, pkg.description) : null);
+
+  if (o.status === "downloading") {
+    const p = o.progress || {};
+    const bar = el("progress", { max: p.total > 0 ? p.total : undefined, value: p.done || 0 });
+    if (!(p.total > 0)) bar.removeAttribute("value"); // indeterminate
+    row.append(el("div", { className: "progress" }, bar,
+      el("span", { className: "small" }, bytes(p.done) + (p.total > 0 ? " of " + bytes(p.total) : ""))));
+  }
+  if (o.error) row.append(el("div", { className: "error" }, o.error));
+  if (o.result) row.append(el("div", { className: "good small" }, "Installed " + o.result.kind + " “" + o.result.name + "”"));
+
+  if (o.status === "pending") {
+    const select = el("select", { "aria-label": "Destination for a loose collection or map" },
+      ...destinationOptions(state.destinations[o.id] || ""));
+    select.addEventListener("change", () => { state.destinations[o.id] = select.value; });
+    const accept = el("button", { type: "button", className: "primary", disabled: !!o.checking }, "Accept");
+    const decline = el("button", { type: "button" }, "Decline");
+    accept.onclick = () => busy(accept, async () => {
+      try {
+        const body = select.value ? { destination: select.value } : undefined;
+        await api("POST", "offers/" + encodeURIComponent(o.id) + "/accept", body);
+        say("offers-msg", "Accepted: downloading " + title + ".", "good");
+        await loadOffers();
+      } catch (e) { say("offers-msg", e.message, "bad"); }
+    });
+    decline.onclick = () => busy(decline, async () => {
+      try {
+        await api("POST", "offers/" + encodeURIComponent(o.id) + "/decline");
+        say("offers-msg", "Declined " + title + ".");
+        await loadOffers();
+      } catch (e) { say("offers-msg", e.message, "bad"); }
+    });
+    row.append(el("div", { className: "buttons" },
+      el("label", { className: "small" }, "File into ", select), accept, decline));
+  }
+  return row;
+}
+
+// ---- file import -------------------------------------------------------------
+
+function wireImport() {
+  $("import-form").addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    const file = $("import-file").files[0];
+    if (!file) { say("import-msg", "Choose a file first.", "bad"); return; }
+    const form = new FormData();
+    const destination = $("import-destination").value;
+    if (destination) form.append("destination", destination); // before the file: the server reads in order
+    form.append("file", file, file.name);
+    say("import-msg", "Importing " + file.name + "…");
+    await busy($("import-button"), async () => {
+      try {
+        const res = await api("POST", "import", form);
+        say("import-msg", "Imported " + res.kind + " “" + res.name + "”.", "good");
+        $("import-form").reset();
+        loadModules().catch(() => {});
+        loadCampaign().catch(() => {});
+      } catch (e) { say("import-msg", e.message, "bad"); }
+    });
+  });
+}
+
+// ---- clients ---------------------------------------------------------------
+
+async function loadClients() {
+  const clients = await api("GET", "clients");
+  if (!changed("clients", clients)) return;
+  $("clients-empty").hidden = clients.length > 0;
+  $("clients-table").hidden = clients.length === 0;
+  replaceChildren($("client-rows"), clients.map((c) => {
+    const display = c.runMode && c.runMode !== "normal";
+    const swatch = el("span", { className: "swatch" });
+    if (/^#[0-9a-fA-F]{3,8}$/.test(c.color || "")) swatch.style.background = c.color;
+    return el("tr", {},
+      el("td", {}, swatch, c.name || "(unnamed) #" + c.channel),
+      el("td", {}, display ? "Player display (" + c.runMode + ")" : "Player browser", c.device ? el("div", { className: "small muted" }, c.device) : null),
+      el("td", {}, c.address || ""),
+      el("td", {}, "centre " + Math.round(c.mapCenterX || 0) + ", " + Math.round(c.mapCenterY || 0) +
+        " · zoom " + (c.mapZoom || 0).toFixed(2),
+        c.screenWidth ? el("div", { className: "small muted" }, "screen " + Math.round(c.screenWidth) + "×" + Math.round(c.screenHeight)) : null));
+  }));
+}
+
+// ---- campaign: maps and combat ---------------------------------------------------
+
+async function loadCampaign() {
+  let view;
+  try {
+    view = await api("GET", "campaign");
+  } catch (e) {
+    if (e.status !== 404) throw e;
+    view = { missing: e.message };
+  }
+  const hadCampaign = state.campaign && state.campaign.campaign && state.campaign.campaign.id;
+  state.campaign = view.missing ? null : view;
+  if ((view.campaign && view.campaign.id) !== hadCampaign) refreshDestinationSelects();
+  if (!changed("campaign", view)) return;
+  drawCampaign(view);
+}
+
+function drawCampaign(view) {
+  const buttons = document.querySelectorAll("[data-combat]");
+  if (view.missing) {
+    $("campaign-name").textContent = view.missing + ". Import a campaign to run a game.";
+    replaceChildren($("maps"), []);
+    replaceChildren($("initiative"), []);
+    $("combat-state").textContent = "";
+    buttons.forEach((b) => { b.disabled = true; });
+    return;
+  }
+  $("campaign-name").textContent = view.campaign.name;
+
+  const maps = view.maps || [];
+  replaceChildren($("maps"), maps.length ? maps.map((m) => {
+    const show = el("button", { type: "button", className: m.onScreen ? "" : "primary", disabled: m.onScreen },
+      m.onScreen ? "On the player screen" : "Show on player screen");
+    show.onclick = () => busy(show, async () => {
+      try {
+        await api("POST", "screen", { mapId: m.id });
+        say("campaign-msg", "“" + m.name + "” is on the player screen.", "good");
+        await loadCampaign();
+      } catch (e) { say("campaign-msg", e.message, "bad"); }
+    });
+    const size = m.width && m.height ? m.width + "×" + m.height + " px" : "";
+    return el("li", { className: "map" + (m.onScreen ? " current" : "") },
+      el("div", {}, el("strong", {}, m.name),
+        el("div", { className: "small muted" }, [size, m.tokens + " token" + (m.tokens === 1 ? "" : "s")].filter(Boolean).join(" · "))),
+      show);
+  }) : [el("li", { className: "muted" }, "This campaign has no map.")]);
+
+  const g = view.game || {};
+  const order = view.turnOrder || [];
+  const byId = {};
+  for (const c of g.combatants || []) byId[c.id] = c;
+  const acting = g.started ? byId[g.combatantId] : null;
+  $("combat-state").textContent = g.started
+    ? "Round " + g.round + " · turn " + g.turn + (acting ? " · " + acting.name + " acts" : "")
+    : "No combat running. " + order.length + " of " + (g.combatants || []).length + " combatants have rolled initiative.";
+  const enabled = { start: !g.started && order.length > 0, previous: g.started, next: g.started, end: g.started };
+  buttons.forEach((b) => { b.disabled = !enabled[b.dataset.combat]; });
+
+  replaceChildren($("initiative"), order.map((s) => {
+    const current = g.started && s.initiativeId === g.initiativeId && s.combatantId === g.combatantId;
+    return el("li", { className: (current ? "current " : "") + (s.role || "hostile"), "aria-current": current ? "step" : undefined },
+      el("span", { className: "init" }, String(s.value)),
+      el("span", { className: "who" }, s.name),
+      s.hidden ? el("span", { className: "tag" }, "hidden") : null);
+  }));
+  if (!order.length) {
+    $("initiative").append(el("li", { className: "muted" }, "Nobody has rolled initiative yet."));
+  }
+}
+
+function wireCombat() {
+  document.querySelectorAll("[data-combat]").forEach((b) => {
+    b.addEventListener("click", () => busy(b, async () => {
+      const action = b.dataset.combat;
+      if (action === "end" && !confirm("End combat?")) return;
+      try {
+        await api("POST", "game/" + action);
+        say("campaign-msg", "");
+        drawn.campaign = undefined;
+        await loadCampaign();
+      } catch (e) { say("campaign-msg", e.message, "bad"); }
+    }));
+  });
+}
+
+// ---- modules -----------------------------------------------------------------
+
+const updates = {}; // module id -> update check result
+
+async function loadModules() {
+  let modules;
+  try {
+    modules = await api("GET", "modules");
+  } catch (e) {
+    if (e.status === 503) modules = []; else throw e;
+  }
+  const before = JSON.stringify(state.modules.map((m) => [m.id, m.name]));
+  state.modules = modules;
+  if (JSON.stringify(modules.map((m) => [m.id, m.name])) !== before) refreshDestinationSelects();
+  if (!changed("modules", { modules, updates })) return;
+  $("modules-empty").hidden = modules.length > 0;
+  replaceChildren($("module-list"), modules.map(moduleRow));
+}
+
+function moduleRow(m) {
+  const u = updates[m.id];
+  const info = [m.version ? "version " + m.version : "", m.author ? "by " + m.author : "", m.category || ""].filter(Boolean);
+  const row = el("li", { className: "module" },
+    el("div", {}, el("strong", {}, m.name), el("div", { className: "small muted" }, info.join(" · ")),
+      u && u.error ? el("div", { className: "error" }, u.error) : null,
+      u && !u.error ? el("div", { className: u.update ? "good small" : "small muted" },
+        u.update ? "Version " + u.available + " is available." + (u.changelog ? " " + u.changelog : "")
+          : u.available && !u.compatible ? "Version " + u.available + " needs another version of Companion." : "Up to date.") : null));
+  const buttons = el("div", { className: "buttons" });
+  if (m.package) {
+    const update = el("button", { type: "button", className: u && u.update ? "primary" : "" }, "Update");
+    update.onclick = () => busy(update, async () => {
+      try {
+        say("modules-msg", "Updating " + m.name + "…");
+        const res = await api("POST", "modules/" + encodeURIComponent(m.id) + "/update");
+        delete updates[m.id];
+        say("modules-msg", "Updated “" + res.name + "”.", "good");
+        await loadModules();
+      } catch (e) { say("modules-msg", e.message, "bad"); }
+    });
+    buttons.append(update);
+  }
+  const del = el("button", { type: "button", className: "danger" }, "Delete");
+  del.onclick = () => {
+    if (!confirm("Delete the module “" + m.name + "” and everything it holds (entities, maps, files)?")) return;
+    busy(del, async () => {
+      try {
+        await api("DELETE", "modules/" + encodeURIComponent(m.id));
+        delete updates[m.id];
+        say("modules-msg", "Deleted “" + m.name + "”.", "good");
+        await loadModules();
+      } catch (e) { say("modules-msg", e.message, "bad"); }
+    });
+  };
+  buttons.append(del);
+  row.append(buttons);
+  return row;
+}
+
+function wireModules() {
+  const b = $("check-updates");
+  b.addEventListener("click", () => busy(b, async () => {
+    say("modules-msg", "Checking for updates…");
+    try {
+      const list = await api("POST", "modules/check-updates");
+      for (const k of Object.keys(updates)) delete updates[k];
+      for (const u of list) updates[u.module] = u;
+      const n = list.filter((u) => u.update).length;
+      say("modules-msg", list.length === 0 ? "No module was installed from a package, so none can be updated."
+        : n === 0 ? "Every module is up to date." : n + " update" + (n === 1 ? " is" : "s are") + " available.", n ? "good" : "");
+      drawn.modules = undefined;
+      await loadModules();
+    } catch (e) { say("modules-msg", e.message, "bad"); }
+  }));
+}
+
+// ---- polling -----------------------------------------------------------------
+
+// every runs fn now and then every ms, never two at once; the offline badge
+// shows while the server does not answer.
+function every(ms, fn) {
+  let running = false;
+  const run = async () => {
+    if (running) return;
+    running = true;
+    try {
+      await fn();
+      $("offline-badge").hidden = true;
+    } catch (e) {
+      if (e.status === 0) $("offline-badge").hidden = false;
+    } finally {
+      running = false;
+    }
+  };
+  run();
+  setInterval(run, ms);
+}
+
+function start() {
+  wireSettings();
+  wireImport();
+  wireCombat();
+  wireModules();
+  refreshDestinationSelects();
+  every(1000, loadSystem);
+  every(1000, loadSettings);
+  every(1000, loadOffers);
+  every(1000, loadClients);
+  every(2000, loadCampaign);
+  every(10000, loadModules);
+}
+
+start();
