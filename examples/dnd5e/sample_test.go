@@ -120,6 +120,9 @@ func TestSampleCampaign(t *testing.T) {
 	if err := m.Normalize(); err != nil {
 		t.Fatal(err)
 	}
+	if _, err := fs.Stat(sample, "campaign/"+m.Image); m.Image == "" || err != nil {
+		t.Errorf("map image %q is not in the sample: %v", m.Image, err)
+	}
 	doors := 0
 	for _, w := range m.Walls {
 		if w.IsDoor() {
