@@ -25,7 +25,16 @@ type wsBatchConn struct {
 	// interrupted is set when the connection is dropped for being too
 	// slow: no further write may wait on the client.
 	interrupted atomic.Bool
+	// deadline is the write deadline last given to the socket.
+	deadline time.Time
 }
+
+// wsDeadlineSlack is the share of a write's time allowance by which a new
+// deadline may lag behind the one asked for. gorilla sets the deadline
+// before every frame; each set moves a runtime timer, a cost paid per
+// client per message. The deadline is a safety net (WriteWait, 10 s by
+// default): a write still gets at least 9/10 of its allowance.
+const wsDeadlineSlack = 10
 
 var errWSInterrupted = errors.New("websocket: connection dropped")
 
@@ -76,6 +85,7 @@ func (b *wsBatchConn) flush(deadline time.Time) error {
 	if b.interrupted.Load() {
 		err = errWSInterrupted
 	} else if err = b.Conn.SetWriteDeadline(deadline); err == nil {
+		b.deadline = deadline
 		err = b.writeOutLocked()
 	}
 	*b.buf = (*b.buf)[:0]
@@ -95,11 +105,20 @@ func (b *wsBatchConn) writeOutLocked() error {
 	return err
 }
 
-// SetWriteDeadline keeps a dropped connection's deadline in the past.
+// SetWriteDeadline passes a deadline on unless the socket's current one
+// is at most a tenth of the allowance earlier (see wsDeadlineSlack); it
+// keeps a dropped connection's deadline in the past.
 func (b *wsBatchConn) SetWriteDeadline(t time.Time) error {
 	if b.interrupted.Load() {
 		return errWSInterrupted
 	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if !t.IsZero() && !b.deadline.IsZero() && !t.Before(b.deadline) &&
+		t.Sub(b.deadline) < time.Until(t)/wsDeadlineSlack {
+		return nil
+	}
+	b.deadline = t
 	return b.Conn.SetWriteDeadline(t)
 }
 

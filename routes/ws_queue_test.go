@@ -88,3 +88,36 @@ func TestWSBatchConnHoldsFramesUntilFlush(t *testing.T) {
 		t.Fatal("data after close")
 	}
 }
+
+func TestWSBatchConnCoarsensDeadlines(t *testing.T) {
+	server, client := net.Pipe()
+	defer client.Close()
+	defer server.Close()
+	bc := &wsBatchConn{Conn: server}
+	base := time.Now().Add(10 * time.Second)
+	bc.SetWriteDeadline(base)
+	bc.SetWriteDeadline(base.Add(500 * time.Millisecond)) // within a tenth of 10 s: kept
+	if !bc.deadline.Equal(base) {
+		t.Fatalf("deadline moved by less than the slack: %v", bc.deadline.Sub(base))
+	}
+	bc.SetWriteDeadline(base.Add(2 * time.Second))
+	if !bc.deadline.Equal(base.Add(2 * time.Second)) {
+		t.Fatal("a deadline later by more than the slack was not passed on")
+	}
+	// A short allowance has a short slack: 100 ms later than a deadline
+	// 200 ms away is passed on.
+	soon := time.Now().Add(100 * time.Millisecond)
+	bc.SetWriteDeadline(soon)
+	bc.SetWriteDeadline(soon.Add(100 * time.Millisecond))
+	if !bc.deadline.Equal(soon.Add(100 * time.Millisecond)) {
+		t.Fatal("a short deadline lagged by more than a tenth of its allowance")
+	}
+	past := time.Now().Add(-time.Second)
+	bc.SetWriteDeadline(past) // earlier: always passed on
+	if !bc.deadline.Equal(past) {
+		t.Fatal("an earlier deadline was not passed on")
+	}
+	if _, err := bc.Write([]byte("x")); err == nil {
+		t.Fatal("a write past the deadline succeeded: the deadline did not reach the socket")
+	}
+}
