@@ -239,7 +239,7 @@ func (ev *evaluator) group(n *node, out *Node) error {
 
 // pooledGroup applies the modifiers of a one-expression group to the dice
 // inside it, as rpg-dice-roller does: {4d6+2d8}kh3 keeps the three highest
-// of all twelve dice. The expression is then worked out again without the
+// of all six dice. The expression is then worked out again without the
 // dropped dice, or, with a success target, the group counts its dice.
 func (ev *evaluator) pooledGroup(n *node, out *Node) error {
 	m, item := n.mods, out.Args[0]
