@@ -1,5 +1,23 @@
 package routes
 
+// The WebSocket protocol as this hub speaks it (contract 6), where the
+// contract leaves room:
+//
+//   - Every frame is one envelope {name, data, requestId, responseId}; the
+//     server never merges envelopes.
+//   - A request with a requestId is answered on it (responseId) with the
+//     request's name and its result (the merged token, the stored message,
+//     the line of sight...) or {"ok": true}. getAttribute is always
+//     answered, and so is a refused tokenMoved (state block).
+//   - A failed request is answered with name "error" and data {message,
+//     kind, request}; the responseId is the requestId when there was one
+//     (even in a frame that is not valid JSON, when it can be found).
+//   - Each connection is "client-<channel>": the source of its drags and
+//     pointer, whatever source the client claims. clientUpdated cannot
+//     change the channel or the address.
+//   - mapViewportUpdated is recorded (GET /api/clients, /host/api/clients),
+//     not broadcast.
+
 import (
 	"bytes"
 	"context"
