@@ -21,49 +21,53 @@ type cacheEntry struct {
 	used  atomic.Bool    // second chance for the clock eviction
 }
 
-// cache is a bounded map with CLOCK (second chance) eviction: a hit only
-// takes a read lock and sets a flag, so cached reads cost little more than
-// copying the bytes. Entries are never modified after insertion; readers
-// get copies of the bytes.
+// cache is a bounded map with CLOCK (second chance) eviction. A hit is a
+// lock-free sync.Map load and a flag, so a cached read costs little more
+// than copying the bytes; puts and evictions take a mutex. Entries are
+// never modified after insertion (except their flag); readers get copies of
+// the bytes.
 type cache struct {
-	mu    sync.RWMutex
-	max   int
-	items map[cacheKey]*cacheEntry
-	ring  []*cacheEntry // insertion slots swept by the clock hand
-	hand  int
+	items sync.Map // cacheKey -> *cacheEntry
+
+	mu   sync.Mutex // guards ring and hand
+	max  int
+	ring []*cacheEntry // the entries in items, swept by the clock hand
+	hand int
 }
 
 func newCache(max int) *cache {
-	return &cache{max: max, items: make(map[cacheKey]*cacheEntry, max)}
+	return &cache{max: max}
 }
 
 func (c *cache) get(k cacheKey) (*cacheEntry, bool) {
-	c.mu.RLock()
-	e, ok := c.items[k]
-	c.mu.RUnlock()
-	if ok && !e.used.Load() {
+	v, ok := c.items.Load(k)
+	if !ok {
+		return nil, false
+	}
+	e := v.(*cacheEntry)
+	if !e.used.Load() {
 		e.used.Store(true)
 	}
-	return e, ok
+	return e, true
 }
 
 func (c *cache) put(e *cacheEntry) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if old, ok := c.items[e.key]; ok {
+	if old, ok := c.items.Load(e.key); ok {
 		// Same key rendered twice concurrently: keep one, in old's slot.
 		for i, r := range c.ring {
-			if r == old {
+			if r == old.(*cacheEntry) {
 				c.ring[i] = e
 				break
 			}
 		}
-		c.items[e.key] = e
+		c.items.Store(e.key, e)
 		return
 	}
 	if len(c.ring) < c.max {
 		c.ring = append(c.ring, e)
-		c.items[e.key] = e
+		c.items.Store(e.key, e)
 		return
 	}
 	// Sweep: clear the flag of recently used entries, evict the first
@@ -75,18 +79,18 @@ func (c *cache) put(e *cacheEntry) {
 			c.hand = (c.hand + 1) % len(c.ring)
 			continue
 		}
-		delete(c.items, victim.key)
+		c.items.Delete(victim.key)
 		c.ring[c.hand] = e
-		c.items[e.key] = e
+		c.items.Store(e.key, e)
 		c.hand = (c.hand + 1) % len(c.ring)
 		return
 	}
 }
 
 func (c *cache) len() int {
-	c.mu.RLock()
-	defer c.mu.RUnlock()
-	return len(c.items)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return len(c.ring)
 }
 
 // cacheable: an entity that was never stored (revision 0) has no stable

@@ -128,15 +128,19 @@ func (s *System) ViewValue(ctx context.Context, e *core.Entity) (map[string]any,
 // view returns the cached view of e, or renders it; m is e's model when the
 // caller already has it.
 func (s *System) view(ctx context.Context, e *core.Entity, m map[string]any) (*cacheEntry, error) {
-	k, err := s.kindOf(e)
-	if err != nil {
-		return nil, err
+	if e == nil {
+		return nil, core.Invalidf("no entity given")
 	}
+	// The cache first: only an entity of a known kind was ever cached.
 	key := cacheKey{id: e.ID, revision: e.Revision, variant: 'v'}
 	if cacheable(e.Revision) {
 		if ce, ok := s.viewCache.get(key); ok {
 			return ce, nil
 		}
+	}
+	k, err := s.kindOf(e)
+	if err != nil {
+		return nil, err
 	}
 	if m == nil {
 		if m, err = model(e); err != nil {
