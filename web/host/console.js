@@ -111,13 +111,10 @@ const state = {
 };
 
 // destinationOptions lists where a loose collection or map can be filed:
-// the server's default, the campaign, and every module.
+// the primary campaign (the server's default) or a module.
 function destinationOptions(selected) {
-  const opts = [el("option", { value: "" }, "Default (the server decides)")];
-  if (state.campaign && state.campaign.campaign) {
-    const c = state.campaign.campaign;
-    opts.push(el("option", { value: c.id, selected: selected === c.id }, "Campaign: " + c.name));
-  }
+  const c = state.campaign && state.campaign.campaign;
+  const opts = [el("option", { value: "" }, c ? "The campaign “" + c.name + "” (default)" : "The primary campaign (default)")];
   for (const m of state.modules) {
     opts.push(el("option", { value: m.id, selected: selected === m.id }, "Module: " + m.name));
   }
@@ -170,8 +167,12 @@ async function loadSystem() {
 async function loadSettings() {
   const s = await api("GET", "settings");
   if (!changed("settings", s)) return;
-  $("set-remote").checked = !!s.remoteInteraction;
-  $("set-paused").checked = !!s.paused;
+  // defaultChecked mirrors the state into the checked attribute as well,
+  // so that a saved copy of the page (or a DOM dump) shows it.
+  for (const [id, on] of [["set-remote", !!s.remoteInteraction], ["set-paused", !!s.paused]]) {
+    $(id).checked = on;
+    $(id).defaultChecked = on;
+  }
   $("pause-badge").hidden = !s.paused;
 }
 
