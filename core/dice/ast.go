@@ -28,6 +28,11 @@ type node struct {
 	label string
 	dice  *diceSpec  // kindDice
 	mods  *modifiers // kindDice and kindGroup; nil when none
+
+	// notation is the canonical form of a dice or group term without its
+	// label: a substring of the expression's formula, set by Parse.
+	notation     string
+	nstart, nend int
 }
 
 // diceSpec is the NdM part of a dice term.
@@ -165,6 +170,7 @@ func (n *node) appendFormula(b []byte) []byte {
 
 // appendBody appends the canonical form of n without its label.
 func (n *node) appendBody(b []byte) []byte {
+	n.nstart = len(b)
 	switch n.kind {
 	case kindNumber:
 		b = appendNumber(b, n.num)
@@ -219,6 +225,7 @@ func (n *node) appendBody(b []byte) []byte {
 		}
 		b = append(b, ')')
 	}
+	n.nend = len(b)
 	return b
 }
 

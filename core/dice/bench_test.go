@@ -14,6 +14,7 @@ func benchmarkRoll(b *testing.B, expr string) {
 	base := baselineNsPerFace(r)
 	b.ReportAllocs()
 	b.ResetTimer()
+	cpu0, cpuOK := processCPU()
 	for b.Loop() {
 		if _, err := r.Roll(expr); err != nil {
 			b.Fatal(err)
@@ -22,6 +23,11 @@ func benchmarkRoll(b *testing.B, expr string) {
 	b.StopTimer()
 	perOp := float64(b.Elapsed().Nanoseconds()) / float64(b.N)
 	b.ReportMetric(perOp/base, "x-one-die")
+	if cpu1, ok := processCPU(); ok && cpuOK {
+		// With -cpu=1 this is the CPU time of one roll, garbage collection
+		// included, whatever else the machine is doing.
+		b.ReportMetric(float64((cpu1-cpu0).Nanoseconds())/float64(b.N), "cpu-ns/op")
+	}
 }
 
 // baselineNsPerFace measures drawing one face from the locked source: the

@@ -81,7 +81,7 @@ var typeNames = [...]string{
 
 func (ev *evaluator) eval(n *node) (*Node, error) {
 	out := ev.newNode()
-	out.Type, out.Label, out.ast = typeNames[n.kind], n.label, n
+	out.Type, out.Label, out.Notation, out.ast = typeNames[n.kind], n.label, n.notation, n
 	switch n.kind {
 	case kindNumber:
 		out.Value = n.num

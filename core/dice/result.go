@@ -110,25 +110,10 @@ type resultJSON struct {
 // MarshalJSON writes the result in the stored shape documented in
 // docs/dice.md, with its compact text.
 func (r *Result) MarshalJSON() ([]byte, error) {
-	fillNotation(r.Tree)
 	return json.Marshal(resultJSON{
 		Expression: r.Expression, Formula: r.Formula, Total: r.Total, Text: r.Text(),
 		Label: r.Tree.Label, Comment: r.Comment, Start: r.Start, End: r.End, Tree: r.Tree,
 	})
-}
-
-func fillNotation(n *Node) {
-	if n == nil {
-		return
-	}
-	if (n.Type == "dice" || n.Type == "group") && n.Notation == "" && n.ast != nil {
-		n.Notation = string(n.ast.appendBody(nil)) // the label has its own field
-	}
-	fillNotation(n.CountFrom)
-	fillNotation(n.SidesFrom)
-	for _, a := range n.Args {
-		fillNotation(a)
-	}
 }
 
 // errorJSON is the stored shape of a roll that failed.

@@ -138,8 +138,9 @@ func closing(text string, from int) int {
 func marshal(res *Result) json.RawMessage {
 	data, err := json.Marshal(res)
 	if err != nil {
-		// A Result holds only finite numbers, strings and booleans.
-		panic("dice: cannot encode a result: " + err.Error())
+		// Unreachable: a Result holds only finite numbers, strings and
+		// booleans. Store the failure rather than lose the message.
+		return errorResult(res.Expression, err, res.Start, res.End)
 	}
 	return data
 }
