@@ -1,11 +1,13 @@
 package tests
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -13,6 +15,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/gorilla/websocket"
 )
 
 // browserNames are the headless browsers the host console test can drive.
@@ -220,4 +224,255 @@ func hostGetJSON(t *testing.T, url string, v any) {
 	if err := json.NewDecoder(resp.Body).Decode(v); err != nil {
 		t.Fatalf("GET %s: %v", url, err)
 	}
+}
+
+// cdpPage drives one page of a headless Chromium over the DevTools
+// protocol (a WebSocket: gorilla, already a dependency), so the test can
+// click the console's buttons as a person would.
+type cdpPage struct {
+	t      *testing.T
+	conn   *websocket.Conn
+	nextID int
+}
+
+// startBrowserPage starts Chromium with remote debugging on a free port
+// and connects to its first page. The browser is closed when the test ends.
+func startBrowserPage(t *testing.T, browser string) *cdpPage {
+	t.Helper()
+	cmd := exec.Command(browser, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+		"--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync",
+		"--user-data-dir="+t.TempDir(), "--remote-debugging-address=127.0.0.1", "--remote-debugging-port=0", "about:blank")
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatalf("start %s: %v", browser, err)
+	}
+	exited := make(chan struct{})
+	browserURL := make(chan string, 1)
+	go func() {
+		sc := bufio.NewScanner(stderr)
+		for sc.Scan() {
+			if _, u, ok := strings.Cut(sc.Text(), "DevTools listening on "); ok {
+				browserURL <- strings.TrimSpace(u)
+			}
+		}
+		cmd.Wait()
+		close(exited)
+	}()
+	t.Cleanup(func() {
+		// Close the browser through the protocol so that it takes its
+		// helper processes down with it; kill it if it does not go.
+		select {
+		case u := <-browserURL:
+			browserURL <- u
+			if c, _, err := websocket.DefaultDialer.Dial(u, nil); err == nil {
+				c.WriteJSON(map[string]any{"id": 1, "method": "Browser.close"})
+				c.Close()
+			}
+		default:
+		}
+		select {
+		case <-exited:
+		case <-time.After(10 * time.Second):
+			cmd.Process.Kill()
+			<-exited
+		}
+	})
+	var wsURL string
+	select {
+	case wsURL = <-browserURL:
+		browserURL <- wsURL
+	case <-exited:
+		t.Fatalf("%s exited before listening for DevTools", browser)
+	case <-time.After(60 * time.Second):
+		t.Fatalf("%s did not start DevTools within 60s", browser)
+	}
+	u, err := url.Parse(wsURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var targets []struct {
+		Type string `json:"type"`
+		WS   string `json:"webSocketDebuggerUrl"`
+	}
+	hostGetJSON(t, "http://"+u.Host+"/json/list", &targets)
+	for _, target := range targets {
+		if target.Type == "page" {
+			conn, _, err := websocket.DefaultDialer.Dial(target.WS, nil)
+			if err != nil {
+				t.Fatalf("DevTools page: %v", err)
+			}
+			t.Cleanup(func() { conn.Close() })
+			return &cdpPage{t: t, conn: conn}
+		}
+	}
+	t.Fatalf("no page target among %+v", targets)
+	return nil
+}
+
+// call sends a command and waits for its answer (events are skipped).
+func (p *cdpPage) call(method string, params map[string]any) json.RawMessage {
+	p.t.Helper()
+	p.nextID++
+	id := p.nextID
+	if err := p.conn.WriteJSON(map[string]any{"id": id, "method": method, "params": params}); err != nil {
+		p.t.Fatalf("%s: %v", method, err)
+	}
+	p.conn.SetReadDeadline(time.Now().Add(30 * time.Second))
+	for {
+		var msg struct {
+			ID     int             `json:"id"`
+			Result json.RawMessage `json:"result"`
+			Error  *struct {
+				Message string `json:"message"`
+			} `json:"error"`
+		}
+		if err := p.conn.ReadJSON(&msg); err != nil {
+			p.t.Fatalf("%s: %v", method, err)
+		}
+		if msg.ID != id {
+			continue
+		}
+		if msg.Error != nil {
+			p.t.Fatalf("%s: %s", method, msg.Error.Message)
+		}
+		return msg.Result
+	}
+}
+
+// eval runs a JavaScript expression in the page and returns its value.
+func (p *cdpPage) eval(expr string) any {
+	p.t.Helper()
+	raw := p.call("Runtime.evaluate", map[string]any{"expression": expr, "returnByValue": true, "awaitPromise": true})
+	var out struct {
+		Result struct {
+			Value any `json:"value"`
+		} `json:"result"`
+		Exception *struct {
+			Text      string `json:"text"`
+			Exception struct {
+				Description string `json:"description"`
+			} `json:"exception"`
+		} `json:"exceptionDetails"`
+	}
+	if err := json.Unmarshal(raw, &out); err != nil {
+		p.t.Fatal(err)
+	}
+	if out.Exception != nil {
+		p.t.Fatalf("%s: %s %s", expr, out.Exception.Text, out.Exception.Exception.Description)
+	}
+	return out.Result.Value
+}
+
+// waitFor evaluates expr until it is true (10 s at most).
+func (p *cdpPage) waitFor(what, expr string) {
+	p.t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for p.eval("!!("+expr+")") != true {
+		if time.Now().After(deadline) {
+			p.t.Fatalf("waiting for %s: %s is still false; page text:\n%v", what, expr, p.eval("document.body.innerText"))
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// waitAPI polls a host API document until ok accepts it (10 s at most).
+func waitAPI[T any](t *testing.T, url, what string, ok func(T) bool) T {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		var v T
+		hostGetJSON(t, url, &v)
+		if ok(v) {
+			return v
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("waiting for %s: last %+v", what, v)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// TestHostConsolePageActions clicks through the console in a real browser:
+// next turn, pause, show a map on the player screen, decline an offer and
+// delete a module (confirming), checking each effect through the API.
+func TestHostConsolePageActions(t *testing.T) {
+	browser := headlessBrowser(t)
+	srv := StartServer(t, ServerOptions{})
+	host := srv.HostURL
+	type game struct {
+		Game struct {
+			Started bool `json:"started"`
+			Round   int  `json:"round"`
+			Turn    int  `json:"turn"`
+		} `json:"game"`
+		Screen struct {
+			MapID string `json:"mapId"`
+		} `json:"screen"`
+		Maps []struct {
+			ID string `json:"id"`
+		} `json:"maps"`
+	}
+	before := waitAPI(t, host+"/host/api/campaign", "the campaign", func(g game) bool { return len(g.Maps) > 0 })
+
+	p := startBrowserPage(t, browser)
+	p.call("Page.navigate", map[string]any{"url": host + "/host/"})
+	p.waitFor("the initiative list", `document.querySelectorAll("#initiative li").length > 1`)
+	// Confirmation dialogs answer yes, as the person would.
+	p.eval(`window.confirm = () => true`)
+
+	// Combat: start it when the seeded game is not running, then next turn.
+	if !before.Game.Started {
+		p.waitFor("the start button", `!document.querySelector("[data-combat=start]").disabled`)
+		p.eval(`document.querySelector("[data-combat=start]").click()`)
+		before = waitAPI(t, host+"/host/api/campaign", "combat to start", func(g game) bool { return g.Game.Started })
+	}
+	p.waitFor("the next button", `!document.querySelector("[data-combat=next]").disabled`)
+	p.eval(`document.querySelector("[data-combat=next]").click()`)
+	after := waitAPI(t, host+"/host/api/campaign", "the next turn", func(g game) bool {
+		return g.Game.Turn != before.Game.Turn || g.Game.Round != before.Game.Round
+	})
+	p.waitFor("the new turn on the page", fmt.Sprintf(`document.getElementById("combat-state").textContent.includes("turn %d")`, after.Game.Turn))
+	p.eval(`document.querySelector("[data-combat=end]").click()`)
+	waitAPI(t, host+"/host/api/campaign", "combat to end", func(g game) bool { return !g.Game.Started })
+
+	// Pause from the page.
+	p.eval(`document.getElementById("set-paused").click()`)
+	waitAPI(t, host+"/host/api/settings", "pause", func(s struct{ Paused bool }) bool { return s.Paused })
+	p.waitFor("the paused badge", `!document.getElementById("pause-badge").hidden`)
+
+	// Clear the player screen through the API, then show the map again
+	// from the page.
+	req, _ := http.NewRequest(http.MethodPost, host+"/host/api/screen", strings.NewReader(`{"mapId": ""}`))
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil || resp.StatusCode != 200 {
+		t.Fatalf("clear the screen: %v %v", resp, err)
+	}
+	resp.Body.Close()
+	p.waitFor("a show-on-screen button", `[...document.querySelectorAll("#maps button")].some(b => !b.disabled && b.textContent === "Show on player screen")`)
+	p.eval(`[...document.querySelectorAll("#maps button")].find(b => !b.disabled).click()`)
+	waitAPI(t, host+"/host/api/campaign", "the map on the screen", func(g game) bool { return g.Screen.MapID == before.Maps[0].ID })
+
+	// An offer appears on the page; declining it there settles it.
+	resp, err = http.Post(host+"/host/api/offers", "application/json", strings.NewReader(`{"url": "https://example.com/<i>pack</i>.zip"}`))
+	if err != nil || resp.StatusCode != http.StatusCreated {
+		t.Fatalf("offer: %v %v", resp, err)
+	}
+	resp.Body.Close()
+	p.waitFor("the offer", `document.getElementById("offer-list").textContent.includes("https://example.com/<i>pack</i>.zip")`)
+	if n := p.eval(`document.querySelectorAll("#offer-list i").length`); n != float64(0) {
+		t.Fatalf("the offer's URL was inserted as HTML: %v <i> elements", n)
+	}
+	p.eval(`[...document.querySelectorAll("#offer-list button")].find(b => b.textContent === "Decline").click()`)
+	waitAPI(t, host+"/host/api/offers", "the offer declined", func(o []struct{ Status string }) bool {
+		return len(o) == 1 && o[0].Status == "declined"
+	})
+
+	// Delete the seeded module from the page.
+	p.waitFor("a module", `document.querySelectorAll("#module-list li").length > 0`)
+	p.eval(`[...document.querySelectorAll("#module-list button")].find(b => b.textContent === "Delete").click()`)
+	waitAPI(t, host+"/host/api/modules", "the module deleted", func(m []struct{ ID string }) bool { return len(m) == 0 })
+	p.waitFor("the empty module list", `!document.getElementById("modules-empty").hidden`)
 }
