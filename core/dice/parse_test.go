@@ -111,11 +111,11 @@ func TestParseCanonicalFormula(t *testing.T) {
 }
 
 func TestParseComment(t *testing.T) {
-	e, err := Parse("1d20+5 #  attack with [sword] ")
+	e, err := Parse("1d8 [# of hits] + 1d20+5 #  attack with [sword] # 2")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if e.Comment() != "attack with [sword]" || e.Formula() != "1d20+5" {
+	if e.Comment() != "attack with [sword] # 2" || e.Formula() != "1d8[# of hits]+1d20+5" {
 		t.Errorf("comment %q formula %q", e.Comment(), e.Formula())
 	}
 }
