@@ -147,6 +147,9 @@ func BenchmarkEntities334(b *testing.B) {
 			}
 			out = append(out, e)
 		}
+		if len(out) != n {
+			b.Fatal("baseline decoded the wrong number of entities")
+		}
 	})
 	for b.Loop() {
 		err := s.View(bg, func(tx core.Tx) error {
