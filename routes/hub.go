@@ -218,7 +218,7 @@ func (h *Hub) Clients() []core.Client {
 func (h *Hub) broadcast(events []core.Event) {
 	msgs := make([][]byte, 0, len(events))
 	for _, e := range events {
-		b, err := json.Marshal(wsOutEnvelope{Name: e.Name, Data: e.Data})
+		b, err := json.Marshal(wsOutEnvelope{Name: e.Name, Data: forPlayers(e.Data)})
 		if err != nil {
 			h.log.Error("websocket: event not sent, cannot encode it", "event", e.Name, "err", err)
 			continue
