@@ -23,8 +23,8 @@ const (
 	MaxDepth = 32
 	// MaxGroupSize is the most expressions a {...} group may hold.
 	MaxGroupSize = 100
-	// MaxRollsPerText is the most rolls RollText rolls in one message;
-	// later ones are kept as written and marked with an error.
+	// MaxRollsPerText is the most rolls RollText rolls in one message; the
+	// rest of the message is kept as written, with one error result.
 	MaxRollsPerText = 100
 )
 

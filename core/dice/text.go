@@ -82,20 +82,24 @@ func (r *Roller) rollInline(text string) (string, []json.RawMessage, error) {
 		if end < 0 {
 			break
 		}
-		b.WriteString(text[at:open])
-		u16 += utf16Len(text[at:open])
 		written := text[open : end+2]
 		expr := strings.TrimSpace(text[open+2 : end])
+		if len(rolls) == MaxRollsPerText {
+			// One error says why the rest of the message was not rolled; it
+			// is left as written (no result per extra roll, so a long
+			// message cannot make a huge list of rolls).
+			err := (&Error{Expression: expr, Msg: "too many rolls in one message"}).
+				hint("the limit is %d; the rest of the message is left as written", MaxRollsPerText).
+				limit(LimitRollsPerText)
+			start := u16 + utf16Len(text[at:open])
+			rolls = append(rolls, errorResult(expr, err, start, start+utf16Len(written)))
+			break
+		}
+		b.WriteString(text[at:open])
+		u16 += utf16Len(text[at:open])
 		at = end + 2
 
-		var res *Result
-		var err error
-		if len(rolls) >= MaxRollsPerText {
-			err = (&Error{Expression: expr, Msg: "too many rolls in one message"}).
-				hint("the limit is %d", MaxRollsPerText).limit(LimitRollsPerText)
-		} else {
-			res, err = r.Roll(expr)
-		}
+		res, err := r.Roll(expr)
 		if err != nil {
 			b.WriteString(written)
 			rolls = append(rolls, errorResult(expr, err, u16, u16+utf16Len(written)))

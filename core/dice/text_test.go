@@ -177,17 +177,26 @@ func TestRollTextNothingLeft(t *testing.T) {
 
 func TestRollTextRollsPerMessageLimit(t *testing.T) {
 	r := NewRollerWithSource(NewSequence(1))
-	text := strings.Repeat("[[1d6]] ", MaxRollsPerText+2)
+	text := strings.Repeat("[[1d6]] ", MaxRollsPerText) + "then [[1d8]] and [[1d0]] [[2d6]]"
 	stored, rolls, err := r.RollText(text)
 	if err != nil {
 		t.Fatal(err)
 	}
 	got := decodeRolls(t, rolls)
-	if len(got) != MaxRollsPerText+2 || got[MaxRollsPerText-1].Error != "" || got[MaxRollsPerText].Limit != LimitRollsPerText {
-		t.Fatalf("%d rolls; roll %d: %+v", len(got), MaxRollsPerText, got[MaxRollsPerText])
+	if len(got) != MaxRollsPerText+1 || got[MaxRollsPerText-1].Error != "" {
+		t.Fatalf("%d rolls, want %d rolled and one error", len(got), MaxRollsPerText)
 	}
-	if !strings.HasSuffix(stored, "1 [[1d6]] [[1d6]] ") {
-		t.Errorf("stored ends %q", stored[len(stored)-30:])
+	last := got[MaxRollsPerText]
+	if last.Limit != LimitRollsPerText || last.Expression != "1d8" ||
+		last.Error != "too many rolls in one message: the limit is 100; the rest of the message is left as written" {
+		t.Errorf("roll over the limit: %+v", last)
+	}
+	want := strings.Repeat("1 ", MaxRollsPerText) + "then [[1d8]] and [[1d0]] [[2d6]]"
+	if stored != want {
+		t.Errorf("stored %q", stored)
+	}
+	if s := slice16(stored, last.Start, last.End); s != "[[1d8]]" {
+		t.Errorf("error spans %q", s)
 	}
 }
 
