@@ -199,11 +199,12 @@ func (s *Store) View(ctx context.Context, fn func(tx core.Tx) error) error {
 
 // Update runs fn in one write transaction, committed when fn returns nil.
 // An error from fn is returned as is, after everything fn wrote has been
-// rolled back. A panic in fn also rolls everything back and then continues
-// (re-panics with the same value): a panic is a bug, and the HTTP layer's
-// recovery turns it into a 500 with a log line, while the store stays usable.
-// When ctx ends before the commit, nothing is written and the context's
-// error is returned (wrapped; errors.Is works).
+// rolled back. A panic in fn rolls everything back too and then goes on
+// unchanged (it is not recovered here): a panic is a bug, the HTTP layer's
+// recovery turns it into a 500 with a log line, and the store stays usable.
+// When ctx ends before the commit, nothing is written: Tx methods called
+// after that and Update itself return the context's error (wrapped in an
+// internal error; errors.Is(err, context.Canceled) works).
 //
 // Updates are serialised; calling Update from inside fn deadlocks.
 func (s *Store) Update(ctx context.Context, fn func(tx core.Tx) error) (err error) {

@@ -8,6 +8,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/vttapp/companion/core"
 )
@@ -290,6 +291,27 @@ func TestUpdateHonoursContext(t *testing.T) {
 		return nil
 	})
 	put(t, s, testModule("m2")) // still usable
+
+	// Canceled, then fn goes on writing: the failure names the cause.
+	ctx, cancel = context.WithCancel(context.Background())
+	err = s.Update(ctx, func(tx core.Tx) error {
+		cancel()
+		time.Sleep(10 * time.Millisecond) // let database/sql end the transaction
+		return tx.PutModule(testModule("m3"))
+	})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("a write after the cancel returned %v, want it to match context.Canceled", errorText(err))
+	}
+	view(t, s, func(tx core.Tx) error {
+		_, err := tx.Module("m3")
+		wantNotFound(t, err)
+		return nil
+	})
+
+	// A domain error keeps its kind even when the context ended.
+	ctx, cancel = context.WithCancel(context.Background())
+	err = s.Update(ctx, func(tx core.Tx) error { cancel(); return core.Invalidf("bad") })
+	wantKind(t, err, core.KindInvalid, "bad")
 
 	err = s.View(canceled, func(tx core.Tx) error { return nil })
 	if !errors.Is(err, context.Canceled) {
