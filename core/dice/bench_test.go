@@ -82,3 +82,40 @@ func BenchmarkRollText(b *testing.B) {
 		}
 	}
 }
+
+// The shared Roller draws each face under its mutex. These two measure
+// what that costs under contention against the alternative of one source
+// per goroutine (what a per-call source would approach): run with -cpu=1,2.
+func BenchmarkFaceSharedMutex(b *testing.B) {
+	r := NewRoller()
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			r.face(20)
+		}
+	})
+}
+
+func BenchmarkFacePerGoroutine(b *testing.B) {
+	b.RunParallel(func(pb *testing.PB) {
+		r := NewRoller()
+		for pb.Next() {
+			r.face(20)
+		}
+	})
+}
+
+// Many dice per roll: the mutex is taken once per die.
+func BenchmarkRollParallel100d6(b *testing.B) {
+	r := NewRoller()
+	b.ReportAllocs()
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			if _, err := r.Roll("100d6"); err != nil {
+				b.Error(err)
+				return
+			}
+		}
+	})
+}
+
+func BenchmarkRoll100d6(b *testing.B) { benchmarkRoll(b, "100d6") }
