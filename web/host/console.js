@@ -352,11 +352,10 @@ async function loadCampaign() {
 
 function drawCampaign(view) {
   const buttons = document.querySelectorAll("[data-combat]");
+  $("campaign-parts").hidden = !!view.missing;
   if (view.missing) {
-    $("campaign-name").textContent = view.missing + ". Import a campaign to run a game.";
-    replaceChildren($("maps"), []);
-    replaceChildren($("initiative"), []);
-    $("combat-state").textContent = "";
+    $("campaign-name").textContent = "There is no campaign for this game system yet (" + view.missing +
+      "). Import one below to run a game.";
     buttons.forEach((b) => { b.disabled = true; });
     return;
   }
