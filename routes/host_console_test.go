@@ -31,7 +31,7 @@ type consoleEnv struct {
 	status       *SystemStatus
 }
 
-func newConsoleEnv(t *testing.T) *consoleEnv {
+func newConsoleEnv(t testing.TB) *consoleEnv {
 	t.Helper()
 	store, err := sqlite.Open(filepath.Join(t.TempDir(), "companion.db"))
 	if err != nil {
