@@ -1,9 +1,24 @@
 // Package sqlite is the embedded store of Companion: core.Store on
-// modernc.org/sqlite (pure Go), one database file in WAL mode.
+// modernc.org/sqlite (pure Go), one database file in WAL mode with foreign
+// keys on.
 //
 // Writes are serialised on a single connection (one Update at a time);
 // reads run on a separate pool of read-only connections, so a View sees the
 // last committed state and never waits for a running Update.
+//
+// Guarantees, each kept by a test:
+//   - an Update is all or nothing, also when the process is killed (SIGKILL)
+//     at any moment, and an Update that returned nil survives the kill
+//     (crash_test.go); with synchronous=FULL it also survives a power cut,
+//     which no test can show (see options.synchronous);
+//   - the schema is migrated at Open (schema.go), each numbered step once;
+//   - owned content goes with its owner: a module takes its entities, maps
+//     and their tokens; a campaign also its game, screen, combatants and
+//     messages;
+//   - objects that must belong somewhere are refused (not found) when their
+//     parent is missing: a token needs its map; a combatant, a message, a
+//     game and a screen need their campaign. Entities and maps may name any
+//     owner, or none.
 package sqlite
 
 import (
