@@ -358,3 +358,32 @@ func TestViewReturnsFnError(t *testing.T) {
 		t.Fatalf("View returned %v", err)
 	}
 }
+
+// Close folds the WAL back into the database file: after a clean shutdown
+// the data folder holds companion.db alone.
+func TestCloseCheckpointsTheWAL(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "companion.db")
+	s, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	put(t, s, testModule("m1"))
+	view(t, s, func(tx core.Tx) error { _, err := tx.Module("m1"); return err })
+	if _, err := os.Stat(path + "-wal"); err != nil {
+		t.Fatalf("no WAL while open: %v", err)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	for _, suffix := range []string{"-wal", "-shm"} {
+		if _, err := os.Stat(path + suffix); !os.IsNotExist(err) {
+			t.Errorf("%s still exists after Close (err %v)", path+suffix, err)
+		}
+	}
+	s, err = Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	view(t, s, func(tx core.Tx) error { _, err := tx.Module("m1"); return err })
+}
