@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -366,6 +367,26 @@ func (p *cdpPage) eval(expr string) any {
 	return out.Result.Value
 }
 
+// setFiles chooses files in the file input that selector finds, as the
+// file picker would.
+func (p *cdpPage) setFiles(selector string, files ...string) {
+	p.t.Helper()
+	var doc struct {
+		Root struct {
+			NodeID int `json:"nodeId"`
+		} `json:"root"`
+	}
+	json.Unmarshal(p.call("DOM.getDocument", nil), &doc)
+	var node struct {
+		NodeID int `json:"nodeId"`
+	}
+	json.Unmarshal(p.call("DOM.querySelector", map[string]any{"nodeId": doc.Root.NodeID, "selector": selector}), &node)
+	if node.NodeID == 0 {
+		p.t.Fatalf("no element %s", selector)
+	}
+	p.call("DOM.setFileInputFiles", map[string]any{"nodeId": node.NodeID, "files": files})
+}
+
 // waitFor evaluates expr until it is true (10 s at most).
 func (p *cdpPage) waitFor(what, expr string) {
 	p.t.Helper()
@@ -412,7 +433,8 @@ func TestHostConsolePageActions(t *testing.T) {
 			MapID string `json:"mapId"`
 		} `json:"screen"`
 		Maps []struct {
-			ID string `json:"id"`
+			ID   string `json:"id"`
+			Name string `json:"name"`
 		} `json:"maps"`
 	}
 	before := waitAPI(t, host+"/host/api/campaign", "the campaign", func(g game) bool { return len(g.Maps) > 0 })
@@ -443,20 +465,31 @@ func TestHostConsolePageActions(t *testing.T) {
 	waitAPI(t, host+"/host/api/settings", "pause", func(s struct{ Paused bool }) bool { return s.Paused })
 	p.waitFor("the paused badge", `!document.getElementById("pause-badge").hidden`)
 
-	// Clear the player screen through the API, then show the map again
-	// from the page.
-	req, _ := http.NewRequest(http.MethodPost, host+"/host/api/screen", strings.NewReader(`{"mapId": ""}`))
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil || resp.StatusCode != 200 {
-		t.Fatalf("clear the screen: %v %v", resp, err)
+	// Import a Universal VTT map from the page's file form: it lands in the
+	// campaign, shows in the maps list, and goes on the player screen from
+	// there.
+	uvtt := filepath.Join(t.TempDir(), "Upload Test.uvtt")
+	doc := `{"format": 0.3, "resolution": {"map_origin": {"x": 0, "y": 0}, "map_size": {"x": 4, "y": 3}, "pixels_per_grid": 100},
+		"line_of_sight": [], "portals": [], "lights": [], "image": "` + base64.StdEncoding.EncodeToString([]byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR")) + `"}`
+	if err := os.WriteFile(uvtt, []byte(doc), 0o644); err != nil {
+		t.Fatal(err)
 	}
-	resp.Body.Close()
+	p.setFiles("#import-file", uvtt)
+	p.eval(`document.getElementById("import-button").click()`)
+	p.waitFor("the import message", `document.getElementById("import-msg").textContent.startsWith("Imported map")`)
+	withUpload := waitAPI(t, host+"/host/api/campaign", "the imported map", func(g game) bool { return len(g.Maps) == len(before.Maps)+1 })
+	var uploaded string
+	for _, m := range withUpload.Maps {
+		if m.ID != before.Maps[0].ID {
+			uploaded = m.ID
+		}
+	}
 	p.waitFor("a show-on-screen button", `[...document.querySelectorAll("#maps button")].some(b => !b.disabled && b.textContent === "Show on player screen")`)
 	p.eval(`[...document.querySelectorAll("#maps button")].find(b => !b.disabled).click()`)
-	waitAPI(t, host+"/host/api/campaign", "the map on the screen", func(g game) bool { return g.Screen.MapID == before.Maps[0].ID })
+	waitAPI(t, host+"/host/api/campaign", "the map on the screen", func(g game) bool { return g.Screen.MapID == uploaded })
 
 	// An offer appears on the page; declining it there settles it.
-	resp, err = http.Post(host+"/host/api/offers", "application/json", strings.NewReader(`{"url": "https://example.com/<i>pack</i>.zip"}`))
+	resp, err := http.Post(host+"/host/api/offers", "application/json", strings.NewReader(`{"url": "https://example.com/<i>pack</i>.zip"}`))
 	if err != nil || resp.StatusCode != http.StatusCreated {
 		t.Fatalf("offer: %v %v", resp, err)
 	}
