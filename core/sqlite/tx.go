@@ -11,8 +11,10 @@ import (
 )
 
 // tx implements core.Tx on one SQL transaction. The methods are grouped by
-// object in modules.go, campaigns.go, entities.go, combat.go, maps.go and
-// messages.go.
+// object in owners.go (modules, campaigns), entities.go, combat.go (game,
+// screen, combatants), maps.go (maps, tokens) and messages.go. Like the
+// transaction under it, a tx belongs to the goroutine running fn and is
+// dead once View or Update returns.
 type tx struct {
 	ctx      context.Context
 	q        *sql.Tx
