@@ -1,6 +1,7 @@
 package tests
 
 import (
+	"archive/zip"
 	"bufio"
 	"bytes"
 	"context"
@@ -8,6 +9,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"os"
 	"os/exec"
@@ -502,6 +504,55 @@ func TestHostConsolePageActions(t *testing.T) {
 	waitAPI(t, host+"/host/api/offers", "the offer declined", func(o []struct{ Status string }) bool {
 		return len(o) == 1 && o[0].Status == "declined"
 	})
+
+	// A loose collection offered from the network is accepted on the page
+	// with the module chosen as its destination.
+	var modules []struct {
+		ID string `json:"id"`
+	}
+	hostGetJSON(t, host+"/host/api/modules", &modules)
+	if len(modules) == 0 {
+		t.Fatal("the seeded module is missing")
+	}
+	var zipped bytes.Buffer
+	zw := zip.NewWriter(&zipped)
+	w, _ := zw.Create("monsters.json")
+	w.Write([]byte(`[{"id": "b0000000-0000-4000-8000-0000000000b1", "name": "Browser Bat", "data": {"hit_points": 2}}]`))
+	zw.Close()
+	content := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.Write(zipped.Bytes()) }))
+	defer content.Close()
+	resp, err = http.Post(host+"/host/api/offers", "application/json", strings.NewReader(`{"url": "`+content.URL+`/bats.zip"}`))
+	if err != nil || resp.StatusCode != http.StatusCreated {
+		t.Fatalf("offer: %v %v", resp, err)
+	}
+	resp.Body.Close()
+	p.waitFor("the collection offer", `[...document.querySelectorAll("#offer-list li")].some(li => li.textContent.includes("bats.zip") && li.querySelector("select"))`)
+	p.eval(fmt.Sprintf(`(() => {
+		const li = [...document.querySelectorAll("#offer-list li")].find(li => li.textContent.includes("bats.zip"));
+		const select = li.querySelector("select");
+		select.value = %q;
+		select.dispatchEvent(new Event("change"));
+		[...li.querySelectorAll("button")].find(b => b.textContent === "Accept").click();
+	})()`, modules[0].ID))
+	installed := waitAPI(t, host+"/host/api/offers", "the collection installed", func(o []struct {
+		URL    string
+		Status string
+		Error  string
+		Result *struct{ Kind, ID string }
+	}) bool {
+		for _, x := range o {
+			if strings.HasSuffix(x.URL, "bats.zip") && (x.Status == "installed" || x.Status == "failed") {
+				return true
+			}
+		}
+		return false
+	})
+	for _, x := range installed {
+		if strings.HasSuffix(x.URL, "bats.zip") && (x.Status != "installed" || x.Result == nil || x.Result.Kind != "module" || x.Result.ID != modules[0].ID) {
+			t.Fatalf("collection offer = %+v (result %+v), want installed into module %s", x, x.Result, modules[0].ID)
+		}
+	}
+	p.waitFor("the installed offer on the page", `document.getElementById("offer-list").textContent.includes("Installed module")`)
 
 	// Delete the seeded module from the page.
 	p.waitFor("a module", `document.querySelectorAll("#module-list li").length > 0`)
