@@ -18,7 +18,10 @@ func (s *Service) CreateMessage(ctx context.Context, m *Message) (*Message, erro
 	if out.Type == "" {
 		out.Type = MessageChat
 	}
-	if s.roller != nil {
+	// A roll or table-roll message already carries its result as JSON
+	// text: rolling it again would read nested arrays as [[...]] dice.
+	alreadyRolled := out.Type == MessageRoll || out.Type == "tableRoll"
+	if s.roller != nil && !alreadyRolled {
 		stored, rolls, err := s.roller.RollText(m.Text)
 		if err != nil {
 			return nil, Invalidf("message: %s", err.Error())
@@ -46,8 +49,13 @@ func (s *Service) CreateMessage(ctx context.Context, m *Message) (*Message, erro
 	return &out, nil
 }
 
-// isRollCommand reports whether text is a /roll or /r chat command.
+// isRollCommand reports whether text is a /roll or /r chat command, in any
+// case and followed by any white space, as the dice engine reads it.
 func isRollCommand(text string) bool {
-	t := strings.TrimSpace(text)
-	return strings.HasPrefix(t, "/roll ") || strings.HasPrefix(t, "/r ") || t == "/roll" || t == "/r"
+	fields := strings.Fields(text)
+	if len(fields) == 0 {
+		return false
+	}
+	cmd := strings.ToLower(fields[0])
+	return cmd == "/roll" || cmd == "/r"
 }

@@ -402,3 +402,35 @@ func TestUpdateSettingsPublishesOnlyChanges(t *testing.T) {
 		t.Fatalf("snapshot does not reflect settings: paused %v remote %v", snap.Paused, snap.Screen.RemoteInteraction)
 	}
 }
+
+func TestCreateMessageRollCommandsInAnyCase(t *testing.T) {
+	f := newSvcFixture(t, true)
+	for _, text := range []string{"/roll [[1d6]]", "/R [[1d6]]", "/r\t[[1d6]]", "  /ROLL [[1d6]]"} {
+		out, err := f.svc.CreateMessage(svcCtx, &core.Message{Text: text})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if out.Type != core.MessageRoll {
+			t.Errorf("%q stored as type %q, want roll", text, out.Type)
+		}
+	}
+	out, err := f.svc.CreateMessage(svcCtx, &core.Message{Text: "/rolling [[1d6]] is not a command"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.Type != core.MessageChat {
+		t.Errorf("a word starting with /r became type %q", out.Type)
+	}
+}
+
+func TestCreateMessageDoesNotReRollARollMessage(t *testing.T) {
+	f := newSvcFixture(t, true)
+	content := `{"formula":"1d20","rolls":[[20]]}`
+	out, err := f.svc.CreateMessage(svcCtx, &core.Message{Type: core.MessageRoll, Text: content})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.Text != content || len(out.Rolls) != 0 || out.Type != core.MessageRoll {
+		t.Fatalf("a roll message was rolled again: %+v", out)
+	}
+}
