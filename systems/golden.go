@@ -22,6 +22,9 @@ var goldenOutputs = []string{"list.json", "basic.json", "view.json", "page.html"
 // so that outputs do not depend on the clock.
 var goldenTime = time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
 
+// goldenCallTimeout is the Lua time limit while running golden cases.
+const goldenCallTimeout = 10 * time.Second
+
 // RunGolden loads the system in dir and, for each case dir/tests/*.txtar,
 // renders the list row, basic row, view JSON and HTML page of the case's
 // entity.json and compares them with the stored sections, printing a
@@ -30,7 +33,9 @@ var goldenTime = time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
 // failed to render); err reports a system that does not load or a tests
 // folder that cannot be read.
 func RunGolden(dir string, update bool, out io.Writer) (failed int, err error) {
-	sys, err := LoadDir(dir, Options{})
+	// Golden tests check output, not speed: a loaded or race-instrumented
+	// machine must not turn a slow view into a failed case.
+	sys, err := LoadDir(dir, Options{CallTimeout: goldenCallTimeout})
 	if err != nil {
 		return 0, fmt.Errorf("system %s does not load:\n%w", dir, err)
 	}

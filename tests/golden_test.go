@@ -69,7 +69,7 @@ func TestExampleSystemsLoadTime(t *testing.T) {
 			continue
 		}
 		start := time.Now()
-		sys, err := systems.LoadDir(dir, systems.Options{})
+		sys, err := systems.LoadDir(dir, systems.Options{CallTimeout: 10 * time.Second})
 		elapsed := time.Since(start)
 		if err != nil {
 			t.Errorf("%s does not load:\n%v", dir, err)
@@ -85,7 +85,7 @@ func BenchmarkExampleSystemLoad(b *testing.B) {
 	for _, dir := range exampleSystems(b) {
 		b.Run(filepath.Base(dir), func(b *testing.B) {
 			for b.Loop() {
-				sys, err := systems.LoadDir(dir, systems.Options{})
+				sys, err := systems.LoadDir(dir, systems.Options{CallTimeout: 10 * time.Second})
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -189,7 +189,7 @@ func TestExampleSystemsHotReload(t *testing.T) {
 			if err := os.CopyFS(dir, os.DirFS(src)); err != nil {
 				t.Fatal(err)
 			}
-			sys, err := systems.LoadDir(dir, systems.Options{})
+			sys, err := systems.LoadDir(dir, systems.Options{CallTimeout: 10 * time.Second})
 			if err != nil {
 				t.Fatal(err)
 			}
