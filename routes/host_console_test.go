@@ -7,11 +7,13 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/go-chi/chi/v5"
 	"github.com/gorilla/websocket"
 	"github.com/vttapp/companion/core"
 	"github.com/vttapp/companion/core/sqlite"
@@ -320,5 +322,38 @@ func TestHostConsoleListsClientsWithViewports(t *testing.T) {
 			t.Fatalf("clients = %+v, want the table display with its viewport", clients)
 		}
 		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// TestHostConsoleDocListsEveryRoute keeps docs/host-console.md complete:
+// every route of the host API is in its table.
+func TestHostConsoleDocListsEveryRoute(t *testing.T) {
+	doc, err := os.ReadFile("../docs/host-console.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := newConsoleEnv(t)
+	r := chi.NewRouter()
+	cfg := Config{Service: e.svc, Hub: NewHub(e.svc, core.NewBus(), nil, HubOptions{})}
+	mountHostImport(r, cfg)
+	mountHostSettings(r, cfg)
+	mountHostConsole(r, cfg)
+	routes := 0
+	err = chi.Walk(r, func(method, route string, _ http.Handler, _ ...func(http.Handler) http.Handler) error {
+		routes++
+		if method == http.MethodHead {
+			return nil
+		}
+		if want := "`" + method + " " + route + "`"; !strings.Contains(string(doc), want) &&
+			!strings.Contains(string(doc), "`"+method+" "+strings.Replace(route, "{action}", "start", 1)+"`") {
+			t.Errorf("docs/host-console.md does not list %s", want)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if routes < 20 {
+		t.Fatalf("walked only %d routes", routes)
 	}
 }
