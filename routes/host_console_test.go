@@ -346,7 +346,7 @@ func TestHostConsoleDocListsEveryRoute(t *testing.T) {
 		}
 		if want := "`" + method + " " + route + "`"; !strings.Contains(string(doc), want) &&
 			!strings.Contains(string(doc), "`"+method+" "+strings.Replace(route, "{action}", "start", 1)+"`") {
-			t.Errorf("docs/host-console.md does not list %s", want)
+			t.Errorf("docs/host-console.md does not list %s: add a row for it to the API table", want)
 		}
 		return nil
 	})
