@@ -10,7 +10,8 @@ import (
 	"github.com/vttapp/companion/systems"
 )
 
-// watchSystem hot-reloads the system folder: a good edit is swapped in and
+// watchSystem hot-reloads (the watcher itself logs each outcome, with its
+// latency or its file:line problems); the system folder: a good edit is swapped in and
 // clients are told to reload; a broken one keeps the old version serving
 // and the error (file:line: message) goes to the log. Both outcomes are
 // recorded in status for the host console.
@@ -21,12 +22,10 @@ func watchSystem(ctx context.Context, cfg *serveConfig, holder *systems.Holder, 
 		Load:   systems.Options{CallTimeout: cfg.LuaTimeout},
 		Logger: log,
 		OnReload: func(s *systems.System, latency time.Duration) {
-			log.Info("system reloaded", "system", s.ID(), "version", s.Version(), "latency", latency)
 			status.Reloaded(s.Version(), latency)
 			svc.Publish(core.Event{Name: core.EventReload, Data: map[string]any{"system": s.ID(), "version": s.Version()}})
 		},
 		OnError: func(err error) {
-			log.Error("system reload failed; the previous version keeps serving", "error", err)
 			status.Failed(err)
 		},
 	})
