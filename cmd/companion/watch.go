@@ -10,11 +10,10 @@ import (
 	"github.com/vttapp/companion/systems"
 )
 
-// watchSystem hot-reloads (the watcher itself logs each outcome, with its
-// latency or its file:line problems); the system folder: a good edit is swapped in and
-// clients are told to reload; a broken one keeps the old version serving
-// and the error (file:line: message) goes to the log. Both outcomes are
-// recorded in status for the host console.
+// watchSystem hot-reloads the system folder: a good edit is swapped in and
+// clients are told to reload; a broken one keeps the old version serving.
+// The watcher logs each outcome itself (with its latency, or its
+// file:line problems); both are recorded in status for the host console.
 func watchSystem(ctx context.Context, cfg *serveConfig, holder *systems.Holder, svc *core.Service, status *routes.SystemStatus, log *slog.Logger) {
 	dir := cfg.SystemDir
 	status.Watching(dir)
