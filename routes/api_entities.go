@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
+	"slices"
 	"strconv"
 	"sync"
 
@@ -29,12 +31,44 @@ func (s *server) collectionKind(r *http.Request) (*systems.System, *systems.Kind
 	if err != nil {
 		return nil, nil, err
 	}
-	label := chi.URLParam(r, "collection")
+	label := pathParam(r, "collection")
+	if slices.Contains(systems.ReservedCollections, label) {
+		return nil, nil, errReservedLabel
+	}
 	kind, ok := sys.KindByCollection(label)
 	if !ok {
 		return nil, nil, core.NotFoundf("unknown collection '%s'", label)
 	}
 	return sys, kind, nil
+}
+
+// errReservedLabel marks a collection path whose label belongs to a fixed
+// route (messages, combatants...): answerCollectionError turns it into the
+// 405 or 404 of that path.
+var errReservedLabel = errors.New("reserved collection label")
+
+// answerCollectionError writes an error of collectionKind. A reserved label
+// reached a collection route only because its fixed route lacks this
+// method (405 with that route's Allow) or this path (404).
+func (s *server) answerCollectionError(w http.ResponseWriter, r *http.Request, err error) {
+	if err != errReservedLabel {
+		writeError(w, r, s.cfg.Log, err)
+		return
+	}
+	if rctx := chi.RouteContext(r.Context()); rctx != nil && rctx.Routes != nil {
+		if allowed := allowedMethods(rctx.Routes, requestPath(r)); len(allowed) > 1 {
+			writeMethodNotAllowed(w, r, allowed)
+			return
+		}
+	}
+	switch label := pathParam(r, "collection"); {
+	case label == "combatants" && r.URL.Path == "/api/combatants":
+		writeMessage(w, http.StatusNotFound, "no endpoint lists combatants: read them from 'game' in GET /api, or one at a time at /api/combatants/{id}")
+	case label == "tokens" && r.URL.Path == "/api/tokens":
+		writeMessage(w, http.StatusNotFound, "no endpoint lists tokens: read them from 'map' in GET /api, or one at a time at /api/tokens/{id}")
+	default:
+		notFound(w, r)
+	}
 }
 
 // listCollection answers GET /api/{collection}: every entity of the kind,
@@ -44,7 +78,7 @@ func (s *server) collectionKind(r *http.Request) (*systems.System, *systems.Kind
 func (s *server) listCollection(w http.ResponseWriter, r *http.Request) {
 	sys, kind, err := s.collectionKind(r)
 	if err != nil {
-		writeError(w, r, s.cfg.Log, err)
+		s.answerCollectionError(w, r, err)
 		return
 	}
 	schema := r.URL.Query().Get("schema")
@@ -154,7 +188,7 @@ func entityJSON(ctx context.Context, sys *systems.System, e *core.Entity, schema
 func (s *server) getEntity(w http.ResponseWriter, r *http.Request) {
 	sys, kind, err := s.collectionKind(r)
 	if err != nil {
-		writeError(w, r, s.cfg.Log, err)
+		s.answerCollectionError(w, r, err)
 		return
 	}
 	q := r.URL.Query()
@@ -176,7 +210,7 @@ func (s *server) getEntity(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	ctx := r.Context()
-	e, err := s.cfg.Service.Entity(ctx, kind.Name, chi.URLParam(r, "id"))
+	e, err := s.cfg.Service.Entity(ctx, kind.Name, pathParam(r, "id"))
 	if err != nil {
 		writeError(w, r, s.cfg.Log, err)
 		return
@@ -259,7 +293,7 @@ func withMember(obj []byte, key string, value []byte) ([]byte, error) {
 func (s *server) putEntity(w http.ResponseWriter, r *http.Request) {
 	_, kind, err := s.collectionKind(r)
 	if err != nil {
-		writeError(w, r, s.cfg.Log, err)
+		s.answerCollectionError(w, r, err)
 		return
 	}
 	var e core.Entity
@@ -267,7 +301,7 @@ func (s *server) putEntity(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, s.cfg.Log, err)
 		return
 	}
-	out, err := s.cfg.Service.PutEntity(r.Context(), kind.Name, chi.URLParam(r, "id"), &e)
+	out, err := s.cfg.Service.PutEntity(r.Context(), kind.Name, pathParam(r, "id"), &e)
 	if err != nil {
 		writeError(w, r, s.cfg.Log, err)
 		return
@@ -279,7 +313,7 @@ func (s *server) putEntity(w http.ResponseWriter, r *http.Request) {
 func (s *server) patchEntity(w http.ResponseWriter, r *http.Request) {
 	_, kind, err := s.collectionKind(r)
 	if err != nil {
-		writeError(w, r, s.cfg.Log, err)
+		s.answerCollectionError(w, r, err)
 		return
 	}
 	patch, err := decodePatch(r)
@@ -287,7 +321,7 @@ func (s *server) patchEntity(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, s.cfg.Log, err)
 		return
 	}
-	out, err := s.cfg.Service.PatchEntity(r.Context(), kind.Name, chi.URLParam(r, "id"), patch)
+	out, err := s.cfg.Service.PatchEntity(r.Context(), kind.Name, pathParam(r, "id"), patch)
 	if err != nil {
 		writeError(w, r, s.cfg.Log, err)
 		return

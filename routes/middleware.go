@@ -6,13 +6,16 @@ import (
 	"log/slog"
 	"mime"
 	"net/http"
+	"net/url"
 	"runtime/debug"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/go-chi/chi/v5"
+	"github.com/vttapp/companion/systems"
 )
 
 // recoverPanics turns a panic in a handler into a 500 {"message": ...} and
@@ -135,22 +138,48 @@ func cors(next http.Handler) http.Handler {
 // path does support (chi drops that list when the handler is custom).
 func methodNotAllowed(mux *chi.Mux) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		path := r.URL.RawPath
-		if path == "" {
-			path = r.URL.Path
-		}
-		var allowed []string
-		for _, m := range []string{http.MethodGet, http.MethodHead, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete} {
-			if mux.Match(chi.NewRouteContext(), m, path) ||
-				(m == http.MethodHead && mux.Match(chi.NewRouteContext(), http.MethodGet, path)) {
-				allowed = append(allowed, m)
-			}
-		}
-		allowed = append(allowed, http.MethodOptions)
-		w.Header().Set("Allow", strings.Join(allowed, ", "))
-		writeMessage(w, http.StatusMethodNotAllowed,
-			fmt.Sprintf("method %s is not allowed on %s (allowed: %s)", r.Method, r.URL.Path, strings.Join(allowed, ", ")))
+		writeMethodNotAllowed(w, r, allowedMethods(mux, requestPath(r)))
 	}
+}
+
+func writeMethodNotAllowed(w http.ResponseWriter, r *http.Request, allowed []string) {
+	w.Header().Set("Allow", strings.Join(allowed, ", "))
+	writeMessage(w, http.StatusMethodNotAllowed,
+		fmt.Sprintf("method %s is not allowed on %s (allowed: %s)", r.Method, r.URL.Path, strings.Join(allowed, ", ")))
+}
+
+// requestPath is the path chi routes on: the raw one when it has escapes.
+func requestPath(r *http.Request) string {
+	if r.URL.RawPath != "" {
+		return r.URL.RawPath
+	}
+	return r.URL.Path
+}
+
+// allowedMethods lists the methods some route serves at path, OPTIONS
+// last (the CORS layer answers it everywhere). The collection routes do
+// not count for a reserved label such as "messages": no system can define
+// that collection, so they never serve it.
+func allowedMethods(routes chi.Routes, path string) []string {
+	serves := func(method string) bool {
+		rctx := chi.NewRouteContext()
+		pattern := routes.Find(rctx, method, path)
+		if pattern == "" {
+			return false
+		}
+		if strings.HasPrefix(pattern, "/api/{collection}") {
+			label, err := url.PathUnescape(rctx.URLParam("collection"))
+			return err == nil && !slices.Contains(systems.ReservedCollections, label)
+		}
+		return true
+	}
+	var allowed []string
+	for _, m := range []string{http.MethodGet, http.MethodHead, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete} {
+		if serves(m) || (m == http.MethodHead && serves(http.MethodGet)) {
+			allowed = append(allowed, m)
+		}
+	}
+	return append(allowed, http.MethodOptions)
 }
 
 // notFound answers an unrouted path with a JSON 404.

@@ -5,10 +5,27 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"net/url"
 	"strconv"
 
+	"github.com/go-chi/chi/v5"
 	"github.com/vttapp/companion/core"
 )
+
+// pathParam returns a path parameter percent-decoded. chi routes on the raw
+// path when the request's escapes differ from Go's own (%2F for a slash,
+// %41 for a plain letter) and then hands the parameter over still escaped;
+// an id must mean the same thing however the client escaped it.
+func pathParam(r *http.Request, name string) string {
+	v := chi.URLParam(r, name)
+	if r.URL.RawPath == "" {
+		return v
+	}
+	if decoded, err := url.PathUnescape(v); err == nil {
+		return decoded
+	}
+	return v
+}
 
 // readBody reads a request body whole. The body limit is applied by the
 // middleware; an oversized body comes back as a 413 error.

@@ -20,7 +20,7 @@ func mountHostLive(r chi.Router, cfg Config) {
 	// The host refuses a drag: every client snaps the token back to its
 	// committed position (tokenMoved, state block).
 	r.Post("/host/api/drags/{tokenId}/block", func(w http.ResponseWriter, r *http.Request) {
-		id := chi.URLParam(r, "tokenId")
+		id := pathParam(r, "tokenId")
 		if _, err := cfg.Service.Token(r.Context(), id); err != nil {
 			hostSettingsError(w, err)
 			return
