@@ -160,8 +160,6 @@ func importWaitOffer(t *testing.T, env *importEnv, id string, checkedOnly bool) 
 	}
 }
 
-func importContains(s, sub string) bool { return strings.Contains(s, sub) }
-
 func newRecorder() *httptest.ResponseRecorder { return httptest.NewRecorder() }
 
 func newRequest(method, target, body string) *http.Request {
