@@ -2,6 +2,7 @@ package core
 
 import (
 	"context"
+	"slices"
 	"sync"
 )
 
@@ -66,9 +67,18 @@ func (s *Service) UpdateSettings(ctx context.Context, p SettingsPatch) (Settings
 	return settings, nil
 }
 
+// Limits of object tracking. The objects live in memory and any client may
+// report them, so their number and each contour are capped; a table-top
+// display tracks a few dozen pieces with contours of a few hundred points.
+const (
+	MaxTrackedObjects = 1000
+	MaxTrackedContour = 4096 // numbers: x,y pairs
+)
+
 // TrackObject handles the four trackedObject* client events: created and
 // updated upsert, deleted removes, and trackedObjectsUpdated replaces the
-// whole set. The same event is broadcast to every client.
+// whole set. The same event is broadcast to every client. A report that
+// would pass the limits is refused whole.
 func (s *Service) TrackObject(name string, objects []*TrackedObject) error {
 	keys := make([]string, len(objects))
 	for i, o := range objects {
@@ -76,14 +86,33 @@ func (s *Service) TrackObject(name string, objects []*TrackedObject) error {
 		if err != nil {
 			return err
 		}
+		if len(o.Contour) > MaxTrackedContour {
+			return Invalidf("tracked object: 'contour' has %d numbers, more than the limit of %d", len(o.Contour), MaxTrackedContour)
+		}
 		keys[i] = k
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	l := s.live
+	if err := s.live.track(name, keys, objects); err != nil {
+		return err
+	}
+	var data any = objects
+	if name != EventTrackedObjectsUpdated && len(objects) == 1 {
+		data = objects[0]
+	}
+	s.events.Publish(Event{Name: name, Data: data})
+	return nil
+}
+
+// track applies a trackedObject* report to the set.
+func (l *Live) track(name string, keys []string, objects []*TrackedObject) error {
 	l.mu.Lock()
+	defer l.mu.Unlock()
 	switch name {
 	case EventTrackedObjectCreated, EventTrackedObjectUpdated:
+		if n := l.countWith(keys); n > MaxTrackedObjects {
+			return Invalidf("too many tracked objects: %d, the limit is %d", n, MaxTrackedObjects)
+		}
 		for i, o := range objects {
 			if _, ok := l.tracked[keys[i]]; !ok {
 				l.order = append(l.order, keys[i])
@@ -96,15 +125,13 @@ func (s *Service) TrackObject(name string, objects []*TrackedObject) error {
 				continue
 			}
 			delete(l.tracked, k)
-			for j, ok := range l.order {
-				if ok == k {
-					l.order = append(l.order[:j], l.order[j+1:]...)
-					break
-				}
-			}
+			l.order = slices.DeleteFunc(l.order, func(o string) bool { return o == k })
 		}
 	case EventTrackedObjectsUpdated:
-		l.tracked = map[string]*TrackedObject{}
+		if len(objects) > MaxTrackedObjects {
+			return Invalidf("too many tracked objects: %d, the limit is %d", len(objects), MaxTrackedObjects)
+		}
+		l.tracked = make(map[string]*TrackedObject, len(objects))
 		l.order = l.order[:0]
 		for i, o := range objects {
 			if _, dup := l.tracked[keys[i]]; !dup {
@@ -113,14 +140,21 @@ func (s *Service) TrackObject(name string, objects []*TrackedObject) error {
 			l.tracked[keys[i]] = o
 		}
 	default:
-		l.mu.Unlock()
 		return Invalidf("unknown tracked object event '%s'", name)
 	}
-	l.mu.Unlock()
-	var data any = objects
-	if name != EventTrackedObjectsUpdated && len(objects) == 1 {
-		data = objects[0]
-	}
-	s.events.Publish(Event{Name: name, Data: data})
 	return nil
+}
+
+// countWith is how many objects are tracked once keys are added. The
+// caller holds l.mu.
+func (l *Live) countWith(keys []string) int {
+	n := len(l.tracked)
+	seen := map[string]bool{}
+	for _, k := range keys {
+		if _, ok := l.tracked[k]; !ok && !seen[k] {
+			seen[k] = true
+			n++
+		}
+	}
+	return n
 }
