@@ -1,0 +1,162 @@
+package tests
+
+// Audit of contract 6.1 and 6.2 details the other WebSocket tests leave
+// open: the exact envelope keys, which events are answered, and that a
+// refused door leaves the store as it was.
+
+import (
+	"encoding/json"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gorilla/websocket"
+	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/routes"
+)
+
+// rawFrame reads one frame and returns its top-level keys and the frame.
+func rawFrame(t *testing.T, conn *websocket.Conn) (keys []string, env map[string]json.RawMessage) {
+	t.Helper()
+	conn.SetReadDeadline(time.Now().Add(wsWait))
+	_, data, err := conn.ReadMessage()
+	if err != nil {
+		t.Fatalf("read: %v", err)
+	}
+	if err := json.Unmarshal(data, &env); err != nil {
+		t.Fatalf("frame is not a JSON object: %s", data)
+	}
+	for k := range env {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys, env
+}
+
+// TestAuditWSEnvelopeKeys: contract 6.1 names the envelope fields name,
+// data, requestId and responseId. A broadcast carries name and data; a
+// reply adds responseId, the requestId exactly as sent (string, number);
+// the server never sends requestId.
+func TestAuditWSEnvelopeKeys(t *testing.T) {
+	e := newWSEnv(t, routes.HubOptions{})
+	conn, _, err := websocket.DefaultDialer.Dial(e.wsURL("/"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	keys, env := rawFrame(t, conn)
+	var app map[string]json.RawMessage
+	json.Unmarshal(env["data"], &app)
+	if strings.Join(keys, ",") != "data,name" || string(env["name"]) != `"app"` || len(app) != 2 || app["version"] == nil || app["build"] == nil {
+		t.Fatalf("app frame keys %v: %v", keys, env)
+	}
+	if keys, env := rawFrame(t, conn); strings.Join(keys, ",") != "data,name" || string(env["name"]) != `"clientConnected"` {
+		t.Fatalf("clientConnected frame keys %v: %v", keys, env)
+	}
+	for _, id := range []string{`"r-1"`, `42`, `-7`} {
+		frame := `{"name":"updateToken","requestId":` + id + `,"data":{"id":"` + wsTokenID + `","name":"N"}}`
+		if err := conn.WriteMessage(websocket.TextMessage, []byte(frame)); err != nil {
+			t.Fatal(err)
+		}
+		keys, env := rawFrame(t, conn)
+		if strings.Join(keys, ",") != "data,name" || string(env["name"]) != `"tokenUpdated"` {
+			t.Fatalf("broadcast keys %v: %v", keys, env)
+		}
+		keys, env = rawFrame(t, conn)
+		if strings.Join(keys, ",") != "data,name,responseId" || string(env["name"]) != `"updateToken"` || string(env["responseId"]) != id {
+			t.Fatalf("reply to requestId %s: keys %v, %v", id, keys, env)
+		}
+	}
+	// An error reply has the same envelope, data {message, kind, request}.
+	conn.WriteMessage(websocket.TextMessage, []byte(`{"name":"updateToken","requestId":"bad","data":{"id":"nope"}}`))
+	keys, env = rawFrame(t, conn)
+	var d map[string]string
+	json.Unmarshal(env["data"], &d)
+	if strings.Join(keys, ",") != "data,name,responseId" || string(env["name"]) != `"error"` || string(env["responseId"]) != `"bad"` ||
+		d["kind"] != "not found" || d["request"] != "updateToken" || !strings.Contains(d["message"], "nope") {
+		t.Fatalf("error reply keys %v: %v", keys, env)
+	}
+}
+
+// TestAuditWSRepliesOnlyWhenAsked: a client event without requestId gets
+// no reply of its own, only the broadcasts of what it changed (the sender
+// included); getAttribute is answered anyway, without responseId.
+func TestAuditWSRepliesOnlyWhenAsked(t *testing.T) {
+	e := newWSEnv(t, routes.HubOptions{})
+	a, _ := e.connect(t)
+	b, _ := e.connect(t)
+	a.waitFor(core.EventClientConnected)
+	for _, tc := range []struct {
+		name  string
+		data  any
+		hears []string
+	}{
+		{core.EventClientUpdated, map[string]any{"name": "Ann"}, []string{core.EventClientUpdated}},
+		{core.RequestMapViewportUpdated, map[string]any{"id": wsMapID, "x": 1, "y": 2, "zoom": 1}, nil},
+		{core.EventTokenMoved, core.Movement{ID: wsTokenID, X: 11, Y: 21, State: core.DragStart}, []string{core.EventTokenMoved}},
+		{core.EventTokenMoved, core.Movement{ID: wsTokenID, X: 12, Y: 22, State: core.DragEnd}, []string{core.EventTokenMoved, core.EventTokenUpdated}},
+		{core.RequestUpdateDoor, core.Door{MapID: wsMapID, ID: wsDoorID, State: core.DoorOpen}, []string{core.EventMapUpdated, core.EventLineOfSightUpdated}},
+		{core.EventPointerUpdated, map[string]any{"x": 1, "y": 1}, []string{core.EventPointerUpdated}},
+		{core.RequestUpdateToken, map[string]any{"id": wsTokenID, "name": "T"}, []string{core.EventTokenUpdated}},
+		{core.RequestUpdateEntity, map[string]any{"id": wsEntityID, "notes": "n"}, []string{core.EventEntityUpdated, core.EventCombatantUpdated}},
+		{core.RequestUpdateCombatant, map[string]any{"id": wsCombatant, "name": "C"}, []string{core.EventCombatantUpdated, core.EventEntityUpdated}},
+		{core.RequestCreateMessage, map[string]any{"text": "hi"}, []string{core.EventMessageCreated}},
+		{core.RequestSetAttribute, core.Attribute{EntityID: wsEntityID, Attributes: core.Object{"str": 9}}, []string{core.EventEntityUpdated, core.EventCombatantUpdated}},
+		{core.EventTrackedObjectCreated, map[string]any{"id": 1}, []string{core.EventTrackedObjectCreated}},
+		{core.EventTrackedObjectUpdated, map[string]any{"id": 1, "x": 4}, []string{core.EventTrackedObjectUpdated}},
+		{core.EventTrackedObjectDeleted, map[string]any{"id": 1}, []string{core.EventTrackedObjectDeleted}},
+		{core.EventTrackedObjectsUpdated, []map[string]any{{"id": 2}}, []string{core.EventTrackedObjectsUpdated}},
+	} {
+		a.send(tc.name, tc.data, "")
+		for _, c := range []*wsClient{a, b} {
+			for _, m := range c.expectNames(tc.hears...) {
+				if len(m.ResponseID) != 0 {
+					t.Fatalf("%s: broadcast %s carries responseId %s", tc.name, m.Name, m.ResponseID)
+				}
+			}
+		}
+		e.mark(t, a, b) // nothing else: no reply to a request without requestId
+	}
+	a.send(core.RequestGetAttribute, core.Attribute{EntityID: wsEntityID, Attributes: core.Object{"str": nil}}, "")
+	m := a.next()
+	var attr core.Attribute
+	m.decode(t, &attr)
+	if m.Name != core.RequestGetAttribute || len(m.ResponseID) != 0 || attr.EntityID != wsEntityID || attr.Attributes["str"] != 9.0 {
+		t.Fatalf("getAttribute without requestId: %s %s %s", m.Name, m.ResponseID, m.Data)
+	}
+	e.mark(t, a, b)
+}
+
+// TestAuditWSRefusedDoorChangesNothing: with remote interaction off a
+// door request is refused and the door stays as stored.
+func TestAuditWSRefusedDoorChangesNothing(t *testing.T) {
+	e := newWSEnv(t, routes.HubOptions{})
+	a, _ := e.connect(t)
+	off := false
+	if _, err := e.svc.UpdateSettings(t.Context(), core.SettingsPatch{RemoteInteraction: &off}); err != nil {
+		t.Fatal(err)
+	}
+	a.waitFor(core.EventInteractionUpdated)
+	a.send(core.RequestUpdateDoor, core.Door{MapID: wsMapID, ID: wsDoorID, State: core.DoorOpen}, "")
+	if m := a.next(); m.Name != "error" {
+		t.Fatalf("refused door answered %s", m.Name)
+	}
+	var door string
+	err := e.store.View(t.Context(), func(tx core.Tx) error {
+		m, err := tx.Map(wsMapID)
+		if err != nil {
+			return err
+		}
+		for _, w := range m.Walls {
+			if w.ID == wsDoorID {
+				door = w.Door
+			}
+		}
+		return nil
+	})
+	if err != nil || door != core.DoorClosed {
+		t.Fatalf("door after a refused request: %q %v", door, err)
+	}
+	e.mark(t, a)
+}
