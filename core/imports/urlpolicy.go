@@ -17,7 +17,7 @@ func CheckSourceURL(raw string) (*url.URL, error) {
 		return nil, core.Invalidf("%s", MsgNotEncoded)
 	}
 	u, err := url.Parse(raw)
-	if err != nil || u.Scheme == "" {
+	if err != nil || u.Scheme == "" || !reparses(u) {
 		return nil, core.Invalidf("'%s' is not an absolute URL. Only https URLs can be imported from a link.", raw)
 	}
 	scheme := strings.ToLower(u.Scheme)
@@ -36,29 +36,57 @@ func CheckSourceURL(raw string) (*url.URL, error) {
 	return u, nil
 }
 
+// reparses reports whether the URL a request would be made for (its
+// String form) parses back to the same host. Fetch and the redirect checks
+// work on that form, so a URL that does not survive it, such as an IPv6
+// zone holding a byte that is not UTF-8, is refused rather than judged on
+// one text and requested on another.
+func reparses(u *url.URL) bool {
+	again, err := url.Parse(u.String())
+	return err == nil && again.Hostname() == u.Hostname()
+}
+
 // IsLocalHost reports whether a host, as written in a URL (without
 // brackets or port), is on the local network: localhost, a loopback,
 // RFC 1918, link-local, IPv6 unique-local address, or a .local mDNS name.
 // Only canonical dotted IPv4 counts as an address: decimal or octal forms
 // such as 2130706433 or 0177.0.0.1 are names, and names other than
 // localhost and *.local are not local whatever they would resolve to.
+// A trailing dot is accepted on a name ("localhost.") but not on an
+// address: "127.0.0.1." is a name the resolver would look up, so the text
+// does not say it is local.
 func IsLocalHost(host string) bool {
-	h := strings.ToLower(strings.TrimSuffix(host, "."))
-	if h == "" {
-		return false
+	if ip, err := netip.ParseAddr(host); err == nil {
+		ip = ip.Unmap()
+		return ip.IsLoopback() || ip.IsPrivate() || ip.IsLinkLocalUnicast()
 	}
+	h := strings.ToLower(strings.TrimSuffix(host, "."))
 	if h == "localhost" {
 		return true
 	}
-	if strings.HasSuffix(h, ".local") && len(h) > len(".local") {
-		return true
-	}
-	ip, err := netip.ParseAddr(h)
-	if err != nil {
+	name, ok := strings.CutSuffix(h, ".local")
+	return ok && isDNSName(name)
+}
+
+// isDNSName reports whether s is one or more dot-separated labels of ASCII
+// letters, digits, '-' and '_', none empty or longer than 63 bytes: the
+// names an mDNS responder can answer ("..local" or "a..local" are not).
+func isDNSName(s string) bool {
+	if s == "" || len(s) > 253 {
 		return false
 	}
-	ip = ip.Unmap()
-	return ip.IsLoopback() || ip.IsPrivate() || ip.IsLinkLocalUnicast()
+	for _, label := range strings.Split(s, ".") {
+		if label == "" || len(label) > 63 {
+			return false
+		}
+		for i := 0; i < len(label); i++ {
+			c := label[i]
+			if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-' || c == '_') {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // isHTTPS reports whether a URL uses https.
