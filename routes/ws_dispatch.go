@@ -318,7 +318,8 @@ func wsUpdateCombatant(ctx context.Context, c *wsConn, data json.RawMessage) (an
 
 // wsCreateMessage posts to the shared log as POST /api/messages does. A
 // message without a source is signed with the client's registered name and
-// colour: only the GM's messages have none.
+// colour, or its connection id before it registered a name: only the GM's
+// messages have none.
 func wsCreateMessage(ctx context.Context, c *wsConn, data json.RawMessage) (any, error) {
 	if len(data) == 0 || bytes.Equal(data, []byte("null")) {
 		return nil, core.Invalidf("createMessage: 'data' is required")
@@ -330,6 +331,9 @@ func wsCreateMessage(ctx context.Context, c *wsConn, data json.RawMessage) (any,
 	if m.Source == "" {
 		src := c.source()
 		m.Source = src.Name
+		if strings.TrimSpace(m.Source) == "" {
+			m.Source = src.ID
+		}
 		if m.Color == "" {
 			m.Color = src.Color
 		}

@@ -160,3 +160,17 @@ func TestAuditWSRefusedDoorChangesNothing(t *testing.T) {
 	}
 	e.mark(t, a)
 }
+
+// TestAuditWSMessageFromUnnamedClientIsNotTheGM: a message without source
+// is the GM's (shapes 17.5), so a client's message is always signed, with
+// its connection id until it has registered a name.
+func TestAuditWSMessageFromUnnamedClientIsNotTheGM(t *testing.T) {
+	e := newWSEnv(t, routes.HubOptions{})
+	a, ch := e.connect(t)
+	a.send(core.RequestCreateMessage, map[string]any{"text": "who am I?"}, "")
+	var m core.Message
+	a.waitFor(core.EventMessageCreated).decode(t, &m)
+	if m.Source != "client-"+itoa(ch) {
+		t.Fatalf("message of an unnamed client has source %q, want client-%d", m.Source, ch)
+	}
+}
