@@ -144,7 +144,7 @@ func (h *Hub) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	closed := h.closed
 	h.mu.RUnlock()
 	if closed {
-		http.Error(w, `{"message":"the server is shutting down"}`, http.StatusServiceUnavailable)
+		writeMessage(w, http.StatusServiceUnavailable, "the server is shutting down")
 		return
 	}
 	bw := &wsHijackWriter{ResponseWriter: w}

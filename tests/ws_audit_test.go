@@ -174,3 +174,20 @@ func TestAuditWSMessageFromUnnamedClientIsNotTheGM(t *testing.T) {
 		t.Fatalf("message of an unnamed client has source %q, want client-%d", m.Source, ch)
 	}
 }
+
+// TestAuditWSRefusedWhenClosingIsJSON: an upgrade refused while the
+// server shuts down gets the contract's error body, {"message": text}.
+func TestAuditWSRefusedWhenClosingIsJSON(t *testing.T) {
+	e := newWSEnv(t, routes.HubOptions{})
+	e.hub.Close()
+	_, resp, err := websocket.DefaultDialer.Dial(e.wsURL("/"), nil)
+	if err == nil || resp == nil {
+		t.Fatalf("dial after close: %v", err)
+	}
+	defer resp.Body.Close()
+	var body map[string]string
+	if resp.StatusCode != 503 || !strings.HasPrefix(resp.Header.Get("Content-Type"), "application/json") ||
+		json.NewDecoder(resp.Body).Decode(&body) != nil || len(body) != 1 || body["message"] == "" {
+		t.Fatalf("refused upgrade: %d %q %v", resp.StatusCode, resp.Header.Get("Content-Type"), body)
+	}
+}
