@@ -50,10 +50,10 @@ func ParseLink(link string) (Source, error) {
 	if rest == "" && !hasLinkScheme(link) {
 		return Source{}, core.Invalidf("Not an import link: it must start with vttapp:// or vttapp-beta://")
 	}
-	action, query, _ := strings.Cut(rest, "?")
-	if i := strings.IndexByte(query, '#'); i >= 0 {
-		query = query[:i]
+	if i := strings.IndexByte(rest, '#'); i >= 0 {
+		rest = rest[:i] // a fragment is neither action nor parameters
 	}
+	action, query, _ := strings.Cut(rest, "?")
 	if !strings.EqualFold(strings.TrimSuffix(action, "/"), "import") {
 		return Source{}, core.Invalidf("%s", MsgUnknownAction)
 	}

@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"unicode/utf8"
 
 	"github.com/vttapp/companion/core"
 )
@@ -90,6 +91,11 @@ func bodySource(r *http.Request) (partialSource, error) {
 	}
 	if len(bytes.TrimSpace(data)) == 0 {
 		return partialSource{}, nil
+	}
+	if !utf8.Valid(data) {
+		// encoding/json would turn the bad bytes into U+FFFD and fetch a
+		// URL other than the one sent.
+		return partialSource{}, core.Invalidf("the request body is not valid UTF-8 text")
 	}
 	var fields map[string]json.RawMessage
 	if err := json.Unmarshal(data, &fields); err != nil || fields == nil {
