@@ -16,7 +16,7 @@ func (s *Service) Combatant(ctx context.Context, id string) (*Combatant, error) 
 func combatantByID(tx Tx, id string) (*Combatant, error) {
 	c, err := tx.Combatant(id)
 	if IsNotFound(err) {
-		return nil, NotFoundf("no combatant with id '%s'", id)
+		return nil, NotFoundf("no combatant with id '%s'", Clip(id))
 	}
 	return c, err
 }
@@ -25,7 +25,7 @@ func combatantByID(tx Tx, id string) (*Combatant, error) {
 // shared combatant pushes its ranges back to its unique entity.
 func (s *Service) PutCombatant(ctx context.Context, pathID string, c *Combatant) (*Combatant, error) {
 	if c.ID != pathID {
-		return nil, Invalidf("body id '%s' does not match path id '%s'", c.ID, pathID)
+		return nil, Invalidf("body id '%s' does not match path id '%s'", Clip(c.ID), Clip(pathID))
 	}
 	var out *Combatant
 	err := s.write(ctx, func(tx Tx) ([]Event, error) {
@@ -76,7 +76,7 @@ func (s *Service) PatchCombatant(ctx context.Context, id string, patch Object) (
 func (s *Service) storeCombatant(tx Tx, c *Combatant) ([]Event, error) {
 	c.Normalize()
 	if c.Role != "" && c.Role != RoleHostile && c.Role != RoleFriendly && c.Role != RoleNeutral {
-		return nil, Invalidf("combatant: role must be hostile, friendly or neutral, not '%s'", c.Role)
+		return nil, Invalidf("combatant: role must be hostile, friendly or neutral, not '%s'", Clip(c.Role))
 	}
 	if err := tx.PutCombatant(c); err != nil {
 		return nil, err

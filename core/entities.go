@@ -2,6 +2,7 @@ package core
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"time"
 )
@@ -30,7 +31,7 @@ func (s *Service) EntityByReference(ctx context.Context, kind, slugOrID string) 
 		return err
 	})
 	if IsNotFound(err) {
-		return nil, NotFoundf("no %s '%s'", kind, slugOrID)
+		return nil, NotFoundf("no %s '%s'", kind, Clip(slugOrID))
 	}
 	return e, err
 }
@@ -50,9 +51,9 @@ func entityOfKind(tx Tx, kind, id string) (*Entity, error) {
 	e, err := tx.Entity(id)
 	if IsNotFound(err) || (err == nil && kind != "" && e.Kind != kind) {
 		if kind == "" {
-			return nil, NotFoundf("no entity with id '%s'", id)
+			return nil, NotFoundf("no entity with id '%s'", Clip(id))
 		}
-		return nil, NotFoundf("no %s with id '%s'", kind, id)
+		return nil, NotFoundf("no %s with id '%s'", kind, Clip(id))
 	}
 	return e, err
 }
@@ -63,10 +64,10 @@ func entityOfKind(tx Tx, kind, id string) (*Entity, error) {
 // match in the same transaction.
 func (s *Service) PutEntity(ctx context.Context, kind, pathID string, e *Entity) (*Entity, error) {
 	if e.ID != pathID {
-		return nil, Invalidf("body id '%s' does not match path id '%s'", e.ID, pathID)
+		return nil, Invalidf("body id '%s' does not match path id '%s'", Clip(e.ID), Clip(pathID))
 	}
 	if e.Kind != "" && e.Kind != kind {
-		return nil, Invalidf("body kind '%s' does not match the collection's kind '%s'", e.Kind, kind)
+		return nil, Invalidf("body kind '%s' does not match the collection's kind '%s'", Clip(e.Kind), kind)
 	}
 	var out *Entity
 	err := s.write(ctx, func(tx Tx) ([]Event, error) {
@@ -97,7 +98,7 @@ func (s *Service) PatchEntity(ctx context.Context, kind, id string, patch Object
 		return nil, err
 	}
 	if k, ok := patch["kind"]; ok && kind != "" && k != kind {
-		return nil, Invalidf("body kind '%v' does not match the collection's kind '%s'", k, kind)
+		return nil, Invalidf("body kind '%s' does not match the collection's kind '%s'", Clip(fmt.Sprint(k)), kind)
 	}
 	var out *Entity
 	err := s.write(ctx, func(tx Tx) ([]Event, error) {

@@ -3,6 +3,7 @@ package core
 import (
 	"errors"
 	"fmt"
+	"unicode/utf8"
 )
 
 // ErrorKind classifies a failure so that each transport (HTTP, WebSocket,
@@ -111,5 +112,22 @@ func MessageOf(err error) string {
 
 // IsNotFound reports whether err is a KindNotFound error.
 func IsNotFound(err error) bool { return err != nil && KindOf(err) == KindNotFound }
+
+// maxQuoted is the longest value Clip leaves whole, in bytes.
+const maxQuoted = 100
+
+// Clip shortens a value a client sent (an id, a label, a query value) for
+// quoting in an error message: past maxQuoted bytes it is cut on a rune
+// boundary and ends with "…", so a huge value is never echoed back whole.
+func Clip(s string) string {
+	if len(s) <= maxQuoted {
+		return s
+	}
+	cut := maxQuoted
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
+}
 
 func asError(err error, target any) bool { return errors.As(err, target) }

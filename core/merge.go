@@ -58,7 +58,7 @@ func checkPatchID(patch Object, pathID string) error {
 		return Invalidf("field 'id' must be a string")
 	}
 	if id != pathID {
-		return Invalidf("body id '%s' does not match path id '%s'", id, pathID)
+		return Invalidf("body id '%s' does not match path id '%s'", Clip(id), Clip(pathID))
 	}
 	return nil
 }

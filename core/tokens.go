@@ -16,7 +16,7 @@ func (s *Service) Token(ctx context.Context, id string) (*Token, error) {
 func tokenByID(tx Tx, id string) (*Token, error) {
 	t, err := tx.Token(id)
 	if IsNotFound(err) {
-		return nil, NotFoundf("no token with id '%s'", id)
+		return nil, NotFoundf("no token with id '%s'", Clip(id))
 	}
 	return t, err
 }
@@ -75,7 +75,7 @@ func (s *Service) PatchToken(ctx context.Context, id string, patch Object) (*Tok
 func (s *Service) storeToken(tx Tx, t *Token) ([]Event, error) {
 	t.Normalize()
 	if t.Role != "" && t.Role != RoleHostile && t.Role != RoleFriendly && t.Role != RoleNeutral {
-		return nil, Invalidf("token: role must be hostile, friendly or neutral, not '%s'", t.Role)
+		return nil, Invalidf("token: role must be hostile, friendly or neutral, not '%s'", Clip(t.Role))
 	}
 	if err := tx.PutToken(t); err != nil {
 		return nil, err

@@ -37,7 +37,7 @@ func (s *server) collectionKind(r *http.Request) (*systems.System, *systems.Kind
 	}
 	kind, ok := sys.KindByCollection(label)
 	if !ok {
-		return nil, nil, core.NotFoundf("unknown collection '%s'", label)
+		return nil, nil, core.NotFoundf("unknown collection '%s'", core.Clip(label))
 	}
 	return sys, kind, nil
 }
@@ -87,7 +87,7 @@ func (s *server) listCollection(w http.ResponseWriter, r *http.Request) {
 		schema = schemaList
 	case schemaList, schemaBasic, schemaModel, schemaView:
 	default:
-		writeError(w, r, s.cfg.Log, core.Invalidf("schema must be list, basic, model or view, not '%s'", schema))
+		writeError(w, r, s.cfg.Log, core.Invalidf("schema must be list, basic, model or view, not '%s'", core.Clip(schema)))
 		return
 	}
 	body, err := s.listings.get(r.Context(), s.cfg.Service, sys, kind, schema)
@@ -198,14 +198,14 @@ func (s *server) getEntity(w http.ResponseWriter, r *http.Request) {
 		schema = schemaModel
 	case schemaModel, schemaView:
 	default:
-		writeError(w, r, s.cfg.Log, core.Invalidf("schema must be model or view on a single entity, not '%s'", schema))
+		writeError(w, r, s.cfg.Log, core.Invalidf("schema must be model or view on a single entity, not '%s'", core.Clip(schema)))
 		return
 	}
 	withRefs := false
 	if v := q.Get("references"); v != "" {
 		withRefs, err = strconv.ParseBool(v)
 		if err != nil {
-			writeError(w, r, s.cfg.Log, core.Invalidf("references must be true or false, not '%s'", v))
+			writeError(w, r, s.cfg.Log, core.Invalidf("references must be true or false, not '%s'", core.Clip(v)))
 			return
 		}
 	}

@@ -105,3 +105,28 @@ func TestAuditReservedLabels(t *testing.T) {
 		t.Fatalf("combatant Allow = %q", allow)
 	}
 }
+
+// TestAuditLongValuesAreClippedInErrors: an id, label or query value is
+// quoted in the error text, but a huge one is not echoed back whole.
+func TestAuditLongValuesAreClippedInErrors(t *testing.T) {
+	e := newEnv(t, envOptions{})
+	long := strings.Repeat("é", 4000)
+	for _, c := range []apiCall{
+		{"GET", "/api/monsters/" + long, ""}, {"GET", "/api/" + long, ""}, {"GET", "/api/monsters?schema=" + long, ""},
+		{"GET", "/api/monsters/" + goblinID + "?schema=" + long, ""}, {"GET", "/api/monsters/" + goblinID + "?references=" + long, ""},
+		{"GET", "/api/combatants/" + long, ""}, {"GET", "/api/tokens/" + long, ""},
+		{"PATCH", "/api/tokens/" + long, `{"x":1}`}, {"PUT", "/api/monsters/a", `{"id":"` + long + `","name":"x"}`},
+		{"PATCH", "/api/monsters/" + goblinID, `{"id":"` + long + `"}`}, {"PUT", "/api/combatants/" + long, `{"id":"b"}`},
+	} {
+		r := e.do(t, c.method, c.path, c.body)
+		if r.status < 400 {
+			t.Fatalf("%s %.40s: %d", c.method, c.path, r.status)
+		}
+		wantError(t, r, r.status, "…")
+		if len(r.body) > 400 {
+			t.Fatalf("%s %.40s: %d-byte error body echoes the value: %.120s", c.method, c.path, len(r.body), r.body)
+		}
+	}
+	// Short values are quoted whole.
+	wantError(t, e.do(t, "GET", "/api/monsters/"+strings.Repeat("x", 64), ""), 404, "'"+strings.Repeat("x", 64)+"'")
+}
