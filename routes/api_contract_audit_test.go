@@ -217,3 +217,48 @@ func TestAuditNothingCreatedOverHTTP(t *testing.T) {
 		}
 	}
 }
+
+// TestAuditPreflightAllowsRequestedHeadersForGET: a cross-origin GET that
+// carries a non-simple header (If-None-Match for the listings' ETags, a
+// JSON Content-Type set by a fetch wrapper) is preflighted; the preflight
+// allows the headers asked for, while the methods stay GET and OPTIONS so
+// a cross-origin PUT or PATCH is still refused.
+func TestAuditPreflightAllowsRequestedHeadersForGET(t *testing.T) {
+	e := newEnv(t, envOptions{})
+	pre := e.do(t, "OPTIONS", "/api/monsters", "", "Origin", "http://elsewhere.example",
+		"Access-Control-Request-Method", "GET", "Access-Control-Request-Headers", "if-none-match, content-type")
+	if got := pre.header.Get("Access-Control-Allow-Headers"); got != "if-none-match, content-type" {
+		t.Fatalf("Access-Control-Allow-Headers = %q", got)
+	}
+	if got := pre.header.Get("Access-Control-Allow-Methods"); got != "GET, OPTIONS" {
+		t.Fatalf("Access-Control-Allow-Methods = %q", got)
+	}
+	if got := e.do(t, "OPTIONS", "/api", "", "Origin", "http://x.example", "Access-Control-Request-Method", "GET").header.Get("Access-Control-Allow-Headers"); got != "" {
+		t.Fatalf("headers allowed that were not asked for: %q", got)
+	}
+	// The ETag of a listing is readable by the cross-origin page.
+	if got := e.do(t, "GET", "/api/monsters", "", "Origin", "http://elsewhere.example").header.Get("Access-Control-Expose-Headers"); !strings.Contains(got, "ETag") {
+		t.Fatalf("Access-Control-Expose-Headers = %q", got)
+	}
+}
+
+// TestAuditRemoteInteractionDoesNotGateHTTP: contract 4.4 and 5, a token
+// PATCH or PUT ignores the remote-interaction setting (only the three
+// WebSocket events are gated).
+func TestAuditRemoteInteractionDoesNotGateHTTP(t *testing.T) {
+	e := newEnv(t, envOptions{})
+	off := false
+	if _, err := e.svc.UpdateSettings(context.Background(), core.SettingsPatch{RemoteInteraction: &off}); err != nil {
+		t.Fatal(err)
+	}
+	e.events.take()
+	if r := e.do(t, "PATCH", "/api/tokens/"+tokenA, `{"x":321}`); r.status != 200 || r.json(t)["x"] != 321.0 {
+		t.Fatalf("PATCH token with remote interaction off: %d %s", r.status, r.body)
+	}
+	if r := e.do(t, "PUT", "/api/tokens/"+tokenA, `{"name":"A","x":7}`); r.status != 200 {
+		t.Fatalf("PUT token with remote interaction off: %d %s", r.status, r.body)
+	}
+	if ev := e.events.take(); ev != "tokenUpdated,tokenUpdated" {
+		t.Fatalf("events = %s", ev)
+	}
+}

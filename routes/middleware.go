@@ -115,7 +115,9 @@ func isMultipart(r *http.Request) bool {
 
 // cors implements contract section 7: a preflight is answered with GET and
 // OPTIONS only, so a browser refuses a cross-origin PUT or PATCH; GET
-// responses may be read from any origin.
+// responses may be read from any origin. The preflight allows the headers
+// it is asked for (a GET with If-None-Match is preflighted too), and the
+// ETag of a GET answer is readable by the page.
 func cors(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		h := w.Header()
@@ -123,12 +125,16 @@ func cors(next http.Handler) http.Handler {
 		case http.MethodOptions:
 			h.Set("Access-Control-Allow-Origin", "*")
 			h.Set("Access-Control-Allow-Methods", "GET, OPTIONS")
+			if asked := r.Header.Get("Access-Control-Request-Headers"); asked != "" {
+				h.Set("Access-Control-Allow-Headers", asked)
+			}
 			h.Set("Access-Control-Max-Age", "600")
 			h.Set("Allow", "GET, HEAD, OPTIONS")
 			w.WriteHeader(http.StatusNoContent)
 			return
 		case http.MethodGet, http.MethodHead:
 			h.Set("Access-Control-Allow-Origin", "*")
+			h.Set("Access-Control-Expose-Headers", "ETag")
 		}
 		next.ServeHTTP(w, r)
 	})
