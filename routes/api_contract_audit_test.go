@@ -262,3 +262,15 @@ func TestAuditRemoteInteractionDoesNotGateHTTP(t *testing.T) {
 		t.Fatalf("events = %s", ev)
 	}
 }
+
+// TestAuditVaryOnce: a gzip answer names Accept-Encoding in Vary once,
+// whether the middleware or a cached body set it.
+func TestAuditVaryOnce(t *testing.T) {
+	e := newEnv(t, envOptions{})
+	for _, path := range []string{"/api/monsters", "/api/system", "/api/openapi.json"} {
+		r := e.do(t, "GET", path, "", "Accept-Encoding", "gzip")
+		if got := r.header.Values("Vary"); len(got) != 1 || got[0] != "Accept-Encoding" {
+			t.Fatalf("GET %s with gzip: Vary %q", path, got)
+		}
+	}
+}

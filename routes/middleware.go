@@ -262,8 +262,8 @@ func (w *gzipWriter) WriteHeader(status int) {
 	}
 	w.decided = true
 	h := w.Header()
-	if compressible(h.Get("Content-Type")) {
-		h.Add("Vary", "Accept-Encoding")
+	if compressible(h.Get("Content-Type")) && !slices.Contains(h.Values("Vary"), "Accept-Encoding") {
+		h.Add("Vary", "Accept-Encoding") // a cached body sets it itself
 	}
 	if w.shouldCompress(status) {
 		h.Set("Content-Encoding", "gzip")
