@@ -37,13 +37,17 @@ const maxDepth = 100
 const maxExactInt = 1 << 53
 
 type converter struct {
+	keys map[string]lua.LValue // interned table keys (see internedKey)
+	// lossy is set by appendJSON when what it wrote does not read back as
+	// the value fromLua gives (-0, strings that are not UTF-8).
+	lossy    bool
 	arrayMT  *lua.LTable
 	objectMT *lua.LTable
 	null     *lua.LUserData
 }
 
 func newConverter(L *lua.LState) *converter {
-	c := &converter{arrayMT: L.NewTable(), objectMT: L.NewTable(), null: L.NewUserData()}
+	c := &converter{keys: map[string]lua.LValue{}, arrayMT: L.NewTable(), objectMT: L.NewTable(), null: L.NewUserData()}
 	c.arrayMT.RawSetString("__name", lua.LString("companion.array"))
 	c.objectMT.RawSetString("__name", lua.LString("companion.object"))
 	nullMT := L.NewTable()
@@ -85,32 +89,40 @@ func (c *converter) toLuaDepth(L *lua.LState, v any, depth int) (lua.LValue, err
 		}
 		return lua.LNumber(f), nil
 	case map[string]any:
-		t := L.CreateTable(0, len(x))
-		for k, item := range x {
-			lv, err := c.toLuaDepth(L, item, depth+1)
-			if err != nil {
-				return nil, err
+		var err error
+		t := c.objectTable(L, len(x), func(set func(string, lua.LValue)) {
+			for k, item := range x {
+				lv, e := c.toLuaDepth(L, item, depth+1)
+				if e != nil {
+					err = e
+					return
+				}
+				set(k, lv)
 			}
-			t.RawSetString(k, lv)
+		})
+		if err != nil {
+			return nil, err
 		}
 		t.Metatable = c.objectMT
 		return t, nil
 	case []any:
-		t := L.CreateTable(len(x), 0)
-		for _, item := range x {
+		items := make([]lua.LValue, len(x))
+		for i, item := range x {
 			lv, err := c.toLuaDepth(L, item, depth+1)
 			if err != nil {
 				return nil, err
 			}
-			t.Append(lv)
+			items[i] = lv
 		}
+		t := arrayTable(L, items)
 		t.Metatable = c.arrayMT
 		return t, nil
 	case []string:
-		t := L.CreateTable(len(x), 0)
-		for _, s := range x {
-			t.Append(lua.LString(s))
+		items := make([]lua.LValue, len(x))
+		for i, s := range x {
+			items[i] = lua.LString(s)
 		}
+		t := arrayTable(L, items)
 		t.Metatable = c.arrayMT
 		return t, nil
 	default:

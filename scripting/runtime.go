@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	lua "github.com/yuin/gopher-lua"
@@ -34,8 +35,8 @@ type Runtime struct {
 	decl    *Declarations
 	idle    chan *state
 	slots   chan struct{} // one token per live state
+	closed  atomic.Bool
 	mu      sync.Mutex
-	closed  bool
 	created int // states created so far (for tests and metrics)
 }
 
@@ -95,14 +96,14 @@ func (rt *Runtime) FuncPos(kind, field string) (string, int) {
 // call timeout.
 func (rt *Runtime) prepare(ctx context.Context) (*state, error) {
 	st := newState(rt.prog, rt.opts.Print)
-	ctx, cancel := context.WithTimeout(ctx, rt.opts.CallTimeout)
-	defer cancel()
-	st.L.SetContext(ctx)
+	st.watch.arm(ctx, rt.opts.CallTimeout)
+	st.L.SetContext(st.watch)
 	err := st.runEntry()
 	st.L.RemoveContext()
+	st.watch.disarm()
 	if err != nil {
 		st.close()
-		return nil, rt.scriptError(err, ctx)
+		return nil, rt.scriptError(err, st.watch)
 	}
 	rt.mu.Lock()
 	rt.created++
@@ -135,14 +136,15 @@ func (rt *Runtime) acquire(ctx context.Context) (*state, error) {
 
 // release returns a healthy state to the pool.
 func (rt *Runtime) release(st *state) {
-	rt.mu.Lock()
-	closed := rt.closed
-	rt.mu.Unlock()
-	if closed {
+	if rt.closed.Load() {
 		rt.discard(st)
 		return
 	}
 	rt.idle <- st
+	// Close may have drained the pool just before st went in.
+	if rt.closed.Load() {
+		rt.drain()
+	}
 }
 
 // discard closes a state that failed (or outlived the runtime) and frees
@@ -154,9 +156,12 @@ func (rt *Runtime) discard(st *state) {
 
 // Close releases the idle states; states in use are closed when returned.
 func (rt *Runtime) Close() {
-	rt.mu.Lock()
-	rt.closed = true
-	rt.mu.Unlock()
+	rt.closed.Store(true)
+	rt.drain()
+}
+
+// drain closes the idle states.
+func (rt *Runtime) drain() {
 	for {
 		select {
 		case st := <-rt.idle:
@@ -179,17 +184,48 @@ func (rt *Runtime) Created() int {
 // result that cannot be converted is a *ScriptError naming file and line;
 // the state it happened in is discarded.
 func (rt *Runtime) Call(ctx context.Context, kind, field string, arg any) (any, error) {
-	return rt.call(ctx, kind, field, arg, false)
+	st, err := rt.acquire(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return rt.callOn(ctx, st, kind, field, arg, rt.release, st.conv.anyResult(field, kind))
 }
 
 // CallTable is Call for functions that must return a table of named values
 // (a view): any other result is an error located at the function.
 func (rt *Runtime) CallTable(ctx context.Context, kind, field string, arg any) (map[string]any, error) {
-	v, err := rt.call(ctx, kind, field, arg, true)
+	st, err := rt.acquire(ctx)
+	if err != nil {
+		return nil, err
+	}
+	v, err := rt.callOn(ctx, st, kind, field, arg, rt.release, st.conv.tableResult(field, kind))
 	if err != nil {
 		return nil, err
 	}
 	return v.(map[string]any), nil
+}
+
+// CallJSON is CallTable returning the table written as JSON: the bytes
+// encoding/json (without HTML escaping) would write for the map CallTable
+// returns, with each key of defaults the table does not set added. It
+// writes them straight from the Lua table. With wantValue it also returns
+// that map (defaults included). Without, the map is built only when the
+// JSON does not read back as it (DecodeJSON would not give the same map:
+// a -0, a string that is not UTF-8); otherwise it is nil.
+func (rt *Runtime) CallJSON(ctx context.Context, kind, field string, arg any, defaults map[string]any, wantValue bool) ([]byte, map[string]any, error) {
+	st, err := rt.acquire(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	if defaults == nil {
+		defaults = map[string]any{}
+	}
+	v, err := rt.callOn(ctx, st, kind, field, arg, rt.release, st.conv.jsonResult(field, kind, defaults, wantValue))
+	if err != nil {
+		return nil, nil, err
+	}
+	r := v.(jsonResult)
+	return r.data, r.value, nil
 }
 
 // CallFresh is Call in a state prepared for this call alone and closed
@@ -203,20 +239,16 @@ func (rt *Runtime) CallFresh(ctx context.Context, kind, field string, arg any) (
 		<-rt.slots
 		return nil, err
 	}
-	return rt.callOn(ctx, st, kind, field, arg, false, rt.discard)
+	return rt.callOn(ctx, st, kind, field, arg, rt.discard, st.conv.anyResult(field, kind))
 }
 
-func (rt *Runtime) call(ctx context.Context, kind, field string, arg any, wantTable bool) (any, error) {
-	st, err := rt.acquire(ctx)
-	if err != nil {
-		return nil, err
-	}
-	return rt.callOn(ctx, st, kind, field, arg, wantTable, rt.release)
-}
+// resultFunc converts what a call returned, while the state is still
+// held; fn is the function called (for error positions).
+type resultFunc func(ret lua.LValue, fn *lua.LFunction) (any, error)
 
-// callOn runs the call on st; release gives back a healthy state, failed
-// states are discarded.
-func (rt *Runtime) callOn(ctx context.Context, st *state, kind, field string, arg any, wantTable bool, release func(*state)) (any, error) {
+// callOn runs the call on st and converts its result with convert; release
+// gives back a healthy state, failed states are discarded.
+func (rt *Runtime) callOn(ctx context.Context, st *state, kind, field string, arg any, release func(*state), convert resultFunc) (any, error) {
 	var err error
 	fn := st.funcs[kind][field]
 	if fn == nil {
@@ -229,49 +261,128 @@ func (rt *Runtime) callOn(ctx context.Context, st *state, kind, field string, ar
 		release(st)
 		return nil, fmt.Errorf("cannot pass the %s to Lua: %v", kind, err)
 	}
-	callCtx, cancel := context.WithTimeout(ctx, rt.opts.CallTimeout)
-	L.SetContext(callCtx)
+	st.watch.arm(ctx, rt.opts.CallTimeout)
+	L.SetContext(st.watch)
 	L.Push(fn)
 	L.Push(larg)
 	err = L.PCall(1, 1, nil)
 	L.RemoveContext()
+	st.watch.disarm()
 	if err != nil {
-		err = rt.scriptError(err, callCtx)
-		cancel()
+		err = rt.scriptError(err, st.watch)
 		L.SetTop(0)
 		rt.discard(st)
 		return nil, err
 	}
-	cancel()
 	ret := L.Get(-1)
 	L.Pop(1)
-	file, line := funcPos(fn)
-	if wantTable {
-		if _, ok := ret.(*lua.LTable); !ok {
-			release(st)
-			return nil, &ScriptError{Problem: Problem{File: file, Line: line,
-				Message: fmt.Sprintf("the %s function of %q returned a %s; it must return a table", field, kind, ret.Type().String())}}
-		}
-	}
-	value, err := st.conv.fromLua(ret)
+	value, err := convert(ret, fn)
 	release(st)
-	if err != nil {
-		return nil, &ScriptError{Problem: Problem{File: file, Line: line,
-			Message: fmt.Sprintf("the %s function of %q returned a value that is not JSON: %v", field, kind, err)}}
+	return value, err
+}
+
+// anyResult converts any JSON-compatible result.
+func (c *converter) anyResult(field, kind string) resultFunc {
+	return func(ret lua.LValue, fn *lua.LFunction) (any, error) {
+		value, err := c.fromLua(ret)
+		if err != nil {
+			return nil, c.notJSON(fn, field, kind, err)
+		}
+		return value, nil
 	}
-	if wantTable {
+}
+
+// checkTable refuses a result that is not a table of named values.
+func (c *converter) checkTable(ret lua.LValue, fn *lua.LFunction, field, kind string) error {
+	file, line := funcPos(fn)
+	if _, ok := ret.(*lua.LTable); !ok {
+		return &ScriptError{Problem: Problem{File: file, Line: line,
+			Message: fmt.Sprintf("the %s function of %q returned a %s; it must return a table", field, kind, ret.Type().String())}}
+	}
+	return nil
+}
+
+func listError(fn *lua.LFunction, field, kind string) error {
+	file, line := funcPos(fn)
+	return &ScriptError{Problem: Problem{File: file, Line: line,
+		Message: fmt.Sprintf("the %s function of %q returned a list; it must return a table of named values", field, kind)}}
+}
+
+// tableResult converts a table of named values to a map.
+func (c *converter) tableResult(field, kind string) resultFunc {
+	return func(ret lua.LValue, fn *lua.LFunction) (any, error) {
+		if err := c.checkTable(ret, fn, field, kind); err != nil {
+			return nil, err
+		}
+		value, err := c.fromLua(ret)
+		if err != nil {
+			return nil, c.notJSON(fn, field, kind, err)
+		}
 		switch v := value.(type) {
 		case map[string]any:
 			return v, nil
 		case []any:
 			if len(v) == 0 {
-				return map[string]any{}, nil
+				return map[string]any{}, nil // an unmarked empty table
 			}
 		}
-		return nil, &ScriptError{Problem: Problem{File: file, Line: line,
-			Message: fmt.Sprintf("the %s function of %q returned a list; it must return a table of named values", field, kind)}}
+		return nil, listError(fn, field, kind)
 	}
-	return value, nil
+}
+
+func (c *converter) notJSON(fn *lua.LFunction, field, kind string, err error) error {
+	file, line := funcPos(fn)
+	return &ScriptError{Problem: Problem{File: file, Line: line,
+		Message: fmt.Sprintf("the %s function of %q returned a value that is not JSON: %v", field, kind, err)}}
+}
+
+// jsonResult is what CallJSON returns.
+type jsonResult struct {
+	data  []byte
+	value map[string]any
+}
+
+func (c *converter) jsonResult(field, kind string, defaults map[string]any, wantValue bool) resultFunc {
+	return func(ret lua.LValue, fn *lua.LFunction) (any, error) {
+		if err := c.checkTable(ret, fn, field, kind); err != nil {
+			return nil, err
+		}
+		t := ret.(*lua.LTable)
+		if shape, n := c.shape(t); shape == shapeArray && n > 0 {
+			if _, err := c.fromLua(ret); err != nil {
+				return nil, c.notJSON(fn, field, kind, err)
+			}
+			return nil, listError(fn, field, kind)
+		}
+		c.lossy = false
+		data, ok := c.appendTable(make([]byte, 0, 1024), t, defaults, 0)
+		if !ok {
+			// fromLua says what is wrong, with the path of keys.
+			_, err := c.fromLua(ret)
+			if err == nil {
+				err = convErr("a value cannot be written as JSON")
+			}
+			return nil, c.notJSON(fn, field, kind, err)
+		}
+		r := jsonResult{data: data}
+		if wantValue || c.lossy {
+			value, err := c.fromLua(ret)
+			if err != nil {
+				return nil, c.notJSON(fn, field, kind, err)
+			}
+			m, _ := value.(map[string]any)
+			if m == nil {
+				m = map[string]any{}
+			}
+			for k, v := range defaults {
+				if _, ok := m[k]; !ok {
+					m[k] = v
+				}
+			}
+			r.value = m
+		}
+		return r, nil
+	}
 }
 
 // scriptError turns a gopher-lua error into a located *ScriptError.

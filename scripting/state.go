@@ -7,9 +7,10 @@ import (
 // state is one prepared Lua state of a pool: the sandbox, the companion
 // module, the system's scripts run once, and the functions they declared.
 type state struct {
-	L    *lua.LState
-	conv *converter
-	prog *Program
+	L     *lua.LState
+	conv  *converter
+	watch *watch // the deadline of the call running on L
+	prog  *Program
 
 	// funcs holds the functions declared per kind: funcs[kind][field].
 	funcs map[string]map[string]*lua.LFunction
@@ -28,6 +29,7 @@ func newState(prog *Program, print func(string)) *state {
 	st := &state{
 		L:       L,
 		conv:    newConverter(L),
+		watch:   newWatch(),
 		prog:    prog,
 		funcs:   map[string]map[string]*lua.LFunction{},
 		decl:    &Declarations{},
@@ -114,4 +116,7 @@ func (st *state) luaPrint(L *lua.LState) int {
 	return 0
 }
 
-func (st *state) close() { st.L.Close() }
+func (st *state) close() {
+	st.watch.close()
+	st.L.Close()
+}

@@ -3,6 +3,9 @@ package systems
 import (
 	"sync"
 	"sync/atomic"
+
+	"github.com/vttapp/companion/scripting"
+	"github.com/vttapp/companion/templates"
 )
 
 // cacheKey names one rendering of one entity revision. The system version
@@ -16,9 +19,31 @@ type cacheKey struct {
 type cacheEntry struct {
 	key   cacheKey
 	bytes []byte
-	value map[string]any // the view for templates (nulls marked), read-only
-	refs  []string       // references, read-only
-	used  atomic.Bool    // second chance for the clock eviction
+	refs  []string    // references, read-only
+	used  atomic.Bool // second chance for the clock eviction
+
+	// value is the view for templates (nulls marked), read-only; a view
+	// rendered for its JSON alone gets it from the bytes when a page first
+	// needs it.
+	value     map[string]any
+	valueOnce sync.Once
+	valueErr  error
+}
+
+// templateValue returns the view for templates.
+func (ce *cacheEntry) templateValue() (map[string]any, error) {
+	ce.valueOnce.Do(func() {
+		if ce.value != nil {
+			return
+		}
+		v, err := scripting.DecodeJSON(ce.bytes)
+		if err != nil {
+			ce.valueErr = err
+			return
+		}
+		ce.value = templates.MarkNulls(v).(map[string]any)
+	})
+	return ce.value, ce.valueErr
 }
 
 // cache is a bounded map with CLOCK (second chance) eviction. A hit is a

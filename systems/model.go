@@ -12,6 +12,22 @@ import (
 // json.Marshal(e) would give once decoded (see TestModelMatchesJSON), but
 // built field by field: it sits on the path of every cold view.
 func model(e *core.Entity) (map[string]any, error) {
+	return buildModel(e, true)
+}
+
+// viewArg is the model handed to a Lua view when no template needs it
+// afterwards: data and attributes are the entity's own maps, not copies.
+// The Lua conversion only reads them and gives the same Lua values either
+// way (numbers are all float64 in Lua), so the copy would be wasted.
+func viewArg(e *core.Entity) (map[string]any, error) {
+	return buildModel(e, false)
+}
+
+func buildModel(e *core.Entity, deep bool) (map[string]any, error) {
+	object := plainObject
+	if !deep {
+		object = func(o core.Object) map[string]any { return o }
+	}
 	m := make(map[string]any, 24)
 	m["id"] = e.ID
 	optional(m, "kind", e.Kind)
@@ -25,12 +41,12 @@ func model(e *core.Entity) (map[string]any, error) {
 	optional(m, "token", e.Token)
 	optional(m, "icon", e.Icon)
 	if len(e.Data) > 0 {
-		m["data"] = plainObject(e.Data)
+		m["data"] = object(e.Data)
 	}
 	if e.Attributes == nil {
 		m["attributes"] = nil
 	} else {
-		m["attributes"] = plainObject(e.Attributes)
+		m["attributes"] = object(e.Attributes)
 	}
 	var err error
 	if m["modifiers"], err = plainSlice(e.Modifiers, len(e.Modifiers)); err != nil {

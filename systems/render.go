@@ -125,8 +125,10 @@ func (s *System) ViewValue(ctx context.Context, e *core.Entity) (map[string]any,
 	return v.(map[string]any), nil
 }
 
-// view returns the cached view of e, or renders it; m is e's model when the
-// caller already has it.
+// view returns the cached view of e, or renders it. m is e's model when
+// the caller has it: a page, which then needs the view as a value too.
+// Without m only the JSON is made (straight from the Lua table); the value
+// follows from it if a page asks later (cacheEntry.templateValue).
 func (s *System) view(ctx context.Context, e *core.Entity, m map[string]any) (*cacheEntry, error) {
 	if e == nil {
 		return nil, core.Invalidf("no entity given")
@@ -142,27 +144,24 @@ func (s *System) view(ctx context.Context, e *core.Entity, m map[string]any) (*c
 	if err != nil {
 		return nil, err
 	}
-	if m == nil {
-		if m, err = model(e); err != nil {
+	wantValue := m != nil
+	arg := m
+	if arg == nil {
+		if arg, err = viewArg(e); err != nil {
 			return nil, err
 		}
 	}
-	v, err := s.rt.CallTable(ctx, k.Name, "view", m)
+	// The fields every view has; the Lua table may set its own.
+	defaults := map[string]any{"id": arg["id"], "kind": arg["kind"], "name": arg["name"], "slug": arg["slug"]}
+	data, v, err := s.rt.CallJSON(ctx, k.Name, "view", arg, defaults, wantValue)
 	if err != nil {
 		return nil, scriptFailure(err)
 	}
-	for _, field := range []string{"id", "kind", "name", "slug"} {
-		if _, ok := v[field]; !ok {
-			v[field] = m[field]
-		}
+	ce := &cacheEntry{key: key, bytes: data}
+	if v != nil {
+		// The page template reads the view with nulls marked; v is ours.
+		ce.value = templates.MarkNulls(v).(map[string]any)
 	}
-	data, err := marshal(v)
-	if err != nil {
-		return nil, core.Internal(err)
-	}
-	// The page template reads the view with nulls marked (templates.Values);
-	// convert once per revision rather than per page.
-	ce := &cacheEntry{key: key, bytes: data, value: templates.Values(v).(map[string]any)}
 	if cacheable(e.Revision) {
 		s.viewCache.put(ce)
 	}
@@ -227,9 +226,13 @@ func (s *System) RenderBody(ctx context.Context, e *core.Entity) ([]byte, error)
 	if err != nil {
 		return nil, err
 	}
+	view, err := ce.templateValue()
+	if err != nil {
+		return nil, core.Internal(err)
+	}
 	tctx := map[string]any{
-		"entity": templates.Values(m),
-		"view":   ce.value,
+		"entity": templates.MarkNulls(m), // m is ours: built above, only read by the view
+		"view":   view,
 		"system": map[string]any{"id": s.manifest.ID, "name": s.manifest.Name, "version": s.manifest.Version},
 	}
 	body, err := s.pages[k.Name].Render(tctx)

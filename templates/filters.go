@@ -221,19 +221,35 @@ func isNull(v *pongo2.Value) bool {
 // becomes Null so that a present-but-null key is not taken for a missing
 // one.
 func Values(v any) any {
+	return markNulls(v, true)
+}
+
+// MarkNulls is Values for a value the caller owns and no longer shares:
+// the maps and slices are marked in place instead of copied.
+func MarkNulls(v any) any {
+	return markNulls(v, false)
+}
+
+func markNulls(v any, cp bool) any {
 	switch x := v.(type) {
 	case nil:
 		return Null
 	case map[string]any:
-		out := make(map[string]any, len(x))
+		out := x
+		if cp {
+			out = make(map[string]any, len(x))
+		}
 		for k, item := range x {
-			out[k] = Values(item)
+			out[k] = markNulls(item, cp)
 		}
 		return out
 	case []any:
-		out := make([]any, len(x))
+		out := x
+		if cp {
+			out = make([]any, len(x))
+		}
 		for i, item := range x {
-			out[i] = Values(item)
+			out[i] = markNulls(item, cp)
 		}
 		return out
 	default:

@@ -1,0 +1,287 @@
+package scripting
+
+import (
+	"encoding/json"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	lua "github.com/yuin/gopher-lua"
+)
+
+// Writing a Lua value as JSON directly, without building Go values first.
+//
+// The output is byte for byte what encoding/json (with SetEscapeHTML(false))
+// writes for the value fromLua returns: object keys sorted, the same number
+// and string forms. A value fromLua refuses is refused here too; the caller
+// asks fromLua for the error so that its message (with the path of keys)
+// is the one users know.
+
+// appendJSON appends v as JSON to dst. ok is false when v cannot be written
+// as JSON (fromLua says why).
+func (c *converter) appendJSON(dst []byte, v lua.LValue, depth int) ([]byte, bool) {
+	if depth > maxDepth {
+		return dst, false
+	}
+	switch x := v.(type) {
+	case *lua.LNilType:
+		return append(dst, "null"...), true
+	case lua.LBool:
+		return strconv.AppendBool(dst, bool(x)), true
+	case lua.LString:
+		return c.appendString(dst, string(x)), true
+	case lua.LNumber:
+		if x == 0 && math.Signbit(float64(x)) {
+			c.lossy = true // written 0, read back as the integer 0
+		}
+		return appendJSONNumber(dst, float64(x))
+	case *lua.LUserData:
+		if x == c.null {
+			return append(dst, "null"...), true
+		}
+		return dst, false
+	case *lua.LTable:
+		return c.appendTable(dst, x, nil, depth)
+	}
+	return dst, false
+}
+
+// tableShape classifies a table the way tableFromLua does.
+type tableShape int
+
+const (
+	shapeBad tableShape = iota
+	shapeArray
+	shapeObject
+)
+
+// shape returns how t converts: an array of n items, or an object.
+func (c *converter) shape(t *lua.LTable) (tableShape, int) {
+	if t.Metatable == c.arrayMT {
+		return shapeArray, t.Len()
+	}
+	strKeys, intKeys, maxInt := 0, 0, 0
+	bad := false
+	t.ForEach(func(k, _ lua.LValue) {
+		switch key := k.(type) {
+		case lua.LString:
+			strKeys++
+		case lua.LNumber:
+			f := float64(key)
+			if f >= 1 && f == math.Trunc(f) && f <= maxExactInt {
+				intKeys++
+				maxInt = max(maxInt, int(f))
+			} else {
+				bad = true
+			}
+		default:
+			bad = true
+		}
+	})
+	switch {
+	case bad, strKeys > 0 && intKeys > 0:
+		return shapeBad, 0
+	case strKeys == 0 && intKeys == 0:
+		if t.Metatable == c.objectMT {
+			return shapeObject, 0
+		}
+		return shapeArray, 0
+	case strKeys == 0 && intKeys == maxInt && t.Metatable != c.objectMT:
+		return shapeArray, maxInt
+	}
+	return shapeObject, strKeys + intKeys
+}
+
+// jsonField is one key of an object being written.
+type jsonField struct {
+	key   string
+	value lua.LValue
+	extra any // a value of defaults (value is nil)
+}
+
+// appendTable writes t; defaults (for the top-level table only) are Go
+// values added under keys t does not have.
+func (c *converter) appendTable(dst []byte, t *lua.LTable, defaults map[string]any, depth int) ([]byte, bool) {
+	shape, n := c.shape(t)
+	switch shape {
+	case shapeBad:
+		return dst, false
+	case shapeArray:
+		if defaults != nil && n > 0 {
+			return dst, false
+		}
+		if defaults == nil {
+			dst = append(dst, '[')
+			for i := 1; i <= n; i++ {
+				if i > 1 {
+					dst = append(dst, ',')
+				}
+				var ok bool
+				if dst, ok = c.appendJSON(dst, t.RawGetInt(i), depth+1); !ok {
+					return dst, false
+				}
+			}
+			return append(dst, ']'), true
+		}
+		// an empty table with defaults is an object of the defaults
+	}
+	fields := make([]jsonField, 0, n+len(defaults))
+	t.ForEach(func(k, v lua.LValue) {
+		key, isStr := k.(lua.LString)
+		if isStr {
+			fields = append(fields, jsonField{key: string(key), value: v})
+		} else {
+			fields = append(fields, jsonField{key: strconv.FormatInt(int64(k.(lua.LNumber)), 10), value: v})
+		}
+	})
+	for k, v := range defaults {
+		if t.RawGetString(k) == lua.LNil {
+			fields = append(fields, jsonField{key: k, extra: v})
+		}
+	}
+	slices.SortFunc(fields, func(a, b jsonField) int { return strings.Compare(a.key, b.key) })
+	dst = append(dst, '{')
+	for i, f := range fields {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = c.appendString(dst, f.key)
+		dst = append(dst, ':')
+		var ok bool
+		if f.value == nil {
+			dst, ok = appendGoJSON(dst, f.extra)
+		} else {
+			dst, ok = c.appendJSON(dst, f.value, depth+1)
+		}
+		if !ok {
+			return dst, false
+		}
+	}
+	return append(dst, '}'), true
+}
+
+// appendGoJSON writes a plain Go value as writeValue in systems does
+// (encoding/json without HTML escaping).
+func appendGoJSON(dst []byte, v any) ([]byte, bool) {
+	switch x := v.(type) {
+	case nil:
+		return append(dst, "null"...), true
+	case string:
+		return appendJSONString(dst, x), true
+	case bool:
+		return strconv.AppendBool(dst, x), true
+	case int64:
+		return strconv.AppendInt(dst, x, 10), true
+	case float64:
+		return appendJSONFloat(dst, x)
+	}
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return dst, false
+	}
+	return append(dst, strings.TrimSuffix(b.String(), "\n")...), true
+}
+
+// appendJSONNumber writes a Lua number as fromLua + encoding/json do: an
+// integer when it has no fraction and lies within ±2^53.
+func appendJSONNumber(dst []byte, f float64) ([]byte, bool) {
+	switch x := floatValue(f).(type) {
+	case int64:
+		return strconv.AppendInt(dst, x, 10), true
+	default:
+		return appendJSONFloat(dst, x.(float64))
+	}
+}
+
+// appendJSONFloat is encoding/json's float64 encoder.
+func appendJSONFloat(dst []byte, f float64) ([]byte, bool) {
+	if math.IsInf(f, 0) || math.IsNaN(f) {
+		return dst, false
+	}
+	abs := math.Abs(f)
+	format := byte('f')
+	if abs != 0 && (abs < 1e-6 || abs >= 1e21) {
+		format = 'e'
+	}
+	dst = strconv.AppendFloat(dst, f, format, -1, 64)
+	if format == 'e' {
+		// clean up e-09 to e-9
+		n := len(dst)
+		if n >= 4 && dst[n-4] == 'e' && dst[n-3] == '-' && dst[n-2] == '0' {
+			dst[n-2] = dst[n-1]
+			dst = dst[:n-1]
+		}
+	}
+	return dst, true
+}
+
+// appendString writes s and notes when it is not valid UTF-8 (written with
+// U+FFFD, so reading the JSON back does not give s).
+func (c *converter) appendString(dst []byte, s string) []byte {
+	n := len(dst)
+	dst = appendJSONString(dst, s)
+	if !c.lossy && len(dst)-n-2 != len(s) && !utf8.ValidString(s) {
+		c.lossy = true
+	}
+	return dst
+}
+
+const hexDigits = "0123456789abcdef"
+
+// appendJSONString is encoding/json's string encoder without HTML
+// escaping: control characters, quote and backslash escaped, invalid UTF-8
+// replaced by U+FFFD, U+2028 and U+2029 escaped.
+func appendJSONString(dst []byte, s string) []byte {
+	dst = append(dst, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		if b := s[i]; b < utf8.RuneSelf {
+			if b >= 0x20 && b != '"' && b != '\\' {
+				i++
+				continue
+			}
+			dst = append(dst, s[start:i]...)
+			switch b {
+			case '\\', '"':
+				dst = append(dst, '\\', b)
+			case '\b':
+				dst = append(dst, '\\', 'b')
+			case '\f':
+				dst = append(dst, '\\', 'f')
+			case '\n':
+				dst = append(dst, '\\', 'n')
+			case '\r':
+				dst = append(dst, '\\', 'r')
+			case '\t':
+				dst = append(dst, '\\', 't')
+			default:
+				dst = append(dst, '\\', 'u', '0', '0', hexDigits[b>>4], hexDigits[b&0xF])
+			}
+			i++
+			start = i
+			continue
+		}
+		c, size := utf8.DecodeRuneInString(s[i:])
+		if c == utf8.RuneError && size == 1 {
+			dst = append(dst, s[start:i]...)
+			dst = append(dst, `\ufffd`...)
+			i += size
+			start = i
+			continue
+		}
+		if c == '\u2028' || c == '\u2029' {
+			dst = append(dst, s[start:i]...)
+			dst = append(dst, '\\', 'u', '2', '0', '2', hexDigits[c&0xF])
+			i += size
+			start = i
+			continue
+		}
+		i += size
+	}
+	dst = append(dst, s[start:]...)
+	return append(dst, '"')
+}

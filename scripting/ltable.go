@@ -1,0 +1,113 @@
+package scripting
+
+import (
+	"reflect"
+	"unsafe"
+
+	lua "github.com/yuin/gopher-lua"
+)
+
+// Building tables for gopher-lua quickly.
+//
+// lua.LTable.RawSetString keeps three structures per string key (the value
+// map, an insertion-ordered key list and a key->position map), starts the
+// list empty and the position map at zero size, and boxes the key into a
+// new interface value each time. Converting an entity of a few hundred
+// keys spends most of its time growing those and in the garbage they
+// leave. A table built here has all three sized once, and its keys boxed
+// once per state (internedKey).
+//
+// The fields are unexported, so tableLayout mirrors lua.LTable. The mirror
+// is checked against the real type with reflect when the package starts
+// (fastTables); if gopher-lua ever changes the layout the converter falls
+// back to the public API, which gives the same tables, only slower.
+
+// tableLayout mirrors lua.LTable of gopher-lua v1.1.x field by field.
+type tableLayout struct {
+	Metatable lua.LValue
+
+	array   []lua.LValue
+	dict    map[lua.LValue]lua.LValue
+	strdict map[string]lua.LValue
+	keys    []lua.LValue
+	k2i     map[lua.LValue]int
+}
+
+// fastTables is set when tableLayout matches lua.LTable exactly.
+var fastTables = sameLayout(reflect.TypeFor[lua.LTable](), reflect.TypeFor[tableLayout]())
+
+func sameLayout(real, mirror reflect.Type) bool {
+	if real.Size() != mirror.Size() || real.NumField() != mirror.NumField() {
+		return false
+	}
+	for i := 0; i < real.NumField(); i++ {
+		a, b := real.Field(i), mirror.Field(i)
+		if a.Name != b.Name || a.Type != b.Type || a.Offset != b.Offset {
+			return false
+		}
+	}
+	return true
+}
+
+// maxInterned bounds the keys a state keeps boxed: entity data may have
+// keys that never repeat.
+const maxInterned = 4096
+
+// internedKey returns key as a boxed lua.LString, the same box for the same
+// key within a state.
+func (c *converter) internedKey(key string) lua.LValue {
+	if lk, ok := c.keys[key]; ok {
+		return lk
+	}
+	lk := lua.LValue(lua.LString(key))
+	if len(c.keys) < maxInterned {
+		c.keys[key] = lk
+	}
+	return lk
+}
+
+// objectTable returns a table holding the given string keys and values
+// (none of them nil), as RawSetString would build it.
+func (c *converter) objectTable(L *lua.LState, n int, fill func(set func(key string, v lua.LValue))) *lua.LTable {
+	if !fastTables {
+		t := L.CreateTable(0, n)
+		fill(t.RawSetString)
+		return t
+	}
+	t := &lua.LTable{}
+	m := (*tableLayout)(unsafe.Pointer(t))
+	m.Metatable = lua.LNil
+	if n == 0 {
+		return t // as CreateTable(0, 0): no parts until a key is set
+	}
+	m.strdict = make(map[string]lua.LValue, n)
+	m.keys = make([]lua.LValue, 0, n)
+	m.k2i = make(map[lua.LValue]int, n)
+	fill(func(key string, v lua.LValue) {
+		if _, dup := m.strdict[key]; !dup {
+			lk := c.internedKey(key)
+			m.k2i[lk] = len(m.keys)
+			m.keys = append(m.keys, lk)
+		}
+		m.strdict[key] = v
+	})
+	return t
+}
+
+// arrayTable returns a table whose array part is items (none of them nil).
+func arrayTable(L *lua.LState, items []lua.LValue) *lua.LTable {
+	if !fastTables {
+		t := L.CreateTable(len(items), 0)
+		for _, v := range items {
+			t.Append(v)
+		}
+		return t
+	}
+	t := &lua.LTable{}
+	m := (*tableLayout)(unsafe.Pointer(t))
+	m.Metatable = lua.LNil
+	if len(items) > 0 {
+		m.array = items
+	}
+	return t
+}

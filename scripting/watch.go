@@ -1,0 +1,130 @@
+package scripting
+
+import (
+	"context"
+	"sync"
+	"time"
+)
+
+// watch is the deadline of the calls made on one state: the context
+// gopher-lua checks before every instruction. It is armed for each call
+// and reused, so a call does not pay for a new context, timer and channel
+// (context.WithTimeout allocates all three).
+//
+// The channel is closed when the call timeout passes or the caller's
+// context ends, whichever comes first; gopher-lua then raises the error
+// Err returns at the instruction it was about to run, so an endless loop
+// stops with its file and line. A closed channel is replaced when the
+// state is armed again (in practice a state that timed out is discarded).
+type watch struct {
+	mu       sync.Mutex
+	done     chan struct{}
+	closed   bool
+	err      error
+	armed    bool
+	gen      uint64 // calls armed so far; tells a late cancellation from a current one
+	deadline time.Time
+	timer    *time.Timer
+
+	parent     context.Context
+	stopParent func() bool
+}
+
+func newWatch() *watch {
+	w := &watch{done: make(chan struct{})}
+	w.timer = time.AfterFunc(time.Hour, w.expire)
+	w.timer.Stop()
+	return w
+}
+
+// arm starts a call bounded by timeout and by parent.
+func (w *watch) arm(parent context.Context, timeout time.Duration) {
+	w.mu.Lock()
+	if w.closed {
+		w.done = make(chan struct{})
+		w.closed, w.err = false, nil
+	}
+	w.gen++
+	gen := w.gen
+	w.armed = true
+	w.parent = parent
+	w.deadline = time.Now().Add(timeout)
+	w.mu.Unlock()
+	w.timer.Reset(timeout)
+	if parent.Done() != nil {
+		w.stopParent = context.AfterFunc(parent, func() { w.cancel(gen) })
+	}
+}
+
+// disarm ends the call.
+func (w *watch) disarm() {
+	w.timer.Stop()
+	if w.stopParent != nil {
+		w.stopParent()
+		w.stopParent = nil
+	}
+	w.mu.Lock()
+	w.armed = false
+	w.parent = nil
+	w.mu.Unlock()
+}
+
+// expire runs when the timer fires; a firing left over from an earlier
+// call finds the current deadline not reached and does nothing.
+func (w *watch) expire() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.armed && !w.closed && !time.Now().Before(w.deadline) {
+		w.stop(context.DeadlineExceeded)
+	}
+}
+
+// cancel runs when the caller's context of call gen ends.
+func (w *watch) cancel(gen uint64) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.armed && !w.closed && gen == w.gen {
+		w.stop(w.parent.Err())
+	}
+}
+
+func (w *watch) stop(err error) {
+	w.err = err
+	w.closed = true
+	close(w.done)
+}
+
+func (w *watch) close() { w.timer.Stop() }
+
+// The context.Context methods; gopher-lua calls Done before each
+// instruction and Err when Done is closed.
+
+func (w *watch) Done() <-chan struct{} { return w.done }
+
+func (w *watch) Err() error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.err
+}
+
+func (w *watch) Deadline() (time.Time, bool) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.parent == nil {
+		return w.deadline, true
+	}
+	if d, ok := w.parent.Deadline(); ok && d.Before(w.deadline) {
+		return d, true
+	}
+	return w.deadline, true
+}
+
+func (w *watch) Value(key any) any {
+	w.mu.Lock()
+	p := w.parent
+	w.mu.Unlock()
+	if p == nil {
+		return nil
+	}
+	return p.Value(key)
+}
