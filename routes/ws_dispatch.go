@@ -22,7 +22,9 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"regexp"
+	"runtime/debug"
 	"strings"
 
 	"github.com/vttapp/companion/core"
@@ -115,7 +117,7 @@ func (h *Hub) dispatch(c *wsConn, frame []byte) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), h.opts.HandlerTimeout)
 	defer cancel()
-	reply, err := handle(ctx, c, env.Data)
+	reply, err := h.run(ctx, c, env.Name, handle, env.Data)
 	switch {
 	case err != nil:
 		if core.KindOf(err) == core.KindInternal {
@@ -127,6 +129,20 @@ func (h *Hub) dispatch(c *wsConn, frame []byte) {
 	case len(env.RequestID) > 0:
 		c.reply(env.Name, env.RequestID, map[string]any{"ok": true})
 	}
+}
+
+// run calls a handler and turns a panic in it into an internal error: the
+// reader goroutine is outside the HTTP panic recovery, and a bug in one
+// event must not take the server down.
+func (h *Hub) run(ctx context.Context, c *wsConn, name string, handle wsHandler, data json.RawMessage) (reply any, err error) {
+	defer func() {
+		if rec := recover(); rec != nil {
+			h.log.Error("websocket: panic handling an event", "event", name, "channel", c.snapshot().Channel,
+				"panic", fmt.Sprint(rec), "stack", string(debug.Stack()))
+			reply, err = nil, core.Internal(fmt.Errorf("panic: %v", rec))
+		}
+	}()
+	return handle(ctx, c, data)
 }
 
 // reply sends a message to this client alone.

@@ -1,0 +1,53 @@
+package routes
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gorilla/websocket"
+)
+
+// TestAuditWSHandlerPanicIsAnErrorReply: a bug in one event handler must
+// not take the server down (HTTP has recoverPanics; the WebSocket reader
+// runs outside it). The sender gets an internal error on its requestId,
+// the panic is logged, and the connection keeps working.
+func TestAuditWSHandlerPanicIsAnErrorReply(t *testing.T) {
+	const name = "auditPanic"
+	wsHandlers[name] = func(context.Context, *wsConn, json.RawMessage) (any, error) { panic("handler bug") }
+	t.Cleanup(func() { delete(wsHandlers, name) })
+	e := newEnv(t, envOptions{})
+	ws, _, err := websocket.DefaultDialer.Dial("ws"+strings.TrimPrefix(e.srv.URL, "http")+"/", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ws.Close()
+	read := func(want string) map[string]any {
+		t.Helper()
+		for {
+			ws.SetReadDeadline(time.Now().Add(5 * time.Second))
+			var env map[string]any
+			if err := ws.ReadJSON(&env); err != nil {
+				t.Fatalf("waiting for %s: %v", want, err)
+			}
+			if env["responseId"] == want {
+				return env
+			}
+		}
+	}
+	ws.WriteJSON(map[string]any{"name": name, "requestId": "p-1", "data": map[string]any{}})
+	env := read("p-1")
+	data, _ := env["data"].(map[string]any)
+	if env["name"] != "error" || data["kind"] != "internal" || data["message"] != "internal error" {
+		t.Fatalf("reply to a panicking handler: %v", env)
+	}
+	if !strings.Contains(e.logs.String(), "handler bug") {
+		t.Fatalf("the panic is not logged:\n%s", e.logs.String())
+	}
+	ws.WriteJSON(map[string]any{"name": "updateToken", "requestId": "p-2", "data": map[string]any{"id": tokenA, "name": "still here"}})
+	if env := read("p-2"); env["name"] != "updateToken" {
+		t.Fatalf("after the panic: %v", env)
+	}
+}
