@@ -71,6 +71,7 @@ func extractZip(ra io.ReaderAt, size int64, dst string, lim Limits) error {
 		return core.TooLargef("the archive has %d entries; at most %d are accepted", len(zr.File), lim.MaxEntries)
 	}
 	var declared uint64
+	names := newEntryNames()
 	for _, f := range zr.File {
 		if _, skip, err := entryPath(f.Name); err != nil || skip {
 			if err != nil {
@@ -89,23 +90,29 @@ func extractZip(ra io.ReaderAt, size int64, dst string, lim Limits) error {
 		if declared > uint64(lim.MaxTotalBytes) {
 			return core.TooLargef("the archive unpacks to more than %d bytes", lim.MaxTotalBytes)
 		}
+		if mode.IsDir() {
+			continue
+		}
+		if err := names.add(f.Name); err != nil {
+			return err
+		}
 		if f.UncompressedSize64 > RatioFloor {
 			if f.CompressedSize64 == 0 || f.UncompressedSize64/f.CompressedSize64 > uint64(lim.MaxRatio) {
 				return core.TooLargef("archive entry '%s' is compressed more than %d to 1; refusing a likely zip bomb", f.Name, lim.MaxRatio)
 			}
 		}
 	}
+	// Entries of exactly RatioFloor escape the per-entry check; many of
+	// them together are still a bomb (4 GiB on disk from a 4 MiB download).
+	if declared > RatioFloor && declared/uint64(max(size, 1)) > uint64(lim.MaxRatio) {
+		return core.TooLargef("the archive unpacks to %d bytes, more than %d times its size; refusing a likely zip bomb", declared, lim.MaxRatio)
+	}
 	budget := lim.MaxTotalBytes
-	seen := map[string]bool{}
 	for _, f := range zr.File {
 		name, skip, _ := entryPath(f.Name)
 		if skip || f.Mode().IsDir() {
 			continue
 		}
-		if seen[strings.ToLower(name)] {
-			return core.Invalidf("archive entry '%s' appears twice", name)
-		}
-		seen[strings.ToLower(name)] = true
 		n, err := extractEntry(f, filepath.Join(dst, filepath.FromSlash(name)), budget)
 		if err != nil {
 			return err
@@ -115,10 +122,45 @@ func extractZip(ra io.ReaderAt, size int64, dst string, lim Limits) error {
 	return nil
 }
 
-// extractEntry copies one entry, reading at most budget bytes.
+// entryNames collects the file names of an archive, folded to lower case
+// (the target may be a case-insensitive file system), and the folders
+// they imply, so that a name given twice or used both as a file and as a
+// folder is refused before anything is written.
+type entryNames struct {
+	files, folders map[string]string // folded -> as written
+}
+
+func newEntryNames() *entryNames {
+	return &entryNames{files: map[string]string{}, folders: map[string]string{}}
+}
+
+// add records a regular file entry; folder entries and litter are skipped
+// by the caller.
+func (n *entryNames) add(raw string) error {
+	name, _, _ := entryPath(raw)
+	key := strings.ToLower(name)
+	if _, dup := n.files[key]; dup {
+		return core.Invalidf("archive entry '%s' appears twice", name)
+	}
+	if _, isFolder := n.folders[key]; isFolder {
+		return core.Invalidf("archive entry '%s' is both a file and a folder", name)
+	}
+	n.files[key] = name
+	for dir := path.Dir(name); dir != "."; dir = path.Dir(dir) {
+		dkey := strings.ToLower(dir)
+		if _, isFile := n.files[dkey]; isFile {
+			return core.Invalidf("archive entry '%s' is both a file and a folder", dir)
+		}
+		n.folders[dkey] = dir
+	}
+	return nil
+}
+
+// extractEntry copies one entry, reading at most budget bytes. Errors name
+// the entry, not the staging folder.
 func extractEntry(f *zip.File, target string, budget int64) (int64, error) {
 	if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
-		return 0, core.Internal(err)
+		return 0, core.Invalidf("archive entry '%s' cannot be written: %v", f.Name, pathErrCause(err))
 	}
 	rc, err := f.Open()
 	if err != nil {
@@ -127,7 +169,7 @@ func extractEntry(f *zip.File, target string, budget int64) (int64, error) {
 	defer rc.Close()
 	out, err := os.OpenFile(target, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 	if err != nil {
-		return 0, core.Invalidf("archive entry '%s' cannot be written: %v", f.Name, err)
+		return 0, core.Invalidf("archive entry '%s' cannot be written: %v", f.Name, pathErrCause(err))
 	}
 	n, err := io.Copy(out, io.LimitReader(rc, budget+1))
 	if cerr := out.Close(); err == nil {
@@ -140,6 +182,15 @@ func extractEntry(f *zip.File, target string, budget int64) (int64, error) {
 		return n, core.TooLargef("the archive unpacks to more than its size limit")
 	}
 	return n, nil
+}
+
+// pathErrCause drops the path from a file system error.
+func pathErrCause(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
 }
 
 // copyFS copies the regular files of fsys under dst with the same name
