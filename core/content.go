@@ -271,15 +271,28 @@ func Slugify(name string) string {
 func jsonErrorText(err error) string {
 	var syntax *json.SyntaxError
 	var typ *json.UnmarshalTypeError
+	var date *time.ParseError
 	switch {
 	case asError(err, &syntax):
 		return fmt.Sprintf("malformed JSON at byte %d: %s", syntax.Offset, syntax.Error())
 	case asError(err, &typ):
 		field := typ.Field
-		if field == "" {
-			return fmt.Sprintf("expected %s, got JSON %s", jsonTypeName(typ.Type.Kind().String()), typ.Value)
+		want := jsonTypeName(typ.Type.Kind().String())
+		if want == "a number" && strings.HasPrefix(typ.Value, "number") {
+			// The right type, a value the field cannot hold (1e400, -1 for a count).
+			if field == "" {
+				return fmt.Sprintf("%s is out of range", typ.Value)
+			}
+			return fmt.Sprintf("field '%s': %s is out of range", field, typ.Value)
 		}
-		return fmt.Sprintf("field '%s' must be %s, not %s", field, jsonTypeName(typ.Type.Kind().String()), typ.Value)
+		if field == "" {
+			return fmt.Sprintf("expected %s, got JSON %s", want, typ.Value)
+		}
+		return fmt.Sprintf("field '%s' must be %s, not %s", field, want, typ.Value)
+	case asError(err, &date):
+		return fmt.Sprintf("a date must be ISO 8601 text such as 2026-01-02T15:04:05Z, not %q", date.Value)
+	case strings.Contains(err.Error(), "Time.UnmarshalJSON"):
+		return "a date must be ISO 8601 text such as 2026-01-02T15:04:05Z"
 	case err.Error() == "EOF":
 		return "empty body: expected a JSON object"
 	case strings.HasPrefix(err.Error(), "json: unknown field "):

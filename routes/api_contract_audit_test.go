@@ -192,6 +192,9 @@ func TestAuditDatesAreISO8601(t *testing.T) {
 			t.Fatalf("%s %q is not an ISO 8601 UTC time: %v", what, s, err)
 		}
 	}
+	// A date sent in another form is refused with the form expected.
+	wantError(t, e.do(t, "PUT", "/api/monsters/"+goblinID, `{"id":"`+goblinID+`","name":"G","created":"yesterday"}`), 400, "ISO 8601")
+	wantError(t, e.do(t, "PATCH", "/api/monsters/"+goblinID, `{"modified":"2026-13-01"}`), 400, "ISO 8601")
 }
 
 // TestAuditNothingCreatedOverHTTP: contract 4.9, PUT and PATCH on an id
