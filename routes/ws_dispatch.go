@@ -204,6 +204,13 @@ func wsClientUpdated(_ context.Context, c *wsConn, data json.RawMessage) (any, e
 			return nil, core.Invalidf("clientUpdated: '%s' is longer than %d bytes", field, wsMaxClientText)
 		}
 	}
+	if in.Color != nil {
+		color, ok := wsClientColor(*in.Color)
+		if !ok {
+			return nil, core.Invalidf("clientUpdated: 'color' must be #rrggbb (or #rgb), not '%s'", core.Clip(*in.Color))
+		}
+		in.Color = &color
+	}
 	c.mu.Lock()
 	cl := &c.client
 	wsSetString(&cl.Name, in.Name)
@@ -225,6 +232,24 @@ func wsClientUpdated(_ context.Context, c *wsConn, data json.RawMessage) (any, e
 	c.hub.svc.Publish(core.Event{Name: core.EventClientUpdated, Data: client})
 	return nil, nil
 }
+
+// wsClientColor reads a client's colour as contract 2.2 gives it, #rrggbb
+// in lower case; #rgb is widened and "" clears it.
+func wsClientColor(v string) (string, bool) {
+	v = strings.ToLower(strings.TrimSpace(v))
+	if v == "" {
+		return "", true
+	}
+	if !wsHexColor.MatchString(v) {
+		return "", false
+	}
+	if len(v) == 4 {
+		v = string([]byte{'#', v[1], v[1], v[2], v[2], v[3], v[3]})
+	}
+	return v, true
+}
+
+var wsHexColor = regexp.MustCompile(`^#([0-9a-f]{3}|[0-9a-f]{6})$`)
 
 func wsSetString(dst *string, v *string) {
 	if v != nil {

@@ -191,3 +191,27 @@ func TestAuditWSRefusedWhenClosingIsJSON(t *testing.T) {
 		t.Fatalf("refused upgrade: %d %q %v", resp.StatusCode, resp.Header.Get("Content-Type"), body)
 	}
 }
+
+// TestAuditWSClientColorIsRRGGBB: contract 2.2 gives a client's colour as
+// #rrggbb; #rgb is widened, anything else is refused and not registered.
+func TestAuditWSClientColorIsRRGGBB(t *testing.T) {
+	e := newWSEnv(t, routes.HubOptions{})
+	a, _ := e.connect(t)
+	for in, want := range map[string]string{"#A1B2C3": "#a1b2c3", "#abc": "#aabbcc"} {
+		a.send(core.EventClientUpdated, map[string]any{"color": in}, "")
+		var cl core.Client
+		a.waitFor(core.EventClientUpdated).decode(t, &cl)
+		if cl.Color != want {
+			t.Fatalf("colour %s registered as %q, want %s", in, cl.Color, want)
+		}
+	}
+	for _, bad := range []string{"red", "#12345", "#gggggg", "112233", "#1122334"} {
+		a.send(core.EventClientUpdated, map[string]any{"name": "X", "color": bad}, "c")
+		if m := a.reply("c"); m.Name != "error" || !strings.Contains(string(m.Data), "#rrggbb") {
+			t.Fatalf("colour %q answered %s %s", bad, m.Name, m.Data)
+		}
+	}
+	if cl := e.hub.Clients()[0]; cl.Color != "#aabbcc" || cl.Name != "" {
+		t.Fatalf("a refused registration changed the client: %+v", cl)
+	}
+}
