@@ -89,8 +89,14 @@ func ParseUVTT(data []byte, name string) (*UVTTMap, error) {
 	res := f.Resolution
 	ppg := res.PixelsPerGrid
 	width, height := res.MapSize.X*ppg, res.MapSize.Y*ppg
-	if width > maxMapPixels || height > maxMapPixels {
+	if width > maxMapPixels || height > maxMapPixels || ppg > maxMapPixels {
 		return nil, core.TooLargef("the map is %.0f x %.0f pixels; at most %d per side are accepted", width, height, maxMapPixels)
+	}
+	if ppg < 1 || width < 1 || height < 1 {
+		return nil, core.Invalidf("not a valid Universal VTT map: it is smaller than one pixel (pixels_per_grid %g, map_size %g x %g)", ppg, res.MapSize.X, res.MapSize.Y)
+	}
+	if err := f.checkRanges(); err != nil {
+		return nil, err
 	}
 	img, ext, err := decodeUVTTImage(f.Image)
 	if err != nil {
@@ -161,6 +167,42 @@ func ParseUVTT(data []byte, name string) (*UVTTMap, error) {
 		return nil, err
 	}
 	return &UVTTMap{Map: m, Image: img, ImageExt: ext}, nil
+}
+
+// maxGridCoordinate bounds every coordinate and light range, in grid cells.
+// Real maps stay within a few hundred cells; far larger numbers (1e308)
+// would overflow to infinities and NaNs once scaled to pixels and clipped.
+const maxGridCoordinate = 1e6
+
+// checkRanges refuses coordinates and light ranges no map can have.
+func (f *uvttFile) checkRanges() error {
+	bad := func(v float64) bool { return math.IsNaN(v) || math.Abs(v) > maxGridCoordinate }
+	badPoint := func(p uvttPoint) bool { return bad(p.X) || bad(p.Y) }
+	if badPoint(f.Resolution.MapOrigin) {
+		return core.Invalidf("not a valid Universal VTT map: map_origin (%g, %g) is out of range", f.Resolution.MapOrigin.X, f.Resolution.MapOrigin.Y)
+	}
+	for name, group := range map[string][][]uvttPoint{"line_of_sight": f.LineOfSight, "objects_line_of_sight": f.ObjectsLineOfSight} {
+		for i, line := range group {
+			for _, p := range line {
+				if badPoint(p) {
+					return core.Invalidf("not a valid Universal VTT map: %s line %d has a point (%g, %g) out of range", name, i+1, p.X, p.Y)
+				}
+			}
+		}
+	}
+	for i, p := range f.Portals {
+		for _, b := range append([]uvttPoint{p.Position}, p.Bounds...) {
+			if badPoint(b) {
+				return core.Invalidf("not a valid Universal VTT map: portal %d has a point (%g, %g) out of range", i+1, b.X, b.Y)
+			}
+		}
+	}
+	for i, l := range f.Lights {
+		if badPoint(l.Position) || bad(l.Range) || l.Range < 0 {
+			return core.Invalidf("not a valid Universal VTT map: light %d has a position (%g, %g) or range %g out of range", i+1, l.Position.X, l.Position.Y, l.Range)
+		}
+	}
+	return nil
 }
 
 // checkUVTTFormat accepts the formats seen in the wild, 0.2 and 0.3 (and
