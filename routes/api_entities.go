@@ -270,11 +270,19 @@ func (s *server) referencesJSON(ctx context.Context, sys *systems.System, e *cor
 	return buf.Bytes(), nil
 }
 
-// withMember adds "key": value to the JSON object obj.
+// withMember sets "key": value in the JSON object obj: it replaces the
+// value of a top-level key of that name (a system's view may carry one),
+// else it appends the member. The other members keep their bytes and order.
 func withMember(obj []byte, key string, value []byte) ([]byte, error) {
 	obj = bytes.TrimSpace(obj)
 	if len(obj) < 2 || obj[0] != '{' || obj[len(obj)-1] != '}' {
 		return nil, core.Internal(fmt.Errorf("rendered entity is not a JSON object"))
+	}
+	if start, end, found := memberValueSpan(obj, key); found {
+		out := make([]byte, 0, len(obj)-(end-start)+len(value))
+		out = append(out, obj[:start]...)
+		out = append(out, value...)
+		return append(out, obj[end:]...), nil
 	}
 	k, _ := json.Marshal(key)
 	out := make([]byte, 0, len(obj)+len(k)+len(value)+2)
@@ -286,6 +294,30 @@ func withMember(obj []byte, key string, value []byte) ([]byte, error) {
 	out = append(out, ':')
 	out = append(out, value...)
 	return append(out, '}'), nil
+}
+
+// memberValueSpan finds the byte span of the value of the top-level key in
+// the JSON object obj.
+func memberValueSpan(obj []byte, key string) (start, end int, found bool) {
+	dec := json.NewDecoder(bytes.NewReader(obj))
+	if _, err := dec.Token(); err != nil { // {
+		return 0, 0, false
+	}
+	for dec.More() {
+		name, err := dec.Token()
+		if err != nil {
+			return 0, 0, false
+		}
+		var v json.RawMessage
+		if err := dec.Decode(&v); err != nil {
+			return 0, 0, false
+		}
+		if name == key {
+			end = int(dec.InputOffset())
+			return end - len(v), end, true
+		}
+	}
+	return 0, 0, false
 }
 
 // putEntity answers PUT /api/{collection}/{id}: a complete entity whose id

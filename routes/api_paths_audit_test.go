@@ -130,3 +130,23 @@ func TestAuditLongValuesAreClippedInErrors(t *testing.T) {
 	// Short values are quoted whole.
 	wantError(t, e.do(t, "GET", "/api/monsters/"+strings.Repeat("x", 64), ""), 404, "'"+strings.Repeat("x", 64)+"'")
 }
+
+// TestAuditWithMemberReplacesAnExistingKey: references=true must not give
+// a JSON object two "references" keys when the rendered entity (a system's
+// view) already has one.
+func TestAuditWithMemberReplacesAnExistingKey(t *testing.T) {
+	for in, want := range map[string]string{
+		`{}`:      `{"references":[1]}`,
+		`{"a":1}`: `{"a":1,"references":[1]}`,
+		`{"references":["old"],"b":{"references":2}}`:     `{"references":[1],"b":{"references":2}}`,
+		`{"a":"references", "references" : {"x":[1,2]} }`: `{"a":"references", "references" : [1] }`,
+	} {
+		got, err := withMember([]byte(in), "references", []byte(`[1]`))
+		if err != nil || string(got) != want {
+			t.Fatalf("withMember(%s) = %s, %v; want %s", in, got, err, want)
+		}
+	}
+	if _, err := withMember([]byte(`[1]`), "references", []byte(`[]`)); err == nil {
+		t.Fatal("withMember accepted an array")
+	}
+}
