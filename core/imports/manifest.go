@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"net/url"
 
 	"github.com/vttapp/companion/core"
 )
@@ -85,8 +86,27 @@ func (p *Package) Compatible(app string) bool {
 func FetchPackage(ctx context.Context, f *Fetcher, raw string, lim Limits) (*Package, error) {
 	lim = lim.withDefaults()
 	var buf bytes.Buffer
-	if _, err := f.Fetch(ctx, raw, lim.MaxManifestBytes, lim.ManifestTimeout, &buf, nil); err != nil {
+	got, err := f.Fetch(ctx, raw, lim.MaxManifestBytes, lim.ManifestTimeout, &buf, nil)
+	if err != nil {
 		return nil, err
 	}
-	return ParsePackage(buf.Bytes())
+	p, err := ParsePackage(buf.Bytes())
+	if err != nil {
+		return nil, err
+	}
+	// The download is where the manifest sends the device next: like a
+	// redirect, it may not go from https to plain http, or a public https
+	// page could point the device at its own local network.
+	from, err := url.Parse(got.FinalURL)
+	if err != nil {
+		return nil, core.Invalidf("package manifest: cannot read its own address: %v", err)
+	}
+	to, err := url.Parse(p.Download)
+	if err != nil {
+		return nil, core.Invalidf("package manifest download: %v", err)
+	}
+	if isHTTPS(from) && !isHTTPS(to) {
+		return nil, core.Invalidf("package manifest download: the manifest came over https, so its download must use https too, not plain http (%s)", to.Redacted())
+	}
+	return p, nil
 }
