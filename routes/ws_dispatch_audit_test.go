@@ -51,3 +51,28 @@ func TestAuditWSHandlerPanicIsAnErrorReply(t *testing.T) {
 		t.Fatalf("after the panic: %v", env)
 	}
 }
+
+// TestAuditWSHandlerTableIsContract62: the hub acts on exactly the client
+// events of contract 6.2 and parses the four it names as ignored.
+func TestAuditWSHandlerTableIsContract62(t *testing.T) {
+	want := strings.Fields(`clientUpdated mapViewportUpdated tokenMoved updateDoor pointerUpdated updateToken updateEntity
+		updateCombatant createMessage getAttribute setAttribute trackedObjectCreated trackedObjectUpdated
+		trackedObjectDeleted trackedObjectsUpdated`)
+	if len(wsHandlers) != len(want) {
+		t.Fatalf("%d handlers, contract 6.2 has %d events", len(wsHandlers), len(want))
+	}
+	for _, name := range want {
+		if wsHandlers[name] == nil {
+			t.Errorf("no handler for %s", name)
+		}
+	}
+	ignored := strings.Fields("createEntity createCombatant deleteEntity deleteCombatant")
+	if len(wsIgnored) != len(ignored) {
+		t.Fatalf("ignored names %v", wsIgnored)
+	}
+	for _, name := range ignored {
+		if !wsIgnored[name] || wsHandlers[name] != nil {
+			t.Errorf("%s must be parsed and ignored", name)
+		}
+	}
+}
