@@ -90,7 +90,28 @@ func (s *server) serveFromRoot(w http.ResponseWriter, r *http.Request, dir, name
 		return
 	}
 	defer f.Close()
+	sandboxContent(w.Header(), name)
 	s.serveFile(w, r, name, f)
+}
+
+// contentPolicy is the Content-Security-Policy of files that came from
+// imported archives and installed systems. Such a file may be an HTML or
+// SVG page with script; opened directly it would run in the origin of the
+// web client and the API. The sandbox gives it an opaque origin and no
+// script; images, media, styles and fonts still load from this server.
+const contentPolicy = "default-src 'none'; img-src 'self' data: blob:; media-src 'self' blob:; style-src 'self' 'unsafe-inline'; font-src 'self' data:; script-src 'none'; sandbox"
+
+// pdfPolicy is contentPolicy without the sandbox, which would stop
+// browsers from showing a PDF handout in their built-in viewer.
+const pdfPolicy = "default-src 'none'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; script-src 'none'; object-src 'none'"
+
+// sandboxContent sets the policy for a content file called name.
+func sandboxContent(h http.Header, name string) {
+	if strings.EqualFold(path.Ext(name), ".pdf") {
+		h.Set("Content-Security-Policy", pdfPolicy)
+		return
+	}
+	h.Set("Content-Security-Policy", contentPolicy)
 }
 
 // serveSystems serves /systems/<id>/...: the loaded system's own assets
@@ -105,6 +126,7 @@ func (s *server) serveSystems(w http.ResponseWriter, r *http.Request) {
 		if rest, found := strings.CutPrefix(name, sys.ID()+"/"); found && rest != "" && !throughSymlink(sys.Assets(), rest) {
 			if f, err := sys.Assets().Open(rest); err == nil {
 				defer f.Close()
+				sandboxContent(w.Header(), rest)
 				s.serveFile(w, r, rest, f)
 				return
 			}
