@@ -51,8 +51,8 @@ func SightBlockers(m *Map) *LineOfSight {
 
 // UpdateDoor changes the state of a door wall on its map in one transaction,
 // recomputes the map's line of sight and broadcasts mapUpdated then
-// lineOfSightUpdated. The broadcast map leaves hidden tokens out, as the
-// snapshot does. It does not check remote interaction: the WebSocket hub
+// lineOfSightUpdated. The broadcast map is the players' (PlayerMap), as
+// the snapshot's is. It does not check remote interaction: the WebSocket hub
 // does, so that the host console may still open doors.
 func (s *Service) UpdateDoor(ctx context.Context, d Door) (*LineOfSight, error) {
 	if d.MapID == "" {
@@ -88,9 +88,10 @@ func (s *Service) UpdateDoor(ctx context.Context, d Door) (*LineOfSight, error) 
 		if err := tx.PutMap(m); err != nil {
 			return nil, err
 		}
-		m.Tokens = visibleTokens(tokens)
-		los = SightBlockers(m)
-		return []Event{{Name: EventMapUpdated, Data: m}, {Name: EventLineOfSightUpdated, Data: los}}, nil
+		m.Tokens = tokens
+		shown := PlayerMap(m)
+		los = SightBlockers(shown)
+		return []Event{{Name: EventMapUpdated, Data: shown}, {Name: EventLineOfSightUpdated, Data: los}}, nil
 	})
 	if err != nil {
 		return nil, err
@@ -112,14 +113,4 @@ func wallTypeName(t string) string {
 		return WallNormal
 	}
 	return t
-}
-
-func visibleTokens(tokens []*Token) []*Token {
-	out := make([]*Token, 0, len(tokens))
-	for _, t := range tokens {
-		if !t.Hidden {
-			out = append(out, t)
-		}
-	}
-	return out
 }

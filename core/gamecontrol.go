@@ -12,8 +12,8 @@ const (
 
 // ShowMap puts a map on the primary campaign's player screen and tells
 // clients: screenUpdated with the screen, then mapLoaded with the map as
-// players see it (hidden tokens left out, as in GET /api). An empty mapID
-// clears the screen (screenUpdated only). Any stored map may be shown,
+// players see it (PlayerMap: hidden tokens, markers and the like left out,
+// as in GET /api). An empty mapID clears the screen (screenUpdated only). Any stored map may be shown,
 // whether the campaign or a module owns it.
 func (s *Service) ShowMap(ctx context.Context, mapID string) (*Screen, error) {
 	var out *Screen
@@ -45,23 +45,11 @@ func (s *Service) ShowMap(ctx context.Context, mapID string) (*Screen, error) {
 		out = screen
 		events := []Event{{Name: EventScreenUpdated, Data: screen}}
 		if shown != nil {
-			events = append(events, Event{Name: EventMapLoaded, Data: playerMap(shown)})
+			events = append(events, Event{Name: EventMapLoaded, Data: PlayerMap(shown)})
 		}
 		return events, nil
 	})
 	return out, err
-}
-
-// playerMap is a copy of m without its hidden tokens.
-func playerMap(m *Map) *Map {
-	out := *m
-	out.Tokens = make([]*Token, 0, len(m.Tokens))
-	for _, t := range m.Tokens {
-		if !t.Hidden {
-			out.Tokens = append(out.Tokens, t)
-		}
-	}
-	return &out
 }
 
 // StartCombat starts combat on the primary campaign's game: round 1, the

@@ -5,8 +5,8 @@ import "context"
 // Snapshot assembles GET /api for the loaded system's primary campaign:
 // the game with its combatants, the map on the player screen, the screen,
 // the 30 most recent messages (oldest first), tracked objects and pause.
-// Hidden tokens and hidden combatants are left out: the snapshot is what
-// players see.
+// Hidden combatants and hidden map objects are left out (PlayerMap): the
+// snapshot is what players see.
 func (s *Service) Snapshot(ctx context.Context) (*Snapshot, error) {
 	snap := &Snapshot{Version: Version, Build: Build}
 	err := s.store.View(ctx, func(tx Tx) error {
@@ -42,14 +42,7 @@ func (s *Service) Snapshot(ctx context.Context) (*Snapshot, error) {
 			case err != nil:
 				return err
 			default:
-				visible := make([]*Token, 0, len(m.Tokens))
-				for _, t := range m.Tokens {
-					if !t.Hidden {
-						visible = append(visible, t)
-					}
-				}
-				m.Tokens = visible
-				snap.Map = m
+				snap.Map = PlayerMap(m)
 			}
 		}
 		snap.Messages, err = tx.RecentMessages(c.ID, RecentMessageCount)

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/gorilla/websocket"
+	"github.com/vttapp/companion/core"
 )
 
 // TestAuditWSHandlerPanicIsAnErrorReply: a bug in one event handler must
@@ -74,5 +75,22 @@ func TestAuditWSHandlerTableIsContract62(t *testing.T) {
 		if !wsIgnored[name] || wsHandlers[name] != nil {
 			t.Errorf("%s must be parsed and ignored", name)
 		}
+	}
+}
+
+// TestAuditForPlayersHidesHiddenMarkers: a map broadcast by any path
+// (host console, importer) reaches players without hidden markers, tiles,
+// area effects or measurements, as GET /api does.
+func TestAuditForPlayersHidesHiddenMarkers(t *testing.T) {
+	m := &core.Map{ID: "m", Name: "Cave",
+		Markers:      []core.Object{{"id": "k1", "name": "SECRET-NOTE"}, {"id": "k2", "name": "Door", "hidden": false}},
+		Tiles:        []core.Object{{"id": "t1", "hidden": true, "reference": "SECRET-TILE"}},
+		Measurements: []core.Object{{"id": "x1", "hidden": true, "color": "SECRET-RULER"}}}
+	b, _ := json.Marshal(forPlayers(m))
+	if strings.Contains(string(b), "SECRET") || !strings.Contains(string(b), `"k2"`) {
+		t.Fatalf("map as players see it: %s", b)
+	}
+	if len(m.Markers) != 2 || len(m.Tiles) != 1 {
+		t.Fatal("forPlayers changed the stored map")
 	}
 }

@@ -9,7 +9,8 @@ type hiddenStub struct {
 	Hidden bool   `json:"hidden"`
 }
 
-// forPlayers returns the payload of a broadcast as players may see it.
+// forPlayers returns the payload of a broadcast as players may see it (a
+// map without its hidden objects, see core.PlayerMap).
 // WebSocket clients are players and player displays (the game master uses
 // the host console), so hidden tokens and combatants never reach them in
 // full, the same rule GET /api follows.
@@ -34,11 +35,7 @@ func forPlayers(data any) any {
 			return visible(v, func(c *core.Combatant) bool { return c.Hidden })
 		}
 	case *core.Map:
-		if v != nil && hasHidden(v.Tokens, func(t *core.Token) bool { return t.Hidden }) {
-			m := *v
-			m.Tokens = visible(v.Tokens, func(t *core.Token) bool { return t.Hidden })
-			return &m
-		}
+		return core.PlayerMap(v)
 	case []*core.Token:
 		if hasHidden(v, func(t *core.Token) bool { return t.Hidden }) {
 			return visible(v, func(t *core.Token) bool { return t.Hidden })

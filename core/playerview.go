@@ -1,0 +1,69 @@
+package core
+
+// PlayerMap returns m as players may see it (GET /api and every map
+// broadcast): a copy without the hidden tokens, markers, tiles, area
+// effects and measurements. A marker is hidden unless it says otherwise,
+// as the Marker schema defaults; the others are shown unless hidden. When
+// nothing is hidden m itself is returned; it is never changed.
+func PlayerMap(m *Map) *Map {
+	if m == nil || !mapHasHidden(m) {
+		return m
+	}
+	out := *m
+	out.Tokens = visibleTokens(m.Tokens)
+	out.Markers = visibleObjects(m.Markers, true)
+	out.Tiles = visibleObjects(m.Tiles, false)
+	out.AreaEffects = visibleObjects(m.AreaEffects, false)
+	out.Measurements = visibleObjects(m.Measurements, false)
+	return &out
+}
+
+func mapHasHidden(m *Map) bool {
+	for _, t := range m.Tokens {
+		if t.Hidden {
+			return true
+		}
+	}
+	for _, group := range []struct {
+		list          []Object
+		hiddenDefault bool
+	}{{m.Markers, true}, {m.Tiles, false}, {m.AreaEffects, false}, {m.Measurements, false}} {
+		for _, o := range group.list {
+			if objectHidden(o, group.hiddenDefault) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// objectHidden reads an object's "hidden" flag, hiddenDefault when absent.
+func objectHidden(o Object, hiddenDefault bool) bool {
+	if h, ok := o["hidden"].(bool); ok {
+		return h
+	}
+	return hiddenDefault
+}
+
+func visibleObjects(list []Object, hiddenDefault bool) []Object {
+	if list == nil {
+		return nil
+	}
+	out := make([]Object, 0, len(list))
+	for _, o := range list {
+		if !objectHidden(o, hiddenDefault) {
+			out = append(out, o)
+		}
+	}
+	return out
+}
+
+func visibleTokens(tokens []*Token) []*Token {
+	out := make([]*Token, 0, len(tokens))
+	for _, t := range tokens {
+		if !t.Hidden {
+			out = append(out, t)
+		}
+	}
+	return out
+}
