@@ -20,32 +20,51 @@ import (
 // is the one users know.
 
 // appendJSON appends v as JSON to dst. ok is false when v cannot be written
-// as JSON (fromLua says why).
-func (c *converter) appendJSON(dst []byte, v lua.LValue, depth int) ([]byte, bool) {
+// as JSON (fromLua says why). With build it also returns v as fromLua
+// would (one pass for a page, which needs both).
+func (c *converter) appendJSON(dst []byte, v lua.LValue, depth int, build bool) (_ []byte, value any, ok bool) {
 	if depth > maxDepth {
-		return dst, false
+		return dst, nil, false
 	}
 	switch x := v.(type) {
 	case *lua.LNilType:
-		return append(dst, "null"...), true
+		return append(dst, "null"...), nil, true
 	case lua.LBool:
-		return strconv.AppendBool(dst, bool(x)), true
+		if build {
+			value = bool(x)
+		}
+		return strconv.AppendBool(dst, bool(x)), value, true
 	case lua.LString:
-		return c.appendString(dst, string(x)), true
+		if build {
+			value = string(x)
+		}
+		return c.appendString(dst, string(x)), value, true
 	case lua.LNumber:
-		if x == 0 && math.Signbit(float64(x)) {
+		f := float64(x)
+		if math.IsNaN(f) || math.IsInf(f, 0) {
+			return dst, nil, false
+		}
+		if f == 0 && math.Signbit(f) {
 			c.lossy = true // written 0, read back as the integer 0
 		}
-		return appendJSONNumber(dst, float64(x))
+		plain := floatValue(f)
+		if build {
+			value = plain
+		}
+		if i, isInt := plain.(int64); isInt {
+			return strconv.AppendInt(dst, i, 10), value, true
+		}
+		dst, ok = appendJSONFloat(dst, plain.(float64))
+		return dst, value, ok
 	case *lua.LUserData:
 		if x == c.null {
-			return append(dst, "null"...), true
+			return append(dst, "null"...), nil, true
 		}
-		return dst, false
+		return dst, nil, false
 	case *lua.LTable:
-		return c.appendTable(dst, x, nil, depth)
+		return c.appendTable(dst, x, nil, depth, build)
 	}
-	return dst, false
+	return dst, nil, false
 }
 
 // tableShape classifies a table the way tableFromLua does.
@@ -102,28 +121,39 @@ type jsonField struct {
 }
 
 // appendTable writes t; defaults (for the top-level table only) are Go
-// values added under keys t does not have.
-func (c *converter) appendTable(dst []byte, t *lua.LTable, defaults map[string]any, depth int) ([]byte, bool) {
+// values added under keys t does not have. With build it also returns t as
+// fromLua would, defaults included.
+func (c *converter) appendTable(dst []byte, t *lua.LTable, defaults map[string]any, depth int, build bool) (_ []byte, value any, ok bool) {
 	shape, n := c.shape(t)
 	switch shape {
 	case shapeBad:
-		return dst, false
+		return dst, nil, false
 	case shapeArray:
 		if defaults != nil && n > 0 {
-			return dst, false
+			return dst, nil, false
 		}
 		if defaults == nil {
+			var list []any
+			if build {
+				list = make([]any, n)
+			}
 			dst = append(dst, '[')
 			for i := 1; i <= n; i++ {
 				if i > 1 {
 					dst = append(dst, ',')
 				}
-				var ok bool
-				if dst, ok = c.appendJSON(dst, t.RawGetInt(i), depth+1); !ok {
-					return dst, false
+				var item any
+				if dst, item, ok = c.appendJSON(dst, t.RawGetInt(i), depth+1, build); !ok {
+					return dst, nil, false
+				}
+				if build {
+					list[i-1] = item
 				}
 			}
-			return append(dst, ']'), true
+			if build {
+				value = list
+			}
+			return append(dst, ']'), value, true
 		}
 		// an empty table with defaults is an object of the defaults
 	}
@@ -142,6 +172,10 @@ func (c *converter) appendTable(dst []byte, t *lua.LTable, defaults map[string]a
 		}
 	}
 	slices.SortFunc(fields, func(a, b jsonField) int { return strings.Compare(a.key, b.key) })
+	var object map[string]any
+	if build {
+		object = make(map[string]any, len(fields))
+	}
 	dst = append(dst, '{')
 	for i, f := range fields {
 		if i > 0 {
@@ -149,17 +183,24 @@ func (c *converter) appendTable(dst []byte, t *lua.LTable, defaults map[string]a
 		}
 		dst = c.appendString(dst, f.key)
 		dst = append(dst, ':')
-		var ok bool
+		var item any
 		if f.value == nil {
 			dst, ok = appendGoJSON(dst, f.extra)
+			item = f.extra
 		} else {
-			dst, ok = c.appendJSON(dst, f.value, depth+1)
+			dst, item, ok = c.appendJSON(dst, f.value, depth+1, build)
 		}
 		if !ok {
-			return dst, false
+			return dst, nil, false
+		}
+		if build {
+			object[f.key] = item
 		}
 	}
-	return append(dst, '}'), true
+	if build {
+		value = object
+	}
+	return append(dst, '}'), value, true
 }
 
 // appendGoJSON writes a plain Go value as writeValue in systems does
@@ -184,17 +225,6 @@ func appendGoJSON(dst []byte, v any) ([]byte, bool) {
 		return dst, false
 	}
 	return append(dst, strings.TrimSuffix(b.String(), "\n")...), true
-}
-
-// appendJSONNumber writes a Lua number as fromLua + encoding/json do: an
-// integer when it has no fraction and lies within ±2^53.
-func appendJSONNumber(dst []byte, f float64) ([]byte, bool) {
-	switch x := floatValue(f).(type) {
-	case int64:
-		return strconv.AppendInt(dst, x, 10), true
-	default:
-		return appendJSONFloat(dst, x.(float64))
-	}
 }
 
 // appendJSONFloat is encoding/json's float64 encoder.

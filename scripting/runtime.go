@@ -355,7 +355,11 @@ func (c *converter) jsonResult(field, kind string, defaults map[string]any, want
 			return nil, listError(fn, field, kind)
 		}
 		c.lossy = false
-		data, ok := c.appendTable(make([]byte, 0, 1024), t, defaults, 0)
+		data, value, ok := c.appendTable(make([]byte, 0, 1024), t, defaults, 0, wantValue)
+		if ok && !wantValue && c.lossy {
+			// The JSON will not read back as the value: build it now.
+			data, value, ok = c.appendTable(data[:0], t, defaults, 0, true)
+		}
 		if !ok {
 			// fromLua says what is wrong, with the path of keys.
 			_, err := c.fromLua(ret)
@@ -365,21 +369,8 @@ func (c *converter) jsonResult(field, kind string, defaults map[string]any, want
 			return nil, c.notJSON(fn, field, kind, err)
 		}
 		r := jsonResult{data: data}
-		if wantValue || c.lossy {
-			value, err := c.fromLua(ret)
-			if err != nil {
-				return nil, c.notJSON(fn, field, kind, err)
-			}
-			m, _ := value.(map[string]any)
-			if m == nil {
-				m = map[string]any{}
-			}
-			for k, v := range defaults {
-				if _, ok := m[k]; !ok {
-					m[k] = v
-				}
-			}
-			r.value = m
+		if value != nil {
+			r.value = value.(map[string]any)
 		}
 		return r, nil
 	}

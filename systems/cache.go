@@ -21,6 +21,7 @@ type cacheEntry struct {
 	bytes []byte
 	refs  []string    // references, read-only
 	used  atomic.Bool // second chance for the clock eviction
+	gone  atomic.Bool // evicted or replaced: no longer served
 
 	// value is the view for templates (nulls marked), read-only; a view
 	// rendered for its JSON alone gets it from the bytes when a page first
@@ -46,57 +47,81 @@ func (ce *cacheEntry) templateValue() (map[string]any, error) {
 	return ce.value, ce.valueErr
 }
 
-// cache is a bounded map with CLOCK (second chance) eviction. A hit is a
-// lock-free sync.Map load and a flag, so a cached read costs little more
-// than copying the bytes; puts and evictions take a mutex. Entries are
-// never modified after insertion (except their flag); readers get copies of
-// the bytes.
+// cache is a bounded map with CLOCK (second chance) eviction.
+//
+// Reads are lock-free: a hit is one lookup in an immutable Go map reached
+// through an atomic pointer (the snapshot), a flag check and a flag set, so
+// a cached read costs little more than copying the bytes. Entries put since
+// the snapshot was made sit in a small map under the mutex (recent) until
+// the snapshot is rebuilt from the ring, which happens when recent has
+// grown to a quarter of the ring: each put pays for about four entries of
+// the rebuild. An evicted entry is flagged gone at once, so the snapshot
+// never serves it. Entries are never modified after insertion (except their
+// flags); readers get copies of the bytes.
+//
+// (sync.Map was the first design; its lookups walk a hash trie and cost
+// two to five times a plain map lookup once the cache holds thousands of
+// entries.)
 type cache struct {
-	items sync.Map // cacheKey -> *cacheEntry
+	snapshot atomic.Pointer[map[cacheKey]*cacheEntry]
 
-	mu   sync.Mutex // guards ring and hand
-	max  int
-	ring []*cacheEntry // the entries in items, swept by the clock hand
-	hand int
+	mu     sync.Mutex // guards everything below
+	max    int
+	ring   []*cacheEntry // every live entry, swept by the clock hand
+	hand   int
+	slot   map[cacheKey]int         // key -> position in ring
+	recent map[cacheKey]*cacheEntry // live entries not in the snapshot
 }
 
 func newCache(max int) *cache {
-	return &cache{max: max}
+	return &cache{max: max, slot: map[cacheKey]int{}, recent: map[cacheKey]*cacheEntry{}}
 }
 
 func (c *cache) get(k cacheKey) (*cacheEntry, bool) {
-	v, ok := c.items.Load(k)
+	if snap := c.snapshot.Load(); snap != nil {
+		if e, ok := (*snap)[k]; ok && !e.gone.Load() {
+			c.touch(e)
+			return e, true
+		}
+	}
+	c.mu.Lock()
+	e, ok := c.recent[k]
+	c.mu.Unlock()
 	if !ok {
 		return nil, false
 	}
-	e := v.(*cacheEntry)
+	c.touch(e)
+	return e, true
+}
+
+func (c *cache) touch(e *cacheEntry) {
 	if !e.used.Load() {
 		e.used.Store(true)
 	}
-	return e, true
 }
 
 func (c *cache) put(e *cacheEntry) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if old, ok := c.items.Load(e.key); ok {
+	if i, ok := c.slot[e.key]; ok {
 		// Same key rendered twice concurrently: keep one, in old's slot.
-		for i, r := range c.ring {
-			if r == old.(*cacheEntry) {
-				c.ring[i] = e
-				break
-			}
-		}
-		c.items.Store(e.key, e)
-		return
-	}
-	if len(c.ring) < c.max {
+		c.ring[i].gone.Store(true)
+		c.ring[i] = e
+	} else if len(c.ring) < c.max {
+		c.slot[e.key] = len(c.ring)
 		c.ring = append(c.ring, e)
-		c.items.Store(e.key, e)
-		return
+	} else {
+		c.evictInto(e)
 	}
-	// Sweep: clear the flag of recently used entries, evict the first
-	// entry not used since the hand last passed.
+	c.recent[e.key] = e
+	if len(c.recent) >= max(8, len(c.ring)/4) {
+		c.rebuild()
+	}
+}
+
+// evictInto sweeps the ring: it clears the flag of recently used entries
+// and replaces the first entry not used since the hand last passed by e.
+func (c *cache) evictInto(e *cacheEntry) {
 	for {
 		victim := c.ring[c.hand]
 		if victim.used.Load() {
@@ -104,12 +129,24 @@ func (c *cache) put(e *cacheEntry) {
 			c.hand = (c.hand + 1) % len(c.ring)
 			continue
 		}
-		c.items.Delete(victim.key)
+		victim.gone.Store(true)
+		delete(c.slot, victim.key)
+		delete(c.recent, victim.key)
 		c.ring[c.hand] = e
-		c.items.Store(e.key, e)
+		c.slot[e.key] = c.hand
 		c.hand = (c.hand + 1) % len(c.ring)
 		return
 	}
+}
+
+// rebuild makes a new snapshot of every live entry.
+func (c *cache) rebuild() {
+	snap := make(map[cacheKey]*cacheEntry, len(c.ring))
+	for _, e := range c.ring {
+		snap[e.key] = e
+	}
+	c.snapshot.Store(&snap)
+	clear(c.recent)
 }
 
 func (c *cache) len() int {

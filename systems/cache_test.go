@@ -107,3 +107,46 @@ func TestReferencesCachedPerRevision(t *testing.T) {
 		t.Fatalf("new revision: %v", fresh)
 	}
 }
+
+// Past the first rebuild most hits come from the lock-free snapshot; an
+// entry evicted after the snapshot was made must not be served from it.
+func TestCacheSnapshotServesLiveEntriesOnly(t *testing.T) {
+	c := newCache(64)
+	key := func(i int) cacheKey { return cacheKey{id: fmt.Sprint(i), revision: 1, variant: 'v'} }
+	for i := 0; i < 64; i++ {
+		c.put(&cacheEntry{key: key(i), bytes: []byte{byte(i)}})
+	}
+	if c.snapshot.Load() == nil {
+		t.Fatal("no snapshot after 64 puts")
+	}
+	for i := 0; i < 64; i++ {
+		if e, ok := c.get(key(i)); !ok || e.bytes[0] != byte(i) {
+			t.Fatalf("entry %d: %v %v", i, e, ok)
+		}
+	}
+	// Every entry is used: the sweep clears all flags, then evicts entry 0.
+	c.put(&cacheEntry{key: key(64), bytes: []byte{64}})
+	if _, ok := c.get(key(0)); ok {
+		t.Fatal("an evicted entry was served from the snapshot")
+	}
+	if _, ok := c.get(key(64)); !ok {
+		t.Fatal("the entry put after the snapshot is missing")
+	}
+	// Replacing an entry serves the new one, whichever map holds the old.
+	c.put(&cacheEntry{key: key(5), bytes: []byte{55}})
+	if e, ok := c.get(key(5)); !ok || e.bytes[0] != 55 {
+		t.Fatalf("replaced entry: %v %v", e, ok)
+	}
+	if c.len() != 64 {
+		t.Fatalf("len %d", c.len())
+	}
+	live := 0
+	for i := 0; i <= 64; i++ {
+		if _, ok := c.get(key(i)); ok {
+			live++
+		}
+	}
+	if live != 64 {
+		t.Fatalf("%d entries readable, want 64", live)
+	}
+}

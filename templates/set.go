@@ -77,11 +77,13 @@ func (s *Set) Load(name string) (*Template, error) {
 // Render executes the template with the context. An error is a *Error
 // naming the template file and line.
 func (t *Template) Render(ctx map[string]any) ([]byte, error) {
-	var buf bytes.Buffer
-	if err := t.tpl.ExecuteWriter(pongo2.Context(ctx), &buf); err != nil {
+	// ExecuteBytes hands over pongo2's own buffer; ExecuteWriter would copy
+	// it into ours.
+	out, err := t.tpl.ExecuteBytes(pongo2.Context(ctx))
+	if err != nil {
 		return nil, t.set.wrap(t.name, err)
 	}
-	return buf.Bytes(), nil
+	return out, nil
 }
 
 // RenderTo is Render writing to w (a buffer the caller reuses).
