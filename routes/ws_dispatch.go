@@ -104,6 +104,9 @@ func (h *Hub) dispatch(c *wsConn, frame []byte) {
 		c.reply(wsErrorEvent, id, wsErrorData("", core.Invalidf("malformed message: %s", core.JSONErrorText(err))))
 		return
 	}
+	if bytes.Equal(env.RequestID, []byte("null")) {
+		env.RequestID = nil // asks for no reply, as an absent requestId
+	}
 	if env.Name == "" {
 		c.reply(wsErrorEvent, env.RequestID, wsErrorData("", core.Invalidf("message has no 'name': expected {\"name\": ..., \"data\": ...}")))
 		return
@@ -147,9 +150,6 @@ func (h *Hub) run(ctx context.Context, c *wsConn, name string, handle wsHandler,
 
 // reply sends a message to this client alone.
 func (c *wsConn) reply(name string, requestID json.RawMessage, data any) {
-	if bytes.Equal(requestID, []byte("null")) {
-		requestID = nil
-	}
 	b, err := json.Marshal(wsOutEnvelope{Name: name, Data: data, ResponseID: requestID})
 	if err != nil {
 		c.hub.log.Error("websocket: reply not sent, cannot encode it", "event", name, "err", err)

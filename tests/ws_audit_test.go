@@ -215,3 +215,13 @@ func TestAuditWSClientColorIsRRGGBB(t *testing.T) {
 		t.Fatalf("a refused registration changed the client: %+v", cl)
 	}
 }
+
+// TestAuditWSNullRequestIDIsNoRequestID: "requestId": null asks for no
+// reply, like an absent requestId.
+func TestAuditWSNullRequestIDIsNoRequestID(t *testing.T) {
+	e := newWSEnv(t, routes.HubOptions{})
+	a, _ := e.connect(t)
+	a.sendRaw(`{"name":"updateToken","requestId":null,"data":{"id":"` + wsTokenID + `","name":"Z"}}`)
+	a.expectNames(core.EventTokenUpdated)
+	e.mark(t, a)
+}
