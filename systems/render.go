@@ -233,7 +233,7 @@ func (s *System) RenderBody(ctx context.Context, e *core.Entity) ([]byte, error)
 	tctx := map[string]any{
 		"entity": templates.MarkNulls(m), // m is ours: built above, only read by the view
 		"view":   view,
-		"system": map[string]any{"id": s.manifest.ID, "name": s.manifest.Name, "version": s.manifest.Version},
+		"system": s.systemValue,
 	}
 	body, err := s.pages[k.Name].Render(tctx)
 	if err != nil {

@@ -46,6 +46,7 @@ type System struct {
 	pages        map[string]*templates.Template // by kind
 	themeCSS     string
 	kindCSS      map[string]string
+	systemValue  map[string]any // "system" in template contexts; read-only
 	doc          []byte
 	etag         string
 	assets       fs.FS
@@ -109,6 +110,7 @@ func Load(fsys fs.FS, opts Options) (*System, error) {
 		return nil, problems
 	}
 	s.doc, s.etag = buildDocument(s, config, settings, types)
+	s.systemValue = map[string]any{"id": s.manifest.ID, "name": s.manifest.Name, "version": s.manifest.Version}
 	size := opts.CacheSize
 	if size <= 0 {
 		size = DefaultCacheSize

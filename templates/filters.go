@@ -231,28 +231,54 @@ func MarkNulls(v any) any {
 }
 
 func markNulls(v any, cp bool) any {
+	if !cp {
+		markInPlace(v)
+		if v == nil {
+			return Null
+		}
+		return v
+	}
 	switch x := v.(type) {
 	case nil:
 		return Null
 	case map[string]any:
-		out := x
-		if cp {
-			out = make(map[string]any, len(x))
-		}
+		out := make(map[string]any, len(x))
 		for k, item := range x {
-			out[k] = markNulls(item, cp)
+			out[k] = markNulls(item, true)
 		}
 		return out
 	case []any:
-		out := x
-		if cp {
-			out = make([]any, len(x))
-		}
+		out := make([]any, len(x))
 		for i, item := range x {
-			out[i] = markNulls(item, cp)
+			out[i] = markNulls(item, true)
 		}
 		return out
 	default:
 		return v
+	}
+}
+
+// markInPlace replaces the nulls inside v's maps and slices, writing only
+// where there is a null.
+func markInPlace(v any) {
+	switch x := v.(type) {
+	case map[string]any:
+		for k, item := range x {
+			switch item.(type) {
+			case nil:
+				x[k] = Null
+			case map[string]any, []any:
+				markInPlace(item)
+			}
+		}
+	case []any:
+		for i, item := range x {
+			switch item.(type) {
+			case nil:
+				x[i] = Null
+			case map[string]any, []any:
+				markInPlace(item)
+			}
+		}
 	}
 }

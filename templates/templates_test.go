@@ -130,6 +130,23 @@ func TestValuesMarksNulls(t *testing.T) {
 	}
 }
 
+func TestMarkNullsMarksInPlace(t *testing.T) {
+	inner := map[string]any{"d": nil, "e": 1}
+	list := []any{nil, "x", []any{nil}}
+	m := map[string]any{"a": nil, "b": list, "c": inner, "s": "text"}
+	v := templates.MarkNulls(m).(map[string]any)
+	if m["a"] != templates.Null || list[0] != templates.Null || list[2].([]any)[0] != templates.Null ||
+		inner["d"] != templates.Null || inner["e"] != 1 || m["s"] != "text" {
+		t.Fatalf("%#v", m)
+	}
+	if v["c"].(map[string]any)["d"] != templates.Null {
+		t.Fatalf("the result is not the marked value: %#v", v)
+	}
+	if templates.MarkNulls(nil) != templates.Null {
+		t.Fatal("a null itself is not marked")
+	}
+}
+
 func TestPage(t *testing.T) {
 	page := string(templates.Page(templates.PageData{Title: "Orc & <Co>", System: "D&D", Kind: "monster",
 		CSS: []string{"body{}", "p::after{content:'</style><script>'}"}, Body: []byte("<article>x</article>")}))
