@@ -1,0 +1,155 @@
+package scripting
+
+import (
+	"context"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+)
+
+// Attacks on the Lua sandbox. Tests that show a problem the owners of
+// scripting/ still have to fix are skipped with the reason, so the suite
+// stays green; remove the Skip to see them fail.
+
+// One call must not leave state behind for the next call, which may be
+// made for another entity (and another player's view). Each case runs a
+// call that tampers with shared state, then a clean call in the same
+// pooled state (pool of one).
+func TestSandboxCallsDoNotLeakIntoTheNextCall(t *testing.T) {
+	t.Skip("known issue: pooled states keep globals, library tables, the string metatable and the companion module as the previous call left them; a view can leak one entity's data into another's or replace string.upper for every later call (reported)")
+	for name, body := range map[string]string{
+		"global variable":           `if e.first then leak = e.name end return { leak = leak or "none" }`,
+		"rawset on _G":              `if e.first then rawset(_G, "leak", e.name) end return { leak = rawget(_G, "leak") or "none" }`,
+		"metatable on _G":           `if e.first then setmetatable(_G, { __index = function() return "secret of A" end }) end return { leak = tostring(undefined_name or "none") }`,
+		"string library":            `if e.first then string.upper = function() return "secret of A" end end return { leak = string.upper("none") == "NONE" and "none" or "tampered" }`,
+		"string metatable __index":  `if e.first then getmetatable("").__index.lower = function() return "secret of A" end end return { leak = ("NONE"):lower() }`,
+		"string metatable new slot": `if e.first then getmetatable("").__add = function() return 1 end end return { leak = pcall(function() return "a" + {} end) and "tampered" or "none" }`,
+		"table library":             `if e.first then table.insert = function() end end local t = {} table.insert(t, 1) return { leak = #t == 1 and "none" or "tampered" }`,
+		"math library":              `if e.first then math.floor = function() return 42 end end return { leak = math.floor(1.5) == 1 and "none" or "tampered" }`,
+		"companion module":          `local c = require("companion") if e.first then c.leak = e.name end return { leak = c.leak or "none" }`,
+		"companion.format":          `local c = require("companion") if e.first then c.format.signed = function() return "secret of A" end end return { leak = c.format.signed(1) == "+1" and "none" or "tampered" }`,
+	} {
+		t.Run(name, func(t *testing.T) {
+			rt := start(t, map[string]string{"system.lua": kindWith(body)}, Options{PoolSize: 1})
+			if _, err := rt.CallTable(context.Background(), "thing", "view", map[string]any{"first": true, "name": "secret of A"}); err != nil {
+				t.Fatal(err)
+			}
+			v, err := rt.CallTable(context.Background(), "thing", "view", map[string]any{"name": "B"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if v["leak"] != "none" {
+				t.Errorf("the next call sees %v", v["leak"])
+			}
+		})
+	}
+}
+
+// A single Go function called from Lua is not interrupted by the call's
+// deadline. Lua patterns backtrack: ".-.-.-b" on a few hundred bytes runs
+// for seconds (O(n^4) with find's start positions), on a few thousand for
+// hours, holding a pooled state and a CPU while the request hangs.
+func TestSandboxPatternMatchingHonoursTheDeadline(t *testing.T) {
+	t.Skip("known issue: string.find/match/gmatch/gsub run gopher-lua's backtracking matcher in one Go call that never checks the context; a 300-byte subject with '.-.-.-b' runs ~10 s past a 50 ms deadline, a longer one hangs the call indefinitely (reported)")
+	for _, call := range []string{`s:find(".-.-.-b")`, `s:match(".-.-.-b")`, `s:gsub(".-.-.-b", "")`, `s:gmatch(".-.-.-b")()`} {
+		rt := start(t, map[string]string{"system.lua": kindWith(`local s = ("a"):rep(300) return { r = tostring(` + call + `) }`)},
+			Options{CallTimeout: 50 * time.Millisecond})
+		began := time.Now()
+		_, err := rt.CallTable(context.Background(), "thing", "view", map[string]any{})
+		if err == nil {
+			t.Errorf("%s: no error", call)
+		}
+		if d := time.Since(began); d > 2*time.Second {
+			t.Errorf("%s: stopped after %v with a 50 ms deadline", call, d)
+		}
+	}
+}
+
+// Memory: string.rep and string.format are bounded, but other single calls
+// and plain concatenation build strings of any size. A call should not be
+// able to allocate hundreds of megabytes (a slightly larger variant of the
+// gsub case takes the whole machine's memory and kills the server).
+func TestSandboxBoundsMemoryOfOneCall(t *testing.T) {
+	t.Skip("known issue: no per-call memory bound: s..s doubling, table.concat of many 4 MiB strings and gsub with a 4 MiB replacement allocate 200 MB to 5 GB in one call (gsub past the deadline, in one Go call); only string.rep and string.format are capped (reported)")
+	for _, body := range []string{
+		`local s = ("x"):rep(4194304) for i = 1, 6 do s = s .. s end return { n = #s }`,
+		`local t = {} for i = 1, 64 do t[i] = ("x"):rep(4194304) end return { n = #table.concat(t) }`,
+		`local s = ("x"):rep(8):gsub(".", ("y"):rep(4194304)) return { n = #s }`,
+	} {
+		rt := start(t, map[string]string{"system.lua": kindWith(body)}, Options{})
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		_, err := rt.CallTable(context.Background(), "thing", "view", map[string]any{})
+		runtime.ReadMemStats(&after)
+		grew := (after.TotalAlloc - before.TotalAlloc) >> 20
+		if err == nil || !strings.Contains(err.Error(), "limit") {
+			t.Errorf("%.50s: want a limit error, got %v (allocated %d MiB)", body, err, grew)
+		}
+		if grew > 128 {
+			t.Errorf("%.50s: allocated %d MiB in one call", body, grew)
+		}
+	}
+}
+
+// What the sandbox does hold: no way to load code, reach files or the
+// package system, and require stays in the folder.
+func TestSandboxHasNoEscapeHatches(t *testing.T) {
+	rt := start(t, map[string]string{
+		"lib/ok.lua": `return { ok = true }`,
+		"system.lua": kindWith(`
+    local out = {}
+    out.package = tostring(package)
+    out.dump = tostring(string.dump)
+    out.load = tostring(load)
+    out.loadstring = tostring(loadstring)
+    out.coroutine = tostring(coroutine)
+    out.getfenv = tostring(getfenv)
+    out.debug = tostring(debug)
+    out.io = tostring(io)
+    out.os = tostring(os)
+    local mt = getmetatable("")
+    out.mt_has_loader = tostring(mt and rawget(mt, "__index") and rawget(mt.__index, "dump"))
+    for _, name in ipairs({ "../lib/ok", "lib/../lib/ok", "lib/ok", "lib..ok", ".lib.ok", "lib.ok.", "/lib/ok", "lib.ok\0", "lib.%2e%2e" }) do
+      out["require " .. name] = pcall(require, name) and "loaded" or "refused"
+    end
+    out["require lib.ok"] = pcall(require, "lib.ok") and "loaded" or "refused"
+    return out
+`)}, Options{})
+	v, err := rt.CallTable(context.Background(), "thing", "view", map[string]any{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"package", "dump", "load", "loadstring", "coroutine", "getfenv", "debug", "io", "os", "mt_has_loader"} {
+		if v[name] != "nil" {
+			t.Errorf("%s is reachable: %v", name, v[name])
+		}
+	}
+	for key, got := range v {
+		if strings.HasPrefix(key, "require ") && key != "require lib.ok" && got != "refused" {
+			t.Errorf("%s: %v", key, got)
+		}
+	}
+	if v["require lib.ok"] != "loaded" {
+		t.Errorf("a legitimate require failed: %v", v["require lib.ok"])
+	}
+}
+
+// Deep recursion through a metamethod, pcall or __tostring is an error,
+// not a crash of the Go stack, and the same runtime serves the next call.
+func TestSandboxRecursionThroughMetamethodsAndPcall(t *testing.T) {
+	for _, attack := range []string{
+		`local t = setmetatable({}, {}) getmetatable(t).__index = function(t, k) return t[k] end return { v = t.x }`,
+		`local function f() return pcall(f) end return { v = tostring(f()) }`,
+		`local t = setmetatable({}, { __tostring = function(self) return tostring(self) end }) return { v = tostring(t) }`,
+		`local function f(n) return f(n + 1) + 1 end return { v = f(1) }`,
+	} {
+		rt := start(t, map[string]string{"system.lua": kindWith("if e.attack then " + attack + " end return { ok = true }")},
+			Options{CallTimeout: time.Second, PoolSize: 1})
+		_, _ = rt.CallTable(context.Background(), "thing", "view", map[string]any{"attack": true})
+		if v, err := rt.CallTable(context.Background(), "thing", "view", map[string]any{}); err != nil || v["ok"] != true {
+			t.Errorf("%s: the next call got %v %v", attack, v, err)
+		}
+	}
+}
