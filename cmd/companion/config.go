@@ -63,9 +63,11 @@ func parseServeFlags(args []string, getenv func(string) string) (*serveConfig, *
 	if fs.NArg() > 0 {
 		return nil, fs, fmt.Errorf("unexpected argument %q", fs.Arg(0))
 	}
-	if err := checkLoopback(cfg.HostAddr); err != nil {
+	hostAddr, err := loopbackAddr(cfg.HostAddr)
+	if err != nil {
 		return nil, fs, err
 	}
+	cfg.HostAddr = hostAddr
 	if cfg.MaxBodyBytes <= 0 {
 		return nil, fs, fmt.Errorf("--max-body must be positive")
 	}
@@ -78,21 +80,30 @@ func parseServeFlags(args []string, getenv func(string) string) (*serveConfig, *
 // checkLoopback refuses a host console address that other machines could
 // reach: the console can install content and change settings.
 func checkLoopback(addr string) error {
+	_, err := loopbackAddr(addr)
+	return err
+}
+
+// loopbackAddr checks a host console address and returns the one to
+// listen on. The decision is made from the text: "localhost" is bound as
+// 127.0.0.1, never handed to the resolver, whose answer (a hosts file, a
+// search domain) could name another interface.
+func loopbackAddr(addr string) (string, error) {
 	host, port, err := net.SplitHostPort(addr)
 	if err != nil {
-		return fmt.Errorf("--host-addr %q: %v", addr, err)
+		return "", fmt.Errorf("--host-addr %q: %v", addr, err)
 	}
 	if _, err := strconv.ParseUint(port, 10, 16); err != nil {
-		return fmt.Errorf("--host-addr %q: bad port", addr)
+		return "", fmt.Errorf("--host-addr %q: bad port", addr)
 	}
 	if strings.EqualFold(host, "localhost") {
-		return nil
+		return net.JoinHostPort("127.0.0.1", port), nil
 	}
 	ip, err := netip.ParseAddr(strings.Trim(host, "[]"))
 	if err != nil || !ip.IsLoopback() {
-		return fmt.Errorf("--host-addr %q must be a loopback address (127.0.0.1, [::1] or localhost): the host console is for the person at the device only", addr)
+		return "", fmt.Errorf("--host-addr %q must be a loopback address (127.0.0.1, [::1] or localhost): the host console is for the person at the device only", addr)
 	}
-	return nil
+	return addr, nil
 }
 
 // defaultDataDir is the platform's per-user data folder.
