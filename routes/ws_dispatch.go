@@ -26,6 +26,7 @@ import (
 	"regexp"
 	"runtime/debug"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/vttapp/companion/core"
 )
@@ -95,13 +96,13 @@ var wsRequestIDPattern = regexp.MustCompile(`"requestId"\s*:\s*("(?:[^"\\]|\\.)*
 // dispatch decodes one frame and acts on it. Nothing a client sends can
 // affect another client except through the changes it is allowed to make.
 func (h *Hub) dispatch(c *wsConn, frame []byte) {
+	if err := checkUTF8("message", frame); err != nil {
+		c.reply(wsErrorEvent, wsFindRequestID(frame), wsErrorData("", err))
+		return
+	}
 	var env wsInEnvelope
 	if err := json.Unmarshal(frame, &env); err != nil {
-		var id json.RawMessage
-		if m := wsRequestIDPattern.FindSubmatch(frame); m != nil {
-			id = json.RawMessage(m[1])
-		}
-		c.reply(wsErrorEvent, id, wsErrorData("", core.Invalidf("malformed message: %s", core.JSONErrorText(err))))
+		c.reply(wsErrorEvent, wsFindRequestID(frame), wsErrorData("", core.Invalidf("malformed message: %s", core.JSONErrorText(err))))
 		return
 	}
 	if bytes.Equal(env.RequestID, []byte("null")) {
@@ -146,6 +147,15 @@ func (h *Hub) run(ctx context.Context, c *wsConn, name string, handle wsHandler,
 		}
 	}()
 	return handle(ctx, c, data)
+}
+
+// wsFindRequestID finds the requestId of a frame that cannot be decoded,
+// so that even a broken request gets its error on the right id.
+func wsFindRequestID(frame []byte) json.RawMessage {
+	if m := wsRequestIDPattern.FindSubmatch(frame); m != nil && utf8.Valid(m[1]) {
+		return json.RawMessage(m[1])
+	}
+	return nil
 }
 
 // reply sends a message to this client alone.

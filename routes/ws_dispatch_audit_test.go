@@ -94,3 +94,46 @@ func TestAuditForPlayersHidesHiddenMarkers(t *testing.T) {
 		t.Fatal("forPlayers changed the stored map")
 	}
 }
+
+// TestAuditNonUTF8IsRefused: JSON text is UTF-8 (RFC 8259 8.1) and so is
+// a WebSocket text frame (RFC 6455); encoding/json would quietly store
+// U+FFFD for the bad bytes. HTTP bodies get 400, frames an error reply on
+// their requestId, and nothing is written.
+func TestAuditNonUTF8IsRefused(t *testing.T) {
+	e := newEnv(t, envOptions{})
+	for _, c := range []apiCall{
+		{"PATCH", "/api/monsters/" + goblinID, "{\"name\":\"Gob\xff\xfelin\"}"},
+		{"PUT", "/api/monsters/" + goblinID, "{\"id\":\"" + goblinID + "\",\"name\":\"\xc3\"}"},
+		{"POST", "/api/messages", "{\"text\":\"hi \xff\"}"},
+		{"PATCH", "/api/tokens/" + tokenA, "{\"name\":\"\xc3\"}"},
+		{"PATCH", "/api/combatants/" + heroCombatID, "{\"name\":\"\xed\xa0\x80\"}"},
+	} {
+		wantError(t, e.do(t, c.method, c.path, c.body), 400, "not UTF-8")
+	}
+	if ev := e.events.take(); ev != "" {
+		t.Fatalf("refused bodies published %s", ev)
+	}
+	ws, _, err := websocket.DefaultDialer.Dial("ws"+strings.TrimPrefix(e.srv.URL, "http")+"/", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ws.Close()
+	ws.WriteMessage(websocket.TextMessage, []byte("{\"name\":\"createMessage\",\"requestId\":\"u1\",\"data\":{\"text\":\"bad \xff\xfe\"}}"))
+	for {
+		ws.SetReadDeadline(time.Now().Add(5 * time.Second))
+		var env map[string]any
+		if err := ws.ReadJSON(&env); err != nil {
+			t.Fatal(err)
+		}
+		if env["responseId"] != "u1" {
+			continue
+		}
+		if data, _ := env["data"].(map[string]any); env["name"] != "error" || !strings.Contains(data["message"].(string), "not UTF-8") {
+			t.Fatalf("non-UTF-8 frame answered %v", env)
+		}
+		break
+	}
+	if ev := e.events.take(); strings.Contains(ev, "messageCreated") {
+		t.Fatalf("a non-UTF-8 message was stored: %s", ev)
+	}
+}
