@@ -158,9 +158,10 @@ func wsFindRequestID(frame []byte) json.RawMessage {
 	return nil
 }
 
-// reply sends a message to this client alone.
+// reply sends a message to this client alone, as players may see it (a
+// hidden token or combatant as {id, hidden}, like a broadcast).
 func (c *wsConn) reply(name string, requestID json.RawMessage, data any) {
-	b, err := json.Marshal(wsOutEnvelope{Name: name, Data: data, ResponseID: requestID})
+	b, err := json.Marshal(wsOutEnvelope{Name: name, Data: forPlayers(data), ResponseID: requestID})
 	if err != nil {
 		c.hub.log.Error("websocket: reply not sent, cannot encode it", "event", name, "err", err)
 		return

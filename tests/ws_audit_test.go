@@ -226,3 +226,18 @@ func TestAuditWSNullRequestIDIsNoRequestID(t *testing.T) {
 	a.expectNames(core.EventTokenUpdated)
 	e.mark(t, a)
 }
+
+// TestAuditWSReplyToAHiddenTokenIsAStub: the reply to a request follows
+// the broadcast rule: a hidden token reaches a player as {id, hidden} only.
+func TestAuditWSReplyToAHiddenTokenIsAStub(t *testing.T) {
+	e := newWSEnv(t, routes.HubOptions{})
+	a, _ := e.connect(t)
+	if status := httpJSON(t, "PATCH", e.public.URL+"/api/tokens/"+wsTokenID, `{"hidden": true, "name": "SECRET-AMBUSH"}`, nil); status != 200 {
+		t.Fatalf("PATCH: %d", status)
+	}
+	a.send(core.RequestUpdateToken, map[string]any{"id": wsTokenID, "x": 99}, "h-1")
+	m := a.reply("h-1")
+	if m.Name != core.RequestUpdateToken || strings.Contains(string(m.Data), "SECRET") || strings.Contains(string(m.Data), `"x"`) {
+		t.Fatalf("reply about a hidden token: %s %s", m.Name, m.Data)
+	}
+}
