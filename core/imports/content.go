@@ -47,9 +47,25 @@ func rootKind(fsys fs.FS) (string, error) {
 	}
 }
 
+// maxJSONFileBytes caps one JSON file of a content folder. Files are read
+// and decoded whole, which takes several times their size in memory; the
+// whole 5e SRD is a few megabytes.
+var maxJSONFileBytes int64 = 256 << 20
+
+// readJSONFile reads a content file under maxJSONFileBytes.
+func readJSONFile(fsys fs.FS, name string) ([]byte, error) {
+	if info, err := fs.Stat(fsys, name); err == nil && info.Size() > maxJSONFileBytes {
+		return nil, core.TooLargef("%s is %d bytes; a content file may be at most %d", name, info.Size(), maxJSONFileBytes)
+	}
+	return fs.ReadFile(fsys, name)
+}
+
 // readObject reads a root file that must hold one JSON object.
 func readObject(fsys fs.FS, name string) ([]byte, error) {
-	data, err := fs.ReadFile(fsys, name)
+	data, err := readJSONFile(fsys, name)
+	if core.KindOf(err) == core.KindTooLarge {
+		return nil, err
+	}
 	if err != nil {
 		return nil, core.Invalidf("%s cannot be read: %v", name, err)
 	}
@@ -68,9 +84,12 @@ func readObject(fsys fs.FS, name string) ([]byte, error) {
 // readArray reads a root file that must hold a JSON array of objects.
 // A missing file is an empty array.
 func readArray(fsys fs.FS, name string) ([]json.RawMessage, error) {
-	data, err := fs.ReadFile(fsys, name)
+	data, err := readJSONFile(fsys, name)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
+	}
+	if core.KindOf(err) == core.KindTooLarge {
+		return nil, err
 	}
 	if err != nil {
 		return nil, core.Invalidf("%s cannot be read: %v", name, err)
@@ -245,8 +264,11 @@ func (r contentReader) readMaps() ([]*core.Map, error) {
 // resolves under the folder named after its collection. URLs and absolute
 // paths are kept as they are.
 func (r contentReader) resolve(ref, collection string) (string, error) {
-	if ref == "" || strings.Contains(ref, "://") || strings.HasPrefix(ref, "/") || strings.HasPrefix(ref, "data:") {
+	if ref == "" {
 		return ref, nil
+	}
+	if keep, err := checkExternalRef(ref); keep || err != nil {
+		return ref, err
 	}
 	rel, err := relativeRef(ref)
 	if err != nil {
@@ -256,6 +278,31 @@ func (r contentReader) resolve(ref, collection string) (string, error) {
 		rel = collection + "/" + rel
 	}
 	return r.prefix + "/" + rel, nil
+}
+
+// checkExternalRef decides whether a reference is kept as written: an
+// http(s) URL, a data:image URL or an absolute path on this server. Other
+// URLs (javascript:, data:text/html, file:, protocol-relative //host) are
+// refused: references end up in src and href attributes of pages served
+// from this origin. keep is false for a path relative to the content folder.
+func checkExternalRef(ref string) (keep bool, err error) {
+	lower := strings.ToLower(ref)
+	switch {
+	case strings.HasPrefix(lower, "https://"), strings.HasPrefix(lower, "http://"):
+		return true, nil
+	case strings.HasPrefix(lower, "data:image/") && !strings.HasPrefix(lower, "data:image/svg"):
+		return true, nil
+	case strings.HasPrefix(ref, "//"), strings.HasPrefix(ref, `\`):
+		return false, core.Invalidf("'%s' names another server without a scheme; use https://", ref)
+	case strings.HasPrefix(ref, "/"):
+		return true, nil
+	case strings.Contains(ref, ":"):
+		scheme, _, _ := strings.Cut(ref, ":")
+		if !strings.ContainsAny(scheme, "/.") {
+			return false, core.Invalidf("'%s' is not allowed: a file reference is a path inside the archive, an http(s) URL or a data:image URL (not '%s:')", ref, scheme)
+		}
+	}
+	return false, nil
 }
 
 // relativeRef checks a path relative to a content folder.

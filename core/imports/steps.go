@@ -37,10 +37,15 @@ func (in *Installer) moduleStep(fsys fs.FS, opt InstallOptions) (*installStep, e
 		return nil, err
 	}
 	for _, ref := range []string{m.Image, m.Banner} {
-		if ref != "" && !strings.Contains(ref, "://") && !strings.HasPrefix(ref, "/") {
-			if _, err := relativeRef(ref); err != nil {
-				return nil, core.Invalidf("module.json: %s", core.MessageOf(err))
-			}
+		if ref == "" {
+			continue
+		}
+		keep, err := checkExternalRef(ref)
+		if err == nil && !keep {
+			_, err = relativeRef(ref)
+		}
+		if err != nil {
+			return nil, core.Invalidf("module.json: %s", core.MessageOf(err))
 		}
 	}
 	system := m.System
