@@ -274,8 +274,13 @@ func (m *Manager) runAccepted(ctx context.Context, id, manifest, raw string, pkg
 		opt = InstallOptions{Package: manifest, PackageID: pkg.ID, Expect: pkg.Type}
 		if pkg.Type == KindModule {
 			err := m.cfg.Service.Store().View(ctx, func(tx core.Tx) error {
-				_, err := tx.Module(pkg.ID)
+				mod, err := tx.Module(pkg.ID)
 				if err == nil {
+					// A manifest from elsewhere that reuses the id must not
+					// replace the module and take over its updates.
+					if mod.Package != "" && mod.Package != manifest {
+						return core.Conflictf("module '%s' (id '%s') is installed from %s; this package comes from %s. Delete the module first to install it from another source", mod.Name, mod.ID, mod.Package, manifest)
+					}
 					opt.Replace = pkg.ID
 				}
 				if core.IsNotFound(err) {
