@@ -37,7 +37,9 @@ const maxDepth = 100
 const maxExactInt = 1 << 53
 
 type converter struct {
-	keys map[string]lua.LValue // interned table keys (see internedKey)
+	keys   map[string]lua.LValue // interned table keys (see internedKey)
+	tables []lua.LTable          // chunk of tables to hand out (newTable)
+	slab   []lua.LValue          // chunk of value slices to hand out (values)
 	// lossy is set by appendJSON when what it wrote does not read back as
 	// the value fromLua gives (-0, strings that are not UTF-8).
 	lossy    bool
@@ -79,9 +81,9 @@ func (c *converter) toLuaDepth(L *lua.LState, v any, depth int) (lua.LValue, err
 	case float64:
 		return lua.LNumber(x), nil
 	case int64:
-		return lua.LNumber(x), nil
+		return lua.LNumber(float64(x)), nil
 	case int:
-		return lua.LNumber(x), nil
+		return lua.LNumber(float64(x)), nil
 	case json.Number:
 		f, err := strconv.ParseFloat(string(x), 64)
 		if err != nil {
@@ -89,40 +91,34 @@ func (c *converter) toLuaDepth(L *lua.LState, v any, depth int) (lua.LValue, err
 		}
 		return lua.LNumber(f), nil
 	case map[string]any:
-		var err error
-		t := c.objectTable(L, len(x), func(set func(string, lua.LValue)) {
-			for k, item := range x {
-				lv, e := c.toLuaDepth(L, item, depth+1)
-				if e != nil {
-					err = e
-					return
-				}
-				set(k, lv)
-			}
-		})
-		if err != nil {
-			return nil, err
-		}
-		t.Metatable = c.objectMT
-		return t, nil
-	case []any:
-		items := make([]lua.LValue, len(x))
-		for i, item := range x {
+		t := c.objectTable(L, len(x))
+		for k, item := range x {
 			lv, err := c.toLuaDepth(L, item, depth+1)
 			if err != nil {
 				return nil, err
 			}
-			items[i] = lv
+			c.setKey(t, k, lv)
 		}
-		t := arrayTable(L, items)
+		t.Metatable = c.objectMT
+		return t, nil
+	case []any:
+		items := c.values(len(x))
+		for _, item := range x {
+			lv, err := c.toLuaDepth(L, item, depth+1)
+			if err != nil {
+				return nil, err
+			}
+			items = append(items, lv)
+		}
+		t := c.arrayTable(L, items)
 		t.Metatable = c.arrayMT
 		return t, nil
 	case []string:
-		items := make([]lua.LValue, len(x))
-		for i, s := range x {
-			items[i] = lua.LString(s)
+		items := c.values(len(x))
+		for _, s := range x {
+			items = append(items, lua.LString(s))
 		}
-		t := arrayTable(L, items)
+		t := c.arrayTable(L, items)
 		t.Metatable = c.arrayMT
 		return t, nil
 	default:

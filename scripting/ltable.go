@@ -66,36 +66,77 @@ func (c *converter) internedKey(key string) lua.LValue {
 	return lk
 }
 
-// objectTable returns a table holding the given string keys and values
-// (none of them nil), as RawSetString would build it.
-func (c *converter) objectTable(L *lua.LState, n int, fill func(set func(key string, v lua.LValue))) *lua.LTable {
-	if !fastTables {
-		t := L.CreateTable(0, n)
-		fill(t.RawSetString)
-		return t
+// Tables and their key lists are carved from chunks rather than allocated
+// one by one: a monster's data is a few dozen tables, each of which would
+// otherwise be two more allocations. A chunk is only ever handed out once
+// (the rest of it waits for the next table), so nothing is shared between
+// tables; a chunk is freed when none of its tables is referenced.
+const (
+	tableChunk = 64
+	valueChunk = 512
+)
+
+func (c *converter) newTable() *lua.LTable {
+	if len(c.tables) == 0 {
+		c.tables = make([]lua.LTable, tableChunk)
 	}
-	t := &lua.LTable{}
+	t := &c.tables[0]
+	c.tables = c.tables[1:]
+	return t
+}
+
+// values returns an empty slice with room for n values; appending beyond n
+// reallocates, it never spills into the next slice of the chunk.
+func (c *converter) values(n int) []lua.LValue {
+	if n > valueChunk/4 {
+		return make([]lua.LValue, 0, n)
+	}
+	if len(c.slab) < n {
+		c.slab = make([]lua.LValue, valueChunk)
+	}
+	s := c.slab[:0:n]
+	c.slab = c.slab[n:]
+	return s
+}
+
+// objectTable returns an empty table with room for n string keys; fill it
+// with setKey, each key once (the keys of a Go map).
+func (c *converter) objectTable(L *lua.LState, n int) *lua.LTable {
+	if !fastTables {
+		return L.CreateTable(0, n)
+	}
+	t := c.newTable()
 	m := (*tableLayout)(unsafe.Pointer(t))
 	m.Metatable = lua.LNil
 	if n == 0 {
 		return t // as CreateTable(0, 0): no parts until a key is set
 	}
 	m.strdict = make(map[string]lua.LValue, n)
-	m.keys = make([]lua.LValue, 0, n)
+	m.keys = c.values(n)
 	m.k2i = make(map[lua.LValue]int, n)
-	fill(func(key string, v lua.LValue) {
-		if _, dup := m.strdict[key]; !dup {
-			lk := c.internedKey(key)
-			m.k2i[lk] = len(m.keys)
-			m.keys = append(m.keys, lk)
-		}
-		m.strdict[key] = v
-	})
 	return t
 }
 
+// setKey sets a key not yet in t (made by objectTable) to v (not nil), as
+// RawSetString would.
+func (c *converter) setKey(t *lua.LTable, key string, v lua.LValue) {
+	if !fastTables {
+		t.RawSetString(key, v)
+		return
+	}
+	m := (*tableLayout)(unsafe.Pointer(t))
+	if m.strdict == nil {
+		t.RawSetString(key, v)
+		return
+	}
+	lk := c.internedKey(key)
+	m.k2i[lk] = len(m.keys)
+	m.keys = append(m.keys, lk)
+	m.strdict[key] = v
+}
+
 // arrayTable returns a table whose array part is items (none of them nil).
-func arrayTable(L *lua.LState, items []lua.LValue) *lua.LTable {
+func (c *converter) arrayTable(L *lua.LState, items []lua.LValue) *lua.LTable {
 	if !fastTables {
 		t := L.CreateTable(len(items), 0)
 		for _, v := range items {
@@ -103,7 +144,7 @@ func arrayTable(L *lua.LState, items []lua.LValue) *lua.LTable {
 		}
 		return t
 	}
-	t := &lua.LTable{}
+	t := c.newTable()
 	m := (*tableLayout)(unsafe.Pointer(t))
 	m.Metatable = lua.LNil
 	if len(items) > 0 {
