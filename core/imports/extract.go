@@ -2,6 +2,8 @@ package imports
 
 import (
 	"archive/zip"
+	"bytes"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -60,6 +62,9 @@ func isLitter(p string) bool {
 // copying, because the directory can lie.
 func extractZip(ra io.ReaderAt, size int64, dst string, lim Limits) error {
 	lim = lim.withDefaults()
+	if n, ok := declaredEntries(ra, size); ok && n > uint64(lim.MaxEntries) {
+		return core.TooLargef("the archive has %d entries; at most %d are accepted", n, lim.MaxEntries)
+	}
 	zr, err := zip.NewReader(ra, size)
 	if errors.Is(err, zip.ErrInsecurePath) {
 		return core.Invalidf("the archive has an entry whose path points outside it")
@@ -154,6 +159,46 @@ func (n *entryNames) add(raw string) error {
 		n.folders[dkey] = dir
 	}
 	return nil
+}
+
+// declaredEntries reads the entry count from the archive's end record
+// (zip64 included) without parsing the central directory, which
+// zip.NewReader does in full, allocating a header per entry. ok is false
+// when no end record is found; zip.NewReader then reports the damage.
+func declaredEntries(ra io.ReaderAt, size int64) (n uint64, ok bool) {
+	const endLen, zip64LocatorLen = 22, 20
+	tailLen := min(size, endLen+65535) // the end record, then a comment of at most 64 KiB
+	tail := make([]byte, tailLen)
+	if _, err := ra.ReadAt(tail, size-tailLen); err != nil && !errors.Is(err, io.EOF) {
+		return 0, false
+	}
+	i := bytes.LastIndex(tail, []byte("PK\x05\x06"))
+	if i < 0 || len(tail)-i < endLen {
+		return 0, false
+	}
+	n = uint64(binary.LittleEndian.Uint16(tail[i+10:]))
+	if n != 0xFFFF {
+		return n, true
+	}
+	// zip64: the locator just before the end record gives where the zip64
+	// end record is; its count is a 64-bit field at offset 32.
+	locAt := size - tailLen + int64(i) - zip64LocatorLen
+	loc := make([]byte, zip64LocatorLen)
+	if locAt < 0 {
+		return n, true
+	}
+	if _, err := ra.ReadAt(loc, locAt); err != nil || string(loc[:4]) != "PK\x06\x07" {
+		return n, true
+	}
+	end64 := make([]byte, 56)
+	at := int64(binary.LittleEndian.Uint64(loc[8:]))
+	if at < 0 || at > size-56 {
+		return n, true
+	}
+	if _, err := ra.ReadAt(end64, at); err != nil || string(end64[:4]) != "PK\x06\x06" {
+		return n, true
+	}
+	return binary.LittleEndian.Uint64(end64[32:]), true
 }
 
 // extractEntry copies one entry, reading at most budget bytes. Errors name

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -170,4 +171,47 @@ func TestExtractTruncatedCentralDirectory(t *testing.T) {
 			t.Errorf("cut at %d: files written: %v", cut, files)
 		}
 	}
+}
+
+// The entry count is read from the archive's end record before the
+// central directory is parsed: zip.NewReader allocates a header for every
+// entry, so a download of many tiny entries would take gigabytes of
+// memory before the MaxEntries check.
+func TestExtractCountsEntriesBeforeParsingTheDirectory(t *testing.T) {
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	for i := 0; i < 100000; i++ {
+		if _, err := zw.CreateHeader(&zip.FileHeader{Name: itoa(i), Method: zip.Store}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	zw.Close()
+	data := buf.Bytes()
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	err := extractZip(bytes.NewReader(data), int64(len(data)), t.TempDir(), Limits{MaxEntries: 1000})
+	runtime.ReadMemStats(&after)
+	wantKind(t, err, core.KindTooLarge, "entries")
+	if grew := after.TotalAlloc - before.TotalAlloc; grew > 4<<20 {
+		t.Errorf("refusing %d entries allocated %d MiB (archive of %d KiB)", 100000, grew>>20, len(data)>>10)
+	}
+}
+
+// A zip64 end record declares its count in 64 bits; it is read too.
+func TestExtractCountsZip64Entries(t *testing.T) {
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	for i := 0; i < 70000; i++ { // more than 65535 entries forces a zip64 end record
+		if _, err := zw.CreateHeader(&zip.FileHeader{Name: itoa(i), Method: zip.Store}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	zw.Close()
+	data := buf.Bytes()
+	if n, ok := declaredEntries(bytes.NewReader(data), int64(len(data))); !ok || n != 70000 {
+		t.Fatalf("declared entries %d %v", n, ok)
+	}
+	err := extractZip(bytes.NewReader(data), int64(len(data)), t.TempDir(), Limits{MaxEntries: 1000})
+	wantKind(t, err, core.KindTooLarge, "70000 entries")
 }
