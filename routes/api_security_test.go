@@ -56,3 +56,21 @@ func TestAPIInvalidUTF8BodiesAreRefused(t *testing.T) {
 		}
 	}
 }
+
+// Entity data the system's Lua views cannot take (the bridge stops at 100
+// levels) must be refused when written, not stored to make every later
+// view and reference page of the entity answer 500.
+func TestAPIEntityDataTooDeepForViewsIsRefused(t *testing.T) {
+	t.Skip("known issue: PATCH/PUT accept entity data nested 100..9998 levels (the JSON decoder's limit is 10000); scripting then refuses to convert it ('value nested deeper than 100 levels') and GET ?schema=view and /monster.goblin answer 500 internal error for good (reported)")
+	e := newEnv(t, envOptions{})
+	deep := strings.Repeat("[", 150) + strings.Repeat("]", 150)
+	r := e.do(t, "PATCH", "/api/monsters/"+goblinID, `{"data":{"x":`+deep+`}}`)
+	if r.status != 400 {
+		t.Errorf("PATCH with data nested 150 levels: %d", r.status)
+	}
+	for _, path := range []string{"/api/monsters/" + goblinID + "?schema=view", "/monster.goblin"} {
+		if got := e.do(t, "GET", path, ""); got.status != 200 {
+			t.Errorf("%s after the write: %d %.100s", path, got.status, got.body)
+		}
+	}
+}
