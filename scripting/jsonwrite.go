@@ -81,6 +81,9 @@ func (c *converter) shape(t *lua.LTable) (tableShape, int) {
 	if t.Metatable == c.arrayMT {
 		return shapeArray, t.Len()
 	}
+	if shape, n, ok := c.quickShape(t); ok {
+		return shape, n
+	}
 	strKeys, intKeys, maxInt := 0, 0, 0
 	bad := false
 	t.ForEach(func(k, _ lua.LValue) {
@@ -157,20 +160,31 @@ func (c *converter) appendTable(dst []byte, t *lua.LTable, defaults map[string]a
 		}
 		// an empty table with defaults is an object of the defaults
 	}
-	fields := make([]jsonField, 0, n+len(defaults))
-	t.ForEach(func(k, v lua.LValue) {
-		key, isStr := k.(lua.LString)
-		if isStr {
-			fields = append(fields, jsonField{key: string(key), value: v})
-		} else {
-			fields = append(fields, jsonField{key: strconv.FormatInt(int64(k.(lua.LNumber)), 10), value: v})
+	// The fields are collected on a stack shared by the nested tables:
+	// this table's stay at fields[start:] while the ones inside are
+	// written (a nested table may move the stack; fields keeps ours).
+	start := len(c.fields)
+	defer func() { c.fields = c.fields[:start] }()
+	if strdict, only := c.stringKeysOnly(t); only {
+		for k, v := range strdict {
+			c.fields = append(c.fields, jsonField{key: k, value: v})
 		}
-	})
+	} else {
+		t.ForEach(func(k, v lua.LValue) {
+			key, isStr := k.(lua.LString)
+			if isStr {
+				c.fields = append(c.fields, jsonField{key: string(key), value: v})
+			} else {
+				c.fields = append(c.fields, jsonField{key: strconv.FormatInt(int64(k.(lua.LNumber)), 10), value: v})
+			}
+		})
+	}
 	for k, v := range defaults {
 		if t.RawGetString(k) == lua.LNil {
-			fields = append(fields, jsonField{key: k, extra: v})
+			c.fields = append(c.fields, jsonField{key: k, extra: v})
 		}
 	}
+	fields := c.fields[start:]
 	slices.SortFunc(fields, func(a, b jsonField) int { return strings.Compare(a.key, b.key) })
 	var object map[string]any
 	if build {

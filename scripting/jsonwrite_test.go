@@ -36,6 +36,7 @@ var jsonCases = map[string]string{
 	"entity":    `return { e = e, data = e.data }`,
 	"empty":     `return {}`,
 	"int keys":  `return { [1] = "a", [3] = "c" }`,
+	"holes":     `local t = { 1, 2, 3, 4 } t[2] = nil local u = { "a", "b" } u[2] = nil return { t = t, u = u, marked = companion.object({ "x", "y" }), arr = companion.array({ k = 1 }) }`,
 }
 
 func TestCallJSONWritesWhatEncodingJSONWrites(t *testing.T) {

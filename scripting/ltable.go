@@ -152,3 +152,50 @@ func (c *converter) arrayTable(L *lua.LState, items []lua.LValue) *lua.LTable {
 	}
 	return t
 }
+
+// quickShape classifies the two common tables without visiting every key:
+// a list with no holes (only the array part) and a table with string keys
+// only. ok is false for any other table (shape then looks at every key).
+func (c *converter) quickShape(t *lua.LTable) (shape tableShape, n int, ok bool) {
+	if !fastTables {
+		return shapeBad, 0, false
+	}
+	m := (*tableLayout)(unsafe.Pointer(t))
+	if len(m.dict) != 0 {
+		return shapeBad, 0, false
+	}
+	items, last := 0, 0
+	for i, v := range m.array {
+		if v != lua.LNil {
+			items++
+			last = i + 1
+		}
+	}
+	switch {
+	case len(m.strdict) == 0 && items == last && t.Metatable != c.objectMT:
+		if items == 0 {
+			return shapeArray, 0, true // an empty, unmarked table: []
+		}
+		return shapeArray, items, true
+	case items == 0 && len(m.strdict) > 0:
+		return shapeObject, len(m.strdict), true
+	}
+	return shapeBad, 0, false
+}
+
+// stringKeysOnly returns t's string-keyed part when t has no other keys.
+func (c *converter) stringKeysOnly(t *lua.LTable) (map[string]lua.LValue, bool) {
+	if !fastTables {
+		return nil, false
+	}
+	m := (*tableLayout)(unsafe.Pointer(t))
+	if len(m.dict) != 0 {
+		return nil, false
+	}
+	for _, v := range m.array {
+		if v != lua.LNil {
+			return nil, false
+		}
+	}
+	return m.strdict, true
+}

@@ -1,6 +1,8 @@
 -- Stat-block lines shared by monsters and characters: abilities, armor
 -- class, speed, proficiencies, defences, senses and features. Every
 -- function accepts SRD-shaped data and degrades to "" on anything else.
+-- Globals as upvalues: a global is a table lookup on every use.
+local type, tostring, pairs, ipairs, next = type, tostring, pairs, ipairs, next
 local companion = require("companion")
 local util = require("lib.util")
 local text = require("lib.text")

@@ -1,5 +1,7 @@
 -- The monster stat block: every line a player reads, formatted from
 -- SRD-shaped data (see ../shared/data/srd5e/*Monsters.json).
+-- Globals as upvalues: a global is a table lookup on every use.
+local type, tostring, pairs, ipairs, next = type, tostring, pairs, ipairs, next
 local companion = require("companion")
 local util = require("lib.util")
 local text = require("lib.text")

@@ -11,6 +11,8 @@
 --   { type = "p", lead = "Name.", text = "..." }   (lead only when there is one)
 --   { type = "list", items = { "...", ... } }
 --   { type = "table", caption = "...", head = { ... }, rows = { { ... }, ... } }
+-- Globals as upvalues: a global is a table lookup on every use.
+local type, tostring, pairs, ipairs, next = type, tostring, pairs, ipairs, next
 local text = {}
 
 local function clean(s)

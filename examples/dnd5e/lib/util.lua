@@ -1,8 +1,16 @@
 -- Small helpers shared by every kind: reading SRD values that may be
 -- absent, null, a plain string or an {index, name, url} reference.
+-- Globals as upvalues: a global is a table lookup on every use.
+local type, tostring, pairs, ipairs, next = type, tostring, pairs, ipairs, next
 local companion = require("companion")
 
 local util = {}
+
+local find, sub = string.find, string.sub
+
+local function byte_at(s, i)
+  return sub(s, i, i)
+end
 
 -- JSON null arrives as this sentinel; it is never a usable value.
 local null = companion.null
@@ -134,8 +142,16 @@ function util.dice_text(formula)
   if type(formula) ~= "string" then
     return ""
   end
-  if not (formula:find("+", 1, true) or formula:find("-", 1, true) or formula:find(" ", 1, true)) then
+  local plus, minus = find(formula, "+", 1, true), find(formula, "-", 1, true)
+  if not (plus or minus or find(formula, " ", 1, true)) then
     return formula -- "2d6": nothing to space
+  end
+  -- "18d10+36": one sign and no white space, the usual SRD form, spaced
+  -- without the two pattern passes below (gopher-lua compiles a pattern
+  -- on every call).
+  local at = plus or minus
+  if at and not (plus and minus) and not find(formula, byte_at(formula, at), at + 1, true) and not find(formula, "%s") then
+    return sub(formula, 1, at - 1) .. " " .. byte_at(formula, at) .. " " .. sub(formula, at + 1)
   end
   local s = formula:gsub("%s+", "")
   s = s:gsub("([%+%-])", " %1 ")
