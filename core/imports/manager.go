@@ -3,6 +3,7 @@ package imports
 import (
 	"context"
 	"io"
+	"log/slog"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -30,6 +31,9 @@ type Config struct {
 	// MaxOffers caps the offers kept in memory (default 100); the oldest
 	// finished ones make room first.
 	MaxOffers int
+	// Log, when set, receives failures that are bugs (a panic while an
+	// offer is processed in the background).
+	Log *slog.Logger
 }
 
 // Manager holds the offers waiting for the person at the device and runs

@@ -2,9 +2,11 @@ package imports
 
 import (
 	"context"
+	"fmt"
 	"net/url"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 
 	"github.com/vttapp/companion/core"
 )
@@ -119,11 +121,14 @@ func (m *Manager) evictLocked() {
 
 // checkManifest fetches an offer's manifest and fills in the package.
 func (m *Manager) checkManifest(ctx context.Context, id, manifest string) {
-	pkg, err := FetchPackage(ctx, m.fetcher, manifest, m.cfg.Limits)
+	var pkg *Package
 	var info *PackageInfo
-	if err == nil {
-		info, err = m.packageInfo(ctx, pkg)
-	}
+	err := m.recovered(func() (err error) {
+		if pkg, err = FetchPackage(ctx, m.fetcher, manifest, m.cfg.Limits); err == nil {
+			info, err = m.packageInfo(ctx, pkg)
+		}
+		return err
+	})
 	m.update(id, func(st *offerState) {
 		st.Checking = false
 		if err != nil {
@@ -177,6 +182,22 @@ func (m *Manager) packageInfo(ctx context.Context, p *Package) (*PackageInfo, er
 		}
 	}
 	return info, nil
+}
+
+// recovered runs work that happens on a background goroutine, where a
+// panic would stop the whole server: a panic becomes an internal error
+// (its deferred clean-ups have run while unwinding), so the offer fails,
+// and its stack goes to the log when the manager has one.
+func (m *Manager) recovered(work func() error) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = core.Internal(fmt.Errorf("panic while importing: %v", r))
+			if m.cfg.Log != nil {
+				m.cfg.Log.Error("import failed with a panic", "panic", r, "stack", string(debug.Stack()))
+			}
+		}
+	}()
+	return work()
 }
 
 // Offers lists the offers, oldest first.
@@ -250,7 +271,11 @@ func (m *Manager) Accept(id, destination string) (Offer, error) {
 	}
 	manifest := out.Manifest
 	m.goBackground(func(ctx context.Context) {
-		res, err := m.runAccepted(ctx, id, manifest, out.URL, pkg, destination)
+		var res Result
+		err := m.recovered(func() (err error) {
+			res, err = m.runAccepted(ctx, id, manifest, out.URL, pkg, destination)
+			return err
+		})
 		m.update(id, func(st *offerState) {
 			if err != nil {
 				m.settleLocked(st, StatusFailed, core.MessageOf(err))
