@@ -48,12 +48,35 @@ local function is_separator(line)
   return line:match("^%s*|[%s%-:|]+$") ~= nil
 end
 
+local find, sub = string.find, string.sub
+
 local function paragraph(line)
-  local lead, rest = line:match("^%*%*%*(.-)%*%*%*%s*(.*)$")
-  if lead then
-    return { type = "p", lead = clean(lead), text = clean(rest) }
+  -- The pattern needs a leading "***"; most lines have none, and testing
+  -- that is cheaper than compiling the pattern (gopher-lua compiles it on
+  -- every call).
+  if sub(line, 1, 3) == "***" then
+    local lead, rest = line:match("^%*%*%*(.-)%*%*%*%s*(.*)$")
+    if lead then
+      return { type = "p", lead = clean(lead), text = clean(rest) }
+    end
   end
   return { type = "p", text = clean(line) }
+end
+
+-- lines splits on "\n", skipping empty lines (as gmatch("[^\n]+") does).
+local function lines_of(source)
+  local out, pos = {}, 1
+  while true do
+    local nl = find(source, "\n", pos, true)
+    local line = sub(source, pos, nl and nl - 1 or -1)
+    if line ~= "" then
+      out[#out + 1] = line
+    end
+    if not nl then
+      return out
+    end
+    pos = nl + 1
+  end
 end
 
 -- blocks converts a list of paragraphs, or one string with line breaks.
@@ -70,10 +93,7 @@ function text.blocks(source)
         return { { type = "p", text = clean(line) } }
       end
     end
-    lines = {}
-    for line in source:gmatch("[^\n]+") do
-      lines[#lines + 1] = line
-    end
+    lines = lines_of(source)
   elseif type(source) == "table" then
     lines = source
   else
