@@ -5,6 +5,7 @@ import (
 	"context"
 	"html"
 	"math"
+	"sort"
 	"strings"
 	"testing"
 	"text/template"
@@ -71,8 +72,12 @@ var textCreature = template.Must(template.New("creature").Parse(`<article class=
 // compare runs ours and base alternately in batches until each ran b.N
 // times, and returns their mean CPU times in nanoseconds (see cpuTime);
 // interleaving keeps the ratio fair when the load changes during the run.
-func compare(b *testing.B, batch int, ours, base func()) (oursNs, baseNs float64) {
+// medianRatio is the median over the batches of ours/base: a batch that a
+// garbage collection or another process happened to hit moves the means,
+// not the median.
+func compare(b *testing.B, batch int, ours, base func()) (oursNs, baseNs, medianRatio float64) {
 	var tOurs, tBase time.Duration
+	var ratios []float64
 	runs := 0
 	b.ResetTimer()
 	for runs < b.N {
@@ -80,15 +85,33 @@ func compare(b *testing.B, batch int, ours, base func()) (oursNs, baseNs float64
 		for i := 0; i < batch; i++ {
 			ours()
 		}
-		tOurs += cpuTime() - t0
+		dOurs := cpuTime() - t0
 		t0 = cpuTime()
 		for i := 0; i < batch; i++ {
 			base()
 		}
-		tBase += cpuTime() - t0
+		dBase := cpuTime() - t0
+		tOurs += dOurs
+		tBase += dBase
+		if dBase > 0 {
+			ratios = append(ratios, float64(dOurs)/float64(dBase))
+		}
 		runs += batch
 	}
-	return float64(tOurs) / float64(runs), float64(tBase) / float64(runs)
+	return float64(tOurs) / float64(runs), float64(tBase) / float64(runs), median(ratios)
+}
+
+// median of xs (0 when empty).
+func median(xs []float64) float64 {
+	if len(xs) == 0 {
+		return 0
+	}
+	s := append([]float64(nil), xs...)
+	sort.Float64s(s)
+	if len(s)%2 == 1 {
+		return s[len(s)/2]
+	}
+	return (s[len(s)/2-1] + s[len(s)/2]) / 2
 }
 
 // BenchmarkPageVsTextTemplate renders one reference page (pongo2 + layout,
@@ -126,17 +149,18 @@ func BenchmarkPageVsTextTemplate(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		ours, base := compare(b, 50, func() { render(e) }, func() {
+		ours, base, med := compare(b, 50, func() { render(e) }, func() {
 			textPage(e, func(map[string]any) map[string]any { return cachedView })
 		})
 		b.ReportMetric(ours, "pongo2-cpu-ns/page")
 		b.ReportMetric(base, "text/template-cpu-ns/page")
 		b.ReportMetric(ours/base, "ratio")
+		b.ReportMetric(med, "median-ratio")
 	})
 	b.Run("cold", func(b *testing.B) {
 		e := goblin()
 		e.Revision = 0 // never cached
-		ours, base := compare(b, 20, func() { render(e) }, func() {
+		ours, base, med := compare(b, 20, func() { render(e) }, func() {
 			textPage(e, func(m map[string]any) map[string]any {
 				v := goCreatureView(m)
 				if _, err := marshal(v); err != nil { // the Lua path keeps the view JSON too
@@ -148,6 +172,7 @@ func BenchmarkPageVsTextTemplate(b *testing.B) {
 		b.ReportMetric(ours, "lua+pongo2-cpu-ns/page")
 		b.ReportMetric(base, "go+text/template-cpu-ns/page")
 		b.ReportMetric(ours/base, "ratio")
+		b.ReportMetric(med, "median-ratio")
 	})
 }
 
@@ -162,7 +187,7 @@ func BenchmarkViewCachedVsCopy(b *testing.B) {
 		b.Fatal(err)
 	}
 	var sink []byte
-	ours, base := compare(b, 1000, func() {
+	ours, base, med := compare(b, 1000, func() {
 		sink, _ = s.View(ctx, e)
 	}, func() {
 		sink = copyBytes(cached)
@@ -172,6 +197,7 @@ func BenchmarkViewCachedVsCopy(b *testing.B) {
 	b.ReportMetric(ours, "cached-ns/read")
 	b.ReportMetric(base, "copy-ns/read")
 	b.ReportMetric(ours/base, "ratio")
+	b.ReportMetric(med, "median-ratio")
 }
 
 // BenchmarkReload is a full load of the fixture system: the edit-to-live

@@ -54,8 +54,8 @@ func (ce *cacheEntry) templateValue() (map[string]any, error) {
 // a cached read costs little more than copying the bytes. Entries put since
 // the snapshot was made sit in a small map under the mutex (recent) until
 // the snapshot is rebuilt from the ring, which happens when recent has
-// grown to a quarter of the ring: each put pays for about four entries of
-// the rebuild. An evicted entry is flagged gone at once, so the snapshot
+// grown to a quarter of the ring (each put pays for about four entries of
+// the rebuild) or after 64 reads had to take the lock. An evicted entry is flagged gone at once, so the snapshot
 // never serves it. Entries are never modified after insertion (except their
 // flags); readers get copies of the bytes.
 //
@@ -63,7 +63,7 @@ func (ce *cacheEntry) templateValue() (map[string]any, error) {
 // two to five times a plain map lookup once the cache holds thousands of
 // entries.)
 type cache struct {
-	snapshot atomic.Pointer[map[cacheKey]*cacheEntry]
+	snapshot atomic.Pointer[map[string][]*cacheEntry] // by id: a string key hashes faster than cacheKey
 
 	mu     sync.Mutex // guards everything below
 	max    int
@@ -71,6 +71,8 @@ type cache struct {
 	hand   int
 	slot   map[cacheKey]int         // key -> position in ring
 	recent map[cacheKey]*cacheEntry // live entries not in the snapshot
+	// lockedHits counts reads served from recent since the last snapshot.
+	lockedHits int
 }
 
 func newCache(max int) *cache {
@@ -79,13 +81,23 @@ func newCache(max int) *cache {
 
 func (c *cache) get(k cacheKey) (*cacheEntry, bool) {
 	if snap := c.snapshot.Load(); snap != nil {
-		if e, ok := (*snap)[k]; ok && !e.gone.Load() {
-			c.touch(e)
-			return e, true
+		for _, e := range (*snap)[k.id] {
+			if e.key == k && !e.gone.Load() {
+				c.touch(e)
+				return e, true
+			}
 		}
 	}
 	c.mu.Lock()
 	e, ok := c.recent[k]
+	if ok {
+		// Entries read often belong in the snapshot: rebuild it after a
+		// few reads that had to take the lock.
+		c.lockedHits++
+		if c.lockedHits >= lockedHitsBeforeRebuild {
+			c.rebuild()
+		}
+	}
 	c.mu.Unlock()
 	if !ok {
 		return nil, false
@@ -93,6 +105,10 @@ func (c *cache) get(k cacheKey) (*cacheEntry, bool) {
 	c.touch(e)
 	return e, true
 }
+
+// lockedHitsBeforeRebuild bounds the reads served under the lock (from
+// recent) between two snapshots.
+const lockedHitsBeforeRebuild = 64
 
 func (c *cache) touch(e *cacheEntry) {
 	if !e.used.Load() {
@@ -141,12 +157,13 @@ func (c *cache) evictInto(e *cacheEntry) {
 
 // rebuild makes a new snapshot of every live entry.
 func (c *cache) rebuild() {
-	snap := make(map[cacheKey]*cacheEntry, len(c.ring))
+	snap := make(map[string][]*cacheEntry, len(c.ring))
 	for _, e := range c.ring {
-		snap[e.key] = e
+		snap[e.key.id] = append(snap[e.key.id], e)
 	}
 	c.snapshot.Store(&snap)
 	clear(c.recent)
+	c.lockedHits = 0
 }
 
 func (c *cache) len() int {

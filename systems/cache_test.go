@@ -150,3 +150,20 @@ func TestCacheSnapshotServesLiveEntriesOnly(t *testing.T) {
 		t.Fatalf("%d entries readable, want 64", live)
 	}
 }
+
+// Entries read often move to the lock-free snapshot without waiting for
+// more puts.
+func TestCacheReadsMoveRecentEntriesToTheSnapshot(t *testing.T) {
+	c := newCache(100)
+	key := cacheKey{id: "a", revision: 1, variant: 'v'}
+	c.put(&cacheEntry{key: key})
+	for i := 0; i < lockedHitsBeforeRebuild; i++ {
+		if _, ok := c.get(key); !ok {
+			t.Fatal("miss")
+		}
+	}
+	snap := c.snapshot.Load()
+	if snap == nil || len((*snap)[key.id]) != 1 {
+		t.Fatal("a frequently read entry is still only in recent")
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"runtime"
+	"sort"
 	"testing"
 	"time"
 
@@ -16,6 +17,10 @@ import (
 //
 //	cold/go      Lua view, cache bypassed (revision 0), vs formatMonsterGo + JSON   (target ≤ 12)
 //	cached/copy  Lua view served from the cache vs copying the cached bytes        (target ≤ 1.2)
+//
+// The -median figures are the medians of the per-iteration CPU ratios (run
+// with -benchtime=10x or more): robust to the one pass a collection or
+// another process happened to hit.
 //
 // cold/go-cpu is cold/go measured in process CPU time (Unix), which a busy
 // machine does not inflate the way it does wall time.
@@ -50,13 +55,18 @@ func BenchmarkMonsterViews(b *testing.B) {
 		*total += time.Since(start)
 	}
 	var coldCPU, goCPU, cachedCPU, copyCPU time.Duration
+	// Per-iteration CPU ratios: their median is not moved by the one
+	// iteration a collection or another process happened to hit.
+	var coldRatios, cachedRatios []float64
 	cpuOK := true
+	var last time.Duration // the CPU time of the latest pass
 	cpuTimed := func(total *time.Duration, pass func()) {
 		start, ok1 := processCPU()
 		pass()
 		end, ok2 := processCPU()
 		cpuOK = cpuOK && ok1 && ok2
-		*total += end - start
+		last = end - start
+		*total += last
 	}
 	// The cached pass and the copy pass are short (about a microsecond per
 	// monster), so each runs several times per iteration to rise above the
@@ -81,7 +91,11 @@ func BenchmarkMonsterViews(b *testing.B) {
 			}
 		}
 		timed(&coldTime, func() { cpuTimed(&coldCPU, coldPass) })
+		coldLast := last
 		timed(&goTime, func() { cpuTimed(&goCPU, goPass) })
+		if last > 0 {
+			coldRatios = append(coldRatios, float64(coldLast)/float64(last))
+		}
 		timed(&floorTime, func() {
 			for _, e := range cold {
 				if _, err := s.References(ctx, e); err != nil {
@@ -105,6 +119,7 @@ func BenchmarkMonsterViews(b *testing.B) {
 				}
 			})
 		})
+		cachedLast := last
 		runtime.GC()
 		timed(&copyTime, func() {
 			cpuTimed(&copyCPU, func() {
@@ -116,6 +131,9 @@ func BenchmarkMonsterViews(b *testing.B) {
 				}
 			})
 		})
+		if last > 0 {
+			cachedRatios = append(cachedRatios, float64(cachedLast)/float64(last))
+		}
 	}
 	b.StopTimer()
 	_ = sink
@@ -130,6 +148,21 @@ func BenchmarkMonsterViews(b *testing.B) {
 	if cpuOK && goCPU > 0 {
 		b.ReportMetric(float64(coldCPU)/float64(goCPU), "cold/go-cpu")
 		b.ReportMetric(float64(cachedCPU)/float64(copyCPU), "cached/copy-cpu")
+		b.ReportMetric(median(coldRatios), "cold/go-cpu-median")
+		b.ReportMetric(median(cachedRatios), "cached/copy-cpu-median")
 	}
 	b.ReportMetric(float64(cachedTime)/float64(copyTime), "cached/copy")
+}
+
+// median of xs (0 when empty).
+func median(xs []float64) float64 {
+	if len(xs) == 0 {
+		return 0
+	}
+	s := append([]float64(nil), xs...)
+	sort.Float64s(s)
+	if len(s)%2 == 1 {
+		return s[len(s)/2]
+	}
+	return (s[len(s)/2-1] + s[len(s)/2]) / 2
 }
