@@ -209,6 +209,12 @@ func (e *Entity) Normalize(now time.Time) error {
 	if e.Sources == nil {
 		e.Sources = []Source{}
 	}
+	if err := checkDepth(e.Data, MaxDataDepth, "data"); err != nil {
+		return err
+	}
+	if err := checkDepth(e.Attributes, MaxDataDepth, "attributes"); err != nil {
+		return err
+	}
 	if e.Created.IsZero() {
 		e.Created = now
 	}
@@ -216,6 +222,43 @@ func (e *Entity) Normalize(now time.Time) error {
 		e.Modified = now
 	}
 	return nil
+}
+
+// MaxDataDepth is how deeply an entity's data and attributes may nest.
+// System scripts receive the data as Lua tables and refuse deeper values,
+// so an entity nested deeper would be stored and then fail every view.
+const MaxDataDepth = 64
+
+// checkDepth refuses a JSON value nested deeper than max levels.
+func checkDepth(v any, max int, field string) error {
+	if depthExceeds(v, max) {
+		return Invalidf("entity: '%s' is nested deeper than %d levels", field, max)
+	}
+	return nil
+}
+
+func depthExceeds(v any, left int) bool {
+	switch t := v.(type) {
+	case map[string]any:
+		if left == 0 {
+			return true
+		}
+		for _, x := range t {
+			if depthExceeds(x, left-1) {
+				return true
+			}
+		}
+	case []any:
+		if left == 0 {
+			return true
+		}
+		for _, x := range t {
+			if depthExceeds(x, left-1) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // Modifier is an active stat adjustment.

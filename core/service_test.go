@@ -434,3 +434,20 @@ func TestCreateMessageDoesNotReRollARollMessage(t *testing.T) {
 		t.Fatalf("a roll message was rolled again: %+v", out)
 	}
 }
+
+func TestPatchEntityRefusesDataNestedTooDeep(t *testing.T) {
+	f := newSvcFixture(t, true)
+	var deep any = "leaf"
+	for i := 0; i < core.MaxDataDepth+1; i++ {
+		deep = []any{deep}
+	}
+	_, err := f.svc.PatchEntity(svcCtx, "monster", svcGoblin, core.Object{"data": core.Object{"x": deep}})
+	svcWantErr(t, err, core.KindInvalid, "nested deeper than 64 levels")
+	var ok any = "leaf"
+	for i := 0; i < core.MaxDataDepth-2; i++ {
+		ok = []any{ok}
+	}
+	if _, err := f.svc.PatchEntity(svcCtx, "monster", svcGoblin, core.Object{"data": core.Object{"x": ok}}); err != nil {
+		t.Fatalf("data within the limit refused: %v", err)
+	}
+}

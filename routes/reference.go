@@ -6,7 +6,6 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/go-chi/chi/v5"
 	"github.com/vttapp/companion/core"
 )
 
@@ -38,7 +37,7 @@ func parseReference(ref string) (kind, slug string, ok bool) {
 // by the system from its view template and theme. A malformed reference is
 // 400 and an unknown one 404, both as small HTML pages.
 func (s *server) serveReference(w http.ResponseWriter, r *http.Request) {
-	ref := chi.URLParam(r, "reference")
+	ref := pathParam(r, "reference")
 	kindName, slug, ok := parseReference(ref)
 	if !ok {
 		writeHTMLError(w, http.StatusBadRequest, "Invalid reference",

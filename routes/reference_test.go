@@ -27,7 +27,8 @@ func TestParseReference(t *testing.T) {
 
 func TestReferencePages(t *testing.T) {
 	e := newEnv(t, envOptions{})
-	for _, path := range []string{"/monster.goblin", "/monster." + goblinID} {
+	// A percent-encoded reference means the same as the plain one.
+	for _, path := range []string{"/monster.goblin", "/monster." + goblinID, "/monster.%67oblin", "/%6Donster.goblin"} {
 		r := e.do(t, "GET", path, "")
 		if r.status != 200 || !strings.HasPrefix(r.header.Get("Content-Type"), "text/html") || !strings.Contains(string(r.body), "Goblin") {
 			t.Fatalf("%s: %d %q %.200s", path, r.status, r.header.Get("Content-Type"), r.body)

@@ -211,9 +211,6 @@ func (r contentReader) readEntities(file, label, kind string) ([]*core.Entity, e
 		if err := e.Normalize(r.now); err != nil {
 			return nil, core.Invalidf("%s: %s", where, core.MessageOf(err))
 		}
-		if depth(map[string]any(e.Data), 0) > maxEntityDataDepth {
-			return nil, core.Invalidf("%s: data is nested deeper than %d levels", where, maxEntityDataDepth)
-		}
 		if seen[e.ID] {
 			return nil, core.Invalidf("%s: id '%s' appears twice", where, e.ID)
 		}
@@ -318,31 +315,6 @@ func relativeRef(ref string) (string, error) {
 		return "", core.Invalidf("path '%s' points outside the content folder", ref)
 	}
 	return clean, nil
-}
-
-// maxEntityDataDepth bounds the nesting of an entity's data. The system's
-// Lua views receive the entity through a bridge that stops at 100 levels;
-// deeper data would be stored and then fail every view of the entity.
-const maxEntityDataDepth = 64
-
-// depth is the nesting depth of a decoded JSON value, counted no further
-// than one past maxEntityDataDepth.
-func depth(v any, d int) int {
-	if d > maxEntityDataDepth {
-		return d
-	}
-	deepest := d
-	switch v := v.(type) {
-	case map[string]any:
-		for _, x := range v {
-			deepest = max(deepest, depth(x, d+1))
-		}
-	case []any:
-		for _, x := range v {
-			deepest = max(deepest, depth(x, d+1))
-		}
-	}
-	return deepest
 }
 
 // put writes the rows. An id that already belongs to other content is a
