@@ -101,6 +101,17 @@ func (d *Drags) Move(ctx context.Context, from EventSource, m Movement) (*Moveme
 	if err != nil && !IsNotFound(err) {
 		return nil, err
 	}
+	if err == nil && tok.Hidden {
+		// Players may not see a hidden token, so they may not drag it, and
+		// the refusal must not tell them where it stands: to the sender it
+		// does not exist; a drag already seen ends where it started.
+		if own != nil {
+			delete(d.active, m.ID)
+			d.svc.Publish(Event{Name: EventTokenMoved, Data: blockAt(m, own.startX, own.startY)})
+			return nil, nil
+		}
+		return nil, NotFoundf("no token with id '%s'", Clip(m.ID))
+	}
 	if err != nil || tok.Locked {
 		if own != nil {
 			delete(d.active, m.ID)

@@ -326,3 +326,39 @@ func TestDragSweepEndsDragsTheHostNoLongerAllows(t *testing.T) {
 		t.Fatal("remote interaction off left a drag")
 	}
 }
+
+func TestDragOfHiddenTokenIsRefusedWithoutItsPlace(t *testing.T) {
+	f := newLiveFixture(t)
+	if _, err := f.svc.PatchToken(context.Background(), liveTokenID, core.Object{"hidden": true}); err != nil {
+		t.Fatal(err)
+	}
+	f.events.take()
+	d := core.NewDrags(f.svc)
+	block, err := d.Move(context.Background(), alice, core.Movement{ID: liveTokenID, X: 1, Y: 1, State: core.DragStart})
+	if core.KindOf(err) != core.KindNotFound || block != nil {
+		t.Fatalf("drag of a hidden token: reply %+v, err %v; want not found and no position", block, err)
+	}
+	if events := f.events.take(); len(events) != 0 {
+		t.Fatalf("broadcast %v", eventNames(events))
+	}
+}
+
+func TestDragEndsWhereItStartedWhenTokenHiddenMidDrag(t *testing.T) {
+	f := newLiveFixture(t)
+	d := core.NewDrags(f.svc)
+	start := f.token(t, liveTokenID)
+	move(t, d, alice, core.DragStart, 10, 20)
+	// The host moves and hides the token: players must not learn where.
+	if _, err := f.svc.PatchToken(context.Background(), liveTokenID, core.Object{"hidden": true, "x": 500, "y": 600}); err != nil {
+		t.Fatal(err)
+	}
+	f.events.take()
+	if reply := move(t, d, alice, core.DragControl, 30, 30); reply != nil {
+		t.Fatalf("sender reply %+v", reply)
+	}
+	events := f.events.take()
+	wantNames(t, events, core.EventTokenMoved)
+	if m := movement(t, events[0]); m.State != core.DragBlock || m.X != start.X || m.Y != start.Y {
+		t.Fatalf("broadcast %+v, want block at the drag's start %v,%v", m, start.X, start.Y)
+	}
+}
