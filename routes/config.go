@@ -26,6 +26,10 @@ type Config struct {
 	// AllowOrigins lists extra Origins a WebSocket may come from, besides
 	// the server's own host.
 	AllowOrigins []string
+	// AllowHosts lists extra host names (besides IP addresses, localhost,
+	// .local names and the machine's own name) that may write and open
+	// WebSockets on the public listener; see routes/hostcheck.go.
+	AllowHosts []string
 	// Web holds the embedded browser pages (landing page, client, host console).
 	Web fs.FS
 

@@ -162,6 +162,10 @@ func importWaitOffer(t *testing.T, env *importEnv, id string, checkedOnly bool) 
 
 func newRecorder() *httptest.ResponseRecorder { return httptest.NewRecorder() }
 
+// newRequest builds a request as a player on the LAN sends it (by the
+// server's address: writes from other host names are refused).
 func newRequest(method, target, body string) *http.Request {
-	return httptest.NewRequest(method, target, strings.NewReader(body))
+	req := httptest.NewRequest(method, target, strings.NewReader(body))
+	req.Host = "192.168.1.20:8080"
+	return req
 }

@@ -230,6 +230,7 @@ func TestWSSlowClientIsDroppedNotWaitedFor(t *testing.T) {
 	body, _ := json.Marshal(map[string]string{"text": text})
 	for i := 0; i < total; i++ {
 		req := httptest.NewRequest("POST", "/api/messages", bytes.NewReader(body))
+		req.Host = "127.0.0.1"
 		req.Header.Set("Content-Type", "application/json")
 		rec := httptest.NewRecorder()
 		srv.Config.Handler.ServeHTTP(rec, req)

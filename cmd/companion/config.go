@@ -22,6 +22,7 @@ type serveConfig struct {
 	Empty             bool
 	RemoteInteraction bool
 	AllowOrigins      string
+	AllowHosts        string
 	LogLevel          string
 	LuaTimeout        time.Duration
 	MaxBodyBytes      int64
@@ -40,6 +41,7 @@ func parseServeFlags(args []string, getenv func(string) string) (*serveConfig, *
 	fs.BoolVar(&cfg.Empty, "empty", false, "do not seed the system's demo content into a fresh data folder")
 	fs.BoolVar(&cfg.RemoteInteraction, "remote-interaction", true, "let clients drag tokens, open doors and move pointers")
 	fs.StringVar(&cfg.AllowOrigins, "allow-origin", "", "comma-separated extra origins allowed to open a WebSocket")
+	fs.StringVar(&cfg.AllowHosts, "allow-host", "", "comma-separated extra host names players may use for writes and WebSockets (IP addresses, localhost, .local names and this machine's name always work)")
 	fs.StringVar(&cfg.LogLevel, "log-level", "info", "log level: debug, info, warn, error")
 	fs.DurationVar(&cfg.LuaTimeout, "lua-timeout", 250*time.Millisecond, "time limit of one Lua call")
 	fs.Int64Var(&cfg.MaxBodyBytes, "max-body", 8<<20, "largest request body accepted on writes, in bytes")

@@ -118,6 +118,7 @@ func serve(ctx context.Context, cfg *serveConfig, log *slog.Logger, banner io.Wr
 		Log:          log,
 		MaxBodyBytes: cfg.MaxBodyBytes,
 		AllowOrigins: splitList(cfg.AllowOrigins),
+		AllowHosts:   splitList(cfg.AllowHosts),
 		Web:          web.FS,
 	}
 
