@@ -37,10 +37,11 @@ const maxDepth = 100
 const maxExactInt = 1 << 53
 
 type converter struct {
-	keys   map[string]lua.LValue // interned table keys (see internedKey)
-	tables []lua.LTable          // chunk of tables to hand out (newTable)
-	slab   []lua.LValue          // chunk of value slices to hand out (values)
-	fields []jsonField           // stack of object fields being written (appendTable)
+	keys     map[string]lua.LValue // interned table keys (see internedKey)
+	tables   []lua.LTable          // chunk of tables to hand out (newTable)
+	slab     []lua.LValue          // chunk of value slices to hand out (values)
+	fields   []jsonField           // stack of object fields being written (appendTable)
+	jsonSize int                   // size of the last JSON written (CallJSON)
 	// lossy is set by appendJSON when what it wrote does not read back as
 	// the value fromLua gives (-0, strings that are not UTF-8).
 	lossy    bool

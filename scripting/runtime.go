@@ -355,7 +355,10 @@ func (c *converter) jsonResult(field, kind string, defaults map[string]any, want
 			return nil, listError(fn, field, kind)
 		}
 		c.lossy = false
-		data, value, ok := c.appendTable(make([]byte, 0, 1024), t, defaults, 0, wantValue)
+		// Views of one kind have similar sizes: start from the last one's
+		// rather than growing from small (the buffer is what is kept).
+		data, value, ok := c.appendTable(make([]byte, 0, c.jsonSize+c.jsonSize/4+64), t, defaults, 0, wantValue)
+		c.jsonSize = len(data)
 		if ok && !wantValue && c.lossy {
 			// The JSON will not read back as the value: build it now.
 			data, value, ok = c.appendTable(data[:0], t, defaults, 0, true)

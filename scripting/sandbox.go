@@ -53,6 +53,9 @@ func newSandbox() *lua.LState {
 	for _, name := range removedGlobals {
 		L.SetGlobal(name, lua.LNil)
 	}
+	// type() as gopher-lua writes it boxes a new string for every call;
+	// views call it for nearly every value they read.
+	L.SetGlobal("type", L.NewFunction(luaType))
 	if str, ok := L.GetGlobal("string").(*lua.LTable); ok {
 		str.RawSetString("rep", L.NewFunction(boundedRep))
 		str.RawSetString("dump", lua.LNil)
@@ -61,6 +64,26 @@ func newSandbox() *lua.LState {
 		}
 	}
 	return L
+}
+
+// typeNames are the results of type(), boxed once.
+var typeNames = func() [lua.LTChannel + 1]lua.LValue {
+	var names [lua.LTChannel + 1]lua.LValue
+	for t := lua.LTNil; t <= lua.LTChannel; t++ {
+		names[t] = lua.LString(t.String())
+	}
+	return names
+}()
+
+// luaType is the base library's type(), without an allocation per call.
+func luaType(L *lua.LState) int {
+	t := L.CheckAny(1).Type()
+	if int(t) < len(typeNames) {
+		L.Push(typeNames[t])
+	} else {
+		L.Push(lua.LString(t.String()))
+	}
+	return 1
 }
 
 // boundedRep is string.rep with a limit on the result's size.

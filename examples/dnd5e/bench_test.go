@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/scripting"
 )
 
 // BenchmarkMonsterViews formats the view of every SRD monster (334) per
@@ -165,4 +166,61 @@ func median(xs []float64) float64 {
 		return s[len(s)/2]
 	}
 	return (s[len(s)/2-1] + s[len(s)/2]) / 2
+}
+
+// BenchmarkPooledCallVsNewState compares the monster view of one SRD
+// monster (the goblin) called on a pooled, prepared state with the same
+// call on a state created for it (sandbox, companion module, every lib
+// file and system.lua run from the same compiled chunks), interleaved in
+// batches (process CPU time). Target: ratio <= 0.03.
+func BenchmarkPooledCallVsNewState(b *testing.B) {
+	prog, err := scripting.Compile(FS, "system.lua")
+	if err != nil {
+		b.Fatal(err)
+	}
+	rt, err := scripting.Start(prog, scripting.Options{CallTimeout: 10 * time.Second})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer rt.Close()
+	var goblin map[string]any
+	for _, e := range srdEntities(b, srdFiles[0]) {
+		if e.Slug == "goblin" {
+			goblin = map[string]any{"id": e.ID, "kind": e.Kind, "name": e.Name, "slug": e.Slug, "data": map[string]any(e.Data)}
+		}
+	}
+	if goblin == nil {
+		b.Fatal("no goblin in the SRD monsters")
+	}
+	ctx := context.Background()
+	const batch = 10
+	var tPooled, tFresh time.Duration
+	var ratios []float64
+	runs := 0
+	b.ResetTimer()
+	for runs < b.N {
+		t0, _ := processCPU()
+		for i := 0; i < batch; i++ {
+			if _, err := rt.Call(ctx, "monster", "view", goblin); err != nil {
+				b.Fatal(err)
+			}
+		}
+		t1, _ := processCPU()
+		for i := 0; i < batch; i++ {
+			if _, err := rt.CallFresh(ctx, "monster", "view", goblin); err != nil {
+				b.Fatal(err)
+			}
+		}
+		t2, _ := processCPU()
+		tPooled += t1 - t0
+		tFresh += t2 - t1
+		if t2 > t1 {
+			ratios = append(ratios, float64(t1-t0)/float64(t2-t1))
+		}
+		runs += batch
+	}
+	b.ReportMetric(float64(tPooled.Nanoseconds())/float64(runs), "pooled-ns/call")
+	b.ReportMetric(float64(tFresh.Nanoseconds())/float64(runs), "new-state-ns/call")
+	b.ReportMetric(float64(tPooled)/float64(tFresh), "ratio")
+	b.ReportMetric(median(ratios), "median-ratio")
 }
