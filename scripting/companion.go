@@ -66,7 +66,7 @@ func (st *state) companionModule() *lua.LTable {
 		"modifier": luaModifier,
 		"fraction": luaFraction,
 		"ordinal":  luaOrdinal,
-		"join":     luaJoin,
+		"join":     st.join,
 		"number":   luaThousands,
 	}))
 	mod.RawSetString("dice", L.SetFuncs(L.NewTable(), map[string]lua.LGFunction{
@@ -190,6 +190,9 @@ func (st *state) declareSystem(L *lua.LState) int {
 func (st *state) markTable(mt *lua.LTable) lua.LGFunction {
 	return func(L *lua.LState) int {
 		t := L.OptTable(1, nil)
+		if t != nil && st.frozen.isProxy(t) {
+			L.RaiseError("companion.array/object: the table is shared by every call and read-only; mark it while the system loads, or mark a local copy")
+		}
 		if t == nil {
 			t = L.CreateTable(0, 0) // L.NewTable would reserve 32 slots of each kind
 		}
@@ -222,6 +225,12 @@ func luaOrdinal(L *lua.LState) int {
 func luaThousands(L *lua.LState) int {
 	L.Push(lua.LString(Thousands(float64(L.CheckNumber(1)))))
 	return 1
+}
+
+// join is luaJoin reading through a read-only proxy.
+func (st *state) join(L *lua.LState) int {
+	st.unwrapArg(L, 1)
+	return luaJoin(L)
 }
 
 // luaJoin is companion.format.join(list, sep=", ", last=sep).

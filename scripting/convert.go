@@ -48,6 +48,9 @@ type converter struct {
 	arrayMT  *lua.LTable
 	objectMT *lua.LTable
 	null     *lua.LUserData
+	// frozen shows the tables behind read-only proxies (set when the
+	// state is frozen).
+	frozen *frozen
 }
 
 func newConverter(L *lua.LState) *converter {
@@ -268,6 +271,7 @@ func (c *converter) fromLuaDepth(v lua.LValue, depth int) (any, error) {
 }
 
 func (c *converter) tableFromLua(t *lua.LTable, depth int) (any, error) {
+	t = c.frozen.unwrap(t)
 	if t.Metatable == c.arrayMT {
 		return c.arrayFromLua(t, t.Len(), depth)
 	}

@@ -127,6 +127,7 @@ type jsonField struct {
 // values added under keys t does not have. With build it also returns t as
 // fromLua would, defaults included.
 func (c *converter) appendTable(dst []byte, t *lua.LTable, defaults map[string]any, depth int, build bool) (_ []byte, value any, ok bool) {
+	t = c.frozen.unwrap(t)
 	shape, n := c.shape(t)
 	switch shape {
 	case shapeBad:

@@ -105,6 +105,7 @@ func (rt *Runtime) prepare(ctx context.Context) (*state, error) {
 		st.close()
 		return nil, rt.scriptError(err, st.watch)
 	}
+	st.freeze()
 	rt.mu.Lock()
 	rt.created++
 	rt.mu.Unlock()
@@ -277,6 +278,7 @@ func (rt *Runtime) callOn(ctx context.Context, st *state, kind, field string, ar
 	ret := L.Get(-1)
 	L.Pop(1)
 	value, err := convert(ret, fn)
+	st.afterCall()
 	release(st)
 	return value, err
 }
@@ -347,7 +349,7 @@ func (c *converter) jsonResult(field, kind string, defaults map[string]any, want
 		if err := c.checkTable(ret, fn, field, kind); err != nil {
 			return nil, err
 		}
-		t := ret.(*lua.LTable)
+		t := c.frozen.unwrap(ret.(*lua.LTable))
 		if shape, n := c.shape(t); shape == shapeArray && n > 0 {
 			if _, err := c.fromLua(ret); err != nil {
 				return nil, c.notJSON(fn, field, kind, err)

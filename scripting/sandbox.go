@@ -58,6 +58,7 @@ func newSandbox() *lua.LState {
 	L.SetGlobal("type", L.NewFunction(luaType))
 	if str, ok := L.GetGlobal("string").(*lua.LTable); ok {
 		str.RawSetString("rep", L.NewFunction(boundedRep))
+		installPatterns(L, str)
 		str.RawSetString("dump", lua.LNil)
 		if format, ok := str.RawGetString("format").(*lua.LFunction); ok {
 			str.RawSetString("format", L.NewFunction(boundedFormat(format)))
@@ -99,6 +100,7 @@ func boundedRep(L *lua.LState) int {
 		L.RaiseError("string.rep would build %d bytes (the limit is %d)", size, maxStringBuild)
 	}
 	var b strings.Builder
+	b.Grow(len(s)*n + len(sep)*(n-1)) // one allocation of the exact size
 	for i := 0; i < n; i++ {
 		if i > 0 {
 			b.WriteString(sep)
@@ -124,6 +126,24 @@ func boundedFormat(format *lua.LFunction) lua.LGFunction {
 			}
 		}
 		top := L.GetTop()
+		// gopher-lua hands the pattern to Go's fmt, so each directive
+		// writes at most one argument plus a bounded width; "%[1]s" can
+		// repeat an argument, so then any directive may be the longest.
+		directives := max(strings.Count(pattern, "%")-2*strings.Count(pattern, "%%"), 0)
+		longest, total := 0, 0
+		for i := 2; i <= top; i++ {
+			if s, ok := L.Get(i).(lua.LString); ok {
+				longest = max(longest, len(s))
+				total += len(s)
+			}
+		}
+		size := len(pattern) + total + directives*maxFormatWidth
+		if strings.Contains(pattern, "[") {
+			size = len(pattern) + directives*(longest+maxFormatWidth)
+		}
+		if size > maxStringBuild {
+			L.RaiseError("string.format would build a string of up to %d bytes (the limit is %d)", size, maxStringBuild)
+		}
 		L.Push(format)
 		for i := 1; i <= top; i++ {
 			L.Push(L.Get(i))

@@ -22,6 +22,20 @@ type state struct {
 	loading map[string]bool       // files being required (cycle detection)
 	module  *lua.LTable           // the companion module
 	print   func(string)
+	// frozen is set once the entry script has run: what calls share is
+	// read-only from then on (see freeze.go).
+	frozen *frozen
+	// callLoaded caches, for one call, the modules it required that were
+	// not loaded with the system.
+	callLoaded map[string]lua.LValue
+}
+
+// afterCall puts the state back as the entry script left it.
+func (st *state) afterCall() {
+	st.frozen.reset()
+	if st.callLoaded != nil {
+		clear(st.callLoaded)
+	}
 }
 
 func newState(prog *Program, print func(string)) *state {
@@ -38,6 +52,7 @@ func newState(prog *Program, print func(string)) *state {
 		print:   print,
 	}
 	st.module = st.companionModule()
+	st.installGuards()
 	L.SetGlobal("require", L.NewFunction(st.require))
 	L.SetGlobal("print", L.NewFunction(st.luaPrint))
 	return st
@@ -68,7 +83,20 @@ func (st *state) require(L *lua.LState) int {
 	if st.loading[file] {
 		L.RaiseError("module %q requires itself (a require cycle through %s)", name, file)
 	}
-	value, ok := st.loaded[file]
+	cache := st.loaded
+	if st.frozen != nil {
+		if value, ok := st.loaded[file]; ok {
+			L.Push(value)
+			return 1
+		}
+		// A module first required during a call runs for that call only:
+		// keeping it would keep what that call saw for the next ones.
+		if st.callLoaded == nil {
+			st.callLoaded = map[string]lua.LValue{}
+		}
+		cache = st.callLoaded
+	}
+	value, ok := cache[file]
 	if !ok {
 		st.loading[file] = true
 		L.Push(L.NewFunctionFromProto(st.prog.protos[file]))
@@ -79,7 +107,7 @@ func (st *state) require(L *lua.LState) int {
 		if value == lua.LNil {
 			value = lua.LTrue
 		}
-		st.loaded[file] = value
+		cache[file] = value
 	}
 	L.Push(value)
 	return 1
