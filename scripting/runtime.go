@@ -25,6 +25,9 @@ type Options struct {
 	PoolSize int
 	// Print receives what scripts print (default: dropped).
 	Print func(string)
+	// MaxCallMemory bounds what one call may hold, in bytes (default
+	// DefaultMaxCallMemory; negative: no bound). See memory.go.
+	MaxCallMemory int64
 }
 
 // Runtime is the pool of prepared Lua states of one system version. It is
@@ -49,6 +52,9 @@ func Start(prog *Program, opts Options) (*Runtime, error) {
 	}
 	if opts.PoolSize <= 0 {
 		opts.PoolSize = max(2, runtime.GOMAXPROCS(0))
+	}
+	if opts.MaxCallMemory == 0 {
+		opts.MaxCallMemory = DefaultMaxCallMemory
 	}
 	rt := &Runtime{
 		prog:  prog,
@@ -96,6 +102,10 @@ func (rt *Runtime) FuncPos(kind, field string) (string, int) {
 // call timeout.
 func (rt *Runtime) prepare(ctx context.Context) (*state, error) {
 	st := newState(rt.prog, rt.opts.Print)
+	if rt.opts.MaxCallMemory > 0 {
+		st.watch.limit = rt.opts.MaxCallMemory
+		st.watch.measure = st.footprint
+	}
 	st.watch.arm(ctx, rt.opts.CallTimeout)
 	st.L.SetContext(st.watch)
 	err := st.runEntry()
@@ -390,10 +400,17 @@ func (rt *Runtime) scriptError(err error, ctx context.Context) error {
 	}
 	p := problemFromLua(msg)
 	se := &ScriptError{Problem: p}
+	var memErr *MemoryLimitError
 	switch {
+	case errors.As(ctx.Err(), &memErr) && strings.Contains(p.Message, memErr.Error()):
+		se.Message = memErr.Error() + " (a string or table growing in a loop?)"
 	case errors.Is(ctx.Err(), context.DeadlineExceeded) && strings.Contains(p.Message, context.DeadlineExceeded.Error()):
 		se.Timeout = true
 		se.Message = fmt.Sprintf("the script ran longer than %v and was stopped (an endless loop?)", rt.opts.CallTimeout)
+		// A library function stopped by the deadline says which.
+		if fn, _, ok := strings.Cut(p.Message, ": "); ok && strings.HasPrefix(fn, "string.") {
+			se.Message = fmt.Sprintf("the script ran longer than %v and was stopped in %s (a pattern that backtracks too much?)", rt.opts.CallTimeout, fn)
+		}
 	case strings.Contains(p.Message, context.Canceled.Error()):
 		se.Message = "the call was cancelled"
 	case p.Message == "stack overflow" || strings.Contains(p.Message, "registry overflow") || strings.Contains(p.Message, "callstack overflow"):

@@ -246,7 +246,7 @@ func (b *gsubBuilder) replace(start, end int, with string) {
 // stays allowed).
 func (b *gsubBuilder) grow(n int) {
 	if size := len(b.buf) + n; size > maxStringBuild && size > len(b.str) {
-		b.L.RaiseError("string.gsub would build a string of more than %d bytes (the limit is %d)", size, maxStringBuild)
+		b.L.RaiseError("string.gsub would build a string of at least %d bytes (the limit is %d)", size, maxStringBuild)
 	}
 }
 

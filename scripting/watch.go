@@ -2,7 +2,9 @@ package scripting
 
 import (
 	"context"
+	"runtime/metrics"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -28,10 +30,22 @@ type watch struct {
 
 	parent     context.Context
 	stopParent func() bool
+
+	// The memory watchdog (see memory.go): while a call runs, the timer
+	// also fires every sampleEvery and reads how much the process has
+	// allocated; past limit bytes since the last look it sets suspect,
+	// and the Lua goroutine, at its next instruction, measures what the
+	// call itself holds (measure) and stops it when that is over limit.
+	limit        int64
+	measure      func() int64
+	suspect      atomic.Bool
+	sample       []metrics.Sample
+	baseline     uint64
+	haveBaseline bool
 }
 
 func newWatch() *watch {
-	w := &watch{done: make(chan struct{})}
+	w := &watch{done: make(chan struct{}), sample: []metrics.Sample{{Name: allocsMetric}}}
 	w.timer = time.AfterFunc(time.Hour, w.expire)
 	w.timer.Stop()
 	return w
@@ -49,8 +63,10 @@ func (w *watch) arm(parent context.Context, timeout time.Duration) {
 	w.armed = true
 	w.parent = parent
 	w.deadline = time.Now().Add(timeout)
+	w.haveBaseline = false
+	w.suspect.Store(false)
 	w.mu.Unlock()
-	w.timer.Reset(timeout)
+	w.timer.Reset(w.nextTick(timeout))
 	if parent.Done() != nil {
 		w.stopParent = context.AfterFunc(parent, func() { w.cancel(gen) })
 	}
@@ -69,14 +85,33 @@ func (w *watch) disarm() {
 	w.mu.Unlock()
 }
 
-// expire runs when the timer fires; a firing left over from an earlier
-// call finds the current deadline not reached and does nothing.
+// nextTick is when the timer fires next: at the deadline, or sooner to
+// sample memory.
+func (w *watch) nextTick(remaining time.Duration) time.Duration {
+	if w.limit > 0 && remaining > sampleEvery {
+		return sampleEvery
+	}
+	return remaining
+}
+
+// expire runs when the timer fires: it stops a call past its deadline,
+// samples memory otherwise and fires again. A firing left over from an
+// earlier call finds the current deadline not reached and only samples.
 func (w *watch) expire() {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	if w.armed && !w.closed && !time.Now().Before(w.deadline) {
-		w.stop(context.DeadlineExceeded)
+	if !w.armed || w.closed {
+		return
 	}
+	now := time.Now()
+	if !now.Before(w.deadline) {
+		w.stop(context.DeadlineExceeded)
+		return
+	}
+	if w.limit > 0 {
+		w.sampleAllocs()
+	}
+	w.timer.Reset(w.nextTick(w.deadline.Sub(now)))
 }
 
 // cancel runs when the caller's context of call gen ends.
@@ -99,7 +134,12 @@ func (w *watch) close() { w.timer.Stop() }
 // The context.Context methods; gopher-lua calls Done before each
 // instruction and Err when Done is closed.
 
-func (w *watch) Done() <-chan struct{} { return w.done }
+func (w *watch) Done() <-chan struct{} {
+	if w.suspect.Load() {
+		w.checkMemory()
+	}
+	return w.done
+}
 
 func (w *watch) Err() error {
 	w.mu.Lock()

@@ -21,6 +21,9 @@ import (
 type Options struct {
 	// CallTimeout bounds each Lua call (default 250 ms).
 	CallTimeout time.Duration
+	// MaxCallMemory bounds what one Lua call may hold, in bytes (default
+	// scripting.DefaultMaxCallMemory, 32 MiB; negative: no bound).
+	MaxCallMemory int64
 	// PoolSize bounds the Lua states alive at once (default GOMAXPROCS).
 	PoolSize int
 	// CacheSize bounds each cache (rows, views, pages) in entries
@@ -75,7 +78,7 @@ func Load(fsys fs.FS, opts Options) (*System, error) {
 		id := m.ID
 		opts.Print = func(text string) { slog.Info("lua print", "system", id, "text", text) }
 	}
-	rt, err := scripting.Start(prog, scripting.Options{CallTimeout: opts.CallTimeout, PoolSize: opts.PoolSize, Print: opts.Print})
+	rt, err := scripting.Start(prog, scripting.Options{CallTimeout: opts.CallTimeout, PoolSize: opts.PoolSize, Print: opts.Print, MaxCallMemory: opts.MaxCallMemory})
 	if err != nil {
 		return nil, append(problems, asProblems(err)...)
 	}
