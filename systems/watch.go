@@ -41,7 +41,6 @@ type Watcher struct {
 	holder  *Holder
 	opts    WatchOptions
 	fsw     *fsnotify.Watcher
-	reloads chan struct{}
 }
 
 // Watch watches dir and swaps reloaded versions into h until ctx is done.
