@@ -37,10 +37,10 @@ type WatchOptions struct {
 
 // Watcher reloads a system folder when its files change.
 type Watcher struct {
-	dir     string
-	holder  *Holder
-	opts    WatchOptions
-	fsw     *fsnotify.Watcher
+	dir    string
+	holder *Holder
+	opts   WatchOptions
+	fsw    *fsnotify.Watcher
 }
 
 // Watch watches dir and swaps reloaded versions into h until ctx is done.
