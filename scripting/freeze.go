@@ -42,6 +42,7 @@ type frozen struct {
 	target   map[*lua.LTable]*lua.LTable // proxy -> the table it shows
 	proxy    map[*lua.LTable]*lua.LTable // table -> its proxy
 	fns      map[*lua.LFunction]bool     // functions whose upvalues were frozen
+	uvs      map[*lua.Upvalue]bool       // upvalues recorded (closures share them)
 	upvalues []frozenUpvalue
 	globals  *lua.LTable // the scratch globals table (L.G.Global)
 	globalMT *lua.LTable // its metatable, reading through to the frozen globals
@@ -63,6 +64,7 @@ func (st *state) freeze() {
 		target:  map[*lua.LTable]*lua.LTable{},
 		proxy:   map[*lua.LTable]*lua.LTable{},
 		fns:     map[*lua.LFunction]bool{},
+		uvs:     map[*lua.Upvalue]bool{},
 		globals: L.G.Global,
 	}
 	st.frozen = f
@@ -148,10 +150,15 @@ func (f *frozen) table(t *lua.LTable) *lua.LTable {
 		values = append(values, v)
 	})
 	for i, k := range keys {
+		nv := f.value(values[i])
 		if kt, ok := k.(*lua.LTable); ok {
-			f.table(kt) // its content; the key keeps its identity
+			// Every other reference to a table becomes its proxy, so
+			// the key must too (to stay reachable and read-only).
+			t.RawSet(k, lua.LNil)
+			t.RawSet(f.table(kt), nv)
+			continue
 		}
-		if nv := f.value(values[i]); nv != values[i] {
+		if nv != values[i] {
 			t.RawSet(k, nv)
 		}
 	}
@@ -171,9 +178,10 @@ func (f *frozen) function(fn *lua.LFunction) {
 	}
 	f.fns[fn] = true
 	for _, uv := range fn.Upvalues {
-		if uv == nil {
+		if uv == nil || f.uvs[uv] {
 			continue
 		}
+		f.uvs[uv] = true
 		v := uv.Value()
 		nv := f.value(v)
 		if nv != v {
@@ -186,6 +194,9 @@ func (f *frozen) function(fn *lua.LFunction) {
 // reset undoes what a call left behind: scratch globals and changed
 // upvalues.
 func (f *frozen) reset() {
+	if f == nil {
+		return
+	}
 	f.resetGlobals()
 	for i := range f.upvalues {
 		u := &f.upvalues[i]

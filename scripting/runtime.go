@@ -28,6 +28,10 @@ type Options struct {
 	// MaxCallMemory bounds what one call may hold, in bytes (default
 	// DefaultMaxCallMemory; negative: no bound). See memory.go.
 	MaxCallMemory int64
+
+	// noIsolation leaves pooled states unfrozen: only for the benchmark
+	// that measures what isolation costs.
+	noIsolation bool
 }
 
 // Runtime is the pool of prepared Lua states of one system version. It is
@@ -115,7 +119,9 @@ func (rt *Runtime) prepare(ctx context.Context) (*state, error) {
 		st.close()
 		return nil, rt.scriptError(err, st.watch)
 	}
-	st.freeze()
+	if !rt.opts.noIsolation {
+		st.freeze()
+	}
 	rt.mu.Lock()
 	rt.created++
 	rt.mu.Unlock()

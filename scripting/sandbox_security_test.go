@@ -20,7 +20,8 @@ import (
 // is then undone) or be refused with a clear error (shared tables are
 // read-only); either way the next call must see nothing of it.
 func TestSandboxCallsDoNotLeakIntoTheNextCall(t *testing.T) {
-	lib := `local M = { list = { "a" }, names = {}, count = 0 }
+	lib := `local M = { list = { "a" }, names = {}, count = 0, byKey = {} }
+M.byKey[M.names] = "names"
 local cache = {}
 local last = "none"
 function M.remember(v) cache[1] = v end
@@ -45,6 +46,7 @@ return M`
 		"module list sort":          `local m = require("lib.m") if e.first then table.sort(m.list, function() return false end) end return { leak = m.list[1] == "a" and "none" or "tampered" }`,
 		"module scalar field":       `local m = require("lib.m") if e.first then m.count = 99 end return { leak = m.count == 0 and "none" or "tampered" }`,
 		"module local table":        `local m = require("lib.m") if e.first then m.remember(e.name) end return { leak = m.recall() }`,
+		"module table key":          `local m = require("lib.m") if e.first then for k in pairs(m.byKey) do k.x = e.name end end local found = "none" for k in pairs(m.byKey) do found = k.x or (m.byKey[m.names] == "names" and "none" or "lost") end return { leak = found }`,
 		"module local value":        `local m = require("lib.m") if e.first then m.set_last(e.name) end return { leak = m.get_last() }`,
 		"string table rawset":       `if e.first then rawset(string, "upper", function() return "secret of A" end) end return { leak = ("none"):upper() == "NONE" and "none" or "tampered" }`,
 		"string metatable replaced": `if e.first then setmetatable(getmetatable(""), { __index = function() return function() return "secret of A" end end }) end return { leak = ("NONE"):lower() }`,
