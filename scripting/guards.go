@@ -118,8 +118,9 @@ func (st *state) next(L *lua.LState) int {
 	return 2
 }
 
+// pairs and ipairs hand the table itself (a proxy stays a proxy: the
+// table behind it must never reach Lua) to iterators that read through.
 func (st *state) pairs(L *lua.LState) int {
-	st.unwrapArg(L, 1)
 	tb := L.CheckTable(1)
 	L.Push(L.Get(lua.UpvalueIndex(1)))
 	L.Push(tb)
@@ -128,7 +129,6 @@ func (st *state) pairs(L *lua.LState) int {
 }
 
 func (st *state) ipairs(L *lua.LState) int {
-	st.unwrapArg(L, 1)
 	tb := L.CheckTable(1)
 	L.Push(L.Get(lua.UpvalueIndex(1)))
 	L.Push(tb)
@@ -137,7 +137,7 @@ func (st *state) ipairs(L *lua.LState) int {
 }
 
 func (st *state) ipairsNext(L *lua.LState) int {
-	tb := L.CheckTable(1)
+	tb := st.frozen.unwrap(L.CheckTable(1))
 	i := L.CheckInt(2) + 1
 	v := tb.RawGetInt(i)
 	if v == lua.LNil {
