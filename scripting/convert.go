@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -343,14 +342,4 @@ func (c *converter) arrayFromLua(t *lua.LTable, n int, depth int) (any, error) {
 		out[i-1] = gv
 	}
 	return out, nil
-}
-
-// sortedKeys returns the keys of m in order (for deterministic iteration).
-func sortedKeys(m map[string]any) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
