@@ -5,6 +5,8 @@ import (
 	"sort"
 	"testing"
 	"time"
+
+	"github.com/vttapp/companion/internal/cputime"
 )
 
 const benchView = `
@@ -38,20 +40,20 @@ func BenchmarkPooledCallVsNewState(b *testing.B) {
 	runs := 0
 	b.ResetTimer()
 	for runs < b.N {
-		t0 := cpuTime()
+		t0 := cputime.Now()
 		for i := 0; i < 20; i++ {
 			if _, err := rt.CallTable(ctx, "thing", "view", benchEntity); err != nil {
 				b.Fatal(err)
 			}
 		}
-		dPooled := cpuTime() - t0
-		t0 = cpuTime()
+		dPooled := cputime.Now() - t0
+		t0 = cputime.Now()
 		for i := 0; i < 20; i++ {
 			if _, err := rt.CallFresh(ctx, "thing", "view", benchEntity); err != nil {
 				b.Fatal(err)
 			}
 		}
-		dFresh := cpuTime() - t0
+		dFresh := cputime.Now() - t0
 		tPooled += dPooled
 		tFresh += dFresh
 		if dFresh > 0 {

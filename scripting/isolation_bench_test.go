@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/vttapp/companion/internal/cputime"
 	"github.com/vttapp/companion/internal/shareddata"
 )
 
@@ -66,13 +67,13 @@ func benchSandboxCost(b *testing.B, dir, kind string, entities []any) {
 	defer plain.Close()
 	ctx := context.Background()
 	list := func(rt *Runtime) time.Duration {
-		t0 := cpuTime()
+		t0 := cputime.Now()
 		for _, e := range entities {
 			if _, _, err := rt.CallJSON(ctx, kind, "view", e, nil, false); err != nil {
 				b.Fatal(err)
 			}
 		}
-		return cpuTime() - t0
+		return cputime.Now() - t0
 	}
 	list(protected)
 	list(plain)

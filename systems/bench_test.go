@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/internal/cputime"
 	"github.com/vttapp/companion/scripting"
 	"github.com/vttapp/companion/templates"
 )
@@ -81,16 +82,16 @@ func compare(b *testing.B, batch int, ours, base func()) (oursNs, baseNs, median
 	runs := 0
 	b.ResetTimer()
 	for runs < b.N {
-		t0 := cpuTime()
+		t0 := cputime.Now()
 		for i := 0; i < batch; i++ {
 			ours()
 		}
-		dOurs := cpuTime() - t0
-		t0 = cpuTime()
+		dOurs := cputime.Now() - t0
+		t0 = cputime.Now()
 		for i := 0; i < batch; i++ {
 			base()
 		}
-		dBase := cpuTime() - t0
+		dBase := cputime.Now() - t0
 		tOurs += dOurs
 		tBase += dBase
 		if dBase > 0 {

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/internal/cputime"
 	"github.com/vttapp/companion/scripting"
 	"github.com/vttapp/companion/systems"
 )
@@ -152,20 +153,20 @@ func BenchmarkExamplePooledVsFreshState(b *testing.B) {
 			runs := 0
 			b.ResetTimer()
 			for runs < b.N {
-				t0 := cpuTime()
+				t0 := cputime.Now()
 				for i := 0; i < 10; i++ {
 					if _, err := rt.CallTable(ctx, e.Kind, "view", m); err != nil {
 						b.Fatal(err)
 					}
 				}
-				pooled += cpuTime() - t0
-				t0 = cpuTime()
+				pooled += cputime.Now() - t0
+				t0 = cputime.Now()
 				for i := 0; i < 10; i++ {
 					if _, err := rt.CallFresh(ctx, e.Kind, "view", m); err != nil {
 						b.Fatal(err)
 					}
 				}
-				fresh += cpuTime() - t0
+				fresh += cputime.Now() - t0
 				runs += 10
 			}
 			b.ReportMetric(float64(pooled.Nanoseconds())/float64(runs), "pooled-cpu-ns/call")

@@ -21,13 +21,13 @@ import (
 	"strconv"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/vttapp/companion/core"
 	"github.com/vttapp/companion/core/sqlite"
 	"github.com/vttapp/companion/examples/dnd5e"
+	"github.com/vttapp/companion/internal/cputime"
 	"github.com/vttapp/companion/internal/shareddata"
 	"github.com/vttapp/companion/routes"
 	"github.com/vttapp/companion/systems"
@@ -50,15 +50,6 @@ type loadResult struct {
 
 // cpuPerRequest is the process CPU time spent per request.
 func (r loadResult) cpuPerRequest() time.Duration { return r.cpu / time.Duration(max(1, r.requests)) }
-
-// processCPU is the CPU time this process has used (user + system).
-func processCPU() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
 
 func (r loadResult) perSecond() float64 { return float64(r.requests) / r.elapsed.Seconds() }
 
@@ -95,7 +86,7 @@ func runLoadWith(tb testing.TB, client *http.Client, url string, count, clients 
 	var failures atomic.Int64
 	lat := make([][]time.Duration, clients)
 	deadline := time.Now().Add(loadTimeLimit)
-	cpu0 := processCPU()
+	cpu0 := cputime.Now()
 	start := time.Now()
 	var wg sync.WaitGroup
 	for c := 0; c < clients; c++ {
@@ -119,7 +110,7 @@ func runLoadWith(tb testing.TB, client *http.Client, url string, count, clients 
 		}(c)
 	}
 	wg.Wait()
-	res := loadResult{elapsed: time.Since(start), cpu: processCPU() - cpu0, failures: failures.Load()}
+	res := loadResult{elapsed: time.Since(start), cpu: cputime.Now() - cpu0, failures: failures.Load()}
 	for _, l := range lat {
 		res.latencies = append(res.latencies, l...)
 	}

@@ -3,6 +3,8 @@ package dice
 import (
 	"testing"
 	"time"
+
+	"github.com/vttapp/companion/internal/cputime"
 )
 
 // Parse and roll, as a chat message does, for the expressions of issue 4.
@@ -14,7 +16,7 @@ func benchmarkRoll(b *testing.B, expr string) {
 	base := baselineNsPerFace(r)
 	b.ReportAllocs()
 	b.ResetTimer()
-	cpu0, cpuOK := processCPU()
+	cpu0, cpuOK := cputime.Process()
 	for b.Loop() {
 		if _, err := r.Roll(expr); err != nil {
 			b.Fatal(err)
@@ -23,7 +25,7 @@ func benchmarkRoll(b *testing.B, expr string) {
 	b.StopTimer()
 	perOp := float64(b.Elapsed().Nanoseconds()) / float64(b.N)
 	b.ReportMetric(perOp/base, "x-one-die")
-	if cpu1, ok := processCPU(); ok && cpuOK {
+	if cpu1, ok := cputime.Process(); ok && cpuOK {
 		// With -cpu=1 this is the CPU time of one roll, garbage collection
 		// included, whatever else the machine is doing.
 		b.ReportMetric(float64((cpu1-cpu0).Nanoseconds())/float64(b.N), "cpu-ns/op")

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/internal/cputime"
 	"github.com/vttapp/companion/scripting"
 )
 
@@ -62,9 +63,9 @@ func BenchmarkMonsterViews(b *testing.B) {
 	cpuOK := true
 	var last time.Duration // the CPU time of the latest pass
 	cpuTimed := func(total *time.Duration, pass func()) {
-		start, ok1 := processCPU()
+		start, ok1 := cputime.Process()
 		pass()
-		end, ok2 := processCPU()
+		end, ok2 := cputime.Process()
 		cpuOK = cpuOK && ok1 && ok2
 		last = end - start
 		*total += last
@@ -199,19 +200,19 @@ func BenchmarkPooledCallVsNewState(b *testing.B) {
 	runs := 0
 	b.ResetTimer()
 	for runs < b.N {
-		t0, _ := processCPU()
+		t0, _ := cputime.Process()
 		for i := 0; i < batch; i++ {
 			if _, err := rt.Call(ctx, "monster", "view", goblin); err != nil {
 				b.Fatal(err)
 			}
 		}
-		t1, _ := processCPU()
+		t1, _ := cputime.Process()
 		for i := 0; i < batch; i++ {
 			if _, err := rt.CallFresh(ctx, "monster", "view", goblin); err != nil {
 				b.Fatal(err)
 			}
 		}
-		t2, _ := processCPU()
+		t2, _ := cputime.Process()
 		tPooled += t1 - t0
 		tFresh += t2 - t1
 		if t2 > t1 {
