@@ -150,6 +150,23 @@ local function distance(v)
   return nil
 end
 
+-- append_unlisted adds "<key> <distance>" for each distance key of tbl that
+-- known does not list, in key order (underscores read as spaces), so data
+-- with kinds of movement or senses the system does not name still shows.
+local function append_unlisted(parts, tbl, known)
+  local others = {}
+  for key, v in pairs(tbl) do
+    if type(key) == "string" and not known[key] and distance(v) then
+      others[#others + 1] = key
+    end
+  end
+  table.sort(others)
+  for i = 1, #others do
+    local key = others[i]
+    parts[#parts + 1] = key:gsub("_", " ") .. " " .. distance(tbl[key])
+  end
+end
+
 local SPEED_KEYS = { "burrow", "climb", "fly", "swim" }
 local SPEED_KNOWN = { walk = true, hover = true, burrow = true, climb = true, fly = true, swim = true }
 
@@ -173,17 +190,7 @@ function creature.speed(speed)
       parts[#parts + 1] = key .. " " .. d
     end
   end
-  local others = {}
-  for key, v in pairs(speed) do
-    if type(key) == "string" and not SPEED_KNOWN[key] and distance(v) then
-      others[#others + 1] = key
-    end
-  end
-  table.sort(others)
-  for i = 1, #others do
-    local key = others[i]
-    parts[#parts + 1] = key:gsub("_", " ") .. " " .. distance(speed[key])
-  end
+  append_unlisted(parts, speed, SPEED_KNOWN)
   local walk = distance(speed.walk)
   if walk == nil then
     if #parts == 0 then
@@ -289,17 +296,7 @@ function creature.senses(senses)
       parts[#parts + 1] = key .. " " .. d
     end
   end
-  local others = {}
-  for key, v in pairs(senses) do
-    if type(key) == "string" and not SENSE_KNOWN[key] and distance(v) then
-      others[#others + 1] = key
-    end
-  end
-  table.sort(others)
-  for i = 1, #others do
-    local key = others[i]
-    parts[#parts + 1] = key:gsub("_", " ") .. " " .. distance(senses[key])
-  end
+  append_unlisted(parts, senses, SENSE_KNOWN)
   local pp = util.number(senses.passive_perception)
   if pp then
     parts[#parts + 1] = "passive Perception " .. pp
