@@ -52,32 +52,12 @@ func (s *Service) ShowMap(ctx context.Context, mapID string) (*Screen, error) {
 	return out, err
 }
 
-// StartCombat starts combat on the primary campaign's game: round 1, the
-// first slot of the turn order acting.
-func (s *Service) StartCombat(ctx context.Context) (*Game, error) {
-	return s.ControlCombat(ctx, CombatStart)
-}
-
-// NextTurn passes the turn to the next slot of the turn order; after the
-// last one a new round begins.
-func (s *Service) NextTurn(ctx context.Context) (*Game, error) {
-	return s.ControlCombat(ctx, CombatNext)
-}
-
-// PreviousTurn goes back one slot (into the previous round from the first).
-func (s *Service) PreviousTurn(ctx context.Context) (*Game, error) {
-	return s.ControlCombat(ctx, CombatPrevious)
-}
-
-// EndCombat stops combat; ending a combat that is not running changes
-// nothing and tells no one.
-func (s *Service) EndCombat(ctx context.Context) (*Game, error) {
-	return s.ControlCombat(ctx, CombatEnd)
-}
-
-// ControlCombat runs one combat action (CombatStart, CombatNext,
-// CombatPrevious, CombatEnd) on the primary campaign's game in one
-// transaction. It returns the game with every combatant (the host sees
+// ControlCombat runs one combat action on the primary campaign's game in one
+// transaction: CombatStart begins round 1 with the first slot of the turn
+// order acting; CombatNext passes the turn on (after the last slot a new
+// round begins); CombatPrevious goes back one slot (into the previous round
+// from the first); CombatEnd stops combat, and ending a combat that is not
+// running changes nothing and tells no one. It returns the game with every combatant (the host sees
 // hidden ones); clients get gameUpdated with the game as players see it
 // (hidden combatants left out, as in GET /api).
 func (s *Service) ControlCombat(ctx context.Context, action string) (*Game, error) {

@@ -177,7 +177,7 @@ func gcEventNames(events []core.Event) []string {
 func TestCombatRunsThroughRoundsInInitiativeOrder(t *testing.T) {
 	f := newGCFixture(t)
 	ctx := context.Background()
-	g, err := f.svc.StartCombat(ctx)
+	g, err := f.svc.ControlCombat(ctx, core.CombatStart)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -226,27 +226,27 @@ func TestCombatRunsThroughRoundsInInitiativeOrder(t *testing.T) {
 func TestCombatRefusalsChangeAndTellNothing(t *testing.T) {
 	f := newGCFixture(t)
 	ctx := context.Background()
-	_, err := f.svc.NextTurn(ctx)
+	_, err := f.svc.ControlCombat(ctx, core.CombatNext)
 	svcWantErr(t, err, core.KindConflict, "combat has not started")
-	_, err = f.svc.PreviousTurn(ctx)
+	_, err = f.svc.ControlCombat(ctx, core.CombatPrevious)
 	svcWantErr(t, err, core.KindConflict, "combat has not started")
 	_, err = f.svc.ControlCombat(ctx, "restart")
 	svcWantErr(t, err, core.KindInvalid, "unknown combat action 'restart'")
 	// Ending a combat that is not running is harmless and silent.
-	if g, err := f.svc.EndCombat(ctx); err != nil || g.Started {
-		t.Fatalf("EndCombat when not started = %+v, %v", g, err)
+	if g, err := f.svc.ControlCombat(ctx, core.CombatEnd); err != nil || g.Started {
+		t.Fatalf("end when not started = %+v, %v", g, err)
 	}
 	if events := f.pub.take(); len(events) != 0 {
 		t.Fatalf("events after refused or empty actions: %v", gcEventNames(events))
 	}
 
-	if _, err := f.svc.StartCombat(ctx); err != nil {
+	if _, err := f.svc.ControlCombat(ctx, core.CombatStart); err != nil {
 		t.Fatal(err)
 	}
 	f.pub.take()
-	_, err = f.svc.StartCombat(ctx)
+	_, err = f.svc.ControlCombat(ctx, core.CombatStart)
 	svcWantErr(t, err, core.KindConflict, "combat has already started")
-	_, err = f.svc.PreviousTurn(ctx)
+	_, err = f.svc.ControlCombat(ctx, core.CombatPrevious)
 	svcWantErr(t, err, core.KindConflict, "already at the first turn of the first round")
 	if events := f.pub.take(); len(events) != 0 {
 		t.Fatalf("events after refusals: %v", gcEventNames(events))
@@ -276,7 +276,7 @@ func TestStartCombatWithoutInitiativeIsRefused(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = f.svc.StartCombat(ctx)
+	_, err = f.svc.ControlCombat(ctx, core.CombatStart)
 	svcWantErr(t, err, core.KindInvalid, "roll initiative before starting combat")
 	if events := f.pub.take(); len(events) != 0 {
 		t.Fatalf("events after a refused start: %v", gcEventNames(events))
@@ -288,10 +288,10 @@ func TestStartCombatWithoutInitiativeIsRefused(t *testing.T) {
 func TestNextTurnAfterTheActingCombatantIsDefeated(t *testing.T) {
 	f := newGCFixture(t)
 	ctx := context.Background()
-	if _, err := f.svc.StartCombat(ctx); err != nil {
+	if _, err := f.svc.ControlCombat(ctx, core.CombatStart); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := f.svc.NextTurn(ctx); err != nil { // Lurker acts
+	if _, err := f.svc.ControlCombat(ctx, core.CombatNext); err != nil { // Lurker acts
 		t.Fatal(err)
 	}
 	defeat := func(id string) {
@@ -302,7 +302,7 @@ func TestNextTurnAfterTheActingCombatantIsDefeated(t *testing.T) {
 	}
 	defeat(gcLurker)
 	f.pub.take()
-	g, err := f.svc.NextTurn(ctx)
+	g, err := f.svc.ControlCombat(ctx, core.CombatNext)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -310,7 +310,7 @@ func TestNextTurnAfterTheActingCombatantIsDefeated(t *testing.T) {
 		t.Fatalf("next after the acting combatant fell = %+v, want %+v", got, want)
 	}
 	defeat(gcWren) // the last slot falls on its turn: a new round begins
-	g, err = f.svc.NextTurn(ctx)
+	g, err = f.svc.ControlCombat(ctx, core.CombatNext)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -318,7 +318,7 @@ func TestNextTurnAfterTheActingCombatantIsDefeated(t *testing.T) {
 		t.Fatalf("next after the last combatant fell = %+v, want %+v", got, want)
 	}
 	defeat(gcGoblin)
-	_, err = f.svc.NextTurn(ctx)
+	_, err = f.svc.ControlCombat(ctx, core.CombatNext)
 	svcWantErr(t, err, core.KindConflict, "no combatant is left in the turn order")
 }
 
@@ -462,7 +462,7 @@ func TestGameControlsWithoutPrimaryCampaign(t *testing.T) {
 	defer store.Close()
 	svc := core.NewService(core.ServiceConfig{Store: store, Rules: svcRules{}})
 	ctx := context.Background()
-	_, err = svc.StartCombat(ctx)
+	_, err = svc.ControlCombat(ctx, core.CombatStart)
 	svcWantErr(t, err, core.KindNotFound, "no primary campaign for system 'dnd5e'")
 	_, err = svc.ShowMap(ctx, gcCave)
 	svcWantErr(t, err, core.KindNotFound, "no primary campaign")
