@@ -79,17 +79,11 @@ func parseServeFlags(args []string, getenv func(string) string) (*serveConfig, *
 	return cfg, fs, nil
 }
 
-// checkLoopback refuses a host console address that other machines could
-// reach: the console can install content and change settings.
-func checkLoopback(addr string) error {
-	_, err := loopbackAddr(addr)
-	return err
-}
-
-// loopbackAddr checks a host console address and returns the one to
-// listen on. The decision is made from the text: "localhost" is bound as
-// 127.0.0.1, never handed to the resolver, whose answer (a hosts file, a
-// search domain) could name another interface.
+// loopbackAddr refuses a host console address that other machines could
+// reach (the console can install content and change settings) and returns
+// the one to listen on. The decision is made from the text: "localhost" is
+// bound as 127.0.0.1, never handed to the resolver, whose answer (a hosts
+// file, a search domain) could name another interface.
 func loopbackAddr(addr string) (string, error) {
 	host, port, err := net.SplitHostPort(addr)
 	if err != nil {

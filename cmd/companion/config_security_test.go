@@ -24,12 +24,12 @@ func TestHostAddrHostileForms(t *testing.T) {
 		"127.0.0.1:http",
 		"",
 	} {
-		if err := checkLoopback(addr); err == nil {
+		if _, err := loopbackAddr(addr); err == nil {
 			t.Errorf("%q accepted", addr)
 		}
 	}
 	for _, addr := range []string{"[::ffff:127.0.0.1]:8081", "[0:0:0:0:0:0:0:1]:8081", "127.0.0.1:0"} {
-		if err := checkLoopback(addr); err != nil {
+		if _, err := loopbackAddr(addr); err != nil {
 			t.Errorf("%q refused: %v", addr, err)
 		}
 	}

@@ -56,12 +56,12 @@ func TestServeFlagsBadEnvironmentValue(t *testing.T) {
 
 func TestHostAddrMustBeLoopback(t *testing.T) {
 	for _, addr := range []string{"127.0.0.1:8081", "127.5.6.7:1", "[::1]:8081", "localhost:8081", "LOCALHOST:1"} {
-		if err := checkLoopback(addr); err != nil {
+		if _, err := loopbackAddr(addr); err != nil {
 			t.Errorf("%s refused: %v", addr, err)
 		}
 	}
 	for _, addr := range []string{":8081", "0.0.0.0:8081", "192.168.1.4:8081", "[::]:8081", "example.com:8081", "127.0.0.1", "127.0.0.1:99999", "[::ffff:10.0.0.1]:80"} {
-		if err := checkLoopback(addr); err == nil {
+		if _, err := loopbackAddr(addr); err == nil {
 			t.Errorf("%s accepted, want refused", addr)
 		}
 	}
