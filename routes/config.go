@@ -15,25 +15,27 @@ import (
 // Config wires the handlers to the rest of the application.
 type Config struct {
 	Service *core.Service
-	Bus     *core.Bus
-	Hub     *Hub
+	// Bus is not read by the handlers: the Hub subscribes to the bus it is
+	// given in NewHub.
+	Bus *core.Bus
+	Hub *Hub
 	// DataDir holds companion.db and the served folders modules/,
 	// campaigns/, systems/ and others/.
 	DataDir string
 	Log     *slog.Logger
 	// MaxBodyBytes limits request bodies on writes (413 past it).
 	MaxBodyBytes int64
-	// AllowOrigins lists extra Origins a WebSocket may come from, besides
-	// the server's own host.
+	// AllowOrigins is not read by the handlers: the WebSocket Origin check
+	// uses HubOptions.AllowOrigins, given to NewHub.
 	AllowOrigins []string
 	// AllowHosts lists extra host names (besides IP addresses, localhost,
 	// .local names and the machine's own name) that may write and open
 	// WebSockets on the public listener; see routes/hostcheck.go.
 	AllowHosts []string
-	// Web holds the embedded browser pages (landing page, client, host console).
+	// Web holds the browser pages (landing page, client, host console);
+	// nil serves the embedded web.FS.
 	Web fs.FS
 
-	// Fields added by the packages as they land (one line each):
 	Systems      *systems.Holder  // the loaded game system
 	Imports      *imports.Manager // import offers and installers
 	SystemStatus *SystemStatus    // hot reload results for the host console (nil: none)

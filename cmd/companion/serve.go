@@ -110,14 +110,12 @@ func serve(ctx context.Context, cfg *serveConfig, log *slog.Logger, banner io.Wr
 	rc := routes.Config{
 		SystemStatus: reloads,
 		Service:      svc,
-		Bus:          bus,
 		Hub:          hub,
 		Systems:      holder,
 		Imports:      importer,
 		DataDir:      cfg.DataDir,
 		Log:          log,
 		MaxBodyBytes: cfg.MaxBodyBytes,
-		AllowOrigins: splitList(cfg.AllowOrigins),
 		AllowHosts:   splitList(cfg.AllowHosts),
 		Web:          web.FS,
 	}
