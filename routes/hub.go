@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/gorilla/websocket"
@@ -34,6 +35,26 @@ type HubOptions struct {
 	PongWait time.Duration
 	// HandlerTimeout bounds the work done for one client message. Default 10 s.
 	HandlerTimeout time.Duration
+
+	// Flood limits (ws_limits.go). Zero takes the default, a negative
+	// value lifts the limit.
+
+	// MaxConnections caps the simultaneous WebSocket connections; an
+	// upgrade past it is answered 503 {"message"}. Default 500: every
+	// connection receives every broadcast, so the cap bounds the fan-out.
+	MaxConnections int
+	// StreamRate is how many moves a second one client's stream (a token
+	// it drags, its pointer, its viewport) is forwarded; faster moves are
+	// coalesced, the latest position always goes out. Default 60.
+	StreamRate int
+	// StreamBurst is how many moves a stream may send at once, ahead of
+	// StreamRate (a client's frame jitter). Default 10.
+	StreamBurst int
+	// RequestRate and RequestBurst are the token bucket of every other
+	// request: RequestBurst at once, RequestRate a second. A request past
+	// them gets an error reply (kind "rate limited"). Defaults 50 and 100.
+	RequestRate  int
+	RequestBurst int
 }
 
 // Defaults of HubOptions.
@@ -61,6 +82,21 @@ func (o *HubOptions) fill() {
 	if o.HandlerTimeout <= 0 {
 		o.HandlerTimeout = DefaultHandlerTimeout
 	}
+	if o.MaxConnections == 0 {
+		o.MaxConnections = DefaultMaxConnections
+	}
+	if o.StreamRate == 0 {
+		o.StreamRate = DefaultStreamRate
+	}
+	if o.StreamBurst <= 0 {
+		o.StreamBurst = DefaultStreamBurst
+	}
+	if o.RequestRate == 0 {
+		o.RequestRate = DefaultRequestRate
+	}
+	if o.RequestBurst <= 0 {
+		o.RequestBurst = DefaultRequestBurst
+	}
 }
 
 // Hub is the WebSocket side of the live game (contract 6). Each connection
@@ -79,6 +115,9 @@ type Hub struct {
 	conns       map[*wsConn]struct{}
 	nextChannel int
 	closed      bool
+	// slots counts the connections admitted under MaxConnections, from
+	// before their upgrade until their reader ends.
+	slots atomic.Int64
 
 	unsubscribe func()
 	running     sync.WaitGroup // reader and writer goroutines
@@ -147,9 +186,16 @@ func (h *Hub) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		writeMessage(w, http.StatusServiceUnavailable, "the server is shutting down")
 		return
 	}
+	if !h.takeSlot() {
+		h.log.Warn("websocket refused: too many connections", "remote", r.RemoteAddr, "max", h.opts.MaxConnections)
+		writeMessage(w, http.StatusServiceUnavailable,
+			"too many live connections ("+strconv.Itoa(h.opts.MaxConnections)+"): try again when a player leaves")
+		return
+	}
 	bw := &wsHijackWriter{ResponseWriter: w}
 	ws, err := h.upgrader.Upgrade(bw, r, nil)
 	if err != nil {
+		h.releaseSlot()
 		// The upgrader has answered the request (403 for a foreign Origin,
 		// 400 for a bad handshake).
 		h.log.Info("websocket upgrade refused", "remote", r.RemoteAddr, "origin", r.Header.Get("Origin"), "err", err)
@@ -169,6 +215,7 @@ func (h *Hub) serve(ws *websocket.Conn, bc *wsBatchConn, address string) {
 	if h.closed {
 		h.mu.Unlock()
 		ws.Close()
+		h.releaseSlot()
 		return
 	}
 	h.nextChannel++
@@ -184,6 +231,17 @@ func (h *Hub) serve(ws *websocket.Conn, bc *wsBatchConn, address string) {
 	h.log.Info("websocket client connected", "channel", client.Channel, "address", address)
 	go c.readLoop() // a fresh goroutine: its stack stays smaller than the HTTP one
 }
+
+// takeSlot admits one more connection under MaxConnections.
+func (h *Hub) takeSlot() bool {
+	if n := h.slots.Add(1); h.opts.MaxConnections > 0 && n > int64(h.opts.MaxConnections) {
+		h.slots.Add(-1)
+		return false
+	}
+	return true
+}
+
+func (h *Hub) releaseSlot() { h.slots.Add(-1) }
 
 // unregister removes a connection that ended and tells everyone.
 func (h *Hub) unregister(c *wsConn) {

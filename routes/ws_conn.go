@@ -17,6 +17,8 @@ type wsConn struct {
 	bc    *wsBatchConn
 	id    string // "client-<channel>", the source of its drags and pointer
 	queue *wsQueue
+	// limits keeps this client from flooding the others (ws_limits.go).
+	limits wsLimiter
 
 	mu     sync.Mutex
 	client core.Client
@@ -157,6 +159,8 @@ func (c *wsConn) readLoop() {
 	h := c.hub
 	defer func() {
 		c.close(websocket.CloseNormalClosure, "")
+		c.limits.stop() // no held move acts for a client that is gone
+		h.releaseSlot()
 		h.unregister(c)
 		h.running.Done()
 	}()

@@ -112,16 +112,29 @@ func (h *Hub) dispatch(c *wsConn, frame []byte) {
 		c.reply(wsErrorEvent, env.RequestID, wsErrorData("", core.Invalidf("message has no 'name': expected {\"name\": ..., \"data\": ...}")))
 		return
 	}
-	handle, ok := wsHandlers[env.Name]
-	if !ok {
+	if _, ok := wsHandlers[env.Name]; !ok {
 		if wsIgnored[env.Name] {
 			h.log.Debug("websocket: event parsed and ignored", "event", env.Name, "channel", c.snapshot().Channel)
 		}
 		return // contract 6.2: any other name is ignored
 	}
+	l := &c.limits
+	l.handling.Lock()
+	defer l.handling.Unlock()
+	ready, refused := h.admit(c, &env) // flood limits, ws_limits.go
+	for _, e := range ready {
+		h.handle(c, e)
+	}
+	if refused {
+		c.reply(wsErrorEvent, env.RequestID, h.wsRateLimitedData(env.Name))
+	}
+}
+
+// handle acts on one admitted client message and answers it.
+func (h *Hub) handle(c *wsConn, env *wsInEnvelope) {
 	ctx, cancel := context.WithTimeout(context.Background(), h.opts.HandlerTimeout)
 	defer cancel()
-	reply, err := h.run(ctx, c, env.Name, handle, env.Data)
+	reply, err := h.run(ctx, c, env.Name, wsHandlers[env.Name], env.Data)
 	switch {
 	case err != nil:
 		if core.KindOf(err) == core.KindInternal {

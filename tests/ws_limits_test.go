@@ -1,0 +1,231 @@
+package tests
+
+import (
+	"encoding/json"
+	"io"
+	"net/http"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/gorilla/websocket"
+	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/routes"
+)
+
+// The flood limits (routes/ws_limits.go) with real gorilla clients.
+
+// nextMove returns the next tokenMoved or pointerUpdated b receives,
+// skipping anything else (tokenUpdated, replies).
+func nextMove(t *testing.T, c *wsClient, name string) (x float64, state string) {
+	t.Helper()
+	for {
+		m := c.next()
+		if m.Name != name || len(m.ResponseID) > 0 {
+			continue
+		}
+		var mv struct {
+			X     float64 `json:"x"`
+			State string  `json:"state"`
+		}
+		m.decode(t, &mv)
+		return mv.X, mv.State
+	}
+}
+
+// A drag faster than StreamRate is coalesced: fewer moves go out, in
+// order, the last position always arrives, and start and end are never
+// dropped.
+func TestWSFloodDragMovesAreCoalesced(t *testing.T) {
+	e := newWSEnv(t, routes.HubOptions{StreamRate: 10, StreamBurst: 2})
+	a, _ := e.connect(t)
+	b, _ := e.connect(t)
+	a.waitFor(core.EventClientConnected)
+
+	const moves = 40
+	a.send(core.EventTokenMoved, core.Movement{ID: wsTokenID, X: -1, State: core.DragStart}, "")
+	for i := 0; i < moves; i++ {
+		a.send(core.EventTokenMoved, core.Movement{ID: wsTokenID, X: float64(i), State: core.DragControl}, "")
+	}
+	if x, st := nextMove(t, b, core.EventTokenMoved); st != core.DragStart || x != -1 {
+		t.Fatalf("first move %v %s, want the start", x, st)
+	}
+	got, last := 0, -1.0
+	for last != moves-1 {
+		x, st := nextMove(t, b, core.EventTokenMoved)
+		if st != core.DragControl || x <= last {
+			t.Fatalf("move %v (%s) after %v: out of order or not a control", x, st, last)
+		}
+		got, last = got+1, x
+	}
+	// Sent within a few milliseconds: the burst (2), perhaps one token of
+	// refill, and the held latest one.
+	if got > 5 {
+		t.Fatalf("%d of %d moves forwarded at 10/s with a burst of 2: not coalesced", got, moves)
+	}
+	// A held move goes out before the end that follows it, and the end is
+	// never coalesced away, however fast it follows.
+	for i := 0; i < 5; i++ {
+		a.send(core.EventTokenMoved, core.Movement{ID: wsTokenID, X: float64(100 + i), State: core.DragControl}, "")
+	}
+	a.send(core.EventTokenMoved, core.Movement{ID: wsTokenID, X: 200, Y: 20, State: core.DragEnd}, "")
+	prev := last
+	for {
+		x, st := nextMove(t, b, core.EventTokenMoved)
+		if st == core.DragEnd {
+			if prev != 104 {
+				t.Fatalf("end after move %v, want the latest held move 104 first", prev)
+			}
+			break
+		}
+		if x <= prev {
+			t.Fatalf("move %v after %v", x, prev)
+		}
+		prev = x
+	}
+	b.waitFor(core.EventTokenUpdated)
+	if tok := e.token(t); tok.X != 200 {
+		t.Fatalf("end not committed: x %v", tok.X)
+	}
+	// A held move with a requestId that a newer one replaced is answered.
+	a.send(core.EventTokenMoved, core.Movement{ID: wsTokenID, X: 1, State: core.DragStart}, "")
+	for i := 0; i < 6; i++ {
+		a.send(core.EventTokenMoved, core.Movement{ID: wsTokenID, X: float64(i), State: core.DragControl}, "m"+strconv.Itoa(i))
+	}
+	for i := 0; i < 6; i++ {
+		if r := a.reply("m" + strconv.Itoa(i)); r.Name != core.EventTokenMoved {
+			t.Fatalf("reply to m%d: %s %s", i, r.Name, r.Data)
+		}
+	}
+}
+
+// The pointer stream is coalesced the same way, per client.
+func TestWSFloodPointerIsCoalesced(t *testing.T) {
+	e := newWSEnv(t, routes.HubOptions{StreamRate: 10, StreamBurst: 2})
+	a, _ := e.connect(t)
+	b, _ := e.connect(t)
+	a.waitFor(core.EventClientConnected)
+	const moves = 40
+	for i := 0; i < moves; i++ {
+		a.send(core.EventPointerUpdated, core.Pointer{X: float64(i), Y: 1}, "")
+	}
+	got, last := 0, -1.0
+	for last != moves-1 {
+		x, _ := nextMove(t, b, core.EventPointerUpdated)
+		if x <= last {
+			t.Fatalf("pointer %v after %v", x, last)
+		}
+		got, last = got+1, x
+	}
+	if got > 5 {
+		t.Fatalf("%d of %d pointer moves forwarded at 10/s with a burst of 2", got, moves)
+	}
+}
+
+// With the default limits a drag at a display's frame rate (60/s) passes
+// untouched: every move is forwarded.
+func TestWSFloodDefaultsLeaveA60HzDragAlone(t *testing.T) {
+	e := newWSEnv(t, routes.HubOptions{})
+	a, _ := e.connect(t)
+	b, _ := e.connect(t)
+	a.waitFor(core.EventClientConnected)
+	const moves = 45
+	a.send(core.EventTokenMoved, core.Movement{ID: wsTokenID, X: -1, State: core.DragStart}, "")
+	sent := make([]time.Time, moves)
+	t0 := time.Now()
+	for i := 0; i < moves; i++ {
+		time.Sleep(time.Until(t0.Add(time.Duration(i) * time.Second / 60)))
+		sent[i] = time.Now()
+		a.send(core.EventTokenMoved, core.Movement{ID: wsTokenID, X: float64(i), State: core.DragControl}, "")
+	}
+	nextMove(t, b, core.EventTokenMoved) // start
+	got := 0
+	for last := -1.0; last != moves-1; got++ {
+		last, _ = nextMove(t, b, core.EventTokenMoved)
+	}
+	if got == moves {
+		return
+	}
+	// Only a sender stalled so long that more than the burst left at once
+	// may see moves coalesced (a loaded test machine).
+	for i := routes.DefaultStreamBurst; i < moves; i++ {
+		if sent[i].Sub(sent[i-routes.DefaultStreamBurst]) < time.Duration(routes.DefaultStreamBurst-1)*time.Second/60 {
+			t.Logf("sender stalled; %d of %d moves forwarded", got, moves)
+			return
+		}
+	}
+	t.Fatalf("%d of %d moves at 60/s forwarded: the defaults coalesce a real drag", got, moves)
+}
+
+// Requests past the bucket are refused with an error on their requestId
+// (or without one), never dropped in silence, and nothing is broadcast.
+func TestWSFloodRequestBucket(t *testing.T) {
+	e := newWSEnv(t, routes.HubOptions{RequestRate: 1, RequestBurst: 3})
+	a, _ := e.connect(t)
+	b, _ := e.connect(t)
+	a.waitFor(core.EventClientConnected)
+	for i := 0; i < 6; i++ {
+		a.send(core.RequestCreateMessage, map[string]any{"text": "hello " + strconv.Itoa(i)}, "r"+strconv.Itoa(i))
+	}
+	a.send(core.RequestCreateMessage, map[string]any{"text": "no id"}, "")
+	for i := 0; i < 6; i++ {
+		r := a.reply("r" + strconv.Itoa(i))
+		if i < 3 {
+			if r.Name != core.RequestCreateMessage {
+				t.Fatalf("r%d within the burst: %s %s", i, r.Name, r.Data)
+			}
+			continue
+		}
+		var d map[string]any
+		r.decode(t, &d)
+		if r.Name != "error" || d["kind"] != "rate limited" || d["request"] != core.RequestCreateMessage || d["message"] == "" {
+			t.Fatalf("r%d past the burst: %s %s, want a rate limited error", i, r.Name, r.Data)
+		}
+	}
+	noID := a.waitFor("error")
+	if len(noID.ResponseID) > 0 || !json.Valid(noID.Data) {
+		t.Fatalf("refusal of the request without id: %+v", noID)
+	}
+	e.mark(t) // everything published so far has been delivered to b
+	created := 0
+	for {
+		m := b.next()
+		if m.Name == core.EventReload {
+			break
+		}
+		if m.Name == core.EventMessageCreated {
+			created++
+		}
+	}
+	if created != 3 {
+		t.Fatalf("%d messages broadcast, want the 3 within the burst", created)
+	}
+	// The bucket refills: a request a second later goes through.
+	time.Sleep(1100 * time.Millisecond)
+	a.send(core.RequestCreateMessage, map[string]any{"text": "later"}, "later")
+	if r := a.reply("later"); r.Name != core.RequestCreateMessage {
+		t.Fatalf("after the refill: %s %s", r.Name, r.Data)
+	}
+}
+
+// Past MaxConnections an upgrade is refused with 503 {"message"}; a place
+// that frees up is taken again.
+func TestWSFloodConnectionCap(t *testing.T) {
+	e := newWSEnv(t, routes.HubOptions{MaxConnections: 2})
+	a, _ := e.connect(t)
+	e.connect(t)
+	_, resp, err := websocket.DefaultDialer.Dial(e.wsURL("/"), nil)
+	if err == nil || resp == nil || resp.StatusCode != http.StatusServiceUnavailable {
+		t.Fatalf("third connection: err %v, response %+v; want 503", err, resp)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	var msg struct {
+		Message string `json:"message"`
+	}
+	if json.Unmarshal(body, &msg) != nil || msg.Message == "" {
+		t.Fatalf("503 body %q, want {\"message\"}", body)
+	}
+	a.conn.Close()
+	e.waitClients(t, 1)
+	e.connect(t) // the freed place
+}
