@@ -13,6 +13,10 @@ import (
 	"time"
 )
 
+// defaultHostAddr is where the host console listens unless told otherwise;
+// the commands that talk to a running server (open, import) call it there.
+const defaultHostAddr = "127.0.0.1:8081"
+
 // serveConfig is everything `companion serve` can be told.
 type serveConfig struct {
 	Addr              string
@@ -35,7 +39,7 @@ func parseServeFlags(args []string, getenv func(string) string) (*serveConfig, *
 	cfg := &serveConfig{}
 	fs := flag.NewFlagSet("companion serve", flag.ContinueOnError)
 	fs.StringVar(&cfg.Addr, "addr", ":8080", "address players connect to (HTTP, WebSocket)")
-	fs.StringVar(&cfg.HostAddr, "host-addr", "127.0.0.1:8081", "host console address; must be a loopback address")
+	fs.StringVar(&cfg.HostAddr, "host-addr", defaultHostAddr, "host console address; must be a loopback address")
 	fs.StringVar(&cfg.DataDir, "data", defaultDataDir(), "data folder: companion.db, modules/, campaigns/, systems/, others/")
 	fs.StringVar(&cfg.SystemDir, "system", "", "game system folder on disk, hot-reloaded on change (default: the embedded D&D 5e system)")
 	fs.BoolVar(&cfg.Empty, "empty", false, "do not seed the system's demo content into a fresh data folder")

@@ -17,9 +17,6 @@ import (
 	"github.com/vttapp/companion/core/imports"
 )
 
-// linkDefaultHostAddr is where the host console listens unless told otherwise.
-const linkDefaultHostAddr = "127.0.0.1:8081"
-
 // runLink implements `companion link check LINK`: it prints the parsed
 // import request as JSON and exits 0, or prints the link's error message
 // (contract 4.10) on stderr and exits 1.
@@ -188,7 +185,7 @@ func linkHostAddr() string {
 	if v := os.Getenv("COMPANION_HOST_ADDR"); v != "" {
 		return v
 	}
-	return linkDefaultHostAddr
+	return defaultHostAddr
 }
 
 // linkCall sends a request to the host console and decodes the answer into
