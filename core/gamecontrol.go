@@ -97,18 +97,6 @@ func (s *Service) ControlCombat(ctx context.Context, action string) (*Game, erro
 	return out, err
 }
 
-// playerGame is a copy of g without its hidden combatants.
-func playerGame(g *Game) *Game {
-	out := *g
-	out.Combatants = make([]*Combatant, 0, len(g.Combatants))
-	for _, c := range g.Combatants {
-		if !c.Hidden {
-			out.Combatants = append(out.Combatants, c)
-		}
-	}
-	return &out
-}
-
 // stepCombat applies one action to g given the turn order, and reports
 // whether g changed. Turn is the 1-based position of the acting slot.
 func stepCombat(g *Game, order []TurnSlot, action string) (bool, error) {

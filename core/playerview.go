@@ -18,6 +18,19 @@ func PlayerMap(m *Map) *Map {
 	return &out
 }
 
+// playerGame is a copy of g without its hidden combatants: the game as
+// players see it in GET /api and in gameUpdated.
+func playerGame(g *Game) *Game {
+	out := *g
+	out.Combatants = make([]*Combatant, 0, len(g.Combatants))
+	for _, c := range g.Combatants {
+		if !c.Hidden {
+			out.Combatants = append(out.Combatants, c)
+		}
+	}
+	return &out
+}
+
 func mapHasHidden(m *Map) bool {
 	for _, t := range m.Tokens {
 		if t.Hidden {

@@ -5,8 +5,8 @@ import "context"
 // Snapshot assembles GET /api for the loaded system's primary campaign:
 // the game with its combatants, the map on the player screen, the screen,
 // the 30 most recent messages (oldest first), tracked objects and pause.
-// Hidden combatants and hidden map objects are left out (PlayerMap): the
-// snapshot is what players see.
+// Hidden combatants and hidden map objects are left out (playerGame,
+// PlayerMap): the snapshot is what players see.
 func (s *Service) Snapshot(ctx context.Context) (*Snapshot, error) {
 	snap := &Snapshot{Version: Version, Build: Build}
 	err := s.store.View(ctx, func(tx Tx) error {
@@ -22,13 +22,8 @@ func (s *Service) Snapshot(ctx context.Context) (*Snapshot, error) {
 		if err != nil {
 			return err
 		}
-		game.Combatants = make([]*Combatant, 0, len(combatants))
-		for _, cb := range combatants {
-			if !cb.Hidden {
-				game.Combatants = append(game.Combatants, cb)
-			}
-		}
-		snap.Game = game
+		game.Combatants = combatants
+		snap.Game = playerGame(game)
 		screen, err := tx.Screen(c.ID)
 		if err != nil {
 			return err
