@@ -184,22 +184,8 @@ function character.references(e)
   if type(data) ~= "table" then
     return {}
   end
-  local refs = {}
-  for _, s in ipairs(util.list(data.spells)) do
-    local slug = util.ref_slug(s)
-    if slug ~= "" then
-      refs[#refs + 1] = "spell." .. slug
-    end
-  end
-  for _, c in ipairs(util.list(data.equipment)) do
-    if type(c) == "table" then
-      local slug = util.ref_slug(c.item)
-      if slug ~= "" then
-        refs[#refs + 1] = "item." .. slug
-      end
-    end
-  end
-  return refs
+  local refs = util.add_refs({}, "spell", data.spells)
+  return util.add_refs(refs, "item", data.equipment, "item")
 end
 
 return character

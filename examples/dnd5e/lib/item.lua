@@ -262,22 +262,8 @@ function item.references(e)
   if type(data) ~= "table" then
     return {}
   end
-  local refs = {}
-  for _, c in ipairs(util.list(data.contents)) do
-    if type(c) == "table" then
-      local slug = util.ref_slug(c.item)
-      if slug ~= "" then
-        refs[#refs + 1] = "item." .. slug
-      end
-    end
-  end
-  for _, variant in ipairs(util.list(data.variants)) do
-    local slug = util.ref_slug(variant)
-    if slug ~= "" then
-      refs[#refs + 1] = "item." .. slug
-    end
-  end
-  return refs
+  local refs = util.add_refs({}, "item", data.contents, "item")
+  return util.add_refs(refs, "item", data.variants)
 end
 
 return item

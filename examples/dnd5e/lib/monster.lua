@@ -130,13 +130,7 @@ function monster.references(e)
   local refs, seen = {}, {}
   creature.spell_refs(data.special_abilities, refs, seen)
   creature.spell_refs(data.actions, refs, seen)
-  for _, form in ipairs(util.list(data.forms)) do
-    local slug = util.ref_slug(form)
-    if slug ~= "" then
-      refs[#refs + 1] = "monster." .. slug
-    end
-  end
-  return refs
+  return util.add_refs(refs, "monster", data.forms)
 end
 
 return monster

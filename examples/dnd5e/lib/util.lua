@@ -128,6 +128,22 @@ function util.ref_slug(v)
   return util.slug_of_url(v.url)
 end
 
+-- add_refs appends "kind.slug" to refs for each element of list that names
+-- a reference (see ref_slug); with field, the reference is that field of
+-- each element, and elements that are not tables are skipped.
+function util.add_refs(refs, kind, list, field)
+  for _, v in ipairs(util.list(list)) do
+    if field then
+      v = type(v) == "table" and v[field] or nil
+    end
+    local slug = util.ref_slug(v)
+    if slug ~= "" then
+      refs[#refs + 1] = kind .. "." .. slug
+    end
+  end
+  return refs
+end
+
 -- number returns v when it is a number, else nil.
 function util.number(v)
   if type(v) == "number" then
