@@ -61,17 +61,8 @@ func hostSettingsReply(w http.ResponseWriter, status int, v any) {
 	_ = json.NewEncoder(w).Encode(v)
 }
 
+// hostSettingsError answers err as {"message": ...} with the status
+// statusOf gives its kind, like every other handler.
 func hostSettingsError(w http.ResponseWriter, err error) {
-	status := http.StatusInternalServerError
-	switch core.KindOf(err) {
-	case core.KindInvalid:
-		status = http.StatusBadRequest
-	case core.KindNotFound:
-		status = http.StatusNotFound
-	case core.KindConflict:
-		status = http.StatusConflict
-	case core.KindTooLarge:
-		status = http.StatusRequestEntityTooLarge
-	}
-	hostSettingsReply(w, status, map[string]string{"message": core.MessageOf(err)})
+	writeMessage(w, statusOf(err), core.MessageOf(err))
 }
