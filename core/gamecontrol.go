@@ -17,7 +17,7 @@ const (
 // whether the campaign or a module owns it.
 func (s *Service) ShowMap(ctx context.Context, mapID string) (*Screen, error) {
 	var out *Screen
-	err := s.Write(ctx, func(tx Tx) ([]Event, error) {
+	err := s.write(ctx, func(tx Tx) ([]Event, error) {
 		c, err := s.primaryCampaign(tx)
 		if err != nil {
 			return nil, err
@@ -67,7 +67,7 @@ func (s *Service) ControlCombat(ctx context.Context, action string) (*Game, erro
 		return nil, Invalidf("unknown combat action '%s': use start, next, previous or end", action)
 	}
 	var out *Game
-	err := s.Write(ctx, func(tx Tx) ([]Event, error) {
+	err := s.write(ctx, func(tx Tx) ([]Event, error) {
 		c, err := s.primaryCampaign(tx)
 		if err != nil {
 			return nil, err

@@ -94,7 +94,7 @@ func (s *Service) Generation() uint64 { return s.generation.Load() }
 
 // Write runs fn in one transaction and publishes the events it returns
 // after the commit, in order with every other change. Packages that own a
-// change of their own (importers, the host console) use it.
+// change of their own (the importers in core/imports) use it.
 func (s *Service) Write(ctx context.Context, fn func(tx Tx) ([]Event, error)) error {
 	return s.write(ctx, fn)
 }
