@@ -25,7 +25,9 @@ type ReloadResult struct {
 	// Version is the system version swapped in, when OK.
 	Version string    `json:"version,omitempty"`
 	Time    time.Time `json:"time"`
-	// LatencyMs is the edit-to-live time of a successful reload.
+	// LatencyMs is how long a successful reload took to compile, validate
+	// and swap in, from the end of the debounce window (the watcher's
+	// latency); the quiet time waited after the edit is not included.
 	LatencyMs float64 `json:"latencyMs,omitempty"`
 }
 
