@@ -32,6 +32,8 @@ type Module struct {
 	ShortDescr    string   `json:"shortDescr,omitempty"`
 	Acronym       string   `json:"acronym,omitempty"`
 	Author        string   `json:"author,omitempty"`
+	// Category is free text; the shapes name adventure, pack, rules,
+	// compendium and other as examples, and any other string is kept.
 	Category      string   `json:"category,omitempty"`
 	Website       string   `json:"website,omitempty"`
 	Repository    string   `json:"repository,omitempty"`
@@ -43,9 +45,6 @@ type Module struct {
 	Attributes    Object   `json:"attributes"`
 	SystemVersion string   `json:"systemVersion,omitempty"`
 }
-
-// Known module categories; other strings are tolerated for legacy content.
-var ModuleCategories = []string{"adventure", "pack", "rules", "compendium", "other"}
 
 // DefaultModuleVersion is the version of a module that declares none.
 const DefaultModuleVersion = "1.0.0"
