@@ -23,15 +23,15 @@ func NewID() string { return uuid.NewString() }
 // Module groups content shipped as one unit (contract 2.1). It has exactly
 // these properties; DecodeModule rejects any other.
 type Module struct {
-	ID            string   `json:"id"`
-	System        string   `json:"system,omitempty"`
-	Name          string   `json:"name"`
-	Slug          string   `json:"slug"`
-	Version       string   `json:"version"`
-	Descr         string   `json:"descr,omitempty"`
-	ShortDescr    string   `json:"shortDescr,omitempty"`
-	Acronym       string   `json:"acronym,omitempty"`
-	Author        string   `json:"author,omitempty"`
+	ID         string `json:"id"`
+	System     string `json:"system,omitempty"`
+	Name       string `json:"name"`
+	Slug       string `json:"slug"`
+	Version    string `json:"version"`
+	Descr      string `json:"descr,omitempty"`
+	ShortDescr string `json:"shortDescr,omitempty"`
+	Acronym    string `json:"acronym,omitempty"`
+	Author     string `json:"author,omitempty"`
 	// Category is free text; the shapes name adventure, pack, rules,
 	// compendium and other as examples, and any other string is kept.
 	Category      string   `json:"category,omitempty"`
