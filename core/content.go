@@ -21,19 +21,19 @@ type Object = map[string]any
 func NewID() string { return uuid.NewString() }
 
 // Module groups content shipped as one unit (contract 2.1). It has exactly
-// these properties; DecodeModule rejects any other.
+// these properties; DecodeModule rejects any other. Category is free text:
+// the shapes name adventure, pack, rules, compendium and other as examples
+// and tolerate any other string.
 type Module struct {
-	ID         string `json:"id"`
-	System     string `json:"system,omitempty"`
-	Name       string `json:"name"`
-	Slug       string `json:"slug"`
-	Version    string `json:"version"`
-	Descr      string `json:"descr,omitempty"`
-	ShortDescr string `json:"shortDescr,omitempty"`
-	Acronym    string `json:"acronym,omitempty"`
-	Author     string `json:"author,omitempty"`
-	// Category is free text; the shapes name adventure, pack, rules,
-	// compendium and other as examples, and any other string is kept.
+	ID            string   `json:"id"`
+	System        string   `json:"system,omitempty"`
+	Name          string   `json:"name"`
+	Slug          string   `json:"slug"`
+	Version       string   `json:"version"`
+	Descr         string   `json:"descr,omitempty"`
+	ShortDescr    string   `json:"shortDescr,omitempty"`
+	Acronym       string   `json:"acronym,omitempty"`
+	Author        string   `json:"author,omitempty"`
 	Category      string   `json:"category,omitempty"`
 	Website       string   `json:"website,omitempty"`
 	Repository    string   `json:"repository,omitempty"`
