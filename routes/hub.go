@@ -275,6 +275,7 @@ func (h *Hub) Clients() []core.Client {
 // every connection, the originator included, in commit order.
 func (h *Hub) broadcast(events []core.Event) {
 	msgs := make([][]byte, 0, len(events))
+	frames := make([][]byte, 0, len(events))
 	for _, e := range events {
 		b, err := json.Marshal(wsOutEnvelope{Name: e.Name, Data: forPlayers(e.Data)})
 		if err != nil {
@@ -282,13 +283,14 @@ func (h *Hub) broadcast(events []core.Event) {
 			continue
 		}
 		msgs = append(msgs, b)
+		frames = append(frames, wsTextFrame(b)) // once for every client (ws_direct.go)
 	}
 	h.noteDragSpoilers(events)
 	h.mu.RLock()
 	defer h.mu.RUnlock()
 	for c := range h.conns {
-		for _, m := range msgs {
-			if !c.enqueue(m) {
+		for i, m := range msgs {
+			if !c.send(m, frames[i]) {
 				break
 			}
 		}

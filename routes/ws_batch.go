@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 )
 
@@ -27,6 +28,13 @@ type wsBatchConn struct {
 	interrupted atomic.Bool
 	// deadline is the write deadline last given to the socket.
 	deadline time.Time
+
+	// raw is the socket for direct writes (ws_direct.go); nil when the
+	// connection has none, and then every frame goes through the writer.
+	raw syscall.RawConn
+	// tail is the rest of a frame a direct write sent in part: it goes
+	// out before any other byte.
+	tail []byte
 }
 
 // wsDeadlineSlack is the share of a write's time allowance by which a new
@@ -50,6 +58,9 @@ func (b *wsBatchConn) Write(p []byte) (int, error) {
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
+	if err := b.writeTailLocked(); err != nil {
+		return 0, err
+	}
 	if !b.batching {
 		return b.Conn.Write(p)
 	}
@@ -144,5 +155,10 @@ func (w *wsHijackWriter) Hijack() (net.Conn, *bufio.ReadWriter, error) {
 		return nil, nil, errors.New("websocket: the response cannot be hijacked: " + err.Error())
 	}
 	w.conn = &wsBatchConn{Conn: nc}
+	if sc, ok := nc.(syscall.Conn); ok {
+		if raw, err := sc.SyscallConn(); err == nil {
+			w.conn.raw = raw
+		}
+	}
 	return w.conn, brw, nil
 }

@@ -49,11 +49,30 @@ func (c *wsConn) source() core.EventSource {
 // enqueue adds a message to the send queue without ever waiting. A client
 // whose queue is full is too slow to follow the game: it is disconnected
 // (1013, try again later) so that it never holds anyone else up.
-func (c *wsConn) enqueue(msg []byte) bool {
+func (c *wsConn) enqueue(msg []byte) bool { return c.send(msg, nil) }
+
+// send delivers msg: written to the socket at once when frame (msg as a
+// frame, see wsTextFrame) is given and the socket takes it without
+// waiting, queued otherwise.
+func (c *wsConn) send(msg, frame []byte) bool {
 	select {
 	case <-c.done:
 		return false
 	default:
+	}
+	if frame != nil {
+		var flush bool
+		sent := c.queue.direct(func() bool {
+			var ok bool
+			ok, flush = c.bc.tryWrite(frame, c.done)
+			return ok
+		})
+		if flush {
+			c.queue.signal(wsSignalFlush)
+		}
+		if sent {
+			return true
+		}
 	}
 	if c.queue.push(msg) {
 		return true
@@ -93,9 +112,16 @@ func (c *wsConn) writeLoop() {
 			c.sendClose()
 			return
 		}
+		if signals&wsSignalFlush != 0 {
+			if err := c.bc.flushTail(c.setWriteDeadline); err != nil {
+				c.close(websocket.CloseAbnormalClosure, "")
+				return
+			}
+		}
 		batch = c.queue.take(batch[:0])
 		if len(batch) > 0 {
 			err := c.writeBatch(batch)
+			c.queue.written()
 			clear(batch)
 			if cap(batch) > 16 {
 				batch = nil // an idle connection keeps no burst-sized slice
@@ -115,6 +141,10 @@ func (c *wsConn) writeLoop() {
 			}
 		}
 	}
+}
+
+func (c *wsConn) setWriteDeadline() error {
+	return c.ws.SetWriteDeadline(time.Now().Add(c.hub.opts.WriteWait))
 }
 
 // writeBatch writes the messages, one frame each, and hands them to the

@@ -9,6 +9,7 @@ import (
 const (
 	wsSignalPing  uint32 = 1 << iota // time to ping
 	wsSignalClose                    // the connection is closing
+	wsSignalFlush                    // a direct write left the rest of a frame to send
 )
 
 // wsQueue is a connection's bounded send queue. Unlike a buffered channel
@@ -25,6 +26,9 @@ type wsQueue struct {
 	// connection.
 	ready   chan struct{}
 	signals atomic.Uint32
+	// writing is set while the writer writes what it took: a direct
+	// write (ws_direct.go) must then wait its turn in the queue.
+	writing bool
 }
 
 func newWSQueue(limit int) *wsQueue {
@@ -65,6 +69,7 @@ func (q *wsQueue) wake() {
 func (q *wsQueue) take(dst [][]byte) [][]byte {
 	q.mu.Lock()
 	dst = append(dst, q.items...)
+	q.writing = len(q.items) > 0
 	clear(q.items)
 	if cap(q.items) > 16 {
 		q.items = nil // a burst is over: give its memory back
@@ -80,4 +85,23 @@ func (q *wsQueue) len() int {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	return len(q.items)
+}
+
+// written tells the queue the writer has written what it took.
+func (q *wsQueue) written() {
+	q.mu.Lock()
+	q.writing = false
+	q.mu.Unlock()
+}
+
+// direct runs write, a direct write of the next message, if the message
+// may skip the queue: nothing waits in it and the writer is idle, so the
+// order of the messages is kept. It reports whether write sent it.
+func (q *wsQueue) direct(write func() bool) bool {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if len(q.items) > 0 || q.writing {
+		return false
+	}
+	return write()
 }
