@@ -111,4 +111,3 @@ func (b *wsBatchConn) flushTail(deadline func() error) error {
 	}
 	return b.writeTailLocked()
 }
-
