@@ -8,8 +8,9 @@
 // folder, writes its rows in one store transaction, and only then moves the
 // files into place; a failure at any step leaves neither rows nor files.
 //
-// The package depends on core only. What it needs of the loaded game system
-// is the small Collections interface.
+// Of this project's packages it depends on core only (besides the JSON
+// Schema validator and x/text); what it needs of the loaded game system is
+// the small Collections interface.
 package imports
 
 // Collections is what an installer needs of the loaded game system: its id
