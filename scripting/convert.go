@@ -50,6 +50,9 @@ type converter struct {
 	// frozen shows the tables behind read-only proxies (set when the
 	// state is frozen).
 	frozen *frozen
+	// valueNull is Options.Null: JSON null in the values CallJSON builds,
+	// and a null in the values handed to Lua.
+	valueNull any
 }
 
 func newConverter(L *lua.LState) *converter {
@@ -126,6 +129,9 @@ func (c *converter) toLuaDepth(L *lua.LState, v any, depth int) (lua.LValue, err
 		t.Metatable = c.arrayMT
 		return t, nil
 	default:
+		if c.valueNull != nil && v == c.valueNull {
+			return c.null, nil
+		}
 		// Any other Go value goes through its JSON form.
 		plain, err := PlainJSON(x)
 		if err != nil {

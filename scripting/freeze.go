@@ -1,6 +1,8 @@
 package scripting
 
 import (
+	"unsafe"
+
 	lua "github.com/yuin/gopher-lua"
 )
 
@@ -49,6 +51,10 @@ type frozen struct {
 
 	newindex *lua.LFunction
 	length   *lua.LFunction
+	// marks are the metatables of companion.array/object: every table
+	// converted from JSON carries one, and no proxy does (a proxy's
+	// metatable is its own), so unwrap answers them without a lookup.
+	arrayMT, objectMT lua.LValue
 }
 
 type frozenUpvalue struct {
@@ -69,6 +75,7 @@ func (st *state) freeze() {
 	}
 	st.frozen = f
 	st.conv.frozen = f
+	f.arrayMT, f.objectMT = st.conv.arrayMT, st.conv.objectMT
 	f.newindex = L.NewFunction(refuseWrite)
 	f.length = L.NewFunction(f.proxyLen)
 
@@ -209,7 +216,19 @@ func (f *frozen) reset() {
 // resetGlobals empties the scratch globals table in place (every function
 // holds it as its environment): a fresh table costs no allocation and no
 // walk, whatever the call stored.
+//
+// A call that wrote no global left the table as reset made it (no parts,
+// the same metatable): then there is nothing to reset, and skipping the
+// write of the whole table keeps a pointer store (and, while the collector
+// marks, its write barriers) off every call. Any write, rawset included,
+// gives the table a part, so it cannot go unnoticed.
 func (f *frozen) resetGlobals() {
+	if fastTables {
+		g := (*tableLayout)(unsafe.Pointer(f.globals))
+		if g.Metatable == lua.LValue(f.globalMT) && g.array == nil && g.dict == nil && g.strdict == nil && g.keys == nil && g.k2i == nil {
+			return
+		}
+	}
 	*f.globals = lua.LTable{Metatable: f.globalMT}
 }
 
@@ -218,7 +237,8 @@ func (f *frozen) unwrap(t *lua.LTable) *lua.LTable {
 	if f == nil {
 		return t
 	}
-	if _, hasMT := t.Metatable.(*lua.LTable); !hasMT {
+	mt, hasMT := t.Metatable.(*lua.LTable)
+	if !hasMT || lua.LValue(mt) == f.arrayMT || lua.LValue(mt) == f.objectMT {
 		return t
 	}
 	if real, ok := f.target[t]; ok {

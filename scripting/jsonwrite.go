@@ -28,7 +28,7 @@ func (c *converter) appendJSON(dst []byte, v lua.LValue, depth int, build bool) 
 	}
 	switch x := v.(type) {
 	case *lua.LNilType:
-		return append(dst, "null"...), nil, true
+		return append(dst, "null"...), c.valueNull, true
 	case lua.LBool:
 		if build {
 			value = bool(x)
@@ -58,7 +58,7 @@ func (c *converter) appendJSON(dst []byte, v lua.LValue, depth int, build bool) 
 		return dst, value, ok
 	case *lua.LUserData:
 		if x == c.null {
-			return append(dst, "null"...), nil, true
+			return append(dst, "null"...), c.valueNull, true
 		}
 		return dst, nil, false
 	case *lua.LTable:
@@ -202,6 +202,9 @@ func (c *converter) appendTable(dst []byte, t *lua.LTable, defaults map[string]a
 		if f.value == nil {
 			dst, ok = appendGoJSON(dst, f.extra)
 			item = f.extra
+			if item == nil {
+				item = c.valueNull
+			}
 		} else {
 			dst, item, ok = c.appendJSON(dst, f.value, depth+1, build)
 		}

@@ -115,3 +115,32 @@ func TestCallJSONRefusesWhatCallTableRefuses(t *testing.T) {
 		}
 	}
 }
+
+// marker stands for the template null of the systems package.
+type marker struct{}
+
+// With Options.Null the value CallJSON builds has the marker for every
+// JSON null (nested, companion.null, defaults), the JSON is unchanged, and
+// a marker handed to Lua reads as companion.null.
+func TestCallJSONWritesNullsAsOptionsNull(t *testing.T) {
+	null := (*marker)(nil)
+	body := `local c = require("companion")
+	return { a = c.null, b = { 1, c.null }, c = { d = c.null }, argIsNull = e.x == c.null, nested = e.list[1] == c.null, n = #e.list }`
+	rt := start(t, map[string]string{"system.lua": kindWith(body)}, Options{Null: null})
+	arg := map[string]any{"x": null, "list": []any{null, "y"}}
+	data, v, err := rt.CallJSON(context.Background(), "thing", "view", arg, map[string]any{"id": nil}, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const want = `{"a":null,"argIsNull":true,"b":[1,null],"c":{"d":null},"id":null,"n":2,"nested":true}`
+	if string(data) != want {
+		t.Fatalf("JSON\n got %s\nwant %s", data, want)
+	}
+	isNull := func(x any) bool { m, ok := x.(*marker); return ok && m == nil }
+	if !isNull(v["a"]) || !isNull(v["b"].([]any)[1]) || !isNull(v["c"].(map[string]any)["d"]) || !isNull(v["id"]) {
+		t.Fatalf("nulls in the value are not the marker: %#v", v)
+	}
+	if v["argIsNull"] != true || v["nested"] != true {
+		t.Fatalf("the marker did not reach Lua as companion.null: %#v", v)
+	}
+}

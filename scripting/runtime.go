@@ -28,6 +28,12 @@ type Options struct {
 	// MaxCallMemory bounds what one call may hold, in bytes (default
 	// DefaultMaxCallMemory; negative: no bound). See memory.go.
 	MaxCallMemory int64
+	// Null is what JSON null becomes in the value CallJSON returns (default
+	// nil), and is read as null in the values passed to Lua. The systems
+	// package passes the template null, so a page reads the view as it
+	// comes, without another walk to mark its nulls. It must be a
+	// comparable value no JSON value equals (a typed nil pointer).
+	Null any
 
 	// noIsolation leaves pooled states unfrozen: only for the benchmark
 	// that measures what isolation costs.
@@ -106,6 +112,7 @@ func (rt *Runtime) FuncPos(kind, field string) (string, int) {
 // call timeout.
 func (rt *Runtime) prepare(ctx context.Context) (*state, error) {
 	st := newState(rt.prog, rt.opts.Print)
+	st.conv.valueNull = rt.opts.Null
 	if rt.opts.MaxCallMemory > 0 {
 		st.watch.limit = rt.opts.MaxCallMemory
 		st.watch.measure = st.footprint
@@ -228,7 +235,8 @@ func (rt *Runtime) CallTable(ctx context.Context, kind, field string, arg any) (
 // writes them straight from the Lua table. With wantValue it also returns
 // that map (defaults included). Without, the map is built only when the
 // JSON does not read back as it (DecodeJSON would not give the same map:
-// a -0, a string that is not UTF-8); otherwise it is nil.
+// a -0, a string that is not UTF-8); otherwise it is nil. JSON null is
+// Options.Null in that map.
 func (rt *Runtime) CallJSON(ctx context.Context, kind, field string, arg any, defaults map[string]any, wantValue bool) ([]byte, map[string]any, error) {
 	st, err := rt.acquire(ctx)
 	if err != nil {

@@ -6,13 +6,22 @@ import (
 
 	"github.com/vttapp/companion/core"
 	"github.com/vttapp/companion/scripting"
+	"github.com/vttapp/companion/templates"
 )
 
 // model returns the stored entity as plain JSON values, exactly what
 // json.Marshal(e) would give once decoded (see TestModelMatchesJSON), but
 // built field by field: it sits on the path of every cold view.
 func model(e *core.Entity) (map[string]any, error) {
-	return buildModel(e, true)
+	return buildModel(e, true, nil)
+}
+
+// pageModel is model with every JSON null written as templates.Null, as
+// templates.MarkNulls would leave it, but marked while it is built rather
+// than in another walk: it is the page template's entity, and the view's
+// argument too (the Lua conversion reads the mark as null).
+func pageModel(e *core.Entity) (map[string]any, error) {
+	return buildModel(e, true, templates.Null)
 }
 
 // viewArg is the model handed to a Lua view when no template needs it
@@ -20,13 +29,25 @@ func model(e *core.Entity) (map[string]any, error) {
 // The Lua conversion only reads them and gives the same Lua values either
 // way (numbers are all float64 in Lua), so the copy would be wasted.
 func viewArg(e *core.Entity) (map[string]any, error) {
-	return buildModel(e, false)
+	return buildModel(e, false, nil)
 }
 
-func buildModel(e *core.Entity, deep bool) (map[string]any, error) {
-	object := plainObject
-	if !deep {
-		object = func(o core.Object) map[string]any { return o }
+// buildModel builds the model; null is what JSON null becomes (nil, or
+// templates.Null for pageModel; only with deep, as the entity's own maps
+// are not written).
+func buildModel(e *core.Entity, deep bool, null any) (map[string]any, error) {
+	object := func(o core.Object) map[string]any {
+		if !deep {
+			return o
+		}
+		return plainObject(o, null)
+	}
+	// marked marks the nulls inside a value built here from JSON.
+	marked := func(v any) any {
+		if null == nil {
+			return v
+		}
+		return templates.MarkNulls(v)
 	}
 	m := make(map[string]any, 24)
 	m["id"] = e.ID
@@ -44,16 +65,18 @@ func buildModel(e *core.Entity, deep bool) (map[string]any, error) {
 		m["data"] = object(e.Data)
 	}
 	if e.Attributes == nil {
-		m["attributes"] = nil
+		m["attributes"] = null
 	} else {
 		m["attributes"] = object(e.Attributes)
 	}
 	var err error
-	if m["modifiers"], err = plainSlice(e.Modifiers, len(e.Modifiers)); err != nil {
+	var v any
+	if v, err = plainSlice(e.Modifiers, len(e.Modifiers)); err != nil {
 		return nil, core.Invalidf("entity %q: modifiers cannot be written as JSON: %v", e.Name, err)
 	}
+	m["modifiers"] = marked(v)
 	if e.Tags == nil {
-		m["tags"] = nil
+		m["tags"] = null
 	} else {
 		tags := make([]any, len(e.Tags))
 		for i, t := range e.Tags {
@@ -62,20 +85,23 @@ func buildModel(e *core.Entity, deep bool) (map[string]any, error) {
 		m["tags"] = tags
 	}
 	if e.Combatant != nil {
-		if m["combatant"], err = scripting.PlainJSON(e.Combatant); err != nil {
+		if v, err = scripting.PlainJSON(e.Combatant); err != nil {
 			return nil, core.Invalidf("entity %q: combatant cannot be written as JSON: %v", e.Name, err)
 		}
+		m["combatant"] = marked(v)
 	}
-	if m["sources"], err = plainSlice(e.Sources, len(e.Sources)); err != nil {
+	if v, err = plainSlice(e.Sources, len(e.Sources)); err != nil {
 		return nil, core.Invalidf("entity %q: sources cannot be written as JSON: %v", e.Name, err)
 	}
+	m["sources"] = marked(v)
 	optional(m, "appVersion", e.AppVersion)
 	optional(m, "systemVersion", e.SystemVersion)
 	m["created"] = jsonTime(e.Created)
 	m["modified"] = jsonTime(e.Modified)
-	if m["meta"], err = plain(e.Meta); err != nil {
+	if v, err = plain(e.Meta, null); err != nil {
 		return nil, core.Invalidf("entity %q: meta cannot be written as JSON: %v", e.Name, err)
 	}
+	m["meta"] = v
 	return m, nil
 }
 
@@ -102,13 +128,14 @@ func plainSlice[T any](s []T, n int) (any, error) {
 	return scripting.PlainJSON(s)
 }
 
-// plainObject deep-copies a JSON object into plain values.
-func plainObject(o core.Object) map[string]any {
+// plainObject deep-copies a JSON object into plain values, with null
+// (nil or templates.Null) for JSON null.
+func plainObject(o core.Object, null any) map[string]any {
 	out := make(map[string]any, len(o))
 	for k, v := range o {
-		pv, err := plain(v)
+		pv, err := plain(v, null)
 		if err != nil {
-			pv = nil // unreachable for decoded JSON; keep the key
+			pv = null // unreachable for decoded JSON; keep the key
 		}
 		out[k] = pv
 	}
@@ -116,23 +143,26 @@ func plainObject(o core.Object) map[string]any {
 }
 
 // plain converts a value decoded from JSON (or built in Go) into the plain
-// values scripting uses: int64 for integers up to 2^53, float64 otherwise.
-func plain(v any) (any, error) {
+// values scripting uses: int64 for integers up to 2^53, float64 otherwise,
+// null (nil or templates.Null) for JSON null.
+func plain(v any, null any) (any, error) {
 	switch x := v.(type) {
-	case nil, string, bool, int64:
+	case nil:
+		return null, nil
+	case string, bool, int64:
 		return x, nil
 	case float64:
 		return scripting.NumberValue(x), nil
 	case int:
 		return int64(x), nil
 	case json.Number:
-		return scripting.DecodeJSON([]byte(x))
+		return scripting.DecodeJSON([]byte(x)) // a number: never null
 	case map[string]any:
-		return plainObject(x), nil
+		return plainObject(x, null), nil
 	case []any:
 		out := make([]any, len(x))
 		for i, item := range x {
-			pv, err := plain(item)
+			pv, err := plain(item, null)
 			if err != nil {
 				return nil, err
 			}
@@ -140,6 +170,10 @@ func plain(v any) (any, error) {
 		}
 		return out, nil
 	default:
-		return scripting.PlainJSON(x)
+		pv, err := scripting.PlainJSON(x)
+		if err != nil || null == nil {
+			return pv, err
+		}
+		return templates.MarkNulls(pv), nil
 	}
 }

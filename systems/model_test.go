@@ -2,11 +2,13 @@ package systems
 
 import (
 	"encoding/json"
+	"reflect"
 	"testing"
 	"time"
 
 	"github.com/vttapp/companion/core"
 	"github.com/vttapp/companion/scripting"
+	"github.com/vttapp/companion/templates"
 )
 
 func TestModelMatchesJSON(t *testing.T) {
@@ -39,6 +41,38 @@ func TestModelMatchesJSON(t *testing.T) {
 			if _, isInt := d["a"].(int64); !isInt {
 				t.Errorf("integers must be int64, got %T", d["a"])
 			}
+		}
+	}
+}
+
+// pageModel marks nulls while it builds: it must be exactly what
+// MarkNulls(model(e)) gives, nested nulls included, and leave the entity
+// untouched.
+func TestPageModelIsTheMarkedModel(t *testing.T) {
+	now := time.Date(2025, 3, 4, 5, 6, 7, 0, time.UTC)
+	withNulls := &core.Entity{
+		ID: "id", Kind: "creature", Name: "N", Slug: "n",
+		Data:      core.Object{"a": nil, "b": []any{nil, 1.0, map[string]any{"c": nil}}, "d": map[string]any{"e": nil}, "f": json.Number("2")},
+		Combatant: &core.Combatant{ID: "c1", Name: "C"}, Sources: []core.Source{{Name: "SRD"}},
+		Created: now, Modified: now, Meta: map[string]any{"k": nil, "l": []any{nil}},
+	}
+	bare := &core.Entity{ID: "id2", Name: "Bare"}
+	for _, e := range []*core.Entity{withNulls, bare} {
+		before, _ := json.Marshal(e)
+		want, err := model(e)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want = templates.MarkNulls(want).(map[string]any)
+		got, err := pageModel(e)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("pageModel differs from MarkNulls(model):\n got %#v\nwant %#v", got, want)
+		}
+		if after, _ := json.Marshal(e); string(after) != string(before) {
+			t.Errorf("pageModel changed the entity:\n%s\n%s", before, after)
 		}
 	}
 }

@@ -159,8 +159,9 @@ func (s *System) view(ctx context.Context, e *core.Entity, m map[string]any) (*c
 	}
 	ce := &cacheEntry{key: key, bytes: data}
 	if v != nil {
-		// The page template reads the view with nulls marked; v is ours.
-		ce.value = templates.MarkNulls(v).(map[string]any)
+		// The page template reads the view as it is: its nulls are
+		// already templates.Null (scripting.Options.Null).
+		ce.value = v
 	}
 	if cacheable(e.Revision) {
 		s.viewCache.put(ce)
@@ -218,7 +219,9 @@ func (s *System) RenderBody(ctx context.Context, e *core.Entity) ([]byte, error)
 	if err != nil {
 		return nil, err
 	}
-	m, err := model(e)
+	// The page's model has its nulls marked for the template as it is
+	// built; the view reads a marked null as null.
+	m, err := pageModel(e)
 	if err != nil {
 		return nil, err
 	}
@@ -231,7 +234,7 @@ func (s *System) RenderBody(ctx context.Context, e *core.Entity) ([]byte, error)
 		return nil, core.Internal(err)
 	}
 	tctx := map[string]any{
-		"entity": templates.MarkNulls(m), // m is ours: built above, only read by the view
+		"entity": m, // ours: built above, only read by the view
 		"view":   view,
 		"system": s.systemValue,
 	}

@@ -78,7 +78,7 @@ func Load(fsys fs.FS, opts Options) (*System, error) {
 		id := m.ID
 		opts.Print = func(text string) { slog.Info("lua print", "system", id, "text", text) }
 	}
-	rt, err := scripting.Start(prog, scripting.Options{CallTimeout: opts.CallTimeout, PoolSize: opts.PoolSize, Print: opts.Print, MaxCallMemory: opts.MaxCallMemory})
+	rt, err := scripting.Start(prog, scripting.Options{CallTimeout: opts.CallTimeout, PoolSize: opts.PoolSize, Print: opts.Print, MaxCallMemory: opts.MaxCallMemory, Null: templates.Null})
 	if err != nil {
 		return nil, append(problems, asProblems(err)...)
 	}
