@@ -186,13 +186,17 @@ func (c *converter) appendTable(dst []byte, t *lua.LTable, defaults map[string]a
 		}
 	}
 	fields := c.fields[start:]
-	slices.SortFunc(fields, func(a, b jsonField) int { return strings.Compare(a.key, b.key) })
+	order := sortedOrder(fields, new([maxSmallObject]uint8))
 	var object map[string]any
 	if build {
 		object = make(map[string]any, len(fields))
 	}
 	dst = append(dst, '{')
-	for i, f := range fields {
+	for i := range fields {
+		f := &fields[i]
+		if order != nil {
+			f = &fields[order[i]]
+		}
 		if i > 0 {
 			dst = append(dst, ',')
 		}
@@ -219,6 +223,32 @@ func (c *converter) appendTable(dst []byte, t *lua.LTable, defaults map[string]a
 		value = object
 	}
 	return append(dst, '}'), value, true
+}
+
+// maxSmallObject is the most fields sortedOrder sorts by index.
+const maxSmallObject = 32
+
+// sortedOrder returns the positions of fields in key order, in buf, for
+// the small objects views are made of: an insertion sort of byte indexes
+// moves one byte where sorting the fields would move (and, while the
+// collector marks, write-barrier) a 48-byte struct. Larger objects are
+// sorted in place and nil is returned.
+func sortedOrder(fields []jsonField, buf *[maxSmallObject]uint8) []uint8 {
+	if len(fields) > maxSmallObject {
+		slices.SortFunc(fields, func(a, b jsonField) int { return strings.Compare(a.key, b.key) })
+		return nil
+	}
+	order := buf[:len(fields)]
+	for i := range order {
+		x := uint8(i)
+		key := fields[i].key
+		j := i
+		for ; j > 0 && key < fields[order[j-1]].key; j-- {
+			order[j] = order[j-1]
+		}
+		order[j] = x
+	}
+	return order
 }
 
 // appendGoJSON writes a plain Go value as writeValue in systems does

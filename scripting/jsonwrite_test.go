@@ -32,6 +32,7 @@ var jsonCases = map[string]string{
 	"nesting":   `return { list = { 1, "two", { three = 3 }, { 4 } }, obj = { a = { b = { c = {} } } }, empty = {}, eo = companion.object(), ea = companion.array() }`,
 	"sparse":    `return { s = { [2] = "b", [10] = "j" }, arr = companion.array({ "x", "y" }) }`,
 	"keys":      `local t = {} for i = 1, 40 do t["k" .. (i * 7919 % 97)] = i end return t`,
+	"32 keys":   `local t = {} for i = 1, 32 do t["k" .. (i * 7919 % 97)] = { ["x" .. (i % 5)] = i, a = i } end return t`,
 	"defaults":  `return { name = "own name", id = companion.null }`,
 	"entity":    `return { e = e, data = e.data }`,
 	"empty":     `return {}`,
