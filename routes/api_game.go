@@ -38,11 +38,9 @@ func (s *server) getSystem(w http.ResponseWriter, r *http.Request) {
 
 // getClients answers GET /api/clients: the clients connected over WebSocket.
 func (s *server) getClients(w http.ResponseWriter, r *http.Request) {
-	clients := []core.Client{}
+	clients := []core.Client{} // a server without a hub has no clients
 	if s.cfg.Hub != nil {
-		if c := s.cfg.Hub.Clients(); c != nil {
-			clients = c
-		}
+		clients = s.cfg.Hub.Clients() // never nil: [] when nobody is connected
 	}
 	writeJSON(w, r, &s.cfg, http.StatusOK, clients)
 }
