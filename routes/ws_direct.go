@@ -44,12 +44,18 @@ func wsTextFrame(msg []byte) []byte {
 // sent too: its rest is kept in tail, which goes out before any other
 // byte, and needFlush asks the caller to have the writer send it. It is
 // not sent (the caller queues it) when the connection is closing (done),
-// while a batch is open, while a tail waits, or when the socket is full.
+// while another write holds the connection, a batch is open or a tail
+// waits, or when the socket is full.
 func (b *wsBatchConn) tryWrite(frame []byte, done <-chan struct{}) (sent, needFlush bool) {
 	if b.raw == nil || b.interrupted.Load() {
 		return false, false
 	}
-	b.mu.Lock()
+	// Never wait, not even for the lock: the writer or the reader may hold
+	// it for a write that blocks on a client that does not read (a tail,
+	// a ping, a pong), and the broadcaster must never wait for a client.
+	if !b.mu.TryLock() {
+		return false, false
+	}
 	defer b.mu.Unlock()
 	select {
 	case <-done: // the close frame may follow at any moment: nothing after it
