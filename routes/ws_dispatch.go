@@ -11,7 +11,10 @@ package routes
 //     answered, and so is a refused tokenMoved (state block).
 //   - A failed request is answered with name "error" and data {message,
 //     kind, request}; the responseId is the requestId when there was one
-//     (even in a frame that is not valid JSON, when it can be found).
+//     (even in a frame that is not valid JSON, when it can be found). A
+//     request refused by the flood limits (ws_limits.go) has kind
+//     "rate limited"; a coalesced move is answered {"ok": true,
+//     "coalesced": true}.
 //   - Each connection is "client-<channel>": the source of its drags and
 //     pointer, whatever source the client claims. clientUpdated cannot
 //     change the channel or the address.
