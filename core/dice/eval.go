@@ -146,6 +146,15 @@ func (ev *evaluator) eval(n *node) (*Node, error) {
 
 func (ev *evaluator) call(n *node, out *Node) error {
 	out.Op = n.fn
+	if err := ev.evalArgs(n, out); err != nil {
+		return err
+	}
+	out.Value = callValue(n.fn, out.Args)
+	return nil
+}
+
+// evalArgs evaluates each argument of a call or a group into out.Args.
+func (ev *evaluator) evalArgs(n *node, out *Node) error {
 	out.Args = ev.newArgs(len(n.args))
 	for i, a := range n.args {
 		v, err := ev.eval(a)
@@ -154,7 +163,6 @@ func (ev *evaluator) call(n *node, out *Node) error {
 		}
 		out.Args[i] = v
 	}
-	out.Value = callValue(n.fn, out.Args)
 	return nil
 }
 
@@ -182,13 +190,8 @@ func callValue(fn string, args []*Node) float64 {
 // group rolls each expression of a {...} group and applies the group's
 // modifiers to the expressions' totals.
 func (ev *evaluator) group(n *node, out *Node) error {
-	out.Args = ev.newArgs(len(n.args))
-	for i, a := range n.args {
-		v, err := ev.eval(a)
-		if err != nil {
-			return err
-		}
-		out.Args[i] = v
+	if err := ev.evalArgs(n, out); err != nil {
+		return err
 	}
 	if len(n.args) == 1 && n.mods != nil {
 		return ev.pooledGroup(n, out)
