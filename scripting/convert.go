@@ -82,15 +82,15 @@ func (c *converter) toLuaDepth(L *lua.LState, v any, depth int) (lua.LValue, err
 	case nil:
 		return c.null, nil
 	case string:
-		return lua.LString(x), nil
+		return luaString(v, x), nil // shares v's box (boxes.go)
 	case bool:
 		return lua.LBool(x), nil
 	case float64:
-		return lua.LNumber(x), nil
+		return luaNumber(x), nil
 	case int64:
-		return lua.LNumber(float64(x)), nil
+		return luaNumber(float64(x)), nil
 	case int:
-		return lua.LNumber(float64(x)), nil
+		return luaNumber(float64(x)), nil
 	case json.Number:
 		f, err := strconv.ParseFloat(string(x), 64)
 		if err != nil {

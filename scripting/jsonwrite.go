@@ -36,7 +36,7 @@ func (c *converter) appendJSON(dst []byte, v lua.LValue, depth int, build bool) 
 		return strconv.AppendBool(dst, bool(x)), value, true
 	case lua.LString:
 		if build {
-			value = string(x)
+			value = goString(v, x) // shares v's box (boxes.go)
 		}
 		return c.appendString(dst, string(x)), value, true
 	case lua.LNumber:
