@@ -52,16 +52,24 @@ func (s *server) system() (*systems.System, error) {
 	return nil, core.NotFoundf("no game system is loaded")
 }
 
+// newRouter returns a router with what both listeners share: HEAD served
+// by GET routes, and 404 and 405 answered as {"message": ...} (405 with its
+// Allow header).
+func newRouter() *chi.Mux {
+	r := chi.NewRouter()
+	r.Use(middleware.GetHead)
+	r.NotFound(notFound)
+	r.MethodNotAllowed(methodNotAllowed(r))
+	return r
+}
+
 // NewPublicHandler returns the handler of the public listener: /api, the
 // static folders, the web pages, entity reference pages, and the WebSocket
 // upgrade on any path.
 func NewPublicHandler(cfg Config) http.Handler {
 	s := newServer(cfg)
 	cfg = s.cfg
-	r := chi.NewRouter()
-	r.Use(middleware.GetHead)
-	r.NotFound(notFound)
-	r.MethodNotAllowed(methodNotAllowed(r))
+	r := newRouter()
 
 	r.Get("/api", s.getSnapshot)
 	r.Get("/api/system", s.getSystem)
@@ -90,10 +98,7 @@ func NewPublicHandler(cfg Config) http.Handler {
 func NewHostHandler(cfg Config) http.Handler {
 	s := newServer(cfg)
 	cfg = s.cfg
-	r := chi.NewRouter()
-	r.Use(middleware.GetHead)
-	r.NotFound(notFound)
-	r.MethodNotAllowed(methodNotAllowed(r))
+	r := newRouter()
 	r.Use(hostConsoleGuard)
 	mountHostImport(r, cfg)
 	mountHostSettings(r, cfg)
