@@ -115,9 +115,11 @@ func NewHostHandler(cfg Config) http.Handler {
 }
 
 // wrap puts the middleware around a router, outermost first: panic
-// recovery, the WebSocket hand-off (before anything wraps the connection),
-// the request log, CORS, the body limit and gzip. The host listener lets
-// multipart archive uploads through the body limit (the importer caps them).
+// recovery, on the public listener the Host check on writes and WebSocket
+// upgrades (hostcheck.go) and the WebSocket hand-off (before anything wraps
+// the connection), the request log, CORS (public only), the body limit and
+// gzip. The host listener lets multipart archive uploads through the body
+// limit (the importer caps them); its own guard is a route middleware.
 func (s *server) wrap(h http.Handler, public bool) http.Handler {
 	h = compress(h)
 	h = limitBodies(s.cfg.MaxBodyBytes, !public, h) // host uploads stream to the importer
