@@ -252,7 +252,7 @@ func luaDiceAverage(L *lua.LState) int {
 	if err != nil {
 		L.RaiseError("companion.dice.average: %v", err)
 	}
-	L.Push(lua.LNumber(d.Average()))
+	L.Push(luaNumber(float64(d.Average())))
 	return 1
 }
 
@@ -265,6 +265,6 @@ func luaDiceRoll(L *lua.LState) int {
 	if err != nil {
 		L.RaiseError("companion.dice.roll: %v", err)
 	}
-	L.Push(lua.LNumber(total))
+	L.Push(luaNumber(float64(total)))
 	return 1
 }

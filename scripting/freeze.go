@@ -254,7 +254,7 @@ func (f *frozen) isProxy(t *lua.LTable) bool {
 
 // proxyLen is the __len of proxies.
 func (f *frozen) proxyLen(L *lua.LState) int {
-	L.Push(lua.LNumber(f.unwrap(L.CheckTable(1)).Len()))
+	L.Push(luaNumber(float64(f.unwrap(L.CheckTable(1)).Len())))
 	return 1
 }
 

@@ -144,7 +144,7 @@ func (st *state) ipairsNext(L *lua.LState) int {
 		return 0
 	}
 	L.Pop(1)
-	L.Push(lua.LNumber(i))
+	L.Push(luaNumber(float64(i)))
 	L.Push(v)
 	return 2
 }

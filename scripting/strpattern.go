@@ -101,8 +101,8 @@ func strFind(L *lua.LState) int {
 			L.Push(lua.LNil)
 			return 1
 		}
-		L.Push(lua.LNumber(init+pos) + 1)
-		L.Push(lua.LNumber(init + pos + len(pattern)))
+		L.Push(luaNumber(float64(init + pos + 1)))
+		L.Push(luaNumber(float64(init + pos + len(pattern))))
 		return 2
 	}
 	mds := findMatches(L, "string.find", pattern, str, init, 1)
@@ -111,8 +111,8 @@ func strFind(L *lua.LState) int {
 		return 1
 	}
 	md := mds[0]
-	L.Push(lua.LNumber(md.Capture(0) + 1))
-	L.Push(lua.LNumber(md.Capture(1)))
+	L.Push(luaNumber(float64(md.Capture(0) + 1)))
+	L.Push(luaNumber(float64(md.Capture(1))))
 	for i := 2; i < md.CaptureLength(); i += 2 {
 		if md.IsPosCapture(i) {
 			L.Push(lua.LNumber(md.Capture(i)))
