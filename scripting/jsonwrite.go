@@ -126,7 +126,7 @@ type jsonField struct {
 // appendTable writes t; defaults (for the top-level table only) are Go
 // values added under keys t does not have. With build it also returns t as
 // fromLua would, defaults included.
-func (c *converter) appendTable(dst []byte, t *lua.LTable, defaults map[string]any, depth int, build bool) (_ []byte, value any, ok bool) {
+func (c *converter) appendTable(dst []byte, t *lua.LTable, defaults []Default, depth int, build bool) (_ []byte, value any, ok bool) {
 	t = c.frozen.unwrap(t)
 	shape, n := c.shape(t)
 	switch shape {
@@ -180,9 +180,9 @@ func (c *converter) appendTable(dst []byte, t *lua.LTable, defaults map[string]a
 			}
 		})
 	}
-	for k, v := range defaults {
-		if t.RawGetString(k) == lua.LNil {
-			c.fields = append(c.fields, jsonField{key: k, extra: v})
+	for _, d := range defaults {
+		if t.RawGetString(d.Key) == lua.LNil {
+			c.fields = append(c.fields, jsonField{key: d.Key, extra: d.Value})
 		}
 	}
 	fields := c.fields[start:]

@@ -51,13 +51,15 @@ func TestCallJSONWritesWhatEncodingJSONWrites(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			var list []Default
 			for k, v := range defaults {
 				if _, ok := want[k]; !ok {
 					want[k] = v
 				}
+				list = append(list, Default{Key: k, Value: v})
 			}
 			for _, wantValue := range []bool{false, true} {
-				got, value, err := rt.CallJSON(ctx, "thing", "view", arg, defaults, wantValue)
+				got, value, err := rt.CallJSON(ctx, "thing", "view", arg, list, wantValue)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -129,7 +131,7 @@ func TestCallJSONWritesNullsAsOptionsNull(t *testing.T) {
 	return { a = c.null, b = { 1, c.null }, c = { d = c.null }, argIsNull = e.x == c.null, nested = e.list[1] == c.null, n = #e.list }`
 	rt := start(t, map[string]string{"system.lua": kindWith(body)}, Options{Null: null})
 	arg := map[string]any{"x": null, "list": []any{null, "y"}}
-	data, v, err := rt.CallJSON(context.Background(), "thing", "view", arg, map[string]any{"id": nil}, true)
+	data, v, err := rt.CallJSON(context.Background(), "thing", "view", arg, []Default{{Key: "id"}}, true)
 	if err != nil {
 		t.Fatal(err)
 	}

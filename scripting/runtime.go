@@ -237,13 +237,13 @@ func (rt *Runtime) CallTable(ctx context.Context, kind, field string, arg any) (
 // JSON does not read back as it (DecodeJSON would not give the same map:
 // a -0, a string that is not UTF-8); otherwise it is nil. JSON null is
 // Options.Null in that map.
-func (rt *Runtime) CallJSON(ctx context.Context, kind, field string, arg any, defaults map[string]any, wantValue bool) ([]byte, map[string]any, error) {
+func (rt *Runtime) CallJSON(ctx context.Context, kind, field string, arg any, defaults []Default, wantValue bool) ([]byte, map[string]any, error) {
 	st, err := rt.acquire(ctx)
 	if err != nil {
 		return nil, nil, err
 	}
 	if defaults == nil {
-		defaults = map[string]any{}
+		defaults = []Default{} // not nil: marks the top-level table
 	}
 	v, err := rt.callOn(ctx, st, kind, field, arg, rt.release, st.conv.jsonResult(field, kind, defaults, wantValue))
 	if err != nil {
@@ -368,7 +368,14 @@ type jsonResult struct {
 	value map[string]any
 }
 
-func (c *converter) jsonResult(field, kind string, defaults map[string]any, wantValue bool) resultFunc {
+// Default is a key CallJSON adds to the table a function returns when the
+// table does not set it (keys are distinct).
+type Default struct {
+	Key   string
+	Value any
+}
+
+func (c *converter) jsonResult(field, kind string, defaults []Default, wantValue bool) resultFunc {
 	return func(ret lua.LValue, fn *lua.LFunction) (any, error) {
 		if err := c.checkTable(ret, fn, field, kind); err != nil {
 			return nil, err

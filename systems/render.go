@@ -152,8 +152,8 @@ func (s *System) view(ctx context.Context, e *core.Entity, m map[string]any) (*c
 		}
 	}
 	// The fields every view has; the Lua table may set its own.
-	defaults := map[string]any{"id": arg["id"], "kind": arg["kind"], "name": arg["name"], "slug": arg["slug"]}
-	data, v, err := s.rt.CallJSON(ctx, k.Name, "view", arg, defaults, wantValue)
+	defaults := [...]scripting.Default{{Key: "id", Value: arg["id"]}, {Key: "kind", Value: arg["kind"]}, {Key: "name", Value: arg["name"]}, {Key: "slug", Value: arg["slug"]}}
+	data, v, err := s.rt.CallJSON(ctx, k.Name, "view", arg, defaults[:], wantValue)
 	if err != nil {
 		return nil, scriptFailure(err)
 	}
