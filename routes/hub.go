@@ -102,8 +102,10 @@ func (o *HubOptions) fill() {
 // Hub is the WebSocket side of the live game (contract 6). Each connection
 // has one reader goroutine (decodes and handles client events in order) and
 // one writer goroutine (drains a bounded send queue). Broadcasts come from
-// the event bus: the subscriber marshals each event once and only enqueues,
-// so a slow client never slows the service or the other clients.
+// the event bus: the subscriber marshals each event once, writes its frame
+// to each idle client's socket without waiting (ws_direct.go) and queues it
+// for the others, so a slow client never slows the service or the other
+// clients.
 type Hub struct {
 	svc      *core.Service
 	drags    *core.Drags
@@ -271,8 +273,9 @@ func (h *Hub) Clients() []core.Client {
 }
 
 // broadcast is the bus subscriber. It runs under the service's commit lock,
-// so it must never block: each event is marshalled once and enqueued on
-// every connection, the originator included, in commit order.
+// so it must never block: each event is marshalled and framed once, then
+// written (non-blocking) or enqueued on every connection, the originator
+// included, in commit order.
 func (h *Hub) broadcast(events []core.Event) {
 	msgs := make([][]byte, 0, len(events))
 	frames := make([][]byte, 0, len(events))
