@@ -1,6 +1,7 @@
 package scripting
 
 import (
+	"math"
 	"regexp"
 
 	lua "github.com/yuin/gopher-lua"
@@ -70,7 +71,7 @@ func (st *state) companionModule() *lua.LTable {
 		"number":   luaThousands,
 	}))
 	mod.RawSetString("dice", L.SetFuncs(L.NewTable(), map[string]lua.LGFunction{
-		"average": luaDiceAverage,
+		"average": st.diceAverage,
 		"roll":    luaDiceRoll,
 	}))
 	return mod
@@ -203,13 +204,32 @@ func (st *state) markTable(mt *lua.LTable) lua.LGFunction {
 }
 
 func luaSigned(L *lua.LState) int {
-	L.Push(lua.LString(Signed(float64(L.CheckNumber(1)))))
+	L.Push(signedValue(float64(L.CheckNumber(1))))
 	return 1
 }
 
 func luaModifier(L *lua.LState) int {
-	L.Push(lua.LString(Modifier(float64(L.CheckNumber(1)))))
+	L.Push(signedValue(AbilityModifier(float64(L.CheckNumber(1)))))
 	return 1
+}
+
+// Signed texts of small integers, boxed once: modifiers and bonuses are
+// what views format most, several per entity.
+const maxPreboxedSigned = 100
+
+var preboxedSigned = func() (texts [2*maxPreboxedSigned + 1]lua.LValue) {
+	for i := range texts {
+		texts[i] = lua.LString(Signed(float64(i - maxPreboxedSigned)))
+	}
+	return texts
+}()
+
+// signedValue is Signed(n) as a Lua value.
+func signedValue(n float64) lua.LValue {
+	if n >= -maxPreboxedSigned && n <= maxPreboxedSigned && n == math.Trunc(n) && !(n == 0 && math.Signbit(n)) {
+		return preboxedSigned[int(n)+maxPreboxedSigned]
+	}
+	return lua.LString(Signed(n))
 }
 
 func luaFraction(L *lua.LState) int {
@@ -218,9 +238,22 @@ func luaFraction(L *lua.LState) int {
 }
 
 func luaOrdinal(L *lua.LState) int {
-	L.Push(lua.LString(Ordinal(int64(L.CheckNumber(1)))))
+	n := int64(L.CheckNumber(1))
+	if n >= 0 && n < int64(len(preboxedOrdinals)) {
+		L.Push(preboxedOrdinals[n])
+		return 1
+	}
+	L.Push(lua.LString(Ordinal(n)))
 	return 1
 }
+
+// Ordinals of levels, ranks and spell levels, boxed once.
+var preboxedOrdinals = func() (texts [101]lua.LValue) {
+	for i := range texts {
+		texts[i] = lua.LString(Ordinal(int64(i)))
+	}
+	return texts
+}()
 
 func luaThousands(L *lua.LState) int {
 	L.Push(lua.LString(Thousands(float64(L.CheckNumber(1)))))
@@ -247,14 +280,36 @@ func luaJoin(L *lua.LState) int {
 	return 1
 }
 
-func luaDiceAverage(L *lua.LState) int {
-	d, err := ParseDice(L.CheckString(1))
+// diceAverage is companion.dice.average. A system's views average the same
+// few formulas over and over ("2d6", "1d8+2"); the state remembers the
+// averages (a pure function of the text) rather than parsing each again.
+func (st *state) diceAverage(L *lua.LState) int {
+	formula := L.CheckString(1)
+	if avg, ok := st.averages[formula]; ok {
+		L.Push(avg)
+		return 1
+	}
+	d, err := ParseDice(formula)
 	if err != nil {
 		L.RaiseError("companion.dice.average: %v", err)
 	}
-	L.Push(luaNumber(float64(d.Average())))
+	avg := luaNumber(float64(d.Average()))
+	if len(formula) <= maxRememberedFormula {
+		if len(st.averages) >= maxRememberedAverages {
+			clear(st.averages)
+		}
+		st.averages[formula] = avg
+	}
+	L.Push(avg)
 	return 1
 }
+
+// diceAverage's memory is bounded: formulas come from entity data, which
+// may hold any number of different ones, of any length.
+const (
+	maxRememberedAverages = 256
+	maxRememberedFormula  = 64
+)
 
 // roller rolls companion.dice.roll formulas with the project's dice engine
 // (core/dice: the full notation of chat rolls). It is safe for concurrent use.

@@ -28,6 +28,8 @@ type state struct {
 	// callLoaded caches, for one call, the modules it required that were
 	// not loaded with the system.
 	callLoaded map[string]lua.LValue
+	// averages remembers companion.dice.average results by formula.
+	averages map[string]lua.LValue
 }
 
 // afterCall puts the state back as the entry script left it.
@@ -41,15 +43,16 @@ func (st *state) afterCall() {
 func newState(prog *Program, print func(string)) *state {
 	L := newSandbox()
 	st := &state{
-		L:       L,
-		conv:    newConverter(L),
-		watch:   newWatch(),
-		prog:    prog,
-		funcs:   map[string]map[string]*lua.LFunction{},
-		decl:    &Declarations{},
-		loaded:  map[string]lua.LValue{},
-		loading: map[string]bool{},
-		print:   print,
+		L:        L,
+		conv:     newConverter(L),
+		watch:    newWatch(),
+		prog:     prog,
+		funcs:    map[string]map[string]*lua.LFunction{},
+		decl:     &Declarations{},
+		loaded:   map[string]lua.LValue{},
+		loading:  map[string]bool{},
+		print:    print,
+		averages: map[string]lua.LValue{},
 	}
 	st.module = st.companionModule()
 	st.installGuards()
