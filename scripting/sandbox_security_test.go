@@ -122,13 +122,14 @@ func TestSandboxBoundsMemoryOfOneCall(t *testing.T) {
 		var before, after runtime.MemStats
 		runtime.GC()
 		runtime.ReadMemStats(&before)
+		t0 := time.Now()
 		_, err := rt.CallTable(context.Background(), "thing", "view", map[string]any{})
 		runtime.ReadMemStats(&after)
 		grew := (after.TotalAlloc - before.TotalAlloc) >> 20
 		if err == nil || !strings.Contains(err.Error(), "limit") || !strings.Contains(err.Error(), "system.lua:") {
 			t.Errorf("%.50s: want a located limit error, got %v (allocated %d MiB)", body, err, grew)
 		}
-		t.Logf("%.60s: %v (allocated %d MiB)", body, err, grew)
+		t.Logf("%.60s: %v (allocated %d MiB in %v)", body, err, grew, time.Since(t0))
 		if grew > 128 {
 			t.Errorf("%.50s: allocated %d MiB in one call", body, grew)
 		}

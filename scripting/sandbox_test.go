@@ -42,9 +42,9 @@ func TestSandboxBoundsStringBuilding(t *testing.T) {
 			t.Errorf("%s: want a located limit error, got %v", body, err)
 		}
 	}
-	rt := start(t, map[string]string{"system.lua": kindWith(`return { s = string.rep("ab", 3, "-"), f = string.format("%5.1f|%s", 2.25, "x") }`)}, Options{})
+	rt := start(t, map[string]string{"system.lua": kindWith(`return { s = string.rep("ab", 3, "-"), one = ("ab"):rep(1, "-"), none = ("ab"):rep(0, "-"), empty = (""):rep(3, ","), f = string.format("%5.1f|%s", 2.25, "x") }`)}, Options{})
 	v, err := rt.CallTable(context.Background(), "thing", "view", map[string]any{})
-	if err != nil || v["s"] != "ab-ab-ab" || v["f"] != "  2.2|x" && v["f"] != "  2.3|x" {
+	if err != nil || v["s"] != "ab-ab-ab" || v["one"] != "ab" || v["none"] != "" || v["empty"] != ",," || v["f"] != "  2.2|x" && v["f"] != "  2.3|x" {
 		t.Fatalf("ordinary rep/format: %v %v", v, err)
 	}
 }

@@ -96,7 +96,11 @@ func StartServer(t testing.TB, opts ServerOptions) *Server {
 	cmd := exec.Command(bin, args...)
 	out := &syncBuffer{}
 	cmd.Stdout, cmd.Stderr = out, out
-	cmd.Env = append(os.Environ(), opts.Env...)
+	// A race-enabled binary on a loaded CI machine can take longer than the
+	// production Lua time limit on an ordinary view; these tests are about
+	// behaviour, not that limit (scripting tests it), so it is generous
+	// unless a test sets its own (the last value in Env wins).
+	cmd.Env = append(append(os.Environ(), "COMPANION_LUA_TIMEOUT=10s"), opts.Env...)
 	if err := cmd.Start(); err != nil {
 		t.Fatalf("start companion: %v", err)
 	}
