@@ -80,7 +80,7 @@ func (s *Service) ControlCombat(ctx context.Context, action string) (*Game, erro
 		if err != nil {
 			return nil, err
 		}
-		changed, err := stepCombat(game, TurnOrder(combatants), action)
+		changed, err := stepCombat(game, s.TurnOrder(combatants), action)
 		if err != nil {
 			return nil, err
 		}

@@ -69,13 +69,23 @@ type gcFixture struct {
 // a hidden Lurker (15) and an unrolled Bat.
 func newGCFixture(t *testing.T) *gcFixture {
 	t.Helper()
+	return newGCFixtureWithRules(t, svcRules{})
+}
+
+// ascendingRules is a system whose lowest initiative acts first.
+type ascendingRules struct{ svcRules }
+
+func (ascendingRules) InitiativeAscending() bool { return true }
+
+func newGCFixtureWithRules(t *testing.T, rules core.Rules) *gcFixture {
+	t.Helper()
 	store, err := sqlite.Open(filepath.Join(t.TempDir(), "companion.db"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { store.Close() })
 	pub := &gcPublisher{store: store}
-	svc := core.NewService(core.ServiceConfig{Store: store, Events: pub, Rules: svcRules{}})
+	svc := core.NewService(core.ServiceConfig{Store: store, Events: pub, Rules: rules})
 	err = store.Update(context.Background(), func(tx core.Tx) error {
 		c := &core.Campaign{ID: gcCampaign, System: "dnd5e", Name: "Demo", Primary: true}
 		if err := c.Normalize(); err != nil {
@@ -334,7 +344,7 @@ func TestTurnOrderRules(t *testing.T) {
 		{ID: "h", Name: "Hotel", Initiative: []core.Initiative{{ID: "h1", Value: "15"}}},
 	}
 	var got []string
-	for _, s := range core.TurnOrder(combatants) {
+	for _, s := range core.TurnOrder(combatants, false) {
 		got = append(got, s.InitiativeID+":"+s.Name)
 	}
 	want := []string{
@@ -345,6 +355,56 @@ func TestTurnOrderRules(t *testing.T) {
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("TurnOrder =\n%v\nwant\n%v", got, want)
+	}
+	got = got[:0]
+	for _, s := range core.TurnOrder(combatants, true) {
+		got = append(got, s.InitiativeID+":"+s.Name)
+	}
+	want = []string{
+		"f1:Fox", "e1:Echo", // explicit order still first
+		"a1:Alpha", "b1:Bravo B1", // then lowest first, ties in rank order
+		"h1:Hotel", "b2:Bravo B1 (Lair)",
+		"c1:Card", // values that are not numbers still last
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("ascending TurnOrder =\n%v\nwant\n%v", got, want)
+	}
+}
+
+// A system whose config says sortOrder "asc" runs its combat lowest
+// initiative first, in the game controls and the host's turn order alike.
+func TestCombatFollowsTheSystemsSortOrder(t *testing.T) {
+	f := newGCFixtureWithRules(t, ascendingRules{})
+	ctx := context.Background()
+	want := []turn{
+		{true, 1, 1, gcWren, "i-wren"},
+		{true, 1, 2, gcLurker, "i-lurker"},
+		{true, 1, 3, gcGoblin, "i-goblin"},
+		{true, 2, 1, gcWren, "i-wren"},
+	}
+	for i, w := range want {
+		action := core.CombatNext
+		if i == 0 {
+			action = core.CombatStart
+		}
+		g, err := f.svc.ControlCombat(ctx, action)
+		if err != nil {
+			t.Fatalf("%s: %v", action, err)
+		}
+		if got := turnOf(g); got != w {
+			t.Fatalf("%s = %+v, want %+v", action, got, w)
+		}
+	}
+	view, err := f.svc.HostCampaign(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var order []string
+	for _, s := range view.TurnOrder {
+		order = append(order, s.InitiativeID)
+	}
+	if !reflect.DeepEqual(order, []string{"i-wren", "i-lurker", "i-goblin"}) {
+		t.Fatalf("host turn order = %v, want lowest first", order)
 	}
 }
 

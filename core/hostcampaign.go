@@ -54,7 +54,7 @@ func (s *Service) HostCampaign(ctx context.Context) (*HostCampaign, error) {
 		if out.Game.Combatants, err = tx.Combatants(c.ID); err != nil {
 			return err
 		}
-		out.TurnOrder = TurnOrder(out.Game.Combatants)
+		out.TurnOrder = s.TurnOrder(out.Game.Combatants)
 		return nil
 	})
 	if err != nil {

@@ -17,13 +17,33 @@ type TurnSlot struct {
 	Role         string `json:"role,omitempty"`
 }
 
+// InitiativeSorter is implemented by Rules whose system says which way
+// initiative sorts (config combat.initiative.sortOrder). Rules without it
+// sort highest first, as most systems do.
+type InitiativeSorter interface {
+	// InitiativeAscending reports a system whose lowest initiative acts
+	// first (sortOrder "asc").
+	InitiativeAscending() bool
+}
+
+// TurnOrder is the turn order of combatants under the loaded system's
+// sort direction.
+func (s *Service) TurnOrder(combatants []*Combatant) []TurnSlot {
+	ascending := false
+	if sorter, ok := s.rules.(InitiativeSorter); ok {
+		ascending = sorter.InitiativeAscending()
+	}
+	return TurnOrder(combatants, ascending)
+}
+
 // TurnOrder lists the slots that take a turn, in the order they act.
 // A slot takes part when its value is set and its combatant is not
 // defeated. Slots with an explicit order (Initiative.Order, 1-based) come
-// first by that order; the others follow by value, highest first (numbers
-// before values that are not numbers). Ties keep the combatants' rank and
-// the slots' position, so the order is stable between calls.
-func TurnOrder(combatants []*Combatant) []TurnSlot {
+// first by that order; the others follow by value, highest first unless
+// ascending (numbers before values that are not numbers either way). Ties
+// keep the combatants' rank and the slots' position, so the order is
+// stable between calls.
+func TurnOrder(combatants []*Combatant, ascending bool) []TurnSlot {
 	type ranked struct {
 		slot    TurnSlot
 		order   int
@@ -62,10 +82,14 @@ func TurnOrder(combatants []*Combatant) []TurnSlot {
 		case b.order > 0:
 			return 1
 		case a.numeric && b.numeric:
+			first, second := a.number, b.number
+			if ascending {
+				first, second = second, first
+			}
 			switch {
-			case a.number > b.number:
+			case first > second:
 				return -1
-			case a.number < b.number:
+			case first < second:
 				return 1
 			}
 			return 0

@@ -134,7 +134,7 @@ func (h hostConsole) controlCombat(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, h.cfg.Log, err)
 		return
 	}
-	writeJSON(w, r, &h.cfg, http.StatusOK, GameControl{Game: game, TurnOrder: core.TurnOrder(game.Combatants)})
+	writeJSON(w, r, &h.cfg, http.StatusOK, GameControl{Game: game, TurnOrder: h.cfg.Service.TurnOrder(game.Combatants)})
 }
 
 // hostConsoleGuard keeps the host console for the person at the device.

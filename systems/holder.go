@@ -36,6 +36,9 @@ func (h *Holder) IsUnique(kind string) bool { return h.Current().IsUnique(kind) 
 // Ranges lists kind's ranges in the current system.
 func (h *Holder) Ranges(kind string) []string { return h.Current().Ranges(kind) }
 
+// InitiativeAscending forwards to the current system (core.InitiativeSorter).
+func (h *Holder) InitiativeAscending() bool { return h.Current().InitiativeAscending() }
+
 var (
 	_ core.Rules = (*Holder)(nil)
 	_ core.Rules = (*System)(nil)

@@ -5,6 +5,7 @@
 package systems
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -54,6 +55,8 @@ type System struct {
 	etag         string
 	assets       fs.FS
 	sample       fs.FS
+	// initiativeAscending: config combat.initiative.sortOrder is "asc".
+	initiativeAscending bool
 
 	rowCache  *cache
 	viewCache *cache
@@ -107,6 +110,7 @@ func Load(fsys fs.FS, opts Options) (*System, error) {
 	}
 	types := buildTypes(decl, &problems)
 	config, settings := buildSystemDecl(decl, &problems)
+	s.initiativeAscending = initiativeSortOrder(decl, config, &problems)
 	if len(problems) > 0 {
 		rt.Close()
 		sortProblems(problems)
@@ -246,6 +250,47 @@ func buildSystemDecl(decl *scripting.Declarations, problems *scripting.Problems)
 	}
 	return
 }
+
+// initiativeSortOrder reads config.combat.initiative.sortOrder ("desc",
+// the default, or "asc") and reports "asc". Any other value is a problem
+// for the author rather than a silent default: a system whose lowest
+// initiative acts first would otherwise run its combats backwards.
+func initiativeSortOrder(decl *scripting.Declarations, config any, problems *scripting.Problems) bool {
+	v := lookupPath(config, "combat", "initiative", "sortOrder")
+	switch v {
+	case nil, "desc":
+		return false
+	case "asc":
+		return true
+	}
+	problems.Add(decl.System.File, decl.System.Line, `companion.system: config.combat.initiative.sortOrder must be "asc" or "desc", not %v`, jsonText(v))
+	return false
+}
+
+// lookupPath follows nested tables by key; nil when any step is missing.
+func lookupPath(v any, keys ...string) any {
+	for _, k := range keys {
+		m, ok := v.(map[string]any)
+		if !ok {
+			return nil
+		}
+		v = m[k]
+	}
+	return v
+}
+
+// jsonText shows a config value as its author would recognise it.
+func jsonText(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	return string(b)
+}
+
+// InitiativeAscending reports a system whose lowest initiative acts first
+// (core.InitiativeSorter).
+func (s *System) InitiativeAscending() bool { return s.initiativeAscending }
 
 // ID is the system's id (system.json).
 func (s *System) ID() string { return s.manifest.ID }
