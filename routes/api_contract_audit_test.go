@@ -277,3 +277,26 @@ func TestAuditVaryOnce(t *testing.T) {
 		}
 	}
 }
+
+// TestOptionsAllowListsWhatThePathServes: an OPTIONS answer's Allow header
+// describes the resource (a token takes PUT and PATCH), while
+// Access-Control-Allow-Methods stays GET, OPTIONS for other origins.
+func TestOptionsAllowListsWhatThePathServes(t *testing.T) {
+	e := newEnv(t, envOptions{})
+	for path, want := range map[string]string{
+		"/api/tokens/t1":     "GET, HEAD, PUT, PATCH, OPTIONS",
+		"/api/messages":      "POST, OPTIONS",
+		"/api":               "GET, HEAD, OPTIONS",
+		"/api/monsters":      "GET, HEAD, OPTIONS",
+		"/api/monsters/x":    "GET, HEAD, PUT, PATCH, OPTIONS",
+		"/api/messages/nope": "OPTIONS",
+	} {
+		r := e.do(t, "OPTIONS", path, "", "Origin", "http://elsewhere.example", "Access-Control-Request-Method", "PUT")
+		if got := r.header.Get("Allow"); got != want {
+			t.Errorf("OPTIONS %s: Allow = %q, want %q", path, got, want)
+		}
+		if got := r.header.Get("Access-Control-Allow-Methods"); got != "GET, OPTIONS" {
+			t.Errorf("OPTIONS %s: Access-Control-Allow-Methods = %q", path, got)
+		}
+	}
+}

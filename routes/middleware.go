@@ -117,8 +117,11 @@ func isMultipart(r *http.Request) bool {
 // OPTIONS only, so a browser refuses a cross-origin PUT or PATCH; GET
 // responses may be read from any origin. The preflight allows the headers
 // it is asked for (a GET with If-None-Match is preflighted too), and the
-// ETag of a GET answer is readable by the page.
-func cors(next http.Handler) http.Handler {
+// ETag of a GET answer is readable by the page. Its Allow header is what
+// the path really serves (routes; GET, HEAD, OPTIONS when nil): Allow
+// describes the resource, Access-Control-Allow-Methods what another origin
+// may do with it.
+func cors(next http.Handler, routes chi.Routes) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		h := w.Header()
 		switch r.Method {
@@ -129,7 +132,11 @@ func cors(next http.Handler) http.Handler {
 				h.Set("Access-Control-Allow-Headers", asked)
 			}
 			h.Set("Access-Control-Max-Age", "600")
-			h.Set("Allow", "GET, HEAD, OPTIONS")
+			allowed := "GET, HEAD, OPTIONS"
+			if routes != nil {
+				allowed = strings.Join(allowedMethods(routes, requestPath(r)), ", ")
+			}
+			h.Set("Allow", allowed)
 			w.WriteHeader(http.StatusNoContent)
 			return
 		case http.MethodGet, http.MethodHead:

@@ -121,10 +121,11 @@ func NewHostHandler(cfg Config) http.Handler {
 // gzip. The host listener lets multipart archive uploads through the body
 // limit (the importer caps them); its own guard is a route middleware.
 func (s *server) wrap(h http.Handler, public bool) http.Handler {
+	routes, _ := h.(chi.Routes)
 	h = compress(h)
 	h = limitBodies(s.cfg.MaxBodyBytes, !public, h) // host uploads stream to the importer
 	if public {
-		h = cors(h)
+		h = cors(h, routes)
 	}
 	h = logRequests(s.cfg.Log, h)
 	if public {
