@@ -2,6 +2,7 @@ package tests
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
@@ -90,5 +91,58 @@ func TestWSRealBinary(t *testing.T) {
 	h.Set("Origin", "https://evil.example")
 	if _, resp, err := websocket.DefaultDialer.Dial(wsURL, h); err == nil || resp == nil || resp.StatusCode != http.StatusForbidden {
 		t.Fatalf("foreign Origin: %v, want 403", err)
+	}
+}
+
+// TestWSFloodLimitFlags: --max-clients and --client-rate reach the hub of
+// the real process: a second client past a cap of one is refused 503, and
+// a client past its request rate gets "rate limited" replies.
+func TestWSFloodLimitFlags(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and starts the companion binary")
+	}
+	s := StartServer(t, ServerOptions{Args: []string{"--max-clients", "1", "--client-rate", "1"}})
+	wsURL := "ws" + strings.TrimPrefix(s.URL, "http") + "/"
+	conn, _, err := websocket.DefaultDialer.Dial(wsURL, nil)
+	if err != nil {
+		t.Fatalf("dial: %v\n%s", err, s.Output())
+	}
+	defer conn.Close()
+	second, resp, err := websocket.DefaultDialer.Dial(wsURL, nil)
+	if err == nil {
+		second.Close()
+		t.Fatal("a second client connected past --max-clients 1")
+	}
+	if resp == nil || resp.StatusCode != http.StatusServiceUnavailable {
+		t.Fatalf("second client: %v %v, want 503", resp, err)
+	}
+	// A burst of 2 (twice the rate) passes, the rest of a quick burst of 6
+	// is refused.
+	for i := 0; i < 6; i++ {
+		if err := conn.WriteJSON(map[string]any{"name": core.RequestCreateMessage, "data": map[string]any{"text": "hello"}, "requestId": fmt.Sprint("r", i)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	limited := 0
+	deadline := time.Now().Add(wsWait)
+	for answered := 0; answered < 6 && time.Now().Before(deadline); {
+		conn.SetReadDeadline(deadline)
+		var m wsMsg
+		if err := conn.ReadJSON(&m); err != nil {
+			t.Fatalf("read: %v (%d answered)", err, answered)
+		}
+		if len(m.ResponseID) == 0 {
+			continue // a broadcast, not an answer
+		}
+		answered++
+		if m.Name == "error" && strings.Contains(string(m.Data), `"rate limited"`) {
+			limited++
+		}
+	}
+	// 4 when the six arrive within a second; fewer if the machine is so
+	// slow that tokens refill meanwhile, but never none (the default
+	// burst of 100 would let all six through).
+	if limited == 0 || limited > 4 {
+		t.Fatalf("%d of 6 quick requests were rate limited, want 4", limited)
 	}
 }

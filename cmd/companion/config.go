@@ -30,6 +30,8 @@ type serveConfig struct {
 	LogLevel          string
 	LuaTimeout        time.Duration
 	MaxBodyBytes      int64
+	MaxClients        int
+	ClientRate        int
 }
 
 // parseServeFlags reads flags, each of which may also be set through the
@@ -49,6 +51,8 @@ func parseServeFlags(args []string, getenv func(string) string) (*serveConfig, *
 	fs.StringVar(&cfg.LogLevel, "log-level", "info", "log level: debug, info, warn, error")
 	fs.DurationVar(&cfg.LuaTimeout, "lua-timeout", 250*time.Millisecond, "time limit of one Lua call")
 	fs.Int64Var(&cfg.MaxBodyBytes, "max-body", 8<<20, "largest request body accepted on writes, in bytes")
+	fs.IntVar(&cfg.MaxClients, "max-clients", 500, "most WebSocket clients connected at once (every client receives every broadcast)")
+	fs.IntVar(&cfg.ClientRate, "client-rate", 50, "WebSocket requests one client may make per second, bursts of twice that (drags, pointers and viewports are coalesced to 60/s instead)")
 
 	// Environment first, so that explicit flags override it.
 	var envErr error
@@ -79,6 +83,12 @@ func parseServeFlags(args []string, getenv func(string) string) (*serveConfig, *
 	}
 	if cfg.LuaTimeout <= 0 {
 		return nil, fs, fmt.Errorf("--lua-timeout must be positive")
+	}
+	if cfg.MaxClients <= 0 {
+		return nil, fs, fmt.Errorf("--max-clients must be positive")
+	}
+	if cfg.ClientRate <= 0 {
+		return nil, fs, fmt.Errorf("--client-rate must be positive")
 	}
 	return cfg, fs, nil
 }

@@ -20,6 +20,21 @@ func TestServeFlagsDefaults(t *testing.T) {
 	if cfg.DataDir == "" {
 		t.Fatal("no default data folder")
 	}
+	if cfg.MaxClients != 500 || cfg.ClientRate != 50 {
+		t.Fatalf("flood-limit defaults: %d clients, %d requests/s; want the hub's 500 and 50", cfg.MaxClients, cfg.ClientRate)
+	}
+}
+
+func TestFloodLimitFlags(t *testing.T) {
+	cfg, _, err := parseServeFlags([]string{"--max-clients", "20", "--client-rate", "5"}, noEnv)
+	if err != nil || cfg.MaxClients != 20 || cfg.ClientRate != 5 {
+		t.Fatalf("flags not applied: %+v %v", cfg, err)
+	}
+	for _, args := range [][]string{{"--max-clients", "0"}, {"--client-rate", "-1"}} {
+		if _, _, err := parseServeFlags(args, noEnv); err == nil || !strings.Contains(err.Error(), args[0]+" must be positive") {
+			t.Errorf("%v: want a refusal naming the flag, got %v", args, err)
+		}
+	}
 }
 
 func TestServeFlagsFromEnvironmentAndFlagsWin(t *testing.T) {
