@@ -9,7 +9,18 @@ local text = require("lib.text")
 
 local creature = {}
 
+-- Everything a view calls is a local: a call through a module table
+-- (util.text, companion.format.signed, math.floor) reads it through the
+-- module's read-only proxy, two lookups more per call, and these run for
+-- every monster view.
+local null = companion.null
 local signed = companion.format.signed
+local text_of, name_of, list_of, names_of = util.text, util.name_of, util.list, util.names
+local dice_text, upper_first = util.dice_text, util.upper_first
+local lead_and_rest = text.lead_and_rest
+local floor = math.floor
+local concat, sort = table.concat, table.sort
+local find, byte, sub, upper, lower = string.find, string.byte, string.sub, string.upper, string.lower
 
 local ABILITIES = {
   { key = "strength", short = "STR", save = "Str", name = "Strength" },
@@ -21,31 +32,46 @@ local ABILITIES = {
 }
 creature.ABILITIES = ABILITIES
 
+-- ability_line is one ability as a player reads it: "STR 8 (-1)".
+local function ability_line(short, score)
+  if type(score) == "number" then
+    local m = floor((score - 10) / 2)
+    if m < 0 then
+      return short .. " " .. score .. " (" .. m .. ")"
+    end
+    return short .. " " .. score .. " (+" .. m .. ")"
+  end
+  return short .. " —"
+end
+
 -- abilities returns the six ability lines as a player reads them:
 -- { "STR 8 (-1)", "DEX 14 (+2)", ... }; a missing score reads "STR —".
 -- Plain strings, not tables: this runs for every monster view, and each
--- table would cost a conversion and a JSON object more.
+-- table would cost a conversion and a JSON object more. (Spelt out rather
+-- than looped over ABILITIES: the constructor sizes the list once.)
 function creature.abilities(data)
-  local out = {}
-  for i = 1, 6 do
-    local a = ABILITIES[i]
-    local score = data[a.key]
-    if type(score) == "number" then
-      local m = math.floor((score - 10) / 2)
-      if m < 0 then
-        out[i] = a.short .. " " .. score .. " (" .. m .. ")"
-      else
-        out[i] = a.short .. " " .. score .. " (+" .. m .. ")"
-      end
-    else
-      out[i] = a.short .. " —"
-    end
-  end
-  return out
+  return {
+    ability_line("STR", data.strength),
+    ability_line("DEX", data.dexterity),
+    ability_line("CON", data.constitution),
+    ability_line("INT", data.intelligence),
+    ability_line("WIS", data.wisdom),
+    (ability_line("CHA", data.charisma)),
+  }
 end
 
 local function lower_name(v)
-  return util.name_of(v):lower()
+  return lower(name_of(v))
+end
+
+-- add appends v to list, making the list on the first one: most stat
+-- blocks have no note or extra at all.
+local function add(list, v)
+  if list == nil then
+    return { v }
+  end
+  list[#list + 1] = v
+  return list
 end
 
 -- armor_class formats the SRD armor_class list:
@@ -56,53 +82,57 @@ end
 --   {natural 14, condition 11 prone}   -> "14 (natural armor), 11 while prone"
 -- A plain number (hand-written content) is printed as is.
 function creature.armor_class(ac)
-  if type(ac) == "number" then
+  local t = type(ac)
+  if t == "number" then
     return tostring(ac)
   end
-  if type(ac) == "string" then
+  if t == "string" then
     return ac
   end
-  if type(ac) ~= "table" or ac == companion.null then
+  if t ~= "table" or ac == null then
     return ""
   end
   if ac.value ~= nil then
     ac = { ac } -- a single entry instead of a list
   end
-  local value, notes, extras = nil, {}, {}
+  local value, notes, extras = nil, nil, nil
   for i = 1, #ac do
     local entry = ac[i]
     if type(entry) == "number" then
       entry = { type = "dex", value = entry }
     end
-    if type(entry) == "table" and util.number(entry.value) then
+    if type(entry) == "table" and type(entry.value) == "number" then
       local v, kind = entry.value, entry.type
       if kind == "spell" and value ~= nil then
-        notes[#notes + 1] = v .. " with " .. lower_name(entry.spell)
+        notes = add(notes, v .. " with " .. lower_name(entry.spell))
       elseif kind == "condition" and value ~= nil then
-        extras[#extras + 1] = v .. " while " .. lower_name(entry.condition)
+        extras = add(extras, v .. " while " .. lower_name(entry.condition))
       elseif kind == "condition" then
         value = v
-        extras[#extras + 1] = "while " .. lower_name(entry.condition)
+        extras = add(extras, "while " .. lower_name(entry.condition))
       else
         value = v
         if kind == "natural" then
-          notes[#notes + 1] = "natural armor"
+          notes = add(notes, "natural armor")
         elseif kind == "armor" then
-          if type(entry.desc) == "string" and entry.desc ~= "" then
-            notes[#notes + 1] = entry.desc
+          local desc = entry.desc
+          if type(desc) == "string" and desc ~= "" then
+            notes = add(notes, desc)
           end
-          local pieces = util.list(entry.armor)
+          local pieces = list_of(entry.armor)
           for j = 1, #pieces do
-            local piece = pieces[j]
-            local n = lower_name(piece)
+            local n = lower_name(pieces[j])
             if n ~= "" then
-              notes[#notes + 1] = n
+              notes = add(notes, n)
             end
           end
         elseif kind == "spell" then
-          notes[#notes + 1] = lower_name(entry.spell)
-        elseif type(entry.desc) == "string" and entry.desc ~= "" then
-          notes[#notes + 1] = entry.desc
+          notes = add(notes, lower_name(entry.spell))
+        else
+          local desc = entry.desc
+          if type(desc) == "string" and desc ~= "" then
+            notes = add(notes, desc)
+          end
         end
       end
     end
@@ -111,15 +141,21 @@ function creature.armor_class(ac)
     return ""
   end
   local s = tostring(value)
-  if #notes > 0 then
-    s = s .. " (" .. table.concat(notes, ", ") .. ")"
-  end
-  for i = 1, #extras do
-    local extra = extras[i]
-    if extra:sub(1, 6) == "while " then
-      s = s .. " " .. extra
+  if notes ~= nil then
+    if #notes == 1 then
+      s = s .. " (" .. notes[1] .. ")"
     else
-      s = s .. ", " .. extra
+      s = s .. " (" .. concat(notes, ", ") .. ")"
+    end
+  end
+  if extras ~= nil then
+    for i = 1, #extras do
+      local extra = extras[i]
+      if sub(extra, 1, 6) == "while " then
+        s = s .. " " .. extra
+      else
+        s = s .. ", " .. extra
+      end
     end
   end
   return s
@@ -127,8 +163,8 @@ end
 
 -- hit_points formats "7 (2d6)" or "135 (18d10 + 36)".
 function creature.hit_points(data)
-  local hp = util.number(data.hit_points)
-  if hp == nil then
+  local hp = data.hit_points
+  if type(hp) ~= "number" then
     return ""
   end
   local roll = data.hit_points_roll
@@ -136,38 +172,52 @@ function creature.hit_points(data)
     roll = data.hit_dice
   end
   if type(roll) == "string" and roll ~= "" then
-    return hp .. " (" .. util.dice_text(roll) .. ")"
+    return hp .. " (" .. dice_text(roll) .. ")"
   end
   return tostring(hp)
 end
 
 local function distance(v)
-  if type(v) == "number" then
+  local t = type(v)
+  if t == "number" then
     return v .. " ft."
-  elseif type(v) == "string" then
+  elseif t == "string" then
     return v
   end
   return nil
 end
 
--- append_unlisted adds "<key> <distance>" for each distance key of tbl that
--- known does not list, in key order (underscores read as spaces), so data
--- with kinds of movement or senses the system does not name still shows.
-local function append_unlisted(parts, tbl, known)
-  local others = {}
-  for key, v in pairs(tbl) do
-    if type(key) == "string" and not known[key] and distance(v) then
-      others[#others + 1] = key
-    end
+-- also appends piece to the ", "-separated line s (nil when empty): what
+-- table.concat(parts, ", ") gives, without the table.
+local function also(s, piece)
+  if s == nil then
+    return piece
   end
-  table.sort(others)
-  for i = 1, #others do
-    local key = others[i]
-    parts[#parts + 1] = key:gsub("_", " ") .. " " .. distance(tbl[key])
-  end
+  return s .. ", " .. piece
 end
 
-local SPEED_KEYS = { "burrow", "climb", "fly", "swim" }
+-- append_unlisted adds "<key> <distance>" to the line s for each distance
+-- key of tbl that known does not list, in key order (underscores read as
+-- spaces), so data with kinds of movement or senses the system does not
+-- name still shows.
+local function append_unlisted(s, tbl, known)
+  local others
+  for key, v in pairs(tbl) do
+    if type(key) == "string" and not known[key] and distance(v) then
+      others = add(others, key)
+    end
+  end
+  if others == nil then
+    return s
+  end
+  sort(others)
+  for i = 1, #others do
+    local key = others[i]
+    s = also(s, key:gsub("_", " ") .. " " .. distance(tbl[key]))
+  end
+  return s
+end
+
 local SPEED_KNOWN = { walk = true, hover = true, burrow = true, climb = true, fly = true, swim = true }
 
 -- speed formats "30 ft., swim 30 ft." and "0 ft., fly 50 ft. (hover)".
@@ -176,30 +226,41 @@ function creature.speed(speed)
   if single then
     return single
   end
-  if type(speed) ~= "table" or speed == companion.null then
+  if type(speed) ~= "table" or speed == null then
     return ""
   end
-  local parts = {}
-  for i = 1, #SPEED_KEYS do
-    local key = SPEED_KEYS[i]
-    local d = distance(speed[key])
-    if d then
-      if key == "fly" and speed.hover == true then
-        d = d .. " (hover)"
-      end
-      parts[#parts + 1] = key .. " " .. d
-    end
+  local s -- the line after the walking speed (nil: nothing yet)
+  local d = distance(speed.burrow)
+  if d then
+    s = "burrow " .. d
   end
-  append_unlisted(parts, speed, SPEED_KNOWN)
+  d = distance(speed.climb)
+  if d then
+    s = also(s, "climb " .. d)
+  end
+  d = distance(speed.fly)
+  if d then
+    if speed.hover == true then
+      d = d .. " (hover)"
+    end
+    s = also(s, "fly " .. d)
+  end
+  d = distance(speed.swim)
+  if d then
+    s = also(s, "swim " .. d)
+  end
+  s = append_unlisted(s, speed, SPEED_KNOWN)
   local walk = distance(speed.walk)
   if walk == nil then
-    if #parts == 0 then
+    if s == nil then
       return ""
     end
     walk = "0 ft."
   end
-  table.insert(parts, 1, walk)
-  return table.concat(parts, ", ")
+  if s == nil then
+    return walk
+  end
+  return walk .. ", " .. s
 end
 
 local SAVE_NAMES = {}
@@ -210,23 +271,26 @@ end
 -- proficiencies splits SRD proficiencies into saving throws ("Dex +4,
 -- Con +6") and skills ("Perception +13, Stealth +6"), in data order.
 function creature.proficiencies(list)
-  local saves, skills = {}, {}
-  local items = util.list(list)
-  for i = 1, #items do
-    local p = items[i]
-    if type(p) == "table" and util.number(p.value) then
-      local name = util.name_of(p.proficiency)
-      local bonus = signed(p.value)
+  if type(list) ~= "table" or list == null then
+    return "", ""
+  end
+  local saves, skills = "", ""
+  for i = 1, #list do
+    local p = list[i]
+    if type(p) == "table" and type(p.value) == "number" then
+      local name = name_of(p.proficiency)
       -- plain prefix tests: gopher-lua compiles a pattern on every call
-      if name:sub(1, 14) == "Saving Throw: " then
-        local save = name:sub(15)
-        saves[#saves + 1] = (SAVE_NAMES[save:upper()] or save) .. " " .. bonus
-      elseif name:sub(1, 7) == "Skill: " then
-        skills[#skills + 1] = name:sub(8) .. " " .. bonus
+      if find(name, "Saving Throw: ", 1, true) == 1 then
+        local save = sub(name, 15)
+        local piece = (SAVE_NAMES[upper(save)] or save) .. " " .. signed(p.value)
+        saves = saves == "" and piece or saves .. ", " .. piece
+      elseif find(name, "Skill: ", 1, true) == 1 then
+        local piece = sub(name, 8) .. " " .. signed(p.value)
+        skills = skills == "" and piece or skills .. ", " .. piece
       end
     end
   end
-  return table.concat(saves, ", "), table.concat(skills, ", ")
+  return saves, skills
 end
 
 -- damage_list joins damage types: plain ones with ", ", qualified ones
@@ -235,26 +299,27 @@ function creature.damage_list(list)
   if type(list) ~= "table" or #list == 0 then
     return "" -- the common case: nothing to list
   end
-  local simple, qualified = {}, {}
-  local items = list
-  for i = 1, #items do
-    local v = items[i]
-    local n = util.name_of(v)
+  local simple, qualified = "", nil
+  for i = 1, #list do
+    local n = name_of(list[i])
     if n ~= "" then
-      if n:find(",", 1, true) or n:find(" ", 1, true) then
-        qualified[#qualified + 1] = n
+      if find(n, ",", 1, true) or find(n, " ", 1, true) then
+        qualified = add(qualified, n)
       else
-        simple[#simple + 1] = n:lower()
+        n = lower(n)
+        simple = simple == "" and n or simple .. ", " .. n
       end
     end
   end
-  local s = table.concat(simple, ", ")
-  for i = 1, #qualified do
-    local q = qualified[i]
-    if s == "" then
-      s = q
-    else
-      s = s .. "; " .. q
+  local s = simple
+  if qualified ~= nil then
+    for i = 1, #qualified do
+      local q = qualified[i]
+      if s == "" then
+        s = q
+      else
+        s = s .. "; " .. q
+      end
     end
   end
   return s
@@ -265,50 +330,60 @@ function creature.conditions(list)
   if type(list) ~= "table" or #list == 0 then
     return ""
   end
-  local out = {}
-  local items = list
-  for i = 1, #items do
-    local v = items[i]
-    local n = util.name_of(v)
+  local s = ""
+  for i = 1, #list do
+    local n = name_of(list[i])
     if n ~= "" then
-      out[#out + 1] = n:lower()
+      n = lower(n)
+      s = s == "" and n or s .. ", " .. n
     end
   end
-  return table.concat(out, ", ")
+  return s
 end
 
-local SENSE_KEYS = { "blindsight", "darkvision", "tremorsense", "truesight" }
 local SENSE_KNOWN = { passive_perception = true, blindsight = true, darkvision = true, tremorsense = true, truesight = true }
 
 -- senses formats "darkvision 60 ft., passive Perception 9".
 function creature.senses(senses)
-  if type(senses) == "string" then
+  local t = type(senses)
+  if t == "string" then
     return senses
   end
-  if type(senses) ~= "table" or senses == companion.null then
+  if t ~= "table" or senses == null then
     return ""
   end
-  local parts = {}
-  for i = 1, #SENSE_KEYS do
-    local key = SENSE_KEYS[i]
-    local d = distance(senses[key])
-    if d then
-      parts[#parts + 1] = key .. " " .. d
-    end
+  local s -- nil: nothing yet
+  local d = distance(senses.blindsight)
+  if d then
+    s = "blindsight " .. d
   end
-  append_unlisted(parts, senses, SENSE_KNOWN)
-  local pp = util.number(senses.passive_perception)
-  if pp then
-    parts[#parts + 1] = "passive Perception " .. pp
+  d = distance(senses.darkvision)
+  if d then
+    s = also(s, "darkvision " .. d)
   end
-  return table.concat(parts, ", ")
+  d = distance(senses.tremorsense)
+  if d then
+    s = also(s, "tremorsense " .. d)
+  end
+  d = distance(senses.truesight)
+  if d then
+    s = also(s, "truesight " .. d)
+  end
+  s = append_unlisted(s, senses, SENSE_KNOWN)
+  local pp = senses.passive_perception
+  if type(pp) == "number" then
+    s = also(s, "passive Perception " .. pp)
+  end
+  return s or ""
 end
 
 -- languages returns the languages line, "—" when the creature speaks none.
 function creature.languages(v)
-  local s = util.text(v)
+  local s
   if type(v) == "table" then
-    s = table.concat(util.names(v), ", ")
+    s = concat(names_of(v), ", ")
+  else
+    s = text_of(v)
   end
   if s == "" then
     return "—"
@@ -318,77 +393,80 @@ end
 
 -- usage turns an SRD usage object into the suffix printed after a name:
 -- "(3/Day)", "(Recharge 5–6)", "(Recharges after a Short or Long Rest)".
-function creature.usage(u)
-  if type(u) ~= "table" or u == companion.null then
+local function usage(u)
+  if type(u) ~= "table" or u == null then
     return ""
   end
-  if u.type == "per day" and util.number(u.times) then
+  local kind = u.type
+  if kind == "per day" and type(u.times) == "number" then
     return "(" .. u.times .. "/Day)"
-  elseif u.type == "recharge on roll" then
+  elseif kind == "recharge on roll" then
     local top = 6
     if type(u.dice) == "string" then
       top = tonumber(u.dice:match("d(%d+)")) or 6
     end
-    local min = util.number(u.min_value) or top
+    local min = u.min_value
+    if type(min) ~= "number" then
+      min = top
+    end
     if min >= top then
       return "(Recharge " .. top .. ")"
     end
     return "(Recharge " .. min .. "–" .. top .. ")"
-  elseif u.type == "recharge after rest" then
+  elseif kind == "recharge after rest" then
     local rests = {}
-    local types = util.list(u.rest_types)
+    local types = list_of(u.rest_types)
     for i = 1, #types do
-      rests[#rests + 1] = util.upper_first(util.text(types[i]))
+      rests[#rests + 1] = upper_first(text_of(types[i]))
     end
     if #rests == 0 then
       return "(Recharges after a Rest)"
     end
-    return "(Recharges after a " .. table.concat(rests, " or ") .. " Rest)"
-  elseif u.type == "at will" then
+    return "(Recharges after a " .. concat(rests, " or ") .. " Rest)"
+  elseif kind == "at will" then
     return "(At Will)"
   end
   return ""
 end
-
-local find, byte = string.find, string.byte
-
--- is_plain_line reports whether a description is one plain paragraph:
--- no line break, no Markdown marker, no surrounding space. Most SRD
--- actions are; they skip lib/text.lua.
-local function is_plain_line(s)
-  local first, last = byte(s, 1), byte(s, -1)
-  return first ~= nil and first > 32 and first ~= 124 and first ~= 45 and last > 32
-    and not find(s, "\n", 1, true) and not find(s, "*", 1, true)
-end
+creature.usage = usage
 
 -- features formats special abilities, actions, reactions: each is
 -- {name, text, blocks}: the usage appended to the name, the first
 -- paragraph, and the blocks after it (only when there are some).
 function creature.features(list)
-  local out = {}
   if type(list) ~= "table" or #list == 0 then
-    return out
+    return {}
   end
-  local items = list
-  for i = 1, #items do
-    local f = items[i]
+  local out, n = {}, 0
+  for i = 1, #list do
+    local f = list[i]
     if type(f) == "table" then
       local name = f.name
       if type(name) ~= "string" then
-        name = util.text(name)
+        name = text_of(name)
       end
-      if f.usage ~= nil then
-        local suffix = creature.usage(f.usage)
+      local u = f.usage
+      if u ~= nil then
+        local suffix = usage(u)
         if suffix ~= "" and not find(name, suffix, 1, true) then
           name = name .. " " .. suffix
         end
       end
       local desc = f.desc
-      if type(desc) == "string" and is_plain_line(desc) then
-        out[#out + 1] = { name = name, text = desc } -- the common case
+      n = n + 1
+      -- A plain paragraph (the common case: most SRD actions) skips
+      -- lib/text.lua: no line break, no Markdown marker, no surrounding
+      -- space.
+      local first, last
+      if type(desc) == "string" then
+        first, last = byte(desc, 1), byte(desc, -1)
+      end
+      if first ~= nil and first > 32 and first ~= 124 and first ~= 45 and last > 32
+        and not find(desc, "\n", 1, true) and not find(desc, "*", 1, true) then
+        out[n] = { name = name, text = desc }
       else
-        local first, rest = text.lead_and_rest(desc)
-        out[#out + 1] = { name = name, text = first, blocks = rest }
+        local lead, rest = lead_and_rest(desc)
+        out[n] = { name = name, text = lead, blocks = rest }
       end
     end
   end

@@ -9,21 +9,32 @@ local creature = require("lib.creature")
 
 local monster = {}
 
+-- Module functions as locals: a call through a module table reads it
+-- through its read-only proxy, two lookups more per call.
 local fraction = companion.format.fraction
 local number = companion.format.number
+local signed = companion.format.signed
+local null = companion.null
+local floor, ceil = math.floor, math.ceil
+local text_of, opt = util.text, util.opt
+local blocks = text.blocks
+local features, damage_list = creature.features, creature.damage_list
+local armor_class, hit_points, speed = creature.armor_class, creature.hit_points, creature.speed
+local abilities, conditions = creature.abilities, creature.conditions
+local senses, languages, proficiencies = creature.senses, creature.languages, creature.proficiencies
 
 -- subtitle: "Medium humanoid (goblinoid), neutral evil".
-function monster.subtitle(data)
-  local s = util.text(data.size)
-  local kind = util.text(data.type)
+local function subtitle(data)
+  local s = text_of(data.size)
+  local kind = text_of(data.type)
   if kind ~= "" then
-    s = util.join({ s, kind }, " ")
+    s = s == "" and kind or s .. " " .. kind -- util.join({ s, kind }, " ")
   end
-  local sub = util.text(data.subtype)
+  local sub = text_of(data.subtype)
   if sub ~= "" then
     s = s .. " (" .. sub .. ")"
   end
-  local alignment = util.text(data.alignment)
+  local alignment = text_of(data.alignment)
   if alignment ~= "" then
     if s == "" then
       return alignment
@@ -32,44 +43,46 @@ function monster.subtitle(data)
   end
   return s
 end
+monster.subtitle = subtitle
 
 -- challenge: "1/4 (50 XP)", "10 (5,900 XP)"; only the rating when no XP is given.
-function monster.challenge(data)
-  local cr = util.number(data.challenge_rating)
+local function challenge(data)
+  local cr = data.challenge_rating
   local rating
-  if cr then
+  if type(cr) == "number" then
     rating = fraction(cr)
   else
-    rating = util.text(data.challenge_rating)
+    rating = text_of(cr)
   end
   if rating == "" then
     return "", ""
   end
-  local xp = util.number(data.xp)
-  if xp then
+  local xp = data.xp
+  if type(xp) == "number" then
     return rating .. " (" .. number(xp) .. " XP)", rating
   end
   return rating, rating
 end
+monster.challenge = challenge
 
 -- proficiency bonus from the data, or from the challenge rating (SRD rule).
 local function proficiency_bonus(data)
-  local pb = util.number(data.proficiency_bonus)
-  if pb then
-    return companion.format.signed(pb)
+  local pb = data.proficiency_bonus
+  if type(pb) == "number" then
+    return signed(pb)
   end
-  local cr = util.number(data.challenge_rating)
-  if cr == nil then
+  local cr = data.challenge_rating
+  if type(cr) ~= "number" then
     return ""
   end
   if cr < 1 then
     cr = 1
   end
-  return companion.format.signed(2 + math.floor((math.ceil(cr) - 1) / 4))
+  return signed(2 + floor((ceil(cr) - 1) / 4))
 end
 
 local function legendary_intro(name, actions)
-  if #actions == 0 then
+  if actions == nil or #actions == 0 then
     return ""
   end
   local who = "The " .. (name ~= "" and name:lower() or "creature")
@@ -86,39 +99,49 @@ end
 -- damage_resistances, damage_immunities, condition_immunities,
 -- special_abilities, legendary_intro, legendary_actions, reactions,
 -- description.
+-- opt_features is util.opt(creature.features(list)) without building the
+-- empty list first: most monsters have no reactions, no legendary actions.
+local function opt_features(list)
+  if type(list) ~= "table" or #list == 0 then
+    return nil
+  end
+  return opt(features(list))
+end
+
 function monster.view(e)
   local data = e.data
-  if type(data) ~= "table" or data == companion.null then
+  if type(data) ~= "table" or data == null then
     data = {}
   end
-  local name = util.text(e.name)
-  local saves, skills = creature.proficiencies(data.proficiencies)
-  local challenge, rating = monster.challenge(data)
-  local legendary = creature.features(data.legendary_actions)
+  local name = text_of(e.name)
+  local saves, skills = proficiencies(data.proficiencies)
+  local challenge_line, rating = challenge(data)
+  local legendary = opt_features(data.legendary_actions)
+  local desc = data.desc
 
   return {
-    subtitle = monster.subtitle(data),
-    armor_class = creature.armor_class(data.armor_class),
-    hit_points = creature.hit_points(data),
-    speed = creature.speed(data.speed),
-    abilities = creature.abilities(data),
-    saving_throws = util.opt(saves),
-    skills = util.opt(skills),
-    damage_vulnerabilities = util.opt(creature.damage_list(data.damage_vulnerabilities)),
-    damage_resistances = util.opt(creature.damage_list(data.damage_resistances)),
-    damage_immunities = util.opt(creature.damage_list(data.damage_immunities)),
-    condition_immunities = util.opt(creature.conditions(data.condition_immunities)),
-    senses = creature.senses(data.senses),
-    languages = creature.languages(data.languages),
-    challenge = challenge,
+    subtitle = subtitle(data),
+    armor_class = armor_class(data.armor_class),
+    hit_points = hit_points(data),
+    speed = speed(data.speed),
+    abilities = abilities(data),
+    saving_throws = opt(saves),
+    skills = opt(skills),
+    damage_vulnerabilities = opt(damage_list(data.damage_vulnerabilities)),
+    damage_resistances = opt(damage_list(data.damage_resistances)),
+    damage_immunities = opt(damage_list(data.damage_immunities)),
+    condition_immunities = opt(conditions(data.condition_immunities)),
+    senses = senses(data.senses),
+    languages = languages(data.languages),
+    challenge = challenge_line,
     challenge_rating = rating,
     proficiency_bonus = proficiency_bonus(data),
-    description = util.opt(text.blocks(data.desc)),
-    special_abilities = util.opt(creature.features(data.special_abilities)),
-    actions = creature.features(data.actions),
-    legendary_intro = util.opt(legendary_intro(name, legendary)),
-    legendary_actions = util.opt(legendary),
-    reactions = util.opt(creature.features(data.reactions)),
+    description = desc ~= nil and opt(blocks(desc)) or nil,
+    special_abilities = opt_features(data.special_abilities),
+    actions = features(data.actions),
+    legendary_intro = opt(legendary_intro(name, legendary)),
+    legendary_actions = legendary,
+    reactions = opt_features(data.reactions),
   }
 end
 

@@ -14,54 +14,63 @@ end
 
 -- JSON null arrives as this sentinel; it is never a usable value.
 local null = companion.null
+local format_number = companion.format.number
+local concat = table.concat
 
 -- text returns v as a string, or "" when it is absent, null or a table.
-function util.text(v)
+-- (The helpers are locals too: a call through the module table reads it
+-- through its read-only proxy, two lookups more per call.)
+local function text(v)
   local t = type(v)
   if t == "string" then
     return v
   elseif t == "number" then
-    return companion.format.number(v)
+    return format_number(v)
   elseif t == "boolean" then
     return v and "yes" or "no"
   end
   return ""
 end
+util.text = text
 
 -- name_of reads the display name of an SRD reference ({index, name, url})
 -- and tolerates the plain strings hand-written content tends to use.
-function util.name_of(v)
+local function name_of(v)
   if type(v) == "table" and v ~= null then
-    if type(v.name) == "string" then
-      return v.name
+    local name = v.name
+    if type(name) == "string" then
+      return name
     end
-    if type(v.index) == "string" then
-      return v.index
+    local index = v.index
+    if type(index) == "string" then
+      return index
     end
     return ""
   end
-  return util.text(v)
+  return text(v)
 end
+util.name_of = name_of
 
 -- list returns v when it is a non-empty sequence, else an empty table, so
 -- callers can always iterate with ipairs.
-function util.list(v)
+local function list(v)
   if type(v) == "table" and v ~= null then
     return v
   end
   return {}
 end
+util.list = list
 
 -- names maps a list of references (or strings) to their names, skipping
 -- empty ones.
 function util.names(v)
-  local out = {}
-  local items = util.list(v)
+  local out, k = {}, 0
+  local items = list(v)
   for i = 1, #items do
-    local item = items[i]
-    local n = util.name_of(item)
+    local n = name_of(items[i])
     if n ~= "" then
-      out[#out + 1] = n
+      k = k + 1
+      out[k] = n
     end
   end
   return out
@@ -104,7 +113,7 @@ function util.join(list, sep)
       out[#out + 1] = s
     end
   end
-  return table.concat(out, sep or ", ")
+  return concat(out, sep or ", ")
 end
 
 -- slug_of_url returns the last path segment of an SRD url
@@ -145,12 +154,13 @@ function util.add_refs(refs, kind, list, field)
 end
 
 -- number returns v when it is a number, else nil.
-function util.number(v)
+local function number(v)
   if type(v) == "number" then
     return v
   end
   return nil
 end
+util.number = number
 
 -- dice_text spaces a dice formula the way stat blocks print it:
 -- "18d10+36" -> "18d10 + 36", "2d6-1" -> "2d6 - 1".
@@ -177,18 +187,19 @@ end
 -- opt returns nil for an empty string or an empty table, else v. Views
 -- leave optional lines out rather than send them empty; templates test
 -- them with {% if %}.
-function util.opt(v)
+local function opt(v)
   if v == "" or (type(v) == "table" and next(v) == nil) then
     return nil
   end
   return v
 end
+util.opt = opt
 
 -- drop_empty removes the listed keys of a view whose values are empty.
 function util.drop_empty(view, keys)
   for i = 1, #keys do
     local k = keys[i]
-    view[k] = util.opt(view[k])
+    view[k] = opt(view[k])
   end
   return view
 end
