@@ -109,6 +109,11 @@ func (s *System) View(ctx context.Context, e *core.Entity) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	if !cacheable(e.Revision) {
+		// Never cached (view only reads and fills the cache for a
+		// cacheable revision): the bytes were made for this call alone.
+		return ce.bytes, nil
+	}
 	return copyBytes(ce.bytes), nil
 }
 
