@@ -53,6 +53,10 @@ type converter struct {
 	// valueNull is Options.Null: JSON null in the values CallJSON builds,
 	// and a null in the values handed to Lua.
 	valueNull any
+	// lazyMT is the metatable of placeholders, pending their Go values
+	// (see lazy.go).
+	lazyMT  *lua.LTable
+	pending map[*lua.LTable]any
 }
 
 func newConverter(L *lua.LState) *converter {
@@ -66,10 +70,15 @@ func newConverter(L *lua.LState) *converter {
 	}))
 	nullMT.RawSetString("__name", lua.LString("companion.null"))
 	c.null.Metatable = nullMT
+	c.lazyMT = L.CreateTable(0, 4)
+	c.lazyMT.RawSetString("__index", L.NewFunction(c.lazyIndex))
+	c.lazyMT.RawSetString("__newindex", L.NewFunction(c.lazyNewIndex))
+	c.lazyMT.RawSetString("__len", L.NewFunction(c.lazyLen))
 	return c
 }
 
-// toLua converts a Go JSON value to a Lua value.
+// toLua converts a Go JSON value to a Lua value (its deeper tables
+// lazily, see lazy.go).
 func (c *converter) toLua(L *lua.LState, v any) (lua.LValue, error) {
 	return c.toLuaDepth(L, v, 0)
 }
@@ -98,6 +107,9 @@ func (c *converter) toLuaDepth(L *lua.LState, v any, depth int) (lua.LValue, err
 		}
 		return lua.LNumber(f), nil
 	case map[string]any:
+		if depth >= lazyDepth && len(x) > 0 && c.lazyTables() && c.plainTree(x, depth) {
+			return c.placeholder(x), nil
+		}
 		t := c.objectTable(L, len(x))
 		for k, item := range x {
 			lv, err := c.toLuaDepth(L, item, depth+1)
@@ -109,6 +121,9 @@ func (c *converter) toLuaDepth(L *lua.LState, v any, depth int) (lua.LValue, err
 		t.Metatable = c.objectMT
 		return t, nil
 	case []any:
+		if depth >= lazyDepth && len(x) > 0 && c.lazyTables() && c.plainTree(x, depth) {
+			return c.placeholder(x), nil
+		}
 		items := c.values(len(x))
 		for _, item := range x {
 			lv, err := c.toLuaDepth(L, item, depth+1)

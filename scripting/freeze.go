@@ -55,6 +55,10 @@ type frozen struct {
 	// converted from JSON carries one, and no proxy does (a proxy's
 	// metatable is its own), so unwrap answers them without a lookup.
 	arrayMT, objectMT lua.LValue
+	// lazyMT marks a placeholder of the lazy conversion, which unwrap
+	// fills (see lazy.go).
+	lazyMT lua.LValue
+	fill   func(*lua.LTable)
 }
 
 type frozenUpvalue struct {
@@ -76,6 +80,7 @@ func (st *state) freeze() {
 	st.frozen = f
 	st.conv.frozen = f
 	f.arrayMT, f.objectMT = st.conv.arrayMT, st.conv.objectMT
+	f.lazyMT, f.fill = st.conv.lazyMT, st.conv.fill
 	f.newindex = L.NewFunction(refuseWrite)
 	f.length = L.NewFunction(f.proxyLen)
 
@@ -106,7 +111,7 @@ func (st *state) freeze() {
 		smt.RawSetString("__metatable", f.table(view))
 	}
 	// The marks of companion.array/object and companion.null.
-	for _, mt := range []lua.LValue{st.conv.arrayMT, st.conv.objectMT, st.conv.null.Metatable} {
+	for _, mt := range []lua.LValue{st.conv.arrayMT, st.conv.objectMT, st.conv.null.Metatable, st.conv.lazyMT} {
 		if t, ok := mt.(*lua.LTable); ok {
 			t.RawSetString("__metatable", lua.LFalse)
 		}
@@ -232,13 +237,18 @@ func (f *frozen) resetGlobals() {
 	*f.globals = lua.LTable{Metatable: f.globalMT}
 }
 
-// unwrap returns the table a proxy shows, or t.
+// unwrap returns the table a proxy shows, or t (a placeholder of the
+// lazy conversion filled).
 func (f *frozen) unwrap(t *lua.LTable) *lua.LTable {
 	if f == nil {
 		return t
 	}
 	mt, hasMT := t.Metatable.(*lua.LTable)
 	if !hasMT || lua.LValue(mt) == f.arrayMT || lua.LValue(mt) == f.objectMT {
+		return t
+	}
+	if lua.LValue(mt) == f.lazyMT {
+		f.fill(t)
 		return t
 	}
 	if real, ok := f.target[t]; ok {

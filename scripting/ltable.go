@@ -106,15 +106,21 @@ func (c *converter) objectTable(L *lua.LState, n int) *lua.LTable {
 		return L.CreateTable(0, n)
 	}
 	t := c.newTable()
+	c.initObject(t, n)
+	return t
+}
+
+// initObject makes t, a table from newTable, an empty table with room for
+// n string keys (fastTables only).
+func (c *converter) initObject(t *lua.LTable, n int) {
 	m := (*tableLayout)(unsafe.Pointer(t))
 	m.Metatable = lua.LNil
 	if n == 0 {
-		return t // as CreateTable(0, 0): no parts until a key is set
+		return // as CreateTable(0, 0): no parts until a key is set
 	}
 	m.strdict = make(map[string]lua.LValue, n)
 	m.keys = c.values(n)
 	m.k2i = make(map[lua.LValue]int, n)
-	return t
 }
 
 // setKey sets a key not yet in t (made by objectTable) to v (not nil), as

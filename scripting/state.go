@@ -35,6 +35,7 @@ type state struct {
 // afterCall puts the state back as the entry script left it.
 func (st *state) afterCall() {
 	st.frozen.reset()
+	st.conv.forget()
 	if st.callLoaded != nil {
 		clear(st.callLoaded)
 	}
