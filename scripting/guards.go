@@ -108,6 +108,11 @@ func (st *state) boundedConcat(orig lua.LGFunction) lua.LGFunction {
 func (st *state) next(L *lua.LState) int {
 	st.unwrapArg(L, 1)
 	tb := L.CheckTable(1)
+	if mt := tb.Metatable; mt == lua.LValue(st.conv.objectMT) || mt == lua.LValue(st.conv.arrayMT) {
+		// A converted table (or one marked in Lua) may have its key
+		// list to complete (ltable.go).
+		st.conv.indexKeys(tb, L.Get(2))
+	}
 	key, value := tb.Next(L.Get(2))
 	if key == lua.LNil {
 		L.Push(lua.LNil)

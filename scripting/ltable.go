@@ -112,6 +112,10 @@ func (c *converter) objectTable(L *lua.LState, n int) *lua.LTable {
 
 // initObject makes t, a table from newTable, an empty table with room for
 // n string keys (fastTables only).
+//
+// Only the value map is made: the key list and key->position map serve
+// next() alone, and most converted tables are never iterated; indexKeys
+// builds them when one is (see there).
 func (c *converter) initObject(t *lua.LTable, n int) {
 	m := (*tableLayout)(unsafe.Pointer(t))
 	m.Metatable = lua.LNil
@@ -119,12 +123,10 @@ func (c *converter) initObject(t *lua.LTable, n int) {
 		return // as CreateTable(0, 0): no parts until a key is set
 	}
 	m.strdict = make(map[string]lua.LValue, n)
-	m.keys = c.values(n)
-	m.k2i = make(map[lua.LValue]int, n)
 }
 
 // setKey sets a key not yet in t (made by objectTable) to v (not nil), as
-// RawSetString would.
+// RawSetString would, but leaves the key list to indexKeys.
 func (c *converter) setKey(t *lua.LTable, key string, v lua.LValue) {
 	if !fastTables {
 		t.RawSetString(key, v)
@@ -135,10 +137,51 @@ func (c *converter) setKey(t *lua.LTable, key string, v lua.LValue) {
 		t.RawSetString(key, v)
 		return
 	}
-	lk := c.internedKey(key)
-	m.k2i[lk] = len(m.keys)
-	m.keys = append(m.keys, lk)
 	m.strdict[key] = v
+}
+
+// indexKeys makes sure t's key list and key->position map (which
+// gopher-lua's LTable.Next walks) hold every key of t before next(t, key)
+// runs. A converted object is made without them (initObject); gopher-lua
+// itself only adds the keys set from then on (RawSetString starts an empty
+// list), so the list may lack keys until indexKeys adds them. It runs at
+// the start of every traversal (key nil) and for a key the map lacks:
+// within a traversal the list then holds every key and stays as it is
+// (Lua leaves adding keys during a traversal undefined), so each key is
+// visited once, as with a table made in Lua.
+func (c *converter) indexKeys(t *lua.LTable, key lua.LValue) {
+	if !fastTables {
+		return
+	}
+	m := (*tableLayout)(unsafe.Pointer(t))
+	n := len(m.strdict) + len(m.dict)
+	if n == 0 {
+		return
+	}
+	if key != lua.LNil && m.k2i != nil {
+		if _, ok := m.k2i[key]; ok {
+			return
+		}
+	}
+	if m.k2i == nil {
+		m.k2i = make(map[lua.LValue]int, n)
+	}
+	if len(m.k2i) == 0 && cap(m.keys) < n {
+		m.keys = make([]lua.LValue, 0, n)
+	}
+	for k := range m.strdict {
+		lk := c.internedKey(k)
+		if _, ok := m.k2i[lk]; !ok {
+			m.k2i[lk] = len(m.keys)
+			m.keys = append(m.keys, lk)
+		}
+	}
+	for k := range m.dict {
+		if _, ok := m.k2i[k]; !ok {
+			m.k2i[k] = len(m.keys)
+			m.keys = append(m.keys, k)
+		}
+	}
 }
 
 // arrayTable returns a table whose array part is items (none of them nil).

@@ -2,6 +2,9 @@ package scripting
 
 import (
 	"context"
+	"fmt"
+	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -62,5 +65,74 @@ func TestConvertedTablesBehaveLikeLuaTables(t *testing.T) {
 				t.Errorf("%s = %#v, want %#v", k, v[k], w)
 			}
 		}
+	}
+}
+
+// Converted objects get their key list (what next walks) only when they
+// are iterated: every traversal must still visit each key once, whatever
+// was assigned or cleared before or during it, as for a table made in Lua.
+func TestConvertedTablesIterateLikeLuaTables(t *testing.T) {
+	rt := start(t, map[string]string{"system.lua": kindWith(`
+  local function walk(t)
+    local seen, n = {}, 0
+    local k = next(t)
+    while k ~= nil do
+      if seen[k] then return "twice " .. tostring(k) end
+      seen[k] = true
+      n = n + 1
+      k = next(t, k)
+    end
+    local names = {}
+    for key in pairs(seen) do names[#names + 1] = tostring(key) end
+    table.sort(names)
+    return n .. ":" .. table.concat(names, ",")
+  end
+  local function run(t)
+    local r = {}
+    r[#r + 1] = walk(t.a)
+    t.b.name = "changed"
+    t.b.extra = 1
+    r[#r + 1] = walk(t.b)
+    t.c.name = nil
+    r[#r + 1] = walk(t.c)
+    for k in pairs(t.d) do t.d[k] = nil end
+    r[#r + 1] = tostring(next(t.d)) .. walk(t.d)
+    local n = 0
+    for k, v in pairs(t.e) do n = n + 1; t.e[k] = tostring(v) .. "!" end
+    r[#r + 1] = n .. walk(t.e) .. t.e.name
+    t.f[1] = true
+    r[#r + 1] = walk(t.f)
+    return r
+  end
+  local function copy(v)
+    if type(v) ~= "table" then return v end
+    local out = {}
+    for k, x in pairs(v) do out[k] = copy(x) end
+    return out
+  end
+  local lua = {}
+  for _, k in ipairs({ "a", "b", "c", "d", "e", "f" }) do lua[k] = copy(e.data[k]) end
+  return { converted = run(e.data), made = run(lua) }
+`)}, Options{})
+	obj := func() map[string]any {
+		m := map[string]any{"name": "goblin", "hp": int64(7), "list": []any{"x"}}
+		for i := 0; i < 12; i++ {
+			m[fmt.Sprintf("k%d", i)] = int64(i)
+		}
+		return m
+	}
+	data := map[string]any{}
+	for _, k := range []string{"a", "b", "c", "d", "e", "f"} {
+		data[k] = obj()
+	}
+	got, err := rt.CallTable(context.Background(), "thing", "view", map[string]any{"data": data})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got["converted"], got["made"]) {
+		t.Errorf("converted %v\nmade in Lua %v", got["converted"], got["made"])
+	}
+	if r := got["converted"].([]any); len(r) != 6 || !strings.HasPrefix(r[0].(string), "15:") {
+		t.Errorf("walks: %v", r)
 	}
 }
