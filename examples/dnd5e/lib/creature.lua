@@ -229,28 +229,34 @@ function creature.speed(speed)
   if type(speed) ~= "table" or speed == null then
     return ""
   end
+  -- (Absent keys, the usual case, are tested before calling distance.)
   local s -- the line after the walking speed (nil: nothing yet)
-  local d = distance(speed.burrow)
+  local v = speed.burrow
+  local d = v ~= nil and distance(v)
   if d then
     s = "burrow " .. d
   end
-  d = distance(speed.climb)
+  v = speed.climb
+  d = v ~= nil and distance(v)
   if d then
     s = also(s, "climb " .. d)
   end
-  d = distance(speed.fly)
+  v = speed.fly
+  d = v ~= nil and distance(v)
   if d then
     if speed.hover == true then
       d = d .. " (hover)"
     end
     s = also(s, "fly " .. d)
   end
-  d = distance(speed.swim)
+  v = speed.swim
+  d = v ~= nil and distance(v)
   if d then
     s = also(s, "swim " .. d)
   end
   s = append_unlisted(s, speed, SPEED_KNOWN)
-  local walk = distance(speed.walk)
+  v = speed.walk
+  local walk = v ~= nil and distance(v) or nil
   if walk == nil then
     if s == nil then
       return ""
@@ -353,19 +359,23 @@ function creature.senses(senses)
     return ""
   end
   local s -- nil: nothing yet
-  local d = distance(senses.blindsight)
+  local v = senses.blindsight
+  local d = v ~= nil and distance(v)
   if d then
     s = "blindsight " .. d
   end
-  d = distance(senses.darkvision)
+  v = senses.darkvision
+  d = v ~= nil and distance(v)
   if d then
     s = also(s, "darkvision " .. d)
   end
-  d = distance(senses.tremorsense)
+  v = senses.tremorsense
+  d = v ~= nil and distance(v)
   if d then
     s = also(s, "tremorsense " .. d)
   end
-  d = distance(senses.truesight)
+  v = senses.truesight
+  d = v ~= nil and distance(v)
   if d then
     s = also(s, "truesight " .. d)
   end

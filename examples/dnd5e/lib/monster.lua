@@ -119,18 +119,25 @@ function monster.view(e)
   local legendary = opt_features(data.legendary_actions)
   local desc = data.desc
 
+  -- The optional lines that are strings: util.opt without the call.
+  local vulnerabilities = damage_list(data.damage_vulnerabilities)
+  local resistances = damage_list(data.damage_resistances)
+  local immunities = damage_list(data.damage_immunities)
+  local condition_immunities = conditions(data.condition_immunities)
+  local intro = legendary_intro(name, legendary)
+
   return {
     subtitle = subtitle(data),
     armor_class = armor_class(data.armor_class),
     hit_points = hit_points(data),
     speed = speed(data.speed),
     abilities = abilities(data),
-    saving_throws = opt(saves),
-    skills = opt(skills),
-    damage_vulnerabilities = opt(damage_list(data.damage_vulnerabilities)),
-    damage_resistances = opt(damage_list(data.damage_resistances)),
-    damage_immunities = opt(damage_list(data.damage_immunities)),
-    condition_immunities = opt(conditions(data.condition_immunities)),
+    saving_throws = saves ~= "" and saves or nil,
+    skills = skills ~= "" and skills or nil,
+    damage_vulnerabilities = vulnerabilities ~= "" and vulnerabilities or nil,
+    damage_resistances = resistances ~= "" and resistances or nil,
+    damage_immunities = immunities ~= "" and immunities or nil,
+    condition_immunities = condition_immunities ~= "" and condition_immunities or nil,
     senses = senses(data.senses),
     languages = languages(data.languages),
     challenge = challenge_line,
@@ -139,7 +146,7 @@ function monster.view(e)
     description = desc ~= nil and opt(blocks(desc)) or nil,
     special_abilities = opt_features(data.special_abilities),
     actions = features(data.actions),
-    legendary_intro = opt(legendary_intro(name, legendary)),
+    legendary_intro = intro ~= "" and intro or nil,
     legendary_actions = legendary,
     reactions = opt_features(data.reactions),
   }
