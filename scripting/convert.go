@@ -29,6 +29,10 @@ import (
 //   - JSON null is the companion.null sentinel (so it can sit inside a
 //     sequence); nil and companion.null both convert back to null.
 
+// maxJSONScratch bounds the JSON scratch buffer a state keeps between
+// calls: one huge view does not pin its size for the state's lifetime.
+const maxJSONScratch = 256 << 10
+
 // maxDepth bounds nesting so that a cyclic Lua table is an error, not a hang.
 const maxDepth = 100
 
@@ -36,11 +40,11 @@ const maxDepth = 100
 const maxExactInt = 1 << 53
 
 type converter struct {
-	keys     map[string]lua.LValue // interned table keys (see internedKey)
-	tables   []lua.LTable          // chunk of tables to hand out (newTable)
-	slab     []lua.LValue          // chunk of value slices to hand out (values)
-	fields   []jsonField           // stack of object fields being written (appendTable)
-	jsonSize int                   // size of the last JSON written (CallJSON)
+	keys    map[string]lua.LValue // interned table keys (see internedKey)
+	tables  []lua.LTable          // chunk of tables to hand out (newTable)
+	slab    []lua.LValue          // chunk of value slices to hand out (values)
+	fields  []jsonField           // stack of object fields being written (appendTable)
+	jsonBuf []byte                // scratch buffer of CallJSON (see maxJSONScratch)
 	// lossy is set by appendJSON when what it wrote does not read back as
 	// the value fromLua gives (-0, strings that are not UTF-8).
 	lossy    bool

@@ -1,6 +1,7 @@
 package scripting
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -388,10 +389,16 @@ func (c *converter) jsonResult(field, kind string, defaults []Default, wantValue
 			return nil, listError(fn, field, kind)
 		}
 		c.lossy = false
-		// Views of one kind have similar sizes: start from the last one's
-		// rather than growing from small (the buffer is what is kept).
-		data, value, ok := c.appendTable(make([]byte, 0, c.jsonSize+c.jsonSize/4+64), t, defaults, 0, wantValue)
-		c.jsonSize = len(data)
+		// The JSON is written in the state's scratch buffer and copied out
+		// at its exact size: the copy is what is kept (cached), and
+		// sizing a fresh buffer for each view would leave headroom or
+		// regrow it, more garbage either way.
+		data, value, ok := c.appendTable(c.jsonBuf[:0], t, defaults, 0, wantValue)
+		defer func() {
+			if cap(data) <= maxJSONScratch {
+				c.jsonBuf = data[:0]
+			}
+		}()
 		if ok && !wantValue && c.lossy {
 			// The JSON will not read back as the value: build it now.
 			data, value, ok = c.appendTable(data[:0], t, defaults, 0, true)
@@ -404,7 +411,7 @@ func (c *converter) jsonResult(field, kind string, defaults []Default, wantValue
 			}
 			return nil, c.notJSON(fn, field, kind, err)
 		}
-		r := jsonResult{data: data}
+		r := jsonResult{data: bytes.Clone(data)}
 		if value != nil {
 			r.value = value.(map[string]any)
 		}
