@@ -111,7 +111,7 @@ func (c *converter) toLuaDepth(L *lua.LState, v any, depth int) (lua.LValue, err
 		}
 		return lua.LNumber(f), nil
 	case map[string]any:
-		if depth >= lazyDepth && len(x) > 0 && c.lazyTables() && c.plainTree(x, depth) {
+		if depth >= lazyDepth && c.lazyTables() && hasTables(x) && c.plainTree(x, depth) {
 			return c.placeholder(x), nil
 		}
 		t := c.objectTable(L, len(x))

@@ -114,8 +114,13 @@ func (c *converter) lazyValue(v any) lua.LValue {
 	case int:
 		return luaNumber(float64(x))
 	case map[string]any:
-		if len(x) == 0 {
-			t := c.objectTable(nil, 0)
+		if !hasTables(x) {
+			// Scalars only (an SRD reference): converting it costs less
+			// than a placeholder that is read.
+			t := c.objectTable(nil, len(x))
+			for k, item := range x {
+				c.setKey(t, k, c.lazyValue(item))
+			}
 			t.Metatable = c.objectMT
 			return t
 		}
@@ -137,6 +142,19 @@ func (c *converter) lazyValue(v any) lua.LValue {
 		return t
 	}
 	return c.null // valueNull: plainTree lets nothing else through
+}
+
+// hasTables reports whether an object holds an object or a list: only
+// those are worth a placeholder; an object of scalars (an SRD reference,
+// a usage) is cheaper to convert than to fill when read.
+func hasTables(m map[string]any) bool {
+	for _, v := range m {
+		switch v.(type) {
+		case map[string]any, []any, []string:
+			return true
+		}
+	}
+	return false
 }
 
 func (c *converter) placeholder(v any) *lua.LTable {
