@@ -16,15 +16,15 @@ import (
 //
 // So, on a frozen state, the value's first levels are converted at once
 // (an entity, its data and the lists and objects in it, which nearly
-// every view reads) and each non-empty object or list deeper than that
-// (lazyDepth) becomes a placeholder: an empty table whose metatable
-// (lazyMT, protected like the array/object marks) fills it from its Go
-// value on first use, then gives it the object or array mark it would
-// have had. After filling it is exactly the table the eager conversion
-// makes; its own objects and lists are placeholders in turn. (Making the
-// first levels lazy too cost more than it saved: a placeholder costs a
-// metamethod call and a map entry more when it is read, and those levels
-// are read.)
+// every view reads) and each non-empty list, or object holding a table,
+// deeper than that (lazyDepth) becomes a placeholder: an empty table
+// whose metatable (lazyMT, protected like the array/object marks) fills
+// it from its Go value on first use, then gives it the object or array
+// mark it would have had. After filling it is exactly the table the eager
+// conversion makes; the lists and objects in it are placeholders in turn.
+// (Making the first levels, or objects of scalars, lazy too cost more
+// than it saved: a placeholder costs a metamethod call and a map entry
+// more when it is read, and those are read.)
 //
 // Every way of looking at a table fills a placeholder first:
 //
