@@ -62,33 +62,30 @@ func (c *converter) plainTree(v any, depth int) bool {
 	if depth > maxDepth {
 		return false
 	}
+	// A scalar item is plain, unless it would sit past maxDepth itself.
+	scalars := depth < maxDepth
+	plainItem := func(item any) bool {
+		switch item.(type) {
+		case string, float64, int64, bool, nil:
+			if scalars {
+				return true
+			}
+		}
+		return c.plainTree(item, depth+1)
+	}
 	switch x := v.(type) {
 	case nil, string, bool, float64, int64, int, []string:
 		return true
 	case map[string]any:
-		scalars := depth < maxDepth
 		for _, item := range x {
-			switch item.(type) {
-			case string, float64, int64, bool, nil:
-				if scalars {
-					continue
-				}
-			}
-			if !c.plainTree(item, depth+1) {
+			if !plainItem(item) {
 				return false
 			}
 		}
 		return true
 	case []any:
-		scalars := depth < maxDepth
 		for _, item := range x {
-			switch item.(type) {
-			case string, float64, int64, bool, nil:
-				if scalars {
-					continue
-				}
-			}
-			if !c.plainTree(item, depth+1) {
+			if !plainItem(item) {
 				return false
 			}
 		}
