@@ -140,13 +140,7 @@ func (c *converter) toLuaDepth(L *lua.LState, v any, depth int) (lua.LValue, err
 		t.Metatable = c.arrayMT
 		return t, nil
 	case []string:
-		items := c.values(len(x))
-		for _, s := range x {
-			items = append(items, lua.LString(s))
-		}
-		t := c.arrayTable(L, items)
-		t.Metatable = c.arrayMT
-		return t, nil
+		return c.stringList(L, x), nil
 	default:
 		if c.valueNull != nil && v == c.valueNull {
 			return c.null, nil
@@ -367,4 +361,15 @@ func (c *converter) arrayFromLua(t *lua.LTable, n int, depth int) (any, error) {
 		out[i-1] = gv
 	}
 	return out, nil
+}
+
+// stringList converts a list of strings to a marked Lua array.
+func (c *converter) stringList(L *lua.LState, x []string) *lua.LTable {
+	items := c.values(len(x))
+	for _, s := range x {
+		items = append(items, lua.LString(s))
+	}
+	t := c.arrayTable(L, items)
+	t.Metatable = c.arrayMT
+	return t
 }

@@ -130,13 +130,7 @@ func (c *converter) lazyValue(v any) lua.LValue {
 		}
 		return c.placeholder(x)
 	case []string:
-		items := c.values(len(x))
-		for _, s := range x {
-			items = append(items, lua.LString(s))
-		}
-		t := c.arrayTable(nil, items)
-		t.Metatable = c.arrayMT
-		return t
+		return c.stringList(nil, x)
 	}
 	return c.null // valueNull: plainTree lets nothing else through
 }
