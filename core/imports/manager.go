@@ -42,6 +42,7 @@ type Manager struct {
 	cfg     Config
 	in      *Installer
 	fetcher *Fetcher
+	client  *ClientFolder
 
 	ctx    context.Context
 	cancel context.CancelFunc
@@ -67,6 +68,7 @@ func NewManager(cfg Config) *Manager {
 	return &Manager{
 		cfg: cfg, in: in,
 		fetcher: &Fetcher{Client: cfg.Client, UserAgent: "Companion/" + cfg.AppVersion},
+		client:  NewClientFolder(cfg.DataDir),
 		ctx:     ctx, cancel: cancel,
 		offers: map[string]*offerState{},
 	}
