@@ -30,7 +30,7 @@ func (s *server) mountStatic(r chi.Router) {
 	r.Get("/client", func(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, "/client/", http.StatusMovedPermanently)
 	})
-	r.Get("/client/*", s.serveWeb("client"))
+	r.Get("/client/*", s.serveClient) // client_serve.go
 	for _, folder := range dataFolders {
 		r.Get("/"+folder+"/*", s.serveDataFolder(folder))
 	}
