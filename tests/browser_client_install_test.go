@@ -58,6 +58,18 @@ func TestHostConsoleWebClientPanel(t *testing.T) {
 	os.WriteFile(broken, []byte("not a zip"), 0o644)
 
 	p := startBrowserPage(t, browser)
+	// Every page records what its Content-Security-Policy refused.
+	p.call("Page.enable", nil)
+	p.call("Page.addScriptToEvaluateOnNewDocument", map[string]any{"source": `window.cspRefused = [];
+document.addEventListener("securitypolicyviolation", (e) => window.cspRefused.push(e.violatedDirective + " " + e.blockedURI));`})
+
+	// The built-in client runs under the /client/ policy too.
+	p.call("Page.navigate", map[string]any{"url": srv.URL + "/client/"})
+	p.waitFor("the built-in client loaded", `document.readyState === "complete"`)
+	if refused := p.eval(`window.cspRefused.join("; ")`); refused != "" {
+		t.Errorf("the built-in client broke the /client/ policy: %v", refused)
+	}
+
 	p.call("Page.navigate", map[string]any{"url": host + "/host/"})
 	p.eval(`window.confirm = () => true`)
 	p.waitFor("the built-in client shown", `document.getElementById("webclient-current").textContent.includes("built-in")`)
@@ -98,6 +110,9 @@ func TestHostConsoleWebClientPanel(t *testing.T) {
 	p.waitFor("the installed client running and connected", `document.title === "Client 2.0.0 inline script connected"`)
 	if color := p.eval(`getComputedStyle(document.body).color`); color != "rgb(1, 2, 3)" {
 		t.Errorf("the client's inline style did not apply: %v", color)
+	}
+	if refused := p.eval(`window.cspRefused.join("; ")`); refused != "" {
+		t.Errorf("the installed client broke the /client/ policy: %v", refused)
 	}
 
 	// Remove it from the panel: the built-in client again.
