@@ -4,13 +4,11 @@ import (
 	"bytes"
 	"io"
 	"mime/multipart"
-	"net"
 	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/vttapp/companion/core/imports"
 )
@@ -240,7 +238,7 @@ func TestInstalledClientPathAttacks(t *testing.T) {
 		"/client/%2fsecret.txt", "/client/link.txt", "/client/up/secret.txt", "/client/up/companion.db",
 	}
 	for _, path := range paths {
-		status, out := rawClientGet(t, env.public.URL, path)
+		status, out := rawGetAt(t, env.public.URL, path)
 		if strings.Contains(out, "TOP SECRET") || strings.Contains(out, "SQLite format") {
 			t.Fatalf("%s leaked a file outside the client: %s", path, out)
 		}
@@ -251,28 +249,7 @@ func TestInstalledClientPathAttacks(t *testing.T) {
 	if !links {
 		t.Log("no symbolic links on this system: link cases checked as plain missing files")
 	}
-	if status, out := rawClientGet(t, env.public.URL, "/client/main.js"); status != 200 || !strings.Contains(out, "fake 1.0.0") {
+	if status, out := rawGetAt(t, env.public.URL, "/client/main.js"); status != 200 || !strings.Contains(out, "fake 1.0.0") {
 		t.Fatalf("main.js over the raw path: %d", status)
 	}
-}
-
-// rawClientGet sends path exactly as written, the way an attacker would.
-func rawClientGet(t *testing.T, base, path string) (int, string) {
-	t.Helper()
-	conn, err := net.Dial("tcp", strings.TrimPrefix(base, "http://"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
-	conn.SetDeadline(time.Now().Add(5 * time.Second))
-	if _, err := conn.Write([]byte("GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")); err != nil {
-		t.Fatal(err)
-	}
-	out, _ := io.ReadAll(conn)
-	var proto string
-	var status int
-	if _, err := fmtSscan(string(out), &proto, &status); err != nil {
-		t.Fatalf("no status line in %q", out)
-	}
-	return status, string(out)
 }

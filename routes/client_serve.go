@@ -37,20 +37,7 @@ func (s *server) serveClient(w http.ResponseWriter, r *http.Request) {
 		notFound(w, r)
 		return
 	}
-	if folder := s.clientFolder(); folder != nil {
-		f, installed, err := folder.Open(name)
-		if installed {
-			if err != nil {
-				notFound(w, r)
-				return
-			}
-			defer f.Close()
-			w.Header().Set("Content-Security-Policy", clientPolicy)
-			s.serveFile(w, r, name, f)
-			return
-		}
-	}
-	f, err := web.Client().Open(name)
+	f, err := s.openClientFile(name)
 	if err != nil {
 		notFound(w, r)
 		return
@@ -58,6 +45,21 @@ func (s *server) serveClient(w http.ResponseWriter, r *http.Request) {
 	defer f.Close()
 	w.Header().Set("Content-Security-Policy", clientPolicy)
 	s.serveFile(w, r, name, f)
+}
+
+// openClientFile opens a file of the installed client, or of the built-in
+// one when none is installed.
+func (s *server) openClientFile(name string) (fs.File, error) {
+	if folder := s.clientFolder(); folder != nil {
+		f, installed, err := folder.Open(name)
+		if installed && err != nil {
+			return nil, err
+		}
+		if installed {
+			return f, nil
+		}
+	}
+	return web.Client().Open(name)
 }
 
 // clientFolder is the installed client's folder: the import manager's,

@@ -1,8 +1,6 @@
 package tests
 
 import (
-	"archive/zip"
-	"bytes"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -16,25 +14,17 @@ import (
 // Encounter+ client's index.html has one), run its own script file, and
 // open the WebSocket.
 func browserWebClient(t *testing.T, version string) []byte {
-	t.Helper()
-	var buf bytes.Buffer
-	zw := zip.NewWriter(&buf)
-	for _, f := range [][2]string{
-		{"dist/index.html", `<!doctype html><html><head><title>Client ` + version + `</title>
+	return zipOf(t,
+		[2]string{"dist/index.html", `<!doctype html><html><head><title>Client ` + version + `</title>
 <style>body { color: rgb(1, 2, 3); }</style>
 <script>window.inlineRan = true;</script></head>
 <body><script src="main.js"></script></body></html>`},
-		{"dist/main.js", `if (window.inlineRan) document.title += " inline";
+		[2]string{"dist/main.js", `if (window.inlineRan) document.title += " inline";
 document.title += " script";
 const ws = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/ws");
 ws.onopen = () => { document.title += " connected"; };`},
-		{"dist/meta.json", `{"name":"Browser Client","version":"` + version + `"}`},
-	} {
-		w, _ := zw.Create(f[0])
-		w.Write([]byte(f[1]))
-	}
-	zw.Close()
-	return buf.Bytes()
+		[2]string{"dist/meta.json", `{"name":"Browser Client","version":"` + version + `"}`},
+	)
 }
 
 type clientInfoDoc struct {

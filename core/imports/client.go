@@ -120,26 +120,11 @@ func (m *Manager) ClientFolder() *ClientFolder { return m.client }
 // InstallClientFile installs a web client from an uploaded zip archive,
 // read whole under the download size limit.
 func (m *Manager) InstallClientFile(ctx context.Context, r io.Reader) (ClientInfo, error) {
-	stage, err := m.in.newStage()
+	path, cleanup, err := m.receiveUpload(r)
 	if err != nil {
 		return ClientInfo{}, err
 	}
-	defer os.RemoveAll(stage)
-	path := filepath.Join(stage, "upload")
-	f, err := os.Create(path)
-	if err != nil {
-		return ClientInfo{}, core.Internal(err)
-	}
-	n, err := io.Copy(f, io.LimitReader(r, m.cfg.Limits.MaxDownloadBytes+1))
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return ClientInfo{}, core.Invalidf("the upload cannot be read: %v", err)
-	}
-	if n > m.cfg.Limits.MaxDownloadBytes {
-		return ClientInfo{}, core.TooLargef("the file is larger than %d bytes", m.cfg.Limits.MaxDownloadBytes)
-	}
+	defer cleanup()
 	return m.installClientArchive(ctx, path)
 }
 
