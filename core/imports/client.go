@@ -66,7 +66,10 @@ func (c *ClientFolder) Open(name string) (f *os.File, installed bool, err error)
 	defer c.mu.RUnlock()
 	root, err := os.OpenRoot(c.dir)
 	if err != nil {
-		return nil, !errors.Is(err, fs.ErrNotExist), err
+		// Nothing there, or not a folder (as Info sees it): the built-in
+		// client is served.
+		info, statErr := os.Stat(c.dir)
+		return nil, statErr == nil && info.IsDir(), err
 	}
 	defer root.Close() // an open file stays readable after its root is closed
 	f, err = root.Open(name)

@@ -158,6 +158,28 @@ func TestClientUploadSizeLimit(t *testing.T) {
 	}
 }
 
+// A file where the client folder belongs is no installed client.
+func TestClientFolderThatIsAFile(t *testing.T) {
+	env := newTestEnv(t)
+	m := newTestManager(t, env, nil, Limits{})
+	if err := os.WriteFile(filepath.Join(env.dataDir, "client"), []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, installed, _ := m.ClientFolder().Open("index.html"); installed {
+		t.Fatal("Open reports a client installed in a plain file")
+	}
+	if info := m.ClientFolder().Info(); info.Installed {
+		t.Fatalf("info = %+v", info)
+	}
+	// Installing replaces it.
+	if _, err := m.InstallClientFile(context.Background(), bytes.NewReader(clientArchive(t, "1.0.0"))); err != nil {
+		t.Fatal(err)
+	}
+	if got := readClientFile(t, m, "app.js"); got != "console.log('1.0.0')" {
+		t.Fatalf("app.js = %q", got)
+	}
+}
+
 func TestRemoveClient(t *testing.T) {
 	env := newTestEnv(t)
 	m := newTestManager(t, env, nil, Limits{})
