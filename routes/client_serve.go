@@ -55,6 +55,9 @@ func (s *server) openClientFile(name string) (fs.File, error) {
 		if installed && err != nil {
 			return nil, err
 		}
+		if installed && name == "index.html" {
+			return rebaseIndex(f) // client_rebase.go
+		}
 		if installed {
 			return f, nil
 		}

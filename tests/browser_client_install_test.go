@@ -12,10 +12,12 @@ import (
 // browserWebClient is a client archive that proves, in its page title,
 // what the /client/ policy lets it do: run an inline script (the
 // Encounter+ client's index.html has one), run its own script file, and
-// open the WebSocket.
+// open the WebSocket. Like the Encounter+ client it is built for the
+// server's root (<base href="/">): its script loads only if the server
+// rebases it to /client/.
 func browserWebClient(t *testing.T, version string) []byte {
 	return zipOf(t,
-		[2]string{"dist/index.html", `<!doctype html><html><head><title>Client ` + version + `</title>
+		[2]string{"dist/index.html", `<!doctype html><html><head><base href="/"><title>Client ` + version + `</title>
 <style>body { color: rgb(1, 2, 3); }</style>
 <script>window.inlineRan = true;</script></head>
 <body><script src="main.js"></script></body></html>`},
