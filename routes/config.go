@@ -32,8 +32,8 @@ type Config struct {
 	// .local names and the machine's own name) that may write and open
 	// WebSockets on the public listener; see routes/hostcheck.go.
 	AllowHosts []string
-	// Web holds the browser pages (landing page, client, host console);
-	// nil serves the embedded web.FS.
+	// Web holds the browser pages (landing page, host console); nil serves
+	// the embedded web.FS. The built-in client comes from web.Client().
 	Web fs.FS
 
 	Systems      *systems.Holder  // the loaded game system

@@ -16,7 +16,7 @@ func FuzzStaticPaths(f *testing.F) {
 	for _, seed := range []string{
 		"/modules/m1/ok.txt", "/modules/..%2f..%2fsecret.txt", "/modules/%2e%2e/secret.txt", "/modules/..%5csecret.txt",
 		"/modules/%252e%252e%252fsecret.txt", "/modules/m1/ok.txt%00", "/systems/dnd5e/..%2f..%2fsecret.txt",
-		"/client/..%2fsecret.txt", "/campaigns/out/outside.txt", "/monster.%2e%2e", "/%3Cscript%3E.x", "/others//secret.txt",
+		"/client/..%2fsecret.txt", "/client/out/outside.txt", "/client/%2e%2e/secret.txt", "/campaigns/out/outside.txt", "/monster.%2e%2e", "/%3Cscript%3E.x", "/others//secret.txt",
 	} {
 		f.Add(seed)
 	}
@@ -25,6 +25,7 @@ func FuzzStaticPaths(f *testing.F) {
 	for path, content := range map[string]string{
 		filepath.Join(e.dataDir, "secret.txt"):              "TOP SECRET INSIDE",
 		filepath.Join(e.dataDir, "modules", "m1", "ok.txt"): "ok",
+		filepath.Join(e.dataDir, "client", "index.html"):    "installed client",
 		filepath.Join(outside, "outside.txt"):               "TOP SECRET OUTSIDE",
 	} {
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
@@ -35,8 +36,10 @@ func FuzzStaticPaths(f *testing.F) {
 		}
 	}
 	os.MkdirAll(filepath.Join(e.dataDir, "campaigns"), 0o755)
-	if err := os.Symlink(outside, filepath.Join(e.dataDir, "campaigns", "out")); err != nil {
-		f.Fatal(err)
+	for _, link := range []string{filepath.Join(e.dataDir, "campaigns", "out"), filepath.Join(e.dataDir, "client", "out")} {
+		if err := os.Symlink(outside, link); err != nil {
+			f.Fatal(err)
+		}
 	}
 	handler := e.srv.Config.Handler
 	f.Fuzz(func(t *testing.T, path string) {

@@ -38,7 +38,7 @@ type importEnv struct {
 	dataDir      string
 }
 
-func newImportEnv(t *testing.T) *importEnv {
+func newImportEnv(t testing.TB) *importEnv {
 	t.Helper()
 	dataDir := t.TempDir()
 	store, err := sqlite.Open(filepath.Join(dataDir, "companion.db"))
@@ -71,7 +71,7 @@ type importContent struct {
 	files map[string][]byte
 }
 
-func newImportContent(t *testing.T) *importContent {
+func newImportContent(t testing.TB) *importContent {
 	c := &importContent{files: map[string][]byte{}}
 	c.Server = httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		c.mu.Lock()
@@ -94,7 +94,7 @@ func (c *importContent) put(path string, data []byte) {
 }
 
 // importZip builds a zip archive from name/body pairs.
-func importZip(t *testing.T, pairs ...string) []byte {
+func importZip(t testing.TB, pairs ...string) []byte {
 	t.Helper()
 	var buf bytes.Buffer
 	zw := zip.NewWriter(&buf)

@@ -112,15 +112,21 @@ func (h hostImport) getOffer(w http.ResponseWriter, r *http.Request) {
 }
 
 // createOffer takes {"link": "vttapp://..."} (from `companion open`) or
-// {"manifest"|"url": ...} and shows it as an offer.
+// {"manifest"|"url": ...} and shows it as an offer; {"type": "client",
+// "url": ...} offers a web client to install (client_install.go).
 func (h hostImport) createOffer(w http.ResponseWriter, r *http.Request) {
 	var body struct {
 		Link     string `json:"link"`
 		Manifest string `json:"manifest"`
 		URL      string `json:"url"`
+		Type     string `json:"type"`
 	}
 	if err := decodeBody(r, &body); err != nil {
 		h.fail(w, r, err)
+		return
+	}
+	if body.Type != "" {
+		h.createClientOffer(w, r, body.Type, body.URL, body.Link != "" || body.Manifest != "")
 		return
 	}
 	var src imports.Source

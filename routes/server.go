@@ -101,6 +101,7 @@ func NewHostHandler(cfg Config) http.Handler {
 	r := newRouter()
 	r.Use(hostConsoleGuard)
 	mountHostImport(r, cfg)
+	mountHostClient(r, cfg)
 	mountHostSettings(r, cfg)
 	mountHostConsole(r, cfg)
 	r.Get("/", func(w http.ResponseWriter, r *http.Request) {

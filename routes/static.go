@@ -30,7 +30,7 @@ func (s *server) mountStatic(r chi.Router) {
 	r.Get("/client", func(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, "/client/", http.StatusMovedPermanently)
 	})
-	r.Get("/client/*", s.serveWeb("client"))
+	r.Get("/client/*", s.serveClient) // client_serve.go
 	for _, folder := range dataFolders {
 		r.Get("/"+folder+"/*", s.serveDataFolder(folder))
 	}
@@ -159,8 +159,8 @@ func throughSymlink(fsys fs.FS, name string) bool {
 	return false
 }
 
-// serveWeb serves the embedded pages under dir (the web client, the host
-// page); a folder answers its index.html.
+// serveWeb serves the embedded pages under dir (the host console page;
+// the web client has serveClient); a folder answers its index.html.
 func (s *server) serveWeb(dir string) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		rest := chi.URLParam(r, "*")

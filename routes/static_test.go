@@ -22,7 +22,13 @@ import (
 // escaping), the way an attacker would.
 func rawGet(t *testing.T, e *testEnv, path string) (int, string) {
 	t.Helper()
-	conn, err := net.Dial("tcp", strings.TrimPrefix(e.srv.URL, "http://"))
+	return rawGetAt(t, e.srv.URL, path)
+}
+
+// rawGetAt is rawGet on the server at base (http://host:port).
+func rawGetAt(t *testing.T, base, path string) (int, string) {
+	t.Helper()
+	conn, err := net.Dial("tcp", strings.TrimPrefix(base, "http://"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -110,22 +110,35 @@ func runImport(args []string, stdout, stderr io.Writer) int {
 // importFileVia uploads a file as multipart field "file", streaming it with
 // an upload progress bar.
 func importFileVia(hostAddr, path, destination string, stderr io.Writer) (imports.Result, error) {
+	var fields map[string]string
+	if destination != "" {
+		fields = map[string]string{"destination": destination}
+	}
+	var res imports.Result
+	err := uploadVia(hostAddr, "/host/api/import", path, fields, stderr, &res)
+	return res, err
+}
+
+// uploadVia posts a file to a host API path as multipart field "file",
+// after the given fields, streaming it with an upload progress bar; the
+// answer (201) is decoded into out.
+func uploadVia(hostAddr, apiPath, path string, fields map[string]string, stderr io.Writer, out any) error {
 	f, err := os.Open(path)
 	if err != nil {
-		return imports.Result{}, fmt.Errorf("cannot read %s: %v", path, errors.Unwrap(err))
+		return fmt.Errorf("cannot read %s: %v", path, errors.Unwrap(err))
 	}
 	defer f.Close()
 	info, err := f.Stat()
 	if err != nil || info.IsDir() {
-		return imports.Result{}, fmt.Errorf("%s is not a file", path)
+		return fmt.Errorf("%s is not a file", path)
 	}
 	bar := &linkBar{w: stderr, label: "upload"}
 	pr, pw := io.Pipe()
 	mw := multipart.NewWriter(pw)
 	go func() {
 		err := func() error {
-			if destination != "" {
-				if err := mw.WriteField("destination", destination); err != nil {
+			for name, value := range fields {
+				if err := mw.WriteField(name, value); err != nil {
 					return err
 				}
 			}
@@ -140,22 +153,27 @@ func importFileVia(hostAddr, path, destination string, stderr io.Writer) (import
 		}()
 		pw.CloseWithError(err)
 	}()
-	var res imports.Result
-	err = linkCall(hostAddr, http.MethodPost, "/host/api/import", mw.FormDataContentType(), pr, http.StatusCreated, &res)
+	err = linkCall(hostAddr, http.MethodPost, apiPath, mw.FormDataContentType(), pr, http.StatusCreated, out)
 	bar.finish()
-	return res, err
+	return err
 }
 
 // importURLVia asks the server to fetch a URL: it offers it on the host
 // console, accepts it at once (this is the person at the device), and
 // follows the download's progress until it is installed.
 func importURLVia(hostAddr, url, destination string, stderr io.Writer) (imports.Result, error) {
-	body, _ := json.Marshal(map[string]string{"url": url})
+	return offerAndFollow(hostAddr, map[string]string{"url": url}, map[string]string{"destination": destination}, stderr)
+}
+
+// offerAndFollow posts an offer, accepts it and follows its download until
+// it settles; the installed result is returned.
+func offerAndFollow(hostAddr string, offerBody, acceptBody map[string]string, stderr io.Writer) (imports.Result, error) {
+	body, _ := json.Marshal(offerBody)
 	var offer imports.Offer
 	if err := linkCall(hostAddr, http.MethodPost, "/host/api/offers", "application/json", bytes.NewReader(body), http.StatusCreated, &offer); err != nil {
 		return imports.Result{}, err
 	}
-	accept, _ := json.Marshal(map[string]string{"destination": destination})
+	accept, _ := json.Marshal(acceptBody)
 	if err := linkCall(hostAddr, http.MethodPost, "/host/api/offers/"+offer.ID+"/accept", "application/json", bytes.NewReader(accept), http.StatusAccepted, &offer); err != nil {
 		return imports.Result{}, err
 	}

@@ -23,6 +23,9 @@ Usage:
   companion link check LINK        parse a vttapp:// import link
   companion open LINK              offer a vttapp:// link to the running server
   companion import FILE|URL        import a file or URL into the running server
+  companion client install FILE|URL
+                                   install a web client (zip) into the running server
+  companion client remove          go back to the built-in web client
 
 Run 'companion serve -h' for the server's flags.
 `
@@ -53,6 +56,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return runOpen(args, stdout, stderr)
 	case "import":
 		return runImport(args, stdout, stderr)
+	case "client":
+		return runClient(args, stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return 0

@@ -42,6 +42,7 @@ type Manager struct {
 	cfg     Config
 	in      *Installer
 	fetcher *Fetcher
+	client  *ClientFolder
 
 	ctx    context.Context
 	cancel context.CancelFunc
@@ -67,6 +68,7 @@ func NewManager(cfg Config) *Manager {
 	return &Manager{
 		cfg: cfg, in: in,
 		fetcher: &Fetcher{Client: cfg.Client, UserAgent: "Companion/" + cfg.AppVersion},
+		client:  NewClientFolder(cfg.DataDir),
 		ctx:     ctx, cancel: cancel,
 		offers: map[string]*offerState{},
 	}
@@ -129,27 +131,43 @@ func (m *Manager) ImportURL(ctx context.Context, raw, destination string, progre
 // ImportFile installs an uploaded file, read whole under the download size
 // limit.
 func (m *Manager) ImportFile(ctx context.Context, r io.Reader, name, destination string) (Result, error) {
-	dir, err := m.in.newStage()
+	path, cleanup, err := m.receiveUpload(r)
 	if err != nil {
 		return Result{}, err
 	}
-	defer os.RemoveAll(dir)
-	path := filepath.Join(dir, "upload")
+	defer cleanup()
+	return m.in.InstallFile(ctx, path, name, InstallOptions{Destination: destination, Name: name})
+}
+
+// receiveUpload saves an uploaded file in a staging folder, refusing it
+// past the download size limit; cleanup removes it.
+func (m *Manager) receiveUpload(r io.Reader) (path string, cleanup func(), err error) {
+	dir, err := m.in.newStage()
+	if err != nil {
+		return "", nil, err
+	}
+	cleanup = func() { os.RemoveAll(dir) }
+	path = filepath.Join(dir, "upload")
 	f, err := os.Create(path)
 	if err != nil {
-		return Result{}, core.Internal(err)
+		cleanup()
+		return "", nil, core.Internal(err)
 	}
 	n, err := io.Copy(f, io.LimitReader(r, m.cfg.Limits.MaxDownloadBytes+1))
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
+	switch {
+	case err != nil:
+		err = core.Invalidf("the upload cannot be read: %v", err)
+	case n > m.cfg.Limits.MaxDownloadBytes:
+		err = core.TooLargef("the file is larger than %d bytes", m.cfg.Limits.MaxDownloadBytes)
+	}
 	if err != nil {
-		return Result{}, core.Invalidf("the upload cannot be read: %v", err)
+		cleanup()
+		return "", nil, err
 	}
-	if n > m.cfg.Limits.MaxDownloadBytes {
-		return Result{}, core.TooLargef("the file is larger than %d bytes", m.cfg.Limits.MaxDownloadBytes)
-	}
-	return m.in.InstallFile(ctx, path, name, InstallOptions{Destination: destination, Name: name})
+	return path, cleanup, nil
 }
 
 // Modules lists the installed modules.

@@ -25,6 +25,9 @@ type Offer struct {
 	ID       string `json:"id"`
 	Manifest string `json:"manifest,omitempty"`
 	URL      string `json:"url,omitempty"`
+	// Type is "client" for a web client to install (client.go); empty
+	// for content.
+	Type string `json:"type,omitempty"`
 	// From says who offered it: "api <address>", "link" or "host".
 	From string `json:"from"`
 	// Host is the host the content comes from.
@@ -76,8 +79,13 @@ type offerState struct {
 // is refused, so that a flood of requests cannot grow memory or make the
 // device fetch manifests without end.
 func (m *Manager) Offer(src Source, from string) (Offer, error) {
+	return m.offer(src, from, "")
+}
+
+// offer records an offer of the given type (empty for content).
+func (m *Manager) offer(src Source, from, offerType string) (Offer, error) {
 	st := &offerState{Offer: Offer{
-		ID: core.NewID(), Manifest: src.Manifest, URL: src.URL, From: from,
+		ID: core.NewID(), Manifest: src.Manifest, URL: src.URL, Type: offerType, From: from,
 		Status: StatusPending, Progress: Transfer{Total: -1}, Created: m.now().Format("2006-01-02T15:04:05Z"),
 	}, done: make(chan struct{})}
 	if u, err := url.Parse(src.Target()); err == nil {
@@ -273,6 +281,10 @@ func (m *Manager) Accept(id, destination string) (Offer, error) {
 	m.goBackground(func(ctx context.Context) {
 		var res Result
 		err := m.recovered(func() (err error) {
+			if out.Type == KindClient {
+				res, err = m.runClientAccepted(ctx, id, out.URL)
+				return err
+			}
 			res, err = m.runAccepted(ctx, id, manifest, out.URL, pkg, destination)
 			return err
 		})

@@ -230,7 +230,8 @@ async function loadOffers() {
 
 function offerRow(o) {
   const pkg = o.package;
-  const title = pkg ? pkg.name + " " + pkg.version : (o.url || o.manifest);
+  const isClient = o.type === "client"; // a web client to install (see the Web client panel)
+  const title = (isClient ? "Web client from " : "") + (pkg ? pkg.name + " " + pkg.version : (o.url || o.manifest));
   const details = [];
   if (pkg) {
     details.push(pkg.type);
@@ -259,9 +260,10 @@ function offerRow(o) {
       el("span", { className: "small" }, bytes(p.done) + (p.total > 0 ? " of " + bytes(p.total) : ""))));
   }
   if (o.error) row.append(el("div", { className: "error" }, o.error));
-  if (o.result) row.append(el("div", { className: "good small" }, "Installed " + o.result.kind + " “" + o.result.name + "”"));
+  if (o.result) row.append(el("div", { className: "good small" }, "Installed " + (isClient ? "web client" : o.result.kind) + " “" + o.result.name + "”"));
 
   if (o.status === "pending") {
+    if (isClient) details.push("replaces the web client players get");
     const select = el("select", { "aria-label": "Destination for a loose collection or map" },
       ...destinationOptions(state.destinations[o.id] || ""));
     select.addEventListener("change", () => { state.destinations[o.id] = select.value; });
@@ -283,7 +285,7 @@ function offerRow(o) {
       } catch (e) { say("offers-msg", e.message, "bad"); }
     });
     row.append(el("div", { className: "buttons" },
-      el("label", { className: "small" }, "File into ", select), accept, decline));
+      isClient ? null : el("label", { className: "small" }, "File into ", select), accept, decline));
   }
   return row;
 }
@@ -308,6 +310,73 @@ function wireImport() {
         loadModules().catch(() => {});
         loadCampaign().catch(() => {});
       } catch (e) { say("import-msg", e.message, "bad"); }
+    });
+  });
+}
+
+// ---- web client ----------------------------------------------------------------
+
+// The client served at /client/: installed from a zip (uploaded here) or
+// from a URL (an offer of type "client", accepted under Import offers), or
+// the built-in one.
+async function loadWebClient() {
+  let info;
+  try {
+    info = await api("GET", "client");
+  } catch (e) {
+    if (e.status === 503) info = null; else throw e;
+  }
+  if (!changed("webclient", info)) return;
+  const current = $("webclient-current");
+  $("webclient-remove").hidden = !(info && info.installed);
+  if (info === null) {
+    current.textContent = "Installing a web client is not available on this server.";
+  } else if (!info.installed) {
+    current.textContent = "The built-in client is served.";
+  } else {
+    const name = (info.name || "An installed client") + (info.version ? " " + info.version : "");
+    current.textContent = name + " is installed" + (info.installedAt ? " (" + when(info.installedAt) + ")" : "") + ".";
+  }
+}
+
+function wireWebClient() {
+  $("webclient-upload-form").addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    const file = $("webclient-file").files[0];
+    if (!file) { say("webclient-msg", "Choose the client's zip first.", "bad"); return; }
+    const form = new FormData();
+    form.append("file", file, file.name);
+    say("webclient-msg", "Installing " + file.name + "…");
+    await busy($("webclient-upload"), async () => {
+      try {
+        const info = await api("POST", "client", form);
+        say("webclient-msg", "Installed " + (info.name || file.name) + (info.version ? " " + info.version : "") + ".", "good");
+        $("webclient-upload-form").reset();
+        await loadWebClient();
+      } catch (e) { say("webclient-msg", e.message, "bad"); }
+    });
+  });
+  $("webclient-url-form").addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    const url = $("webclient-url").value.trim();
+    await busy($("webclient-offer"), async () => {
+      try {
+        await api("POST", "offers", { type: "client", url });
+        say("webclient-msg", "Offered: check it and accept it under Import offers.", "good");
+        $("webclient-url-form").reset();
+        await loadOffers();
+      } catch (e) { say("webclient-msg", e.message, "bad"); }
+    });
+  });
+  const remove = $("webclient-remove");
+  remove.addEventListener("click", () => {
+    if (!confirm("Remove the installed web client? Players get the built-in client again.")) return;
+    busy(remove, async () => {
+      try {
+        await api("DELETE", "client");
+        say("webclient-msg", "Removed: the built-in client is served again.", "good");
+        await loadWebClient();
+      } catch (e) { say("webclient-msg", e.message, "bad"); }
     });
   });
 }
@@ -520,6 +589,7 @@ function start() {
   wireImport();
   wireCombat();
   wireModules();
+  wireWebClient();
   refreshDestinationSelects();
   every(1000, loadSystem);
   every(1000, loadSettings);
@@ -527,6 +597,7 @@ function start() {
   every(1000, loadClients);
   every(2000, loadCampaign);
   every(10000, loadModules);
+  every(2000, loadWebClient);
 }
 
 start();

@@ -1,0 +1,99 @@
+package routes
+
+import (
+	"io/fs"
+	"net/http"
+	"net/url"
+	"strings"
+
+	"github.com/go-chi/chi/v5"
+	"github.com/vttapp/companion/core/imports"
+	"github.com/vttapp/companion/web"
+)
+
+// clientPolicy is the Content-Security-Policy of /client/, installed or
+// built in. Unlike imported content (contentPolicy), a client is an
+// application: it runs its own scripts and opens the WebSocket. The policy
+// keeps scripts, workers and connections to this server (connect-src also
+// allows ws:/wss:, which 'self' does not cover in every browser) and stops
+// plugins, framing by other sites and <base> rewriting. It allows inline
+// and eval'd script and inline style on purpose: the Encounter+ web client
+// has an inline script in its index.html, Angular injects component styles
+// as <style> elements, and PixiJS 6 compiles shader uniform code with
+// new Function; a stricter policy breaks the real client (docs/host-console.md).
+const clientPolicy = "default-src 'self' data: blob:; img-src * data: blob:; media-src * data: blob:; " +
+	"style-src 'self' 'unsafe-inline'; font-src 'self' data:; script-src 'self' 'unsafe-inline' 'unsafe-eval'; " +
+	"worker-src 'self' blob:; connect-src 'self' ws: wss:; object-src 'none'; base-uri 'self'; frame-ancestors 'self'"
+
+// serveClient serves /client/...: the client installed in the data folder
+// when there is one, else the built-in client. A folder answers its
+// index.html; a missing file is 404 (the real client routes nothing under
+// its own path, so no SPA fallback to index.html: it would hide missing
+// assets behind an HTML page). An installed client never falls back to
+// built-in files, which would mix two applications.
+func (s *server) serveClient(w http.ResponseWriter, r *http.Request) {
+	name, ok := clientFileName(r)
+	if !ok {
+		notFound(w, r)
+		return
+	}
+	f, err := s.openClientFile(name)
+	if err != nil {
+		notFound(w, r)
+		return
+	}
+	defer f.Close()
+	w.Header().Set("Content-Security-Policy", clientPolicy)
+	s.serveFile(w, r, name, f)
+}
+
+// openClientFile opens a file of the installed client, or of the built-in
+// one when none is installed.
+func (s *server) openClientFile(name string) (fs.File, error) {
+	if folder := s.clientFolder(); folder != nil {
+		f, installed, err := folder.Open(name)
+		if installed && err != nil {
+			return nil, err
+		}
+		if installed && name == "index.html" {
+			return rebaseIndex(f) // client_rebase.go
+		}
+		if installed {
+			return f, nil
+		}
+	}
+	return web.Client().Open(name)
+}
+
+// clientFolder is the installed client's folder: the import manager's,
+// whose lock orders file opens with installs, or, on a server without one
+// (nothing installs then), a folder of its own.
+func (s *server) clientFolder() *imports.ClientFolder {
+	if s.cfg.Imports != nil {
+		return s.cfg.Imports.ClientFolder()
+	}
+	if s.cfg.DataDir == "" {
+		return nil
+	}
+	return imports.NewClientFolder(s.cfg.DataDir)
+}
+
+// clientFileName is the file a /client/ request names, "index.html" for a
+// folder, judged like requestedFile (percent-encoded forms decoded first).
+func clientFileName(r *http.Request) (string, bool) {
+	name := chi.URLParam(r, "*")
+	if r.URL.RawPath != "" {
+		decoded, err := url.PathUnescape(name)
+		if err != nil {
+			return "", false
+		}
+		name = decoded
+	}
+	if name == "" || strings.HasSuffix(name, "/") {
+		name += "index.html"
+	}
+	if strings.ContainsAny(name, "\\\x00") || !fs.ValidPath(name) {
+		return "", false
+	}
+	return name, true
+}
