@@ -23,7 +23,7 @@ func (s *Service) Snapshot(ctx context.Context) (*Snapshot, error) {
 			return err
 		}
 		game.Combatants = combatants
-		snap.Game = playerGame(game)
+		snap.Game = s.withCreatures(playerGame(game))
 		screen, err := tx.Screen(c.ID)
 		if err != nil {
 			return err
@@ -37,7 +37,7 @@ func (s *Service) Snapshot(ctx context.Context) (*Snapshot, error) {
 			case err != nil:
 				return err
 			default:
-				snap.Map = PlayerMap(m)
+				snap.Map = s.playerMap(m, combatants)
 			}
 		}
 		snap.Messages, err = tx.RecentMessages(c.ID, RecentMessageCount)
@@ -52,6 +52,6 @@ func (s *Service) Snapshot(ctx context.Context) (*Snapshot, error) {
 	snap.TrackedObjects = s.live.TrackedObjects()
 	settings := s.live.Settings()
 	snap.Paused = settings.Paused
-	snap.Screen.RemoteInteraction = settings.RemoteInteraction
+	s.liveScreen(snap.Screen)
 	return snap, nil
 }

@@ -157,8 +157,11 @@ func TestHostConsolePageInBrowser(t *testing.T) {
 	if watch := elementByID(dom, "system-watch"); !strings.Contains(watch, "Watching") {
 		t.Errorf("hot reload line = %q, want the watched folder", watch)
 	}
-	if tag := tagByID(dom, "set-remote"); tag == "" || hasAttr(tag, "checked") {
-		t.Errorf("remote interaction (started off) shows as %q", tag)
+	if tag := tagByID(dom, "interaction-none"); tag == "" || !hasAttr(tag, "selected") {
+		t.Errorf("remote interaction (started off) shows as %q, want none selected", tag)
+	}
+	if tag := tagByID(dom, "interaction-all"); hasAttr(tag, "selected") {
+		t.Errorf("remote interaction (started off) shows all selected: %q", tag)
 	}
 	if tag := tagByID(dom, "set-paused"); !hasAttr(tag, "checked") {
 		t.Errorf("pause (turned on) shows as %q", tag)

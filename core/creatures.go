@@ -1,0 +1,248 @@
+package core
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+)
+
+// Creature is one row of game.creatures: the initiative list as the real
+// Encounter+ web client reads it, beside the contract's game.combatants.
+// Rows are the visible combatants in turn order.
+type Creature struct {
+	ID         string   `json:"id"`
+	UID        string   `json:"uid"`
+	Type       string   `json:"type"`
+	Name       string   `json:"name"`
+	Role       string   `json:"role"`
+	Rank       int      `json:"rank"`
+	Initiative float64  `json:"initiative"`
+	Health     *float64 `json:"health"`
+	Hitpoints  *float64 `json:"hitpoints"`
+	Bloodied   bool     `json:"bloodied"`
+	Dead       bool     `json:"dead"`
+	Hidden     bool     `json:"hidden"`
+	TokenID    *string  `json:"tokenId"`
+	Image      *string  `json:"image"`
+	Player     bool     `json:"player"`
+}
+
+// NoInitiative is the initiative of a creature that has none, as the real
+// client reads it.
+const NoInitiative = -10
+
+// withCreatures returns g (a player's game: hidden combatants already left
+// out) with its creatures filled in.
+func (s *Service) withCreatures(g *Game) *Game {
+	g.Creatures = s.Creatures(g.Combatants)
+	return g
+}
+
+// Creatures lists the visible combatants as rows of game.creatures, in
+// turn order: those that take a turn first (rank 1...), then the others in
+// their stored order. Health follows the system's ranges (see Health).
+func (s *Service) Creatures(combatants []*Combatant) []Creature {
+	rank := map[string]int{}
+	for _, slot := range s.TurnOrder(combatants) {
+		if _, seen := rank[slot.CombatantID]; !seen {
+			rank[slot.CombatantID] = len(rank) + 1
+		}
+	}
+	inOrder := len(rank)
+	out := make([]Creature, 0, len(combatants))
+	var rest []Creature
+	for _, c := range combatants {
+		if c.Hidden {
+			continue
+		}
+		health, hitpoints := s.Health(c)
+		cr := Creature{
+			ID: c.ID, UID: c.Label, Type: c.EntityType, Name: c.Name, Role: c.Role,
+			Initiative: firstInitiative(c), Health: health, Hitpoints: hitpoints,
+			Bloodied: c.Bloodied, Dead: c.Defeated, Hidden: c.Hidden,
+			TokenID: c.TokenID, Image: c.Image, Player: c.Player,
+		}
+		if cr.UID == "" {
+			cr.UID = c.Name
+		}
+		if cr.Role == "" {
+			cr.Role = RoleHostile
+		}
+		if r, ok := rank[c.ID]; ok {
+			cr.Rank = r
+			out = append(out, cr)
+			continue
+		}
+		inOrder++
+		cr.Rank = inOrder
+		rest = append(rest, cr)
+	}
+	sortCreatures(out)
+	return append(out, rest...)
+}
+
+func sortCreatures(list []Creature) {
+	for i := 1; i < len(list); i++ {
+		for j := i; j > 0 && list[j].Rank < list[j-1].Rank; j-- {
+			list[j], list[j-1] = list[j-1], list[j]
+		}
+	}
+}
+
+// firstInitiative is a combatant's first numeric initiative value, or
+// NoInitiative.
+func firstInitiative(c *Combatant) float64 {
+	for _, in := range c.Initiative {
+		if v, ok := numberOf(in.Value); ok {
+			return v
+		}
+	}
+	return NoInitiative
+}
+
+func numberOf(v any) (float64, bool) {
+	switch n := v.(type) {
+	case float64:
+		return n, !math.IsNaN(n) && !math.IsInf(n, 0)
+	case int:
+		return float64(n), true
+	case int64:
+		return float64(n), true
+	case string:
+		f, err := strconv.ParseFloat(n, 64)
+		return f, err == nil && !math.IsNaN(f) && !math.IsInf(f, 0)
+	}
+	return 0, false
+}
+
+// Health returns what players may know of a combatant's hit points, as
+// health (current) and hitpoints (maximum). The value is the first range
+// the loaded system keeps in step for the combatant's kind (D&D 5e:
+// hit_points); the maximum is data["max_<range>"] when present, else the
+// current value. Only friendly combatants (the party and its allies) give
+// numbers: a hostile or neutral creature's exact hit points are the game
+// master's, players learn only bloodied and dead. Both are nil when there
+// is nothing to tell.
+func (s *Service) Health(c *Combatant) (health, hitpoints *float64) {
+	if c.Role != RoleFriendly || s.rules == nil || c.EntityType == "" {
+		return nil, nil
+	}
+	ranges := s.rules.Ranges(c.EntityType)
+	if len(ranges) == 0 {
+		return nil, nil
+	}
+	cur, ok := numberOf(c.Data[ranges[0]])
+	if !ok {
+		return nil, nil
+	}
+	max := cur
+	if m, ok := numberOf(c.Data["max_"+ranges[0]]); ok {
+		max = m
+	}
+	return &cur, &max
+}
+
+// TokenSize names a token's footprint as the real client reads it: the
+// size letters of the common footprints (T half a cell, M one, L two, H
+// three, G four, C six cells square) and "WxH" in cells otherwise.
+func TokenSize(width, height float64) string {
+	if width == height {
+		switch width {
+		case 0.5:
+			return "T"
+		case 1:
+			return "M"
+		case 2:
+			return "L"
+		case 3:
+			return "H"
+		case 4:
+			return "G"
+		case 6:
+			return "C"
+		}
+	}
+	return fmt.Sprintf("%gx%g", width, height)
+}
+
+// playerTokens returns copies of tokens with what the real client reads
+// beside the stored fields: size always; health, hitpoints, bloodied and
+// dead where a combatant is linked (Combatant.TokenID). tokens are not
+// changed.
+func (s *Service) playerTokens(tokens []*Token, combatants []*Combatant) []*Token {
+	linked := map[string]*Combatant{}
+	for _, c := range combatants {
+		if c.TokenID != nil && *c.TokenID != "" {
+			linked[*c.TokenID] = c
+		}
+	}
+	out := make([]*Token, len(tokens))
+	for i, t := range tokens {
+		out[i] = s.playerToken(t, linked[t.ID])
+	}
+	return out
+}
+
+// playerToken is one token of playerTokens; c is its combatant or nil.
+func (s *Service) playerToken(t *Token, c *Combatant) *Token {
+	cp := *t
+	cp.Size = TokenSize(t.Width, t.Height)
+	cp.Health, cp.Hitpoints, cp.Bloodied, cp.Dead = nil, nil, nil, nil
+	if c != nil {
+		cp.Health, cp.Hitpoints = s.Health(c)
+		bloodied, dead := c.Bloodied, c.Defeated
+		cp.Bloodied, cp.Dead = &bloodied, &dead
+	}
+	return &cp
+}
+
+// playerMap is a map as players receive it: hidden objects left out
+// (PlayerMap), tokens with what the real client reads (playerTokens) and
+// sight computed (WithSight).
+func (s *Service) playerMap(m *Map, combatants []*Combatant) *Map {
+	shown := PlayerMap(m)
+	out := *shown
+	out.Tokens = s.playerTokens(shown.Tokens, combatants)
+	return WithSight(&out)
+}
+
+// playerMapIn is playerMap with the primary campaign's combatants read in
+// tx (none when there is no primary campaign).
+func (s *Service) playerMapIn(tx Tx, m *Map) (*Map, error) {
+	combatants, err := s.primaryCombatants(tx)
+	if err != nil {
+		return nil, err
+	}
+	return s.playerMap(m, combatants), nil
+}
+
+// playerTokenIn is a token as tokenUpdated carries it: derived fields
+// from its combatant and its sight on its map.
+func (s *Service) playerTokenIn(tx Tx, t *Token) (*Token, error) {
+	combatants, err := s.primaryCombatants(tx)
+	if err != nil {
+		return nil, err
+	}
+	var linked *Combatant
+	for _, c := range combatants {
+		if c.TokenID != nil && *c.TokenID == t.ID {
+			linked = c
+			break
+		}
+	}
+	return tokenSight(tx, s.playerToken(t, linked))
+}
+
+func (s *Service) primaryCombatants(tx Tx) ([]*Combatant, error) {
+	if s.rules == nil {
+		return nil, nil
+	}
+	c, err := s.primaryCampaign(tx)
+	if IsNotFound(err) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return tx.Combatants(c.ID)
+}
