@@ -1,0 +1,131 @@
+package core_test
+
+import (
+	"context"
+	"encoding/json"
+	"testing"
+
+	"github.com/vttapp/companion/core"
+)
+
+// seedCombatants links three combatants of the fixture's campaign: the
+// friendly hero to the free token (acts second), a hostile guard (acts
+// first), a hidden ambusher linked to the hidden token, and a friendly
+// one without initiative.
+func seedCombatants(t *testing.T, f *liveFixture) {
+	t.Helper()
+	free, hidden := liveTokenID, liveHiddenID
+	f.updateStore(t, func(tx core.Tx) error {
+		for i, c := range []*core.Combatant{
+			{ID: "c-hero", Label: "A", Name: "Hero", Role: core.RoleFriendly, Player: true, EntityType: "characters",
+				Initiative: []core.Initiative{{ID: "i-1", Value: 12.0}}, Data: core.Object{"hp": 7.0, "max_hp": 10.0}, Bloodied: true, TokenID: &free},
+			{ID: "c-guard", Label: "G1", Name: "Guard", Role: core.RoleHostile, EntityType: "monsters",
+				Initiative: []core.Initiative{{ID: "i-2", Value: 15.0}}, Data: core.Object{"hp": 11.0}},
+			{ID: "c-ambush", Name: "Ambusher", Role: core.RoleHostile, Hidden: true,
+				Initiative: []core.Initiative{{ID: "i-3", Value: 20.0}}, TokenID: &hidden},
+			{ID: "c-dog", Name: "Dog", Role: core.RoleFriendly, EntityType: "characters", Data: core.Object{"hp": 4.0}},
+		} {
+			c.Campaign, c.Rank = liveCampaign, i
+			c.Normalize()
+			if err := tx.PutCombatant(c); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+func TestSnapshotCreaturesInTurnOrderWithoutHiddenOrHostileHitPoints(t *testing.T) {
+	f := newLiveFixture(t)
+	seedCombatants(t, f)
+	snap, err := f.svc.Snapshot(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantJSON(t, "game.creatures", snap.Game.Creatures, `[
+		{"id":"c-guard","uid":"G1","type":"monsters","name":"Guard","role":"hostile","rank":1,"initiative":15,
+		 "health":null,"hitpoints":null,"bloodied":false,"dead":false,"hidden":false,"tokenId":null,"image":null,"player":false},
+		{"id":"c-hero","uid":"A","type":"characters","name":"Hero","role":"friendly","rank":2,"initiative":12,
+		 "health":7,"hitpoints":10,"bloodied":true,"dead":false,"hidden":false,"tokenId":"tok-free","image":null,"player":true},
+		{"id":"c-dog","uid":"Dog","type":"characters","name":"Dog","role":"friendly","rank":3,"initiative":-10,
+		 "health":4,"hitpoints":4,"bloodied":false,"dead":false,"hidden":false,"tokenId":null,"image":null,"player":false}]`)
+	if len(snap.Game.Combatants) != 3 {
+		t.Fatalf("game.combatants has %d rows, want the 3 visible ones beside the creatures", len(snap.Game.Combatants))
+	}
+}
+
+func TestGameUpdatedCarriesCreatures(t *testing.T) {
+	f := newLiveFixture(t)
+	seedCombatants(t, f)
+	if _, err := f.svc.ControlCombat(context.Background(), core.CombatStart); err != nil {
+		t.Fatal(err)
+	}
+	events := f.events.take()
+	wantNames(t, events, core.EventGameUpdated)
+	g := events[0].Data.(*core.Game)
+	if len(g.Creatures) != 3 || g.Creatures[0].ID != "c-guard" {
+		t.Fatalf("gameUpdated creatures %+v", g.Creatures)
+	}
+	b, _ := json.Marshal(g)
+	var back struct {
+		Creatures []map[string]any `json:"creatures"`
+	}
+	if err := json.Unmarshal(b, &back); err != nil || len(back.Creatures) != 3 {
+		t.Fatalf("gameUpdated JSON has no creatures: %s", b)
+	}
+}
+
+func TestTokensCarrySizeAndLinkedHealth(t *testing.T) {
+	f := newLiveFixture(t)
+	seedCombatants(t, f)
+	if _, err := f.svc.ShowMap(context.Background(), liveMapID); err != nil {
+		t.Fatal(err)
+	}
+	snap, err := f.svc.Snapshot(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	byID := map[string]*core.Token{}
+	for _, tok := range snap.Map.Tokens {
+		byID[tok.ID] = tok
+	}
+	if byID[liveHiddenID] != nil {
+		t.Fatal("the hidden token reached players")
+	}
+	hero, statue := byID[liveTokenID], byID[liveLockedID]
+	wantJSON(t, "linked token health", []any{hero.Size, hero.Health, hero.Hitpoints, hero.Bloodied, hero.Dead}, `["M",7,10,true,false]`)
+	b, _ := json.Marshal(statue)
+	var unlinked map[string]any
+	json.Unmarshal(b, &unlinked)
+	if unlinked["size"] != "M" || unlinked["health"] != nil || unlinked["bloodied"] != nil || unlinked["dead"] != nil {
+		t.Fatalf("unlinked token %s, want size M and no health fields", b)
+	}
+
+	// Derived fields are never stored, and tokenUpdated carries them.
+	f.events.take()
+	if _, err := f.svc.PatchToken(context.Background(), liveTokenID, core.Object{"width": 2.0, "height": 2.0, "size": "T", "health": 99.0}); err != nil {
+		t.Fatal(err)
+	}
+	events := f.events.take()
+	wantNames(t, events, core.EventTokenUpdated)
+	shown := events[0].Data.(*core.Token)
+	if shown.Size != "L" || shown.Health == nil || *shown.Health != 7 {
+		t.Fatalf("tokenUpdated size %q health %v, want L and the combatant's 7", shown.Size, shown.Health)
+	}
+	var stored *core.Token
+	f.store.View(context.Background(), func(tx core.Tx) (err error) { stored, err = tx.Token(liveTokenID); return })
+	if stored.Size != "" || stored.Health != nil || stored.Bloodied != nil {
+		t.Fatalf("derived fields were stored: size %q health %v", stored.Size, stored.Health)
+	}
+}
+
+func TestTokenSize(t *testing.T) {
+	for _, tc := range []struct {
+		w, h float64
+		want string
+	}{{0.5, 0.5, "T"}, {1, 1, "M"}, {2, 2, "L"}, {3, 3, "H"}, {4, 4, "G"}, {6, 6, "C"}, {2, 1, "2x1"}, {5, 5, "5x5"}, {1.5, 1.5, "1.5x1.5"}} {
+		if got := core.TokenSize(tc.w, tc.h); got != tc.want {
+			t.Errorf("TokenSize(%v, %v) = %q, want %q", tc.w, tc.h, got, tc.want)
+		}
+	}
+}
