@@ -2,6 +2,7 @@ package core
 
 import (
 	"encoding/json"
+	"regexp"
 	"strings"
 )
 
@@ -71,17 +72,46 @@ func rollContentOf(rolls []json.RawMessage) (RollContent, bool) {
 		if json.Unmarshal(raw, &r) != nil || r.Total == nil || r.Error != "" {
 			continue
 		}
-		name := strings.TrimSpace(r.Comment)
-		if name == "" {
-			name = r.Label
-		}
-		if name == "" {
-			name = r.Formula
-		}
 		detail := strings.TrimPrefix(r.Text, r.Formula+": ")
-		return RollContent{Name: name, Type: rollKind(name), Formula: r.Formula, Result: *r.Total, Detail: detail}, true
+		formula, title, kind := rollTitle(r.Formula)
+		name := strings.TrimSpace(r.Comment)
+		for _, alt := range []string{title, r.Label, formula} {
+			if name == "" {
+				name = alt
+			}
+		}
+		if kind == "" {
+			kind = rollKind(name)
+		}
+		return RollContent{Name: name, Type: kind, Formula: formula, Result: *r.Total, Detail: detail}, true
 	}
 	return RollContent{}, false
+}
+
+// rollLabel matches a dice label, "[...]".
+var rollLabel = regexp.MustCompile(`\[([^\[\]]*)\]`)
+
+// rollTitle reads the real client's roll title: a formula with a single
+// label, last, is "/r 1d20+3 [dagger:attack]" — the title "dagger" and
+// the kind after the colon when it is one the client knows. It returns the
+// formula without that label. Formulas with several labels ("2d6[fire]+
+// 1d6[cold]") label their terms, not the roll: they are returned as they
+// are.
+func rollTitle(formula string) (rest, title, kind string) {
+	labels := rollLabel.FindAllStringSubmatchIndex(formula, -1)
+	if len(labels) != 1 || labels[0][1] != len(formula) {
+		return formula, "", ""
+	}
+	rest = strings.TrimSpace(formula[:labels[0][0]])
+	title = strings.TrimSpace(formula[labels[0][2]:labels[0][3]])
+	if before, after, found := strings.Cut(title, ":"); found {
+		for _, k := range rollKinds {
+			if strings.EqualFold(strings.TrimSpace(after), k) {
+				return rest, strings.TrimSpace(before), k
+			}
+		}
+	}
+	return rest, title, ""
 }
 
 // rollKind finds the kind of a roll in its name, "" when none.

@@ -58,6 +58,26 @@ func TestRollContentKinds(t *testing.T) {
 	}
 }
 
+// The real client's roll titles: "/r 1d20+3 [dagger:attack]".
+func TestRollContentReadsTheRealClientsTitles(t *testing.T) {
+	for formula, want := range map[string][3]string{
+		"1d20+3[dagger:attack]": {"dagger", "attack", "1d20+3"},
+		"1d4+3[dagger:damage]":  {"dagger", "damage", "1d4+3"},
+		"1d20+3[cha:save]":      {"cha", "save", "1d20+3"},
+		"1d20+3[initiative]":    {"initiative", "", "1d20+3"},
+		"1d20+3[lucky:charm]":   {"lucky:charm", "", "1d20+3"},
+		"2d6[fire]+1d6[cold]":   {"2d6[fire]+1d6[cold]", "", "2d6[fire]+1d6[cold]"},
+		"2d20kh1":               {"2d20kh1", "", "2d20kh1"},
+	} {
+		m := &core.Message{Type: core.MessageRoll, Rolls: []json.RawMessage{json.RawMessage(
+			`{"formula":` + string(mustJSON(formula)) + `,"total":7,"text":` + string(mustJSON(formula+": [4]+3 = 7")) + `}`)}}
+		c, _ := m.Content().(core.RollContent)
+		if c.Name != want[0] || c.Type != want[1] || c.Formula != want[2] || c.Detail != "[4]+3 = 7" {
+			t.Errorf("%s: %+v, want name %q type %q formula %q", formula, c, want[0], want[1], want[2])
+		}
+	}
+}
+
 func mustJSON(v any) []byte {
 	b, err := json.Marshal(v)
 	if err != nil {

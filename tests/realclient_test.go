@@ -168,10 +168,13 @@ func TestRealClientSequence(t *testing.T) {
 		msg["source"] != "Ellie" || msg["color"] != "#4caf50" || msg["created"] == nil {
 		t.Fatalf("chat message %v", msg)
 	}
-	a.send(core.RequestCreateMessage, map[string]any{"type": "chat", "content": "/roll 1d20+5 # Longsword attack"})
+	// A roll as the real client sends it: a command message, its title
+	// and kind in brackets, its own id, creature and date (ignored).
+	a.send(core.RequestCreateMessage, map[string]any{"id": "", "type": "command", "source": "Ellie", "color": "#4caf50",
+		"creature": "", "content": "/r 1d20+5 [dagger:attack]", "created": "2026-01-02T03:04:05.000Z"})
 	msg = obj(t, a.next(core.EventMessageCreated).Data)
 	content, _ := msg["content"].(map[string]any)
-	if msg["type"] != "roll" || content == nil || content["name"] != "Longsword attack" || content["type"] != "attack" ||
+	if msg["type"] != "roll" || content == nil || content["name"] != "dagger" || content["type"] != "attack" ||
 		content["formula"] != "1d20+5" || content["result"] == nil || !strings.Contains(content["detail"].(string), "]+5") || msg["rolls"] == nil {
 		t.Fatalf("roll message %v", msg)
 	}
