@@ -470,6 +470,12 @@ func TestHostConsolePageActions(t *testing.T) {
 	waitAPI(t, host+"/host/api/settings", "pause", func(s struct{ Paused bool }) bool { return s.Paused })
 	p.waitFor("the paused badge", `!document.getElementById("pause-badge").hidden`)
 
+	// Remote interaction: the three modes from the page's select.
+	p.eval(`const sel = document.getElementById("set-interaction"); sel.value = "token"; sel.dispatchEvent(new Event("change"))`)
+	waitAPI(t, host+"/host/api/settings", "interaction token", func(s struct{ Interaction string }) bool { return s.Interaction == "token" })
+	p.waitFor("token mode saved", `document.getElementById("settings-msg").textContent === "Saved."`)
+	p.waitFor("token mode shown", `document.getElementById("interaction-token").defaultSelected`)
+
 	// Import a Universal VTT map from the page's file form: it lands in the
 	// campaign, shows in the maps list, and goes on the player screen from
 	// there.
