@@ -32,10 +32,62 @@ type Creature struct {
 const NoInitiative = -10
 
 // withCreatures returns g (a player's game: hidden combatants already left
-// out) with its creatures filled in.
-func (s *Service) withCreatures(g *Game) *Game {
-	g.Creatures = s.Creatures(g.Combatants)
-	return g
+// out) with its creatures filled in; maxima missing from a combatant are
+// read from its entity in tx (healthSources).
+func (s *Service) withCreatures(tx Tx, g *Game) (*Game, error) {
+	sources, err := s.healthSources(tx, g.Combatants)
+	if err != nil {
+		return nil, err
+	}
+	g.Creatures = s.Creatures(sources)
+	return g, nil
+}
+
+// healthSources returns combatants whose data carries the maximum of their
+// first range (data["max_<range>"]): a friendly combatant without one gets
+// a copy with its entity's, when the entity has it (a shared combatant
+// keeps only the current value in step: D&D 5e characters hold
+// max_hit_points on the character). Others are returned as they are.
+func (s *Service) healthSources(tx Tx, combatants []*Combatant) ([]*Combatant, error) {
+	if s.rules == nil {
+		return combatants, nil
+	}
+	out, copied := combatants, false
+	for i, c := range combatants {
+		if c.Role != RoleFriendly || c.EntityID == "" || c.EntityType == "" {
+			continue
+		}
+		ranges := s.rules.Ranges(c.EntityType)
+		if len(ranges) == 0 {
+			continue
+		}
+		key := "max_" + ranges[0]
+		if _, ok := numberOf(c.Data[key]); ok {
+			continue
+		}
+		e, err := tx.Entity(c.EntityID)
+		if IsNotFound(err) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		max, ok := numberOf(e.Data[key])
+		if !ok {
+			continue
+		}
+		if !copied {
+			out, copied = append([]*Combatant(nil), combatants...), true // the caller's list stays as it is
+		}
+		cp := *c
+		cp.Data = make(Object, len(c.Data)+1)
+		for k, v := range c.Data {
+			cp.Data[k] = v
+		}
+		cp.Data[key] = max
+		out[i] = &cp
+	}
+	return out, nil
 }
 
 // Creatures lists the visible combatants as rows of game.creatures, in
@@ -118,8 +170,9 @@ func numberOf(v any) (float64, bool) {
 // Health returns what players may know of a combatant's hit points, as
 // health (current) and hitpoints (maximum). The value is the first range
 // the loaded system keeps in step for the combatant's kind (D&D 5e:
-// hit_points); the maximum is data["max_<range>"] when present, else the
-// current value. Only friendly combatants (the party and its allies) give
+// hit_points); the maximum is data["max_<range>"] when present (see
+// healthSources: the combatant's, else its entity's), else the current
+// value. Only friendly combatants (the party and its allies) give
 // numbers: a hostile or neutral creature's exact hit points are the game
 // master's, players learn only bloodied and dead. Both are nil when there
 // is nothing to tell.
@@ -244,5 +297,9 @@ func (s *Service) primaryCombatants(tx Tx) ([]*Combatant, error) {
 	if err != nil {
 		return nil, err
 	}
-	return tx.Combatants(c.ID)
+	combatants, err := tx.Combatants(c.ID)
+	if err != nil {
+		return nil, err
+	}
+	return s.healthSources(tx, combatants)
 }

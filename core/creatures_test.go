@@ -23,7 +23,7 @@ func seedCombatants(t *testing.T, f *liveFixture) {
 				Initiative: []core.Initiative{{ID: "i-2", Value: 15.0}}, Data: core.Object{"hp": 11.0}},
 			{ID: "c-ambush", Name: "Ambusher", Role: core.RoleHostile, Hidden: true,
 				Initiative: []core.Initiative{{ID: "i-3", Value: 20.0}}, TokenID: &hidden},
-			{ID: "c-dog", Name: "Dog", Role: core.RoleFriendly, EntityType: "characters", Data: core.Object{"hp": 4.0}},
+			{ID: "c-dog", Name: "Dog", Role: core.RoleFriendly, EntityType: "characters", EntityID: liveEntityID, Data: core.Object{"hp": 4.0}},
 		} {
 			c.Campaign, c.Rank = liveCampaign, i
 			c.Normalize()
@@ -31,7 +31,14 @@ func seedCombatants(t *testing.T, f *liveFixture) {
 				return err
 			}
 		}
-		return nil
+		// The dog's maximum lives on its entity only, as D&D 5e keeps
+		// max_hit_points on the character.
+		e, err := tx.Entity(liveEntityID)
+		if err != nil {
+			return err
+		}
+		e.Data["max_hp"] = 12.0
+		return tx.PutEntity(e)
 	})
 }
 
@@ -48,7 +55,7 @@ func TestSnapshotCreaturesInTurnOrderWithoutHiddenOrHostileHitPoints(t *testing.
 		{"id":"c-hero","uid":"A","type":"characters","name":"Hero","role":"friendly","rank":2,"initiative":12,
 		 "health":7,"hitpoints":10,"bloodied":true,"dead":false,"hidden":false,"tokenId":"tok-free","image":null,"player":true},
 		{"id":"c-dog","uid":"Dog","type":"characters","name":"Dog","role":"friendly","rank":3,"initiative":-10,
-		 "health":4,"hitpoints":4,"bloodied":false,"dead":false,"hidden":false,"tokenId":null,"image":null,"player":false}]`)
+		 "health":4,"hitpoints":12,"bloodied":false,"dead":false,"hidden":false,"tokenId":null,"image":null,"player":false}]`)
 	if len(snap.Game.Combatants) != 3 {
 		t.Fatalf("game.combatants has %d rows, want the 3 visible ones beside the creatures", len(snap.Game.Combatants))
 	}

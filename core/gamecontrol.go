@@ -96,7 +96,11 @@ func (s *Service) ControlCombat(ctx context.Context, action string) (*Game, erro
 		if err := tx.PutGame(c.ID, game); err != nil {
 			return nil, err
 		}
-		return []Event{{Name: EventGameUpdated, Data: s.withCreatures(playerGame(game))}}, nil
+		shown, err := s.withCreatures(tx, playerGame(game))
+		if err != nil {
+			return nil, err
+		}
+		return []Event{{Name: EventGameUpdated, Data: shown}}, nil
 	})
 	return out, err
 }
