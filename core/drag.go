@@ -181,6 +181,13 @@ func (d *Drags) Move(ctx context.Context, from EventSource, m Movement) (*Moveme
 			m.X, m.Y = own.startX, own.startY
 		}
 		m.Path, m.Polygon, m.Distance = nil, nil, ""
+		// The vision goes back with the token: clients drew the polygons of
+		// the drag.
+		sight, err := d.svc.dragSightOf(ctx, tok)
+		if err != nil {
+			return nil, err
+		}
+		sight.cast(&m)
 		d.svc.Publish(Event{Name: EventTokenMoved, Data: &m})
 		return nil, nil
 	}
@@ -224,14 +231,20 @@ func (d *Drags) blockSender(ctx context.Context, m Movement) (*Movement, error) 
 // gone.
 func (d *Drags) blockAll(ctx context.Context, m Movement, own *drag) error {
 	x, y := own.startX, own.startY
+	var sight *dragSight
 	tok, err := d.svc.Token(ctx, m.ID)
 	switch {
 	case err == nil:
 		x, y = tok.X, tok.Y
+		if sight, err = d.svc.dragSightOf(ctx, tok); err != nil {
+			return err
+		}
 	case !IsNotFound(err):
 		return err
 	}
-	d.svc.Publish(Event{Name: EventTokenMoved, Data: blockAt(m, x, y)})
+	block := blockAt(m, x, y)
+	sight.cast(block) // everyone drew the drag's polygons: the vision goes back too
+	d.svc.Publish(Event{Name: EventTokenMoved, Data: block})
 	return nil
 }
 

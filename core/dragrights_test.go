@@ -2,6 +2,7 @@ package core_test
 
 import (
 	"context"
+	"reflect"
 	"testing"
 
 	"github.com/vttapp/companion/core"
@@ -122,5 +123,32 @@ func TestDragWithoutLineOfSightCarriesNoPolygon(t *testing.T) {
 	}
 	if m := movement(t, f.events.take()[0]); m.Polygon != nil {
 		t.Fatalf("a client's polygon was passed on: %v", m.Polygon)
+	}
+}
+
+func TestDragCancelAndBlockPutTheVisionBack(t *testing.T) {
+	f := newLiveFixture(t)
+	f.seeCompatMap(t)
+	d := core.NewDrags(f.svc)
+	ctx := context.Background()
+	start, err := d.Move(ctx, alice, core.Movement{ID: liveTokenID, X: 50, Y: 50, State: core.DragStart})
+	if err != nil || start != nil {
+		t.Fatal(start, err)
+	}
+	at := movement(t, f.events.take()[0]).Polygon
+	d.Move(ctx, alice, core.Movement{ID: liveTokenID, X: 150, Y: 150, State: core.DragControl})
+	d.Move(ctx, alice, core.Movement{ID: liveTokenID, X: 150, Y: 150, State: core.DragCancel})
+	events := f.events.take()
+	if m := movement(t, events[len(events)-1]); m.State != core.DragCancel || !reflect.DeepEqual(m.Polygon, at) {
+		t.Fatalf("cancel %s carries polygon %v, want the one at the start %v", m.State, m.Polygon, at)
+	}
+
+	d.Move(ctx, alice, core.Movement{ID: liveTokenID, X: 150, Y: 150, State: core.DragStart})
+	if _, err := d.Veto(ctx, liveTokenID); err != nil {
+		t.Fatal(err)
+	}
+	events = f.events.take()
+	if m := movement(t, events[len(events)-1]); m.State != core.DragBlock || !reflect.DeepEqual(m.Polygon, at) {
+		t.Fatalf("veto %s carries polygon %v, want the one at the committed place", m.State, m.Polygon)
 	}
 }
