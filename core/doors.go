@@ -4,11 +4,12 @@ import "context"
 
 // UpdateDoor changes the state of a door wall on its map in one transaction,
 // recomputes the map's line of sight and broadcasts mapUpdated then
-// lineOfSightUpdated. The broadcast map is the players' (PlayerMap, with
-// sight: WithSight), as the snapshot's is; lineOfSightUpdated carries the
-// array of sights (MapSights: empty with line of sight off), which it also
-// returns. What blocks sight is the map's walls, in mapUpdated. It does not check remote interaction: the WebSocket hub
-// does, so that the host console may still open doors.
+// lineOfSightUpdated. The broadcast map is the players', with sight
+// (playerMap), as the snapshot's is; lineOfSightUpdated carries the array
+// of its sights (empty with line of sight off), which UpdateDoor also
+// returns. What blocks sight is the map's walls, in mapUpdated. It does
+// not check remote interaction: the WebSocket hub does, so that the host
+// console may still open doors.
 func (s *Service) UpdateDoor(ctx context.Context, d Door) ([]Sight, error) {
 	if d.MapID == "" {
 		return nil, Invalidf("updateDoor: 'mapId' is required")
@@ -44,14 +45,11 @@ func (s *Service) UpdateDoor(ctx context.Context, d Door) ([]Sight, error) {
 			return nil, err
 		}
 		m.Tokens = tokens
-		shown := PlayerMap(m)
-		los = MapSights(shown)
-		if los == nil {
-			los = []Sight{}
-		}
-		if shown, err = s.playerMapIn(tx, m); err != nil {
+		shown, err := s.playerMapIn(tx, m)
+		if err != nil {
 			return nil, err
 		}
+		los = sightsIn(shown)
 		return []Event{{Name: EventMapUpdated, Data: shown}, {Name: EventLineOfSightUpdated, Data: los}}, nil
 	})
 	if err != nil {

@@ -44,7 +44,7 @@ type drag struct {
 	checked uint64
 	// sight is what the token's vision polygon is cast against, read with
 	// the token (nil when the token has no vision or its map no line of
-	// sight): each control and the end carry the polygon (dragsight.go).
+	// sight): each control and the end carry the polygon (sightpayload.go).
 	sight *dragSight
 }
 

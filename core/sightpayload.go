@@ -93,6 +93,26 @@ func WithSight(m *Map) *Map {
 	return &out
 }
 
+// sightsIn lists the sights WithSight gave m's tokens and lights, in
+// MapSights' order (tokens, then lights): the payload of
+// lineOfSightUpdated, never nil.
+func sightsIn(m *Map) []Sight {
+	out := []Sight{}
+	for _, t := range m.Tokens {
+		if t.Vision != nil {
+			if s, ok := t.Vision.Sight.(*Sight); ok && s != nil {
+				out = append(out, *s)
+			}
+		}
+	}
+	for _, l := range m.Lights {
+		if s, ok := l.Sight.(*Sight); ok && s != nil {
+			out = append(out, *s)
+		}
+	}
+	return out
+}
+
 func tokenWithSight(t *Token, s *Sight) *Token {
 	cp := *t
 	v := *t.Vision
