@@ -26,13 +26,15 @@ func TokenSize(width, height float64) string {
 }
 
 // playerTokens returns copies of tokens with what the real client reads
-// beside the stored fields: size always; health, hitpoints, bloodied and
-// dead where a combatant is linked (Combatant.TokenID). tokens are not
-// changed.
+// beside the stored fields: size always; where a visible combatant is
+// linked (Combatant.TokenID), health, hitpoints, bloodied, dead and the
+// combatant itself as players may see it (playerCombatant). A hidden
+// combatant is not linked: its existence is the game master's. tokens are
+// not changed.
 func (s *Service) playerTokens(tokens []*Token, combatants []*Combatant) []*Token {
 	linked := map[string]*Combatant{}
 	for _, c := range combatants {
-		if c.TokenID != nil && *c.TokenID != "" {
+		if c.TokenID != nil && *c.TokenID != "" && !c.Hidden {
 			linked[*c.TokenID] = c
 		}
 	}
@@ -47,13 +49,29 @@ func (s *Service) playerTokens(tokens []*Token, combatants []*Combatant) []*Toke
 func (s *Service) playerToken(t *Token, c *Combatant) *Token {
 	cp := *t
 	cp.Size = TokenSize(t.Width, t.Height)
-	cp.Health, cp.Hitpoints, cp.Bloodied, cp.Dead = nil, nil, nil, nil
-	if c != nil {
+	cp.Health, cp.Hitpoints, cp.Bloodied, cp.Dead, cp.Combatant = nil, nil, nil, nil, nil
+	if c != nil && !c.Hidden {
 		cp.Health, cp.Hitpoints = s.Health(c)
 		bloodied, dead := c.Bloodied, c.Defeated
 		cp.Bloodied, cp.Dead = &bloodied, &dead
+		cp.Combatant = playerCombatant(c)
+	} else if t.Combatant != nil && !t.Combatant.Hidden {
+		cp.Combatant = playerCombatant(t.Combatant) // one stored with the token, without its data
 	}
 	return &cp
+}
+
+// playerCombatant is a token's combatant as players may see it (the real
+// client draws token.combatant's bloodied, defeated and effects): who it
+// is, its initiative and state, its status effects; never its data (hit
+// points and the like), notes, attributes or modifiers.
+func playerCombatant(c *Combatant) *Combatant {
+	return &Combatant{
+		ID: c.ID, Label: c.Label, Name: c.Name, Role: c.Role, Initiative: c.Initiative,
+		Attributes: Object{}, Modifiers: []Modifier{}, Effects: c.Effects,
+		Bloodied: c.Bloodied, Defeated: c.Defeated, Player: c.Player, Image: c.Image,
+		EntityType: c.EntityType, TokenID: c.TokenID, Reference: c.Reference,
+	}
 }
 
 // playerMap is a map as players receive it: hidden objects left out
