@@ -2,59 +2,15 @@ package core
 
 import "context"
 
-// LineOfSight is the payload of lineOfSightUpdated: what blocks sight on a
-// map after a change. Each segment is x1, y1, x2, y2 in map coordinates, one
-// per straight piece of a wall that currently blocks sight (closed and
-// locked doors included, open doors, windows, invisible and terrain walls
-// left out). A display casts its vision polygons against these segments.
-type LineOfSight struct {
-	MapID    string       `json:"mapId"`
-	Segments [][4]float64 `json:"segments"`
-	// Walls lists the ids of the walls the segments come from, in order.
-	Walls []string `json:"walls"`
-	// Vision maps each visible token with vision enabled to the polygon it
-	// sees from its position (flat x,y list), when the map has line of
-	// sight on. Hidden tokens are left out: their place is not for players.
-	Vision map[string][]float64 `json:"vision,omitempty"`
-}
-
-// SightBlockers computes the line of sight of a map: every segment of every
-// wall that blocks sight (a wall's data is a flat x,y list; a wall with
-// fewer than two points has no segment) and, when the map has line of
-// sight on, the vision polygon of each visible token with vision.
-func SightBlockers(m *Map) *LineOfSight {
-	los := &LineOfSight{MapID: m.ID, Segments: [][4]float64{}, Walls: []string{}}
-	for _, w := range m.Walls {
-		if !w.BlocksSight() || len(w.Data) < 4 {
-			continue
-		}
-		los.Walls = append(los.Walls, w.ID)
-		for i := 0; i+3 < len(w.Data); i += 2 {
-			los.Segments = append(los.Segments, [4]float64{w.Data[i], w.Data[i+1], w.Data[i+2], w.Data[i+3]})
-		}
-	}
-	if !m.LineOfSight {
-		return los
-	}
-	box := sightBox(m, los.Segments)
-	for _, t := range m.Tokens {
-		if t.Hidden || t.Vision == nil || !t.Vision.Enabled {
-			continue
-		}
-		if los.Vision == nil {
-			los.Vision = map[string][]float64{}
-		}
-		los.Vision[t.ID] = VisionPolygon(t.X, t.Y, los.Segments, box)
-	}
-	return los
-}
-
 // UpdateDoor changes the state of a door wall on its map in one transaction,
 // recomputes the map's line of sight and broadcasts mapUpdated then
-// lineOfSightUpdated. The broadcast map is the players' (PlayerMap), as
-// the snapshot's is. It does not check remote interaction: the WebSocket hub
-// does, so that the host console may still open doors.
-func (s *Service) UpdateDoor(ctx context.Context, d Door) (*LineOfSight, error) {
+// lineOfSightUpdated. The broadcast map is the players', with sight
+// (playerMap), as the snapshot's is; lineOfSightUpdated carries the array
+// of its sights (empty with line of sight off), which UpdateDoor also
+// returns. What blocks sight is the map's walls, in mapUpdated. It does
+// not check remote interaction: the WebSocket hub does, so that the host
+// console may still open doors.
+func (s *Service) UpdateDoor(ctx context.Context, d Door) ([]Sight, error) {
 	if d.MapID == "" {
 		return nil, Invalidf("updateDoor: 'mapId' is required")
 	}
@@ -66,7 +22,7 @@ func (s *Service) UpdateDoor(ctx context.Context, d Door) (*LineOfSight, error) 
 	default:
 		return nil, Invalidf("updateDoor: 'state' must be open, closed or locked, not '%s'", d.State)
 	}
-	var los *LineOfSight
+	var los []Sight
 	err := s.write(ctx, func(tx Tx) ([]Event, error) {
 		m, err := tx.Map(d.MapID)
 		if IsNotFound(err) {
@@ -89,8 +45,11 @@ func (s *Service) UpdateDoor(ctx context.Context, d Door) (*LineOfSight, error) 
 			return nil, err
 		}
 		m.Tokens = tokens
-		shown := PlayerMap(m)
-		los = SightBlockers(shown)
+		shown, err := s.playerMapIn(tx, m)
+		if err != nil {
+			return nil, err
+		}
+		los = sightsIn(shown)
 		return []Event{{Name: EventMapUpdated, Data: shown}, {Name: EventLineOfSightUpdated, Data: los}}, nil
 	})
 	if err != nil {

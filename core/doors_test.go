@@ -17,11 +17,8 @@ func TestUpdateDoorCommitsAndRecomputesLineOfSight(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := closed[:2]; !reflect.DeepEqual(los.Segments, want) {
-		t.Fatalf("open door: segments %v, want %v (window and open door let sight through)", los.Segments, want)
-	}
-	if !reflect.DeepEqual(los.Walls, []string{liveWallID}) {
-		t.Fatalf("walls %v", los.Walls)
+	if los == nil || len(los) != 0 {
+		t.Fatalf("line of sight off: sights %v, want an empty array", los)
 	}
 	events := f.events.take()
 	wantNames(t, events, core.EventMapUpdated, core.EventLineOfSightUpdated)
@@ -37,8 +34,11 @@ func TestUpdateDoorCommitsAndRecomputesLineOfSight(t *testing.T) {
 	if len(m.Tokens) != 2 {
 		t.Fatalf("mapUpdated carries %d tokens, want the 2 visible ones", len(m.Tokens))
 	}
-	if events[1].Data.(*core.LineOfSight) != los {
-		t.Fatal("lineOfSightUpdated does not carry the computed line of sight")
+	if got := events[1].Data.([]core.Sight); !reflect.DeepEqual(got, los) {
+		t.Fatal("lineOfSightUpdated does not carry the computed sights")
+	}
+	if want := closed[:2]; !reflect.DeepEqual(core.SightSegments(m), want) {
+		t.Fatalf("open door: segments %v, want %v (window and open door let sight through)", core.SightSegments(m), want)
 	}
 
 	var stored *core.Map
@@ -50,12 +50,12 @@ func TestUpdateDoorCommitsAndRecomputesLineOfSight(t *testing.T) {
 		t.Fatalf("the door write lost tokens: %d left", len(stored.Tokens))
 	}
 
-	los, err = f.svc.UpdateDoor(ctx, core.Door{MapID: liveMapID, ID: liveDoorID, State: core.DoorLocked})
-	if err != nil {
+	if _, err = f.svc.UpdateDoor(ctx, core.Door{MapID: liveMapID, ID: liveDoorID, State: core.DoorLocked}); err != nil {
 		t.Fatal(err)
 	}
-	if !reflect.DeepEqual(los.Segments, closed) {
-		t.Fatalf("locked door: segments %v, want %v", los.Segments, closed)
+	m = f.events.take()[0].Data.(*core.Map)
+	if !reflect.DeepEqual(core.SightSegments(m), closed) {
+		t.Fatalf("locked door: segments %v, want %v", core.SightSegments(m), closed)
 	}
 }
 
@@ -81,14 +81,14 @@ func TestUpdateDoorRejectsBadRequests(t *testing.T) {
 	}
 }
 
-func TestSightBlockersSkipsDegenerateWalls(t *testing.T) {
-	los := core.SightBlockers(&core.Map{ID: "m", Walls: []core.Wall{
+func TestSightSegmentsSkipsDegenerateWalls(t *testing.T) {
+	segments := core.SightSegments(&core.Map{ID: "m", Walls: []core.Wall{
 		{ID: "dot", Data: []float64{1, 1}},
 		{ID: "odd", Data: []float64{0, 0, 10, 0, 10}},
 		{ID: "invisible", Data: []float64{0, 0, 1, 1}, Type: core.WallInvisible},
 		{ID: "secret", Data: []float64{0, 0, 1, 1}, Type: core.WallSecretDoor, Door: core.DoorClosed},
 	}})
-	if want := [][4]float64{{0, 0, 10, 0}, {0, 0, 1, 1}}; !reflect.DeepEqual(los.Segments, want) {
-		t.Fatalf("segments %v, want %v", los.Segments, want)
+	if want := [][4]float64{{0, 0, 10, 0}, {0, 0, 1, 1}}; !reflect.DeepEqual(segments, want) {
+		t.Fatalf("segments %v, want %v", segments, want)
 	}
 }

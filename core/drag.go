@@ -23,6 +23,9 @@ type Drags struct {
 
 	mu     sync.Mutex // held across a message's check and publish, so a token's stream stays in order
 	active map[string]*drag
+	// owners maps a player token to the client that plays it, for
+	// remote interaction "token" (dragrights.go).
+	owners map[string]string
 	// count mirrors len(active) for readers that must not take mu (the
 	// hub's bus subscriber runs under the service's lock).
 	count atomic.Int32
@@ -39,10 +42,16 @@ type drag struct {
 	// store read: at 60 messages a second that read would cost more than
 	// the broadcast.
 	checked uint64
+	// sight is what the token's vision polygon is cast against, read with
+	// the token (nil when the token has no vision or its map no line of
+	// sight): each control and the end carry the polygon (sightpayload.go).
+	sight *dragSight
 }
 
 // NewDrags returns a drag tracker over svc.
-func NewDrags(svc *Service) *Drags { return &Drags{svc: svc, active: map[string]*drag{}} }
+func NewDrags(svc *Service) *Drags {
+	return &Drags{svc: svc, active: map[string]*drag{}, owners: map[string]string{}}
+}
 
 // errDragVetoed ends a commit whose token was deleted or locked between the
 // check and the transaction.
@@ -94,6 +103,7 @@ func (d *Drags) Move(ctx context.Context, from EventSource, m Movement) (*Moveme
 	gen := d.svc.Generation() // read before the store, so a later write is never missed
 	if m.State == DragControl && own != nil && own.checked == gen {
 		own.lastSeen = now
+		own.sight.cast(&m)
 		d.svc.Publish(Event{Name: EventTokenMoved, Data: &m})
 		return nil, nil
 	}
@@ -123,6 +133,14 @@ func (d *Drags) Move(ctx context.Context, from EventSource, m Movement) (*Moveme
 		return d.blockSender(ctx, m)
 	}
 
+	if !d.mayMove(from.ID, tok) {
+		if own != nil {
+			delete(d.active, m.ID)
+			return nil, d.blockAll(ctx, m, own)
+		}
+		return blockAt(m, tok.X, tok.Y), nil
+	}
+
 	switch m.State {
 	case DragStart, DragControl:
 		if own == nil || m.State == DragStart {
@@ -133,12 +151,21 @@ func (d *Drags) Move(ctx context.Context, from EventSource, m Movement) (*Moveme
 		}
 		own.lastSeen = now
 		own.checked = gen
+		if own.sight, err = d.svc.dragSightOf(ctx, tok); err != nil {
+			return nil, err
+		}
+		own.sight.cast(&m)
 		d.svc.Publish(Event{Name: EventTokenMoved, Data: &m})
 		return nil, nil
 
 	case DragEnd:
 		delete(d.active, m.ID)
-		err := d.commit(ctx, m)
+		sight, err := d.svc.dragSightOf(ctx, tok)
+		if err != nil {
+			return nil, err
+		}
+		sight.cast(&m)
+		err = d.commit(ctx, m)
 		if errors.Is(err, errDragVetoed) {
 			if own == nil {
 				own = &drag{source: from.ID, startX: tok.X, startY: tok.Y}
@@ -154,6 +181,13 @@ func (d *Drags) Move(ctx context.Context, from EventSource, m Movement) (*Moveme
 			m.X, m.Y = own.startX, own.startY
 		}
 		m.Path, m.Polygon, m.Distance = nil, nil, ""
+		// The vision goes back with the token: clients drew the polygons of
+		// the drag.
+		sight, err := d.svc.dragSightOf(ctx, tok)
+		if err != nil {
+			return nil, err
+		}
+		sight.cast(&m)
 		d.svc.Publish(Event{Name: EventTokenMoved, Data: &m})
 		return nil, nil
 	}
@@ -197,14 +231,20 @@ func (d *Drags) blockSender(ctx context.Context, m Movement) (*Movement, error) 
 // gone.
 func (d *Drags) blockAll(ctx context.Context, m Movement, own *drag) error {
 	x, y := own.startX, own.startY
+	var sight *dragSight
 	tok, err := d.svc.Token(ctx, m.ID)
 	switch {
 	case err == nil:
 		x, y = tok.X, tok.Y
+		if sight, err = d.svc.dragSightOf(ctx, tok); err != nil {
+			return err
+		}
 	case !IsNotFound(err):
 		return err
 	}
-	d.svc.Publish(Event{Name: EventTokenMoved, Data: blockAt(m, x, y)})
+	block := blockAt(m, x, y)
+	sight.cast(block) // everyone drew the drag's polygons: the vision goes back too
+	d.svc.Publish(Event{Name: EventTokenMoved, Data: block})
 	return nil
 }
 
@@ -232,7 +272,7 @@ func (d *Drags) Sweep(ctx context.Context) error {
 			if err != nil && !IsNotFound(err) {
 				return err
 			}
-			if err == nil && !tok.Locked {
+			if err == nil && !tok.Locked && d.mayMove(own.source, tok) {
 				continue
 			}
 		}
@@ -266,6 +306,11 @@ func (d *Drags) Release(clientID string) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	defer d.recount()
+	for id, owner := range d.owners {
+		if owner == clientID {
+			delete(d.owners, id)
+		}
+	}
 	for id, own := range d.active {
 		if own.source != clientID {
 			continue

@@ -16,6 +16,9 @@ type Game struct {
 	CombatantID  string       `json:"combatantId,omitempty"`
 	InitiativeID string       `json:"initiativeId,omitempty"`
 	Combatants   []*Combatant `json:"combatants"`
+	// Creatures is the initiative list as the real web client reads it
+	// (creatures.go): set on the game players receive, never stored.
+	Creatures []Creature `json:"creatures"`
 }
 
 // Combatant is an entry in the initiative order.

@@ -41,11 +41,15 @@ func (s *Service) ShowMap(ctx context.Context, mapID string) (*Screen, error) {
 		if err := tx.PutScreen(c.ID, screen); err != nil {
 			return nil, err
 		}
-		screen.RemoteInteraction = s.live.Settings().RemoteInteraction
+		s.liveScreen(screen)
 		out = screen
 		events := []Event{{Name: EventScreenUpdated, Data: screen}}
 		if shown != nil {
-			events = append(events, Event{Name: EventMapLoaded, Data: PlayerMap(shown)})
+			players, err := s.playerMapIn(tx, shown)
+			if err != nil {
+				return nil, err
+			}
+			events = append(events, Event{Name: EventMapLoaded, Data: players})
 		}
 		return events, nil
 	})
@@ -92,7 +96,11 @@ func (s *Service) ControlCombat(ctx context.Context, action string) (*Game, erro
 		if err := tx.PutGame(c.ID, game); err != nil {
 			return nil, err
 		}
-		return []Event{{Name: EventGameUpdated, Data: playerGame(game)}}, nil
+		shown, err := s.withCreatures(tx, playerGame(game))
+		if err != nil {
+			return nil, err
+		}
+		return []Event{{Name: EventGameUpdated, Data: shown}}, nil
 	})
 	return out, err
 }

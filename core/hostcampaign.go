@@ -60,6 +60,6 @@ func (s *Service) HostCampaign(ctx context.Context) (*HostCampaign, error) {
 	if err != nil {
 		return nil, err
 	}
-	out.Screen.RemoteInteraction = s.live.Settings().RemoteInteraction
+	s.liveScreen(out.Screen)
 	return out, nil
 }

@@ -36,13 +36,22 @@ func (c Client) IsPlayerDisplay() bool { return c.RunMode != "" && c.RunMode != 
 
 // Screen is the player-screen configuration of a campaign.
 type Screen struct {
-	MapID        string `json:"mapId,omitempty"`
-	OverlayType  string `json:"overlayType,omitempty"`
-	Interaction  string `json:"interaction,omitempty"`
-	SharedVision string `json:"sharedVision,omitempty"`
-	TableTopMode bool   `json:"tableTopMode"`
-	ScrollLock   bool   `json:"scrollLock"`
-	Fog          bool   `json:"fog"`
+	MapID       string `json:"mapId,omitempty"`
+	OverlayType string `json:"overlayType,omitempty"`
+	// Interaction is the remote-interaction mode (none, token, all), from
+	// the host setting; SharedVision is never, partial or always. Both,
+	// and the overlay and size fields below, are what the real web client
+	// reads (docs/client-compatibility.md).
+	Interaction         string  `json:"interaction"`
+	SharedVision        string  `json:"sharedVision"`
+	OverlayImage        string  `json:"overlayImage"`
+	OverlayHandoutText  string  `json:"overlayHandoutText"`
+	OverlayHandoutStyle string  `json:"overlayHandoutStyle"`
+	Width               float64 `json:"width"`
+	Height              float64 `json:"height"`
+	TableTopMode        bool    `json:"tableTopMode"`
+	ScrollLock          bool    `json:"scrollLock"`
+	Fog                 bool    `json:"fog"`
 	// RemoteInteraction mirrors the host setting: when false, clients may
 	// not drag tokens, open doors or move their pointer.
 	RemoteInteraction bool `json:"remoteInteraction"`
@@ -156,7 +165,11 @@ type Attribute struct {
 }
 
 // Settings are the host's live switches.
+// Interaction is the mode (none, token, all); RemoteInteraction is the
+// contract's switch, true unless the mode is none. NewLive and every change
+// keep the two in step.
 type Settings struct {
-	RemoteInteraction bool `json:"remoteInteraction"`
-	Paused            bool `json:"paused"`
+	RemoteInteraction bool   `json:"remoteInteraction"`
+	Interaction       string `json:"interaction"`
+	Paused            bool   `json:"paused"`
 }

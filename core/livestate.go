@@ -17,6 +17,7 @@ type Live struct {
 
 // NewLive returns live state with the given initial settings.
 func NewLive(settings Settings) *Live {
+	settings.normalize()
 	return &Live{settings: settings, tracked: map[string]*TrackedObject{}}
 }
 
@@ -41,25 +42,34 @@ func (l *Live) TrackedObjects() []*TrackedObject {
 
 // SettingsPatch changes host settings; nil fields are left as they are.
 type SettingsPatch struct {
-	RemoteInteraction *bool `json:"remoteInteraction"`
-	Paused            *bool `json:"paused"`
+	RemoteInteraction *bool   `json:"remoteInteraction"`
+	Interaction       *string `json:"interaction"`
+	Paused            *bool   `json:"paused"`
 }
 
 // UpdateSettings applies a settings change and tells clients what changed:
-// interactionUpdated for remote interaction, systemPaused for pause.
+// interactionUpdated for remote interaction, systemPaused for pause. Each
+// carries the bare new value, as the real web client reads it: the mode
+// string ("none", "token", "all") and the boolean. A change that is not
+// valid changes nothing.
 func (s *Service) UpdateSettings(ctx context.Context, p SettingsPatch) (Settings, error) {
+	mode, setMode, err := p.interaction()
+	if err != nil {
+		return s.live.Settings(), err
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	l := s.live
 	l.mu.Lock()
 	var events []Event
-	if p.RemoteInteraction != nil && *p.RemoteInteraction != l.settings.RemoteInteraction {
-		l.settings.RemoteInteraction = *p.RemoteInteraction
-		events = append(events, Event{Name: EventInteractionUpdated, Data: map[string]any{"remoteInteraction": l.settings.RemoteInteraction}})
+	if setMode && mode != l.settings.Interaction {
+		l.settings.Interaction = mode
+		l.settings.RemoteInteraction = mode != InteractionNone
+		events = append(events, Event{Name: EventInteractionUpdated, Data: mode})
 	}
 	if p.Paused != nil && *p.Paused != l.settings.Paused {
 		l.settings.Paused = *p.Paused
-		events = append(events, Event{Name: EventSystemPaused, Data: map[string]any{"paused": l.settings.Paused}})
+		events = append(events, Event{Name: EventSystemPaused, Data: l.settings.Paused})
 	}
 	settings := l.settings
 	l.mu.Unlock()

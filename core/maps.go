@@ -207,6 +207,15 @@ type Token struct {
 	Combatant  *Combatant `json:"combatant,omitempty"`
 	Player     bool       `json:"player"`
 
+	// Derived for players (creatures.go), never stored: size from
+	// width/height, and the linked combatant's health, hitpoints, bloodied
+	// and dead, as the real web client reads them.
+	Size      string   `json:"size,omitempty"`
+	Health    *float64 `json:"health,omitempty"`
+	Hitpoints *float64 `json:"hitpoints,omitempty"`
+	Bloodied  *bool    `json:"bloodied,omitempty"`
+	Dead      *bool    `json:"dead,omitempty"`
+
 	// MapID is the map the token stands on; Revision increases on every
 	// write. Neither is part of the published shape.
 	MapID    string `json:"-"`

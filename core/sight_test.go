@@ -82,7 +82,7 @@ func TestDoorRecomputesTokenVision(t *testing.T) {
 				return nil, err
 			}
 			tok.X, tok.Y = 50, 50
-			tok.Vision = &core.Vision{Enabled: true}
+			tok.Vision = &core.Vision{ID: "v-" + id, Enabled: true}
 			if err := tx.PutToken(tok); err != nil {
 				return nil, err
 			}
@@ -97,14 +97,14 @@ func TestDoorRecomputesTokenVision(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	v, ok := los.Vision[liveTokenID]
+	v, ok := sightOf(los, core.VisionSightKey("v-"+liveTokenID))
 	if !ok {
-		t.Fatalf("no vision for the token: %+v", los.Vision)
+		t.Fatalf("no vision for the token: %+v", los)
 	}
 	if a := polygonArea(v); math.Abs(a-10000) > 1 || maxX(v) > 100.01 {
 		t.Fatalf("behind the locked door the token sees %.1f up to x=%v, want the room (10000, x<=100)", a, maxX(v))
 	}
-	if _, ok := los.Vision[liveHiddenID]; ok {
+	if _, ok := sightOf(los, core.VisionSightKey("v-"+liveHiddenID)); ok {
 		t.Fatal("a hidden token's vision is broadcast")
 	}
 
@@ -112,11 +112,22 @@ func TestDoorRecomputesTokenVision(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	v = los.Vision[liveTokenID]
+	v, _ = sightOf(los, core.VisionSightKey("v-"+liveTokenID))
 	if x := maxX(v); x < 399.99 {
 		t.Fatalf("through the open door the token sees up to x=%v, want the map edge 400", x)
 	}
 	if a := polygonArea(v); a < 20000 {
 		t.Fatalf("through the open door the token sees %.1f, want the room and a cone beyond", a)
 	}
+}
+
+// sightOf finds the polygon of the sight with key in a lineOfSightUpdated
+// array.
+func sightOf(sights []core.Sight, key string) ([]float64, bool) {
+	for _, s := range sights {
+		if s.Key == key {
+			return s.Polygon, true
+		}
+	}
+	return nil, false
 }

@@ -23,7 +23,9 @@ func (s *Service) Snapshot(ctx context.Context) (*Snapshot, error) {
 			return err
 		}
 		game.Combatants = combatants
-		snap.Game = playerGame(game)
+		if snap.Game, err = s.withCreatures(tx, playerGame(game)); err != nil {
+			return err
+		}
 		screen, err := tx.Screen(c.ID)
 		if err != nil {
 			return err
@@ -37,7 +39,11 @@ func (s *Service) Snapshot(ctx context.Context) (*Snapshot, error) {
 			case err != nil:
 				return err
 			default:
-				snap.Map = PlayerMap(m)
+				sources, err := s.healthSources(tx, combatants)
+				if err != nil {
+					return err
+				}
+				snap.Map = s.playerMap(m, sources)
 			}
 		}
 		snap.Messages, err = tx.RecentMessages(c.ID, RecentMessageCount)
@@ -52,6 +58,6 @@ func (s *Service) Snapshot(ctx context.Context) (*Snapshot, error) {
 	snap.TrackedObjects = s.live.TrackedObjects()
 	settings := s.live.Settings()
 	snap.Paused = settings.Paused
-	snap.Screen.RemoteInteraction = settings.RemoteInteraction
+	s.liveScreen(snap.Screen)
 	return snap, nil
 }

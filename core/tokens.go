@@ -77,8 +77,13 @@ func (s *Service) storeToken(tx Tx, t *Token) ([]Event, error) {
 	if t.Role != "" && t.Role != RoleHostile && t.Role != RoleFriendly && t.Role != RoleNeutral {
 		return nil, Invalidf("token: role must be hostile, friendly or neutral, not '%s'", Clip(t.Role))
 	}
+	t.Size, t.Health, t.Hitpoints, t.Bloodied, t.Dead = "", nil, nil, nil, nil // derived, never stored
 	if err := tx.PutToken(t); err != nil {
 		return nil, err
 	}
-	return []Event{{Name: EventTokenUpdated, Data: t}}, nil
+	shown, err := s.playerTokenIn(tx, t)
+	if err != nil {
+		return nil, err
+	}
+	return []Event{{Name: EventTokenUpdated, Data: shown}}, nil
 }

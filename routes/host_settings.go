@@ -9,12 +9,14 @@ import (
 	"github.com/vttapp/companion/core"
 )
 
-// hostSettingsMaxBody bounds a settings change: two booleans.
+// hostSettingsMaxBody bounds a settings change: a mode and two booleans.
 const hostSettingsMaxBody = 4 << 10
 
 // mountHostSettings adds GET and PATCH /host/api/settings to the host
-// router: {"remoteInteraction": bool, "paused": bool}. A change is told to
-// clients as interactionUpdated and systemPaused. The host's live view
+// router: {"remoteInteraction": bool, "interaction": "none"|"token"|"all",
+// "paused": bool}. remoteInteraction reads true unless the mode is none;
+// setting it true sets all, false none. A change is told to clients as
+// interactionUpdated (the mode) and systemPaused (the boolean). The host's live view
 // (clients, drag veto) is mounted with it.
 func mountHostSettings(r chi.Router, cfg Config) {
 	mountHostLive(r, cfg)
@@ -47,7 +49,7 @@ func decodeSettingsPatch(w http.ResponseWriter, r *http.Request) (core.SettingsP
 		if errors.As(err, &tooLarge) {
 			return p, core.TooLargef("settings: body larger than %d bytes", hostSettingsMaxBody)
 		}
-		return p, core.Invalidf("settings: %s (expected {\"remoteInteraction\": true|false, \"paused\": true|false})", core.JSONErrorText(err))
+		return p, core.Invalidf("settings: %s (expected {\"interaction\": \"none\"|\"token\"|\"all\", \"remoteInteraction\": true|false, \"paused\": true|false})", core.JSONErrorText(err))
 	}
 	if dec.More() {
 		return p, core.Invalidf("settings: unexpected data after the JSON object")

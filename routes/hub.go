@@ -277,23 +277,31 @@ func (h *Hub) Clients() []core.Client {
 // written (non-blocking) or enqueued on every connection, the originator
 // included, in commit order.
 func (h *Hub) broadcast(events []core.Event) {
-	msgs := make([][]byte, 0, len(events))
-	frames := make([][]byte, 0, len(events))
-	for _, e := range events {
+	msgs := make([][]byte, len(events))
+	frames := make([][]byte, len(events))
+	for i, e := range events {
 		b, err := json.Marshal(wsOutEnvelope{Name: e.Name, Data: forPlayers(e.Data)})
 		if err != nil {
 			h.log.Error("websocket: event not sent, cannot encode it", "event", e.Name, "err", err)
 			continue
 		}
-		msgs = append(msgs, b)
-		frames = append(frames, wsTextFrame(b)) // once for every client (ws_direct.go)
+		msgs[i], frames[i] = b, wsTextFrame(b) // once for every client (ws_direct.go)
 	}
+	numMsgs, numFrames := h.wsNumericFrames(events) // tokenMoved with integer states (ws_dragstate.go)
 	h.noteDragSpoilers(events)
 	h.mu.RLock()
 	defer h.mu.RUnlock()
 	for c := range h.conns {
+		numeric := numMsgs != nil && c.numericDragStates.Load()
 		for i, m := range msgs {
-			if !c.send(m, frames[i]) {
+			if m == nil {
+				continue
+			}
+			frame := frames[i]
+			if numeric && numMsgs[i] != nil {
+				m, frame = numMsgs[i], numFrames[i]
+			}
+			if !c.send(m, frame) {
 				break
 			}
 		}

@@ -110,6 +110,19 @@ func openAPIDocument(sys *systems.System) obj {
 				"404": obj{"description": "Unknown kind or entity", "content": obj{"text/html": obj{"schema": obj{"type": "string"}}}},
 			},
 		}},
+		"/{kind}/{slug}": obj{"get": obj{
+			"operationId": "getReferencePageByPath", "summary": "Entity page as HTML at the form references take in the API, e.g. /monster/goblin (the page of monster.goblin)",
+			"tags": []string{"references"},
+			"parameters": []obj{
+				{"name": "kind", "in": "path", "required": true, "schema": obj{"type": "string", "pattern": `^[a-z][a-z0-9_]*$`}},
+				{"name": "slug", "in": "path", "required": true, "schema": obj{"type": "string", "pattern": `^[^./]+$`}},
+			},
+			"responses": obj{
+				"200": obj{"description": "The entity page", "content": obj{"text/html": obj{"schema": obj{"type": "string"}}}},
+				"400": obj{"description": "Malformed reference", "content": obj{"text/html": obj{"schema": obj{"type": "string"}}}},
+				"404": obj{"description": "Unknown kind or entity", "content": obj{"text/html": obj{"schema": obj{"type": "string"}}}},
+			},
+		}},
 	}
 	schemas := baseSchemas()
 	var tags []obj

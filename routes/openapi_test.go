@@ -41,7 +41,7 @@ func TestOpenAPIDescribesTheLoadedSystem(t *testing.T) {
 			t.Fatalf("no schema for kind %s", kind.Name)
 		}
 	}
-	for _, p := range []string{"/api", "/api/system", "/api/clients", "/api/messages", "/api/combatants/{id}", "/api/tokens/{id}", "/{reference}"} {
+	for _, p := range []string{"/api", "/api/system", "/api/clients", "/api/messages", "/api/combatants/{id}", "/api/tokens/{id}", "/{reference}", "/{kind}/{slug}"} {
 		if doc.Paths.Find(p) == nil {
 			t.Fatalf("missing path %s", p)
 		}

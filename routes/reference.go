@@ -44,6 +44,27 @@ func (s *server) serveReference(w http.ResponseWriter, r *http.Request) {
 			"'"+ref+"' is not an entity reference: the form is <kind>.<slug-or-id>, for example monster.goblin.")
 		return
 	}
+	s.serveEntityPage(w, r, kindName, slug)
+}
+
+// servePathReference answers GET /{kind}/{slug}, the form the API hands
+// out in references (for example /monster/cinder-hound, which the real web
+// client opens): the same page as /monster.cinder-hound. The folders
+// served under their own names (/client/, /modules/, /campaigns/,
+// /systems/, /others/) and /api are routed before it.
+func (s *server) servePathReference(w http.ResponseWriter, r *http.Request) {
+	kind, slug := pathParam(r, "kind"), pathParam(r, "slug")
+	kindName, slugName, ok := parseReference(kind + "." + slug)
+	if !ok || strings.Contains(slug, ".") {
+		writeHTMLError(w, http.StatusBadRequest, "Invalid reference",
+			"'/"+kind+"/"+slug+"' is not an entity reference: the form is /<kind>/<slug-or-id>, for example /monster/goblin.")
+		return
+	}
+	s.serveEntityPage(w, r, kindName, slugName)
+}
+
+// serveEntityPage renders the page of the entity of kind with slug (or id).
+func (s *server) serveEntityPage(w http.ResponseWriter, r *http.Request, kindName, slug string) {
 	sys, err := s.system()
 	if err != nil {
 		writeHTMLError(w, http.StatusNotFound, "Not found", core.MessageOf(err))

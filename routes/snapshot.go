@@ -95,7 +95,7 @@ func (c *snapshotCache) body(ctx context.Context, svc *core.Service, sys *system
 	live := svc.Live()
 	settings := live.Settings()
 	screen := p.screen
-	screen.RemoteInteraction = settings.RemoteInteraction
+	screen.ApplySettings(settings)
 	screenJSON, err := json.Marshal(&screen)
 	if err != nil {
 		return nil, core.Internal(err)

@@ -36,6 +36,7 @@ func (s *server) mountStatic(r chi.Router) {
 	}
 	r.Get("/systems/*", s.serveSystems)
 	r.Get("/{reference}", s.serveReference)
+	r.Get("/{kind}/{slug}", s.servePathReference) // after the folders above: chi prefers their fixed names
 }
 
 // requestedFile returns the wildcard part of the path as a file name inside

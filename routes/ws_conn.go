@@ -3,6 +3,7 @@ package routes
 import (
 	"errors"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/gorilla/websocket"
@@ -19,6 +20,10 @@ type wsConn struct {
 	queue *wsQueue
 	// limits keeps this client from flooding the others (ws_limits.go).
 	limits wsLimiter
+
+	// numericDragStates: this client sent a tokenMoved state as an
+	// integer and receives them so (ws_dragstate.go).
+	numericDragStates atomic.Bool
 
 	mu     sync.Mutex
 	client core.Client

@@ -216,15 +216,25 @@ type wsClientRegistration struct {
 	MapCenterX   *float64 `json:"mapCenterX"`
 	MapCenterY   *float64 `json:"mapCenterY"`
 	MapZoom      *float64 `json:"mapZoom"`
+	// TokenID names the token this client plays, for remote interaction
+	// "token" (core/dragrights.go). An extension: the real web client
+	// keeps its choice to itself, and the server then gives a player token
+	// to the first client that drags it.
+	TokenID *string `json:"tokenId"`
 }
 
 // wsMaxClientText bounds the strings a client registers (name, colour...).
 const wsMaxClientText = 200
 
-func wsClientUpdated(_ context.Context, c *wsConn, data json.RawMessage) (any, error) {
+func wsClientUpdated(ctx context.Context, c *wsConn, data json.RawMessage) (any, error) {
 	var in wsClientRegistration
 	if err := wsDecode(core.EventClientUpdated, data, &in); err != nil {
 		return nil, err
+	}
+	if in.TokenID != nil {
+		if err := c.hub.drags.Choose(ctx, c.id, *in.TokenID); err != nil {
+			return nil, err
+		}
 	}
 	for field, v := range map[string]*string{"name": in.Name, "color": in.Color, "runMode": in.RunMode, "device": in.Device} {
 		if v != nil && len(*v) > wsMaxClientText {
@@ -317,13 +327,21 @@ func wsViewportUpdated(_ context.Context, c *wsConn, data json.RawMessage) (any,
 // wsTokenMoved drives a drag. A refused move answers the sender alone with
 // block at the token's committed position.
 func wsTokenMoved(ctx context.Context, c *wsConn, data json.RawMessage) (any, error) {
-	var m core.Movement
-	if err := wsDecode(core.EventTokenMoved, data, &m); err != nil {
+	m, numeric, err := decodeMovement(data) // state as a name or 0-4 (ws_dragstate.go)
+	if err != nil {
 		return nil, err
+	}
+	if numeric {
+		c.numericDragStates.Store(true)
 	}
 	block, err := c.hub.drags.Move(ctx, c.source(), m)
 	if err != nil || block == nil {
 		return nil, err
+	}
+	if c.numericDragStates.Load() {
+		if out, ok := numericMovement(block); ok {
+			return out, nil
+		}
 	}
 	return block, nil
 }
@@ -340,10 +358,15 @@ func wsUpdateDoor(ctx context.Context, c *wsConn, data json.RawMessage) (any, er
 }
 
 func wsPointerUpdated(_ context.Context, c *wsConn, data json.RawMessage) (any, error) {
-	var p core.Pointer
-	if err := wsDecode(core.EventPointerUpdated, data, &p); err != nil {
+	var in struct {
+		core.Pointer
+		State wsDragState `json:"state"` // a name, or 0-4 from the real web client
+	}
+	if err := wsDecode(core.EventPointerUpdated, data, &in); err != nil {
 		return nil, err
 	}
+	p := in.Pointer
+	p.State = string(in.State)
 	return nil, c.hub.svc.MovePointer(c.source(), p)
 }
 

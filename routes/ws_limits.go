@@ -121,8 +121,8 @@ func wsStreamKey(env *wsInEnvelope) (key string, coalesce, stream bool) {
 		return "", false, false
 	}
 	var f struct {
-		ID    string `json:"id"`
-		State string `json:"state"`
+		ID    string      `json:"id"`
+		State wsDragState `json:"state"` // a name, or 0-4 from the real web client
 	}
 	if len(env.Data) == 0 || json.Unmarshal(env.Data, &f) != nil || len(f.ID) > wsMaxStreamKey {
 		return "", false, false // the handler reports the error; counted as a request

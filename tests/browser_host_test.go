@@ -157,8 +157,11 @@ func TestHostConsolePageInBrowser(t *testing.T) {
 	if watch := elementByID(dom, "system-watch"); !strings.Contains(watch, "Watching") {
 		t.Errorf("hot reload line = %q, want the watched folder", watch)
 	}
-	if tag := tagByID(dom, "set-remote"); tag == "" || hasAttr(tag, "checked") {
-		t.Errorf("remote interaction (started off) shows as %q", tag)
+	if tag := tagByID(dom, "interaction-none"); tag == "" || !hasAttr(tag, "selected") {
+		t.Errorf("remote interaction (started off) shows as %q, want none selected", tag)
+	}
+	if tag := tagByID(dom, "interaction-all"); hasAttr(tag, "selected") {
+		t.Errorf("remote interaction (started off) shows all selected: %q", tag)
 	}
 	if tag := tagByID(dom, "set-paused"); !hasAttr(tag, "checked") {
 		t.Errorf("pause (turned on) shows as %q", tag)
@@ -466,6 +469,12 @@ func TestHostConsolePageActions(t *testing.T) {
 	p.eval(`document.getElementById("set-paused").click()`)
 	waitAPI(t, host+"/host/api/settings", "pause", func(s struct{ Paused bool }) bool { return s.Paused })
 	p.waitFor("the paused badge", `!document.getElementById("pause-badge").hidden`)
+
+	// Remote interaction: the three modes from the page's select.
+	p.eval(`const sel = document.getElementById("set-interaction"); sel.value = "token"; sel.dispatchEvent(new Event("change"))`)
+	waitAPI(t, host+"/host/api/settings", "interaction token", func(s struct{ Interaction string }) bool { return s.Interaction == "token" })
+	p.waitFor("token mode saved", `document.getElementById("settings-msg").textContent === "Saved."`)
+	p.waitFor("token mode shown", `document.getElementById("interaction-token").defaultSelected`)
 
 	// Import a Universal VTT map from the page's file form: it lands in the
 	// campaign, shows in the maps list, and goes on the player screen from

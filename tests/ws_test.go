@@ -182,10 +182,10 @@ func TestWSRemoteInteractionOffRefusesDragsDoorsPointers(t *testing.T) {
 		t.Fatalf("PATCH settings: %d %+v", status, settings)
 	}
 	for _, c := range []*wsClient{a, b} {
-		var d map[string]bool
+		var d string
 		c.next().decode(t, &d)
-		if d["remoteInteraction"] {
-			t.Fatal("interactionUpdated does not say off")
+		if d != core.InteractionNone {
+			t.Fatalf("interactionUpdated says %q, want none", d)
 		}
 	}
 
@@ -295,10 +295,13 @@ func TestWSUpdateDoorAndPointer(t *testing.T) {
 		if m.Walls[1].Door != core.DoorOpen {
 			t.Fatalf("mapUpdated door %q", m.Walls[1].Door)
 		}
-		var los core.LineOfSight
+		if segments := core.SightSegments(&m); len(segments) != 1 {
+			t.Fatalf("walls blocking sight with the door open %+v, want only the plain wall", segments)
+		}
+		var los []core.Sight
 		msgs[1].decode(t, &los)
-		if len(los.Segments) != 1 || los.Walls[0] != "w-wall" {
-			t.Fatalf("line of sight with the door open %+v, want only the plain wall", los)
+		if los == nil {
+			t.Fatalf("lineOfSightUpdated %s, want an array", msgs[1].Data)
 		}
 	}
 	if m := a.next(); m.Name != core.RequestUpdateDoor || !strings.Contains(string(m.ResponseID), "door-1") {
@@ -679,10 +682,10 @@ func TestWSHostSettingsAPI(t *testing.T) {
 	if !s.Paused || !s.RemoteInteraction {
 		t.Fatalf("after pause: %+v", s)
 	}
-	var d map[string]bool
+	var d bool
 	a.expectNames(core.EventSystemPaused)[0].decode(t, &d)
-	if !d["paused"] {
-		t.Fatalf("systemPaused %v", d)
+	if !d {
+		t.Fatalf("systemPaused %v, want the bare true", d)
 	}
 	httpJSON(t, "PATCH", e.host.URL+"/host/api/settings", `{"paused": true}`, &s)
 	e.mark(t, a) // no change, no event

@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/vttapp/companion/core"
 )
 
 // defaultHostAddr is where the host console listens unless told otherwise;
@@ -24,7 +26,8 @@ type serveConfig struct {
 	DataDir           string
 	SystemDir         string
 	Empty             bool
-	RemoteInteraction bool
+	RemoteInteraction bool   // false only when Interaction is none
+	Interaction       string // none, token or all
 	AllowOrigins      string
 	AllowHosts        string
 	LogLevel          string
@@ -45,7 +48,8 @@ func parseServeFlags(args []string, getenv func(string) string) (*serveConfig, *
 	fs.StringVar(&cfg.DataDir, "data", defaultDataDir(), "data folder: companion.db, modules/, campaigns/, systems/, others/")
 	fs.StringVar(&cfg.SystemDir, "system", "", "game system folder on disk, hot-reloaded on change (default: the embedded D&D 5e system)")
 	fs.BoolVar(&cfg.Empty, "empty", false, "do not seed the system's demo content into a fresh data folder")
-	fs.BoolVar(&cfg.RemoteInteraction, "remote-interaction", true, "let clients drag tokens, open doors and move pointers")
+	cfg.Interaction, cfg.RemoteInteraction = core.InteractionAll, true
+	fs.Var(interactionFlag{cfg}, "remote-interaction", "what clients may do: all (drag any token, open doors, move pointers), token (each player drags only their own token), none; true is all, false none")
 	fs.StringVar(&cfg.AllowOrigins, "allow-origin", "", "comma-separated extra origins allowed to open a WebSocket")
 	fs.StringVar(&cfg.AllowHosts, "allow-host", "", "comma-separated extra host names players may use for writes and WebSockets (IP addresses, localhost, .local names and this machine's name always work)")
 	fs.StringVar(&cfg.LogLevel, "log-level", "info", "log level: debug, info, warn, error")
@@ -131,3 +135,26 @@ func defaultDataDir() string {
 	}
 	return "companion-data"
 }
+
+// interactionFlag is --remote-interaction: a mode (none, token, all) or a
+// boolean as before (true is all, false none). It stays a boolean flag, so
+// a bare --remote-interaction still means all; give a mode with '='.
+type interactionFlag struct{ cfg *serveConfig }
+
+func (f interactionFlag) String() string {
+	if f.cfg == nil {
+		return core.InteractionAll
+	}
+	return f.cfg.Interaction
+}
+
+func (f interactionFlag) Set(v string) error {
+	mode, ok := core.ParseInteraction(v)
+	if !ok {
+		return fmt.Errorf("must be none, token or all (or true, false), not %q", v)
+	}
+	f.cfg.Interaction, f.cfg.RemoteInteraction = mode, mode != core.InteractionNone
+	return nil
+}
+
+func (f interactionFlag) IsBoolFlag() bool { return true }

@@ -106,3 +106,30 @@ func TestSplitList(t *testing.T) {
 		t.Fatalf("splitList: %q", got)
 	}
 }
+
+func TestServeFlagsRemoteInteractionModes(t *testing.T) {
+	for _, tc := range []struct {
+		args   []string
+		mode   string
+		remote bool
+	}{
+		{nil, "all", true},
+		{[]string{"--remote-interaction"}, "all", true},
+		{[]string{"--remote-interaction=false"}, "none", false},
+		{[]string{"--remote-interaction=true"}, "all", true},
+		{[]string{"--remote-interaction=token"}, "token", true},
+		{[]string{"--remote-interaction=none"}, "none", false},
+		{[]string{"--remote-interaction=all"}, "all", true},
+	} {
+		cfg, _, err := parseServeFlags(tc.args, noEnv)
+		if err != nil {
+			t.Fatalf("%v: %v", tc.args, err)
+		}
+		if cfg.Interaction != tc.mode || cfg.RemoteInteraction != tc.remote {
+			t.Errorf("%v: mode %q remote %v, want %q %v", tc.args, cfg.Interaction, cfg.RemoteInteraction, tc.mode, tc.remote)
+		}
+	}
+	if _, _, err := parseServeFlags([]string{"--remote-interaction=some"}, noEnv); err == nil {
+		t.Fatal("--remote-interaction=some accepted")
+	}
+}

@@ -88,7 +88,7 @@ func serve(ctx context.Context, cfg *serveConfig, log *slog.Logger, banner io.Wr
 		Events: bus,
 		Rules:  holder,
 		Roller: dice.NewRoller(),
-		Live:   core.NewLive(core.Settings{RemoteInteraction: cfg.RemoteInteraction}),
+		Live:   core.NewLive(core.Settings{RemoteInteraction: cfg.RemoteInteraction, Interaction: cfg.Interaction}),
 	})
 	cols := collections{holder}
 

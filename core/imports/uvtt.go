@@ -106,13 +106,13 @@ func ParseUVTT(data []byte, name string) (*UVTTMap, error) {
 	toPixels := func(p uvttPoint) point {
 		return point{(p.X - res.MapOrigin.X) * ppg, (p.Y - res.MapOrigin.Y) * ppg}
 	}
+	// X and Y stay 0: they are the viewport offset clients read (the centre
+	// shown is x/zoom + width/2), so 0, 0 centres the whole map.
 	m := &core.Map{
 		Name:           mapName(name),
 		GridSize:       int(math.Round(ppg)),
 		Width:          int(math.Round(width)),
 		Height:         int(math.Round(height)),
-		X:              math.Round(width / 2),
-		Y:              math.Round(height / 2),
 		LineOfSight:    true,
 		GridVisible:    true,
 		GridOpacity:    0.5,

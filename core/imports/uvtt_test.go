@@ -188,6 +188,11 @@ func TestParseUVTTSmallFiles(t *testing.T) {
 	if um.ImageExt != ".webp" || m.Name != "Small Cave" || m.Width != 400 || m.Height != 300 || m.GridSize != 100 {
 		t.Fatalf("map %s %q %dx%d", um.ImageExt, m.Name, m.Width, m.Height)
 	}
+	if m.X != 0 || m.Y != 0 {
+		// The viewport offset the clients read: the centre shown is
+		// x/zoom + width/2, so an imported map opens centred at 0, 0.
+		t.Fatalf("map x, y = %v, %v, want the viewport offset 0, 0", m.X, m.Y)
+	}
 	var got [][]float64
 	for _, w := range m.Walls {
 		if w.Type == core.WallNormal {

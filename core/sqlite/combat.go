@@ -39,7 +39,7 @@ func (t *tx) Game(campaignID string) (*core.Game, error) {
 	if err := decode("game of campaign", campaignID, doc, g); err != nil {
 		return nil, err
 	}
-	g.Combatants = []*core.Combatant{}
+	g.Combatants, g.Creatures = []*core.Combatant{}, nil
 	return g, nil
 }
 
@@ -56,7 +56,7 @@ func (t *tx) PutGame(campaignID string, g *core.Game) error {
 		return err
 	}
 	stored := *g
-	stored.Combatants = nil
+	stored.Combatants, stored.Creatures = nil, nil
 	doc, err := encode("game of campaign", campaignID, &stored)
 	if err != nil {
 		return err

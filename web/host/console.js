@@ -169,15 +169,35 @@ async function loadSettings() {
   if (!changed("settings", s)) return;
   // defaultChecked mirrors the state into the checked attribute as well,
   // so that a saved copy of the page (or a DOM dump) shows it.
-  for (const [id, on] of [["set-remote", !!s.remoteInteraction], ["set-paused", !!s.paused]]) {
-    $(id).checked = on;
-    $(id).defaultChecked = on;
+  $("set-paused").checked = !!s.paused;
+  $("set-paused").defaultChecked = !!s.paused;
+  // The mode (none, token, all); a server without it has the boolean only.
+  const mode = s.interaction || (s.remoteInteraction ? "all" : "none");
+  for (const opt of $("set-interaction").options) {
+    opt.selected = opt.value === mode;
+    opt.defaultSelected = opt.value === mode;
   }
   $("pause-badge").hidden = !s.paused;
 }
 
 function wireSettings() {
-  for (const [id, key] of [["set-remote", "remoteInteraction"], ["set-paused", "paused"]]) {
+  const select = $("set-interaction");
+  select.addEventListener("change", async () => {
+    const wanted = select.value;
+    select.disabled = true;
+    try {
+      await api("PATCH", "settings", { interaction: wanted });
+      drawn.settings = undefined;
+      say("settings-msg", "Saved.", "good");
+    } catch (e) {
+      drawn.settings = undefined;
+      say("settings-msg", e.message, "bad");
+      loadSettings().catch(() => {});
+    } finally {
+      select.disabled = false;
+    }
+  });
+  for (const [id, key] of [["set-paused", "paused"]]) {
     const box = $(id);
     box.addEventListener("change", async () => {
       const wanted = box.checked;

@@ -1,0 +1,106 @@
+package core
+
+import "strings"
+
+// Remote interaction modes, as the original application's setting names
+// them (Settings → Remote Play → Interactions). The contract's on/off rule
+// maps to InteractionNone (off) versus the other two (on).
+const (
+	// InteractionNone: players only look; drags, doors and pointers from
+	// clients are refused.
+	InteractionNone = "none"
+	// InteractionToken: a player moves only their own token (see
+	// CanMoveInTokenMode); doors and pointers are allowed.
+	InteractionToken = "token"
+	// InteractionAll: anyone moves any token that is not locked or hidden.
+	InteractionAll = "all"
+)
+
+// ParseInteraction reads a remote-interaction mode: none, token or all, or
+// the booleans of the older switch (true is all, false is none), in any
+// case. ok is false for anything else.
+func ParseInteraction(v string) (mode string, ok bool) {
+	switch strings.ToLower(strings.TrimSpace(v)) {
+	case InteractionNone, "false", "off":
+		return InteractionNone, true
+	case InteractionToken:
+		return InteractionToken, true
+	case InteractionAll, "true", "on":
+		return InteractionAll, true
+	}
+	return "", false
+}
+
+// interactionFromBool is the mode the boolean switch sets.
+func interactionFromBool(on bool) string {
+	if on {
+		return InteractionAll
+	}
+	return InteractionNone
+}
+
+// normalize makes the two views of remote interaction agree: a mode set
+// wins; without one the boolean decides (true is all).
+func (s *Settings) normalize() {
+	if mode, ok := ParseInteraction(s.Interaction); ok {
+		s.Interaction = mode
+	} else {
+		s.Interaction = interactionFromBool(s.RemoteInteraction)
+	}
+	s.RemoteInteraction = s.Interaction != InteractionNone
+}
+
+// interaction is the mode a settings change asks for: interaction when
+// given, else the boolean (true sets all, false none). Both given must
+// agree.
+func (p SettingsPatch) interaction() (mode string, set bool, err error) {
+	if p.Interaction != nil {
+		mode = *p.Interaction
+		if mode != InteractionNone && mode != InteractionToken && mode != InteractionAll {
+			return "", false, Invalidf("settings: 'interaction' must be none, token or all, not '%s'", Clip(mode))
+		}
+		if p.RemoteInteraction != nil && *p.RemoteInteraction != (mode != InteractionNone) {
+			return "", false, Invalidf("settings: 'remoteInteraction' %t contradicts 'interaction' '%s'", *p.RemoteInteraction, mode)
+		}
+		return mode, true, nil
+	}
+	if p.RemoteInteraction != nil {
+		return interactionFromBool(*p.RemoteInteraction), true, nil
+	}
+	return "", false, nil
+}
+
+// liveScreen fills the parts of a screen that live in memory: the remote
+// interaction (as the mode and as the contract's boolean) and the defaults
+// the real web client reads (sharedVision always when unset).
+func (s *Service) liveScreen(screen *Screen) { screen.ApplySettings(s.live.Settings()) }
+
+// ApplySettings copies the host's remote interaction into a screen (the
+// mode and the contract's boolean) and fills its defaults.
+func (s *Screen) ApplySettings(settings Settings) {
+	settings.normalize()
+	s.RemoteInteraction = settings.RemoteInteraction
+	s.Interaction = settings.Interaction
+	s.Normalize()
+}
+
+// Shared vision settings of the player screen (the original's "Shared
+// Party Vision"): always shows every player token's sight, partial only
+// the acting one's, never only the viewer's own.
+const (
+	SharedVisionNever   = "never"
+	SharedVisionPartial = "partial"
+	SharedVisionAlways  = "always"
+)
+
+// Normalize fills the defaults a screen always carries.
+func (s *Screen) Normalize() {
+	switch s.SharedVision {
+	case SharedVisionNever, SharedVisionPartial, SharedVisionAlways:
+	default:
+		s.SharedVision = SharedVisionAlways
+	}
+	if s.Interaction == "" {
+		s.Interaction = interactionFromBool(s.RemoteInteraction)
+	}
+}

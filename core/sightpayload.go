@@ -1,0 +1,180 @@
+package core
+
+import "context"
+
+// Sight is the area a token's vision or a light reaches, as the real web
+// client reads it: in a token's vision.sight, a light's sight and the
+// array lineOfSightUpdated carries. Key names the source: "vision-<vision
+// id>" or "light-<light id>". Polygon is a flat x,y list around (X, Y).
+type Sight struct {
+	Key     string    `json:"key"`
+	X       float64   `json:"x"`
+	Y       float64   `json:"y"`
+	Polygon []float64 `json:"polygon"`
+}
+
+// VisionSightKey and LightSightKey are the keys of a Sight.
+func VisionSightKey(visionID string) string { return "vision-" + visionID }
+
+// LightSightKey is the key of a light's Sight.
+func LightSightKey(lightID string) string { return "light-" + lightID }
+
+// SightSegments lists every straight piece (x1, y1, x2, y2) of every wall
+// that currently blocks sight: closed and locked doors included; open
+// doors, windows, invisible and terrain walls left out. A wall with fewer
+// than two points has none.
+func SightSegments(m *Map) [][4]float64 {
+	segments := [][4]float64{}
+	for _, w := range m.Walls {
+		if !w.BlocksSight() || len(w.Data) < 4 {
+			continue
+		}
+		for i := 0; i+3 < len(w.Data); i += 2 {
+			segments = append(segments, [4]float64{w.Data[i], w.Data[i+1], w.Data[i+2], w.Data[i+3]})
+		}
+	}
+	return segments
+}
+
+// hasSight reports whether a token casts vision players may see.
+func hasSight(t *Token) bool { return !t.Hidden && t.Vision != nil && t.Vision.Enabled }
+
+// MapSights computes the sight of every visible token with vision and of
+// every enabled light of m, in that order, when m has line of sight on
+// (nil otherwise: the client draws no vision layer then). m should be the
+// players' map (PlayerMap): hidden tokens are skipped anyway.
+func MapSights(m *Map) []Sight {
+	if m == nil || !m.LineOfSight {
+		return nil
+	}
+	segments := SightSegments(m)
+	box := sightBox(m, segments)
+	out := []Sight{}
+	for _, t := range m.Tokens {
+		if hasSight(t) {
+			out = append(out, Sight{Key: VisionSightKey(t.Vision.ID), X: t.X, Y: t.Y, Polygon: VisionPolygon(t.X, t.Y, segments, box)})
+		}
+	}
+	for _, l := range m.Lights {
+		if l.Enabled {
+			out = append(out, Sight{Key: LightSightKey(l.ID), X: l.X, Y: l.Y, Polygon: VisionPolygon(l.X, l.Y, segments, box)})
+		}
+	}
+	return out
+}
+
+// WithSight returns a copy of the players' map m whose tokens with vision
+// carry vision.sight and whose enabled lights carry sight (see MapSights);
+// m itself when line of sight is off. m is never changed.
+func WithSight(m *Map) *Map {
+	sights := MapSights(m)
+	if sights == nil {
+		return m
+	}
+	byKey := make(map[string]*Sight, len(sights))
+	for i := range sights {
+		byKey[sights[i].Key] = &sights[i]
+	}
+	out := *m
+	out.Tokens = make([]*Token, len(m.Tokens))
+	for i, t := range m.Tokens {
+		out.Tokens[i] = t
+		if hasSight(t) {
+			out.Tokens[i] = tokenWithSight(t, byKey[VisionSightKey(t.Vision.ID)])
+		}
+	}
+	out.Lights = make([]Light, len(m.Lights))
+	for i, l := range m.Lights {
+		if s := byKey[LightSightKey(l.ID)]; s != nil && l.Enabled {
+			l.Sight = s
+		}
+		out.Lights[i] = l
+	}
+	return &out
+}
+
+// sightsIn lists the sights WithSight gave m's tokens and lights, in
+// MapSights' order (tokens, then lights): the payload of
+// lineOfSightUpdated, never nil.
+func sightsIn(m *Map) []Sight {
+	out := []Sight{}
+	for _, t := range m.Tokens {
+		if t.Vision != nil {
+			if s, ok := t.Vision.Sight.(*Sight); ok && s != nil {
+				out = append(out, *s)
+			}
+		}
+	}
+	for _, l := range m.Lights {
+		if s, ok := l.Sight.(*Sight); ok && s != nil {
+			out = append(out, *s)
+		}
+	}
+	return out
+}
+
+func tokenWithSight(t *Token, s *Sight) *Token {
+	cp := *t
+	v := *t.Vision
+	v.Sight = s
+	cp.Vision = &v
+	return &cp
+}
+
+// tokenSight gives a token published alone (tokenUpdated) its vision.sight
+// on its map, when it has vision and the map line of sight: the real client
+// replaces the whole token and would lose its polygon otherwise.
+func tokenSight(tx Tx, t *Token) (*Token, error) {
+	if !hasSight(t) || t.MapID == "" {
+		return t, nil
+	}
+	m, err := tx.Map(t.MapID)
+	if IsNotFound(err) {
+		return t, nil
+	}
+	if err != nil || !m.LineOfSight {
+		return t, err
+	}
+	segments := SightSegments(m)
+	box := sightBox(m, segments)
+	return tokenWithSight(t, &Sight{Key: VisionSightKey(t.Vision.ID), X: t.X, Y: t.Y, Polygon: VisionPolygon(t.X, t.Y, segments, box)}), nil
+}
+
+// dragSight is what a dragged token's vision is cast against: the blocking
+// segments and the box of its map, read with the token.
+type dragSight struct {
+	segments [][4]float64
+	box      [4]float64
+}
+
+// dragSightOf reads the sight of tok's map for its drag; nil when the
+// token has no vision, is hidden, or its map has line of sight off.
+func (s *Service) dragSightOf(ctx context.Context, tok *Token) (*dragSight, error) {
+	if !hasSight(tok) || tok.MapID == "" {
+		return nil, nil
+	}
+	var ds *dragSight
+	err := s.store.View(ctx, func(tx Tx) error {
+		m, err := tx.Map(tok.MapID)
+		if IsNotFound(err) {
+			return nil
+		}
+		if err != nil || !m.LineOfSight {
+			return err
+		}
+		segments := SightSegments(m)
+		ds = &dragSight{segments: segments, box: sightBox(m, segments)}
+		return nil
+	})
+	return ds, err
+}
+
+// cast sets m's polygon to what the token sees at m's position (none when
+// ds is nil). A polygon a client sent is never passed on.
+func (ds *dragSight) cast(m *Movement) {
+	if ds == nil {
+		m.Polygon = nil
+		return
+	}
+	m.Polygon = VisionPolygon(m.X, m.Y, ds.segments, ds.box)
+}
