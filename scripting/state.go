@@ -30,6 +30,8 @@ type state struct {
 	callLoaded map[string]lua.LValue
 	// averages remembers companion.dice.average results by formula.
 	averages map[string]lua.LValue
+	// raised is the last non-string error object raised (builtins.go).
+	raised raisedError
 }
 
 // afterCall puts the state back as the entry script left it.
@@ -56,6 +58,7 @@ func newState(prog *Program, print func(string)) *state {
 		averages: map[string]lua.LValue{},
 	}
 	st.module = st.companionModule()
+	installBoundedBuiltins(L, st.noteRaised)
 	st.installGuards()
 	L.SetGlobal("require", L.NewFunction(st.require))
 	L.SetGlobal("print", L.NewFunction(st.luaPrint))
