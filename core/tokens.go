@@ -77,6 +77,9 @@ func (s *Service) storeToken(tx Tx, t *Token) ([]Event, error) {
 	if t.Role != "" && t.Role != RoleHostile && t.Role != RoleFriendly && t.Role != RoleNeutral {
 		return nil, Invalidf("token: role must be hostile, friendly or neutral, not '%s'", Clip(t.Role))
 	}
+	if err := checkEncodedSize("token", t, MaxTokenBytes); err != nil {
+		return nil, err
+	}
 	if err := tx.PutToken(t); err != nil {
 		return nil, err
 	}
