@@ -122,6 +122,7 @@ func serve(ctx context.Context, cfg *serveConfig, log *slog.Logger, banner io.Wr
 		Log:          log,
 		MaxBodyBytes: cfg.MaxBodyBytes,
 		AllowHosts:   splitList(cfg.AllowHosts),
+		AllowOrigins: splitList(cfg.AllowOrigins),
 		Web:          web.FS,
 	}
 
