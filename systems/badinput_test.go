@@ -193,7 +193,7 @@ func TestRenderErrorsAreLocated(t *testing.T) {
 			"RenderPage": func() error { _, err := s.RenderPage(ctx, entity(kind)); return err },
 		} {
 			err := call()
-			if err == nil || !strings.HasPrefix(err.Error(), want) || core.KindOf(err) != core.KindInvalid {
+			if err == nil || !strings.HasPrefix(err.Error(), want) || core.KindOf(err) != core.KindInternal || core.MessageOf(err) != "internal error" {
 				t.Errorf("%s %s: got %v, want %q", name, kind, err, want)
 			}
 		}

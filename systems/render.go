@@ -174,15 +174,23 @@ func (s *System) view(ctx context.Context, e *core.Entity, m map[string]any) (*c
 	return ce, nil
 }
 
-// scriptFailure keeps a located script error readable for users: it is a
-// KindInvalid core error whose message is "file:line: message", wrapping
-// the *scripting.ScriptError.
+// scriptFailure reports a located script error as the server's failure,
+// not the client's: a KindInternal core error (500 over HTTP, logged with
+// its cause by the transport) whose text is "system script: file:line:
+// message" for the log and the system's author, while a player is told
+// only the generic "internal error" (core.MessageOf).
 func scriptFailure(err error) error {
 	if _, ok := err.(*scripting.ScriptError); ok {
-		return &core.Error{Kind: core.KindInvalid, Message: "system script: " + err.Error(), Err: err}
+		return &core.Error{Kind: core.KindInternal, Err: &locatedScriptError{err}}
 	}
 	return err
 }
+
+// locatedScriptError prefixes a script error with where it comes from.
+type locatedScriptError struct{ err error }
+
+func (e *locatedScriptError) Error() string { return "system script: " + e.err.Error() }
+func (e *locatedScriptError) Unwrap() error { return e.err }
 
 // RenderPage renders the reference page of an entity: its kind's template
 // with {entity, view, system}, wrapped in the built-in layout with the
