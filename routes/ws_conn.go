@@ -19,6 +19,8 @@ type wsConn struct {
 	queue *wsQueue
 	// limits keeps this client from flooding the others (ws_limits.go).
 	limits wsLimiter
+	// address is the remote address whose slot the connection holds.
+	address string
 
 	mu     sync.Mutex
 	client core.Client
@@ -190,7 +192,7 @@ func (c *wsConn) readLoop() {
 	defer func() {
 		c.close(websocket.CloseNormalClosure, "")
 		c.limits.stop() // no held move acts for a client that is gone
-		h.releaseSlot()
+		h.releaseSlot(c.address)
 		h.unregister(c)
 		h.running.Done()
 	}()
