@@ -48,7 +48,7 @@ func parseServeFlags(args []string, getenv func(string) string) (*serveConfig, *
 	fs.StringVar(&cfg.SystemDir, "system", "", "game system folder on disk, hot-reloaded on change (default: the embedded D&D 5e system)")
 	fs.BoolVar(&cfg.Empty, "empty", false, "do not seed the system's demo content into a fresh data folder")
 	fs.BoolVar(&cfg.RemoteInteraction, "remote-interaction", true, "let clients drag tokens, open doors and move pointers")
-	fs.StringVar(&cfg.AllowOrigins, "allow-origin", "", "comma-separated extra origins allowed to open a WebSocket")
+	fs.StringVar(&cfg.AllowOrigins, "allow-origin", "", "comma-separated extra origins whose pages may open a WebSocket and write")
 	fs.StringVar(&cfg.AllowHosts, "allow-host", "", "comma-separated extra host names players may use for writes and WebSockets (IP addresses, localhost, .local names and this machine's name always work)")
 	fs.StringVar(&cfg.LogLevel, "log-level", "info", "log level: debug, info, warn, error")
 	fs.DurationVar(&cfg.LuaTimeout, "lua-timeout", 250*time.Millisecond, "time limit of one Lua call")
