@@ -29,6 +29,8 @@ const (
 	registryGrowStep = registrySize
 	// maxErrorText bounds the __tostring of an error object.
 	maxErrorText = 200
+	// maxPrintBytes bounds one print() line in the host's log.
+	maxPrintBytes = 16 << 10
 )
 
 // installBoundedBuiltins replaces the base, string and table functions

@@ -27,6 +27,7 @@ func TestBuiltinsStopWithinTheTimeLimit(t *testing.T) {
 		{"table.insert", big + `for i = 1, 1e6 do table.insert(t, 1, i) end return { n = #t }`},
 		{"table.remove", big + `for i = 1, 1e6 do table.remove(t, 1) end return { n = #t }`},
 		{"table.sort", big + `table.sort(t, function(a, b) return a > b end) return { n = #t }`},
+		{"companion.format.join", `local t = {} for i = 1, 100 do t[i] = "x" end return { s = require("companion").format.join(t, ("x"):rep(4194304)) }`},
 	} {
 		rt := start(t, map[string]string{"system.lua": kindWith(c.body)}, Options{CallTimeout: limit, PoolSize: 1})
 		began := time.Now()
@@ -103,6 +104,24 @@ return { n = select('#', unpack({}, 1, 2e7)) }`)}, Options{CallTimeout: limit, P
 		t.Errorf("the unrelated view waited %v behind stopped calls (limit %v)", took, limit)
 	}
 	wg.Wait()
+}
+
+// print() builds one log line, bounded, however many values it is given:
+// it used to concatenate them one by one, quadratic in their number.
+func TestPrintIsBounded(t *testing.T) {
+	var got []string
+	rt := start(t, map[string]string{"system.lua": kindWith(`local t = {} for i = 1, 65536 do t[i] = ("x"):rep(64) end print(unpack(t)) return {}`)},
+		Options{CallTimeout: 250 * time.Millisecond, Print: func(s string) { got = append(got, s) }})
+	began := time.Now()
+	if _, err := rt.CallTable(context.Background(), "thing", "view", map[string]any{}); err != nil {
+		t.Fatal(err)
+	}
+	if took := time.Since(began); took > time.Second {
+		t.Errorf("print took %v", took)
+	}
+	if len(got) != 1 || len(got[0]) > maxPrintBytes+len("…") || !strings.HasSuffix(got[0], "…") {
+		t.Fatalf("print wrote %d lines, the first %d bytes", len(got), len(got[0]))
+	}
 }
 
 var heapAddress = regexp.MustCompile(`0x[0-9a-f]{6,}`)

@@ -1,6 +1,8 @@
 package scripting
 
 import (
+	"strings"
+
 	lua "github.com/yuin/gopher-lua"
 )
 
@@ -139,15 +141,21 @@ func (st *state) luaPrint(L *lua.LState) int {
 	if st.print == nil {
 		return 0
 	}
+	// One log line: built once (not by repeated concatenation, which
+	// print(unpack(t)) made quadratic) and cut at maxPrintBytes.
+	var text strings.Builder
 	top := L.GetTop()
-	text := ""
-	for i := 1; i <= top; i++ {
+	for i := 1; i <= top && text.Len() <= maxPrintBytes; i++ {
 		if i > 1 {
-			text += "\t"
+			text.WriteByte('\t')
 		}
-		text += L.ToStringMeta(L.Get(i)).String()
+		text.WriteString(L.ToStringMeta(L.Get(i)).String())
 	}
-	st.print(text)
+	line := text.String()
+	if len(line) > maxPrintBytes {
+		line = strings.ToValidUTF8(line[:maxPrintBytes], "") + "…"
+	}
+	st.print(line)
 	return 0
 }
 
