@@ -42,6 +42,12 @@ const (
 	MaxCombatantBytes = 1 << 20
 	// MaxTokenBytes bounds one token as stored (JSON).
 	MaxTokenBytes = 256 << 10
+	// MaxTrackedField is the longest string id or type of a tracked
+	// object (their number and contours are capped in livestate.go).
+	MaxTrackedField = 256
+	// MaxTrackedContourTotal bounds the contour numbers of all tracked
+	// objects together: they are in every GET /api, encoded per request.
+	MaxTrackedContourTotal = 64 << 10
 )
 
 // tooLarge is the KindTooLarge error of a stored value over its limit.
@@ -112,6 +118,42 @@ func checkEntitySize(e *Entity) error {
 		return err
 	}
 	return checkEncodedSize("entity", e, MaxEntityBytes)
+}
+
+// checkTrackedObject bounds the strings of a tracked object.
+func checkTrackedObject(o *TrackedObject) error {
+	if id, ok := o.ID.(string); ok && len(id) > MaxTrackedField {
+		return tooLarge("tracked object: 'id'", len(id), MaxTrackedField)
+	}
+	if len(o.Type) > MaxTrackedField {
+		return tooLarge("tracked object: 'type'", len(o.Type), MaxTrackedField)
+	}
+	return nil
+}
+
+// checkTrackedContours bounds the contours of the tracked set once objects
+// (under keys) are stored in it; replace says they replace the whole set.
+// The caller holds the set's lock.
+func checkTrackedContours(set map[string]*TrackedObject, keys []string, objects []*TrackedObject, replace bool) error {
+	total := 0
+	incoming := make(map[string]bool, len(keys))
+	for i, o := range objects {
+		if !incoming[keys[i]] {
+			total += len(o.Contour)
+		}
+		incoming[keys[i]] = true
+	}
+	if !replace {
+		for k, o := range set {
+			if !incoming[k] {
+				total += len(o.Contour)
+			}
+		}
+	}
+	if total > MaxTrackedContourTotal {
+		return TooLargef("tracked objects: their contours would hold %d numbers, more than the limit of %d", total, MaxTrackedContourTotal)
+	}
+	return nil
 }
 
 // trimSnapshotMessages leaves out the oldest of the recent messages (they

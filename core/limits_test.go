@@ -102,3 +102,34 @@ func TestStoredObjectsAreBounded(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// Tracked objects live in memory and go out in every GET /api: their
+// strings and their contours together are bounded, not only their number.
+func TestTrackedObjectsAreBounded(t *testing.T) {
+	f := newSvcFixture(t, true)
+	long := strings.Repeat("x", core.MaxTrackedField+1)
+	err := f.svc.TrackObject(core.EventTrackedObjectCreated, []*core.TrackedObject{{ID: long}})
+	svcWantErr(t, err, core.KindTooLarge, "tracked object: 'id'")
+	err = f.svc.TrackObject(core.EventTrackedObjectCreated, []*core.TrackedObject{{ID: 1.0, Type: long}})
+	svcWantErr(t, err, core.KindTooLarge, "tracked object: 'type'")
+	contour := make([]float64, core.MaxTrackedContour)
+	n := core.MaxTrackedContourTotal / core.MaxTrackedContour
+	for i := range n {
+		if err := f.svc.TrackObject(core.EventTrackedObjectCreated, []*core.TrackedObject{{ID: float64(i), Contour: contour}}); err != nil {
+			t.Fatalf("object %d: %v", i, err)
+		}
+	}
+	err = f.svc.TrackObject(core.EventTrackedObjectCreated, []*core.TrackedObject{{ID: float64(n), Contour: contour}})
+	svcWantErr(t, err, core.KindTooLarge, "contours would hold")
+	// Updating one in place does not count it twice; replacing the set
+	// counts only the new set.
+	if err := f.svc.TrackObject(core.EventTrackedObjectUpdated, []*core.TrackedObject{{ID: 0.0, Contour: contour}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.svc.TrackObject(core.EventTrackedObjectsUpdated, []*core.TrackedObject{{ID: 99.0, Contour: contour}}); err != nil {
+		t.Fatal(err)
+	}
+	if got := len(f.svc.Live().TrackedObjects()); got != 1 {
+		t.Fatalf("%d tracked after replacing the set", got)
+	}
+}
