@@ -38,10 +38,13 @@ const (
 	MaxEntityBytes = 1 << 20
 	// MaxAttributesBytes bounds an entity's attributes (JSON).
 	MaxAttributesBytes = 256 << 10
-	// MaxCombatantBytes bounds one combatant as stored (JSON).
-	MaxCombatantBytes = 1 << 20
-	// MaxTokenBytes bounds one token as stored (JSON).
-	MaxTokenBytes = 256 << 10
+	// MaxCombatantBytes bounds one combatant as stored (JSON). Combatants
+	// and the tokens of the map on screen are in every GET /api, so they
+	// are held tighter than entities.
+	MaxCombatantBytes = 256 << 10
+	// MaxTokenBytes bounds one token as stored (JSON): a real one is under
+	// a kilobyte.
+	MaxTokenBytes = 64 << 10
 	// MaxTrackedField is the longest string id or type of a tracked
 	// object (their number and contours are capped in livestate.go).
 	MaxTrackedField = 256
