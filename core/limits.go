@@ -46,7 +46,8 @@ const (
 	// a kilobyte.
 	MaxTokenBytes = 64 << 10
 	// MaxTrackedField is the longest string id or type of a tracked
-	// object (their number and contours are capped in livestate.go).
+	// object (their number and contours are capped in livestate.go), and
+	// the longest id or colour of a pointer.
 	MaxTrackedField = 256
 	// MaxTrackedContourTotal bounds the contour numbers of all tracked
 	// objects together: they are in every GET /api, encoded per request.
@@ -121,6 +122,18 @@ func checkEntitySize(e *Entity) error {
 		return err
 	}
 	return checkEncodedSize("entity", e, MaxEntityBytes)
+}
+
+// checkPointer bounds the strings of a pointer a client moves: it is
+// broadcast to every client many times a second.
+func checkPointer(p *Pointer) error {
+	if len(p.ID) > MaxTrackedField {
+		return tooLarge("pointerUpdated: 'id'", len(p.ID), MaxTrackedField)
+	}
+	if len(p.Color) > MaxTrackedField {
+		return tooLarge("pointerUpdated: 'color'", len(p.Color), MaxTrackedField)
+	}
+	return nil
 }
 
 // checkTrackedObject bounds the strings of a tracked object.

@@ -133,3 +133,17 @@ func TestTrackedObjectsAreBounded(t *testing.T) {
 		t.Fatalf("%d tracked after replacing the set", got)
 	}
 }
+
+// A pointer is broadcast to every client: its id and colour are bounded.
+func TestPointerStringsAreBounded(t *testing.T) {
+	f := newLiveFixture(t)
+	long := strings.Repeat("x", core.MaxTrackedField+1)
+	for _, p := range []core.Pointer{{ID: long}, {Color: long}} {
+		if err := f.svc.MovePointer(alice, p); core.KindOf(err) != core.KindTooLarge {
+			t.Errorf("pointer %.20v: %v, want too large", p, err)
+		}
+	}
+	if events := f.events.take(); len(events) != 0 {
+		t.Fatalf("refused pointers were broadcast: %v", events)
+	}
+}
