@@ -199,7 +199,7 @@ func TestRenderErrorsAreLocated(t *testing.T) {
 		}
 	}
 	_, err := s.RenderPage(ctx, entity("typo"))
-	if err == nil || !strings.Contains(err.Error(), "templates/typo.html:2: the template prints view.armour, which is missing") {
+	if err == nil || !strings.Contains(err.Error(), "templates/typo.html:2: the template prints view.armour, which is missing") || core.KindOf(err) != core.KindInternal {
 		t.Fatalf("missing variable: %v", err)
 	}
 	_, err = s.References(ctx, entity("text"))

@@ -181,16 +181,20 @@ func (s *System) view(ctx context.Context, e *core.Entity, m map[string]any) (*c
 // only the generic "internal error" (core.MessageOf).
 func scriptFailure(err error) error {
 	if _, ok := err.(*scripting.ScriptError); ok {
-		return &core.Error{Kind: core.KindInternal, Err: &locatedScriptError{err}}
+		return &core.Error{Kind: core.KindInternal, Err: &systemFailure{"system script: ", err}}
 	}
 	return err
 }
 
-// locatedScriptError prefixes a script error with where it comes from.
-type locatedScriptError struct{ err error }
+// systemFailure prefixes a script or template error with where it comes
+// from. A template that fails while rendering is the system's fault too.
+type systemFailure struct {
+	prefix string
+	err    error
+}
 
-func (e *locatedScriptError) Error() string { return "system script: " + e.err.Error() }
-func (e *locatedScriptError) Unwrap() error { return e.err }
+func (e *systemFailure) Error() string { return e.prefix + e.err.Error() }
+func (e *systemFailure) Unwrap() error { return e.err }
 
 // RenderPage renders the reference page of an entity: its kind's template
 // with {entity, view, system}, wrapped in the built-in layout with the
@@ -253,7 +257,7 @@ func (s *System) RenderBody(ctx context.Context, e *core.Entity) ([]byte, error)
 	}
 	body, err := s.pages[k.Name].Render(tctx)
 	if err != nil {
-		return nil, &core.Error{Kind: core.KindInvalid, Message: "system template: " + err.Error(), Err: err}
+		return nil, &core.Error{Kind: core.KindInternal, Err: &systemFailure{"system template: ", err}}
 	}
 	return body, nil
 }
