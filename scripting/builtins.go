@@ -74,13 +74,21 @@ func boundedUnpack(L *lua.LState) int {
 	tb := L.CheckTable(1)
 	start := L.OptInt(2, 1)
 	end := L.OptInt(3, tb.Len())
-	if n := int64(end) - int64(start) + 1; n > maxBuiltinValues {
-		tooMany(L, "unpack", n, "results", maxBuiltinValues)
+	// The difference is taken unsigned: end - start overflows int for
+	// unpack(t, -9e18, 9e18).
+	if end >= start && uint64(end)-uint64(start) >= maxBuiltinValues {
+		n := uint64(end) - uint64(start) + 1
+		L.RaiseError("unpack: %d results is too many for one call (the limit is %d)", n, maxBuiltinValues)
 	}
-	for i := start; i <= end; i++ {
-		L.Push(tb.RawGetInt(i))
+	if end < start {
+		return 0
 	}
-	return max(end-start+1, 0)
+	// Counted, not "i <= end": at the top of the int range i++ wraps.
+	n := int(uint64(end) - uint64(start) + 1)
+	for k := range n {
+		L.Push(tb.RawGetInt(start + k))
+	}
+	return n
 }
 
 // boundedSelect is select refusing to pass on more than maxBuiltinValues

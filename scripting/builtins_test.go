@@ -18,6 +18,7 @@ func TestBuiltinsStopWithinTheTimeLimit(t *testing.T) {
 	big := `local t = {} for i = 1, 300000 do t[i] = i end `
 	for _, c := range []struct{ name, body string }{
 		{"unpack", `return { n = select('#', unpack({}, 1, 1e9)) }`},
+		{"unpack", `return { n = select('#', unpack({}, -9e18, 9e18)) }`},
 		{"select", `return { n = select('#', unpack({}, 1, 2e7)) }`},
 		{"select", `local t = {} return { n = select(1, unpack(t, 1, 70000)) }`},
 		{"string.byte", `local s = ("x"):rep(4194304) return { n = select('#', string.byte(s, 1, -1)) }`},
@@ -56,13 +57,14 @@ func TestBuiltinsWithinTheirLimits(t *testing.T) {
 local t = {} for i = 1, 1000 do t[i] = i end
 table.insert(t, 1, 0) table.remove(t) table.sort(t, function(a, b) return a > b end)
 local s = string.char(unpack({72, 105}))
+local top = select('#', unpack({}, 2^52, 2^52 + 2))
 return { n = select('#', unpack(t)), last = select(-1, unpack(t)), bytes = select('#', s:byte(1, -1)), s = s,
-  second = select(2, "a", "b", "c"), count = select('#', "a", nil), first = t[1], b = s:byte(2) }`)}, Options{})
+  second = select(2, "a", "b", "c"), count = select('#', "a", nil), first = t[1], b = s:byte(2), top = top }`)}, Options{CallTimeout: time.Second})
 	v, err := rt.CallTable(context.Background(), "thing", "view", map[string]any{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := map[string]any{"n": 1000.0, "last": 0.0, "bytes": 2.0, "s": "Hi", "second": "b", "count": 2.0, "first": 999.0, "b": 105.0}
+	want := map[string]any{"top": 3.0, "n": 1000.0, "last": 0.0, "bytes": 2.0, "s": "Hi", "second": "b", "count": 2.0, "first": 999.0, "b": 105.0}
 	for k, w := range want {
 		if n, ok := v[k].(int64); ok {
 			v[k] = float64(n)
