@@ -3,7 +3,6 @@ package routes
 import (
 	"mime"
 	"net/http"
-	"net/url"
 	"strings"
 
 	"github.com/vttapp/companion/core"
@@ -40,7 +39,7 @@ func (g crossSiteGuard) wrap(next http.Handler) http.Handler {
 			next.ServeHTTP(w, r)
 			return
 		}
-		if origin := r.Header.Get("Origin"); origin != "" && !g.sameSite(origin, r.Host) {
+		if origin := r.Header.Get("Origin"); origin != "" && !originAllowed(origin, r.Host, g.allowOrigins) {
 			g.refuse(w, r, http.StatusForbidden, "writes from pages of another site are refused (Origin '"+
 				core.Clip(origin)+"'); open the page from this server, or start it with --allow-origin "+core.Clip(origin))
 			return
@@ -51,25 +50,6 @@ func (g crossSiteGuard) wrap(next http.Handler) http.Handler {
 		}
 		next.ServeHTTP(w, r)
 	})
-}
-
-// sameSite reports whether origin is this server (as the request reached
-// it) or one of the allowed origins.
-func (g crossSiteGuard) sameSite(origin, host string) bool {
-	u, err := url.Parse(origin)
-	if err == nil && u.Host != "" && strings.EqualFold(u.Host, host) {
-		return true
-	}
-	for _, allowed := range g.allowOrigins {
-		allowed = strings.TrimSuffix(strings.TrimSpace(allowed), "/")
-		switch {
-		case allowed == "*",
-			strings.EqualFold(allowed, origin),
-			err == nil && u.Host != "" && strings.EqualFold(allowed, u.Host):
-			return true
-		}
-	}
-	return false
 }
 
 func (g crossSiteGuard) refuse(w http.ResponseWriter, r *http.Request, status int, text string) {

@@ -110,7 +110,7 @@ func TestAllowedOriginMayWrite(t *testing.T) {
 		"https://other.example": false,
 		"http://vtt.example":    false,
 	} {
-		if got := g.sameSite(origin, "192.168.1.20:8080"); got != want {
+		if got := originAllowed(origin, "192.168.1.20:8080", g.allowOrigins); got != want {
 			t.Errorf("%s: %v, want %v", origin, got, want)
 		}
 	}

@@ -53,8 +53,8 @@ func installBoundedBuiltins(L *lua.LState, onError func(L *lua.LState, obj lua.L
 	}
 	if tbl, ok := base.RawGetString("table").(*lua.LTable); ok {
 		for name, check := range map[string]func(*lua.LState) int{
-			"insert": insertMoves,
-			"remove": removeMoves,
+			"insert": shiftMoves(3),
+			"remove": shiftMoves(2),
 			"sort":   sortMoves,
 		} {
 			if orig, ok := tbl.RawGetString(name).(*lua.LFunction); ok && orig.IsG {
@@ -181,28 +181,20 @@ func boundedMoves(name string, moves func(*lua.LState) int, orig lua.LGFunction)
 	}
 }
 
-// insertMoves is how many slots table.insert(t, pos, v) shifts.
-func insertMoves(L *lua.LState) int {
-	if L.GetTop() < 3 {
-		return 0
+// shiftMoves is how many slots table.insert(t, pos, v) or
+// table.remove(t, pos) shifts: those after pos (posArg is 3 for insert, 2
+// for remove; without it they work at the end and shift none).
+func shiftMoves(posArg int) func(*lua.LState) int {
+	return func(L *lua.LState) int {
+		if L.GetTop() < posArg {
+			return 0
+		}
+		pos, ok := L.Get(2).(lua.LNumber)
+		if !ok {
+			return 0
+		}
+		return max(L.Get(1).(*lua.LTable).Len()-int(pos), 0)
 	}
-	pos, ok := L.Get(2).(lua.LNumber)
-	if !ok {
-		return 0
-	}
-	return max(L.Get(1).(*lua.LTable).Len()-int(pos), 0)
-}
-
-// removeMoves is how many slots table.remove(t, pos) shifts.
-func removeMoves(L *lua.LState) int {
-	if L.GetTop() < 2 {
-		return 0
-	}
-	pos, ok := L.Get(2).(lua.LNumber)
-	if !ok {
-		return 0
-	}
-	return max(L.Get(1).(*lua.LTable).Len()-int(pos), 0)
 }
 
 // sortMoves is the length of the array table.sort sorts.

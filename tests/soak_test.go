@@ -275,7 +275,8 @@ type soakEnv struct {
 }
 
 // newSoakEnv runs the real handlers and hub with D&D 5e over a real store
-// seeded with a campaign, a map with one token per client, and monsters.
+// seeded with a campaign, a map with one token per client, and monsters
+// (the SRD's when ../shared/data is present, generated ones otherwise).
 func newSoakEnv(t *testing.T) *soakEnv {
 	t.Helper()
 	dir := t.TempDir()
@@ -290,7 +291,6 @@ func newSoakEnv(t *testing.T) *soakEnv {
 	}
 	t.Cleanup(sys.Close)
 	holder := systems.NewHolder(sys)
-	now := time.Now().UTC()
 	err = store.Update(context.Background(), func(tx core.Tx) error {
 		c := &core.Campaign{ID: "soak-campaign", Name: "Soak", System: sys.ID(), Primary: true}
 		c.Normalize()
@@ -313,21 +313,13 @@ func newSoakEnv(t *testing.T) *soakEnv {
 		if err := tx.PutScreen(c.ID, &core.Screen{MapID: m.ID}); err != nil {
 			return err
 		}
-		for i := range 200 {
-			e := &core.Entity{ID: fmt.Sprintf("soak-monster-%03d", i), Kind: "monster", System: sys.ID(),
-				Name: fmt.Sprintf("Monster %03d", i), Data: core.Object{"hit_points": float64(10 + i), "type": "beast"}}
-			if err := e.Normalize(now); err != nil {
-				return err
-			}
-			if err := tx.PutEntity(e); err != nil {
-				return err
-			}
-		}
 		return nil
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
+	records, _ := monsterData(t) // the SRD's when the shared data is present
+	(&loadEnv{store: store}).seedMonsters(t, records[:min(len(records), 400)])
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	bus := core.NewBus()
 	svc := core.NewService(core.ServiceConfig{Store: store, Events: bus, Rules: holder, Roller: dice.NewRoller()})
