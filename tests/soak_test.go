@@ -223,6 +223,8 @@ func TestSoak(t *testing.T) {
 		baseGoroutines, peakGoroutines.Load(), goroutines, mibOf(baseHeap), mibOf(peakHeap.Load()), mibOf(heap))
 	if n := failures.Load(); n > 0 {
 		t.Errorf("%d failures during the soak; the first: %s", n, failureText)
+		logged := strings.Split(env.logs.String(), "\n")
+		t.Logf("the server logged %d warnings and errors; the first:\n%s", len(logged)-1, strings.Join(logged[:min(len(logged), 10)], "\n"))
 	}
 	if httpRequests.Load() == 0 || moves.Load() == 0 {
 		t.Errorf("the soak did no work")
@@ -270,8 +272,9 @@ func soakDo(ctx context.Context, c *http.Client, method, url, body string) (int,
 }
 
 type soakEnv struct {
-	srv *httptest.Server
-	hub *routes.Hub
+	srv  *httptest.Server
+	hub  *routes.Hub
+	logs *syncBuffer // warnings and errors
 }
 
 // newSoakEnv runs the real handlers and hub with D&D 5e over a real store
@@ -320,11 +323,12 @@ func newSoakEnv(t *testing.T) *soakEnv {
 	}
 	records, _ := monsterData(t) // the SRD's when the shared data is present
 	(&loadEnv{store: store}).seedMonsters(t, records[:min(len(records), 400)])
-	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	logs := &syncBuffer{}
+	log := slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	bus := core.NewBus()
 	svc := core.NewService(core.ServiceConfig{Store: store, Events: bus, Rules: holder, Roller: dice.NewRoller()})
 	hub := routes.NewHub(svc, bus, log, routes.HubOptions{})
 	srv := httptest.NewServer(routes.NewPublicHandler(routes.Config{Service: svc, Bus: bus, Hub: hub, Systems: holder, DataDir: dir, Log: log}))
 	t.Cleanup(func() { hub.Close(); srv.Close() })
-	return &soakEnv{srv: srv, hub: hub}
+	return &soakEnv{srv: srv, hub: hub, logs: logs}
 }
