@@ -78,6 +78,9 @@ func (s *Service) storeCombatant(tx Tx, c *Combatant) ([]Event, error) {
 	if c.Role != "" && c.Role != RoleHostile && c.Role != RoleFriendly && c.Role != RoleNeutral {
 		return nil, Invalidf("combatant: role must be hostile, friendly or neutral, not '%s'", Clip(c.Role))
 	}
+	if err := checkEncodedSize("combatant", c, MaxCombatantBytes); err != nil {
+		return nil, err
+	}
 	if err := tx.PutCombatant(c); err != nil {
 		return nil, err
 	}

@@ -137,6 +137,9 @@ func (s *Service) storeEntity(tx Tx, e *Entity) ([]Event, error) {
 	if s.rules != nil && s.rules.IsUnique(e.Kind) && e.Combatant != nil {
 		copyRanges(e.Combatant.Data, e.Data, s.rules.Ranges(e.Kind))
 	}
+	if err := checkEntitySize(e); err != nil {
+		return nil, err
+	}
 	if err := tx.PutEntity(e); err != nil {
 		return nil, err
 	}

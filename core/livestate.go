@@ -99,6 +99,9 @@ func (s *Service) TrackObject(name string, objects []*TrackedObject) error {
 		if len(o.Contour) > MaxTrackedContour {
 			return Invalidf("tracked object: 'contour' has %d numbers, more than the limit of %d", len(o.Contour), MaxTrackedContour)
 		}
+		if err := checkTrackedObject(o); err != nil {
+			return err
+		}
 		keys[i] = k
 	}
 	s.mu.Lock()
@@ -123,6 +126,9 @@ func (l *Live) track(name string, keys []string, objects []*TrackedObject) error
 		if n := l.countWith(keys); n > MaxTrackedObjects {
 			return Invalidf("too many tracked objects: %d, the limit is %d", n, MaxTrackedObjects)
 		}
+		if err := checkTrackedContours(l.tracked, keys, objects, false); err != nil {
+			return err
+		}
 		for i, o := range objects {
 			if _, ok := l.tracked[keys[i]]; !ok {
 				l.order = append(l.order, keys[i])
@@ -140,6 +146,9 @@ func (l *Live) track(name string, keys []string, objects []*TrackedObject) error
 	case EventTrackedObjectsUpdated:
 		if len(objects) > MaxTrackedObjects {
 			return Invalidf("too many tracked objects: %d, the limit is %d", len(objects), MaxTrackedObjects)
+		}
+		if err := checkTrackedContours(l.tracked, keys, objects, true); err != nil {
+			return err
 		}
 		l.tracked = make(map[string]*TrackedObject, len(objects))
 		l.order = l.order[:0]

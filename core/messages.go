@@ -12,6 +12,9 @@ func (s *Service) CreateMessage(ctx context.Context, m *Message) (*Message, erro
 	if strings.TrimSpace(m.Text) == "" {
 		return nil, Invalidf("message: 'text' is required and must not be empty")
 	}
+	if err := checkMessageInput(m); err != nil {
+		return nil, err
+	}
 	out := *m
 	out.ID = NewID()
 	out.Created = s.now().UTC()
@@ -26,11 +29,17 @@ func (s *Service) CreateMessage(ctx context.Context, m *Message) (*Message, erro
 		if err != nil {
 			return nil, Invalidf("message: %s", err.Error())
 		}
+		if err := checkMessageRolls(rolls); err != nil {
+			return nil, err
+		}
 		out.Text = stored
 		out.Rolls = rolls
 		if len(rolls) > 0 && isRollCommand(m.Text) {
 			out.Type = MessageRoll
 		}
+	}
+	if err := checkEncodedSize("message", &out, MaxMessageBytes); err != nil {
+		return nil, err
 	}
 	err := s.write(ctx, func(tx Tx) ([]Event, error) {
 		c, err := s.primaryCampaign(tx)

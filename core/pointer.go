@@ -29,6 +29,9 @@ func (s *Service) MovePointer(from EventSource, p Pointer) error {
 	default:
 		return Invalidf("pointerUpdated: 'state' must be start, control, end, block or cancel, not '%s'", p.State)
 	}
+	if err := checkPointer(&p); err != nil {
+		return err
+	}
 	if p.ID == "" {
 		p.ID = from.ID
 	}

@@ -55,6 +55,7 @@ func (s *Service) Snapshot(ctx context.Context) (*Snapshot, error) {
 	if snap.Messages == nil {
 		snap.Messages = []*Message{}
 	}
+	snap.Messages = trimSnapshotMessages(snap.Messages)
 	snap.TrackedObjects = s.live.TrackedObjects()
 	settings := s.live.Settings()
 	snap.Paused = settings.Paused

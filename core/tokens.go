@@ -78,6 +78,9 @@ func (s *Service) storeToken(tx Tx, t *Token) ([]Event, error) {
 		return nil, Invalidf("token: role must be hostile, friendly or neutral, not '%s'", Clip(t.Role))
 	}
 	t.Size, t.Health, t.Hitpoints, t.Bloodied, t.Dead = "", nil, nil, nil, nil // derived, never stored
+	if err := checkEncodedSize("token", t, MaxTokenBytes); err != nil {
+		return nil, err
+	}
 	if err := tx.PutToken(t); err != nil {
 		return nil, err
 	}

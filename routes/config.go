@@ -25,8 +25,9 @@ type Config struct {
 	Log     *slog.Logger
 	// MaxBodyBytes limits request bodies on writes (413 past it).
 	MaxBodyBytes int64
-	// AllowOrigins is not read by the handlers: the WebSocket Origin check
-	// uses HubOptions.AllowOrigins, given to NewHub.
+	// AllowOrigins lists Origins besides this server's own whose pages may
+	// write (routes/crosssite.go); the WebSocket Origin check uses
+	// HubOptions.AllowOrigins, given to NewHub (the same --allow-origin).
 	AllowOrigins []string
 	// AllowHosts lists extra host names (besides IP addresses, localhost,
 	// .local names and the machine's own name) that may write and open

@@ -43,6 +43,10 @@ type HubOptions struct {
 	// upgrade past it is answered 503 {"message"}. Default 500: every
 	// connection receives every broadcast, so the cap bounds the fan-out.
 	MaxConnections int
+	// MaxConnectionsPerAddress caps the connections from one remote
+	// address (loopback excepted, ws_peraddress.go); past it an upgrade is
+	// answered 503 {"message"}. Default 32; negative lifts it.
+	MaxConnectionsPerAddress int
 	// StreamRate is how many moves a second one client's stream (a token
 	// it drags, its pointer, its viewport) is forwarded; faster moves are
 	// coalesced, the latest position always goes out. Default 60.
@@ -85,6 +89,9 @@ func (o *HubOptions) fill() {
 	if o.MaxConnections == 0 {
 		o.MaxConnections = DefaultMaxConnections
 	}
+	if o.MaxConnectionsPerAddress == 0 {
+		o.MaxConnectionsPerAddress = DefaultMaxConnectionsPerAddress
+	}
 	if o.StreamRate == 0 {
 		o.StreamRate = DefaultStreamRate
 	}
@@ -120,6 +127,8 @@ type Hub struct {
 	// slots counts the connections admitted under MaxConnections, from
 	// before their upgrade until their reader ends.
 	slots atomic.Int64
+	// perAddress counts them per remote address (ws_peraddress.go).
+	perAddress addressSlots
 
 	unsubscribe func()
 	running     sync.WaitGroup // reader and writer goroutines
@@ -188,27 +197,36 @@ func (h *Hub) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		writeMessage(w, http.StatusServiceUnavailable, "the server is shutting down")
 		return
 	}
+	address := wsRemoteHost(r.RemoteAddr)
 	if !h.takeSlot() {
 		h.log.Warn("websocket refused: too many connections", "remote", r.RemoteAddr, "max", h.opts.MaxConnections)
 		writeMessage(w, http.StatusServiceUnavailable,
 			"too many live connections ("+strconv.Itoa(h.opts.MaxConnections)+"): try again when a player leaves")
 		return
 	}
+	if !h.perAddress.take(address, h.opts.MaxConnectionsPerAddress) {
+		h.slots.Add(-1)
+		h.log.Warn("websocket refused: too many connections from one address", "remote", r.RemoteAddr, "max", h.opts.MaxConnectionsPerAddress)
+		writeMessage(w, http.StatusServiceUnavailable,
+			"too many live connections from "+address+" ("+strconv.Itoa(h.opts.MaxConnectionsPerAddress)+"): close some, or start the server with a higher --max-clients-per-address")
+		return
+	}
 	bw := &wsHijackWriter{ResponseWriter: w}
 	ws, err := h.upgrader.Upgrade(bw, r, nil)
 	if err != nil {
-		h.releaseSlot()
+		h.releaseSlot(address)
 		// The upgrader has answered the request (403 for a foreign Origin,
 		// 400 for a bad handshake).
 		h.log.Info("websocket upgrade refused", "remote", r.RemoteAddr, "origin", r.Header.Get("Origin"), "err", err)
 		return
 	}
-	h.serve(ws, bw.conn, wsRemoteHost(r.RemoteAddr))
+	h.serve(ws, bw.conn, address)
 }
 
 // serve registers a connection, greets it and runs its two goroutines.
 func (h *Hub) serve(ws *websocket.Conn, bc *wsBatchConn, address string) {
 	c := newWSConn(h, ws, bc)
+	c.address = address
 	// app goes first in the queue, before any broadcast can reach it.
 	app, _ := json.Marshal(wsOutEnvelope{Name: core.EventApp, Data: map[string]any{"version": core.Version, "build": core.Build}})
 	c.queue.push(app)
@@ -217,7 +235,7 @@ func (h *Hub) serve(ws *websocket.Conn, bc *wsBatchConn, address string) {
 	if h.closed {
 		h.mu.Unlock()
 		ws.Close()
-		h.releaseSlot()
+		h.releaseSlot(address)
 		return
 	}
 	h.nextChannel++
@@ -243,7 +261,11 @@ func (h *Hub) takeSlot() bool {
 	return true
 }
 
-func (h *Hub) releaseSlot() { h.slots.Add(-1) }
+// releaseSlot gives back the slots of a connection from address.
+func (h *Hub) releaseSlot(address string) {
+	h.perAddress.release(address, h.opts.MaxConnectionsPerAddress)
+	h.slots.Add(-1)
+}
 
 // unregister removes a connection that ended and tells everyone.
 func (h *Hub) unregister(c *wsConn) {

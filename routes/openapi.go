@@ -83,7 +83,9 @@ func openAPIDocument(sys *systems.System) obj {
 			"requestBody": obj{"required": true, "content": jsonContent(ref("MessageInput"))},
 			"responses": obj{"200": response("The stored message with its rolls and campaign", ref("Message")),
 				"400": errorResponse("The body does not parse as a message"), "404": errorResponse("No primary campaign"),
-				"413": errorResponse("Body over the size limit")},
+				"403": errorResponse("Sent by a page of another site (Origin)"),
+				"413": errorResponse("Body, text or dice results over their limits"),
+				"415": errorResponse("A body declared as anything but JSON")},
 		}},
 		"/api/import": obj{"post": obj{
 			"operationId": "offerImport", "summary": "Offer content for import; the person at the device confirms", "tags": []string{"import"},
@@ -95,7 +97,9 @@ func openAPIDocument(sys *systems.System) obj {
 				"manifest": obj{"type": "string", "format": "uri"}, "url": obj{"type": "string", "format": "uri"}}})},
 			"responses": obj{
 				"202": response("The import screen is shown on the device", obj{"type": "object", "properties": obj{"status": obj{"type": "string", "const": "accepted"}}}),
-				"400": response("Malformed request", obj{"type": "object", "properties": obj{"error": obj{"type": "string"}}, "required": []string{"error"}}),
+				"400": response("Malformed request", importErrorSchema),
+				"403": response("Sent by a page of another site (Origin)", importErrorSchema),
+				"415": response("A body declared as anything but JSON", importErrorSchema),
 			},
 		}},
 		"/api/combatants/{id}": objectPaths("Combatant", "combatants", "combatant", "Combatant", true),
@@ -210,9 +214,14 @@ func writeResponses(schema, noun string) obj {
 		"200": response("The stored "+noun, ref(schema)),
 		"400": errorResponse("Unparseable body, or a body id that differs from the path id"),
 		"404": errorResponse("No " + noun + " with that id"),
-		"413": errorResponse("Body over the size limit"),
+		"403": errorResponse("Sent by a page of another site (Origin)"),
+		"413": errorResponse("Body or stored " + noun + " over its size limit"),
+		"415": errorResponse("A body declared as anything but JSON"),
 	}
 }
+
+// importErrorSchema is the {"error"} body of import failures (contract 4.6).
+var importErrorSchema = obj{"type": "object", "properties": obj{"error": obj{"type": "string"}}, "required": []string{"error"}}
 
 // entitySchema is the stored model of an entity of kind.
 func entitySchema(kind *systems.Kind) obj {

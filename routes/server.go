@@ -131,6 +131,7 @@ func (s *server) wrap(h http.Handler, public bool) http.Handler {
 	h = logRequests(s.cfg.Log, h)
 	if public {
 		h = s.websocketFirst(h)
+		h = crossSiteGuard{allowOrigins: s.cfg.AllowOrigins}.wrap(h)
 		h = newPublicHosts(s.cfg.AllowHosts).guard(h)
 	}
 	return recoverPanics(s.cfg.Log, h)

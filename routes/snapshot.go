@@ -19,6 +19,10 @@ import (
 type snapshotCache struct {
 	mu    sync.Mutex
 	entry *snapshotParts
+	// fill lets one request at a time read and encode a stale snapshot;
+	// the others wait for it and share the result, so a burst of GET /api
+	// after a change encodes it once instead of once per request.
+	fill sync.Mutex
 }
 
 // snapshotParts is a snapshot's stored part in JSON, plus what keys it.
@@ -36,6 +40,14 @@ func (c *snapshotCache) parts(ctx context.Context, svc *core.Service, sys *syste
 	p := c.entry
 	c.mu.Unlock()
 	if p != nil && p.system == sys && p.generation == gen {
+		return p, nil
+	}
+	c.fill.Lock()
+	defer c.fill.Unlock()
+	c.mu.Lock()
+	p = c.entry
+	c.mu.Unlock()
+	if p != nil && p.system == sys && p.generation >= gen {
 		return p, nil
 	}
 	snap, err := svc.Snapshot(ctx)

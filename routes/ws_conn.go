@@ -20,6 +20,8 @@ type wsConn struct {
 	queue *wsQueue
 	// limits keeps this client from flooding the others (ws_limits.go).
 	limits wsLimiter
+	// address is the remote address whose slot the connection holds.
+	address string
 
 	// numericDragStates: this client sent a tokenMoved state as an
 	// integer and receives them so (ws_dragstate.go).
@@ -195,7 +197,7 @@ func (c *wsConn) readLoop() {
 	defer func() {
 		c.close(websocket.CloseNormalClosure, "")
 		c.limits.stop() // no held move acts for a client that is gone
-		h.releaseSlot()
+		h.releaseSlot(c.address)
 		h.unregister(c)
 		h.running.Done()
 	}()

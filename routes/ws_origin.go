@@ -11,23 +11,31 @@ import (
 // another site must not drive the table through a player's browser.
 func (h *Hub) checkOrigin(r *http.Request) bool {
 	origin := r.Header.Get("Origin")
-	if origin == "" {
+	if origin == "" || originAllowed(origin, r.Host, h.opts.AllowOrigins) {
 		return true
-	}
-	u, err := url.Parse(origin)
-	if err == nil && u.Host != "" && strings.EqualFold(u.Host, r.Host) {
-		return true
-	}
-	for _, allowed := range h.opts.AllowOrigins {
-		allowed = strings.TrimSuffix(strings.TrimSpace(allowed), "/")
-		switch {
-		case allowed == "*",
-			strings.EqualFold(allowed, origin),
-			err == nil && u.Host != "" && strings.EqualFold(allowed, u.Host):
-			return true
-		}
 	}
 	h.log.Warn("websocket refused: Origin is not this server and not allowed (--allow-origin)",
 		"origin", origin, "host", r.Host, "remote", r.RemoteAddr)
+	return false
+}
+
+// originAllowed reports whether a page of origin may act on this server,
+// reached as host: its own pages, or a site listed with --allow-origin (an
+// origin, a bare host, or "*"). WebSockets and writes (crosssite.go) judge
+// alike.
+func originAllowed(origin, host string, allowed []string) bool {
+	u, err := url.Parse(origin)
+	if err == nil && u.Host != "" && strings.EqualFold(u.Host, host) {
+		return true
+	}
+	for _, a := range allowed {
+		a = strings.TrimSuffix(strings.TrimSpace(a), "/")
+		switch {
+		case a == "*",
+			strings.EqualFold(a, origin),
+			err == nil && u.Host != "" && strings.EqualFold(a, u.Host):
+			return true
+		}
+	}
 	return false
 }

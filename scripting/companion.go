@@ -273,8 +273,14 @@ func luaJoin(L *lua.LState) int {
 	last := L.OptString(3, sep)
 	n := list.Len()
 	items := make([]string, 0, n)
+	size := 0
 	for i := 1; i <= n; i++ {
-		items = append(items, L.ToStringMeta(list.RawGetInt(i)).String())
+		item := L.ToStringMeta(list.RawGetInt(i)).String()
+		items = append(items, item)
+		size += len(item) + max(len(sep), len(last))
+		if size > maxStringBuild {
+			L.RaiseError("companion.format.join would build a string of more than %d bytes (the limit is %d)", size, maxStringBuild)
+		}
 	}
 	L.Push(lua.LString(Join(items, sep, last)))
 	return 1

@@ -125,7 +125,7 @@ func (rt *Runtime) prepare(ctx context.Context) (*state, error) {
 	st.watch.disarm()
 	if err != nil {
 		st.close()
-		return nil, rt.scriptError(err, st.watch)
+		return nil, rt.scriptError(st.describeRaised(err), st.watch)
 	}
 	if !rt.opts.noIsolation {
 		st.freeze()
@@ -295,7 +295,7 @@ func (rt *Runtime) callOn(ctx context.Context, st *state, kind, field string, ar
 	L.RemoveContext()
 	st.watch.disarm()
 	if err != nil {
-		err = rt.scriptError(err, st.watch)
+		err = rt.scriptError(st.describeRaised(err), st.watch)
 		L.SetTop(0)
 		rt.discard(st)
 		return nil, err

@@ -35,6 +35,7 @@ func newSandbox() *lua.LState {
 		CallStackSize:       callStackSize,
 		RegistrySize:        registrySize,
 		RegistryMaxSize:     registryMax,
+		RegistryGrowStep:    registryGrowStep,
 		IncludeGoStackTrace: false,
 	})
 	for _, lib := range []struct {

@@ -1,6 +1,8 @@
 package scripting
 
 import (
+	"strings"
+
 	lua "github.com/yuin/gopher-lua"
 )
 
@@ -30,6 +32,8 @@ type state struct {
 	callLoaded map[string]lua.LValue
 	// averages remembers companion.dice.average results by formula.
 	averages map[string]lua.LValue
+	// raised is the last non-string error object raised (builtins.go).
+	raised raisedError
 }
 
 // afterCall puts the state back as the entry script left it.
@@ -56,6 +60,7 @@ func newState(prog *Program, print func(string)) *state {
 		averages: map[string]lua.LValue{},
 	}
 	st.module = st.companionModule()
+	installBoundedBuiltins(L, st.noteRaised)
 	st.installGuards()
 	L.SetGlobal("require", L.NewFunction(st.require))
 	L.SetGlobal("print", L.NewFunction(st.luaPrint))
@@ -136,15 +141,21 @@ func (st *state) luaPrint(L *lua.LState) int {
 	if st.print == nil {
 		return 0
 	}
+	// One log line: built once (not by repeated concatenation, which
+	// print(unpack(t)) made quadratic) and cut at maxPrintBytes.
+	var text strings.Builder
 	top := L.GetTop()
-	text := ""
-	for i := 1; i <= top; i++ {
+	for i := 1; i <= top && text.Len() <= maxPrintBytes; i++ {
 		if i > 1 {
-			text += "\t"
+			text.WriteByte('\t')
 		}
-		text += L.ToStringMeta(L.Get(i)).String()
+		text.WriteString(L.ToStringMeta(L.Get(i)).String())
 	}
-	st.print(text)
+	line := text.String()
+	if len(line) > maxPrintBytes {
+		line = strings.ToValidUTF8(line[:maxPrintBytes], "") + "…"
+	}
+	st.print(line)
 	return 0
 }
 

@@ -193,13 +193,13 @@ func TestRenderErrorsAreLocated(t *testing.T) {
 			"RenderPage": func() error { _, err := s.RenderPage(ctx, entity(kind)); return err },
 		} {
 			err := call()
-			if err == nil || !strings.HasPrefix(err.Error(), want) || core.KindOf(err) != core.KindInvalid {
+			if err == nil || !strings.HasPrefix(err.Error(), want) || core.KindOf(err) != core.KindInternal || core.MessageOf(err) != "internal error" {
 				t.Errorf("%s %s: got %v, want %q", name, kind, err, want)
 			}
 		}
 	}
 	_, err := s.RenderPage(ctx, entity("typo"))
-	if err == nil || !strings.Contains(err.Error(), "templates/typo.html:2: the template prints view.armour, which is missing") {
+	if err == nil || !strings.Contains(err.Error(), "templates/typo.html:2: the template prints view.armour, which is missing") || core.KindOf(err) != core.KindInternal {
 		t.Fatalf("missing variable: %v", err)
 	}
 	_, err = s.References(ctx, entity("text"))

@@ -174,15 +174,27 @@ func (s *System) view(ctx context.Context, e *core.Entity, m map[string]any) (*c
 	return ce, nil
 }
 
-// scriptFailure keeps a located script error readable for users: it is a
-// KindInvalid core error whose message is "file:line: message", wrapping
-// the *scripting.ScriptError.
+// scriptFailure reports a located script error as the server's failure,
+// not the client's: a KindInternal core error (500 over HTTP, logged with
+// its cause by the transport) whose text is "system script: file:line:
+// message" for the log and the system's author, while a player is told
+// only the generic "internal error" (core.MessageOf).
 func scriptFailure(err error) error {
 	if _, ok := err.(*scripting.ScriptError); ok {
-		return &core.Error{Kind: core.KindInvalid, Message: "system script: " + err.Error(), Err: err}
+		return &core.Error{Kind: core.KindInternal, Err: &systemFailure{"system script: ", err}}
 	}
 	return err
 }
+
+// systemFailure prefixes a script or template error with where it comes
+// from. A template that fails while rendering is the system's fault too.
+type systemFailure struct {
+	prefix string
+	err    error
+}
+
+func (e *systemFailure) Error() string { return e.prefix + e.err.Error() }
+func (e *systemFailure) Unwrap() error { return e.err }
 
 // RenderPage renders the reference page of an entity: its kind's template
 // with {entity, view, system}, wrapped in the built-in layout with the
@@ -245,7 +257,7 @@ func (s *System) RenderBody(ctx context.Context, e *core.Entity) ([]byte, error)
 	}
 	body, err := s.pages[k.Name].Render(tctx)
 	if err != nil {
-		return nil, &core.Error{Kind: core.KindInvalid, Message: "system template: " + err.Error(), Err: err}
+		return nil, &core.Error{Kind: core.KindInternal, Err: &systemFailure{"system template: ", err}}
 	}
 	return body, nil
 }

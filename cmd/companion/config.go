@@ -35,6 +35,8 @@ type serveConfig struct {
 	MaxBodyBytes      int64
 	MaxClients        int
 	ClientRate        int
+	// MaxPerAddress is --max-clients-per-address (routes/ws_peraddress.go).
+	MaxPerAddress int
 }
 
 // parseServeFlags reads flags, each of which may also be set through the
@@ -50,12 +52,13 @@ func parseServeFlags(args []string, getenv func(string) string) (*serveConfig, *
 	fs.BoolVar(&cfg.Empty, "empty", false, "do not seed the system's demo content into a fresh data folder")
 	cfg.Interaction, cfg.RemoteInteraction = core.InteractionAll, true
 	fs.Var(interactionFlag{cfg}, "remote-interaction", "what clients may do: all (drag any token, open doors, move pointers), token (each player drags only their own token), none; true is all, false none")
-	fs.StringVar(&cfg.AllowOrigins, "allow-origin", "", "comma-separated extra origins allowed to open a WebSocket")
+	fs.StringVar(&cfg.AllowOrigins, "allow-origin", "", "comma-separated extra origins whose pages may open a WebSocket and write")
 	fs.StringVar(&cfg.AllowHosts, "allow-host", "", "comma-separated extra host names players may use for writes and WebSockets (IP addresses, localhost, .local names and this machine's name always work)")
 	fs.StringVar(&cfg.LogLevel, "log-level", "info", "log level: debug, info, warn, error")
 	fs.DurationVar(&cfg.LuaTimeout, "lua-timeout", 250*time.Millisecond, "time limit of one Lua call")
 	fs.Int64Var(&cfg.MaxBodyBytes, "max-body", 8<<20, "largest request body accepted on writes, in bytes")
 	fs.IntVar(&cfg.MaxClients, "max-clients", 500, "most WebSocket clients connected at once (every client receives every broadcast)")
+	fs.IntVar(&cfg.MaxPerAddress, "max-clients-per-address", 32, "most WebSocket clients from one remote address at once (loopback is not counted)")
 	fs.IntVar(&cfg.ClientRate, "client-rate", 50, "WebSocket requests one client may make per second, bursts of twice that (drags, pointers and viewports are coalesced to 60/s instead)")
 
 	// Environment first, so that explicit flags override it.
@@ -90,6 +93,9 @@ func parseServeFlags(args []string, getenv func(string) string) (*serveConfig, *
 	}
 	if cfg.MaxClients <= 0 {
 		return nil, fs, fmt.Errorf("--max-clients must be positive")
+	}
+	if cfg.MaxPerAddress <= 0 {
+		return nil, fs, fmt.Errorf("--max-clients-per-address must be positive")
 	}
 	if cfg.ClientRate <= 0 {
 		return nil, fs, fmt.Errorf("--client-rate must be positive")

@@ -20,17 +20,17 @@ func TestServeFlagsDefaults(t *testing.T) {
 	if cfg.DataDir == "" {
 		t.Fatal("no default data folder")
 	}
-	if cfg.MaxClients != 500 || cfg.ClientRate != 50 {
+	if cfg.MaxClients != 500 || cfg.ClientRate != 50 || cfg.MaxPerAddress != 32 {
 		t.Fatalf("flood-limit defaults: %d clients, %d requests/s; want the hub's 500 and 50", cfg.MaxClients, cfg.ClientRate)
 	}
 }
 
 func TestFloodLimitFlags(t *testing.T) {
-	cfg, _, err := parseServeFlags([]string{"--max-clients", "20", "--client-rate", "5"}, noEnv)
-	if err != nil || cfg.MaxClients != 20 || cfg.ClientRate != 5 {
+	cfg, _, err := parseServeFlags([]string{"--max-clients", "20", "--client-rate", "5", "--max-clients-per-address", "4"}, noEnv)
+	if err != nil || cfg.MaxClients != 20 || cfg.ClientRate != 5 || cfg.MaxPerAddress != 4 {
 		t.Fatalf("flags not applied: %+v %v", cfg, err)
 	}
-	for _, args := range [][]string{{"--max-clients", "0"}, {"--client-rate", "-1"}} {
+	for _, args := range [][]string{{"--max-clients", "0"}, {"--client-rate", "-1"}, {"--max-clients-per-address", "0"}} {
 		if _, _, err := parseServeFlags(args, noEnv); err == nil || !strings.Contains(err.Error(), args[0]+" must be positive") {
 			t.Errorf("%v: want a refusal naming the flag, got %v", args, err)
 		}

@@ -102,10 +102,11 @@ func serve(ctx context.Context, cfg *serveConfig, log *slog.Logger, banner io.Wr
 	}
 
 	hub := routes.NewHub(svc, bus, log, routes.HubOptions{
-		AllowOrigins:   splitList(cfg.AllowOrigins),
-		MaxConnections: cfg.MaxClients,
-		RequestRate:    cfg.ClientRate,
-		RequestBurst:   2 * cfg.ClientRate,
+		AllowOrigins:             splitList(cfg.AllowOrigins),
+		MaxConnections:           cfg.MaxClients,
+		MaxConnectionsPerAddress: cfg.MaxPerAddress,
+		RequestRate:              cfg.ClientRate,
+		RequestBurst:             2 * cfg.ClientRate,
 	})
 	importer := imports.NewManager(imports.Config{Service: svc, DataDir: cfg.DataDir, Collections: cols, AppVersion: core.Version, Log: log})
 	// Downloads in flight are cancelled at shutdown; their staging folders
@@ -122,6 +123,7 @@ func serve(ctx context.Context, cfg *serveConfig, log *slog.Logger, banner io.Wr
 		Log:          log,
 		MaxBodyBytes: cfg.MaxBodyBytes,
 		AllowHosts:   splitList(cfg.AllowHosts),
+		AllowOrigins: splitList(cfg.AllowOrigins),
 		Web:          web.FS,
 	}
 

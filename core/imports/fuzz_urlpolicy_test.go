@@ -16,7 +16,7 @@ import (
 func FuzzCheckSourceURL(f *testing.F) {
 	for _, seed := range []string{
 		"https://example.org/a.module", "http://localhost/a", "http://127.0.0.1/", "http://[::1]:8080/",
-		"http://[fe80::1%25eth0]/", "http://0x7f.1/", "http://127.1/", "http://[::ffff:7f00:1]/",
+		"http://[fe80::1%25eth0]/", "http://0x7f.1/", "http://127.1/", "http://[::ffff:7f00:1]/", "http://127.0.0.2/", "http://[::ffff:127.0.0.1]/",
 		"http://localhost./", "http://localhost.evil.com/", "http://evil.local.attacker.com/", "http://foo.local/",
 		"http://ｌｏｃａｌｈｏｓｔ/", "http://%6c%6f%63%61%6c%68%6f%73%74/", "http://127.0.0.1@evil.com/",
 		`http://evil.com\@127.0.0.1/`, "http://evil.com%5c@127.0.0.1/", "http:///x", "//127.0.0.1/", "HTTPS://X/",
@@ -58,12 +58,17 @@ func FuzzCheckSourceURL(f *testing.F) {
 	})
 }
 
-// textSaysLocal is an independent statement of the rule: an IP literal in
-// a local range, localhost, or a well-formed name under .local.
+// textSaysLocal is an independent statement of rule 4.6.5: 127.0.0.1,
+// ::1, an IP literal in an RFC 1918, unique-local or link-local range (not
+// an IPv4 address in IPv6 form), localhost, or a well-formed name under
+// .local.
 func textSaysLocal(host string) bool {
 	if ip, err := netip.ParseAddr(host); err == nil {
-		ip = ip.Unmap()
-		return ip.IsLoopback() || ip.IsPrivate() || ip.IsLinkLocalUnicast()
+		if ip.Is4In6() {
+			return false
+		}
+		s := ip.WithZone("").String()
+		return s == "127.0.0.1" || s == "::1" || ip.IsPrivate() || ip.IsLinkLocalUnicast()
 	}
 	h := strings.ToLower(strings.TrimSuffix(host, "."))
 	if h == "localhost" {

@@ -47,8 +47,12 @@ func reparses(u *url.URL) bool {
 }
 
 // IsLocalHost reports whether a host, as written in a URL (without
-// brackets or port), is on the local network: localhost, a loopback,
-// RFC 1918, link-local, IPv6 unique-local address, or a .local mDNS name.
+// brackets or port), is on the local network as rule 4.6.5 lists it,
+// exactly: localhost, 127.0.0.1, an RFC 1918 address, an IPv4 link-local
+// address, a .local mDNS name, or an IPv6 loopback (::1), unique-local
+// (fc00::/7) or link-local (fe80::/10) address. Other loopback addresses
+// (127.0.0.2) and IPv4 addresses written as IPv6 (::ffff:127.0.0.1,
+// ::ffff:7f00:1) are not in the list and are refused.
 // Only canonical dotted IPv4 counts as an address: decimal or octal forms
 // such as 2130706433 or 0177.0.0.1 are names, and names other than
 // localhost and *.local are not local whatever they would resolve to.
@@ -57,8 +61,14 @@ func reparses(u *url.URL) bool {
 // does not say it is local.
 func IsLocalHost(host string) bool {
 	if ip, err := netip.ParseAddr(host); err == nil {
-		ip = ip.Unmap()
-		return ip.IsLoopback() || ip.IsPrivate() || ip.IsLinkLocalUnicast()
+		switch {
+		case ip.Is4In6():
+			return false
+		case ip.Is4():
+			return ip == ipv4Loopback || ip.IsPrivate() || ip.IsLinkLocalUnicast()
+		default:
+			return ip.WithZone("") == netip.IPv6Loopback() || ip.IsPrivate() || ip.IsLinkLocalUnicast()
+		}
 	}
 	h := strings.ToLower(strings.TrimSuffix(host, "."))
 	if h == "localhost" {
@@ -67,6 +77,9 @@ func IsLocalHost(host string) bool {
 	name, ok := strings.CutSuffix(h, ".local")
 	return ok && isDNSName(name)
 }
+
+// ipv4Loopback is the one IPv4 loopback address rule 4.6.5 names.
+var ipv4Loopback = netip.MustParseAddr("127.0.0.1")
 
 // isDNSName reports whether s is one or more dot-separated labels of ASCII
 // letters, digits, '-' and '_', none empty or longer than 63 bytes: the

@@ -103,8 +103,6 @@ func TestURLPolicyAcceptsLocalFormsExactly(t *testing.T) {
 	for _, raw := range []string{
 		"http://[fe80::1%25eth0]/a.module",
 		"http://[fe80::1%25eth0]:8080/a.module",
-		"http://[::ffff:7f00:1]/a.module",
-		"http://[::ffff:127.0.0.1]/a.module",
 		"http://localhost./a.module",
 		"http://LOCALHOST/a.module",
 		"http://foo.local/a.module",

@@ -19,7 +19,6 @@ func TestSourceURLPolicyAccepts(t *testing.T) {
 		"http://LOCALHOST:8080/a.module",
 		"http://localhost./a.module",
 		"HTTP://127.0.0.1/a.module",
-		"http://127.8.9.10:9000/a.module",
 		"http://10.0.0.1/a.module",
 		"http://172.16.0.1/a.module",
 		"http://172.31.255.254/a.module",
@@ -33,8 +32,6 @@ func TestSourceURLPolicyAccepts(t *testing.T) {
 		"http://[fc00::1]/a.module",
 		"http://[fe80::1]/a.module",
 		"http://[fe80::1%25eth0]:80/a.module",
-		"http://[::ffff:127.0.0.1]/a.module",
-		"http://[::ffff:192.168.0.1]/a.module",
 		"http://user:secret@192.168.1.2/a.module",
 	} {
 		if _, err := CheckSourceURL(u); err != nil {
@@ -55,6 +52,13 @@ func TestSourceURLPolicyRefuses(t *testing.T) {
 		{"http://172.32.0.1/a.module", sprintf(plainHTTP, "172.32.0.1")},
 		{"http://[2001:db8::1]/a.module", sprintf(plainHTTP, "2001:db8::1")},
 		{"http://[::ffff:8.8.8.8]/a.module", sprintf(plainHTTP, "::ffff:8.8.8.8")},
+		// Rule 4.6.5 names 127.0.0.1, not the rest of 127/8, and IPv6
+		// forms of IPv4 addresses are in none of its ranges.
+		{"http://127.0.0.2/a.module", sprintf(plainHTTP, "127.0.0.2")},
+		{"http://127.8.9.10:9000/a.module", sprintf(plainHTTP, "127.8.9.10")},
+		{"http://[::ffff:127.0.0.1]/a.module", sprintf(plainHTTP, "::ffff:127.0.0.1")},
+		{"http://[::ffff:7f00:1]/a.module", sprintf(plainHTTP, "::ffff:7f00:1")},
+		{"http://[::ffff:192.168.0.1]/a.module", sprintf(plainHTTP, "::ffff:192.168.0.1")},
 		// Numeric tricks are names, not addresses: not local.
 		{"http://2130706433/a.module", sprintf(plainHTTP, "2130706433")},
 		{"http://0177.0.0.1/a.module", sprintf(plainHTTP, "0177.0.0.1")},
