@@ -60,3 +60,29 @@ func BenchmarkVisionDungeon5000(b *testing.B) {
 	}
 	benchVision(b, "dungeon", visionCase{d.segments, d.box, viewers})
 }
+
+// BenchmarkVisionWithinDungeon5000 is a 600 px reach (12 cells: a 60 ft
+// light) in the dungeon, against the whole polygon: x-whole is how many
+// times cheaper it is.
+func BenchmarkVisionWithinDungeon5000(b *testing.B) {
+	d := newGeneratedDungeon(1)
+	var viewers [][2]float64
+	for i := 0; i < len(d.viewers); i += 60 {
+		viewers = append(viewers, d.viewers[i])
+	}
+	const reps = 20
+	start := time.Now()
+	for i := 0; i < reps*len(viewers); i++ {
+		v := viewers[i%len(viewers)]
+		core.VisionPolygon(v[0], v[1], d.segments, d.box)
+	}
+	whole := float64(time.Since(start)) / float64(reps*len(viewers))
+	b.ReportAllocs()
+	b.ResetTimer()
+	start = time.Now()
+	for i := 0; i < b.N; i++ {
+		v := viewers[i%len(viewers)]
+		core.VisionPolygonWithin(v[0], v[1], 600, d.segments, d.box)
+	}
+	b.ReportMetric(whole/(float64(time.Since(start))/float64(b.N)), "x-whole")
+}
