@@ -525,6 +525,7 @@ func (sc *visionScratch) cutCrossings() {
 		// backwards. The rays never pass through such a gap.
 		minStep := sc.tol * math.Hypot(s.x2-s.x1, s.y2-s.y1)
 		px, py := s.x1, s.y1
+		first := len(pieces)
 		for ; next < len(sc.splits) && sc.splits[next].seg == int32(i); next++ {
 			sp := sc.splits[next]
 			if (sp.x-px)*(s.x2-s.x1)+(sp.y-py)*(s.y2-s.y1) <= minStep {
@@ -535,10 +536,15 @@ func (sc *visionScratch) cutCrossings() {
 			pieces = append(pieces, piece)
 			px, py = sp.x, sp.y
 		}
-		if (s.x2-px)*(s.x2-s.x1)+(s.y2-py)*(s.y2-s.y1) > minStep {
+		switch {
+		case (s.x2-px)*(s.x2-s.x1)+(s.y2-py)*(s.y2-s.y1) > minStep:
 			piece := s
 			piece.x1, piece.y1 = px, py
 			pieces = append(pieces, piece)
+		case len(pieces) > first:
+			// The last crossing is all but on the end: the piece before it
+			// runs on to the end itself, where a ray is cast.
+			pieces[len(pieces)-1].x2, pieces[len(pieces)-1].y2 = s.x2, s.y2
 		}
 	}
 	sc.pieces = pieces
@@ -734,9 +740,7 @@ func (sc *visionScratch) up(k int) bool {
 		if !sc.less(h[k], h[parent]) {
 			break
 		}
-		h[k], h[parent] = h[parent], h[k]
-		sc.pieces[h[k]].heapPos = int32(k)
-		sc.pieces[h[parent]].heapPos = int32(parent)
+		sc.swap(k, parent)
 		k = parent
 		moved = true
 	}
@@ -757,11 +761,17 @@ func (sc *visionScratch) down(k int) {
 		if !sc.less(h[child], h[k]) {
 			return
 		}
-		h[k], h[child] = h[child], h[k]
-		sc.pieces[h[k]].heapPos = int32(k)
-		sc.pieces[h[child]].heapPos = int32(child)
+		sc.swap(k, child)
 		k = child
 	}
+}
+
+// swap exchanges two heap entries and keeps their pieces' positions.
+func (sc *visionScratch) swap(i, j int) {
+	h := sc.heap
+	h[i], h[j] = h[j], h[i]
+	sc.pieces[h[i]].heapPos = int32(i)
+	sc.pieces[h[j]].heapPos = int32(j)
 }
 
 func round2(v float64) float64 { return math.Round(v*100) / 100 }
