@@ -29,7 +29,11 @@ func withinDiff(within, whole []float64, x, y, radius float64, samples int, rng 
 func TestVisionPolygonWithinMatchesInsideTheRadius(t *testing.T) {
 	rng := rand.New(rand.NewPCG(13, 14))
 	d := newGeneratedDungeon(1)
-	for i := 0; i < len(d.viewers); i += 20 {
+	step := 20
+	if testing.Short() || raceEnabled {
+		step = 80
+	}
+	for i := 0; i < len(d.viewers); i += step {
 		v := d.viewers[i]
 		whole := core.VisionPolygon(v[0], v[1], d.segments, d.box)
 		for _, radius := range []float64{120, 600, 2500} {
