@@ -1,0 +1,7 @@
+//go:build race
+
+package core_test
+
+// raceEnabled: the race detector slows the ray caster, which the sweep is
+// checked against, tenfold; the heaviest comparisons take fewer viewers.
+const raceEnabled = true
