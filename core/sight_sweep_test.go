@@ -27,7 +27,7 @@ func realMapSegments(tb testing.TB, file string) (*core.Map, [][4]float64, [4]fl
 		tb.Fatal(err)
 	}
 	m := um.Map
-	return m, core.SightBlockers(m).Segments, [4]float64{0, 0, float64(m.Width), float64(m.Height)}
+	return m, core.SightSegments(m), [4]float64{0, 0, float64(m.Width), float64(m.Height)}
 }
 
 // viewerGrid is n x n viewers spread over the box, off the grid lines
