@@ -31,6 +31,7 @@ var (
 
 func TestMain(m *testing.M) {
 	code := m.Run()
+	closeSharedBrowser()
 	if buildDir != "" {
 		os.RemoveAll(buildDir)
 	}
