@@ -16,6 +16,8 @@ import (
 	"strings"
 
 	"github.com/go-chi/chi/v5"
+
+	"github.com/vttapp/companion/web"
 )
 
 // Served data folders (contract 4.7), each under DataDir.
@@ -30,7 +32,7 @@ func (s *server) mountStatic(r chi.Router) {
 	r.Get("/client", func(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, "/client/", http.StatusMovedPermanently)
 	})
-	r.Get("/client/*", s.serveWeb("client"))
+	r.Get("/client/*", s.serveClient)
 	for _, folder := range dataFolders {
 		r.Get("/"+folder+"/*", s.serveDataFolder(folder))
 	}
@@ -159,20 +161,43 @@ func throughSymlink(fsys fs.FS, name string) bool {
 	return false
 }
 
-// serveWeb serves the embedded pages under dir (the web client, the host
-// page); a folder answers its index.html.
+// serveWeb serves the embedded pages under dir (the host page); a folder
+// answers its index.html.
 func (s *server) serveWeb(dir string) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		rest := chi.URLParam(r, "*")
-		if rest == "" || strings.HasSuffix(rest, "/") {
-			rest += "index.html"
-		}
-		if !fs.ValidPath(rest) || strings.Contains(rest, "\\") {
+		if rest, ok := webPath(r); ok {
+			s.serveWebPath(w, r, path.Join(dir, rest))
+		} else {
 			notFound(w, r)
-			return
 		}
-		s.serveWebPath(w, r, path.Join(dir, rest))
 	}
+}
+
+// serveClient serves the player web client that web.Client chooses.
+func (s *server) serveClient(w http.ResponseWriter, r *http.Request) {
+	rest, ok := webPath(r)
+	if !ok {
+		notFound(w, r)
+		return
+	}
+	f, err := web.Client().Open(rest)
+	if err != nil {
+		notFound(w, r)
+		return
+	}
+	defer f.Close()
+	s.serveFile(w, r, rest, f)
+}
+
+// webPath is the file a request under an embedded folder names: the
+// wildcard, with index.html for a folder; ok=false when it is not a
+// plain relative path.
+func webPath(r *http.Request) (string, bool) {
+	rest := chi.URLParam(r, "*")
+	if rest == "" || strings.HasSuffix(rest, "/") {
+		rest += "index.html"
+	}
+	return rest, fs.ValidPath(rest) && !strings.Contains(rest, "\\")
 }
 
 // serveWebFile serves one embedded file.
