@@ -84,6 +84,9 @@ export class DragController {
     if (this.local || !this.r.options.canDrag(view.token)) return;
     if (e.pointerType === "mouse" && e.button !== 0) return;
     if (this.pointers.size > 1) return; // a second finger: that is a pinch
+    // The viewport never learns of this pointer: it would pan (or fling,
+    // once released) along with the token.
+    e.stopPropagation();
     const p = this.r.viewport.toWorld(e.global.x, e.global.y);
     this.local = {
       view,

@@ -113,6 +113,11 @@ export class MapRenderer {
     this.viewport.addChild(this.background, this.floorTiles, this.grid, this.mapTiles, this.drawings, this.effects, this.measures,
       this.objectTiles, this.markers, this.tokenLayer, this.overlay, this.vision, this.fog, this.doors, this.focus);
     this.tokenLayer.sortableChildren = true;
+    // Under the interactive viewport, any drawn shape would catch the
+    // pointer (Pixi hit-tests geometry inside an interactive parent) and
+    // hide the tokens and doors below it: only those two take events.
+    for (const layer of [this.background, this.floorTiles, this.grid, this.mapTiles, this.drawings, this.effects, this.measures,
+      this.objectTiles, this.markers, this.overlay, this.vision, this.fog, this.focus]) layer.eventMode = "none";
     this.viewport.on("moved", () => this.viewportMoved());
     this.viewport.on("zoomed", () => this.viewportMoved());
     this.drag = new DragController(this);

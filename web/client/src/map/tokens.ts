@@ -3,7 +3,7 @@
 // footprint is width x height cells; rotation turns the art; badges show
 // elevation; auras are drawn around it; bloodied and defeated tokens look
 // it. Position is animated: other players' drags glide, tokenUpdated jumps.
-import { Assets, Container, Graphics, Sprite, Text, Texture } from "pixi.js";
+import { Assets, Container, Ellipse, Graphics, Sprite, Text, Texture } from "pixi.js";
 import type { Token } from "../types";
 import { parseColor } from "./grid";
 
@@ -76,6 +76,8 @@ export class TokenView extends Container {
     const w = this.pixelWidth, h = this.pixelHeight;
     const r = Math.min(w, h) / 2;
     const color = roleColor(t.role);
+    // A container is hit only through a hit area; the footprint is it.
+    this.hitArea = new Ellipse(0, 0, w / 2, h / 2);
     this.disc.clear().ellipse(0, 0, w / 2 - 2, h / 2 - 2).fill({ color }).stroke({ width: 2, color: 0xffffff, alpha: 0.35 });
     this.ring.clear().ellipse(0, 0, w / 2 - 1.5, h / 2 - 1.5).stroke({ width: 3, color, alpha: 1 });
     this.labelText.text = (t.label || t.name?.slice(0, 2) || "").slice(0, 4);
