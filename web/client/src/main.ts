@@ -9,6 +9,7 @@ import { MapRenderer } from "./map/renderer";
 import { StatusBadge } from "./ui/status";
 import { askProfile, savedProfile, type Profile } from "./ui/join";
 import { installDebug } from "./debug";
+import { mayDrag, mayUseDoors } from "./permissions";
 import type { Token } from "./types";
 
 const params = new URLSearchParams(location.search);
@@ -40,25 +41,8 @@ function deviceKind(): string {
   return "desktop";
 }
 
-/**
- * Which tokens this player may drag. `none`: none. `all`: every token the
- * page shows. `token`: the player's own — player tokens (`player: true`);
- * when one of them carries the player's name, only that one. The contract
- * has no token-to-client link, so the name is the only tie there is.
- */
 function canDrag(t: Token): boolean {
-  if (!profile || profile.display || store.paused) return false;
-  switch (store.interaction) {
-    case "none":
-      return false;
-    case "all":
-      return true;
-    case "token": {
-      if (t.player !== true) return false;
-      const mine = [...store.tokens.values()].filter((o) => o.player === true && (o.name ?? "").toLowerCase() === profile!.name.toLowerCase());
-      return mine.length === 0 || mine.some((o) => o.id === t.id);
-    }
-  }
+  return mayDrag(t, profile, store.interaction, store.paused, store.tokens.values());
 }
 
 function register(): void {
@@ -150,7 +134,7 @@ async function start(): Promise<void> {
     renderer = await MapRenderer.create(mapEl, store, {
       mode: "player",
       canDrag,
-      canUseDoors: () => !!profile && !profile.display && store.interaction !== "none" && !store.paused,
+      canUseDoors: () => mayUseDoors(profile, store.interaction, store.paused),
       sendMove: (m) => socket?.send("tokenMoved", m),
       sendDoor: (mapId, id, state) => socket?.send("updateDoor", { mapId, id, state }),
       sendViewport: (f) => socket?.send("mapViewportUpdated", f),

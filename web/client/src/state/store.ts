@@ -234,6 +234,8 @@ export class Store {
 
   /** The key a token's vision polygon is stored under. */
   visionKey(t: Token): string {
+    const own = t.vision?.sight?.key;
+    if (typeof own === "string" && own) return own;
     const id = (t.vision as { id?: string } | null | undefined)?.id;
     return id ? "vision-" + id : "token-" + t.id;
   }
