@@ -10,7 +10,7 @@ import { StatusBadge } from "./ui/status";
 import { askProfile, savedProfile, type Profile } from "./ui/join";
 import { installDebug } from "./debug";
 import { mayDrag, mayUseDoors } from "./permissions";
-import type { Token } from "./types";
+import type { Snapshot, Token } from "./types";
 
 const params = new URLSearchParams(location.search);
 const displayParam = params.get("display");
@@ -58,10 +58,10 @@ function register(): void {
 }
 
 let resyncing = 0;
-async function resync(): Promise<void> {
+async function resync(prefetched?: Promise<Snapshot>): Promise<void> {
   const mine = ++resyncing;
   try {
-    const snap = await fetchSnapshot();
+    const snap = await (prefetched ?? fetchSnapshot());
     if (mine !== resyncing) return; // a newer resync is on its way
     store.load(snap);
     lastError = null;
@@ -130,6 +130,10 @@ async function start(): Promise<void> {
   store.subscribe((c) => {
     if (c.kind === "map" || c.kind === "screen") updateChrome();
   });
+  performance.mark("companion:joined");
+  // The snapshot downloads while WebGL starts up; it is applied after.
+  const first = fetchSnapshot();
+  first.catch(() => {}); // reported by resync below
   try {
     renderer = await MapRenderer.create(mapEl, store, {
       mode: "player",
@@ -145,7 +149,9 @@ async function start(): Promise<void> {
     lastError = "cannot draw the map (WebGL unavailable?): " + (err as Error).message;
     showNotice(lastError);
   }
-  await resync();
+  performance.mark("companion:renderer-ready");
+  await resync(first);
+  performance.mark("companion:snapshot-applied");
   socket = new Socket(socketURL(), {
     onOpen(reconnected) {
       register();
