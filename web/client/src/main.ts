@@ -7,7 +7,7 @@ import { Socket, socketURL } from "./net/socket";
 import { Store } from "./state/store";
 import { MapRenderer } from "./map/renderer";
 import { StatusBadge } from "./ui/status";
-import { askProfile, savedProfile, type Profile } from "./ui/join";
+import { askProfile, forgetProfile, savedProfile, type Profile } from "./ui/join";
 import { installDebug } from "./debug";
 import { mayDrag, mayUseDoors } from "./permissions";
 import type { Snapshot, Token } from "./types";
@@ -94,7 +94,7 @@ function buildChrome(display: boolean): HTMLElement {
     <div id="map" class="map"></div>
     <header class="bar" ${display ? "hidden" : ""}>
       <span id="map-title" class="title"></span>
-      <span class="who"><span class="swatch"></span><span class="name"></span></span>
+      <button type="button" class="who" title="Change name or colour"><span class="swatch"></span><span class="name"></span></button>
     </header>
     <nav class="zoom" aria-label="Map view" ${display ? "hidden" : ""}>
       <button type="button" data-act="in" aria-label="Zoom in" title="Zoom in">+</button>
@@ -105,6 +105,10 @@ function buildChrome(display: boolean): HTMLElement {
   const who = app.querySelector(".who") as HTMLElement;
   (who.querySelector(".swatch") as HTMLElement).style.background = profile!.color;
   (who.querySelector(".name") as HTMLElement).textContent = profile!.name;
+  who.addEventListener("click", () => {
+    forgetProfile();
+    location.reload();
+  });
   app.querySelector(".zoom")!.addEventListener("click", (e) => {
     const act = (e.target as HTMLElement).closest("button")?.dataset.act;
     if (act === "in") renderer?.zoomBy(1.25);
@@ -125,6 +129,7 @@ async function start(): Promise<void> {
   const saved = savedProfile();
   if (fromURL) profile = { name: saved?.name ?? "Display", color: saved?.color ?? "#888888", display: true };
   else profile = saved ?? (await askProfile(app, false));
+  if (displayParam === "0") profile = { ...profile, display: false }; // leave a remembered display mode
   joined = true;
   const mapEl = buildChrome(profile.display);
   store.subscribe((c) => {

@@ -95,6 +95,7 @@ export class MapRenderer {
     this.el.appendChild(this.app.canvas);
     this.app.canvas.setAttribute("aria-label", "Battle map");
     this.app.canvas.tabIndex = 0;
+    this.app.canvas.addEventListener("keydown", (e) => this.onKey(e));
     this.viewport = new Viewport({
       screenWidth: this.el.clientWidth,
       screenHeight: this.el.clientHeight,
@@ -436,6 +437,23 @@ export class MapRenderer {
     this.requestRender();
   }
 
+  /** Arrow keys pan by a fifth of the screen when the map has focus. */
+  private onKey(e: KeyboardEvent): void {
+    if (!this.options.userViewport) return;
+    const step = 0.2 / this.viewport.scaled;
+    const d: Record<string, [number, number]> = {
+      ArrowLeft: [-this.viewport.screenWidth * step, 0], ArrowRight: [this.viewport.screenWidth * step, 0],
+      ArrowUp: [0, -this.viewport.screenHeight * step], ArrowDown: [0, this.viewport.screenHeight * step],
+    };
+    const move = d[e.key];
+    if (!move) return;
+    e.preventDefault();
+    const c = this.viewport.center;
+    this.viewport.moveCenter(c.x + move[0], c.y + move[1]);
+    this.viewportMoved();
+    this.requestRender();
+  }
+
   zoomBy(factor: number): void {
     const c = this.viewport.center;
     this.viewport.setZoom(this.viewport.scaled * factor, true);
@@ -464,6 +482,17 @@ export class MapRenderer {
     const quick = this.options.reducedMotion();
     if (name === "mapFitScreen") {
       this.fit();
+      return;
+    }
+    if (name === "mapVideoControlUpdated") {
+      // The host plays, pauses and seeks a video background for everyone.
+      const v = this.video;
+      if (!v) return;
+      const time = Number(d.time);
+      if (Number.isFinite(time) && Math.abs(v.currentTime - time) > 0.5) v.currentTime = time;
+      if (d.state === "pause") v.pause();
+      else if (d.state === "play") v.play().catch(() => {});
+      this.requestRender();
       return;
     }
     if (name === "mapFrameUpdated") {

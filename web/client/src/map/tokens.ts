@@ -40,6 +40,7 @@ export class TokenView extends Container {
   private labelText: Text;
   private badge: Text;
   private auras = new Graphics();
+  private badgeBack = new Graphics();
   private overlay = new Graphics();
   private sprite: Sprite | null = null;
   private imageURL: string | null = null;
@@ -55,7 +56,7 @@ export class TokenView extends Container {
     this.badge = new Text({ text: "", style: { fontFamily: "system-ui, sans-serif", fontWeight: "700", fill: 0xffffff, fontSize: 15 }, resolution: 2 });
     this.badge.anchor.set(0.5);
     this.art.addChild(this.disc);
-    this.addChild(this.auras, this.art, this.ring, this.overlay, this.labelText, this.badge);
+    this.addChild(this.auras, this.art, this.ring, this.overlay, this.labelText, this.badgeBack, this.badge);
     this.eventMode = "static";
     this.cursor = "grab";
     this.update(t, { bloodied: false, defeated: false }, cell);
@@ -81,14 +82,18 @@ export class TokenView extends Container {
     this.disc.clear().ellipse(0, 0, w / 2 - 2, h / 2 - 2).fill({ color }).stroke({ width: 2, color: 0xffffff, alpha: 0.35 });
     this.ring.clear().ellipse(0, 0, w / 2 - 1.5, h / 2 - 1.5).stroke({ width: 3, color, alpha: 1 });
     this.labelText.text = (t.label || t.name?.slice(0, 2) || "").slice(0, 4);
-    this.labelText.style.fontSize = Math.max(10, r * (this.labelText.text.length > 2 ? 0.55 : 0.75));
+    this.labelText.style.fontSize = Math.max(10, r * [0.8, 0.8, 0.62, 0.48, 0.4][this.labelText.text.length]);
     this.art.rotation = ((t.rotation ?? 0) * Math.PI) / 180;
     this.art.scale.set(t.scale && t.scale > 0 ? Math.min(3, t.scale) : 1);
     // Elevation badge, top right.
     const elev = t.elevation ?? 0;
-    this.badge.visible = elev !== 0;
+    this.badge.visible = this.badgeBack.visible = elev !== 0;
     this.badge.text = elev > 0 ? `↑${elev}` : `↓${-elev}`;
-    this.badge.position.set(w / 2 - 6, -h / 2 + 6);
+    this.badge.style.fontSize = Math.max(10, r * 0.32);
+    this.badge.position.set(w / 2 - r * 0.2, -h / 2 + r * 0.2);
+    const bw = this.badge.width + 8, bh = this.badge.height + 2;
+    this.badgeBack.clear().roundRect(-bw / 2, -bh / 2, bw, bh, bh / 2).fill({ color: 0x15181e, alpha: 0.9 }).stroke({ width: 1.5, color: 0xffffff, alpha: 0.8 });
+    this.badgeBack.position.copyFrom(this.badge.position);
     // Auras: discs around the token, radius in grid units from its edge.
     this.auras.clear();
     for (const a of t.auras ?? []) {

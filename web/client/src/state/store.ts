@@ -17,7 +17,7 @@ export type Change =
   | { kind: "fog" }
   | { kind: "screen" }
   | { kind: "moved"; movement: Movement }
-  | { kind: "command"; name: "mapFrameUpdated" | "mapFitScreen" | "mapFocus"; data: unknown };
+  | { kind: "command"; name: "mapFrameUpdated" | "mapFitScreen" | "mapFocus" | "mapVideoControlUpdated"; data: unknown };
 
 export type ObjectList = "tiles" | "markers" | "drawings" | "areaEffects" | "measurements" | "lights";
 
@@ -180,6 +180,7 @@ export class Store {
       case "mapFrameUpdated":
       case "mapFitScreen":
       case "mapFocus":
+      case "mapVideoControlUpdated":
         this.emit({ kind: "command", name, data });
         return true;
     }

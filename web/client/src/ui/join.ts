@@ -23,6 +23,15 @@ export function savedProfile(): Profile | null {
   return null;
 }
 
+function lastProfile(): Profile | null {
+  try {
+    const p = JSON.parse(localStorage.getItem(storageKey + ".last") ?? "null");
+    return p && typeof p.name === "string" ? p : null;
+  } catch {
+    return null;
+  }
+}
+
 function saveProfile(p: Profile): void {
   try {
     localStorage.setItem(storageKey, JSON.stringify(p));
@@ -33,7 +42,7 @@ function saveProfile(p: Profile): void {
 
 /** Shows the join form in root and resolves with the profile once submitted. */
 export function askProfile(root: HTMLElement, displayFromURL: boolean): Promise<Profile> {
-  const old = savedProfile();
+  const old = savedProfile() ?? lastProfile();
   const color = old?.color ?? palette[Math.floor(Math.random() * palette.length)];
   root.innerHTML = `
     <form class="join" autocomplete="on">
@@ -62,8 +71,11 @@ export function askProfile(root: HTMLElement, displayFromURL: boolean): Promise<
   });
 }
 
+/** Asks again on the next load, keeping the name and colour as the form's defaults. */
 export function forgetProfile(): void {
   try {
+    const p = savedProfile();
+    if (p) localStorage.setItem(storageKey + ".last", JSON.stringify(p));
     localStorage.removeItem(storageKey);
   } catch {
     /* nothing to forget */
