@@ -50,6 +50,7 @@ export class MapRenderer {
   private background = new Container();
   private floorTiles = new Container();
   private grid = new Graphics();
+  private gridMask = new Graphics(); // hexes stop at the map's edge
   private mapTiles = new Container();
   private drawings = new Graphics();
   private effects = new Graphics();
@@ -114,6 +115,8 @@ export class MapRenderer {
     this.viewport.addChild(this.background, this.floorTiles, this.grid, this.mapTiles, this.drawings, this.effects, this.measures,
       this.objectTiles, this.markers, this.tokenLayer, this.overlay, this.vision, this.fog, this.doors, this.focus);
     this.tokenLayer.sortableChildren = true;
+    this.viewport.addChild(this.gridMask);
+    this.grid.mask = this.gridMask;
     // Under the interactive viewport, any drawn shape would catch the
     // pointer (Pixi hit-tests geometry inside an interactive parent) and
     // hide the tokens and doors below it: only those two take events.
@@ -243,6 +246,7 @@ export class MapRenderer {
     this.viewport.resize(this.el.clientWidth, this.el.clientHeight, w, h);
     this.drawBackground(map);
     drawGrid(this.grid, map);
+    this.gridMask.clear().rect(0, 0, w, h).fill(0xffffff);
     for (const layer of ["tiles", "drawings", "areaEffects", "measurements", "markers"] as const) this.drawObjects(map, layer);
     this.syncTokens();
     this.fog.load(map, this.store.fogImage);
@@ -380,6 +384,7 @@ export class MapRenderer {
       map,
       tokens: this.store.tokens.values(),
       position: (t) => this.drawnPosition(t),
+      target: (t) => this.views.get(t.id)?.target ?? t,
       sight: (k) => this.store.sights.get(k),
       visionKey: (t) => this.store.visionKey(t),
     });

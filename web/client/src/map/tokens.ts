@@ -147,6 +147,11 @@ export class TokenView extends Container {
     );
   }
 
+  /** Where the token is going (equal to where it is drawn when still). */
+  get target(): { x: number; y: number } {
+    return { x: this.targetX, y: this.targetY };
+  }
+
   /** Jumps to (x, y) (tokenUpdated, snapshots, my own drag). */
   jumpTo(x: number, y: number): void {
     this.drawnX = this.targetX = x;

@@ -56,3 +56,14 @@ test("without line of sight everything is visible; without a server polygon the 
   const a = computeAreas(input(walled, [{ id: "A", x: 100, y: 500, player: true, vision: { enabled: true } }]));
   assert.ok(visibleIn(a, 200, 500) && !visibleIn(a, 400, 500));
 });
+
+test("a gliding token uses the server polygon computed where it is going, not a local one", () => {
+  const serverPoly = [0, 0, 1000, 0, 1000, 1000, 0, 1000];
+  const walled = { ...base, walls: [{ id: "W", data: [300, 0, 300, 1000] }] };
+  const t: Token = { id: "A", x: 100, y: 500, player: true, vision: { enabled: true } };
+  const inp = input(walled, [t], [{ key: "token-A", x: 200, y: 500, polygon: serverPoly }]);
+  inp.position = () => ({ x: 150, y: 500 }); // mid-glide
+  assert.ok(!visibleIn(computeAreas(inp), 400, 500), "without a target the walls decide");
+  inp.target = () => ({ x: 200, y: 500 });
+  assert.ok(visibleIn(computeAreas(inp), 400, 500), "the server's polygon at the glide's end is used");
+});

@@ -19,6 +19,8 @@ export interface VisionInput {
   tokens: Iterable<Token>;
   /** Where each token is drawn now (a drag moves its viewpoint). */
   position(t: Token): { x: number; y: number };
+  /** Where a gliding token is going (its server polygon is computed there). */
+  target?(t: Token): { x: number; y: number };
   sight(key: string): Sight | undefined;
   visionKey(t: Token): string;
 }
@@ -52,11 +54,14 @@ export function computeAreas(inp: VisionInput): VisionAreas {
   const limit = typeof map.losVisionLimit === "number" && map.losVisionLimit >= 0 ? map.losVisionLimit * ppu : Infinity;
   const w = map.width ?? 0, h = map.height ?? 0;
   let segments: Segment[] | null = null;
-  const polygonAt = (key: string, x: number, y: number): number[] => {
+  const near = (s: Sight, p: { x: number; y: number } | undefined) => !!p && Math.abs(s.x - p.x) < 1 && Math.abs(s.y - p.y) < 1;
+  const polygonAt = (key: string, x: number, y: number, goal?: { x: number; y: number }): number[] => {
     const s = inp.sight(key);
     // A server polygon is used when it was computed from where the viewer
-    // is drawn (old-form polygons carry no origin: trusted as they are).
-    if (s && (Number.isNaN(s.x) || (Math.abs(s.x - x) < 1 && Math.abs(s.y - y) < 1))) return s.polygon;
+    // is drawn, or where it is gliding to (a glide lasts a few frames; the
+    // server's polygon is right at its end). Old-form polygons carry no
+    // origin: trusted as they are.
+    if (s && (Number.isNaN(s.x) || near(s, { x, y }) || near(s, goal))) return s.polygon;
     segments ??= sightSegments(map.walls);
     if (segments.length === 0 && w > 0) return [0, 0, w, 0, w, h, 0, h];
     return visibilityPolygon(x, y, segments, [0, 0, w || 10000, h || 10000]);
@@ -66,7 +71,7 @@ export function computeAreas(inp: VisionInput): VisionAreas {
     const v = t.vision!;
     const { x, y } = inp.position(t);
     const key = inp.sight(inp.visionKey(t)) ? inp.visionKey(t) : "token-" + t.id;
-    const poly = polygonAt(key, x, y);
+    const poly = polygonAt(key, x, y, inp.target?.(t));
     if (poly.length < 6) continue;
     areas.sight.push(isFinite(limit) ? clipToRadius(poly, x, y, limit) : poly);
     if (v.light) {
