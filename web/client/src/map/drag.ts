@@ -151,6 +151,11 @@ export class DragController {
     d.path.push(x, y);
     this.send("end", x, y, d.path);
     this.pendingOrigin.set(t.id, { x: d.originX, y: d.originY });
+    // The server answers with our own moves, then end (or block). Until
+    // then, late echoes of our control steps are not someone else's drag;
+    // if no answer comes, the token is free again after a while.
+    const id = t.id;
+    window.setTimeout(() => this.pendingOrigin.delete(id), 3000);
     t.x = x; // optimistic: the server's end or block settles it
     t.y = y;
     d.view.moveTo(x, y, this.r.options.reducedMotion() ? 0 : 80);
@@ -242,7 +247,8 @@ export class DragController {
       default:
         // start/control from another client: glide toward it over about
         // one control interval, so 30 updates a second look continuous.
-        if (!this.isDragging(m.id)) v.moveTo(m.x, m.y, quick ? 0 : controlInterval * 1.5);
+        // Our own drag's echoes (during it, or late after its end) are skipped.
+        if (!this.isDragging(m.id) && !this.pendingOrigin.has(m.id)) v.moveTo(m.x, m.y, quick ? 0 : controlInterval * 1.5);
     }
     this.r.requestRender();
   }

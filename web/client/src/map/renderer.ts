@@ -307,6 +307,7 @@ export class MapRenderer {
       s.scale.set(scale);
       this.background.addChild(s);
       this.backgroundLoaded = true;
+      performance.mark("companion:background-loaded");
       this.requestRender();
     };
     if (map.video) {
