@@ -90,6 +90,12 @@ function updateChrome(): void {
 
 function buildChrome(display: boolean): HTMLElement {
   document.body.classList.toggle("display", display);
+  if (display) {
+    // A display fills the screen; browsers allow that only after a tap or click.
+    document.addEventListener("pointerup", () => {
+      if (!document.fullscreenElement) document.documentElement.requestFullscreen?.().catch(() => {});
+    });
+  }
   app.innerHTML = `
     <div id="map" class="map"></div>
     <header class="bar" ${display ? "hidden" : ""}>

@@ -503,6 +503,7 @@ export class MapRenderer {
     }
     if (name === "mapFrameUpdated") {
       if (this.options.userViewport) return; // only displays follow the host's frame
+      if (typeof d.id === "string" && this.store.map && d.id !== this.store.map.id) return; // another map's frame
       const x = Number(d.x), y = Number(d.y), zoom = Number(d.zoom);
       if (!Number.isFinite(x) || !Number.isFinite(y)) return;
       if (quick) {

@@ -108,3 +108,9 @@ test("mapLoaded switches maps; unknown names are left alone", () => {
   assert.deepEqual(changes.at(-1), { kind: "map" });
   assert.equal(s.apply("somethingNew", {}), false);
 });
+
+test("host viewport commands reach the renderer as commands", () => {
+  const { s, changes } = loaded();
+  for (const name of ["mapFrameUpdated", "mapFitScreen", "mapFocus", "mapVideoControlUpdated"]) s.apply(name, { id: "M1", x: 1, y: 2 });
+  assert.deepEqual(changes.map((c) => (c.kind === "command" ? c.name : c.kind)), ["mapFrameUpdated", "mapFitScreen", "mapFocus", "mapVideoControlUpdated"]);
+});
