@@ -67,3 +67,10 @@ test("a gliding token uses the server polygon computed where it is going, not a 
   inp.target = () => ({ x: 200, y: 500 });
   assert.ok(visibleIn(computeAreas(inp), 400, 500), "the server's polygon at the glide's end is used");
 });
+
+test("a light carried by a tile lights the tile's place", () => {
+  const dark: MapData = { ...base, losDaylight: 0, tiles: [{ id: "T", x: 800, y: 800, width: 50, height: 50, light: { id: "TL", x: 0, y: 0, radiusMin: 5, radiusMax: 10 } }] };
+  const a = computeAreas(input(dark, [{ id: "A", x: 100, y: 100, player: true, vision: { enabled: true } }], [{ key: "token-A", x: 100, y: 100, polygon: room }]));
+  assert.ok(visibleIn(a, 850, 800), "lit by the tile's light");
+  assert.ok(!visibleIn(a, 500, 500));
+});

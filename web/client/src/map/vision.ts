@@ -84,7 +84,9 @@ export function computeAreas(inp: VisionInput): VisionAreas {
     }
     if (v.dark && (v.darkRadiusMax ?? 0) > 0) areas.dim.push(clipToRadius(poly, x, y, (v.darkRadiusMax ?? 0) * ppu));
   }
-  for (const l of map.lights ?? []) {
+  // Standalone lights, and lights carried by tiles (they move with the tile).
+  const lights = [...(map.lights ?? []), ...(map.tiles ?? []).filter((t) => t.light && !t.hidden).map((t) => ({ ...t.light!, x: t.x, y: t.y }))];
+  for (const l of lights) {
     if (l.enabled === false) continue;
     const poly = polygonAt("light-" + l.id, l.x, l.y);
     if (poly.length < 6) continue;
