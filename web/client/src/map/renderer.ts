@@ -64,6 +64,7 @@ export class MapRenderer {
   private doors = new Container();
   private focus = new Graphics();
   private bgKey = "";
+  private shownMapId: string | null = null;
   private video: HTMLVideoElement | null = null;
   private visionDue = false;
   private areas: VisionAreas | null = null;
@@ -230,9 +231,14 @@ export class MapRenderer {
   }
 
   private drawMap(map: MapData | null): void {
-    for (const v of this.views.values()) v.destroy({ children: true });
-    this.views.clear();
-    this.drag.reset();
+    // A new map starts over; the same map updated (a door, a setting)
+    // keeps its token views, their animations and a drag in progress.
+    if (!map || map.id !== this.shownMapId) {
+      for (const v of this.views.values()) v.destroy({ children: true });
+      this.views.clear();
+      this.drag.reset();
+    }
+    this.shownMapId = map?.id ?? null;
     if (!map) {
       this.clearBackground();
       this.grid.clear();
