@@ -9,7 +9,7 @@ import { MapRenderer } from "./map/renderer";
 import { StatusBadge } from "./ui/status";
 import { askProfile, forgetProfile, savedProfile, type Profile } from "./ui/join";
 import { installDebug } from "./debug";
-import { mayDrag, mayUseDoors } from "./permissions";
+import { mayDrag, mayUseDoors, seesThrough } from "./permissions";
 import type { Snapshot, Token } from "./types";
 
 const params = new URLSearchParams(location.search);
@@ -150,6 +150,7 @@ async function start(): Promise<void> {
       mode: "player",
       canDrag,
       canUseDoors: () => mayUseDoors(profile, store.interaction, store.paused),
+      isViewer: (t) => seesThrough(t, profile, store.screen.sharedVision, store.tokens.values()),
       sendMove: (m) => socket?.send("tokenMoved", m),
       sendDoor: (mapId, id, state) => socket?.send("updateDoor", { mapId, id, state }),
       sendViewport: (f) => socket?.send("mapViewportUpdated", f),

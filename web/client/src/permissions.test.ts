@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mayDrag, mayUseDoors } from "./permissions";
+import { mayDrag, mayUseDoors, seesThrough } from "./permissions";
 import type { Token } from "./types";
 
 const ann: Token = { id: "A", name: "Ann", x: 0, y: 0, player: true };
@@ -26,4 +26,15 @@ test("nothing moves on a display or while paused; doors follow the same gate", (
   assert.equal(mayUseDoors(player, "none", false), false);
   assert.equal(mayUseDoors(player, "all", true), false);
   assert.equal(mayUseDoors({ name: "x", display: true }, "all", false), false);
+});
+
+test("shared vision: the party's, unless the host says never; then the player's own token", () => {
+  const eyes = { vision: { enabled: true } };
+  const a = { ...ann, ...eyes }, b = { ...bob, ...eyes }, o = { ...orc, ...eyes };
+  const toks = [a, b, o];
+  assert.deepEqual(toks.map((t) => seesThrough(t, player, "always", toks)), [true, true, false]);
+  assert.deepEqual(toks.map((t) => seesThrough(t, player, undefined, toks)), [true, true, false]);
+  assert.deepEqual(toks.map((t) => seesThrough(t, player, "never", toks)), [true, false, false]);
+  assert.deepEqual(toks.map((t) => seesThrough(t, { name: "Cy", display: false }, "never", toks)), [true, true, false], "no token of theirs: the party's");
+  assert.deepEqual(toks.map((t) => seesThrough(t, { name: "Ann", display: true }, "never", toks)), [true, true, false], "displays show the party's");
 });

@@ -34,3 +34,17 @@ export function mayDrag(t: Token, who: Who | null, interaction: Interaction, pau
 export function mayUseDoors(who: Who | null, interaction: Interaction, paused: boolean): boolean {
   return !!who && !who.display && interaction !== "none" && !paused;
 }
+
+/**
+ * Whose sight a page shows. Party vision is shared (every friendly or
+ * player token) unless the host's screen setting sharedVision is "never":
+ * then a player sees through the token that carries their name, when there
+ * is one. Displays always show the party's.
+ */
+export function seesThrough(t: Token, who: Who | null, sharedVision: string | undefined, all: Iterable<Token>): boolean {
+  const party = (t.player === true || t.role === "friendly") && !!t.vision && t.vision.enabled !== false;
+  if (!party || sharedVision !== "never" || !who || who.display) return party;
+  const name = who.name.trim().toLowerCase();
+  const mine = [...all].filter((o) => (o.name ?? "").trim().toLowerCase() === name && (o.player === true || o.role === "friendly"));
+  return mine.length === 0 || mine.some((o) => o.id === t.id);
+}

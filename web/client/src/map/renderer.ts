@@ -25,6 +25,8 @@ export interface RendererOptions {
   canDrag(t: Token): boolean;
   /** Whether the local user may open and close doors now. */
   canUseDoors(): boolean;
+  /** Whose vision to draw; the whole party's when absent (a GM view would see all). */
+  isViewer?(t: Token): boolean;
   /** Sends a drag step (tokenMoved). */
   sendMove(m: Movement): void;
   /** Sends a door change (updateDoor). */
@@ -394,6 +396,7 @@ export class MapRenderer {
       target: (t) => this.views.get(t.id)?.target ?? t,
       sight: (k) => this.store.sights.get(k),
       visionKey: (t) => this.store.visionKey(t),
+      isViewer: this.options.isViewer,
     });
     this.vision.draw(this.areas, map, map.fogOfWar ? 0.7 : 1);
     this.fog.reveal(this.areas);

@@ -23,6 +23,8 @@ export interface VisionInput {
   target?(t: Token): { x: number; y: number };
   sight(key: string): Sight | undefined;
   visionKey(t: Token): string;
+  /** Whose eyes the page shows; the whole party's when absent. */
+  isViewer?(t: Token): boolean;
 }
 
 interface Lit {
@@ -67,7 +69,7 @@ export function computeAreas(inp: VisionInput): VisionAreas {
     return visibilityPolygon(x, y, segments, [0, 0, w || 10000, h || 10000]);
   };
   for (const t of inp.tokens) {
-    if (!isPartyViewer(t)) continue;
+    if (!(inp.isViewer ?? isPartyViewer)(t)) continue;
     const v = t.vision!;
     const { x, y } = inp.position(t);
     const key = inp.sight(inp.visionKey(t)) ? inp.visionKey(t) : "token-" + t.id;
