@@ -6,9 +6,9 @@
 // finger (which then pans and zooms instead) send `cancel` and put the
 // token back. A `block` from the server sends it back with a short glide.
 // Remote: other clients' drags glide to each new position; `end` commits.
-import type { FederatedPointerEvent } from "pixi.js";
+import { Text, type FederatedPointerEvent } from "pixi.js";
 import type { Movement, Token } from "../types";
-import { gridOf, hexCorners, snap } from "./grid";
+import { gridOf, hexCorners, pixelsPerUnit, snap } from "./grid";
 import type { MapRenderer } from "./renderer";
 import type { TokenView } from "./tokens";
 
@@ -35,8 +35,14 @@ export class DragController {
   /** Tokens whose drag ended here and whose commit the server may still refuse. */
   private pendingOrigin = new Map<string, { x: number; y: number }>();
   private pointers = new Set<number>();
+  /** How far the drag goes, shown beside the target cell. */
+  private distance = new Text({ text: "", style: { fontFamily: "system-ui, sans-serif", fontWeight: "700", fontSize: 20, fill: 0xffffff, stroke: { color: 0x000000, width: 5 } }, resolution: 2 });
 
   constructor(private r: MapRenderer) {
+    this.distance.anchor.set(0.5, 1.3);
+    this.distance.visible = false;
+    this.distance.eventMode = "none";
+    r.viewport.addChild(this.distance);
     const stage = r.app.stage;
     stage.eventMode = "static";
     stage.on("globalpointermove", (e) => this.onMove(e));
@@ -179,6 +185,7 @@ export class DragController {
     const d = this.local;
     this.local = null;
     this.r.overlay.clear();
+    this.distance.visible = false;
     this.r.viewport.plugins.resume("drag");
     this.r.viewport.plugins.resume("decelerate");
     if (d) {
@@ -217,6 +224,16 @@ export class DragController {
       g.rect(at.x - w / 2, at.y - h / 2, w, h);
     } else g.poly(hexCorners(spec, at.x, at.y), true);
     g.fill({ color: 0xffffff, alpha: 0.18 }).stroke({ width: 3, color: 0xffffff, alpha: 0.9 });
+    // The distance from where the drag began, in the map's units, counted
+    // in whole cells as the table counts moves.
+    const dx = Math.abs(at.x - d.originX), dy = Math.abs(at.y - d.originY);
+    // Square grids count a diagonal step as one cell, as the table does.
+    const cells = Math.round((spec.type === "square" ? Math.max(dx, dy) : Math.hypot(dx, dy)) / spec.size);
+    const unit = spec.size / pixelsPerUnit(map);
+    this.distance.text = `${cells * unit} ${map.gridUnits ?? "ft"}`;
+    this.distance.style.fontSize = Math.max(14, spec.size * 0.3);
+    this.distance.position.set(at.x, at.y - (Math.max(1, t.height ?? 1) * spec.size) / 2);
+    this.distance.visible = cells > 0;
   }
 
   /** A tokenMoved from the server: someone's drag (maybe our own echo), or a block. */

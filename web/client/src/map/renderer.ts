@@ -111,7 +111,9 @@ export class MapRenderer {
       disableOnContextMenu: true,
     });
     if (this.options.userViewport) {
-      this.viewport.drag({ pressDrag: true }).pinch().wheel({ smooth: 3 }).decelerate({ friction: 0.92 });
+      this.viewport.drag({ pressDrag: true }).pinch().wheel({ smooth: this.options.reducedMotion() ? undefined : 3 });
+      // A flung map keeps gliding; not for people who asked for less motion.
+      if (!this.options.reducedMotion()) this.viewport.decelerate({ friction: 0.92 });
     }
     this.viewport.clampZoom({ minScale: 0.05, maxScale: 6 });
     this.app.stage.addChild(this.viewport);
