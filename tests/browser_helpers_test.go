@@ -145,6 +145,7 @@ type browserPage struct {
 	mu       sync.Mutex
 	problems []string
 	wsFrames []string
+	wsSent   []string
 	requests map[network.RequestID]*pageRequest
 }
 
@@ -161,7 +162,9 @@ type pageRequest struct {
 // ends.
 func newPage(t testing.TB, name string, size viewportSize) *browserPage {
 	t.Helper()
-	ctx, cancel := chromedp.NewContext(browserContext(t))
+	// Each page gets its own browser context (own storage and cookies), as
+	// each player has their own device.
+	ctx, cancel := chromedp.NewContext(browserContext(t), chromedp.WithNewBrowserContext())
 	t.Cleanup(cancel)
 	p := &browserPage{t: t, name: name, ctx: ctx, requests: map[network.RequestID]*pageRequest{}}
 	if err := chromedp.Listen(ctx, p.record); err != nil {
@@ -211,6 +214,10 @@ func (p *browserPage) record(ev any) {
 		if ev.Response != nil && ev.Response.Opcode == 1 {
 			p.wsFrames = append(p.wsFrames, string(ev.Response.PayloadData))
 		}
+	case *network.EventWebSocketFrameSent:
+		if ev.Response != nil && ev.Response.Opcode == 1 {
+			p.wsSent = append(p.wsSent, string(ev.Response.PayloadData))
+		}
 	case *network.EventResponseReceived:
 		if ev.Response != nil {
 			enc := ""
@@ -240,6 +247,13 @@ func (p *browserPage) receivedFrames() []string {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return append([]string(nil), p.wsFrames...)
+}
+
+// sentFrames returns the text WebSocket frames the page sent.
+func (p *browserPage) sentFrames() []string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return append([]string(nil), p.wsSent...)
 }
 
 // finishedRequests returns the page's finished network requests.
