@@ -6,7 +6,7 @@
 // finger (which then pans and zooms instead) send `cancel` and put the
 // token back. A `block` from the server sends it back with a short glide.
 // Remote: other clients' drags glide to each new position; `end` commits.
-import { Text, type FederatedPointerEvent } from "pixi.js";
+import { Point, Text, type FederatedPointerEvent } from "pixi.js";
 import type { Movement, Token } from "../types";
 import { gridOf, hexCorners, pixelsPerUnit, snap } from "./grid";
 import type { MapRenderer } from "./renderer";
@@ -18,6 +18,9 @@ const startThreshold = 4; // screen pixels before a press becomes a drag
 interface LocalDrag {
   view: TokenView;
   pointerId: number;
+  pointerType: string;
+  screenX: number; // where the pointer is now, canvas pixels
+  screenY: number;
   originX: number;
   originY: number;
   grabDX: number; // pointer to token centre, map units
@@ -51,9 +54,16 @@ export class DragController {
     stage.on("pointercancel", (e) => this.cancelFor(e.pointerId));
     // Track every finger on the canvas: a second one turns a drag into a pinch.
     const canvas = r.app.canvas;
+    // Browsers send pointerdown before touchstart (which Pixi listens to
+    // on touch screens), so the drag is handed over before the second
+    // finger reaches the viewport, and the viewport sees two fingers.
     canvas.addEventListener("pointerdown", (e) => {
       this.pointers.add(e.pointerId);
-      if (this.local && this.pointers.size > 1) this.cancel();
+      const d = this.local;
+      if (d && this.pointers.size > 1) {
+        this.cancel();
+        if (d.pointerType === "touch") this.handToViewport(d);
+      }
     });
     const lift = (e: PointerEvent) => this.pointers.delete(e.pointerId);
     canvas.addEventListener("pointerup", lift);
@@ -97,6 +107,9 @@ export class DragController {
     this.local = {
       view,
       pointerId: e.pointerId,
+      pointerType: e.pointerType,
+      screenX: e.global.x,
+      screenY: e.global.y,
       originX: view.token.x,
       originY: view.token.y,
       grabDX: view.drawnX - p.x,
@@ -116,6 +129,8 @@ export class DragController {
   private onMove(e: FederatedPointerEvent): void {
     const d = this.local;
     if (!d || e.pointerId !== d.pointerId) return;
+    d.screenX = e.global.x;
+    d.screenY = e.global.y;
     if (!d.started) {
       if (Math.hypot(e.global.x - d.startScreenX, e.global.y - d.startScreenY) < startThreshold) return;
       d.started = true;
@@ -170,6 +185,24 @@ export class DragController {
 
   private cancelFor(pointerId: number): void {
     if (this.local && this.local.pointerId === pointerId) this.cancel();
+  }
+
+  /**
+   * The finger that was dragging a token becomes one of the viewport's, so
+   * that with the second finger it pinches and pans. The viewport never
+   * saw its press (the token kept it), so it is told now.
+   */
+  private handToViewport(d: LocalDrag): void {
+    const input = (this.r.viewport as unknown as { input?: { down(e: unknown): void } }).input;
+    if (!input) return;
+    try {
+      input.down({
+        pointerId: d.pointerId, pointerType: d.pointerType, button: 0, global: new Point(d.screenX, d.screenY),
+        data: { pointerId: d.pointerId, pointerType: d.pointerType }, stopPropagation() {},
+      });
+    } catch {
+      /* the viewport's internals changed: the second finger alone pans */
+    }
   }
 
   /** Abandons the drag in progress: `cancel`, and the token goes back. */
