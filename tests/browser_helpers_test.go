@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/cdproto/network"
@@ -360,6 +361,14 @@ func (p *browserPage) problemText() string {
 		return ""
 	}
 	return "\nconsole errors of page " + p.name + ":\n  " + strings.Join(problems, "\n  ")
+}
+
+// chromedpCall is an action that runs one DevTools command on the page.
+func chromedpCall[P, R any](cmd cdp.Command[P, R], params P) chromedp.Action[chromedp.Void] {
+	return chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+		_, err := chromedp.Call(ctx, cmd, params)
+		return err
+	})
 }
 
 // mouse dispatches one mouse event at page CSS pixel (x, y); buttons is
