@@ -353,7 +353,7 @@ func TestPlayerClientDragMovesTheTokenElsewhere(t *testing.T) {
 	followedExpr := fmt.Sprintf(`(() => { const t = window.companionDebug.state().tokens.find(t => t.id === %q);
 		return t && t.drawnX > %g; })()`, demoBrannocID, brannocX+demoGrid)
 	followed := false
-	const steps = 12
+	const steps = 8
 	dragInPage(t, a, brannocX, brannocY, targetX-6, targetY+4, steps, func(i int) {
 		// Past a third of the way, button still down: B draws the token
 		// away from where it started. The last step waits for it (less
@@ -415,7 +415,7 @@ func TestPlayerClientDragMovesTheTokenElsewhere(t *testing.T) {
 		p.waitFor("interaction none", `window.companionDebug.state().interaction === "none"`, 10*time.Second)
 	}
 	var bMoved []string
-	dragInPage(t, a, targetX, targetY, targetX+2*demoGrid, targetY, 16, func(i int) {
+	dragInPage(t, a, targetX, targetY, targetX+2*demoGrid, targetY, 6, func(i int) {
 		if tok := b.state().token(demoBrannocID); tok == nil || !near(tok.DrawnX, targetX) || !near(tok.DrawnY, targetY) {
 			bMoved = append(bMoved, fmt.Sprintf("step %d: %+v", i, tok))
 		}
