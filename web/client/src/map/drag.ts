@@ -50,7 +50,8 @@ export class DragController {
     stage.eventMode = "static";
     stage.on("globalpointermove", (e) => this.onMove(e));
     stage.on("pointerup", (e) => this.onUp(e));
-    stage.on("pointerupoutside", (e) => this.onUp(e));
+    // Let go outside the map (over the page's controls, or off the window): the pointer is lost, the move is not meant.
+    stage.on("pointerupoutside", (e) => this.cancelFor(e.pointerId));
     stage.on("pointercancel", (e) => this.cancelFor(e.pointerId));
     // Track every finger on the canvas: a second one turns a drag into a pinch.
     const canvas = r.app.canvas;
@@ -76,6 +77,7 @@ export class DragController {
       if (e.key === "Escape" && this.local) this.cancel();
     });
     window.addEventListener("blur", () => this.local && this.cancel());
+    document.addEventListener("visibilitychange", () => document.hidden && this.local && this.cancel());
   }
 
   attach(view: TokenView): void {
