@@ -17,6 +17,7 @@ export class FogLayer extends Container {
   private explored = document.createElement("canvas");
   private exploredCtx = this.explored.getContext("2d")!;
   private image: HTMLImageElement | null = null;
+  private imageMask: HTMLCanvasElement | null = null;
   private sprite: Sprite | null = null;
   private texture: Texture | null = null;
   private k = 1;
@@ -45,10 +46,11 @@ export class FogLayer extends Container {
       this.sprite.scale.set(1 / this.k);
       this.addChild(this.sprite);
     }
-    const src = fogImage ? (fogImage.startsWith("data:") || fogImage.startsWith("/") ? fogImage : "data:image/png;base64," + fogImage) : map.fog ? (map.fog.startsWith("/") ? map.fog : "/" + map.fog) : "";
+    const src = fogImage ? imageSource(fogImage, true) : map.fog ? imageSource(map.fog, false) : "";
     if (src !== this.imageKey) {
       this.imageKey = src;
       this.image = null;
+      this.imageMask = null;
       if (src) {
         const img = new Image();
         img.onload = () => {
@@ -95,28 +97,38 @@ export class FogLayer extends Container {
     ctx.fillStyle = "#000";
     ctx.fillRect(0, 0, w, h);
     if (this.image) {
-      // Revealed = bright and opaque in the fog image: turn its luminance into alpha, then erase.
-      const tmp = document.createElement("canvas");
-      tmp.width = w;
-      tmp.height = h;
-      const t = tmp.getContext("2d")!;
-      t.drawImage(this.image, 0, 0, w, h);
-      const data = t.getImageData(0, 0, w, h);
-      const px = data.data;
-      for (let i = 0; i < px.length; i += 4) {
-        const lum = (px[i] * 0.299 + px[i + 1] * 0.587 + px[i + 2] * 0.114) / 255;
-        px[i + 3] = Math.round(lum * px[i + 3]);
-        px[i] = px[i + 1] = px[i + 2] = 255;
-      }
-      t.putImageData(data, 0, 0);
       ctx.globalCompositeOperation = "destination-out";
-      ctx.drawImage(tmp, 0, 0);
+      ctx.drawImage(this.revealedByImage(w, h), 0, 0);
     }
     ctx.globalCompositeOperation = "destination-out";
     if (this.map.fogExploration) ctx.drawImage(this.explored, 0, 0);
     if (this.areas?.lineOfSight) this.cut(ctx, this.areas.sight, "destination-out");
     ctx.globalCompositeOperation = "source-over";
     this.texture.source.update();
+  }
+
+  /**
+   * The fog image turned into an erasing mask (revealed = bright and
+   * opaque: luminance times alpha), made once per image and size: a
+   * pixel loop over a whole map is too slow to run on every move.
+   */
+  private revealedByImage(w: number, h: number): HTMLCanvasElement {
+    if (this.imageMask && this.imageMask.width === w && this.imageMask.height === h) return this.imageMask;
+    const tmp = document.createElement("canvas");
+    tmp.width = w;
+    tmp.height = h;
+    const t = tmp.getContext("2d")!;
+    t.drawImage(this.image!, 0, 0, w, h);
+    const data = t.getImageData(0, 0, w, h);
+    const px = data.data;
+    for (let i = 0; i < px.length; i += 4) {
+      const lum = (px[i] * 0.299 + px[i + 1] * 0.587 + px[i + 2] * 0.114) / 255;
+      px[i + 3] = Math.round(lum * px[i + 3]);
+      px[i] = px[i + 1] = px[i + 2] = 255;
+    }
+    t.putImageData(data, 0, 0);
+    this.imageMask = tmp;
+    return tmp;
   }
 
   /** Whether fog covers (x, y). */
@@ -126,4 +138,11 @@ export class FogLayer extends Container {
     if (px < 0 || py < 0 || px >= this.canvas.width || py >= this.canvas.height) return true;
     return this.ctx.getImageData(px, py, 1, 1).data[3] > 128;
   }
+}
+
+/** A fog image as a URL: kept when it is one; base64 data (fogUpdated's) becomes a data URL; a path is rooted. */
+export function imageSource(v: string, mayBeBase64: boolean): string {
+  if (/^(data:|blob:|https?:|\/)/i.test(v)) return v;
+  if (mayBeBase64 && /^[A-Za-z0-9+/=\s]+$/.test(v) && v.length > 64) return "data:image/png;base64," + v.replace(/\s/g, "");
+  return "/" + v;
 }

@@ -130,6 +130,11 @@ export class MapRenderer {
     this.viewport.on("moved", () => this.viewportMoved());
     this.viewport.on("zoomed", () => this.viewportMoved());
     this.drag = new DragController(this);
+    // The fog image arrives later than the map: redraw (and re-judge doors) then.
+    this.fog.onChange = () => {
+      this.visionDue = true;
+      this.requestRender();
+    };
     this.app.renderer.on("resize", (w: number, h: number) => {
       this.viewport.resize(w, h);
       this.requestRender();
@@ -422,7 +427,7 @@ export class MapRenderer {
     const usable = this.options.canUseDoors();
     for (const d of doorMidpoints(map.walls)) {
       // A door is shown where the party can see it (either side of it).
-      if (map.lineOfSight && this.areas && !this.doorSeen(d.x, d.y, map)) continue;
+      if (((map.lineOfSight && this.areas) || map.fogOfWar) && !this.doorSeen(d.x, d.y, map)) continue;
       const icon = doorIcon(d.state, size);
       icon.position.set(d.x, d.y);
       icon.alpha = usable ? 1 : 0.75;
@@ -440,7 +445,7 @@ export class MapRenderer {
 
   private doorSeen(x: number, y: number, map: MapData): boolean {
     const k = gridOf(map).size * 0.25;
-    return [[k, 0], [-k, 0], [0, k], [0, -k]].some(([dx, dy]) => visibleIn(this.areas!, x + dx, y + dy));
+    return [[k, 0], [-k, 0], [0, k], [0, -k]].some(([dx, dy]) => (!this.areas || visibleIn(this.areas, x + dx, y + dy)) && !this.fog.hides(x + dx, y + dy));
   }
 
   // ---- viewport ----------------------------------------------------------------
