@@ -14,7 +14,7 @@ import type { MapData, Movement, Token } from "../types";
 import { doorIcon, doorMidpoints, drawAreaEffects, drawDrawings, drawMarkers, drawMeasurements, drawTiles } from "./objects";
 import { drawGrid, gridOf, pixelsPerUnit } from "./grid";
 import { TokenView } from "./tokens";
-import { computeAreas, visibleIn, VisionLayer, type VisionAreas } from "./vision";
+import { computeAreas, isPartyViewer, visibleIn, VisionLayer, type VisionAreas } from "./vision";
 import { FogLayer } from "./fog";
 import { DragController } from "./drag";
 
@@ -408,6 +408,13 @@ export class MapRenderer {
     this.vision.draw(this.areas, map, map.fogOfWar ? 0.7 : 1);
     this.fog.reveal(this.areas);
     this.drawDoors(map);
+    // Other creatures show only where the party sees now: an explored but
+    // unwatched area shows the map, not who stands in it. The party's own
+    // tokens always show.
+    for (const v of this.views.values()) {
+      const own = this.options.isViewer ? this.options.isViewer(v.token) : isPartyViewer(v.token);
+      v.visible = own || ((!map.lineOfSight || visibleIn(this.areas, v.drawnX, v.drawnY)) && (!map.fogOfWar || !this.fog.hides(v.drawnX, v.drawnY)));
+    }
     this.dirty = true;
   }
 
