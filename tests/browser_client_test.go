@@ -297,11 +297,11 @@ func dragInPage(t *testing.T, p *browserPage, fromX, fromY, toX, toY float64, st
 }
 
 // checkDragStream: the page sent the drag as the contract's stream:
-// start, control..., then end on a cell centre.
-func checkDragStream(t *testing.T, sent []string, id string) {
+// start, control at most 30 a second, then end on a cell centre.
+func checkDragStream(t *testing.T, sent []sentFrame, id string) {
 	t.Helper()
 	var states []string
-	var ends []struct{ X, Y float64 }
+	var controls []float64
 	for _, f := range sent {
 		var env struct {
 			Name string
@@ -311,21 +311,29 @@ func checkDragStream(t *testing.T, sent []string, id string) {
 				State string
 			}
 		}
-		if json.Unmarshal([]byte(f), &env) != nil || env.Name != "tokenMoved" || env.Data.ID != id {
+		if json.Unmarshal([]byte(f.Text), &env) != nil || env.Name != "tokenMoved" || env.Data.ID != id {
 			continue
 		}
 		states = append(states, env.Data.State)
-		if env.Data.State == "end" {
-			ends = append(ends, struct{ X, Y float64 }{env.Data.X, env.Data.Y})
+		switch env.Data.State {
+		case "control":
+			controls = append(controls, f.At)
+		case "end":
+			if math.Mod(env.Data.X-demoGrid/2, demoGrid) != 0 || math.Mod(env.Data.Y-demoGrid/2, demoGrid) != 0 {
+				t.Errorf("the drag ended at %v,%v, not on a cell centre", env.Data.X, env.Data.Y)
+			}
 		}
 	}
 	joined := strings.Join(states, " ")
 	if len(states) < 3 || states[0] != "start" || states[len(states)-1] != "end" || !strings.Contains(joined, "control") {
 		t.Errorf("the page sent the drag as %q, want start, control..., end", joined)
 	}
-	for _, e := range ends {
-		if math.Mod(e.X-demoGrid/2, demoGrid) != 0 || math.Mod(e.Y-demoGrid/2, demoGrid) != 0 {
-			t.Errorf("the drag ended at %v,%v, not on a cell centre", e.X, e.Y)
+	// At most 30 a second: consecutive controls are 1/30 s apart (less
+	// a few ms of timer and network-layer jitter).
+	for i := 1; i < len(controls); i++ {
+		if gap := controls[i] - controls[i-1]; gap < 0.025 {
+			t.Errorf("control messages %d and %d were sent %.1f ms apart, more often than 30 a second", i-1, i, gap*1000)
+			break
 		}
 	}
 }
@@ -398,7 +406,11 @@ func TestPlayerClientDragMovesTheTokenElsewhere(t *testing.T) {
 		p.waitFor("the cancelled drag to put the token back", fmt.Sprintf(`(() => { const t = window.companionDebug.state().tokens.find(t => t.id === %q);
 			return t && Math.abs(t.x - %g) < 0.5 && Math.abs(t.drawnX - %g) < 0.5; })()`, demoBrannocID, targetX, targetX), 10*time.Second)
 	}
-	if !strings.Contains(strings.Join(a.sentFrames(), "\n"), `"state":"cancel"`) {
+	cancelled := false
+	for _, f := range a.sentFrames() {
+		cancelled = cancelled || strings.Contains(f.Text, `"state":"cancel"`)
+	}
+	if !cancelled {
 		t.Error("Escape did not send tokenMoved cancel")
 	}
 	var afterCancel struct{ X, Y float64 }

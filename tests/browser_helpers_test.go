@@ -146,7 +146,7 @@ type browserPage struct {
 	mu       sync.Mutex
 	problems []string
 	wsFrames []string
-	wsSent   []string
+	wsSent   []sentFrame
 	requests map[network.RequestID]*pageRequest
 }
 
@@ -217,7 +217,7 @@ func (p *browserPage) record(ev any) {
 		}
 	case *network.EventWebSocketFrameSent:
 		if ev.Response != nil && ev.Response.Opcode == 1 {
-			p.wsSent = append(p.wsSent, string(ev.Response.PayloadData))
+			p.wsSent = append(p.wsSent, sentFrame{At: ev.Timestamp.Float64(), Text: string(ev.Response.PayloadData)})
 		}
 	case *network.EventResponseReceived:
 		if ev.Response != nil {
@@ -250,11 +250,18 @@ func (p *browserPage) receivedFrames() []string {
 	return append([]string(nil), p.wsFrames...)
 }
 
+// sentFrame is a text WebSocket frame a page sent, At in seconds of the
+// browser's monotonic clock.
+type sentFrame struct {
+	At   float64
+	Text string
+}
+
 // sentFrames returns the text WebSocket frames the page sent.
-func (p *browserPage) sentFrames() []string {
+func (p *browserPage) sentFrames() []sentFrame {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	return append([]string(nil), p.wsSent...)
+	return append([]sentFrame(nil), p.wsSent...)
 }
 
 // finishedRequests returns the page's finished network requests.
