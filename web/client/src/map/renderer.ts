@@ -441,6 +441,11 @@ export class MapRenderer {
       if (usable && d.state !== "locked") {
         icon.eventMode = "static";
         icon.cursor = "pointer";
+        // Keyboard users reach doors too: Pixi's accessibility layer puts a
+        // button over each when Tab is pressed; Enter taps it.
+        icon.accessible = true;
+        icon.accessibleType = "button";
+        icon.accessibleTitle = d.state === "open" ? "Close the door" : "Open the door";
         icon.on("pointertap", (e) => {
           e.stopPropagation();
           this.options.sendDoor(map.id, d.id, d.state === "open" ? "closed" : "open");

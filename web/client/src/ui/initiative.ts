@@ -52,7 +52,7 @@ export class InitiativePanel {
         v.sig = sig;
       }
       // Keep DOM order = turn order, moving only rows out of place.
-      const want = prev ? prev.nextSibling : this.list.firstChild;
+      const want: ChildNode | null = prev ? prev.nextSibling : this.list.firstChild;
       if (want !== v.el) this.list.insertBefore(v.el, want);
       prev = v.el;
     }
