@@ -5,6 +5,7 @@ import type { MapRenderer } from "./map/renderer";
 import { doorMidpoints } from "./map/objects";
 import type { Socket } from "./net/socket";
 import type { Store } from "./state/store";
+import type { TableUI } from "./ui/table";
 
 export interface DebugContext {
   store: Store;
@@ -13,6 +14,8 @@ export interface DebugContext {
   joined: () => boolean;
   runMode: () => "normal" | "display";
   lastError: () => string | null;
+  /** The table around the map (initiative, chat, pointers, ruler, overlays); null before joining. */
+  table?: () => TableUI | null;
 }
 
 export function installDebug(ctx: DebugContext): void {
@@ -58,6 +61,13 @@ export function installDebug(ctx: DebugContext): void {
     },
     isVisibleAt(x: number, y: number) {
       return ctx.renderer()?.isVisibleAt(x, y) ?? false;
+    },
+    table() {
+      return ctx.table?.()?.debug() ?? null;
+    },
+    /** Measures along map points [x, y, x, y, …] as ruler clicks would; tests should prefer real input. */
+    rulerFromTo(mapPoints: number[]) {
+      return ctx.table?.()?.ruler.measure(mapPoints) ?? null;
     },
     idle(): Promise<void> {
       // Events are applied as they arrive; wait for the next drawn frame.

@@ -9,6 +9,7 @@ import { MapRenderer } from "./map/renderer";
 import { StatusBadge } from "./ui/status";
 import { askProfile, forgetProfile, savedProfile, type Profile } from "./ui/join";
 import { installDebug } from "./debug";
+import { mountTable, type TableUI } from "./ui/table";
 import { mayDrag, mayUseDoors, seesThrough } from "./permissions";
 import type { Snapshot, Token } from "./types";
 
@@ -20,6 +21,7 @@ let renderer: MapRenderer | null = null;
 let profile: Profile | null = null;
 let joined = false;
 let lastError: string | null = null;
+let table: TableUI | null = null;
 const reducedMotion = window.matchMedia("(prefers-reduced-motion: reduce)");
 
 const app = document.getElementById("app")!;
@@ -33,6 +35,7 @@ installDebug({
   joined: () => joined,
   runMode: () => (profile?.display ? "display" : "normal"),
   lastError: () => lastError,
+  table: () => table,
 });
 
 function deviceKind(): string {
@@ -64,6 +67,7 @@ async function resync(prefetched?: Promise<Snapshot>): Promise<void> {
     const snap = await (prefetched ?? fetchSnapshot());
     if (mine !== resyncing) return; // a newer resync is on its way
     store.load(snap);
+    table?.load(snap);
     lastError = null;
   } catch (err) {
     lastError = (err as Error).message;
@@ -138,6 +142,11 @@ async function start(): Promise<void> {
   if (displayParam === "0") profile = { ...profile, display: false }; // leave a remembered display mode
   joined = true;
   const mapEl = buildChrome(profile.display);
+  table = mountTable({
+    app, mapEl, store, display: profile.display, name: profile.name,
+    renderer: () => renderer,
+    send: (name, data, requestId) => socket?.send(name, data, requestId) ?? false,
+  });
   store.subscribe((c) => {
     if (c.kind === "map" || c.kind === "screen") updateChrome();
   });
@@ -161,6 +170,7 @@ async function start(): Promise<void> {
     lastError = "cannot draw the map (WebGL unavailable?): " + (err as Error).message;
     showNotice(lastError);
   }
+  if (renderer) table.attachRenderer(renderer);
   performance.mark("companion:renderer-ready");
   await resync(first);
   performance.mark("companion:snapshot-applied");
@@ -170,6 +180,7 @@ async function start(): Promise<void> {
       if (reconnected) resync();
     },
     onMessage(env) {
+      table?.onEnvelope(env);
       if (env.name === "reload") {
         resync();
         return;
@@ -181,6 +192,7 @@ async function start(): Promise<void> {
       }
     },
     onState(state, detail) {
+      table?.connection(state);
       status.show(state, store.paused, detail);
     },
   });

@@ -39,10 +39,10 @@ export class Socket {
     this.setState("closed", "closed");
   }
 
-  /** Sends an envelope; false when the socket is not open (the caller may drop it). */
-  send(name: string, data: unknown): boolean {
+  /** Sends an envelope (with a requestId when an answer is wanted); false when the socket is not open (the caller may drop it). */
+  send(name: string, data: unknown, requestId?: string): boolean {
     if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return false;
-    this.ws.send(JSON.stringify({ name, data }));
+    this.ws.send(JSON.stringify(requestId ? { name, data, requestId } : { name, data }));
     return true;
   }
 
