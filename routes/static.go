@@ -164,16 +164,23 @@ func throughSymlink(fsys fs.FS, name string) bool {
 // the web client has serveClient); a folder answers its index.html.
 func (s *server) serveWeb(dir string) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		rest := chi.URLParam(r, "*")
-		if rest == "" || strings.HasSuffix(rest, "/") {
-			rest += "index.html"
-		}
-		if !fs.ValidPath(rest) || strings.Contains(rest, "\\") {
+		if rest, ok := webPath(r); ok {
+			s.serveWebPath(w, r, path.Join(dir, rest))
+		} else {
 			notFound(w, r)
-			return
 		}
-		s.serveWebPath(w, r, path.Join(dir, rest))
 	}
+}
+
+// webPath is the file a request under an embedded folder names: the
+// wildcard, with index.html for a folder; ok=false when it is not a
+// plain relative path.
+func webPath(r *http.Request) (string, bool) {
+	rest := chi.URLParam(r, "*")
+	if rest == "" || strings.HasSuffix(rest, "/") {
+		rest += "index.html"
+	}
+	return rest, fs.ValidPath(rest) && !strings.Contains(rest, "\\")
 }
 
 // serveWebFile serves one embedded file.

@@ -32,6 +32,10 @@ companion.system {
     },
     measurement = {
       imperial = { default = true, title = "Feet", units = { "ft" } },
+      -- How a ruler counts a diagonal step on a square grid: "equal" (one
+      -- square, the 5e default), "alternate" (5-10-5, the variant rule) or
+      -- "euclidean". Players' rulers read it from GET /api/system.
+      diagonal = "equal",
     },
   },
 }

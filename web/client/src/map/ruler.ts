@@ -1,0 +1,161 @@
+// The ruler: measure from a point or a token along a path. With the ruler
+// on (its button or the R key), a click starts at that cell (or at the
+// token under it), each further click adds a waypoint, the path follows
+// the pointer, and Escape or a double-click ends it. Distances are counted
+// by the system's diagonal rule in the map's units (table/measure.ts).
+// The ruler is this page's alone: the contract gives clients no event to
+// share a standalone measurement (6.2: clients cannot send measurement
+// events), so nothing is sent.
+import { gridOf, snap } from "./grid";
+import type { MapRenderer } from "./renderer";
+import { pathDistance, type Diagonal } from "../table/measure";
+import { t } from "../i18n";
+
+const svgNS = "http://www.w3.org/2000/svg";
+
+export interface RulerView {
+  path: number[];
+  distance: number;
+  units: string;
+  text: string;
+}
+
+export class Ruler {
+  readonly svg = document.createElementNS(svgNS, "svg");
+  private line = document.createElementNS(svgNS, "polyline");
+  private label = document.createElementNS(svgNS, "text");
+  private catcher = document.createElement("div");
+  active = false;
+  private points: number[] = [];
+  private hover: { x: number; y: number } | null = null;
+  private finished = false;
+  onToggle: (on: boolean) => void = () => {};
+
+  constructor(private mapEl: HTMLElement, private renderer: () => MapRenderer | null, private diagonal: () => Diagonal) {
+    this.svg.classList.add("ruler");
+    this.svg.setAttribute("aria-hidden", "true");
+    this.svg.append(this.line, this.label);
+    this.catcher.className = "ruler-catcher";
+    this.catcher.hidden = true;
+    this.catcher.title = t.rulerHelp;
+    mapEl.append(this.svg, this.catcher);
+    this.catcher.addEventListener("pointerdown", (e) => this.onDown(e));
+    this.catcher.addEventListener("pointermove", (e) => this.onMove(e));
+    this.catcher.addEventListener("dblclick", () => this.finish());
+    this.catcher.addEventListener("wheel", (e) => {
+      e.preventDefault();
+      this.renderer()?.zoomBy(e.deltaY < 0 ? 1.1 : 0.9);
+    }, { passive: false });
+    window.addEventListener("keydown", (e) => {
+      if (e.target instanceof HTMLInputElement || e.target instanceof HTMLTextAreaElement || e.target instanceof HTMLSelectElement) return;
+      if ((e.key === "r" || e.key === "R") && !e.ctrlKey && !e.metaKey && !e.altKey) this.toggle();
+      else if (e.key === "Escape" && this.active) this.toggle(false);
+      else if (e.key === "Enter" && this.active) this.finish();
+    });
+  }
+
+  toggle(on = !this.active): void {
+    this.active = on;
+    this.catcher.hidden = !on;
+    this.mapEl.classList.toggle("measuring", on);
+    if (!on) this.clear();
+    this.onToggle(on);
+  }
+
+  clear(): void {
+    this.points = [];
+    this.hover = null;
+    this.finished = false;
+    this.draw();
+  }
+
+  /** Measures along map points (the test hook's rulerFromTo), as clicks would. */
+  measure(mapPoints: number[]): RulerView | null {
+    this.points = [];
+    for (let i = 0; i + 1 < mapPoints.length; i += 2) this.points.push(...this.snapPoint(mapPoints[i], mapPoints[i + 1], i === 0));
+    this.hover = null;
+    this.finished = true;
+    this.draw();
+    return this.view();
+  }
+
+  private snapPoint(x: number, y: number, first: boolean): [number, number] {
+    const r = this.renderer();
+    const map = r?.store.map;
+    if (!r || !map) return [x, y];
+    if (first) {
+      // Start at a token's centre when the click is on one.
+      for (const tk of r.store.tokens.values()) {
+        const v = r.views.get(tk.id);
+        if (!v || !v.visible) continue;
+        const g = gridOf(map);
+        const hw = ((tk.width ?? 1) * g.size) / 2, hh = ((tk.height ?? 1) * g.size) / 2;
+        if (Math.abs(x - tk.x) <= hw && Math.abs(y - tk.y) <= hh) return [tk.x, tk.y];
+      }
+    }
+    const s = snap(gridOf(map), x, y, 1, 1);
+    return [s.x, s.y];
+  }
+
+  private onDown(e: PointerEvent): void {
+    const r = this.renderer();
+    if (!r || e.button !== 0) return;
+    e.preventDefault();
+    if (this.finished) this.clear();
+    const p = r.screenToMap(e.clientX, e.clientY);
+    this.points.push(...this.snapPoint(p.x, p.y, this.points.length === 0));
+    this.draw();
+  }
+
+  private onMove(e: PointerEvent): void {
+    const r = this.renderer();
+    if (!r || this.points.length === 0 || this.finished) return;
+    const p = r.screenToMap(e.clientX, e.clientY);
+    const [x, y] = this.snapPoint(p.x, p.y, false);
+    this.hover = { x, y };
+    this.draw();
+  }
+
+  private finish(): void {
+    this.finished = true;
+    this.hover = null;
+    this.draw();
+  }
+
+  private fullPath(): number[] {
+    return this.hover ? [...this.points, this.hover.x, this.hover.y] : this.points;
+  }
+
+  view(): RulerView | null {
+    const r = this.renderer();
+    const map = r?.store.map;
+    const path = this.fullPath();
+    if (!map || path.length < 2) return null;
+    const distance = pathDistance(path, gridOf(map), this.diagonal(), map.gridScale);
+    const units = map.gridUnits || "ft";
+    return { path: [...path], distance, units, text: t.rulerText(distance, units) };
+  }
+
+  /** Redraws in screen space (after a pan or zoom too). */
+  draw(): void {
+    const r = this.renderer();
+    const path = this.fullPath();
+    if (!r || path.length < 2) {
+      this.line.setAttribute("points", "");
+      this.label.textContent = "";
+      return;
+    }
+    const box = this.mapEl.getBoundingClientRect();
+    const pts: string[] = [];
+    let last = { x: 0, y: 0 };
+    for (let i = 0; i + 1 < path.length; i += 2) {
+      last = r.mapToScreen(path[i], path[i + 1]);
+      pts.push(`${(last.x - box.left).toFixed(1)},${(last.y - box.top).toFixed(1)}`);
+    }
+    this.line.setAttribute("points", pts.join(" "));
+    const v = this.view();
+    this.label.textContent = v ? v.text : "";
+    this.label.setAttribute("x", String(last.x - box.left + 14));
+    this.label.setAttribute("y", String(last.y - box.top - 14));
+  }
+}

@@ -1,0 +1,402 @@
+// The chat panel: the message log, the input and the dice tray.
+// The log keeps at most domLimit messages in the page (older ones stay in
+// TableState and come back on "show older"): a new message appends one
+// element, so a long session stays smooth. What the player sends goes out
+// as createMessage with a requestId; the server's error for it (a bad dice
+// expression) is shown under the input, to the sender alone, with the text
+// put back. While the connection is down, sends wait in a queue shown in
+// the log and leave when it is back.
+import { t } from "../i18n";
+import { trayExpression, type RollView, type TrayChoice } from "../table/dice";
+import { renderMarkdown } from "../table/markdown";
+import type { MessageView, TableState } from "../table/state";
+
+export const domLimit = 200;
+
+export interface Outgoing {
+  requestId: string;
+  text: string;
+}
+
+export interface ChatDeps {
+  state: TableState;
+  /** Sends createMessage; false when the socket is not open. */
+  send(text: string, requestId: string): boolean;
+  onEntity(path: string, title: string): void;
+}
+
+let seq = 0;
+
+export class ChatPanel {
+  readonly el = document.createElement("section");
+  private log = document.createElement("ol");
+  private more = document.createElement("button");
+  private form = document.createElement("form");
+  private input = document.createElement("input");
+  private error = document.createElement("p");
+  private tray = document.createElement("fieldset");
+  private shown = new Map<string, HTMLLIElement>();
+  private extra = 0; // older messages the reader asked to see
+  private history: string[] = [];
+  private historyAt = -1;
+  private draft = "";
+  readonly queue: Outgoing[] = [];
+  private sentAwaiting = new Map<string, string>();
+  inputError: string | null = null;
+
+  constructor(private deps: ChatDeps) {
+    this.el.className = "chat";
+    this.el.setAttribute("aria-label", t.chat);
+    this.log.className = "log";
+    this.log.setAttribute("role", "log");
+    this.log.setAttribute("aria-live", "polite");
+    this.log.tabIndex = 0;
+    this.more.type = "button";
+    this.more.className = "more";
+    this.more.hidden = true;
+    this.more.addEventListener("click", () => {
+      this.extra += domLimit;
+      this.rebuild();
+    });
+    this.log.addEventListener("click", (e) => {
+      const a = (e.target as HTMLElement).closest<HTMLAnchorElement>("a[data-entity]");
+      if (a) {
+        e.preventDefault();
+        this.deps.onEntity(a.dataset.entity!, a.textContent ?? "");
+      }
+    });
+    this.buildForm();
+    this.el.append(this.more, this.log, this.error, this.form, this.tray);
+  }
+
+  private buildForm(): void {
+    this.form.className = "say";
+    this.input.type = "text";
+    this.input.name = "say";
+    this.input.autocomplete = "off";
+    this.input.maxLength = 2000;
+    this.input.placeholder = t.chatPlaceholder;
+    this.input.setAttribute("aria-label", t.chatLabel);
+    this.input.setAttribute("aria-describedby", "chat-error");
+    this.error.id = "chat-error";
+    this.error.className = "input-error";
+    this.error.setAttribute("role", "alert");
+    this.error.hidden = true;
+    const trayBtn = button("tray-toggle", "🎲", t.diceTray);
+    trayBtn.setAttribute("aria-expanded", "false");
+    trayBtn.addEventListener("click", () => {
+      this.tray.hidden = !this.tray.hidden;
+      trayBtn.setAttribute("aria-expanded", String(!this.tray.hidden));
+    });
+    const send = button("send", "➤", t.send);
+    send.type = "submit";
+    this.form.append(trayBtn, this.input, send);
+    this.form.addEventListener("submit", (e) => {
+      e.preventDefault();
+      this.submit(this.input.value);
+    });
+    this.input.addEventListener("keydown", (e) => this.onKey(e));
+    this.input.addEventListener("input", () => this.setError(null));
+
+    this.tray.className = "tray";
+    this.tray.hidden = true;
+    const legend = document.createElement("legend");
+    legend.textContent = t.diceTray;
+    const count = numberField(t.count, "count", 1, 1, 100);
+    const mod = numberField(t.modifier, "modifier", 0, -100, 100);
+    const mode = document.createElement("select");
+    mode.name = "mode";
+    mode.setAttribute("aria-label", t.advantage + " / " + t.disadvantage);
+    for (const [v, label] of [["normal", t.normal], ["advantage", t.advantage], ["disadvantage", t.disadvantage]]) {
+      const o = document.createElement("option");
+      o.value = v;
+      o.textContent = label;
+      mode.append(o);
+    }
+    const dice = document.createElement("div");
+    dice.className = "dice";
+    for (const sides of [4, 6, 8, 10, 12, 20, 100]) {
+      const b = button("die", `d${sides}`, "");
+      b.dataset.sides = String(sides);
+      dice.append(b);
+    }
+    dice.addEventListener("click", (e) => {
+      const b = (e.target as HTMLElement).closest<HTMLButtonElement>("button[data-sides]");
+      if (!b) return;
+      const choice: TrayChoice = {
+        sides: Number(b.dataset.sides),
+        count: Number((count.querySelector("input") as HTMLInputElement).value),
+        modifier: Number((mod.querySelector("input") as HTMLInputElement).value),
+        mode: mode.value as TrayChoice["mode"],
+      };
+      this.submit("/r " + trayExpression(choice));
+    });
+    for (const b of dice.querySelectorAll("button")) {
+      b.addEventListener("pointerenter", () => (b.title = t.rollOf(this.previewFor(Number(b.dataset.sides), count, mod, mode))));
+      b.setAttribute("aria-label", t.rollOf(`d${b.dataset.sides}`));
+    }
+    this.tray.append(legend, dice, count, mod, mode);
+  }
+
+  private previewFor(sides: number, count: HTMLElement, mod: HTMLElement, mode: HTMLSelectElement): string {
+    return trayExpression({
+      sides,
+      count: Number((count.querySelector("input") as HTMLInputElement).value),
+      modifier: Number((mod.querySelector("input") as HTMLInputElement).value),
+      mode: mode.value as TrayChoice["mode"],
+    });
+  }
+
+  private onKey(e: KeyboardEvent): void {
+    if (e.key === "ArrowUp" && this.history.length) {
+      if (this.historyAt === -1) {
+        this.draft = this.input.value;
+        this.historyAt = this.history.length;
+      }
+      this.historyAt = Math.max(0, this.historyAt - 1);
+      this.input.value = this.history[this.historyAt];
+      e.preventDefault();
+    } else if (e.key === "ArrowDown" && this.historyAt !== -1) {
+      this.historyAt++;
+      if (this.historyAt >= this.history.length) {
+        this.historyAt = -1;
+        this.input.value = this.draft;
+      } else this.input.value = this.history[this.historyAt];
+      e.preventDefault();
+    }
+  }
+
+  /** Sends a line, or queues it while offline (nothing typed is lost). */
+  submit(raw: string): void {
+    const text = raw.trim();
+    if (!text) return;
+    if (this.history[this.history.length - 1] !== text) this.history.push(text);
+    if (this.history.length > 100) this.history.shift();
+    this.historyAt = -1;
+    if (raw === this.input.value) this.input.value = "";
+    this.setError(null);
+    const out: Outgoing = { requestId: `chat-${Date.now().toString(36)}-${++seq}`, text };
+    if (this.deps.send(out.text, out.requestId)) this.sentAwaiting.set(out.requestId, text);
+    else {
+      this.queue.push(out);
+      this.drawQueue();
+    }
+  }
+
+  /** The connection is back: send what waited, in order. */
+  flush(): void {
+    while (this.queue.length) {
+      const out = this.queue[0];
+      if (!this.deps.send(out.text, out.requestId)) break;
+      this.sentAwaiting.set(out.requestId, out.text);
+      this.queue.shift();
+    }
+    this.drawQueue();
+  }
+
+  /** A reply to one of our requests: an error is shown under the input, the text given back. */
+  reply(responseId: string, name: string, data: unknown): boolean {
+    const text = this.sentAwaiting.get(responseId);
+    if (text === undefined) return false;
+    this.sentAwaiting.delete(responseId);
+    if (name === "error") {
+      const msg = (data && typeof data === "object" && typeof (data as { message?: unknown }).message === "string")
+        ? (data as { message: string }).message : String(data);
+      if (!this.input.value) this.input.value = text;
+      this.setError(`“${text}” — ${t.rollFailed(msg)}`);
+    }
+    return true;
+  }
+
+  private setError(msg: string | null): void {
+    this.inputError = msg;
+    this.error.textContent = msg ?? "";
+    this.error.hidden = !msg;
+    this.input.toggleAttribute("aria-invalid", !!msg);
+  }
+
+  private drawQueue(): void {
+    for (const li of this.log.querySelectorAll("li.pending")) li.remove();
+    for (const q of this.queue) {
+      const li = document.createElement("li");
+      li.className = "message pending";
+      li.title = t.notSent;
+      const p = document.createElement("p");
+      p.textContent = q.text;
+      const s = document.createElement("small");
+      s.textContent = t.notSent;
+      li.append(p, s);
+      this.log.append(li);
+    }
+    this.scrollToEnd();
+  }
+
+  /** All messages changed (snapshot, update, delete): redraw the tail. */
+  rebuild(): void {
+    const all = this.deps.state.messageList();
+    const from = Math.max(0, all.length - domLimit - this.extra);
+    const keep = new Set<string>();
+    const frag = document.createDocumentFragment();
+    for (let i = from; i < all.length; i++) {
+      const m = all[i];
+      keep.add(m.id);
+      frag.append(this.elementFor(m, true));
+    }
+    for (const id of [...this.shown.keys()]) if (!keep.has(id)) this.shown.delete(id);
+    this.log.replaceChildren(frag);
+    const hidden = from + this.deps.state.dropped;
+    this.more.hidden = from === 0;
+    this.more.textContent = t.olderHidden(hidden);
+    this.drawQueue();
+  }
+
+  /** One new message: append it, drop the oldest beyond the limit. */
+  added(id: string): void {
+    const m = this.deps.state.messages.get(id);
+    if (!m) return;
+    const list = this.deps.state.order;
+    if (list[list.length - 1] !== id) return this.rebuild(); // arrived out of order
+    const stick = this.atEnd();
+    const li = this.elementFor(m, false);
+    const firstPending = this.log.querySelector("li.pending");
+    this.log.insertBefore(li, firstPending);
+    while (this.shown.size > domLimit + this.extra) {
+      const first = this.log.firstElementChild as HTMLLIElement | null;
+      if (!first || first.classList.contains("pending")) break;
+      this.shown.delete(first.dataset.id ?? "");
+      first.remove();
+      this.more.hidden = false;
+    }
+    if (!this.more.hidden) this.more.textContent = t.olderHidden(list.length - this.shown.size + this.deps.state.dropped);
+    if (stick) this.scrollToEnd();
+  }
+
+  private atEnd(): boolean {
+    return this.log.scrollHeight - this.log.scrollTop - this.log.clientHeight < 40;
+  }
+
+  scrollToEnd(): void {
+    this.log.scrollTop = this.log.scrollHeight;
+  }
+
+  private elementFor(m: MessageView, reuse: boolean): HTMLLIElement {
+    let li = reuse ? this.shown.get(m.id) : undefined;
+    if (li && li.dataset.sig === sigOf(m)) return li;
+    li = renderMessage(m);
+    this.shown.set(m.id, li);
+    return li;
+  }
+}
+
+function sigOf(m: MessageView): string {
+  return m.created + "|" + m.text.length + "|" + m.rolls.length + "|" + m.text.slice(0, 64);
+}
+
+/** One message element: sender, colour, time, creature, the text, each roll die by die. */
+export function renderMessage(m: MessageView): HTMLLIElement {
+  const li = document.createElement("li");
+  li.className = "message " + (m.type === "roll" ? "roll-message" : "chat-message");
+  li.dataset.id = m.id;
+  li.dataset.sig = sigOf(m);
+  if (/^#[0-9a-f]{6}$/i.test(m.color)) li.style.setProperty("--sender", m.color);
+  const head = document.createElement("header");
+  const who = document.createElement("strong");
+  who.className = "sender";
+  who.textContent = m.source || t.gameMaster;
+  head.append(who);
+  if (m.creature) {
+    const c = document.createElement("span");
+    c.className = "creature";
+    c.textContent = m.creature;
+    head.append(" · ", c);
+  }
+  const when = new Date(m.created);
+  if (!isNaN(when.getTime())) {
+    const time = document.createElement("time");
+    time.dateTime = m.created;
+    time.textContent = when.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+    time.title = when.toLocaleString();
+    head.append(time);
+  }
+  li.append(head);
+  const isRoll = m.type === "roll" && m.rolls.length > 0;
+  if (!isRoll && m.text) {
+    const body = document.createElement("div");
+    body.className = "text";
+    body.append(renderMarkdown(m.text));
+    li.append(body);
+  }
+  if (isRoll && m.title) {
+    const h = document.createElement("p");
+    h.className = "roll-title";
+    h.textContent = m.title;
+    li.append(h);
+  }
+  for (const r of m.rolls) li.append(renderRoll(r));
+  return li;
+}
+
+export function renderRoll(r: RollView): HTMLElement {
+  const box = document.createElement("div");
+  box.className = "roll";
+  if (r.error) {
+    box.classList.add("failed");
+    box.setAttribute("role", "note");
+    box.textContent = `${r.expression} — ${t.rollFailed(r.error)}`;
+    return box;
+  }
+  const dice = document.createElement("span");
+  dice.className = "dice";
+  for (const d of r.dice) {
+    const s = document.createElement(d.kept ? "span" : "s");
+    s.className = "die";
+    const notes: string[] = [];
+    if (!d.kept) notes.push(d.rerolled ? t.rerolled : t.dropped);
+    if (d.exploded) notes.push(t.exploded);
+    if (d.crit) notes.push(t.critical);
+    if (d.fumble) notes.push(t.fumble);
+    s.classList.toggle("dropped", !d.kept);
+    s.classList.toggle("crit", !!d.crit);
+    s.classList.toggle("fumble", !!d.fumble);
+    s.classList.toggle("exploded", !!d.exploded);
+    s.dataset.sides = String(d.sides);
+    s.textContent = String(d.value) + (d.crit ? "★" : d.fumble ? "✗" : "") + (d.exploded ? "✸" : "");
+    s.title = t.dieAria(d.sides, d.value, notes);
+    s.setAttribute("aria-label", s.title);
+    s.setAttribute("role", "img");
+    dice.append(s);
+  }
+  const total = document.createElement("span");
+  total.className = "total";
+  total.textContent = r.total == null ? "?" : String(Math.round(r.total * 100) / 100);
+  total.setAttribute("aria-label", `${t.total} ${total.textContent}`);
+  const formula = document.createElement("small");
+  formula.className = "formula";
+  formula.textContent = r.formula + (r.comment ? ` # ${r.comment}` : "");
+  box.append(formula, dice, total);
+  return box;
+}
+
+function button(cls: string, text: string, label: string): HTMLButtonElement {
+  const b = document.createElement("button");
+  b.type = "button";
+  b.className = cls;
+  b.textContent = text;
+  if (label) {
+    b.title = label;
+    b.setAttribute("aria-label", label);
+  }
+  return b;
+}
+
+function numberField(label: string, name: string, value: number, min: number, max: number): HTMLLabelElement {
+  const l = document.createElement("label");
+  const i = document.createElement("input");
+  i.type = "number";
+  i.name = name;
+  i.value = String(value);
+  i.min = String(min);
+  i.max = String(max);
+  l.append(label + " ", i);
+  return l;
+}

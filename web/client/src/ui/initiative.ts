@@ -1,0 +1,154 @@
+// The initiative panel: round and turn, one row per visible combatant in
+// turn order. Rows are keyed by combatant id and touched only when what
+// they show changed, so a gameUpdated with 40 combatants costs a few
+// string compares, not a rebuild. The acting row is highlighted
+// (aria-current) and scrolled into view; the player's own row is marked.
+import { t } from "../i18n";
+import type { CombatantRow, TableState } from "../table/state";
+
+interface RowView {
+  el: HTMLLIElement;
+  sig: string;
+}
+
+export class InitiativePanel {
+  readonly el = document.createElement("section");
+  private heading = document.createElement("p");
+  private list = document.createElement("ol");
+  private rows = new Map<string, RowView>();
+  private activeId = "";
+  /** Opens a combatant's reference page. */
+  onReference: (ref: string, title: string) => void = () => {};
+
+  constructor(private state: TableState, private isOwn: (r: CombatantRow) => boolean) {
+    this.el.className = "initiative";
+    this.el.setAttribute("aria-label", t.initiative);
+    this.heading.className = "round";
+    this.list.className = "combatants";
+    this.el.append(this.heading, this.list);
+    this.list.addEventListener("click", (e) => {
+      const b = (e.target as HTMLElement).closest<HTMLButtonElement>("button[data-ref]");
+      if (b) this.onReference(b.dataset.ref!, b.dataset.title ?? "");
+    });
+  }
+
+  update(): void {
+    const s = this.state;
+    this.heading.textContent = s.started || s.round > 0 ? t.round(Math.max(1, s.round)) : t.noCombat;
+    const seen = new Set<string>();
+    let prev: HTMLLIElement | null = null;
+    for (const r of s.combatants) {
+      seen.add(r.id);
+      const own = this.isOwn(r);
+      const active = r.id === s.activeId;
+      const sig = JSON.stringify([r, own, active]);
+      let v = this.rows.get(r.id);
+      if (!v) {
+        v = { el: document.createElement("li"), sig: "" };
+        this.rows.set(r.id, v);
+      }
+      if (v.sig !== sig) {
+        this.fill(v.el, r, own, active);
+        v.sig = sig;
+      }
+      // Keep DOM order = turn order, moving only rows out of place.
+      const want: ChildNode | null = prev ? prev.nextSibling : this.list.firstChild;
+      if (want !== v.el) this.list.insertBefore(v.el, want);
+      prev = v.el;
+    }
+    for (const [id, v] of this.rows) {
+      if (!seen.has(id)) {
+        v.el.remove();
+        this.rows.delete(id);
+      }
+    }
+    if (s.activeId !== this.activeId) {
+      this.activeId = s.activeId;
+      const el = this.rows.get(s.activeId)?.el;
+      if (el && this.el.offsetParent !== null) el.scrollIntoView({ block: "nearest", behavior: "smooth" });
+    }
+  }
+
+  private fill(li: HTMLLIElement, r: CombatantRow, own: boolean, active: boolean): void {
+    li.className = "combatant";
+    li.dataset.id = r.id;
+    li.dataset.role = r.role;
+    li.classList.toggle("active", active);
+    li.classList.toggle("own", own);
+    li.classList.toggle("bloodied", r.bloodied);
+    li.classList.toggle("defeated", r.defeated);
+    if (active) li.setAttribute("aria-current", "true");
+    else li.removeAttribute("aria-current");
+    li.replaceChildren();
+
+    const pic = document.createElement("span");
+    pic.className = "portrait";
+    pic.setAttribute("aria-hidden", "true");
+    if (r.image) {
+      const img = document.createElement("img");
+      img.src = r.image;
+      img.alt = "";
+      img.loading = "lazy";
+      img.onerror = () => img.replaceWith(document.createTextNode(r.initials));
+      pic.append(img);
+    } else pic.textContent = r.initials;
+
+    const who = document.createElement("span");
+    who.className = "who";
+    const name = document.createElement("span");
+    name.className = "name";
+    name.textContent = r.name;
+    who.append(name);
+    if (r.label) {
+      const label = document.createElement("span");
+      label.className = "label";
+      label.textContent = r.label;
+      who.append(" ", label);
+    }
+    const tags: string[] = [t.roles[r.role] ?? r.role];
+    if (own) tags.push(t.you);
+    if (active) tags.push(t.acting);
+    const state = document.createElement("span");
+    state.className = "state";
+    if (r.hp) {
+      const hp = document.createElement("span");
+      hp.className = "hp";
+      hp.textContent = t.hitPoints(r.hp.current, r.hp.max);
+      state.append(hp);
+    }
+    if (r.defeated) state.append(badge("defeated", "☠", t.defeated));
+    else if (r.bloodied) state.append(badge("bloodied", "🩸", t.bloodied));
+    const conds = document.createElement("span");
+    conds.className = "conditions";
+    for (const c of r.conditions) {
+      const b = badge("condition", c.icon && c.icon.length <= 3 ? c.icon : [...c.name][0].toUpperCase(), c.name);
+      if (/^#[0-9a-f]{6}$/i.test(c.color)) b.style.borderColor = c.color;
+      conds.append(b);
+    }
+    li.setAttribute("aria-label", [r.name, r.label, ...tags, r.defeated ? t.defeated : r.bloodied ? t.bloodied : "", ...r.conditions.map((c) => c.name)].filter(Boolean).join(", "));
+    li.append(pic, who, state, conds);
+    if (own) li.append(badge("you", "★", t.you));
+    if (r.reference) {
+      const b = document.createElement("button");
+      b.type = "button";
+      b.className = "ref";
+      b.dataset.ref = r.reference;
+      b.dataset.title = r.name;
+      b.title = b.ariaLabel = t.openReference(r.name);
+      b.textContent = "ⓘ";
+      li.append(b);
+    }
+  }
+}
+
+/** A small icon with its name on hover (title) and for screen readers (aria-label); focusable so a tap shows it. */
+function badge(kind: string, icon: string, name: string): HTMLElement {
+  const b = document.createElement("span");
+  b.className = "badge " + kind;
+  b.textContent = icon;
+  b.title = name;
+  b.setAttribute("aria-label", name);
+  b.setAttribute("role", "img");
+  b.tabIndex = 0;
+  return b;
+}

@@ -1,0 +1,132 @@
+// What the host puts over the map: the pause cover, the handout or image
+// lightbox (screenUpdated overlayImage / overlayHandoutText, Markdown,
+// sanitised) and the reference panel for entity pages. A player may close
+// the lightbox on their own page; it comes back when the host changes it.
+import { t } from "../i18n";
+import { renderMarkdown } from "../table/markdown";
+
+export class ScreenOverlays {
+  readonly pausedCover = document.createElement("div");
+  readonly lightbox = document.createElement("div");
+  readonly panel = document.createElement("aside");
+  private closedKey = "";
+  private shownKey = "";
+  panelInfo: null | { kind: "entity" | "handout"; title: string; url?: string } = null;
+
+  constructor(parent: HTMLElement) {
+    this.pausedCover.className = "paused-cover";
+    this.pausedCover.hidden = true;
+    this.pausedCover.setAttribute("role", "status");
+    const h = document.createElement("strong");
+    h.textContent = t.pausedTitle;
+    const p = document.createElement("span");
+    p.textContent = t.pausedText;
+    this.pausedCover.append(h, p);
+
+    this.lightbox.className = "lightbox";
+    this.lightbox.hidden = true;
+    this.lightbox.setAttribute("role", "dialog");
+    this.lightbox.setAttribute("aria-modal", "false");
+    this.lightbox.setAttribute("aria-label", t.handout);
+    this.lightbox.addEventListener("click", (e) => {
+      if (e.target === this.lightbox) this.closeLightbox();
+    });
+
+    this.panel.className = "reference";
+    this.panel.hidden = true;
+    this.panel.setAttribute("aria-label", t.reference);
+    parent.append(this.pausedCover, this.lightbox, this.panel);
+    window.addEventListener("keydown", (e) => {
+      if (e.key !== "Escape") return;
+      if (!this.panel.hidden) this.closePanel();
+      else if (!this.lightbox.hidden) this.closeLightbox();
+    });
+  }
+
+  setPaused(paused: boolean): void {
+    this.pausedCover.hidden = !paused;
+  }
+
+  /** The host's overlay from the screen settings; a new one reopens a closed lightbox. */
+  setScreen(screen: Record<string, unknown>): void {
+    const image = typeof screen.overlayImage === "string" ? screen.overlayImage : "";
+    const text = typeof screen.overlayHandoutText === "string" ? screen.overlayHandoutText : "";
+    const style = typeof screen.overlayHandoutStyle === "string" ? screen.overlayHandoutStyle : "";
+    const key = JSON.stringify([image, text, style]);
+    if (!image && !text) {
+      this.lightbox.hidden = true;
+      this.shownKey = this.closedKey = "";
+      return;
+    }
+    if (key === this.closedKey) return;
+    if (key !== this.shownKey) {
+      this.shownKey = key;
+      const box = document.createElement("div");
+      box.className = "sheet";
+      if (/^[a-z][a-z0-9-]*$/i.test(style)) box.dataset.style = style;
+      const close = document.createElement("button");
+      close.type = "button";
+      close.className = "close";
+      close.textContent = "×";
+      close.title = t.close;
+      close.setAttribute("aria-label", t.close);
+      close.addEventListener("click", () => this.closeLightbox());
+      box.append(close);
+      if (image && /^(\/|https?:|data:image\/)/i.test(image)) {
+        const img = document.createElement("img");
+        img.src = image;
+        img.alt = t.handout;
+        box.append(img);
+      }
+      if (text) {
+        const body = document.createElement("div");
+        body.className = "handout-text";
+        body.append(renderMarkdown(text));
+        box.append(body);
+      }
+      this.lightbox.replaceChildren(box);
+    }
+    this.lightbox.hidden = false;
+    (this.lightbox.querySelector(".close") as HTMLElement | null)?.focus({ preventScroll: true });
+  }
+
+  closeLightbox(): void {
+    this.closedKey = this.shownKey;
+    this.lightbox.hidden = true;
+  }
+
+  /**
+   * Opens the server's rendered reference page for an entity path
+   * (/monster/goblin) in a sandboxed frame over the map: no scripts, no
+   * same-origin access, so the page cannot touch the table.
+   */
+  openEntity(path: string, title: string): void {
+    if (!/^\/[A-Za-z0-9_-]+\/[A-Za-z0-9_.-]+$/.test(path)) return;
+    const head = document.createElement("header");
+    const h = document.createElement("strong");
+    h.textContent = title || path;
+    const close = document.createElement("button");
+    close.type = "button";
+    close.className = "close";
+    close.textContent = "×";
+    close.title = t.close;
+    close.setAttribute("aria-label", t.close);
+    close.addEventListener("click", () => this.closePanel());
+    head.append(h, close);
+    const frame = document.createElement("iframe");
+    frame.setAttribute("sandbox", "");
+    frame.setAttribute("referrerpolicy", "no-referrer");
+    frame.title = title || path;
+    frame.src = path;
+    this.panel.replaceChildren(head, frame);
+    this.panel.hidden = false;
+    this.panelInfo = { kind: "entity", title: title || path, url: path };
+    close.focus({ preventScroll: true });
+  }
+
+  closePanel(): void {
+    this.panel.hidden = true;
+    this.panel.replaceChildren();
+    this.panelInfo = null;
+  }
+}

@@ -1,0 +1,305 @@
+// The table around the map: mounts the initiative and chat panels, the
+// screen overlays, the pointer and ruler layers, and the theme, and feeds
+// them from GET /api and the WebSocket. main.ts calls mountTable once the
+// map's chrome exists, then passes on every snapshot and envelope.
+//
+// Layout (app.css): desktop, the map fills the window and the two panels
+// are collapsible side panels over it; phone (≤ 600 px), a tab bar at the
+// bottom opens each panel as a sheet over the map; a display shows only
+// the map and, during combat, an initiative strip.
+import { t } from "../i18n";
+import type { MapRenderer } from "../map/renderer";
+import { PointerLayer } from "../map/pointer";
+import { Ruler } from "../map/ruler";
+import { diagonalRule, type Diagonal } from "../table/measure";
+import { setEntityKinds } from "../table/markdown";
+import { TableState, type CombatantRow } from "../table/state";
+import type { Store } from "../state/store";
+import type { Envelope, Token } from "../types";
+import { ChatPanel } from "./chat";
+import { InitiativePanel } from "./initiative";
+import { ScreenOverlays } from "./screen";
+
+export interface TableDeps {
+  app: HTMLElement;
+  mapEl: HTMLElement;
+  store: Store;
+  display: boolean;
+  name: string;
+  renderer(): MapRenderer | null;
+  /** Sends an envelope; false when the socket is not open. */
+  send(name: string, data: unknown, requestId?: string): boolean;
+}
+
+type Theme = "light" | "dark";
+const themeKey = "companion.theme";
+
+/** Whether a token is the player's own: a player or friendly token carrying the join name. */
+export function isOwnToken(tk: Token | undefined, name: string): boolean {
+  if (!tk) return false;
+  const n = name.trim().toLowerCase();
+  return !!n && (tk.player === true || tk.role === "friendly") && (tk.name ?? "").trim().toLowerCase() === n;
+}
+
+/** Whether a combatant is the player's own: it carries the join name, or its token is the player's. */
+export function isOwnCombatant(r: CombatantRow, name: string, tokens: Map<string, Token>): boolean {
+  const n = name.trim().toLowerCase();
+  if (n && r.name.trim().toLowerCase() === n) return true;
+  return isOwnToken(r.tokenId ? tokens.get(r.tokenId) : undefined, name);
+}
+
+export class TableUI {
+  readonly state = new TableState();
+  readonly initiative: InitiativePanel;
+  readonly chat: ChatPanel;
+  readonly screen: ScreenOverlays;
+  readonly pointers: PointerLayer;
+  readonly ruler: Ruler;
+  private diagonal: Diagonal = "equal";
+  private offline = document.createElement("p");
+  private phoneTab: "map" | "initiative" | "chat" = "map";
+  private phone = window.matchMedia("(max-width: 600px)");
+
+  constructor(private deps: TableDeps) {
+    const s = this.state;
+    this.initiative = new InitiativePanel(s, (r) => isOwnCombatant(r, deps.name, deps.store.tokens));
+    this.chat = new ChatPanel({
+      state: s,
+      send: (text, requestId) => deps.send("createMessage", { text, type: text.startsWith("/") ? "command" : "chat" }, requestId),
+      onEntity: (path, title) => this.screen.openEntity(path, title),
+    });
+    this.initiative.onReference = (ref, title) => this.screen.openEntity(ref, title);
+    this.screen = new ScreenOverlays(deps.app);
+    this.pointers = new PointerLayer(deps.mapEl, {
+      renderer: deps.renderer,
+      state: s,
+      send: (p) => deps.send("pointerUpdated", p),
+      mayPoint: () => !deps.display && deps.store.interaction !== "none",
+    });
+    this.ruler = new Ruler(deps.mapEl, deps.renderer, () => this.diagonal);
+    this.buildLayout();
+    s.subscribe((c, id) => {
+      if (c === "game") this.initiative.update();
+      else if (c === "message" && id) this.chat.added(id);
+      else if (c === "messages") this.chat.rebuild();
+      else if (c === "paused") this.screen.setPaused(s.paused);
+      else if (c === "screen") this.screen.setScreen(s.screen);
+      if (c === "game") document.body.classList.toggle("in-combat", s.combatants.length > 0);
+    });
+    deps.store.subscribe((c) => {
+      // Own marks follow token names; pointers and the ruler follow the map.
+      if (c.kind === "tokens" || c.kind === "token" || c.kind === "map") this.initiative.update();
+      if (c.kind === "map") this.ruler.clear();
+    });
+    this.fetchSystem();
+  }
+
+  /** Called once the renderer exists: pointers and the ruler follow pans and zooms. */
+  attachRenderer(r: MapRenderer): void {
+    const follow = () => {
+      this.pointers.redraw();
+      this.ruler.draw();
+    };
+    r.viewport.on("moved", follow);
+    r.viewport.on("zoomed", follow);
+    r.app.renderer.on("resize", follow);
+  }
+
+  private async fetchSystem(): Promise<void> {
+    try {
+      const res = await fetch("/api/system", { headers: { Accept: "application/json" } });
+      if (!res.ok) return;
+      const sys = await res.json();
+      this.diagonal = diagonalRule(sys?.config?.measurement?.diagonal);
+      const kinds = sys?.definitions?.entities;
+      if (kinds && typeof kinds === "object") setEntityKinds(Object.keys(kinds));
+    } catch {
+      /* defaults: one square per diagonal, any /kind/slug is a link */
+    }
+  }
+
+  load(snap: unknown): void {
+    this.state.load(snap);
+  }
+
+  /** One envelope from the socket; replies to our own requests are handled here. */
+  onEnvelope(env: Envelope): void {
+    if (env.responseId && this.chat.reply(String(env.responseId), env.name, env.data)) return;
+    this.state.apply(env.name, env.data);
+  }
+
+  /** The socket's state: show "reconnecting", send what waited once open. */
+  connection(state: string): void {
+    const down = state === "reconnecting" || state === "closed";
+    this.offline.hidden = !down;
+    document.body.classList.toggle("offline", down);
+    if (state === "open") this.chat.flush();
+  }
+
+  private buildLayout(): void {
+    const { app, display } = this.deps;
+    this.applyTheme(this.savedTheme());
+    this.offline.className = "offline-banner";
+    this.offline.setAttribute("role", "status");
+    this.offline.textContent = t.reconnecting;
+    this.offline.hidden = true;
+    const left = panel("panel-initiative", t.initiative, this.initiative.el);
+    const right = panel("panel-chat", t.chat, this.chat.el);
+    app.append(left, right, this.offline);
+    if (display) {
+      document.body.classList.add("layout-display");
+      right.hidden = true;
+      return;
+    }
+    for (const [p, key] of [[left, "initiative"], [right, "chat"]] as const) {
+      const toggle = p.querySelector(".panel-toggle") as HTMLButtonElement;
+      const stored = localStorage.getItem("companion.panel." + key);
+      this.setOpen(p, stored === null ? true : stored === "1");
+      toggle.addEventListener("click", () => {
+        if (this.phone.matches) return this.setPhoneTab(this.phoneTab === key ? "map" : key);
+        const open = !p.classList.contains("open");
+        this.setOpen(p, open);
+        try {
+          localStorage.setItem("companion.panel." + key, open ? "1" : "0");
+        } catch {
+          /* not remembered */
+        }
+      });
+    }
+    // Phone: a tab bar.
+    const tabs = document.createElement("nav");
+    tabs.className = "tabs";
+    tabs.setAttribute("aria-label", t.map + " / " + t.initiative + " / " + t.chat);
+    for (const [key, label] of [["map", t.map], ["initiative", t.initiative], ["chat", t.chat]] as const) {
+      const b = document.createElement("button");
+      b.type = "button";
+      b.dataset.tab = key;
+      b.textContent = label;
+      b.addEventListener("click", () => this.setPhoneTab(key));
+      tabs.append(b);
+    }
+    app.append(tabs);
+    this.setPhoneTab("map");
+    // Tools: theme, ruler.
+    const tools = document.createElement("div");
+    tools.className = "tools";
+    const theme = document.createElement("button");
+    theme.type = "button";
+    theme.className = "theme";
+    theme.title = t.theme;
+    theme.setAttribute("aria-label", t.theme);
+    theme.textContent = "◐";
+    theme.addEventListener("click", () => {
+      const next: Theme = document.documentElement.dataset.theme === "light" ? "dark" : "light";
+      this.applyTheme(next);
+      try {
+        localStorage.setItem(themeKey, next);
+      } catch {
+        /* not remembered */
+      }
+    });
+    const ruler = document.createElement("button");
+    ruler.type = "button";
+    ruler.className = "ruler-toggle";
+    ruler.title = t.rulerHelp;
+    ruler.setAttribute("aria-label", t.ruler);
+    ruler.setAttribute("aria-pressed", "false");
+    ruler.textContent = "📏";
+    ruler.addEventListener("click", () => this.ruler.toggle());
+    this.ruler.onToggle = (on) => ruler.setAttribute("aria-pressed", String(on));
+    tools.append(ruler, theme);
+    app.append(tools);
+  }
+
+  private setOpen(p: HTMLElement, open: boolean): void {
+    p.classList.toggle("open", open);
+    const toggle = p.querySelector(".panel-toggle") as HTMLButtonElement;
+    const name = p.dataset.name ?? "";
+    toggle.setAttribute("aria-expanded", String(open));
+    toggle.title = open ? t.hidePanel(name) : t.showPanel(name);
+    document.body.classList.toggle(p.id + "-open", open);
+  }
+
+  private setPhoneTab(tab: "map" | "initiative" | "chat"): void {
+    this.phoneTab = tab;
+    document.body.dataset.tab = tab;
+    for (const b of this.deps.app.querySelectorAll<HTMLButtonElement>(".tabs button")) b.setAttribute("aria-pressed", String(b.dataset.tab === tab));
+    if (tab === "chat") this.chat.scrollToEnd();
+  }
+
+  private savedTheme(): Theme {
+    let v: string | null = null;
+    try {
+      v = localStorage.getItem(themeKey);
+    } catch {
+      /* default below */
+    }
+    if (v === "light" || v === "dark") return v;
+    return window.matchMedia("(prefers-color-scheme: light)").matches ? "light" : "dark";
+  }
+
+  private applyTheme(theme: Theme): void {
+    document.documentElement.dataset.theme = theme;
+  }
+
+  layout(): "desktop" | "phone" | "display" {
+    if (this.deps.display) return "display";
+    return this.phone.matches ? "phone" : "desktop";
+  }
+
+  /** The test hook's table() (web/client/README.md). */
+  debug() {
+    const s = this.state;
+    return {
+      round: s.round,
+      turn: s.turn,
+      activeId: s.activeId,
+      initiative: s.combatants.map((r) => ({
+        id: r.id, name: r.name, label: r.label, role: r.role, initials: r.initials, bloodied: r.bloodied, defeated: r.defeated,
+        conditions: r.conditions.map((c) => c.name), own: isOwnCombatant(r, this.deps.name, this.deps.store.tokens), active: r.id === s.activeId,
+        hp: r.hp,
+      })),
+      messages: s.messageList().map((m) => {
+        const ok = m.rolls.find((r) => !r.error);
+        const err = m.rolls.find((r) => r.error);
+        const out: { id: string; source: string; text: string; total?: number; dice: object[]; error?: string } = {
+          id: m.id, source: m.source, text: m.text, dice: m.rolls.flatMap((r) => r.dice.map((d) => ({ ...d }))),
+        };
+        if (ok && ok.total != null) out.total = ok.total;
+        if (err) out.error = err.error;
+        return out;
+      }),
+      inputError: this.chat.inputError,
+      queued: this.chat.queue.length,
+      pointers: this.pointers.list(),
+      ruler: this.ruler.view(),
+      panel: this.screen.panelInfo,
+      pausedCover: !this.screen.pausedCover.hidden,
+      lightbox: !this.screen.lightbox.hidden,
+      layout: this.layout(),
+      theme: (document.documentElement.dataset.theme === "light" ? "light" : "dark") as Theme,
+    };
+  }
+}
+
+function panel(id: string, name: string, body: HTMLElement): HTMLElement {
+  const p = document.createElement("div");
+  p.id = id;
+  p.className = "panel";
+  p.dataset.name = name;
+  const toggle = document.createElement("button");
+  toggle.type = "button";
+  toggle.className = "panel-toggle";
+  toggle.textContent = name;
+  toggle.setAttribute("aria-controls", id + "-body");
+  const inner = document.createElement("div");
+  inner.className = "panel-body";
+  inner.id = id + "-body";
+  inner.append(body);
+  p.append(toggle, inner);
+  return p;
+}
+
+export function mountTable(deps: TableDeps): TableUI {
+  return new TableUI(deps);
+}
