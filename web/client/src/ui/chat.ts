@@ -7,6 +7,7 @@
 // put back. While the connection is down, sends wait in a queue shown in
 // the log and leave when it is back.
 import { t } from "../i18n";
+import { icons } from "./icons";
 import { trayExpression, type RollView, type TrayChoice } from "../table/dice";
 import { renderMarkdown } from "../table/markdown";
 import type { MessageView, TableState } from "../table/state";
@@ -82,13 +83,15 @@ export class ChatPanel {
     this.error.className = "input-error";
     this.error.setAttribute("role", "alert");
     this.error.hidden = true;
-    const trayBtn = button("tray-toggle", "🎲", t.diceTray);
+    const trayBtn = button("tray-toggle", "", t.diceTray);
+    trayBtn.innerHTML = icons.dice;
     trayBtn.setAttribute("aria-expanded", "false");
     trayBtn.addEventListener("click", () => {
       this.tray.hidden = !this.tray.hidden;
       trayBtn.setAttribute("aria-expanded", String(!this.tray.hidden));
     });
-    const send = button("send", "➤", t.send);
+    const send = button("send", "", t.send);
+    send.innerHTML = icons.send;
     send.type = "submit";
     this.form.append(trayBtn, this.input, send);
     this.form.addEventListener("submit", (e) => {
@@ -203,7 +206,7 @@ export class ChatPanel {
       const msg = (data && typeof data === "object" && typeof (data as { message?: unknown }).message === "string")
         ? (data as { message: string }).message : String(data);
       if (!this.input.value) this.input.value = text;
-      this.setError(`“${text}” — ${t.rollFailed(msg)}`);
+      this.setError(t.refused(text, msg));
     }
     return true;
   }

@@ -4,6 +4,7 @@
 // string compares, not a rebuild. The acting row is highlighted
 // (aria-current) and scrolled into view; the player's own row is marked.
 import { t } from "../i18n";
+import { icons } from "./icons";
 import type { CombatantRow, TableState } from "../table/state";
 
 interface RowView {
@@ -116,8 +117,8 @@ export class InitiativePanel {
       hp.textContent = t.hitPoints(r.hp.current, r.hp.max);
       state.append(hp);
     }
-    if (r.defeated) state.append(badge("defeated", "☠", t.defeated));
-    else if (r.bloodied) state.append(badge("bloodied", "🩸", t.bloodied));
+    if (r.defeated) state.append(badge("defeated", icons.skull, t.defeated, true));
+    else if (r.bloodied) state.append(badge("bloodied", icons.drop, t.bloodied, true));
     const conds = document.createElement("span");
     conds.className = "conditions";
     for (const c of r.conditions) {
@@ -127,7 +128,7 @@ export class InitiativePanel {
     }
     li.setAttribute("aria-label", [r.name, r.label, ...tags, r.defeated ? t.defeated : r.bloodied ? t.bloodied : "", ...r.conditions.map((c) => c.name)].filter(Boolean).join(", "));
     li.append(pic, who, state, conds);
-    if (own) li.append(badge("you", "★", t.you));
+    if (own) state.append(badge("you", icons.star, t.you, true));
     if (r.reference) {
       const b = document.createElement("button");
       b.type = "button";
@@ -135,17 +136,18 @@ export class InitiativePanel {
       b.dataset.ref = r.reference;
       b.dataset.title = r.name;
       b.title = b.ariaLabel = t.openReference(r.name);
-      b.textContent = "ⓘ";
-      li.append(b);
+      b.innerHTML = icons.info;
+      state.append(b);
     }
   }
 }
 
 /** A small icon with its name on hover (title) and for screen readers (aria-label); focusable so a tap shows it. */
-function badge(kind: string, icon: string, name: string): HTMLElement {
+function badge(kind: string, icon: string, name: string, svg = false): HTMLElement {
   const b = document.createElement("span");
   b.className = "badge " + kind;
-  b.textContent = icon;
+  if (svg) b.innerHTML = icon; // one of the fixed icons, never data
+  else b.textContent = icon;
   b.title = name;
   b.setAttribute("aria-label", name);
   b.setAttribute("role", "img");

@@ -19,6 +19,7 @@ import type { Envelope, Token } from "../types";
 import { ChatPanel } from "./chat";
 import { InitiativePanel } from "./initiative";
 import { ScreenOverlays } from "./screen";
+import { icons } from "./icons";
 
 export interface TableDeps {
   app: HTMLElement;
@@ -188,7 +189,7 @@ export class TableUI {
     theme.className = "theme";
     theme.title = t.theme;
     theme.setAttribute("aria-label", t.theme);
-    theme.textContent = "◐";
+    theme.innerHTML = icons.theme;
     theme.addEventListener("click", () => {
       const next: Theme = document.documentElement.dataset.theme === "light" ? "dark" : "light";
       this.applyTheme(next);
@@ -204,7 +205,7 @@ export class TableUI {
     ruler.title = t.rulerHelp;
     ruler.setAttribute("aria-label", t.ruler);
     ruler.setAttribute("aria-pressed", "false");
-    ruler.textContent = "📏";
+    ruler.innerHTML = icons.ruler;
     ruler.addEventListener("click", () => this.ruler.toggle());
     this.ruler.onToggle = (on) => ruler.setAttribute("aria-pressed", String(on));
     tools.append(ruler, theme);
