@@ -359,7 +359,7 @@ export class TableState {
     this.pointers.set(id, {
       id,
       source: id,
-      name: this.clientNames.get(id) || str(data.name),
+      name: str(data.name) || this.clientNames.get(id) || "",
       color: /^#[0-9a-f]{6}$/i.test(str(data.color)) ? str(data.color) : "#ffcc00",
       x,
       y,
