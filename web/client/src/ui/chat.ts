@@ -44,6 +44,9 @@ export class ChatPanel {
   readonly queue: Outgoing[] = [];
   private sentAwaiting = new Map<string, string>();
   inputError: string | null = null;
+  /** Whether the log follows new messages: the reader is at its end (kept from scroll events, never read from layout per message). */
+  private stick = true;
+  private scrollDue = 0;
 
   constructor(private deps: ChatDeps) {
     this.el.className = "chat";
@@ -52,6 +55,7 @@ export class ChatPanel {
     this.log.setAttribute("role", "log");
     this.log.setAttribute("aria-live", "polite");
     this.log.tabIndex = 0;
+    this.log.addEventListener("scroll", () => (this.stick = this.atEnd()), { passive: true });
     this.more.type = "button";
     this.more.className = "more";
     this.more.hidden = true;
@@ -259,7 +263,6 @@ export class ChatPanel {
     if (!m) return;
     const list = this.deps.state.order;
     if (list[list.length - 1] !== id) return this.rebuild(); // arrived out of order
-    const stick = this.atEnd();
     const li = this.elementFor(m, false);
     const firstPending = this.log.querySelector("li.pending");
     this.log.insertBefore(li, firstPending);
@@ -271,15 +274,21 @@ export class ChatPanel {
       this.more.hidden = false;
     }
     if (!this.more.hidden) this.more.textContent = t.olderHidden(list.length - this.shown.size + this.deps.state.dropped);
-    if (stick) this.scrollToEnd();
+    if (this.stick) this.scrollToEnd();
   }
 
   private atEnd(): boolean {
     return this.log.scrollHeight - this.log.scrollTop - this.log.clientHeight < 40;
   }
 
+  /** Scrolls to the newest message on the next frame (one layout for any number of new messages). */
   scrollToEnd(): void {
-    this.log.scrollTop = this.log.scrollHeight;
+    this.stick = true;
+    if (this.scrollDue) return;
+    this.scrollDue = requestAnimationFrame(() => {
+      this.scrollDue = 0;
+      this.log.scrollTop = this.log.scrollHeight;
+    });
   }
 
   private elementFor(m: MessageView, reuse: boolean): HTMLLIElement {

@@ -21,6 +21,8 @@ export class InitiativePanel {
   /** Opens a combatant's reference page. */
   onReference: (ref: string, title: string) => void = () => {};
 
+  private reducedMotion = () => window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+
   constructor(private state: TableState, private isOwn: (r: CombatantRow) => boolean) {
     this.el.className = "initiative";
     this.el.setAttribute("aria-label", t.initiative);
@@ -65,8 +67,11 @@ export class InitiativePanel {
     }
     if (s.activeId !== this.activeId) {
       this.activeId = s.activeId;
-      const el = this.rows.get(s.activeId)?.el;
-      if (el && this.el.offsetParent !== null) el.scrollIntoView({ block: "nearest", behavior: "smooth" });
+      // On the next frame: reading layout here would cost every update a reflow.
+      requestAnimationFrame(() => {
+        const el = this.rows.get(this.activeId)?.el;
+        if (el && this.el.offsetParent !== null) el.scrollIntoView({ block: "nearest", behavior: this.reducedMotion() ? "auto" : "smooth" });
+      });
     }
   }
 
