@@ -6,6 +6,7 @@ package tests
 // driven with real mouse and keyboard input where the page offers it.
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -169,10 +170,12 @@ const findChatInput = `(() => {
 	return fields.find(e => /chat|message|roll|say/.test(label(e))) || fields[0] || null;
 })()`
 
-// typeInChat clicks the chat input, types text and presses Enter.
+// typeInChat clicks the chat input, types text over whatever it holds
+// (as a person selecting it all first would) and presses Enter.
 func (p *browserPage) typeInChat(text string) {
 	p.t.Helper()
 	p.clickElement("chat input", findChatInput)
+	p.evalInto(`document.activeElement.select && document.activeElement.select()`, nil)
 	p.do(
 		chromedpCall(input.InsertText, input.InsertTextParams{Text: text}),
 		chromedp.KeyEvent("\r"),
@@ -262,4 +265,45 @@ func leaksOf(texts []string, needles ...string) []string {
 		}
 	}
 	return out
+}
+
+// waitFrameText waits until the visible text of a frame (iframe) whose
+// address ends with urlSuffix satisfies ok, and returns it; on timeout it
+// fails the test. A sandboxed frame runs in its own process and the page's
+// scripts cannot read it: the test reads it as its own target, as the
+// person sees it. The frame's context is not cancelled here: cancelling it
+// would dispose of the page's browser context; it ends with the page.
+func (p *browserPage) waitFrameText(what, urlSuffix string, ok func(string) bool) string {
+	p.t.Helper()
+	deadline := time.Now().Add(15 * time.Second)
+	var frame context.Context
+	last := ""
+	for {
+		if frame == nil {
+			targets, err := chromedp.Targets(p.ctx)
+			if err != nil {
+				p.t.Fatalf("page %s: listing targets: %v", p.name, err)
+			}
+			for _, tg := range targets {
+				if tg.Type == "iframe" && strings.HasSuffix(tg.URL, urlSuffix) {
+					frame, _ = chromedp.NewContext(p.ctx, chromedp.WithTargetID(tg.TargetID))
+				}
+			}
+		}
+		if frame != nil {
+			ctx, cancel := context.WithTimeout(frame, 5*time.Second)
+			text, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.body ? document.body.innerText : ""`))
+			cancel()
+			if err == nil {
+				last = text
+				if ok(text) {
+					return text
+				}
+			}
+		}
+		if time.Now().After(deadline) {
+			p.t.Fatalf("page %s: waiting for %s in the frame at %s; it shows: %.500q", p.name, what, urlSuffix, last)
+		}
+		p.nextFrame()
+	}
 }

@@ -13,6 +13,7 @@ import (
 	"image"
 	"math"
 	"net/http"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -314,13 +315,13 @@ func TestTableTwoPlayers(t *testing.T) {
 		a.clickElement("link to the Cinder Hound", link)
 		a.waitTable("the entity panel", `t.panel && t.panel.kind === "entity" && t.panel.title.includes("Cinder Hound")`)
 		// What the panel shows: its own text, or the page in its frame.
-		a.waitFor("the name and AC in the panel", `(() => {
-			let text = document.body.innerText;
-			for (const f of document.querySelectorAll("iframe")) {
-				try { text += " " + f.contentDocument.body.innerText; } catch (e) {}
-			}
-			return text.includes("Cinder Hound") && /Armor Class\s*13/i.test(text);
-		})()`, 10*time.Second)
+		// The panel shows the server's page in a frame (or as its own text).
+		statBlock := func(text string) bool {
+			return strings.Contains(text, "Cinder Hound") && regexp.MustCompile(`Armor Class\s*13`).MatchString(text)
+		}
+		if text := a.pageText(); !statBlock(text) {
+			a.waitFrameText("the Cinder Hound's name and \"Armor Class 13\"", a.table().Panel.URL, statBlock)
+		}
 		saveScreenshot(t, a, "desktop-stat-block")
 		a.key("Escape")
 		a.waitTable("the panel closed by Escape", `t.panel === null`)
