@@ -87,6 +87,14 @@ func TestTableTwoPlayers(t *testing.T) {
 		}
 		// The desktop shows the initiative and the chat beside the map.
 		a.waitFor("the initiative and the chat on the desktop", `document.body.innerText.includes("Ilsa Reedwhisper") && (`+findChatInput+`) !== null`, 10*time.Second)
+		// The display shows the map and at most an initiative strip: no
+		// chat, no dice.
+		if x, y, ok := display.elementCentre(findChatInput); ok {
+			t.Errorf("the display shows a text field at %v,%v", x, y)
+		}
+		if _, _, ok := display.elementCentre(jsVisible + `("button").find(e => e.textContent.trim() === "d20") || null`); ok {
+			t.Error("the display shows the dice tray")
+		}
 		saveScreenshot(t, a, "desktop")
 		saveScreenshot(t, b, "phone")
 		saveScreenshot(t, display, "display")
