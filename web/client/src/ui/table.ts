@@ -134,7 +134,9 @@ export class TableUI {
     const down = state === "reconnecting" || state === "closed";
     this.offline.hidden = !down;
     document.body.classList.toggle("offline", down);
-    if (state === "open") this.chat.flush();
+    // After the page has registered (clientUpdated is sent right after the
+    // state turns open), so the waiting lines go out under the player's name.
+    if (state === "open") setTimeout(() => this.chat.flush(), 0);
   }
 
   private buildLayout(): void {
