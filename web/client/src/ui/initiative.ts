@@ -134,7 +134,8 @@ export class InitiativePanel {
     li.setAttribute("aria-label", [r.name, r.label, ...tags, r.defeated ? t.defeated : r.bloodied ? t.bloodied : "", ...r.conditions.map((c) => c.name)].filter(Boolean).join(", "));
     li.append(pic, who, state, conds);
     if (own) state.append(badge("you", icons.star, t.you, true));
-    if (r.reference) {
+    // A foe's stat block is the game master's to reveal (they can still link it in chat).
+    if (r.reference && r.role !== "hostile") {
       const b = document.createElement("button");
       b.type = "button";
       b.className = "ref";
