@@ -21,12 +21,9 @@ import (
 	"github.com/chromedp/cdproto/input"
 )
 
-const (
-	// The demo map: 1400x980, grid 70, the west nave holds the party.
-	demoGrid = 70.0
-	// brannoc starts in the cell centred at (245, 385).
-	brannocX, brannocY = 245.0, 385.0
-)
+// demoGrid is the demo map's grid size: 1400x980, the west nave holds
+// the party.
+const demoGrid = 70.0
 
 // TestPlayerClientPagesDrawTheMap opens two players (desktop and phone), a
 // player display on a TV and the host console at once, and checks that
