@@ -13,7 +13,6 @@ import (
 	"image"
 	"math"
 	"net/http"
-	"os"
 	"regexp"
 	"strings"
 	"testing"
@@ -318,16 +317,6 @@ func TestTableTwoPlayers(t *testing.T) {
 	})
 
 	step(t, "an entity link opens the stat block", all, func(t *testing.T) {
-		// The API hands out references as /monster/cinder-hound; the
-		// server answers that form from the branch that added it (main's
-		// /{kind}/{slug} route). Until this branch has it, say so.
-		if code, _ := rawRequest(t, srv.URL, "/monster/cinder-hound"); code == http.StatusNotFound {
-			msg := "GET /monster/cinder-hound is 404 on this server: the /{kind}/{slug} reference route is not in this build, so the panel can only show the 404"
-			if os.Getenv("CI") == "true" {
-				t.Fatal(msg)
-			}
-			t.Skip(msg)
-		}
 		hostSend(t, http.MethodPost, srv.URL+"/api/messages", `{"text": "Beware the [Cinder Hound](/monster/cinder-hound)"}`)
 		link := `document.querySelector('a[href$="/monster/cinder-hound"]')`
 		a.waitFor("the link in the log", link, 10*time.Second)
