@@ -147,7 +147,11 @@ type Pointer struct {
 	Y      float64 `json:"y"`
 	Color  string  `json:"color,omitempty"`
 	Source string  `json:"source,omitempty"`
-	State  string  `json:"state,omitempty"`
+	// Name is the sender's registered name, so pages can label the pointer
+	// (an extension beside the real client's fields; it is always the
+	// server's, like Source).
+	Name  string `json:"name,omitempty"`
+	State string `json:"state,omitempty"`
 }
 
 // Frame is where a client looks on a map (mapViewportUpdated).

@@ -2,6 +2,7 @@ package core
 
 import (
 	"context"
+	"encoding/json"
 	"strings"
 )
 
@@ -9,6 +10,18 @@ import (
 // primary campaign and broadcasts messageCreated. It returns the stored
 // message with its rolls and campaign.
 func (s *Service) CreateMessage(ctx context.Context, m *Message) (*Message, error) {
+	return s.createMessage(ctx, m, false)
+}
+
+// PostMessage is CreateMessage for a line a player typed in a client: a
+// /roll or /r command whose expression cannot be rolled is refused with the
+// dice engine's explanation (KindInvalid) and nothing is stored, so the
+// mistake goes back to the sender alone instead of into everyone's log.
+func (s *Service) PostMessage(ctx context.Context, m *Message) (*Message, error) {
+	return s.createMessage(ctx, m, true)
+}
+
+func (s *Service) createMessage(ctx context.Context, m *Message, refuseBadRoll bool) (*Message, error) {
 	if strings.TrimSpace(m.Text) == "" {
 		return nil, Invalidf("message: 'text' is required and must not be empty")
 	}
@@ -28,6 +41,11 @@ func (s *Service) CreateMessage(ctx context.Context, m *Message) (*Message, erro
 		stored, rolls, err := s.roller.RollText(m.Text)
 		if err != nil {
 			return nil, Invalidf("message: %s", err.Error())
+		}
+		if refuseBadRoll && isRollCommand(m.Text) {
+			if msg := failedRoll(rolls); msg != "" {
+				return nil, Invalidf("%s", msg)
+			}
 		}
 		if err := checkMessageRolls(rolls); err != nil {
 			return nil, err
@@ -67,4 +85,20 @@ func isRollCommand(text string) bool {
 	}
 	cmd := strings.ToLower(fields[0])
 	return cmd == "/roll" || cmd == "/r"
+}
+
+// failedRoll returns the error of a roll command's only roll when it
+// failed ({"expression", "error"}), "" otherwise.
+func failedRoll(rolls []json.RawMessage) string {
+	if len(rolls) != 1 {
+		return ""
+	}
+	var r struct {
+		Expression string `json:"expression"`
+		Error      string `json:"error"`
+	}
+	if json.Unmarshal(rolls[0], &r) != nil || r.Error == "" {
+		return ""
+	}
+	return "cannot roll '" + Clip(r.Expression) + "': " + r.Error
 }

@@ -18,7 +18,8 @@ func (s *Service) CheckRemoteInteraction(what string) error {
 
 // MovePointer re-broadcasts a client's shared pointer as pointerUpdated.
 // The pointer is the client's own: its id and source are the client's id,
-// and its colour defaults to the client's. Refused when remote interaction
+// its name is the client's registered one, and its colour defaults to the
+// client's. Refused when remote interaction
 // is off.
 func (s *Service) MovePointer(from EventSource, p Pointer) error {
 	if err := s.CheckRemoteInteraction("pointerUpdated"); err != nil {
@@ -36,6 +37,7 @@ func (s *Service) MovePointer(from EventSource, p Pointer) error {
 		p.ID = from.ID
 	}
 	p.Source = from.ID
+	p.Name = from.Name
 	if p.Color == "" {
 		p.Color = from.Color
 	}

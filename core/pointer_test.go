@@ -8,14 +8,14 @@ import (
 
 func TestMovePointerBroadcastsAsTheClient(t *testing.T) {
 	f := newLiveFixture(t)
-	if err := f.svc.MovePointer(alice, core.Pointer{X: 5, Y: 6, Source: "someone-else"}); err != nil {
+	if err := f.svc.MovePointer(alice, core.Pointer{X: 5, Y: 6, Source: "someone-else", Name: "Mallory"}); err != nil {
 		t.Fatal(err)
 	}
 	events := f.events.take()
 	wantNames(t, events, core.EventPointerUpdated)
 	p := events[0].Data.(*core.Pointer)
-	if p.ID != alice.ID || p.Source != alice.ID || p.Color != alice.Color || p.X != 5 || p.Y != 6 {
-		t.Fatalf("pointer %+v: id, source and colour must be the client's", p)
+	if p.ID != alice.ID || p.Source != alice.ID || p.Color != alice.Color || p.Name != alice.Name || p.X != 5 || p.Y != 6 {
+		t.Fatalf("pointer %+v: id, source, name and colour must be the client's", p)
 	}
 	if err := f.svc.MovePointer(alice, core.Pointer{State: "wiggle"}); core.KindOf(err) != core.KindInvalid {
 		t.Fatalf("bad state: %v", err)

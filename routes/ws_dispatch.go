@@ -429,7 +429,8 @@ func wsCreateMessage(ctx context.Context, c *wsConn, data json.RawMessage) (any,
 			m.Color = src.Color
 		}
 	}
-	return c.hub.svc.CreateMessage(ctx, m)
+	// A player's bad /roll is answered to them alone (error reply), not logged.
+	return c.hub.svc.PostMessage(ctx, m)
 }
 
 func wsGetAttribute(ctx context.Context, c *wsConn, data json.RawMessage) (any, error) {

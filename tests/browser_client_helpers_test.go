@@ -86,6 +86,7 @@ const (
 	demoDoorID    = "5e0ca000-0000-4000-8000-000000000203"
 	demoBrannocID = "5e0ca000-0000-4000-8000-000000000101" // party, west nave
 	demoIlsaID    = "5e0ca000-0000-4000-8000-000000000102"
+	demoQuillID   = "5e0ca000-0000-4000-8000-000000000103"
 	demoKnightID  = "5e0ca000-0000-4000-8000-000000000104" // monster, east sanctum
 	demoHoundID   = "5e0ca000-0000-4000-8000-000000000105"
 )
@@ -235,6 +236,15 @@ func (p *browserPage) mapToScreen(x, y float64) (float64, float64) {
 	var pt struct{ X, Y float64 }
 	p.evalInto(fmt.Sprintf(`window.companionDebug.mapToScreen(%g, %g)`, x, y), &pt)
 	return pt.X, pt.Y
+}
+
+// canvasAt reports whether page pixel (x, y) shows the map canvas, not a
+// panel drawn over it: pixel checks only count such points.
+func (p *browserPage) canvasAt(x, y float64) bool {
+	p.t.Helper()
+	var ok bool
+	p.evalInto(fmt.Sprintf(`(() => { const e = document.elementFromPoint(%g, %g); return !!e && e.tagName === "CANVAS"; })()`, x, y), &ok)
+	return ok
 }
 
 // visibleAt reports companionDebug.isVisibleAt(x, y).

@@ -21,12 +21,9 @@ import (
 	"github.com/chromedp/cdproto/input"
 )
 
-const (
-	// The demo map: 1400x980, grid 70, the west nave holds the party.
-	demoGrid = 70.0
-	// brannoc starts in the cell centred at (245, 385).
-	brannocX, brannocY = 245.0, 385.0
-)
+// demoGrid is the demo map's grid size: 1400x980, the west nave holds
+// the party.
+const demoGrid = 70.0
 
 // TestPlayerClientPagesDrawTheMap opens two players (desktop and phone), a
 // player display on a TV and the host console at once, and checks that
@@ -140,7 +137,7 @@ func checkTokenPixels(t *testing.T, p *browserPage, shot image.Image) {
 		}
 		cx, cy := p.mapToScreen(tok.X, tok.Y)
 		centre, ok := pixel(shot, cx, cy)
-		if !ok {
+		if !ok || !p.canvasAt(cx, cy) {
 			continue
 		}
 		differs := 0
@@ -148,7 +145,7 @@ func checkTokenPixels(t *testing.T, p *browserPage, shot image.Image) {
 		for _, d := range [][2]float64{{0.8, 0}, {-0.8, 0}, {0, 0.8}, {0, -0.8}} {
 			x, y := p.mapToScreen(tok.X+d[0]*demoGrid*tok.Width, tok.Y+d[1]*demoGrid*tok.Height)
 			c, ok := pixel(shot, x, y)
-			if !ok {
+			if !ok || !p.canvasAt(x, y) {
 				continue
 			}
 			around = append(around, c)
@@ -156,7 +153,10 @@ func checkTokenPixels(t *testing.T, p *browserPage, shot image.Image) {
 				differs++
 			}
 		}
-		if differs < 3 {
+		if len(around) < 3 {
+			continue // mostly under a panel
+		}
+		if differs < len(around)-1 {
 			t.Errorf("token %s (%s) at screen %.0f,%.0f: centre %v looks like the floor around it %v", tok.Name, tok.Label, cx, cy, centre, around)
 		}
 		checked++
@@ -180,6 +180,10 @@ func checkGridPixels(t *testing.T, p *browserPage, shot image.Image) {
 				continue
 			}
 			sx, sy := p.mapToScreen(lineX, y)
+			cx, cy := p.mapToScreen(lineX+demoGrid/2, y+demoGrid/4)
+			if !p.canvasAt(sx, sy) || !p.canvasAt(cx, cy) {
+				continue
+			}
 			// The line may be anti-aliased over two pixels: any pixel of
 			// the three around it counts.
 			found := false
@@ -192,7 +196,6 @@ func checkGridPixels(t *testing.T, p *browserPage, shot image.Image) {
 			if found {
 				onLineMagenta++
 			}
-			cx, cy := p.mapToScreen(lineX+demoGrid/2, y+demoGrid/4)
 			if c, ok := pixel(shot, cx, cy); ok {
 				inCell++
 				if magenta(c) {
@@ -233,7 +236,7 @@ func checkMapImagePixels(t *testing.T, p *browserPage, shot image.Image) {
 		}
 		sx, sy := p.mapToScreen(x, y)
 		c, ok := pixel(shot, sx, sy)
-		if !ok {
+		if !ok || !p.canvasAt(sx, sy) {
 			return sample{}, false
 		}
 		s, _ := pixel(src, x, y)
@@ -338,6 +341,53 @@ func checkDragStream(t *testing.T, sent []sentFrame, id string) {
 	}
 }
 
+// uncoveredToken returns the first of the tokens whose place and the
+// cells up to cells east of it are drawn on the map canvas, not under one
+// of the page's panels, so that real pointer events reach it.
+func uncoveredToken(t *testing.T, p *browserPage, cells float64, ids ...string) (string, float64, float64) {
+	t.Helper()
+	s := p.state()
+	for _, id := range ids {
+		tok := s.token(id)
+		if tok == nil {
+			continue
+		}
+		var open bool
+		p.evalInto(fmt.Sprintf(`(() => {
+			const d = window.companionDebug;
+			for (let dx = 0; dx <= %g; dx += 10) {
+				const s = d.mapToScreen(%g + dx, %g);
+				const e = document.elementFromPoint(s.x, s.y);
+				if (!e || e.tagName !== "CANVAS") return false;
+			}
+			return true;
+		})()`, cells*demoGrid, tok.X, tok.Y), &open)
+		if open {
+			return id, tok.X, tok.Y
+		}
+	}
+	saveScreenshot(t, p, "covered-tokens")
+	t.Fatalf("page %s covers every one of the tokens %v with something other than the map canvas", p.name, ids)
+	return "", 0, 0
+}
+
+// dragFrames lists the tokenMoved frames page a sent and page b
+// received, to tell a drag that never left A from one B did not draw.
+func dragFrames(a, b *browserPage) string {
+	var out []string
+	for _, f := range a.sentFrames() {
+		if strings.Contains(f.Text, "tokenMoved") {
+			out = append(out, "A sent     "+f.Text)
+		}
+	}
+	for _, f := range b.receivedFrames() {
+		if strings.Contains(f, "tokenMoved") {
+			out = append(out, "B received "+f)
+		}
+	}
+	return strings.Join(out, "\n")
+}
+
 func near(a, b float64) bool { return math.Abs(a-b) < 0.5 }
 
 // TestPlayerClientDragMovesTheTokenElsewhere drags a token in page A and
@@ -348,21 +398,25 @@ func TestPlayerClientDragMovesTheTokenElsewhere(t *testing.T) {
 	srv := StartServer(t, ServerOptions{})
 	a := openPlayer(t, srv, "Player A", desktopSize, "")
 	b := openPlayer(t, srv, "Player B", desktopSize, "")
-	if tok := b.state().token(demoBrannocID); tok == nil || !near(tok.X, brannocX) || !near(tok.Y, brannocY) {
-		t.Fatalf("page B has Brannoc at %+v, want %v,%v", tok, brannocX, brannocY)
+	// A party token the page's panels do not cover, with room to go five
+	// cells east on the open map.
+	tokID, fromX, fromY := uncoveredToken(t, a, 5, demoBrannocID, demoIlsaID, demoQuillID)
+	if tok := b.state().token(tokID); tok == nil || !near(tok.X, fromX) || !near(tok.Y, fromY) {
+		t.Fatalf("page B has the token at %+v, want %v,%v", tok, fromX, fromY)
 	}
 	if s := a.state(); s.Interaction == "none" || s.Paused {
 		t.Fatalf("page A may not drag: interaction %q, paused %v", s.Interaction, s.Paused)
 	}
 
 	// Three cells east, released a few pixels off the cell's centre.
-	const targetX, targetY = brannocX + 3*demoGrid, brannocY
+	targetX, targetY := fromX+3*demoGrid, fromY
+	saveScreenshot(t, a, "player-a-before-drag")
 	start := time.Now()
 	followedExpr := fmt.Sprintf(`(() => { const t = window.companionDebug.state().tokens.find(t => t.id === %q);
-		return t && t.drawnX > %g; })()`, demoBrannocID, brannocX+demoGrid)
+		return t && t.drawnX > %g; })()`, tokID, fromX+demoGrid)
 	followed := false
 	const steps = 8
-	dragInPage(t, a, brannocX, brannocY, targetX-6, targetY+4, steps, func(i int) {
+	dragInPage(t, a, fromX, fromY, targetX-6, targetY+4, steps, func(i int) {
 		// Past a third of the way, button still down: B draws the token
 		// away from where it started. The last step waits for it (less
 		// than the server's idle time for a drag).
@@ -377,20 +431,25 @@ func TestPlayerClientDragMovesTheTokenElsewhere(t *testing.T) {
 	})
 	t.Logf("drag took %v", time.Since(start))
 	if !followed {
-		t.Errorf("page B did not draw the token moving during the drag in page A (still at %+v)", b.state().token(demoBrannocID))
+		var hit any
+		sx, sy := a.mapToScreen(fromX, fromY)
+		a.evalInto(fmt.Sprintf(`(() => { const e = document.elementFromPoint(%g, %g); return e ? e.outerHTML.slice(0, 200) : null; })()`, sx, sy), &hit)
+		t.Logf("page A's element under the token: %v", hit)
+		t.Errorf("page B did not draw the token moving during the drag in page A (still at %+v); A drew it at %+v\n%s",
+			b.state().token(tokID), a.state().token(tokID), dragFrames(a, b))
 	}
-	committed := waitAPI(t, srv.URL+"/api/tokens/"+demoBrannocID, "the drag to commit", func(tok struct{ X, Y float64 }) bool {
+	committed := waitAPI(t, srv.URL+"/api/tokens/"+tokID, "the drag to commit", func(tok struct{ X, Y float64 }) bool {
 		return near(tok.X, targetX) && near(tok.Y, targetY)
 	})
 	t.Logf("committed at %v,%v", committed.X, committed.Y)
 	for _, p := range []*browserPage{a, b} {
 		p.waitFor("the token to rest on its new cell", fmt.Sprintf(`(() => { const t = window.companionDebug.state().tokens.find(t => t.id === %q);
 			return t && Math.abs(t.x - %g) < 0.5 && Math.abs(t.drawnX - %g) < 0.5 && Math.abs(t.drawnY - %g) < 0.5; })()`,
-			demoBrannocID, targetX, targetX, targetY), 10*time.Second)
+			tokID, targetX, targetX, targetY), 10*time.Second)
 	}
 	saveScreenshot(t, a, "player-a-after-drag")
 	saveScreenshot(t, b, "player-b-after-drag")
-	checkDragStream(t, a.sentFrames(), demoBrannocID)
+	checkDragStream(t, a.sentFrames(), tokID)
 
 	// Escape abandons a drag: the token goes back in both pages and
 	// nothing is committed.
@@ -404,7 +463,7 @@ func TestPlayerClientDragMovesTheTokenElsewhere(t *testing.T) {
 	a.mouse(input.DispatchMouseEventTypeMouseReleased, ax+45, ay, 0)
 	for _, p := range []*browserPage{a, b} {
 		p.waitFor("the cancelled drag to put the token back", fmt.Sprintf(`(() => { const t = window.companionDebug.state().tokens.find(t => t.id === %q);
-			return t && Math.abs(t.x - %g) < 0.5 && Math.abs(t.drawnX - %g) < 0.5; })()`, demoBrannocID, targetX, targetX), 10*time.Second)
+			return t && Math.abs(t.x - %g) < 0.5 && Math.abs(t.drawnX - %g) < 0.5; })()`, tokID, targetX, targetX), 10*time.Second)
 	}
 	cancelled := false
 	for _, f := range a.sentFrames() {
@@ -414,9 +473,42 @@ func TestPlayerClientDragMovesTheTokenElsewhere(t *testing.T) {
 		t.Error("Escape did not send tokenMoved cancel")
 	}
 	var afterCancel struct{ X, Y float64 }
-	hostGetJSON(t, srv.URL+"/api/tokens/"+demoBrannocID, &afterCancel)
+	hostGetJSON(t, srv.URL+"/api/tokens/"+tokID, &afterCancel)
 	if !near(afterCancel.X, targetX) {
 		t.Errorf("a cancelled drag moved the token to %v,%v", afterCancel.X, afterCancel.Y)
+	}
+
+	// The host vetoes a drag in progress: the token glides back in both
+	// pages while the button is still down, and nothing is committed.
+	ax, ay = a.mapToScreen(targetX, targetY)
+	a.mouse(input.DispatchMouseEventTypeMouseMoved, ax, ay, 0)
+	a.mouse(input.DispatchMouseEventTypeMousePressed, ax, ay, 1)
+	for i := 1; i <= 3; i++ {
+		a.mouse(input.DispatchMouseEventTypeMouseMoved, ax+float64(i)*20, ay, 1)
+	}
+	a.waitFor("the drag to reach the server", fmt.Sprintf(`window.companionDebug.state().tokens.some(t => t.id === %q && t.drawnX > %g)`, tokID, targetX+20), 10*time.Second)
+	sentBeforeVeto := len(a.sentFrames())
+	var veto struct{ Blocked bool }
+	if code := httpJSON(t, http.MethodPost, srv.HostURL+"/host/api/drags/"+tokID+"/block", "", &veto); code != 200 || !veto.Blocked {
+		t.Fatalf("host veto: %d %+v", code, veto)
+	}
+	for _, p := range []*browserPage{a, b} {
+		p.waitFor("the vetoed token back on its cell", fmt.Sprintf(`(() => { const t = window.companionDebug.state().tokens.find(t => t.id === %q);
+			return t && Math.abs(t.x - %g) < 0.5 && Math.abs(t.drawnX - %g) < 0.5; })()`, tokID, targetX, targetX), 10*time.Second)
+	}
+	a.mouse(input.DispatchMouseEventTypeMouseReleased, ax+60, ay, 0)
+	a.idle()
+	// The veto ended the drag: releasing the button afterwards must not
+	// send it on (an end would commit the refused move).
+	for _, f := range a.sentFrames()[sentBeforeVeto:] {
+		if strings.Contains(f.Text, `"tokenMoved"`) && (strings.Contains(f.Text, `"state":"end"`) || strings.Contains(f.Text, `"state":"control"`)) {
+			t.Errorf("page A went on with a vetoed drag: %s", f.Text)
+		}
+	}
+	var afterVeto struct{ X, Y float64 }
+	hostGetJSON(t, srv.URL+"/api/tokens/"+tokID, &afterVeto)
+	if !near(afterVeto.X, targetX) {
+		t.Errorf("a vetoed drag moved the token to %v,%v", afterVeto.X, afterVeto.Y)
 	}
 
 	// Remote interaction off: the drag is refused.
@@ -428,22 +520,22 @@ func TestPlayerClientDragMovesTheTokenElsewhere(t *testing.T) {
 	}
 	var bMoved []string
 	dragInPage(t, a, targetX, targetY, targetX+2*demoGrid, targetY, 6, func(i int) {
-		if tok := b.state().token(demoBrannocID); tok == nil || !near(tok.DrawnX, targetX) || !near(tok.DrawnY, targetY) {
+		if tok := b.state().token(tokID); tok == nil || !near(tok.DrawnX, targetX) || !near(tok.DrawnY, targetY) {
 			bMoved = append(bMoved, fmt.Sprintf("step %d: %+v", i, tok))
 		}
 	})
 	a.waitFor("the token to snap back in A", fmt.Sprintf(`(() => { const t = window.companionDebug.state().tokens.find(t => t.id === %q);
 		return t && Math.abs(t.x - %g) < 0.5 && Math.abs(t.drawnX - %g) < 0.5 && Math.abs(t.drawnY - %g) < 0.5; })()`,
-		demoBrannocID, targetX, targetX, targetY), 10*time.Second)
+		tokID, targetX, targetX, targetY), 10*time.Second)
 	b.idle()
-	if tok := b.state().token(demoBrannocID); tok == nil || !near(tok.DrawnX, targetX) || !near(tok.X, targetX) {
+	if tok := b.state().token(tokID); tok == nil || !near(tok.DrawnX, targetX) || !near(tok.X, targetX) {
 		bMoved = append(bMoved, fmt.Sprintf("after: %+v", tok))
 	}
 	if len(bMoved) > 0 {
 		t.Errorf("with remote interaction off, page B moved the token:\n%s", strings.Join(bMoved, "\n"))
 	}
 	var stored struct{ X, Y float64 }
-	hostGetJSON(t, srv.URL+"/api/tokens/"+demoBrannocID, &stored)
+	hostGetJSON(t, srv.URL+"/api/tokens/"+tokID, &stored)
 	if !near(stored.X, targetX) || !near(stored.Y, targetY) {
 		t.Errorf("with remote interaction off the drag committed: token at %v,%v", stored.X, stored.Y)
 	}
@@ -560,6 +652,9 @@ func TestPlayerClientDoorChangesWhatPlayersSee(t *testing.T) {
 
 	// Click the door, as a player would.
 	dx, dy := p.mapToScreen(door.X, door.Y)
+	if !p.canvasAt(dx, dy) {
+		t.Fatalf("the door at screen %.0f,%.0f is under one of the page's panels", dx, dy)
+	}
 	p.mouse(input.DispatchMouseEventTypeMouseMoved, dx, dy, 0)
 	p.mouse(input.DispatchMouseEventTypeMousePressed, dx, dy, 1)
 	p.mouse(input.DispatchMouseEventTypeMouseReleased, dx, dy, 0)

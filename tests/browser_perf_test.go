@@ -159,6 +159,7 @@ func TestPlayerClientPerf(t *testing.T) {
 				window.__moves.push({t: performance.timeOrigin + e.timeStamp, x: p.x});
 			}, true);
 		})()`)
+		tokID, fromX, fromY := uncoveredToken(t, a, 5, demoBrannocID, demoIlsaID, demoQuillID)
 		b.eval(fmt.Sprintf(`(() => {
 			window.__drawn = [];
 			const loop = () => {
@@ -167,9 +168,9 @@ func TestPlayerClientPerf(t *testing.T) {
 				requestAnimationFrame(loop);
 			};
 			requestAnimationFrame(loop);
-		})()`, demoBrannocID))
-		dragInPage(t, a, brannocX, brannocY, brannocX+5*demoGrid, brannocY, 40, nil)
-		b.waitFor("the drag to end in B", fmt.Sprintf(`window.companionDebug.state().tokens.some(t => t.id === %q && t.x !== %g)`, demoBrannocID, brannocX), 20*time.Second)
+		})()`, tokID))
+		dragInPage(t, a, fromX, fromY, fromX+5*demoGrid, fromY, 40, nil)
+		b.waitFor("the drag to end in B", fmt.Sprintf(`window.companionDebug.state().tokens.some(t => t.id === %q && t.x !== %g)`, tokID, fromX), 20*time.Second)
 		b.idle()
 		var moves, drawn []struct{ T, X float64 }
 		a.evalInto(`window.__moves`, &moves)

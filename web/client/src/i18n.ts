@@ -40,6 +40,7 @@ export const t = {
   fumble: "fumble",
   dieAria: (sides: number, value: number, notes: string[]) => `d${sides}: ${value}${notes.length ? " (" + notes.join(", ") + ")" : ""}`,
   rollFailed: (err: string) => `Could not roll: ${err}`,
+  refused: (typed: string, err: string) => `“${typed}”: ${err}`,
   notSent: "Not sent yet: waiting for the connection",
   queued: (n: number) => `${n} waiting to be sent`,
   olderHidden: (n: number) => `${n} older messages not shown`,

@@ -45,12 +45,9 @@ function linkBarePaths(md: string): string {
   );
 }
 
-function sameOrigin(src: string): boolean {
-  try {
-    return new URL(src, location.href).origin === location.origin && !/^\/\//.test(src);
-  } catch {
-    return false;
-  }
+/** An image this server serves (a rooted path such as /assets/…), never another site's. */
+function ownImage(src: string): boolean {
+  return /^\/(?!\/)/.test(src) && !src.includes("\\");
 }
 
 /** Markdown to a sanitised fragment, ready to append. */
@@ -63,7 +60,7 @@ export function renderMarkdown(md: string): DocumentFragment {
   }) as DocumentFragment;
   for (const img of [...frag.querySelectorAll("img")]) {
     const src = img.getAttribute("src") ?? "";
-    if (src && sameOrigin(src) && !/^data:/i.test(src)) {
+    if (ownImage(src)) {
       img.setAttribute("loading", "lazy");
       continue;
     }

@@ -82,4 +82,5 @@ test("initials", () => {
   assert.equal(initialsOf("goblin"), "GO");
   assert.equal(initialsOf("  "), "?");
   assert.equal(initialsOf("Ilsa of the Reeds"), "IR");
+  assert.equal(initialsOf("goblin 12"), "G12");
 });

@@ -67,6 +67,8 @@ export function initialsOf(name: string): string {
   const words = name.trim().split(/\s+/).filter(Boolean);
   if (words.length === 0) return "?";
   if (words.length === 1) return [...words[0]].slice(0, 2).join("").toUpperCase();
+  const last = words[words.length - 1];
+  if (/^\d{1,3}$/.test(last)) return ([...words[0]][0] + last).toUpperCase(); // "Goblin 12" → G12
   return ([...words[0]][0] + [...words[words.length - 1]][0]).toUpperCase();
 }
 
@@ -359,7 +361,7 @@ export class TableState {
     this.pointers.set(id, {
       id,
       source: id,
-      name: this.clientNames.get(id) || str(data.name),
+      name: str(data.name) || this.clientNames.get(id) || "",
       color: /^#[0-9a-f]{6}$/i.test(str(data.color)) ? str(data.color) : "#ffcc00",
       x,
       y,

@@ -7,6 +7,7 @@
 // put back. While the connection is down, sends wait in a queue shown in
 // the log and leave when it is back.
 import { t } from "../i18n";
+import { icons } from "./icons";
 import { trayExpression, type RollView, type TrayChoice } from "../table/dice";
 import { renderMarkdown } from "../table/markdown";
 import type { MessageView, TableState } from "../table/state";
@@ -43,6 +44,9 @@ export class ChatPanel {
   readonly queue: Outgoing[] = [];
   private sentAwaiting = new Map<string, string>();
   inputError: string | null = null;
+  /** Whether the log follows new messages: the reader is at its end (kept from scroll events, never read from layout per message). */
+  private stick = true;
+  private scrollDue = 0;
 
   constructor(private deps: ChatDeps) {
     this.el.className = "chat";
@@ -51,6 +55,7 @@ export class ChatPanel {
     this.log.setAttribute("role", "log");
     this.log.setAttribute("aria-live", "polite");
     this.log.tabIndex = 0;
+    this.log.addEventListener("scroll", () => (this.stick = this.atEnd()), { passive: true });
     this.more.type = "button";
     this.more.className = "more";
     this.more.hidden = true;
@@ -82,13 +87,15 @@ export class ChatPanel {
     this.error.className = "input-error";
     this.error.setAttribute("role", "alert");
     this.error.hidden = true;
-    const trayBtn = button("tray-toggle", "🎲", t.diceTray);
+    const trayBtn = button("tray-toggle", "", t.diceTray);
+    trayBtn.innerHTML = icons.dice;
     trayBtn.setAttribute("aria-expanded", "false");
     trayBtn.addEventListener("click", () => {
       this.tray.hidden = !this.tray.hidden;
       trayBtn.setAttribute("aria-expanded", String(!this.tray.hidden));
     });
-    const send = button("send", "➤", t.send);
+    const send = button("send", "", t.send);
+    send.innerHTML = icons.send;
     send.type = "submit";
     this.form.append(trayBtn, this.input, send);
     this.form.addEventListener("submit", (e) => {
@@ -203,7 +210,7 @@ export class ChatPanel {
       const msg = (data && typeof data === "object" && typeof (data as { message?: unknown }).message === "string")
         ? (data as { message: string }).message : String(data);
       if (!this.input.value) this.input.value = text;
-      this.setError(`“${text}” — ${t.rollFailed(msg)}`);
+      this.setError(t.refused(text, msg));
     }
     return true;
   }
@@ -256,7 +263,6 @@ export class ChatPanel {
     if (!m) return;
     const list = this.deps.state.order;
     if (list[list.length - 1] !== id) return this.rebuild(); // arrived out of order
-    const stick = this.atEnd();
     const li = this.elementFor(m, false);
     const firstPending = this.log.querySelector("li.pending");
     this.log.insertBefore(li, firstPending);
@@ -268,15 +274,21 @@ export class ChatPanel {
       this.more.hidden = false;
     }
     if (!this.more.hidden) this.more.textContent = t.olderHidden(list.length - this.shown.size + this.deps.state.dropped);
-    if (stick) this.scrollToEnd();
+    if (this.stick) this.scrollToEnd();
   }
 
   private atEnd(): boolean {
     return this.log.scrollHeight - this.log.scrollTop - this.log.clientHeight < 40;
   }
 
+  /** Scrolls to the newest message on the next frame (one layout for any number of new messages). */
   scrollToEnd(): void {
-    this.log.scrollTop = this.log.scrollHeight;
+    this.stick = true;
+    if (this.scrollDue) return;
+    this.scrollDue = requestAnimationFrame(() => {
+      this.scrollDue = 0;
+      this.log.scrollTop = this.log.scrollHeight;
+    });
   }
 
   private elementFor(m: MessageView, reuse: boolean): HTMLLIElement {

@@ -4,6 +4,7 @@
 // string compares, not a rebuild. The acting row is highlighted
 // (aria-current) and scrolled into view; the player's own row is marked.
 import { t } from "../i18n";
+import { icons } from "./icons";
 import type { CombatantRow, TableState } from "../table/state";
 
 interface RowView {
@@ -19,6 +20,8 @@ export class InitiativePanel {
   private activeId = "";
   /** Opens a combatant's reference page. */
   onReference: (ref: string, title: string) => void = () => {};
+
+  private reducedMotion = () => window.matchMedia("(prefers-reduced-motion: reduce)").matches;
 
   constructor(private state: TableState, private isOwn: (r: CombatantRow) => boolean) {
     this.el.className = "initiative";
@@ -64,8 +67,11 @@ export class InitiativePanel {
     }
     if (s.activeId !== this.activeId) {
       this.activeId = s.activeId;
-      const el = this.rows.get(s.activeId)?.el;
-      if (el && this.el.offsetParent !== null) el.scrollIntoView({ block: "nearest", behavior: "smooth" });
+      // On the next frame: reading layout here would cost every update a reflow.
+      requestAnimationFrame(() => {
+        const el = this.rows.get(this.activeId)?.el;
+        if (el && this.el.offsetParent !== null) el.scrollIntoView({ block: "nearest", behavior: this.reducedMotion() ? "auto" : "smooth" });
+      });
     }
   }
 
@@ -116,8 +122,8 @@ export class InitiativePanel {
       hp.textContent = t.hitPoints(r.hp.current, r.hp.max);
       state.append(hp);
     }
-    if (r.defeated) state.append(badge("defeated", "☠", t.defeated));
-    else if (r.bloodied) state.append(badge("bloodied", "🩸", t.bloodied));
+    if (r.defeated) state.append(badge("defeated", icons.skull, t.defeated, true));
+    else if (r.bloodied) state.append(badge("bloodied", icons.drop, t.bloodied, true));
     const conds = document.createElement("span");
     conds.className = "conditions";
     for (const c of r.conditions) {
@@ -127,25 +133,27 @@ export class InitiativePanel {
     }
     li.setAttribute("aria-label", [r.name, r.label, ...tags, r.defeated ? t.defeated : r.bloodied ? t.bloodied : "", ...r.conditions.map((c) => c.name)].filter(Boolean).join(", "));
     li.append(pic, who, state, conds);
-    if (own) li.append(badge("you", "★", t.you));
-    if (r.reference) {
+    if (own) state.append(badge("you", icons.star, t.you, true));
+    // A foe's stat block is the game master's to reveal (they can still link it in chat).
+    if (r.reference && r.role !== "hostile") {
       const b = document.createElement("button");
       b.type = "button";
       b.className = "ref";
       b.dataset.ref = r.reference;
       b.dataset.title = r.name;
       b.title = b.ariaLabel = t.openReference(r.name);
-      b.textContent = "ⓘ";
-      li.append(b);
+      b.innerHTML = icons.info;
+      state.append(b);
     }
   }
 }
 
 /** A small icon with its name on hover (title) and for screen readers (aria-label); focusable so a tap shows it. */
-function badge(kind: string, icon: string, name: string): HTMLElement {
+function badge(kind: string, icon: string, name: string, svg = false): HTMLElement {
   const b = document.createElement("span");
   b.className = "badge " + kind;
-  b.textContent = icon;
+  if (svg) b.innerHTML = icon; // one of the fixed icons, never data
+  else b.textContent = icon;
   b.title = name;
   b.setAttribute("aria-label", name);
   b.setAttribute("role", "img");

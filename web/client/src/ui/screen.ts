@@ -30,6 +30,12 @@ export class ScreenOverlays {
     this.lightbox.setAttribute("aria-label", t.handout);
     this.lightbox.addEventListener("click", (e) => {
       if (e.target === this.lightbox) this.closeLightbox();
+      const a = (e.target as HTMLElement).closest<HTMLAnchorElement>("a[data-entity]");
+      if (a) {
+        // An entity link in a handout opens the reference panel, not a page away from the table.
+        e.preventDefault();
+        this.openEntity(a.dataset.entity!, a.textContent ?? "");
+      }
     });
 
     this.panel.className = "reference";
@@ -101,7 +107,11 @@ export class ScreenOverlays {
    * same-origin access, so the page cannot touch the table.
    */
   openEntity(path: string, title: string): void {
-    if (!/^\/[A-Za-z0-9_-]+\/[A-Za-z0-9_.-]+$/.test(path)) return;
+    const m = /^\/([a-z][a-z0-9_-]*)\/([A-Za-z0-9][A-Za-z0-9_.-]*)$/.exec(path);
+    if (!m) return;
+    // The app's link /monster/goblin is served as the single-segment
+    // reference page /monster.goblin (contract: GET /{reference}).
+    const page = `/${m[1]}.${encodeURIComponent(m[2])}`;
     const head = document.createElement("header");
     const h = document.createElement("strong");
     h.textContent = title || path;
@@ -117,10 +127,10 @@ export class ScreenOverlays {
     frame.setAttribute("sandbox", "");
     frame.setAttribute("referrerpolicy", "no-referrer");
     frame.title = title || path;
-    frame.src = path;
+    frame.src = page;
     this.panel.replaceChildren(head, frame);
     this.panel.hidden = false;
-    this.panelInfo = { kind: "entity", title: title || path, url: path };
+    this.panelInfo = { kind: "entity", title: title || path, url: page };
     close.focus({ preventScroll: true });
   }
 

@@ -19,6 +19,7 @@ import type { Envelope, Token } from "../types";
 import { ChatPanel } from "./chat";
 import { InitiativePanel } from "./initiative";
 import { ScreenOverlays } from "./screen";
+import { icons } from "./icons";
 
 export interface TableDeps {
   app: HTMLElement;
@@ -133,7 +134,9 @@ export class TableUI {
     const down = state === "reconnecting" || state === "closed";
     this.offline.hidden = !down;
     document.body.classList.toggle("offline", down);
-    if (state === "open") this.chat.flush();
+    // After the page has registered (clientUpdated is sent right after the
+    // state turns open), so the waiting lines go out under the player's name.
+    if (state === "open") setTimeout(() => this.chat.flush(), 0);
   }
 
   private buildLayout(): void {
@@ -188,7 +191,7 @@ export class TableUI {
     theme.className = "theme";
     theme.title = t.theme;
     theme.setAttribute("aria-label", t.theme);
-    theme.textContent = "◐";
+    theme.innerHTML = icons.theme;
     theme.addEventListener("click", () => {
       const next: Theme = document.documentElement.dataset.theme === "light" ? "dark" : "light";
       this.applyTheme(next);
@@ -204,7 +207,7 @@ export class TableUI {
     ruler.title = t.rulerHelp;
     ruler.setAttribute("aria-label", t.ruler);
     ruler.setAttribute("aria-pressed", "false");
-    ruler.textContent = "📏";
+    ruler.innerHTML = icons.ruler;
     ruler.addEventListener("click", () => this.ruler.toggle());
     this.ruler.onToggle = (on) => ruler.setAttribute("aria-pressed", String(on));
     tools.append(ruler, theme);
