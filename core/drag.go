@@ -46,6 +46,8 @@ type drag struct {
 	// the token (nil when the token has no vision or its map no line of
 	// sight): each control and the end carry the polygon (sightpayload.go).
 	sight *dragSight
+	// host marks the game master's drag (hostdrag.go): no sweep ends it.
+	host bool
 }
 
 // NewDrags returns a drag tracker over svc.
@@ -267,6 +269,9 @@ func (d *Drags) Sweep(ctx context.Context) error {
 	defer d.recount()
 	remote := d.svc.live.Settings().RemoteInteraction
 	for id, own := range d.active {
+		if own.host {
+			continue // the game master's drags answer to no setting
+		}
 		if remote {
 			tok, err := d.svc.Token(ctx, id)
 			if err != nil && !IsNotFound(err) {

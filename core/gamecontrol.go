@@ -49,7 +49,11 @@ func (s *Service) ShowMap(ctx context.Context, mapID string) (*Screen, error) {
 			if err != nil {
 				return nil, err
 			}
-			events = append(events, Event{Name: EventMapLoaded, Data: players})
+			host, err := s.hostMapIn(tx, shown)
+			if err != nil {
+				return nil, err
+			}
+			events = append(events, Event{Name: EventMapLoaded, Data: Views{Players: players, Host: host}})
 		}
 		return events, nil
 	})
@@ -96,11 +100,11 @@ func (s *Service) ControlCombat(ctx context.Context, action string) (*Game, erro
 		if err := tx.PutGame(c.ID, game); err != nil {
 			return nil, err
 		}
-		shown, err := s.withCreatures(tx, playerGame(game))
+		views, err := s.gameViews(tx, game)
 		if err != nil {
 			return nil, err
 		}
-		return []Event{{Name: EventGameUpdated, Data: shown}}, nil
+		return []Event{{Name: EventGameUpdated, Data: views}}, nil
 	})
 	return out, err
 }

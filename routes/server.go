@@ -112,7 +112,7 @@ func NewHostHandler(cfg Config) http.Handler {
 	})
 	r.Get("/host/*", s.serveWeb("host"))
 	r.Get("/icon.png", s.serveWebFile("icon.png"))
-	return s.wrap(r, false)
+	return recoverPanics(s.cfg.Log, hostSocketFirst(cfg.Hub, s.wrap(r, false)))
 }
 
 // wrap puts the middleware around a router, outermost first: panic

@@ -20,6 +20,9 @@ type wsConn struct {
 	queue *wsQueue
 	// limits keeps this client from flooding the others (ws_limits.go).
 	limits wsLimiter
+	// host marks the game master's console socket (ws_host.go): it gets
+	// the unredacted frames and is never limited or refused.
+	host bool
 
 	// numericDragStates: this client sent a tokenMoved state as an
 	// integer and receives them so (ws_dragstate.go).
@@ -195,7 +198,9 @@ func (c *wsConn) readLoop() {
 	defer func() {
 		c.close(websocket.CloseNormalClosure, "")
 		c.limits.stop() // no held move acts for a client that is gone
-		h.releaseSlot()
+		if !c.host {
+			h.releaseSlot() // the host console never took one
+		}
 		h.unregister(c)
 		h.running.Done()
 	}()
