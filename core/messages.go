@@ -41,6 +41,9 @@ func (s *Service) CreateMessage(ctx context.Context, m *Message) (*Message, erro
 		if err := tx.AddMessage(&out); err != nil {
 			return nil, err
 		}
+		if out.Private {
+			return []Event{{Name: EventMessageCreated, Data: HostOnly(&out)}}, nil
+		}
 		return []Event{{Name: EventMessageCreated, Data: &out}}, nil
 	})
 	if err != nil {

@@ -338,6 +338,7 @@ func TestHostConsoleDocListsEveryRoute(t *testing.T) {
 	mountHostImport(r, cfg)
 	mountHostSettings(r, cfg)
 	mountHostConsole(r, cfg)
+	mountHostGame(r, cfg)
 	routes := 0
 	err = chi.Walk(r, func(method, route string, _ http.Handler, _ ...func(http.Handler) http.Handler) error {
 		routes++

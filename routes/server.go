@@ -104,6 +104,7 @@ func NewHostHandler(cfg Config) http.Handler {
 	mountHostClient(r, cfg)
 	mountHostSettings(r, cfg)
 	mountHostConsole(r, cfg)
+	mountHostGame(r, cfg)
 	r.Get("/", func(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, "/host/", http.StatusFound)
 	})

@@ -10,6 +10,7 @@ local monster = require("lib.monster")
 local spell = require("lib.spell")
 local item = require("lib.item")
 local character = require("lib.character")
+local token = require("lib.token")
 
 companion.system {
   config = {
@@ -45,6 +46,7 @@ companion.entity("monster", {
   ranges = { "hit_points" },
   references = monster.references,
   view = monster.view,
+  token = token.of("hostile", false),
 })
 
 -- The filter keys are copied from data as stored: school is the SRD
@@ -79,6 +81,7 @@ companion.entity("character", {
   ranges = { "hit_points" },
   references = character.references,
   view = character.view,
+  token = token.of("friendly", true),
 })
 
 -- definitions.types: option lists for pickers and filters. `index` is the
