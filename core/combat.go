@@ -29,10 +29,10 @@ type NewCombatant struct {
 // first among equal values). AutoRoll is config autoRoll ("hostile",
 // "all" or "").
 type InitiativeRule struct {
-	Formula  string
-	Bonus    float64
-	Tiebreak float64
-	AutoRoll string
+	Formula  string  `json:"formula"`
+	Bonus    float64 `json:"bonus"`
+	Tiebreak float64 `json:"tiebreak"`
+	AutoRoll string  `json:"autoRoll,omitempty"`
 }
 
 // InitiativeRules is implemented by Rules whose system says how initiative

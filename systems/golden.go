@@ -16,8 +16,9 @@ import (
 )
 
 // goldenOutputs are the sections RunGolden renders, in file order.
-// token.json is there only for a kind with a token hook.
-var goldenOutputs = []string{"list.json", "basic.json", "view.json", "page.html", "token.json"}
+// token.json and initiative.json are there only for a kind with a token
+// or an initiative hook.
+var goldenOutputs = []string{"list.json", "basic.json", "view.json", "page.html", "token.json", "initiative.json"}
 
 // goldenTime stands in for created/modified when a case's entity has none,
 // so that outputs do not depend on the clock.
@@ -176,6 +177,17 @@ func renderCase(sys *System, cf *caseFile, name string) (map[string][]byte, erro
 			return nil, err
 		}
 		out["token.json"] = append(b, '\n')
+	}
+	if sys.rt.HasFunc(e.Kind, "initiative") {
+		rule, err := sys.InitiativeFor(ctx, &e)
+		if err != nil {
+			return nil, err
+		}
+		b, err := json.MarshalIndent(rule, "", "  ")
+		if err != nil {
+			return nil, err
+		}
+		out["initiative.json"] = append(b, '\n')
 	}
 	return out, nil
 }

@@ -47,6 +47,7 @@ companion.entity("monster", {
   references = monster.references,
   view = monster.view,
   token = token.of("hostile", false),
+  initiative = token.initiative,
 })
 
 -- The filter keys are copied from data as stored: school is the SRD
@@ -82,6 +83,7 @@ companion.entity("character", {
   references = character.references,
   view = character.view,
   token = token.of("friendly", true),
+  initiative = token.initiative,
 })
 
 -- definitions.types: option lists for pickers and filters. `index` is the

@@ -71,4 +71,13 @@ function token.of(role, sees)
   end
 end
 
+-- initiative is the initiative hook: a creature adds its Dexterity
+-- modifier to the d20, and among equal totals the higher Dexterity score
+-- acts first (then the server rolls off).
+function token.initiative(e)
+  local data = type(e.data) == "table" and e.data or {}
+  local dex = type(data.dexterity) == "number" and data.dexterity or 10
+  return { bonus = math.floor((dex - 10) / 2), tiebreak = dex }
+end
+
 return token
