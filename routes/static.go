@@ -16,6 +16,8 @@ import (
 	"strings"
 
 	"github.com/go-chi/chi/v5"
+
+	"github.com/vttapp/companion/web"
 )
 
 // Served data folders (contract 4.7), each under DataDir.
@@ -164,16 +166,39 @@ func throughSymlink(fsys fs.FS, name string) bool {
 // the web client has serveClient); a folder answers its index.html.
 func (s *server) serveWeb(dir string) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		rest := chi.URLParam(r, "*")
-		if rest == "" || strings.HasSuffix(rest, "/") {
-			rest += "index.html"
-		}
-		if !fs.ValidPath(rest) || strings.Contains(rest, "\\") {
+		if rest, ok := webPath(r); ok {
+			s.serveWebPath(w, r, path.Join(dir, rest))
+		} else {
 			notFound(w, r)
-			return
 		}
-		s.serveWebPath(w, r, path.Join(dir, rest))
 	}
+}
+
+// serveClient serves the player web client that web.Client chooses.
+func (s *server) serveClient(w http.ResponseWriter, r *http.Request) {
+	rest, ok := webPath(r)
+	if !ok {
+		notFound(w, r)
+		return
+	}
+	f, err := web.Client().Open(rest)
+	if err != nil {
+		notFound(w, r)
+		return
+	}
+	defer f.Close()
+	s.serveFile(w, r, rest, f)
+}
+
+// webPath is the file a request under an embedded folder names: the
+// wildcard, with index.html for a folder; ok=false when it is not a
+// plain relative path.
+func webPath(r *http.Request) (string, bool) {
+	rest := chi.URLParam(r, "*")
+	if rest == "" || strings.HasSuffix(rest, "/") {
+		rest += "index.html"
+	}
+	return rest, fs.ValidPath(rest) && !strings.Contains(rest, "\\")
 }
 
 // serveWebFile serves one embedded file.

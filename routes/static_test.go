@@ -209,11 +209,17 @@ func TestWebPages(t *testing.T) {
 		t.Fatalf("icon: %d %q", icon.status, icon.header.Get("Content-Type"))
 	}
 	client := e.do(t, "GET", "/client/", "")
-	if client.status != 200 || !strings.Contains(string(client.body), "client.js") {
+	if client.status != 200 || !strings.Contains(string(client.body), "app.js") {
 		t.Fatalf("client: %d", client.status)
 	}
-	if js := e.do(t, "GET", "/client/client.js", ""); js.status != 200 || !strings.Contains(js.header.Get("Content-Type"), "javascript") {
-		t.Fatalf("client.js: %d %q", js.status, js.header.Get("Content-Type"))
+	if js := e.do(t, "GET", "/client/app.js", ""); js.status != 200 || !strings.Contains(js.header.Get("Content-Type"), "javascript") {
+		t.Fatalf("app.js: %d %q", js.status, js.header.Get("Content-Type"))
+	}
+	// Only the built client is served: its sources and packages are not embedded.
+	for _, p := range []string{"/client/src/main.ts", "/client/package.json", "/client/node_modules/pixi.js/package.json", "/client/dist/app.js"} {
+		if r := e.do(t, "GET", p, ""); r.status != http.StatusNotFound {
+			t.Fatalf("%s: %d, want 404", p, r.status)
+		}
 	}
 	if r := e.do(t, "GET", "/client", ""); r.status != http.StatusMovedPermanently || r.header.Get("Location") != "/client/" {
 		t.Fatalf("/client: %d %q", r.status, r.header.Get("Location"))

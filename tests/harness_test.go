@@ -31,6 +31,7 @@ var (
 
 func TestMain(m *testing.M) {
 	code := m.Run()
+	closeSharedBrowser()
 	if buildDir != "" {
 		os.RemoveAll(buildDir)
 	}
@@ -80,6 +81,9 @@ type ServerOptions struct {
 	Args    []string // extra flags, e.g. --empty, --system DIR
 	DataDir string   // reuse a data folder; empty means a fresh temp folder
 	Env     []string
+	// Addr and HostAddr reuse listen addresses, e.g. to restart a server
+	// where its clients will reconnect; empty means free ports.
+	Addr, HostAddr string
 }
 
 // StartServer starts companion on free loopback ports and waits until both
@@ -91,7 +95,13 @@ func StartServer(t testing.TB, opts ServerOptions) *Server {
 	if dataDir == "" {
 		dataDir = t.TempDir()
 	}
-	addr, hostAddr := freeAddr(t), freeAddr(t)
+	addr, hostAddr := opts.Addr, opts.HostAddr
+	if addr == "" {
+		addr = freeAddr(t)
+	}
+	if hostAddr == "" {
+		hostAddr = freeAddr(t)
+	}
 	args := append([]string{"serve", "--data", dataDir, "--addr", addr, "--host-addr", hostAddr}, opts.Args...)
 	cmd := exec.Command(bin, args...)
 	out := &syncBuffer{}

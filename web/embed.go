@@ -1,6 +1,7 @@
 // Package web holds the browser pages Companion serves, embedded in the
 // binary: the landing page template (index.html), the player web client
-// (client/), the host console page (host/) and the application icon.
+// (client/dist, built from client/src; see client/README.md), the host
+// console page (host/) and the application icon.
 package web
 
 import (
@@ -8,18 +9,20 @@ import (
 	"io/fs"
 )
 
-// FS is the embedded pages, rooted at this folder.
+// FS is the embedded pages, rooted at this folder. Of the web client only
+// the built output (client/dist) is embedded: its sources and
+// node_modules stay out of the binary.
 //
-//go:embed index.html icon.png client host
+//go:embed index.html icon.png client/dist host
 var FS embed.FS
 
 // Client is the built-in web client, served at /client/ when no client is
-// installed in the data folder. It is the one place that says where the
-// client's files are inside FS.
+// installed in the data folder: the one place that says where the client's
+// built files are inside FS, rooted so that "index.html" is its start page.
 func Client() fs.FS {
-	sub, err := fs.Sub(FS, "client")
+	sub, err := fs.Sub(FS, "client/dist")
 	if err != nil {
-		panic(err) // "client" is a valid path: fs.Sub cannot fail
+		panic("web: embedded client missing: " + err.Error()) // cannot happen: embedded at build time
 	}
 	return sub
 }

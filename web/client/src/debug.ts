@@ -1,0 +1,69 @@
+// window.companionDebug: the stable test hook the browser tests read (see
+// web/client/README.md). It reports what is drawn, from the renderer's
+// own state, so a test can check the page without guessing at pixels.
+import type { MapRenderer } from "./map/renderer";
+import { doorMidpoints } from "./map/objects";
+import type { Socket } from "./net/socket";
+import type { Store } from "./state/store";
+
+export interface DebugContext {
+  store: Store;
+  socket: () => Socket | null;
+  renderer: () => MapRenderer | null;
+  joined: () => boolean;
+  runMode: () => "normal" | "display";
+  lastError: () => string | null;
+}
+
+export function installDebug(ctx: DebugContext): void {
+  const api = {
+    state() {
+      const r = ctx.renderer();
+      const s = ctx.store;
+      const map = s.map;
+      const tokens = [...s.tokens.values()].map((t) => {
+        const v = r?.views.get(t.id);
+        const drawnX = v?.drawnX ?? t.x, drawnY = v?.drawnY ?? t.y;
+        return {
+          id: t.id, name: t.name ?? "", label: t.label ?? "", x: t.x, y: t.y, drawnX, drawnY,
+          width: t.width ?? 1, height: t.height ?? 1, rotation: t.rotation ?? 0,
+          hasImage: v?.hasImage ?? false,
+          visible: !!v && !v.destroyed && v.visible && !!r && r.isVisibleAt(drawnX, drawnY),
+        };
+      });
+      const vp = r?.viewport;
+      return {
+        connection: ctx.socket()?.state ?? "connecting",
+        joined: ctx.joined(),
+        runMode: ctx.runMode(),
+        paused: s.paused,
+        interaction: s.interaction,
+        map: map ? {
+          id: map.id, name: map.name ?? "", width: map.width ?? 0, height: map.height ?? 0,
+          gridType: map.gridType ?? "square", gridSize: map.gridSize ?? 0, backgroundLoaded: r?.backgroundLoaded ?? false,
+        } : null,
+        tokens,
+        doors: map ? doorMidpoints(map.walls) : [],
+        vision: { lineOfSight: !!map?.lineOfSight, polygons: s.sights.size, fog: !!map?.fogOfWar },
+        viewport: vp ? { centerX: vp.center.x, centerY: vp.center.y, zoom: vp.scaled } : { centerX: 0, centerY: 0, zoom: 1 },
+        frames: r?.frames ?? 0,
+        lastError: r?.lastError ?? ctx.lastError(),
+      };
+    },
+    mapToScreen(x: number, y: number) {
+      return ctx.renderer()?.mapToScreen(x, y) ?? { x: NaN, y: NaN };
+    },
+    screenToMap(x: number, y: number) {
+      return ctx.renderer()?.screenToMap(x, y) ?? { x: NaN, y: NaN };
+    },
+    isVisibleAt(x: number, y: number) {
+      return ctx.renderer()?.isVisibleAt(x, y) ?? false;
+    },
+    idle(): Promise<void> {
+      // Events are applied as they arrive; wait for the next drawn frame.
+      const r = ctx.renderer();
+      return r ? r.idle() : new Promise((res) => setTimeout(res, 16));
+    },
+  };
+  (window as unknown as { companionDebug: typeof api }).companionDebug = api;
+}

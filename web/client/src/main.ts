@@ -1,0 +1,195 @@
+// The player web client: join, connect, draw the live map.
+// Order (contract 6.1/6.2): GET /api once, then the WebSocket at the
+// server root, clientUpdated first; GET /api again after `reload` or a
+// reconnect, so the page always shows the current state.
+import { fetchSnapshot } from "./net/api";
+import { Socket, socketURL } from "./net/socket";
+import { Store } from "./state/store";
+import { MapRenderer } from "./map/renderer";
+import { StatusBadge } from "./ui/status";
+import { askProfile, forgetProfile, savedProfile, type Profile } from "./ui/join";
+import { installDebug } from "./debug";
+import { mayDrag, mayUseDoors, seesThrough } from "./permissions";
+import type { Snapshot, Token } from "./types";
+
+const params = new URLSearchParams(location.search);
+const displayParam = params.get("display");
+const store = new Store();
+let socket: Socket | null = null;
+let renderer: MapRenderer | null = null;
+let profile: Profile | null = null;
+let joined = false;
+let lastError: string | null = null;
+const reducedMotion = window.matchMedia("(prefers-reduced-motion: reduce)");
+
+const app = document.getElementById("app")!;
+const status = new StatusBadge(document.body);
+status.show("connecting", false, "");
+
+installDebug({
+  store,
+  socket: () => socket,
+  renderer: () => renderer,
+  joined: () => joined,
+  runMode: () => (profile?.display ? "display" : "normal"),
+  lastError: () => lastError,
+});
+
+function deviceKind(): string {
+  if (/iPad|Tablet/i.test(navigator.userAgent) || (navigator.maxTouchPoints > 1 && Math.min(screen.width, screen.height) >= 600)) return "tablet";
+  if (/Mobi|Android|iPhone/i.test(navigator.userAgent)) return "phone";
+  return "desktop";
+}
+
+function canDrag(t: Token): boolean {
+  return mayDrag(t, profile, store.interaction, store.paused, store.tokens.values());
+}
+
+function register(): void {
+  if (!socket || !profile) return;
+  socket.send("clientUpdated", {
+    name: profile.name,
+    color: profile.color,
+    runMode: profile.display ? "display" : "normal",
+    device: deviceKind(),
+    screenWidth: Math.round(window.innerWidth),
+    screenHeight: Math.round(window.innerHeight),
+  });
+}
+
+let resyncing = 0;
+async function resync(prefetched?: Promise<Snapshot>): Promise<void> {
+  const mine = ++resyncing;
+  try {
+    const snap = await (prefetched ?? fetchSnapshot());
+    if (mine !== resyncing) return; // a newer resync is on its way
+    store.load(snap);
+    lastError = null;
+  } catch (err) {
+    lastError = (err as Error).message;
+    showNotice(lastError);
+  }
+  updateChrome();
+}
+
+function showNotice(text: string): void {
+  const n = document.getElementById("notice");
+  if (!n) return;
+  n.textContent = text;
+  n.hidden = !text;
+}
+
+function updateChrome(): void {
+  status.show(socket?.state ?? "connecting", store.paused, "");
+  document.body.classList.toggle("paused", store.paused);
+  const title = document.getElementById("map-title");
+  if (title) title.textContent = store.map?.name ?? "No map on the player screen";
+  if (!store.map && joined) showNotice("The game master has not put a map on the player screen yet.");
+  else if (!lastError) showNotice("");
+}
+
+function buildChrome(display: boolean): HTMLElement {
+  document.body.classList.toggle("display", display);
+  if (display) {
+    // A display fills the screen; browsers allow that only after a tap or click.
+    document.addEventListener("pointerup", () => {
+      if (!document.fullscreenElement) document.documentElement.requestFullscreen?.().catch(() => {});
+    });
+  }
+  app.innerHTML = `
+    <div id="map" class="map"></div>
+    <header class="bar" ${display ? "hidden" : ""}>
+      <span id="map-title" class="title"></span>
+      <button type="button" class="who" title="Change name or colour"><span class="swatch"></span><span class="name"></span></button>
+    </header>
+    <nav class="zoom" aria-label="Map view" ${display ? "hidden" : ""}>
+      <button type="button" data-act="in" aria-label="Zoom in" title="Zoom in">+</button>
+      <button type="button" data-act="out" aria-label="Zoom out" title="Zoom out">−</button>
+      <button type="button" data-act="fit" aria-label="Fit map to screen" title="Fit map to screen">⤢</button>
+    </nav>
+    <p id="notice" class="notice" role="alert" hidden></p>`;
+  const who = app.querySelector(".who") as HTMLElement;
+  (who.querySelector(".swatch") as HTMLElement).style.background = profile!.color;
+  (who.querySelector(".name") as HTMLElement).textContent = profile!.name;
+  who.addEventListener("click", () => {
+    forgetProfile();
+    location.reload();
+  });
+  app.querySelector(".zoom")!.addEventListener("click", (e) => {
+    const act = (e.target as HTMLElement).closest("button")?.dataset.act;
+    if (act === "in") renderer?.zoomBy(1.25);
+    else if (act === "out") renderer?.zoomBy(0.8);
+    else if (act === "fit") renderer?.fit();
+  });
+  window.addEventListener("keydown", (e) => {
+    if (e.target instanceof HTMLInputElement) return;
+    if (e.key === "+" || e.key === "=") renderer?.zoomBy(1.25);
+    else if (e.key === "-") renderer?.zoomBy(0.8);
+    else if (e.key === "0") renderer?.fit();
+  });
+  return app.querySelector("#map") as HTMLElement;
+}
+
+async function start(): Promise<void> {
+  const fromURL = displayParam === "1" || displayParam === "true";
+  const saved = savedProfile();
+  if (fromURL) profile = { name: saved?.name ?? "Display", color: saved?.color ?? "#888888", display: true };
+  else profile = saved ?? (await askProfile(app, false));
+  if (displayParam === "0") profile = { ...profile, display: false }; // leave a remembered display mode
+  joined = true;
+  const mapEl = buildChrome(profile.display);
+  store.subscribe((c) => {
+    if (c.kind === "map" || c.kind === "screen") updateChrome();
+  });
+  performance.mark("companion:joined");
+  // The snapshot downloads while WebGL starts up; it is applied after.
+  const first = fetchSnapshot();
+  first.catch(() => {}); // reported by resync below
+  try {
+    renderer = await MapRenderer.create(mapEl, store, {
+      mode: "player",
+      canDrag,
+      canUseDoors: () => mayUseDoors(profile, store.interaction, store.paused),
+      isViewer: (t) => seesThrough(t, profile, store.screen.sharedVision, store.tokens.values()),
+      sendMove: (m) => socket?.send("tokenMoved", m),
+      sendDoor: (mapId, id, state) => socket?.send("updateDoor", { mapId, id, state }),
+      sendViewport: (f) => socket?.send("mapViewportUpdated", f),
+      reducedMotion: () => reducedMotion.matches,
+      userViewport: !profile.display,
+    });
+  } catch (err) {
+    lastError = "cannot draw the map (WebGL unavailable?): " + (err as Error).message;
+    showNotice(lastError);
+  }
+  performance.mark("companion:renderer-ready");
+  await resync(first);
+  performance.mark("companion:snapshot-applied");
+  socket = new Socket(socketURL(), {
+    onOpen(reconnected) {
+      register();
+      if (reconnected) resync();
+    },
+    onMessage(env) {
+      if (env.name === "reload") {
+        resync();
+        return;
+      }
+      try {
+        store.apply(env.name, env.data);
+      } catch (err) {
+        lastError = `${env.name}: ${(err as Error).message}`;
+      }
+    },
+    onState(state, detail) {
+      status.show(state, store.paused, detail);
+    },
+  });
+  socket.start();
+  let resizeTimer: number | undefined;
+  window.addEventListener("resize", () => {
+    clearTimeout(resizeTimer);
+    resizeTimer = window.setTimeout(register, 500);
+  });
+}
+
+start();

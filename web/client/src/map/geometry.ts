@@ -1,0 +1,114 @@
+// Plane geometry the vision layer needs: clipping a visibility polygon to
+// a radius, point-in-polygon, and a fallback visibility polygon for when
+// the server has not sent one (an older server, or a token the player is
+// dragging right now, before the server's answer arrives).
+
+/**
+ * Clips a polygon that is star-shaped around (cx, cy) — every visibility
+ * polygon is, seen from its viewer — to the disc of radius r around the
+ * same point. Each edge is walked in small angle steps and every point is
+ * pulled in to at most r, which is exact for star-shaped input up to the
+ * step size (3 degrees).
+ */
+export function clipToRadius(poly: number[], cx: number, cy: number, r: number): number[] {
+  if (!(r > 0)) return [];
+  if (!isFinite(r)) return poly;
+  const out: number[] = [];
+  const n = poly.length / 2;
+  const step = (3 * Math.PI) / 180;
+  for (let i = 0; i < n; i++) {
+    const ax = poly[2 * i] - cx, ay = poly[2 * i + 1] - cy;
+    const j = (i + 1) % n;
+    const bx = poly[2 * j] - cx, by = poly[2 * j + 1] - cy;
+    const a0 = Math.atan2(ay, ax);
+    let da = Math.atan2(by, bx) - a0;
+    if (da > Math.PI) da -= 2 * Math.PI;
+    if (da < -Math.PI) da += 2 * Math.PI;
+    const steps = Math.max(1, Math.ceil(Math.abs(da) / step));
+    for (let k = 0; k < steps; k++) {
+      // The point on edge a-b in direction a0 + da*k/steps.
+      const ang = a0 + (da * k) / steps;
+      const dx = Math.cos(ang), dy = Math.sin(ang);
+      const ex = bx - ax, ey = by - ay;
+      const den = dx * ey - dy * ex;
+      let t = den !== 0 ? (ax * ey - ay * ex) / den : Math.hypot(ax, ay);
+      if (!(t >= 0)) t = Math.hypot(ax, ay);
+      const d = Math.min(t, r);
+      out.push(cx + dx * d, cy + dy * d);
+    }
+  }
+  return out;
+}
+
+/** A circle as a polygon (for an unlimited view clipped to a radius, or no walls at all). */
+export function circle(cx: number, cy: number, r: number, steps = 72): number[] {
+  const out: number[] = [];
+  for (let i = 0; i < steps; i++) {
+    const a = (2 * Math.PI * i) / steps;
+    out.push(cx + r * Math.cos(a), cy + r * Math.sin(a));
+  }
+  return out;
+}
+
+/** Even-odd point in polygon (flat x,y list). */
+export function inPolygon(poly: number[], x: number, y: number): boolean {
+  let inside = false;
+  const n = poly.length / 2;
+  for (let i = 0, j = n - 1; i < n; j = i++) {
+    const xi = poly[2 * i], yi = poly[2 * i + 1], xj = poly[2 * j], yj = poly[2 * j + 1];
+    if (yi > y !== yj > y && x < ((xj - xi) * (y - yi)) / (yj - yi) + xi) inside = !inside;
+  }
+  return inside;
+}
+
+export type Segment = [number, number, number, number];
+
+/** Segments of the walls that block sight: every type but invisible, window and terrain; doors unless open. */
+export function sightSegments(walls: { data: number[]; type?: string; door?: string }[] | undefined): Segment[] {
+  const out: Segment[] = [];
+  for (const w of walls ?? []) {
+    const t = w.type ?? "normal";
+    if (t === "invisible" || t === "window" || t === "terrain") continue;
+    if ((t === "door" || t === "secretDoor") && w.door === "open") continue;
+    const d = w.data;
+    if (!Array.isArray(d)) continue;
+    for (let i = 0; i + 3 < d.length; i += 2) out.push([d[i], d[i + 1], d[i + 2], d[i + 3]]);
+  }
+  return out;
+}
+
+/**
+ * The area visible from (x, y) inside box [minX, minY, maxX, maxY]: rays
+ * to every segment end and just past it, nearest hit of each. O(n²), a
+ * fallback only: the server computes the polygons players normally get.
+ */
+export function visibilityPolygon(x: number, y: number, segments: Segment[], box: [number, number, number, number]): number[] {
+  const [x0, y0, x1, y1] = box;
+  const segs: Segment[] = segments.concat([
+    [x0, y0, x1, y0], [x1, y0, x1, y1], [x1, y1, x0, y1], [x0, y1, x0, y0],
+  ]);
+  const angles: number[] = [];
+  for (const s of segs) {
+    for (const [px, py] of [[s[0], s[1]], [s[2], s[3]]]) {
+      const a = Math.atan2(py - y, px - x);
+      angles.push(a - 1e-4, a, a + 1e-4);
+    }
+  }
+  angles.sort((a, b) => a - b);
+  const out: number[] = [];
+  for (const a of angles) {
+    const dx = Math.cos(a), dy = Math.sin(a);
+    let best = Infinity;
+    for (const s of segs) {
+      const ex = s[2] - s[0], ey = s[3] - s[1];
+      const den = dx * ey - dy * ex;
+      if (Math.abs(den) < 1e-12) continue;
+      const t = ((s[0] - x) * ey - (s[1] - y) * ex) / den;
+      const u = ((s[0] - x) * dy - (s[1] - y) * dx) / den;
+      if (t >= 0 && u >= 0 && u <= 1 && t < best) best = t;
+    }
+    if (best === Infinity) continue;
+    out.push(x + dx * best, y + dy * best);
+  }
+  return out;
+}

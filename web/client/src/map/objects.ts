@@ -1,0 +1,168 @@
+// The map's other objects, each list drawn into its own container so an
+// event redraws only what it names: tiles (by layer; never dm), drawings,
+// area effects, measurements, markers and door icons.
+import { Assets, Container, Graphics, Sprite, Text, Texture } from "pixi.js";
+import type { AreaEffect, Drawing, Marker, Measurement, Tile, Wall } from "../types";
+import { parseColor } from "./grid";
+
+function imageURL(path: string | undefined): string | null {
+  if (!path) return null;
+  if (/^(https?:|data:|blob:)/i.test(path)) return path;
+  return path.startsWith("/") ? path : "/" + path;
+}
+
+/** Tiles of the given layers, in zIndex order. */
+export function drawTiles(c: Container, tiles: Tile[], layers: string[]): void {
+  c.removeChildren().forEach((o) => o.destroy({ children: true }));
+  const list = tiles.filter((t) => !t.hidden && layers.includes(t.layer ?? "object")).sort((a, b) => (a.zIndex ?? 0) - (b.zIndex ?? 0));
+  for (const t of list) {
+    const url = imageURL(t.asset?.resource);
+    const holder = new Container();
+    holder.position.set(t.x, t.y);
+    holder.rotation = ((t.rotation ?? 0) * Math.PI) / 180;
+    holder.alpha = t.opacity ?? 1;
+    c.addChild(holder);
+    if (!url) continue;
+    Assets.load<Texture>({ src: url, parser: "texture" } as never).then(
+      (tex) => {
+        if (holder.destroyed) return;
+        const s = new Sprite(tex);
+        s.anchor.set(0.5);
+        s.width = t.width;
+        s.height = t.height;
+        holder.addChild(s);
+      },
+      () => {},
+    );
+  }
+}
+
+export function drawDrawings(g: Graphics, drawings: Drawing[]): void {
+  g.clear();
+  for (const d of drawings) {
+    if (!Array.isArray(d.data) || d.data.length < 4 || d.layer === "dm") continue;
+    const stroke = { width: d.strokeWidth ?? 3, color: parseColor(d.strokeColor, 0xffffff), alpha: d.opacity ?? 1 };
+    const [x0, y0, x1, y1] = d.data;
+    if (d.shape === "rectangle") g.rect(Math.min(x0, x1), Math.min(y0, y1), Math.abs(x1 - x0), Math.abs(y1 - y0));
+    else if (d.shape === "ellipse") g.ellipse((x0 + x1) / 2, (y0 + y1) / 2, Math.abs(x1 - x0) / 2, Math.abs(y1 - y0) / 2);
+    else if (d.fillColor) g.poly(d.data, true);
+    else {
+      g.moveTo(x0, y0);
+      for (let i = 2; i + 1 < d.data.length; i += 2) g.lineTo(d.data[i], d.data[i + 1]);
+    }
+    if (d.fillColor) g.fill({ color: parseColor(d.fillColor, 0xffffff), alpha: (d.opacity ?? 1) * 0.5 });
+    g.stroke(stroke);
+  }
+}
+
+export function drawAreaEffects(g: Graphics, effects: AreaEffect[]): void {
+  g.clear();
+  for (const e of [...effects].sort((a, b) => (a.zIndex ?? 0) - (b.zIndex ?? 0))) {
+    if (e.hidden) continue;
+    const color = parseColor(e.color, 0xff6600);
+    const alpha = e.opacity ?? 0.5;
+    const a = e.angle ?? 0;
+    switch (e.shape) {
+      case "cone": {
+        const len = e.length ?? 0, half = Math.atan(0.5); // a 5e cone: as wide as it is long at its end
+        g.poly([e.x, e.y, e.x + len * Math.cos(a - half), e.y + len * Math.sin(a - half), e.x + len * Math.cos(a + half), e.y + len * Math.sin(a + half)], true);
+        break;
+      }
+      case "line": {
+        const len = e.length ?? 0, w = (e.width ?? 0) / 2;
+        const nx = -Math.sin(a) * w, ny = Math.cos(a) * w, ex = e.x + len * Math.cos(a), ey = e.y + len * Math.sin(a);
+        g.poly([e.x + nx, e.y + ny, ex + nx, ey + ny, ex - nx, ey - ny, e.x - nx, e.y - ny], true);
+        break;
+      }
+      case "cube":
+      case "square": {
+        const w = e.width ?? 0;
+        g.rect(e.x - w / 2, e.y - w / 2, w, w);
+        break;
+      }
+      default:
+        g.circle(e.x, e.y, e.radius ?? 0);
+    }
+    g.fill({ color, alpha }).stroke({ width: 2, color, alpha: Math.min(1, alpha + 0.3) });
+  }
+}
+
+export function drawMeasurements(c: Container, list: Measurement[], labelFor: (pixels: number) => string): void {
+  c.removeChildren().forEach((o) => o.destroy());
+  const g = new Graphics();
+  c.addChild(g);
+  for (const m of list) {
+    if (m.hidden || !Array.isArray(m.data) || m.data.length < 4) continue;
+    const color = parseColor(m.color, 0x00aaff);
+    let total = 0;
+    g.moveTo(m.data[0], m.data[1]);
+    for (let i = 2; i + 1 < m.data.length; i += 2) {
+      g.lineTo(m.data[i], m.data[i + 1]);
+      total += Math.hypot(m.data[i] - m.data[i - 2], m.data[i + 1] - m.data[i - 1]);
+    }
+    g.stroke({ width: 4, color, alpha: 0.9, cap: "round", join: "round" });
+    const t = new Text({ text: labelFor(total), style: { fontFamily: "system-ui, sans-serif", fontSize: 18, fill: 0xffffff, stroke: { color: 0x000000, width: 4 } }, resolution: 2 });
+    t.anchor.set(0.5, 1.2);
+    t.position.set(m.data[m.data.length - 2], m.data[m.data.length - 1]);
+    c.addChild(t);
+  }
+}
+
+const markerSizes: Record<string, number> = { tiny: 16, small: 22, medium: 30, large: 42, huge: 56 };
+
+export function drawMarkers(c: Container, list: Marker[]): void {
+  c.removeChildren().forEach((o) => o.destroy());
+  for (const m of list) {
+    if (m.hidden) continue;
+    const size = markerSizes[m.size ?? "medium"] ?? 30;
+    const color = parseColor(m.color, 0xff3344);
+    const g = new Graphics();
+    if (m.shape === "circle" || m.shape === "label") g.circle(0, 0, size / 2);
+    else g.moveTo(0, 0).lineTo(-size / 2, -size * 0.9).arc(0, -size * 0.9, size / 2, Math.PI, 0).lineTo(0, 0);
+    g.fill({ color }).stroke({ width: 2, color: 0x000000, alpha: 0.6 });
+    g.position.set(m.x, m.y);
+    const t = new Text({ text: m.label ?? "", style: { fontFamily: "system-ui, sans-serif", fontWeight: "700", fontSize: size * 0.45, fill: 0xffffff }, resolution: 2 });
+    t.anchor.set(0.5);
+    t.position.set(0, m.shape === "circle" || m.shape === "label" ? 0 : -size * 0.9);
+    g.addChild(t);
+    c.addChild(g);
+  }
+}
+
+/** Door midpoints: where door icons sit and where a click toggles them. */
+export function doorMidpoints(walls: Wall[] | undefined): { id: string; state: string; x: number; y: number }[] {
+  const out = [];
+  for (const w of walls ?? []) {
+    if (w.type !== "door" || !Array.isArray(w.data) || w.data.length < 4) continue; // secret doors stay secret
+    const n = w.data.length / 2;
+    // Midpoint along the polyline's length.
+    let len = 0;
+    for (let i = 1; i < n; i++) len += Math.hypot(w.data[2 * i] - w.data[2 * i - 2], w.data[2 * i + 1] - w.data[2 * i - 1]);
+    let left = len / 2, x = w.data[0], y = w.data[1];
+    for (let i = 1; i < n; i++) {
+      const ax = w.data[2 * i - 2], ay = w.data[2 * i - 1], bx = w.data[2 * i], by = w.data[2 * i + 1];
+      const seg = Math.hypot(bx - ax, by - ay);
+      if (seg >= left) {
+        x = ax + ((bx - ax) * left) / (seg || 1);
+        y = ay + ((by - ay) * left) / (seg || 1);
+        break;
+      }
+      left -= seg;
+    }
+    out.push({ id: w.id, state: w.door ?? "closed", x, y });
+  }
+  return out;
+}
+
+/** A door icon: a rounded square, green open, brown closed, red locked. */
+export function doorIcon(state: string, size: number): Graphics {
+  const g = new Graphics();
+  const fill = state === "open" ? 0x2e9d4f : state === "locked" ? 0xb3261e : 0x8a5a2b;
+  g.roundRect(-size / 2, -size / 2, size, size, size * 0.2).fill({ color: fill }).stroke({ width: 2, color: 0xffffff, alpha: 0.9 });
+  // A door leaf: a bar, swung open when open.
+  const k = size * 0.3;
+  if (state === "open") g.moveTo(-k, k).lineTo(k * 0.2, -k).stroke({ width: 3, color: 0xffffff });
+  else g.moveTo(-k, 0).lineTo(k, 0).stroke({ width: 3, color: 0xffffff });
+  if (state === "locked") g.circle(0, k * 0.55, size * 0.08).fill({ color: 0xffffff });
+  return g;
+}

@@ -1,0 +1,576 @@
+// MapRenderer draws one map from a Store into a container element, with
+// PixiJS (WebGL) and pixi-viewport for pan, wheel and pinch. It knows
+// nothing of the player page around it: what the user may do (drag which
+// token, open doors) and what to send comes in through RendererOptions,
+// so the host console's GM view can reuse it with other options.
+//
+// Rendering is on demand: a frame is drawn only when something changed
+// (an event, a viewport move, an animation), which keeps phones cool and
+// leaves the CPU to the rest of the page.
+import { Application, Assets, Container, Graphics, Sprite, Texture, Ticker, VideoSource } from "pixi.js";
+import { Viewport } from "pixi-viewport";
+import type { Change, Store } from "../state/store";
+import type { MapData, Movement, Token } from "../types";
+import { doorIcon, doorMidpoints, drawAreaEffects, drawDrawings, drawMarkers, drawMeasurements, drawTiles } from "./objects";
+import { drawGrid, gridOf, pixelsPerUnit } from "./grid";
+import { TokenView } from "./tokens";
+import { computeAreas, visibleIn, VisionLayer, type VisionAreas } from "./vision";
+import { FogLayer } from "./fog";
+import { DragController } from "./drag";
+
+export interface RendererOptions {
+  /** "player" draws what players see; "gm" (a later issue) will draw everything. */
+  mode: "player" | "gm";
+  /** Whether the local user may drag this token now. */
+  canDrag(t: Token): boolean;
+  /** Whether the local user may open and close doors now. */
+  canUseDoors(): boolean;
+  /** Whose vision to draw; the whole party's when absent (a GM view would see all). */
+  isViewer?(t: Token): boolean;
+  /** Sends a drag step (tokenMoved). */
+  sendMove(m: Movement): void;
+  /** Sends a door change (updateDoor). */
+  sendDoor(mapId: string, id: string, state: string): void;
+  /** Reports where the user looks (mapViewportUpdated); the renderer throttles it. */
+  sendViewport(frame: { id: string; x: number; y: number; zoom: number }): void;
+  /** Whether animations should be cut short (prefers-reduced-motion). */
+  reducedMotion(): boolean;
+  /** Whether the user may pan and zoom (a display follows the host instead). */
+  userViewport: boolean;
+}
+
+export class MapRenderer {
+  app!: Application;
+  viewport!: Viewport;
+  frames = 0;
+  lastError: string | null = null;
+  backgroundLoaded = false;
+  readonly views = new Map<string, TokenView>();
+  private ticker = new Ticker();
+  private dirty = true;
+  private idlers: (() => void)[] = [];
+  private background = new Container();
+  private floorTiles = new Container();
+  private grid = new Graphics();
+  private gridMask = new Graphics(); // hexes stop at the map's edge
+  private mapTiles = new Container();
+  private drawings = new Graphics();
+  private effects = new Graphics();
+  private measures = new Container();
+  private objectTiles = new Container();
+  private markers = new Container();
+  private tokenLayer = new Container();
+  readonly overlay = new Graphics(); // drag path and target cell
+  private vision = new VisionLayer();
+  private fog = new FogLayer();
+  private doors = new Container();
+  private focus = new Graphics();
+  private bgKey = "";
+  private shownMapId: string | null = null;
+  private video: HTMLVideoElement | null = null;
+  private visionDue = false;
+  private areas: VisionAreas | null = null;
+  private lastViewportSent = 0;
+  private viewportTimer: number | undefined;
+  drag!: DragController;
+
+  private constructor(private el: HTMLElement, readonly store: Store, readonly options: RendererOptions) {}
+
+  static async create(el: HTMLElement, store: Store, options: RendererOptions): Promise<MapRenderer> {
+    const r = new MapRenderer(el, store, options);
+    await r.init();
+    return r;
+  }
+
+  private async init(): Promise<void> {
+    this.app = new Application();
+    await this.app.init({
+      resizeTo: this.el,
+      autoStart: false,
+      sharedTicker: false,
+      antialias: true,
+      backgroundColor: 0x111318,
+      resolution: Math.min(2, window.devicePixelRatio || 1),
+      autoDensity: true,
+      preference: "webgl",
+      preserveDrawingBuffer: true, // screenshots and pixel reads in tests see the last frame
+    });
+    this.app.ticker.stop();
+    this.el.appendChild(this.app.canvas);
+    this.app.canvas.setAttribute("aria-label", "Battle map");
+    this.app.canvas.tabIndex = 0;
+    this.app.canvas.addEventListener("keydown", (e) => this.onKey(e));
+    this.viewport = new Viewport({
+      screenWidth: this.el.clientWidth,
+      screenHeight: this.el.clientHeight,
+      worldWidth: 1000,
+      worldHeight: 1000,
+      events: this.app.renderer.events,
+      ticker: this.ticker,
+      passiveWheel: false,
+      disableOnContextMenu: true,
+    });
+    if (this.options.userViewport) {
+      this.viewport.drag({ pressDrag: true }).pinch().wheel({ smooth: this.options.reducedMotion() ? undefined : 3 });
+      // A flung map keeps gliding; not for people who asked for less motion.
+      if (!this.options.reducedMotion()) this.viewport.decelerate({ friction: 0.92 });
+    }
+    this.viewport.clampZoom({ minScale: 0.05, maxScale: 6 });
+    this.app.stage.addChild(this.viewport);
+    this.viewport.addChild(this.background, this.floorTiles, this.grid, this.mapTiles, this.drawings, this.effects, this.measures,
+      this.objectTiles, this.markers, this.tokenLayer, this.overlay, this.vision, this.fog, this.doors, this.focus);
+    this.tokenLayer.sortableChildren = true;
+    this.viewport.addChild(this.gridMask);
+    this.grid.mask = this.gridMask;
+    // Under the interactive viewport, any drawn shape would catch the
+    // pointer (Pixi hit-tests geometry inside an interactive parent) and
+    // hide the tokens and doors below it: only those two take events.
+    for (const layer of [this.background, this.floorTiles, this.grid, this.mapTiles, this.drawings, this.effects, this.measures,
+      this.objectTiles, this.markers, this.overlay, this.vision, this.fog, this.focus]) layer.eventMode = "none";
+    this.viewport.on("moved", () => this.viewportMoved());
+    this.viewport.on("zoomed", () => this.viewportMoved());
+    this.drag = new DragController(this);
+    this.app.renderer.on("resize", (w: number, h: number) => {
+      this.viewport.resize(w, h);
+      this.requestRender();
+    });
+    this.store.subscribe((c) => this.onChange(c));
+    this.onChange({ kind: "map" });
+    this.ticker.autoStart = false;
+    const loop = (now: number) => {
+      if (this.app.renderer == null) return;
+      this.ticker.update(now);
+      this.tick(this.ticker.deltaMS);
+      requestAnimationFrame(loop);
+    };
+    requestAnimationFrame(loop);
+  }
+
+  /** Asks for a frame; callers never render themselves. */
+  requestRender(): void {
+    this.dirty = true;
+  }
+
+  /** Resolves after the next rendered frame (test hook: events applied and drawn). */
+  idle(): Promise<void> {
+    this.dirty = true;
+    return new Promise((resolve) => this.idlers.push(resolve));
+  }
+
+  private tick(dt: number): void {
+    let moving = false;
+    for (const v of this.views.values()) if (v.step(dt)) moving = true;
+    if (moving) this.visionDue = true;
+    if (this.visionDue) this.redrawVision();
+    if (this.viewport.dirty) {
+      this.viewport.dirty = false;
+      this.dirty = true;
+    }
+    if (this.video && !this.video.paused) this.dirty = true;
+    if (!this.dirty && !moving) return;
+    this.dirty = false;
+    try {
+      this.app.render();
+      this.frames++;
+    } catch (err) {
+      this.lastError = "render: " + (err as Error).message;
+    }
+    const idlers = this.idlers;
+    this.idlers = [];
+    for (const f of idlers) f();
+  }
+
+  // ---- store changes -------------------------------------------------------
+
+  private onChange(c: Change): void {
+    try {
+      this.apply(c);
+    } catch (err) {
+      this.lastError = `${c.kind}: ${(err as Error).message}`;
+      console.error(err);
+    }
+    this.requestRender();
+  }
+
+  private apply(c: Change): void {
+    const map = this.store.map;
+    switch (c.kind) {
+      case "map":
+        this.drawMap(map);
+        return;
+      case "token":
+        this.syncToken(c.id, true);
+        this.visionDue = true;
+        return;
+      case "tokenRemoved":
+        this.removeToken(c.id);
+        this.visionDue = true;
+        return;
+      case "tokens":
+        this.syncTokens();
+        this.visionDue = true;
+        return;
+      case "objects":
+        if (map) this.drawObjects(map, c.layer);
+        if (c.layer === "lights") this.visionDue = true;
+        return;
+      case "walls":
+      case "vision":
+        this.visionDue = true;
+        if (map) this.drawDoors(map);
+        return;
+      case "fog":
+        if (map) this.fog.load(map, this.store.fogImage);
+        return;
+      case "screen":
+        this.drawDoors(map);
+        return;
+      case "moved":
+        this.drag.remoteMove(c.movement);
+        return;
+      case "command":
+        this.command(c.name, c.data);
+        return;
+    }
+  }
+
+  private drawMap(map: MapData | null): void {
+    // A new map starts over; the same map updated (a door, a setting)
+    // keeps its token views, their animations and a drag in progress.
+    if (!map || map.id !== this.shownMapId) {
+      for (const v of this.views.values()) v.destroy({ children: true });
+      this.views.clear();
+      this.drag.reset();
+    }
+    this.shownMapId = map?.id ?? null;
+    if (!map) {
+      this.clearBackground();
+      this.grid.clear();
+      this.vision.visible = false;
+      this.fog.visible = false;
+      this.doors.removeChildren();
+      return;
+    }
+    const w = map.width || 1000, h = map.height || 1000;
+    const first = this.viewport.worldWidth !== w || this.viewport.worldHeight !== h || this.bgKey.split("|")[0] !== map.id;
+    this.viewport.resize(this.el.clientWidth, this.el.clientHeight, w, h);
+    this.drawBackground(map);
+    drawGrid(this.grid, map);
+    this.gridMask.clear().rect(0, 0, w, h).fill(0xffffff);
+    for (const layer of ["tiles", "drawings", "areaEffects", "measurements", "markers"] as const) this.drawObjects(map, layer);
+    this.syncTokens();
+    this.fog.load(map, this.store.fogImage);
+    this.visionDue = true;
+    this.drawDoors(map);
+    if (first) this.fit();
+  }
+
+  private drawObjects(map: MapData, layer: string): void {
+    switch (layer) {
+      case "tiles":
+        drawTiles(this.floorTiles, map.tiles ?? [], ["floor"]);
+        drawTiles(this.mapTiles, map.tiles ?? [], ["map"]);
+        drawTiles(this.objectTiles, map.tiles ?? [], ["object", "token"]);
+        return;
+      case "drawings":
+        drawDrawings(this.drawings, map.drawings ?? []);
+        return;
+      case "areaEffects":
+        drawAreaEffects(this.effects, map.areaEffects ?? []);
+        return;
+      case "measurements": {
+        const ppu = pixelsPerUnit(map);
+        drawMeasurements(this.measures, map.measurements ?? [], (px) => `${Math.round(px / ppu)} ${map.gridUnits ?? "ft"}`);
+        return;
+      }
+      case "markers":
+        drawMarkers(this.markers, map.markers ?? []);
+        return;
+    }
+  }
+
+  private clearBackground(): void {
+    this.background.removeChildren().forEach((c) => c.destroy());
+    this.video?.pause();
+    this.video = null;
+    this.bgKey = "";
+    this.backgroundLoaded = false;
+  }
+
+  private drawBackground(map: MapData): void {
+    const src = map.video || map.image || "";
+    const key = `${map.id}|${src}|${map.scale ?? 1}|${map.width}x${map.height}`;
+    if (key === this.bgKey) return;
+    this.clearBackground();
+    this.bgKey = key;
+    const base = new Graphics().rect(0, 0, map.width || 1000, map.height || 1000).fill({ color: 0x2a2d33 });
+    this.background.addChild(base);
+    if (!src) {
+      this.backgroundLoaded = true;
+      return;
+    }
+    const url = /^(https?:|data:|blob:|\/)/i.test(src) ? src : "/" + src;
+    const scale = map.scale && map.scale > 0 ? map.scale : 1;
+    const place = (tex: Texture) => {
+      if (this.bgKey !== key) return;
+      const s = new Sprite(tex);
+      s.scale.set(scale);
+      this.background.addChild(s);
+      this.backgroundLoaded = true;
+      performance.mark("companion:background-loaded");
+      this.requestRender();
+    };
+    if (map.video) {
+      const v = document.createElement("video");
+      v.src = url;
+      v.muted = true;
+      v.loop = true;
+      v.playsInline = true;
+      v.crossOrigin = "anonymous";
+      v.addEventListener("loadeddata", () => {
+        place(new Texture({ source: new VideoSource({ resource: v, autoPlay: true }) }));
+        v.play().catch(() => {});
+      }, { once: true });
+      v.addEventListener("error", () => (this.lastError = "background video failed to load: " + url), { once: true });
+      this.video = v;
+      return;
+    }
+    Assets.load<Texture>({ src: url, parser: "texture" } as never).then(place, (err: Error) => {
+      this.lastError = "background image failed to load: " + url + (err?.message ? ` (${err.message})` : "");
+      this.requestRender();
+    });
+  }
+
+  // ---- tokens ----------------------------------------------------------------
+
+  private lookOf(t: Token) {
+    const c = this.store.combatantsByToken.get(t.id) ?? t.combatant ?? null;
+    const defeated = Boolean(t.dead || c?.defeated || c?.dead);
+    return { bloodied: Boolean(t.bloodied || c?.bloodied), defeated };
+  }
+
+  private syncTokens(): void {
+    for (const id of [...this.views.keys()]) if (!this.store.tokens.has(id)) this.removeToken(id);
+    for (const id of this.store.tokens.keys()) this.syncToken(id, true);
+  }
+
+  private syncToken(id: string, jump: boolean): void {
+    const t = this.store.tokens.get(id);
+    const map = this.store.map;
+    if (!t || !map) return;
+    const cell = gridOf(map).size;
+    let v = this.views.get(id);
+    if (!v) {
+      v = new TokenView(t, cell);
+      this.views.set(id, v);
+      this.tokenLayer.addChild(v);
+      this.drag.attach(v);
+    }
+    v.update(t, this.lookOf(t), cell, pixelsPerUnit(map));
+    v.zIndex = (t.elevation ?? 0) * 10 + Math.max(t.width ?? 1, t.height ?? 1);
+    if (jump && !this.drag.isDragging(id)) v.jumpTo(t.x, t.y);
+  }
+
+  private removeToken(id: string): void {
+    const v = this.views.get(id);
+    if (!v) return;
+    this.drag.forget(id);
+    v.destroy({ children: true });
+    this.views.delete(id);
+  }
+
+  /** Where a token is drawn now (its view), else its committed place. */
+  drawnPosition(t: Token): { x: number; y: number } {
+    const v = this.views.get(t.id);
+    return v ? { x: v.drawnX, y: v.drawnY } : { x: t.x, y: t.y };
+  }
+
+  // ---- vision, fog and doors -----------------------------------------------
+
+  private redrawVision(): void {
+    this.visionDue = false;
+    const map = this.store.map;
+    if (!map) return;
+    this.areas = computeAreas({
+      map,
+      tokens: this.store.tokens.values(),
+      position: (t) => this.drawnPosition(t),
+      target: (t) => this.views.get(t.id)?.target ?? t,
+      sight: (k) => this.store.sights.get(k),
+      visionKey: (t) => this.store.visionKey(t),
+      isViewer: this.options.isViewer,
+    });
+    this.vision.draw(this.areas, map, map.fogOfWar ? 0.7 : 1);
+    this.fog.reveal(this.areas);
+    this.drawDoors(map);
+    this.dirty = true;
+  }
+
+  /** Whether the party sees (x, y) now, from the data the masks are drawn from. */
+  isVisibleAt(x: number, y: number): boolean {
+    const map = this.store.map;
+    if (!map) return false;
+    if (this.visionDue) this.redrawVision();
+    if (this.areas && !visibleIn(this.areas, x, y)) return false;
+    return !this.fog.hides(x, y);
+  }
+
+  private drawDoors(map: MapData | null): void {
+    this.doors.removeChildren().forEach((c) => c.destroy());
+    if (!map) return;
+    const size = Math.max(18, gridOf(map).size * 0.4);
+    const usable = this.options.canUseDoors();
+    for (const d of doorMidpoints(map.walls)) {
+      // A door is shown where the party can see it (either side of it).
+      if (map.lineOfSight && this.areas && !this.doorSeen(d.x, d.y, map)) continue;
+      const icon = doorIcon(d.state, size);
+      icon.position.set(d.x, d.y);
+      icon.alpha = usable ? 1 : 0.75;
+      if (usable && d.state !== "locked") {
+        icon.eventMode = "static";
+        icon.cursor = "pointer";
+        icon.on("pointertap", (e) => {
+          e.stopPropagation();
+          this.options.sendDoor(map.id, d.id, d.state === "open" ? "closed" : "open");
+        });
+      }
+      this.doors.addChild(icon);
+    }
+  }
+
+  private doorSeen(x: number, y: number, map: MapData): boolean {
+    const k = gridOf(map).size * 0.25;
+    return [[k, 0], [-k, 0], [0, k], [0, -k]].some(([dx, dy]) => visibleIn(this.areas!, x + dx, y + dy));
+  }
+
+  // ---- viewport ----------------------------------------------------------------
+
+  fit(): void {
+    const map = this.store.map;
+    if (!map) return;
+    const w = map.width || 1000, h = map.height || 1000;
+    this.viewport.fit(true, w * 1.04, h * 1.04);
+    this.viewport.moveCenter(w / 2, h / 2);
+    this.requestRender();
+  }
+
+  /** Arrow keys pan by a fifth of the screen when the map has focus. */
+  private onKey(e: KeyboardEvent): void {
+    if (!this.options.userViewport) return;
+    const step = 0.2 / this.viewport.scaled;
+    const d: Record<string, [number, number]> = {
+      ArrowLeft: [-this.viewport.screenWidth * step, 0], ArrowRight: [this.viewport.screenWidth * step, 0],
+      ArrowUp: [0, -this.viewport.screenHeight * step], ArrowDown: [0, this.viewport.screenHeight * step],
+    };
+    const move = d[e.key];
+    if (!move) return;
+    e.preventDefault();
+    const c = this.viewport.center;
+    this.viewport.moveCenter(c.x + move[0], c.y + move[1]);
+    this.viewportMoved();
+    this.requestRender();
+  }
+
+  zoomBy(factor: number): void {
+    const c = this.viewport.center;
+    this.viewport.setZoom(this.viewport.scaled * factor, true);
+    this.viewport.moveCenter(c);
+    this.viewportMoved();
+    this.requestRender();
+  }
+
+  private viewportMoved(): void {
+    const map = this.store.map;
+    if (!map || !this.options.userViewport) return;
+    // At most 5 reports a second; the last position is always sent.
+    const send = () => {
+      this.lastViewportSent = performance.now();
+      const c = this.viewport.center;
+      this.options.sendViewport({ id: map.id, x: Math.round(c.x), y: Math.round(c.y), zoom: Math.round(this.viewport.scaled * 1000) / 1000 });
+    };
+    clearTimeout(this.viewportTimer);
+    const wait = 200 - (performance.now() - this.lastViewportSent);
+    if (wait <= 0) send();
+    else this.viewportTimer = window.setTimeout(send, wait);
+  }
+
+  private command(name: string, data: unknown): void {
+    const d = (data && typeof data === "object" ? data : {}) as Record<string, unknown>;
+    const quick = this.options.reducedMotion();
+    if (name === "mapFitScreen") {
+      this.fit();
+      return;
+    }
+    if (name === "mapVideoControlUpdated") {
+      // The host plays, pauses and seeks a video background for everyone.
+      const v = this.video;
+      if (!v) return;
+      const time = Number(d.time);
+      if (Number.isFinite(time) && Math.abs(v.currentTime - time) > 0.5) v.currentTime = time;
+      if (d.state === "pause") v.pause();
+      else if (d.state === "play") v.play().catch(() => {});
+      this.requestRender();
+      return;
+    }
+    if (name === "mapFrameUpdated") {
+      if (this.options.userViewport) return; // only displays follow the host's frame
+      if (typeof d.id === "string" && this.store.map && d.id !== this.store.map.id) return; // another map's frame
+      const x = Number(d.x), y = Number(d.y), zoom = Number(d.zoom);
+      if (!Number.isFinite(x) || !Number.isFinite(y)) return;
+      if (quick) {
+        if (zoom > 0) this.viewport.setZoom(zoom, true);
+        this.viewport.moveCenter(x, y);
+      } else {
+        this.viewport.animate({ position: { x, y }, scale: zoom > 0 ? zoom : undefined, time: 400, ease: "easeInOutSine" });
+      }
+      this.requestRender();
+      return;
+    }
+    if (name === "mapFocus") {
+      const x = Number(d.x), y = Number(d.y);
+      if (!Number.isFinite(x) || !Number.isFinite(y)) return;
+      if (d.reset) {
+        this.fit();
+        return;
+      }
+      if (d.pan || d.zoom) {
+        const scale = d.zoom ? Math.max(this.viewport.scaled, 1.5) : undefined;
+        if (quick) {
+          if (scale) this.viewport.setZoom(scale, true);
+          this.viewport.moveCenter(x, y);
+        } else this.viewport.animate({ position: { x, y }, scale, time: 500, ease: "easeInOutSine" });
+      }
+      if (d.effect !== false) this.pulse(x, y, typeof d.color === "string" ? d.color : "#ffcc00");
+    }
+  }
+
+  /** The attention ring of mapFocus: expanding circles for 1.2 s (one still ring with reduced motion). */
+  private pulse(x: number, y: number, color: string): void {
+    const c = parseInt(color.replace("#", "").slice(0, 6), 16) || 0xffcc00;
+    const start = performance.now();
+    const quick = this.options.reducedMotion();
+    const step = () => {
+      const t = (performance.now() - start) / 1200;
+      this.focus.clear();
+      if (t < 1) {
+        const r = quick ? 60 : 20 + 80 * t;
+        this.focus.circle(x, y, r).stroke({ width: 6, color: c, alpha: quick ? 1 : 1 - t });
+        this.ticker.addOnce(step);
+      }
+      this.requestRender();
+    };
+    step();
+  }
+
+  /** Page CSS pixels of a map point, and back. */
+  mapToScreen(x: number, y: number): { x: number; y: number } {
+    const p = this.viewport.toScreen(x, y);
+    const r = this.app.canvas.getBoundingClientRect();
+    return { x: p.x + r.left, y: p.y + r.top };
+  }
+  screenToMap(x: number, y: number): { x: number; y: number } {
+    const r = this.app.canvas.getBoundingClientRect();
+    const p = this.viewport.toWorld(x - r.left, y - r.top);
+    return { x: p.x, y: p.y };
+  }
+}

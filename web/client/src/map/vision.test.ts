@@ -1,0 +1,76 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { computeAreas, isPartyViewer, visibleIn, type VisionInput } from "./vision";
+import type { MapData, Sight, Token } from "../types";
+
+const room = [0, 0, 1000, 0, 1000, 1000, 0, 1000];
+
+function input(map: MapData, tokens: Token[], sights: Sight[] = []): VisionInput {
+  const byKey = new Map(sights.map((s) => [s.key, s]));
+  return {
+    map, tokens, position: (t) => ({ x: t.x, y: t.y }), sight: (k) => byKey.get(k),
+    visionKey: (t) => ("id" in (t.vision ?? {}) ? "vision-" + (t.vision as { id: string }).id : "token-" + t.id),
+  };
+}
+
+const base: MapData = { id: "M", width: 1000, height: 1000, gridSize: 50, gridScale: 5, lineOfSight: true, losDaylight: 1, losVisionLimit: -1 };
+
+test("party vision is the union of every friendly or player token's sight; hostile tokens add nothing", () => {
+  const left = [0, 0, 400, 0, 400, 1000, 0, 1000];
+  const right = [600, 0, 1000, 0, 1000, 1000, 600, 1000];
+  const tokens: Token[] = [
+    { id: "A", x: 100, y: 100, player: true, vision: { enabled: true } },
+    { id: "F", x: 900, y: 100, role: "friendly", vision: { enabled: true } },
+    { id: "H", x: 500, y: 500, role: "hostile", vision: { enabled: true } },
+  ];
+  const a = computeAreas(input(base, tokens, [
+    { key: "token-A", x: 100, y: 100, polygon: left },
+    { key: "token-F", x: 900, y: 100, polygon: right },
+    { key: "token-H", x: 500, y: 500, polygon: room },
+  ]));
+  assert.ok(visibleIn(a, 50, 500) && visibleIn(a, 950, 500));
+  assert.ok(!visibleIn(a, 500, 500), "the hostile token's view is not the party's");
+  assert.equal(isPartyViewer(tokens[2]), false);
+});
+
+test("losVisionLimit clips sight (grid units: 10 ft at 5 ft per 50 px cell = 100 px)", () => {
+  const a = computeAreas(input({ ...base, losVisionLimit: 10 }, [{ id: "A", x: 500, y: 500, player: true, vision: { enabled: true } }], [{ key: "token-A", x: NaN, y: NaN, polygon: room }]));
+  assert.ok(visibleIn(a, 590, 500));
+  assert.ok(!visibleIn(a, 620, 500));
+});
+
+test("in the dark only light and darkvision show things; daylight shows all in sight", () => {
+  const dark = { ...base, losDaylight: 0, lights: [{ id: "L", x: 900, y: 900, radiusMin: 5, radiusMax: 10, sight: { key: "light-L", x: 900, y: 900, polygon: room } }] };
+  const tokens: Token[] = [{ id: "A", x: 100, y: 100, player: true, vision: { enabled: true, dark: true, darkRadiusMax: 20 } }];
+  const a = computeAreas(input(dark, tokens, [{ key: "token-A", x: 100, y: 100, polygon: room }]));
+  assert.ok(visibleIn(a, 250, 100), "darkvision reaches 200 px");
+  assert.ok(!visibleIn(a, 500, 500), "unlit and beyond darkvision");
+  assert.ok(visibleIn(a, 850, 900), "inside the light");
+  const day = computeAreas(input({ ...dark, losDaylight: 0.5 }, tokens, [{ key: "token-A", x: 100, y: 100, polygon: room }]));
+  assert.ok(visibleIn(day, 500, 500));
+});
+
+test("without line of sight everything is visible; without a server polygon the walls are used", () => {
+  assert.ok(visibleIn(computeAreas(input({ ...base, lineOfSight: false }, [])), 1, 1));
+  const walled = { ...base, walls: [{ id: "W", data: [300, 0, 300, 1000] }] };
+  const a = computeAreas(input(walled, [{ id: "A", x: 100, y: 500, player: true, vision: { enabled: true } }]));
+  assert.ok(visibleIn(a, 200, 500) && !visibleIn(a, 400, 500));
+});
+
+test("a gliding token uses the server polygon computed where it is going, not a local one", () => {
+  const serverPoly = [0, 0, 1000, 0, 1000, 1000, 0, 1000];
+  const walled = { ...base, walls: [{ id: "W", data: [300, 0, 300, 1000] }] };
+  const t: Token = { id: "A", x: 100, y: 500, player: true, vision: { enabled: true } };
+  const inp = input(walled, [t], [{ key: "token-A", x: 200, y: 500, polygon: serverPoly }]);
+  inp.position = () => ({ x: 150, y: 500 }); // mid-glide
+  assert.ok(!visibleIn(computeAreas(inp), 400, 500), "without a target the walls decide");
+  inp.target = () => ({ x: 200, y: 500 });
+  assert.ok(visibleIn(computeAreas(inp), 400, 500), "the server's polygon at the glide's end is used");
+});
+
+test("a light carried by a tile lights the tile's place", () => {
+  const dark: MapData = { ...base, losDaylight: 0, tiles: [{ id: "T", x: 800, y: 800, width: 50, height: 50, light: { id: "TL", x: 0, y: 0, radiusMin: 5, radiusMax: 10 } }] };
+  const a = computeAreas(input(dark, [{ id: "A", x: 100, y: 100, player: true, vision: { enabled: true } }], [{ key: "token-A", x: 100, y: 100, polygon: room }]));
+  assert.ok(visibleIn(a, 850, 800), "lit by the tile's light");
+  assert.ok(!visibleIn(a, 500, 500));
+});

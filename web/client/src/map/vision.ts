@@ -1,0 +1,161 @@
+// What the party sees, and its drawing. The server computes visibility
+// polygons (one computation serves every page); this module clips them by
+// each token's vision and light radii and the map's losVisionLimit, and
+// draws darkness with GPU stencil masks:
+//   - outside every party token's sight: black (or the dimmed "explored"
+//     look when fogExploration remembers it);
+//   - in sight but unlit: darkened by 1 - losDaylight;
+//   - dim light (radiusMax, darkvision): half as dark; bright light
+//     (radiusMin): clear.
+// Party vision is shared: the union of the sight of every friendly or
+// player token. isVisibleAt() answers from the same areas the masks draw.
+import { Container, Graphics } from "pixi.js";
+import type { MapData, Sight, Token } from "../types";
+import { circle, clipToRadius, inPolygon, sightSegments, visibilityPolygon, type Segment } from "./geometry";
+import { parseColor, pixelsPerUnit } from "./grid";
+
+export interface VisionInput {
+  map: MapData;
+  tokens: Iterable<Token>;
+  /** Where each token is drawn now (a drag moves its viewpoint). */
+  position(t: Token): { x: number; y: number };
+  /** Where a gliding token is going (its server polygon is computed there). */
+  target?(t: Token): { x: number; y: number };
+  sight(key: string): Sight | undefined;
+  visionKey(t: Token): string;
+  /** Whose eyes the page shows; the whole party's when absent. */
+  isViewer?(t: Token): boolean;
+}
+
+interface Lit {
+  poly: number[];
+  color: number;
+  alpha: number;
+}
+
+export interface VisionAreas {
+  lineOfSight: boolean;
+  sight: number[][];
+  bright: number[][];
+  dim: number[][];
+  tints: Lit[];
+  daylight: number;
+}
+
+/** Party tokens share their vision: friendly or player tokens with vision on. */
+export function isPartyViewer(t: Token): boolean {
+  return (t.player === true || t.role === "friendly") && !!t.vision && t.vision.enabled !== false;
+}
+
+export function computeAreas(inp: VisionInput): VisionAreas {
+  const map = inp.map;
+  const daylight = Math.max(0, Math.min(1, map.losDaylight ?? 1));
+  const areas: VisionAreas = { lineOfSight: !!map.lineOfSight, sight: [], bright: [], dim: [], tints: [], daylight };
+  if (!map.lineOfSight) return areas;
+  const ppu = pixelsPerUnit(map);
+  const limit = typeof map.losVisionLimit === "number" && map.losVisionLimit >= 0 ? map.losVisionLimit * ppu : Infinity;
+  const w = map.width ?? 0, h = map.height ?? 0;
+  let segments: Segment[] | null = null;
+  const near = (s: Sight, p: { x: number; y: number } | undefined) => !!p && Math.abs(s.x - p.x) < 1 && Math.abs(s.y - p.y) < 1;
+  const polygonAt = (key: string, x: number, y: number, goal?: { x: number; y: number }): number[] => {
+    const s = inp.sight(key);
+    // A server polygon is used when it was computed from where the viewer
+    // is drawn, or where it is gliding to (a glide lasts a few frames; the
+    // server's polygon is right at its end). Old-form polygons carry no
+    // origin: trusted as they are.
+    if (s && (Number.isNaN(s.x) || near(s, { x, y }) || near(s, goal))) return s.polygon;
+    segments ??= sightSegments(map.walls);
+    if (segments.length === 0 && w > 0) return [0, 0, w, 0, w, h, 0, h];
+    return visibilityPolygon(x, y, segments, [0, 0, w || 10000, h || 10000]);
+  };
+  for (const t of inp.tokens) {
+    if (!(inp.isViewer ?? isPartyViewer)(t)) continue;
+    const v = t.vision!;
+    const { x, y } = inp.position(t);
+    const key = inp.sight(inp.visionKey(t)) ? inp.visionKey(t) : "token-" + t.id;
+    const poly = polygonAt(key, x, y, inp.target?.(t));
+    if (poly.length < 6) continue;
+    areas.sight.push(isFinite(limit) ? clipToRadius(poly, x, y, limit) : poly);
+    if (v.light) {
+      const max = (v.lightRadiusMax ?? 0) * ppu, min = (v.lightRadiusMin ?? 0) * ppu;
+      if (max > 0) {
+        areas.dim.push(clipToRadius(poly, x, y, max));
+        areas.tints.push({ poly: clipToRadius(poly, x, y, max), color: parseColor(v.lightColor, 0xffffff), alpha: v.lightOpacity ?? 0.3 });
+      }
+      if (min > 0) areas.bright.push(clipToRadius(poly, x, y, min));
+    }
+    if (v.dark && (v.darkRadiusMax ?? 0) > 0) areas.dim.push(clipToRadius(poly, x, y, (v.darkRadiusMax ?? 0) * ppu));
+  }
+  // Standalone lights, and lights carried by tiles (they move with the tile).
+  const lights = [...(map.lights ?? []), ...(map.tiles ?? []).filter((t) => t.light && !t.hidden).map((t) => ({ ...t.light!, x: t.x, y: t.y }))];
+  for (const l of lights) {
+    if (l.enabled === false) continue;
+    const poly = polygonAt("light-" + l.id, l.x, l.y);
+    if (poly.length < 6) continue;
+    const max = (l.radiusMax ?? 0) * ppu, min = (l.radiusMin ?? 0) * ppu;
+    if (max > 0) {
+      const p = clipToRadius(poly, l.x, l.y, max);
+      areas.dim.push(p);
+      areas.tints.push({ poly: p, color: parseColor(l.color, 0xffffff), alpha: l.opacity ?? 0.3 });
+      // A light marked always visible shows its own area even outside the party's sight.
+      if (l.alwaysVisible) areas.sight.push(p);
+    }
+    if (min > 0) areas.bright.push(clipToRadius(poly, l.x, l.y, min));
+  }
+  return areas;
+}
+
+/** Whether the party sees (x, y): inside someone's sight, and lit enough (daylight, light, darkvision). */
+export function visibleIn(a: VisionAreas, x: number, y: number): boolean {
+  if (!a.lineOfSight) return true;
+  if (!a.sight.some((p) => inPolygon(p, x, y))) return false;
+  if (a.daylight > 0) return true;
+  return a.dim.some((p) => inPolygon(p, x, y)) || a.bright.some((p) => inPolygon(p, x, y));
+}
+
+/** The darkness overlay: three full-map rectangles, each with an inverse stencil mask. */
+export class VisionLayer extends Container {
+  private tintLayer = new Graphics();
+  private unlit = new Graphics(); // outside dim and bright light
+  private undim = new Graphics(); // outside bright light
+  private blind = new Graphics(); // outside sight
+  private maskDim = new Graphics();
+  private maskBright = new Graphics();
+  private maskSight = new Graphics();
+  areas: VisionAreas | null = null;
+
+  constructor() {
+    super();
+    this.tintLayer.blendMode = "add";
+    this.addChild(this.tintLayer, this.unlit, this.undim, this.blind, this.maskDim, this.maskBright, this.maskSight);
+    this.unlit.setMask({ mask: this.maskDim, inverse: true });
+    this.undim.setMask({ mask: this.maskBright, inverse: true });
+    this.blind.setMask({ mask: this.maskSight, inverse: true });
+  }
+
+  draw(a: VisionAreas, map: MapData, blindAlpha = 1): void {
+    this.areas = a;
+    for (const g of [this.tintLayer, this.unlit, this.undim, this.blind, this.maskDim, this.maskBright, this.maskSight]) g.clear();
+    this.visible = a.lineOfSight;
+    if (!a.lineOfSight) return;
+    const pad = 4000; // darkness reaches past the map edges when panned out
+    const w = (map.width ?? 0) + 2 * pad, h = (map.height ?? 0) + 2 * pad;
+    const dark = (1 - a.daylight) * 0.9;
+    // unlit + undim stack to `dark`; undim alone (dim light) gives half of it.
+    const half = dark / 2;
+    const outer = 1 - (1 - dark) / (1 - half);
+    if (dark > 0) {
+      this.unlit.rect(-pad, -pad, w, h).fill({ color: 0x05060a, alpha: outer });
+      this.undim.rect(-pad, -pad, w, h).fill({ color: 0x05060a, alpha: half });
+    }
+    this.blind.rect(-pad, -pad, w, h).fill({ color: 0x000000, alpha: blindAlpha });
+    const fill = (g: Graphics, polys: number[][]) => {
+      for (const p of polys) if (p.length >= 6) g.poly(p, true);
+      g.fill({ color: 0xffffff });
+    };
+    fill(this.maskDim, a.dim.concat(a.bright));
+    fill(this.maskBright, a.bright);
+    fill(this.maskSight, a.sight.length ? a.sight : [circle(-pad * 2, -pad * 2, 1)]);
+    for (const t of a.tints) this.tintLayer.poly(t.poly, true).fill({ color: t.color, alpha: Math.min(0.35, t.alpha * 0.35) });
+  }
+}

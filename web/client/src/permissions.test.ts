@@ -1,0 +1,40 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { mayDrag, mayUseDoors, seesThrough } from "./permissions";
+import type { Token } from "./types";
+
+const ann: Token = { id: "A", name: "Ann", x: 0, y: 0, player: true };
+const bob: Token = { id: "B", name: "Bob", x: 0, y: 0, player: true };
+const orc: Token = { id: "O", name: "Orc", x: 0, y: 0, role: "hostile" };
+const all = [ann, bob, orc];
+const player = { name: "ann", display: false };
+
+test("interaction none, all, token", () => {
+  assert.equal(mayDrag(orc, player, "none", false, all), false);
+  assert.equal(mayDrag(orc, player, "all", false, all), true);
+  assert.equal(mayDrag(orc, player, "token", false, all), false, "token mode: never a monster");
+  assert.equal(mayDrag(ann, player, "token", false, all), true, "the token with the player's name");
+  assert.equal(mayDrag(bob, player, "token", false, all), false, "not another player's token");
+  assert.equal(mayDrag(bob, { name: "Cy", display: false }, "token", false, all), true, "no token named after the player: any player token");
+});
+
+test("nothing moves on a display or while paused; doors follow the same gate", () => {
+  assert.equal(mayDrag(ann, { name: "Ann", display: true }, "all", false, all), false);
+  assert.equal(mayDrag(ann, player, "all", true, all), false);
+  assert.equal(mayDrag(ann, null, "all", false, all), false);
+  assert.equal(mayUseDoors(player, "token", false), true);
+  assert.equal(mayUseDoors(player, "none", false), false);
+  assert.equal(mayUseDoors(player, "all", true), false);
+  assert.equal(mayUseDoors({ name: "x", display: true }, "all", false), false);
+});
+
+test("shared vision: the party's, unless the host says never; then the player's own token", () => {
+  const eyes = { vision: { enabled: true } };
+  const a = { ...ann, ...eyes }, b = { ...bob, ...eyes }, o = { ...orc, ...eyes };
+  const toks = [a, b, o];
+  assert.deepEqual(toks.map((t) => seesThrough(t, player, "always", toks)), [true, true, false]);
+  assert.deepEqual(toks.map((t) => seesThrough(t, player, undefined, toks)), [true, true, false]);
+  assert.deepEqual(toks.map((t) => seesThrough(t, player, "never", toks)), [true, false, false]);
+  assert.deepEqual(toks.map((t) => seesThrough(t, { name: "Cy", display: false }, "never", toks)), [true, true, false], "no token of theirs: the party's");
+  assert.deepEqual(toks.map((t) => seesThrough(t, { name: "Ann", display: true }, "never", toks)), [true, true, false], "displays show the party's");
+});

@@ -1,0 +1,116 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { Store, type Change } from "./store";
+import type { MapData } from "../types";
+
+function demoMap(): MapData {
+  return {
+    id: "M1", name: "Chapel", width: 700, height: 700, gridSize: 70, lineOfSight: true,
+    tokens: [
+      { id: "A", name: "Ann", x: 35, y: 35, player: true, vision: { enabled: true, sight: { key: "vision-VA", x: 35, y: 35, polygon: [0, 0, 70, 0, 70, 70] } } },
+      { id: "H", name: "Hidden", x: 105, y: 35, hidden: true },
+    ],
+    markers: [{ id: "K1", x: 1, y: 1 }, { id: "K2", x: 1, y: 1, hidden: true }],
+    tiles: [{ id: "T1", x: 0, y: 0, width: 10, height: 10, layer: "object" }, { id: "T2", x: 0, y: 0, width: 10, height: 10, layer: "dm" }],
+    lights: [{ id: "L1", x: 5, y: 5, sight: { key: "light-L1", x: 5, y: 5, polygon: [0, 0, 9, 0, 9, 9] } }],
+  };
+}
+
+function loaded(): { s: Store; changes: Change[] } {
+  const s = new Store();
+  const changes: Change[] = [];
+  s.subscribe((c) => changes.push(c));
+  s.load({ map: demoMap(), screen: { remoteInteraction: true }, paused: false });
+  changes.length = 0;
+  return { s, changes };
+}
+
+test("a snapshot keeps nothing hidden and nothing on the dm layer", () => {
+  const { s } = loaded();
+  assert.deepEqual([...s.tokens.keys()], ["A"]);
+  assert.deepEqual(s.map!.markers!.map((m) => m.id), ["K1"]);
+  assert.deepEqual(s.map!.tiles!.map((m) => m.id), ["T1"]);
+  assert.deepEqual([...s.sights.keys()].sort(), ["light-L1", "vision-VA"]);
+  assert.equal(s.interaction, "all");
+});
+
+test("tokenUpdated {id, hidden} removes the token; a full token adds or replaces it", () => {
+  const { s, changes } = loaded();
+  s.apply("tokenUpdated", { id: "A", hidden: true });
+  assert.equal(s.tokens.has("A"), false);
+  assert.deepEqual(changes.at(-1), { kind: "tokenRemoved", id: "A" });
+  s.apply("tokenUpdated", { id: "B", x: 10, y: 20, name: "Bo" });
+  assert.equal(s.tokens.get("B")!.x, 10);
+  s.apply("tokenUpdated", { id: "B", label: "B1" }); // partial: merged
+  assert.equal(s.tokens.get("B")!.label, "B1");
+  assert.equal(s.tokens.get("B")!.x, 10);
+  s.apply("tokenUpdated", { id: "ghost", label: "x" }); // partial of an unknown token: ignored
+  assert.equal(s.tokens.has("ghost"), false);
+});
+
+test("tokenMoved commits only on end; integer states are understood; its polygon replaces the vision", () => {
+  const { s, changes } = loaded();
+  s.apply("tokenMoved", { id: "A", x: 100, y: 100, state: 1 });
+  assert.equal(s.tokens.get("A")!.x, 35, "control does not commit");
+  const moved = changes.find((c) => c.kind === "moved");
+  assert.ok(moved && moved.kind === "moved" && moved.movement.state === "control");
+  s.apply("tokenMoved", { id: "A", x: 105, y: 105, state: "end", polygon: [1, 1, 2, 2, 3, 1] });
+  assert.equal(s.tokens.get("A")!.x, 105);
+  assert.deepEqual(s.sights.get("vision-VA")!.polygon, [1, 1, 2, 2, 3, 1]);
+  s.apply("tokenMoved", { id: "H", x: 1, y: 1, state: "end" });
+  assert.equal(s.tokens.has("H"), false, "a move of a token the player never got does not create it");
+});
+
+test("lineOfSightUpdated replaces the polygons, in either form; another map's is ignored", () => {
+  const { s } = loaded();
+  s.apply("lineOfSightUpdated", { mapId: "OTHER", vision: { A: [0, 0, 1, 0, 1, 1] } });
+  assert.ok(s.sights.has("vision-VA"));
+  s.apply("lineOfSightUpdated", { mapId: "M1", segments: [], vision: { A: [0, 0, 1, 0, 1, 1] } });
+  assert.deepEqual([...s.sights.keys()], ["token-A"]);
+  s.apply("lineOfSightUpdated", [{ key: "vision-VA", x: 35, y: 35, polygon: [0, 0, 5, 0, 5, 5] }]);
+  assert.deepEqual([...s.sights.keys()], ["vision-VA"]);
+});
+
+test("object events: hidden or dm-layer updates remove; plural events replace the list", () => {
+  const { s, changes } = loaded();
+  s.apply("markerUpdated", { id: "K1", hidden: true });
+  assert.equal(s.map!.markers!.length, 0);
+  s.apply("markerUpdated", { id: "K3", x: 2, y: 2, label: "3" });
+  assert.deepEqual(s.map!.markers!.map((m) => m.id), ["K3"]);
+  s.apply("tileUpdated", { id: "T1", layer: "dm" });
+  assert.equal(s.map!.tiles!.length, 0);
+  s.apply("areaEffectsUpdated", [{ id: "E1", x: 0, y: 0 }, { id: "E2", x: 0, y: 0, hidden: true }]);
+  assert.deepEqual(s.map!.areaEffects!.map((e) => e.id), ["E1"]);
+  s.apply("markerMoved", { id: "K3", x: 50, y: 60, state: "end" });
+  assert.equal(s.map!.markers![0].x, 50);
+  assert.ok(changes.every((c) => c.kind === "objects"));
+});
+
+test("systemPaused, interactionUpdated and screenUpdated in both forms", () => {
+  const { s } = loaded();
+  s.apply("systemPaused", { paused: true });
+  assert.equal(s.paused, true);
+  s.apply("systemPaused", false);
+  assert.equal(s.paused, false);
+  s.apply("interactionUpdated", { remoteInteraction: false });
+  assert.equal(s.interaction, "none");
+  s.apply("interactionUpdated", "token");
+  assert.equal(s.interaction, "token");
+  s.apply("screenUpdated", { interaction: "all" });
+  assert.equal(s.interaction, "all");
+});
+
+test("mapLoaded switches maps; unknown names are left alone", () => {
+  const { s, changes } = loaded();
+  s.apply("mapLoaded", { id: "M2", name: "Other", tokens: [{ id: "Z", x: 1, y: 1 }] });
+  assert.equal(s.map!.id, "M2");
+  assert.deepEqual([...s.tokens.keys()], ["Z"]);
+  assert.deepEqual(changes.at(-1), { kind: "map" });
+  assert.equal(s.apply("somethingNew", {}), false);
+});
+
+test("host viewport commands reach the renderer as commands", () => {
+  const { s, changes } = loaded();
+  for (const name of ["mapFrameUpdated", "mapFitScreen", "mapFocus", "mapVideoControlUpdated"]) s.apply(name, { id: "M1", x: 1, y: 2 });
+  assert.deepEqual(changes.map((c) => (c.kind === "command" ? c.name : c.kind)), ["mapFrameUpdated", "mapFitScreen", "mapFocus", "mapVideoControlUpdated"]);
+});

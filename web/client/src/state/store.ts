@@ -1,0 +1,283 @@
+// The client's copy of what the server shows players: the map and its
+// objects, the screen settings and the live drags of others. Events from
+// the WebSocket and snapshots from GET /api go in through apply() and
+// load(); listeners learn what changed so they redraw only that.
+import { dragState, interactionFrom, lineOfSightFrom, pausedFrom, screenInteraction, sightFrom } from "../net/compat";
+import type { Interaction, MapData, Movement, Screen, Sight, Snapshot, Token } from "../types";
+
+/** What changed; a renderer redraws what a change names and nothing else. */
+export type Change =
+  | { kind: "map" } // another map, or the map's own settings (grid, background, vision settings)
+  | { kind: "token"; id: string }
+  | { kind: "tokenRemoved"; id: string }
+  | { kind: "tokens" }
+  | { kind: "objects"; layer: ObjectList }
+  | { kind: "walls" }
+  | { kind: "vision" }
+  | { kind: "fog" }
+  | { kind: "screen" }
+  | { kind: "moved"; movement: Movement }
+  | { kind: "command"; name: "mapFrameUpdated" | "mapFitScreen" | "mapFocus" | "mapVideoControlUpdated"; data: unknown };
+
+export type ObjectList = "tiles" | "markers" | "drawings" | "areaEffects" | "measurements" | "lights";
+
+const singular: Record<string, ObjectList> = {
+  tileUpdated: "tiles",
+  markerUpdated: "markers",
+  lightUpdated: "lights",
+  areaEffectUpdated: "areaEffects",
+  measurementUpdated: "measurements",
+};
+const plural: Record<string, ObjectList> = {
+  tilesUpdated: "tiles",
+  markersUpdated: "markers",
+  lightsUpdated: "lights",
+  areaEffectsUpdated: "areaEffects",
+  measurementsUpdated: "measurements",
+  drawingsUpdated: "drawings",
+};
+const movedLists: Record<string, ObjectList> = { markerMoved: "markers", tileMoved: "tiles", areaEffectMoved: "areaEffects" };
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return !!v && typeof v === "object" && !Array.isArray(v);
+}
+
+/** A player never keeps what is hidden: a hidden object (or {id, hidden:true}) means "remove it". */
+function shown<T extends { hidden?: boolean; layer?: string }>(list: unknown): T[] {
+  if (!Array.isArray(list)) return [];
+  return list.filter((o) => isObject(o) && typeof o.id === "string" && !o.hidden && o.layer !== "dm") as T[];
+}
+
+export class Store {
+  map: MapData | null = null;
+  tokens = new Map<string, Token>();
+  screen: Screen = {};
+  paused = false;
+  interaction: Interaction = "all";
+  /** Vision polygons from the server by key (vision-<id>, light-<id>, token-<tokenId>). */
+  sights = new Map<string, Sight>();
+  /** Base64 or URL of the fog mask from fogUpdated, when newer than map.fog. */
+  fogImage: string | null = null;
+  /** Links combatants to tokens for bloodied/defeated looks. */
+  combatantsByToken = new Map<string, { bloodied?: boolean; defeated?: boolean; dead?: boolean }>();
+  private listeners: ((c: Change) => void)[] = [];
+
+  subscribe(fn: (c: Change) => void): void {
+    this.listeners.push(fn);
+  }
+
+  private emit(c: Change): void {
+    for (const fn of this.listeners) fn(c);
+  }
+
+  /** Replaces everything with a snapshot from GET /api. */
+  load(snap: Snapshot): void {
+    this.screen = snap.screen ?? {};
+    this.paused = Boolean(snap.paused);
+    this.interaction = screenInteraction(snap.screen, "all");
+    this.fogImage = null;
+    this.setCombatants(snap.game?.combatants);
+    this.setMap(snap.map ?? null);
+    this.emit({ kind: "screen" });
+  }
+
+  private setCombatants(list: unknown): void {
+    this.combatantsByToken.clear();
+    if (!Array.isArray(list)) return;
+    for (const c of list) {
+      if (isObject(c) && typeof c.tokenId === "string" && !c.hidden) this.combatantsByToken.set(c.tokenId, c);
+    }
+  }
+
+  private setMap(map: MapData | null): void {
+    const same = this.map && map && this.map.id === map.id;
+    if (!same) this.fogImage = null;
+    this.map = map;
+    this.tokens.clear();
+    this.sights.clear();
+    if (map) {
+      map.tiles = shown(map.tiles);
+      map.markers = shown(map.markers);
+      map.areaEffects = shown(map.areaEffects);
+      map.measurements = shown(map.measurements);
+      map.drawings = shown(map.drawings);
+      map.lights = Array.isArray(map.lights) ? map.lights : [];
+      for (const t of shown<Token>(map.tokens)) this.tokens.set(t.id, t);
+      this.collectSights();
+    }
+    this.emit({ kind: "map" });
+  }
+
+  /** Sights carried by the objects themselves (new form): token vision and lights. */
+  private collectSights(): void {
+    for (const [key, s] of this.sights) if (s.key.startsWith("vision-") || s.key.startsWith("light-")) this.sights.delete(key);
+    for (const t of this.tokens.values()) {
+      const s = sightFrom(t.vision?.sight);
+      if (s) this.sights.set(s.key, s);
+    }
+    for (const l of this.map?.lights ?? []) {
+      const s = sightFrom(l.sight);
+      if (s) this.sights.set(s.key, s);
+    }
+  }
+
+  /** Applies one broadcast; returns false for a name the map does not use. */
+  apply(name: string, data: unknown): boolean {
+    switch (name) {
+      case "mapLoaded":
+      case "mapUpdated":
+        if (isObject(data) && typeof data.id === "string") this.setMap(data as unknown as MapData);
+        else if (data === null) this.setMap(null);
+        return true;
+      case "tokenUpdated":
+        this.updateToken(data);
+        return true;
+      case "tokensUpdated": {
+        const list = Array.isArray(data) ? data : isObject(data) && Array.isArray(data.tokens) ? data.tokens : null;
+        if (!list) return true;
+        this.tokens.clear();
+        for (const t of shown<Token>(list)) this.tokens.set(t.id, t);
+        this.collectSights();
+        this.emit({ kind: "tokens" });
+        return true;
+      }
+      case "tokenMoved":
+        this.moved(data);
+        return true;
+      case "lineOfSightUpdated": {
+        const { mapId, sights } = lineOfSightFrom(data);
+        if (mapId && this.map && mapId !== this.map.id) return true;
+        this.sights.clear();
+        for (const s of sights) this.sights.set(s.key, s);
+        this.emit({ kind: "vision" });
+        return true;
+      }
+      case "fogUpdated":
+        if (isObject(data) && typeof data.image === "string" && (!this.map || !data.id || data.id === this.map.id)) {
+          this.fogImage = data.image;
+          this.emit({ kind: "fog" });
+        }
+        return true;
+      case "systemPaused":
+        this.paused = pausedFrom(data);
+        this.emit({ kind: "screen" });
+        return true;
+      case "interactionUpdated":
+        this.interaction = interactionFrom(data, this.interaction);
+        this.emit({ kind: "screen" });
+        return true;
+      case "screenUpdated":
+        if (isObject(data)) {
+          this.screen = data as Screen;
+          this.interaction = screenInteraction(this.screen, this.interaction);
+          this.emit({ kind: "screen" });
+        }
+        return true;
+      case "combatantsUpdated":
+        this.setCombatants(Array.isArray(data) ? data : isObject(data) ? data.combatants : null);
+        this.emit({ kind: "tokens" });
+        return true;
+      case "mapFrameUpdated":
+      case "mapFitScreen":
+      case "mapFocus":
+      case "mapVideoControlUpdated":
+        this.emit({ kind: "command", name, data });
+        return true;
+    }
+    if (name in singular) return this.updateObject(singular[name], data), true;
+    if (name in plural) return this.replaceObjects(plural[name], data), true;
+    if (name in movedLists) return this.moveObject(movedLists[name], data), true;
+    return false;
+  }
+
+  private updateToken(data: unknown): void {
+    if (!isObject(data) || typeof data.id !== "string") return;
+    const id = data.id;
+    if (data.hidden) {
+      if (this.tokens.delete(id)) {
+        this.sights.forEach((s, k) => k === "token-" + id && this.sights.delete(k));
+        this.emit({ kind: "tokenRemoved", id });
+      }
+      return;
+    }
+    if (typeof data.x !== "number" || typeof data.y !== "number") {
+      // A partial update: merge it into the token we hold, if any.
+      const old = this.tokens.get(id);
+      if (!old) return;
+      this.tokens.set(id, { ...old, ...(data as Partial<Token>) });
+    } else {
+      this.tokens.set(id, data as unknown as Token);
+    }
+    const s = sightFrom(this.tokens.get(id)!.vision?.sight);
+    if (s) this.sights.set(s.key, s);
+    this.emit({ kind: "token", id });
+  }
+
+  private moved(data: unknown): void {
+    if (!isObject(data) || typeof data.id !== "string") return;
+    const state = dragState(data.state) ?? "control";
+    const x = Number(data.x), y = Number(data.y);
+    if (!Number.isFinite(x) || !Number.isFinite(y)) return;
+    const token = this.tokens.get(data.id);
+    if (!token) return; // unknown or hidden: never drawn
+    const movement: Movement = { ...(data as unknown as Movement), x, y, state };
+    if (state === "end") {
+      token.x = x;
+      token.y = y;
+    }
+    if (Array.isArray(data.polygon) && data.polygon.length >= 6) {
+      const key = this.visionKey(token);
+      this.sights.set(key, { key, x, y, polygon: data.polygon as number[] });
+      this.emit({ kind: "vision" });
+    }
+    this.emit({ kind: "moved", movement });
+  }
+
+  /** The key a token's vision polygon is stored under. */
+  visionKey(t: Token): string {
+    const own = t.vision?.sight?.key;
+    if (typeof own === "string" && own) return own;
+    const id = (t.vision as { id?: string } | null | undefined)?.id;
+    return id ? "vision-" + id : "token-" + t.id;
+  }
+
+  private list(layer: ObjectList): { id: string }[] {
+    if (!this.map) return [];
+    const m = this.map as unknown as Record<string, { id: string }[]>;
+    if (!Array.isArray(m[layer])) m[layer] = [];
+    return m[layer];
+  }
+
+  private updateObject(layer: ObjectList, data: unknown): void {
+    if (!this.map || !isObject(data) || typeof data.id !== "string") return;
+    const list = this.list(layer);
+    const i = list.findIndex((o) => o.id === data.id);
+    const gone = data.hidden === true || data.layer === "dm";
+    if (gone) {
+      if (i >= 0) list.splice(i, 1);
+    } else if (i >= 0) list[i] = { ...list[i], ...(data as { id: string }) };
+    else list.push(data as { id: string });
+    if (layer === "lights") this.collectSights();
+    this.emit({ kind: "objects", layer });
+  }
+
+  private replaceObjects(layer: ObjectList, data: unknown): void {
+    if (!this.map) return;
+    const raw = Array.isArray(data) ? data : isObject(data) && Array.isArray(data[layer]) ? data[layer] : null;
+    if (!raw) return;
+    (this.map as unknown as Record<string, unknown>)[layer] = layer === "lights" ? raw : shown(raw);
+    if (layer === "lights") this.collectSights();
+    this.emit({ kind: "objects", layer });
+  }
+
+  private moveObject(layer: ObjectList, data: unknown): void {
+    if (!isObject(data) || typeof data.id !== "string") return;
+    const state = dragState(data.state) ?? "end";
+    if (state === "block" || state === "cancel" || state === "start") return;
+    const o = this.list(layer).find((x) => x.id === data.id) as { x?: number; y?: number } | undefined;
+    if (!o || typeof data.x !== "number" || typeof data.y !== "number") return;
+    o.x = data.x;
+    o.y = data.y;
+    this.emit({ kind: "objects", layer });
+  }
+}
