@@ -13,7 +13,7 @@ import (
 // BenchmarkInstalledClientFiles measures what serving an installed client
 // costs against the built-in client, fetched the same way over loopback in
 // the same run: its script (a file opened through os.Root under the
-// install lock) against the built-in client.js (embedded), and its
+// install lock) against the built-in app.js (embedded), and its
 // index.html (read and rebased to /client/) against the built-in one.
 func BenchmarkInstalledClientFiles(b *testing.B) {
 	env := newImportEnv(b)
@@ -44,7 +44,7 @@ func BenchmarkInstalledClientFiles(b *testing.B) {
 	// The built-in client is measured on a server without the installed one.
 	plain := newEnv(b, envOptions{})
 	pairs := [][2]string{
-		{env.public.URL + "/client/main.js", plain.srv.URL + "/client/client.js"},
+		{env.public.URL + "/client/main.js", plain.srv.URL + "/client/app.js"},
 		{env.public.URL + "/client/", plain.srv.URL + "/client/"},
 	}
 	var installed, embedded [2]time.Duration

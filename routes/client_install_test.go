@@ -62,7 +62,7 @@ func TestInstalledClientServedInsteadOfBuiltIn(t *testing.T) {
 		t.Fatalf("fresh data folder: %+v", info)
 	}
 	status, h, builtIn := getClientPage(t, env, "/client/")
-	if status != 200 || !strings.Contains(builtIn, "client.js") || h.Get("Content-Security-Policy") != clientPolicy {
+	if status != 200 || !strings.Contains(builtIn, "app.js") || h.Get("Content-Security-Policy") != clientPolicy {
 		t.Fatalf("built-in client: %d %q csp %q", status, builtIn, h.Get("Content-Security-Policy"))
 	}
 
@@ -98,7 +98,7 @@ func TestInstalledClientServedInsteadOfBuiltIn(t *testing.T) {
 		t.Fatalf("/client/index.html: %d", status)
 	}
 	// No mixing with the built-in client's files, no SPA fallback.
-	for _, path := range []string{"/client/client.js", "/client/some/route", "/client/missing.js"} {
+	for _, path := range []string{"/client/app.js", "/client/some/route", "/client/missing.js"} {
 		if status, _, _ := getClientPage(t, env, path); status != http.StatusNotFound {
 			t.Errorf("%s: %d, want 404", path, status)
 		}

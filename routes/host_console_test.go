@@ -31,6 +31,7 @@ type consoleEnv struct {
 	store        *sqlite.Store
 	events       *eventLog
 	status       *SystemStatus
+	dataDir      string
 }
 
 func newConsoleEnv(t testing.TB) *consoleEnv {
@@ -66,8 +67,8 @@ func newConsoleEnv(t testing.TB) *consoleEnv {
 	}
 	hub := NewHub(svc, bus, nil, HubOptions{})
 	status := &SystemStatus{}
-	cfg := Config{Service: svc, Bus: bus, Hub: hub, Systems: holder, SystemStatus: status}
-	env := &consoleEnv{svc: svc, store: store, events: events, status: status,
+	cfg := Config{Service: svc, Bus: bus, Hub: hub, Systems: holder, SystemStatus: status, DataDir: t.TempDir()}
+	env := &consoleEnv{svc: svc, store: store, events: events, status: status, dataDir: cfg.DataDir,
 		public: httptest.NewServer(NewPublicHandler(cfg)), host: httptest.NewServer(NewHostHandler(cfg))}
 	t.Cleanup(func() { hub.Close(); env.public.Close(); env.host.Close() })
 	return env

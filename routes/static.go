@@ -16,8 +16,6 @@ import (
 	"strings"
 
 	"github.com/go-chi/chi/v5"
-
-	"github.com/vttapp/companion/web"
 )
 
 // Served data folders (contract 4.7), each under DataDir.
@@ -172,22 +170,6 @@ func (s *server) serveWeb(dir string) http.HandlerFunc {
 			notFound(w, r)
 		}
 	}
-}
-
-// serveClient serves the player web client that web.Client chooses.
-func (s *server) serveClient(w http.ResponseWriter, r *http.Request) {
-	rest, ok := webPath(r)
-	if !ok {
-		notFound(w, r)
-		return
-	}
-	f, err := web.Client().Open(rest)
-	if err != nil {
-		notFound(w, r)
-		return
-	}
-	defer f.Close()
-	s.serveFile(w, r, rest, f)
 }
 
 // webPath is the file a request under an embedded folder names: the
