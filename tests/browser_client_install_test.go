@@ -7,6 +7,9 @@ import (
 	"path/filepath"
 	"strconv"
 	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
 )
 
 // browserWebClient is a client archive that proves, in its page title,
@@ -40,7 +43,6 @@ type clientInfoDoc struct {
 // that players' /client/ runs it, that a broken zip changes nothing, and
 // removes it, all by clicking as the person at the device would.
 func TestHostConsoleWebClientPanel(t *testing.T) {
-	browser := headlessBrowser(t)
 	srv := StartServer(t, ServerOptions{})
 	host := srv.HostURL
 	dir := t.TempDir()
@@ -49,34 +51,33 @@ func TestHostConsoleWebClientPanel(t *testing.T) {
 	os.WriteFile(good, browserWebClient(t, "1.0.0"), 0o644)
 	os.WriteFile(broken, []byte("not a zip"), 0o644)
 
-	p := startBrowserPage(t, browser)
+	p := newPage(t, "console", desktopSize)
 	// Every page records what its Content-Security-Policy refused.
-	p.call("Page.enable", nil)
-	p.call("Page.addScriptToEvaluateOnNewDocument", map[string]any{"source": `window.cspRefused = [];
-document.addEventListener("securitypolicyviolation", (e) => window.cspRefused.push(e.violatedDirective + " " + e.blockedURI));`})
+	p.addInitScript(`window.cspRefused = [];
+document.addEventListener("securitypolicyviolation", (e) => window.cspRefused.push(e.violatedDirective + " " + e.blockedURI));`)
 
 	// The built-in client runs under the /client/ policy too.
-	p.call("Page.navigate", map[string]any{"url": srv.URL + "/client/"})
-	p.waitFor("the built-in client loaded", `document.readyState === "complete"`)
+	p.navigate(srv.URL + "/client/")
+	p.waitFor("the built-in client loaded", `document.readyState === "complete"`, 20*time.Second)
 	if refused := p.eval(`window.cspRefused.join("; ")`); refused != "" {
 		t.Errorf("the built-in client broke the /client/ policy: %v", refused)
 	}
 
-	p.call("Page.navigate", map[string]any{"url": host + "/host/"})
+	p.navigate(host + "/host/")
 	p.eval(`window.confirm = () => true`)
-	p.waitFor("the built-in client shown", `document.getElementById("webclient-current").textContent.includes("built-in")`)
-	p.waitFor("no remove button", `document.getElementById("webclient-remove").hidden`)
+	p.waitFor("the built-in client shown", `document.getElementById("webclient-current").textContent.includes("built-in")`, 20*time.Second)
+	p.waitFor("no remove button", `document.getElementById("webclient-remove").hidden`, 20*time.Second)
 
-	p.setFiles("#webclient-file", good)
+	p.do(chromedp.SetUploadFiles(chromedp.CSS("#webclient-file"), []string{good}))
 	p.eval(`document.getElementById("webclient-upload").click()`)
-	p.waitFor("the install message", `document.getElementById("webclient-msg").textContent === "Installed Browser Client 1.0.0."`)
+	p.waitFor("the install message", `document.getElementById("webclient-msg").textContent === "Installed Browser Client 1.0.0."`, 20*time.Second)
 	waitAPI(t, host+"/host/api/client", "the client installed", func(c clientInfoDoc) bool { return c.Installed && c.Version == "1.0.0" })
-	p.waitFor("the installed client shown", `document.getElementById("webclient-current").textContent.startsWith("Browser Client 1.0.0 is installed")`)
+	p.waitFor("the installed client shown", `document.getElementById("webclient-current").textContent.startsWith("Browser Client 1.0.0 is installed")`, 20*time.Second)
 
 	// A broken zip: the server's explanation, the client unchanged.
-	p.setFiles("#webclient-file", broken)
+	p.do(chromedp.SetUploadFiles(chromedp.CSS("#webclient-file"), []string{broken}))
 	p.eval(`document.getElementById("webclient-upload").click()`)
-	p.waitFor("the error", `document.getElementById("webclient-msg").textContent.includes("zip archive")`)
+	p.waitFor("the error", `document.getElementById("webclient-msg").textContent.includes("zip archive")`, 20*time.Second)
 	if c := waitAPI(t, host+"/host/api/client", "the client", func(clientInfoDoc) bool { return true }); c.Version != "1.0.0" {
 		t.Fatalf("after a broken zip: %+v", c)
 	}
@@ -89,17 +90,17 @@ document.addEventListener("securitypolicyviolation", (e) => window.cspRefused.pu
 	defer files.Close()
 	p.eval(`document.getElementById("webclient-url").value = ` + strconv.Quote(files.URL+"/web-client.zip"))
 	p.eval(`document.getElementById("webclient-offer").click()`)
-	p.waitFor("the client offer", `[...document.querySelectorAll("#offer-list li")].some(li => li.textContent.includes("Web client from") && !li.querySelector("select"))`)
+	p.waitFor("the client offer", `[...document.querySelectorAll("#offer-list li")].some(li => li.textContent.includes("Web client from") && !li.querySelector("select"))`, 20*time.Second)
 	if c := waitAPI(t, host+"/host/api/client", "the client", func(clientInfoDoc) bool { return true }); c.Version != "1.0.0" {
 		t.Fatalf("installed before the offer was accepted: %+v", c)
 	}
 	p.eval(`[...[...document.querySelectorAll("#offer-list li")].find(li => li.textContent.includes("Web client from")).querySelectorAll("button")].find(b => b.textContent === "Accept").click()`)
 	waitAPI(t, host+"/host/api/client", "the offered client installed", func(c clientInfoDoc) bool { return c.Version == "2.0.0" })
-	p.waitFor("the new version shown", `document.getElementById("webclient-current").textContent.startsWith("Browser Client 2.0.0")`)
+	p.waitFor("the new version shown", `document.getElementById("webclient-current").textContent.startsWith("Browser Client 2.0.0")`, 20*time.Second)
 
 	// Players get it: its inline and own scripts run and it connects.
-	p.call("Page.navigate", map[string]any{"url": srv.URL + "/client/"})
-	p.waitFor("the installed client running and connected", `document.title === "Client 2.0.0 inline script connected"`)
+	p.navigate(srv.URL + "/client/")
+	p.waitFor("the installed client running and connected", `document.title === "Client 2.0.0 inline script connected"`, 20*time.Second)
 	if color := p.eval(`getComputedStyle(document.body).color`); color != "rgb(1, 2, 3)" {
 		t.Errorf("the client's inline style did not apply: %v", color)
 	}
@@ -108,10 +109,10 @@ document.addEventListener("securitypolicyviolation", (e) => window.cspRefused.pu
 	}
 
 	// Remove it from the panel: the built-in client again.
-	p.call("Page.navigate", map[string]any{"url": host + "/host/"})
+	p.navigate(host + "/host/")
 	p.eval(`window.confirm = () => true`)
-	p.waitFor("the remove button", `!document.getElementById("webclient-remove").hidden`)
+	p.waitFor("the remove button", `!document.getElementById("webclient-remove").hidden`, 20*time.Second)
 	p.eval(`document.getElementById("webclient-remove").click()`)
 	waitAPI(t, host+"/host/api/client", "the client removed", func(c clientInfoDoc) bool { return !c.Installed })
-	p.waitFor("the built-in client shown again", `document.getElementById("webclient-current").textContent.includes("built-in")`)
+	p.waitFor("the built-in client shown again", `document.getElementById("webclient-current").textContent.includes("built-in")`, 20*time.Second)
 }

@@ -271,10 +271,10 @@ func TestHostConsolePageActions(t *testing.T) {
 	p.waitFor("the paused badge", `!document.getElementById("pause-badge").hidden`, 10*time.Second)
 
 	// Remote interaction: the three modes from the page's select.
-	p.eval(`const sel = document.getElementById("set-interaction"); sel.value = "token"; sel.dispatchEvent(new Event("change"))`)
+	p.eval(`(() => { const sel = document.getElementById("set-interaction"); sel.value = "token"; sel.dispatchEvent(new Event("change")); return true })()`)
 	waitAPI(t, host+"/host/api/settings", "interaction token", func(s struct{ Interaction string }) bool { return s.Interaction == "token" })
-	p.waitFor("token mode saved", `document.getElementById("settings-msg").textContent === "Saved."`)
-	p.waitFor("token mode shown", `document.getElementById("interaction-token").defaultSelected`)
+	p.waitFor("token mode saved", `document.getElementById("settings-msg").textContent === "Saved."`, 10*time.Second)
+	p.waitFor("token mode shown", `document.getElementById("interaction-token").defaultSelected`, 10*time.Second)
 
 	// Import a Universal VTT map from the page's file form: it lands in the
 	// campaign, shows in the maps list, and goes on the player screen from
