@@ -111,6 +111,12 @@ func NewHostHandler(cfg Config) http.Handler {
 	r.Get("/host", func(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, "/host/", http.StatusMovedPermanently)
 	})
+	// The console's GM map is a second entry of the player client's build
+	// (web/client/src/gm), so it reuses the map renderer.
+	r.Get("/host/gm/*", s.serveWeb("client/dist/gm"))
+	// The console's searchable monster and character lists: the public
+	// listing, read-only, on the host origin (the page may only fetch its own).
+	r.Get("/host/api/entities/{collection}", s.listCollection)
 	r.Get("/host/*", s.serveWeb("host"))
 	r.Get("/icon.png", s.serveWebFile("icon.png"))
 	return recoverPanics(s.cfg.Log, hostSocketFirst(cfg.Hub, s.wrap(r, false)))
