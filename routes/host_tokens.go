@@ -23,6 +23,7 @@ func mountHostGame(r chi.Router, cfg Config) {
 	mountHostMessages(r, h)
 	mountHostScreen(r, h)
 	mountHostFog(r, h)
+	mountHostOffers(r, h)
 }
 
 type hostGame struct{ cfg Config }
