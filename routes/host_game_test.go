@@ -279,3 +279,60 @@ func (e *consoleEnv) decodePublic(t *testing.T, path string, v any) {
 		t.Fatal(err)
 	}
 }
+
+func TestHostCreatesRenamesAndDeletesMaps(t *testing.T) {
+	e := newConsoleEnv(t)
+	player := e.playerSocket(t)
+	player.waitFor("app")
+
+	var m core.Map
+	e.decode(t, e.call(t, "POST", "/host/api/maps", `{"name": "Crypt", "width": 1400, "height": 700, "gridType": "hexRow", "gridSize": 50}`), 201, &m)
+	if m.Name != "Crypt" || m.Width != 1400 || m.GridType != "hexRow" || m.GridSize != 50 || m.ID == "" {
+		t.Fatalf("map %+v", m)
+	}
+	wantError(t, e.call(t, "POST", "/host/api/maps", `{"name": "", "width": 10, "height": 10}`), 400, "name")
+	wantError(t, e.call(t, "POST", "/host/api/maps", `{"name": "X", "width": 0, "height": 10}`), 400, "width")
+	wantError(t, e.call(t, "POST", "/host/api/maps", `{"name": "X", "width": 10, "height": 10, "gridType": "triangle"}`), 400, "gridType")
+
+	// With a background: its size becomes the map's, the file is served.
+	var body bytes.Buffer
+	mw := multipart.NewWriter(&body)
+	mw.WriteField("name", "Swamp")
+	fw, _ := mw.CreateFormFile("file", "swamp.png")
+	png.Encode(fw, image.NewGray(image.Rect(0, 0, 320, 160)))
+	mw.Close()
+	r := e.call(t, "POST", "/host/api/maps", body.String(), "Content-Type", mw.FormDataContentType())
+	var swamp core.Map
+	e.decode(t, r, 201, &swamp)
+	if swamp.Width != 320 || swamp.Height != 160 || !strings.HasPrefix(swamp.Image, "/campaigns/"+campaignID+"/maps/") {
+		t.Fatalf("swamp %+v", swamp)
+	}
+	resp, err := http.Get(e.public.URL + swamp.Image)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != 200 {
+		t.Fatalf("background served with %d", resp.StatusCode)
+	}
+
+	// Renaming the map on screen tells players; deleting it clears the screen.
+	if r := e.call(t, "POST", "/host/api/screen", `{"mapId": "`+swamp.ID+`"}`); r.status != 200 {
+		t.Fatalf("show: %d", r.status)
+	}
+	e.decode(t, e.call(t, "PATCH", "/host/api/maps/"+swamp.ID, `{"name": "Black Swamp"}`), 200, &swamp)
+	player.waitFor("mapUpdated", "Black Swamp")
+	if r := e.call(t, "DELETE", "/host/api/maps/"+swamp.ID, ""); r.status != 204 {
+		t.Fatalf("delete: %d %s", r.status, r.body)
+	}
+	player.waitFor("screenUpdated")
+	if _, err := os.Stat(filepath.Join(e.dataDir, filepath.FromSlash(swamp.Image))); !os.IsNotExist(err) {
+		t.Fatalf("background still there: %v", err)
+	}
+	wantError(t, e.call(t, "DELETE", "/host/api/maps/"+swamp.ID, ""), 404, "no map")
+	var view core.HostCampaign
+	e.decode(t, e.call(t, "GET", "/host/api/campaign", ""), 200, &view)
+	if view.Screen.MapID != "" {
+		t.Fatalf("screen still shows %s", view.Screen.MapID)
+	}
+}

@@ -1,7 +1,6 @@
 package routes
 
 import (
-	"io"
 	"mime"
 	"net/http"
 	"path"
@@ -92,9 +91,17 @@ func (h hostGame) uploadHandout(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
-	data, name, err := readUpload(r, maxHandoutBytes)
+	if ct, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); ct != "multipart/form-data" {
+		h.fail(w, r, core.Invalidf("expected a multipart/form-data upload with a 'file' field"))
+		return
+	}
+	_, data, name, err := readForm(r, maxHandoutBytes)
 	if err != nil {
 		h.fail(w, r, err)
+		return
+	}
+	if data == nil {
+		h.fail(w, r, core.Invalidf("the upload has no 'file' field"))
 		return
 	}
 	ext := strings.ToLower(filepath.Ext(name))
@@ -114,37 +121,6 @@ func (h hostGame) uploadHandout(w http.ResponseWriter, r *http.Request) {
 	}
 	url := path.Join("/campaigns", camp.ID, "handouts", file)
 	h.screenReply(w, r)(h.cfg.Service.SetOverlay(r.Context(), core.ScreenOverlay{Image: &url}))
-}
-
-// readUpload reads the multipart field "file" up to limit bytes.
-func readUpload(r *http.Request, limit int64) ([]byte, string, error) {
-	if ct, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); ct != "multipart/form-data" {
-		return nil, "", core.Invalidf("expected a multipart/form-data upload with a 'file' field")
-	}
-	mr, err := r.MultipartReader()
-	if err != nil {
-		return nil, "", core.Invalidf("malformed upload: %v", err)
-	}
-	for {
-		part, err := mr.NextPart()
-		if err == io.EOF {
-			return nil, "", core.Invalidf("the upload has no 'file' field")
-		}
-		if err != nil {
-			return nil, "", core.Invalidf("malformed upload: %v", err)
-		}
-		if part.FormName() != "file" {
-			continue
-		}
-		data, err := io.ReadAll(io.LimitReader(part, limit+1))
-		if err != nil {
-			return nil, "", core.Invalidf("the upload broke off: %v", err)
-		}
-		if int64(len(data)) > limit {
-			return nil, "", core.TooLargef("the file is larger than %d MiB", limit>>20)
-		}
-		return data, part.FileName(), nil
-	}
 }
 
 func (h hostGame) screenReply(w http.ResponseWriter, r *http.Request) func(*core.Screen, error) {

@@ -24,6 +24,7 @@ func mountHostGame(r chi.Router, cfg Config) {
 	mountHostScreen(r, h)
 	mountHostFog(r, h)
 	mountHostOffers(r, h)
+	mountHostMaps(r, h)
 }
 
 type hostGame struct{ cfg Config }

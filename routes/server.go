@@ -117,6 +117,9 @@ func NewHostHandler(cfg Config) http.Handler {
 	// The console's searchable monster and character lists: the public
 	// listing, read-only, on the host origin (the page may only fetch its own).
 	r.Get("/host/api/entities/{collection}", s.listCollection)
+	// And the system's type tables (conditions for the combat panel): the
+	// public GET /api/system document.
+	r.Get("/host/api/system/definitions", s.getSystem)
 	r.Get("/host/*", s.serveWeb("host"))
 	r.Get("/icon.png", s.serveWebFile("icon.png"))
 	return recoverPanics(s.cfg.Log, hostSocketFirst(cfg.Hub, s.wrap(r, false)))

@@ -185,6 +185,7 @@ async function start(root: HTMLElement): Promise<void> {
   (window as unknown as { companionGM: unknown }).companionGM = {
     store,
     renderer,
+    overlay,
     tools,
     panel,
     selected: () => panel.selectedId,
