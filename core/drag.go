@@ -46,8 +46,9 @@ type drag struct {
 	// the token (nil when the token has no vision or its map no line of
 	// sight): each control and the end carry the polygon (sightpayload.go).
 	sight *dragSight
-	// host marks the game master's drag (hostdrag.go): no sweep ends it.
-	host bool
+	// host marks the game master's drag (hostdrag.go): no sweep ends it;
+	// hidden, that its token is hidden, so its end reaches the host alone.
+	host, hidden bool
 }
 
 // NewDrags returns a drag tracker over svc.
@@ -246,7 +247,11 @@ func (d *Drags) blockAll(ctx context.Context, m Movement, own *drag) error {
 	}
 	block := blockAt(m, x, y)
 	sight.cast(block) // everyone drew the drag's polygons: the vision goes back too
-	d.svc.Publish(Event{Name: EventTokenMoved, Data: block})
+	var data any = block
+	if tok != nil && tok.Hidden {
+		data = HostOnly(block) // only the game master drags, and sees, a hidden token
+	}
+	d.svc.Publish(Event{Name: EventTokenMoved, Data: data})
 	return nil
 }
 
@@ -322,7 +327,11 @@ func (d *Drags) Release(clientID string) {
 		}
 		delete(d.active, id)
 		src := EventSource{ID: clientID}
-		d.svc.Publish(Event{Name: EventTokenMoved, Data: &Movement{ID: id, X: own.startX, Y: own.startY, State: DragCancel, Source: &src}})
+		var data any = &Movement{ID: id, X: own.startX, Y: own.startY, State: DragCancel, Source: &src}
+		if own.hidden {
+			data = HostOnly(data)
+		}
+		d.svc.Publish(Event{Name: EventTokenMoved, Data: data})
 	}
 }
 

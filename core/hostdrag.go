@@ -40,7 +40,7 @@ func (d *Drags) MoveAsHost(ctx context.Context, from EventSource, m Movement) (*
 	switch m.State {
 	case DragStart, DragControl:
 		if own == nil || m.State == DragStart {
-			own = &drag{source: from.ID, startX: tok.X, startY: tok.Y, host: true}
+			own = &drag{source: from.ID, startX: tok.X, startY: tok.Y, host: true, hidden: tok.Hidden}
 			d.active[m.ID] = own
 		}
 		own.lastSeen = d.svc.now()

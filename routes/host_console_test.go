@@ -32,6 +32,7 @@ type consoleEnv struct {
 	events       *eventLog
 	status       *SystemStatus
 	dataDir      string
+	liveHub      *Hub
 }
 
 func newConsoleEnv(t testing.TB) *consoleEnv {
@@ -68,7 +69,7 @@ func newConsoleEnv(t testing.TB) *consoleEnv {
 	hub := NewHub(svc, bus, nil, HubOptions{})
 	status := &SystemStatus{}
 	cfg := Config{Service: svc, Bus: bus, Hub: hub, Systems: holder, SystemStatus: status, DataDir: t.TempDir()}
-	env := &consoleEnv{svc: svc, store: store, events: events, status: status, dataDir: cfg.DataDir,
+	env := &consoleEnv{svc: svc, store: store, events: events, status: status, dataDir: cfg.DataDir, liveHub: hub,
 		public: httptest.NewServer(NewPublicHandler(cfg)), host: httptest.NewServer(NewHostHandler(cfg))}
 	t.Cleanup(func() { hub.Close(); env.public.Close(); env.host.Close() })
 	return env

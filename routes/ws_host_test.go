@@ -212,3 +212,26 @@ func TestHostDragsAnyTokenWhateverTheInteraction(t *testing.T) {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+func TestHostLeavingMidDragOfAHiddenTokenTellsPlayersNothing(t *testing.T) {
+	e := newConsoleEnv(t)
+	ctx := context.Background()
+	if _, err := e.svc.PatchToken(ctx, tokenA, core.Object{"hidden": true}); err != nil {
+		t.Fatal(err)
+	}
+	host, player := e.hostSocket(t), e.playerSocket(t)
+	player.waitFor("app")
+	host.waitFor("app")
+	host.send("tokenMoved", `{"id":"`+tokenA+`","x":500,"y":500,"state":"start"}`)
+	host.waitFor("tokenMoved", tokenA, `"state":"start"`)
+	host.conn.Close() // the drag is cancelled for the host alone
+	deadline := time.Now().Add(2 * time.Second)
+	for e.liveHub.Drags().Dragging(tokenA) != "" {
+		if time.Now().After(deadline) {
+			t.Fatal("the host's drag outlived its socket")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	e.svc.Publish(core.Event{Name: core.EventSystemPaused, Data: false})
+	player.never("tokenMoved", tokenA, core.EventSystemPaused)
+}
