@@ -70,13 +70,8 @@ var errDragVetoed = errors.New("token deleted or locked during the drag")
 // locked mid-drag ends the drag with block for everyone, since everyone saw
 // it start.
 func (d *Drags) Move(ctx context.Context, from EventSource, m Movement) (*Movement, error) {
-	if m.ID == "" {
-		return nil, Invalidf("tokenMoved: 'id' (the token's id) is required")
-	}
-	switch m.State {
-	case DragStart, DragControl, DragEnd, DragCancel, DragBlock:
-	default:
-		return nil, Invalidf("tokenMoved: 'state' must be start, control, end, block or cancel, not '%s'", m.State)
+	if err := checkMovement(m); err != nil {
+		return nil, err
 	}
 	src := from
 	m.Source = &src
@@ -253,6 +248,19 @@ func (d *Drags) blockAll(ctx context.Context, m Movement, own *drag) error {
 	}
 	d.svc.Publish(Event{Name: EventTokenMoved, Data: data})
 	return nil
+}
+
+// checkMovement reports a tokenMoved message without a token or with an
+// unknown state.
+func checkMovement(m Movement) error {
+	if m.ID == "" {
+		return Invalidf("tokenMoved: 'id' (the token's id) is required")
+	}
+	switch m.State {
+	case DragStart, DragControl, DragEnd, DragCancel, DragBlock:
+		return nil
+	}
+	return Invalidf("tokenMoved: 'state' must be start, control, end, block or cancel, not '%s'", m.State)
 }
 
 func blockAt(m Movement, x, y float64) *Movement {

@@ -10,13 +10,8 @@ import "context"
 // a hidden token goes to the host alone (HostOnly), since players must not
 // learn where it stands. Only end writes to the store.
 func (d *Drags) MoveAsHost(ctx context.Context, from EventSource, m Movement) (*Movement, error) {
-	if m.ID == "" {
-		return nil, Invalidf("tokenMoved: 'id' (the token's id) is required")
-	}
-	switch m.State {
-	case DragStart, DragControl, DragEnd, DragCancel, DragBlock:
-	default:
-		return nil, Invalidf("tokenMoved: 'state' must be start, control, end, block or cancel, not '%s'", m.State)
+	if err := checkMovement(m); err != nil {
+		return nil, err
 	}
 	src := from
 	m.Source = &src
