@@ -235,3 +235,23 @@ func TestHostLeavingMidDragOfAHiddenTokenTellsPlayersNothing(t *testing.T) {
 	e.svc.Publish(core.Event{Name: core.EventSystemPaused, Data: false})
 	player.never("tokenMoved", tokenA, core.EventSystemPaused)
 }
+
+func TestHostSocketOpensDoorsAndGetsWholeReplies(t *testing.T) {
+	e := newConsoleEnv(t)
+	e.sizeCave(t)
+	if _, err := e.svc.UpdateSettings(context.Background(), core.SettingsPatch{Interaction: ptr(core.InteractionNone)}); err != nil {
+		t.Fatal(err)
+	}
+	host, player := e.hostSocket(t), e.playerSocket(t)
+	host.waitFor("app")
+	player.waitFor("app")
+	host.conn.WriteMessage(websocket.TextMessage, []byte(`{"name":"updateDoor","data":{"mapId":"`+mapID+`","id":"`+consoleDoorID+`","state":"open"},"requestId":"d1"}`))
+	player.waitFor("mapUpdated", `"door":"open"`)
+	// A player asking the same is refused: interaction is off.
+	player.conn.WriteMessage(websocket.TextMessage, []byte(`{"name":"updateDoor","data":{"mapId":"`+mapID+`","id":"`+consoleDoorID+`","state":"closed"},"requestId":"d2"}`))
+	player.waitFor("error", "updateDoor")
+
+	// The host's reply to hiding a token is the whole token.
+	host.conn.WriteMessage(websocket.TextMessage, []byte(`{"name":"updateToken","data":{"id":"`+tokenA+`","hidden":true},"requestId":"t1"}`))
+	host.waitFor("updateToken", `"name":"A"`, `"hidden":true`)
+}
