@@ -262,7 +262,7 @@ func (s *Service) RollInitiative(ctx context.Context, ids []string) ([]*Combatan
 		return nil, err
 	}
 	tiebreak := map[string]float64{}
-	rolled := map[string]*Combatant{}
+	totals := map[string]any{} // the new values, applied to the combatants as they are at the write
 	for _, c := range chosen {
 		var e *Entity
 		if c.EntityID != "" {
@@ -279,7 +279,7 @@ func (s *Service) RollInitiative(ctx context.Context, ids []string) ([]*Combatan
 			return nil, err
 		}
 		tiebreak[c.ID] = rule.Tiebreak
-		rolled[c.ID] = &cp
+		totals[c.ID] = cp.Initiative[0].Value
 	}
 	var out []*Combatant
 	err = s.write(ctx, func(tx Tx) ([]Event, error) {
@@ -287,10 +287,11 @@ func (s *Service) RollInitiative(ctx context.Context, ids []string) ([]*Combatan
 		if err != nil {
 			return nil, err
 		}
-		for i, c := range current {
-			if r, ok := rolled[c.ID]; ok {
-				r.Rank, r.Revision = c.Rank, c.Revision
-				current[i] = r
+		rolled := map[string]bool{}
+		for _, c := range current {
+			if v, ok := totals[c.ID]; ok {
+				setInitiative(c, v)
+				rolled[c.ID] = true
 			}
 		}
 		changed := s.settleTies(current, tiebreak, rolled)
@@ -323,7 +324,7 @@ func pick(all []*Combatant, ids []string) ([]*Combatant, error) {
 // settleTies reorders the ranks of combatants with equal initiative: the
 // higher tie-break first, then the winner of a d20 roll-off. It returns the
 // combatants whose document or rank changed (the rolled ones always).
-func (s *Service) settleTies(all []*Combatant, tiebreak map[string]float64, rolled map[string]*Combatant) []*Combatant {
+func (s *Service) settleTies(all []*Combatant, tiebreak map[string]float64, rolled map[string]bool) []*Combatant {
 	order := slices.Clone(all)
 	rolloff := map[string]float64{}
 	roller, _ := s.roller.(TotalRoller)
@@ -359,8 +360,7 @@ func (s *Service) settleTies(all []*Combatant, tiebreak map[string]float64, roll
 	slices.Sort(ranks)
 	var changed []*Combatant
 	for i, c := range order {
-		_, wasRolled := rolled[c.ID]
-		if c.Rank != ranks[i] || wasRolled {
+		if c.Rank != ranks[i] || rolled[c.ID] {
 			c.Rank = ranks[i]
 			changed = append(changed, c)
 		}
