@@ -120,6 +120,13 @@ func NewHostHandler(cfg Config) http.Handler {
 	// And the system's type tables (conditions for the combat panel): the
 	// public GET /api/system document.
 	r.Get("/host/api/system/definitions", s.getSystem)
+	// The GM map draws the same files as the players' (map backgrounds, token
+	// art, fog masks, handouts): the data folders, read-only, as on the
+	// public listener.
+	for _, folder := range dataFolders {
+		r.Get("/"+folder+"/*", s.serveDataFolder(folder))
+	}
+	r.Get("/systems/*", s.serveSystems)
 	r.Get("/host/*", s.serveWeb("host"))
 	r.Get("/icon.png", s.serveWebFile("icon.png"))
 	return recoverPanics(s.cfg.Log, hostSocketFirst(cfg.Hub, s.wrap(r, false)))

@@ -96,6 +96,11 @@ func openConsole(t *testing.T, srv *Server) *browserPage {
 	t.Helper()
 	p := newPage(t, "console", viewportSize{1400, 1000, false})
 	p.navigate(srv.HostURL + "/host/")
+	if !p.poll(`window.companionGM && window.companionGM.socketState() === "open" && window.companionDebug.state().map && window.companionDebug.state().map.backgroundLoaded`, 20*time.Second) {
+		var st any
+		_ = p.evalErr(`JSON.stringify({gm: !!window.companionGM, dbg: window.companionDebug ? window.companionDebug.state() : null, msg: (document.getElementById("gm-msg")||{}).textContent})`, &st)
+		t.Fatalf("the GM map did not start: %v\n%v", st, p.consoleProblems())
+	}
 	p.waitFor("the GM map", `window.companionGM && window.companionDebug && (() => {
 		const s = window.companionDebug.state();
 		return s.map && s.map.backgroundLoaded && s.frames > 0 && window.companionGM.socketState() === "open";
@@ -171,6 +176,8 @@ func TestGMConsoleRunsASession(t *testing.T) {
 	if s := gm.state(); s.Map == nil || s.Map.ID != demoMapID || len(s.Tokens) < len(player.state().Tokens) {
 		t.Fatalf("the GM map: %+v", s)
 	}
+	// The player zooms in: the console frames what they see.
+	player.key("+")
 	gm.waitFor("the player's frame", `window.companionGM.overlay.drawnFrames().some(f => f.name === "Player A")`, 10*time.Second)
 
 	// Place: search the monster list, press the goblin's row, release it over the map.

@@ -4,6 +4,10 @@
 // re-broadcasts every socket event to the page as a "companion:host-event"
 // DOM event, so the rest of the console (plain JavaScript) redraws what
 // changed instead of polling.
+// The console's Content-Security-Policy forbids eval (script-src 'self'):
+// PixiJS then needs its eval-free shader and uniform code paths.
+import "pixi.js/unsafe-eval";
+import { Assets } from "pixi.js";
 import { Socket } from "../net/socket";
 import { Store } from "../state/store";
 import { MapRenderer } from "../map/renderer";
@@ -19,6 +23,8 @@ const root = document.getElementById("gm-root");
 if (root) start(root);
 
 async function start(root: HTMLElement): Promise<void> {
+  // Nor may it start workers from blob: URLs: images decode on the page.
+  Assets.setPreferences({ preferWorkers: false });
   const store = new Store({ keepHidden: true });
   let renderer: MapRenderer | null = null;
   let socket: Socket | null = null;
