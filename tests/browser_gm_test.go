@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -24,10 +25,12 @@ import (
 // checked from what a player page shows (companionDebug) and what the
 // server answers. Screenshots of the console go to the artifacts folder.
 
-// gmuiGoblin is the SRD goblin as a loose monsters.json (name, slug, data):
-// from the shared SRD data when it is there, else as the SRD writes it.
-func gmuiGoblin(t *testing.T) []byte {
+// gmuiGoblins is the SRD goblin (7 hit points) and hobgoblin (11) as a
+// loose monsters.json (name, slug, data): from the shared SRD data when it
+// is there, else as the SRD writes them.
+func gmuiGoblins(t *testing.T) []byte {
 	t.Helper()
+	want := map[string]bool{"goblin": true, "hobgoblin": true}
 	if root := shareddata.Root(); root != "" {
 		raw, err := os.ReadFile(filepath.Join(root, "srd5e", "2014-en-5e-SRD-Monsters.json"))
 		if err == nil {
@@ -35,26 +38,30 @@ func gmuiGoblin(t *testing.T) []byte {
 			if err := json.Unmarshal(raw, &all); err != nil {
 				t.Fatal(err)
 			}
+			var picked []map[string]any
 			for _, m := range all {
-				if m["index"] == "goblin" {
-					b, _ := json.Marshal([]map[string]any{{"name": m["name"], "slug": "goblin", "data": m}})
-					return b
+				if index, _ := m["index"].(string); want[index] {
+					picked = append(picked, map[string]any{"name": m["name"], "slug": index, "data": m})
 				}
 			}
+			b, _ := json.Marshal(picked)
+			return b
 		}
 	}
-	t.Log("shared SRD data absent (../shared/data/srd5e): using the goblin as the SRD writes it")
+	t.Log("shared SRD data absent (../shared/data/srd5e): using the goblin and hobgoblin as the SRD writes them")
 	return []byte(`[{"name": "Goblin", "slug": "goblin", "data": {"size": "Small", "type": "humanoid", "hit_points": 7,
-	  "dexterity": 14, "challenge_rating": 0.25, "senses": {"darkvision": "60 ft.", "passive_perception": 9}}}]`)
+	  "dexterity": 14, "challenge_rating": 0.25, "senses": {"darkvision": "60 ft.", "passive_perception": 9}}},
+	 {"name": "Hobgoblin", "slug": "hobgoblin", "data": {"size": "Medium", "type": "humanoid", "hit_points": 11,
+	  "dexterity": 12, "challenge_rating": 0.5, "senses": {"darkvision": "60 ft.", "passive_perception": 10}}}]`)
 }
 
-// gmuiImport installs the goblin into the primary campaign through the host API.
+// gmuiImport installs the goblin and hobgoblin into the primary campaign through the host API.
 func gmuiImport(t *testing.T, srv *Server) {
 	t.Helper()
 	var archive bytes.Buffer
 	zw := zip.NewWriter(&archive)
 	w, _ := zw.Create("monsters.json")
-	w.Write(gmuiGoblin(t))
+	w.Write(gmuiGoblins(t))
 	zw.Close()
 	var body bytes.Buffer
 	mw := multipart.NewWriter(&body)
@@ -63,7 +70,7 @@ func gmuiImport(t *testing.T, srv *Server) {
 	mw.Close()
 	resp := gmuiDo(t, srv, "POST", "/host/api/import", &body, mw.FormDataContentType())
 	if resp.status != 200 && resp.status != 201 {
-		t.Fatalf("import the goblin: %d %s", resp.status, resp.body)
+		t.Fatalf("import the goblins: %d %s", resp.status, resp.body)
 	}
 }
 
@@ -145,11 +152,16 @@ func gmuiDrag(p *browserPage, x0, y0, x1, y1 float64) {
 	p.mouse(input.DispatchMouseEventTypeMouseReleased, x1, y1, 0)
 }
 
-// centreOf is the page position of the middle of the element matched by css.
-func centreOf(p *browserPage, css string) (float64, float64) {
+// rowCentre is the page position of the middle of the picker's row named name.
+func rowCentre(p *browserPage, name string) (float64, float64) {
 	p.t.Helper()
 	var r struct{ X, Y float64 }
-	p.evalInto(fmt.Sprintf(`(() => { const b = document.querySelector(%q).getBoundingClientRect(); return {x: b.x + b.width / 2, y: b.y + b.height / 2} })()`, css), &r)
+	p.evalInto(fmt.Sprintf(`(() => {
+		const li = [...document.querySelectorAll("#gm-entities li")].find(li => li.textContent === %q);
+		li.scrollIntoView({block: "center"});
+		const b = li.getBoundingClientRect();
+		return {x: b.x + b.width / 2, y: b.y + b.height / 2};
+	})()`, name), &r)
 	return r.X, r.Y
 }
 
@@ -183,9 +195,9 @@ func TestGMConsoleRunsASession(t *testing.T) {
 	// Place: search the monster list, press the goblin's row, release it over the map.
 	gm.waitFor("the goblin in the list", `[...document.querySelectorAll("#gm-entities li")].some(li => li.textContent === "Goblin")`, 10*time.Second)
 	gm.eval(`(() => { const s = document.getElementById("gm-search"); s.value = "gob"; s.dispatchEvent(new Event("input")); })()`)
-	gm.waitFor("the filtered list", `document.querySelectorAll("#gm-entities li").length === 1`, 5*time.Second)
+	gm.waitFor("the filtered list", `[...document.querySelectorAll("#gm-entities li")].map(li => li.textContent).join() === "Goblin,Hobgoblin"`, 5*time.Second)
 	const placeX, placeY = 420.0, 700.0 // the party's room, seen by the players
-	rx, ry := centreOf(gm, "#gm-entities li")
+	rx, ry := rowCentre(gm, "Goblin")
 	mx, my := gm.mapToScreen(placeX, placeY)
 	gmuiDrag(gm, rx, ry, mx, my)
 	player.waitFor("the goblin on the player's map", `window.companionDebug.state().tokens.some(t => t.name === "Goblin")`, 10*time.Second)
@@ -207,32 +219,157 @@ func TestGMConsoleRunsASession(t *testing.T) {
 	gm.eval(`document.querySelector("[data-token-action=reveal]").click()`)
 	player.waitFor("the goblin back on the player's map", fmt.Sprintf(`window.companionDebug.state().tokens.some(t => t.id === %q)`, goblinID), 10*time.Second)
 
-	// Combat: the goblin from its token, then roll initiative for everyone.
+	// Combat: the goblin from its token.
 	gm.waitFor("the add-to-combat button", `document.querySelector("[data-token-action=combat]")`, 5*time.Second)
 	gm.eval(`document.querySelector("[data-token-action=combat]").click()`)
 	gm.waitFor("the goblin among the combatants", `[...document.querySelectorAll("#combatants li strong")].some(s => s.textContent === "Goblin")`, 10*time.Second)
+
+	// The hobgoblin, placed the other way: click its row, then the map.
+	gm.eval(`(() => { const s = document.getElementById("gm-search"); s.value = "hobgob"; s.dispatchEvent(new Event("input")); })()`)
+	gm.waitFor("the hobgoblin row", `document.querySelectorAll("#gm-entities li").length === 1 && document.querySelector("#gm-entities li").textContent === "Hobgoblin"`, 5*time.Second)
+	rx, ry = rowCentre(gm, "Hobgoblin")
+	gmuiClick(gm, rx, ry, false)
+	hx, hy := gm.mapToScreen(490, 770)
+	gmuiClick(gm, hx, hy, false)
+	player.waitFor("the hobgoblin on the player's map", `window.companionDebug.state().tokens.some(t => t.name === "Hobgoblin")`, 10*time.Second)
+	var hobID string
+	player.evalInto(`window.companionDebug.state().tokens.find(t => t.name === "Hobgoblin").id`, &hobID)
+	gm.waitFor("the hobgoblin on the GM map", fmt.Sprintf(`window.companionGM.store.tokens.has(%q)`, hobID), 10*time.Second)
+	gm.idle()
+	hx, hy = gm.mapToScreen(490, 770)
+	gmuiClick(gm, hx, hy, false)
+	gm.waitFor("the hobgoblin selected", fmt.Sprintf(`window.companionGM.selected() === %q && document.querySelector("[data-token-action=combat]")`, hobID), 5*time.Second)
+	gm.eval(`document.querySelector("[data-token-action=combat]").click()`)
+
+	// Combat: roll initiative for everyone; the order shows on the console and reaches the player.
+	gm.waitFor("the hobgoblin among the combatants", `[...document.querySelectorAll("#combatants li strong")].some(s => s.textContent === "Hobgoblin")`, 10*time.Second)
 	gm.eval(`document.getElementById("roll-all").click()`)
-	gm.waitFor("the initiative order", `document.querySelectorAll("#initiative li .init").length >= 2 && [...document.querySelectorAll("#initiative li .who")].some(w => w.textContent === "Goblin")`, 10*time.Second)
-	var order []string
-	gm.evalInto(`[...document.querySelectorAll("#initiative li .who")].map(w => w.textContent)`, &order)
+	gm.waitFor("both goblins in the initiative order", `["Goblin", "Hobgoblin"].every(n => [...document.querySelectorAll("#initiative li .who")].some(w => w.textContent === n))`, 10*time.Second)
+	type slot struct{ Name, Value string }
+	var consoleOrder []slot
+	gm.evalInto(`[...document.querySelectorAll("#initiative li")].filter(li => li.querySelector(".who")).map(li => ({name: li.querySelector(".who").textContent, value: li.querySelector(".init").textContent}))`, &consoleOrder)
+	type combatant struct {
+		ID, Name   string
+		TokenID    *string `json:"tokenId"`
+		Bloodied   bool
+		Initiative []struct{ Value *float64 }
+	}
 	var snap struct {
-		Game struct {
-			Combatants []struct {
-				ID, Name string
-				TokenID  *string `json:"tokenId"`
-				Bloodied bool
-			}
-		}
+		Game struct{ Combatants []combatant }
 	}
 	player.evalInto(`fetch("/api").then(r => r.json())`, &snap)
-	var goblinCombatant string
+	byToken := map[string]combatant{}
 	for _, c := range snap.Game.Combatants {
-		if c.TokenID != nil && *c.TokenID == goblinID {
-			goblinCombatant = c.ID
+		if c.TokenID != nil {
+			byToken[*c.TokenID] = c
 		}
 	}
-	if goblinCombatant == "" {
-		t.Fatalf("the player's snapshot has no combatant for the goblin: %+v (console order %v)", snap.Game.Combatants, order)
+	for _, id := range []string{goblinID, hobID} {
+		c, ok := byToken[id]
+		if !ok || len(c.Initiative) == 0 || c.Initiative[0].Value == nil {
+			t.Fatalf("the player's snapshot has no rolled combatant for token %s: %+v", id, snap.Game.Combatants)
+		}
+		found := false
+		for _, s := range consoleOrder {
+			if s.Name == c.Name && s.Value == fmt.Sprint(*c.Initiative[0].Value) {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("%s rolled %v for the player, the console shows %+v", c.Name, *c.Initiative[0].Value, consoleOrder)
+		}
 	}
 
+	// 7 damage, typed as a number: the hobgoblin (11 hit points) is bloodied for the player.
+	hob := byToken[hobID]
+	gm.eval(fmt.Sprintf(`document.querySelector('[data-hp=%q]').value = "7"`, hob.ID))
+	gm.eval(fmt.Sprintf(`document.querySelector('[data-combatant=%q] [data-act=damage]').click()`, hob.ID))
+	gm.waitFor("the console's hit points", fmt.Sprintf(`(document.querySelector('[data-hp-value=%q]') || {}).textContent === "HP 4/11"`, hob.ID), 10*time.Second)
+	player.waitFor("the hobgoblin bloodied for the player", fmt.Sprintf(`fetch("/api").then(r => r.json()).then(s => s.game.combatants.some(c => c.id === %q && c.bloodied))`, hob.ID), 10*time.Second)
+	if !strings.Contains(strings.Join(player.receivedFrames(), "\n"), `"bloodied":true`) {
+		t.Error("no bloodied combatant or token reached the player's socket")
+	}
+	saveScreenshot(t, gm, "console-combat")
+
+	// A door, opened from the GM map: the player's vision changes.
+	const behindX, behindY = 770.0, 490.0 // just east of the door, in line with Brannoc
+	player.idle()
+	if player.visibleAt(behindX, behindY) {
+		t.Fatal("the sanctum is visible through the closed door")
+	}
+	gm.idle()
+	dx, dy := gm.mapToScreen(700, 490)
+	gmuiClick(gm, dx, dy, false)
+	player.waitFor("the point behind the door to become visible", fmt.Sprintf(`window.companionDebug.isVisibleAt(%g, %g)`, behindX, behindY), 10*time.Second)
+	gm.waitFor("the door open on the GM map", fmt.Sprintf(`window.companionDebug.state().doors.some(d => d.id === %q && d.state === "open")`, demoDoorID), 10*time.Second)
+
+	// Fog: a revealed rectangle around the party turns fog on; the player's
+	// page gets the mask (what the party sees now stays visible through it).
+	gm.eval(`document.querySelector("[data-tool=reveal-rect]").click()`)
+	ax, ay := gm.mapToScreen(140, 350)
+	bx, by := gm.mapToScreen(560, 630)
+	gmuiDrag(gm, ax, ay, bx, by)
+	player.waitFor("fog on the player's map", `window.companionDebug.state().vision.fog`, 10*time.Second)
+	waitFrames(t, player, "the fog mask", func(frames string) bool { return strings.Contains(frames, `"fogUpdated"`) })
+	var fogged struct {
+		FogOfWar bool   `json:"fogOfWar"`
+		Fog      string `json:"fog"`
+	}
+	resp := gmuiDo(t, srv, "GET", "/host/api/maps/"+demoMapID, nil, "")
+	if err := json.Unmarshal([]byte(resp.body), &fogged); err != nil || !fogged.FogOfWar || fogged.Fog == "" {
+		t.Fatalf("after the reveal the map has fogOfWar %v, fog %q (%v)", fogged.FogOfWar, fogged.Fog, err)
+	}
+	if !player.visibleAt(280, 420) {
+		t.Error("the revealed rectangle is not visible to the player")
+	}
+	gm.eval(`document.querySelector("[data-tool=move]").click()`)
+	saveScreenshot(t, gm, "console-fog")
+
+	// A text handout on the player screen, then taken down.
+	gm.eval(`document.getElementById("handout-text").value = "The letter reads: meet at the mill."`)
+	gm.eval(`document.getElementById("handout-show-text").click()`)
+	waitFrames(t, player, "the handout", func(frames string) bool { return strings.Contains(frames, "meet at the mill") })
+	gm.waitFor("the take-down button", `!document.getElementById("handout-down").disabled`, 10*time.Second)
+	saveScreenshot(t, gm, "console-handout")
+	before := len(player.receivedFrames())
+	gm.eval(`document.getElementById("handout-down").click()`)
+	waitFrames(t, player, "the handout taken down", func(string) bool {
+		for _, f := range player.receivedFrames()[before:] {
+			if strings.Contains(f, `"screenUpdated"`) && !strings.Contains(f, "meet at the mill") {
+				return true
+			}
+		}
+		return false
+	})
+	gm.waitFor("the take-down button disabled", `document.getElementById("handout-down").disabled`, 10*time.Second)
+
+	// A private GM roll: on the console, marked; never on a player's page.
+	gm.eval(`document.getElementById("message-text").value = "secret ambush check"`)
+	gm.eval(`document.getElementById("message-private").checked = true`)
+	gm.eval(`document.getElementById("message-send").click()`)
+	gm.waitFor("the private roll on the console", `[...document.querySelectorAll("#message-list li.private")].some(li => li.textContent.includes("secret ambush check") && li.textContent.includes("private GM roll"))`, 10*time.Second)
+	gm.eval(`document.getElementById("message-private").checked = false`)
+	gm.eval(`document.getElementById("message-text").value = "public hello"`)
+	gm.eval(`document.getElementById("message-send").click()`)
+	waitFrames(t, player, "the public message", func(frames string) bool { return strings.Contains(frames, "public hello") })
+	var api string
+	player.evalInto(`fetch("/api").then(r => r.text())`, &api)
+	if strings.Contains(strings.Join(player.receivedFrames(), "\n"), "secret ambush") || strings.Contains(api, "secret ambush") {
+		t.Error("the private GM roll reached the player's page")
+	}
+	if problems := gm.consoleProblems(); len(problems) > 0 {
+		t.Errorf("console errors on the console page: %v", problems)
+	}
+}
+
+// waitFrames waits until ok holds for the WebSocket frames the page received.
+func waitFrames(t *testing.T, p *browserPage, what string, ok func(frames string) bool) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for !ok(strings.Join(p.receivedFrames(), "\n")) {
+		if time.Now().After(deadline) {
+			t.Fatalf("page %s: no frame for %s within 10s", p.name, what)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
 }

@@ -237,18 +237,8 @@ function wireSettings() {
 
 // ---- offers ----------------------------------------------------------------
 
-// Dismissed failed offers stay hidden on this page (the server keeps them
-// until it restarts; there is no endpoint to delete one).
+// The offer the page last accepted: its "downloading" message goes when it fails.
 let lastAccepted = "";
-function dismissedOffers() {
-  try { return JSON.parse(sessionStorage.getItem("companion.dismissedOffers") || "[]"); } catch (e) { return []; }
-}
-function dismissOffer(id) {
-  const list = dismissedOffers();
-  if (!list.includes(id)) list.push(id);
-  try { sessionStorage.setItem("companion.dismissedOffers", JSON.stringify(list)); } catch (e) { /* private mode */ }
-  drawn.offers = undefined;
-}
 
 const offerStatus = {
   pending: "Waiting for you",
@@ -265,7 +255,6 @@ async function loadOffers() {
   } catch (e) {
     if (e.status === 503) offers = null; else throw e;
   }
-  if (offers) offers = offers.filter((o) => !dismissedOffers().includes(o.id));
   // A message about an offer that has since failed would contradict its row.
   if (offers && offers.some((o) => o.status === "failed" && o.id === lastAccepted)) {
     lastAccepted = "";
@@ -319,19 +308,22 @@ function offerRow(o) {
   if (o.error) row.append(el("div", { className: "error" }, o.status === "failed" ? "Failed: " + o.error : o.error));
   if (o.status === "failed") {
     // One clear state: the reason above, and what can be done about it.
-    const retry = el("button", { type: "button", className: "primary" }, "Retry");
-    const dismiss = el("button", { type: "button" }, "Dismiss");
+    const retry = el("button", { type: "button", className: "primary", "data-offer-act": "retry" }, "Retry");
+    const dismiss = el("button", { type: "button", "data-offer-act": "dismiss" }, "Dismiss");
     retry.onclick = () => busy(retry, async () => {
       try {
-        const again = {};
-        for (const k of ["link", "manifest", "url", "type"]) if (o[k]) again[k] = o[k];
-        await api("POST", "offers", again);
-        dismissOffer(o.id);
-        say("offers-msg", "Offered again: accept it when it is ready.", "good");
+        await api("POST", "offers/" + encodeURIComponent(o.id) + "/retry");
+        say("offers-msg", "Trying again: accept it when it is ready.", "good");
         await loadOffers();
       } catch (e) { say("offers-msg", e.message, "bad"); }
     });
-    dismiss.onclick = () => { dismissOffer(o.id); say("offers-msg", ""); loadOffers().catch(() => {}); };
+    dismiss.onclick = () => busy(dismiss, async () => {
+      try {
+        await api("DELETE", "offers/" + encodeURIComponent(o.id));
+        say("offers-msg", "");
+        await loadOffers();
+      } catch (e) { say("offers-msg", e.message, "bad"); }
+    });
     row.append(el("div", { className: "buttons" }, retry, dismiss));
   }
   if (o.result) row.append(el("div", { className: "good small" }, "Installed " + (isClient ? "web client" : o.result.kind) + " “" + o.result.name + "”"));
@@ -711,7 +703,8 @@ function combatantRow(c, ticked) {
   };
   damage.onclick = () => hpCall("damage", damage);
   heal.onclick = () => hpCall("healing", heal);
-  const effName = el("input", { type: "text", list: "condition-names", placeholder: "Condition or effect", "aria-label": "Effect for " + c.name, "data-effect": c.id });
+  const effName = el("input", { type: "text", placeholder: "Condition or effect", "aria-label": "Effect for " + c.name, "data-effect": c.id });
+  effName.setAttribute("list", "condition-names"); // a read-only property: the attribute names the datalist
   const effRounds = el("input", { type: "number", min: "0", step: "1", placeholder: "rounds", className: "rounds", "aria-label": "Duration in rounds" });
   const addEff = el("button", { type: "button", "data-act": "effect" }, "Add");
   addEff.onclick = () => {
@@ -966,11 +959,11 @@ function start() {
   // No event exists for these: polled.
   every(1000, loadSystem);
   every(1000, loadOffers);
+  every(1000, loadClients); // viewports change without an event
   every(10000, loadModules);
   every(2000, loadWebClient);
   // These follow the live socket; polled only while it is down.
   every(1000, whenPolling(loadSettings));
-  every(1000, whenPolling(loadClients));
   every(2000, whenPolling(loadCampaign));
   every(2000, whenPolling(loadMessages));
 }

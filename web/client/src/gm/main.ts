@@ -156,6 +156,8 @@ async function start(root: HTMLElement): Promise<void> {
   }
 
   await resync();
+  // Players' viewports are recorded by the server, never broadcast: polled.
+  window.setInterval(refreshFrames, 1000);
   const url = (location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/host/ws";
   socket = new Socket(url, {
     onOpen(reconnected) {
