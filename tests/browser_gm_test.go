@@ -9,6 +9,7 @@ import (
 	"io"
 	"mime/multipart"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -371,5 +372,76 @@ func waitFrames(t *testing.T, p *browserPage, what string, ok func(frames string
 			t.Fatalf("page %s: no frame for %s within 10s", p.name, what)
 		}
 		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// TestGMConsoleStartCombatOnce is the regression test of the double "Start
+// combat": once its request answered, the button reflects the game that
+// came back (disabled while combat runs) instead of being enabled again,
+// and a second click has nothing to say "combat has already started" about.
+func TestGMConsoleStartCombatOnce(t *testing.T) {
+	srv := StartServer(t, ServerOptions{})
+	gm := openConsole(t, srv)
+	start := `document.querySelector("[data-combat=start]")`
+	// The demo's combat runs: end it from the page first.
+	gm.waitFor("the end button", `!document.querySelector("[data-combat=end]").disabled`, 10*time.Second)
+	gm.eval(`document.querySelector("[data-combat=end]").click()`)
+	gm.waitFor("the start button", `!`+start+`.disabled`, 10*time.Second)
+
+	gm.eval(start + `.click()`)
+	gm.waitFor("combat running on the page", `document.getElementById("combat-state").textContent.startsWith("Round 1")`, 10*time.Second)
+	// Give a late re-enable (the defect: busy's finally after the redraw) time to happen.
+	time.Sleep(300 * time.Millisecond)
+	if gm.eval(start+`.disabled`) != true {
+		t.Fatal("Start combat is enabled again while combat runs")
+	}
+	gm.eval(start + `.click()`) // a disabled button ignores it, as the person's second click
+	time.Sleep(300 * time.Millisecond)
+	if msg := gm.eval(`document.getElementById("campaign-msg").textContent`); msg != "" {
+		t.Fatalf("after a second click the page says %q", msg)
+	}
+	var game struct {
+		Game struct{ Started bool } `json:"game"`
+	}
+	if err := json.Unmarshal([]byte(gmuiDo(t, srv, "GET", "/host/api/campaign", nil, "").body), &game); err != nil || !game.Game.Started {
+		t.Fatalf("combat is not running: %v", err)
+	}
+}
+
+// TestGMConsoleFailedOffer is the regression test of the failed offer that
+// showed "Failed" and "Accepted: downloading…" at once: a failed download
+// shows one state with its reason, Retry and Dismiss; Dismiss removes it.
+func TestGMConsoleFailedOffer(t *testing.T) {
+	srv := StartServer(t, ServerOptions{})
+	// A module URL that answers with something that is not an archive.
+	content := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.Write([]byte("not a zip")) }))
+	defer content.Close()
+	pkg := content.URL + "/broken.module"
+	r := gmuiDo(t, srv, "POST", "/host/api/offers", strings.NewReader(`{"url": "`+pkg+`"}`), "application/json")
+	if r.status != 200 && r.status != 201 && r.status != 202 {
+		t.Fatalf("offer: %d %s", r.status, r.body)
+	}
+	gm := openConsole(t, srv)
+	gm.waitFor("the offer's Accept button", `[...document.querySelectorAll("#offer-list button")].some(b => b.textContent === "Accept" && !b.disabled)`, 15*time.Second)
+	gm.eval(`[...document.querySelectorAll("#offer-list button")].find(b => b.textContent === "Accept").click()`)
+	gm.waitFor("the failed state", `document.querySelector("#offer-list li.status-failed")`, 20*time.Second)
+	gm.waitFor("the accepted message gone", `!document.getElementById("offers-msg").textContent.includes("Accepted")`, 5*time.Second)
+	var row struct {
+		Text    string
+		Buttons []string
+	}
+	gm.evalInto(`(() => { const li = document.querySelector("#offer-list li.status-failed");
+		return {text: li.textContent, buttons: [...li.querySelectorAll("button")].map(b => b.textContent)} })()`, &row)
+	if strings.Contains(row.Text, "Accepted") || strings.Contains(row.Text, "Downloading") || !strings.Contains(row.Text, "Failed: ") {
+		t.Errorf("the failed offer reads %q", row.Text)
+	}
+	if strings.Join(row.Buttons, ",") != "Retry,Dismiss" {
+		t.Errorf("the failed offer's buttons are %v, want Retry and Dismiss", row.Buttons)
+	}
+	saveScreenshot(t, gm, "console-failed-offer")
+	gm.eval(`document.querySelector("#offer-list li.status-failed [data-offer-act=dismiss]").click()`)
+	gm.waitFor("the offer dismissed", `!document.querySelector("#offer-list li.status-failed")`, 10*time.Second)
+	if r := gmuiDo(t, srv, "GET", "/host/api/offers", nil, ""); strings.Contains(r.body, pkg) {
+		t.Errorf("the dismissed offer is still listed: %s", r.body)
 	}
 }
