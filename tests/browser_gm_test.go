@@ -445,3 +445,30 @@ func TestGMConsoleFailedOffer(t *testing.T) {
 		t.Errorf("the dismissed offer is still listed: %s", r.body)
 	}
 }
+
+// TestGMConsoleMaps: create an empty map from the console, rename it and
+// delete it (after confirming), each reflected in the list the server sends.
+func TestGMConsoleMaps(t *testing.T) {
+	srv := StartServer(t, ServerOptions{})
+	gm := openConsole(t, srv)
+	gm.eval(`document.getElementById("newmap").open = true`)
+	gm.eval(`(() => {
+		document.getElementById("newmap-name").value = "Mill cellar";
+		document.getElementById("newmap-width").value = "700";
+		document.getElementById("newmap-height").value = "490";
+		document.getElementById("newmap-gridSize").value = "70";
+		document.getElementById("newmap-create").click();
+	})()`)
+	gm.waitFor("the new map listed", `[...document.querySelectorAll("#maps li strong")].some(s => s.textContent === "Mill cellar")`, 10*time.Second)
+	if text := gm.eval(`[...document.querySelectorAll("#maps li")].find(li => li.textContent.includes("Mill cellar")).textContent`); !strings.Contains(text.(string), "700×490 px") {
+		t.Errorf("the new map's row reads %q", text)
+	}
+	gm.eval(`window.prompt = () => "Flooded cellar"`)
+	gm.eval(`[...document.querySelectorAll("#maps li")].find(li => li.textContent.includes("Mill cellar")).querySelector("[data-map-act=rename]").click()`)
+	gm.waitFor("the renamed map", `[...document.querySelectorAll("#maps li strong")].some(s => s.textContent === "Flooded cellar")`, 10*time.Second)
+	gm.eval(`[...document.querySelectorAll("#maps li")].find(li => li.textContent.includes("Flooded cellar")).querySelector("[data-map-act=delete]").click()`)
+	gm.waitFor("the map gone", `![...document.querySelectorAll("#maps li strong")].some(s => s.textContent === "Flooded cellar")`, 10*time.Second)
+	if r := gmuiDo(t, srv, "GET", "/host/api/maps", nil, ""); strings.Contains(r.body, "cellar") {
+		t.Errorf("the deleted map is still there: %s", r.body)
+	}
+}

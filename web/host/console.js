@@ -509,10 +509,35 @@ function drawCampaign(view) {
       } catch (e) { say("campaign-msg", e.message, "bad"); }
     });
     const size = m.width && m.height ? m.width + "×" + m.height + " px" : "";
-    return el("li", { className: "map" + (m.onScreen ? " current" : "") },
+    const rename = el("button", { type: "button", "data-map-act": "rename" }, "Rename");
+    rename.onclick = () => {
+      const name = prompt("New name for “" + m.name + "”", m.name);
+      if (!name || name.trim() === m.name) return;
+      busy(rename, async () => {
+        try {
+          await api("PATCH", "maps/" + encodeURIComponent(m.id), { name: name.trim() });
+          say("campaign-msg", "Renamed to “" + name.trim() + "”.", "good");
+        } catch (e) { say("campaign-msg", e.message, "bad"); }
+        drawn.campaign = undefined;
+        await loadCampaign().catch(() => {});
+      });
+    };
+    const del = el("button", { type: "button", className: "danger", "data-map-act": "delete" }, "Delete");
+    del.onclick = () => {
+      if (!confirm("Delete the map “" + m.name + "” with its tokens and fog?" + (m.onScreen ? " It leaves the player screen." : ""))) return;
+      busy(del, async () => {
+        try {
+          await api("DELETE", "maps/" + encodeURIComponent(m.id));
+          say("campaign-msg", "Deleted “" + m.name + "”.", "good");
+        } catch (e) { say("campaign-msg", e.message, "bad"); }
+        drawn.campaign = undefined;
+        await loadCampaign().catch(() => {});
+      });
+    };
+    return el("li", { className: "map" + (m.onScreen ? " current" : ""), "data-map": m.id },
       el("div", {}, el("strong", {}, m.name),
         el("div", { className: "small muted" }, [size, m.tokens + " token" + (m.tokens === 1 ? "" : "s")].filter(Boolean).join(" · "))),
-      show);
+      el("div", { className: "buttons" }, show, rename, del));
   }) : [el("li", { className: "muted" }, "This campaign has no map.")]);
 
   const g = view.game || {};
@@ -539,6 +564,35 @@ function drawCampaign(view) {
   if (!order.length) {
     $("initiative").append(el("li", { className: "muted" }, "Nobody has rolled initiative yet."));
   }
+}
+
+// A new, empty map in the campaign: size, grid, and an optional background
+// (whose size is the map's when none is given).
+function wireNewMap() {
+  $("newmap-form").addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    const file = $("newmap-file").files[0];
+    const fields = { name: $("newmap-name").value.trim(), gridType: $("newmap-grid").value };
+    for (const k of ["width", "height", "gridSize"]) {
+      const v = $("newmap-" + k).value.trim();
+      if (v) fields[k] = Number(v);
+    }
+    let body = fields;
+    if (file) {
+      body = new FormData();
+      for (const [k, v] of Object.entries(fields)) body.append(k, String(v));
+      body.append("file", file, file.name);
+    }
+    busy($("newmap-create"), async () => {
+      try {
+        const m = await api("POST", "maps", body);
+        say("campaign-msg", "Created the map “" + (m && m.name || fields.name) + "”.", "good");
+        $("newmap-form").reset();
+      } catch (e) { say("campaign-msg", e.message, "bad"); }
+      drawn.campaign = undefined;
+      await loadCampaign().catch(() => {});
+    });
+  });
 }
 
 function wireCombat() {
@@ -950,6 +1004,7 @@ function start() {
   wireImport();
   wireCombat();
   wireInitiative();
+  wireNewMap();
   wireScreen();
   wireMessages();
   wireModules();
