@@ -290,7 +290,9 @@ func TestGMConsoleRunsASession(t *testing.T) {
 	if !strings.Contains(strings.Join(player.receivedFrames(), "\n"), `"bloodied":true`) {
 		t.Error("no bloodied combatant or token reached the player's socket")
 	}
-	saveScreenshot(t, gm, "console-combat")
+	gm.eval(`window.scrollTo(0, 0)`)
+	gm.idle()
+	saveScreenshot(t, gm, "console-combat") // docs/images/host-console.png is this one
 
 	// A door, opened from the GM map: the player's vision changes.
 	const behindX, behindY = 770.0, 490.0 // just east of the door, in line with Brannoc
