@@ -474,3 +474,58 @@ func TestGMConsoleMaps(t *testing.T) {
 		t.Errorf("the deleted map is still there: %s", r.body)
 	}
 }
+
+// TestGMConsoleDragsAndStaysLive: with remote interaction off, the game
+// master drags a party token on the GM map and the player's page sees it
+// arrive; an entity joins combat from the list without a token; and while
+// the host socket is open the console does not poll the campaign (events
+// redraw it).
+func TestGMConsoleDragsAndStaysLive(t *testing.T) {
+	sys := demoSystem(t, nil)
+	srv := StartServer(t, ServerOptions{Args: []string{"--system", sys}})
+	if r := gmuiDo(t, srv, "PATCH", "/host/api/settings", strings.NewReader(`{"interaction": "none"}`), "application/json"); r.status != 200 {
+		t.Fatalf("interaction none: %d %s", r.status, r.body)
+	}
+	player := openPlayer(t, srv, "Player A", desktopSize, "")
+	gm := openConsole(t, srv)
+	gm.waitFor("the live socket", `document.body.dataset.live === "socket"`, 10*time.Second)
+
+	// Brannoc (245, 385) dragged two cells east.
+	fx, fy := gm.mapToScreen(245, 385)
+	tx, ty := gm.mapToScreen(385, 385)
+	gmuiDrag(gm, fx, fy, tx, ty)
+	player.waitFor("Brannoc moved on the player's page", fmt.Sprintf(`(() => { const t = window.companionDebug.state().tokens.find(t => t.id === %q); return t && Math.abs(t.x - 385) < 36 && Math.abs(t.y - 385) < 36 })()`, demoBrannocID), 10*time.Second)
+	frames := strings.Join(player.receivedFrames(), "\n")
+	if !strings.Contains(frames, `"tokenMoved"`) {
+		t.Error("the player's page got no tokenMoved: the move did not animate")
+	}
+
+	// The Cinder Hound from the monster list joins combat without a token.
+	gm.eval(`(() => { const s = document.getElementById("gm-search"); s.value = "cinder"; s.dispatchEvent(new Event("input")); })()`)
+	gm.waitFor("the hound's row", `[...document.querySelectorAll("#gm-entities li")].some(li => li.textContent === "Cinder Hound")`, 10*time.Second)
+	before := len(gm.eval(`[...document.querySelectorAll("#combatants li strong")].map(s => s.textContent)`).([]any))
+	rx, ry := rowCentre(gm, "Cinder Hound")
+	gmuiClick(gm, rx, ry, false)
+	gm.waitFor("the add button", `!document.getElementById("gm-add-entity").disabled`, 5*time.Second)
+	gm.eval(`document.getElementById("gm-add-entity").click()`)
+	gm.waitFor("one more combatant", fmt.Sprintf(`document.querySelectorAll("#combatants li strong").length === %d`, before+1), 10*time.Second)
+
+	// Quiet for three seconds: no GET /host/api/campaign while the socket is open.
+	count := func() int {
+		n := 0
+		for _, r := range gm.finishedRequests() {
+			if strings.HasSuffix(r.URL, "/host/api/campaign") {
+				n++
+			}
+		}
+		return n
+	}
+	n0 := count()
+	if n0 == 0 {
+		t.Fatal("the page's requests show no GET /host/api/campaign at all: the count below would prove nothing")
+	}
+	time.Sleep(3 * time.Second)
+	if n := count() - n0; n > 0 {
+		t.Errorf("the console fetched the campaign %d times in 3 quiet seconds with the socket open", n)
+	}
+}

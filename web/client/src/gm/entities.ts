@@ -26,6 +26,7 @@ export class EntityPicker {
   private search: HTMLInputElement;
   private select: HTMLSelectElement;
   private hidden: HTMLInputElement;
+  private addButton: HTMLButtonElement | null = null;
 
   constructor(el: HTMLElement, private store: Store, private renderer: () => MapRenderer | null, private say: (t: string, bad?: boolean) => void) {
     el.innerHTML = `<h3>Place a token</h3>
@@ -34,6 +35,7 @@ export class EntityPicker {
         <input type="search" id="gm-search" placeholder="Search…" aria-label="Search the collection">
       </div>
       <label class="small"><input type="checkbox" id="gm-place-hidden"> Place hidden</label>
+      <button type="button" id="gm-add-entity" disabled title="Adds the chosen row to combat without a token">Add the chosen one to combat</button>
       <p class="muted small">Drag a row onto the map, or click it and then the map.</p>
       <ul id="gm-entities" class="gm-entities"></ul>`;
     this.list = el.querySelector("#gm-entities")!;
@@ -41,6 +43,25 @@ export class EntityPicker {
     this.select = el.querySelector("#gm-collection")!;
     this.hidden = el.querySelector("#gm-place-hidden")!;
     this.search.addEventListener("input", () => this.draw());
+    const add = el.querySelector<HTMLButtonElement>("#gm-add-entity")!;
+    this.addButton = add;
+    add.addEventListener("click", async () => {
+      const row = this.armed;
+      if (!row || add.dataset.busy) return;
+      add.dataset.busy = "1";
+      add.disabled = true;
+      try {
+        await hostAPI("POST", "combatants", { entityId: row.id, hidden: this.hidden.checked || undefined });
+        this.say(`${nameOf(row)} joined combat.`);
+        this.armed = null;
+        this.highlight();
+      } catch (err) {
+        this.say((err as Error).message, true);
+      } finally {
+        delete add.dataset.busy;
+        add.disabled = !this.armed;
+      }
+    });
     this.select.addEventListener("change", () => this.load());
     // A release over the map places the row pressed (a drag from the list).
     document.addEventListener("pointerup", (e) => this.drop(e));
@@ -111,6 +132,7 @@ export class EntityPicker {
   private highlight(): void {
     this.list.querySelectorAll("li").forEach((li) => li.classList.toggle("armed", li.dataset.entityId === this.armed?.id));
     document.body.classList.toggle("gm-placing", !!this.armed);
+    if (this.addButton && !this.addButton.dataset.busy) this.addButton.disabled = !this.armed;
     if (this.armed) this.say(`Release or click on the map to place ${nameOf(this.armed)}; Escape cancels.`);
   }
 
