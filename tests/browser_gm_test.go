@@ -510,6 +510,14 @@ func TestGMConsoleDragsAndStaysLive(t *testing.T) {
 	gm.eval(`document.getElementById("gm-add-entity").click()`)
 	gm.waitFor("one more combatant", fmt.Sprintf(`document.querySelectorAll("#combatants li strong").length === %d`, before+1), 10*time.Second)
 
+	// A condition from the system's list, for two rounds, on the hound; then removed.
+	gm.waitFor("the system's conditions offered", `[...document.querySelectorAll("#condition-names option")].some(o => o.value === "Poisoned")`, 10*time.Second)
+	hound := `[...document.querySelectorAll("#combatants li.combatant")].find(li => li.querySelector("strong").textContent === "Cinder Hound")`
+	gm.eval(`(() => { const li = ` + hound + `; li.querySelector("[data-effect]").value = "Poisoned"; li.querySelector("input.rounds").value = "2"; li.querySelector("[data-act=effect]").click(); })()`)
+	gm.waitFor("the effect on the hound", `(`+hound+`).textContent.includes("Poisoned (2 rounds)")`, 10*time.Second)
+	gm.eval(`(` + hound + `).querySelector(".chip-x").click()`)
+	gm.waitFor("the effect removed", `!(`+hound+`).textContent.includes("Poisoned")`, 10*time.Second)
+
 	// Quiet for three seconds: no GET /host/api/campaign while the socket is open.
 	count := func() int {
 		n := 0
@@ -520,6 +528,7 @@ func TestGMConsoleDragsAndStaysLive(t *testing.T) {
 		}
 		return n
 	}
+	time.Sleep(time.Second) // the last action's events and redraw settle first
 	n0 := count()
 	if n0 == 0 {
 		t.Fatal("the page's requests show no GET /host/api/campaign at all: the count below would prove nothing")
