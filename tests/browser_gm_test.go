@@ -466,9 +466,11 @@ func TestGMConsoleMaps(t *testing.T) {
 		t.Errorf("the new map's row reads %q", text)
 	}
 	gm.eval(`window.prompt = () => "Flooded cellar"`)
-	gm.eval(`[...document.querySelectorAll("#maps li")].find(li => li.textContent.includes("Mill cellar")).querySelector("[data-map-act=rename]").click()`)
+	gm.eval(`(() => { const sel = document.getElementById("map-pick"); sel.value = [...sel.options].find(o => o.textContent === "Mill cellar").value; })()`)
+	gm.eval(`document.getElementById("map-rename").click()`)
 	gm.waitFor("the renamed map", `[...document.querySelectorAll("#maps li strong")].some(s => s.textContent === "Flooded cellar")`, 10*time.Second)
-	gm.eval(`[...document.querySelectorAll("#maps li")].find(li => li.textContent.includes("Flooded cellar")).querySelector("[data-map-act=delete]").click()`)
+	gm.eval(`(() => { const sel = document.getElementById("map-pick"); sel.value = [...sel.options].find(o => o.textContent === "Flooded cellar").value; })()`)
+	gm.eval(`document.getElementById("map-delete").click()`)
 	gm.waitFor("the map gone", `![...document.querySelectorAll("#maps li strong")].some(s => s.textContent === "Flooded cellar")`, 10*time.Second)
 	if r := gmuiDo(t, srv, "GET", "/host/api/maps", nil, ""); strings.Contains(r.body, "cellar") {
 		t.Errorf("the deleted map is still there: %s", r.body)

@@ -509,36 +509,13 @@ function drawCampaign(view) {
       } catch (e) { say("campaign-msg", e.message, "bad"); }
     });
     const size = m.width && m.height ? m.width + "×" + m.height + " px" : "";
-    const rename = el("button", { type: "button", "data-map-act": "rename" }, "Rename");
-    rename.onclick = () => {
-      const name = prompt("New name for “" + m.name + "”", m.name);
-      if (!name || name.trim() === m.name) return;
-      busy(rename, async () => {
-        try {
-          await api("PATCH", "maps/" + encodeURIComponent(m.id), { name: name.trim() });
-          say("campaign-msg", "Renamed to “" + name.trim() + "”.", "good");
-        } catch (e) { say("campaign-msg", e.message, "bad"); }
-        drawn.campaign = undefined;
-        await loadCampaign().catch(() => {});
-      });
-    };
-    const del = el("button", { type: "button", className: "danger", "data-map-act": "delete" }, "Delete");
-    del.onclick = () => {
-      if (!confirm("Delete the map “" + m.name + "” with its tokens and fog?" + (m.onScreen ? " It leaves the player screen." : ""))) return;
-      busy(del, async () => {
-        try {
-          await api("DELETE", "maps/" + encodeURIComponent(m.id));
-          say("campaign-msg", "Deleted “" + m.name + "”.", "good");
-        } catch (e) { say("campaign-msg", e.message, "bad"); }
-        drawn.campaign = undefined;
-        await loadCampaign().catch(() => {});
-      });
-    };
     return el("li", { className: "map" + (m.onScreen ? " current" : ""), "data-map": m.id },
       el("div", {}, el("strong", {}, m.name),
         el("div", { className: "small muted" }, [size, m.tokens + " token" + (m.tokens === 1 ? "" : "s")].filter(Boolean).join(" · "))),
-      el("div", { className: "buttons" }, show, rename, del));
+      show);
   }) : [el("li", { className: "muted" }, "This campaign has no map.")]);
+
+  drawMapManager(maps);
 
   const g = view.game || {};
   const order = view.turnOrder || [];
@@ -564,6 +541,49 @@ function drawCampaign(view) {
   if (!order.length) {
     $("initiative").append(el("li", { className: "muted" }, "Nobody has rolled initiative yet."));
   }
+}
+
+// Rename and delete act on the map chosen in #map-pick (kept out of the
+// #maps rows, whose only buttons put a map on the player screen).
+function drawMapManager(maps) {
+  const sel = $("map-pick");
+  const keep = sel.value;
+  replaceChildren(sel, maps.map((m) => el("option", { value: m.id, selected: m.id === keep }, m.name + (m.onScreen ? " (on the player screen)" : ""))));
+  want($("map-rename"), maps.length > 0);
+  want($("map-delete"), maps.length > 0);
+}
+
+function wireMapManager() {
+  const chosen = () => ((state.campaign && state.campaign.maps) || []).find((m) => m.id === $("map-pick").value);
+  const rename = $("map-rename");
+  rename.addEventListener("click", () => {
+    const m = chosen();
+    if (!m) return;
+    const name = prompt("New name for “" + m.name + "”", m.name);
+    if (!name || name.trim() === m.name) return;
+    busy(rename, async () => {
+      try {
+        await api("PATCH", "maps/" + encodeURIComponent(m.id), { name: name.trim() });
+        say("campaign-msg", "Renamed to “" + name.trim() + "”.", "good");
+      } catch (e) { say("campaign-msg", e.message, "bad"); }
+      drawn.campaign = undefined;
+      await loadCampaign().catch(() => {});
+    });
+  });
+  const del = $("map-delete");
+  del.addEventListener("click", () => {
+    const m = chosen();
+    if (!m) return;
+    if (!confirm("Delete the map “" + m.name + "” with its tokens and fog?" + (m.onScreen ? " It leaves the player screen." : ""))) return;
+    busy(del, async () => {
+      try {
+        await api("DELETE", "maps/" + encodeURIComponent(m.id));
+        say("campaign-msg", "Deleted “" + m.name + "”.", "good");
+      } catch (e) { say("campaign-msg", e.message, "bad"); }
+      drawn.campaign = undefined;
+      await loadCampaign().catch(() => {});
+    });
+  });
 }
 
 // A new, empty map in the campaign: size, grid, and an optional background
@@ -1005,6 +1025,7 @@ function start() {
   wireCombat();
   wireInitiative();
   wireNewMap();
+  wireMapManager();
   wireScreen();
   wireMessages();
   wireModules();
