@@ -245,39 +245,55 @@ func TestGMConsoleRunsASession(t *testing.T) {
 	// Combat: roll initiative for everyone; the order shows on the console and reaches the player.
 	gm.waitFor("the hobgoblin among the combatants", `[...document.querySelectorAll("#combatants li strong")].some(s => s.textContent === "Hobgoblin")`, 10*time.Second)
 	gm.eval(`document.getElementById("roll-all").click()`)
-	gm.waitFor("both goblins in the initiative order", `["Goblin", "Hobgoblin"].every(n => [...document.querySelectorAll("#initiative li .who")].some(w => w.textContent === n))`, 10*time.Second)
+	// Hostile monsters rolled when they joined: wait for the roll's own answer.
+	gm.waitFor("the roll's answer", `document.getElementById("campaign-msg").textContent === "Initiative rolled."`, 10*time.Second)
 	type slot struct{ Name, Value string }
-	var consoleOrder []slot
-	gm.evalInto(`[...document.querySelectorAll("#initiative li")].filter(li => li.querySelector(".who")).map(li => ({name: li.querySelector(".who").textContent, value: li.querySelector(".init").textContent}))`, &consoleOrder)
 	type combatant struct {
 		ID, Name   string
 		TokenID    *string `json:"tokenId"`
 		Bloodied   bool
 		Initiative []struct{ Value *float64 }
 	}
-	var snap struct {
-		Game struct{ Combatants []combatant }
-	}
-	player.evalInto(`fetch("/api").then(r => r.json())`, &snap)
+	var consoleOrder []slot
 	byToken := map[string]combatant{}
-	for _, c := range snap.Game.Combatants {
-		if c.TokenID != nil {
-			byToken[*c.TokenID] = c
+	// The console's list and the player's snapshot agree on both goblins'
+	// rolls (each follows its own events: give them a moment to settle).
+	agree := func() string {
+		consoleOrder = nil
+		gm.evalInto(`[...document.querySelectorAll("#initiative li")].filter(li => li.querySelector(".who")).map(li => ({name: li.querySelector(".who").textContent, value: li.querySelector(".init").textContent}))`, &consoleOrder)
+		var snap struct {
+			Game struct{ Combatants []combatant }
 		}
-	}
-	for _, id := range []string{goblinID, hobID} {
-		c, ok := byToken[id]
-		if !ok || len(c.Initiative) == 0 || c.Initiative[0].Value == nil {
-			t.Fatalf("the player's snapshot has no rolled combatant for token %s: %+v", id, snap.Game.Combatants)
-		}
-		found := false
-		for _, s := range consoleOrder {
-			if s.Name == c.Name && s.Value == fmt.Sprint(*c.Initiative[0].Value) {
-				found = true
+		player.evalInto(`fetch("/api").then(r => r.json())`, &snap)
+		for _, c := range snap.Game.Combatants {
+			if c.TokenID != nil {
+				byToken[*c.TokenID] = c
 			}
 		}
-		if !found {
-			t.Errorf("%s rolled %v for the player, the console shows %+v", c.Name, *c.Initiative[0].Value, consoleOrder)
+		for _, id := range []string{goblinID, hobID} {
+			c, ok := byToken[id]
+			if !ok || len(c.Initiative) == 0 || c.Initiative[0].Value == nil {
+				return fmt.Sprintf("the player's snapshot has no rolled combatant for token %s: %+v", id, snap.Game.Combatants)
+			}
+			found := false
+			for _, s := range consoleOrder {
+				if s.Name == c.Name && s.Value == fmt.Sprint(*c.Initiative[0].Value) {
+					found = true
+				}
+			}
+			if !found {
+				return fmt.Sprintf("%s rolled %v for the player, the console shows %+v", c.Name, *c.Initiative[0].Value, consoleOrder)
+			}
+		}
+		return ""
+	}
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(200 * time.Millisecond) {
+		msg := agree()
+		if msg == "" {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal(msg)
 		}
 	}
 
