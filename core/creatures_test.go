@@ -69,7 +69,7 @@ func TestGameUpdatedCarriesCreatures(t *testing.T) {
 	}
 	events := f.events.take()
 	wantNames(t, events, core.EventGameUpdated)
-	g := events[0].Data.(*core.Game)
+	g := core.PlayersView(events[0].Data).(*core.Game)
 	if len(g.Creatures) != 3 || g.Creatures[0].ID != "c-guard" {
 		t.Fatalf("gameUpdated creatures %+v", g.Creatures)
 	}

@@ -49,8 +49,12 @@ func (s *Service) UpdateDoor(ctx context.Context, d Door) ([]Sight, error) {
 		if err != nil {
 			return nil, err
 		}
+		host, err := s.hostMapIn(tx, m)
+		if err != nil {
+			return nil, err
+		}
 		los = sightsIn(shown)
-		return []Event{{Name: EventMapUpdated, Data: shown}, {Name: EventLineOfSightUpdated, Data: los}}, nil
+		return []Event{{Name: EventMapUpdated, Data: Views{Players: shown, Host: host}}, {Name: EventLineOfSightUpdated, Data: los}}, nil
 	})
 	if err != nil {
 		return nil, err

@@ -22,7 +22,7 @@ func TestUpdateDoorCommitsAndRecomputesLineOfSight(t *testing.T) {
 	}
 	events := f.events.take()
 	wantNames(t, events, core.EventMapUpdated, core.EventLineOfSightUpdated)
-	m := events[0].Data.(*core.Map)
+	m := core.PlayersView(events[0].Data).(*core.Map)
 	if m.Walls[1].Door != core.DoorOpen {
 		t.Fatalf("mapUpdated door state %q", m.Walls[1].Door)
 	}
@@ -53,7 +53,7 @@ func TestUpdateDoorCommitsAndRecomputesLineOfSight(t *testing.T) {
 	if _, err = f.svc.UpdateDoor(ctx, core.Door{MapID: liveMapID, ID: liveDoorID, State: core.DoorLocked}); err != nil {
 		t.Fatal(err)
 	}
-	m = f.events.take()[0].Data.(*core.Map)
+	m = core.PlayersView(f.events.take()[0].Data).(*core.Map)
 	if !reflect.DeepEqual(core.SightSegments(m), closed) {
 		t.Fatalf("locked door: segments %v, want %v", core.SightSegments(m), closed)
 	}

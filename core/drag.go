@@ -46,6 +46,9 @@ type drag struct {
 	// the token (nil when the token has no vision or its map no line of
 	// sight): each control and the end carry the polygon (sightpayload.go).
 	sight *dragSight
+	// host marks the game master's drag (hostdrag.go): no sweep ends it;
+	// hidden, that its token is hidden, so its end reaches the host alone.
+	host, hidden bool
 }
 
 // NewDrags returns a drag tracker over svc.
@@ -67,13 +70,8 @@ var errDragVetoed = errors.New("token deleted or locked during the drag")
 // locked mid-drag ends the drag with block for everyone, since everyone saw
 // it start.
 func (d *Drags) Move(ctx context.Context, from EventSource, m Movement) (*Movement, error) {
-	if m.ID == "" {
-		return nil, Invalidf("tokenMoved: 'id' (the token's id) is required")
-	}
-	switch m.State {
-	case DragStart, DragControl, DragEnd, DragCancel, DragBlock:
-	default:
-		return nil, Invalidf("tokenMoved: 'state' must be start, control, end, block or cancel, not '%s'", m.State)
+	if err := checkMovement(m); err != nil {
+		return nil, err
 	}
 	src := from
 	m.Source = &src
@@ -244,8 +242,25 @@ func (d *Drags) blockAll(ctx context.Context, m Movement, own *drag) error {
 	}
 	block := blockAt(m, x, y)
 	sight.cast(block) // everyone drew the drag's polygons: the vision goes back too
-	d.svc.Publish(Event{Name: EventTokenMoved, Data: block})
+	var data any = block
+	if tok != nil && tok.Hidden {
+		data = HostOnly(block) // only the game master drags, and sees, a hidden token
+	}
+	d.svc.Publish(Event{Name: EventTokenMoved, Data: data})
 	return nil
+}
+
+// checkMovement reports a tokenMoved message without a token or with an
+// unknown state.
+func checkMovement(m Movement) error {
+	if m.ID == "" {
+		return Invalidf("tokenMoved: 'id' (the token's id) is required")
+	}
+	switch m.State {
+	case DragStart, DragControl, DragEnd, DragCancel, DragBlock:
+		return nil
+	}
+	return Invalidf("tokenMoved: 'state' must be start, control, end, block or cancel, not '%s'", m.State)
 }
 
 func blockAt(m Movement, x, y float64) *Movement {
@@ -267,6 +282,9 @@ func (d *Drags) Sweep(ctx context.Context) error {
 	defer d.recount()
 	remote := d.svc.live.Settings().RemoteInteraction
 	for id, own := range d.active {
+		if own.host {
+			continue // the game master's drags answer to no setting
+		}
 		if remote {
 			tok, err := d.svc.Token(ctx, id)
 			if err != nil && !IsNotFound(err) {
@@ -317,7 +335,11 @@ func (d *Drags) Release(clientID string) {
 		}
 		delete(d.active, id)
 		src := EventSource{ID: clientID}
-		d.svc.Publish(Event{Name: EventTokenMoved, Data: &Movement{ID: id, X: own.startX, Y: own.startY, State: DragCancel, Source: &src}})
+		var data any = &Movement{ID: id, X: own.startX, Y: own.startY, State: DragCancel, Source: &src}
+		if own.hidden {
+			data = HostOnly(data)
+		}
+		d.svc.Publish(Event{Name: EventTokenMoved, Data: data})
 	}
 }
 

@@ -49,7 +49,11 @@ func (s *Service) ShowMap(ctx context.Context, mapID string) (*Screen, error) {
 			if err != nil {
 				return nil, err
 			}
-			events = append(events, Event{Name: EventMapLoaded, Data: players})
+			host, err := s.hostMapIn(tx, shown)
+			if err != nil {
+				return nil, err
+			}
+			events = append(events, Event{Name: EventMapLoaded, Data: Views{Players: players, Host: host}})
 		}
 		return events, nil
 	})
@@ -84,6 +88,7 @@ func (s *Service) ControlCombat(ctx context.Context, action string) (*Game, erro
 		if err != nil {
 			return nil, err
 		}
+		ended := game.CombatantID
 		changed, err := stepCombat(game, s.TurnOrder(combatants), action)
 		if err != nil {
 			return nil, err
@@ -96,11 +101,21 @@ func (s *Service) ControlCombat(ctx context.Context, action string) (*Game, erro
 		if err := tx.PutGame(c.ID, game); err != nil {
 			return nil, err
 		}
-		shown, err := s.withCreatures(tx, playerGame(game))
+		var events []Event
+		if action == CombatNext { // effects run out as turns pass (effects.go)
+			for _, expired := range expireEffects(combatants, ended, game) {
+				stored, err := s.storeCombatant(tx, expired)
+				if err != nil {
+					return nil, err
+				}
+				events = append(events, stored...)
+			}
+		}
+		views, err := s.gameViews(tx, game)
 		if err != nil {
 			return nil, err
 		}
-		return []Event{{Name: EventGameUpdated, Data: shown}}, nil
+		return append(events, Event{Name: EventGameUpdated, Data: views}), nil
 	})
 	return out, err
 }

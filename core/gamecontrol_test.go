@@ -157,7 +157,7 @@ func (f *gcFixture) wantGameUpdate(t *testing.T, want turn) {
 	if len(events) != 1 || events[0].Name != core.EventGameUpdated {
 		t.Fatalf("events = %v, want one gameUpdated", gcEventNames(events))
 	}
-	g := events[0].Data.(*core.Game)
+	g := core.PlayersView(events[0].Data).(*core.Game)
 	if got := turnOf(g); got != want {
 		t.Fatalf("gameUpdated = %+v, want %+v", got, want)
 	}
@@ -425,7 +425,7 @@ func TestShowMapPutsItOnThePlayerScreen(t *testing.T) {
 	if s := events[0].Data.(*core.Screen); s.MapID != gcCave {
 		t.Fatalf("screenUpdated mapId = %q", s.MapID)
 	}
-	m := events[1].Data.(*core.Map)
+	m := core.PlayersView(events[1].Data).(*core.Map)
 	if m.ID != gcCave || m.Name != "Cave" || len(m.Tokens) != 1 || m.Tokens[0].ID != "tok-visible" {
 		t.Fatalf("mapLoaded = %s with %d tokens, want Cave with the visible token only", m.Name, len(m.Tokens))
 	}

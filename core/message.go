@@ -25,6 +25,9 @@ type Message struct {
 	Rolls    []json.RawMessage `json:"rolls,omitempty"`
 	Campaign string            `json:"campaign"`
 	Created  time.Time         `json:"created"`
+	// Private marks the game master's private roll: stored, shown on the
+	// host console only, never sent to players (hostmessages.go).
+	Private bool `json:"private,omitempty"`
 }
 
 // messageWire is Message as accepted on input: content is a synonym of text.

@@ -68,6 +68,9 @@ func (s *Service) createMessage(ctx context.Context, m *Message, refuseBadRoll b
 		if err := tx.AddMessage(&out); err != nil {
 			return nil, err
 		}
+		if out.Private {
+			return []Event{{Name: EventMessageCreated, Data: HostOnly(&out)}}, nil
+		}
 		return []Event{{Name: EventMessageCreated, Data: &out}}, nil
 	})
 	if err != nil {

@@ -55,7 +55,7 @@ func TestAuditPlayersNeverSeeHiddenMapObjects(t *testing.T) {
 	}
 	for _, e := range f.events.take() {
 		if e.Name == core.EventMapLoaded {
-			leaks("mapLoaded", e.Data)
+			leaks("mapLoaded", core.PlayersView(e.Data))
 		}
 	}
 	snap, err := f.svc.Snapshot(ctx)
@@ -68,7 +68,7 @@ func TestAuditPlayersNeverSeeHiddenMapObjects(t *testing.T) {
 	}
 	for _, e := range f.events.take() {
 		if e.Name == core.EventMapUpdated {
-			leaks("mapUpdated", e.Data)
+			leaks("mapUpdated", core.PlayersView(e.Data))
 		}
 	}
 	// The store keeps everything.

@@ -178,7 +178,6 @@ type visionScratch struct {
 	scan bool
 }
 
-func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
 
 func (sc *visionScratch) polygon(x, y float64, segments [][4]float64, box [4]float64) []float64 {
 	if !finite(x) || !finite(y) {

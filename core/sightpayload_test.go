@@ -74,7 +74,7 @@ func TestDoorBroadcastsLineOfSightAsAnArrayOfSights(t *testing.T) {
 	if strings.Join(keys, ",") != "vision-v-"+liveTokenID+",light-l-1" || len(los) != 2 {
 		t.Fatalf("sights %v, want the visible token's then the light's", keys)
 	}
-	m := events[0].Data.(*core.Map)
+	m := core.PlayersView(events[0].Data).(*core.Map)
 	for _, tok := range m.Tokens {
 		if tok.ID == liveTokenID {
 			if s, _ := tok.Vision.Sight.(*core.Sight); s == nil || s.Key != sights[0].Key {

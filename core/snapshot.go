@@ -46,7 +46,8 @@ func (s *Service) Snapshot(ctx context.Context) (*Snapshot, error) {
 				snap.Map = s.playerMap(m, sources)
 			}
 		}
-		snap.Messages, err = tx.RecentMessages(c.ID, RecentMessageCount)
+		messages, err := tx.RecentMessages(c.ID, RecentMessageCount)
+		snap.Messages = withoutPrivate(messages)
 		return err
 	})
 	if err != nil {

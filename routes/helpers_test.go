@@ -153,6 +153,9 @@ func (fixedRoller) RollText(text string) (string, []json.RawMessage, error) {
 	return text, rolls, nil
 }
 
+// Total rolls every initiative formula to 10.
+func (fixedRoller) Total(string) (float64, error) { return 10, nil }
+
 // seedFixture stores a primary dnd5e campaign, three monsters' worth of
 // content (a shapechanger whose forms reference the goblin), a spell, a
 // unique character with its shared combatant, and a map on the player

@@ -31,6 +31,8 @@ type consoleEnv struct {
 	store        *sqlite.Store
 	events       *eventLog
 	status       *SystemStatus
+	dataDir      string
+	liveHub      *Hub
 }
 
 func newConsoleEnv(t testing.TB) *consoleEnv {
@@ -66,8 +68,8 @@ func newConsoleEnv(t testing.TB) *consoleEnv {
 	}
 	hub := NewHub(svc, bus, nil, HubOptions{})
 	status := &SystemStatus{}
-	cfg := Config{Service: svc, Bus: bus, Hub: hub, Systems: holder, SystemStatus: status}
-	env := &consoleEnv{svc: svc, store: store, events: events, status: status,
+	cfg := Config{Service: svc, Bus: bus, Hub: hub, Systems: holder, SystemStatus: status, DataDir: t.TempDir()}
+	env := &consoleEnv{svc: svc, store: store, events: events, status: status, dataDir: cfg.DataDir, liveHub: hub,
 		public: httptest.NewServer(NewPublicHandler(cfg)), host: httptest.NewServer(NewHostHandler(cfg))}
 	t.Cleanup(func() { hub.Close(); env.public.Close(); env.host.Close() })
 	return env
@@ -338,6 +340,7 @@ func TestHostConsoleDocListsEveryRoute(t *testing.T) {
 	mountHostImport(r, cfg)
 	mountHostSettings(r, cfg)
 	mountHostConsole(r, cfg)
+	mountHostGame(r, cfg)
 	routes := 0
 	err = chi.Walk(r, func(method, route string, _ http.Handler, _ ...func(http.Handler) http.Handler) error {
 		routes++

@@ -129,6 +129,9 @@ type Hub struct {
 	slots atomic.Int64
 	// perAddress counts them per remote address (ws_peraddress.go).
 	perAddress addressSlots
+	// hostCount is how many host console sockets are open (ws_host.go):
+	// without one, no host frame is encoded.
+	hostCount atomic.Int64
 
 	unsubscribe func()
 	running     sync.WaitGroup // reader and writer goroutines
@@ -220,13 +223,14 @@ func (h *Hub) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.log.Info("websocket upgrade refused", "remote", r.RemoteAddr, "origin", r.Header.Get("Origin"), "err", err)
 		return
 	}
-	h.serve(ws, bw.conn, address)
+	h.serve(ws, bw.conn, address, false)
 }
 
 // serve registers a connection, greets it and runs its two goroutines.
-func (h *Hub) serve(ws *websocket.Conn, bc *wsBatchConn, address string) {
+func (h *Hub) serve(ws *websocket.Conn, bc *wsBatchConn, address string, host bool) {
 	c := newWSConn(h, ws, bc)
 	c.address = address
+	c.host = host
 	// app goes first in the queue, before any broadcast can reach it.
 	app, _ := json.Marshal(wsOutEnvelope{Name: core.EventApp, Data: map[string]any{"version": core.Version, "build": core.Build}})
 	c.queue.push(app)
@@ -235,15 +239,28 @@ func (h *Hub) serve(ws *websocket.Conn, bc *wsBatchConn, address string) {
 	if h.closed {
 		h.mu.Unlock()
 		ws.Close()
-		h.releaseSlot(address)
+		if !host {
+			h.releaseSlot(address)
+		}
 		return
 	}
 	h.nextChannel++
 	c.client = core.Client{Channel: h.nextChannel, Address: address, RunMode: core.RunModeNormal}
 	c.id = "client-" + strconv.Itoa(h.nextChannel)
+	if host {
+		c.id = "host-" + strconv.Itoa(h.nextChannel)
+		c.client.Name = hostClientName
+		h.hostCount.Add(1)
+	}
 	h.conns[c] = struct{}{}
 	h.running.Add(2)
 	h.mu.Unlock()
+	if host {
+		go c.writeLoop()
+		h.log.Info("host console socket opened", "id", c.id)
+		go c.readLoop()
+		return
+	}
 
 	client := c.client
 	go c.writeLoop()
@@ -277,6 +294,11 @@ func (h *Hub) unregister(c *wsConn) {
 		return
 	}
 	h.drags.Release(c.id)
+	if c.host {
+		h.hostCount.Add(-1)
+		h.log.Info("host console socket closed", "id", c.id)
+		return // the host console is no player: nobody was told it came
+	}
 	client := c.snapshot()
 	h.svc.Publish(core.Event{Name: core.EventClientDisconnected, Data: client})
 	h.log.Info("websocket client disconnected", "channel", client.Channel, "address", client.Address)
@@ -287,7 +309,9 @@ func (h *Hub) Clients() []core.Client {
 	h.mu.RLock()
 	out := make([]core.Client, 0, len(h.conns))
 	for c := range h.conns {
-		out = append(out, c.snapshot())
+		if !c.host {
+			out = append(out, c.snapshot())
+		}
 	}
 	h.mu.RUnlock()
 	slices.SortFunc(out, func(a, b core.Client) int { return a.Channel - b.Channel })
@@ -301,8 +325,20 @@ func (h *Hub) Clients() []core.Client {
 func (h *Hub) broadcast(events []core.Event) {
 	msgs := make([][]byte, len(events))
 	frames := make([][]byte, len(events))
+	hosts := h.hostCount.Load() > 0
+	var host *hostFrames
+	if hosts {
+		host = newHostFrames(len(events))
+	}
 	for i, e := range events {
-		b, err := json.Marshal(wsOutEnvelope{Name: e.Name, Data: forPlayers(e.Data)})
+		players, forPlayersToo := playersPayload(e.Data)
+		if host != nil {
+			host.encode(h, i, e, forPlayersToo) // the game master's own frame, when it differs (ws_host.go)
+		}
+		if !forPlayersToo {
+			continue
+		}
+		b, err := json.Marshal(wsOutEnvelope{Name: e.Name, Data: players})
 		if err != nil {
 			h.log.Error("websocket: event not sent, cannot encode it", "event", e.Name, "err", err)
 			continue
@@ -314,6 +350,10 @@ func (h *Hub) broadcast(events []core.Event) {
 	h.mu.RLock()
 	defer h.mu.RUnlock()
 	for c := range h.conns {
+		if c.host {
+			host.send(c, msgs, frames)
+			continue
+		}
 		numeric := numMsgs != nil && c.numericDragStates.Load()
 		for i, m := range msgs {
 			if m == nil {

@@ -215,6 +215,9 @@ func (h hostImport) importNow(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	if err != nil {
+		if core.KindOf(err) != core.KindInternal && h.cfg.Log != nil { // internal errors are logged by writeError
+			h.cfg.Log.Warn("import failed", "reason", core.MessageOf(err))
+		}
 		h.fail(w, r, err)
 		return
 	}

@@ -104,15 +104,32 @@ func NewHostHandler(cfg Config) http.Handler {
 	mountHostClient(r, cfg)
 	mountHostSettings(r, cfg)
 	mountHostConsole(r, cfg)
+	mountHostGame(r, cfg)
 	r.Get("/", func(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, "/host/", http.StatusFound)
 	})
 	r.Get("/host", func(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, "/host/", http.StatusMovedPermanently)
 	})
+	// The console's GM map is a second entry of the player client's build
+	// (web/client/src/gm), so it reuses the map renderer.
+	r.Get("/host/gm/*", s.serveWeb("client/dist/gm"))
+	// The console's searchable monster and character lists: the public
+	// listing, read-only, on the host origin (the page may only fetch its own).
+	r.Get("/host/api/entities/{collection}", s.listCollection)
+	// And the system's type tables (conditions for the combat panel): the
+	// public GET /api/system document.
+	r.Get("/host/api/system/definitions", s.getSystem)
+	// The GM map draws the same files as the players' (map backgrounds, token
+	// art, fog masks, handouts): the data folders, read-only, as on the
+	// public listener.
+	for _, folder := range dataFolders {
+		r.Get("/"+folder+"/*", s.serveDataFolder(folder))
+	}
+	r.Get("/systems/*", s.serveSystems)
 	r.Get("/host/*", s.serveWeb("host"))
 	r.Get("/icon.png", s.serveWebFile("icon.png"))
-	return s.wrap(r, false)
+	return recoverPanics(s.cfg.Log, hostSocketFirst(cfg.Hub, s.wrap(r, false)))
 }
 
 // wrap puts the middleware around a router, outermost first: panic

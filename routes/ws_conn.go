@@ -22,6 +22,9 @@ type wsConn struct {
 	limits wsLimiter
 	// address is the remote address whose slot the connection holds.
 	address string
+	// host marks the game master's console socket (ws_host.go): it gets
+	// the unredacted frames and is never limited or refused.
+	host bool
 
 	// numericDragStates: this client sent a tokenMoved state as an
 	// integer and receives them so (ws_dragstate.go).
@@ -197,7 +200,9 @@ func (c *wsConn) readLoop() {
 	defer func() {
 		c.close(websocket.CloseNormalClosure, "")
 		c.limits.stop() // no held move acts for a client that is gone
-		h.releaseSlot(c.address)
+		if !c.host {
+			h.releaseSlot(c.address) // the host console never took one
+		}
 		h.unregister(c)
 		h.running.Done()
 	}()

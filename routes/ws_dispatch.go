@@ -121,6 +121,10 @@ func (h *Hub) dispatch(c *wsConn, frame []byte) {
 		}
 		return // contract 6.2: any other name is ignored
 	}
+	if c.host {
+		h.handle(c, &env) // the game master is never rate limited (ws_host.go)
+		return
+	}
 	l := &c.limits
 	l.handling.Lock()
 	defer l.handling.Unlock()
@@ -137,7 +141,7 @@ func (h *Hub) dispatch(c *wsConn, frame []byte) {
 func (h *Hub) handle(c *wsConn, env *wsInEnvelope) {
 	ctx, cancel := context.WithTimeout(context.Background(), h.opts.HandlerTimeout)
 	defer cancel()
-	reply, err := h.run(ctx, c, env.Name, wsHandlers[env.Name], env.Data)
+	reply, err := h.run(ctx, c, env.Name, handlerFor(c, env.Name), env.Data)
 	switch {
 	case err != nil:
 		if core.KindOf(err) == core.KindInternal {
@@ -177,7 +181,7 @@ func wsFindRequestID(frame []byte) json.RawMessage {
 // reply sends a message to this client alone, as players may see it (a
 // hidden token or combatant as {id, hidden}, like a broadcast).
 func (c *wsConn) reply(name string, requestID json.RawMessage, data any) {
-	b, err := json.Marshal(wsOutEnvelope{Name: name, Data: forPlayers(data), ResponseID: requestID})
+	b, err := json.Marshal(wsOutEnvelope{Name: name, Data: c.view(data), ResponseID: requestID})
 	if err != nil {
 		c.hub.log.Error("websocket: reply not sent, cannot encode it", "event", name, "err", err)
 		return

@@ -1,11 +1,176 @@
 package routes
 
 import (
+	"context"
+	"encoding/json"
 	"net/http"
+	"strings"
+	"time"
 
 	"github.com/go-chi/chi/v5"
+	"github.com/gorilla/websocket"
 	"github.com/vttapp/companion/core"
 )
+
+// The host console's live socket, GET /host/ws on the loopback listener.
+// It joins the same hub as the players' sockets and receives the same
+// events, but as the game master sees them: hidden tokens and combatants
+// whole, the dm layer, private rolls (core.Views). It is never counted
+// against MaxConnections, never rate limited, never listed among the
+// players' clients, and its drags are never refused by remote interaction
+// or a lock. Each event is encoded at most twice: once for players, once
+// for the host when its payload differs.
+
+// hostClientName signs the game master's drags and messages.
+const hostClientName = "Game master"
+
+// ServeHost upgrades a host console request to the host's socket. The
+// host guard (loopback Host header) has run; the Origin must be absent or
+// the console's own, since a socket is opened with GET, which the guard
+// lets through, and this one carries what players must not see.
+func (h *Hub) ServeHost(w http.ResponseWriter, r *http.Request) {
+	h.mu.RLock()
+	closed := h.closed
+	h.mu.RUnlock()
+	if closed {
+		writeMessage(w, http.StatusServiceUnavailable, "the server is shutting down")
+		return
+	}
+	if !hostOrigin(r) {
+		writeMessage(w, http.StatusForbidden, "the host console socket accepts only the console's own page")
+		return
+	}
+	up := websocket.Upgrader{
+		HandshakeTimeout: 10 * time.Second,
+		CheckOrigin:      hostOrigin,
+		WriteBufferPool:  h.upgrader.WriteBufferPool,
+	}
+	bw := &wsHijackWriter{ResponseWriter: w}
+	ws, err := up.Upgrade(bw, r, nil)
+	if err != nil {
+		h.log.Info("host console socket refused", "remote", r.RemoteAddr, "err", err)
+		return
+	}
+	h.serve(ws, bw.conn, wsRemoteHost(r.RemoteAddr), true)
+}
+
+// hostOrigin accepts no Origin (a tool on the device) or the console's own.
+func hostOrigin(r *http.Request) bool {
+	origin := r.Header.Get("Origin")
+	return origin == "" || strings.EqualFold(origin, "http://"+r.Host)
+}
+
+// playersPayload is what players receive of an event's data, and whether
+// they receive it at all (core.Views with no Players is for the host).
+func playersPayload(data any) (any, bool) {
+	if v, ok := data.(core.Views); ok {
+		if v.Players == nil {
+			return nil, false
+		}
+		return forPlayers(v.Players), true
+	}
+	return forPlayers(data), true
+}
+
+// hostOwnPayload reports whether the host's payload of an event may differ
+// from the players': a core.Views, or a type the players' redaction may
+// change (forPlayers).
+func hostOwnPayload(data any) bool {
+	switch data.(type) {
+	case core.Views, *core.Token, *core.Combatant, *core.Game, []*core.Combatant, *core.Map, []*core.Token:
+		return true
+	}
+	return false
+}
+
+// hostFrames are the host's frames of one broadcast: nil where the host
+// gets the players' frame.
+type hostFrames struct {
+	msgs, frames [][]byte
+}
+
+func newHostFrames(n int) *hostFrames {
+	return &hostFrames{msgs: make([][]byte, n), frames: make([][]byte, n)}
+}
+
+// encode builds the host's frame of event i when it differs from the
+// players' (or players get none).
+func (f *hostFrames) encode(h *Hub, i int, e core.Event, forPlayersToo bool) {
+	if forPlayersToo && !hostOwnPayload(e.Data) {
+		return
+	}
+	data := core.HostView(e.Data)
+	if data == nil {
+		return
+	}
+	b, err := json.Marshal(wsOutEnvelope{Name: e.Name, Data: data})
+	if err != nil {
+		h.log.Error("websocket: event not sent to the host, cannot encode it", "event", e.Name, "err", err)
+		return
+	}
+	f.msgs[i], f.frames[i] = b, wsTextFrame(b)
+}
+
+// send delivers one broadcast to a host socket: its own frame where there
+// is one, the players' otherwise.
+func (f *hostFrames) send(c *wsConn, msgs, frames [][]byte) {
+	for i := range msgs {
+		m, frame := f.msgs[i], f.frames[i]
+		if m == nil {
+			m, frame = msgs[i], frames[i]
+		}
+		if m == nil {
+			continue
+		}
+		if !c.send(m, frame) {
+			return
+		}
+	}
+}
+
+// view is a reply's payload as this connection may see it.
+func (c *wsConn) view(data any) any {
+	if c.host {
+		return core.HostView(data)
+	}
+	return forPlayers(core.PlayersView(data))
+}
+
+// handlerFor picks the handler of a client event: the host's own where
+// the game master's rights differ from a player's.
+func handlerFor(c *wsConn, name string) wsHandler {
+	if c.host {
+		if hh, ok := wsHostHandlers[name]; ok {
+			return hh
+		}
+	}
+	return wsHandlers[name]
+}
+
+// wsHostHandlers are the host socket's events that differ from a
+// player's: drags and doors are never gated by remote interaction, and
+// the console's registration is not broadcast (it is not a player).
+var wsHostHandlers = map[string]wsHandler{
+	core.EventTokenMoved:    wsHostTokenMoved,
+	core.RequestUpdateDoor:  wsHostUpdateDoor,
+	core.EventClientUpdated: func(context.Context, *wsConn, json.RawMessage) (any, error) { return nil, nil },
+}
+
+func wsHostTokenMoved(ctx context.Context, c *wsConn, data json.RawMessage) (any, error) {
+	m, _, err := decodeMovement(data)
+	if err != nil {
+		return nil, err
+	}
+	return c.hub.drags.MoveAsHost(ctx, c.source(), m)
+}
+
+func wsHostUpdateDoor(ctx context.Context, c *wsConn, data json.RawMessage) (any, error) {
+	var d core.Door
+	if err := wsDecode(core.RequestUpdateDoor, data, &d); err != nil {
+		return nil, err
+	}
+	return c.hub.svc.UpdateDoor(ctx, d)
+}
 
 // mountHostLive adds the host console's view of the live game: the
 // connected clients with their viewports, and the host's veto of a drag in
@@ -14,6 +179,7 @@ func mountHostLive(r chi.Router, cfg Config) {
 	if cfg.Hub == nil {
 		return
 	}
+	r.Get("/host/ws", cfg.Hub.ServeHost)
 	r.Get("/host/api/clients", func(w http.ResponseWriter, r *http.Request) {
 		hostSettingsReply(w, http.StatusOK, cfg.Hub.Clients())
 	})
@@ -31,5 +197,21 @@ func mountHostLive(r chi.Router, cfg Config) {
 			return
 		}
 		hostSettingsReply(w, http.StatusOK, map[string]bool{"blocked": blocked})
+	})
+}
+
+// hostSocketFirst hands an upgrade of /host/ws to the hub, behind the host
+// guard, before the middleware that wraps the response (gzip) sees it.
+func hostSocketFirst(hub *Hub, next http.Handler) http.Handler {
+	if hub == nil {
+		return next
+	}
+	socket := hostConsoleGuard(http.HandlerFunc(hub.ServeHost))
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/host/ws" && websocket.IsWebSocketUpgrade(r) {
+			socket.ServeHTTP(w, r)
+			return
+		}
+		next.ServeHTTP(w, r)
 	})
 }

@@ -16,7 +16,9 @@ import (
 )
 
 // goldenOutputs are the sections RunGolden renders, in file order.
-var goldenOutputs = []string{"list.json", "basic.json", "view.json", "page.html"}
+// token.json and initiative.json are there only for a kind with a token
+// or an initiative hook.
+var goldenOutputs = []string{"list.json", "basic.json", "view.json", "page.html", "token.json", "initiative.json"}
 
 // goldenTime stands in for created/modified when a case's entity has none,
 // so that outputs do not depend on the clock.
@@ -85,7 +87,9 @@ func runCase(sys *System, file, name string, update bool, out io.Writer) (ok boo
 	}
 	if update {
 		for _, section := range goldenOutputs {
-			cf.set(section, rendered[section])
+			if _, there := rendered[section]; there {
+				cf.set(section, rendered[section])
+			}
 		}
 		if err := os.WriteFile(file, cf.format(), 0o644); err != nil {
 			return false, err
@@ -96,6 +100,9 @@ func runCase(sys *System, file, name string, update bool, out io.Writer) (ok boo
 	ok = true
 	for _, section := range goldenOutputs {
 		want, found := cf.get(section)
+		if _, there := rendered[section]; !there && !found {
+			continue // a kind without a token hook
+		}
 		if !found {
 			fmt.Fprintf(out, "FAIL %s: no %s section (run with -update to write it)\n", name, section)
 			ok = false
@@ -159,6 +166,28 @@ func renderCase(sys *System, cf *caseFile, name string) (map[string][]byte, erro
 	}
 	if out["page.html"], err = sys.RenderPage(ctx, &e); err != nil {
 		return nil, err
+	}
+	tpl, err := sys.TokenFor(ctx, &e)
+	if err != nil {
+		return nil, err
+	}
+	if tpl != nil {
+		b, err := json.MarshalIndent(tpl, "", "  ")
+		if err != nil {
+			return nil, err
+		}
+		out["token.json"] = append(b, '\n')
+	}
+	if sys.rt.HasFunc(e.Kind, "initiative") {
+		rule, err := sys.InitiativeFor(ctx, &e)
+		if err != nil {
+			return nil, err
+		}
+		b, err := json.MarshalIndent(rule, "", "  ")
+		if err != nil {
+			return nil, err
+		}
+		out["initiative.json"] = append(b, '\n')
 	}
 	return out, nil
 }

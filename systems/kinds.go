@@ -33,7 +33,7 @@ var collectionLabel = regexp.MustCompile(`^[a-z][a-z0-9_-]*$`)
 var entityOptions = map[string]bool{
 	"collection": false, "title": false, "collectionTitle": false, "template": false,
 	"filters": false, "unique": false, "ranges": false,
-	"view": true, "references": true,
+	"view": true, "references": true, "token": true, "initiative": true,
 }
 
 // buildKinds validates the entity declarations, adding every problem.

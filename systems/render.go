@@ -2,6 +2,7 @@ package systems
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -66,6 +67,12 @@ func (s *System) ListRow(_ context.Context, e *core.Entity, basic bool) ([]byte,
 			if err := writeValue(&b, v); err != nil {
 				return nil, core.Invalidf("entity %q: data.%s cannot be written as JSON: %v", e.Name, f, err)
 			}
+		}
+		// The art a picker shows beside the row (the host console places
+		// tokens from these lists): the token image, else the portrait.
+		if img := cmp.Or(e.Token, e.Image); img != "" {
+			b.WriteString(`,"image":`)
+			writeJSON(&b, img)
 		}
 	}
 	b.WriteByte('}')

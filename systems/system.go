@@ -57,6 +57,9 @@ type System struct {
 	sample       fs.FS
 	// initiativeAscending: config combat.initiative.sortOrder is "asc".
 	initiativeAscending bool
+	// initiative: config combat.initiative's rollFormula and autoRoll
+	// (initiative.go).
+	initiative initiativeConfig
 
 	rowCache  *cache
 	viewCache *cache
@@ -111,6 +114,7 @@ func Load(fsys fs.FS, opts Options) (*System, error) {
 	types := buildTypes(decl, &problems)
 	config, settings := buildSystemDecl(decl, &problems)
 	s.initiativeAscending = initiativeSortOrder(decl, config, &problems)
+	s.initiative = readInitiativeConfig(config)
 	if len(problems) > 0 {
 		rt.Close()
 		sortProblems(problems)

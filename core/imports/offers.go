@@ -303,7 +303,11 @@ func (m *Manager) Accept(id, destination string) (Offer, error) {
 // runAccepted downloads and installs an accepted offer.
 func (m *Manager) runAccepted(ctx context.Context, id, manifest, raw string, pkg *Package, destination string) (Result, error) {
 	progress := func(done, total int64) {
-		m.update(id, func(st *offerState) { st.Progress = Transfer{Done: done, Total: total} })
+		m.update(id, func(st *offerState) {
+			if st.Status == StatusDownloading { // never revive a settled offer's progress
+				st.Progress = Transfer{Done: done, Total: total}
+			}
+		})
 	}
 	opt := InstallOptions{Destination: destination}
 	if pkg != nil {
@@ -389,9 +393,15 @@ func (m *Manager) update(id string, fn func(st *offerState)) error {
 	return nil
 }
 
-// settleLocked moves an offer to a final status.
+// settleLocked moves an offer to a final status. A failed offer is in one
+// clear state: not checking, no download in progress, the reason in Error
+// (logged, see offerlife.go).
 func (m *Manager) settleLocked(st *offerState, status, errText string) {
 	st.Status, st.Error = status, errText
+	if status == StatusFailed {
+		st.Checking, st.Progress = false, Transfer{Total: -1}
+		m.logFailure(st.Offer)
+	}
 	if !st.settled {
 		st.settled = true
 		close(st.done)

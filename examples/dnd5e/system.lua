@@ -10,6 +10,7 @@ local monster = require("lib.monster")
 local spell = require("lib.spell")
 local item = require("lib.item")
 local character = require("lib.character")
+local token = require("lib.token")
 
 companion.system {
   config = {
@@ -49,6 +50,8 @@ companion.entity("monster", {
   ranges = { "hit_points" },
   references = monster.references,
   view = monster.view,
+  token = token.of("hostile", false),
+  initiative = token.initiative,
 })
 
 -- The filter keys are copied from data as stored: school is the SRD
@@ -83,6 +86,8 @@ companion.entity("character", {
   ranges = { "hit_points" },
   references = character.references,
   view = character.view,
+  token = token.of("friendly", true),
+  initiative = token.initiative,
 })
 
 -- definitions.types: option lists for pickers and filters. `index` is the

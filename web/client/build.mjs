@@ -31,14 +31,32 @@ const result = await esbuild.build({
 copyFileSync(join(root, "src/index.html"), join(dist, "index.html"));
 copyFileSync(join(root, "src/app.css"), join(dist, "app.css"));
 
+// The host console's GM map (src/gm): a second bundle reusing the map
+// renderer, served on the host listener at /host/gm/.
+const gm = await esbuild.build({
+  entryPoints: [join(root, "src/gm/main.ts")],
+  bundle: true,
+  minify: true,
+  format: "esm",
+  target: ["es2022"],
+  outfile: join(dist, "gm", "gm.js"),
+  metafile: true,
+  legalComments: "none",
+  sourcemap: false,
+  absWorkingDir: root,
+  logLevel: "warning",
+  define: { "process.env.NODE_ENV": '"production"' },
+});
+copyFileSync(join(root, "src/gm/gm.css"), join(dist, "gm", "gm.css"));
+
 // The packages whose code is in the bundle, from esbuild's list of inputs.
 const packages = new Map(); // name -> folder
-for (const input of Object.keys(result.metafile.inputs)) {
+for (const input of [...Object.keys(result.metafile.inputs), ...Object.keys(gm.metafile.inputs)]) {
   const m = input.match(/node_modules\/((?:@[^/]+\/)?[^/]+)\//);
   if (m && !packages.has(m[1])) packages.set(m[1], join(root, "node_modules", m[1]));
 }
 const licenceNames = /^(licen[cs]e|copying|notice)(\.(md|txt))?$/i;
-let text = "Third-party software bundled in app.js, with its licence.\n";
+let text = "Third-party software bundled in app.js and gm/gm.js, with its licence.\n";
 for (const name of [...packages.keys()].sort()) {
   const dir = packages.get(name);
   const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8"));

@@ -2,11 +2,14 @@
 // from elsewhere. Every piece of text from the server goes into the page
 // through textContent (el() below), never as HTML.
 //
-// The page keeps itself current by polling the JSON API (see
-// routes/host_console.go for why polling and not Server-Sent Events):
-// offers, clients, settings and the system status every second, the
-// campaign every two seconds, modules every ten. A section is redrawn only
-// when its document changed, so a choice being made is not lost.
+// The page keeps itself current from the game master's live socket
+// (GET /host/ws, opened by the GM map, /host/gm/gm.js, which passes every
+// event on as a "companion:host-event" DOM event): the campaign, settings,
+// clients and messages are fetched again when an event says they changed.
+// Polling remains where no event exists (offers, the system status, the web
+// client, modules), and as a slow fallback while the socket is down. A
+// section is redrawn only when its document changed, so a choice being made
+// is not lost.
 "use strict";
 
 // ---- helpers ----------------------------------------------------------
@@ -96,10 +99,25 @@ function changed(key, value) {
   return true;
 }
 
-// busy disables a button while its action runs.
+// busy disables a button while its action runs. A second click while it
+// runs does nothing. Afterwards the button takes the state the last redraw
+// wanted for it (want() below), not simply "enabled": a "Start combat" whose
+// answer started combat stays disabled.
 async function busy(button, fn) {
-  if (button) button.disabled = true;
-  try { return await fn(); } finally { if (button) button.disabled = false; }
+  if (button && button.dataset.busy) return;
+  if (button) { button.dataset.busy = "1"; button.disabled = true; }
+  try { return await fn(); } finally {
+    if (button) {
+      delete button.dataset.busy;
+      button.disabled = button.dataset.off === "1";
+    }
+  }
+}
+
+// want sets whether a button may be used: now, or when its action ends.
+function want(button, enabled) {
+  button.dataset.off = enabled ? "" : "1";
+  button.disabled = !enabled || !!button.dataset.busy;
 }
 
 // ---- state shared between sections --------------------------------------
@@ -219,6 +237,9 @@ function wireSettings() {
 
 // ---- offers ----------------------------------------------------------------
 
+// The offer the page last accepted: its "downloading" message goes when it fails.
+let lastAccepted = "";
+
 const offerStatus = {
   pending: "Waiting for you",
   downloading: "Downloading",
@@ -233,6 +254,11 @@ async function loadOffers() {
     offers = await api("GET", "offers");
   } catch (e) {
     if (e.status === 503) offers = null; else throw e;
+  }
+  // A message about an offer that has since failed would contradict its row.
+  if (offers && offers.some((o) => o.status === "failed" && o.id === lastAccepted)) {
+    lastAccepted = "";
+    say("offers-msg", "");
   }
   if (!changed("offers", offers)) return;
   const list = $("offer-list");
@@ -279,7 +305,27 @@ function offerRow(o) {
     row.append(el("div", { className: "progress" }, bar,
       el("span", { className: "small" }, bytes(p.done) + (p.total > 0 ? " of " + bytes(p.total) : ""))));
   }
-  if (o.error) row.append(el("div", { className: "error" }, o.error));
+  if (o.error) row.append(el("div", { className: "error" }, o.status === "failed" ? "Failed: " + o.error : o.error));
+  if (o.status === "failed") {
+    // One clear state: the reason above, and what can be done about it.
+    const retry = el("button", { type: "button", className: "primary", "data-offer-act": "retry" }, "Retry");
+    const dismiss = el("button", { type: "button", "data-offer-act": "dismiss" }, "Dismiss");
+    retry.onclick = () => busy(retry, async () => {
+      try {
+        await api("POST", "offers/" + encodeURIComponent(o.id) + "/retry");
+        say("offers-msg", "Trying again: accept it when it is ready.", "good");
+        await loadOffers();
+      } catch (e) { say("offers-msg", e.message, "bad"); }
+    });
+    dismiss.onclick = () => busy(dismiss, async () => {
+      try {
+        await api("DELETE", "offers/" + encodeURIComponent(o.id));
+        say("offers-msg", "");
+        await loadOffers();
+      } catch (e) { say("offers-msg", e.message, "bad"); }
+    });
+    row.append(el("div", { className: "buttons" }, retry, dismiss));
+  }
   if (o.result) row.append(el("div", { className: "good small" }, "Installed " + (isClient ? "web client" : o.result.kind) + " “" + o.result.name + "”"));
 
   if (o.status === "pending") {
@@ -293,6 +339,7 @@ function offerRow(o) {
       try {
         const body = select.value ? { destination: select.value } : undefined;
         await api("POST", "offers/" + encodeURIComponent(o.id) + "/accept", body);
+        lastAccepted = o.id;
         say("offers-msg", "Accepted: downloading " + title + ".", "good");
         await loadOffers();
       } catch (e) { say("offers-msg", e.message, "bad"); }
@@ -445,7 +492,7 @@ function drawCampaign(view) {
   if (view.missing) {
     $("campaign-name").textContent = "There is no campaign for this game system yet (" + view.missing +
       "). Import one below to run a game.";
-    buttons.forEach((b) => { b.disabled = true; });
+    buttons.forEach((b) => want(b, false));
     return;
   }
   $("campaign-name").textContent = view.campaign.name;
@@ -462,11 +509,13 @@ function drawCampaign(view) {
       } catch (e) { say("campaign-msg", e.message, "bad"); }
     });
     const size = m.width && m.height ? m.width + "×" + m.height + " px" : "";
-    return el("li", { className: "map" + (m.onScreen ? " current" : "") },
+    return el("li", { className: "map" + (m.onScreen ? " current" : ""), "data-map": m.id },
       el("div", {}, el("strong", {}, m.name),
         el("div", { className: "small muted" }, [size, m.tokens + " token" + (m.tokens === 1 ? "" : "s")].filter(Boolean).join(" · "))),
       show);
   }) : [el("li", { className: "muted" }, "This campaign has no map.")]);
+
+  drawMapManager(maps);
 
   const g = view.game || {};
   const order = view.turnOrder || [];
@@ -477,7 +526,10 @@ function drawCampaign(view) {
     ? "Round " + g.round + " · turn " + g.turn + (acting ? " · " + acting.name + " acts" : "")
     : "No combat running. " + order.length + " of " + (g.combatants || []).length + " combatants have rolled initiative.";
   const enabled = { start: !g.started && order.length > 0, previous: g.started, next: g.started, end: g.started };
-  buttons.forEach((b) => { b.disabled = !enabled[b.dataset.combat]; });
+  buttons.forEach((b) => want(b, !!enabled[b.dataset.combat]));
+  drawScreen(view);
+  drawCombatants(view);
+  drawSpeakers(view);
 
   replaceChildren($("initiative"), order.map((s) => {
     const current = g.started && s.initiativeId === g.initiativeId && s.combatantId === g.combatantId;
@@ -491,6 +543,78 @@ function drawCampaign(view) {
   }
 }
 
+// Rename and delete act on the map chosen in #map-pick (kept out of the
+// #maps rows, whose only buttons put a map on the player screen).
+function drawMapManager(maps) {
+  const sel = $("map-pick");
+  const keep = sel.value;
+  replaceChildren(sel, maps.map((m) => el("option", { value: m.id, selected: m.id === keep }, m.name + (m.onScreen ? " (on the player screen)" : ""))));
+  want($("map-rename"), maps.length > 0);
+  want($("map-delete"), maps.length > 0);
+}
+
+function wireMapManager() {
+  const chosen = () => ((state.campaign && state.campaign.maps) || []).find((m) => m.id === $("map-pick").value);
+  const rename = $("map-rename");
+  rename.addEventListener("click", () => {
+    const m = chosen();
+    if (!m) return;
+    const name = prompt("New name for “" + m.name + "”", m.name);
+    if (!name || name.trim() === m.name) return;
+    busy(rename, async () => {
+      try {
+        await api("PATCH", "maps/" + encodeURIComponent(m.id), { name: name.trim() });
+        say("campaign-msg", "Renamed to “" + name.trim() + "”.", "good");
+      } catch (e) { say("campaign-msg", e.message, "bad"); }
+      drawn.campaign = undefined;
+      await loadCampaign().catch(() => {});
+    });
+  });
+  const del = $("map-delete");
+  del.addEventListener("click", () => {
+    const m = chosen();
+    if (!m) return;
+    if (!confirm("Delete the map “" + m.name + "” with its tokens and fog?" + (m.onScreen ? " It leaves the player screen." : ""))) return;
+    busy(del, async () => {
+      try {
+        await api("DELETE", "maps/" + encodeURIComponent(m.id));
+        say("campaign-msg", "Deleted “" + m.name + "”.", "good");
+      } catch (e) { say("campaign-msg", e.message, "bad"); }
+      drawn.campaign = undefined;
+      await loadCampaign().catch(() => {});
+    });
+  });
+}
+
+// A new, empty map in the campaign: size, grid, and an optional background
+// (whose size is the map's when none is given).
+function wireNewMap() {
+  $("newmap-form").addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    const file = $("newmap-file").files[0];
+    const fields = { name: $("newmap-name").value.trim(), gridType: $("newmap-grid").value };
+    for (const k of ["width", "height", "gridSize"]) {
+      const v = $("newmap-" + k).value.trim();
+      if (v) fields[k] = Number(v);
+    }
+    let body = fields;
+    if (file) {
+      body = new FormData();
+      for (const [k, v] of Object.entries(fields)) body.append(k, String(v));
+      body.append("file", file, file.name);
+    }
+    busy($("newmap-create"), async () => {
+      try {
+        const m = await api("POST", "maps", body);
+        say("campaign-msg", "Created the map “" + (m && m.name || fields.name) + "”.", "good");
+        $("newmap-form").reset();
+      } catch (e) { say("campaign-msg", e.message, "bad"); }
+      drawn.campaign = undefined;
+      await loadCampaign().catch(() => {});
+    });
+  });
+}
+
 function wireCombat() {
   document.querySelectorAll("[data-combat]").forEach((b) => {
     b.addEventListener("click", () => busy(b, async () => {
@@ -501,9 +625,299 @@ function wireCombat() {
         say("campaign-msg", "");
         drawn.campaign = undefined;
         await loadCampaign();
-      } catch (e) { say("campaign-msg", e.message, "bad"); }
+      } catch (e) {
+        say("campaign-msg", e.message, "bad");
+        drawn.campaign = undefined;
+        await loadCampaign().catch(() => {});
+      }
     }));
   });
+}
+
+// ---- player screen: fit, frame, clear, handouts -------------------------------
+
+function drawScreen(view) {
+  const sc = view.screen || {};
+  const map = (view.maps || []).find((m) => m.onScreen);
+  const overlay = sc.overlayType === "image" ? "an image handout" : sc.overlayType === "handout" ? "a text handout" : "";
+  $("screen-state").textContent = (map ? "“" + map.name + "” is on the player screen" : "Nothing is on the player screen") +
+    (overlay ? ", under " + overlay + "." : ".");
+  want($("screen-fit"), !!map);
+  want($("screen-frame"), !!map);
+  want($("screen-clear"), !!map);
+  want($("handout-down"), !!overlay);
+}
+
+function wireScreen() {
+  const act = (id, fn, done) => {
+    const b = $(id);
+    b.addEventListener("click", () => busy(b, async () => {
+      try {
+        await fn();
+        say("screen-msg", done, "good");
+      } catch (e) { say("screen-msg", e.message, "bad"); }
+      drawn.campaign = undefined;
+      await loadCampaign().catch(() => {});
+    }));
+  };
+  act("screen-fit", () => api("POST", "screen/fit"), "The players' displays fit the map.");
+  act("screen-frame", () => {
+    const r = window.companionGM && window.companionGM.renderer;
+    if (!r) throw new Error("The map is not drawn yet.");
+    const c = r.viewport.center;
+    return api("POST", "screen/frame", { x: Math.round(c.x), y: Math.round(c.y), zoom: Math.round(r.viewport.scaled * 1000) / 1000 });
+  }, "The players' displays show what the map above shows.");
+  act("screen-clear", () => {
+    if (!confirm("Clear the player screen?")) return Promise.resolve();
+    return api("POST", "screen", { mapId: "" });
+  }, "The player screen is clear.");
+  act("handout-down", () => api("DELETE", "screen/overlay"), "The handout is down.");
+  $("handout-image-form").addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    const file = $("handout-file").files[0];
+    if (!file) { say("screen-msg", "Choose an image first.", "bad"); return; }
+    const form = new FormData();
+    form.append("file", file, file.name);
+    busy($("handout-image"), async () => {
+      try {
+        await api("POST", "screen/handout", form);
+        $("handout-image-form").reset();
+        say("screen-msg", "The players see the image.", "good");
+      } catch (e) { say("screen-msg", e.message, "bad"); }
+      drawn.campaign = undefined;
+      await loadCampaign().catch(() => {});
+    });
+  });
+  $("handout-text-form").addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    const text = $("handout-text").value.trim();
+    if (!text) return;
+    busy($("handout-show-text"), async () => {
+      try {
+        await api("PATCH", "screen/overlay", { overlayHandoutText: text, overlayImage: "" });
+        say("screen-msg", "The players see the text.", "good");
+      } catch (e) { say("screen-msg", e.message, "bad"); }
+      drawn.campaign = undefined;
+      await loadCampaign().catch(() => {});
+    });
+  });
+}
+
+// ---- combatants: initiative, hit points, effects, hidden, remove ------------------
+
+let conditions = null; // the system's condition names, once read
+
+async function loadConditions() {
+  try {
+    const sys = await api("GET", "system/definitions");
+    const rows = (sys.definitions && sys.definitions.types && sys.definitions.types.conditions) || [];
+    conditions = rows.map((r) => (typeof r === "string" ? r : r.name || r.label || r.id)).filter(Boolean);
+  } catch (e) {
+    conditions = [];
+  }
+  const list = $("condition-names");
+  if (list) replaceChildren(list, conditions.map((c) => el("option", { value: c })));
+}
+
+function hitPoints(c) {
+  const d = c.data || {};
+  if (typeof d.hit_points !== "number") return null;
+  return { hp: d.hit_points, max: d.max_hit_points, temp: d.temp_hit_points };
+}
+
+let combatantsPending = null;
+function drawCombatants(view) {
+  let list = $("combatants");
+  if (!list) {
+    list = el("ul", { id: "combatants", className: "rows combatants" });
+    $("initiative").after(el("h4", {}, "Combatants"), list,
+      el("datalist", { id: "condition-names" }, ...(conditions || []).map((c) => el("option", { value: c }))));
+    list.addEventListener("focusout", () => setTimeout(() => {
+      if (combatantsPending && !list.contains(document.activeElement)) { const v = combatantsPending; combatantsPending = null; drawCombatants(v); }
+    }, 0));
+  }
+  // Never redraw under the game master's typing: after, from the newest view.
+  if (list.contains(document.activeElement) && document.activeElement.matches("input, select")) { combatantsPending = view; return; }
+  const g = view.game || {};
+  const all = g.combatants || [];
+  const ticked = new Set([...list.querySelectorAll("input[data-tick]:checked")].map((b) => b.dataset.tick));
+  if (!all.length) {
+    replaceChildren(list, [el("li", { className: "muted" }, "No combatant yet: select a token on the map and Add to combat, or add a creature from Place a token.")]);
+    return;
+  }
+  replaceChildren(list, all.map((c) => combatantRow(c, ticked.has(c.id))));
+}
+
+function combatantRow(c, ticked) {
+  const id = encodeURIComponent(c.id);
+  const run = (button, fn, done) => busy(button, async () => {
+    try {
+      await fn();
+      say("campaign-msg", done || "", done ? "good" : "");
+    } catch (e) { say("campaign-msg", e.message, "bad"); }
+    drawn.campaign = undefined;
+    await loadCampaign().catch(() => {});
+  });
+  const first = (c.initiative || [])[0];
+  const init = el("input", { type: "number", step: "any", className: "init-edit", value: first && first.value != null ? first.value : "",
+    "aria-label": "Initiative of " + c.name, "data-init": c.id });
+  init.addEventListener("change", () => {
+    const v = init.value.trim() === "" ? null : Number(init.value);
+    api("PUT", "combatants/" + id + "/initiative", { value: v }).then(() => { drawn.campaign = undefined; return loadCampaign(); },
+      (e) => say("campaign-msg", e.message, "bad"));
+  });
+  const hp = hitPoints(c);
+  const amount = el("input", { type: "number", min: "0", step: "1", className: "hp-amount", "aria-label": "Hit points for " + c.name, "data-hp": c.id });
+  const damage = el("button", { type: "button", "data-act": "damage" }, "Damage");
+  const heal = el("button", { type: "button", "data-act": "heal" }, "Heal");
+  const hpCall = (key, b) => {
+    const n = Number(amount.value);
+    if (!(n > 0)) { say("campaign-msg", "Type a number of hit points first.", "bad"); return; }
+    run(b, () => api("POST", "combatants/" + id + "/hitpoints", { [key]: n }), (key === "damage" ? n + " damage to " : n + " healing for ") + c.name + ".");
+  };
+  damage.onclick = () => hpCall("damage", damage);
+  heal.onclick = () => hpCall("healing", heal);
+  const effName = el("input", { type: "text", placeholder: "Condition or effect", "aria-label": "Effect for " + c.name, "data-effect": c.id });
+  effName.setAttribute("list", "condition-names"); // a read-only property: the attribute names the datalist
+  const effRounds = el("input", { type: "number", min: "0", step: "1", placeholder: "rounds", className: "rounds", "aria-label": "Duration in rounds" });
+  const addEff = el("button", { type: "button", "data-act": "effect" }, "Add");
+  addEff.onclick = () => {
+    const name = effName.value.trim();
+    if (!name) return;
+    const body = { name };
+    if (Number(effRounds.value) > 0) { body.duration = Number(effRounds.value); body.durationUnit = "round"; }
+    run(addEff, () => api("POST", "combatants/" + id + "/effects", body), name + " on " + c.name + ".");
+  };
+  const effects = (c.effects || []).map((e) => {
+    const x = el("button", { type: "button", className: "chip-x", "aria-label": "Remove " + e.name, title: "Remove" }, "×");
+    x.onclick = () => run(x, () => api("DELETE", "combatants/" + id + "/effects/" + encodeURIComponent(e.id)));
+    return el("span", { className: "chip" }, (e.name || "effect") + (e.duration ? " (" + e.duration + " " + (e.durationUnit || "round") + (e.duration === 1 ? "" : "s") + ")" : ""), x);
+  });
+  const hide = el("button", { type: "button", "data-act": "hide" }, c.hidden ? "Show to players" : "Hide");
+  hide.onclick = () => run(hide, () => api("PATCH", "combatants/" + id, { hidden: !c.hidden }));
+  const remove = el("button", { type: "button", className: "danger", "data-act": "remove" }, "Remove");
+  remove.onclick = () => {
+    if (!confirm("Remove " + c.name + " from combat?")) return;
+    run(remove, () => api("DELETE", "combatants/" + id), c.name + " left combat.");
+  };
+  return el("li", { className: "combatant" + (c.bloodied ? " bloodied" : "") + (c.defeated ? " defeated" : ""), "data-combatant": c.id },
+    el("div", { className: "row-head" },
+      el("label", {}, el("input", { type: "checkbox", "data-tick": c.id, checked: ticked, "aria-label": "Tick " + c.name }), " ", el("strong", {}, c.name || c.id)),
+      c.hidden ? el("span", { className: "tag" }, "hidden") : null,
+      c.bloodied && !c.defeated ? el("span", { className: "tag bad" }, "bloodied") : null,
+      c.defeated ? el("span", { className: "tag bad" }, "defeated") : null),
+    el("div", { className: "buttons small" }, el("label", {}, "Init ", init),
+      hp ? el("span", { className: "hp", "data-hp-value": c.id }, "HP " + hp.hp + (hp.max != null ? "/" + hp.max : "") + (hp.temp ? " +" + hp.temp : "")) : null,
+      amount, damage, heal),
+    el("div", { className: "buttons small" }, ...effects, effName, effRounds, addEff, hide, remove));
+}
+
+function wireInitiative() {
+  const roll = (button, ids) => busy(button, async () => {
+    try {
+      await api("POST", "combatants/initiative", ids ? { combatants: ids } : undefined);
+      say("campaign-msg", "Initiative rolled.", "good");
+    } catch (e) { say("campaign-msg", e.message, "bad"); }
+    drawn.campaign = undefined;
+    await loadCampaign().catch(() => {});
+  });
+  $("roll-all").addEventListener("click", () => roll($("roll-all")));
+  $("roll-selected").addEventListener("click", () => {
+    const ids = [...document.querySelectorAll("#combatants input[data-tick]:checked")].map((b) => b.dataset.tick);
+    if (!ids.length) { say("campaign-msg", "Tick the combatants to roll for first.", "bad"); return; }
+    roll($("roll-selected"), ids);
+  });
+}
+
+// ---- messages ---------------------------------------------------------------------
+
+function drawSpeakers(view) {
+  const sel = $("message-as");
+  const keep = sel.value;
+  const names = [...new Set(((view.game || {}).combatants || []).map((c) => c.name).filter(Boolean))].sort();
+  replaceChildren(sel, [el("option", { value: "" }, "Game master"), ...names.map((n) => el("option", { value: n, selected: n === keep }, n))]);
+}
+
+async function loadMessages() {
+  const list = await api("GET", "messages");
+  if (!changed("messages", list)) return;
+  replaceChildren($("message-list"), (list || []).slice(-30).map((m) => {
+    const who = (m.source && (m.source.name || m.source.creature)) || m.creature || (m.private ? "Game master" : "Game master");
+    return el("li", { className: m.private ? "private" : "" },
+      m.private ? el("span", { className: "tag" }, "private GM roll") : null,
+      el("strong", {}, who + ": "), messageText(m));
+  }));
+  const box = $("message-list");
+  box.scrollTop = box.scrollHeight;
+}
+
+function messageText(m) {
+  let text = m.text || m.message || "";
+  const roll = m.roll || (m.rolls && m.rolls[0]);
+  if (roll && roll.total !== undefined) text += " → " + roll.total;
+  return text;
+}
+
+function wireMessages() {
+  $("message-form").addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    const text = $("message-text").value.trim();
+    if (!text) return;
+    const body = { text };
+    if ($("message-as").value) body.creature = $("message-as").value;
+    if ($("message-private").checked) body.private = true;
+    busy($("message-send"), async () => {
+      try {
+        await api("POST", "messages", body);
+        $("message-text").value = "";
+        say("messages-msg", body.private ? "Rolled privately: players never see it." : "");
+        await loadMessages();
+      } catch (e) { say("messages-msg", e.message, "bad"); }
+    });
+  });
+}
+
+// ---- live events from the host socket -------------------------------------------------
+
+// Which sections an event changes; each is fetched again once however many
+// events arrive together.
+const eventSections = {
+  gameUpdated: ["campaign"], combatantUpdated: ["campaign"], combatantsUpdated: ["campaign"],
+  screenUpdated: ["campaign"], mapLoaded: ["campaign"], tokenUpdated: ["campaign"], tokensUpdated: ["campaign"],
+  systemPaused: ["settings"], interactionUpdated: ["settings"],
+  clientUpdated: ["clients"], clientConnected: ["clients"], clientDisconnected: ["clients"], mapViewportUpdated: ["clients"],
+  messageCreated: ["messages"], messageUpdated: ["messages"], reload: ["campaign", "settings", "clients", "messages"],
+};
+const loaders = { campaign: loadCampaign, settings: loadSettings, clients: loadClients, messages: loadMessages };
+let liveSocket = false;
+const due = new Set();
+function wireLive() {
+  window.addEventListener("companion:host-event", (ev) => {
+    for (const section of eventSections[ev.detail && ev.detail.name] || []) due.add(section);
+    scheduleFlush();
+  });
+  window.addEventListener("companion:host-socket", (ev) => {
+    const open = ev.detail === "open";
+    if (open && !liveSocket) for (const k of Object.keys(loaders)) due.add(k); // catch up on what happened meanwhile
+    liveSocket = open;
+    document.body.dataset.live = open ? "socket" : "polling";
+    scheduleFlush();
+  });
+}
+let flushTimer = 0;
+function scheduleFlush() {
+  if (!flushTimer && due.size) flushTimer = setTimeout(flushDue, 30);
+}
+function flushDue() {
+  flushTimer = 0;
+  const sections = [...due];
+  due.clear();
+  for (const k of sections) loaders[k]().catch(() => {});
+}
+
+// whenPolling runs fn only while the live socket is down (the fallback).
+function whenPolling(fn) {
+  return () => (liveSocket ? Promise.resolve() : fn());
 }
 
 // ---- modules -----------------------------------------------------------------
@@ -605,19 +1019,29 @@ function every(ms, fn) {
 }
 
 function start() {
+  wireLive();
   wireSettings();
   wireImport();
   wireCombat();
+  wireInitiative();
+  wireNewMap();
+  wireMapManager();
+  wireScreen();
+  wireMessages();
   wireModules();
   wireWebClient();
   refreshDestinationSelects();
+  loadConditions();
+  // No event exists for these: polled.
   every(1000, loadSystem);
-  every(1000, loadSettings);
   every(1000, loadOffers);
-  every(1000, loadClients);
-  every(2000, loadCampaign);
+  every(1000, loadClients); // viewports change without an event
   every(10000, loadModules);
   every(2000, loadWebClient);
+  // These follow the live socket; polled only while it is down.
+  every(1000, whenPolling(loadSettings));
+  every(2000, whenPolling(loadCampaign));
+  every(2000, whenPolling(loadMessages));
 }
 
 start();

@@ -19,8 +19,18 @@ import { FogLayer } from "./fog";
 import { DragController } from "./drag";
 
 export interface RendererOptions {
-  /** "player" draws what players see; "gm" (a later issue) will draw everything. */
+  /**
+   * "player" draws what players see; "gm" (the host console) draws everything:
+   * hidden tokens translucent, every door, fog see-through, and the darkness of
+   * vision only while previewVision() says so.
+   */
   mode: "player" | "gm";
+  /** GM mode: draw the players' darkness (a preview of what they see). */
+  previewVision?(): boolean;
+  /** A tap (press and release without a drag) on a token. */
+  onTokenTap?(t: Token): void;
+  /** GM mode: a tap on a door icon, instead of the open/close toggle (the GM also locks). */
+  onDoorTap?(mapId: string, door: { id: string; state: string; x: number; y: number }, shiftKey: boolean): void;
   /** Whether the local user may drag this token now. */
   canDrag(t: Token): boolean;
   /** Whether the local user may open and close doors now. */
@@ -65,6 +75,8 @@ export class MapRenderer {
   private fog = new FogLayer();
   private doors = new Container();
   private focus = new Graphics();
+  /** Drawn above everything, never hit: the GM view's frames, walls and light radii. */
+  readonly gmLayer = new Container();
   private bgKey = "";
   private shownMapId: string | null = null;
   private video: HTMLVideoElement | null = null;
@@ -118,7 +130,7 @@ export class MapRenderer {
     this.viewport.clampZoom({ minScale: 0.05, maxScale: 6 });
     this.app.stage.addChild(this.viewport);
     this.viewport.addChild(this.background, this.floorTiles, this.grid, this.mapTiles, this.drawings, this.effects, this.measures,
-      this.objectTiles, this.markers, this.tokenLayer, this.overlay, this.vision, this.fog, this.doors, this.focus);
+      this.objectTiles, this.markers, this.tokenLayer, this.overlay, this.vision, this.fog, this.doors, this.focus, this.gmLayer);
     this.tokenLayer.sortableChildren = true;
     this.viewport.addChild(this.gridMask);
     this.grid.mask = this.gridMask;
@@ -126,7 +138,7 @@ export class MapRenderer {
     // pointer (Pixi hit-tests geometry inside an interactive parent) and
     // hide the tokens and doors below it: only those two take events.
     for (const layer of [this.background, this.floorTiles, this.grid, this.mapTiles, this.drawings, this.effects, this.measures,
-      this.objectTiles, this.markers, this.overlay, this.vision, this.fog, this.focus]) layer.eventMode = "none";
+      this.objectTiles, this.markers, this.overlay, this.vision, this.fog, this.focus, this.gmLayer]) layer.eventMode = "none";
     this.viewport.on("moved", () => this.viewportMoved());
     this.viewport.on("zoomed", () => this.viewportMoved());
     this.drag = new DragController(this);
@@ -370,7 +382,11 @@ export class MapRenderer {
       this.views.set(id, v);
       this.tokenLayer.addChild(v);
       this.drag.attach(v);
+      const tap = this.options.onTokenTap;
+      if (tap) v.on("pointertap", () => tap(this.store.tokens.get(id) ?? t));
     }
+    // The GM sees a hidden token, translucent: players do not.
+    v.alpha = this.options.mode === "gm" && t.hidden ? 0.45 : 1;
     v.update(t, this.lookOf(t), cell, pixelsPerUnit(map));
     v.zIndex = (t.elevation ?? 0) * 10 + Math.max(t.width ?? 1, t.height ?? 1);
     if (jump && !this.drag.isDragging(id)) v.jumpTo(t.x, t.y);
@@ -407,12 +423,19 @@ export class MapRenderer {
     });
     this.vision.draw(this.areas, map, map.fogOfWar ? 0.7 : 1);
     this.fog.reveal(this.areas);
+    if (this.options.mode === "gm") {
+      // The GM sees the whole map; fog is a see-through veil showing what players miss.
+      if (!this.options.previewVision?.()) this.vision.visible = false;
+      this.fog.alpha = this.options.previewVision?.() ? 1 : 0.45;
+    }
     this.drawDoors(map);
     // Other creatures show only where the party sees now: an explored but
     // unwatched area shows the map, not who stands in it. The party's own
     // tokens always show.
+    // The GM sees every creature, unless previewing the players' view.
+    const seesAll = this.options.mode === "gm" && !this.options.previewVision?.();
     for (const v of this.views.values()) {
-      const own = this.options.isViewer ? this.options.isViewer(v.token) : isPartyViewer(v.token);
+      const own = seesAll || (this.options.isViewer ? this.options.isViewer(v.token) : isPartyViewer(v.token));
       v.visible = own || ((!map.lineOfSight || visibleIn(this.areas, v.drawnX, v.drawnY)) && (!map.fogOfWar || !this.fog.hides(v.drawnX, v.drawnY)));
     }
     this.dirty = true;
@@ -434,11 +457,20 @@ export class MapRenderer {
     const usable = this.options.canUseDoors();
     for (const d of doorMidpoints(map.walls)) {
       // A door is shown where the party can see it (either side of it).
-      if (((map.lineOfSight && this.areas) || map.fogOfWar) && !this.doorSeen(d.x, d.y, map)) continue;
+      const gm = this.options.mode === "gm";
+      if (!gm && ((map.lineOfSight && this.areas) || map.fogOfWar) && !this.doorSeen(d.x, d.y, map)) continue;
       const icon = doorIcon(d.state, size);
       icon.position.set(d.x, d.y);
       icon.alpha = usable ? 1 : 0.75;
-      if (usable && d.state !== "locked") {
+      const doorTap = this.options.onDoorTap;
+      if (gm && doorTap) {
+        icon.eventMode = "static";
+        icon.cursor = "pointer";
+        icon.on("pointertap", (e) => {
+          e.stopPropagation();
+          doorTap(map.id, d, e.shiftKey);
+        });
+      } else if (usable && d.state !== "locked") {
         icon.eventMode = "static";
         icon.cursor = "pointer";
         // Keyboard users reach doors too: Pixi's accessibility layer puts a
@@ -453,6 +485,12 @@ export class MapRenderer {
       }
       this.doors.addChild(icon);
     }
+  }
+
+  /** Redraws vision and doors after an option changed (the GM's preview toggle). */
+  refreshVision(): void {
+    this.visionDue = true;
+    this.requestRender();
   }
 
   private doorSeen(x: number, y: number, map: MapData): boolean {

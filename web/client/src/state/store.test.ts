@@ -114,3 +114,23 @@ test("host viewport commands reach the renderer as commands", () => {
   for (const name of ["mapFrameUpdated", "mapFitScreen", "mapFocus", "mapVideoControlUpdated"]) s.apply(name, { id: "M1", x: 1, y: 2 });
   assert.deepEqual(changes.map((c) => (c.kind === "command" ? c.name : c.kind)), ["mapFrameUpdated", "mapFitScreen", "mapFocus", "mapVideoControlUpdated"]);
 });
+
+test("the game master's store keeps hidden tokens, hidden objects and the dm layer", () => {
+  const s = new Store({ keepHidden: true });
+  const changes: Change[] = [];
+  s.subscribe((c) => changes.push(c));
+  s.load({ map: demoMap(), screen: {}, paused: false });
+  assert.deepEqual([...s.tokens.keys()].sort(), ["A", "H"]);
+  assert.deepEqual(s.map!.markers!.map((m) => m.id), ["K1", "K2"]);
+  assert.deepEqual(s.map!.tiles!.map((m) => m.id), ["T1", "T2"]);
+  // Hiding a token marks it hidden instead of removing it.
+  changes.length = 0;
+  s.apply("tokenUpdated", { id: "A", hidden: true });
+  assert.equal(s.tokens.get("A")?.hidden, true);
+  assert.equal(s.tokens.get("A")?.name, "Ann");
+  assert.deepEqual(changes, [{ kind: "token", id: "A" }]);
+  // A player's store still drops it.
+  const { s: player } = loaded();
+  player.apply("tokenUpdated", { id: "A", hidden: true });
+  assert.equal(player.tokens.has("A"), false);
+});

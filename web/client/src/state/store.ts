@@ -43,9 +43,18 @@ function isObject(v: unknown): v is Record<string, unknown> {
 }
 
 /** A player never keeps what is hidden: a hidden object (or {id, hidden:true}) means "remove it". */
-function shown<T extends { hidden?: boolean; layer?: string }>(list: unknown): T[] {
+function shown<T extends { hidden?: boolean; layer?: string }>(list: unknown, keepHidden = false): T[] {
   if (!Array.isArray(list)) return [];
-  return list.filter((o) => isObject(o) && typeof o.id === "string" && !o.hidden && o.layer !== "dm") as T[];
+  return list.filter((o) => isObject(o) && typeof o.id === "string" && (keepHidden || (!o.hidden && o.layer !== "dm"))) as T[];
+}
+
+export interface StoreOptions {
+  /**
+   * The game master's copy (host console): hidden tokens and objects and the
+   * dm layer are kept (the GM map draws them), and a {id, hidden: true}
+   * update marks a token hidden instead of removing it.
+   */
+  keepHidden?: boolean;
 }
 
 export class Store {
@@ -61,6 +70,15 @@ export class Store {
   /** Links combatants to tokens for bloodied/defeated looks. */
   combatantsByToken = new Map<string, { bloodied?: boolean; defeated?: boolean; dead?: boolean }>();
   private listeners: ((c: Change) => void)[] = [];
+  private readonly keepHidden: boolean;
+
+  constructor(options: StoreOptions = {}) {
+    this.keepHidden = Boolean(options.keepHidden);
+  }
+
+  private shown<T extends { hidden?: boolean; layer?: string }>(list: unknown): T[] {
+    return shown<T>(list, this.keepHidden);
+  }
 
   subscribe(fn: (c: Change) => void): void {
     this.listeners.push(fn);
@@ -85,7 +103,7 @@ export class Store {
     this.combatantsByToken.clear();
     if (!Array.isArray(list)) return;
     for (const c of list) {
-      if (isObject(c) && typeof c.tokenId === "string" && !c.hidden) this.combatantsByToken.set(c.tokenId, c);
+      if (isObject(c) && typeof c.tokenId === "string" && (this.keepHidden || !c.hidden)) this.combatantsByToken.set(c.tokenId, c);
     }
   }
 
@@ -96,13 +114,13 @@ export class Store {
     this.tokens.clear();
     this.sights.clear();
     if (map) {
-      map.tiles = shown(map.tiles);
-      map.markers = shown(map.markers);
-      map.areaEffects = shown(map.areaEffects);
-      map.measurements = shown(map.measurements);
-      map.drawings = shown(map.drawings);
+      map.tiles = this.shown(map.tiles);
+      map.markers = this.shown(map.markers);
+      map.areaEffects = this.shown(map.areaEffects);
+      map.measurements = this.shown(map.measurements);
+      map.drawings = this.shown(map.drawings);
       map.lights = Array.isArray(map.lights) ? map.lights : [];
-      for (const t of shown<Token>(map.tokens)) this.tokens.set(t.id, t);
+      for (const t of this.shown<Token>(map.tokens)) this.tokens.set(t.id, t);
       this.collectSights();
     }
     this.emit({ kind: "map" });
@@ -136,7 +154,7 @@ export class Store {
         const list = Array.isArray(data) ? data : isObject(data) && Array.isArray(data.tokens) ? data.tokens : null;
         if (!list) return true;
         this.tokens.clear();
-        for (const t of shown<Token>(list)) this.tokens.set(t.id, t);
+        for (const t of this.shown<Token>(list)) this.tokens.set(t.id, t);
         this.collectSights();
         this.emit({ kind: "tokens" });
         return true;
@@ -193,7 +211,7 @@ export class Store {
   private updateToken(data: unknown): void {
     if (!isObject(data) || typeof data.id !== "string") return;
     const id = data.id;
-    if (data.hidden) {
+    if (data.hidden && !this.keepHidden) {
       if (this.tokens.delete(id)) {
         this.sights.forEach((s, k) => k === "token-" + id && this.sights.delete(k));
         this.emit({ kind: "tokenRemoved", id });
@@ -252,7 +270,7 @@ export class Store {
     if (!this.map || !isObject(data) || typeof data.id !== "string") return;
     const list = this.list(layer);
     const i = list.findIndex((o) => o.id === data.id);
-    const gone = data.hidden === true || data.layer === "dm";
+    const gone = !this.keepHidden && (data.hidden === true || data.layer === "dm");
     if (gone) {
       if (i >= 0) list.splice(i, 1);
     } else if (i >= 0) list[i] = { ...list[i], ...(data as { id: string }) };
@@ -265,7 +283,7 @@ export class Store {
     if (!this.map) return;
     const raw = Array.isArray(data) ? data : isObject(data) && Array.isArray(data[layer]) ? data[layer] : null;
     if (!raw) return;
-    (this.map as unknown as Record<string, unknown>)[layer] = layer === "lights" ? raw : shown(raw);
+    (this.map as unknown as Record<string, unknown>)[layer] = layer === "lights" ? raw : this.shown(raw);
     if (layer === "lights") this.collectSights();
     this.emit({ kind: "objects", layer });
   }

@@ -1,0 +1,163 @@
+package core
+
+import (
+	"context"
+	"strings"
+)
+
+// Status effects with durations (StatusEffect duration, durationUnit,
+// durationType, roundStart, turnStart, source). An effect lasts:
+//
+//   - durationType "" (or any other): duration rounds from when it was
+//     applied, ending when the turn order comes back to the slot where it
+//     was applied, duration rounds later;
+//   - a durationType ending in "StartNextTurn" ("targetStartNextTurn",
+//     "sourceStartNextTurn"): until the start of the target's (or the
+//     source combatant's) duration-th next turn;
+//   - one ending in "EndNextTurn": until the end of that turn.
+//
+// durationUnit "round" (or none) counts rounds, "minute" ten rounds, "hour"
+// 600; an effect without a duration, or in another unit, lasts until the
+// game master removes it. Effects expire as the turn advances (Next turn).
+
+// effectElapsed counts, in an effect's data, the turns already seen of a
+// StartNextTurn or EndNextTurn effect.
+const effectElapsed = "turnsElapsed"
+
+// AddEffect puts a condition or effect on a combatant. While combat runs,
+// roundStart and turnStart are the current round and turn unless given.
+func (s *Service) AddEffect(ctx context.Context, combatantID string, e StatusEffect) (*Combatant, error) {
+	if strings.TrimSpace(e.Name) == "" && e.Reference == "" {
+		return nil, Invalidf("an effect needs a 'name' (or a 'reference' such as /condition/poisoned)")
+	}
+	if e.Duration < 0 {
+		return nil, Invalidf("an effect's duration must not be negative")
+	}
+	return s.changeCombatant(ctx, combatantID, func(tx Tx, c *Combatant) error {
+		game, err := tx.Game(c.Campaign)
+		if err != nil {
+			return err
+		}
+		if e.ID == "" {
+			e.ID = NewID()
+		}
+		if e.Attributes == nil {
+			e.Attributes = Object{}
+		}
+		if e.Modifiers == nil {
+			e.Modifiers = []Modifier{}
+		}
+		if game.Started {
+			if e.RoundStart == 0 {
+				e.RoundStart = game.Round
+			}
+			if e.TurnStart == 0 {
+				e.TurnStart = game.Turn
+			}
+		}
+		for _, old := range c.Effects {
+			if old.ID == e.ID {
+				return Conflictf("combatant '%s' already has an effect with id '%s'", Clip(c.Name), Clip(e.ID))
+			}
+		}
+		c.Effects = append(append([]StatusEffect(nil), c.Effects...), e)
+		return nil
+	})
+}
+
+// RemoveEffect takes an effect off a combatant.
+func (s *Service) RemoveEffect(ctx context.Context, combatantID, effectID string) (*Combatant, error) {
+	return s.changeCombatant(ctx, combatantID, func(_ Tx, c *Combatant) error {
+		for i, e := range c.Effects {
+			if e.ID == effectID {
+				c.Effects = append(append([]StatusEffect(nil), c.Effects[:i]...), c.Effects[i+1:]...)
+				return nil
+			}
+		}
+		return NotFoundf("combatant '%s' has no effect with id '%s'", Clip(c.Name), Clip(effectID))
+	})
+}
+
+// effectRounds is an effect's duration in rounds, 0 when it does not
+// expire by itself.
+func effectRounds(e StatusEffect) float64 {
+	if e.Duration <= 0 {
+		return 0
+	}
+	switch strings.ToLower(e.DurationUnit) {
+	case "", "round", "rounds":
+		return e.Duration
+	case "minute", "minutes":
+		return e.Duration * 10
+	case "hour", "hours":
+		return e.Duration * 600
+	}
+	return 0
+}
+
+// expireEffects runs when the turn passes from the acting combatant ended
+// (its id, "" at the start of combat) to the game's acting one. It returns
+// the combatants whose effects changed, with the expired effects removed
+// and the turn counters of the others advanced.
+func expireEffects(combatants []*Combatant, ended string, g *Game) []*Combatant {
+	var changed []*Combatant
+	for _, c := range combatants {
+		var kept []StatusEffect
+		dirty := false
+		for _, e := range c.Effects {
+			next, expired, touched := advanceEffect(e, c.ID, ended, g)
+			if touched {
+				dirty = true
+			}
+			if !expired {
+				kept = append(kept, next)
+			}
+		}
+		if dirty {
+			if kept == nil {
+				kept = []StatusEffect{}
+			}
+			c.Effects = kept
+			changed = append(changed, c)
+		}
+	}
+	return changed
+}
+
+// advanceEffect applies one turn change to an effect on combatant target.
+func advanceEffect(e StatusEffect, target, ended string, g *Game) (next StatusEffect, expired, touched bool) {
+	rounds := effectRounds(e)
+	if rounds == 0 {
+		return e, false, false
+	}
+	kind := strings.ToLower(e.DurationType)
+	who := target
+	if strings.HasPrefix(kind, "source") && e.Source != "" {
+		who = e.Source
+	}
+	var hit bool
+	switch {
+	case strings.HasSuffix(kind, "startnextturn"):
+		hit = g.CombatantID == who
+	case strings.HasSuffix(kind, "endnextturn"):
+		hit = ended == who
+	default:
+		// Duration rounds after (roundStart, turnStart).
+		start := max(e.RoundStart, 1)
+		end := float64(start) + rounds
+		round := float64(g.Round)
+		gone := round > end || (round == end && g.Turn >= max(e.TurnStart, 1))
+		return e, gone, gone
+	}
+	if !hit {
+		return e, false, false
+	}
+	seen, _ := numberOf(e.Data[effectElapsed])
+	seen++
+	if seen >= rounds {
+		return e, true, true
+	}
+	e.Data = cloneObject(e.Data)
+	e.Data[effectElapsed] = seen
+	return e, false, true
+}

@@ -1,0 +1,273 @@
+package core
+
+import (
+	"bytes"
+	"context"
+	"encoding/base64"
+	"image"
+	"image/color"
+	"image/draw"
+	"image/png"
+	"math"
+)
+
+// Fog of war as the game master paints it: a raster mask over the map,
+// white where the players may see, black where fog covers it, as the
+// players' client reads a map's fog image (white and opaque is revealed).
+// The mask is coarse on purpose: FogCellsPerGrid pixels along a grid cell
+// is finer than any brush a game master uses, and keeps the PNG small
+// enough to broadcast (fogUpdated carries it as base64).
+
+// FogCellsPerGrid is the mask's resolution: pixels along one grid cell.
+const FogCellsPerGrid = 4
+
+// maxFogSide bounds the mask's width and height; a larger map gets a
+// coarser mask.
+const maxFogSide = 4096
+
+// maxFogPath bounds the points of one brush stroke.
+const maxFogPath = 20000
+
+// Fog modes and shapes of a FogEdit.
+const (
+	FogReveal = "reveal"
+	FogCover  = "cover"
+	FogRect   = "rect"
+	FogBrush  = "brush"
+	FogAll    = "all"
+)
+
+// FogEdit is one stroke of the game master's fog brush: reveal or cover a
+// rectangle (x, y, width, height), a brush path ([x0, y0, x1, y1, ...]
+// with its radius, a circle along the path), or the whole map. In map
+// pixels.
+type FogEdit struct {
+	Mode   string    `json:"mode"`
+	Shape  string    `json:"shape"`
+	X      float64   `json:"x"`
+	Y      float64   `json:"y"`
+	Width  float64   `json:"width"`
+	Height float64   `json:"height"`
+	Path   []float64 `json:"path"`
+	Radius float64   `json:"radius"`
+}
+
+// Check reports what is wrong with an edit, in words.
+func (e FogEdit) Check() error {
+	if e.Mode != FogReveal && e.Mode != FogCover {
+		return Invalidf("fog: 'mode' must be reveal or cover, not '%s'", Clip(e.Mode))
+	}
+	for _, v := range append([]float64{e.X, e.Y, e.Width, e.Height, e.Radius}, e.Path...) {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return Invalidf("fog: coordinates must be finite numbers")
+		}
+	}
+	switch e.Shape {
+	case FogAll:
+	case FogRect:
+		if e.Width <= 0 || e.Height <= 0 {
+			return Invalidf("fog: a rect needs a positive 'width' and 'height'")
+		}
+	case FogBrush:
+		if len(e.Path) < 2 || len(e.Path)%2 != 0 {
+			return Invalidf("fog: a brush needs a 'path' of x, y pairs: [x0, y0, x1, y1, ...]")
+		}
+		if len(e.Path) > maxFogPath {
+			return TooLargef("fog: a brush path has at most %d numbers, this one %d", maxFogPath, len(e.Path))
+		}
+		if e.Radius <= 0 {
+			return Invalidf("fog: a brush needs a positive 'radius'")
+		}
+	default:
+		return Invalidf("fog: 'shape' must be rect, brush or all, not '%s'", Clip(e.Shape))
+	}
+	return nil
+}
+
+// FogMask is a map's fog raster and the scale from map pixels to it.
+type FogMask struct {
+	Image  *image.Gray
+	sx, sy float64 // mask pixels per map pixel
+}
+
+// NewFogMask returns a fully covered mask for a map.
+func NewFogMask(m *Map) (*FogMask, error) {
+	if m.Width <= 0 || m.Height <= 0 {
+		return nil, Invalidf("fog: map '%s' has no size (width and height): set them before painting fog", Clip(m.Name))
+	}
+	cell := float64(max(m.GridSize, 1)) / FogCellsPerGrid
+	w := int(math.Ceil(float64(m.Width) / cell))
+	h := int(math.Ceil(float64(m.Height) / cell))
+	if side := max(w, h); side > maxFogSide {
+		k := float64(maxFogSide) / float64(side)
+		w, h = max(1, int(float64(w)*k)), max(1, int(float64(h)*k))
+	}
+	return fogMaskOf(image.NewGray(image.Rect(0, 0, max(w, 1), max(h, 1))), m), nil
+}
+
+func fogMaskOf(img *image.Gray, m *Map) *FogMask {
+	b := img.Bounds()
+	return &FogMask{Image: img, sx: float64(b.Dx()) / float64(m.Width), sy: float64(b.Dy()) / float64(m.Height)}
+}
+
+// DecodeFogMask reads a stored mask (any PNG) for a map, at its own size.
+func DecodeFogMask(data []byte, m *Map) (*FogMask, error) {
+	if m.Width <= 0 || m.Height <= 0 {
+		return nil, Invalidf("fog: map '%s' has no size (width and height)", Clip(m.Name))
+	}
+	src, err := png.Decode(bytes.NewReader(data))
+	if err != nil {
+		return nil, Invalidf("fog: the stored mask is not a PNG: %v", err)
+	}
+	b := src.Bounds()
+	if b.Dx() > maxFogSide || b.Dy() > maxFogSide || b.Dx() == 0 || b.Dy() == 0 {
+		return nil, Invalidf("fog: the stored mask is %dx%d, outside 1..%d", b.Dx(), b.Dy(), maxFogSide)
+	}
+	gray := image.NewGray(image.Rect(0, 0, b.Dx(), b.Dy()))
+	draw.Draw(gray, gray.Bounds(), src, b.Min, draw.Src)
+	return fogMaskOf(gray, m), nil
+}
+
+// Apply paints one edit onto the mask.
+func (f *FogMask) Apply(e FogEdit) error {
+	if err := e.Check(); err != nil {
+		return err
+	}
+	v := color.Gray{Y: 0}
+	if e.Mode == FogReveal {
+		v = color.Gray{Y: 255}
+	}
+	b := f.Image.Bounds()
+	switch e.Shape {
+	case FogAll:
+		draw.Draw(f.Image, b, &image.Uniform{C: v}, image.Point{}, draw.Src)
+	case FogRect:
+		r := image.Rect(int(math.Floor(e.X*f.sx)), int(math.Floor(e.Y*f.sy)),
+			int(math.Ceil((e.X+e.Width)*f.sx)), int(math.Ceil((e.Y+e.Height)*f.sy))).Intersect(b)
+		draw.Draw(f.Image, r, &image.Uniform{C: v}, image.Point{}, draw.Src)
+	case FogBrush:
+		f.brush(e.Path, e.Radius, v.Y)
+	}
+	return nil
+}
+
+// brush sets every mask pixel whose centre lies within radius of the path
+// (a circle dragged along it), in map pixels.
+func (f *FogMask) brush(path []float64, radius float64, v uint8) {
+	b := f.Image.Bounds()
+	for i := 0; i+1 < len(path); i += 2 {
+		ax, ay := path[i], path[i+1]
+		bx, by := ax, ay
+		if i+3 < len(path) {
+			bx, by = path[i+2], path[i+3]
+		}
+		x0 := max(b.Min.X, int(math.Floor((math.Min(ax, bx)-radius)*f.sx)))
+		x1 := min(b.Max.X, int(math.Ceil((math.Max(ax, bx)+radius)*f.sx)))
+		y0 := max(b.Min.Y, int(math.Floor((math.Min(ay, by)-radius)*f.sy)))
+		y1 := min(b.Max.Y, int(math.Ceil((math.Max(ay, by)+radius)*f.sy)))
+		for y := y0; y < y1; y++ {
+			for x := x0; x < x1; x++ {
+				px, py := (float64(x)+0.5)/f.sx, (float64(y)+0.5)/f.sy // the pixel's centre, in map pixels
+				if segmentDistance(px, py, ax, ay, bx, by) <= radius {
+					f.Image.Pix[(y-b.Min.Y)*f.Image.Stride+(x-b.Min.X)] = v
+				}
+			}
+		}
+	}
+}
+
+func segmentDistance(px, py, ax, ay, bx, by float64) float64 {
+	dx, dy := bx-ax, by-ay
+	t := 0.0
+	if l := dx*dx + dy*dy; l > 0 {
+		t = math.Max(0, math.Min(1, ((px-ax)*dx+(py-ay)*dy)/l))
+	}
+	return math.Hypot(px-(ax+t*dx), py-(ay+t*dy))
+}
+
+// PNG encodes the mask.
+func (f *FogMask) PNG() ([]byte, error) {
+	var b bytes.Buffer
+	enc := png.Encoder{CompressionLevel: png.BestSpeed}
+	if err := enc.Encode(&b, f.Image); err != nil {
+		return nil, Internal(err)
+	}
+	return b.Bytes(), nil
+}
+
+// Revealed reports whether the map pixel (x, y) is revealed.
+func (f *FogMask) Revealed(x, y float64) bool {
+	px, py := int(x*f.sx), int(y*f.sy)
+	if !(image.Point{X: px, Y: py}).In(f.Image.Bounds()) {
+		return false
+	}
+	return f.Image.GrayAt(px, py).Y > 127
+}
+
+// FogImage is the fogUpdated payload: the map and its mask as base64 PNG,
+// as the real web client reads it.
+type FogImage struct {
+	ID    string `json:"id"`
+	Image string `json:"image"`
+}
+
+// FogTarget returns a map and the primary campaign whose folder keeps its
+// fog mask.
+func (s *Service) FogTarget(ctx context.Context, mapID string) (*Map, *Campaign, error) {
+	var m *Map
+	var c *Campaign
+	err := s.store.View(ctx, func(tx Tx) error {
+		var err error
+		if m, err = mapByID(tx, mapID); err != nil {
+			return err
+		}
+		c, err = s.primaryCampaign(tx)
+		return err
+	})
+	return m, c, err
+}
+
+// SetFog records a map's new fog mask (fog, the URL path of the file the
+// caller wrote) and, when fogOn is given, turns fog of war on or off.
+// Clients get fogUpdated with the mask (when png is given) and, when fog
+// was turned on or off, mapUpdated. It returns the map's previous fog
+// path, for the caller to remove the old file.
+func (s *Service) SetFog(ctx context.Context, mapID, fog string, png []byte, fogOn *bool) (previous string, err error) {
+	err = s.write(ctx, func(tx Tx) ([]Event, error) {
+		m, err := mapByID(tx, mapID)
+		if err != nil {
+			return nil, err
+		}
+		previous = m.Fog
+		if fog != "" {
+			m.Fog = fog
+		}
+		toggled := fogOn != nil && *fogOn != m.FogOfWar
+		if fogOn != nil {
+			m.FogOfWar = *fogOn
+		}
+		tokens := m.Tokens
+		m.Tokens = nil // the map document only; tokens keep their rows
+		if err := tx.PutMap(m); err != nil {
+			return nil, err
+		}
+		m.Tokens = tokens
+		var events []Event
+		if toggled {
+			host, err := s.hostMapIn(tx, m)
+			if err != nil {
+				return nil, err
+			}
+			players, err := s.playerMapIn(tx, m)
+			if err != nil {
+				return nil, err
+			}
+			events = append(events, Event{Name: EventMapUpdated, Data: Views{Players: players, Host: host}})
+		}
+		if png != nil {
+			events = append(events, Event{Name: EventFogUpdated, Data: &FogImage{ID: m.ID, Image: base64.StdEncoding.EncodeToString(png)}})
+		}
+		return events, nil
+	})
+	return previous, err
+}

@@ -1,0 +1,78 @@
+package core
+
+import "context"
+
+// MoveAsHost handles one tokenMoved message from the game master's console.
+// The game master moves any token: remote interaction, a lock and the
+// hidden flag never refuse it, and a player's drag of the same token gives
+// way (the player's next message is answered with block). The stream is
+// broadcast as a player's is, so players see the move animate; the drag of
+// a hidden token goes to the host alone (HostOnly), since players must not
+// learn where it stands. Only end writes to the store.
+func (d *Drags) MoveAsHost(ctx context.Context, from EventSource, m Movement) (*Movement, error) {
+	if err := checkMovement(m); err != nil {
+		return nil, err
+	}
+	src := from
+	m.Source = &src
+
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	defer d.recount()
+	tok, err := d.svc.Token(ctx, m.ID)
+	if err != nil {
+		return nil, err
+	}
+	own := d.active[m.ID]
+	if own != nil && own.source != from.ID {
+		own = nil // the game master takes the token over
+	}
+	sight, err := d.svc.dragSightOf(ctx, tok)
+	if err != nil {
+		return nil, err
+	}
+	sight.cast(&m)
+	switch m.State {
+	case DragStart, DragControl:
+		if own == nil || m.State == DragStart {
+			own = &drag{source: from.ID, startX: tok.X, startY: tok.Y, host: true, hidden: tok.Hidden}
+			d.active[m.ID] = own
+		}
+		own.lastSeen = d.svc.now()
+		d.svc.Publish(Event{Name: EventTokenMoved, Data: hostDragData(tok, &m)})
+		return nil, nil
+	case DragEnd:
+		delete(d.active, m.ID)
+		return nil, d.svc.write(ctx, func(tx Tx) ([]Event, error) {
+			t, err := tokenByID(tx, m.ID)
+			if err != nil {
+				return nil, err
+			}
+			t.X, t.Y = m.X, m.Y
+			events, err := d.svc.storeToken(tx, t)
+			if err != nil {
+				return nil, err
+			}
+			return append([]Event{{Name: EventTokenMoved, Data: hostDragData(t, &m)}}, events...), nil
+		})
+	default: // cancel or block: back to where the drag started
+		delete(d.active, m.ID)
+		m.X, m.Y = tok.X, tok.Y
+		if own != nil {
+			m.X, m.Y = own.startX, own.startY
+		}
+		m.Path, m.Polygon, m.Distance = nil, nil, ""
+		sight.cast(&m)
+		d.svc.Publish(Event{Name: EventTokenMoved, Data: hostDragData(tok, &m)})
+		return nil, nil
+	}
+}
+
+// hostDragData is a host drag's payload: for everyone, or for the host
+// alone when the token is hidden.
+func hostDragData(tok *Token, m *Movement) any {
+	if tok.Hidden {
+		return HostOnly(m)
+	}
+	return m
+}

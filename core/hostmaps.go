@@ -1,0 +1,143 @@
+package core
+
+import (
+	"context"
+	"strings"
+)
+
+// NewMap is an empty map the game master creates in the primary campaign.
+type NewMap struct {
+	Name     string `json:"name"`
+	Width    int    `json:"width"`
+	Height   int    `json:"height"`
+	GridType string `json:"gridType"`
+	GridSize int    `json:"gridSize"`
+	// Image is the background's URL path, set by the caller that stored
+	// the uploaded file (routes).
+	Image string `json:"-"`
+}
+
+// maxMapSide bounds a new map's width and height in pixels.
+const maxMapSide = 100000
+
+// Grid types a map may have.
+var gridTypes = map[string]bool{"square": true, "hexRow": true, "hexColumn": true, "none": true}
+
+// Check reports what is wrong with a new map, in words.
+func (n NewMap) Check() error {
+	if strings.TrimSpace(n.Name) == "" {
+		return Invalidf("a map needs a 'name'")
+	}
+	if n.Width <= 0 || n.Height <= 0 || n.Width > maxMapSide || n.Height > maxMapSide {
+		return Invalidf("a map's 'width' and 'height' are pixels between 1 and %d", maxMapSide)
+	}
+	if n.GridSize < 0 || n.GridSize > 1000 {
+		return Invalidf("'gridSize' is the pixels of one grid cell, at most 1000")
+	}
+	if n.GridType != "" && !gridTypes[n.GridType] {
+		return Invalidf("'gridType' must be square, hexRow, hexColumn or none, not '%s'", Clip(n.GridType))
+	}
+	return nil
+}
+
+// CreateMap stores an empty map in the primary campaign and returns it.
+// Nothing is broadcast: players see a map once it is on the player screen.
+func (s *Service) CreateMap(ctx context.Context, n NewMap) (*Map, error) {
+	if err := n.Check(); err != nil {
+		return nil, err
+	}
+	m := &Map{Name: strings.TrimSpace(n.Name), Width: n.Width, Height: n.Height, GridType: n.GridType,
+		GridSize: n.GridSize, GridVisible: true, Image: n.Image}
+	if err := m.Normalize(); err != nil {
+		return nil, err
+	}
+	err := s.write(ctx, func(tx Tx) ([]Event, error) {
+		c, err := s.primaryCampaign(tx)
+		if err != nil {
+			return nil, err
+		}
+		m.Owner = c.ID
+		return nil, tx.PutMap(m)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// RenameMap renames a map. When it is on the player screen, clients get
+// mapUpdated.
+func (s *Service) RenameMap(ctx context.Context, id, name string) (*Map, error) {
+	name = strings.TrimSpace(name)
+	if name == "" {
+		return nil, Invalidf("a map needs a 'name'")
+	}
+	var out *Map
+	err := s.write(ctx, func(tx Tx) ([]Event, error) {
+		m, err := mapByID(tx, id)
+		if err != nil {
+			return nil, err
+		}
+		m.Name = name
+		tokens := m.Tokens
+		m.Tokens = nil
+		if err := tx.PutMap(m); err != nil {
+			return nil, err
+		}
+		m.Tokens = tokens
+		out = m
+		onScreen, err := s.onPlayerScreen(tx, id)
+		if err != nil || !onScreen {
+			return nil, err
+		}
+		players, err := s.playerMapIn(tx, m)
+		if err != nil {
+			return nil, err
+		}
+		host, err := s.hostMapIn(tx, m)
+		if err != nil {
+			return nil, err
+		}
+		return []Event{{Name: EventMapUpdated, Data: Views{Players: players, Host: host}}}, nil
+	})
+	return out, err
+}
+
+// DeleteMap deletes a map of the primary campaign with its tokens (a
+// module's maps go with their module). A map on the player screen leaves
+// it first: clients get screenUpdated with no map. It returns the deleted
+// map, for the caller to remove its files.
+func (s *Service) DeleteMap(ctx context.Context, id string) (*Map, error) {
+	var out *Map
+	err := s.write(ctx, func(tx Tx) ([]Event, error) {
+		c, err := s.primaryCampaign(tx)
+		if err != nil {
+			return nil, err
+		}
+		m, err := mapByID(tx, id)
+		if err != nil {
+			return nil, err
+		}
+		if m.Owner != c.ID {
+			return nil, Conflictf("map '%s' belongs to a module: delete the module, or copy the map into the campaign", Clip(m.Name))
+		}
+		if err := tx.DeleteMap(id); err != nil {
+			return nil, err
+		}
+		out = m
+		screen, err := tx.Screen(c.ID)
+		if err != nil {
+			return nil, err
+		}
+		if screen.MapID != id {
+			return nil, nil
+		}
+		screen.MapID = ""
+		if err := tx.PutScreen(c.ID, screen); err != nil {
+			return nil, err
+		}
+		s.liveScreen(screen)
+		return []Event{{Name: EventScreenUpdated, Data: screen}}, nil
+	})
+	return out, err
+}

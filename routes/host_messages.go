@@ -1,0 +1,51 @@
+package routes
+
+import (
+	"net/http"
+	"strings"
+
+	"github.com/go-chi/chi/v5"
+	"github.com/vttapp/companion/core"
+)
+
+// hostMessageCount is how many messages the console's log shows.
+const hostMessageCount = 100
+
+func mountHostMessages(r chi.Router, h hostGame) {
+	r.Get("/host/api/messages", h.listMessages)
+	r.Post("/host/api/messages", h.postMessage)
+}
+
+// listMessages answers GET /host/api/messages: the log with the private
+// rolls, oldest first.
+func (h hostGame) listMessages(w http.ResponseWriter, r *http.Request) {
+	list, err := h.cfg.Service.HostMessages(r.Context(), hostMessageCount)
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	h.reply(w, r, http.StatusOK, list)
+}
+
+// postMessage answers POST /host/api/messages {text, creature?, color?,
+// private?}: a message from the game master, or spoken by a creature. A
+// private one (a GM roll) is stored and sent to the host console alone.
+func (h hostGame) postMessage(w http.ResponseWriter, r *http.Request) {
+	var in struct {
+		Text     string `json:"text"`
+		Creature string `json:"creature"`
+		Color    string `json:"color"`
+		Private  bool   `json:"private"`
+	}
+	if err := decodeStrict(r, &in); err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	m := &core.Message{Text: in.Text, Creature: strings.TrimSpace(in.Creature), Color: in.Color, Private: in.Private}
+	out, err := h.cfg.Service.CreateMessage(r.Context(), m)
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	h.reply(w, r, http.StatusCreated, out)
+}

@@ -1,0 +1,269 @@
+package tests
+
+import (
+	"archive/zip"
+	"bytes"
+	"encoding/json"
+	"mime/multipart"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gorilla/websocket"
+	"github.com/vttapp/companion/internal/shareddata"
+)
+
+// gmSocket reads a WebSocket's envelopes in the background.
+type gmSocket struct {
+	t    *testing.T
+	conn *websocket.Conn
+	in   chan gmEnvelope
+}
+
+type gmEnvelope struct {
+	Name string          `json:"name"`
+	Data json.RawMessage `json:"data"`
+}
+
+func dialGM(t *testing.T, url string, header http.Header) *gmSocket {
+	t.Helper()
+	conn, resp, err := websocket.DefaultDialer.Dial("ws"+strings.TrimPrefix(url, "http"), header)
+	if err != nil {
+		status := 0
+		if resp != nil {
+			status = resp.StatusCode
+		}
+		t.Fatalf("dial %s: %v (%d)", url, err, status)
+	}
+	s := &gmSocket{t: t, conn: conn, in: make(chan gmEnvelope, 4096)}
+	go func() {
+		defer close(s.in)
+		for {
+			_, data, err := conn.ReadMessage()
+			if err != nil {
+				return
+			}
+			var env gmEnvelope
+			if json.Unmarshal(data, &env) == nil {
+				s.in <- env
+			}
+		}
+	}()
+	t.Cleanup(func() { conn.Close() })
+	return s
+}
+
+// waitFor returns the first envelope named name whose data holds every
+// part; seen reports each envelope it skips, so a caller can check that
+// something never came.
+func (s *gmSocket) waitFor(name string, seen func(gmEnvelope), parts ...string) gmEnvelope {
+	s.t.Helper()
+	timeout := time.After(10 * time.Second)
+	for {
+		select {
+		case env, ok := <-s.in:
+			if !ok {
+				s.t.Fatalf("socket closed waiting for %s %v", name, parts)
+			}
+			if seen != nil {
+				seen(env)
+			}
+			if env.Name != name {
+				continue
+			}
+			match := true
+			for _, p := range parts {
+				match = match && strings.Contains(string(env.Data), p)
+			}
+			if match {
+				return env
+			}
+		case <-timeout:
+			s.t.Fatalf("no %s with %v within 10s", name, parts)
+		}
+	}
+}
+
+// gmMonsters is the goblin and the hobgoblin as a loose monsters.json
+// (docs/content-format.md: name, slug, data): their data from the shared
+// SRD data when it is there, else as the SRD writes them.
+func gmMonsters(t *testing.T) []byte {
+	t.Helper()
+	want := map[string]bool{"goblin": true, "hobgoblin": true}
+	if root := shareddata.Root(); root != "" {
+		raw, err := os.ReadFile(filepath.Join(root, "srd5e", "2014-en-5e-SRD-Monsters.json"))
+		if err == nil {
+			var all []map[string]any
+			if err := json.Unmarshal(raw, &all); err != nil {
+				t.Fatal(err)
+			}
+			var picked []map[string]any
+			for _, m := range all {
+				if want[m["index"].(string)] {
+					picked = append(picked, map[string]any{"name": m["name"], "slug": m["index"], "data": m})
+				}
+			}
+			b, _ := json.Marshal(picked)
+			return b
+		}
+	}
+	t.Log("shared SRD data absent: using the goblin and hobgoblin as the SRD writes them")
+	return []byte(`[
+ {"name": "Goblin", "slug": "goblin", "data": {"size": "Small", "type": "humanoid", "hit_points": 7, "dexterity": 14,
+  "challenge_rating": 0.25, "senses": {"darkvision": "60 ft.", "passive_perception": 9}}},
+ {"name": "Hobgoblin", "slug": "hobgoblin", "data": {"size": "Medium", "type": "humanoid", "hit_points": 11, "dexterity": 12,
+  "challenge_rating": 0.5, "senses": {"darkvision": "60 ft.", "passive_perception": 10}}}]`)
+}
+
+// TestGameMasterFlow runs a session from the host API against the real
+// binary while a player's socket watches: the console's server half.
+func TestGameMasterFlow(t *testing.T) {
+	srv := StartServer(t, ServerOptions{})
+	host := newAPIClient(t, srv.HostURL)
+	public := newAPIClient(t, srv.URL)
+	hostWS := dialGM(t, srv.HostURL+"/host/ws", http.Header{"Origin": {srv.HostURL}})
+	player := dialGM(t, srv.URL+"/", nil)
+	hostWS.waitFor("app", nil)
+	player.waitFor("app", nil)
+
+	var campaign struct {
+		Campaign struct{ ID string }
+		Maps     []struct{ ID string }
+	}
+	host.get("/host/api/campaign", &campaign)
+	if len(campaign.Maps) == 0 {
+		t.Fatal("the demo campaign has no map")
+	}
+	mapID := campaign.Maps[0].ID
+	if r := host.do("POST", "/host/api/screen", `{"mapId": "`+mapID+`"}`); r.status != 200 {
+		t.Fatalf("show map: %d %s", r.status, r.body)
+	}
+
+	// The SRD goblin and hobgoblin, imported into the campaign.
+	var archive bytes.Buffer
+	zw := zip.NewWriter(&archive)
+	w, _ := zw.Create("monsters.json")
+	w.Write(gmMonsters(t))
+	zw.Close()
+	var body bytes.Buffer
+	mw := multipart.NewWriter(&body)
+	mw.WriteField("destination", campaign.Campaign.ID)
+	fw, _ := mw.CreateFormFile("file", "goblins.zip")
+	fw.Write(archive.Bytes())
+	mw.Close()
+	if r := host.do("POST", "/host/api/import", body.String(), "Content-Type", mw.FormDataContentType()); r.status != 200 && r.status != 201 {
+		t.Fatalf("import: %d %s", r.status, r.body)
+	}
+
+	// The picker's list has what it shows.
+	var rows []map[string]any
+	public.get("/api/monsters?schema=list", &rows)
+	var goblinRow map[string]any
+	for _, row := range rows {
+		if row["slug"] == "goblin" {
+			goblinRow = row
+		}
+	}
+	if goblinRow == nil || goblinRow["name"] != "Goblin" || goblinRow["type"] != "humanoid" || goblinRow["challenge_rating"] != 0.25 {
+		t.Fatalf("goblin list row %v", goblinRow)
+	}
+
+	// Place the goblin: players see it, sized and with darkvision.
+	place := func(ref string, x int) map[string]any {
+		t.Helper()
+		r := host.do("POST", "/host/api/maps/"+mapID+"/tokens", `{"reference": "`+ref+`", "x": `+itoa(x)+`, "y": 140}`)
+		if r.status != 201 {
+			t.Fatalf("place %s: %d %s", ref, r.status, r.body)
+		}
+		return r.object(t)
+	}
+	goblin := place("/monster/goblin", 140)
+	goblinID := goblin["id"].(string)
+	if goblin["width"] != 1.0 || goblin["vision"].(map[string]any)["darkRadiusMax"] != 60.0 {
+		t.Fatalf("goblin token %v", goblin)
+	}
+	player.waitFor("tokenUpdated", nil, goblinID, `"name":"Goblin"`)
+	if !strings.Contains(string(public.get("/api", nil).body), goblinID) {
+		t.Fatal("the goblin is not in the player's snapshot")
+	}
+
+	// Hide it: it leaves the player's map and snapshot.
+	if r := host.do("PATCH", "/host/api/tokens/"+goblinID, `{"hidden": true}`); r.status != 200 {
+		t.Fatalf("hide: %d %s", r.status, r.body)
+	}
+	gone := player.waitFor("tokenUpdated", nil, goblinID)
+	if string(gone.Data) != `{"id":"`+goblinID+`","hidden":true}` {
+		t.Fatalf("players got %s for the hidden goblin", gone.Data)
+	}
+	hostWS.waitFor("tokenUpdated", nil, goblinID, `"name":"Goblin"`, `"hidden":true`)
+	if strings.Contains(string(public.get("/api", nil).body), goblinID) {
+		t.Fatal("the hidden goblin is still in the player's snapshot")
+	}
+
+	// A hobgoblin joins; both go into the fight and roll initiative.
+	hob := place("/monster/hobgoblin", 280)
+	hobID := hob["id"].(string)
+	r := host.do("POST", "/host/api/combatants", `{"combatants": [{"tokenId": "`+goblinID+`"}, {"tokenId": "`+hobID+`"}]}`)
+	if r.status != 201 {
+		t.Fatalf("add combatants: %d %s", r.status, r.body)
+	}
+	var added []map[string]any
+	json.Unmarshal(r.body, &added)
+	hobCombatant := added[1]["id"].(string)
+	if added[0]["hidden"] != true {
+		t.Fatalf("the hidden goblin's combatant is not hidden: %v", added[0])
+	}
+	if r := host.do("POST", "/host/api/combatants/initiative", ""); r.status != 200 {
+		t.Fatalf("roll initiative: %d %s", r.status, r.body)
+	}
+	var snap struct {
+		Game struct {
+			Creatures []struct {
+				ID         string
+				Name       string
+				Initiative float64
+				Bloodied   bool
+			}
+		}
+	}
+	public.get("/api", &snap)
+	var hobRow bool
+	for _, c := range snap.Game.Creatures {
+		if c.Name == "Goblin" {
+			t.Fatal("players see the hidden goblin in the initiative list")
+		}
+		if c.ID == hobCombatant {
+			hobRow = c.Initiative > 1 // 1d20 + 1
+		}
+	}
+	if !hobRow {
+		t.Fatalf("players' initiative lacks the rolled hobgoblin: %+v", snap.Game.Creatures)
+	}
+
+	// 7 damage leaves the hobgoblin (11) at 4: bloodied for players.
+	if r := host.do("POST", "/host/api/combatants/"+hobCombatant+"/hitpoints", `{"damage": 7}`); r.status != 200 {
+		t.Fatalf("damage: %d %s", r.status, r.body)
+	}
+	player.waitFor("gameUpdated", nil, hobCombatant, `"bloodied":true`)
+
+	// A private roll reaches the host alone.
+	leaked := func(env gmEnvelope) {
+		if strings.Contains(string(env.Data), "SECRET-ROLL") {
+			t.Fatalf("the player's socket got the private roll: %s %s", env.Name, env.Data)
+		}
+	}
+	if r := host.do("POST", "/host/api/messages", `{"text": "/r 1d20 SECRET-ROLL", "private": true}`); r.status != 201 {
+		t.Fatalf("private roll: %d %s", r.status, r.body)
+	}
+	hostWS.waitFor("messageCreated", nil, "SECRET-ROLL", `"private":true`)
+	if r := host.do("POST", "/host/api/messages", `{"text": "The hobgoblin roars", "creature": "Hobgoblin"}`); r.status != 201 {
+		t.Fatalf("message: %d %s", r.status, r.body)
+	}
+	player.waitFor("messageCreated", leaked, "roars")
+	if strings.Contains(string(public.get("/api", nil).body), "SECRET-ROLL") {
+		t.Fatal("GET /api shows the private roll")
+	}
+}

@@ -1,0 +1,156 @@
+// Placing tokens: a searchable list of the loaded system's collections
+// (GET /host/api/system for the collections, /host/api/entities/{collection}
+// for the rows). Press a row and release it over the map to place a token
+// there, or click a row and then click the map. The server makes the token
+// from the entity through the system's Lua rules (art, size, vision).
+import type { MapRenderer } from "../map/renderer";
+import type { Store } from "../state/store";
+import { hostAPI } from "./api";
+
+interface Kind {
+  kind: string;
+  collection: string;
+  title?: string;
+  collectionTitle?: string;
+}
+interface Row {
+  id: string;
+  name?: string;
+  data?: { name?: string };
+}
+
+export class EntityPicker {
+  private rows: Row[] = [];
+  private armed: Row | null = null;
+  private list: HTMLUListElement;
+  private search: HTMLInputElement;
+  private select: HTMLSelectElement;
+  private hidden: HTMLInputElement;
+  private addButton: HTMLButtonElement | null = null;
+
+  constructor(el: HTMLElement, private store: Store, private renderer: () => MapRenderer | null, private say: (t: string, bad?: boolean) => void) {
+    el.innerHTML = `<h3>Place a token</h3>
+      <div class="gm-picker-bar">
+        <select id="gm-collection" aria-label="Collection"></select>
+        <input type="search" id="gm-search" placeholder="Search…" aria-label="Search the collection">
+      </div>
+      <label class="small"><input type="checkbox" id="gm-place-hidden"> Place hidden</label>
+      <button type="button" id="gm-add-entity" disabled title="Adds the chosen row to combat without a token">Add the chosen one to combat</button>
+      <p class="muted small">Drag a row onto the map, or click it and then the map.</p>
+      <ul id="gm-entities" class="gm-entities"></ul>`;
+    this.list = el.querySelector("#gm-entities")!;
+    this.search = el.querySelector("#gm-search")!;
+    this.select = el.querySelector("#gm-collection")!;
+    this.hidden = el.querySelector("#gm-place-hidden")!;
+    this.search.addEventListener("input", () => this.draw());
+    const add = el.querySelector<HTMLButtonElement>("#gm-add-entity")!;
+    this.addButton = add;
+    add.addEventListener("click", async () => {
+      const row = this.armed;
+      if (!row || add.dataset.busy) return;
+      add.dataset.busy = "1";
+      add.disabled = true;
+      try {
+        await hostAPI("POST", "combatants", { entityId: row.id, hidden: this.hidden.checked || undefined });
+        this.say(`${nameOf(row)} joined combat.`);
+        this.armed = null;
+        this.highlight();
+      } catch (err) {
+        this.say((err as Error).message, true);
+      } finally {
+        delete add.dataset.busy;
+        add.disabled = !this.armed;
+      }
+    });
+    this.select.addEventListener("change", () => this.load());
+    // A release over the map places the row pressed (a drag from the list).
+    document.addEventListener("pointerup", (e) => this.drop(e));
+    document.addEventListener("keydown", (e) => {
+      if (e.key !== "Escape" || !this.armed) return;
+      this.armed = null;
+      this.highlight();
+      this.say("");
+    });
+    this.loadKinds();
+  }
+
+  private async loadKinds(): Promise<void> {
+    try {
+      const sys = await hostAPI<{ kinds?: Kind[] }>("GET", "system");
+      const kinds = sys.kinds ?? [];
+      this.select.replaceChildren(...kinds.map((k) => {
+        const o = document.createElement("option");
+        o.value = k.collection;
+        o.textContent = k.collectionTitle || k.collection;
+        return o;
+      }));
+      const monsters = kinds.find((k) => /monster/i.test(k.collection));
+      if (monsters) this.select.value = monsters.collection;
+      await this.load();
+    } catch (err) {
+      this.say((err as Error).message, true);
+    }
+  }
+
+  private async load(): Promise<void> {
+    const c = this.select.value;
+    if (!c) return;
+    try {
+      const rows = await hostAPI<Row[]>("GET", "entities/" + encodeURIComponent(c) + "?schema=list");
+      this.rows = (Array.isArray(rows) ? rows : []).filter((r) => r && typeof r.id === "string");
+      this.rows.sort((a, b) => nameOf(a).localeCompare(nameOf(b)));
+      this.draw();
+    } catch (err) {
+      this.say((err as Error).message, true);
+    }
+  }
+
+  private draw(): void {
+    const q = this.search.value.trim().toLowerCase();
+    const shown = this.rows.filter((r) => !q || nameOf(r).toLowerCase().includes(q)).slice(0, 200);
+    this.list.replaceChildren(...shown.map((r) => {
+      const li = document.createElement("li");
+      li.textContent = nameOf(r);
+      li.dataset.entityId = r.id;
+      li.tabIndex = 0;
+      li.className = this.armed?.id === r.id ? "armed" : "";
+      li.addEventListener("pointerdown", (e) => {
+        e.preventDefault(); // no text selection while dragging
+        this.armed = r;
+        this.highlight();
+      });
+      li.addEventListener("keydown", (e) => {
+        if (e.key === "Enter") {
+          this.armed = r;
+          this.highlight();
+        }
+      });
+      return li;
+    }));
+  }
+
+  private highlight(): void {
+    this.list.querySelectorAll("li").forEach((li) => li.classList.toggle("armed", li.dataset.entityId === this.armed?.id));
+    document.body.classList.toggle("gm-placing", !!this.armed);
+    if (this.addButton && !this.addButton.dataset.busy) this.addButton.disabled = !this.armed;
+    if (this.armed) this.say(`Release or click on the map to place ${nameOf(this.armed)}; Escape cancels.`);
+  }
+
+  private drop(e: PointerEvent): void {
+    const r = this.renderer();
+    const row = this.armed;
+    const map = this.store.map;
+    if (!row || !r || !map) return;
+    if (e.target !== r.app.canvas) return; // released over the list: stays armed for a click on the map
+    this.armed = null;
+    this.highlight();
+    const p = r.screenToMap(e.clientX, e.clientY);
+    hostAPI<{ id: string }>("POST", `maps/${encodeURIComponent(map.id)}/tokens`, {
+      entityId: row.id, x: Math.round(p.x), y: Math.round(p.y), hidden: this.hidden.checked || undefined,
+    }).then(() => this.say(`Placed ${nameOf(row)}.`), (err: Error) => this.say(err.message, true));
+  }
+}
+
+function nameOf(r: Row): string {
+  return r.name || r.data?.name || r.id;
+}

@@ -1,0 +1,202 @@
+// The host console's GM map: the player client's MapRenderer in "gm" mode,
+// fed by the game master's live socket (GET /host/ws, nothing filtered).
+// It mounts into #gm-root of the console page (web/host/index.html) and
+// re-broadcasts every socket event to the page as a "companion:host-event"
+// DOM event, so the rest of the console (plain JavaScript) redraws what
+// changed instead of polling.
+// The console's Content-Security-Policy forbids eval (script-src 'self'):
+// PixiJS then needs its eval-free shader and uniform code paths.
+import "pixi.js/unsafe-eval";
+import { Assets } from "pixi.js";
+import { Socket } from "../net/socket";
+import { Store } from "../state/store";
+import { MapRenderer } from "../map/renderer";
+import { installDebug } from "../debug";
+import type { MapData, Token } from "../types";
+import { hostAPI } from "./api";
+import { GMOverlay, type ClientFrame } from "./overlay";
+import { EntityPicker } from "./entities";
+import { MapTools } from "./tools";
+import { TokenPanel } from "./token-panel";
+
+const root = document.getElementById("gm-root");
+if (root) start(root);
+
+async function start(root: HTMLElement): Promise<void> {
+  // Nor may it start workers from blob: URLs: images decode on the page.
+  Assets.setPreferences({ preferWorkers: false });
+  const store = new Store({ keepHidden: true });
+  let renderer: MapRenderer | null = null;
+  let socket: Socket | null = null;
+  let lastError: string | null = null;
+  let screenMapId = "";
+  const reducedMotion = window.matchMedia("(prefers-reduced-motion: reduce)");
+
+  root.innerHTML = `
+    <div class="gm-toolbar" role="toolbar" aria-label="Map tools">
+      <span class="gm-title" id="gm-map-title">No map on the player screen</span>
+      <span class="gm-group" id="gm-tools"></span>
+      <span class="gm-group">
+        <label><input type="checkbox" id="gm-walls" checked> Walls</label>
+        <label><input type="checkbox" id="gm-lights" checked> Light radii</label>
+        <label><input type="checkbox" id="gm-frames" checked> Player views</label>
+        <label><input type="checkbox" id="gm-preview"> Players' vision</label>
+      </span>
+      <span class="gm-group">
+        <button type="button" id="gm-fit" title="Fit the map in this view">Fit</button>
+      </span>
+    </div>
+    <div class="gm-body">
+      <div class="gm-map" id="gm-map" tabindex="-1"></div>
+      <aside class="gm-side">
+        <div id="gm-token-panel"></div>
+        <div id="gm-picker"></div>
+      </aside>
+    </div>
+    <p class="msg" id="gm-msg" role="status"></p>`;
+  const say = (text: string, bad = false) => {
+    const p = document.getElementById("gm-msg")!;
+    p.textContent = text;
+    p.className = "msg" + (text ? (bad ? " bad" : " good") : "");
+  };
+
+  installDebug({
+    store,
+    socket: () => socket,
+    renderer: () => renderer,
+    joined: () => true,
+    runMode: () => "normal",
+    lastError: () => lastError,
+  });
+
+  const overlay = new GMOverlay(store);
+  const tools = new MapTools(store, () => renderer, say);
+  const panel = new TokenPanel(document.getElementById("gm-token-panel")!, store, say);
+
+  try {
+    renderer = await MapRenderer.create(document.getElementById("gm-map")!, store, {
+      mode: "gm",
+      canDrag: () => tools.tool === "move",
+      canUseDoors: () => true,
+      previewVision: () => (document.getElementById("gm-preview") as HTMLInputElement).checked,
+      onTokenTap: (t: Token) => panel.select(t.id),
+      onDoorTap: (mapId, door, shift) => {
+        // A tap opens or closes; shift+tap locks (and unlocks to closed).
+        const state = shift ? (door.state === "locked" ? "closed" : "locked") : door.state === "open" ? "closed" : door.state === "locked" ? "locked" : "open";
+        if (state === door.state) {
+          say("The door is locked: shift+click unlocks it.");
+          return;
+        }
+        hostAPI("POST", `maps/${encodeURIComponent(mapId)}/doors/${encodeURIComponent(door.id)}`, { state })
+          .then(() => say(`Door ${state}.`), (e: Error) => say(e.message, true));
+      },
+      // The host socket's tokenMoved moves any token, hidden or locked.
+      sendMove: (m) => socket?.send("tokenMoved", m),
+      sendDoor: (mapId, id, state) => socket?.send("updateDoor", { mapId, id, state }),
+      sendViewport: () => {}, // the GM's own view is nobody's business
+      reducedMotion: () => reducedMotion.matches,
+      userViewport: true,
+    });
+  } catch (err) {
+    lastError = "cannot draw the map (WebGL unavailable?): " + (err as Error).message;
+    say(lastError, true);
+    return;
+  }
+  overlay.attach(renderer);
+  tools.attach(renderer, document.getElementById("gm-tools")!);
+  new EntityPicker(document.getElementById("gm-picker")!, store, () => renderer, say);
+
+  for (const id of ["gm-walls", "gm-lights", "gm-frames"]) {
+    document.getElementById(id)!.addEventListener("change", () => {
+      overlay.show.walls = (document.getElementById("gm-walls") as HTMLInputElement).checked;
+      overlay.show.lights = (document.getElementById("gm-lights") as HTMLInputElement).checked;
+      overlay.show.frames = (document.getElementById("gm-frames") as HTMLInputElement).checked;
+      overlay.redraw();
+    });
+  }
+  document.getElementById("gm-preview")!.addEventListener("change", () => renderer?.refreshVision());
+  document.getElementById("gm-fit")!.addEventListener("click", () => renderer?.fit());
+
+  const title = () => {
+    document.getElementById("gm-map-title")!.textContent = store.map
+      ? (store.map.name || "Map") + " — on the player screen"
+      : "No map on the player screen: choose one under Campaign";
+  };
+  store.subscribe((c) => {
+    if (c.kind === "map") title();
+    if (c.kind === "map" || c.kind === "token" || c.kind === "tokenRemoved" || c.kind === "tokens") panel.redraw();
+  });
+
+  // What the GM map shows: the map on the player screen, read whole from
+  // the host API (hidden tokens and the dm layer included).
+  async function resync(): Promise<void> {
+    try {
+      const camp = await hostAPI<{ screen?: { mapId?: string }; game?: { combatants?: unknown[] } }>("GET", "campaign");
+      screenMapId = camp.screen?.mapId ?? "";
+      const map = screenMapId ? await hostAPI<MapData>("GET", "maps/" + encodeURIComponent(screenMapId)) : null;
+      store.load({ map, screen: camp.screen ?? {}, game: camp.game as never });
+      lastError = null;
+    } catch (err) {
+      lastError = (err as Error).message;
+      say(lastError, true);
+    }
+    refreshFrames();
+  }
+
+  let framesTimer: number | undefined;
+  function refreshFrames(): void {
+    clearTimeout(framesTimer);
+    framesTimer = window.setTimeout(async () => {
+      try {
+        overlay.setClients(await hostAPI<ClientFrame[]>("GET", "clients"));
+      } catch {
+        /* shown by the console's offline badge */
+      }
+    }, 150);
+  }
+
+  await resync();
+  // Players' viewports are recorded by the server, never broadcast: polled.
+  window.setInterval(refreshFrames, 1000);
+  const url = (location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/host/ws";
+  socket = new Socket(url, {
+    onOpen(reconnected) {
+      if (reconnected) resync();
+    },
+    onMessage(env) {
+      const name = env.name;
+      if (name === "reload") resync();
+      else if (name === "screenUpdated" || name === "mapLoaded") {
+        const id = (env.data as { mapId?: string; id?: string } | null)?.[name === "mapLoaded" ? "id" : "mapId"] ?? "";
+        if (name === "screenUpdated") store.apply(name, env.data);
+        if (id !== screenMapId || name === "mapLoaded") resync();
+      } else if (name === "gameUpdated") {
+        const g = env.data as { combatants?: unknown[] } | null;
+        if (g && Array.isArray(g.combatants)) store.apply("combatantsUpdated", g.combatants);
+      } else if (name === "clientUpdated" || name === "mapViewportUpdated" || name === "clientConnected" || name === "clientDisconnected") {
+        refreshFrames();
+      } else {
+        try {
+          store.apply(name, env.data);
+        } catch (err) {
+          lastError = `${name}: ${(err as Error).message}`;
+        }
+      }
+      window.dispatchEvent(new CustomEvent("companion:host-event", { detail: env }));
+    },
+    onState(state) {
+      document.body.dataset.hostSocket = state;
+      window.dispatchEvent(new CustomEvent("companion:host-socket", { detail: state }));
+    },
+  });
+  socket.start();
+  (window as unknown as { companionGM: unknown }).companionGM = {
+    store,
+    renderer,
+    overlay,
+    tools,
+    panel,
+    selected: () => panel.selectedId,
+    socketState: () => socket?.state,
+  };
+}

@@ -1,0 +1,67 @@
+// The selected token (a tap on the GM map): hide or reveal it, add it to
+// combat, have the players' displays look at it, delete it. Buttons are
+// disabled while their request runs; the panel redraws from the token the
+// socket sends back, so it always shows the server's state.
+import type { Store } from "../state/store";
+import { hostAPI, whileBusy } from "./api";
+
+export class TokenPanel {
+  selectedId: string | null = null;
+
+  constructor(private el: HTMLElement, private store: Store, private say: (t: string, bad?: boolean) => void) {
+    this.redraw();
+  }
+
+  select(id: string | null): void {
+    this.selectedId = id;
+    this.redraw();
+  }
+
+  redraw(): void {
+    const t = this.selectedId ? this.store.tokens.get(this.selectedId) : undefined;
+    this.el.replaceChildren();
+    const h = document.createElement("h3");
+    h.textContent = "Selected token";
+    this.el.appendChild(h);
+    if (!t) {
+      const p = document.createElement("p");
+      p.className = "muted small";
+      p.textContent = "Click a token on the map to select it.";
+      this.el.appendChild(p);
+      return;
+    }
+    const name = document.createElement("p");
+    name.className = "gm-token-name";
+    name.textContent = (t.name || t.label || "Token") + (t.hidden ? " (hidden from players)" : "");
+    this.el.appendChild(name);
+    const bar = document.createElement("div");
+    bar.className = "buttons";
+    const id = encodeURIComponent(t.id);
+    const button = (label: string, act: string, fn: () => Promise<string>, cls = "") => {
+      const b = document.createElement("button");
+      b.type = "button";
+      b.textContent = label;
+      b.dataset.tokenAction = act;
+      if (cls) b.className = cls;
+      b.addEventListener("click", () => whileBusy(b, async () => {
+        try {
+          this.say(await fn());
+        } catch (err) {
+          this.say((err as Error).message, true);
+        }
+      }));
+      bar.appendChild(b);
+    };
+    if (t.hidden) button("Reveal to players", "reveal", async () => (await hostAPI("PATCH", "tokens/" + id, { hidden: false }), "Revealed."), "primary");
+    else button("Hide from players", "hide", async () => (await hostAPI("PATCH", "tokens/" + id, { hidden: true }), "Hidden."));
+    button("Add to combat", "combat", async () => (await hostAPI("POST", "combatants", { tokenId: t.id }), "Added to combat."));
+    button("Players look here", "focus", async () => (await hostAPI("POST", "screen/focus", { x: t.x, y: t.y }), "The players' displays look at it."));
+    button("Delete", "delete", async () => {
+      if (!confirm(`Delete the token “${t.name || t.label || t.id}”?`)) return "";
+      await hostAPI("DELETE", "tokens/" + id);
+      this.select(null);
+      return "Deleted.";
+    }, "danger");
+    this.el.appendChild(bar);
+  }
+}
