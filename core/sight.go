@@ -178,7 +178,6 @@ type visionScratch struct {
 	scan bool
 }
 
-
 func (sc *visionScratch) polygon(x, y float64, segments [][4]float64, box [4]float64) []float64 {
 	if !finite(x) || !finite(y) {
 		return []float64{}
