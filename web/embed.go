@@ -7,6 +7,7 @@ package web
 import (
 	"embed"
 	"io/fs"
+	"strings"
 )
 
 // FS is the embedded pages, rooted at this folder. Of the web client only
@@ -19,10 +20,23 @@ var FS embed.FS
 // Client is the built-in web client, served at /client/ when no client is
 // installed in the data folder: the one place that says where the client's
 // built files are inside FS, rooted so that "index.html" is its start page.
+// The game master's map bundle (gm/, built beside the player client from
+// the same sources) is left out: it belongs to the host console, which
+// serves it from FS on the loopback listener only.
 func Client() fs.FS {
-	sub, err := fs.Sub(FS, "client/dist")
+	dist, err := fs.Sub(FS, "client/dist")
 	if err != nil {
 		panic("web: embedded client missing: " + err.Error()) // cannot happen: embedded at build time
 	}
-	return sub
+	return withoutGM{dist}
+}
+
+// withoutGM is the client's files less the gm/ folder.
+type withoutGM struct{ fs.FS }
+
+func (f withoutGM) Open(name string) (fs.File, error) {
+	if name == "gm" || strings.HasPrefix(name, "gm/") {
+		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrNotExist}
+	}
+	return f.FS.Open(name)
 }

@@ -48,3 +48,16 @@ func TestClientLicencesNameTheBundledLibraries(t *testing.T) {
 		}
 	}
 }
+
+// The GM map bundle is the host console's: the player client's files do
+// not include it, though it is embedded.
+func TestGMBundleOnlyThroughGM(t *testing.T) {
+	for _, name := range []string{"gm/gm.js", "gm", "gm/gm.css"} {
+		if _, err := fs.Stat(Client(), name); err == nil {
+			t.Errorf("Client() serves %s", name)
+		}
+	}
+	if info, err := fs.Stat(FS, "client/dist/gm/gm.js"); err != nil || info.Size() == 0 {
+		t.Fatalf("embedded gm.js: %v", err)
+	}
+}
