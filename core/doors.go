@@ -54,6 +54,15 @@ func (s *Service) UpdateDoor(ctx context.Context, d Door) ([]Sight, error) {
 			return nil, err
 		}
 		los = sightsIn(shown)
+		// Players see a map once it is on the player screen: a door opened
+		// on a map the GM prepares off screen reaches the host alone.
+		onScreen, err := s.onPlayerScreen(tx, m.ID)
+		if err != nil {
+			return nil, err
+		}
+		if !onScreen {
+			return []Event{{Name: EventMapUpdated, Data: HostOnly(host)}, {Name: EventLineOfSightUpdated, Data: HostOnly(los)}}, nil
+		}
 		return []Event{{Name: EventMapUpdated, Data: Views{Players: shown, Host: host}}, {Name: EventLineOfSightUpdated, Data: los}}, nil
 	})
 	if err != nil {

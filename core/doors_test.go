@@ -12,6 +12,10 @@ func TestUpdateDoorCommitsAndRecomputesLineOfSight(t *testing.T) {
 	f := newLiveFixture(t)
 	ctx := context.Background()
 	closed := [][4]float64{{0, 0, 100, 0}, {100, 0, 100, 100}, {100, 100, 200, 100}}
+	if _, err := f.svc.ShowMap(ctx, liveMapID); err != nil { // players see doors of the map on screen
+		t.Fatal(err)
+	}
+	f.events.take()
 
 	los, err := f.svc.UpdateDoor(ctx, core.Door{MapID: liveMapID, ID: liveDoorID, State: core.DoorOpen})
 	if err != nil {
@@ -90,5 +94,25 @@ func TestSightSegmentsSkipsDegenerateWalls(t *testing.T) {
 	}})
 	if want := [][4]float64{{0, 0, 10, 0}, {0, 0, 1, 1}}; !reflect.DeepEqual(segments, want) {
 		t.Fatalf("segments %v, want %v", segments, want)
+	}
+}
+
+// A door opened on a map that is not on the player screen reaches the
+// host alone: players see a map once it is shown.
+func TestUpdateDoorOffScreenReachesTheHostAlone(t *testing.T) {
+	f := newLiveFixture(t)
+	ctx := context.Background()
+	if _, err := f.svc.UpdateDoor(ctx, core.Door{MapID: liveMapID, ID: liveDoorID, State: core.DoorOpen}); err != nil {
+		t.Fatal(err)
+	}
+	events := f.events.take()
+	wantNames(t, events, core.EventMapUpdated, core.EventLineOfSightUpdated)
+	for _, e := range events {
+		if core.PlayersView(e.Data) != nil {
+			t.Errorf("%s of an off-screen map reaches players: %+v", e.Name, core.PlayersView(e.Data))
+		}
+		if core.HostView(e.Data) == nil {
+			t.Errorf("%s does not reach the host", e.Name)
+		}
 	}
 }

@@ -202,7 +202,10 @@ func (d *Drags) commit(ctx context.Context, m Movement) error {
 		if err != nil {
 			return nil, err
 		}
-		if t.Locked {
+		// Locked or hidden since the drag's last check (the GM acted while
+		// the player was dragging): the end is not broadcast, the drag is
+		// vetoed, and blockAll keeps a hidden token to the host.
+		if t.Locked || t.Hidden {
 			return nil, errDragVetoed
 		}
 		t.X, t.Y = m.X, m.Y

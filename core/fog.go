@@ -115,14 +115,20 @@ func DecodeFogMask(data []byte, m *Map) (*FogMask, error) {
 	if m.Width <= 0 || m.Height <= 0 {
 		return nil, Invalidf("fog: map '%s' has no size (width and height)", Clip(m.Name))
 	}
+	// The size first, from the header: a forged PNG must not make us
+	// allocate its claimed size before we refuse it.
+	cfg, err := png.DecodeConfig(bytes.NewReader(data))
+	if err != nil {
+		return nil, Invalidf("fog: the stored mask is not a PNG: %v", err)
+	}
+	if cfg.Width > maxFogSide || cfg.Height > maxFogSide || cfg.Width == 0 || cfg.Height == 0 {
+		return nil, Invalidf("fog: the stored mask is %dx%d, outside 1..%d", cfg.Width, cfg.Height, maxFogSide)
+	}
 	src, err := png.Decode(bytes.NewReader(data))
 	if err != nil {
 		return nil, Invalidf("fog: the stored mask is not a PNG: %v", err)
 	}
 	b := src.Bounds()
-	if b.Dx() > maxFogSide || b.Dy() > maxFogSide || b.Dx() == 0 || b.Dy() == 0 {
-		return nil, Invalidf("fog: the stored mask is %dx%d, outside 1..%d", b.Dx(), b.Dy(), maxFogSide)
-	}
 	gray := image.NewGray(image.Rect(0, 0, b.Dx(), b.Dy()))
 	draw.Draw(gray, gray.Bounds(), src, b.Min, draw.Src)
 	return fogMaskOf(gray, m), nil
@@ -146,14 +152,31 @@ func (f *FogMask) Apply(e FogEdit) error {
 			int(math.Ceil((e.X+e.Width)*f.sx)), int(math.Ceil((e.Y+e.Height)*f.sy))).Intersect(b)
 		draw.Draw(f.Image, r, &image.Uniform{C: v}, image.Point{}, draw.Src)
 	case FogBrush:
-		f.brush(e.Path, e.Radius, v.Y)
+		return f.brush(e.Path, e.Radius, v.Y)
 	}
 	return nil
 }
 
+// maxBrushWork bounds the mask pixels one brush stroke may visit (each
+// segment visits the box around it, clipped to the mask): about a tenth of
+// a second of work. A real stroke visits a few thousand; without a bound a
+// huge radius on a long path made one request paint for many minutes.
+const maxBrushWork = 64 << 20
+
 // brush sets every mask pixel whose centre lies within radius of the path
-// (a circle dragged along it), in map pixels.
-func (f *FogMask) brush(path []float64, radius float64, v uint8) {
+// (a circle dragged along it), in map pixels. A stroke that would visit
+// more than maxBrushWork pixels is refused before anything is painted.
+func (f *FogMask) brush(path []float64, radius float64, v uint8) error {
+	work := 0
+	for i := 0; i+1 < len(path); i += 2 {
+		x0, y0, x1, y1 := f.segmentBox(path, i, radius)
+		if x1 > x0 && y1 > y0 {
+			work += (x1 - x0) * (y1 - y0)
+		}
+		if work > maxBrushWork {
+			return TooLargef("fog: this brush stroke would paint more than %d mask pixels; use a smaller radius, a shorter path, or a rect", maxBrushWork)
+		}
+	}
 	b := f.Image.Bounds()
 	for i := 0; i+1 < len(path); i += 2 {
 		ax, ay := path[i], path[i+1]
@@ -161,10 +184,7 @@ func (f *FogMask) brush(path []float64, radius float64, v uint8) {
 		if i+3 < len(path) {
 			bx, by = path[i+2], path[i+3]
 		}
-		x0 := max(b.Min.X, int(math.Floor((math.Min(ax, bx)-radius)*f.sx)))
-		x1 := min(b.Max.X, int(math.Ceil((math.Max(ax, bx)+radius)*f.sx)))
-		y0 := max(b.Min.Y, int(math.Floor((math.Min(ay, by)-radius)*f.sy)))
-		y1 := min(b.Max.Y, int(math.Ceil((math.Max(ay, by)+radius)*f.sy)))
+		x0, y0, x1, y1 := f.segmentBox(path, i, radius)
 		for y := y0; y < y1; y++ {
 			for x := x0; x < x1; x++ {
 				px, py := (float64(x)+0.5)/f.sx, (float64(y)+0.5)/f.sy // the pixel's centre, in map pixels
@@ -174,6 +194,25 @@ func (f *FogMask) brush(path []float64, radius float64, v uint8) {
 			}
 		}
 	}
+	return nil
+}
+
+// segmentBox is the mask box (clipped to the mask) that the brush segment
+// starting at path[i] can paint.
+func (f *FogMask) segmentBox(path []float64, i int, radius float64) (x0, y0, x1, y1 int) {
+	b := f.Image.Bounds()
+	ax, ay := path[i], path[i+1]
+	bx, by := ax, ay
+	if i+3 < len(path) {
+		bx, by = path[i+2], path[i+3]
+	}
+	// Clamp in float before converting: a radius of 1e12 must not overflow int.
+	clamp := func(v float64, lo, hi int) int { return int(math.Max(float64(lo), math.Min(float64(hi), v))) }
+	x0 = clamp(math.Floor((math.Min(ax, bx)-radius)*f.sx), b.Min.X, b.Max.X)
+	x1 = clamp(math.Ceil((math.Max(ax, bx)+radius)*f.sx), b.Min.X, b.Max.X)
+	y0 = clamp(math.Floor((math.Min(ay, by)-radius)*f.sy), b.Min.Y, b.Max.Y)
+	y1 = clamp(math.Ceil((math.Max(ay, by)+radius)*f.sy), b.Min.Y, b.Max.Y)
+	return x0, y0, x1, y1
 }
 
 func segmentDistance(px, py, ax, ay, bx, by float64) float64 {
@@ -252,20 +291,33 @@ func (s *Service) SetFog(ctx context.Context, mapID, fog string, png []byte, fog
 			return nil, err
 		}
 		m.Tokens = tokens
+		// Players see a map once it is on the player screen: a map the GM
+		// prepares off screen reaches the host console alone.
+		onScreen, err := s.onPlayerScreen(tx, m.ID)
+		if err != nil {
+			return nil, err
+		}
 		var events []Event
 		if toggled {
 			host, err := s.hostMapIn(tx, m)
 			if err != nil {
 				return nil, err
 			}
-			players, err := s.playerMapIn(tx, m)
-			if err != nil {
-				return nil, err
+			views := HostOnly(host)
+			if onScreen {
+				if views.Players, err = s.playerMapIn(tx, m); err != nil {
+					return nil, err
+				}
 			}
-			events = append(events, Event{Name: EventMapUpdated, Data: Views{Players: players, Host: host}})
+			events = append(events, Event{Name: EventMapUpdated, Data: views})
 		}
 		if png != nil {
-			events = append(events, Event{Name: EventFogUpdated, Data: &FogImage{ID: m.ID, Image: base64.StdEncoding.EncodeToString(png)}})
+			image := &FogImage{ID: m.ID, Image: base64.StdEncoding.EncodeToString(png)}
+			if onScreen {
+				events = append(events, Event{Name: EventFogUpdated, Data: image})
+			} else {
+				events = append(events, Event{Name: EventFogUpdated, Data: HostOnly(image)})
+			}
 		}
 		return events, nil
 	})

@@ -1,7 +1,14 @@
 package core_test
 
 import (
+	"bytes"
+	"context"
+	"encoding/binary"
+	"hash/crc32"
+	"image"
+	"image/png"
 	"testing"
+	"time"
 
 	"github.com/vttapp/companion/core"
 )
@@ -78,5 +85,95 @@ func TestFogMaskRevealsAndCovers(t *testing.T) {
 	}
 	if _, err := core.DecodeFogMask([]byte("not a png"), m); core.KindOf(err) != core.KindInvalid {
 		t.Errorf("garbage mask: %v", err)
+	}
+}
+
+// A brush stroke that would paint the whole mask for each of thousands of
+// segments (a huge radius on a long path) is refused at once, before any
+// pixel changes, instead of painting for minutes.
+func TestFogBrushWorkIsBounded(t *testing.T) {
+	m := &core.Map{Name: "Vast", Width: 100000, Height: 100000, GridSize: 50} // the mask is capped at 4096 a side
+	mask, err := core.NewFogMask(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := make([]float64, 0, 20000)
+	for i := 0; len(path) < 20000; i++ {
+		path = append(path, float64(i%100)*1000, float64(i/100)*1000)
+	}
+	start := time.Now()
+	err = mask.Apply(core.FogEdit{Mode: core.FogReveal, Shape: core.FogBrush, Path: path, Radius: 1e12})
+	if core.KindOf(err) != core.KindTooLarge {
+		t.Fatalf("huge stroke: err = %v, want too large", err)
+	}
+	if elapsed := time.Since(start); elapsed > 5*time.Second {
+		t.Fatalf("refusing the stroke took %v", elapsed)
+	}
+	if mask.Revealed(500, 500) {
+		t.Fatal("a refused stroke painted part of the mask")
+	}
+	// An ordinary stroke still paints.
+	if err := mask.Apply(core.FogEdit{Mode: core.FogReveal, Shape: core.FogBrush, Path: []float64{500, 500, 5000, 500}, Radius: 100}); err != nil {
+		t.Fatal(err)
+	}
+	if !mask.Revealed(2500, 500) {
+		t.Fatal("an ordinary stroke did not paint")
+	}
+}
+
+// A stored mask whose PNG header claims a huge size is refused from the
+// header, before its pixels are decoded.
+func TestFogMaskRefusesAHugeStoredPNGFromItsHeader(t *testing.T) {
+	var buf bytes.Buffer
+	if err := png.Encode(&buf, image.NewGray(image.Rect(0, 0, 1, 1))); err != nil {
+		t.Fatal(err)
+	}
+	data := buf.Bytes()
+	// IHDR (after the 8-byte signature: length, "IHDR", width, height, ...,
+	// CRC): a valid header for a 2^30 x 2^30 image. Decoding its pixels
+	// would first allocate an exabyte.
+	binary.BigEndian.PutUint32(data[16:], 1<<30)
+	binary.BigEndian.PutUint32(data[20:], 1<<30)
+	binary.BigEndian.PutUint32(data[29:], crc32.ChecksumIEEE(data[12:29]))
+	_, err := core.DecodeFogMask(data, &core.Map{Name: "M", Width: 700, Height: 700, GridSize: 70})
+	if core.KindOf(err) != core.KindInvalid {
+		t.Fatalf("forged mask: err = %v, want invalid", err)
+	}
+}
+
+// Fog changes on a map the GM prepares off screen reach the host alone;
+// once the map is on the player screen, players get them too.
+func TestSetFogReachesPlayersOnlyForTheMapOnScreen(t *testing.T) {
+	f := newLiveFixture(t)
+	ctx := context.Background()
+	on := true
+	if _, err := f.svc.SetFog(ctx, liveMapID, "", []byte("png"), &on); err != nil {
+		t.Fatal(err)
+	}
+	events := f.events.take()
+	wantNames(t, events, core.EventMapUpdated, core.EventFogUpdated)
+	for _, e := range events {
+		if core.PlayersView(e.Data) != nil {
+			t.Errorf("%s of an off-screen map reaches players", e.Name)
+		}
+		if core.HostView(e.Data) == nil {
+			t.Errorf("%s does not reach the host", e.Name)
+		}
+	}
+
+	if _, err := f.svc.ShowMap(ctx, liveMapID); err != nil {
+		t.Fatal(err)
+	}
+	f.events.take()
+	off := false
+	if _, err := f.svc.SetFog(ctx, liveMapID, "", []byte("png"), &off); err != nil {
+		t.Fatal(err)
+	}
+	events = f.events.take()
+	wantNames(t, events, core.EventMapUpdated, core.EventFogUpdated)
+	for _, e := range events {
+		if core.PlayersView(e.Data) == nil {
+			t.Errorf("%s of the map on screen does not reach players", e.Name)
+		}
 	}
 }
