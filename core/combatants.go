@@ -4,12 +4,26 @@ import "context"
 
 // Combatant returns the combatant with id.
 func (s *Service) Combatant(ctx context.Context, id string) (*Combatant, error) {
+	return s.combatant(ctx, id, false)
+}
+
+func (s *Service) combatant(ctx context.Context, id string, players bool) (*Combatant, error) {
 	var c *Combatant
 	err := s.store.View(ctx, func(tx Tx) error {
 		var err error
-		c, err = combatantByID(tx, id)
+		c, err = combatantFor(tx, id, players)
 		return err
 	})
+	return c, err
+}
+
+// combatantFor is combatantByID as players or the game master may read
+// it: for players a hidden combatant does not exist.
+func combatantFor(tx Tx, id string, players bool) (*Combatant, error) {
+	c, err := combatantByID(tx, id)
+	if err == nil && players && c.Hidden {
+		return nil, NotFoundf("no combatant with id '%s'", Clip(id))
+	}
 	return c, err
 }
 
@@ -24,12 +38,16 @@ func combatantByID(tx Tx, id string) (*Combatant, error) {
 // PutCombatant replaces a combatant (its id must equal the path id). A
 // shared combatant pushes its ranges back to its unique entity.
 func (s *Service) PutCombatant(ctx context.Context, pathID string, c *Combatant) (*Combatant, error) {
+	return s.putCombatant(ctx, pathID, c, false)
+}
+
+func (s *Service) putCombatant(ctx context.Context, pathID string, c *Combatant, players bool) (*Combatant, error) {
 	if c.ID != pathID {
 		return nil, Invalidf("body id '%s' does not match path id '%s'", Clip(c.ID), Clip(pathID))
 	}
 	var out *Combatant
 	err := s.write(ctx, func(tx Tx) ([]Event, error) {
-		old, err := combatantByID(tx, pathID)
+		old, err := combatantFor(tx, pathID, players)
 		if err != nil {
 			return nil, err
 		}
@@ -37,6 +55,9 @@ func (s *Service) PutCombatant(ctx context.Context, pathID string, c *Combatant)
 		next.Campaign = old.Campaign
 		next.Rank = old.Rank
 		next.Revision = old.Revision
+		if players {
+			next.Hidden = old.Hidden // hiding is the game master's
+		}
 		events, err := s.storeCombatant(tx, &next)
 		out = &next
 		return events, err
@@ -47,12 +68,16 @@ func (s *Service) PutCombatant(ctx context.Context, pathID string, c *Combatant)
 // PatchCombatant merges patch into a combatant, as PATCH and
 // updateCombatant do.
 func (s *Service) PatchCombatant(ctx context.Context, id string, patch Object) (*Combatant, error) {
+	return s.patchCombatant(ctx, id, patch, false)
+}
+
+func (s *Service) patchCombatant(ctx context.Context, id string, patch Object, players bool) (*Combatant, error) {
 	if err := checkPatchID(patch, id); err != nil {
 		return nil, err
 	}
 	var out *Combatant
 	err := s.write(ctx, func(tx Tx) ([]Event, error) {
-		old, err := combatantByID(tx, id)
+		old, err := combatantFor(tx, id, players)
 		if err != nil {
 			return nil, err
 		}
@@ -64,6 +89,9 @@ func (s *Service) PatchCombatant(ctx context.Context, id string, patch Object) (
 		next.Campaign = old.Campaign
 		next.Rank = old.Rank
 		next.Revision = old.Revision
+		if players {
+			next.Hidden = old.Hidden // hiding is the game master's
+		}
 		events, err := s.storeCombatant(tx, &next)
 		out = &next
 		return events, err

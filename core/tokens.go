@@ -4,12 +4,26 @@ import "context"
 
 // Token returns the token with id.
 func (s *Service) Token(ctx context.Context, id string) (*Token, error) {
+	return s.token(ctx, id, false)
+}
+
+func (s *Service) token(ctx context.Context, id string, players bool) (*Token, error) {
 	var t *Token
 	err := s.store.View(ctx, func(tx Tx) error {
 		var err error
-		t, err = tokenByID(tx, id)
+		t, err = tokenFor(tx, id, players)
 		return err
 	})
+	return t, err
+}
+
+// tokenFor is tokenByID as players or the game master may read it: for
+// players a hidden token does not exist.
+func tokenFor(tx Tx, id string, players bool) (*Token, error) {
+	t, err := tokenByID(tx, id)
+	if err == nil && players && t.Hidden {
+		return nil, NotFoundf("no token with id '%s'", Clip(id))
+	}
 	return t, err
 }
 
@@ -25,13 +39,17 @@ func tokenByID(tx Tx, id string) (*Token, error) {
 // checked against the path: the body wins (an empty body id means the path
 // id). The token must exist; it stays on its map.
 func (s *Service) PutToken(ctx context.Context, pathID string, t *Token) (*Token, error) {
+	return s.putToken(ctx, pathID, t, false)
+}
+
+func (s *Service) putToken(ctx context.Context, pathID string, t *Token, players bool) (*Token, error) {
 	id := t.ID
 	if id == "" {
 		id = pathID
 	}
 	var out *Token
 	err := s.write(ctx, func(tx Tx) ([]Event, error) {
-		old, err := tokenByID(tx, id)
+		old, err := tokenFor(tx, id, players)
 		if err != nil {
 			return nil, err
 		}
@@ -39,6 +57,9 @@ func (s *Service) PutToken(ctx context.Context, pathID string, t *Token) (*Token
 		next.ID = id
 		next.MapID = old.MapID
 		next.Revision = old.Revision
+		if players {
+			next.Hidden = old.Hidden // hiding is the game master's
+		}
 		events, err := s.storeToken(tx, &next)
 		out = &next
 		return events, err
@@ -49,12 +70,16 @@ func (s *Service) PutToken(ctx context.Context, pathID string, t *Token) (*Token
 // PatchToken merges patch into a token, as PATCH and updateToken do. It
 // does not animate and ignores the remote-interaction setting.
 func (s *Service) PatchToken(ctx context.Context, id string, patch Object) (*Token, error) {
+	return s.patchToken(ctx, id, patch, false)
+}
+
+func (s *Service) patchToken(ctx context.Context, id string, patch Object, players bool) (*Token, error) {
 	if err := checkPatchID(patch, id); err != nil {
 		return nil, err
 	}
 	var out *Token
 	err := s.write(ctx, func(tx Tx) ([]Event, error) {
-		old, err := tokenByID(tx, id)
+		old, err := tokenFor(tx, id, players)
 		if err != nil {
 			return nil, err
 		}
@@ -65,6 +90,9 @@ func (s *Service) PatchToken(ctx context.Context, id string, patch Object) (*Tok
 		next.ID = old.ID
 		next.MapID = old.MapID
 		next.Revision = old.Revision
+		if players {
+			next.Hidden = old.Hidden // hiding is the game master's
+		}
 		events, err := s.storeToken(tx, &next)
 		out = &next
 		return events, err

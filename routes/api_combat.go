@@ -9,7 +9,7 @@ import (
 // Combatants (contract 4.3): no listing; PUT keeps the id rule of entities.
 
 func (s *server) getCombatant(w http.ResponseWriter, r *http.Request) {
-	c, err := s.cfg.Service.Combatant(r.Context(), pathParam(r, "id"))
+	c, err := s.cfg.Service.Players().Combatant(r.Context(), pathParam(r, "id"))
 	s.answer(w, r, c, err)
 }
 
@@ -19,7 +19,7 @@ func (s *server) putCombatant(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, s.cfg.Log, err)
 		return
 	}
-	out, err := s.cfg.Service.PutCombatant(r.Context(), pathParam(r, "id"), &c)
+	out, err := s.cfg.Service.Players().PutCombatant(r.Context(), pathParam(r, "id"), &c)
 	s.answer(w, r, out, err)
 }
 
@@ -29,7 +29,7 @@ func (s *server) patchCombatant(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, s.cfg.Log, err)
 		return
 	}
-	out, err := s.cfg.Service.PatchCombatant(r.Context(), pathParam(r, "id"), patch)
+	out, err := s.cfg.Service.Players().PatchCombatant(r.Context(), pathParam(r, "id"), patch)
 	s.answer(w, r, out, err)
 }
 
@@ -37,7 +37,7 @@ func (s *server) patchCombatant(w http.ResponseWriter, r *http.Request) {
 // do not animate.
 
 func (s *server) getToken(w http.ResponseWriter, r *http.Request) {
-	t, err := s.cfg.Service.Token(r.Context(), pathParam(r, "id"))
+	t, err := s.cfg.Service.Players().Token(r.Context(), pathParam(r, "id"))
 	s.answer(w, r, t, err)
 }
 
@@ -47,7 +47,7 @@ func (s *server) putToken(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, s.cfg.Log, err)
 		return
 	}
-	out, err := s.cfg.Service.PutToken(r.Context(), pathParam(r, "id"), &t)
+	out, err := s.cfg.Service.Players().PutToken(r.Context(), pathParam(r, "id"), &t)
 	s.answer(w, r, out, err)
 }
 
@@ -57,7 +57,7 @@ func (s *server) patchToken(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, s.cfg.Log, err)
 		return
 	}
-	out, err := s.cfg.Service.PatchToken(r.Context(), pathParam(r, "id"), patch)
+	out, err := s.cfg.Service.Players().PatchToken(r.Context(), pathParam(r, "id"), patch)
 	s.answer(w, r, out, err)
 }
 

@@ -227,7 +227,8 @@ func TestCombatants(t *testing.T) {
 	if hero["data"].(map[string]any)["hit_points"] != 3.0 {
 		t.Fatalf("range not pushed back: %v", hero["data"])
 	}
-	if r := e.do(t, "PATCH", "/api/combatants/"+heroCombatID, `{"hidden":true}`); r.status != 200 || r.json(t)["hidden"] != true {
+	// Hiding is the game master's: a public PATCH keeps the stored hidden.
+	if r := e.do(t, "PATCH", "/api/combatants/"+heroCombatID, `{"hidden":true,"label":"H"}`); r.status != 200 || r.json(t)["hidden"] != false || r.json(t)["label"] != "H" {
 		t.Fatalf("PATCH combatant: %d %s", r.status, r.body)
 	}
 }

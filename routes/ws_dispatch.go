@@ -392,7 +392,10 @@ func wsUpdateToken(ctx context.Context, c *wsConn, data json.RawMessage) (any, e
 	if err != nil {
 		return nil, err
 	}
-	return c.hub.svc.PatchToken(ctx, id, patch)
+	if c.host {
+		return c.hub.svc.PatchToken(ctx, id, patch)
+	}
+	return c.hub.svc.Players().PatchToken(ctx, id, patch) // a hidden token does not exist for players
 }
 
 func wsUpdateEntity(ctx context.Context, c *wsConn, data json.RawMessage) (any, error) {
@@ -408,7 +411,10 @@ func wsUpdateCombatant(ctx context.Context, c *wsConn, data json.RawMessage) (an
 	if err != nil {
 		return nil, err
 	}
-	return c.hub.svc.PatchCombatant(ctx, id, patch)
+	if c.host {
+		return c.hub.svc.PatchCombatant(ctx, id, patch)
+	}
+	return c.hub.svc.Players().PatchCombatant(ctx, id, patch) // a hidden combatant does not exist for players
 }
 
 // wsCreateMessage posts to the shared log as POST /api/messages does. A

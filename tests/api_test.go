@@ -251,7 +251,8 @@ func TestAPIBlackBox(t *testing.T) {
 		if hero.Data["hit_points"] != 5.0 {
 			t.Fatalf("range not pushed back: %v", hero.Data["hit_points"])
 		}
-		if r := c.do("PATCH", "/api/combatants/"+combatantID, `{"hidden":true}`); r.status != 200 || r.object(t)["hidden"] != true {
+		// Hiding is the game master's: a public PATCH keeps the stored hidden.
+		if r := c.do("PATCH", "/api/combatants/"+combatantID, `{"hidden":true}`); r.status != 200 || r.object(t)["hidden"] != false {
 			t.Fatalf("PATCH combatant: %d %s", r.status, r.body)
 		}
 	})
