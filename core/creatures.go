@@ -176,7 +176,7 @@ func numberOf(v any) (float64, bool) {
 // master's, players learn only bloodied and dead. Both are nil when there
 // is nothing to tell.
 func (s *Service) Health(c *Combatant) (health, hitpoints *float64) {
-	if c.Role != RoleFriendly || s.rules == nil || c.EntityType == "" {
+	if !NumbersShown(c) || s.rules == nil || c.EntityType == "" {
 		return nil, nil
 	}
 	ranges := s.rules.Ranges(c.EntityType)

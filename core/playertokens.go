@@ -63,15 +63,67 @@ func (s *Service) playerToken(t *Token, c *Combatant) *Token {
 
 // playerCombatant is a token's combatant as players may see it (the real
 // client draws token.combatant's bloodied, defeated and effects): who it
-// is, its initiative and state, its status effects; never its data (hit
-// points and the like), notes, attributes or modifiers.
+// is, its initiative and state, its status effects (without their notes,
+// playerEffects); never its data (hit points and the like), notes,
+// attributes or modifiers.
 func playerCombatant(c *Combatant) *Combatant {
 	return &Combatant{
 		ID: c.ID, Label: c.Label, Name: c.Name, Role: c.Role, Initiative: c.Initiative,
-		Attributes: Object{}, Modifiers: []Modifier{}, Effects: c.Effects,
+		Attributes: Object{}, Modifiers: []Modifier{}, Effects: playerEffects(c.Effects),
 		Bloodied: c.Bloodied, Defeated: c.Defeated, Player: c.Player, Image: c.Image,
 		EntityType: c.EntityType, TokenID: c.TokenID, Reference: c.Reference,
 	}
+}
+
+// NumbersShown reports whether players may know a combatant's numbers (its
+// data: hit points and the like). Only a friendly combatant's, the party
+// and its allies: a hostile or neutral creature's are the game master's,
+// players learn only bloodied and dead. Health, CombatantForPlayers and
+// the token's combatant (playerCombatant, which never has data) follow it.
+func NumbersShown(c *Combatant) bool { return c.Role == RoleFriendly }
+
+// CombatantForPlayers returns a combatant as players may see it in a game
+// (GET /api, gameUpdated) or a combatant event (combatantUpdated,
+// combatantsUpdated): without its notes and its effects' notes, which are
+// the game master's, and without its data unless NumbersShown. c is not
+// changed; it is returned itself when nothing is left out.
+func CombatantForPlayers(c *Combatant) *Combatant {
+	if c == nil {
+		return nil
+	}
+	dropData := c.Data != nil && !NumbersShown(c)
+	if c.Notes == "" && !dropData && !effectsHaveNotes(c.Effects) {
+		return c
+	}
+	cp := *c
+	cp.Notes = ""
+	cp.Effects = playerEffects(c.Effects)
+	if dropData {
+		cp.Data = nil
+	}
+	return &cp
+}
+
+// playerEffects is a combatant's status effects without their notes (the
+// game master's): effects itself when none has notes, else a copy.
+func playerEffects(effects []StatusEffect) []StatusEffect {
+	if !effectsHaveNotes(effects) {
+		return effects
+	}
+	out := append([]StatusEffect(nil), effects...)
+	for i := range out {
+		out[i].Notes = ""
+	}
+	return out
+}
+
+func effectsHaveNotes(effects []StatusEffect) bool {
+	for _, e := range effects {
+		if e.Notes != "" {
+			return true
+		}
+	}
+	return false
 }
 
 // playerMap is a map as players receive it: hidden objects left out

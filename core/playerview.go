@@ -18,14 +18,15 @@ func PlayerMap(m *Map) *Map {
 	return &out
 }
 
-// playerGame is a copy of g without its hidden combatants: the game as
+// playerGame is a copy of g without its hidden combatants and with the
+// others as players may see them (CombatantForPlayers): the game as
 // players see it in GET /api and in gameUpdated.
 func playerGame(g *Game) *Game {
 	out := *g
 	out.Combatants = make([]*Combatant, 0, len(g.Combatants))
 	for _, c := range g.Combatants {
 		if !c.Hidden {
-			out.Combatants = append(out.Combatants, c)
+			out.Combatants = append(out.Combatants, CombatantForPlayers(c))
 		}
 	}
 	return &out

@@ -143,3 +143,52 @@ func TestWSPlayerUpdateHidden(t *testing.T) {
 	host.conn.WriteMessage(websocket.TextMessage, []byte(`{"name":"updateToken","data":{"id":"`+tokenB+`","x":4},"requestId":"h1"}`))
 	host.waitFor("updateToken", `"SECRET-AMBUSHER"`, `"hidden":true`)
 }
+
+// A combatant's notes, its effects' notes and a foe's data (its exact hit
+// points) are the game master's: GET /api's game, gameUpdated and
+// combatantUpdated leave them out for players; the host socket gets them.
+func TestPlayersCombatantsLeaveOutGMFields(t *testing.T) {
+	e := newConsoleEnv(t)
+	const orcID = "b0000000-0000-4000-8000-0000000000fe"
+	err := e.store.Update(context.Background(), func(tx core.Tx) error {
+		orc := &core.Combatant{ID: orcID, Name: "Visible Orc", Notes: "GM-NOTE-weak-to-fire", Campaign: campaignID,
+			Role: core.RoleHostile, Data: core.Object{"hit_points": 15.0},
+			Effects: []core.StatusEffect{{ID: "fx-1", Name: "Poisoned", Notes: "GM-EFFECT-NOTE"}}}
+		orc.Normalize()
+		if err := tx.PutCombatant(orc); err != nil {
+			return err
+		}
+		hero, err := tx.Combatant(heroCombatID)
+		if err != nil {
+			return err
+		}
+		hero.Role, hero.Notes = core.RoleFriendly, "GM-NOTE-hero"
+		return tx.PutCombatant(hero)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	leaks := func(what string, body []byte) {
+		t.Helper()
+		for _, secret := range []string{"GM-NOTE", "GM-EFFECT-NOTE", `"hit_points":15`} {
+			if strings.Contains(string(body), secret) {
+				t.Fatalf("%s carries %s: %s", what, secret, body)
+			}
+		}
+	}
+	r := e.publicCall(t, "GET", "/api", "")
+	leaks("GET /api", r.body)
+	if !strings.Contains(string(r.body), "Visible Orc") || !strings.Contains(string(r.body), `"hit_points":30`) || !strings.Contains(string(r.body), "Poisoned") {
+		t.Fatalf("GET /api lost what players may see (the orc, its effect, the hero's hit points): %s", r.body)
+	}
+
+	host, player := e.hostSocket(t), e.playerSocket(t)
+	host.waitFor("app")
+	player.waitFor("app")
+	var c core.Combatant
+	e.decode(t, e.call(t, "PATCH", "/host/api/combatants/"+orcID, `{"label": "O1"}`), 200, &c)
+	leaks("combatantUpdated", player.waitFor("combatantUpdated", `"label":"O1"`).Data)
+	leaks("gameUpdated", player.waitFor("gameUpdated", `"label":"O1"`).Data)
+	host.waitFor("combatantUpdated", `"label":"O1"`, "GM-NOTE-weak-to-fire", "GM-EFFECT-NOTE", `"hit_points":15`)
+	host.waitFor("gameUpdated", `"label":"O1"`, "GM-NOTE-weak-to-fire", `"hit_points":15`)
+}

@@ -10,7 +10,8 @@ type hiddenStub struct {
 }
 
 // forPlayers returns the payload of a broadcast as players may see it (a
-// map without its hidden objects, see core.PlayerMap).
+// map without its hidden objects, see core.PlayerMap; combatants without
+// their notes and a foe's data, see core.CombatantForPlayers).
 // WebSocket clients are players and player displays (the game master uses
 // the host console), so hidden tokens and combatants never reach them in
 // full, the same rule GET /api follows.
@@ -24,16 +25,15 @@ func forPlayers(data any) any {
 		if v != nil && v.Hidden {
 			return hiddenStub{ID: v.ID, Hidden: true}
 		}
+		return core.CombatantForPlayers(v)
 	case *core.Game:
-		if v != nil && hasHidden(v.Combatants, func(c *core.Combatant) bool { return c.Hidden }) {
+		if v != nil {
 			g := *v
-			g.Combatants = visible(v.Combatants, func(c *core.Combatant) bool { return c.Hidden })
+			g.Combatants = playerCombatants(v.Combatants)
 			return &g
 		}
 	case []*core.Combatant:
-		if hasHidden(v, func(c *core.Combatant) bool { return c.Hidden }) {
-			return visible(v, func(c *core.Combatant) bool { return c.Hidden })
-		}
+		return playerCombatants(v)
 	case *core.Map:
 		return core.PlayerMap(v)
 	case []*core.Token:
@@ -42,6 +42,22 @@ func forPlayers(data any) any {
 		}
 	}
 	return data
+}
+
+// playerCombatants is a list of combatants as players may see it: the
+// hidden ones left out, the others without what is the game master's
+// (core.CombatantForPlayers: notes, and a foe's data).
+func playerCombatants(list []*core.Combatant) []*core.Combatant {
+	if list == nil {
+		return nil
+	}
+	out := make([]*core.Combatant, 0, len(list))
+	for _, c := range list {
+		if !c.Hidden {
+			out = append(out, core.CombatantForPlayers(c))
+		}
+	}
+	return out
 }
 
 func hasHidden[T any](list []T, hidden func(T) bool) bool {

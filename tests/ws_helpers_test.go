@@ -124,7 +124,7 @@ func wsSeed(t testing.TB, st *sqlite.Store) {
 			return err
 		}
 		tok := wsTokenID
-		cb := &core.Combatant{ID: wsCombatant, Name: "Hero", EntityID: wsEntityID, Campaign: wsCampaign, TokenID: &tok, Data: core.Object{"hp": 10.0}}
+		cb := &core.Combatant{ID: wsCombatant, Name: "Hero", Role: core.RoleFriendly, EntityID: wsEntityID, Campaign: wsCampaign, TokenID: &tok, Data: core.Object{"hp": 10.0}}
 		cb.Normalize()
 		return tx.PutCombatant(cb)
 	})

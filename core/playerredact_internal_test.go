@@ -1,0 +1,33 @@
+package core
+
+import "testing"
+
+// CombatantForPlayers leaves out notes, effects' notes and a foe's data;
+// the token's combatant leaves out effects' notes too. The stored
+// combatant is never changed.
+func TestCombatantForPlayers(t *testing.T) {
+	fx := []StatusEffect{{ID: "fx", Name: "Poisoned", Notes: "gm"}}
+	foe := &Combatant{ID: "c1", Role: RoleHostile, Notes: "gm", Data: Object{"hit_points": 15.0}, Effects: fx}
+	got := CombatantForPlayers(foe)
+	if got.Notes != "" || got.Data != nil || got.Effects[0].Notes != "" || got.Effects[0].Name != "Poisoned" {
+		t.Fatalf("foe for players: %+v", got)
+	}
+	if foe.Notes != "gm" || foe.Data == nil || foe.Effects[0].Notes != "gm" {
+		t.Fatalf("the stored combatant changed: %+v", foe)
+	}
+	friend := &Combatant{ID: "c2", Role: RoleFriendly, Notes: "gm", Data: Object{"hit_points": 30.0}}
+	if got := CombatantForPlayers(friend); got.Notes != "" || got.Data["hit_points"] != 30.0 {
+		t.Fatalf("friend for players: %+v", got)
+	}
+	clean := &Combatant{ID: "c3", Role: RoleFriendly, Data: Object{"hit_points": 1.0}}
+	if CombatantForPlayers(clean) != clean {
+		t.Fatal("a combatant with nothing to leave out is copied")
+	}
+	if tc := playerCombatant(foe); tc.Effects[0].Notes != "" || tc.Data != nil || tc.Notes != "" {
+		t.Fatalf("token's combatant: %+v", tc)
+	}
+	g := playerGame(&Game{Combatants: []*Combatant{foe, {ID: "h", Hidden: true}}})
+	if len(g.Combatants) != 1 || g.Combatants[0].Notes != "" || g.Combatants[0].Data != nil {
+		t.Fatalf("playerGame: %+v", g.Combatants)
+	}
+}
