@@ -243,3 +243,77 @@ func panFrameTimes(t *testing.T, system, name string) []float64 {
 	sort.Float64s(frames)
 	return frames
 }
+
+// countDrawCalls is an init script that counts the WebGL draw calls and
+// shader switches of the page's contexts, for drawCallsPerFrame.
+const countDrawCalls = `(() => {
+	window.__gl = {draws: 0, programs: 0, stencils: 0};
+	const getContext = HTMLCanvasElement.prototype.getContext;
+	HTMLCanvasElement.prototype.getContext = function (kind, ...rest) {
+		const gl = getContext.call(this, kind, ...rest);
+		if (gl && /webgl/.test(kind) && !gl.__counted) {
+			gl.__counted = true;
+			for (const [name, key] of [["drawElements", "draws"], ["drawArrays", "draws"], ["useProgram", "programs"], ["stencilFunc", "stencils"]]) {
+				const f = gl[name].bind(gl);
+				gl[name] = (...a) => { window.__gl[key]++; return f(...a); };
+			}
+		}
+		return gl;
+	};
+})()`
+
+// frameCalls are the WebGL calls of one frame.
+type frameCalls struct{ Draws, Programs, Stencils int }
+
+// drawCallsPerFrame opens the client on the system's map and returns the
+// WebGL calls of one frame when nothing changed (as while panning).
+func drawCallsPerFrame(t *testing.T, system, name string) frameCalls {
+	t.Helper()
+	srv := StartServer(t, ServerOptions{Args: []string{"--system", system}})
+	p := newPage(t, name, desktopSize)
+	p.addInitScript(rememberedPlayer("Bench"))
+	p.addInitScript(countDrawCalls)
+	p.navigate(srv.URL + "/client/")
+	waitPlayerReady(t, p)
+	var c frameCalls
+	p.evalInto(`(async () => {
+		await window.companionDebug.idle();
+		window.__gl.draws = window.__gl.programs = window.__gl.stencils = 0;
+		await window.companionDebug.idle();
+		return window.__gl;
+	})()`, &c)
+	return c
+}
+
+// TestPlayerClientTokensShareDrawCalls: a token adds no draw call of its
+// own. On a CPU renderer (SwiftShader, and phones' weaker GPUs) every draw
+// call and shader switch costs; with 2 per token a crowded frame was
+// dominated by them. Counts, not timings: compared against the same map
+// without tokens in the same run.
+func TestPlayerClientTokensShareDrawCalls(t *testing.T) {
+	empty := drawCallsPerFrame(t, crowdedSystem(t, 0, 0, 0), "no tokens")
+	crowded := drawCallsPerFrame(t, crowdedSystem(t, 200, 5, 0), "200 tokens")
+	emptyDraws, emptyPrograms, draws, programs := empty.Draws, empty.Programs, crowded.Draws, crowded.Programs
+	t.Logf("draw calls per frame: %d with 200 tokens, %d without (shader switches %d, %d)", draws, emptyDraws, programs, emptyPrograms)
+	// Label textures fill the batcher's texture slots (16 a batch), so a
+	// few draws per 16 tokens are expected; one or more per token is not.
+	if extra := draws - emptyDraws; extra > 200/4 {
+		t.Errorf("200 tokens add %d draw calls to a frame (%d vs %d): tokens are drawn one by one, not batched", extra, draws, emptyDraws)
+	}
+	if extra := programs - emptyPrograms; extra > 10 {
+		t.Errorf("200 tokens add %d shader switches to a frame (%d vs %d)", extra, programs, emptyPrograms)
+	}
+}
+
+// TestPlayerClientSteadyFrameUsesNoMasks: a frame in which vision did not
+// change (a pan, a zoom) shows the darkness drawn before instead of
+// drawing it again through stencil masks, and a square grid needs no
+// mask: no stencil operation at all. Each mask cost a CPU renderer several
+// full-screen passes a frame.
+func TestPlayerClientSteadyFrameUsesNoMasks(t *testing.T) {
+	c := drawCallsPerFrame(t, crowdedSystem(t, 50, 5, 40), "50 tokens")
+	t.Logf("a steady frame: %d draw calls, %d shader switches, %d stencil operations", c.Draws, c.Programs, c.Stencils)
+	if c.Stencils != 0 {
+		t.Errorf("a frame where nothing changed made %d stencil operations; want none", c.Stencils)
+	}
+}

@@ -101,8 +101,10 @@ export function drawGrid(g: Graphics, map: MapData): void {
         }
       }
     } else {
-      for (let x = x0; x <= w; x += s) g.moveTo(x, 0).lineTo(x, h);
-      for (let y = y0; y <= h; y += s) g.moveTo(0, y).lineTo(w, y);
+      // A line on the far edge would fall outside the map: not drawn (the
+      // renderer no longer masks square grids).
+      for (let x = x0; x < w; x += s) g.moveTo(x, 0).lineTo(x, h);
+      for (let y = y0; y < h; y += s) g.moveTo(0, y).lineTo(w, y);
     }
     g.stroke({ width: map.gridStyle === "corners" ? 2 : 1, color, alpha, pixelLine: map.gridStyle !== "corners" });
     return;

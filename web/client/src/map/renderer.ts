@@ -133,7 +133,6 @@ export class MapRenderer {
       this.objectTiles, this.markers, this.tokenLayer, this.overlay, this.vision, this.fog, this.doors, this.focus, this.gmLayer);
     this.tokenLayer.sortableChildren = true;
     this.viewport.addChild(this.gridMask);
-    this.grid.mask = this.gridMask;
     // Under the interactive viewport, any drawn shape would catch the
     // pointer (Pixi hit-tests geometry inside an interactive parent) and
     // hide the tokens and doors below it: only those two take events.
@@ -187,6 +186,7 @@ export class MapRenderer {
     if (!this.dirty && !moving) return;
     this.dirty = false;
     try {
+      this.vision.bake(this.app.renderer);
       this.app.render();
       this.frames++;
     } catch (err) {
@@ -273,7 +273,14 @@ export class MapRenderer {
     this.viewport.resize(this.el.clientWidth, this.el.clientHeight, w, h);
     this.drawBackground(map);
     drawGrid(this.grid, map);
-    this.gridMask.clear().rect(0, 0, w, h).fill(0xffffff);
+    // Hexes and corner marks overrun the map's edge and need the mask; square
+    // lines stop at it by themselves, and a stencil mask costs a frame
+    // several full-screen passes on a CPU renderer.
+    this.gridMask.clear();
+    if (gridOf(map).type !== "square" || map.gridStyle === "corners") {
+      this.gridMask.rect(0, 0, w, h).fill(0xffffff);
+      this.grid.mask = this.gridMask;
+    } else this.grid.mask = null;
     for (const layer of ["tiles", "drawings", "areaEffects", "measurements", "markers"] as const) this.drawObjects(map, layer);
     this.syncTokens();
     this.fog.load(map, this.store.fogImage);

@@ -9,7 +9,7 @@
 //     (radiusMin): clear.
 // Party vision is shared: the union of the sight of every friendly or
 // player token. isVisibleAt() answers from the same areas the masks draw.
-import { Container, Graphics } from "pixi.js";
+import { Container, Graphics, RenderTexture, Sprite, type Renderer } from "pixi.js";
 import type { MapData, Sight, Token } from "../types";
 import { circle, clipToRadius, inPolygon, sightSegments, visibilityPolygon, type Segment } from "./geometry";
 import { parseColor, pixelsPerUnit } from "./grid";
@@ -113,21 +113,38 @@ export function visibleIn(a: VisionAreas, x: number, y: number): boolean {
   return a.dim.some((p) => inPolygon(p, x, y)) || a.bright.some((p) => inPolygon(p, x, y));
 }
 
-/** The darkness overlay: three full-map rectangles, each with an inverse stencil mask. */
+/**
+ * The darkness overlay: three full-map rectangles, each with an inverse
+ * stencil mask. Masks cost several full-screen passes per frame, which a
+ * CPU renderer (SwiftShader, weak phone GPUs) pays on every pan frame; so
+ * the masked layers are drawn once per vision change into a texture the
+ * size of the map (at most maxSide pixels a side), and each frame shows
+ * that texture. Past the map's edges, where no sight reaches, the same
+ * three fills are plain rectangles. bake() draws the texture; the
+ * renderer calls it before a frame (draw() only records what to draw).
+ */
 export class VisionLayer extends Container {
   private tintLayer = new Graphics();
+  private darkness = new Container(); // rendered into the texture, never shown itself
   private unlit = new Graphics(); // outside dim and bright light
   private undim = new Graphics(); // outside bright light
   private blind = new Graphics(); // outside sight
   private maskDim = new Graphics();
   private maskBright = new Graphics();
   private maskSight = new Graphics();
+  private outside = new Graphics(); // the darkness past the map's edges
+  private sprite = new Sprite();
+  private texture: RenderTexture | null = null;
+  private scaleK = 1;
+  private due = false;
   areas: VisionAreas | null = null;
+  static maxSide = 1024;
 
   constructor() {
     super();
     this.tintLayer.blendMode = "add";
-    this.addChild(this.tintLayer, this.unlit, this.undim, this.blind, this.maskDim, this.maskBright, this.maskSight);
+    this.addChild(this.tintLayer, this.sprite, this.outside);
+    this.darkness.addChild(this.unlit, this.undim, this.blind, this.maskDim, this.maskBright, this.maskSight);
     this.unlit.setMask({ mask: this.maskDim, inverse: true });
     this.undim.setMask({ mask: this.maskBright, inverse: true });
     this.blind.setMask({ mask: this.maskSight, inverse: true });
@@ -135,11 +152,13 @@ export class VisionLayer extends Container {
 
   draw(a: VisionAreas, map: MapData, blindAlpha = 1): void {
     this.areas = a;
-    for (const g of [this.tintLayer, this.unlit, this.undim, this.blind, this.maskDim, this.maskBright, this.maskSight]) g.clear();
+    for (const g of [this.tintLayer, this.unlit, this.undim, this.blind, this.maskDim, this.maskBright, this.maskSight, this.outside]) g.clear();
     this.visible = a.lineOfSight;
+    this.due = false;
     if (!a.lineOfSight) return;
     const pad = 4000; // darkness reaches past the map edges when panned out
-    const w = (map.width ?? 0) + 2 * pad, h = (map.height ?? 0) + 2 * pad;
+    const mw = map.width ?? 0, mh = map.height ?? 0;
+    const w = mw + 2 * pad, h = mh + 2 * pad;
     const dark = (1 - a.daylight) * 0.9;
     // unlit + undim stack to `dark`; undim alone (dim light) gives half of it.
     const half = dark / 2;
@@ -157,5 +176,30 @@ export class VisionLayer extends Container {
     fill(this.maskBright, a.bright);
     fill(this.maskSight, a.sight.length ? a.sight : [circle(-pad * 2, -pad * 2, 1)]);
     for (const t of a.tints) this.tintLayer.poly(t.poly, true).fill({ color: t.color, alpha: Math.min(0.35, t.alpha * 0.35) });
+    // Sight and light polygons stay inside the map, so past its edges all
+    // three layers apply: the same fills, in the same order.
+    const frame = (g: Graphics) => g.rect(-pad, -pad, w, pad).rect(-pad, mh, w, pad).rect(-pad, 0, pad, mh).rect(mw, 0, pad, mh);
+    if (dark > 0) {
+      frame(this.outside).fill({ color: 0x05060a, alpha: outer });
+      frame(this.outside).fill({ color: 0x05060a, alpha: half });
+    }
+    frame(this.outside).fill({ color: 0x000000, alpha: blindAlpha });
+    this.scaleK = Math.min(1, VisionLayer.maxSide / Math.max(1, mw, mh));
+    const tw = Math.max(1, Math.ceil(mw * this.scaleK)), th = Math.max(1, Math.ceil(mh * this.scaleK));
+    if (!this.texture || this.texture.width !== tw || this.texture.height !== th) {
+      this.texture?.destroy(true);
+      this.texture = RenderTexture.create({ width: tw, height: th, resolution: 1 });
+      this.sprite.texture = this.texture;
+    }
+    this.sprite.scale.set(1 / this.scaleK);
+    this.due = true;
+  }
+
+  /** Draws the darkness into its texture when draw() changed it; before a frame. */
+  bake(renderer: Renderer): void {
+    if (!this.due || !this.texture) return;
+    this.due = false;
+    this.darkness.scale.set(this.scaleK);
+    renderer.render({ container: this.darkness, target: this.texture, clear: true, clearColor: [0, 0, 0, 0] });
   }
 }
