@@ -31,3 +31,35 @@ func TestCombatantForPlayers(t *testing.T) {
 		t.Fatalf("playerGame: %+v", g.Combatants)
 	}
 }
+
+// Tiles, drawings, markers, area effects and measurements on the dm layer
+// are the game master's whatever their hidden flag says.
+func TestPlayerMapDropsDMLayer(t *testing.T) {
+	m := &Map{ID: "m",
+		Tiles:    []Object{{"id": "T-DM", "layer": "dm", "hidden": false}, {"id": "T-OBJ", "layer": "object"}},
+		Drawings: []Object{{"id": "D-DM", "layer": "DM"}, {"id": "D-MAP", "layer": "map"}, {"id": "D-NONE"}},
+		Markers:  []Object{{"id": "M-DM", "layer": "dm", "hidden": false}, {"id": "M-SHOWN", "hidden": false}},
+	}
+	got := PlayerMap(m)
+	if got == m {
+		t.Fatal("a map with dm-layer objects is not copied")
+	}
+	ids := func(list []Object) (out []string) {
+		for _, o := range list {
+			out = append(out, o["id"].(string))
+		}
+		return out
+	}
+	if s := ids(got.Tiles); len(s) != 1 || s[0] != "T-OBJ" {
+		t.Fatalf("tiles: %v", s)
+	}
+	if s := ids(got.Drawings); len(s) != 2 || s[0] != "D-MAP" || s[1] != "D-NONE" {
+		t.Fatalf("drawings: %v", s)
+	}
+	if s := ids(got.Markers); len(s) != 1 || s[0] != "M-SHOWN" {
+		t.Fatalf("markers: %v", s)
+	}
+	if len(m.Tiles) != 2 || len(m.Drawings) != 3 {
+		t.Fatal("the stored map changed")
+	}
+}

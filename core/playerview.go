@@ -1,10 +1,14 @@
 package core
 
+import "strings"
+
 // PlayerMap returns m as players may see it (GET /api and every map
 // broadcast): a copy without the hidden tokens, markers, tiles, area
-// effects and measurements. A marker is hidden unless it says otherwise,
-// as the Marker schema defaults; the others are shown unless hidden. When
-// nothing is hidden m itself is returned; it is never changed.
+// effects and measurements, and without any of those or of its drawings
+// that lies on the game master's layer ("layer": "dm", dmLayer). A marker
+// is hidden unless it says otherwise, as the Marker schema defaults; the
+// others are shown unless hidden. When nothing is hidden m itself is
+// returned; it is never changed.
 func PlayerMap(m *Map) *Map {
 	if m == nil || !mapHasHidden(m) {
 		return m
@@ -15,6 +19,7 @@ func PlayerMap(m *Map) *Map {
 	out.Tiles = visibleObjects(m.Tiles, false)
 	out.AreaEffects = visibleObjects(m.AreaEffects, false)
 	out.Measurements = visibleObjects(m.Measurements, false)
+	out.Drawings = visibleObjects(m.Drawings, false)
 	return &out
 }
 
@@ -41,7 +46,7 @@ func mapHasHidden(m *Map) bool {
 	for _, group := range []struct {
 		list          []Object
 		hiddenDefault bool
-	}{{m.Markers, true}, {m.Tiles, false}, {m.AreaEffects, false}, {m.Measurements, false}} {
+	}{{m.Markers, true}, {m.Tiles, false}, {m.AreaEffects, false}, {m.Measurements, false}, {m.Drawings, false}} {
 		for _, o := range group.list {
 			if objectHidden(o, group.hiddenDefault) {
 				return true
@@ -51,8 +56,17 @@ func mapHasHidden(m *Map) bool {
 	return false
 }
 
-// objectHidden reads an object's "hidden" flag, hiddenDefault when absent.
+// dmLayer is the BattleMapLayer only the game master sees (shapes: "markers
+// on the DM layer never reach players"); what lies on it is hidden whatever
+// its own flag says.
+const dmLayer = "dm"
+
+// objectHidden reads an object's "hidden" flag, hiddenDefault when absent;
+// an object on the dm layer is always hidden.
 func objectHidden(o Object, hiddenDefault bool) bool {
+	if layer, _ := o["layer"].(string); strings.EqualFold(layer, dmLayer) {
+		return true
+	}
 	if h, ok := o["hidden"].(bool); ok {
 		return h
 	}

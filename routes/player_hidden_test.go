@@ -192,3 +192,22 @@ func TestPlayersCombatantsLeaveOutGMFields(t *testing.T) {
 	host.waitFor("combatantUpdated", `"label":"O1"`, "GM-NOTE-weak-to-fire", "GM-EFFECT-NOTE", `"hit_points":15`)
 	host.waitFor("gameUpdated", `"label":"O1"`, "GM-NOTE-weak-to-fire", `"hit_points":15`)
 }
+
+// A dm-layer tile or drawing does not reach players in GET /api.
+func TestPublicAPILeavesOutDMLayer(t *testing.T) {
+	e := newEnv(t, envOptions{seed: func(tx core.Tx) error {
+		m, err := tx.Map(mapID)
+		if err != nil {
+			return err
+		}
+		m.Tiles = []core.Object{{"id": "T-DM", "layer": "dm", "x": 1.0, "y": 1.0, "width": 1.0, "height": 1.0,
+			"asset": map[string]any{"resource": "/campaigns/x/SECRET-TRAP.png"}}}
+		m.Drawings = []core.Object{{"id": "SECRET-DRAWING", "layer": "dm", "data": []any{0.0, 0.0, 10.0, 10.0}},
+			{"id": "D-SHOWN", "layer": "map", "data": []any{0.0, 0.0, 10.0, 10.0}}}
+		return tx.PutMap(m)
+	}})
+	r := e.do(t, "GET", "/api", "")
+	if r.status != 200 || strings.Contains(string(r.body), "SECRET") || !strings.Contains(string(r.body), "D-SHOWN") {
+		t.Fatalf("GET /api: %d %s", r.status, r.body)
+	}
+}
