@@ -57,6 +57,7 @@ func (s *Service) putCombatant(ctx context.Context, pathID string, c *Combatant,
 		next.Revision = old.Revision
 		if players {
 			next.Hidden = old.Hidden // hiding is the game master's
+			next.Notes = old.Notes   // players never see the notes (CombatantForPlayers)
 		}
 		events, err := s.storeCombatant(tx, &next)
 		out = &next
@@ -91,6 +92,7 @@ func (s *Service) patchCombatant(ctx context.Context, id string, patch Object, p
 		next.Revision = old.Revision
 		if players {
 			next.Hidden = old.Hidden // hiding is the game master's
+			next.Notes = old.Notes   // players never see the notes (CombatantForPlayers)
 		}
 		events, err := s.storeCombatant(tx, &next)
 		out = &next

@@ -7,8 +7,9 @@ import "context"
 // /api/combatants/{id}, updateToken and updateCombatant): a hidden token
 // or combatant does not exist for them (not found, as an unknown id), and
 // their writes cannot hide or reveal one: `hidden` keeps its stored value,
-// as the server-owned fields do. The Service's own methods are the game
-// master's (the host console) and see everything.
+// as the server-owned fields do, and so do a combatant's `notes`, which
+// players never see (CombatantForPlayers). The Service's own methods are
+// the game master's (the host console) and see everything.
 type PlayerAccess struct{ s *Service }
 
 // Players returns the players' access to tokens and combatants.

@@ -7,10 +7,13 @@ import (
 )
 
 // Combatants (contract 4.3): no listing; PUT keeps the id rule of entities.
+// This is the public listener: a hidden combatant does not exist
+// (core.PlayerAccess) and the answer is the combatant as players see it
+// (core.CombatantForPlayers: without notes, and a foe without its data).
 
 func (s *server) getCombatant(w http.ResponseWriter, r *http.Request) {
 	c, err := s.cfg.Service.Players().Combatant(r.Context(), pathParam(r, "id"))
-	s.answer(w, r, c, err)
+	s.answer(w, r, core.CombatantForPlayers(c), err)
 }
 
 func (s *server) putCombatant(w http.ResponseWriter, r *http.Request) {
@@ -20,7 +23,7 @@ func (s *server) putCombatant(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	out, err := s.cfg.Service.Players().PutCombatant(r.Context(), pathParam(r, "id"), &c)
-	s.answer(w, r, out, err)
+	s.answer(w, r, core.CombatantForPlayers(out), err)
 }
 
 func (s *server) patchCombatant(w http.ResponseWriter, r *http.Request) {
@@ -30,7 +33,7 @@ func (s *server) patchCombatant(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	out, err := s.cfg.Service.Players().PatchCombatant(r.Context(), pathParam(r, "id"), patch)
-	s.answer(w, r, out, err)
+	s.answer(w, r, core.CombatantForPlayers(out), err)
 }
 
 // Tokens (contract 4.4): PUT takes the body's id (the body wins); writes

@@ -181,7 +181,7 @@ func seedFixture(tx core.Tx) error {
 			return err
 		}
 	}
-	cb := &core.Combatant{ID: heroCombatID, Name: "Hero", EntityID: heroID, Campaign: campaignID, Data: core.Object{"hit_points": 30.0}}
+	cb := &core.Combatant{ID: heroCombatID, Name: "Hero", Role: core.RoleFriendly, EntityID: heroID, Campaign: campaignID, Data: core.Object{"hit_points": 30.0}}
 	cb.Normalize()
 	if err := tx.PutCombatant(cb); err != nil {
 		return err

@@ -182,6 +182,20 @@ func TestPlayersCombatantsLeaveOutGMFields(t *testing.T) {
 		t.Fatalf("GET /api lost what players may see (the orc, its effect, the hero's hit points): %s", r.body)
 	}
 
+	// GET, PUT and PATCH /api/combatants/{id} answer as players see it; a
+	// player's write keeps the notes it cannot see.
+	leaks("GET /api/combatants", e.publicCall(t, "GET", "/api/combatants/"+orcID, "").body)
+	r = e.publicCall(t, "PATCH", "/api/combatants/"+orcID, `{"notes": "", "name": "Orc"}`)
+	leaks("PATCH /api/combatants", r.body)
+	r = e.publicCall(t, "PUT", "/api/combatants/"+orcID, `{"id": "`+orcID+`", "name": "Visible Orc", "role": "hostile", "data": {"hit_points": 15}, "effects": [{"id": "fx-1", "name": "Poisoned", "notes": "GM-EFFECT-NOTE"}]}`)
+	if r.status != 200 {
+		t.Fatalf("PUT: %d %s", r.status, r.body)
+	}
+	leaks("PUT /api/combatants", r.body)
+	if stored, err := e.svc.Combatant(context.Background(), orcID); err != nil || stored.Notes != "GM-NOTE-weak-to-fire" {
+		t.Fatalf("a player's write changed the notes: %+v %v", stored, err)
+	}
+
 	host, player := e.hostSocket(t), e.playerSocket(t)
 	host.waitFor("app")
 	player.waitFor("app")
