@@ -566,14 +566,16 @@ func TestPlayerClientNeverReceivesHiddenTokens(t *testing.T) {
 
 	// Hide the hound during the game, then move both hidden tokens and a
 	// visible one last: once the visible move shows, the others were sent.
-	if code := httpJSON(t, http.MethodPatch, srv.URL+"/api/tokens/"+demoHoundID, `{"hidden": true}`, nil); code != 200 {
+	// Hiding is the game master's: through the host console's API (a
+	// player's write cannot change hidden).
+	if code := httpJSON(t, http.MethodPatch, srv.HostURL+"/host/api/tokens/"+demoHoundID, `{"hidden": true}`, nil); code != 200 {
 		t.Fatalf("PATCH hide the hound: %d", code)
 	}
 	for _, p := range []*browserPage{a, b} {
 		p.waitFor("the hidden hound to go", fmt.Sprintf(`!window.companionDebug.state().tokens.some(t => t.id === %q)`, demoHoundID), 10*time.Second)
 	}
 	for _, id := range []string{demoHoundID, demoKnightID} {
-		if code := httpJSON(t, http.MethodPatch, srv.URL+"/api/tokens/"+id, `{"x": 1225, "y": 805}`, nil); code != 200 {
+		if code := httpJSON(t, http.MethodPatch, srv.HostURL+"/host/api/tokens/"+id, `{"x": 1225, "y": 805}`, nil); code != 200 {
 			t.Fatalf("PATCH move hidden token: %d", code)
 		}
 	}

@@ -1,6 +1,7 @@
 package tests
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"net/http"
@@ -284,6 +285,11 @@ func TestWSDragBlockedWhenInteractionTurnsOff(t *testing.T) {
 
 func TestWSUpdateDoorAndPointer(t *testing.T) {
 	e := newWSEnv(t, routes.HubOptions{})
+	// Players see doors of the map on the player screen (a door on a map
+	// the GM prepares off screen reaches the host alone).
+	if _, err := e.svc.ShowMap(context.Background(), wsMapID); err != nil {
+		t.Fatal(err)
+	}
 	a, chA := e.connect(t)
 	b, _ := e.connect(t)
 	a.waitFor(core.EventClientConnected)
