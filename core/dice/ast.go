@@ -233,6 +233,16 @@ func (m *modifiers) appendFormula(b []byte) []byte {
 	if m == nil {
 		return b
 	}
+	// An explode, reroll or unique written without its compare point and
+	// followed by a success target would read back with the target as its
+	// compare point ("1d6!" then "=6" is "1d6!=6"): the targets go first
+	// then, which the parser accepts in any order.
+	targetsFirst := m.success.given() &&
+		((m.explode != explodeNone && m.explodeCmp.op == cmpNone) ||
+			(m.reroll && m.rerollCmp.op == cmpNone) || (m.unique && m.uniqueCmp.op == cmpNone))
+	if targetsFirst {
+		b = m.appendTargets(b)
+	}
 	if m.minSet {
 		b = append(b, "min"...)
 		b = strconv.AppendInt(b, int64(m.minV), 10)
@@ -288,12 +298,8 @@ func (m *modifiers) appendFormula(b []byte) []byte {
 		}
 		b = strconv.AppendInt(b, int64(m.dropN), 10)
 	}
-	if m.success.given() {
-		b = m.success.appendTo(b)
-		if m.failure.given() {
-			b = append(b, 'f')
-			b = m.failure.appendTo(b)
-		}
+	if !targetsFirst {
+		b = m.appendTargets(b)
 	}
 	if m.critS {
 		b = append(b, "cs"...)
@@ -320,4 +326,16 @@ func appendNumber(b []byte, v float64) []byte {
 // formatNumber writes v in its shortest exact decimal form ("5", "2.5").
 func formatNumber(v float64) string {
 	return strconv.FormatFloat(v, 'f', -1, 64)
+}
+
+// appendTargets writes the success and failure targets.
+func (m *modifiers) appendTargets(b []byte) []byte {
+	if m.success.given() {
+		b = m.success.appendTo(b)
+		if m.failure.given() {
+			b = append(b, 'f')
+			b = m.failure.appendTo(b)
+		}
+	}
+	return b
 }
