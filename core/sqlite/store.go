@@ -239,6 +239,13 @@ func (s *Store) Update(ctx context.Context, fn func(tx core.Tx) error) (err erro
 		return err
 	}
 	if err := sqlTx.Commit(); err != nil {
+		// A context canceled while fn ran makes database/sql roll the
+		// transaction back from its own goroutine; Commit then answers
+		// either the context's error or ErrTxDone, whichever it sees
+		// first. Name the cause either way.
+		if ctxErr := ctx.Err(); ctxErr != nil {
+			return internal("commit", ctxErr)
+		}
 		return internal("commit", err)
 	}
 	committed = true
