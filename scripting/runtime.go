@@ -115,17 +115,17 @@ func (rt *Runtime) prepare(ctx context.Context) (*state, error) {
 	st := newState(rt.prog, rt.opts.Print)
 	st.conv.valueNull = rt.opts.Null
 	if rt.opts.MaxCallMemory > 0 {
-		st.watch.limit = rt.opts.MaxCallMemory
-		st.watch.measure = st.footprint
+		st.deadline.limit = rt.opts.MaxCallMemory
+		st.deadline.measure = st.footprint
 	}
-	st.watch.arm(ctx, rt.opts.CallTimeout)
-	st.L.SetContext(st.watch)
+	st.deadline.arm(ctx, rt.opts.CallTimeout)
+	st.L.SetContext(st.deadline)
 	err := st.runEntry()
 	st.L.RemoveContext()
-	st.watch.disarm()
+	st.deadline.disarm()
 	if err != nil {
 		st.close()
-		return nil, rt.scriptError(st.describeRaised(err), st.watch)
+		return nil, rt.scriptError(st.describeRaised(err), st.deadline)
 	}
 	if !rt.opts.noIsolation {
 		st.freeze()
@@ -287,15 +287,15 @@ func (rt *Runtime) callOn(ctx context.Context, st *state, kind, field string, ar
 		release(st)
 		return nil, fmt.Errorf("cannot pass the %s to Lua: %v", kind, err)
 	}
-	st.watch.arm(ctx, rt.opts.CallTimeout)
-	L.SetContext(st.watch)
+	st.deadline.arm(ctx, rt.opts.CallTimeout)
+	L.SetContext(st.deadline)
 	L.Push(fn)
 	L.Push(larg)
 	err = L.PCall(1, 1, nil)
 	L.RemoveContext()
-	st.watch.disarm()
+	st.deadline.disarm()
 	if err != nil {
-		err = rt.scriptError(st.describeRaised(err), st.watch)
+		err = rt.scriptError(st.describeRaised(err), st.deadline)
 		L.SetTop(0)
 		rt.discard(st)
 		return nil, err
