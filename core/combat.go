@@ -51,6 +51,7 @@ type TotalRoller interface {
 // the token to it rather than adding a second. New combatants whose role
 // the system's autoRoll names get their initiative rolled at once.
 func (s *Service) AddCombatants(ctx context.Context, list []NewCombatant) ([]*Combatant, error) {
+	p := s.pin()
 	if len(list) == 0 {
 		return nil, Invalidf("give at least one combatant: {\"tokenId\"} or {\"entityId\"}")
 	}
@@ -68,7 +69,7 @@ func (s *Service) AddCombatants(ctx context.Context, list []NewCombatant) ([]*Co
 		var tok *Token
 		entityID := n.EntityID
 		if n.TokenID != "" {
-			t, err := s.Token(ctx, n.TokenID)
+			t, err := p.Token(ctx, n.TokenID)
 			if err != nil {
 				return nil, err
 			}
@@ -90,23 +91,23 @@ func (s *Service) AddCombatants(ctx context.Context, list []NewCombatant) ([]*Co
 		var e *Entity
 		if entityID != "" {
 			var err error
-			if e, err = s.Entity(ctx, "", entityID); err != nil {
+			if e, err = p.Entity(ctx, "", entityID); err != nil {
 				return nil, err
 			}
-			s.fromEntity(c, e, tok == nil)
+			p.fromEntity(c, e, tok == nil)
 		}
 		if c.Name == "" {
 			return nil, Invalidf("combatant %d: it needs a name", i+1)
 		}
-		rule, err := s.initiativeRule(ctx, e)
+		rule, err := p.initiativeRule(ctx, e)
 		if err != nil {
 			return nil, err
 		}
 		ready = append(ready, prepared{c: c, rule: rule, tok: tok})
 	}
 	var out []*Combatant
-	err := s.write(ctx, func(tx Tx) ([]Event, error) {
-		camp, err := s.primaryCampaign(tx)
+	err := p.write(ctx, func(tx Tx) ([]Event, error) {
+		camp, err := p.primaryCampaign(tx)
 		if err != nil {
 			return nil, err
 		}
@@ -119,9 +120,9 @@ func (s *Service) AddCombatants(ctx context.Context, list []NewCombatant) ([]*Co
 			rank = max(rank, c.Rank)
 		}
 		var changed []*Combatant
-		for _, p := range ready {
-			c := p.c
-			if shared := sharedCombatant(existing, c, s.rules); shared != nil {
+		for _, item := range ready {
+			c := item.c
+			if shared := sharedCombatant(existing, c, p.rules); shared != nil {
 				if c.TokenID != nil {
 					shared.TokenID = c.TokenID
 				}
@@ -129,8 +130,8 @@ func (s *Service) AddCombatants(ctx context.Context, list []NewCombatant) ([]*Co
 			} else {
 				rank++
 				c.Campaign, c.Rank = camp.ID, rank
-				if p.rule != nil && autoRolls(p.rule.AutoRoll, c.Role) {
-					if err := s.rollOne(c, p.rule); err != nil {
+				if item.rule != nil && autoRolls(item.rule.AutoRoll, c.Role) {
+					if err := p.rollOne(c, item.rule); err != nil {
 						return nil, err
 					}
 				}
@@ -138,7 +139,7 @@ func (s *Service) AddCombatants(ctx context.Context, list []NewCombatant) ([]*Co
 			changed = append(changed, c)
 		}
 		out = changed
-		return s.storeCombat(tx, camp.ID, changed)
+		return p.storeCombat(tx, camp.ID, changed)
 	})
 	return out, err
 }
@@ -146,7 +147,7 @@ func (s *Service) AddCombatants(ctx context.Context, list []NewCombatant) ([]*Co
 // fromEntity fills a combatant from its entity: link, kind, the system's
 // ranges (hit points) with their maxima, and, without a token, name and
 // image.
-func (s *Service) fromEntity(c *Combatant, e *Entity, noToken bool) {
+func (s pinned) fromEntity(c *Combatant, e *Entity, noToken bool) {
 	c.EntityID, c.EntityType = e.ID, e.Kind
 	if c.Reference == "" {
 		c.Reference = "/" + e.Kind + "/" + e.Slug
@@ -206,7 +207,7 @@ func autoRolls(autoRoll, role string) bool {
 	return false
 }
 
-func (s *Service) initiativeRule(ctx context.Context, e *Entity) (*InitiativeRule, error) {
+func (s pinned) initiativeRule(ctx context.Context, e *Entity) (*InitiativeRule, error) {
 	if ir, ok := s.rules.(InitiativeRules); ok {
 		return ir.InitiativeFor(ctx, e)
 	}
@@ -242,15 +243,14 @@ func setInitiative(c *Combatant, v any) {
 // values by the system's tie-break, then a roll-off, by reordering the
 // combatants' ranks (ties keep rank order: see TurnOrder).
 func (s *Service) RollInitiative(ctx context.Context, ids []string) ([]*Combatant, error) {
-	camp, err := s.PrimaryCampaign(ctx)
-	if IsNotFound(err) {
-		return nil, NotFoundf("no primary campaign for system '%s'", s.rules.SystemID())
-	}
-	if err != nil {
-		return nil, err
-	}
+	p := s.pin()
+	var camp *Campaign
 	var combatants []*Combatant
-	err = s.store.View(ctx, func(tx Tx) error {
+	err := p.store.View(ctx, func(tx Tx) error {
+		var err error
+		if camp, err = p.primaryCampaign(tx); err != nil {
+			return err
+		}
 		combatants, err = tx.Combatants(camp.ID)
 		return err
 	})
@@ -266,23 +266,23 @@ func (s *Service) RollInitiative(ctx context.Context, ids []string) ([]*Combatan
 	for _, c := range chosen {
 		var e *Entity
 		if c.EntityID != "" {
-			if e, err = s.Entity(ctx, "", c.EntityID); err != nil && !IsNotFound(err) {
+			if e, err = p.Entity(ctx, "", c.EntityID); err != nil && !IsNotFound(err) {
 				return nil, err
 			}
 		}
-		rule, err := s.initiativeRule(ctx, e)
+		rule, err := p.initiativeRule(ctx, e)
 		if err != nil {
 			return nil, err
 		}
 		cp := *c
-		if err := s.rollOne(&cp, rule); err != nil {
+		if err := p.rollOne(&cp, rule); err != nil {
 			return nil, err
 		}
 		tiebreak[c.ID] = rule.Tiebreak
 		totals[c.ID] = cp.Initiative[0].Value
 	}
 	var out []*Combatant
-	err = s.write(ctx, func(tx Tx) ([]Event, error) {
+	err = p.write(ctx, func(tx Tx) ([]Event, error) {
 		current, err := tx.Combatants(camp.ID)
 		if err != nil {
 			return nil, err
@@ -294,9 +294,9 @@ func (s *Service) RollInitiative(ctx context.Context, ids []string) ([]*Combatan
 				rolled[c.ID] = true
 			}
 		}
-		changed := s.settleTies(current, tiebreak, rolled)
+		changed := p.settleTies(current, tiebreak, rolled)
 		out = changed
-		return s.storeCombat(tx, camp.ID, changed)
+		return p.storeCombat(tx, camp.ID, changed)
 	})
 	return out, err
 }
@@ -324,7 +324,7 @@ func pick(all []*Combatant, ids []string) ([]*Combatant, error) {
 // settleTies reorders the ranks of combatants with equal initiative: the
 // higher tie-break first, then the winner of a d20 roll-off. It returns the
 // combatants whose document or rank changed (the rolled ones always).
-func (s *Service) settleTies(all []*Combatant, tiebreak map[string]float64, rolled map[string]bool) []*Combatant {
+func (s pinned) settleTies(all []*Combatant, tiebreak map[string]float64, rolled map[string]bool) []*Combatant {
 	order := slices.Clone(all)
 	rolloff := map[string]float64{}
 	roller, _ := s.roller.(TotalRoller)
@@ -381,7 +381,8 @@ func cmpFloat(a, b float64) int {
 // SetInitiative sets a combatant's initiative value (the game master's
 // edit): a number, or null to take it out of the turn order.
 func (s *Service) SetInitiative(ctx context.Context, id string, value *float64) (*Combatant, error) {
-	return s.changeCombatant(ctx, id, func(_ Tx, c *Combatant) error {
+	p := s.pin()
+	return p.changeCombatant(ctx, id, func(_ Tx, c *Combatant) error {
 		if value == nil {
 			setInitiative(c, nil)
 			return nil
@@ -396,7 +397,7 @@ func (s *Service) SetInitiative(ctx context.Context, id string, value *float64) 
 
 // changeCombatant reads, changes and stores one combatant in one
 // transaction, with the combat events.
-func (s *Service) changeCombatant(ctx context.Context, id string, change func(tx Tx, c *Combatant) error) (*Combatant, error) {
+func (s pinned) changeCombatant(ctx context.Context, id string, change func(tx Tx, c *Combatant) error) (*Combatant, error) {
 	var out *Combatant
 	err := s.write(ctx, func(tx Tx) ([]Event, error) {
 		c, err := combatantByID(tx, id)
@@ -415,7 +416,8 @@ func (s *Service) changeCombatant(ctx context.Context, id string, change func(tx
 // DeleteCombatant removes a combatant from the game. When it was acting,
 // Next turn passes to the one that moved into its place.
 func (s *Service) DeleteCombatant(ctx context.Context, id string) error {
-	return s.write(ctx, func(tx Tx) ([]Event, error) {
+	p := s.pin()
+	return p.write(ctx, func(tx Tx) ([]Event, error) {
 		c, err := combatantByID(tx, id)
 		if err != nil {
 			return nil, err
@@ -423,12 +425,12 @@ func (s *Service) DeleteCombatant(ctx context.Context, id string) error {
 		if err := tx.DeleteCombatant(id); err != nil {
 			return nil, err
 		}
-		events, err := s.gameEvents(tx, c.Campaign)
+		events, err := p.gameEvents(tx, c.Campaign)
 		if err != nil {
 			return nil, err
 		}
 		if c.TokenID != nil {
-			tokenEvents, err := s.linkedTokenEvents(tx, []*Combatant{c})
+			tokenEvents, err := p.linkedTokenEvents(tx, []*Combatant{c})
 			if err != nil {
 				return nil, err
 			}
@@ -440,7 +442,7 @@ func (s *Service) DeleteCombatant(ctx context.Context, id string) error {
 
 // storeCombat stores changed combatants and returns their events, then
 // gameUpdated and the tokens they stand on.
-func (s *Service) storeCombat(tx Tx, campaignID string, changed []*Combatant) ([]Event, error) {
+func (s pinned) storeCombat(tx Tx, campaignID string, changed []*Combatant) ([]Event, error) {
 	var events []Event
 	for _, c := range changed {
 		e, err := s.storeCombatant(tx, c)
@@ -462,7 +464,7 @@ func (s *Service) storeCombat(tx Tx, campaignID string, changed []*Combatant) ([
 }
 
 // gameEvents is gameUpdated for a campaign's game as it now stands.
-func (s *Service) gameEvents(tx Tx, campaignID string) ([]Event, error) {
+func (s pinned) gameEvents(tx Tx, campaignID string) ([]Event, error) {
 	game, err := tx.Game(campaignID)
 	if err != nil {
 		return nil, err
@@ -479,7 +481,7 @@ func (s *Service) gameEvents(tx Tx, campaignID string) ([]Event, error) {
 
 // linkedTokenEvents is tokenUpdated for the tokens of the combatants, with
 // the fields derived from them (bloodied, dead...).
-func (s *Service) linkedTokenEvents(tx Tx, combatants []*Combatant) ([]Event, error) {
+func (s pinned) linkedTokenEvents(tx Tx, combatants []*Combatant) ([]Event, error) {
 	var events []Event
 	for _, c := range combatants {
 		if c.TokenID == nil || *c.TokenID == "" {
@@ -505,10 +507,11 @@ func (s *Service) linkedTokenEvents(tx Tx, combatants []*Combatant) ([]Event, er
 // does, and also tells clients gameUpdated and its token: hiding a
 // combatant takes it out of the players' initiative list.
 func (s *Service) PatchCombatantInGame(ctx context.Context, id string, patch Object) (*Combatant, error) {
+	p := s.pin()
 	if err := checkPatchID(patch, id); err != nil {
 		return nil, err
 	}
-	return s.changeCombatant(ctx, id, func(_ Tx, c *Combatant) error {
+	return p.changeCombatant(ctx, id, func(_ Tx, c *Combatant) error {
 		var next Combatant
 		if err := patchDocument(c, patch, &next); err != nil {
 			return err

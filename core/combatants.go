@@ -42,11 +42,12 @@ func (s *Service) PutCombatant(ctx context.Context, pathID string, c *Combatant)
 }
 
 func (s *Service) putCombatant(ctx context.Context, pathID string, c *Combatant, players bool) (*Combatant, error) {
+	p := s.pin()
 	if c.ID != pathID {
 		return nil, Invalidf("body id '%s' does not match path id '%s'", Clip(c.ID), Clip(pathID))
 	}
 	var out *Combatant
-	err := s.write(ctx, func(tx Tx) ([]Event, error) {
+	err := p.write(ctx, func(tx Tx) ([]Event, error) {
 		old, err := combatantFor(tx, pathID, players)
 		if err != nil {
 			return nil, err
@@ -59,7 +60,7 @@ func (s *Service) putCombatant(ctx context.Context, pathID string, c *Combatant,
 			next.Hidden = old.Hidden // hiding is the game master's
 			next.Notes = old.Notes   // players never see the notes (CombatantForPlayers)
 		}
-		events, err := s.storeCombatant(tx, &next)
+		events, err := p.storeCombatant(tx, &next)
 		out = &next
 		return events, err
 	})
@@ -73,11 +74,12 @@ func (s *Service) PatchCombatant(ctx context.Context, id string, patch Object) (
 }
 
 func (s *Service) patchCombatant(ctx context.Context, id string, patch Object, players bool) (*Combatant, error) {
+	p := s.pin()
 	if err := checkPatchID(patch, id); err != nil {
 		return nil, err
 	}
 	var out *Combatant
-	err := s.write(ctx, func(tx Tx) ([]Event, error) {
+	err := p.write(ctx, func(tx Tx) ([]Event, error) {
 		old, err := combatantFor(tx, id, players)
 		if err != nil {
 			return nil, err
@@ -94,7 +96,7 @@ func (s *Service) patchCombatant(ctx context.Context, id string, patch Object, p
 			next.Hidden = old.Hidden // hiding is the game master's
 			next.Notes = old.Notes   // players never see the notes (CombatantForPlayers)
 		}
-		events, err := s.storeCombatant(tx, &next)
+		events, err := p.storeCombatant(tx, &next)
 		out = &next
 		return events, err
 	})
@@ -103,7 +105,7 @@ func (s *Service) patchCombatant(ctx context.Context, id string, patch Object, p
 
 // storeCombatant writes a combatant and, when it is shared (its entity is of
 // a unique kind), copies its ranges back to the entity.
-func (s *Service) storeCombatant(tx Tx, c *Combatant) ([]Event, error) {
+func (s pinned) storeCombatant(tx Tx, c *Combatant) ([]Event, error) {
 	c.Normalize()
 	if c.Role != "" && c.Role != RoleHostile && c.Role != RoleFriendly && c.Role != RoleNeutral {
 		return nil, Invalidf("combatant: role must be hostile, friendly or neutral, not '%s'", Clip(c.Role))

@@ -33,12 +33,12 @@ const NoInitiative = -10
 // withCreatures returns g (a player's game: hidden combatants already left
 // out) with its creatures filled in; maxima missing from a combatant are
 // read from its entity in tx (healthSources).
-func (s *Service) withCreatures(tx Tx, g *Game) (*Game, error) {
+func (s pinned) withCreatures(tx Tx, g *Game) (*Game, error) {
 	sources, err := s.healthSources(tx, g.Combatants)
 	if err != nil {
 		return nil, err
 	}
-	g.Creatures = s.Creatures(sources)
+	g.Creatures = s.creatures(sources)
 	return g, nil
 }
 
@@ -47,7 +47,7 @@ func (s *Service) withCreatures(tx Tx, g *Game) (*Game, error) {
 // a copy with its entity's, when the entity has it (a shared combatant
 // keeps only the current value in step: D&D 5e characters hold
 // max_hit_points on the character). Others are returned as they are.
-func (s *Service) healthSources(tx Tx, combatants []*Combatant) ([]*Combatant, error) {
+func (s pinned) healthSources(tx Tx, combatants []*Combatant) ([]*Combatant, error) {
 	if s.rules == nil {
 		return combatants, nil
 	}
@@ -93,8 +93,12 @@ func (s *Service) healthSources(tx Tx, combatants []*Combatant) ([]*Combatant, e
 // turn order: those that take a turn first (rank 1...), then the others in
 // their stored order. Health follows the system's ranges (see Health).
 func (s *Service) Creatures(combatants []*Combatant) []Creature {
+	return s.pin().creatures(combatants)
+}
+
+func (s pinned) creatures(combatants []*Combatant) []Creature {
 	rank := map[string]int{}
-	for _, slot := range s.TurnOrder(combatants) {
+	for _, slot := range s.turnOrder(combatants) {
 		if _, seen := rank[slot.CombatantID]; !seen {
 			rank[slot.CombatantID] = len(rank) + 1
 		}
@@ -106,7 +110,7 @@ func (s *Service) Creatures(combatants []*Combatant) []Creature {
 		if c.Hidden {
 			continue
 		}
-		health, hitpoints := s.Health(c)
+		health, hitpoints := s.health(c)
 		cr := Creature{
 			ID: c.ID, UID: c.Label, Type: c.EntityType, Name: c.Name, Role: c.Role,
 			Initiative: firstInitiative(c), Health: health, Hitpoints: hitpoints,
@@ -176,6 +180,10 @@ func numberOf(v any) (float64, bool) {
 // master's, players learn only bloodied and dead. Both are nil when there
 // is nothing to tell.
 func (s *Service) Health(c *Combatant) (health, hitpoints *float64) {
+	return s.pin().health(c)
+}
+
+func (s pinned) health(c *Combatant) (health, hitpoints *float64) {
 	if !NumbersShown(c) || s.rules == nil || c.EntityType == "" {
 		return nil, nil
 	}

@@ -27,13 +27,14 @@ const effectElapsed = "turnsElapsed"
 // AddEffect puts a condition or effect on a combatant. While combat runs,
 // roundStart and turnStart are the current round and turn unless given.
 func (s *Service) AddEffect(ctx context.Context, combatantID string, e StatusEffect) (*Combatant, error) {
+	p := s.pin()
 	if strings.TrimSpace(e.Name) == "" && e.Reference == "" {
 		return nil, Invalidf("an effect needs a 'name' (or a 'reference' such as /condition/poisoned)")
 	}
 	if e.Duration < 0 {
 		return nil, Invalidf("an effect's duration must not be negative")
 	}
-	return s.changeCombatant(ctx, combatantID, func(tx Tx, c *Combatant) error {
+	return p.changeCombatant(ctx, combatantID, func(tx Tx, c *Combatant) error {
 		game, err := tx.Game(c.Campaign)
 		if err != nil {
 			return err
@@ -67,7 +68,8 @@ func (s *Service) AddEffect(ctx context.Context, combatantID string, e StatusEff
 
 // RemoveEffect takes an effect off a combatant.
 func (s *Service) RemoveEffect(ctx context.Context, combatantID, effectID string) (*Combatant, error) {
-	return s.changeCombatant(ctx, combatantID, func(_ Tx, c *Combatant) error {
+	p := s.pin()
+	return p.changeCombatant(ctx, combatantID, func(_ Tx, c *Combatant) error {
 		for i, e := range c.Effects {
 			if e.ID == effectID {
 				c.Effects = append(append([]StatusEffect(nil), c.Effects[:i]...), c.Effects[i+1:]...)

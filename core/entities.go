@@ -63,6 +63,7 @@ func entityOfKind(tx Tx, kind, id string) (*Entity, error) {
 // creation time are kept. A unique entity's linked combatants are updated to
 // match in the same transaction.
 func (s *Service) PutEntity(ctx context.Context, kind, pathID string, e *Entity) (*Entity, error) {
+	p := s.pin()
 	if e.ID != pathID {
 		return nil, Invalidf("body id '%s' does not match path id '%s'", Clip(e.ID), Clip(pathID))
 	}
@@ -70,7 +71,7 @@ func (s *Service) PutEntity(ctx context.Context, kind, pathID string, e *Entity)
 		return nil, Invalidf("body kind '%s' does not match the collection's kind '%s'", Clip(e.Kind), kind)
 	}
 	var out *Entity
-	err := s.write(ctx, func(tx Tx) ([]Event, error) {
+	err := p.write(ctx, func(tx Tx) ([]Event, error) {
 		old, err := entityOfKind(tx, kind, pathID)
 		if err != nil {
 			return nil, err
@@ -84,7 +85,7 @@ func (s *Service) PutEntity(ctx context.Context, kind, pathID string, e *Entity)
 		if next.System == "" {
 			next.System = old.System
 		}
-		events, err := s.storeEntity(tx, &next)
+		events, err := p.storeEntity(tx, &next)
 		out = &next
 		return events, err
 	})
@@ -94,6 +95,7 @@ func (s *Service) PutEntity(ctx context.Context, kind, pathID string, e *Entity)
 // PatchEntity merges patch into the entity (RFC 7386: unmentioned keys are
 // unchanged, null removes a key), as PATCH and updateEntity do.
 func (s *Service) PatchEntity(ctx context.Context, kind, id string, patch Object) (*Entity, error) {
+	p := s.pin()
 	if err := checkPatchID(patch, id); err != nil {
 		return nil, err
 	}
@@ -101,7 +103,7 @@ func (s *Service) PatchEntity(ctx context.Context, kind, id string, patch Object
 		return nil, Invalidf("body kind '%s' does not match the collection's kind '%s'", Clip(fmt.Sprint(k)), kind)
 	}
 	var out *Entity
-	err := s.write(ctx, func(tx Tx) ([]Event, error) {
+	err := p.write(ctx, func(tx Tx) ([]Event, error) {
 		old, err := entityOfKind(tx, kind, id)
 		if err != nil {
 			return nil, err
@@ -116,7 +118,7 @@ func (s *Service) PatchEntity(ctx context.Context, kind, id string, patch Object
 		next.Revision = old.Revision
 		next.Created = old.Created
 		next.Modified = time.Time{}
-		events, err := s.storeEntity(tx, &next)
+		events, err := p.storeEntity(tx, &next)
 		out = &next
 		return events, err
 	})
@@ -125,7 +127,7 @@ func (s *Service) PatchEntity(ctx context.Context, kind, id string, patch Object
 
 // storeEntity validates and writes an entity, then keeps a unique entity's
 // linked combatants in step. It returns the events to publish.
-func (s *Service) storeEntity(tx Tx, e *Entity) ([]Event, error) {
+func (s pinned) storeEntity(tx Tx, e *Entity) ([]Event, error) {
 	if strings.TrimSpace(e.Name) == "" {
 		return nil, Invalidf("entity: 'name' is required")
 	}

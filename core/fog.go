@@ -253,14 +253,15 @@ type FogImage struct {
 // FogTarget returns a map and the primary campaign whose folder keeps its
 // fog mask.
 func (s *Service) FogTarget(ctx context.Context, mapID string) (*Map, *Campaign, error) {
+	p := s.pin()
 	var m *Map
 	var c *Campaign
-	err := s.store.View(ctx, func(tx Tx) error {
+	err := p.store.View(ctx, func(tx Tx) error {
 		var err error
 		if m, err = mapByID(tx, mapID); err != nil {
 			return err
 		}
-		c, err = s.primaryCampaign(tx)
+		c, err = p.primaryCampaign(tx)
 		return err
 	})
 	return m, c, err
@@ -272,7 +273,8 @@ func (s *Service) FogTarget(ctx context.Context, mapID string) (*Map, *Campaign,
 // was turned on or off, mapUpdated. It returns the map's previous fog
 // path, for the caller to remove the old file.
 func (s *Service) SetFog(ctx context.Context, mapID, fog string, png []byte, fogOn *bool) (previous string, err error) {
-	err = s.write(ctx, func(tx Tx) ([]Event, error) {
+	p := s.pin()
+	err = p.write(ctx, func(tx Tx) ([]Event, error) {
 		m, err := mapByID(tx, mapID)
 		if err != nil {
 			return nil, err
@@ -293,19 +295,19 @@ func (s *Service) SetFog(ctx context.Context, mapID, fog string, png []byte, fog
 		m.Tokens = tokens
 		// Players see a map once it is on the player screen: a map the GM
 		// prepares off screen reaches the host console alone.
-		onScreen, err := s.onPlayerScreen(tx, m.ID)
+		onScreen, err := p.onPlayerScreen(tx, m.ID)
 		if err != nil {
 			return nil, err
 		}
 		var events []Event
 		if toggled {
-			host, err := s.hostMapIn(tx, m)
+			host, err := p.hostMapIn(tx, m)
 			if err != nil {
 				return nil, err
 			}
 			views := HostOnly(host)
 			if onScreen {
-				if views.Players, err = s.playerMapIn(tx, m); err != nil {
+				if views.Players, err = p.playerMapIn(tx, m); err != nil {
 					return nil, err
 				}
 			}

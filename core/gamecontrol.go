@@ -16,9 +16,10 @@ const (
 // as in GET /api). An empty mapID clears the screen (screenUpdated only). Any stored map may be shown,
 // whether the campaign or a module owns it.
 func (s *Service) ShowMap(ctx context.Context, mapID string) (*Screen, error) {
+	p := s.pin()
 	var out *Screen
-	err := s.write(ctx, func(tx Tx) ([]Event, error) {
-		c, err := s.primaryCampaign(tx)
+	err := p.write(ctx, func(tx Tx) ([]Event, error) {
+		c, err := p.primaryCampaign(tx)
 		if err != nil {
 			return nil, err
 		}
@@ -41,15 +42,15 @@ func (s *Service) ShowMap(ctx context.Context, mapID string) (*Screen, error) {
 		if err := tx.PutScreen(c.ID, screen); err != nil {
 			return nil, err
 		}
-		s.liveScreen(screen)
+		p.liveScreen(screen)
 		out = screen
 		events := []Event{{Name: EventScreenUpdated, Data: screen}}
 		if shown != nil {
-			players, err := s.playerMapIn(tx, shown)
+			players, err := p.playerMapIn(tx, shown)
 			if err != nil {
 				return nil, err
 			}
-			host, err := s.hostMapIn(tx, shown)
+			host, err := p.hostMapIn(tx, shown)
 			if err != nil {
 				return nil, err
 			}
@@ -69,14 +70,15 @@ func (s *Service) ShowMap(ctx context.Context, mapID string) (*Screen, error) {
 // hidden ones); clients get gameUpdated with the game as players see it
 // (hidden combatants left out, as in GET /api).
 func (s *Service) ControlCombat(ctx context.Context, action string) (*Game, error) {
+	p := s.pin()
 	switch action {
 	case CombatStart, CombatNext, CombatPrevious, CombatEnd:
 	default:
 		return nil, Invalidf("unknown combat action '%s': use start, next, previous or end", action)
 	}
 	var out *Game
-	err := s.write(ctx, func(tx Tx) ([]Event, error) {
-		c, err := s.primaryCampaign(tx)
+	err := p.write(ctx, func(tx Tx) ([]Event, error) {
+		c, err := p.primaryCampaign(tx)
 		if err != nil {
 			return nil, err
 		}
@@ -89,7 +91,7 @@ func (s *Service) ControlCombat(ctx context.Context, action string) (*Game, erro
 			return nil, err
 		}
 		ended := game.CombatantID
-		changed, err := stepCombat(game, s.TurnOrder(combatants), action)
+		changed, err := stepCombat(game, p.turnOrder(combatants), action)
 		if err != nil {
 			return nil, err
 		}
@@ -104,14 +106,14 @@ func (s *Service) ControlCombat(ctx context.Context, action string) (*Game, erro
 		var events []Event
 		if action == CombatNext { // effects run out as turns pass (effects.go)
 			for _, expired := range expireEffects(combatants, ended, game) {
-				stored, err := s.storeCombatant(tx, expired)
+				stored, err := p.storeCombatant(tx, expired)
 				if err != nil {
 					return nil, err
 				}
 				events = append(events, stored...)
 			}
 		}
-		views, err := s.gameViews(tx, game)
+		views, err := p.gameViews(tx, game)
 		if err != nil {
 			return nil, err
 		}

@@ -21,6 +21,7 @@ type HitPointChange struct {
 // and defeated (at 0) follow. A shared combatant's hit points go back to
 // its character. Clients get combatantUpdated, gameUpdated and its token.
 func (s *Service) ChangeHitPoints(ctx context.Context, id string, ch HitPointChange) (*Combatant, error) {
+	p := s.pin()
 	given := 0
 	for name, v := range map[string]*float64{"damage": ch.Damage, "healing": ch.Healing, "temp": ch.Temp} {
 		if v == nil {
@@ -34,8 +35,8 @@ func (s *Service) ChangeHitPoints(ctx context.Context, id string, ch HitPointCha
 	if given != 1 {
 		return nil, Invalidf(`give one of {"damage": n}, {"healing": n} or {"temp": n}`)
 	}
-	return s.changeCombatant(ctx, id, func(tx Tx, c *Combatant) error {
-		r := s.hitPointRange(c)
+	return p.changeCombatant(ctx, id, func(tx Tx, c *Combatant) error {
+		r := p.hitPointRange(c)
 		if r == "" {
 			return Invalidf("combatant '%s' has no hit points: its kind has no range in this system", Clip(c.Name))
 		}
@@ -90,7 +91,7 @@ func (s *Service) ChangeHitPoints(ctx context.Context, id string, ch HitPointCha
 
 // hitPointRange is the system's first range for a combatant's kind, or
 // the one its data carries when it has no kind.
-func (s *Service) hitPointRange(c *Combatant) string {
+func (s pinned) hitPointRange(c *Combatant) string {
 	if s.rules == nil {
 		return ""
 	}

@@ -29,9 +29,10 @@ type CampaignMap struct {
 // HostCampaign reads the primary campaign's view for the host console in
 // one read transaction (a consistent picture).
 func (s *Service) HostCampaign(ctx context.Context) (*HostCampaign, error) {
+	p := s.pin()
 	out := &HostCampaign{}
-	err := s.store.View(ctx, func(tx Tx) error {
-		c, err := s.primaryCampaign(tx)
+	err := p.store.View(ctx, func(tx Tx) error {
+		c, err := p.primaryCampaign(tx)
 		if err != nil {
 			return err
 		}
@@ -54,12 +55,12 @@ func (s *Service) HostCampaign(ctx context.Context) (*HostCampaign, error) {
 		if out.Game.Combatants, err = tx.Combatants(c.ID); err != nil {
 			return err
 		}
-		out.TurnOrder = s.TurnOrder(out.Game.Combatants)
+		out.TurnOrder = p.turnOrder(out.Game.Combatants)
 		return nil
 	})
 	if err != nil {
 		return nil, err
 	}
-	s.liveScreen(out.Screen)
+	p.liveScreen(out.Screen)
 	return out, nil
 }

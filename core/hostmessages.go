@@ -17,9 +17,10 @@ func withoutPrivate(list []*Message) []*Message {
 // HostMessages returns the primary campaign's n most recent messages,
 // oldest first, private rolls included: the host console's log.
 func (s *Service) HostMessages(ctx context.Context, n int) ([]*Message, error) {
+	p := s.pin()
 	var out []*Message
-	err := s.store.View(ctx, func(tx Tx) error {
-		c, err := s.primaryCampaign(tx)
+	err := p.store.View(ctx, func(tx Tx) error {
+		c, err := p.primaryCampaign(tx)
 		if err != nil {
 			return err
 		}

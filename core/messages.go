@@ -22,6 +22,7 @@ func (s *Service) PostMessage(ctx context.Context, m *Message) (*Message, error)
 }
 
 func (s *Service) createMessage(ctx context.Context, m *Message, refuseBadRoll bool) (*Message, error) {
+	p := s.pin()
 	if strings.TrimSpace(m.Text) == "" {
 		return nil, Invalidf("message: 'text' is required and must not be empty")
 	}
@@ -30,15 +31,15 @@ func (s *Service) createMessage(ctx context.Context, m *Message, refuseBadRoll b
 	}
 	out := *m
 	out.ID = NewID()
-	out.Created = s.now().UTC()
+	out.Created = p.now().UTC()
 	if out.Type == "" {
 		out.Type = MessageChat
 	}
 	// A roll or table-roll message already carries its result as JSON
 	// text: rolling it again would read nested arrays as [[...]] dice.
 	alreadyRolled := out.Type == MessageRoll || out.Type == "tableRoll"
-	if s.roller != nil && !alreadyRolled {
-		stored, rolls, err := s.roller.RollText(m.Text)
+	if p.roller != nil && !alreadyRolled {
+		stored, rolls, err := p.roller.RollText(m.Text)
 		if err != nil {
 			return nil, Invalidf("message: %s", err.Error())
 		}
@@ -59,8 +60,8 @@ func (s *Service) createMessage(ctx context.Context, m *Message, refuseBadRoll b
 	if err := checkEncodedSize("message", &out, MaxMessageBytes); err != nil {
 		return nil, err
 	}
-	err := s.write(ctx, func(tx Tx) ([]Event, error) {
-		c, err := s.primaryCampaign(tx)
+	err := p.write(ctx, func(tx Tx) ([]Event, error) {
+		c, err := p.primaryCampaign(tx)
 		if err != nil {
 			return nil, err
 		}

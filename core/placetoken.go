@@ -39,13 +39,14 @@ type PlaceToken struct {
 // entity link from the entity; size, art, vision and role from the
 // system's token hook (TokenRules). Clients get tokenUpdated (a hidden one
 // reaches players as {id, hidden}).
-func (s *Service) PlaceToken(ctx context.Context, mapID string, p PlaceToken) (*Token, error) {
-	e, err := s.placedEntity(ctx, p)
+func (s *Service) PlaceToken(ctx context.Context, mapID string, place PlaceToken) (*Token, error) {
+	p := s.pin()
+	e, err := p.placedEntity(ctx, place)
 	if err != nil {
 		return nil, err
 	}
 	var tpl *TokenTemplate
-	if tr, ok := s.rules.(TokenRules); ok {
+	if tr, ok := p.rules.(TokenRules); ok {
 		// Outside the write lock: the hook runs Lua.
 		if tpl, err = tr.TokenFor(ctx, e); err != nil {
 			return nil, err
@@ -54,13 +55,13 @@ func (s *Service) PlaceToken(ctx context.Context, mapID string, p PlaceToken) (*
 	if tpl == nil {
 		tpl = &TokenTemplate{}
 	}
-	t := tokenFromTemplate(e, tpl, p)
-	err = s.write(ctx, func(tx Tx) ([]Event, error) {
+	t := tokenFromTemplate(e, tpl, place)
+	err = p.write(ctx, func(tx Tx) ([]Event, error) {
 		if _, err := mapByID(tx, mapID); err != nil {
 			return nil, err
 		}
 		t.MapID = mapID
-		return s.storeToken(tx, t)
+		return p.storeToken(tx, t)
 	})
 	if err != nil {
 		return nil, err
@@ -128,7 +129,8 @@ type MapTokens struct {
 // the player screen, as their clients replace the tokens of the map they
 // show.
 func (s *Service) DeleteToken(ctx context.Context, id string) error {
-	return s.write(ctx, func(tx Tx) ([]Event, error) {
+	p := s.pin()
+	return p.write(ctx, func(tx Tx) ([]Event, error) {
 		t, err := tokenByID(tx, id)
 		if err != nil {
 			return nil, err
@@ -140,15 +142,15 @@ func (s *Service) DeleteToken(ctx context.Context, id string) error {
 		if err != nil {
 			return nil, err
 		}
-		host, err := s.hostMapIn(tx, m)
+		host, err := p.hostMapIn(tx, m)
 		if err != nil {
 			return nil, err
 		}
 		views := Views{Host: &MapTokens{MapID: m.ID, Tokens: host.Tokens}}
-		if onScreen, err := s.onPlayerScreen(tx, m.ID); err != nil {
+		if onScreen, err := p.onPlayerScreen(tx, m.ID); err != nil {
 			return nil, err
 		} else if onScreen {
-			players, err := s.playerMapIn(tx, m)
+			players, err := p.playerMapIn(tx, m)
 			if err != nil {
 				return nil, err
 			}
@@ -160,7 +162,7 @@ func (s *Service) DeleteToken(ctx context.Context, id string) error {
 
 // onPlayerScreen reports whether a map is on the primary campaign's player
 // screen.
-func (s *Service) onPlayerScreen(tx Tx, mapID string) (bool, error) {
+func (s pinned) onPlayerScreen(tx Tx, mapID string) (bool, error) {
 	c, err := s.primaryCampaign(tx)
 	if IsNotFound(err) {
 		return false, nil

@@ -31,7 +31,7 @@ func TokenSize(width, height float64) string {
 // combatant itself as players may see it (playerCombatant). A hidden
 // combatant is not linked: its existence is the game master's. tokens are
 // not changed.
-func (s *Service) playerTokens(tokens []*Token, combatants []*Combatant) []*Token {
+func (s pinned) playerTokens(tokens []*Token, combatants []*Combatant) []*Token {
 	linked := map[string]*Combatant{}
 	for _, c := range combatants {
 		if c.TokenID != nil && *c.TokenID != "" && !c.Hidden {
@@ -46,12 +46,12 @@ func (s *Service) playerTokens(tokens []*Token, combatants []*Combatant) []*Toke
 }
 
 // playerToken is one token of playerTokens; c is its combatant or nil.
-func (s *Service) playerToken(t *Token, c *Combatant) *Token {
+func (s pinned) playerToken(t *Token, c *Combatant) *Token {
 	cp := *t
 	cp.Size = TokenSize(t.Width, t.Height)
 	cp.Health, cp.Hitpoints, cp.Bloodied, cp.Dead, cp.Combatant = nil, nil, nil, nil, nil
 	if c != nil && !c.Hidden {
-		cp.Health, cp.Hitpoints = s.Health(c)
+		cp.Health, cp.Hitpoints = s.health(c)
 		bloodied, dead := c.Bloodied, c.Defeated
 		cp.Bloodied, cp.Dead = &bloodied, &dead
 		cp.Combatant = playerCombatant(c)
@@ -129,7 +129,7 @@ func effectsHaveNotes(effects []StatusEffect) bool {
 // playerMap is a map as players receive it: hidden objects left out
 // (PlayerMap), tokens with what the real client reads (playerTokens) and
 // sight computed (WithSight).
-func (s *Service) playerMap(m *Map, combatants []*Combatant) *Map {
+func (s pinned) playerMap(m *Map, combatants []*Combatant) *Map {
 	shown := PlayerMap(m)
 	out := *shown
 	out.Tokens = s.playerTokens(shown.Tokens, combatants)
@@ -138,7 +138,7 @@ func (s *Service) playerMap(m *Map, combatants []*Combatant) *Map {
 
 // playerMapIn is playerMap with the primary campaign's combatants read in
 // tx (none when there is no primary campaign).
-func (s *Service) playerMapIn(tx Tx, m *Map) (*Map, error) {
+func (s pinned) playerMapIn(tx Tx, m *Map) (*Map, error) {
 	combatants, err := s.primaryCombatants(tx)
 	if err != nil {
 		return nil, err
@@ -148,7 +148,7 @@ func (s *Service) playerMapIn(tx Tx, m *Map) (*Map, error) {
 
 // playerTokenIn is a token as tokenUpdated carries it: derived fields
 // from its combatant and its sight on its map.
-func (s *Service) playerTokenIn(tx Tx, t *Token) (*Token, error) {
+func (s pinned) playerTokenIn(tx Tx, t *Token) (*Token, error) {
 	combatants, err := s.primaryCombatants(tx)
 	if err != nil {
 		return nil, err
@@ -163,7 +163,7 @@ func (s *Service) playerTokenIn(tx Tx, t *Token) (*Token, error) {
 	return tokenSight(tx, s.playerToken(t, linked))
 }
 
-func (s *Service) primaryCombatants(tx Tx) ([]*Combatant, error) {
+func (s pinned) primaryCombatants(tx Tx) ([]*Combatant, error) {
 	if s.rules == nil {
 		return nil, nil
 	}

@@ -27,6 +27,7 @@ const (
 // SetOverlay shows (or takes down) an overlay on the primary campaign's
 // player screen. Clients get screenUpdated.
 func (s *Service) SetOverlay(ctx context.Context, o ScreenOverlay) (*Screen, error) {
+	p := s.pin()
 	if o.Text != nil && len(*o.Text) > maxHandoutText {
 		return nil, TooLargef("a text handout has at most %d bytes", maxHandoutText)
 	}
@@ -34,8 +35,8 @@ func (s *Service) SetOverlay(ctx context.Context, o ScreenOverlay) (*Screen, err
 		return nil, Invalidf("overlayImage must be a path on this server (/campaigns/...) or an http(s) URL")
 	}
 	var out *Screen
-	err := s.write(ctx, func(tx Tx) ([]Event, error) {
-		c, err := s.primaryCampaign(tx)
+	err := p.write(ctx, func(tx Tx) ([]Event, error) {
+		c, err := p.primaryCampaign(tx)
 		if err != nil {
 			return nil, err
 		}
@@ -63,7 +64,7 @@ func (s *Service) SetOverlay(ctx context.Context, o ScreenOverlay) (*Screen, err
 		if err := tx.PutScreen(c.ID, screen); err != nil {
 			return nil, err
 		}
-		s.liveScreen(screen)
+		p.liveScreen(screen)
 		out = screen
 		return []Event{{Name: EventScreenUpdated, Data: screen}}, nil
 	})
@@ -126,9 +127,10 @@ func (s *Service) FitScreen(ctx context.Context) error {
 }
 
 func (s *Service) screenMapID(ctx context.Context) (string, error) {
+	p := s.pin()
 	var id string
-	err := s.store.View(ctx, func(tx Tx) error {
-		c, err := s.primaryCampaign(tx)
+	err := p.store.View(ctx, func(tx Tx) error {
+		c, err := p.primaryCampaign(tx)
 		if err != nil {
 			return err
 		}

@@ -13,10 +13,12 @@ import (
 type Service struct {
 	store  Store
 	events Publisher
-	rules  Rules
-	roller Roller
-	now    func() time.Time
-	live   *Live
+	// ruleSource answers with the loaded system's rules, which a reload
+	// may swap at any moment: read it only through pin.
+	ruleSource Rules
+	roller     Roller
+	now        func() time.Time
+	live       *Live
 
 	mu sync.Mutex // serialises commit + publish
 
@@ -37,7 +39,7 @@ type ServiceConfig struct {
 
 // NewService returns a Service over the given store, publisher and rules.
 func NewService(cfg ServiceConfig) *Service {
-	s := &Service{store: cfg.Store, events: cfg.Events, rules: cfg.Rules, roller: cfg.Roller, now: cfg.Now, live: cfg.Live}
+	s := &Service{store: cfg.Store, events: cfg.Events, ruleSource: cfg.Rules, roller: cfg.Roller, now: cfg.Now, live: cfg.Live}
 	if s.now == nil {
 		s.now = time.Now
 	}
@@ -53,9 +55,6 @@ func NewService(cfg ServiceConfig) *Service {
 // Store returns the underlying store, for read paths that need more than
 // the service offers.
 func (s *Service) Store() Store { return s.store }
-
-// Rules returns the loaded system's rules.
-func (s *Service) Rules() Rules { return s.rules }
 
 // Live returns the in-memory live state (settings, tracked objects).
 func (s *Service) Live() *Live { return s.live }
@@ -101,10 +100,11 @@ func (s *Service) Write(ctx context.Context, fn func(tx Tx) ([]Event, error)) er
 
 // PrimaryCampaign returns the primary campaign of the loaded system.
 func (s *Service) PrimaryCampaign(ctx context.Context) (*Campaign, error) {
+	p := s.pin()
 	var c *Campaign
-	err := s.store.View(ctx, func(tx Tx) error {
+	err := p.store.View(ctx, func(tx Tx) error {
 		var err error
-		c, err = tx.PrimaryCampaign(s.rules.SystemID())
+		c, err = tx.PrimaryCampaign(p.rules.SystemID())
 		return err
 	})
 	return c, err
@@ -112,7 +112,7 @@ func (s *Service) PrimaryCampaign(ctx context.Context) (*Campaign, error) {
 
 // primaryCampaign reads the loaded system's primary campaign inside tx, with
 // the contract's wording when there is none.
-func (s *Service) primaryCampaign(tx Tx) (*Campaign, error) {
+func (s pinned) primaryCampaign(tx Tx) (*Campaign, error) {
 	c, err := tx.PrimaryCampaign(s.rules.SystemID())
 	if IsNotFound(err) {
 		return nil, NotFoundf("no primary campaign for system '%s'", s.rules.SystemID())

@@ -43,12 +43,13 @@ func (s *Service) PutToken(ctx context.Context, pathID string, t *Token) (*Token
 }
 
 func (s *Service) putToken(ctx context.Context, pathID string, t *Token, players bool) (*Token, error) {
+	p := s.pin()
 	id := t.ID
 	if id == "" {
 		id = pathID
 	}
 	var out *Token
-	err := s.write(ctx, func(tx Tx) ([]Event, error) {
+	err := p.write(ctx, func(tx Tx) ([]Event, error) {
 		old, err := tokenFor(tx, id, players)
 		if err != nil {
 			return nil, err
@@ -60,7 +61,7 @@ func (s *Service) putToken(ctx context.Context, pathID string, t *Token, players
 		if players {
 			next.Hidden = old.Hidden // hiding is the game master's
 		}
-		events, err := s.storeToken(tx, &next)
+		events, err := p.storeToken(tx, &next)
 		out = &next
 		return events, err
 	})
@@ -74,11 +75,12 @@ func (s *Service) PatchToken(ctx context.Context, id string, patch Object) (*Tok
 }
 
 func (s *Service) patchToken(ctx context.Context, id string, patch Object, players bool) (*Token, error) {
+	p := s.pin()
 	if err := checkPatchID(patch, id); err != nil {
 		return nil, err
 	}
 	var out *Token
-	err := s.write(ctx, func(tx Tx) ([]Event, error) {
+	err := p.write(ctx, func(tx Tx) ([]Event, error) {
 		old, err := tokenFor(tx, id, players)
 		if err != nil {
 			return nil, err
@@ -93,14 +95,14 @@ func (s *Service) patchToken(ctx context.Context, id string, patch Object, playe
 		if players {
 			next.Hidden = old.Hidden // hiding is the game master's
 		}
-		events, err := s.storeToken(tx, &next)
+		events, err := p.storeToken(tx, &next)
 		out = &next
 		return events, err
 	})
 	return out, err
 }
 
-func (s *Service) storeToken(tx Tx, t *Token) ([]Event, error) {
+func (s pinned) storeToken(tx Tx, t *Token) ([]Event, error) {
 	t.Normalize()
 	if t.Role != "" && t.Role != RoleHostile && t.Role != RoleFriendly && t.Role != RoleNeutral {
 		return nil, Invalidf("token: role must be hostile, friendly or neutral, not '%s'", Clip(t.Role))

@@ -29,6 +29,10 @@ type InitiativeSorter interface {
 // TurnOrder is the turn order of combatants under the loaded system's
 // sort direction.
 func (s *Service) TurnOrder(combatants []*Combatant) []TurnSlot {
+	return s.pin().turnOrder(combatants)
+}
+
+func (s pinned) turnOrder(combatants []*Combatant) []TurnSlot {
 	ascending := false
 	if sorter, ok := s.rules.(InitiativeSorter); ok {
 		ascending = sorter.InitiativeAscending()

@@ -43,7 +43,7 @@ func HostView(data any) any {
 // hostMap is a map as the game master sees it: every token (hidden ones
 // included) with the fields derived from its combatant, and the sight of
 // every token with vision.
-func (s *Service) hostMapIn(tx Tx, m *Map) (*Map, error) {
+func (s pinned) hostMapIn(tx Tx, m *Map) (*Map, error) {
 	combatants, err := s.primaryCombatants(tx)
 	if err != nil {
 		return nil, err
@@ -55,7 +55,7 @@ func (s *Service) hostMapIn(tx Tx, m *Map) (*Map, error) {
 
 // hostGame is a game with every combatant and its creatures as the game
 // master sees them.
-func (s *Service) gameViews(tx Tx, g *Game) (Views, error) {
+func (s pinned) gameViews(tx Tx, g *Game) (Views, error) {
 	players, err := s.withCreatures(tx, playerGame(g))
 	if err != nil {
 		return Views{}, err
