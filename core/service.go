@@ -52,10 +52,6 @@ func NewService(cfg ServiceConfig) *Service {
 	return s
 }
 
-// Store returns the underlying store, for read paths that need more than
-// the service offers.
-func (s *Service) Store() Store { return s.store }
-
 // Live returns the in-memory live state (settings, tracked objects).
 func (s *Service) Live() *Live { return s.live }
 
@@ -90,13 +86,6 @@ func (s *Service) write(ctx context.Context, fn func(tx Tx) ([]Event, error)) er
 // A cache of store reads (the HTTP collection listings) keeps its entry
 // while the generation is unchanged. Read it before reading the store.
 func (s *Service) Generation() uint64 { return s.generation.Load() }
-
-// Write runs fn in one transaction and publishes the events it returns
-// after the commit, in order with every other change. Packages that own a
-// change of their own (the importers in core/imports) use it.
-func (s *Service) Write(ctx context.Context, fn func(tx Tx) ([]Event, error)) error {
-	return s.write(ctx, fn)
-}
 
 // PrimaryCampaign returns the primary campaign of the loaded system.
 func (s *Service) PrimaryCampaign(ctx context.Context) (*Campaign, error) {
