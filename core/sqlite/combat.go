@@ -129,23 +129,7 @@ func scanCombatant(scan func(dest ...any) error) (*core.Combatant, error) {
 }
 
 func (t *tx) combatants(doing, query string, args ...any) ([]*core.Combatant, error) {
-	rows, err := t.query(query, args...)
-	if err != nil {
-		return nil, internal(doing, err)
-	}
-	defer rows.Close()
-	out := []*core.Combatant{}
-	for rows.Next() {
-		c, err := scanCombatant(rows.Scan)
-		if err != nil {
-			return nil, internal(doing, err)
-		}
-		out = append(out, c)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, internal(doing, err)
-	}
-	return out, nil
+	return queryAll(t, doing, scanCombatant, query, args...)
 }
 
 func (t *tx) Combatant(id string) (*core.Combatant, error) {

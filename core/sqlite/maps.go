@@ -76,23 +76,7 @@ func (t *tx) Maps(owner string) ([]*core.Map, error) {
 }
 
 func (t *tx) maps(doing, query string, args ...any) ([]*core.Map, error) {
-	rows, err := t.query(query, args...)
-	if err != nil {
-		return nil, internal(doing, err)
-	}
-	defer rows.Close()
-	out := []*core.Map{}
-	for rows.Next() {
-		m, err := scanMap(rows.Scan)
-		if err != nil {
-			return nil, internal(doing, err)
-		}
-		out = append(out, m)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, internal(doing, err)
-	}
-	return out, nil
+	return queryAll(t, doing, scanMap, query, args...)
 }
 
 // PutMap inserts or replaces the map document and sets m.Revision; every
@@ -165,23 +149,7 @@ func scanToken(scan func(dest ...any) error) (*core.Token, error) {
 }
 
 func (t *tx) tokens(doing, query string, args ...any) ([]*core.Token, error) {
-	rows, err := t.query(query, args...)
-	if err != nil {
-		return nil, internal(doing, err)
-	}
-	defer rows.Close()
-	out := []*core.Token{}
-	for rows.Next() {
-		tok, err := scanToken(rows.Scan)
-		if err != nil {
-			return nil, internal(doing, err)
-		}
-		out = append(out, tok)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, internal(doing, err)
-	}
-	return out, nil
+	return queryAll(t, doing, scanToken, query, args...)
 }
 
 func (t *tx) Token(id string) (*core.Token, error) {
