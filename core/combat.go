@@ -512,12 +512,12 @@ func (s *Service) PatchCombatantInGame(ctx context.Context, id string, patch Obj
 		return nil, err
 	}
 	return p.changeCombatant(ctx, id, func(_ Tx, c *Combatant) error {
-		var next Combatant
-		if err := patchDocument(c, patch, &next); err != nil {
+		next, err := mergePatch[Combatant](patch).next(c)
+		if err != nil {
 			return err
 		}
-		next.ID, next.Campaign, next.Rank, next.Revision = c.ID, c.Campaign, c.Rank, c.Revision
-		*c = next
+		next.restoreServerOwned(c, false)
+		*c = *next
 		return nil
 	})
 }

@@ -42,29 +42,10 @@ func (s *Service) PutCombatant(ctx context.Context, pathID string, c *Combatant)
 }
 
 func (s *Service) putCombatant(ctx context.Context, pathID string, c *Combatant, players bool) (*Combatant, error) {
-	p := s.pin()
 	if c.ID != pathID {
 		return nil, Invalidf("body id '%s' does not match path id '%s'", Clip(c.ID), Clip(pathID))
 	}
-	var out *Combatant
-	err := p.write(ctx, func(tx Tx) ([]Event, error) {
-		old, err := combatantFor(tx, pathID, players)
-		if err != nil {
-			return nil, err
-		}
-		next := *c
-		next.Campaign = old.Campaign
-		next.Rank = old.Rank
-		next.Revision = old.Revision
-		if players {
-			next.Hidden = old.Hidden // hiding is the game master's
-			next.Notes = old.Notes   // players never see the notes (CombatantForPlayers)
-		}
-		events, err := p.storeCombatant(tx, &next)
-		out = &next
-		return events, err
-	})
-	return out, err
+	return s.replaceCombatant(ctx, pathID, wholeDocument(c), players)
 }
 
 // PatchCombatant merges patch into a combatant, as PATCH and
@@ -74,31 +55,29 @@ func (s *Service) PatchCombatant(ctx context.Context, id string, patch Object) (
 }
 
 func (s *Service) patchCombatant(ctx context.Context, id string, patch Object, players bool) (*Combatant, error) {
-	p := s.pin()
 	if err := checkPatchID(patch, id); err != nil {
 		return nil, err
 	}
+	return s.replaceCombatant(ctx, id, mergePatch[Combatant](patch), players)
+}
+
+// replaceCombatant stores a client's edit of a combatant, its server-owned
+// fields kept.
+func (s *Service) replaceCombatant(ctx context.Context, id string, e edit[Combatant], players bool) (*Combatant, error) {
+	p := s.pin()
 	var out *Combatant
 	err := p.write(ctx, func(tx Tx) ([]Event, error) {
 		old, err := combatantFor(tx, id, players)
 		if err != nil {
 			return nil, err
 		}
-		var next Combatant
-		if err := patchDocument(old, patch, &next); err != nil {
+		next, err := e.next(old)
+		if err != nil {
 			return nil, err
 		}
-		next.ID = old.ID
-		next.Campaign = old.Campaign
-		next.Rank = old.Rank
-		next.Revision = old.Revision
-		if players {
-			next.Hidden = old.Hidden // hiding is the game master's
-			next.Notes = old.Notes   // players never see the notes (CombatantForPlayers)
-		}
-		events, err := p.storeCombatant(tx, &next)
-		out = &next
-		return events, err
+		next.restoreServerOwned(old, players)
+		out = next
+		return p.storeCombatant(tx, next)
 	})
 	return out, err
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"strings"
-	"time"
 )
 
 // Entity returns the entity with id. When kind is not empty the entity must
@@ -63,64 +62,47 @@ func entityOfKind(tx Tx, kind, id string) (*Entity, error) {
 // creation time are kept. A unique entity's linked combatants are updated to
 // match in the same transaction.
 func (s *Service) PutEntity(ctx context.Context, kind, pathID string, e *Entity) (*Entity, error) {
-	p := s.pin()
 	if e.ID != pathID {
 		return nil, Invalidf("body id '%s' does not match path id '%s'", Clip(e.ID), Clip(pathID))
 	}
 	if e.Kind != "" && e.Kind != kind {
 		return nil, Invalidf("body kind '%s' does not match the collection's kind '%s'", Clip(e.Kind), kind)
 	}
-	var out *Entity
-	err := p.write(ctx, func(tx Tx) ([]Event, error) {
-		old, err := entityOfKind(tx, kind, pathID)
-		if err != nil {
-			return nil, err
-		}
-		next := *e
-		next.Kind = kind
-		next.Owner = old.Owner
-		next.Revision = old.Revision
-		next.Created = old.Created
-		next.Modified = time.Time{}
-		if next.System == "" {
-			next.System = old.System
-		}
-		events, err := p.storeEntity(tx, &next)
-		out = &next
-		return events, err
-	})
-	return out, err
+	return s.replaceEntity(ctx, kind, pathID, wholeDocument(e))
 }
 
 // PatchEntity merges patch into the entity (RFC 7386: unmentioned keys are
 // unchanged, null removes a key), as PATCH and updateEntity do.
 func (s *Service) PatchEntity(ctx context.Context, kind, id string, patch Object) (*Entity, error) {
-	p := s.pin()
 	if err := checkPatchID(patch, id); err != nil {
 		return nil, err
 	}
 	if k, ok := patch["kind"]; ok && kind != "" && k != kind {
 		return nil, Invalidf("body kind '%s' does not match the collection's kind '%s'", Clip(fmt.Sprint(k)), kind)
 	}
+	return s.replaceEntity(ctx, kind, id, mergePatch[Entity](patch))
+}
+
+// replaceEntity stores a client's edit of an entity of kind (any kind when
+// kind is empty), its server-owned fields kept.
+func (s *Service) replaceEntity(ctx context.Context, kind, id string, e edit[Entity]) (*Entity, error) {
+	p := s.pin()
 	var out *Entity
 	err := p.write(ctx, func(tx Tx) ([]Event, error) {
 		old, err := entityOfKind(tx, kind, id)
 		if err != nil {
 			return nil, err
 		}
-		var next Entity
-		if err := patchDocument(old, patch, &next); err != nil {
+		next, err := e.next(old)
+		if err != nil {
 			return nil, err
 		}
-		next.ID = old.ID
-		next.Kind = old.Kind
-		next.Owner = old.Owner
-		next.Revision = old.Revision
-		next.Created = old.Created
-		next.Modified = time.Time{}
-		events, err := p.storeEntity(tx, &next)
-		out = &next
-		return events, err
+		next.restoreServerOwned(old)
+		if e.whole != nil && next.System == "" {
+			next.System = old.System // a whole document without a system keeps the one it had
+		}
+		out = next
+		return p.storeEntity(tx, next)
 	})
 	return out, err
 }

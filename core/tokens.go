@@ -43,29 +43,11 @@ func (s *Service) PutToken(ctx context.Context, pathID string, t *Token) (*Token
 }
 
 func (s *Service) putToken(ctx context.Context, pathID string, t *Token, players bool) (*Token, error) {
-	p := s.pin()
 	id := t.ID
 	if id == "" {
 		id = pathID
 	}
-	var out *Token
-	err := p.write(ctx, func(tx Tx) ([]Event, error) {
-		old, err := tokenFor(tx, id, players)
-		if err != nil {
-			return nil, err
-		}
-		next := *t
-		next.ID = id
-		next.MapID = old.MapID
-		next.Revision = old.Revision
-		if players {
-			next.Hidden = old.Hidden // hiding is the game master's
-		}
-		events, err := p.storeToken(tx, &next)
-		out = &next
-		return events, err
-	})
-	return out, err
+	return s.replaceToken(ctx, id, wholeDocument(t), players)
 }
 
 // PatchToken merges patch into a token, as PATCH and updateToken do. It
@@ -75,29 +57,29 @@ func (s *Service) PatchToken(ctx context.Context, id string, patch Object) (*Tok
 }
 
 func (s *Service) patchToken(ctx context.Context, id string, patch Object, players bool) (*Token, error) {
-	p := s.pin()
 	if err := checkPatchID(patch, id); err != nil {
 		return nil, err
 	}
+	return s.replaceToken(ctx, id, mergePatch[Token](patch), players)
+}
+
+// replaceToken stores a client's edit of a token, its server-owned fields
+// kept.
+func (s *Service) replaceToken(ctx context.Context, id string, e edit[Token], players bool) (*Token, error) {
+	p := s.pin()
 	var out *Token
 	err := p.write(ctx, func(tx Tx) ([]Event, error) {
 		old, err := tokenFor(tx, id, players)
 		if err != nil {
 			return nil, err
 		}
-		var next Token
-		if err := patchDocument(old, patch, &next); err != nil {
+		next, err := e.next(old)
+		if err != nil {
 			return nil, err
 		}
-		next.ID = old.ID
-		next.MapID = old.MapID
-		next.Revision = old.Revision
-		if players {
-			next.Hidden = old.Hidden // hiding is the game master's
-		}
-		events, err := p.storeToken(tx, &next)
-		out = &next
-		return events, err
+		next.restoreServerOwned(old, players)
+		out = next
+		return p.storeToken(tx, next)
 	})
 	return out, err
 }
