@@ -1,6 +1,8 @@
 package core
 
-import "context"
+import (
+	"context"
+)
 
 // PlayerAccess reads and writes tokens and combatants as the public
 // listener's clients may (GET, PUT and PATCH /api/tokens/{id} and
@@ -11,9 +13,6 @@ import "context"
 // players never see (CombatantForPlayers). The Service's own methods are
 // the game master's (the host console) and see everything.
 type PlayerAccess struct{ s *Service }
-
-// Players returns the players' access to tokens and combatants.
-func (s *Service) Players() PlayerAccess { return PlayerAccess{s} }
 
 // Token is Service.Token for players.
 func (p PlayerAccess) Token(ctx context.Context, id string) (*Token, error) {

@@ -6,46 +6,6 @@ import (
 	"slices"
 )
 
-// The game master's combat changes (the host console): combatants added
-// from tokens or entities, initiative rolled through the system's rules,
-// hit points changed by damage and healing, combatants hidden or removed.
-// Each runs in one transaction and tells clients combatantUpdated for what
-// changed, gameUpdated (players without the hidden combatants) and, for a
-// combatant with a token, tokenUpdated (its bloodied and dead).
-
-// NewCombatant asks for a combatant in the primary campaign's game, from a
-// token on a map (its entity, name, role and image come along) or from an
-// entity alone.
-type NewCombatant struct {
-	TokenID  string `json:"tokenId"`
-	EntityID string `json:"entityId"`
-	Name     string `json:"name"`
-	Hidden   bool   `json:"hidden"`
-}
-
-// InitiativeRule is how the loaded system rolls a combatant's initiative:
-// the formula (config combat.initiative.rollFormula, or the entity's
-// initiative hook's), a bonus added to it, and a tie-break (higher acts
-// first among equal values). AutoRoll is config autoRoll ("hostile",
-// "all" or "").
-type InitiativeRule struct {
-	Formula  string  `json:"formula"`
-	Bonus    float64 `json:"bonus"`
-	Tiebreak float64 `json:"tiebreak"`
-	AutoRoll string  `json:"autoRoll,omitempty"`
-}
-
-// InitiativeRules is implemented by Rules whose system says how initiative
-// is rolled. e may be nil.
-type InitiativeRules interface {
-	InitiativeFor(ctx context.Context, e *Entity) (*InitiativeRule, error)
-}
-
-// TotalRoller rolls a dice formula to a number (core/dice's Roller).
-type TotalRoller interface {
-	Total(expr string) (float64, error)
-}
-
 // AddCombatants adds combatants to the primary campaign's game. A unique
 // entity (a character) keeps its one shared combatant: asking again links
 // the token to it rather than adding a second. New combatants whose role
@@ -182,31 +142,6 @@ func (s pinned) fromEntity(c *Combatant, e *Entity, noToken bool) {
 	}
 }
 
-// sharedCombatant is the existing combatant of a unique entity, if any.
-func sharedCombatant(existing []*Combatant, c *Combatant, rules Rules) *Combatant {
-	if c.EntityID == "" || rules == nil || !rules.IsUnique(c.EntityType) {
-		return nil
-	}
-	for _, old := range existing {
-		if old.EntityID == c.EntityID {
-			return old
-		}
-	}
-	return nil
-}
-
-func autoRolls(autoRoll, role string) bool {
-	switch autoRoll {
-	case "all":
-		return true
-	case RoleHostile:
-		return role == "" || role == RoleHostile
-	case RoleFriendly, RoleNeutral:
-		return role == autoRoll
-	}
-	return false
-}
-
 func (s pinned) initiativeRule(ctx context.Context, e *Entity) (*InitiativeRule, error) {
 	if ir, ok := s.rules.(InitiativeRules); ok {
 		return ir.InitiativeFor(ctx, e)
@@ -226,16 +161,6 @@ func (s *Service) rollOne(c *Combatant, rule *InitiativeRule) error {
 	}
 	setInitiative(c, total+rule.Bonus)
 	return nil
-}
-
-func setInitiative(c *Combatant, v any) {
-	if len(c.Initiative) == 0 {
-		c.Initiative = []Initiative{{ID: NewID(), Value: v}}
-		return
-	}
-	c.Initiative = append([]Initiative(nil), c.Initiative...)
-	c.Initiative[0].Value = v
-	c.Initiative[0].Order = 0
 }
 
 // RollInitiative rolls initiative for the given combatants (every one when
@@ -301,26 +226,6 @@ func (s *Service) RollInitiative(ctx context.Context, ids []string) ([]*Combatan
 	return out, err
 }
 
-// pick returns the combatants named by ids, all of them when ids is empty.
-func pick(all []*Combatant, ids []string) ([]*Combatant, error) {
-	if len(ids) == 0 {
-		return all, nil
-	}
-	byID := map[string]*Combatant{}
-	for _, c := range all {
-		byID[c.ID] = c
-	}
-	out := make([]*Combatant, 0, len(ids))
-	for _, id := range ids {
-		c, ok := byID[id]
-		if !ok {
-			return nil, NotFoundf("no combatant with id '%s'", Clip(id))
-		}
-		out = append(out, c)
-	}
-	return out, nil
-}
-
 // settleTies reorders the ranks of combatants with equal initiative: the
 // higher tie-break first, then the winner of a d20 roll-off. It returns the
 // combatants whose document or rank changed (the rolled ones always).
@@ -366,16 +271,6 @@ func (s pinned) settleTies(all []*Combatant, tiebreak map[string]float64, rolled
 		}
 	}
 	return changed
-}
-
-func cmpFloat(a, b float64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // SetInitiative sets a combatant's initiative value (the game master's
@@ -520,4 +415,18 @@ func (s *Service) PatchCombatantInGame(ctx context.Context, id string, patch Obj
 		*c = *next
 		return nil
 	})
+}
+
+// TurnOrder is the turn order of combatants under the loaded system's
+// sort direction.
+func (s *Service) TurnOrder(combatants []*Combatant) []TurnSlot {
+	return s.pin().turnOrder(combatants)
+}
+
+func (s pinned) turnOrder(combatants []*Combatant) []TurnSlot {
+	ascending := false
+	if sorter, ok := s.rules.(InitiativeSorter); ok {
+		ascending = sorter.InitiativeAscending()
+	}
+	return TurnOrder(combatants, ascending)
 }

@@ -1,6 +1,8 @@
 package core
 
-import "context"
+import (
+	"context"
+)
 
 // Combatant returns the combatant with id.
 func (s *Service) Combatant(ctx context.Context, id string) (*Combatant, error) {
@@ -14,24 +16,6 @@ func (s *Service) combatant(ctx context.Context, id string, players bool) (*Comb
 		c, err = combatantFor(tx, id, players)
 		return err
 	})
-	return c, err
-}
-
-// combatantFor is combatantByID as players or the game master may read
-// it: for players a hidden combatant does not exist.
-func combatantFor(tx Tx, id string, players bool) (*Combatant, error) {
-	c, err := combatantByID(tx, id)
-	if err == nil && players && c.Hidden {
-		return nil, NotFoundf("no combatant with id '%s'", Clip(id))
-	}
-	return c, err
-}
-
-func combatantByID(tx Tx, id string) (*Combatant, error) {
-	c, err := tx.Combatant(id)
-	if IsNotFound(err) {
-		return nil, NotFoundf("no combatant with id '%s'", Clip(id))
-	}
 	return c, err
 }
 

@@ -1,6 +1,8 @@
 package core
 
-import "context"
+import (
+	"context"
+)
 
 // UpdateDoor changes the state of a door wall on its map in one transaction,
 // recomputes the map's line of sight and broadcasts mapUpdated then
@@ -70,20 +72,4 @@ func (s *Service) UpdateDoor(ctx context.Context, d Door) ([]Sight, error) {
 		return nil, err
 	}
 	return los, nil
-}
-
-func wallIndex(walls []Wall, id string) int {
-	for i := range walls {
-		if walls[i].ID == id {
-			return i
-		}
-	}
-	return -1
-}
-
-func wallTypeName(t string) string {
-	if t == "" {
-		return WallNormal
-	}
-	return t
 }

@@ -46,17 +46,6 @@ func (s *Service) Entities(ctx context.Context, kind string) ([]*Entity, error) 
 	return list, err
 }
 
-func entityOfKind(tx Tx, kind, id string) (*Entity, error) {
-	e, err := tx.Entity(id)
-	if IsNotFound(err) || (err == nil && kind != "" && e.Kind != kind) {
-		if kind == "" {
-			return nil, NotFoundf("no entity with id '%s'", Clip(id))
-		}
-		return nil, NotFoundf("no %s with id '%s'", kind, Clip(id))
-	}
-	return e, err
-}
-
 // PutEntity replaces the entity at pathID (of kind) with e, as PUT does: the
 // body must be complete and its id must equal the path id. The owner and
 // creation time are kept. A unique entity's linked combatants are updated to
@@ -147,40 +136,4 @@ func (s pinned) storeEntity(tx Tx, e *Entity) ([]Event, error) {
 		events = append(events, Event{Name: EventCombatantUpdated, Data: c})
 	}
 	return events, nil
-}
-
-// copyRanges copies each range key from src to dst (removing it from dst
-// when src has none).
-func copyRanges(dst, src Object, ranges []string) {
-	if dst == nil {
-		return
-	}
-	for _, key := range ranges {
-		if v, ok := src[key]; ok {
-			dst[key] = cloneJSON(v)
-		} else {
-			delete(dst, key)
-		}
-	}
-}
-
-// cloneJSON deep-copies a decoded JSON value so two documents never share
-// a nested map or slice.
-func cloneJSON(v any) any {
-	switch t := v.(type) {
-	case map[string]any:
-		out := make(map[string]any, len(t))
-		for k, x := range t {
-			out[k] = cloneJSON(x)
-		}
-		return out
-	case []any:
-		out := make([]any, len(t))
-		for i, x := range t {
-			out[i] = cloneJSON(x)
-		}
-		return out
-	default:
-		return v
-	}
 }

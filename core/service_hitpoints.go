@@ -5,17 +5,6 @@ import (
 	"math"
 )
 
-// HitPointChange is the game master's change to a combatant's hit points,
-// in numbers: damage (temporary hit points go first), healing (up to the
-// maximum), or temporary hit points (they do not stack: the new value
-// replaces the old). The range is the system's first for the combatant's
-// kind (D&D 5e: hit_points, with max_hit_points and temp_hit_points).
-type HitPointChange struct {
-	Damage  *float64 `json:"damage"`
-	Healing *float64 `json:"healing"`
-	Temp    *float64 `json:"temp"`
-}
-
 // ChangeHitPoints applies damage, healing or temporary hit points to a
 // combatant, clamped at 0 and at its maximum; bloodied (at half or less)
 // and defeated (at 0) follow. A shared combatant's hit points go back to
@@ -105,12 +94,4 @@ func (s pinned) hitPointRange(c *Combatant) string {
 		return "hit_points"
 	}
 	return ""
-}
-
-func cloneObject(o Object) Object {
-	out := make(Object, len(o))
-	for k, v := range o {
-		out[k] = v
-	}
-	return out
 }

@@ -1,30 +1,8 @@
 package core
 
-import "context"
-
-// HostCampaign is the host console's view of the primary campaign: its
-// maps, the player screen, and the game with every combatant (hidden ones
-// included: the host sees them) and the turn order.
-type HostCampaign struct {
-	Campaign  *Campaign     `json:"campaign"`
-	Maps      []CampaignMap `json:"maps"`
-	Screen    *Screen       `json:"screen"`
-	Game      *Game         `json:"game"`
-	TurnOrder []TurnSlot    `json:"turnOrder"`
-}
-
-// CampaignMap is a row of HostCampaign.Maps: enough to choose a map.
-type CampaignMap struct {
-	ID       string `json:"id"`
-	Name     string `json:"name"`
-	Image    string `json:"image,omitempty"`
-	Width    int    `json:"width"`
-	Height   int    `json:"height"`
-	GridSize int    `json:"gridSize"`
-	Tokens   int    `json:"tokens"`
-	// OnScreen is true for the map on the player screen.
-	OnScreen bool `json:"onScreen"`
-}
+import (
+	"context"
+)
 
 // HostCampaign reads the primary campaign's view for the host console in
 // one read transaction (a consistent picture).

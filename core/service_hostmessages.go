@@ -1,18 +1,8 @@
 package core
 
-import "context"
-
-// withoutPrivate leaves the game master's private rolls out of a list
-// players read (GET /api).
-func withoutPrivate(list []*Message) []*Message {
-	out := list[:0:0]
-	for _, m := range list {
-		if !m.Private {
-			out = append(out, m)
-		}
-	}
-	return out
-}
+import (
+	"context"
+)
 
 // HostMessages returns the primary campaign's n most recent messages,
 // oldest first, private rolls included: the host console's log.

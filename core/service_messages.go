@@ -2,7 +2,6 @@ package core
 
 import (
 	"context"
-	"encoding/json"
 	"strings"
 )
 
@@ -78,31 +77,4 @@ func (s *Service) createMessage(ctx context.Context, m *Message, refuseBadRoll b
 		return nil, err
 	}
 	return &out, nil
-}
-
-// isRollCommand reports whether text is a /roll or /r chat command, in any
-// case and followed by any white space, as the dice engine reads it.
-func isRollCommand(text string) bool {
-	fields := strings.Fields(text)
-	if len(fields) == 0 {
-		return false
-	}
-	cmd := strings.ToLower(fields[0])
-	return cmd == "/roll" || cmd == "/r"
-}
-
-// failedRoll returns the error of a roll command's only roll when it
-// failed ({"expression", "error"}), "" otherwise.
-func failedRoll(rolls []json.RawMessage) string {
-	if len(rolls) != 1 {
-		return ""
-	}
-	var r struct {
-		Expression string `json:"expression"`
-		Error      string `json:"error"`
-	}
-	if json.Unmarshal(rolls[0], &r) != nil || r.Error == "" {
-		return ""
-	}
-	return "cannot roll '" + Clip(r.Expression) + "': " + r.Error
 }

@@ -5,36 +5,6 @@ import (
 	"strings"
 )
 
-// TokenTemplate is what the loaded system says a token placed from an
-// entity looks like (the system's Lua token hook): its footprint in grid
-// cells, its art, its vision and its role. Zero fields take the defaults
-// (one cell, the entity's token or image, no vision, the entity's role).
-type TokenTemplate struct {
-	Width  float64 `json:"width"`
-	Height float64 `json:"height"`
-	Image  string  `json:"image,omitempty"`
-	Role   string  `json:"role,omitempty"`
-	Label  string  `json:"label,omitempty"`
-	Vision *Vision `json:"vision,omitempty"`
-}
-
-// TokenRules is implemented by Rules whose system shapes the tokens placed
-// from its entities. TokenFor returns nil (and no error) when the entity's
-// kind has no token hook.
-type TokenRules interface {
-	TokenFor(ctx context.Context, e *Entity) (*TokenTemplate, error)
-}
-
-// PlaceToken asks for a token on a map from an entity, named by its id or
-// by its reference ("/monster/goblin", the kind and the slug).
-type PlaceToken struct {
-	EntityID  string  `json:"entityId"`
-	Reference string  `json:"reference"`
-	X         float64 `json:"x"`
-	Y         float64 `json:"y"`
-	Hidden    bool    `json:"hidden"`
-}
-
 // PlaceToken puts a new token for an entity on a map: name, reference and
 // entity link from the entity; size, art, vision and role from the
 // system's token hook (TokenRules). Clients get tokenUpdated (a hidden one
@@ -82,45 +52,6 @@ func (s *Service) placedEntity(ctx context.Context, p PlaceToken) (*Entity, erro
 		return s.EntityByReference(ctx, kind, slug)
 	}
 	return nil, Invalidf("give the entity to place: 'entityId' or 'reference' (/kind/slug)")
-}
-
-func tokenFromTemplate(e *Entity, tpl *TokenTemplate, p PlaceToken) *Token {
-	t := &Token{
-		ID: NewID(), Name: e.Name, Label: tpl.Label, Role: tpl.Role, X: p.X, Y: p.Y,
-		Width: tpl.Width, Height: tpl.Height, Hidden: p.Hidden, Vision: tpl.Vision,
-		Reference: "/" + e.Kind + "/" + e.Slug,
-	}
-	id := e.ID
-	t.EntityID = &id
-	image := tpl.Image
-	if image == "" {
-		image = e.Token
-	}
-	if image == "" {
-		image = e.Image
-	}
-	if image != "" {
-		t.Image = &image
-	}
-	if t.Vision != nil && t.Vision.ID == "" {
-		t.Vision.ID = NewID()
-	}
-	return t
-}
-
-func mapByID(tx Tx, id string) (*Map, error) {
-	m, err := tx.Map(id)
-	if IsNotFound(err) {
-		return nil, NotFoundf("no map with id '%s'", Clip(id))
-	}
-	return m, err
-}
-
-// MapTokens is the tokensUpdated payload: every token of a map. Clients
-// replace the map's tokens with the list.
-type MapTokens struct {
-	MapID  string   `json:"mapId"`
-	Tokens []*Token `json:"tokens"`
 }
 
 // DeleteToken removes a token from its map. Clients get tokensUpdated with

@@ -2,27 +2,13 @@ package core
 
 import (
 	"context"
-	"math"
 	"strings"
 )
 
-// ScreenOverlay changes the overlay on the player screen: an image (a URL
-// path players can load) or a text handout with its style. Nil fields stay
-// as they are; "" clears one.
-type ScreenOverlay struct {
-	Image *string `json:"overlayImage"`
-	Text  *string `json:"overlayHandoutText"`
-	Style *string `json:"overlayHandoutStyle"`
-}
-
-// maxHandoutText bounds a text handout.
-const maxHandoutText = 64 << 10
-
-// Overlay types of Screen.OverlayType.
-const (
-	OverlayImage   = "image"
-	OverlayHandout = "handout"
-)
+// liveScreen fills the parts of a screen that live in memory: the remote
+// interaction (as the mode and as the contract's boolean) and the defaults
+// the real web client reads (sharedVision always when unset).
+func (s *Service) liveScreen(screen *Screen) { screen.ApplySettings(s.live.Settings()) }
 
 // SetOverlay shows (or takes down) an overlay on the primary campaign's
 // player screen. Clients get screenUpdated.
@@ -69,23 +55,6 @@ func (s *Service) SetOverlay(ctx context.Context, o ScreenOverlay) (*Screen, err
 		return []Event{{Name: EventScreenUpdated, Data: screen}}, nil
 	})
 	return out, err
-}
-
-// Focus is the mapFocus payload: players' displays draw attention to a
-// point, pan and zoom to it, or go back to their previous view (reset).
-type Focus struct {
-	X      float64 `json:"x"`
-	Y      float64 `json:"y"`
-	Color  string  `json:"color"`
-	Effect bool    `json:"effect"`
-	Pan    bool    `json:"pan"`
-	Zoom   bool    `json:"zoom"`
-	Reset  bool    `json:"reset"`
-}
-
-// ScreenMap is the mapFitScreen payload: the map to fit.
-type ScreenMap struct {
-	ID string `json:"id"`
 }
 
 // FocusScreen tells player displays to look at a point (mapFocus).
@@ -145,13 +114,4 @@ func (s *Service) screenMapID(ctx context.Context) (string, error) {
 		return "", Conflictf("no map is on the player screen: show one first")
 	}
 	return id, err
-}
-
-func finite(vs ...float64) bool {
-	for _, v := range vs {
-		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return false
-		}
-	}
-	return true
 }

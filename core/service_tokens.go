@@ -1,6 +1,8 @@
 package core
 
-import "context"
+import (
+	"context"
+)
 
 // Token returns the token with id.
 func (s *Service) Token(ctx context.Context, id string) (*Token, error) {
@@ -14,24 +16,6 @@ func (s *Service) token(ctx context.Context, id string, players bool) (*Token, e
 		t, err = tokenFor(tx, id, players)
 		return err
 	})
-	return t, err
-}
-
-// tokenFor is tokenByID as players or the game master may read it: for
-// players a hidden token does not exist.
-func tokenFor(tx Tx, id string, players bool) (*Token, error) {
-	t, err := tokenByID(tx, id)
-	if err == nil && players && t.Hidden {
-		return nil, NotFoundf("no token with id '%s'", Clip(id))
-	}
-	return t, err
-}
-
-func tokenByID(tx Tx, id string) (*Token, error) {
-	t, err := tx.Token(id)
-	if IsNotFound(err) {
-		return nil, NotFoundf("no token with id '%s'", Clip(id))
-	}
 	return t, err
 }
 

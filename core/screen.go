@@ -1,0 +1,49 @@
+package core
+
+import (
+	"math"
+)
+
+// ScreenOverlay changes the overlay on the player screen: an image (a URL
+// path players can load) or a text handout with its style. Nil fields stay
+// as they are; "" clears one.
+type ScreenOverlay struct {
+	Image *string `json:"overlayImage"`
+	Text  *string `json:"overlayHandoutText"`
+	Style *string `json:"overlayHandoutStyle"`
+}
+
+// maxHandoutText bounds a text handout.
+const maxHandoutText = 64 << 10
+
+// Overlay types of Screen.OverlayType.
+const (
+	OverlayImage   = "image"
+	OverlayHandout = "handout"
+)
+
+// Focus is the mapFocus payload: players' displays draw attention to a
+// point, pan and zoom to it, or go back to their previous view (reset).
+type Focus struct {
+	X      float64 `json:"x"`
+	Y      float64 `json:"y"`
+	Color  string  `json:"color"`
+	Effect bool    `json:"effect"`
+	Pan    bool    `json:"pan"`
+	Zoom   bool    `json:"zoom"`
+	Reset  bool    `json:"reset"`
+}
+
+// ScreenMap is the mapFitScreen payload: the map to fit.
+type ScreenMap struct {
+	ID string `json:"id"`
+}
+
+func finite(vs ...float64) bool {
+	for _, v := range vs {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return false
+		}
+	}
+	return true
+}
