@@ -1,8 +1,6 @@
 package core
 
-import (
-	"context"
-)
+import "context"
 
 // The game master's combat changes (the host console): combatants added
 // from tokens or entities, initiative rolled through the system's rules,

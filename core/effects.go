@@ -1,8 +1,6 @@
 package core
 
-import (
-	"strings"
-)
+import "strings"
 
 // Status effects with durations (StatusEffect duration, durationUnit,
 // durationType, roundStart, turnStart, source). An effect lasts:

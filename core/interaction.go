@@ -1,8 +1,6 @@
 package core
 
-import (
-	"strings"
-)
+import "strings"
 
 // Remote interaction modes, as the original application's setting names
 // them (Settings → Remote Play → Interactions). The contract's on/off rule

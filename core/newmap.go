@@ -1,8 +1,6 @@
 package core
 
-import (
-	"strings"
-)
+import "strings"
 
 // NewMap is an empty map the game master creates in the primary campaign.
 type NewMap struct {

@@ -1,8 +1,6 @@
 package core
 
-import (
-	"context"
-)
+import "context"
 
 // TokenTemplate is what the loaded system says a token placed from an
 // entity looks like (the system's Lua token hook): its footprint in grid

@@ -1,8 +1,6 @@
 package core
 
-import (
-	"context"
-)
+import "context"
 
 // PlayerAccess reads and writes tokens and combatants as the public
 // listener's clients may (GET, PUT and PATCH /api/tokens/{id} and

@@ -1,8 +1,6 @@
 package core
 
-import (
-	"fmt"
-)
+import "fmt"
 
 // TokenSize names a token's footprint as the real client reads it: the
 // size letters of the common footprints (T half a cell, M one, L two, H

@@ -1,8 +1,6 @@
 package core
 
-import (
-	"math"
-)
+import "math"
 
 // ScreenOverlay changes the overlay on the player screen: an image (a URL
 // path players can load) or a text handout with its style. Nil fields stay

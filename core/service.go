@@ -20,7 +20,7 @@ type Service struct {
 	now        func() time.Time
 	live       *Live
 
-	mu sync.Mutex // serialises commit + publish
+	mu sync.Mutex // the commit lock: serialises commit + publish (see write)
 
 	// generation counts committed writes; read caches key on it.
 	generation atomic.Uint64
@@ -65,6 +65,19 @@ func (s *Service) Publish(events ...Event) {
 
 // write runs fn in one transaction and publishes the events it returns
 // after the commit. Nothing is published when fn fails.
+//
+// Broadcasts run inside the commit lock. The lock is held from before the
+// transaction until the bus has handed the events to every subscriber, so
+// the order clients receive events is the order the changes committed:
+// were publication outside the lock, two writes committing A then B could
+// broadcast B then A, and every client would keep A's older state (a token
+// back where it was, a stale hit point total). The price is that a slow
+// subscriber delays every writer, so subscribers must not block: the
+// WebSocket hub encodes each frame once and never waits for a client (a
+// non-blocking write to an idle socket, else the client's bounded queue),
+// dropping a client whose queue is full.
+// Publish takes the same lock, so uncommitted streams (drags, pointers)
+// stay in order with committed changes.
 func (s *Service) write(ctx context.Context, fn func(tx Tx) ([]Event, error)) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()

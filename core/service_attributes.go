@@ -1,8 +1,6 @@
 package core
 
-import (
-	"context"
-)
+import "context"
 
 // GetAttribute reads an entity's attributes (getAttribute). The contract
 // says the original application only echoes the request; we resolve it:

@@ -1,8 +1,6 @@
 package core
 
-import (
-	"context"
-)
+import "context"
 
 // Combatant returns the combatant with id.
 func (s *Service) Combatant(ctx context.Context, id string) (*Combatant, error) {

@@ -1,8 +1,6 @@
 package core
 
-import (
-	"context"
-)
+import "context"
 
 // UpdateDoor changes the state of a door wall on its map in one transaction,
 // recomputes the map's line of sight and broadcasts mapUpdated then

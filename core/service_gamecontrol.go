@@ -1,8 +1,6 @@
 package core
 
-import (
-	"context"
-)
+import "context"
 
 // ShowMap puts a map on the primary campaign's player screen and tells
 // clients: screenUpdated with the screen, then mapLoaded with the map as

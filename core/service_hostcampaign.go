@@ -1,8 +1,6 @@
 package core
 
-import (
-	"context"
-)
+import "context"
 
 // HostCampaign reads the primary campaign's view for the host console in
 // one read transaction (a consistent picture).

@@ -1,8 +1,6 @@
 package core
 
-import (
-	"context"
-)
+import "context"
 
 // HostMessages returns the primary campaign's n most recent messages,
 // oldest first, private rolls included: the host console's log.

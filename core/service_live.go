@@ -1,8 +1,6 @@
 package core
 
-import (
-	"context"
-)
+import "context"
 
 // UpdateSettings applies a settings change and tells clients what changed:
 // interactionUpdated for remote interaction, systemPaused for pause. Each

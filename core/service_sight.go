@@ -1,8 +1,6 @@
 package core
 
-import (
-	"context"
-)
+import "context"
 
 // dragSightOf reads the sight of tok's map for its drag; nil when the
 // token has no vision, is hidden, or its map has line of sight off.

@@ -1,8 +1,6 @@
 package core
 
-import (
-	"context"
-)
+import "context"
 
 // Snapshot assembles GET /api for the loaded system's primary campaign:
 // the game with its combatants, the map on the player screen, the screen,

@@ -1,8 +1,6 @@
 package core
 
-import (
-	"context"
-)
+import "context"
 
 // Token returns the token with id.
 func (s *Service) Token(ctx context.Context, id string) (*Token, error) {
