@@ -2,6 +2,7 @@ package core_test
 
 import (
 	"errors"
+	"reflect"
 	"testing"
 
 	"github.com/vttapp/companion/core"
@@ -84,5 +85,16 @@ func TestContentReadsNameWhatIsMissing(t *testing.T) {
 	}
 	if list, err := f.svc.Modules(svcCtx); err != nil || len(list) != 0 {
 		t.Fatalf("Modules = %v, %v", list, err)
+	}
+}
+
+// Packages outside core change state through named service methods, not a
+// raw transaction: the service exports neither its store nor its write.
+func TestServiceExportsNoStoreOrRawWrite(t *testing.T) {
+	svc := reflect.TypeOf(&core.Service{})
+	for _, name := range []string{"Store", "Write", "View", "Update"} {
+		if _, ok := svc.MethodByName(name); ok {
+			t.Errorf("core.Service exports %s: give its callers a named method instead", name)
+		}
 	}
 }
