@@ -46,22 +46,10 @@ func (s *Service) patchCombatant(ctx context.Context, id string, patch Object, p
 // replaceCombatant stores a client's edit of a combatant, its server-owned
 // fields kept.
 func (s *Service) replaceCombatant(ctx context.Context, id string, e edit[Combatant], players bool) (*Combatant, error) {
-	p := s.pin()
-	var out *Combatant
-	err := p.write(ctx, func(tx Tx) ([]Event, error) {
-		old, err := combatantFor(tx, id, players)
-		if err != nil {
-			return nil, err
-		}
-		next, err := e.next(old)
-		if err != nil {
-			return nil, err
-		}
-		next.restoreServerOwned(old, players)
-		out = next
-		return p.storeCombatant(tx, next)
-	})
-	return out, err
+	return replaceStored(s, ctx, e,
+		func(tx Tx) (*Combatant, error) { return combatantFor(tx, id, players) },
+		func(next, old *Combatant) { next.restoreServerOwned(old, players) },
+		pinned.storeCombatant)
 }
 
 // storeCombatant writes a combatant and, when it is shared (its entity is of

@@ -9,86 +9,61 @@ import "context"
 
 // Modules lists the installed modules.
 func (s *Service) Modules(ctx context.Context) ([]*Module, error) {
-	var list []*Module
-	err := s.store.View(ctx, func(tx Tx) error {
-		var err error
-		list, err = tx.Modules()
-		return err
-	})
-	return list, err
+	return readStore(ctx, s.store, func(tx Tx) ([]*Module, error) { return tx.Modules() })
 }
 
 // Module returns an installed module.
 func (s *Service) Module(ctx context.Context, id string) (*Module, error) {
-	var m *Module
-	err := s.store.View(ctx, func(tx Tx) error {
-		var err error
-		m, err = tx.Module(id)
+	return readStore(ctx, s.store, func(tx Tx) (*Module, error) {
+		m, err := tx.Module(id)
 		if IsNotFound(err) {
-			return NotFoundf("no module with id '%s'", Clip(id))
+			return nil, NotFoundf("no module with id '%s'", Clip(id))
 		}
-		return err
+		return m, err
 	})
-	return m, err
 }
 
 // Campaigns lists every campaign, of every system.
 func (s *Service) Campaigns(ctx context.Context) ([]*Campaign, error) {
-	var list []*Campaign
-	err := s.store.View(ctx, func(tx Tx) error {
-		var err error
-		list, err = tx.Campaigns()
-		return err
-	})
-	return list, err
+	return readStore(ctx, s.store, func(tx Tx) ([]*Campaign, error) { return tx.Campaigns() })
 }
 
 // Campaign returns a campaign.
 func (s *Service) Campaign(ctx context.Context, id string) (*Campaign, error) {
-	var c *Campaign
-	err := s.store.View(ctx, func(tx Tx) error {
-		var err error
-		c, err = tx.Campaign(id)
+	return readStore(ctx, s.store, func(tx Tx) (*Campaign, error) {
+		c, err := tx.Campaign(id)
 		if IsNotFound(err) {
-			return NotFoundf("no campaign with id '%s'", Clip(id))
+			return nil, NotFoundf("no campaign with id '%s'", Clip(id))
 		}
-		return err
+		return c, err
 	})
-	return c, err
 }
 
 // PrimaryCampaignOf returns the primary campaign of a system, which need
 // not be the loaded one.
 func (s *Service) PrimaryCampaignOf(ctx context.Context, system string) (*Campaign, error) {
-	var c *Campaign
-	err := s.store.View(ctx, func(tx Tx) error {
-		var err error
-		c, err = tx.PrimaryCampaign(system)
-		return err
-	})
-	return c, err
+	return readStore(ctx, s.store, func(tx Tx) (*Campaign, error) { return tx.PrimaryCampaign(system) })
 }
 
 // AllMaps lists every map of every owner, each with its tokens.
 func (s *Service) AllMaps(ctx context.Context) ([]*Map, error) {
-	var list []*Map
-	err := s.store.View(ctx, func(tx Tx) error {
-		var err error
-		list, err = tx.Maps("")
-		return err
-	})
-	return list, err
+	return readStore(ctx, s.store, func(tx Tx) ([]*Map, error) { return tx.Maps("") })
 }
 
 // Map returns a map with its tokens, whole: as the game master sees it.
 func (s *Service) Map(ctx context.Context, id string) (*Map, error) {
-	var m *Map
-	err := s.store.View(ctx, func(tx Tx) error {
+	return readStore(ctx, s.store, func(tx Tx) (*Map, error) { return mapByID(tx, id) })
+}
+
+// readStore runs one read transaction and returns what fn read.
+func readStore[T any](ctx context.Context, store Store, fn func(tx Tx) (T, error)) (T, error) {
+	var out T
+	err := store.View(ctx, func(tx Tx) error {
 		var err error
-		m, err = mapByID(tx, id)
+		out, err = fn(tx)
 		return err
 	})
-	return m, err
+	return out, err
 }
 
 // ChangeContent runs change in one transaction and, once it is committed,

@@ -75,25 +75,15 @@ func (s *Service) PatchEntity(ctx context.Context, kind, id string, patch Object
 // replaceEntity stores a client's edit of an entity of kind (any kind when
 // kind is empty), its server-owned fields kept.
 func (s *Service) replaceEntity(ctx context.Context, kind, id string, e edit[Entity]) (*Entity, error) {
-	p := s.pin()
-	var out *Entity
-	err := p.write(ctx, func(tx Tx) ([]Event, error) {
-		old, err := entityOfKind(tx, kind, id)
-		if err != nil {
-			return nil, err
-		}
-		next, err := e.next(old)
-		if err != nil {
-			return nil, err
-		}
-		next.restoreServerOwned(old)
-		if e.whole != nil && next.System == "" {
-			next.System = old.System // a whole document without a system keeps the one it had
-		}
-		out = next
-		return p.storeEntity(tx, next)
-	})
-	return out, err
+	return replaceStored(s, ctx, e,
+		func(tx Tx) (*Entity, error) { return entityOfKind(tx, kind, id) },
+		func(next, old *Entity) {
+			next.restoreServerOwned(old)
+			if e.whole != nil && next.System == "" {
+				next.System = old.System // a whole document without a system keeps the one it had
+			}
+		},
+		pinned.storeEntity)
 }
 
 // storeEntity validates and writes an entity, then keeps a unique entity's

@@ -48,22 +48,10 @@ func (s *Service) patchToken(ctx context.Context, id string, patch Object, playe
 // replaceToken stores a client's edit of a token, its server-owned fields
 // kept.
 func (s *Service) replaceToken(ctx context.Context, id string, e edit[Token], players bool) (*Token, error) {
-	p := s.pin()
-	var out *Token
-	err := p.write(ctx, func(tx Tx) ([]Event, error) {
-		old, err := tokenFor(tx, id, players)
-		if err != nil {
-			return nil, err
-		}
-		next, err := e.next(old)
-		if err != nil {
-			return nil, err
-		}
-		next.restoreServerOwned(old, players)
-		out = next
-		return p.storeToken(tx, next)
-	})
-	return out, err
+	return replaceStored(s, ctx, e,
+		func(tx Tx) (*Token, error) { return tokenFor(tx, id, players) },
+		func(next, old *Token) { next.restoreServerOwned(old, players) },
+		pinned.storeToken)
 }
 
 func (s pinned) storeToken(tx Tx, t *Token) ([]Event, error) {
