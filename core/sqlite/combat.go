@@ -110,12 +110,12 @@ func (t *tx) PutScreen(campaignID string, s *core.Screen) error {
 // scanCombatant's order.
 const combatantColumns = "id, campaign, rank, revision, doc"
 
-func scanCombatant(scan func(dest ...any) error) (*core.Combatant, error) {
+func scanCombatant(rows *sql.Rows) (*core.Combatant, error) {
 	var id, campaign string
 	var rank int
 	var revision int64
 	var doc sql.RawBytes
-	if err := scan(&id, &campaign, &rank, &revision, &doc); err != nil {
+	if err := rows.Scan(&id, &campaign, &rank, &revision, &doc); err != nil {
 		return nil, err
 	}
 	c := new(core.Combatant)

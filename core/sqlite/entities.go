@@ -13,11 +13,11 @@ const entityColumns = "id, owner, revision, doc"
 
 // scanEntity builds an entity from its document and restores the fields
 // that live only in columns.
-func scanEntity(scan func(dest ...any) error) (*core.Entity, error) {
+func scanEntity(rows *sql.Rows) (*core.Entity, error) {
 	var id, owner string
 	var revision int64
 	var doc sql.RawBytes
-	if err := scan(&id, &owner, &revision, &doc); err != nil {
+	if err := rows.Scan(&id, &owner, &revision, &doc); err != nil {
 		return nil, err
 	}
 	e := new(core.Entity)

@@ -12,11 +12,11 @@ import (
 
 const mapColumns = "id, owner, revision, doc"
 
-func scanMap(scan func(dest ...any) error) (*core.Map, error) {
+func scanMap(rows *sql.Rows) (*core.Map, error) {
 	var id, owner string
 	var revision int64
 	var doc sql.RawBytes
-	if err := scan(&id, &owner, &revision, &doc); err != nil {
+	if err := rows.Scan(&id, &owner, &revision, &doc); err != nil {
 		return nil, err
 	}
 	m := new(core.Map)
@@ -132,11 +132,11 @@ func (t *tx) DeleteMap(id string) error {
 
 const tokenColumns = "id, map_id, revision, doc"
 
-func scanToken(scan func(dest ...any) error) (*core.Token, error) {
+func scanToken(rows *sql.Rows) (*core.Token, error) {
 	var id, mapID string
 	var revision int64
 	var doc sql.RawBytes
-	if err := scan(&id, &mapID, &revision, &doc); err != nil {
+	if err := rows.Scan(&id, &mapID, &revision, &doc); err != nil {
 		return nil, err
 	}
 	tok := new(core.Token)

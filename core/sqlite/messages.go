@@ -64,10 +64,10 @@ func (t *tx) RecentMessages(campaignID string, n int) ([]*core.Message, error) {
 		) ORDER BY seq`, campaignID, n)
 }
 
-func scanMessage(scan func(dest ...any) error) (*core.Message, error) {
+func scanMessage(rows *sql.Rows) (*core.Message, error) {
 	var id string
 	var doc sql.RawBytes
-	if err := scan(&id, &doc); err != nil {
+	if err := rows.Scan(&id, &doc); err != nil {
 		return nil, err
 	}
 	m := new(core.Message)

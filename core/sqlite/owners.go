@@ -25,10 +25,10 @@ func (t *tx) Modules() ([]*core.Module, error) {
 	return queryAll(t, "list modules", scanModule, "SELECT id, doc FROM modules ORDER BY name COLLATE NOCASE, id")
 }
 
-func scanModule(scan func(dest ...any) error) (*core.Module, error) {
+func scanModule(rows *sql.Rows) (*core.Module, error) {
 	var id string
 	var doc sql.RawBytes
-	if err := scan(&id, &doc); err != nil {
+	if err := rows.Scan(&id, &doc); err != nil {
 		return nil, err
 	}
 	m := new(core.Module)
@@ -92,11 +92,11 @@ func (t *tx) Campaigns() ([]*core.Campaign, error) {
 	return queryAll(t, "list campaigns", scanCampaign, "SELECT id, is_primary, doc FROM campaigns ORDER BY name COLLATE NOCASE, id")
 }
 
-func scanCampaign(scan func(dest ...any) error) (*core.Campaign, error) {
+func scanCampaign(rows *sql.Rows) (*core.Campaign, error) {
 	var id string
 	var primary bool
 	var doc sql.RawBytes
-	if err := scan(&id, &primary, &doc); err != nil {
+	if err := rows.Scan(&id, &primary, &doc); err != nil {
 		return nil, err
 	}
 	return decodeCampaign(id, primary, doc)

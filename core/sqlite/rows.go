@@ -1,8 +1,11 @@
 package sqlite
 
-// rowScanner turns one row into a value; scan is the row's Scan. A stored
-// document it cannot decode is an error like any other.
-type rowScanner[T any] func(scan func(dest ...any) error) (T, error)
+import "database/sql"
+
+// rowScanner turns the current row into a value. A stored document it
+// cannot decode is an error like any other. It calls rows.Scan itself,
+// not through a function value, so what it scans into stays on its stack.
+type rowScanner[T any] func(rows *sql.Rows) (T, error)
 
 // queryAll runs a query inside the transaction and turns each row into a
 // T with scanRow, in the query's order. Every failure says what the store
@@ -15,7 +18,7 @@ func queryAll[T any](t *tx, doing string, scanRow rowScanner[T], query string, a
 	defer rows.Close()
 	out := []T{}
 	for rows.Next() {
-		v, err := scanRow(rows.Scan)
+		v, err := scanRow(rows)
 		if err != nil {
 			return nil, internal(doing, err)
 		}
