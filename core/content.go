@@ -4,13 +4,12 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/google/uuid"
+	"golang.org/x/text/unicode/norm"
 	"regexp"
 	"strings"
 	"time"
 	"unicode"
-
-	"github.com/google/uuid"
-	"golang.org/x/text/unicode/norm"
 )
 
 // Object is a free-form JSON object: system data, attributes and the
@@ -361,5 +360,52 @@ func jsonTypeName(goKind string) string {
 		return "an object"
 	default:
 		return "a value of another type"
+	}
+}
+
+func entityOfKind(tx Tx, kind, id string) (*Entity, error) {
+	e, err := tx.Entity(id)
+	if IsNotFound(err) || (err == nil && kind != "" && e.Kind != kind) {
+		if kind == "" {
+			return nil, NotFoundf("no entity with id '%s'", Clip(id))
+		}
+		return nil, NotFoundf("no %s with id '%s'", kind, Clip(id))
+	}
+	return e, err
+}
+
+// copyRanges copies each range key from src to dst (removing it from dst
+// when src has none).
+func copyRanges(dst, src Object, ranges []string) {
+	if dst == nil {
+		return
+	}
+	for _, key := range ranges {
+		if v, ok := src[key]; ok {
+			dst[key] = cloneJSON(v)
+		} else {
+			delete(dst, key)
+		}
+	}
+}
+
+// cloneJSON deep-copies a decoded JSON value so two documents never share
+// a nested map or slice.
+func cloneJSON(v any) any {
+	switch t := v.(type) {
+	case map[string]any:
+		out := make(map[string]any, len(t))
+		for k, x := range t {
+			out[k] = cloneJSON(x)
+		}
+		return out
+	case []any:
+		out := make([]any, len(t))
+		for i, x := range t {
+			out[i] = cloneJSON(x)
+		}
+		return out
+	default:
+		return v
 	}
 }

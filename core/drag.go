@@ -194,7 +194,8 @@ func (d *Drags) Move(ctx context.Context, from EventSource, m Movement) (*Moveme
 // commit stores the end position of a drag in one transaction and
 // broadcasts the end of the stream followed by tokenUpdated.
 func (d *Drags) commit(ctx context.Context, m Movement) error {
-	return d.svc.write(ctx, func(tx Tx) ([]Event, error) {
+	svc := d.svc.pin()
+	return svc.write(ctx, func(tx Tx) ([]Event, error) {
 		t, err := tx.Token(m.ID)
 		if IsNotFound(err) {
 			return nil, errDragVetoed
@@ -209,7 +210,7 @@ func (d *Drags) commit(ctx context.Context, m Movement) error {
 			return nil, errDragVetoed
 		}
 		t.X, t.Y = m.X, m.Y
-		events, err := d.svc.storeToken(tx, t)
+		events, err := svc.storeToken(tx, t)
 		if err != nil {
 			return nil, err
 		}

@@ -177,8 +177,7 @@ func TestDragEndsInBlockWhenTokenDeletedMidDrag(t *testing.T) {
 	d := core.NewDrags(f.svc)
 	move(t, d, alice, core.DragStart, 10, 20)
 	move(t, d, alice, core.DragControl, 30, 30)
-	deleteToken := func(tx core.Tx) ([]core.Event, error) { return nil, tx.DeleteToken(liveTokenID) }
-	if err := f.svc.Write(context.Background(), deleteToken); err != nil {
+	if err := f.svc.DeleteToken(context.Background(), liveTokenID); err != nil {
 		t.Fatal(err)
 	}
 	f.events.take()

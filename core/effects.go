@@ -1,9 +1,6 @@
 package core
 
-import (
-	"context"
-	"strings"
-)
+import "strings"
 
 // Status effects with durations (StatusEffect duration, durationUnit,
 // durationType, roundStart, turnStart, source). An effect lasts:
@@ -23,60 +20,6 @@ import (
 // effectElapsed counts, in an effect's data, the turns already seen of a
 // StartNextTurn or EndNextTurn effect.
 const effectElapsed = "turnsElapsed"
-
-// AddEffect puts a condition or effect on a combatant. While combat runs,
-// roundStart and turnStart are the current round and turn unless given.
-func (s *Service) AddEffect(ctx context.Context, combatantID string, e StatusEffect) (*Combatant, error) {
-	if strings.TrimSpace(e.Name) == "" && e.Reference == "" {
-		return nil, Invalidf("an effect needs a 'name' (or a 'reference' such as /condition/poisoned)")
-	}
-	if e.Duration < 0 {
-		return nil, Invalidf("an effect's duration must not be negative")
-	}
-	return s.changeCombatant(ctx, combatantID, func(tx Tx, c *Combatant) error {
-		game, err := tx.Game(c.Campaign)
-		if err != nil {
-			return err
-		}
-		if e.ID == "" {
-			e.ID = NewID()
-		}
-		if e.Attributes == nil {
-			e.Attributes = Object{}
-		}
-		if e.Modifiers == nil {
-			e.Modifiers = []Modifier{}
-		}
-		if game.Started {
-			if e.RoundStart == 0 {
-				e.RoundStart = game.Round
-			}
-			if e.TurnStart == 0 {
-				e.TurnStart = game.Turn
-			}
-		}
-		for _, old := range c.Effects {
-			if old.ID == e.ID {
-				return Conflictf("combatant '%s' already has an effect with id '%s'", Clip(c.Name), Clip(e.ID))
-			}
-		}
-		c.Effects = append(append([]StatusEffect(nil), c.Effects...), e)
-		return nil
-	})
-}
-
-// RemoveEffect takes an effect off a combatant.
-func (s *Service) RemoveEffect(ctx context.Context, combatantID, effectID string) (*Combatant, error) {
-	return s.changeCombatant(ctx, combatantID, func(_ Tx, c *Combatant) error {
-		for i, e := range c.Effects {
-			if e.ID == effectID {
-				c.Effects = append(append([]StatusEffect(nil), c.Effects[:i]...), c.Effects[i+1:]...)
-				return nil
-			}
-		}
-		return NotFoundf("combatant '%s' has no effect with id '%s'", Clip(c.Name), Clip(effectID))
-	})
-}
 
 // effectRounds is an effect's duration in rounds, 0 when it does not
 // expire by itself.

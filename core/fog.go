@@ -2,8 +2,6 @@ package core
 
 import (
 	"bytes"
-	"context"
-	"encoding/base64"
 	"image"
 	"image/color"
 	"image/draw"
@@ -248,78 +246,4 @@ func (f *FogMask) Revealed(x, y float64) bool {
 type FogImage struct {
 	ID    string `json:"id"`
 	Image string `json:"image"`
-}
-
-// FogTarget returns a map and the primary campaign whose folder keeps its
-// fog mask.
-func (s *Service) FogTarget(ctx context.Context, mapID string) (*Map, *Campaign, error) {
-	var m *Map
-	var c *Campaign
-	err := s.store.View(ctx, func(tx Tx) error {
-		var err error
-		if m, err = mapByID(tx, mapID); err != nil {
-			return err
-		}
-		c, err = s.primaryCampaign(tx)
-		return err
-	})
-	return m, c, err
-}
-
-// SetFog records a map's new fog mask (fog, the URL path of the file the
-// caller wrote) and, when fogOn is given, turns fog of war on or off.
-// Clients get fogUpdated with the mask (when png is given) and, when fog
-// was turned on or off, mapUpdated. It returns the map's previous fog
-// path, for the caller to remove the old file.
-func (s *Service) SetFog(ctx context.Context, mapID, fog string, png []byte, fogOn *bool) (previous string, err error) {
-	err = s.write(ctx, func(tx Tx) ([]Event, error) {
-		m, err := mapByID(tx, mapID)
-		if err != nil {
-			return nil, err
-		}
-		previous = m.Fog
-		if fog != "" {
-			m.Fog = fog
-		}
-		toggled := fogOn != nil && *fogOn != m.FogOfWar
-		if fogOn != nil {
-			m.FogOfWar = *fogOn
-		}
-		tokens := m.Tokens
-		m.Tokens = nil // the map document only; tokens keep their rows
-		if err := tx.PutMap(m); err != nil {
-			return nil, err
-		}
-		m.Tokens = tokens
-		// Players see a map once it is on the player screen: a map the GM
-		// prepares off screen reaches the host console alone.
-		onScreen, err := s.onPlayerScreen(tx, m.ID)
-		if err != nil {
-			return nil, err
-		}
-		var events []Event
-		if toggled {
-			host, err := s.hostMapIn(tx, m)
-			if err != nil {
-				return nil, err
-			}
-			views := HostOnly(host)
-			if onScreen {
-				if views.Players, err = s.playerMapIn(tx, m); err != nil {
-					return nil, err
-				}
-			}
-			events = append(events, Event{Name: EventMapUpdated, Data: views})
-		}
-		if png != nil {
-			image := &FogImage{ID: m.ID, Image: base64.StdEncoding.EncodeToString(png)}
-			if onScreen {
-				events = append(events, Event{Name: EventFogUpdated, Data: image})
-			} else {
-				events = append(events, Event{Name: EventFogUpdated, Data: HostOnly(image)})
-			}
-		}
-		return events, nil
-	})
-	return previous, err
 }

@@ -17,7 +17,7 @@ type Game struct {
 	InitiativeID string       `json:"initiativeId,omitempty"`
 	Combatants   []*Combatant `json:"combatants"`
 	// Creatures is the initiative list as the real web client reads it
-	// (creatures.go): set on the game players receive, never stored.
+	// (service_creatures.go): set on the game players receive, never stored.
 	Creatures []Creature `json:"creatures"`
 }
 

@@ -43,13 +43,14 @@ func (d *Drags) MoveAsHost(ctx context.Context, from EventSource, m Movement) (*
 		return nil, nil
 	case DragEnd:
 		delete(d.active, m.ID)
-		return nil, d.svc.write(ctx, func(tx Tx) ([]Event, error) {
+		svc := d.svc.pin()
+		return nil, svc.write(ctx, func(tx Tx) ([]Event, error) {
 			t, err := tokenByID(tx, m.ID)
 			if err != nil {
 				return nil, err
 			}
 			t.X, t.Y = m.X, m.Y
-			events, err := d.svc.storeToken(tx, t)
+			events, err := svc.storeToken(tx, t)
 			if err != nil {
 				return nil, err
 			}

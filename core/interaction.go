@@ -70,11 +70,6 @@ func (p SettingsPatch) interaction() (mode string, set bool, err error) {
 	return "", false, nil
 }
 
-// liveScreen fills the parts of a screen that live in memory: the remote
-// interaction (as the mode and as the contract's boolean) and the defaults
-// the real web client reads (sharedVision always when unset).
-func (s *Service) liveScreen(screen *Screen) { screen.ApplySettings(s.live.Settings()) }
-
 // ApplySettings copies the host's remote interaction into a screen (the
 // mode and the contract's boolean) and fills its defaults.
 func (s *Screen) ApplySettings(settings Settings) {
@@ -103,4 +98,10 @@ func (s *Screen) Normalize() {
 	if s.Interaction == "" {
 		s.Interaction = interactionFromBool(s.RemoteInteraction)
 	}
+}
+
+// remoteInteractionOff is the error for a client's drag, door or pointer
+// while the host has remote interaction off (contract 5).
+func remoteInteractionOff(what string) error {
+	return Conflictf("%s refused: the host has turned remote interaction off", what)
 }

@@ -46,7 +46,7 @@ const (
 	// a kilobyte.
 	MaxTokenBytes = 64 << 10
 	// MaxTrackedField is the longest string id or type of a tracked
-	// object (their number and contours are capped in livestate.go), and
+	// object (their number and contours are capped in live.go), and
 	// the longest id or colour of a pointer.
 	MaxTrackedField = 256
 	// MaxTrackedContourTotal bounds the contour numbers of all tracked

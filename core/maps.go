@@ -207,7 +207,7 @@ type Token struct {
 	Combatant  *Combatant `json:"combatant,omitempty"`
 	Player     bool       `json:"player"`
 
-	// Derived for players (creatures.go), never stored: size from
+	// Derived for players (service_creatures.go), never stored: size from
 	// width/height, and the linked combatant's health, hitpoints, bloodied
 	// and dead, as the real web client reads them.
 	Size      string   `json:"size,omitempty"`
@@ -254,4 +254,38 @@ type Vision struct {
 	DarkRadiusMin  float64 `json:"darkRadiusMin"`
 	DarkRadiusMax  float64 `json:"darkRadiusMax"`
 	Sight          any     `json:"sight"`
+}
+
+func wallIndex(walls []Wall, id string) int {
+	for i := range walls {
+		if walls[i].ID == id {
+			return i
+		}
+	}
+	return -1
+}
+
+func wallTypeName(t string) string {
+	if t == "" {
+		return WallNormal
+	}
+	return t
+}
+
+// tokenFor is tokenByID as players or the game master may read it: for
+// players a hidden token does not exist.
+func tokenFor(tx Tx, id string, players bool) (*Token, error) {
+	t, err := tokenByID(tx, id)
+	if err == nil && players && t.Hidden {
+		return nil, NotFoundf("no token with id '%s'", Clip(id))
+	}
+	return t, err
+}
+
+func tokenByID(tx Tx, id string) (*Token, error) {
+	t, err := tx.Token(id)
+	if IsNotFound(err) {
+		return nil, NotFoundf("no token with id '%s'", Clip(id))
+	}
+	return t, err
 }

@@ -26,7 +26,7 @@ type Message struct {
 	Campaign string            `json:"campaign"`
 	Created  time.Time         `json:"created"`
 	// Private marks the game master's private roll: stored, shown on the
-	// host console only, never sent to players (hostmessages.go).
+	// host console only, never sent to players (service_hostmessages.go).
 	Private bool `json:"private,omitempty"`
 }
 
@@ -78,4 +78,43 @@ type Roller interface {
 	// (in order of appearance; a roll that failed carries its error), and an
 	// error of KindInvalid only when nothing usable would be left to store.
 	RollText(text string) (stored string, rolls []json.RawMessage, err error)
+}
+
+// isRollCommand reports whether text is a /roll or /r chat command, in any
+// case and followed by any white space, as the dice engine reads it.
+func isRollCommand(text string) bool {
+	fields := strings.Fields(text)
+	if len(fields) == 0 {
+		return false
+	}
+	cmd := strings.ToLower(fields[0])
+	return cmd == "/roll" || cmd == "/r"
+}
+
+// failedRoll returns the error of a roll command's only roll when it
+// failed ({"expression", "error"}), "" otherwise.
+func failedRoll(rolls []json.RawMessage) string {
+	if len(rolls) != 1 {
+		return ""
+	}
+	var r struct {
+		Expression string `json:"expression"`
+		Error      string `json:"error"`
+	}
+	if json.Unmarshal(rolls[0], &r) != nil || r.Error == "" {
+		return ""
+	}
+	return "cannot roll '" + Clip(r.Expression) + "': " + r.Error
+}
+
+// withoutPrivate leaves the game master's private rolls out of a list
+// players read (GET /api).
+func withoutPrivate(list []*Message) []*Message {
+	out := list[:0:0]
+	for _, m := range list {
+		if !m.Private {
+			out = append(out, m)
+		}
+	}
+	return out
 }

@@ -1,9 +1,6 @@
 package core
 
-import (
-	"context"
-	"strings"
-)
+import "context"
 
 // TokenTemplate is what the loaded system says a token placed from an
 // entity looks like (the system's Lua token hook): its footprint in grid
@@ -33,54 +30,6 @@ type PlaceToken struct {
 	X         float64 `json:"x"`
 	Y         float64 `json:"y"`
 	Hidden    bool    `json:"hidden"`
-}
-
-// PlaceToken puts a new token for an entity on a map: name, reference and
-// entity link from the entity; size, art, vision and role from the
-// system's token hook (TokenRules). Clients get tokenUpdated (a hidden one
-// reaches players as {id, hidden}).
-func (s *Service) PlaceToken(ctx context.Context, mapID string, p PlaceToken) (*Token, error) {
-	e, err := s.placedEntity(ctx, p)
-	if err != nil {
-		return nil, err
-	}
-	var tpl *TokenTemplate
-	if tr, ok := s.rules.(TokenRules); ok {
-		// Outside the write lock: the hook runs Lua.
-		if tpl, err = tr.TokenFor(ctx, e); err != nil {
-			return nil, err
-		}
-	}
-	if tpl == nil {
-		tpl = &TokenTemplate{}
-	}
-	t := tokenFromTemplate(e, tpl, p)
-	err = s.write(ctx, func(tx Tx) ([]Event, error) {
-		if _, err := mapByID(tx, mapID); err != nil {
-			return nil, err
-		}
-		t.MapID = mapID
-		return s.storeToken(tx, t)
-	})
-	if err != nil {
-		return nil, err
-	}
-	return t, nil
-}
-
-// placedEntity resolves the entity a token is placed from.
-func (s *Service) placedEntity(ctx context.Context, p PlaceToken) (*Entity, error) {
-	switch {
-	case p.EntityID != "":
-		return s.Entity(ctx, "", p.EntityID)
-	case p.Reference != "":
-		kind, slug, ok := strings.Cut(strings.TrimPrefix(p.Reference, "/"), "/")
-		if !ok || kind == "" || slug == "" {
-			return nil, Invalidf("reference '%s' must be written /kind/slug, e.g. /monster/goblin", Clip(p.Reference))
-		}
-		return s.EntityByReference(ctx, kind, slug)
-	}
-	return nil, Invalidf("give the entity to place: 'entityId' or 'reference' (/kind/slug)")
 }
 
 func tokenFromTemplate(e *Entity, tpl *TokenTemplate, p PlaceToken) *Token {
@@ -120,57 +69,4 @@ func mapByID(tx Tx, id string) (*Map, error) {
 type MapTokens struct {
 	MapID  string   `json:"mapId"`
 	Tokens []*Token `json:"tokens"`
-}
-
-// DeleteToken removes a token from its map. Clients get tokensUpdated with
-// the map's tokens, since the contract has no event for one token leaving:
-// the host always, players (without the hidden tokens) when the map is on
-// the player screen, as their clients replace the tokens of the map they
-// show.
-func (s *Service) DeleteToken(ctx context.Context, id string) error {
-	return s.write(ctx, func(tx Tx) ([]Event, error) {
-		t, err := tokenByID(tx, id)
-		if err != nil {
-			return nil, err
-		}
-		if err := tx.DeleteToken(id); err != nil {
-			return nil, err
-		}
-		m, err := tx.Map(t.MapID)
-		if err != nil {
-			return nil, err
-		}
-		host, err := s.hostMapIn(tx, m)
-		if err != nil {
-			return nil, err
-		}
-		views := Views{Host: &MapTokens{MapID: m.ID, Tokens: host.Tokens}}
-		if onScreen, err := s.onPlayerScreen(tx, m.ID); err != nil {
-			return nil, err
-		} else if onScreen {
-			players, err := s.playerMapIn(tx, m)
-			if err != nil {
-				return nil, err
-			}
-			views.Players = &MapTokens{MapID: m.ID, Tokens: players.Tokens}
-		}
-		return []Event{{Name: EventTokensUpdated, Data: views}}, nil
-	})
-}
-
-// onPlayerScreen reports whether a map is on the primary campaign's player
-// screen.
-func (s *Service) onPlayerScreen(tx Tx, mapID string) (bool, error) {
-	c, err := s.primaryCampaign(tx)
-	if IsNotFound(err) {
-		return false, nil
-	}
-	if err != nil {
-		return false, err
-	}
-	screen, err := tx.Screen(c.ID)
-	if err != nil {
-		return false, err
-	}
-	return screen.MapID == mapID, nil
 }

@@ -12,9 +12,6 @@ import "context"
 // the game master's (the host console) and see everything.
 type PlayerAccess struct{ s *Service }
 
-// Players returns the players' access to tokens and combatants.
-func (s *Service) Players() PlayerAccess { return PlayerAccess{s} }
-
 // Token is Service.Token for players.
 func (p PlayerAccess) Token(ctx context.Context, id string) (*Token, error) {
 	return p.s.token(ctx, id, true)

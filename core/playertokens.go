@@ -25,42 +25,6 @@ func TokenSize(width, height float64) string {
 	return fmt.Sprintf("%gx%g", width, height)
 }
 
-// playerTokens returns copies of tokens with what the real client reads
-// beside the stored fields: size always; where a visible combatant is
-// linked (Combatant.TokenID), health, hitpoints, bloodied, dead and the
-// combatant itself as players may see it (playerCombatant). A hidden
-// combatant is not linked: its existence is the game master's. tokens are
-// not changed.
-func (s *Service) playerTokens(tokens []*Token, combatants []*Combatant) []*Token {
-	linked := map[string]*Combatant{}
-	for _, c := range combatants {
-		if c.TokenID != nil && *c.TokenID != "" && !c.Hidden {
-			linked[*c.TokenID] = c
-		}
-	}
-	out := make([]*Token, len(tokens))
-	for i, t := range tokens {
-		out[i] = s.playerToken(t, linked[t.ID])
-	}
-	return out
-}
-
-// playerToken is one token of playerTokens; c is its combatant or nil.
-func (s *Service) playerToken(t *Token, c *Combatant) *Token {
-	cp := *t
-	cp.Size = TokenSize(t.Width, t.Height)
-	cp.Health, cp.Hitpoints, cp.Bloodied, cp.Dead, cp.Combatant = nil, nil, nil, nil, nil
-	if c != nil && !c.Hidden {
-		cp.Health, cp.Hitpoints = s.Health(c)
-		bloodied, dead := c.Bloodied, c.Defeated
-		cp.Bloodied, cp.Dead = &bloodied, &dead
-		cp.Combatant = playerCombatant(c)
-	} else if t.Combatant != nil && !t.Combatant.Hidden {
-		cp.Combatant = playerCombatant(t.Combatant) // one stored with the token, without its data
-	}
-	return &cp
-}
-
 // playerCombatant is a token's combatant as players may see it (the real
 // client draws token.combatant's bloodied, defeated and effects): who it
 // is, its initiative and state, its status effects (without their notes,
@@ -124,59 +88,4 @@ func effectsHaveNotes(effects []StatusEffect) bool {
 		}
 	}
 	return false
-}
-
-// playerMap is a map as players receive it: hidden objects left out
-// (PlayerMap), tokens with what the real client reads (playerTokens) and
-// sight computed (WithSight).
-func (s *Service) playerMap(m *Map, combatants []*Combatant) *Map {
-	shown := PlayerMap(m)
-	out := *shown
-	out.Tokens = s.playerTokens(shown.Tokens, combatants)
-	return WithSight(&out)
-}
-
-// playerMapIn is playerMap with the primary campaign's combatants read in
-// tx (none when there is no primary campaign).
-func (s *Service) playerMapIn(tx Tx, m *Map) (*Map, error) {
-	combatants, err := s.primaryCombatants(tx)
-	if err != nil {
-		return nil, err
-	}
-	return s.playerMap(m, combatants), nil
-}
-
-// playerTokenIn is a token as tokenUpdated carries it: derived fields
-// from its combatant and its sight on its map.
-func (s *Service) playerTokenIn(tx Tx, t *Token) (*Token, error) {
-	combatants, err := s.primaryCombatants(tx)
-	if err != nil {
-		return nil, err
-	}
-	var linked *Combatant
-	for _, c := range combatants {
-		if c.TokenID != nil && *c.TokenID == t.ID {
-			linked = c
-			break
-		}
-	}
-	return tokenSight(tx, s.playerToken(t, linked))
-}
-
-func (s *Service) primaryCombatants(tx Tx) ([]*Combatant, error) {
-	if s.rules == nil {
-		return nil, nil
-	}
-	c, err := s.primaryCampaign(tx)
-	if IsNotFound(err) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	combatants, err := tx.Combatants(c.ID)
-	if err != nil {
-		return nil, err
-	}
-	return s.healthSources(tx, combatants)
 }

@@ -17,7 +17,7 @@ import (
 func TestAuditPlayersNeverSeeHiddenMapObjects(t *testing.T) {
 	f := newLiveFixture(t)
 	ctx := context.Background()
-	err := f.svc.Write(ctx, func(tx core.Tx) ([]core.Event, error) {
+	err := f.svc.ChangeContent(ctx, func(tx core.Tx) (core.Object, error) {
 		m, err := tx.Map(liveMapID)
 		if err != nil {
 			return nil, err

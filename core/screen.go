@@ -1,10 +1,6 @@
 package core
 
-import (
-	"context"
-	"math"
-	"strings"
-)
+import "math"
 
 // ScreenOverlay changes the overlay on the player screen: an image (a URL
 // path players can load) or a text handout with its style. Nil fields stay
@@ -24,52 +20,6 @@ const (
 	OverlayHandout = "handout"
 )
 
-// SetOverlay shows (or takes down) an overlay on the primary campaign's
-// player screen. Clients get screenUpdated.
-func (s *Service) SetOverlay(ctx context.Context, o ScreenOverlay) (*Screen, error) {
-	if o.Text != nil && len(*o.Text) > maxHandoutText {
-		return nil, TooLargef("a text handout has at most %d bytes", maxHandoutText)
-	}
-	if o.Image != nil && *o.Image != "" && !strings.HasPrefix(*o.Image, "/") && !strings.HasPrefix(*o.Image, "https://") && !strings.HasPrefix(*o.Image, "http://") {
-		return nil, Invalidf("overlayImage must be a path on this server (/campaigns/...) or an http(s) URL")
-	}
-	var out *Screen
-	err := s.write(ctx, func(tx Tx) ([]Event, error) {
-		c, err := s.primaryCampaign(tx)
-		if err != nil {
-			return nil, err
-		}
-		screen, err := tx.Screen(c.ID)
-		if err != nil {
-			return nil, err
-		}
-		if o.Image != nil {
-			screen.OverlayImage = *o.Image
-		}
-		if o.Text != nil {
-			screen.OverlayHandoutText = *o.Text
-		}
-		if o.Style != nil {
-			screen.OverlayHandoutStyle = *o.Style
-		}
-		switch {
-		case screen.OverlayImage != "":
-			screen.OverlayType = OverlayImage
-		case screen.OverlayHandoutText != "":
-			screen.OverlayType = OverlayHandout
-		default:
-			screen.OverlayType = ""
-		}
-		if err := tx.PutScreen(c.ID, screen); err != nil {
-			return nil, err
-		}
-		s.liveScreen(screen)
-		out = screen
-		return []Event{{Name: EventScreenUpdated, Data: screen}}, nil
-	})
-	return out, err
-}
-
 // Focus is the mapFocus payload: players' displays draw attention to a
 // point, pan and zoom to it, or go back to their previous view (reset).
 type Focus struct {
@@ -85,64 +35,6 @@ type Focus struct {
 // ScreenMap is the mapFitScreen payload: the map to fit.
 type ScreenMap struct {
 	ID string `json:"id"`
-}
-
-// FocusScreen tells player displays to look at a point (mapFocus).
-func (s *Service) FocusScreen(f Focus) error {
-	if !finite(f.X, f.Y) {
-		return Invalidf("mapFocus: 'x' and 'y' must be finite numbers")
-	}
-	if f.Color == "" {
-		f.Color = "#ffcc00"
-	}
-	s.Publish(Event{Name: EventMapFocus, Data: &f})
-	return nil
-}
-
-// FrameScreen sets the view player displays follow (mapFrameUpdated) on
-// the map on the player screen.
-func (s *Service) FrameScreen(ctx context.Context, f Frame) (*Frame, error) {
-	if !finite(f.X, f.Y, f.Zoom) || f.Zoom <= 0 {
-		return nil, Invalidf("mapFrameUpdated: 'x' and 'y' must be finite numbers and 'zoom' greater than 0")
-	}
-	id, err := s.screenMapID(ctx)
-	if err != nil {
-		return nil, err
-	}
-	f.ID = id
-	s.Publish(Event{Name: EventMapFrameUpdated, Data: &f})
-	return &f, nil
-}
-
-// FitScreen tells player displays to fit the map on the player screen to
-// their screen (mapFitScreen).
-func (s *Service) FitScreen(ctx context.Context) error {
-	id, err := s.screenMapID(ctx)
-	if err != nil {
-		return err
-	}
-	s.Publish(Event{Name: EventMapFitScreen, Data: &ScreenMap{ID: id}})
-	return nil
-}
-
-func (s *Service) screenMapID(ctx context.Context) (string, error) {
-	var id string
-	err := s.store.View(ctx, func(tx Tx) error {
-		c, err := s.primaryCampaign(tx)
-		if err != nil {
-			return err
-		}
-		screen, err := tx.Screen(c.ID)
-		if err != nil {
-			return err
-		}
-		id = screen.MapID
-		return nil
-	})
-	if err == nil && id == "" {
-		return "", Conflictf("no map is on the player screen: show one first")
-	}
-	return id, err
 }
 
 func finite(vs ...float64) bool {

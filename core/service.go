@@ -13,12 +13,14 @@ import (
 type Service struct {
 	store  Store
 	events Publisher
-	rules  Rules
-	roller Roller
-	now    func() time.Time
-	live   *Live
+	// ruleSource answers with the loaded system's rules, which a reload
+	// may swap at any moment: read it only through pin.
+	ruleSource Rules
+	roller     Roller
+	now        func() time.Time
+	live       *Live
 
-	mu sync.Mutex // serialises commit + publish
+	mu sync.Mutex // the commit lock: serialises commit + publish (see write)
 
 	// generation counts committed writes; read caches key on it.
 	generation atomic.Uint64
@@ -37,7 +39,7 @@ type ServiceConfig struct {
 
 // NewService returns a Service over the given store, publisher and rules.
 func NewService(cfg ServiceConfig) *Service {
-	s := &Service{store: cfg.Store, events: cfg.Events, rules: cfg.Rules, roller: cfg.Roller, now: cfg.Now, live: cfg.Live}
+	s := &Service{store: cfg.Store, events: cfg.Events, ruleSource: cfg.Rules, roller: cfg.Roller, now: cfg.Now, live: cfg.Live}
 	if s.now == nil {
 		s.now = time.Now
 	}
@@ -49,13 +51,6 @@ func NewService(cfg ServiceConfig) *Service {
 	}
 	return s
 }
-
-// Store returns the underlying store, for read paths that need more than
-// the service offers.
-func (s *Service) Store() Store { return s.store }
-
-// Rules returns the loaded system's rules.
-func (s *Service) Rules() Rules { return s.rules }
 
 // Live returns the in-memory live state (settings, tracked objects).
 func (s *Service) Live() *Live { return s.live }
@@ -70,6 +65,19 @@ func (s *Service) Publish(events ...Event) {
 
 // write runs fn in one transaction and publishes the events it returns
 // after the commit. Nothing is published when fn fails.
+//
+// Broadcasts run inside the commit lock. The lock is held from before the
+// transaction until the bus has handed the events to every subscriber, so
+// the order clients receive events is the order the changes committed:
+// were publication outside the lock, two writes committing A then B could
+// broadcast B then A, and every client would keep A's older state (a token
+// back where it was, a stale hit point total). The price is that a slow
+// subscriber delays every writer, so subscribers must not block: the
+// WebSocket hub encodes each frame once and never waits for a client (a
+// non-blocking write to an idle socket, else the client's bounded queue),
+// dropping a client whose queue is full.
+// Publish takes the same lock, so uncommitted streams (drags, pointers)
+// stay in order with committed changes.
 func (s *Service) write(ctx context.Context, fn func(tx Tx) ([]Event, error)) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -92,19 +100,13 @@ func (s *Service) write(ctx context.Context, fn func(tx Tx) ([]Event, error)) er
 // while the generation is unchanged. Read it before reading the store.
 func (s *Service) Generation() uint64 { return s.generation.Load() }
 
-// Write runs fn in one transaction and publishes the events it returns
-// after the commit, in order with every other change. Packages that own a
-// change of their own (the importers in core/imports) use it.
-func (s *Service) Write(ctx context.Context, fn func(tx Tx) ([]Event, error)) error {
-	return s.write(ctx, fn)
-}
-
 // PrimaryCampaign returns the primary campaign of the loaded system.
 func (s *Service) PrimaryCampaign(ctx context.Context) (*Campaign, error) {
+	p := s.pin()
 	var c *Campaign
-	err := s.store.View(ctx, func(tx Tx) error {
+	err := p.store.View(ctx, func(tx Tx) error {
 		var err error
-		c, err = tx.PrimaryCampaign(s.rules.SystemID())
+		c, err = tx.PrimaryCampaign(p.rules.SystemID())
 		return err
 	})
 	return c, err
@@ -112,7 +114,7 @@ func (s *Service) PrimaryCampaign(ctx context.Context) (*Campaign, error) {
 
 // primaryCampaign reads the loaded system's primary campaign inside tx, with
 // the contract's wording when there is none.
-func (s *Service) primaryCampaign(tx Tx) (*Campaign, error) {
+func (s pinned) primaryCampaign(tx Tx) (*Campaign, error) {
 	c, err := tx.PrimaryCampaign(s.rules.SystemID())
 	if IsNotFound(err) {
 		return nil, NotFoundf("no primary campaign for system '%s'", s.rules.SystemID())

@@ -61,7 +61,7 @@ func TestDoorRecomputesTokenVision(t *testing.T) {
 	ctx := context.Background()
 	// The token stands in the 100x100 room whose east gap is the door; the
 	// map has line of sight on and the token has vision.
-	err := f.svc.Write(ctx, func(tx core.Tx) ([]core.Event, error) {
+	err := f.svc.ChangeContent(ctx, func(tx core.Tx) (core.Object, error) {
 		m, err := tx.Map(liveMapID)
 		if err != nil {
 			return nil, err

@@ -1,7 +1,5 @@
 package core
 
-import "context"
-
 // Sight is the area a token's vision or a light reaches, as the real web
 // client reads it: in a token's vision.sight, a light's sight and the
 // array lineOfSightUpdated carries. Key names the source: "vision-<vision
@@ -145,28 +143,6 @@ func tokenSight(tx Tx, t *Token) (*Token, error) {
 type dragSight struct {
 	segments [][4]float64
 	box      [4]float64
-}
-
-// dragSightOf reads the sight of tok's map for its drag; nil when the
-// token has no vision, is hidden, or its map has line of sight off.
-func (s *Service) dragSightOf(ctx context.Context, tok *Token) (*dragSight, error) {
-	if !hasSight(tok) || tok.MapID == "" {
-		return nil, nil
-	}
-	var ds *dragSight
-	err := s.store.View(ctx, func(tx Tx) error {
-		m, err := tx.Map(tok.MapID)
-		if IsNotFound(err) {
-			return nil
-		}
-		if err != nil || !m.LineOfSight {
-			return err
-		}
-		segments := SightSegments(m)
-		ds = &dragSight{segments: segments, box: sightBox(m, segments)}
-		return nil
-	})
-	return ds, err
 }
 
 // cast sets m's polygon to what the token sees at m's position (none when

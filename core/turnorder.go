@@ -26,16 +26,6 @@ type InitiativeSorter interface {
 	InitiativeAscending() bool
 }
 
-// TurnOrder is the turn order of combatants under the loaded system's
-// sort direction.
-func (s *Service) TurnOrder(combatants []*Combatant) []TurnSlot {
-	ascending := false
-	if sorter, ok := s.rules.(InitiativeSorter); ok {
-		ascending = sorter.InitiativeAscending()
-	}
-	return TurnOrder(combatants, ascending)
-}
-
 // TurnOrder lists the slots that take a turn, in the order they act.
 // A slot takes part when its value is set and its combatant is not
 // defeated. Slots with an explicit order (Initiative.Order, 1-based) come

@@ -39,30 +39,3 @@ func HostView(data any) any {
 	}
 	return data
 }
-
-// hostMap is a map as the game master sees it: every token (hidden ones
-// included) with the fields derived from its combatant, and the sight of
-// every token with vision.
-func (s *Service) hostMapIn(tx Tx, m *Map) (*Map, error) {
-	combatants, err := s.primaryCombatants(tx)
-	if err != nil {
-		return nil, err
-	}
-	out := *m
-	out.Tokens = s.playerTokens(m.Tokens, combatants)
-	return WithSight(&out), nil
-}
-
-// hostGame is a game with every combatant and its creatures as the game
-// master sees them.
-func (s *Service) gameViews(tx Tx, g *Game) (Views, error) {
-	players, err := s.withCreatures(tx, playerGame(g))
-	if err != nil {
-		return Views{}, err
-	}
-	host, err := s.withCreatures(tx, g)
-	if err != nil {
-		return Views{}, err
-	}
-	return Views{Players: players, Host: host}, nil
-}

@@ -159,14 +159,14 @@ func TestAuditSnapshotKeys(t *testing.T) {
 		t.Fatalf("build must be a number: %v", snap["build"])
 	}
 	// The map on the screen deleted: no map key, not a null.
-	if err := e.svc.Write(context.Background(), func(tx core.Tx) ([]core.Event, error) { return nil, tx.DeleteMap(mapID) }); err != nil {
+	if err := e.svc.ChangeContent(context.Background(), func(tx core.Tx) (core.Object, error) { return nil, tx.DeleteMap(mapID) }); err != nil {
 		t.Fatal(err)
 	}
 	if got := keys(); got != withoutMap {
 		t.Fatalf("snapshot keys with the screen's map deleted: %s", got)
 	}
 	// No map on the screen at all.
-	err := e.svc.Write(context.Background(), func(tx core.Tx) ([]core.Event, error) {
+	err := e.svc.ChangeContent(context.Background(), func(tx core.Tx) (core.Object, error) {
 		return nil, tx.PutScreen(campaignID, &core.Screen{})
 	})
 	if err != nil {

@@ -27,6 +27,11 @@ func (h *Holder) Current() *System { return h.cur.Load() }
 // released by Close, which the caller may call.
 func (h *Holder) Swap(s *System) *System { return h.cur.Swap(s) }
 
+// RulesNow is the current system, whose rules never change: the core takes
+// it once per request (core.SwappableRules), so a reload in the middle of
+// a write cannot mix two versions of a system.
+func (h *Holder) RulesNow() core.Rules { return h.Current() }
+
 // SystemID is the current system's id.
 func (h *Holder) SystemID() string { return h.Current().SystemID() }
 
@@ -40,6 +45,7 @@ func (h *Holder) Ranges(kind string) []string { return h.Current().Ranges(kind) 
 func (h *Holder) InitiativeAscending() bool { return h.Current().InitiativeAscending() }
 
 var (
-	_ core.Rules = (*Holder)(nil)
-	_ core.Rules = (*System)(nil)
+	_ core.Rules          = (*Holder)(nil)
+	_ core.SwappableRules = (*Holder)(nil)
+	_ core.Rules          = (*System)(nil)
 )

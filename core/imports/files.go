@@ -98,14 +98,14 @@ func (in *Installer) InstallMap(ctx context.Context, um *UVTTMap, opt InstallOpt
 		return Result{}, core.Internal(err)
 	}
 	res := Result{Kind: KindMap, ID: m.ID, Name: m.Name}
-	if err := in.svc.Write(ctx, func(tx core.Tx) ([]core.Event, error) {
+	if err := in.svc.ChangeContent(ctx, func(tx core.Tx) (core.Object, error) {
 		if err := dest.check(tx); err != nil {
 			return nil, err
 		}
 		if err := tx.PutMap(m); err != nil {
 			return nil, err
 		}
-		return []core.Event{reloadEvent(res)}, nil
+		return reloadData(res), nil
 	}); err != nil {
 		return Result{}, err
 	}
@@ -115,7 +115,7 @@ func (in *Installer) InstallMap(ctx context.Context, um *UVTTMap, opt InstallOpt
 		err = os.Rename(staged, target)
 	}
 	if err != nil {
-		_ = in.svc.Write(context.WithoutCancel(ctx), func(tx core.Tx) ([]core.Event, error) { return nil, tx.DeleteMap(m.ID) })
+		_ = in.svc.ChangeContent(context.WithoutCancel(ctx), func(tx core.Tx) (core.Object, error) { return nil, tx.DeleteMap(m.ID) })
 		return Result{}, core.Internal(err)
 	}
 	return res, nil

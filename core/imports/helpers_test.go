@@ -21,6 +21,7 @@ func (testCollections) KindForCollection(label string) (string, bool) {
 
 // testEnv is a service over a real SQLite store in a temporary data folder.
 type testEnv struct {
+	store   core.Store
 	svc     *core.Service
 	dataDir string
 	in      *Installer
@@ -36,7 +37,7 @@ func newTestEnv(t *testing.T) *testEnv {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { store.Close() })
-	env := &testEnv{dataDir: dir, bus: core.NewBus()}
+	env := &testEnv{store: store, dataDir: dir, bus: core.NewBus()}
 	env.bus.Subscribe(func(ev []core.Event) { env.events = append(env.events, ev...) })
 	env.svc = core.NewService(core.ServiceConfig{Store: store, Events: env.bus})
 	env.in = NewInstaller(env.svc, dir, testCollections{})
@@ -46,7 +47,7 @@ func newTestEnv(t *testing.T) *testEnv {
 // view runs fn in a read transaction and fails the test on error.
 func (e *testEnv) view(t *testing.T, fn func(tx core.Tx) error) {
 	t.Helper()
-	if err := e.svc.Store().View(context.Background(), fn); err != nil {
+	if err := e.store.View(context.Background(), fn); err != nil {
 		t.Fatal(err)
 	}
 }

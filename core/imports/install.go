@@ -126,17 +126,17 @@ func (in *Installer) installStaged(ctx context.Context, dir string, opt InstallO
 	if err != nil {
 		return Result{}, err
 	}
-	if err := in.svc.Write(ctx, func(tx core.Tx) ([]core.Event, error) {
+	if err := in.svc.ChangeContent(ctx, func(tx core.Tx) (core.Object, error) {
 		if err := step.write(tx); err != nil {
 			return nil, err
 		}
-		return []core.Event{reloadEvent(step.result)}, nil
+		return reloadData(step.result), nil
 	}); err != nil {
 		return Result{}, err
 	}
 	if err := placeDir(dir, step.target); err != nil {
 		if step.undo != nil {
-			_ = in.svc.Write(context.WithoutCancel(ctx), func(tx core.Tx) ([]core.Event, error) {
+			_ = in.svc.ChangeContent(context.WithoutCancel(ctx), func(tx core.Tx) (core.Object, error) {
 				return nil, step.undo(tx)
 			})
 		}
@@ -156,9 +156,9 @@ type installStep struct {
 	undo   func(tx core.Tx) error
 }
 
-// reloadEvent tells clients that content changed wholesale.
-func reloadEvent(r Result) core.Event {
-	return core.Event{Name: core.EventReload, Data: map[string]any{"reason": "import", "kind": r.Kind, "id": r.ID}}
+// reloadData tells clients that content changed wholesale.
+func reloadData(r Result) core.Object {
+	return core.Object{"reason": "import", "kind": r.Kind, "id": r.ID}
 }
 
 // placeDir moves a staged folder to target, replacing what was there.

@@ -172,12 +172,7 @@ func (m *Manager) receiveUpload(r io.Reader) (path string, cleanup func(), err e
 
 // Modules lists the installed modules.
 func (m *Manager) Modules(ctx context.Context) ([]*core.Module, error) {
-	var list []*core.Module
-	err := m.cfg.Service.Store().View(ctx, func(tx core.Tx) error {
-		var err error
-		list, err = tx.Modules()
-		return err
-	})
+	list, err := m.cfg.Service.Modules(ctx)
 	if list == nil {
 		list = []*core.Module{}
 	}
@@ -186,7 +181,7 @@ func (m *Manager) Modules(ctx context.Context) ([]*core.Module, error) {
 
 // DeleteModule deletes a module, every row it owns and its folder.
 func (m *Manager) DeleteModule(ctx context.Context, id string) error {
-	if err := m.cfg.Service.Write(ctx, func(tx core.Tx) ([]core.Event, error) {
+	if err := m.cfg.Service.ChangeContent(ctx, func(tx core.Tx) (core.Object, error) {
 		mod, err := tx.Module(id)
 		if core.IsNotFound(err) {
 			return nil, core.NotFoundf("no module with id '%s'", id)
@@ -197,7 +192,7 @@ func (m *Manager) DeleteModule(ctx context.Context, id string) error {
 		if err := tx.DeleteModule(id); err != nil {
 			return nil, err
 		}
-		return []core.Event{{Name: core.EventReload, Data: map[string]any{"reason": "moduleDeleted", "id": id, "name": mod.Name}}}, nil
+		return core.Object{"reason": "moduleDeleted", "id": id, "name": mod.Name}, nil
 	}); err != nil {
 		return err
 	}
@@ -227,41 +222,29 @@ type MapSummary struct {
 
 // Maps lists every map with its counts.
 func (m *Manager) Maps(ctx context.Context) ([]MapSummary, error) {
+	maps, err := m.cfg.Service.AllMaps(ctx)
+	if err != nil {
+		return nil, err
+	}
 	out := []MapSummary{}
-	err := m.cfg.Service.Store().View(ctx, func(tx core.Tx) error {
-		maps, err := tx.Maps("")
-		if err != nil {
-			return err
-		}
-		for _, mp := range maps {
-			s := MapSummary{ID: mp.ID, Name: mp.Name, Owner: mp.Owner, Image: mp.Image, Width: mp.Width, Height: mp.Height,
-				GridSize: mp.GridSize, Lights: len(mp.Lights), Tokens: len(mp.Tokens)}
-			for _, w := range mp.Walls {
-				if w.IsDoor() {
-					s.Doors++
-				} else {
-					s.Walls++
-				}
+	for _, mp := range maps {
+		s := MapSummary{ID: mp.ID, Name: mp.Name, Owner: mp.Owner, Image: mp.Image, Width: mp.Width, Height: mp.Height,
+			GridSize: mp.GridSize, Lights: len(mp.Lights), Tokens: len(mp.Tokens)}
+		for _, w := range mp.Walls {
+			if w.IsDoor() {
+				s.Doors++
+			} else {
+				s.Walls++
 			}
-			out = append(out, s)
 		}
-		return nil
-	})
-	return out, err
+		out = append(out, s)
+	}
+	return out, nil
 }
 
 // Map returns one map document with its walls, doors, lights and tokens.
 func (m *Manager) Map(ctx context.Context, id string) (*core.Map, error) {
-	var mp *core.Map
-	err := m.cfg.Service.Store().View(ctx, func(tx core.Tx) error {
-		var err error
-		mp, err = tx.Map(id)
-		if core.IsNotFound(err) {
-			return core.NotFoundf("no map with id '%s'", id)
-		}
-		return err
-	})
-	return mp, err
+	return m.cfg.Service.Map(ctx, id)
 }
 
 // now is the manager's clock.

@@ -153,18 +153,11 @@ func (m *Manager) packageInfo(ctx context.Context, p *Package) (*PackageInfo, er
 		Description: p.Description, Changelog: p.Changelog, Installed: "none", Compatible: p.Compatible(m.cfg.AppVersion)}
 	installed := ""
 	if p.Type == KindModule {
-		err := m.cfg.Service.Store().View(ctx, func(tx core.Tx) error {
-			mod, err := tx.Module(p.ID)
-			if err == nil {
-				installed = mod.Version
-				return nil
-			}
-			if core.IsNotFound(err) {
-				return nil
-			}
-			return err
-		})
-		if err != nil {
+		mod, err := m.cfg.Service.Module(ctx, p.ID)
+		switch {
+		case err == nil:
+			installed = mod.Version
+		case !core.IsNotFound(err):
 			return nil, err
 		}
 	} else if data, err := os.ReadFile(filepath.Join(m.cfg.DataDir, "systems", p.ID, systemFile)); err == nil {
@@ -314,22 +307,16 @@ func (m *Manager) runAccepted(ctx context.Context, id, manifest, raw string, pkg
 		raw = pkg.Download
 		opt = InstallOptions{Package: manifest, PackageID: pkg.ID, Expect: pkg.Type}
 		if pkg.Type == KindModule {
-			err := m.cfg.Service.Store().View(ctx, func(tx core.Tx) error {
-				mod, err := tx.Module(pkg.ID)
-				if err == nil {
-					// A manifest from elsewhere that reuses the id must not
-					// replace the module and take over its updates.
-					if mod.Package != "" && mod.Package != manifest {
-						return core.Conflictf("module '%s' (id '%s') is installed from %s; this package comes from %s. Delete the module first to install it from another source", mod.Name, mod.ID, mod.Package, manifest)
-					}
-					opt.Replace = pkg.ID
+			mod, err := m.cfg.Service.Module(ctx, pkg.ID)
+			switch {
+			case err == nil:
+				// A manifest from elsewhere that reuses the id must not
+				// replace the module and take over its updates.
+				if mod.Package != "" && mod.Package != manifest {
+					return Result{}, core.Conflictf("module '%s' (id '%s') is installed from %s; this package comes from %s. Delete the module first to install it from another source", mod.Name, mod.ID, mod.Package, manifest)
 				}
-				if core.IsNotFound(err) {
-					return nil
-				}
-				return err
-			})
-			if err != nil {
+				opt.Replace = pkg.ID
+			case !core.IsNotFound(err):
 				return Result{}, err
 			}
 		}

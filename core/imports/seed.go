@@ -18,23 +18,16 @@ func Seed(ctx context.Context, svc *core.Service, dataDir string, sample fs.FS, 
 	if sample == nil {
 		return nil
 	}
-	fresh := true
-	if err := svc.Store().View(ctx, func(tx core.Tx) error {
-		modules, err := tx.Modules()
-		if err != nil {
-			return err
-		}
-		campaigns, err := tx.Campaigns()
-		if err != nil {
-			return err
-		}
-		fresh = len(modules) == 0 && len(campaigns) == 0
-		return nil
-	}); err != nil {
+	modules, err := svc.Modules(ctx)
+	if err != nil {
 		return err
 	}
-	if !fresh {
-		return nil
+	campaigns, err := svc.Campaigns(ctx)
+	if err != nil {
+		return err
+	}
+	if len(modules) > 0 || len(campaigns) > 0 {
+		return nil // not a fresh data folder
 	}
 	in := NewInstaller(svc, dataDir, cols)
 	for _, part := range []struct {

@@ -325,34 +325,27 @@ func (in *Installer) collectionStep(ctx context.Context, fsys fs.FS, opt Install
 // destination resolves where a loose collection or a map is filed: a
 // module or campaign id, or the loaded system's primary campaign.
 func (in *Installer) destination(ctx context.Context, id string) (Result, error) {
-	var dest Result
-	err := in.svc.Store().View(ctx, func(tx core.Tx) error {
-		if id == "" {
-			c, err := tx.PrimaryCampaign(in.cols.SystemID())
-			if core.IsNotFound(err) {
-				return core.NotFoundf("no primary campaign for system '%s' to import into; choose a destination", in.cols.SystemID())
-			}
-			if err != nil {
-				return err
-			}
-			dest = Result{Kind: KindCampaign, ID: c.ID, Name: c.Name}
-			return nil
+	if id == "" {
+		c, err := in.svc.PrimaryCampaignOf(ctx, in.cols.SystemID())
+		if core.IsNotFound(err) {
+			return Result{}, core.NotFoundf("no primary campaign for system '%s' to import into; choose a destination", in.cols.SystemID())
 		}
-		if m, err := tx.Module(id); err == nil {
-			dest = Result{Kind: KindModule, ID: m.ID, Name: m.Name}
-			return nil
-		} else if !core.IsNotFound(err) {
-			return err
+		if err != nil {
+			return Result{}, err
 		}
-		if c, err := tx.Campaign(id); err == nil {
-			dest = Result{Kind: KindCampaign, ID: c.ID, Name: c.Name}
-			return nil
-		} else if !core.IsNotFound(err) {
-			return err
-		}
-		return core.NotFoundf("no module or campaign with id '%s' to import into", id)
-	})
-	return dest, err
+		return Result{Kind: KindCampaign, ID: c.ID, Name: c.Name}, nil
+	}
+	if m, err := in.svc.Module(ctx, id); err == nil {
+		return Result{Kind: KindModule, ID: m.ID, Name: m.Name}, nil
+	} else if !core.IsNotFound(err) {
+		return Result{}, err
+	}
+	if c, err := in.svc.Campaign(ctx, id); err == nil {
+		return Result{Kind: KindCampaign, ID: c.ID, Name: c.Name}, nil
+	} else if !core.IsNotFound(err) {
+		return Result{}, err
+	}
+	return Result{}, core.NotFoundf("no module or campaign with id '%s' to import into", id)
 }
 
 // check verifies inside the transaction that the destination still exists.

@@ -62,15 +62,7 @@ func (m *Manager) moduleManifest(ctx context.Context, mod *core.Module) (*Packag
 // UpdateModule installs the newer version a module's manifest offers,
 // keeping the module's id: its old rows and files are replaced in one go.
 func (m *Manager) UpdateModule(ctx context.Context, id string, progress Progress) (Result, error) {
-	var mod *core.Module
-	err := m.cfg.Service.Store().View(ctx, func(tx core.Tx) error {
-		var err error
-		mod, err = tx.Module(id)
-		if core.IsNotFound(err) {
-			return core.NotFoundf("no module with id '%s'", id)
-		}
-		return err
-	})
+	mod, err := m.cfg.Service.Module(ctx, id)
 	if err != nil {
 		return Result{}, err
 	}

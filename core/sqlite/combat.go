@@ -110,12 +110,12 @@ func (t *tx) PutScreen(campaignID string, s *core.Screen) error {
 // scanCombatant's order.
 const combatantColumns = "id, campaign, rank, revision, doc"
 
-func scanCombatant(scan func(dest ...any) error) (*core.Combatant, error) {
+func scanCombatant(rows *sql.Rows) (*core.Combatant, error) {
 	var id, campaign string
 	var rank int
 	var revision int64
 	var doc sql.RawBytes
-	if err := scan(&id, &campaign, &rank, &revision, &doc); err != nil {
+	if err := rows.Scan(&id, &campaign, &rank, &revision, &doc); err != nil {
 		return nil, err
 	}
 	c := new(core.Combatant)
@@ -129,23 +129,7 @@ func scanCombatant(scan func(dest ...any) error) (*core.Combatant, error) {
 }
 
 func (t *tx) combatants(doing, query string, args ...any) ([]*core.Combatant, error) {
-	rows, err := t.query(query, args...)
-	if err != nil {
-		return nil, internal(doing, err)
-	}
-	defer rows.Close()
-	out := []*core.Combatant{}
-	for rows.Next() {
-		c, err := scanCombatant(rows.Scan)
-		if err != nil {
-			return nil, internal(doing, err)
-		}
-		out = append(out, c)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, internal(doing, err)
-	}
-	return out, nil
+	return queryAll(t, doing, scanCombatant, query, args...)
 }
 
 func (t *tx) Combatant(id string) (*core.Combatant, error) {

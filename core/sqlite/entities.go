@@ -13,11 +13,11 @@ const entityColumns = "id, owner, revision, doc"
 
 // scanEntity builds an entity from its document and restores the fields
 // that live only in columns.
-func scanEntity(scan func(dest ...any) error) (*core.Entity, error) {
+func scanEntity(rows *sql.Rows) (*core.Entity, error) {
 	var id, owner string
 	var revision int64
 	var doc sql.RawBytes
-	if err := scan(&id, &owner, &revision, &doc); err != nil {
+	if err := rows.Scan(&id, &owner, &revision, &doc); err != nil {
 		return nil, err
 	}
 	e := new(core.Entity)
@@ -30,11 +30,7 @@ func scanEntity(scan func(dest ...any) error) (*core.Entity, error) {
 }
 
 func (t *tx) Entity(id string) (*core.Entity, error) {
-	rows, err := t.query("SELECT "+entityColumns+" FROM entities WHERE id = ?", id)
-	if err != nil {
-		return nil, internal("read entity "+id, err)
-	}
-	list, err := collectEntities(rows)
+	list, err := queryAll(t, "read entity "+id, scanEntity, "SELECT "+entityColumns+" FROM entities WHERE id = ?", id)
 	if err != nil {
 		return nil, err
 	}
@@ -54,11 +50,7 @@ func (t *tx) EntityBySlug(kind, slug string) (*core.Entity, error) {
 		query += " AND kind = ?"
 		args = append(args, kind)
 	}
-	rows, err := t.query(query+" ORDER BY id LIMIT 1", args...)
-	if err != nil {
-		return nil, internal("read entity "+slug, err)
-	}
-	list, err := collectEntities(rows)
+	list, err := queryAll(t, "read entity "+slug, scanEntity, query+" ORDER BY id LIMIT 1", args...)
 	if err != nil {
 		return nil, err
 	}
@@ -88,27 +80,7 @@ func (t *tx) Entities(q core.EntityQuery) ([]*core.Entity, error) {
 	if len(where) > 0 {
 		query += " WHERE " + strings.Join(where, " AND ")
 	}
-	rows, err := t.query(query+" ORDER BY name COLLATE NOCASE, id", args...)
-	if err != nil {
-		return nil, internal("list entities", err)
-	}
-	return collectEntities(rows)
-}
-
-func collectEntities(rows *sql.Rows) ([]*core.Entity, error) {
-	defer rows.Close()
-	out := []*core.Entity{}
-	for rows.Next() {
-		e, err := scanEntity(rows.Scan)
-		if err != nil {
-			return nil, internal("read entities", err)
-		}
-		out = append(out, e)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, internal("read entities", err)
-	}
-	return out, nil
+	return queryAll(t, "list entities", scanEntity, query+" ORDER BY name COLLATE NOCASE, id", args...)
 }
 
 // PutEntity inserts or replaces an entity and sets e.Revision to the stored

@@ -12,11 +12,11 @@ import (
 
 const mapColumns = "id, owner, revision, doc"
 
-func scanMap(scan func(dest ...any) error) (*core.Map, error) {
+func scanMap(rows *sql.Rows) (*core.Map, error) {
 	var id, owner string
 	var revision int64
 	var doc sql.RawBytes
-	if err := scan(&id, &owner, &revision, &doc); err != nil {
+	if err := rows.Scan(&id, &owner, &revision, &doc); err != nil {
 		return nil, err
 	}
 	m := new(core.Map)
@@ -76,23 +76,7 @@ func (t *tx) Maps(owner string) ([]*core.Map, error) {
 }
 
 func (t *tx) maps(doing, query string, args ...any) ([]*core.Map, error) {
-	rows, err := t.query(query, args...)
-	if err != nil {
-		return nil, internal(doing, err)
-	}
-	defer rows.Close()
-	out := []*core.Map{}
-	for rows.Next() {
-		m, err := scanMap(rows.Scan)
-		if err != nil {
-			return nil, internal(doing, err)
-		}
-		out = append(out, m)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, internal(doing, err)
-	}
-	return out, nil
+	return queryAll(t, doing, scanMap, query, args...)
 }
 
 // PutMap inserts or replaces the map document and sets m.Revision; every
@@ -148,11 +132,11 @@ func (t *tx) DeleteMap(id string) error {
 
 const tokenColumns = "id, map_id, revision, doc"
 
-func scanToken(scan func(dest ...any) error) (*core.Token, error) {
+func scanToken(rows *sql.Rows) (*core.Token, error) {
 	var id, mapID string
 	var revision int64
 	var doc sql.RawBytes
-	if err := scan(&id, &mapID, &revision, &doc); err != nil {
+	if err := rows.Scan(&id, &mapID, &revision, &doc); err != nil {
 		return nil, err
 	}
 	tok := new(core.Token)
@@ -165,23 +149,7 @@ func scanToken(scan func(dest ...any) error) (*core.Token, error) {
 }
 
 func (t *tx) tokens(doing, query string, args ...any) ([]*core.Token, error) {
-	rows, err := t.query(query, args...)
-	if err != nil {
-		return nil, internal(doing, err)
-	}
-	defer rows.Close()
-	out := []*core.Token{}
-	for rows.Next() {
-		tok, err := scanToken(rows.Scan)
-		if err != nil {
-			return nil, internal(doing, err)
-		}
-		out = append(out, tok)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, internal(doing, err)
-	}
-	return out, nil
+	return queryAll(t, doing, scanToken, query, args...)
 }
 
 func (t *tx) Token(id string) (*core.Token, error) {

@@ -55,32 +55,24 @@ func (t *tx) RecentMessages(campaignID string, n int) ([]*core.Message, error) {
 	if err := t.requireCampaign(campaignID); err != nil {
 		return nil, err
 	}
-	out := []*core.Message{}
 	if n == 0 {
-		return out, nil
+		return []*core.Message{}, nil
 	}
-	rows, err := t.query(`
+	return queryAll(t, "list the messages of campaign "+campaignID, scanMessage, `
 		SELECT id, doc FROM (
 			SELECT seq, id, doc FROM messages WHERE campaign = ? ORDER BY seq DESC LIMIT ?
 		) ORDER BY seq`, campaignID, n)
-	if err != nil {
-		return nil, internal("list the messages of campaign "+campaignID, err)
+}
+
+func scanMessage(rows *sql.Rows) (*core.Message, error) {
+	var id string
+	var doc sql.RawBytes
+	if err := rows.Scan(&id, &doc); err != nil {
+		return nil, err
 	}
-	defer rows.Close()
-	for rows.Next() {
-		var id string
-		var doc sql.RawBytes
-		if err := rows.Scan(&id, &doc); err != nil {
-			return nil, internal("list the messages of campaign "+campaignID, err)
-		}
-		m := new(core.Message)
-		if err := decode("message", id, doc, m); err != nil {
-			return nil, err
-		}
-		out = append(out, m)
+	m := new(core.Message)
+	if err := decode("message", id, doc, m); err != nil {
+		return nil, err
 	}
-	if err := rows.Err(); err != nil {
-		return nil, internal("list the messages of campaign "+campaignID, err)
-	}
-	return out, nil
+	return m, nil
 }

@@ -22,28 +22,20 @@ func (t *tx) Module(id string) (*core.Module, error) {
 
 // Modules lists every module ordered by name, then id.
 func (t *tx) Modules() ([]*core.Module, error) {
-	rows, err := t.query("SELECT id, doc FROM modules ORDER BY name COLLATE NOCASE, id")
-	if err != nil {
-		return nil, internal("list modules", err)
+	return queryAll(t, "list modules", scanModule, "SELECT id, doc FROM modules ORDER BY name COLLATE NOCASE, id")
+}
+
+func scanModule(rows *sql.Rows) (*core.Module, error) {
+	var id string
+	var doc sql.RawBytes
+	if err := rows.Scan(&id, &doc); err != nil {
+		return nil, err
 	}
-	defer rows.Close()
-	out := []*core.Module{}
-	for rows.Next() {
-		var id string
-		var doc sql.RawBytes
-		if err := rows.Scan(&id, &doc); err != nil {
-			return nil, internal("list modules", err)
-		}
-		m := new(core.Module)
-		if err := decode("module", id, doc, m); err != nil {
-			return nil, err
-		}
-		out = append(out, m)
+	m := new(core.Module)
+	if err := decode("module", id, doc, m); err != nil {
+		return nil, err
 	}
-	if err := rows.Err(); err != nil {
-		return nil, internal("list modules", err)
-	}
-	return out, nil
+	return m, nil
 }
 
 // PutModule inserts or replaces a module. A module has no Revision field,
@@ -97,29 +89,17 @@ func decodeCampaign(id string, primary bool, doc []byte) (*core.Campaign, error)
 
 // Campaigns lists every campaign ordered by name, then id.
 func (t *tx) Campaigns() ([]*core.Campaign, error) {
-	rows, err := t.query("SELECT id, is_primary, doc FROM campaigns ORDER BY name COLLATE NOCASE, id")
-	if err != nil {
-		return nil, internal("list campaigns", err)
+	return queryAll(t, "list campaigns", scanCampaign, "SELECT id, is_primary, doc FROM campaigns ORDER BY name COLLATE NOCASE, id")
+}
+
+func scanCampaign(rows *sql.Rows) (*core.Campaign, error) {
+	var id string
+	var primary bool
+	var doc sql.RawBytes
+	if err := rows.Scan(&id, &primary, &doc); err != nil {
+		return nil, err
 	}
-	defer rows.Close()
-	out := []*core.Campaign{}
-	for rows.Next() {
-		var id string
-		var primary bool
-		var doc sql.RawBytes
-		if err := rows.Scan(&id, &primary, &doc); err != nil {
-			return nil, internal("list campaigns", err)
-		}
-		c, err := decodeCampaign(id, primary, doc)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, c)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, internal("list campaigns", err)
-	}
-	return out, nil
+	return decodeCampaign(id, primary, doc)
 }
 
 func (t *tx) PrimaryCampaign(system string) (*core.Campaign, error) {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"strings"
-	"time"
 )
 
 // Entity returns the entity with id. When kind is not empty the entity must
@@ -47,17 +46,6 @@ func (s *Service) Entities(ctx context.Context, kind string) ([]*Entity, error) 
 	return list, err
 }
 
-func entityOfKind(tx Tx, kind, id string) (*Entity, error) {
-	e, err := tx.Entity(id)
-	if IsNotFound(err) || (err == nil && kind != "" && e.Kind != kind) {
-		if kind == "" {
-			return nil, NotFoundf("no entity with id '%s'", Clip(id))
-		}
-		return nil, NotFoundf("no %s with id '%s'", kind, Clip(id))
-	}
-	return e, err
-}
-
 // PutEntity replaces the entity at pathID (of kind) with e, as PUT does: the
 // body must be complete and its id must equal the path id. The owner and
 // creation time are kept. A unique entity's linked combatants are updated to
@@ -69,26 +57,7 @@ func (s *Service) PutEntity(ctx context.Context, kind, pathID string, e *Entity)
 	if e.Kind != "" && e.Kind != kind {
 		return nil, Invalidf("body kind '%s' does not match the collection's kind '%s'", Clip(e.Kind), kind)
 	}
-	var out *Entity
-	err := s.write(ctx, func(tx Tx) ([]Event, error) {
-		old, err := entityOfKind(tx, kind, pathID)
-		if err != nil {
-			return nil, err
-		}
-		next := *e
-		next.Kind = kind
-		next.Owner = old.Owner
-		next.Revision = old.Revision
-		next.Created = old.Created
-		next.Modified = time.Time{}
-		if next.System == "" {
-			next.System = old.System
-		}
-		events, err := s.storeEntity(tx, &next)
-		out = &next
-		return events, err
-	})
-	return out, err
+	return s.replaceEntity(ctx, kind, pathID, wholeDocument(e))
 }
 
 // PatchEntity merges patch into the entity (RFC 7386: unmentioned keys are
@@ -100,32 +69,26 @@ func (s *Service) PatchEntity(ctx context.Context, kind, id string, patch Object
 	if k, ok := patch["kind"]; ok && kind != "" && k != kind {
 		return nil, Invalidf("body kind '%s' does not match the collection's kind '%s'", Clip(fmt.Sprint(k)), kind)
 	}
-	var out *Entity
-	err := s.write(ctx, func(tx Tx) ([]Event, error) {
-		old, err := entityOfKind(tx, kind, id)
-		if err != nil {
-			return nil, err
-		}
-		var next Entity
-		if err := patchDocument(old, patch, &next); err != nil {
-			return nil, err
-		}
-		next.ID = old.ID
-		next.Kind = old.Kind
-		next.Owner = old.Owner
-		next.Revision = old.Revision
-		next.Created = old.Created
-		next.Modified = time.Time{}
-		events, err := s.storeEntity(tx, &next)
-		out = &next
-		return events, err
-	})
-	return out, err
+	return s.replaceEntity(ctx, kind, id, mergePatch[Entity](patch))
+}
+
+// replaceEntity stores a client's edit of an entity of kind (any kind when
+// kind is empty), its server-owned fields kept.
+func (s *Service) replaceEntity(ctx context.Context, kind, id string, e edit[Entity]) (*Entity, error) {
+	return replaceStored(s, ctx, e,
+		func(tx Tx) (*Entity, error) { return entityOfKind(tx, kind, id) },
+		func(next, old *Entity) {
+			next.restoreServerOwned(old)
+			if e.whole != nil && next.System == "" {
+				next.System = old.System // a whole document without a system keeps the one it had
+			}
+		},
+		pinned.storeEntity)
 }
 
 // storeEntity validates and writes an entity, then keeps a unique entity's
 // linked combatants in step. It returns the events to publish.
-func (s *Service) storeEntity(tx Tx, e *Entity) ([]Event, error) {
+func (s pinned) storeEntity(tx Tx, e *Entity) ([]Event, error) {
 	if strings.TrimSpace(e.Name) == "" {
 		return nil, Invalidf("entity: 'name' is required")
 	}
@@ -163,40 +126,4 @@ func (s *Service) storeEntity(tx Tx, e *Entity) ([]Event, error) {
 		events = append(events, Event{Name: EventCombatantUpdated, Data: c})
 	}
 	return events, nil
-}
-
-// copyRanges copies each range key from src to dst (removing it from dst
-// when src has none).
-func copyRanges(dst, src Object, ranges []string) {
-	if dst == nil {
-		return
-	}
-	for _, key := range ranges {
-		if v, ok := src[key]; ok {
-			dst[key] = cloneJSON(v)
-		} else {
-			delete(dst, key)
-		}
-	}
-}
-
-// cloneJSON deep-copies a decoded JSON value so two documents never share
-// a nested map or slice.
-func cloneJSON(v any) any {
-	switch t := v.(type) {
-	case map[string]any:
-		out := make(map[string]any, len(t))
-		for k, x := range t {
-			out[k] = cloneJSON(x)
-		}
-		return out
-	case []any:
-		out := make([]any, len(t))
-		for i, x := range t {
-			out[i] = cloneJSON(x)
-		}
-		return out
-	default:
-		return v
-	}
 }

@@ -17,24 +17,6 @@ func (s *Service) combatant(ctx context.Context, id string, players bool) (*Comb
 	return c, err
 }
 
-// combatantFor is combatantByID as players or the game master may read
-// it: for players a hidden combatant does not exist.
-func combatantFor(tx Tx, id string, players bool) (*Combatant, error) {
-	c, err := combatantByID(tx, id)
-	if err == nil && players && c.Hidden {
-		return nil, NotFoundf("no combatant with id '%s'", Clip(id))
-	}
-	return c, err
-}
-
-func combatantByID(tx Tx, id string) (*Combatant, error) {
-	c, err := tx.Combatant(id)
-	if IsNotFound(err) {
-		return nil, NotFoundf("no combatant with id '%s'", Clip(id))
-	}
-	return c, err
-}
-
 // PutCombatant replaces a combatant (its id must equal the path id). A
 // shared combatant pushes its ranges back to its unique entity.
 func (s *Service) PutCombatant(ctx context.Context, pathID string, c *Combatant) (*Combatant, error) {
@@ -45,25 +27,7 @@ func (s *Service) putCombatant(ctx context.Context, pathID string, c *Combatant,
 	if c.ID != pathID {
 		return nil, Invalidf("body id '%s' does not match path id '%s'", Clip(c.ID), Clip(pathID))
 	}
-	var out *Combatant
-	err := s.write(ctx, func(tx Tx) ([]Event, error) {
-		old, err := combatantFor(tx, pathID, players)
-		if err != nil {
-			return nil, err
-		}
-		next := *c
-		next.Campaign = old.Campaign
-		next.Rank = old.Rank
-		next.Revision = old.Revision
-		if players {
-			next.Hidden = old.Hidden // hiding is the game master's
-			next.Notes = old.Notes   // players never see the notes (CombatantForPlayers)
-		}
-		events, err := s.storeCombatant(tx, &next)
-		out = &next
-		return events, err
-	})
-	return out, err
+	return s.replaceCombatant(ctx, pathID, wholeDocument(c), players)
 }
 
 // PatchCombatant merges patch into a combatant, as PATCH and
@@ -76,34 +40,21 @@ func (s *Service) patchCombatant(ctx context.Context, id string, patch Object, p
 	if err := checkPatchID(patch, id); err != nil {
 		return nil, err
 	}
-	var out *Combatant
-	err := s.write(ctx, func(tx Tx) ([]Event, error) {
-		old, err := combatantFor(tx, id, players)
-		if err != nil {
-			return nil, err
-		}
-		var next Combatant
-		if err := patchDocument(old, patch, &next); err != nil {
-			return nil, err
-		}
-		next.ID = old.ID
-		next.Campaign = old.Campaign
-		next.Rank = old.Rank
-		next.Revision = old.Revision
-		if players {
-			next.Hidden = old.Hidden // hiding is the game master's
-			next.Notes = old.Notes   // players never see the notes (CombatantForPlayers)
-		}
-		events, err := s.storeCombatant(tx, &next)
-		out = &next
-		return events, err
-	})
-	return out, err
+	return s.replaceCombatant(ctx, id, mergePatch[Combatant](patch), players)
+}
+
+// replaceCombatant stores a client's edit of a combatant, its server-owned
+// fields kept.
+func (s *Service) replaceCombatant(ctx context.Context, id string, e edit[Combatant], players bool) (*Combatant, error) {
+	return replaceStored(s, ctx, e,
+		func(tx Tx) (*Combatant, error) { return combatantFor(tx, id, players) },
+		func(next, old *Combatant) { next.restoreServerOwned(old, players) },
+		pinned.storeCombatant)
 }
 
 // storeCombatant writes a combatant and, when it is shared (its entity is of
 // a unique kind), copies its ranges back to the entity.
-func (s *Service) storeCombatant(tx Tx, c *Combatant) ([]Event, error) {
+func (s pinned) storeCombatant(tx Tx, c *Combatant) ([]Event, error) {
 	c.Normalize()
 	if c.Role != "" && c.Role != RoleHostile && c.Role != RoleFriendly && c.Role != RoleNeutral {
 		return nil, Invalidf("combatant: role must be hostile, friendly or neutral, not '%s'", Clip(c.Role))

@@ -8,9 +8,10 @@ import "context"
 // Hidden combatants and hidden map objects are left out (playerGame,
 // PlayerMap): the snapshot is what players see.
 func (s *Service) Snapshot(ctx context.Context) (*Snapshot, error) {
+	p := s.pin()
 	snap := &Snapshot{Version: Version, Build: Build}
-	err := s.store.View(ctx, func(tx Tx) error {
-		c, err := s.primaryCampaign(tx)
+	err := p.store.View(ctx, func(tx Tx) error {
+		c, err := p.primaryCampaign(tx)
 		if err != nil {
 			return err
 		}
@@ -23,7 +24,7 @@ func (s *Service) Snapshot(ctx context.Context) (*Snapshot, error) {
 			return err
 		}
 		game.Combatants = combatants
-		if snap.Game, err = s.withCreatures(tx, playerGame(game)); err != nil {
+		if snap.Game, err = p.withCreatures(tx, playerGame(game)); err != nil {
 			return err
 		}
 		screen, err := tx.Screen(c.ID)
@@ -39,11 +40,11 @@ func (s *Service) Snapshot(ctx context.Context) (*Snapshot, error) {
 			case err != nil:
 				return err
 			default:
-				sources, err := s.healthSources(tx, combatants)
+				sources, err := p.healthSources(tx, combatants)
 				if err != nil {
 					return err
 				}
-				snap.Map = s.playerMap(m, sources)
+				snap.Map = p.playerMap(m, sources)
 			}
 		}
 		messages, err := tx.RecentMessages(c.ID, RecentMessageCount)
@@ -57,9 +58,9 @@ func (s *Service) Snapshot(ctx context.Context) (*Snapshot, error) {
 		snap.Messages = []*Message{}
 	}
 	snap.Messages = trimSnapshotMessages(snap.Messages)
-	snap.TrackedObjects = s.live.TrackedObjects()
-	settings := s.live.Settings()
+	snap.TrackedObjects = p.live.TrackedObjects()
+	settings := p.live.Settings()
 	snap.Paused = settings.Paused
-	s.liveScreen(snap.Screen)
+	p.liveScreen(snap.Screen)
 	return snap, nil
 }

@@ -2,7 +2,6 @@ package core
 
 import (
 	"context"
-	"encoding/json"
 	"strings"
 )
 
@@ -22,6 +21,7 @@ func (s *Service) PostMessage(ctx context.Context, m *Message) (*Message, error)
 }
 
 func (s *Service) createMessage(ctx context.Context, m *Message, refuseBadRoll bool) (*Message, error) {
+	p := s.pin()
 	if strings.TrimSpace(m.Text) == "" {
 		return nil, Invalidf("message: 'text' is required and must not be empty")
 	}
@@ -30,15 +30,15 @@ func (s *Service) createMessage(ctx context.Context, m *Message, refuseBadRoll b
 	}
 	out := *m
 	out.ID = NewID()
-	out.Created = s.now().UTC()
+	out.Created = p.now().UTC()
 	if out.Type == "" {
 		out.Type = MessageChat
 	}
 	// A roll or table-roll message already carries its result as JSON
 	// text: rolling it again would read nested arrays as [[...]] dice.
 	alreadyRolled := out.Type == MessageRoll || out.Type == "tableRoll"
-	if s.roller != nil && !alreadyRolled {
-		stored, rolls, err := s.roller.RollText(m.Text)
+	if p.roller != nil && !alreadyRolled {
+		stored, rolls, err := p.roller.RollText(m.Text)
 		if err != nil {
 			return nil, Invalidf("message: %s", err.Error())
 		}
@@ -59,8 +59,8 @@ func (s *Service) createMessage(ctx context.Context, m *Message, refuseBadRoll b
 	if err := checkEncodedSize("message", &out, MaxMessageBytes); err != nil {
 		return nil, err
 	}
-	err := s.write(ctx, func(tx Tx) ([]Event, error) {
-		c, err := s.primaryCampaign(tx)
+	err := p.write(ctx, func(tx Tx) ([]Event, error) {
+		c, err := p.primaryCampaign(tx)
 		if err != nil {
 			return nil, err
 		}
@@ -77,31 +77,4 @@ func (s *Service) createMessage(ctx context.Context, m *Message, refuseBadRoll b
 		return nil, err
 	}
 	return &out, nil
-}
-
-// isRollCommand reports whether text is a /roll or /r chat command, in any
-// case and followed by any white space, as the dice engine reads it.
-func isRollCommand(text string) bool {
-	fields := strings.Fields(text)
-	if len(fields) == 0 {
-		return false
-	}
-	cmd := strings.ToLower(fields[0])
-	return cmd == "/roll" || cmd == "/r"
-}
-
-// failedRoll returns the error of a roll command's only roll when it
-// failed ({"expression", "error"}), "" otherwise.
-func failedRoll(rolls []json.RawMessage) string {
-	if len(rolls) != 1 {
-		return ""
-	}
-	var r struct {
-		Expression string `json:"expression"`
-		Error      string `json:"error"`
-	}
-	if json.Unmarshal(rolls[0], &r) != nil || r.Error == "" {
-		return ""
-	}
-	return "cannot roll '" + Clip(r.Expression) + "': " + r.Error
 }

@@ -5,22 +5,12 @@ import (
 	"math"
 )
 
-// HitPointChange is the game master's change to a combatant's hit points,
-// in numbers: damage (temporary hit points go first), healing (up to the
-// maximum), or temporary hit points (they do not stack: the new value
-// replaces the old). The range is the system's first for the combatant's
-// kind (D&D 5e: hit_points, with max_hit_points and temp_hit_points).
-type HitPointChange struct {
-	Damage  *float64 `json:"damage"`
-	Healing *float64 `json:"healing"`
-	Temp    *float64 `json:"temp"`
-}
-
 // ChangeHitPoints applies damage, healing or temporary hit points to a
 // combatant, clamped at 0 and at its maximum; bloodied (at half or less)
 // and defeated (at 0) follow. A shared combatant's hit points go back to
 // its character. Clients get combatantUpdated, gameUpdated and its token.
 func (s *Service) ChangeHitPoints(ctx context.Context, id string, ch HitPointChange) (*Combatant, error) {
+	p := s.pin()
 	given := 0
 	for name, v := range map[string]*float64{"damage": ch.Damage, "healing": ch.Healing, "temp": ch.Temp} {
 		if v == nil {
@@ -34,8 +24,8 @@ func (s *Service) ChangeHitPoints(ctx context.Context, id string, ch HitPointCha
 	if given != 1 {
 		return nil, Invalidf(`give one of {"damage": n}, {"healing": n} or {"temp": n}`)
 	}
-	return s.changeCombatant(ctx, id, func(tx Tx, c *Combatant) error {
-		r := s.hitPointRange(c)
+	return p.changeCombatant(ctx, id, func(tx Tx, c *Combatant) error {
+		r := p.hitPointRange(c)
 		if r == "" {
 			return Invalidf("combatant '%s' has no hit points: its kind has no range in this system", Clip(c.Name))
 		}
@@ -90,7 +80,7 @@ func (s *Service) ChangeHitPoints(ctx context.Context, id string, ch HitPointCha
 
 // hitPointRange is the system's first range for a combatant's kind, or
 // the one its data carries when it has no kind.
-func (s *Service) hitPointRange(c *Combatant) string {
+func (s pinned) hitPointRange(c *Combatant) string {
 	if s.rules == nil {
 		return ""
 	}
@@ -104,12 +94,4 @@ func (s *Service) hitPointRange(c *Combatant) string {
 		return "hit_points"
 	}
 	return ""
-}
-
-func cloneObject(o Object) Object {
-	out := make(Object, len(o))
-	for k, v := range o {
-		out[k] = v
-	}
-	return out
 }

@@ -17,24 +17,6 @@ func (s *Service) token(ctx context.Context, id string, players bool) (*Token, e
 	return t, err
 }
 
-// tokenFor is tokenByID as players or the game master may read it: for
-// players a hidden token does not exist.
-func tokenFor(tx Tx, id string, players bool) (*Token, error) {
-	t, err := tokenByID(tx, id)
-	if err == nil && players && t.Hidden {
-		return nil, NotFoundf("no token with id '%s'", Clip(id))
-	}
-	return t, err
-}
-
-func tokenByID(tx Tx, id string) (*Token, error) {
-	t, err := tx.Token(id)
-	if IsNotFound(err) {
-		return nil, NotFoundf("no token with id '%s'", Clip(id))
-	}
-	return t, err
-}
-
 // PutToken replaces a token. As the contract says, the body's id is not
 // checked against the path: the body wins (an empty body id means the path
 // id). The token must exist; it stays on its map.
@@ -47,24 +29,7 @@ func (s *Service) putToken(ctx context.Context, pathID string, t *Token, players
 	if id == "" {
 		id = pathID
 	}
-	var out *Token
-	err := s.write(ctx, func(tx Tx) ([]Event, error) {
-		old, err := tokenFor(tx, id, players)
-		if err != nil {
-			return nil, err
-		}
-		next := *t
-		next.ID = id
-		next.MapID = old.MapID
-		next.Revision = old.Revision
-		if players {
-			next.Hidden = old.Hidden // hiding is the game master's
-		}
-		events, err := s.storeToken(tx, &next)
-		out = &next
-		return events, err
-	})
-	return out, err
+	return s.replaceToken(ctx, id, wholeDocument(t), players)
 }
 
 // PatchToken merges patch into a token, as PATCH and updateToken do. It
@@ -77,30 +42,19 @@ func (s *Service) patchToken(ctx context.Context, id string, patch Object, playe
 	if err := checkPatchID(patch, id); err != nil {
 		return nil, err
 	}
-	var out *Token
-	err := s.write(ctx, func(tx Tx) ([]Event, error) {
-		old, err := tokenFor(tx, id, players)
-		if err != nil {
-			return nil, err
-		}
-		var next Token
-		if err := patchDocument(old, patch, &next); err != nil {
-			return nil, err
-		}
-		next.ID = old.ID
-		next.MapID = old.MapID
-		next.Revision = old.Revision
-		if players {
-			next.Hidden = old.Hidden // hiding is the game master's
-		}
-		events, err := s.storeToken(tx, &next)
-		out = &next
-		return events, err
-	})
-	return out, err
+	return s.replaceToken(ctx, id, mergePatch[Token](patch), players)
 }
 
-func (s *Service) storeToken(tx Tx, t *Token) ([]Event, error) {
+// replaceToken stores a client's edit of a token, its server-owned fields
+// kept.
+func (s *Service) replaceToken(ctx context.Context, id string, e edit[Token], players bool) (*Token, error) {
+	return replaceStored(s, ctx, e,
+		func(tx Tx) (*Token, error) { return tokenFor(tx, id, players) },
+		func(next, old *Token) { next.restoreServerOwned(old, players) },
+		pinned.storeToken)
+}
+
+func (s pinned) storeToken(tx Tx, t *Token) ([]Event, error) {
 	t.Normalize()
 	if t.Role != "" && t.Role != RoleHostile && t.Role != RoleFriendly && t.Role != RoleNeutral {
 		return nil, Invalidf("token: role must be hostile, friendly or neutral, not '%s'", Clip(t.Role))

@@ -1,11 +1,5 @@
 package core
 
-// remoteInteractionOff is the error for a client's drag, door or pointer
-// while the host has remote interaction off (contract 5).
-func remoteInteractionOff(what string) error {
-	return Conflictf("%s refused: the host has turned remote interaction off", what)
-}
-
 // CheckRemoteInteraction returns a KindConflict error naming what was
 // refused when the host has remote interaction off, nil otherwise. The
 // WebSocket hub calls it before acting on updateDoor.

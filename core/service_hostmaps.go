@@ -5,44 +5,10 @@ import (
 	"strings"
 )
 
-// NewMap is an empty map the game master creates in the primary campaign.
-type NewMap struct {
-	Name     string `json:"name"`
-	Width    int    `json:"width"`
-	Height   int    `json:"height"`
-	GridType string `json:"gridType"`
-	GridSize int    `json:"gridSize"`
-	// Image is the background's URL path, set by the caller that stored
-	// the uploaded file (routes).
-	Image string `json:"-"`
-}
-
-// maxMapSide bounds a new map's width and height in pixels.
-const maxMapSide = 100000
-
-// Grid types a map may have.
-var gridTypes = map[string]bool{"square": true, "hexRow": true, "hexColumn": true, "none": true}
-
-// Check reports what is wrong with a new map, in words.
-func (n NewMap) Check() error {
-	if strings.TrimSpace(n.Name) == "" {
-		return Invalidf("a map needs a 'name'")
-	}
-	if n.Width <= 0 || n.Height <= 0 || n.Width > maxMapSide || n.Height > maxMapSide {
-		return Invalidf("a map's 'width' and 'height' are pixels between 1 and %d", maxMapSide)
-	}
-	if n.GridSize < 0 || n.GridSize > 1000 {
-		return Invalidf("'gridSize' is the pixels of one grid cell, at most 1000")
-	}
-	if n.GridType != "" && !gridTypes[n.GridType] {
-		return Invalidf("'gridType' must be square, hexRow, hexColumn or none, not '%s'", Clip(n.GridType))
-	}
-	return nil
-}
-
 // CreateMap stores an empty map in the primary campaign and returns it.
 // Nothing is broadcast: players see a map once it is on the player screen.
 func (s *Service) CreateMap(ctx context.Context, n NewMap) (*Map, error) {
+	p := s.pin()
 	if err := n.Check(); err != nil {
 		return nil, err
 	}
@@ -51,8 +17,8 @@ func (s *Service) CreateMap(ctx context.Context, n NewMap) (*Map, error) {
 	if err := m.Normalize(); err != nil {
 		return nil, err
 	}
-	err := s.write(ctx, func(tx Tx) ([]Event, error) {
-		c, err := s.primaryCampaign(tx)
+	err := p.write(ctx, func(tx Tx) ([]Event, error) {
+		c, err := p.primaryCampaign(tx)
 		if err != nil {
 			return nil, err
 		}
@@ -68,12 +34,13 @@ func (s *Service) CreateMap(ctx context.Context, n NewMap) (*Map, error) {
 // RenameMap renames a map. When it is on the player screen, clients get
 // mapUpdated.
 func (s *Service) RenameMap(ctx context.Context, id, name string) (*Map, error) {
+	p := s.pin()
 	name = strings.TrimSpace(name)
 	if name == "" {
 		return nil, Invalidf("a map needs a 'name'")
 	}
 	var out *Map
-	err := s.write(ctx, func(tx Tx) ([]Event, error) {
+	err := p.write(ctx, func(tx Tx) ([]Event, error) {
 		m, err := mapByID(tx, id)
 		if err != nil {
 			return nil, err
@@ -86,15 +53,15 @@ func (s *Service) RenameMap(ctx context.Context, id, name string) (*Map, error) 
 		}
 		m.Tokens = tokens
 		out = m
-		onScreen, err := s.onPlayerScreen(tx, id)
+		onScreen, err := p.onPlayerScreen(tx, id)
 		if err != nil || !onScreen {
 			return nil, err
 		}
-		players, err := s.playerMapIn(tx, m)
+		players, err := p.playerMapIn(tx, m)
 		if err != nil {
 			return nil, err
 		}
-		host, err := s.hostMapIn(tx, m)
+		host, err := p.hostMapIn(tx, m)
 		if err != nil {
 			return nil, err
 		}
@@ -108,9 +75,10 @@ func (s *Service) RenameMap(ctx context.Context, id, name string) (*Map, error) 
 // it first: clients get screenUpdated with no map. It returns the deleted
 // map, for the caller to remove its files.
 func (s *Service) DeleteMap(ctx context.Context, id string) (*Map, error) {
+	p := s.pin()
 	var out *Map
-	err := s.write(ctx, func(tx Tx) ([]Event, error) {
-		c, err := s.primaryCampaign(tx)
+	err := p.write(ctx, func(tx Tx) ([]Event, error) {
+		c, err := p.primaryCampaign(tx)
 		if err != nil {
 			return nil, err
 		}
@@ -136,7 +104,7 @@ func (s *Service) DeleteMap(ctx context.Context, id string) (*Map, error) {
 		if err := tx.PutScreen(c.ID, screen); err != nil {
 			return nil, err
 		}
-		s.liveScreen(screen)
+		p.liveScreen(screen)
 		return []Event{{Name: EventScreenUpdated, Data: screen}}, nil
 	})
 	return out, err

@@ -11,6 +11,7 @@ import "context"
 // not check remote interaction: the WebSocket hub does, so that the host
 // console may still open doors.
 func (s *Service) UpdateDoor(ctx context.Context, d Door) ([]Sight, error) {
+	p := s.pin()
 	if d.MapID == "" {
 		return nil, Invalidf("updateDoor: 'mapId' is required")
 	}
@@ -23,7 +24,7 @@ func (s *Service) UpdateDoor(ctx context.Context, d Door) ([]Sight, error) {
 		return nil, Invalidf("updateDoor: 'state' must be open, closed or locked, not '%s'", d.State)
 	}
 	var los []Sight
-	err := s.write(ctx, func(tx Tx) ([]Event, error) {
+	err := p.write(ctx, func(tx Tx) ([]Event, error) {
 		m, err := tx.Map(d.MapID)
 		if IsNotFound(err) {
 			return nil, NotFoundf("no map with id '%s'", d.MapID)
@@ -45,18 +46,18 @@ func (s *Service) UpdateDoor(ctx context.Context, d Door) ([]Sight, error) {
 			return nil, err
 		}
 		m.Tokens = tokens
-		shown, err := s.playerMapIn(tx, m)
+		shown, err := p.playerMapIn(tx, m)
 		if err != nil {
 			return nil, err
 		}
-		host, err := s.hostMapIn(tx, m)
+		host, err := p.hostMapIn(tx, m)
 		if err != nil {
 			return nil, err
 		}
 		los = sightsIn(shown)
 		// Players see a map once it is on the player screen: a door opened
 		// on a map the GM prepares off screen reaches the host alone.
-		onScreen, err := s.onPlayerScreen(tx, m.ID)
+		onScreen, err := p.onPlayerScreen(tx, m.ID)
 		if err != nil {
 			return nil, err
 		}
@@ -69,20 +70,4 @@ func (s *Service) UpdateDoor(ctx context.Context, d Door) ([]Sight, error) {
 		return nil, err
 	}
 	return los, nil
-}
-
-func wallIndex(walls []Wall, id string) int {
-	for i := range walls {
-		if walls[i].ID == id {
-			return i
-		}
-	}
-	return -1
-}
-
-func wallTypeName(t string) string {
-	if t == "" {
-		return WallNormal
-	}
-	return t
 }

@@ -1,0 +1,58 @@
+// Package core is the game state and the one place that changes it. It
+// knows nothing of HTTP, WebSocket, Lua or templates: routes call it, the
+// store and the game system plug into interfaces it declares.
+//
+// # Where things live
+//
+// Files named service*.go hold every method of Service; the other files
+// hold types and pure functions, each named after what it defines.
+//
+//   - Domain types: content.go (Module, Campaign, Entity, Object), game.go
+//     (Game, Combatant, StatusEffect), maps.go (Map, Wall, Light, Token),
+//     message.go (Message, the Roller interface), shapes.go (what clients
+//     send and receive live: Client, Screen, Snapshot, Movement, Pointer,
+//     Settings...), live.go (Live: settings and tracked objects, memory
+//     only), newmap.go, hostcampaign.go, combat.go, screen.go.
+//   - Interfaces the core needs: store.go (Store and Tx, implemented by
+//     core/sqlite), rules.go (Rules and SwappableRules, implemented by
+//     systems.Holder; the optional InitiativeRules, InitiativeSorter and
+//     TokenRules beside the code that asks them), events.go (Event,
+//     Publisher and the Bus).
+//   - Errors and limits: errors.go (Error and its kinds, which routes map
+//     to HTTP statuses), limits.go (every bound on what a write may store).
+//   - Pure rules of play: turnorder.go, effects.go, gamecontrol.go
+//     (combat steps), merge.go (RFC 7386 merge patch), messagecontent.go,
+//     fog.go, dragrights.go, serverowned.go (the fields a client's write
+//     never changes).
+//   - Sight: sight.go (vision polygons by angular sweep) and sightpayload.go
+//     (the polygons as clients read them).
+//   - Drags: drag.go and hostdrag.go (Drags: token drag streams, committed
+//     at their end).
+//
+// # The write path
+//
+// A write is a Service method. It pins the system's rules once (pinned,
+// service_pin.go), so a reload in the middle of the request cannot mix two
+// versions of a system; then runs its change in one store transaction
+// through write (service.go), which holds the commit lock from before the
+// transaction until the events are published. Events therefore reach
+// subscribers in commit order, and none are published when the change
+// fails. Generation counts committed writes, so read caches can key on it.
+// The importers (core/imports) change content in bulk through
+// ChangeContent, which publishes reload rather than an event per row.
+//
+// # Views
+//
+// Players never receive what the game master hides. playerview.go and
+// playertokens.go shape what players see: hidden tokens, combatants and
+// dm-layer objects left out, combatants without notes or a foe's data.
+// When players and the host must receive different payloads, an event
+// carries Views{Players, Host} (views.go); HostOnly marks a payload for
+// the game master alone. The hub encodes each view once.
+//
+// # Events
+//
+// events.go names every event and request of the live protocol. Writes
+// return the events their change caused; Publish sends events that need no
+// store change (drag streams, pointers) through the same ordered path.
+package core

@@ -1,0 +1,432 @@
+package core
+
+import (
+	"context"
+	"math"
+	"slices"
+)
+
+// AddCombatants adds combatants to the primary campaign's game. A unique
+// entity (a character) keeps its one shared combatant: asking again links
+// the token to it rather than adding a second. New combatants whose role
+// the system's autoRoll names get their initiative rolled at once.
+func (s *Service) AddCombatants(ctx context.Context, list []NewCombatant) ([]*Combatant, error) {
+	p := s.pin()
+	if len(list) == 0 {
+		return nil, Invalidf("give at least one combatant: {\"tokenId\"} or {\"entityId\"}")
+	}
+	type prepared struct {
+		c    *Combatant
+		rule *InitiativeRule
+		tok  *Token
+	}
+	var ready []prepared
+	for i, n := range list {
+		if (n.TokenID == "") == (n.EntityID == "") {
+			return nil, Invalidf("combatant %d: give exactly one of 'tokenId' and 'entityId'", i+1)
+		}
+		c := &Combatant{Name: n.Name, Hidden: n.Hidden, Role: RoleHostile}
+		var tok *Token
+		entityID := n.EntityID
+		if n.TokenID != "" {
+			t, err := p.Token(ctx, n.TokenID)
+			if err != nil {
+				return nil, err
+			}
+			tok = t
+			id := t.ID
+			c.TokenID = &id
+			if c.Name == "" {
+				c.Name = t.Name
+			}
+			if t.Role != "" {
+				c.Role = t.Role
+			}
+			c.Image, c.Reference, c.Player = t.Image, t.Reference, t.Player
+			c.Hidden = c.Hidden || t.Hidden
+			if t.EntityID != nil {
+				entityID = *t.EntityID
+			}
+		}
+		var e *Entity
+		if entityID != "" {
+			var err error
+			if e, err = p.Entity(ctx, "", entityID); err != nil {
+				return nil, err
+			}
+			p.fromEntity(c, e, tok == nil)
+		}
+		if c.Name == "" {
+			return nil, Invalidf("combatant %d: it needs a name", i+1)
+		}
+		rule, err := p.initiativeRule(ctx, e)
+		if err != nil {
+			return nil, err
+		}
+		ready = append(ready, prepared{c: c, rule: rule, tok: tok})
+	}
+	var out []*Combatant
+	err := p.write(ctx, func(tx Tx) ([]Event, error) {
+		camp, err := p.primaryCampaign(tx)
+		if err != nil {
+			return nil, err
+		}
+		existing, err := tx.Combatants(camp.ID)
+		if err != nil {
+			return nil, err
+		}
+		rank := 0
+		for _, c := range existing {
+			rank = max(rank, c.Rank)
+		}
+		var changed []*Combatant
+		for _, item := range ready {
+			c := item.c
+			if shared := sharedCombatant(existing, c, p.rules); shared != nil {
+				if c.TokenID != nil {
+					shared.TokenID = c.TokenID
+				}
+				c = shared
+			} else {
+				rank++
+				c.Campaign, c.Rank = camp.ID, rank
+				if item.rule != nil && autoRolls(item.rule.AutoRoll, c.Role) {
+					if err := p.rollOne(c, item.rule); err != nil {
+						return nil, err
+					}
+				}
+			}
+			changed = append(changed, c)
+		}
+		out = changed
+		return p.storeCombat(tx, camp.ID, changed)
+	})
+	return out, err
+}
+
+// fromEntity fills a combatant from its entity: link, kind, the system's
+// ranges (hit points) with their maxima, and, without a token, name and
+// image.
+func (s pinned) fromEntity(c *Combatant, e *Entity, noToken bool) {
+	c.EntityID, c.EntityType = e.ID, e.Kind
+	if c.Reference == "" {
+		c.Reference = "/" + e.Kind + "/" + e.Slug
+	}
+	if noToken {
+		if c.Name == "" {
+			c.Name = e.Name
+		}
+		if c.Image == nil && e.Image != "" {
+			img := e.Image
+			c.Image = &img
+		}
+	}
+	if s.rules == nil {
+		return
+	}
+	if s.rules.IsUnique(e.Kind) {
+		c.Role, c.Player = RoleFriendly, true
+	}
+	c.Data = Object{}
+	for _, r := range s.rules.Ranges(e.Kind) {
+		v, ok := numberOf(e.Data[r])
+		if !ok {
+			continue
+		}
+		c.Data[r] = v
+		if m, ok := numberOf(e.Data["max_"+r]); ok {
+			c.Data["max_"+r] = m
+		} else {
+			c.Data["max_"+r] = v
+		}
+	}
+}
+
+func (s pinned) initiativeRule(ctx context.Context, e *Entity) (*InitiativeRule, error) {
+	if ir, ok := s.rules.(InitiativeRules); ok {
+		return ir.InitiativeFor(ctx, e)
+	}
+	return &InitiativeRule{Formula: "1d20"}, nil
+}
+
+// rollOne rolls a combatant's initiative into its first slot.
+func (s *Service) rollOne(c *Combatant, rule *InitiativeRule) error {
+	roller, ok := s.roller.(TotalRoller)
+	if !ok {
+		return Conflictf("this server has no dice roller for initiative")
+	}
+	total, err := roller.Total(rule.Formula)
+	if err != nil {
+		return Invalidf("initiative formula '%s': %s", Clip(rule.Formula), MessageOf(err))
+	}
+	setInitiative(c, total+rule.Bonus)
+	return nil
+}
+
+// RollInitiative rolls initiative for the given combatants (every one when
+// ids is empty) through the system's rules, then settles ties among equal
+// values by the system's tie-break, then a roll-off, by reordering the
+// combatants' ranks (ties keep rank order: see TurnOrder).
+func (s *Service) RollInitiative(ctx context.Context, ids []string) ([]*Combatant, error) {
+	p := s.pin()
+	var camp *Campaign
+	var combatants []*Combatant
+	err := p.store.View(ctx, func(tx Tx) error {
+		var err error
+		if camp, err = p.primaryCampaign(tx); err != nil {
+			return err
+		}
+		combatants, err = tx.Combatants(camp.ID)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	chosen, err := pick(combatants, ids)
+	if err != nil {
+		return nil, err
+	}
+	tiebreak := map[string]float64{}
+	totals := map[string]any{} // the new values, applied to the combatants as they are at the write
+	for _, c := range chosen {
+		var e *Entity
+		if c.EntityID != "" {
+			if e, err = p.Entity(ctx, "", c.EntityID); err != nil && !IsNotFound(err) {
+				return nil, err
+			}
+		}
+		rule, err := p.initiativeRule(ctx, e)
+		if err != nil {
+			return nil, err
+		}
+		cp := *c
+		if err := p.rollOne(&cp, rule); err != nil {
+			return nil, err
+		}
+		tiebreak[c.ID] = rule.Tiebreak
+		totals[c.ID] = cp.Initiative[0].Value
+	}
+	var out []*Combatant
+	err = p.write(ctx, func(tx Tx) ([]Event, error) {
+		current, err := tx.Combatants(camp.ID)
+		if err != nil {
+			return nil, err
+		}
+		rolled := map[string]bool{}
+		for _, c := range current {
+			if v, ok := totals[c.ID]; ok {
+				setInitiative(c, v)
+				rolled[c.ID] = true
+			}
+		}
+		changed := p.settleTies(current, tiebreak, rolled)
+		out = changed
+		return p.storeCombat(tx, camp.ID, changed)
+	})
+	return out, err
+}
+
+// settleTies reorders the ranks of combatants with equal initiative: the
+// higher tie-break first, then the winner of a d20 roll-off. It returns the
+// combatants whose document or rank changed (the rolled ones always).
+func (s pinned) settleTies(all []*Combatant, tiebreak map[string]float64, rolled map[string]bool) []*Combatant {
+	order := slices.Clone(all)
+	rolloff := map[string]float64{}
+	roller, _ := s.roller.(TotalRoller)
+	for _, c := range order {
+		if roller != nil {
+			rolloff[c.ID], _ = roller.Total("1d20")
+		}
+	}
+	ascending := false
+	if sorter, ok := s.rules.(InitiativeSorter); ok {
+		ascending = sorter.InitiativeAscending()
+	}
+	slices.SortStableFunc(order, func(a, b *Combatant) int {
+		va, vb := firstInitiative(a), firstInitiative(b)
+		if va != vb {
+			if ascending {
+				return cmpFloat(va, vb)
+			}
+			return cmpFloat(vb, va)
+		}
+		if d := cmpFloat(tiebreak[b.ID], tiebreak[a.ID]); d != 0 {
+			return d
+		}
+		if va == NoInitiative {
+			return a.Rank - b.Rank // not rolled: keep the stored order
+		}
+		return cmpFloat(rolloff[b.ID], rolloff[a.ID])
+	})
+	ranks := make([]int, len(all))
+	for i, c := range all {
+		ranks[i] = c.Rank
+	}
+	slices.Sort(ranks)
+	var changed []*Combatant
+	for i, c := range order {
+		if c.Rank != ranks[i] || rolled[c.ID] {
+			c.Rank = ranks[i]
+			changed = append(changed, c)
+		}
+	}
+	return changed
+}
+
+// SetInitiative sets a combatant's initiative value (the game master's
+// edit): a number, or null to take it out of the turn order.
+func (s *Service) SetInitiative(ctx context.Context, id string, value *float64) (*Combatant, error) {
+	p := s.pin()
+	return p.changeCombatant(ctx, id, func(_ Tx, c *Combatant) error {
+		if value == nil {
+			setInitiative(c, nil)
+			return nil
+		}
+		if math.IsNaN(*value) || math.IsInf(*value, 0) {
+			return Invalidf("initiative must be a finite number")
+		}
+		setInitiative(c, *value)
+		return nil
+	})
+}
+
+// changeCombatant reads, changes and stores one combatant in one
+// transaction, with the combat events.
+func (s pinned) changeCombatant(ctx context.Context, id string, change func(tx Tx, c *Combatant) error) (*Combatant, error) {
+	var out *Combatant
+	err := s.write(ctx, func(tx Tx) ([]Event, error) {
+		c, err := combatantByID(tx, id)
+		if err != nil {
+			return nil, err
+		}
+		if err := change(tx, c); err != nil {
+			return nil, err
+		}
+		out = c
+		return s.storeCombat(tx, c.Campaign, []*Combatant{c})
+	})
+	return out, err
+}
+
+// DeleteCombatant removes a combatant from the game. When it was acting,
+// Next turn passes to the one that moved into its place.
+func (s *Service) DeleteCombatant(ctx context.Context, id string) error {
+	p := s.pin()
+	return p.write(ctx, func(tx Tx) ([]Event, error) {
+		c, err := combatantByID(tx, id)
+		if err != nil {
+			return nil, err
+		}
+		if err := tx.DeleteCombatant(id); err != nil {
+			return nil, err
+		}
+		events, err := p.gameEvents(tx, c.Campaign)
+		if err != nil {
+			return nil, err
+		}
+		if c.TokenID != nil {
+			tokenEvents, err := p.linkedTokenEvents(tx, []*Combatant{c})
+			if err != nil {
+				return nil, err
+			}
+			events = append(events, tokenEvents...)
+		}
+		return events, nil
+	})
+}
+
+// storeCombat stores changed combatants and returns their events, then
+// gameUpdated and the tokens they stand on.
+func (s pinned) storeCombat(tx Tx, campaignID string, changed []*Combatant) ([]Event, error) {
+	var events []Event
+	for _, c := range changed {
+		e, err := s.storeCombatant(tx, c)
+		if err != nil {
+			return nil, err
+		}
+		events = append(events, e...)
+	}
+	game, err := s.gameEvents(tx, campaignID)
+	if err != nil {
+		return nil, err
+	}
+	events = append(events, game...)
+	tokens, err := s.linkedTokenEvents(tx, changed)
+	if err != nil {
+		return nil, err
+	}
+	return append(events, tokens...), nil
+}
+
+// gameEvents is gameUpdated for a campaign's game as it now stands.
+func (s pinned) gameEvents(tx Tx, campaignID string) ([]Event, error) {
+	game, err := tx.Game(campaignID)
+	if err != nil {
+		return nil, err
+	}
+	if game.Combatants, err = tx.Combatants(campaignID); err != nil {
+		return nil, err
+	}
+	views, err := s.gameViews(tx, game)
+	if err != nil {
+		return nil, err
+	}
+	return []Event{{Name: EventGameUpdated, Data: views}}, nil
+}
+
+// linkedTokenEvents is tokenUpdated for the tokens of the combatants, with
+// the fields derived from them (bloodied, dead...).
+func (s pinned) linkedTokenEvents(tx Tx, combatants []*Combatant) ([]Event, error) {
+	var events []Event
+	for _, c := range combatants {
+		if c.TokenID == nil || *c.TokenID == "" {
+			continue
+		}
+		t, err := tx.Token(*c.TokenID)
+		if IsNotFound(err) {
+			continue // links are soft
+		}
+		if err != nil {
+			return nil, err
+		}
+		shown, err := s.playerTokenIn(tx, t)
+		if err != nil {
+			return nil, err
+		}
+		events = append(events, Event{Name: EventTokenUpdated, Data: shown})
+	}
+	return events, nil
+}
+
+// PatchCombatantInGame merges a patch into a combatant as PatchCombatant
+// does, and also tells clients gameUpdated and its token: hiding a
+// combatant takes it out of the players' initiative list.
+func (s *Service) PatchCombatantInGame(ctx context.Context, id string, patch Object) (*Combatant, error) {
+	p := s.pin()
+	if err := checkPatchID(patch, id); err != nil {
+		return nil, err
+	}
+	return p.changeCombatant(ctx, id, func(_ Tx, c *Combatant) error {
+		next, err := mergePatch[Combatant](patch).next(c)
+		if err != nil {
+			return err
+		}
+		next.restoreServerOwned(c, false)
+		*c = *next
+		return nil
+	})
+}
+
+// TurnOrder is the turn order of combatants under the loaded system's
+// sort direction.
+func (s *Service) TurnOrder(combatants []*Combatant) []TurnSlot {
+	return s.pin().turnOrder(combatants)
+}
+
+func (s pinned) turnOrder(combatants []*Combatant) []TurnSlot {
+	ascending := false
+	if sorter, ok := s.rules.(InitiativeSorter); ok {
+		ascending = sorter.InitiativeAscending()
+	}
+	return TurnOrder(combatants, ascending)
+}

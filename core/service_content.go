@@ -1,0 +1,81 @@
+package core
+
+import "context"
+
+// The installed content as a whole: the reads and the one write the
+// importers (core/imports) need. Content is installed and removed in bulk
+// (a module, a campaign, a map, a system), so clients are told to reload
+// rather than sent an event per row.
+
+// Modules lists the installed modules.
+func (s *Service) Modules(ctx context.Context) ([]*Module, error) {
+	return readStore(ctx, s.store, func(tx Tx) ([]*Module, error) { return tx.Modules() })
+}
+
+// Module returns an installed module.
+func (s *Service) Module(ctx context.Context, id string) (*Module, error) {
+	return readStore(ctx, s.store, func(tx Tx) (*Module, error) {
+		m, err := tx.Module(id)
+		if IsNotFound(err) {
+			return nil, NotFoundf("no module with id '%s'", Clip(id))
+		}
+		return m, err
+	})
+}
+
+// Campaigns lists every campaign, of every system.
+func (s *Service) Campaigns(ctx context.Context) ([]*Campaign, error) {
+	return readStore(ctx, s.store, func(tx Tx) ([]*Campaign, error) { return tx.Campaigns() })
+}
+
+// Campaign returns a campaign.
+func (s *Service) Campaign(ctx context.Context, id string) (*Campaign, error) {
+	return readStore(ctx, s.store, func(tx Tx) (*Campaign, error) {
+		c, err := tx.Campaign(id)
+		if IsNotFound(err) {
+			return nil, NotFoundf("no campaign with id '%s'", Clip(id))
+		}
+		return c, err
+	})
+}
+
+// PrimaryCampaignOf returns the primary campaign of a system, which need
+// not be the loaded one.
+func (s *Service) PrimaryCampaignOf(ctx context.Context, system string) (*Campaign, error) {
+	return readStore(ctx, s.store, func(tx Tx) (*Campaign, error) { return tx.PrimaryCampaign(system) })
+}
+
+// AllMaps lists every map of every owner, each with its tokens.
+func (s *Service) AllMaps(ctx context.Context) ([]*Map, error) {
+	return readStore(ctx, s.store, func(tx Tx) ([]*Map, error) { return tx.Maps("") })
+}
+
+// Map returns a map with its tokens, whole: as the game master sees it.
+func (s *Service) Map(ctx context.Context, id string) (*Map, error) {
+	return readStore(ctx, s.store, func(tx Tx) (*Map, error) { return mapByID(tx, id) })
+}
+
+// readStore runs one read transaction and returns what fn read.
+func readStore[T any](ctx context.Context, store Store, fn func(tx Tx) (T, error)) (T, error) {
+	var out T
+	err := store.View(ctx, func(tx Tx) error {
+		var err error
+		out, err = fn(tx)
+		return err
+	})
+	return out, err
+}
+
+// ChangeContent runs change in one transaction and, once it is committed,
+// publishes reload with the data change returns (why, and what changed).
+// Nil data publishes nothing: an importer taking back rows whose files
+// could not be placed.
+func (s *Service) ChangeContent(ctx context.Context, change func(tx Tx) (reload Object, err error)) error {
+	return s.write(ctx, func(tx Tx) ([]Event, error) {
+		reload, err := change(tx)
+		if err != nil || reload == nil {
+			return nil, err
+		}
+		return []Event{{Name: EventReload, Data: reload}}, nil
+	})
+}

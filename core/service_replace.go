@@ -1,0 +1,30 @@
+package core
+
+import "context"
+
+// replaceStored is the write behind PUT and PATCH of an entity, a token or
+// a combatant: read the stored object, make the next version from the
+// client's edit, put back what the server owns (restore), and store it
+// with its events. It returns the version stored.
+func replaceStored[T any](s *Service, ctx context.Context, e edit[T],
+	read func(tx Tx) (*T, error),
+	restore func(next, old *T),
+	store func(p pinned, tx Tx, next *T) ([]Event, error),
+) (*T, error) {
+	p := s.pin()
+	var out *T
+	err := p.write(ctx, func(tx Tx) ([]Event, error) {
+		old, err := read(tx)
+		if err != nil {
+			return nil, err
+		}
+		next, err := e.next(old)
+		if err != nil {
+			return nil, err
+		}
+		restore(next, old)
+		out = next
+		return store(p, tx, next)
+	})
+	return out, err
+}
