@@ -39,7 +39,7 @@ type Config struct {
 	// the embedded web.FS. The built-in client comes from web.Client().
 	Web fs.FS
 
-	Systems      *systems.Holder  // the loaded game system
-	Imports      *imports.Manager // import offers and installers
-	SystemStatus *SystemStatus    // hot reload results for the host console (nil: none)
+	Systems      *systems.Holder       // the loaded game system
+	Imports      *imports.Manager      // import offers and installers
+	SystemStatus *systems.ReloadStatus // hot reload results for the host console (nil: none)
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/vttapp/companion/core/sqlite"
 	"github.com/vttapp/companion/internal/testkit"
 	"github.com/vttapp/companion/routes/hub"
+	"github.com/vttapp/companion/systems"
 )
 
 const consoleHallID = "a0000000-0000-4000-8000-000000000002"
@@ -29,7 +30,7 @@ type consoleEnv struct {
 	svc          *core.Service
 	store        *sqlite.Store
 	events       *testkit.EventLog
-	status       *SystemStatus
+	status       *systems.ReloadStatus
 	dataDir      string
 	liveHub      *hub.Hub
 }
@@ -50,7 +51,7 @@ func newConsoleEnv(t testing.TB) *consoleEnv {
 		return tx.PutCombatant(hero)
 	}})
 	live := hub.New(g.Service, g.Bus, nil, hub.Options{})
-	status := &SystemStatus{}
+	status := &systems.ReloadStatus{}
 	cfg := Config{Service: g.Service, Bus: g.Bus, Hub: live, Systems: g.Holder, SystemStatus: status, DataDir: t.TempDir()}
 	env := &consoleEnv{svc: g.Service, store: g.Store, events: g.Events, status: status, dataDir: cfg.DataDir, liveHub: live,
 		public: httptest.NewServer(NewPublicHandler(cfg)), host: httptest.NewServer(NewHostHandler(cfg))}
@@ -127,16 +128,6 @@ func TestHostConsoleSystemAndLastReload(t *testing.T) {
 	e.decode(t, e.call(t, "GET", "/host/api/system", ""), 200, &sys)
 	if r := sys.LastReload; r == nil || !r.OK || r.Error != "" || r.Version != "1.2.3" || r.LatencyMs != 42 {
 		t.Fatalf("after a good reload: %+v", r)
-	}
-}
-
-func TestSystemStatusNilRecordsNothing(t *testing.T) {
-	var s *SystemStatus
-	s.Watching("x")
-	s.Failed(errors.New("boom"))
-	s.Reloaded("1", time.Millisecond)
-	if dir, last := s.Last(); dir != "" || last != nil {
-		t.Fatalf("nil status = %q, %+v", dir, last)
 	}
 }
 

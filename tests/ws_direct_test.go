@@ -12,7 +12,7 @@ import (
 )
 
 // Broadcast frames are built by the hub itself and written straight to an
-// idle client's socket (routes/ws_direct.go). A gorilla client must read
+// idle client's socket (routes/hub/direct.go). A gorilla client must read
 // them as it reads gorilla's own: every length encoding (7-bit, 16-bit,
 // 64-bit), in order.
 func TestWSDirectFramesEveryLengthEncoding(t *testing.T) {

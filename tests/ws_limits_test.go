@@ -13,7 +13,7 @@ import (
 	"github.com/vttapp/companion/routes/hub"
 )
 
-// The flood limits (routes/ws_limits.go) with real gorilla clients.
+// The flood limits (routes/hub/limits.go) with real gorilla clients.
 
 // nextMove returns the next tokenMoved or pointerUpdated b receives,
 // skipping anything else (tokenUpdated, replies).

@@ -113,7 +113,7 @@ func serve(ctx context.Context, cfg *serveConfig, log *slog.Logger, banner io.Wr
 	// Downloads in flight are cancelled at shutdown; their staging folders
 	// are swept at the next start.
 	defer importer.Close()
-	reloads := &routes.SystemStatus{} // hot reload results, shown on the host console
+	reloads := &systems.ReloadStatus{} // hot reload results, shown on the host console
 	rc := routes.Config{
 		SystemStatus: reloads,
 		Service:      svc,
