@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
@@ -17,6 +16,7 @@ import (
 	"github.com/vttapp/companion/core"
 	"github.com/vttapp/companion/core/imports"
 	"github.com/vttapp/companion/core/sqlite"
+	"github.com/vttapp/companion/internal/testkit"
 )
 
 // importCollections stands in for the loaded system's collection labels.
@@ -109,25 +109,6 @@ func importZip(t testing.TB, pairs ...string) []byte {
 	return buf.Bytes()
 }
 
-// importDo sends a request and returns the status and body.
-func importDo(t *testing.T, method, url, contentType string, body io.Reader) (int, []byte) {
-	t.Helper()
-	req, err := http.NewRequest(method, url, body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if contentType != "" {
-		req.Header.Set("Content-Type", contentType)
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	data, _ := io.ReadAll(resp.Body)
-	return resp.StatusCode, data
-}
-
 func importJSON(t *testing.T, data []byte, v any) {
 	t.Helper()
 	if err := json.Unmarshal(data, v); err != nil {
@@ -141,7 +122,7 @@ func importWaitOffer(t *testing.T, env *importEnv, id string, checkedOnly bool) 
 	t.Helper()
 	deadline := time.Now().Add(20 * time.Second)
 	for {
-		status, body := importDo(t, "GET", env.host.URL+"/host/api/offers/"+id, "", nil)
+		status, body := testkit.Do(t, "GET", env.host.URL+"/host/api/offers/"+id, "", nil)
 		if status != http.StatusOK {
 			t.Fatalf("GET offer: %d %s", status, body)
 		}

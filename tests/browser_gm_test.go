@@ -19,6 +19,7 @@ import (
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
 	"github.com/vttapp/companion/internal/shareddata"
+	"github.com/vttapp/companion/internal/testkit"
 )
 
 // The game master's console in real Chromium (issue 14): the GM map
@@ -82,20 +83,8 @@ type gmuiResponse struct {
 
 func gmuiDo(t *testing.T, srv *Server, method, path string, body io.Reader, contentType string) gmuiResponse {
 	t.Helper()
-	req, err := http.NewRequest(method, srv.HostURL+path, body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if contentType != "" {
-		req.Header.Set("Content-Type", contentType)
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	raw, _ := io.ReadAll(resp.Body)
-	return gmuiResponse{resp.StatusCode, string(raw)}
+	status, raw := testkit.Do(t, method, srv.HostURL+path, contentType, body)
+	return gmuiResponse{status, string(raw)}
 }
 
 // openConsole opens the host console and waits until the GM map has drawn

@@ -22,6 +22,7 @@ import (
 	"github.com/vttapp/companion/core/dice"
 	"github.com/vttapp/companion/core/sqlite"
 	"github.com/vttapp/companion/examples/dnd5e"
+	"github.com/vttapp/companion/internal/testkit"
 	"github.com/vttapp/companion/routes"
 	"github.com/vttapp/companion/routes/hub"
 	"github.com/vttapp/companion/systems"
@@ -275,7 +276,7 @@ func soakDo(ctx context.Context, c *http.Client, method, url, body string) (int,
 type soakEnv struct {
 	srv  *httptest.Server
 	hub  *hub.Hub
-	logs *syncBuffer // warnings and errors
+	logs *testkit.LogBuffer // warnings and errors
 }
 
 // newSoakEnv runs the real handlers and hub with D&D 5e over a real store
@@ -324,7 +325,7 @@ func newSoakEnv(t *testing.T) *soakEnv {
 	}
 	records, _ := monsterData(t) // the SRD's when the shared data is present
 	(&loadEnv{store: store}).seedMonsters(t, records[:min(len(records), 400)])
-	logs := &syncBuffer{}
+	logs := &testkit.LogBuffer{}
 	log := slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	bus := core.NewBus()
 	svc := core.NewService(core.ServiceConfig{Store: store, Events: bus, Rules: holder, Roller: dice.NewRoller()})

@@ -18,6 +18,7 @@ import (
 	"github.com/gorilla/websocket"
 	"github.com/vttapp/companion/core"
 	"github.com/vttapp/companion/core/sqlite"
+	"github.com/vttapp/companion/internal/testkit"
 	"github.com/vttapp/companion/routes"
 	"github.com/vttapp/companion/routes/hub"
 )
@@ -66,7 +67,7 @@ type wsEnv struct {
 	hub    *hub.Hub
 	public *httptest.Server
 	host   *httptest.Server
-	logs   *syncBuffer
+	logs   *testkit.LogBuffer
 }
 
 func newWSEnv(t testing.TB, opts hub.Options) *wsEnv {
@@ -76,7 +77,7 @@ func newWSEnv(t testing.TB, opts hub.Options) *wsEnv {
 		t.Fatalf("open store: %v", err)
 	}
 	wsSeed(t, st)
-	logs := &syncBuffer{}
+	logs := &testkit.LogBuffer{}
 	log := slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	bus := core.NewBus()
 	svc := core.NewService(core.ServiceConfig{Store: st, Events: bus, Rules: wsRules{}, Roller: wsRoller{}})
