@@ -22,7 +22,7 @@ func TestMessageTooLargeIsRefusedOnBothTransports(t *testing.T) {
 
 	ws := testkit.Dial(t, e.srv.URL+"/", nil)
 	ws.SendJSON(map[string]any{"name": "createMessage", "requestId": "big", "data": map[string]any{"text": text}})
-	env := ws.AwaitReply(5*time.Second, "big")
+	env := ws.AwaitReply(5*time.Second, "big", nil)
 	var data struct{ Kind, Message string }
 	json.Unmarshal(env.Data, &data)
 	if env.Name != "error" || data.Kind != "too large" || !strings.Contains(data.Message, "16 KiB") {

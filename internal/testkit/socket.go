@@ -106,8 +106,9 @@ func (s *Socket) SendJSON(v any) {
 }
 
 // AwaitReply returns the envelope answering the string requestID, failing
-// the test after within.
-func (s *Socket) AwaitReply(within time.Duration, requestID string) Envelope {
+// the test after within; seen, when not nil, is shown every envelope read
+// before it.
+func (s *Socket) AwaitReply(within time.Duration, requestID string, seen func(Envelope)) Envelope {
 	s.t.Helper()
 	want, _ := json.Marshal(requestID)
 	timeout := time.After(within)
@@ -119,6 +120,9 @@ func (s *Socket) AwaitReply(within time.Duration, requestID string) Envelope {
 			}
 			if string(env.ResponseID) == string(want) {
 				return env
+			}
+			if seen != nil {
+				seen(env)
 			}
 		case <-timeout:
 			s.t.Fatalf("no reply to %s within %v", requestID, within)
