@@ -28,11 +28,7 @@ const hostClientName = "Game master"
 // the console's own, since a socket is opened with GET, which the guard
 // lets through, and this one carries what players must not see.
 func (h *Hub) ServeHost(w http.ResponseWriter, r *http.Request) {
-	h.mu.RLock()
-	closed := h.closed
-	h.mu.RUnlock()
-	if closed {
-		refuse(w, http.StatusServiceUnavailable, "the server is shutting down")
+	if h.refuseWhenClosed(w) {
 		return
 	}
 	if !hostOrigin(r) {

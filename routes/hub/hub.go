@@ -193,11 +193,7 @@ func (h *Hub) Drags() *core.Drags { return h.drags }
 
 // ServeHTTP upgrades a request on any path to a WebSocket connection.
 func (h *Hub) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	h.mu.RLock()
-	closed := h.closed
-	h.mu.RUnlock()
-	if closed {
-		refuse(w, http.StatusServiceUnavailable, "the server is shutting down")
+	if h.refuseWhenClosed(w) {
 		return
 	}
 	address := remoteHost(r.RemoteAddr)
@@ -410,8 +406,20 @@ func remoteHost(addr string) string {
 	return host
 }
 
+// refuseWhenClosed answers 503 once Close has begun, and reports whether it did.
+func (h *Hub) refuseWhenClosed(w http.ResponseWriter) bool {
+	h.mu.RLock()
+	closed := h.closed
+	h.mu.RUnlock()
+	if closed {
+		refuse(w, http.StatusServiceUnavailable, "the server is shutting down")
+	}
+	return closed
+}
+
 // refuse answers an upgrade the hub will not take with status and
-// {"message": text}, the error body of the whole public interface.
+// {"message": text}, the error body of the whole public interface (the
+// body routes/errors.go writes; the hub does not import routes).
 func refuse(w http.ResponseWriter, status int, text string) {
 	body, _ := json.Marshal(map[string]string{"message": text})
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
