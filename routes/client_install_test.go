@@ -17,7 +17,7 @@ import (
 // fakeClientZip is an installed client's archive built here: a tiny
 // index.html and script, wrapped in one top folder.
 func fakeClientZip(t *testing.T, version string) []byte {
-	return importZip(t,
+	return testkit.Zip(t,
 		"build/index.html", `<!doctype html><title>Fake client `+version+`</title><script src="main.js"></script>`,
 		"build/main.js", `console.log("fake `+version+`")`,
 		"build/meta.json", `{"name":"Fake Client","version":"`+version+`"}`,
@@ -108,8 +108,8 @@ func TestInstalledClientServedInsteadOfBuiltIn(t *testing.T) {
 	// A broken second install leaves the installed client as it was.
 	broken := [][]byte{
 		[]byte("not a zip at all"),
-		importZip(t, "build/main.js", "no index"),
-		importZip(t, "index.html", "x", "../escape.js", "x"),
+		testkit.Zip(t, "build/main.js", "no index"),
+		testkit.Zip(t, "index.html", "x", "../escape.js", "x"),
 	}
 	for _, data := range broken {
 		status, body := uploadClient(t, env, data)

@@ -1,8 +1,6 @@
 package routes
 
 import (
-	"archive/zip"
-	"bytes"
 	"context"
 	"encoding/json"
 	"net/http"
@@ -91,22 +89,6 @@ func (c *importContent) put(path string, data []byte) {
 	c.mu.Lock()
 	c.files[path] = data
 	c.mu.Unlock()
-}
-
-// importZip builds a zip archive from name/body pairs.
-func importZip(t testing.TB, pairs ...string) []byte {
-	t.Helper()
-	var buf bytes.Buffer
-	zw := zip.NewWriter(&buf)
-	for i := 0; i+1 < len(pairs); i += 2 {
-		w, err := zw.Create(pairs[i])
-		if err != nil {
-			t.Fatal(err)
-		}
-		w.Write([]byte(pairs[i+1]))
-	}
-	zw.Close()
-	return buf.Bytes()
 }
 
 func importJSON(t *testing.T, data []byte, v any) {

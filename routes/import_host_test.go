@@ -19,7 +19,7 @@ import (
 )
 
 func batsArchive(t *testing.T, version, monster string) []byte {
-	return importZip(t,
+	return testkit.Zip(t,
 		"module.json", `{"name":"Marsh Bats","system":"dnd5e","version":"`+version+`"}`,
 		"monsters.json", `[{"name":"`+monster+`","image":"bat.png"}]`,
 		"monsters/bat.png", "png "+version,
@@ -221,7 +221,7 @@ func TestHostImportUploadsAndURLs(t *testing.T) {
 	importJSON(t, reply, &mod)
 
 	// A loose collection filed into the chosen module.
-	status, reply = uploadFile(t, env, "spells.zip", importZip(t, "spells.json", `[{"name":"Swamp Gas"}]`), mod.ID)
+	status, reply = uploadFile(t, env, "spells.zip", testkit.Zip(t, "spells.json", `[{"name":"Swamp Gas"}]`), mod.ID)
 	if status != http.StatusCreated || !strings.Contains(string(reply), `"id":"`+mod.ID+`"`) {
 		t.Fatalf("collection upload %d %s", status, reply)
 	}
@@ -252,7 +252,7 @@ func TestHostImportUploadsAndURLs(t *testing.T) {
 	} {
 		switch tc.name {
 		case "zip slip":
-			tc.status, tc.reply = uploadFile(t, env, "evil.module", importZip(t, "module.json", `{"name":"E"}`, "../../evil.txt", "x"), "")
+			tc.status, tc.reply = uploadFile(t, env, "evil.module", testkit.Zip(t, "module.json", `{"name":"E"}`, "../../evil.txt", "x"), "")
 		case "bomb-free truncated":
 			z := batsArchive(t, "1.0.0", "Bat")
 			tc.status, tc.reply = uploadFile(t, env, "cut.module", z[:len(z)-30], "")
