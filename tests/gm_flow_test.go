@@ -1,7 +1,6 @@
 package tests
 
 import (
-	"archive/zip"
 	"bytes"
 	"encoding/json"
 	"mime/multipart"
@@ -19,9 +18,10 @@ import (
 // gmWait bounds each wait for a WebSocket event in the flow.
 const gmWait = 10 * time.Second
 
-// gmMonsters is the goblin and the hobgoblin as a loose monsters.json
-// (docs/content-format.md: name, slug, data): their data from the shared
-// SRD data when it is there, else as the SRD writes them.
+// gmMonsters is the SRD goblin (7 hit points) and hobgoblin (11) as a
+// loose monsters.json (docs/content-format.md: name, slug, data): their
+// data from the shared SRD data when it is there, else as the SRD writes
+// them. The browser GM test imports them too.
 func gmMonsters(t *testing.T) []byte {
 	t.Helper()
 	want := map[string]bool{"goblin": true, "hobgoblin": true}
@@ -34,8 +34,8 @@ func gmMonsters(t *testing.T) []byte {
 			}
 			var picked []map[string]any
 			for _, m := range all {
-				if want[m["index"].(string)] {
-					picked = append(picked, map[string]any{"name": m["name"], "slug": m["index"], "data": m})
+				if index, _ := m["index"].(string); want[index] {
+					picked = append(picked, map[string]any{"name": m["name"], "slug": index, "data": m})
 				}
 			}
 			b, _ := json.Marshal(picked)
@@ -75,16 +75,12 @@ func TestGameMasterFlow(t *testing.T) {
 	}
 
 	// The SRD goblin and hobgoblin, imported into the campaign.
-	var archive bytes.Buffer
-	zw := zip.NewWriter(&archive)
-	w, _ := zw.Create("monsters.json")
-	w.Write(gmMonsters(t))
-	zw.Close()
+	archive := testkit.Zip(t, "monsters.json", string(gmMonsters(t)))
 	var body bytes.Buffer
 	mw := multipart.NewWriter(&body)
 	mw.WriteField("destination", campaign.Campaign.ID)
 	fw, _ := mw.CreateFormFile("file", "goblins.zip")
-	fw.Write(archive.Bytes())
+	fw.Write(archive)
 	mw.Close()
 	if r := host.do("POST", "/host/api/import", body.String(), "Content-Type", mw.FormDataContentType()); r.status != 200 && r.status != 201 {
 		t.Fatalf("import: %d %s", r.status, r.body)
