@@ -153,9 +153,11 @@ func openAPIDocument(sys *systems.System) obj {
 	return obj{
 		"openapi": "3.1.0",
 		"info": obj{
-			"title":       "Companion API (" + sys.Name() + ")",
-			"version":     core.Version,
-			"description": "HTTP interface of the game companion with the game system " + sys.Name() + " " + sys.Version() + " loaded. No authentication; no DELETE; writes are refused cross-origin at CORS preflight.",
+			"title":   "Companion API (" + sys.Name() + ")",
+			"version": core.Version,
+			"description": "HTTP interface of the game companion with the game system " + sys.Name() + " " + sys.Version() + " loaded. No authentication; no DELETE; writes are refused cross-origin at CORS preflight. " +
+				"Everyone on this API is a player: hidden tokens and combatants do not exist for it (404), and combatants leave out the game master's notes. " +
+				"The WebSocket and every payload are described in the repository's docs/api.md.",
 		},
 		"tags":       tags,
 		"paths":      paths,
@@ -190,22 +192,30 @@ func entityPaths(kind *systems.Kind, name string) obj {
 	}
 }
 
-// objectPaths is GET, PUT and PATCH of a combatant or token.
+// objectPaths is GET, PUT and PATCH of a combatant or token. A hidden one
+// does not exist for players (core.PlayerAccess): every operation answers
+// it 404, as an unknown id.
 func objectPaths(schema, tag, noun, title string, idRule bool) obj {
 	putSummary := "Replace a " + noun + "; the body id must equal the path id"
 	if !idRule {
 		putSummary = "Replace a " + noun + "; the body id wins over the path id"
 	}
+	notFound := errorResponse("No " + noun + " with that id, or a hidden one: players never see a hidden " + noun)
+	writes := func() obj {
+		r := writeResponses(schema, noun)
+		r["404"] = notFound
+		return r
+	}
 	return obj{
 		"parameters": []obj{idParam},
-		"get": obj{"operationId": "get" + title, "summary": "One " + noun, "tags": []string{tag},
-			"responses": obj{"200": response("The "+noun, ref(schema)), "404": errorResponse("No " + noun + " with that id")}},
-		"put": obj{"operationId": "put" + title, "summary": putSummary, "tags": []string{tag},
+		"get": obj{"operationId": "get" + title, "summary": "One " + noun + " as players see it", "tags": []string{tag},
+			"responses": obj{"200": response("The "+noun, ref(schema)), "404": notFound}},
+		"put": obj{"operationId": "put" + title, "summary": putSummary + "; a player's write keeps the stored 'hidden'", "tags": []string{tag},
 			"requestBody": obj{"required": true, "content": jsonContent(ref(schema))},
-			"responses":   writeResponses(schema, noun)},
-		"patch": obj{"operationId": "patch" + title, "summary": "Merge a JSON patch into a " + noun, "tags": []string{tag},
+			"responses":   writes()},
+		"patch": obj{"operationId": "patch" + title, "summary": "Merge a JSON patch into a " + noun + "; a player's write keeps the stored 'hidden'", "tags": []string{tag},
 			"requestBody": obj{"required": true, "content": jsonContent(obj{"type": "object"})},
-			"responses":   writeResponses(schema, noun)},
+			"responses":   writes()},
 	}
 }
 

@@ -2,6 +2,7 @@ package routes
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"github.com/getkin/kin-openapi/openapi3"
@@ -49,5 +50,28 @@ func TestOpenAPIDescribesTheLoadedSystem(t *testing.T) {
 	}
 	if doc.Paths.Find("/api/monstres") != nil {
 		t.Fatal("unexpected path")
+	}
+}
+
+// TestOpenAPISaysHiddenIsNotFound: a tool reading the description learns
+// that a hidden token or combatant answers 404 to every operation, as the
+// server does (player_hidden_test.go).
+func TestOpenAPISaysHiddenIsNotFound(t *testing.T) {
+	e := newEnv(t, envOptions{})
+	doc, err := openapi3.NewLoader().LoadFromData(e.do(t, "GET", "/api/openapi.json", "").body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{"/api/tokens/{id}", "/api/combatants/{id}"} {
+		item := doc.Paths.Find(p)
+		for method, op := range map[string]*openapi3.Operation{"GET": item.Get, "PUT": item.Put, "PATCH": item.Patch} {
+			nf := op.Responses.Status(404)
+			if nf == nil || nf.Value.Description == nil || !strings.Contains(*nf.Value.Description, "hidden") {
+				t.Errorf("%s %s: the 404 does not say a hidden one answers it too", method, p)
+			}
+		}
+	}
+	if !strings.Contains(doc.Info.Description, "hidden tokens and combatants do not exist") {
+		t.Errorf("info.description does not say what players never see: %q", doc.Info.Description)
 	}
 }

@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	lua "github.com/yuin/gopher-lua"
+
+	"github.com/vttapp/companion/textfmt"
 )
 
 // The shared boxes must be ordinary values on both sides: the same string,
@@ -48,7 +50,7 @@ func TestSmallNumbersAreTheNumbers(t *testing.T) {
 // The preboxed texts are the texts the formatting functions write.
 func TestPreboxedTextsAreTheFormattedOnes(t *testing.T) {
 	for _, n := range []float64{-101, -100, -5, -1, 0, math.Copysign(0, -1), 1, 2.5, 7, 100, 101, 1e6} {
-		if got, want := signedValue(n), lua.LValue(lua.LString(Signed(n))); got != want {
+		if got, want := signedValue(n), lua.LValue(lua.LString(textfmt.Signed(n))); got != want {
 			t.Errorf("signedValue(%v) = %v, want %v", n, got, want)
 		}
 	}
@@ -62,17 +64,17 @@ func TestPreboxedTextsAreTheFormattedOnes(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i := -3; i <= 130; i++ {
-		if got, want := v[fmt.Sprintf("o%d", i)], Ordinal(int64(i)); got != want {
+		if got, want := v[fmt.Sprintf("o%d", i)], textfmt.Ordinal(int64(i)); got != want {
 			t.Errorf("ordinal(%d) = %v, want %v", i, got, want)
 		}
-		if got, want := v[fmt.Sprintf("m%d", i)], Modifier(float64(i)); got != want {
+		if got, want := v[fmt.Sprintf("m%d", i)], textfmt.Modifier(float64(i)); got != want {
 			t.Errorf("modifier(%d) = %v, want %v", i, got, want)
 		}
-		if got, want := v[fmt.Sprintf("s%d", i)], Signed(float64(i)); got != want {
+		if got, want := v[fmt.Sprintf("s%d", i)], textfmt.Signed(float64(i)); got != want {
 			t.Errorf("signed(%d) = %v, want %v", i, got, want)
 		}
 	}
-	if v["half"] != Modifier(14.5) {
+	if v["half"] != textfmt.Modifier(14.5) {
 		t.Errorf("modifier(14.5) = %v", v["half"])
 	}
 }

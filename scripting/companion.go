@@ -7,6 +7,7 @@ import (
 	lua "github.com/yuin/gopher-lua"
 
 	"github.com/vttapp/companion/core/dice"
+	"github.com/vttapp/companion/textfmt"
 )
 
 // Declarations is what a system's entry script declared through the
@@ -209,7 +210,7 @@ func luaSigned(L *lua.LState) int {
 }
 
 func luaModifier(L *lua.LState) int {
-	L.Push(signedValue(AbilityModifier(float64(L.CheckNumber(1)))))
+	L.Push(signedValue(textfmt.AbilityModifier(float64(L.CheckNumber(1)))))
 	return 1
 }
 
@@ -219,7 +220,7 @@ const maxPreboxedSigned = 100
 
 var preboxedSigned = func() (texts [2*maxPreboxedSigned + 1]lua.LValue) {
 	for i := range texts {
-		texts[i] = lua.LString(Signed(float64(i - maxPreboxedSigned)))
+		texts[i] = lua.LString(textfmt.Signed(float64(i - maxPreboxedSigned)))
 	}
 	return texts
 }()
@@ -229,11 +230,11 @@ func signedValue(n float64) lua.LValue {
 	if n >= -maxPreboxedSigned && n <= maxPreboxedSigned && n == math.Trunc(n) && !(n == 0 && math.Signbit(n)) {
 		return preboxedSigned[int(n)+maxPreboxedSigned]
 	}
-	return lua.LString(Signed(n))
+	return lua.LString(textfmt.Signed(n))
 }
 
 func luaFraction(L *lua.LState) int {
-	L.Push(lua.LString(Fraction(float64(L.CheckNumber(1)))))
+	L.Push(lua.LString(textfmt.Fraction(float64(L.CheckNumber(1)))))
 	return 1
 }
 
@@ -243,20 +244,20 @@ func luaOrdinal(L *lua.LState) int {
 		L.Push(preboxedOrdinals[n])
 		return 1
 	}
-	L.Push(lua.LString(Ordinal(n)))
+	L.Push(lua.LString(textfmt.Ordinal(n)))
 	return 1
 }
 
 // Ordinals of levels, ranks and spell levels, boxed once.
 var preboxedOrdinals = func() (texts [101]lua.LValue) {
 	for i := range texts {
-		texts[i] = lua.LString(Ordinal(int64(i)))
+		texts[i] = lua.LString(textfmt.Ordinal(int64(i)))
 	}
 	return texts
 }()
 
 func luaThousands(L *lua.LState) int {
-	L.Push(lua.LString(Thousands(float64(L.CheckNumber(1)))))
+	L.Push(lua.LString(textfmt.Thousands(float64(L.CheckNumber(1)))))
 	return 1
 }
 
@@ -282,24 +283,27 @@ func luaJoin(L *lua.LState) int {
 			L.RaiseError("companion.format.join would build a string of more than %d bytes (the limit is %d)", size, maxStringBuild)
 		}
 	}
-	L.Push(lua.LString(Join(items, sep, last)))
+	L.Push(lua.LString(textfmt.Join(items, sep, last)))
 	return 1
 }
 
-// diceAverage is companion.dice.average. A system's views average the same
-// few formulas over and over ("2d6", "1d8+2"); the state remembers the
-// averages (a pure function of the text) rather than parsing each again.
+// diceAverage is companion.dice.average: the floor of the formula's mean,
+// as stat blocks print it ("2d6+1" -> 8), from the project's one dice engine
+// (core/dice reads the formula exactly as a chat roll would). A system's
+// views average the same few formulas over and over ("2d6", "1d8+2"); the
+// state remembers the averages (a pure function of the text) rather than
+// parsing each again.
 func (st *state) diceAverage(L *lua.LState) int {
 	formula := L.CheckString(1)
 	if avg, ok := st.averages[formula]; ok {
 		L.Push(avg)
 		return 1
 	}
-	d, err := ParseDice(formula)
+	mean, err := dice.Average(formula)
 	if err != nil {
 		L.RaiseError("companion.dice.average: %v", err)
 	}
-	avg := luaNumber(float64(d.Average()))
+	avg := luaNumber(floorAverage(mean))
 	if len(formula) <= maxRememberedFormula {
 		if len(st.averages) >= maxRememberedAverages {
 			clear(st.averages)
@@ -308,6 +312,16 @@ func (st *state) diceAverage(L *lua.LState) int {
 	}
 	L.Push(avg)
 	return 1
+}
+
+// floorAverage rounds a mean down as stat blocks do; a mean of -0.0 (from
+// "-0") is written 0, as an integer average always was.
+func floorAverage(mean float64) float64 {
+	v := math.Floor(mean)
+	if v == 0 {
+		return 0
+	}
+	return v
 }
 
 // diceAverage's memory is bounded: formulas come from entity data, which

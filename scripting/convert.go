@@ -290,46 +290,14 @@ func (c *converter) fromLuaDepth(v lua.LValue, depth int) (any, error) {
 
 func (c *converter) tableFromLua(t *lua.LTable, depth int) (any, error) {
 	t = c.frozen.unwrap(t)
-	if t.Metatable == c.arrayMT {
-		return c.arrayFromLua(t, t.Len(), depth)
+	shape, n, err := c.shape(t)
+	switch shape {
+	case shapeBad:
+		return nil, err
+	case shapeArray:
+		return c.arrayFromLua(t, n, depth)
 	}
-	strKeys, intKeys, maxInt := 0, 0, 0
-	var bad lua.LValue
-	t.ForEach(func(k, _ lua.LValue) {
-		switch key := k.(type) {
-		case lua.LString:
-			strKeys++
-		case lua.LNumber:
-			f := float64(key)
-			if f >= 1 && f == math.Trunc(f) && f <= maxExactInt {
-				intKeys++
-				if int(f) > maxInt {
-					maxInt = int(f)
-				}
-			} else if bad == nil {
-				bad = k
-			}
-		default:
-			if bad == nil {
-				bad = k
-			}
-		}
-	})
-	switch {
-	case bad != nil:
-		return nil, convErr("table key %s (a %s) cannot be a JSON object key", bad.String(), bad.Type().String())
-	case strKeys > 0 && intKeys > 0:
-		return nil, convErr("table mixes list items and named keys")
-	case strKeys == 0 && intKeys == 0:
-		if t.Metatable == c.objectMT {
-			return map[string]any{}, nil
-		}
-		return []any{}, nil
-	case strKeys == 0 && intKeys == maxInt && t.Metatable != c.objectMT:
-		return c.arrayFromLua(t, maxInt, depth)
-	}
-	out := make(map[string]any, strKeys+intKeys)
-	var err error
+	out := make(map[string]any, n)
 	t.ForEach(func(k, item lua.LValue) {
 		if err != nil {
 			return
@@ -349,6 +317,62 @@ func (c *converter) tableFromLua(t *lua.LTable, depth int) (any, error) {
 		return nil, err
 	}
 	return out, nil
+}
+
+// tableShape is how a table converts to JSON.
+type tableShape int
+
+const (
+	shapeBad tableShape = iota
+	shapeArray
+	shapeObject
+)
+
+// shape classifies t (not a read-only proxy) as every conversion reads it,
+// fromLua and the JSON writer alike: an array of n items, an object of n
+// keys, or shapeBad with the reason, following the rules at the top of
+// this file.
+func (c *converter) shape(t *lua.LTable) (tableShape, int, error) {
+	if t.Metatable == c.arrayMT {
+		return shapeArray, t.Len(), nil
+	}
+	if shape, n, ok := c.quickShape(t); ok {
+		return shape, n, nil
+	}
+	strKeys, intKeys, maxInt := 0, 0, 0
+	var bad lua.LValue
+	t.ForEach(func(k, _ lua.LValue) {
+		switch key := k.(type) {
+		case lua.LString:
+			strKeys++
+		case lua.LNumber:
+			f := float64(key)
+			if f >= 1 && f == math.Trunc(f) && f <= maxExactInt {
+				intKeys++
+				maxInt = max(maxInt, int(f))
+			} else if bad == nil {
+				bad = k
+			}
+		default:
+			if bad == nil {
+				bad = k
+			}
+		}
+	})
+	switch {
+	case bad != nil:
+		return shapeBad, 0, convErr("table key %s (a %s) cannot be a JSON object key", bad.String(), bad.Type().String())
+	case strKeys > 0 && intKeys > 0:
+		return shapeBad, 0, convErr("table mixes list items and named keys")
+	case strKeys == 0 && intKeys == 0:
+		if t.Metatable == c.objectMT {
+			return shapeObject, 0, nil
+		}
+		return shapeArray, 0, nil
+	case strKeys == 0 && intKeys == maxInt && t.Metatable != c.objectMT:
+		return shapeArray, maxInt, nil
+	}
+	return shapeObject, strKeys + intKeys, nil
 }
 
 func (c *converter) arrayFromLua(t *lua.LTable, n int, depth int) (any, error) {

@@ -118,6 +118,9 @@ func TestTablesMadeInLua(t *testing.T) {
     if m == "seq" then return { v = { "a", "b", 3 } } end
     if m == "sparse" then return { v = { [1] = "a", [3] = "c" } } end
     if m == "mixed" then return { v = { 1, 2, name = "x" } } end
+    if m == "holes" then return { v = { "a", nil, "c" } } end
+    if m == "marked" then return { v = companion.object({ "a", "b" }) } end
+    if m == "numkey" then return { v = { 1, [1.5] = 2, name = "x" } } end
     if m == "float" then return { v = { 0.1 + 0.2, 3 / 1, 2^53, -7 } } end
     if m == "nan" then return { v = 0/0 } end
     if m == "null" then return { v = companion.null, w = nil } end
@@ -134,6 +137,8 @@ func TestTablesMadeInLua(t *testing.T) {
 		"array":     `{"v":[]}`,
 		"seq":       `{"v":["a","b",3]}`,
 		"sparse":    `{"v":{"1":"a","3":"c"}}`,
+		"holes":     `{"v":{"1":"a","3":"c"}}`,
+		"marked":    `{"v":{"1":"a","2":"b"}}`,
 		"float":     `{"v":[0.30000000000000004,3,9007199254740992,-7]}`,
 		"null":      `{"v":null}`,
 		"append":    `{"n":3,"o":{},"v":[1,null,4]}`,
@@ -154,6 +159,7 @@ func TestTablesMadeInLua(t *testing.T) {
 		"nan":     "v: number NaN cannot be written as JSON",
 		"cycle":   "nested deeper than 100 levels",
 		"boolkey": "v: table key true (a boolean) cannot be a JSON object key",
+		"numkey":  "v: table key 1.5 (a number) cannot be a JSON object key",
 	} {
 		_, err := rt.CallTable(ctx, "thing", "view", map[string]any{"mode": mode})
 		if err == nil || !strings.Contains(err.Error(), want) || !strings.HasPrefix(err.Error(), "system.lua:4: ") {

@@ -67,55 +67,6 @@ func (c *converter) appendJSON(dst []byte, v lua.LValue, depth int, build bool) 
 	return dst, nil, false
 }
 
-// tableShape classifies a table the way tableFromLua does.
-type tableShape int
-
-const (
-	shapeBad tableShape = iota
-	shapeArray
-	shapeObject
-)
-
-// shape returns how t converts: an array of n items, or an object.
-func (c *converter) shape(t *lua.LTable) (tableShape, int) {
-	if t.Metatable == c.arrayMT {
-		return shapeArray, t.Len()
-	}
-	if shape, n, ok := c.quickShape(t); ok {
-		return shape, n
-	}
-	strKeys, intKeys, maxInt := 0, 0, 0
-	bad := false
-	t.ForEach(func(k, _ lua.LValue) {
-		switch key := k.(type) {
-		case lua.LString:
-			strKeys++
-		case lua.LNumber:
-			f := float64(key)
-			if f >= 1 && f == math.Trunc(f) && f <= maxExactInt {
-				intKeys++
-				maxInt = max(maxInt, int(f))
-			} else {
-				bad = true
-			}
-		default:
-			bad = true
-		}
-	})
-	switch {
-	case bad, strKeys > 0 && intKeys > 0:
-		return shapeBad, 0
-	case strKeys == 0 && intKeys == 0:
-		if t.Metatable == c.objectMT {
-			return shapeObject, 0
-		}
-		return shapeArray, 0
-	case strKeys == 0 && intKeys == maxInt && t.Metatable != c.objectMT:
-		return shapeArray, maxInt
-	}
-	return shapeObject, strKeys + intKeys
-}
-
 // jsonField is one key of an object being written.
 type jsonField struct {
 	key   string
@@ -128,7 +79,7 @@ type jsonField struct {
 // fromLua would, defaults included.
 func (c *converter) appendTable(dst []byte, t *lua.LTable, defaults []Default, depth int, build bool) (_ []byte, value any, ok bool) {
 	t = c.frozen.unwrap(t)
-	shape, n := c.shape(t)
+	shape, n, _ := c.shape(t) // fromLua says why a bad table is bad
 	switch shape {
 	case shapeBad:
 		return dst, nil, false

@@ -73,7 +73,7 @@ func mib(n int64) string {
 }
 
 // sampleAllocs runs on the timer (w.mu held).
-func (w *watch) sampleAllocs() {
+func (w *callDeadline) sampleAllocs() {
 	metrics.Read(w.sample)
 	if w.sample[0].Value.Kind() != metrics.KindUint64 {
 		return
@@ -93,7 +93,7 @@ func (w *watch) sampleAllocs() {
 var memoryChecks atomic.Int64
 
 // checkMemory runs on the Lua goroutine, between two instructions.
-func (w *watch) checkMemory() {
+func (w *callDeadline) checkMemory() {
 	w.suspect.Store(false)
 	memoryChecks.Add(1)
 	if w.measure == nil {

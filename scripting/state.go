@@ -9,10 +9,10 @@ import (
 // state is one prepared Lua state of a pool: the sandbox, the companion
 // module, the system's scripts run once, and the functions they declared.
 type state struct {
-	L     *lua.LState
-	conv  *converter
-	watch *watch // the deadline of the call running on L
-	prog  *Program
+	L        *lua.LState
+	conv     *converter
+	deadline *callDeadline // the deadline of the call running on L
+	prog     *Program
 
 	// funcs holds the functions declared per kind: funcs[kind][field].
 	funcs map[string]map[string]*lua.LFunction
@@ -50,7 +50,7 @@ func newState(prog *Program, print func(string)) *state {
 	st := &state{
 		L:        L,
 		conv:     newConverter(L),
-		watch:    newWatch(),
+		deadline: newCallDeadline(),
 		prog:     prog,
 		funcs:    map[string]map[string]*lua.LFunction{},
 		decl:     &Declarations{},
@@ -160,6 +160,6 @@ func (st *state) luaPrint(L *lua.LState) int {
 }
 
 func (st *state) close() {
-	st.watch.close()
+	st.deadline.close()
 	st.L.Close()
 }

@@ -12,9 +12,10 @@ import (
 	"time"
 
 	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/core/dice"
 	"github.com/vttapp/companion/internal/cputime"
-	"github.com/vttapp/companion/scripting"
 	"github.com/vttapp/companion/templates"
+	"github.com/vttapp/companion/textfmt"
 )
 
 // goCreatureView is the tinyrpg creature view written in Go: the baseline
@@ -32,13 +33,13 @@ func goCreatureView(m map[string]any) map[string]any {
 	}
 	abilities := []any{}
 	for _, a := range []string{"str", "dex"} {
-		abilities = append(abilities, map[string]any{"name": strings.ToUpper(a), "score": d[a], "mod": scripting.Modifier(num(a))})
+		abilities = append(abilities, map[string]any{"name": strings.ToUpper(a), "score": d[a], "mod": textfmt.Modifier(num(a))})
 	}
 	speed := d["speed"].(map[string]any)
 	var parts []string
 	for _, mode := range []string{"walk", "fly", "swim"} {
 		if v, ok := speed[mode]; ok {
-			n := scripting.FormatNumber(float64(v.(int64)))
+			n := textfmt.FormatNumber(float64(v.(int64)))
 			if mode == "walk" {
 				parts = append(parts, n+" ft.")
 			} else {
@@ -46,11 +47,11 @@ func goCreatureView(m map[string]any) map[string]any {
 			}
 		}
 	}
-	dice, _ := scripting.ParseDice(d["hit_dice"].(string))
+	avg, _ := dice.Average(d["hit_dice"].(string))
 	return map[string]any{
-		"level": scripting.Ordinal(int64(num("level"))) + " level", "type": d["type"],
-		"hp":    scripting.FormatNumber(num("hp")) + " (" + d["hit_dice"].(string) + ", avg " + scripting.FormatNumber(float64(dice.Average())) + ")",
-		"speed": scripting.Join(parts, ", ", ", "), "cr": scripting.Fraction(num("cr")), "xp": scripting.Thousands(num("xp")),
+		"level": textfmt.Ordinal(int64(num("level"))) + " level", "type": d["type"],
+		"hp":    textfmt.FormatNumber(num("hp")) + " (" + d["hit_dice"].(string) + ", avg " + textfmt.FormatNumber(math.Floor(avg)) + ")",
+		"speed": textfmt.Join(parts, ", ", ", "), "cr": textfmt.Fraction(num("cr")), "xp": textfmt.Thousands(num("xp")),
 		"abilities": abilities, "tags": []any{},
 		"id": m["id"], "kind": m["kind"], "name": m["name"], "slug": m["slug"],
 	}

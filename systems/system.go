@@ -70,7 +70,6 @@ type System struct {
 // scripting.Problems listing every problem as "file:line: message"; no
 // half-loaded system is ever returned.
 func Load(fsys fs.FS, opts Options) (*System, error) {
-	registerFilters()
 	var problems scripting.Problems
 	m := readManifest(fsys, &problems)
 	if m == nil {

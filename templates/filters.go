@@ -9,6 +9,8 @@ import (
 	"sync"
 
 	"github.com/flosch/pongo2/v6"
+
+	"github.com/vttapp/companion/textfmt"
 )
 
 // Project filters. pongo2 keeps filters in a process-wide table, so they are
@@ -23,43 +25,21 @@ import (
 //	markdown  text -> <p> paragraphs (blank lines) with <br> for single line breaks,
 //	          **bold** and _italic_; the text is escaped first
 //
-// The number and list filters use the Formatters given to RegisterFilters:
-// the systems package passes the functions behind companion.format, so that
-// a Lua view and a template format alike (this package may not import the
-// Lua runtime).
-var (
-	registerOnce sync.Once
-	builtinOnce  sync.Once
-)
+// The number and list filters call textfmt, as companion.format does in
+// Lua, so that a Lua view and a template format alike.
+var builtinOnce sync.Once
 
-// Formatters are the functions behind the number and list filters.
-type Formatters struct {
-	Signed, Modifier, Fraction, Number func(float64) string
-	Ordinal                            func(int64) string
-	Join                               func(items []string, sep, last string) string
-}
-
-// RegisterFilters registers the project filters with f; only the first
-// call has an effect.
-func RegisterFilters(f Formatters) {
-	registerOnce.Do(func() {
-		register(map[string]pongo2.FilterFunction{
-			"signed":   numberFilter("signed", f.Signed),
-			"modifier": numberFilter("modifier", f.Modifier),
-			"ordinal":  numberFilter("ordinal", func(x float64) string { return f.Ordinal(int64(x)) }),
-			"fraction": numberFilter("fraction", f.Fraction),
-			"number":   numberFilter("number", f.Number),
-			"join_and": joinAndFilter(f.Join),
-		})
-	})
-}
-
-// registerBuiltins registers the filters this package needs by itself
-// (strict variables, markdown); NewSet calls it.
+// registerBuiltins registers the project filters; NewSet calls it.
 func registerBuiltins() {
 	builtinOnce.Do(func() {
 		pongo2.SetAutoescape(true) // the default; said here because pages depend on it
 		register(map[string]pongo2.FilterFunction{
+			"signed":         numberFilter("signed", textfmt.Signed),
+			"modifier":       numberFilter("modifier", textfmt.Modifier),
+			"ordinal":        numberFilter("ordinal", func(x float64) string { return textfmt.Ordinal(int64(x)) }),
+			"fraction":       numberFilter("fraction", textfmt.Fraction),
+			"number":         numberFilter("number", textfmt.Thousands),
+			"join_and":       joinAndFilter,
 			"markdown":       markdownFilter,
 			strictFilterName: strictFilter,
 		})
@@ -100,24 +80,22 @@ func numberFilter(name string, format func(float64) string) pongo2.FilterFunctio
 	}
 }
 
-func joinAndFilter(join func([]string, string, string) string) pongo2.FilterFunction {
-	return func(in, param *pongo2.Value) (*pongo2.Value, *pongo2.Error) {
-		if isNull(in) {
-			return pongo2.AsValue(""), nil
-		}
-		if !in.CanSlice() || in.IsString() {
-			return nil, filterError("join_and", "join_and expects a list, not %q", in.String())
-		}
-		last := " and "
-		if !param.IsNil() {
-			last = param.String()
-		}
-		items := make([]string, 0, in.Len())
-		for i := 0; i < in.Len(); i++ {
-			items = append(items, in.Index(i).String())
-		}
-		return pongo2.AsValue(join(items, ", ", last)), nil
+func joinAndFilter(in, param *pongo2.Value) (*pongo2.Value, *pongo2.Error) {
+	if isNull(in) {
+		return pongo2.AsValue(""), nil
 	}
+	if !in.CanSlice() || in.IsString() {
+		return nil, filterError("join_and", "join_and expects a list, not %q", in.String())
+	}
+	last := " and "
+	if !param.IsNil() {
+		last = param.String()
+	}
+	items := make([]string, 0, in.Len())
+	for i := 0; i < in.Len(); i++ {
+		items = append(items, in.Index(i).String())
+	}
+	return pongo2.AsValue(textfmt.Join(items, ", ", last)), nil
 }
 
 var (

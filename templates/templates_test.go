@@ -6,16 +6,8 @@ import (
 	"testing"
 	"testing/fstest"
 
-	"github.com/vttapp/companion/scripting"
 	"github.com/vttapp/companion/templates"
 )
-
-func init() {
-	templates.RegisterFilters(templates.Formatters{
-		Signed: scripting.Signed, Modifier: scripting.Modifier, Fraction: scripting.Fraction,
-		Number: scripting.Thousands, Ordinal: scripting.Ordinal, Join: scripting.Join,
-	})
-}
 
 func set(files map[string]string) *templates.Set {
 	fsys := fstest.MapFS{}

@@ -24,6 +24,8 @@ func TestLayering(t *testing.T) {
 			"net/http", "github.com/yuin/gopher-lua", "github.com/flosch/pongo2", "github.com/go-chi", "github.com/gorilla/websocket", "modernc.org/sqlite"}, upper...)},
 		// Dice is a leaf: the standard library only.
 		{"core/dice", []string{module + "/"}},
+		// The text helpers of Lua and templates are a leaf too.
+		{"textfmt", []string{module + "/"}},
 		{"core/sqlite", append([]string{module + "/systems", module + "/scripting", module + "/templates", module + "/core/imports", "net/http"}, upper...)},
 		{"core/imports", append([]string{module + "/systems", module + "/scripting", module + "/templates", module + "/core/sqlite"}, upper...)},
 		// The Lua runtime knows nothing of HTTP.
@@ -85,5 +87,34 @@ func TestNoProductionPackageImportsTesting(t *testing.T) {
 	}
 	if checked < 10 {
 		t.Fatalf("only %d production packages listed: go list output is not what this test expects:\n%s", checked, out)
+	}
+}
+
+// TestOneImplementation names packages that must use a shared one instead
+// of their own: the Lua runtime rolls and averages dice with core/dice (the
+// project's one dice engine), and Lua's companion.format and the template
+// filters both write numbers with textfmt, so a view and a page agree.
+func TestOneImplementation(t *testing.T) {
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("go command not on PATH")
+	}
+	required := map[string][]string{
+		"scripting": {module + "/core/dice", module + "/textfmt"},
+		"templates": {module + "/textfmt"},
+	}
+	for pkg, imports := range required {
+		out, err := exec.Command("go", "list", "-f", `{{join .Imports "\n"}}`, module+"/"+pkg).CombinedOutput()
+		if err != nil {
+			t.Fatalf("go list %s: %v\n%s", pkg, err, out)
+		}
+		direct := map[string]bool{}
+		for _, imp := range strings.Fields(string(out)) {
+			direct[imp] = true
+		}
+		for _, want := range imports {
+			if !direct[want] {
+				t.Errorf("%s does not import %s: it must use it rather than its own copy", pkg, want)
+			}
+		}
 	}
 }

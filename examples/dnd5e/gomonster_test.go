@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/vttapp/companion/core"
-	"github.com/vttapp/companion/scripting"
+	"github.com/vttapp/companion/textfmt"
 )
 
 // formatMonsterGo is the monster view written in Go: the benchmark baseline
@@ -61,7 +61,7 @@ func goText(v any) string {
 	case string:
 		return x
 	case float64:
-		return scripting.Thousands(x)
+		return textfmt.Thousands(x)
 	}
 	return ""
 }
@@ -88,7 +88,7 @@ func goDistance(v any) (string, bool) {
 	case string:
 		return x, true
 	case float64:
-		return scripting.FormatNumber(x) + " ft.", true
+		return textfmt.FormatNumber(x) + " ft.", true
 	}
 	return "", false
 }
@@ -100,7 +100,7 @@ var goAbilities = [6][2]string{
 
 func goArmorClass(v any) string {
 	if n, ok := goNum(v); ok {
-		return scripting.FormatNumber(n)
+		return textfmt.FormatNumber(n)
 	}
 	list := goList(v)
 	if m, ok := v.(map[string]any); ok {
@@ -115,7 +115,7 @@ func goArmorClass(v any) string {
 			continue
 		}
 		kind, _ := entry["type"].(string)
-		vs := scripting.FormatNumber(val)
+		vs := textfmt.FormatNumber(val)
 		switch {
 		case kind == "spell" && value != nil:
 			notes = append(notes, vs+" with "+strings.ToLower(goNameOf(entry["spell"])))
@@ -150,7 +150,7 @@ func goArmorClass(v any) string {
 	if value == nil {
 		return ""
 	}
-	s := scripting.FormatNumber(*value)
+	s := textfmt.FormatNumber(*value)
 	if len(notes) > 0 {
 		s += " (" + strings.Join(notes, ", ") + ")"
 	}
@@ -221,7 +221,7 @@ func goProficiencies(v any) (string, string) {
 			continue
 		}
 		name := goNameOf(p["proficiency"])
-		bonus := scripting.Signed(val)
+		bonus := textfmt.Signed(val)
 		if s, ok := strings.CutPrefix(name, "Saving Throw: "); ok {
 			s = strings.ToUpper(s)
 			saves = append(saves, s[:1]+strings.ToLower(s[1:])+" "+bonus)
@@ -292,7 +292,7 @@ func goSenses(v any) string {
 		parts = append(parts, strings.ReplaceAll(k, "_", " ")+" "+d)
 	}
 	if pp, ok := goNum(m["passive_perception"]); ok {
-		parts = append(parts, "passive Perception "+scripting.FormatNumber(pp))
+		parts = append(parts, "passive Perception "+textfmt.FormatNumber(pp))
 	}
 	return strings.Join(parts, ", ")
 }
@@ -305,7 +305,7 @@ func goUsage(v any) string {
 	switch u["type"] {
 	case "per day":
 		if t, ok := goNum(u["times"]); ok {
-			return "(" + scripting.FormatNumber(t) + "/Day)"
+			return "(" + textfmt.FormatNumber(t) + "/Day)"
 		}
 	case "recharge on roll":
 		top := 6.0
@@ -318,9 +318,9 @@ func goUsage(v any) string {
 		}
 		min, ok := goNum(u["min_value"])
 		if !ok || min >= top {
-			return "(Recharge " + scripting.FormatNumber(top) + ")"
+			return "(Recharge " + textfmt.FormatNumber(top) + ")"
 		}
-		return "(Recharge " + scripting.FormatNumber(min) + "–" + scripting.FormatNumber(top) + ")"
+		return "(Recharge " + textfmt.FormatNumber(min) + "–" + textfmt.FormatNumber(top) + ")"
 	case "recharge after rest":
 		var rests []string
 		for _, r := range goList(u["rest_types"]) {
@@ -442,7 +442,7 @@ func formatMonsterGo(e *core.Entity) *goMonsterView {
 		if roll == "" {
 			roll, _ = d["hit_dice"].(string)
 		}
-		v.HitPoints = scripting.FormatNumber(hp)
+		v.HitPoints = textfmt.FormatNumber(hp)
 		if roll != "" {
 			v.HitPoints += " (" + goDiceText(roll) + ")"
 		}
@@ -451,7 +451,7 @@ func formatMonsterGo(e *core.Entity) *goMonsterView {
 	for _, a := range goAbilities {
 		line := a[1] + " —"
 		if score, ok := goNum(d[a[0]]); ok {
-			line = a[1] + " " + scripting.FormatNumber(score) + " (" + scripting.Modifier(score) + ")"
+			line = a[1] + " " + textfmt.FormatNumber(score) + " (" + textfmt.Modifier(score) + ")"
 		}
 		v.Abilities = append(v.Abilities, line)
 	}
@@ -466,16 +466,16 @@ func formatMonsterGo(e *core.Entity) *goMonsterView {
 		v.Languages = "—"
 	}
 	if cr, ok := goNum(d["challenge_rating"]); ok {
-		v.ChallengeRating = scripting.Fraction(cr)
+		v.ChallengeRating = textfmt.Fraction(cr)
 		v.Challenge = v.ChallengeRating
 		if xp, ok := goNum(d["xp"]); ok {
-			v.Challenge += " (" + scripting.Thousands(xp) + " XP)"
+			v.Challenge += " (" + textfmt.Thousands(xp) + " XP)"
 		}
 	}
 	if pb, ok := goNum(d["proficiency_bonus"]); ok {
-		v.ProfBon = scripting.Signed(pb)
+		v.ProfBon = textfmt.Signed(pb)
 	} else if cr, ok := goNum(d["challenge_rating"]); ok {
-		v.ProfBon = scripting.Signed(2 + math.Floor((math.Ceil(math.Max(cr, 1))-1)/4))
+		v.ProfBon = textfmt.Signed(2 + math.Floor((math.Ceil(math.Max(cr, 1))-1)/4))
 	}
 	v.Description = goBlocks(d["desc"])
 	v.SpecialAbilities = goFeatures(d["special_abilities"])

@@ -8,8 +8,8 @@ import (
 	"time"
 )
 
-// watch is the deadline of the calls made on one state: the context
-// gopher-lua checks before every instruction. It is armed for each call
+// callDeadline is the deadline of the calls made on one state (a timer, not
+// a file watcher): the context gopher-lua checks before every instruction. It is armed for each call
 // and reused, so a call does not pay for a new context, timer and channel
 // (context.WithTimeout allocates all three).
 //
@@ -18,7 +18,7 @@ import (
 // Err returns at the instruction it was about to run, so an endless loop
 // stops with its file and line. A closed channel is replaced when the
 // state is armed again (in practice a state that timed out is discarded).
-type watch struct {
+type callDeadline struct {
 	mu       sync.Mutex
 	done     chan struct{}
 	closed   bool
@@ -44,15 +44,15 @@ type watch struct {
 	haveBaseline bool
 }
 
-func newWatch() *watch {
-	w := &watch{done: make(chan struct{}), sample: []metrics.Sample{{Name: allocsMetric}}}
+func newCallDeadline() *callDeadline {
+	w := &callDeadline{done: make(chan struct{}), sample: []metrics.Sample{{Name: allocsMetric}}}
 	w.timer = time.AfterFunc(time.Hour, w.expire)
 	w.timer.Stop()
 	return w
 }
 
 // arm starts a call bounded by timeout and by parent.
-func (w *watch) arm(parent context.Context, timeout time.Duration) {
+func (w *callDeadline) arm(parent context.Context, timeout time.Duration) {
 	w.mu.Lock()
 	if w.closed {
 		w.done = make(chan struct{})
@@ -73,7 +73,7 @@ func (w *watch) arm(parent context.Context, timeout time.Duration) {
 }
 
 // disarm ends the call.
-func (w *watch) disarm() {
+func (w *callDeadline) disarm() {
 	w.timer.Stop()
 	if w.stopParent != nil {
 		w.stopParent()
@@ -87,7 +87,7 @@ func (w *watch) disarm() {
 
 // nextTick is when the timer fires next: at the deadline, or sooner to
 // sample memory.
-func (w *watch) nextTick(remaining time.Duration) time.Duration {
+func (w *callDeadline) nextTick(remaining time.Duration) time.Duration {
 	if w.limit > 0 && remaining > sampleEvery {
 		return sampleEvery
 	}
@@ -97,7 +97,7 @@ func (w *watch) nextTick(remaining time.Duration) time.Duration {
 // expire runs when the timer fires: it stops a call past its deadline,
 // samples memory otherwise and fires again. A firing left over from an
 // earlier call finds the current deadline not reached and only samples.
-func (w *watch) expire() {
+func (w *callDeadline) expire() {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if !w.armed || w.closed {
@@ -115,7 +115,7 @@ func (w *watch) expire() {
 }
 
 // cancel runs when the caller's context of call gen ends.
-func (w *watch) cancel(gen uint64) {
+func (w *callDeadline) cancel(gen uint64) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.armed && !w.closed && gen == w.gen {
@@ -123,31 +123,31 @@ func (w *watch) cancel(gen uint64) {
 	}
 }
 
-func (w *watch) stop(err error) {
+func (w *callDeadline) stop(err error) {
 	w.err = err
 	w.closed = true
 	close(w.done)
 }
 
-func (w *watch) close() { w.timer.Stop() }
+func (w *callDeadline) close() { w.timer.Stop() }
 
 // The context.Context methods; gopher-lua calls Done before each
 // instruction and Err when Done is closed.
 
-func (w *watch) Done() <-chan struct{} {
+func (w *callDeadline) Done() <-chan struct{} {
 	if w.suspect.Load() {
 		w.checkMemory()
 	}
 	return w.done
 }
 
-func (w *watch) Err() error {
+func (w *callDeadline) Err() error {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	return w.err
 }
 
-func (w *watch) Deadline() (time.Time, bool) {
+func (w *callDeadline) Deadline() (time.Time, bool) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.parent == nil {
@@ -159,7 +159,7 @@ func (w *watch) Deadline() (time.Time, bool) {
 	return w.deadline, true
 }
 
-func (w *watch) Value(key any) any {
+func (w *callDeadline) Value(key any) any {
 	w.mu.Lock()
 	p := w.parent
 	w.mu.Unlock()

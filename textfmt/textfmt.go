@@ -1,13 +1,16 @@
-package scripting
+// Package textfmt writes the numbers and lists of game text the way stat
+// blocks print them: signed bonuses, ability modifiers, ordinals, fractions,
+// thousands separators, "a, b and c". companion.format.* in Lua (scripting)
+// and the project's template filters (templates) both call it, so a view and
+// a page format alike; it imports the standard library only, so that both
+// may depend on it without depending on each other.
+package textfmt
 
 import (
 	"math"
 	"strconv"
 	"strings"
 )
-
-// The text helpers below back both companion.format.* in Lua and the
-// project's template filters, so a view and a template format alike.
 
 // FormatNumber writes n without a useless fraction: 3 -> "3", 1.5 -> "1.5".
 func FormatNumber(n float64) string {

@@ -10,8 +10,8 @@ import (
 
 // A firing of the timer left over from an earlier call must not stop the
 // next call on the same state.
-func TestWatchIgnoresALateTimerOfAnEarlierCall(t *testing.T) {
-	w := newWatch()
+func TestCallDeadlineIgnoresALateTimerOfAnEarlierCall(t *testing.T) {
+	w := newCallDeadline()
 	defer w.close()
 	w.arm(context.Background(), 5*time.Millisecond)
 	w.disarm()
@@ -27,8 +27,8 @@ func TestWatchIgnoresALateTimerOfAnEarlierCall(t *testing.T) {
 	w.disarm()
 }
 
-func TestWatchStopsAtTheDeadlineAndIsReusable(t *testing.T) {
-	w := newWatch()
+func TestCallDeadlineStopsAtTheDeadlineAndIsReusable(t *testing.T) {
+	w := newCallDeadline()
 	defer w.close()
 	for i := 0; i < 2; i++ {
 		w.arm(context.Background(), 10*time.Millisecond)
@@ -44,13 +44,13 @@ func TestWatchStopsAtTheDeadlineAndIsReusable(t *testing.T) {
 	}
 	w.arm(context.Background(), time.Hour)
 	if w.Err() != nil {
-		t.Fatalf("a re-armed watch reports %v", w.Err())
+		t.Fatalf("a re-armed deadline reports %v", w.Err())
 	}
 	w.disarm()
 }
 
 // A caller cancelling its context stops an endless loop at once, located,
-// and a call armed afterwards on the same watch is not affected by that
+// and a call armed afterwards on the same deadline is not affected by that
 // cancellation.
 func TestCancellingTheCallerStopsAnEndlessLoop(t *testing.T) {
 	rt := start(t, map[string]string{"system.lua": kindWith(`
