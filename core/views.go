@@ -1,7 +1,7 @@
 package core
 
 // Views is an event payload that players and the game master see
-// differently. The host console's live socket (routes/ws_host.go) gets
+// differently. The host console's live socket (routes/hub/host.go) gets
 // Host; players get Players, which the hub still redacts as every player
 // payload. A nil Players means the event is for the game master alone (a
 // private roll, the drag of a hidden token); a nil Host means the host

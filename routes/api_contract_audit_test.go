@@ -211,7 +211,7 @@ func TestAuditNothingCreatedOverHTTP(t *testing.T) {
 	wantError(t, e.do(t, "PATCH", "/api/tokens/"+fresh, `{"name":"New"}`), 404, "no token with id '"+fresh+"'")
 	wantError(t, e.do(t, "POST", "/api/monsters", `{"name":"New"}`), 405, "method POST is not allowed")
 	wantError(t, e.do(t, "POST", "/api/combatants/"+fresh, `{"name":"New"}`), 405, "method POST is not allowed")
-	if ev := e.events.take(); ev != "" {
+	if ev := e.events.Take(); ev != "" {
 		t.Fatalf("refused writes published %s", ev)
 	}
 	for _, path := range []string{"/api/monsters/" + fresh, "/api/combatants/" + fresh, "/api/tokens/" + fresh} {
@@ -254,14 +254,14 @@ func TestAuditRemoteInteractionDoesNotGateHTTP(t *testing.T) {
 	if _, err := e.svc.UpdateSettings(context.Background(), core.SettingsPatch{RemoteInteraction: &off}); err != nil {
 		t.Fatal(err)
 	}
-	e.events.take()
+	e.events.Take()
 	if r := e.do(t, "PATCH", "/api/tokens/"+tokenA, `{"x":321}`); r.status != 200 || r.json(t)["x"] != 321.0 {
 		t.Fatalf("PATCH token with remote interaction off: %d %s", r.status, r.body)
 	}
 	if r := e.do(t, "PUT", "/api/tokens/"+tokenA, `{"name":"A","x":7}`); r.status != 200 {
 		t.Fatalf("PUT token with remote interaction off: %d %s", r.status, r.body)
 	}
-	if ev := e.events.take(); ev != "tokenUpdated,tokenUpdated" {
+	if ev := e.events.Take(); ev != "tokenUpdated,tokenUpdated" {
 		t.Fatalf("events = %s", ev)
 	}
 }

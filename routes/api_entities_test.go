@@ -121,7 +121,7 @@ func TestPutEntity(t *testing.T) {
 	e := newEnv(t, envOptions{})
 	// rule 8: the body id must equal the path id.
 	wantError(t, e.do(t, "PUT", "/api/monsters/a", `{"id":"b","name":"Goblin"}`), 400, "body id 'b' does not match path id 'a'")
-	if ev := e.events.take(); ev != "" {
+	if ev := e.events.Take(); ev != "" {
 		t.Fatalf("refused PUT published %s", ev)
 	}
 	body := `{"id":"` + goblinID + `","name":"Goblin","data":{"hit_points":12,"type":"humanoid"}}`
@@ -133,7 +133,7 @@ func TestPutEntity(t *testing.T) {
 	if out["kind"] != "monster" || out["data"].(map[string]any)["hit_points"] != 12.0 {
 		t.Fatalf("stored = %v", out)
 	}
-	if ev := e.events.take(); ev != "entityUpdated" {
+	if ev := e.events.Take(); ev != "entityUpdated" {
 		t.Fatalf("events = %s", ev)
 	}
 	wantError(t, e.do(t, "PUT", "/api/spells/"+goblinID, `{"id":"`+goblinID+`","name":"x"}`), 404, "no spell with id")
@@ -145,7 +145,7 @@ func TestUniqueEntityWriteUpdatesCombatant(t *testing.T) {
 	if r.status != 200 {
 		t.Fatalf("PATCH: %d %s", r.status, r.body)
 	}
-	if ev := e.events.take(); ev != "entityUpdated,combatantUpdated" {
+	if ev := e.events.Take(); ev != "entityUpdated,combatantUpdated" {
 		t.Fatalf("events = %s", ev)
 	}
 	c := e.do(t, "GET", "/api/combatants/"+heroCombatID, "").json(t)
@@ -185,7 +185,7 @@ func TestBadBodies(t *testing.T) {
 	wantError(t, e.do(t, "PATCH", path, `{"name":42}`), 400, "field 'name' must be a string")
 	wantError(t, e.do(t, "PUT", "/api/combatants/"+heroCombatID, `{"id":"`+heroCombatID+`","hidden":"yes"}`), 400, "field 'hidden' must be a boolean")
 	wantError(t, e.do(t, "PATCH", "/api/tokens/"+tokenA, `{"x":"left"}`), 400, "field 'x' must be a number")
-	if ev := e.events.take(); ev != "" {
+	if ev := e.events.Take(); ev != "" {
 		t.Fatalf("bad bodies published %s", ev)
 	}
 }
@@ -220,7 +220,7 @@ func TestCombatants(t *testing.T) {
 	if r.status != 200 {
 		t.Fatalf("PUT combatant: %d %s", r.status, r.body)
 	}
-	if ev := e.events.take(); ev != "combatantUpdated,entityUpdated" {
+	if ev := e.events.Take(); ev != "combatantUpdated,entityUpdated" {
 		t.Fatalf("events = %s", ev)
 	}
 	hero := e.do(t, "GET", "/api/characters/"+heroID, "").json(t)
@@ -247,7 +247,7 @@ func TestTokens(t *testing.T) {
 	if b := e.do(t, "GET", "/api/tokens/"+tokenB, "").json(t); b["name"] != "B2" || b["x"] != 40.0 {
 		t.Fatalf("token B not written: %v", b)
 	}
-	if ev := e.events.take(); ev != "tokenUpdated" {
+	if ev := e.events.Take(); ev != "tokenUpdated" {
 		t.Fatalf("events = %s", ev)
 	}
 	p := e.do(t, "PATCH", "/api/tokens/"+tokenA, `{"x":5}`)

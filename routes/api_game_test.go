@@ -91,7 +91,7 @@ func TestPostMessage(t *testing.T) {
 	if rolls, _ := m["rolls"].([]any); len(rolls) != 1 {
 		t.Fatalf("rolls = %v", m["rolls"])
 	}
-	if ev := e.events.take(); ev != "messageCreated" {
+	if ev := e.events.Take(); ev != "messageCreated" {
 		t.Fatalf("events = %s", ev)
 	}
 	wantError(t, e.do(t, "POST", "/api/messages", `{"text":`), 400, "malformed JSON")

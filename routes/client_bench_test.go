@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/vttapp/companion/internal/testkit"
 )
 
 // BenchmarkInstalledClientFiles measures what serving an installed client
@@ -18,7 +20,7 @@ import (
 func BenchmarkInstalledClientFiles(b *testing.B) {
 	env := newImportEnv(b)
 	script := strings.Repeat("console.log('a line of a bundled client');\n", 2500) // ~100 KB, like a bundle chunk
-	archive := importZip(b, "index.html", `<!doctype html><head><base href="/"></head><script src="main.js"></script>`, "main.js", script)
+	archive := testkit.Zip(b, "index.html", `<!doctype html><head><base href="/"></head><script src="main.js"></script>`, "main.js", script)
 	var buf bytes.Buffer
 	mw := multipart.NewWriter(&buf)
 	fw, _ := mw.CreateFormFile("file", "client.zip")

@@ -11,12 +11,13 @@ import (
 	"testing"
 
 	"github.com/vttapp/companion/core/imports"
+	"github.com/vttapp/companion/internal/testkit"
 )
 
 // fakeClientZip is an installed client's archive built here: a tiny
 // index.html and script, wrapped in one top folder.
 func fakeClientZip(t *testing.T, version string) []byte {
-	return importZip(t,
+	return testkit.Zip(t,
 		"build/index.html", `<!doctype html><title>Fake client `+version+`</title><script src="main.js"></script>`,
 		"build/main.js", `console.log("fake `+version+`")`,
 		"build/meta.json", `{"name":"Fake Client","version":"`+version+`"}`,
@@ -30,7 +31,7 @@ func uploadClient(t *testing.T, env *importEnv, data []byte) (int, []byte) {
 	fw, _ := mw.CreateFormFile("file", "web-client.zip")
 	fw.Write(data)
 	mw.Close()
-	return importDo(t, "POST", env.host.URL+"/host/api/client", mw.FormDataContentType(), &buf)
+	return testkit.Do(t, "POST", env.host.URL+"/host/api/client", mw.FormDataContentType(), &buf)
 }
 
 // getClientPage fetches a page of the public listener with its headers.
@@ -47,7 +48,7 @@ func getClientPage(t *testing.T, env *importEnv, path string) (int, http.Header,
 
 func hostClientInfo(t *testing.T, env *importEnv) imports.ClientInfo {
 	t.Helper()
-	status, body := importDo(t, "GET", env.host.URL+"/host/api/client", "", nil)
+	status, body := testkit.Do(t, "GET", env.host.URL+"/host/api/client", "", nil)
 	if status != http.StatusOK {
 		t.Fatalf("GET /host/api/client: %d %s", status, body)
 	}
@@ -107,8 +108,8 @@ func TestInstalledClientServedInsteadOfBuiltIn(t *testing.T) {
 	// A broken second install leaves the installed client as it was.
 	broken := [][]byte{
 		[]byte("not a zip at all"),
-		importZip(t, "build/main.js", "no index"),
-		importZip(t, "index.html", "x", "../escape.js", "x"),
+		testkit.Zip(t, "build/main.js", "no index"),
+		testkit.Zip(t, "index.html", "x", "../escape.js", "x"),
 	}
 	for _, data := range broken {
 		status, body := uploadClient(t, env, data)
@@ -144,14 +145,14 @@ func TestInstalledClientServedInsteadOfBuiltIn(t *testing.T) {
 	}
 
 	// Removal: the built-in client again.
-	status, body = importDo(t, "DELETE", env.host.URL+"/host/api/client", "", nil)
+	status, body = testkit.Do(t, "DELETE", env.host.URL+"/host/api/client", "", nil)
 	if status != http.StatusOK || !strings.Contains(string(body), `"installed":false`) {
 		t.Fatalf("remove: %d %s", status, body)
 	}
 	if _, _, page := getClientPage(t, env, "/client/"); page != builtIn {
 		t.Fatalf("after removal /client/ is not the built-in client: %q", page)
 	}
-	status, body = importDo(t, "DELETE", env.host.URL+"/host/api/client", "", nil)
+	status, body = testkit.Do(t, "DELETE", env.host.URL+"/host/api/client", "", nil)
 	if status != http.StatusNotFound || !strings.Contains(string(body), "no web client is installed") {
 		t.Fatalf("second remove: %d %s", status, body)
 	}
@@ -159,7 +160,7 @@ func TestInstalledClientServedInsteadOfBuiltIn(t *testing.T) {
 
 func TestHostClientRequestErrors(t *testing.T) {
 	env := newImportEnv(t)
-	status, body := importDo(t, "POST", env.host.URL+"/host/api/client", "application/json", strings.NewReader(`{"url":"https://example.com/c.zip"}`))
+	status, body := testkit.Do(t, "POST", env.host.URL+"/host/api/client", "application/json", strings.NewReader(`{"url":"https://example.com/c.zip"}`))
 	if status != http.StatusBadRequest || !strings.Contains(string(body), `\"type\": \"client\"`) {
 		t.Fatalf("JSON install: %d %s", status, body)
 	}
@@ -167,12 +168,12 @@ func TestHostClientRequestErrors(t *testing.T) {
 	mw := multipart.NewWriter(&buf)
 	mw.WriteField("other", "x")
 	mw.Close()
-	status, body = importDo(t, "POST", env.host.URL+"/host/api/client", mw.FormDataContentType(), &buf)
+	status, body = testkit.Do(t, "POST", env.host.URL+"/host/api/client", mw.FormDataContentType(), &buf)
 	if status != http.StatusBadRequest || !strings.Contains(string(body), "no 'file' field") {
 		t.Fatalf("no file: %d %s", status, body)
 	}
 	// The public listener has no such route.
-	if status, _ := importDo(t, "DELETE", env.public.URL+"/host/api/client", "", nil); status == http.StatusOK {
+	if status, _ := testkit.Do(t, "DELETE", env.public.URL+"/host/api/client", "", nil); status == http.StatusOK {
 		t.Fatal("the public listener removed the client")
 	}
 	for _, c := range []struct{ body, says string }{
@@ -182,7 +183,7 @@ func TestHostClientRequestErrors(t *testing.T) {
 		{`{"type":"client","url":"http://example.com/c.zip"}`, "Plain http"},
 		{`{"type":"client","url":"file:///etc/passwd"}`, "Only https"},
 	} {
-		status, body := importDo(t, "POST", env.host.URL+"/host/api/offers", "application/json", strings.NewReader(c.body))
+		status, body := testkit.Do(t, "POST", env.host.URL+"/host/api/offers", "application/json", strings.NewReader(c.body))
 		if status != http.StatusBadRequest || !strings.Contains(string(body), c.says) {
 			t.Errorf("%s: %d %s", c.body, status, body)
 		}
@@ -193,7 +194,7 @@ func TestHostClientRequestErrors(t *testing.T) {
 func TestHostClientOfferByURL(t *testing.T) {
 	env := newImportEnv(t)
 	env.content.put("/web-client.zip", fakeClientZip(t, "2.0.0"))
-	status, body := importDo(t, "POST", env.host.URL+"/host/api/offers", "application/json",
+	status, body := testkit.Do(t, "POST", env.host.URL+"/host/api/offers", "application/json",
 		strings.NewReader(`{"type":"client","url":"`+env.content.URL+`/web-client.zip"}`))
 	if status != http.StatusCreated {
 		t.Fatalf("offer: %d %s", status, body)
@@ -206,7 +207,7 @@ func TestHostClientOfferByURL(t *testing.T) {
 	if info := hostClientInfo(t, env); info.Installed {
 		t.Fatal("installed before the offer was accepted")
 	}
-	if status, body := importDo(t, "POST", env.host.URL+"/host/api/offers/"+o.ID+"/accept", "", nil); status != http.StatusAccepted {
+	if status, body := testkit.Do(t, "POST", env.host.URL+"/host/api/offers/"+o.ID+"/accept", "", nil); status != http.StatusAccepted {
 		t.Fatalf("accept: %d %s", status, body)
 	}
 	o = importWaitOffer(t, env, o.ID, false)

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"testing/fstest"
+
+	"github.com/vttapp/companion/internal/testkit"
 )
 
 func TestRebaseIndex(t *testing.T) {
@@ -41,7 +43,7 @@ func TestRebaseIndex(t *testing.T) {
 // client's index.html has <base href="/">) loads its files from /client/.
 func TestInstalledClientRootBaseServedUnderClient(t *testing.T) {
 	env := newImportEnv(t)
-	archive := importZip(t,
+	archive := testkit.Zip(t,
 		"index.html", `<!doctype html><head><base href="/"></head><script src="main.js"></script>`,
 		"main.js", `console.log(1)`,
 		"nested/index.html", `<base href="/">`)

@@ -1,6 +1,7 @@
 // Package routes is the HTTP face of Companion: the /api routes, static
-// folders, entity reference pages, the WebSocket hub, the import endpoint
-// and the host console API on its loopback listener.
+// folders, entity reference pages, the import endpoint and the host
+// console API on its loopback listener. The WebSocket engine lives in
+// routes/hub; these handlers hand it every upgrade.
 package routes
 
 import (
@@ -9,6 +10,7 @@ import (
 
 	"github.com/vttapp/companion/core"
 	"github.com/vttapp/companion/core/imports"
+	"github.com/vttapp/companion/routes/hub"
 	"github.com/vttapp/companion/systems"
 )
 
@@ -16,9 +18,9 @@ import (
 type Config struct {
 	Service *core.Service
 	// Bus is not read by the handlers: the Hub subscribes to the bus it is
-	// given in NewHub.
+	// given in hub.New.
 	Bus *core.Bus
-	Hub *Hub
+	Hub *hub.Hub
 	// DataDir holds companion.db and the served folders modules/,
 	// campaigns/, systems/ and others/.
 	DataDir string
@@ -27,7 +29,7 @@ type Config struct {
 	MaxBodyBytes int64
 	// AllowOrigins lists Origins besides this server's own whose pages may
 	// write (routes/crosssite.go); the WebSocket Origin check uses
-	// HubOptions.AllowOrigins, given to NewHub (the same --allow-origin).
+	// hub.Options.AllowOrigins, given to hub.New (the same --allow-origin).
 	AllowOrigins []string
 	// AllowHosts lists extra host names (besides IP addresses, localhost,
 	// .local names and the machine's own name) that may write and open
@@ -37,7 +39,7 @@ type Config struct {
 	// the embedded web.FS. The built-in client comes from web.Client().
 	Web fs.FS
 
-	Systems      *systems.Holder  // the loaded game system
-	Imports      *imports.Manager // import offers and installers
-	SystemStatus *SystemStatus    // hot reload results for the host console (nil: none)
+	Systems      *systems.Holder       // the loaded game system
+	Imports      *imports.Manager      // import offers and installers
+	SystemStatus *systems.ReloadStatus // hot reload results for the host console (nil: none)
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/routes/hub"
 )
 
 // crossSiteGuard stops a page on another site from writing through a
@@ -39,7 +40,7 @@ func (g crossSiteGuard) wrap(next http.Handler) http.Handler {
 			next.ServeHTTP(w, r)
 			return
 		}
-		if origin := r.Header.Get("Origin"); origin != "" && !originAllowed(origin, r.Host, g.allowOrigins) {
+		if origin := r.Header.Get("Origin"); origin != "" && !hub.OriginAllowed(origin, r.Host, g.allowOrigins) {
 			g.refuse(w, r, http.StatusForbidden, "writes from pages of another site are refused (Origin '"+
 				core.Clip(origin)+"'); open the page from this server, or start it with --allow-origin "+core.Clip(origin))
 			return

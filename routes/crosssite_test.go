@@ -6,6 +6,8 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+
+	"github.com/vttapp/companion/routes/hub"
 )
 
 // A page on another site cannot write through a player's browser: its
@@ -110,7 +112,7 @@ func TestAllowedOriginMayWrite(t *testing.T) {
 		"https://other.example": false,
 		"http://vtt.example":    false,
 	} {
-		if got := originAllowed(origin, "192.168.1.20:8080", g.allowOrigins); got != want {
+		if got := hub.OriginAllowed(origin, "192.168.1.20:8080", g.allowOrigins); got != want {
 			t.Errorf("%s: %v, want %v", origin, got, want)
 		}
 	}

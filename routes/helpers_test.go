@@ -1,86 +1,41 @@
 package routes
 
 import (
-	"bytes"
-	"context"
 	"encoding/json"
 	"io"
-	"log/slog"
 	"net/http"
 	"net/http/httptest"
-	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
-	"time"
 
 	"github.com/vttapp/companion/core"
 	"github.com/vttapp/companion/core/sqlite"
-	"github.com/vttapp/companion/examples/dnd5e"
+	"github.com/vttapp/companion/internal/testkit"
+	"github.com/vttapp/companion/routes/hub"
 	"github.com/vttapp/companion/systems"
 )
 
-// Fixture ids.
+// Fixture ids: the campaign testkit.SeedFixture stores.
 const (
-	campaignID   = "c0000000-0000-4000-8000-000000000001"
-	goblinID     = "e0000000-0000-4000-8000-000000000001"
-	shifterID    = "e0000000-0000-4000-8000-000000000002"
-	fireballID   = "e0000000-0000-4000-8000-000000000003"
-	heroID       = "e0000000-0000-4000-8000-000000000004"
-	heroCombatID = "b0000000-0000-4000-8000-000000000001"
-	mapID        = "a0000000-0000-4000-8000-000000000001"
-	tokenA       = "d0000000-0000-4000-8000-00000000000a"
-	tokenB       = "d0000000-0000-4000-8000-00000000000b"
+	campaignID   = testkit.CampaignID
+	goblinID     = testkit.GoblinID
+	shifterID    = testkit.ShifterID
+	fireballID   = testkit.FireballID
+	heroID       = testkit.HeroID
+	heroCombatID = testkit.HeroCombatID
+	mapID        = testkit.MapID
+	tokenA       = testkit.TokenA
+	tokenB       = testkit.TokenB
 )
-
-var (
-	loadOnce  sync.Once
-	loadedSys *systems.System
-	loadErr   error
-)
-
-// dnd5eSystem loads the shipped D&D 5e system once for all tests.
-func dnd5eSystem(t testing.TB) *systems.System {
-	t.Helper()
-	// A generous Lua time limit: under -race on a loaded machine an
-	// ordinary view can pass the production 250 ms; scripting tests that limit.
-	loadOnce.Do(func() { loadedSys, loadErr = systems.Load(dnd5e.FS, systems.Options{CallTimeout: 10 * time.Second}) })
-	if loadErr != nil {
-		t.Fatalf("loading examples/dnd5e: %v", loadErr)
-	}
-	return loadedSys
-}
-
-// eventLog records what the service publishes.
-type eventLog struct {
-	mu    sync.Mutex
-	names []string
-}
-
-func (l *eventLog) Publish(events ...core.Event) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	for _, e := range events {
-		l.names = append(l.names, e.Name)
-	}
-}
-
-func (l *eventLog) take() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	out := strings.Join(l.names, ",")
-	l.names = nil
-	return out
-}
 
 // testEnv is a public handler over a real SQLite store and the dnd5e system.
 type testEnv struct {
 	srv     *httptest.Server
 	svc     *core.Service
 	store   *sqlite.Store
-	events  *eventLog
+	events  *testkit.EventLog
 	dataDir string
-	logs    *lockedWriter
+	logs    *testkit.LogBuffer
 	holder  *systems.Holder
 }
 
@@ -92,112 +47,14 @@ type envOptions struct {
 
 func newEnv(t testing.TB, opt envOptions) *testEnv {
 	t.Helper()
-	dataDir := t.TempDir()
-	store, err := sqlite.Open(filepath.Join(dataDir, "companion.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { store.Close() })
-	holder := systems.NewHolder(dnd5eSystem(t))
-	events := &eventLog{}
-	bus := core.NewBus()
-	bus.Subscribe(func(evs []core.Event) { events.Publish(evs...) })
-	svc := core.NewService(core.ServiceConfig{Store: store, Events: bus, Rules: holder, Roller: fixedRoller{}})
-	if !opt.noCampaign {
-		if err := store.Update(context.Background(), seedFixture); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if opt.seed != nil {
-		if err := store.Update(context.Background(), opt.seed); err != nil {
-			t.Fatal(err)
-		}
-	}
-	logs := &lockedWriter{w: &bytes.Buffer{}}
-	log := slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	hub := NewHub(svc, bus, log, HubOptions{})
+	g := testkit.NewGame(t, testkit.GameOptions{NoCampaign: opt.noCampaign, Seed: opt.seed})
+	live := hub.New(g.Service, g.Bus, g.Log, hub.Options{})
 	cfg := Config{
-		Service: svc, Bus: bus, Hub: hub, Systems: holder, DataDir: dataDir, MaxBodyBytes: opt.maxBodyBytes, Log: log,
+		Service: g.Service, Bus: g.Bus, Hub: live, Systems: g.Holder, DataDir: g.DataDir, MaxBodyBytes: opt.maxBodyBytes, Log: g.Log,
 	}
 	srv := httptest.NewServer(NewPublicHandler(cfg))
-	t.Cleanup(func() { hub.Close(); srv.Close() })
-	return &testEnv{srv: srv, svc: svc, store: store, events: events, dataDir: dataDir, logs: logs, holder: holder}
-}
-
-type lockedWriter struct {
-	mu sync.Mutex
-	w  io.Writer
-}
-
-// String returns what was logged so far.
-func (l *lockedWriter) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.w.(*bytes.Buffer).String()
-}
-
-func (l *lockedWriter) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.w.Write(p)
-}
-
-// fixedRoller rolls every "[[...]]" as 4, so answers are predictable.
-type fixedRoller struct{}
-
-func (fixedRoller) RollText(text string) (string, []json.RawMessage, error) {
-	var rolls []json.RawMessage
-	for i := 0; i < strings.Count(text, "[["); i++ {
-		rolls = append(rolls, json.RawMessage(`{"total":4}`))
-	}
-	return text, rolls, nil
-}
-
-// Total rolls every initiative formula to 10.
-func (fixedRoller) Total(string) (float64, error) { return 10, nil }
-
-// seedFixture stores a primary dnd5e campaign, three monsters' worth of
-// content (a shapechanger whose forms reference the goblin), a spell, a
-// unique character with its shared combatant, and a map on the player
-// screen with two tokens.
-func seedFixture(tx core.Tx) error {
-	c := &core.Campaign{ID: campaignID, System: "dnd5e", Name: "Demo", Primary: true}
-	c.Normalize()
-	if err := tx.PutCampaign(c); err != nil {
-		return err
-	}
-	entities := []*core.Entity{
-		{ID: goblinID, Kind: "monster", System: "dnd5e", Name: "Goblin", Slug: "goblin",
-			Data: core.Object{"size": "Small", "type": "humanoid", "challenge_rating": 0.25, "hit_points": 7.0, "armor_class": []any{map[string]any{"type": "armor", "value": 15.0}}}},
-		{ID: shifterID, Kind: "monster", System: "dnd5e", Name: "Shifter", Slug: "shifter",
-			Data: core.Object{"size": "Medium", "type": "monstrosity", "challenge_rating": 2.0, "hit_points": 30.0,
-				"forms": []any{map[string]any{"index": "goblin", "name": "Goblin"}, map[string]any{"index": "not-installed"}}}},
-		{ID: fireballID, Kind: "spell", System: "dnd5e", Name: "Fireball", Slug: "fireball", Data: core.Object{"level": 3.0}},
-		{ID: heroID, Kind: "character", System: "dnd5e", Name: "Hero", Slug: "hero", Owner: campaignID, Data: core.Object{"hit_points": 30.0}},
-	}
-	for _, e := range entities {
-		e.Normalize(e.Created)
-		if err := tx.PutEntity(e); err != nil {
-			return err
-		}
-	}
-	cb := &core.Combatant{ID: heroCombatID, Name: "Hero", Role: core.RoleFriendly, EntityID: heroID, Campaign: campaignID, Data: core.Object{"hit_points": 30.0}}
-	cb.Normalize()
-	if err := tx.PutCombatant(cb); err != nil {
-		return err
-	}
-	m := &core.Map{ID: mapID, Name: "Cave", Owner: campaignID}
-	m.Normalize()
-	if err := tx.PutMap(m); err != nil {
-		return err
-	}
-	for _, tk := range []*core.Token{{ID: tokenA, Name: "A", MapID: mapID}, {ID: tokenB, Name: "B", MapID: mapID}} {
-		tk.Normalize()
-		if err := tx.PutToken(tk); err != nil {
-			return err
-		}
-	}
-	return tx.PutScreen(campaignID, &core.Screen{MapID: mapID})
+	t.Cleanup(func() { live.Close(); srv.Close() })
+	return &testEnv{srv: srv, svc: g.Service, store: g.Store, events: g.Events, dataDir: g.DataDir, logs: g.Logs, holder: g.Holder}
 }
 
 // reply is a read HTTP answer.

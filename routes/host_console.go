@@ -10,6 +10,7 @@ import (
 
 	"github.com/go-chi/chi/v5"
 	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/systems"
 )
 
 // The host console page keeps itself current by polling (offers with their
@@ -51,9 +52,9 @@ type HostSystem struct {
 	Kinds       []SystemKind `json:"kinds"`
 	// Watching is the folder hot reload watches ("" when the system is
 	// the embedded one).
-	Watching   string        `json:"watching"`
-	LastReload *ReloadResult `json:"lastReload"`
-	Time       time.Time     `json:"time"`
+	Watching   string                `json:"watching"`
+	LastReload *systems.ReloadResult `json:"lastReload"`
+	Time       time.Time             `json:"time"`
 }
 
 func (h hostConsole) getSystem(w http.ResponseWriter, r *http.Request) {

@@ -1,14 +1,12 @@
 package routes
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -17,40 +15,29 @@ import (
 	"github.com/gorilla/websocket"
 	"github.com/vttapp/companion/core"
 	"github.com/vttapp/companion/core/sqlite"
+	"github.com/vttapp/companion/internal/testkit"
+	"github.com/vttapp/companion/routes/hub"
 	"github.com/vttapp/companion/systems"
 )
 
 const consoleHallID = "a0000000-0000-4000-8000-000000000002"
 
 // consoleEnv is the public and host handlers sharing one service, hub and
-// system status, over a real SQLite store seeded with seedFixture plus a
+// system status, over a real SQLite store seeded with testkit.SeedFixture plus a
 // second map and a rolled initiative for the hero.
 type consoleEnv struct {
 	public, host *httptest.Server
 	svc          *core.Service
 	store        *sqlite.Store
-	events       *eventLog
-	status       *SystemStatus
+	events       *testkit.EventLog
+	status       *systems.ReloadStatus
 	dataDir      string
-	liveHub      *Hub
+	liveHub      *hub.Hub
 }
 
 func newConsoleEnv(t testing.TB) *consoleEnv {
 	t.Helper()
-	store, err := sqlite.Open(filepath.Join(t.TempDir(), "companion.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { store.Close() })
-	holder := systems.NewHolder(dnd5eSystem(t))
-	events := &eventLog{}
-	bus := core.NewBus()
-	bus.Subscribe(func(evs []core.Event) { events.Publish(evs...) })
-	svc := core.NewService(core.ServiceConfig{Store: store, Events: bus, Rules: holder, Roller: fixedRoller{}})
-	err = store.Update(context.Background(), func(tx core.Tx) error {
-		if err := seedFixture(tx); err != nil {
-			return err
-		}
+	g := testkit.NewGame(t, testkit.GameOptions{Seed: func(tx core.Tx) error {
 		hall := &core.Map{ID: consoleHallID, Name: "Great <Hall>", Owner: campaignID}
 		hall.Normalize()
 		if err := tx.PutMap(hall); err != nil {
@@ -62,16 +49,13 @@ func newConsoleEnv(t testing.TB) *consoleEnv {
 		}
 		hero.Initiative = []core.Initiative{{ID: "i-hero", Value: 14.0}}
 		return tx.PutCombatant(hero)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	hub := NewHub(svc, bus, nil, HubOptions{})
-	status := &SystemStatus{}
-	cfg := Config{Service: svc, Bus: bus, Hub: hub, Systems: holder, SystemStatus: status, DataDir: t.TempDir()}
-	env := &consoleEnv{svc: svc, store: store, events: events, status: status, dataDir: cfg.DataDir, liveHub: hub,
+	}})
+	live := hub.New(g.Service, g.Bus, nil, hub.Options{})
+	status := &systems.ReloadStatus{}
+	cfg := Config{Service: g.Service, Bus: g.Bus, Hub: live, Systems: g.Holder, SystemStatus: status, DataDir: t.TempDir()}
+	env := &consoleEnv{svc: g.Service, store: g.Store, events: g.Events, status: status, dataDir: cfg.DataDir, liveHub: live,
 		public: httptest.NewServer(NewPublicHandler(cfg)), host: httptest.NewServer(NewHostHandler(cfg))}
-	t.Cleanup(func() { hub.Close(); env.public.Close(); env.host.Close() })
+	t.Cleanup(func() { live.Close(); env.public.Close(); env.host.Close() })
 	return env
 }
 
@@ -147,16 +131,6 @@ func TestHostConsoleSystemAndLastReload(t *testing.T) {
 	}
 }
 
-func TestSystemStatusNilRecordsNothing(t *testing.T) {
-	var s *SystemStatus
-	s.Watching("x")
-	s.Failed(errors.New("boom"))
-	s.Reloaded("1", time.Millisecond)
-	if dir, last := s.Last(); dir != "" || last != nil {
-		t.Fatalf("nil status = %q, %+v", dir, last)
-	}
-}
-
 func TestHostConsoleCampaignAndShowMap(t *testing.T) {
 	e := newConsoleEnv(t)
 	var view core.HostCampaign
@@ -173,13 +147,13 @@ func TestHostConsoleCampaignAndShowMap(t *testing.T) {
 		t.Fatalf("turn order %+v, combatants %d", view.TurnOrder, len(view.Game.Combatants))
 	}
 
-	e.events.take()
+	e.events.Take()
 	var screen core.Screen
 	e.decode(t, e.call(t, "POST", "/host/api/screen", `{"mapId": "`+consoleHallID+`"}`), 200, &screen)
 	if screen.MapID != consoleHallID {
 		t.Fatalf("screen = %+v", screen)
 	}
-	if got := e.events.take(); got != "screenUpdated,mapLoaded" {
+	if got := e.events.Take(); got != "screenUpdated,mapLoaded" {
 		t.Fatalf("events = %q, want screenUpdated,mapLoaded", got)
 	}
 	// Players see the new map in GET /api.
@@ -209,7 +183,7 @@ func TestHostConsoleCampaignAndShowMap(t *testing.T) {
 		}
 		wantError(t, r, status, message)
 	}
-	if got := e.events.take(); got != "" {
+	if got := e.events.Take(); got != "" {
 		t.Fatalf("events after refused screen changes: %q", got)
 	}
 	e.decode(t, e.call(t, "GET", "/host/api/campaign", ""), 200, &view)
@@ -220,7 +194,7 @@ func TestHostConsoleCampaignAndShowMap(t *testing.T) {
 
 func TestHostConsoleCombatControls(t *testing.T) {
 	e := newConsoleEnv(t)
-	e.events.take()
+	e.events.Take()
 	var gc GameControl
 	e.decode(t, e.call(t, "POST", "/host/api/game/start", ""), 200, &gc)
 	if !gc.Game.Started || gc.Game.Round != 1 || gc.Game.Turn != 1 || gc.Game.CombatantID != heroCombatID ||
@@ -242,7 +216,7 @@ func TestHostConsoleCombatControls(t *testing.T) {
 	if gc.Game.Started {
 		t.Fatal("end: still started")
 	}
-	if got := e.events.take(); got != "gameUpdated,gameUpdated,gameUpdated,gameUpdated" {
+	if got := e.events.Take(); got != "gameUpdated,gameUpdated,gameUpdated,gameUpdated" {
 		t.Fatalf("events = %q, want four gameUpdated", got)
 	}
 	wantError(t, e.call(t, "POST", "/host/api/game/next", ""), http.StatusConflict, "combat has not started")
@@ -271,7 +245,7 @@ func TestHostConsoleRefusesOtherSites(t *testing.T) {
 	// A cross-site form or fetch.
 	wantError(t, e.call(t, "POST", "/host/api/game/start", "", "Origin", "http://evil.example"), http.StatusForbidden, "another site")
 	wantError(t, e.call(t, "PATCH", "/host/api/settings", `{"paused": true}`, "Origin", "null"), http.StatusForbidden, "another site")
-	if got := e.events.take(); strings.Contains(got, "gameUpdated") || strings.Contains(got, "systemPaused") {
+	if got := e.events.Take(); strings.Contains(got, "gameUpdated") || strings.Contains(got, "systemPaused") {
 		t.Fatalf("a refused request changed the game: %q", got)
 	}
 	// The console's own page, by any loopback name, is served.
@@ -336,7 +310,7 @@ func TestHostConsoleDocListsEveryRoute(t *testing.T) {
 	}
 	e := newConsoleEnv(t)
 	r := chi.NewRouter()
-	cfg := Config{Service: e.svc, Hub: NewHub(e.svc, core.NewBus(), nil, HubOptions{})}
+	cfg := Config{Service: e.svc, Hub: e.liveHub}
 	mountHostImport(r, cfg)
 	mountHostSettings(r, cfg)
 	mountHostConsole(r, cfg)

@@ -21,7 +21,7 @@ func TestHostSettingsInteractionModes(t *testing.T) {
 		if r.status != http.StatusOK || strings.TrimSpace(string(r.body)) != want {
 			t.Fatalf("%s: %d %s, want %s", tc.body, r.status, r.body, want)
 		}
-		if got := e.events.take(); !strings.Contains(got, tc.event) {
+		if got := e.events.Take(); !strings.Contains(got, tc.event) {
 			t.Fatalf("%s: events %q, want %s", tc.body, got, tc.event)
 		}
 	}

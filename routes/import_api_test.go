@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/vttapp/companion/core/imports"
+	"github.com/vttapp/companion/internal/testkit"
 )
 
 // Every rule of contract 4.6 for POST /api/import.
@@ -34,7 +35,7 @@ func TestImportAPIAccepts(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			before := len(env.manager.Offers())
-			status, body := importDo(t, "POST", env.public.URL+"/api/import"+tc.query, "application/json", strings.NewReader(tc.body))
+			status, body := testkit.Do(t, "POST", env.public.URL+"/api/import"+tc.query, "application/json", strings.NewReader(tc.body))
 			if status != http.StatusAccepted || strings.TrimSpace(string(body)) != `{"status":"accepted"}` {
 				t.Fatalf("%d %s", status, body)
 			}
@@ -86,7 +87,7 @@ func TestImportAPIRejects(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			before := len(env.manager.Offers())
-			status, body := importDo(t, "POST", env.public.URL+"/api/import"+tc.query, "application/json", strings.NewReader(tc.body))
+			status, body := testkit.Do(t, "POST", env.public.URL+"/api/import"+tc.query, "application/json", strings.NewReader(tc.body))
 			if status != http.StatusBadRequest {
 				t.Fatalf("status %d %s", status, body)
 			}
@@ -109,7 +110,7 @@ func TestImportAPIRejects(t *testing.T) {
 func TestImportAPIOnlyPost(t *testing.T) {
 	env := newImportEnv(t)
 	q := "?url=" + url.QueryEscape("https://example.org/a.module")
-	status, _ := importDo(t, "GET", env.public.URL+"/api/import"+q, "", nil)
+	status, _ := testkit.Do(t, "GET", env.public.URL+"/api/import"+q, "", nil)
 	if status == http.StatusAccepted || status < 400 {
 		t.Errorf("GET status %d", status)
 	}

@@ -1,11 +1,8 @@
 package routes
 
 import (
-	"archive/zip"
-	"bytes"
 	"context"
 	"encoding/json"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
@@ -17,6 +14,7 @@ import (
 	"github.com/vttapp/companion/core"
 	"github.com/vttapp/companion/core/imports"
 	"github.com/vttapp/companion/core/sqlite"
+	"github.com/vttapp/companion/internal/testkit"
 )
 
 // importCollections stands in for the loaded system's collection labels.
@@ -93,41 +91,6 @@ func (c *importContent) put(path string, data []byte) {
 	c.mu.Unlock()
 }
 
-// importZip builds a zip archive from name/body pairs.
-func importZip(t testing.TB, pairs ...string) []byte {
-	t.Helper()
-	var buf bytes.Buffer
-	zw := zip.NewWriter(&buf)
-	for i := 0; i+1 < len(pairs); i += 2 {
-		w, err := zw.Create(pairs[i])
-		if err != nil {
-			t.Fatal(err)
-		}
-		w.Write([]byte(pairs[i+1]))
-	}
-	zw.Close()
-	return buf.Bytes()
-}
-
-// importDo sends a request and returns the status and body.
-func importDo(t *testing.T, method, url, contentType string, body io.Reader) (int, []byte) {
-	t.Helper()
-	req, err := http.NewRequest(method, url, body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if contentType != "" {
-		req.Header.Set("Content-Type", contentType)
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	data, _ := io.ReadAll(resp.Body)
-	return resp.StatusCode, data
-}
-
 func importJSON(t *testing.T, data []byte, v any) {
 	t.Helper()
 	if err := json.Unmarshal(data, v); err != nil {
@@ -141,7 +104,7 @@ func importWaitOffer(t *testing.T, env *importEnv, id string, checkedOnly bool) 
 	t.Helper()
 	deadline := time.Now().Add(20 * time.Second)
 	for {
-		status, body := importDo(t, "GET", env.host.URL+"/host/api/offers/"+id, "", nil)
+		status, body := testkit.Do(t, "GET", env.host.URL+"/host/api/offers/"+id, "", nil)
 		if status != http.StatusOK {
 			t.Fatalf("GET offer: %d %s", status, body)
 		}

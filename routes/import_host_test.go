@@ -15,10 +15,11 @@ import (
 	"github.com/vttapp/companion/core"
 	"github.com/vttapp/companion/core/imports"
 	"github.com/vttapp/companion/internal/shareddata"
+	"github.com/vttapp/companion/internal/testkit"
 )
 
 func batsArchive(t *testing.T, version, monster string) []byte {
-	return importZip(t,
+	return testkit.Zip(t,
 		"module.json", `{"name":"Marsh Bats","system":"dnd5e","version":"`+version+`"}`,
 		"monsters.json", `[{"name":"`+monster+`","image":"bat.png"}]`,
 		"monsters/bat.png", "png "+version,
@@ -40,11 +41,11 @@ func TestHostOfferAcceptUpdateDelete(t *testing.T) {
 	env.content.put("/manifest.json", batsManifest(env, "1.0.0", "/v1.module"))
 
 	body, _ := json.Marshal(map[string]string{"manifest": env.content.URL + "/manifest.json"})
-	status, reply := importDo(t, "POST", env.public.URL+"/api/import", "application/json", bytes.NewReader(body))
+	status, reply := testkit.Do(t, "POST", env.public.URL+"/api/import", "application/json", bytes.NewReader(body))
 	if status != http.StatusAccepted {
 		t.Fatalf("%d %s", status, reply)
 	}
-	status, reply = importDo(t, "GET", env.host.URL+"/host/api/offers", "", nil)
+	status, reply = testkit.Do(t, "GET", env.host.URL+"/host/api/offers", "", nil)
 	var offers []imports.Offer
 	importJSON(t, reply, &offers)
 	if status != http.StatusOK || len(offers) != 1 {
@@ -54,7 +55,7 @@ func TestHostOfferAcceptUpdateDelete(t *testing.T) {
 	if o.Package == nil || o.Package.Name != "Marsh Bats" || o.Package.Version != "1.0.0" || o.Package.Type != "module" || o.Package.Installed != "none" {
 		t.Fatalf("offer %+v", o)
 	}
-	status, reply = importDo(t, "POST", env.host.URL+"/host/api/offers/"+o.ID+"/accept", "", nil)
+	status, reply = testkit.Do(t, "POST", env.host.URL+"/host/api/offers/"+o.ID+"/accept", "", nil)
 	if status != http.StatusAccepted {
 		t.Fatalf("accept %d %s", status, reply)
 	}
@@ -62,12 +63,12 @@ func TestHostOfferAcceptUpdateDelete(t *testing.T) {
 	if o.Status != imports.StatusInstalled || o.Result == nil || o.Result.ID != "marsh-bats" {
 		t.Fatalf("offer %+v", o)
 	}
-	status, _ = importDo(t, "POST", env.host.URL+"/host/api/offers/"+o.ID+"/accept", "", nil)
+	status, _ = testkit.Do(t, "POST", env.host.URL+"/host/api/offers/"+o.ID+"/accept", "", nil)
 	if status != http.StatusConflict {
 		t.Errorf("second accept %d", status)
 	}
 
-	status, reply = importDo(t, "GET", env.host.URL+"/host/api/modules", "", nil)
+	status, reply = testkit.Do(t, "GET", env.host.URL+"/host/api/modules", "", nil)
 	var modules []core.Module
 	importJSON(t, reply, &modules)
 	if status != http.StatusOK || len(modules) != 1 || modules[0].Package != env.content.URL+"/manifest.json" {
@@ -76,26 +77,26 @@ func TestHostOfferAcceptUpdateDelete(t *testing.T) {
 
 	env.content.put("/v2.module", batsArchive(t, "1.1.0", "Giant Bat"))
 	env.content.put("/manifest.json", batsManifest(env, "1.1.0", "/v2.module"))
-	status, reply = importDo(t, "POST", env.host.URL+"/host/api/modules/check-updates", "", nil)
+	status, reply = testkit.Do(t, "POST", env.host.URL+"/host/api/modules/check-updates", "", nil)
 	var updates []imports.Update
 	importJSON(t, reply, &updates)
 	if status != http.StatusOK || len(updates) != 1 || !updates[0].Update || updates[0].Available != "1.1.0" {
 		t.Fatalf("updates %d %s", status, reply)
 	}
-	status, reply = importDo(t, "POST", env.host.URL+"/host/api/modules/marsh-bats/update", "", nil)
+	status, reply = testkit.Do(t, "POST", env.host.URL+"/host/api/modules/marsh-bats/update", "", nil)
 	if status != http.StatusOK || !strings.Contains(string(reply), `"id":"marsh-bats"`) {
 		t.Fatalf("update %d %s", status, reply)
 	}
-	status, reply = importDo(t, "POST", env.host.URL+"/host/api/modules/marsh-bats/update", "", nil)
+	status, reply = testkit.Do(t, "POST", env.host.URL+"/host/api/modules/marsh-bats/update", "", nil)
 	if status != http.StatusConflict {
 		t.Errorf("update when up to date: %d %s", status, reply)
 	}
 
-	status, _ = importDo(t, "DELETE", env.host.URL+"/host/api/modules/marsh-bats", "", nil)
+	status, _ = testkit.Do(t, "DELETE", env.host.URL+"/host/api/modules/marsh-bats", "", nil)
 	if status != http.StatusNoContent {
 		t.Fatalf("delete %d", status)
 	}
-	status, _ = importDo(t, "DELETE", env.host.URL+"/host/api/modules/marsh-bats", "", nil)
+	status, _ = testkit.Do(t, "DELETE", env.host.URL+"/host/api/modules/marsh-bats", "", nil)
 	if status != http.StatusNotFound {
 		t.Errorf("second delete %d", status)
 	}
@@ -119,21 +120,21 @@ func TestHostOfferDeclineAndErrors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	status, reply := importDo(t, "POST", env.host.URL+"/host/api/offers/"+o.ID+"/decline", "", nil)
+	status, reply := testkit.Do(t, "POST", env.host.URL+"/host/api/offers/"+o.ID+"/decline", "", nil)
 	if status != http.StatusOK || !strings.Contains(string(reply), `"status":"declined"`) {
 		t.Fatalf("decline %d %s", status, reply)
 	}
-	status, _ = importDo(t, "POST", env.host.URL+"/host/api/offers/"+o.ID+"/accept", "", nil)
+	status, _ = testkit.Do(t, "POST", env.host.URL+"/host/api/offers/"+o.ID+"/accept", "", nil)
 	if status != http.StatusConflict {
 		t.Errorf("accept after decline: %d", status)
 	}
 	for _, path := range []string{"/host/api/offers/nope/accept", "/host/api/offers/nope/decline"} {
-		if status, _ := importDo(t, "POST", env.host.URL+path, "", nil); status != http.StatusNotFound {
+		if status, _ := testkit.Do(t, "POST", env.host.URL+path, "", nil); status != http.StatusNotFound {
 			t.Errorf("%s: %d", path, status)
 		}
 	}
 	o2, _ := env.manager.Offer(imports.Source{URL: env.content.URL + "/x.module"}, "api")
-	status, _ = importDo(t, "POST", env.host.URL+"/host/api/offers/"+o2.ID+"/accept", "application/json", strings.NewReader(`[1]`))
+	status, _ = testkit.Do(t, "POST", env.host.URL+"/host/api/offers/"+o2.ID+"/accept", "application/json", strings.NewReader(`[1]`))
 	if status != http.StatusBadRequest {
 		t.Errorf("accept with a bad body: %d", status)
 	}
@@ -143,7 +144,7 @@ func TestHostOfferDeclineAndErrors(t *testing.T) {
 func TestHostOfferFromLink(t *testing.T) {
 	env := newImportEnv(t)
 	body := `{"link":"vttapp-beta://import?url=https%3A%2F%2Fexample.org%2Fbats.module"}`
-	status, reply := importDo(t, "POST", env.host.URL+"/host/api/offers", "application/json", strings.NewReader(body))
+	status, reply := testkit.Do(t, "POST", env.host.URL+"/host/api/offers", "application/json", strings.NewReader(body))
 	var o imports.Offer
 	importJSON(t, reply, &o)
 	if status != http.StatusCreated || o.URL != "https://example.org/bats.module" || o.From != "link" || o.Status != imports.StatusPending {
@@ -155,7 +156,7 @@ func TestHostOfferFromLink(t *testing.T) {
 		"vttapp://import": imports.MsgNoSource,
 	} {
 		b, _ := json.Marshal(map[string]string{"link": link})
-		status, reply := importDo(t, "POST", env.host.URL+"/host/api/offers", "application/json", bytes.NewReader(b))
+		status, reply := testkit.Do(t, "POST", env.host.URL+"/host/api/offers", "application/json", bytes.NewReader(b))
 		if status != http.StatusBadRequest || !strings.Contains(string(reply), want) {
 			t.Errorf("%s: %d %s", link, status, reply)
 		}
@@ -172,7 +173,7 @@ func uploadFile(t *testing.T, env *importEnv, name string, data []byte, destinat
 	fw, _ := mw.CreateFormFile("file", name)
 	fw.Write(data)
 	mw.Close()
-	return importDo(t, "POST", env.host.URL+"/host/api/import", mw.FormDataContentType(), &buf)
+	return testkit.Do(t, "POST", env.host.URL+"/host/api/import", mw.FormDataContentType(), &buf)
 }
 
 // The person at the device imports a real Universal VTT file; the host API
@@ -189,13 +190,13 @@ func TestHostImportRealUVTT(t *testing.T) {
 	if status != http.StatusCreated || res.Kind != "map" || res.Name != "the-litch" {
 		t.Fatalf("%d %s", status, reply)
 	}
-	status, reply = importDo(t, "GET", env.host.URL+"/host/api/maps", "", nil)
+	status, reply = testkit.Do(t, "GET", env.host.URL+"/host/api/maps", "", nil)
 	var maps []imports.MapSummary
 	importJSON(t, reply, &maps)
 	if status != http.StatusOK || len(maps) != 1 || maps[0].Walls != 35 || maps[0].Doors != 5 || maps[0].Lights != 2 || maps[0].Owner != campaignID {
 		t.Fatalf("maps %s", reply)
 	}
-	status, reply = importDo(t, "GET", env.host.URL+"/host/api/maps/"+res.ID, "", nil)
+	status, reply = testkit.Do(t, "GET", env.host.URL+"/host/api/maps/"+res.ID, "", nil)
 	var m core.Map
 	importJSON(t, reply, &m)
 	if status != http.StatusOK || len(m.Walls) != 40 || len(m.Lights) != 2 || m.GridSize != 128 || !strings.HasSuffix(m.Image, ".webp") {
@@ -204,7 +205,7 @@ func TestHostImportRealUVTT(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(env.dataDir, filepath.FromSlash(m.Image))); err != nil {
 		t.Errorf("image file: %v", err)
 	}
-	if status, _ := importDo(t, "GET", env.host.URL+"/host/api/maps/nope", "", nil); status != http.StatusNotFound {
+	if status, _ := testkit.Do(t, "GET", env.host.URL+"/host/api/maps/nope", "", nil); status != http.StatusNotFound {
 		t.Errorf("unknown map: %d", status)
 	}
 }
@@ -219,7 +220,7 @@ func TestHostImportUploadsAndURLs(t *testing.T) {
 	importJSON(t, reply, &mod)
 
 	// A loose collection filed into the chosen module.
-	status, reply = uploadFile(t, env, "spells.zip", importZip(t, "spells.json", `[{"name":"Swamp Gas"}]`), mod.ID)
+	status, reply = uploadFile(t, env, "spells.zip", testkit.Zip(t, "spells.json", `[{"name":"Swamp Gas"}]`), mod.ID)
 	if status != http.StatusCreated || !strings.Contains(string(reply), `"id":"`+mod.ID+`"`) {
 		t.Fatalf("collection upload %d %s", status, reply)
 	}
@@ -230,7 +231,7 @@ func TestHostImportUploadsAndURLs(t *testing.T) {
 		"image": base64.StdEncoding.EncodeToString([]byte("\x89PNG\r\n\x1a\nxx"))})
 	env.content.put("/room.uvtt", doc)
 	body, _ := json.Marshal(map[string]string{"url": env.content.URL + "/room.uvtt"})
-	status, reply = importDo(t, "POST", env.host.URL+"/host/api/import", "application/json", bytes.NewReader(body))
+	status, reply = testkit.Do(t, "POST", env.host.URL+"/host/api/import", "application/json", bytes.NewReader(body))
 	if status != http.StatusCreated || !strings.Contains(string(reply), `"kind":"map"`) || !strings.Contains(string(reply), `"name":"room"`) {
 		t.Fatalf("url import %d %s", status, reply)
 	}
@@ -250,22 +251,22 @@ func TestHostImportUploadsAndURLs(t *testing.T) {
 	} {
 		switch tc.name {
 		case "zip slip":
-			tc.status, tc.reply = uploadFile(t, env, "evil.module", importZip(t, "module.json", `{"name":"E"}`, "../../evil.txt", "x"), "")
+			tc.status, tc.reply = uploadFile(t, env, "evil.module", testkit.Zip(t, "module.json", `{"name":"E"}`, "../../evil.txt", "x"), "")
 		case "bomb-free truncated":
 			z := batsArchive(t, "1.0.0", "Bat")
 			tc.status, tc.reply = uploadFile(t, env, "cut.module", z[:len(z)-30], "")
 		case "not content":
 			tc.status, tc.reply = uploadFile(t, env, "notes.txt", []byte("hello"), "")
 		case "public http url":
-			tc.status, tc.reply = importDo(t, "POST", env.host.URL+"/host/api/import", "application/json", strings.NewReader(`{"url":"http://example.org/a.module"}`))
+			tc.status, tc.reply = testkit.Do(t, "POST", env.host.URL+"/host/api/import", "application/json", strings.NewReader(`{"url":"http://example.org/a.module"}`))
 		case "no file":
 			var buf bytes.Buffer
 			mw := multipart.NewWriter(&buf)
 			mw.WriteField("destination", "x")
 			mw.Close()
-			tc.status, tc.reply = importDo(t, "POST", env.host.URL+"/host/api/import", mw.FormDataContentType(), &buf)
+			tc.status, tc.reply = testkit.Do(t, "POST", env.host.URL+"/host/api/import", mw.FormDataContentType(), &buf)
 		case "empty json":
-			tc.status, tc.reply = importDo(t, "POST", env.host.URL+"/host/api/import", "application/json", strings.NewReader(`{}`))
+			tc.status, tc.reply = testkit.Do(t, "POST", env.host.URL+"/host/api/import", "application/json", strings.NewReader(`{}`))
 		}
 		if tc.status != http.StatusBadRequest || !strings.Contains(string(tc.reply), tc.want) {
 			t.Errorf("%s: %d %s", tc.name, tc.status, tc.reply)

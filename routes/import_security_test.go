@@ -6,6 +6,8 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+
+	"github.com/vttapp/companion/internal/testkit"
 )
 
 // POST /api/import from the network: every hostile request is a 400 with
@@ -33,7 +35,7 @@ func TestImportAPIHostileRequestsMakeNoOffer(t *testing.T) {
 		"body deeply nested":       {"", strings.Repeat("[", 100000)},
 		"url not a string":         {"", `{"url":{"href":"https://example.org/a.module"}}`},
 	} {
-		status, body := importDo(t, "POST", env.public.URL+"/api/import"+c[0], "application/json", strings.NewReader(c[1]))
+		status, body := testkit.Do(t, "POST", env.public.URL+"/api/import"+c[0], "application/json", strings.NewReader(c[1]))
 		if status != http.StatusBadRequest {
 			t.Errorf("%s: %d %s", name, status, body)
 			continue
@@ -74,7 +76,7 @@ func TestImportAPIOfferOriginCannotBeSpoofed(t *testing.T) {
 // public port answers none of them, whatever the method or spelling.
 func TestImportConfirmationIsNotReachableFromThePublicPort(t *testing.T) {
 	env := newImportEnv(t)
-	importDo(t, "POST", env.public.URL+"/api/import", "application/json", strings.NewReader(`{"url":"https://example.org/a.module"}`))
+	testkit.Do(t, "POST", env.public.URL+"/api/import", "application/json", strings.NewReader(`{"url":"https://example.org/a.module"}`))
 	id := env.manager.Offers()[0].ID
 	for _, c := range [][2]string{
 		{"POST", "/host/api/offers/" + id + "/accept"},
@@ -86,7 +88,7 @@ func TestImportConfirmationIsNotReachableFromThePublicPort(t *testing.T) {
 		{"DELETE", "/host/api/modules/x"},
 		{"GET", "/host/api/offers"},
 	} {
-		status, _ := importDo(t, c[0], env.public.URL+c[1], "application/json", strings.NewReader(`{}`))
+		status, _ := testkit.Do(t, c[0], env.public.URL+c[1], "application/json", strings.NewReader(`{}`))
 		if status < 400 {
 			t.Errorf("%s %s on the public port: %d", c[0], c[1], status)
 		}
@@ -100,7 +102,7 @@ func TestImportConfirmationIsNotReachableFromThePublicPort(t *testing.T) {
 // could make: a foreign Host (DNS rebinding) or a cross-site Origin.
 func TestHostConsoleRefusesRebindingAndCrossSiteRequests(t *testing.T) {
 	env := newImportEnv(t)
-	importDo(t, "POST", env.public.URL+"/api/import", "application/json", strings.NewReader(`{"url":"https://example.org/a.module"}`))
+	testkit.Do(t, "POST", env.public.URL+"/api/import", "application/json", strings.NewReader(`{"url":"https://example.org/a.module"}`))
 	id := env.manager.Offers()[0].ID
 	for name, h := range map[string][2]string{
 		"rebinding host":        {"evil.example", ""},

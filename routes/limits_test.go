@@ -2,11 +2,14 @@ package routes
 
 import (
 	"context"
+	"encoding/json"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/internal/testkit"
 )
 
 // A message over the text limit is refused with 413 {"message"} over HTTP
@@ -17,12 +20,13 @@ func TestMessageTooLargeIsRefusedOnBothTransports(t *testing.T) {
 	r := e.do(t, "POST", "/api/messages", `{"text":"`+text+`"}`)
 	wantError(t, r, 413, "message: 'text' is 16385 bytes, more than the limit of 16 KiB")
 
-	ws := dialSecurityWS(t, e.srv.URL)
-	ws.WriteJSON(map[string]any{"name": "createMessage", "requestId": "big", "data": map[string]any{"text": text}})
-	env := awaitReply(t, ws, "big")
-	data, _ := env["data"].(map[string]any)
-	if env["name"] != "error" || data["kind"] != "too large" || !strings.Contains(data["message"].(string), "16 KiB") {
-		t.Fatalf("createMessage over the limit: %v", env)
+	ws := testkit.Dial(t, e.srv.URL+"/", nil)
+	ws.SendJSON(map[string]any{"name": "createMessage", "requestId": "big", "data": map[string]any{"text": text}})
+	env := ws.AwaitReply(5*time.Second, "big", nil)
+	var data struct{ Kind, Message string }
+	json.Unmarshal(env.Data, &data)
+	if env.Name != "error" || data.Kind != "too large" || !strings.Contains(data.Message, "16 KiB") {
+		t.Fatalf("createMessage over the limit: %s %s", env.Name, env.Data)
 	}
 	snap := e.do(t, "GET", "/api", "").json(t)
 	if msgs, _ := snap["messages"].([]any); len(msgs) != 0 {

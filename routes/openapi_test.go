@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/vttapp/companion/internal/testkit"
 )
 
 func TestOpenAPIDescribesTheLoadedSystem(t *testing.T) {
@@ -25,7 +26,7 @@ func TestOpenAPIDescribesTheLoadedSystem(t *testing.T) {
 	if !doc.IsOpenAPI31OrLater() {
 		t.Fatalf("openapi = %s, want 3.1", doc.OpenAPI)
 	}
-	for _, kind := range dnd5eSystem(t).Kinds() {
+	for _, kind := range testkit.DnD5e(t).Kinds() {
 		list := doc.Paths.Find("/api/" + kind.Collection)
 		if list == nil || list.Get == nil {
 			t.Fatalf("no GET /api/%s", kind.Collection)

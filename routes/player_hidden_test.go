@@ -126,11 +126,11 @@ func TestWSPlayerUpdateHidden(t *testing.T) {
 	hideForPlayers(t, e)
 	player := e.playerSocket(t)
 	player.waitFor("app")
-	player.conn.WriteMessage(websocket.TextMessage, []byte(`{"name":"updateToken","data":{"id":"`+tokenB+`","hidden":false},"requestId":"t1"}`))
+	player.Conn.WriteMessage(websocket.TextMessage, []byte(`{"name":"updateToken","data":{"id":"`+tokenB+`","hidden":false},"requestId":"t1"}`))
 	player.waitFor("error", "no token with id")
-	player.conn.WriteMessage(websocket.TextMessage, []byte(`{"name":"updateCombatant","data":{"id":"`+hiddenOgreID+`","hidden":false},"requestId":"c1"}`))
+	player.Conn.WriteMessage(websocket.TextMessage, []byte(`{"name":"updateCombatant","data":{"id":"`+hiddenOgreID+`","hidden":false},"requestId":"c1"}`))
 	player.waitFor("error", "no combatant with id")
-	player.conn.WriteMessage(websocket.TextMessage, []byte(`{"name":"updateToken","data":{"id":"`+tokenA+`","hidden":true},"requestId":"t2"}`))
+	player.Conn.WriteMessage(websocket.TextMessage, []byte(`{"name":"updateToken","data":{"id":"`+tokenA+`","hidden":true},"requestId":"t2"}`))
 	player.waitFor("updateToken", `"name":"A"`, `"hidden":false`)
 	if tk, err := e.svc.Token(context.Background(), tokenB); err != nil || !tk.Hidden {
 		t.Fatalf("hidden token: %+v %v", tk, err)
@@ -140,7 +140,7 @@ func TestWSPlayerUpdateHidden(t *testing.T) {
 	}
 	host := e.hostSocket(t)
 	host.waitFor("app")
-	host.conn.WriteMessage(websocket.TextMessage, []byte(`{"name":"updateToken","data":{"id":"`+tokenB+`","x":4},"requestId":"h1"}`))
+	host.Conn.WriteMessage(websocket.TextMessage, []byte(`{"name":"updateToken","data":{"id":"`+tokenB+`","x":4},"requestId":"h1"}`))
 	host.waitFor("updateToken", `"SECRET-AMBUSHER"`, `"hidden":true`)
 }
 

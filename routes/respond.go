@@ -7,7 +7,6 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
-	"unicode/utf8"
 
 	"github.com/go-chi/chi/v5"
 	"github.com/vttapp/companion/core"
@@ -35,28 +34,10 @@ func readBody(r *http.Request) ([]byte, error) {
 	if err != nil {
 		return nil, bodyError(err)
 	}
-	if err := checkUTF8("body", data); err != nil {
+	if err := core.CheckUTF8("body", data); err != nil {
 		return nil, err
 	}
 	return data, nil
-}
-
-// checkUTF8 refuses text that is not UTF-8: JSON text must be (RFC 8259
-// 8.1), and encoding/json would quietly store U+FFFD for the bad bytes, so
-// what is kept would not be what the client sent.
-func checkUTF8(what string, data []byte) error {
-	if utf8.Valid(data) {
-		return nil
-	}
-	at := 0
-	for at < len(data) {
-		r, size := utf8.DecodeRune(data[at:])
-		if r == utf8.RuneError && size <= 1 {
-			break
-		}
-		at += size
-	}
-	return core.Invalidf("%s is not UTF-8 text: invalid byte at offset %d", what, at)
 }
 
 // decodeBody reads a JSON object body into v (a pointer to a struct). The

@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/vttapp/companion/internal/testkit"
 	"github.com/vttapp/companion/systems"
 )
 
@@ -163,7 +164,7 @@ func TestDataFoldersDoNotEscape(t *testing.T) {
 
 func TestSystemAssets(t *testing.T) {
 	e := newEnv(t, envOptions{})
-	sys := dnd5eSystem(t)
+	sys := testkit.DnD5e(t)
 	var asset string
 	walkFirstFile(t, sys, &asset)
 	if asset == "" {

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/fsnotify/fsnotify"
+	"github.com/vttapp/companion/core"
 )
 
 // DefaultDebounce is how long the watcher waits after the last change of a
@@ -33,6 +34,14 @@ type WatchOptions struct {
 	OnError func(err error)
 	// Logger receives the same news (default slog.Default()).
 	Logger *slog.Logger
+	// Status, when set, records the folder watched and the outcome of
+	// each reload, for the host console.
+	Status *ReloadStatus
+	// Publisher, when set, is told of each version swapped in with a
+	// reload event, {"system", "version"}, so that clients fetch the new
+	// definitions. Give it the core.Service, whose Publish orders the event
+	// with committed writes; a failed reload publishes nothing.
+	Publisher core.Publisher
 }
 
 // Watcher reloads a system folder when its files change.
@@ -56,6 +65,7 @@ func Watch(ctx context.Context, dir string, h *Holder, opts WatchOptions) error 
 // NewWatcher starts watching dir (and every folder inside it). Changes are
 // acted upon once Run runs; events arriving before are kept.
 func NewWatcher(dir string, h *Holder, opts WatchOptions) (*Watcher, error) {
+	opts.Status.Watching(dir)
 	if opts.Debounce <= 0 {
 		opts.Debounce = DefaultDebounce
 	}
@@ -161,6 +171,7 @@ func (w *Watcher) reload() {
 	sys, err := LoadDir(w.dir, w.opts.Load)
 	if err != nil {
 		w.opts.Logger.Error("system reload failed; the previous version keeps serving", "dir", w.dir, "problems", err.Error())
+		w.opts.Status.Failed(err)
 		if w.opts.OnError != nil {
 			w.opts.OnError(err)
 		}
@@ -172,6 +183,10 @@ func (w *Watcher) reload() {
 		old.Close()
 	}
 	w.opts.Logger.Info("system reloaded", "id", sys.ID(), "version", sys.Version(), "latency", latency)
+	w.opts.Status.Reloaded(sys.Version(), latency)
+	if w.opts.Publisher != nil {
+		w.opts.Publisher.Publish(core.Event{Name: core.EventReload, Data: map[string]any{"system": sys.ID(), "version": sys.Version()}})
+	}
 	if w.opts.OnReload != nil {
 		w.opts.OnReload(sys, latency)
 	}

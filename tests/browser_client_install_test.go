@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+	"github.com/vttapp/companion/internal/testkit"
 )
 
 // browserWebClient is a client archive that proves, in its page title,
@@ -19,16 +20,16 @@ import (
 // server's root (<base href="/">): its script loads only if the server
 // rebases it to /client/.
 func browserWebClient(t *testing.T, version string) []byte {
-	return zipOf(t,
-		[2]string{"dist/index.html", `<!doctype html><html><head><base href="/"><title>Client ` + version + `</title>
+	return testkit.Zip(t,
+		"dist/index.html", `<!doctype html><html><head><base href="/"><title>Client `+version+`</title>
 <style>body { color: rgb(1, 2, 3); }</style>
 <script>window.inlineRan = true;</script></head>
-<body><script src="main.js"></script></body></html>`},
-		[2]string{"dist/main.js", `if (window.inlineRan) document.title += " inline";
+<body><script src="main.js"></script></body></html>`,
+		"dist/main.js", `if (window.inlineRan) document.title += " inline";
 document.title += " script";
 const ws = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/ws");
-ws.onopen = () => { document.title += " connected"; };`},
-		[2]string{"dist/meta.json", `{"name":"Browser Client","version":"` + version + `"}`},
+ws.onopen = () => { document.title += " connected"; };`,
+		"dist/meta.json", `{"name":"Browser Client","version":"`+version+`"}`,
 	)
 }
 

@@ -1,7 +1,6 @@
 package tests
 
 import (
-	"archive/zip"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -10,15 +9,13 @@ import (
 	"mime/multipart"
 	"net/http"
 	"net/http/httptest"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
-	"github.com/vttapp/companion/internal/shareddata"
+	"github.com/vttapp/companion/internal/testkit"
 )
 
 // The game master's console in real Chromium (issue 14): the GM map
@@ -26,48 +23,14 @@ import (
 // checked from what a player page shows (companionDebug) and what the
 // server answers. Screenshots of the console go to the artifacts folder.
 
-// gmuiGoblins is the SRD goblin (7 hit points) and hobgoblin (11) as a
-// loose monsters.json (name, slug, data): from the shared SRD data when it
-// is there, else as the SRD writes them.
-func gmuiGoblins(t *testing.T) []byte {
-	t.Helper()
-	want := map[string]bool{"goblin": true, "hobgoblin": true}
-	if root := shareddata.Root(); root != "" {
-		raw, err := os.ReadFile(filepath.Join(root, "srd5e", "2014-en-5e-SRD-Monsters.json"))
-		if err == nil {
-			var all []map[string]any
-			if err := json.Unmarshal(raw, &all); err != nil {
-				t.Fatal(err)
-			}
-			var picked []map[string]any
-			for _, m := range all {
-				if index, _ := m["index"].(string); want[index] {
-					picked = append(picked, map[string]any{"name": m["name"], "slug": index, "data": m})
-				}
-			}
-			b, _ := json.Marshal(picked)
-			return b
-		}
-	}
-	t.Log("shared SRD data absent (../shared/data/srd5e): using the goblin and hobgoblin as the SRD writes them")
-	return []byte(`[{"name": "Goblin", "slug": "goblin", "data": {"size": "Small", "type": "humanoid", "hit_points": 7,
-	  "dexterity": 14, "challenge_rating": 0.25, "senses": {"darkvision": "60 ft.", "passive_perception": 9}}},
-	 {"name": "Hobgoblin", "slug": "hobgoblin", "data": {"size": "Medium", "type": "humanoid", "hit_points": 11,
-	  "dexterity": 12, "challenge_rating": 0.5, "senses": {"darkvision": "60 ft.", "passive_perception": 10}}}]`)
-}
-
 // gmuiImport installs the goblin and hobgoblin into the primary campaign through the host API.
 func gmuiImport(t *testing.T, srv *Server) {
 	t.Helper()
-	var archive bytes.Buffer
-	zw := zip.NewWriter(&archive)
-	w, _ := zw.Create("monsters.json")
-	w.Write(gmuiGoblins(t))
-	zw.Close()
+	archive := testkit.Zip(t, "monsters.json", string(gmMonsters(t))) // gm_flow_test.go
 	var body bytes.Buffer
 	mw := multipart.NewWriter(&body)
 	fw, _ := mw.CreateFormFile("file", "goblin.zip")
-	fw.Write(archive.Bytes())
+	fw.Write(archive)
 	mw.Close()
 	resp := gmuiDo(t, srv, "POST", "/host/api/import", &body, mw.FormDataContentType())
 	if resp.status != 200 && resp.status != 201 {
@@ -82,20 +45,8 @@ type gmuiResponse struct {
 
 func gmuiDo(t *testing.T, srv *Server, method, path string, body io.Reader, contentType string) gmuiResponse {
 	t.Helper()
-	req, err := http.NewRequest(method, srv.HostURL+path, body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if contentType != "" {
-		req.Header.Set("Content-Type", contentType)
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	raw, _ := io.ReadAll(resp.Body)
-	return gmuiResponse{resp.StatusCode, string(raw)}
+	status, raw := testkit.Do(t, method, srv.HostURL+path, contentType, body)
+	return gmuiResponse{status, string(raw)}
 }
 
 // openConsole opens the host console and waits until the GM map has drawn

@@ -1,8 +1,6 @@
 package tests
 
 import (
-	"archive/zip"
-	"bytes"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -11,35 +9,19 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/vttapp/companion/internal/testkit"
 )
 
 // fakeWebClient is an installed client's archive: a tiny index.html and
 // script wrapped in one top folder, with the meta.json the Encounter+ web
 // client's release carries.
 func fakeWebClient(t *testing.T, version string) []byte {
-	return zipOf(t,
-		[2]string{"web-client/index.html", `<!doctype html><title>Fake web client ` + version + `</title><script src="main.js"></script>`},
-		[2]string{"web-client/main.js", `document.title += " ran";`},
-		[2]string{"web-client/meta.json", `{"name":"Fake Web Client","version":"` + version + `"}`},
+	return testkit.Zip(t,
+		"web-client/index.html", `<!doctype html><title>Fake web client `+version+`</title><script src="main.js"></script>`,
+		"web-client/main.js", `document.title += " ran";`,
+		"web-client/meta.json", `{"name":"Fake Web Client","version":"`+version+`"}`,
 	)
-}
-
-// zipOf builds a zip archive of name and body pairs.
-func zipOf(t *testing.T, files ...[2]string) []byte {
-	t.Helper()
-	var buf bytes.Buffer
-	zw := zip.NewWriter(&buf)
-	for _, f := range files {
-		w, err := zw.Create(f[0])
-		if err != nil {
-			t.Fatal(err)
-		}
-		w.Write([]byte(f[1]))
-	}
-	if err := zw.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return buf.Bytes()
 }
 
 // clientPage is the body of the public listener's /client/.

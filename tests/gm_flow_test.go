@@ -1,7 +1,6 @@
 package tests
 
 import (
-	"archive/zip"
 	"bytes"
 	"encoding/json"
 	"mime/multipart"
@@ -12,84 +11,17 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gorilla/websocket"
 	"github.com/vttapp/companion/internal/shareddata"
+	"github.com/vttapp/companion/internal/testkit"
 )
 
-// gmSocket reads a WebSocket's envelopes in the background.
-type gmSocket struct {
-	t    *testing.T
-	conn *websocket.Conn
-	in   chan gmEnvelope
-}
+// gmWait bounds each wait for a WebSocket event in the flow.
+const gmWait = 10 * time.Second
 
-type gmEnvelope struct {
-	Name string          `json:"name"`
-	Data json.RawMessage `json:"data"`
-}
-
-func dialGM(t *testing.T, url string, header http.Header) *gmSocket {
-	t.Helper()
-	conn, resp, err := websocket.DefaultDialer.Dial("ws"+strings.TrimPrefix(url, "http"), header)
-	if err != nil {
-		status := 0
-		if resp != nil {
-			status = resp.StatusCode
-		}
-		t.Fatalf("dial %s: %v (%d)", url, err, status)
-	}
-	s := &gmSocket{t: t, conn: conn, in: make(chan gmEnvelope, 4096)}
-	go func() {
-		defer close(s.in)
-		for {
-			_, data, err := conn.ReadMessage()
-			if err != nil {
-				return
-			}
-			var env gmEnvelope
-			if json.Unmarshal(data, &env) == nil {
-				s.in <- env
-			}
-		}
-	}()
-	t.Cleanup(func() { conn.Close() })
-	return s
-}
-
-// waitFor returns the first envelope named name whose data holds every
-// part; seen reports each envelope it skips, so a caller can check that
-// something never came.
-func (s *gmSocket) waitFor(name string, seen func(gmEnvelope), parts ...string) gmEnvelope {
-	s.t.Helper()
-	timeout := time.After(10 * time.Second)
-	for {
-		select {
-		case env, ok := <-s.in:
-			if !ok {
-				s.t.Fatalf("socket closed waiting for %s %v", name, parts)
-			}
-			if seen != nil {
-				seen(env)
-			}
-			if env.Name != name {
-				continue
-			}
-			match := true
-			for _, p := range parts {
-				match = match && strings.Contains(string(env.Data), p)
-			}
-			if match {
-				return env
-			}
-		case <-timeout:
-			s.t.Fatalf("no %s with %v within 10s", name, parts)
-		}
-	}
-}
-
-// gmMonsters is the goblin and the hobgoblin as a loose monsters.json
-// (docs/content-format.md: name, slug, data): their data from the shared
-// SRD data when it is there, else as the SRD writes them.
+// gmMonsters is the SRD goblin (7 hit points) and hobgoblin (11) as a
+// loose monsters.json (docs/content-format.md: name, slug, data): their
+// data from the shared SRD data when it is there, else as the SRD writes
+// them. The browser GM test imports them too.
 func gmMonsters(t *testing.T) []byte {
 	t.Helper()
 	want := map[string]bool{"goblin": true, "hobgoblin": true}
@@ -102,8 +34,8 @@ func gmMonsters(t *testing.T) []byte {
 			}
 			var picked []map[string]any
 			for _, m := range all {
-				if want[m["index"].(string)] {
-					picked = append(picked, map[string]any{"name": m["name"], "slug": m["index"], "data": m})
+				if index, _ := m["index"].(string); want[index] {
+					picked = append(picked, map[string]any{"name": m["name"], "slug": index, "data": m})
 				}
 			}
 			b, _ := json.Marshal(picked)
@@ -124,10 +56,10 @@ func TestGameMasterFlow(t *testing.T) {
 	srv := StartServer(t, ServerOptions{})
 	host := newAPIClient(t, srv.HostURL)
 	public := newAPIClient(t, srv.URL)
-	hostWS := dialGM(t, srv.HostURL+"/host/ws", http.Header{"Origin": {srv.HostURL}})
-	player := dialGM(t, srv.URL+"/", nil)
-	hostWS.waitFor("app", nil)
-	player.waitFor("app", nil)
+	hostWS := testkit.Dial(t, srv.HostURL+"/host/ws", http.Header{"Origin": {srv.HostURL}})
+	player := testkit.Dial(t, srv.URL+"/", nil)
+	hostWS.WaitFor(gmWait, nil, "app")
+	player.WaitFor(gmWait, nil, "app")
 
 	var campaign struct {
 		Campaign struct{ ID string }
@@ -143,16 +75,12 @@ func TestGameMasterFlow(t *testing.T) {
 	}
 
 	// The SRD goblin and hobgoblin, imported into the campaign.
-	var archive bytes.Buffer
-	zw := zip.NewWriter(&archive)
-	w, _ := zw.Create("monsters.json")
-	w.Write(gmMonsters(t))
-	zw.Close()
+	archive := testkit.Zip(t, "monsters.json", string(gmMonsters(t)))
 	var body bytes.Buffer
 	mw := multipart.NewWriter(&body)
 	mw.WriteField("destination", campaign.Campaign.ID)
 	fw, _ := mw.CreateFormFile("file", "goblins.zip")
-	fw.Write(archive.Bytes())
+	fw.Write(archive)
 	mw.Close()
 	if r := host.do("POST", "/host/api/import", body.String(), "Content-Type", mw.FormDataContentType()); r.status != 200 && r.status != 201 {
 		t.Fatalf("import: %d %s", r.status, r.body)
@@ -185,7 +113,7 @@ func TestGameMasterFlow(t *testing.T) {
 	if goblin["width"] != 1.0 || goblin["vision"].(map[string]any)["darkRadiusMax"] != 60.0 {
 		t.Fatalf("goblin token %v", goblin)
 	}
-	player.waitFor("tokenUpdated", nil, goblinID, `"name":"Goblin"`)
+	player.WaitFor(gmWait, nil, "tokenUpdated", goblinID, `"name":"Goblin"`)
 	if !strings.Contains(string(public.get("/api", nil).body), goblinID) {
 		t.Fatal("the goblin is not in the player's snapshot")
 	}
@@ -194,11 +122,11 @@ func TestGameMasterFlow(t *testing.T) {
 	if r := host.do("PATCH", "/host/api/tokens/"+goblinID, `{"hidden": true}`); r.status != 200 {
 		t.Fatalf("hide: %d %s", r.status, r.body)
 	}
-	gone := player.waitFor("tokenUpdated", nil, goblinID)
+	gone := player.WaitFor(gmWait, nil, "tokenUpdated", goblinID)
 	if string(gone.Data) != `{"id":"`+goblinID+`","hidden":true}` {
 		t.Fatalf("players got %s for the hidden goblin", gone.Data)
 	}
-	hostWS.waitFor("tokenUpdated", nil, goblinID, `"name":"Goblin"`, `"hidden":true`)
+	hostWS.WaitFor(gmWait, nil, "tokenUpdated", goblinID, `"name":"Goblin"`, `"hidden":true`)
 	if strings.Contains(string(public.get("/api", nil).body), goblinID) {
 		t.Fatal("the hidden goblin is still in the player's snapshot")
 	}
@@ -247,10 +175,10 @@ func TestGameMasterFlow(t *testing.T) {
 	if r := host.do("POST", "/host/api/combatants/"+hobCombatant+"/hitpoints", `{"damage": 7}`); r.status != 200 {
 		t.Fatalf("damage: %d %s", r.status, r.body)
 	}
-	player.waitFor("gameUpdated", nil, hobCombatant, `"bloodied":true`)
+	player.WaitFor(gmWait, nil, "gameUpdated", hobCombatant, `"bloodied":true`)
 
 	// A private roll reaches the host alone.
-	leaked := func(env gmEnvelope) {
+	leaked := func(env testkit.Envelope) {
 		if strings.Contains(string(env.Data), "SECRET-ROLL") {
 			t.Fatalf("the player's socket got the private roll: %s %s", env.Name, env.Data)
 		}
@@ -258,11 +186,11 @@ func TestGameMasterFlow(t *testing.T) {
 	if r := host.do("POST", "/host/api/messages", `{"text": "/r 1d20 SECRET-ROLL", "private": true}`); r.status != 201 {
 		t.Fatalf("private roll: %d %s", r.status, r.body)
 	}
-	hostWS.waitFor("messageCreated", nil, "SECRET-ROLL", `"private":true`)
+	hostWS.WaitFor(gmWait, nil, "messageCreated", "SECRET-ROLL", `"private":true`)
 	if r := host.do("POST", "/host/api/messages", `{"text": "The hobgoblin roars", "creature": "Hobgoblin"}`); r.status != 201 {
 		t.Fatalf("message: %d %s", r.status, r.body)
 	}
-	player.waitFor("messageCreated", leaked, "roars")
+	player.WaitFor(gmWait, leaked, "messageCreated", "roars")
 	if strings.Contains(string(public.get("/api", nil).body), "SECRET-ROLL") {
 		t.Fatal("GET /api shows the private roll")
 	}

@@ -5,7 +5,6 @@ package tests
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -20,6 +19,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/vttapp/companion/internal/testkit"
 )
 
 var (
@@ -72,7 +73,7 @@ type Server struct {
 	// console's, DataDir the data folder.
 	URL, HostURL, DataDir string
 	cmd                   *exec.Cmd
-	out                   *syncBuffer
+	out                   *testkit.LogBuffer
 	done                  chan struct{}
 }
 
@@ -104,7 +105,7 @@ func StartServer(t testing.TB, opts ServerOptions) *Server {
 	}
 	args := append([]string{"serve", "--data", dataDir, "--addr", addr, "--host-addr", hostAddr}, opts.Args...)
 	cmd := exec.Command(bin, args...)
-	out := &syncBuffer{}
+	out := &testkit.LogBuffer{}
 	cmd.Stdout, cmd.Stderr = out, out
 	// A race-enabled binary on a loaded CI machine can take longer than the
 	// production Lua time limit on an ordinary view; these tests are about
@@ -185,24 +186,6 @@ func freeAddr(t testing.TB) string {
 	}
 	defer ln.Close()
 	return ln.Addr().String()
-}
-
-// syncBuffer collects process output from two pipes safely.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
 }
 
 // Lines returns the output lines containing substr.

@@ -33,6 +33,10 @@ func TestLayering(t *testing.T) {
 		{"templates", append([]string{module + "/systems", module + "/scripting", module + "/core/sqlite", module + "/core/imports"}, upper...)},
 		{"systems", append([]string{module + "/core/sqlite", module + "/core/imports", "github.com/go-chi", "github.com/gorilla/websocket"}, upper...)},
 		{"routes", []string{module + "/cmd", module + "/tests", module + "/core/sqlite"}},
+		// The WebSocket hub speaks to the core alone: it knows nothing of the
+		// HTTP routes that hand it connections, of systems, Lua or templates.
+		{"routes/hub", []string{module + "/routes", module + "/cmd", module + "/tests", module + "/web", module + "/systems",
+			module + "/scripting", module + "/templates", module + "/core/sqlite", module + "/core/imports", "github.com/go-chi"}},
 	}
 	for _, r := range rules {
 		t.Run(r.pkg, func(t *testing.T) {
@@ -51,6 +55,38 @@ func TestLayering(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestNoProductionPackageImportsTesting: the testing package and the shared
+// test helpers (internal/testkit) belong to tests. A production package
+// that imports either, even indirectly, ships test code in the binary and
+// registers the test flags on its command line.
+func TestNoProductionPackageImportsTesting(t *testing.T) {
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("go command not on PATH")
+	}
+	// One line per package: its path, then every package it depends on.
+	out, err := exec.Command("go", "list", "-f", "{{.ImportPath}} {{join .Deps \" \"}}", module+"/...").CombinedOutput()
+	if err != nil {
+		t.Fatalf("go list: %v\n%s", err, out)
+	}
+	checked := 0
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		fields := strings.Fields(line)
+		pkg := fields[0]
+		if pkg == module+"/tests" || pkg == module+"/internal/testkit" {
+			continue
+		}
+		checked++
+		for _, dep := range fields[1:] {
+			if dep == "testing" || dep == module+"/internal/testkit" {
+				t.Errorf("%s depends on %s: only tests may", pkg, dep)
+			}
+		}
+	}
+	if checked < 10 {
+		t.Fatalf("only %d production packages listed: go list output is not what this test expects:\n%s", checked, out)
 	}
 }
 

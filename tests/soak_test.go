@@ -22,7 +22,9 @@ import (
 	"github.com/vttapp/companion/core/dice"
 	"github.com/vttapp/companion/core/sqlite"
 	"github.com/vttapp/companion/examples/dnd5e"
+	"github.com/vttapp/companion/internal/testkit"
 	"github.com/vttapp/companion/routes"
+	"github.com/vttapp/companion/routes/hub"
 	"github.com/vttapp/companion/systems"
 )
 
@@ -273,8 +275,8 @@ func soakDo(ctx context.Context, c *http.Client, method, url, body string) (int,
 
 type soakEnv struct {
 	srv  *httptest.Server
-	hub  *routes.Hub
-	logs *syncBuffer // warnings and errors
+	hub  *hub.Hub
+	logs *testkit.LogBuffer // warnings and errors
 }
 
 // newSoakEnv runs the real handlers and hub with D&D 5e over a real store
@@ -323,12 +325,12 @@ func newSoakEnv(t *testing.T) *soakEnv {
 	}
 	records, _ := monsterData(t) // the SRD's when the shared data is present
 	(&loadEnv{store: store}).seedMonsters(t, records[:min(len(records), 400)])
-	logs := &syncBuffer{}
+	logs := &testkit.LogBuffer{}
 	log := slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	bus := core.NewBus()
 	svc := core.NewService(core.ServiceConfig{Store: store, Events: bus, Rules: holder, Roller: dice.NewRoller()})
-	hub := routes.NewHub(svc, bus, log, routes.HubOptions{})
-	srv := httptest.NewServer(routes.NewPublicHandler(routes.Config{Service: svc, Bus: bus, Hub: hub, Systems: holder, DataDir: dir, Log: log}))
-	t.Cleanup(func() { hub.Close(); srv.Close() })
-	return &soakEnv{srv: srv, hub: hub, logs: logs}
+	live := hub.New(svc, bus, log, hub.Options{})
+	srv := httptest.NewServer(routes.NewPublicHandler(routes.Config{Service: svc, Bus: bus, Hub: live, Systems: holder, DataDir: dir, Log: log}))
+	t.Cleanup(func() { live.Close(); srv.Close() })
+	return &soakEnv{srv: srv, hub: live, logs: logs}
 }

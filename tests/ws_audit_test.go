@@ -14,7 +14,7 @@ import (
 
 	"github.com/gorilla/websocket"
 	"github.com/vttapp/companion/core"
-	"github.com/vttapp/companion/routes"
+	"github.com/vttapp/companion/routes/hub"
 )
 
 // rawFrame reads one frame and returns its top-level keys and the frame.
@@ -40,7 +40,7 @@ func rawFrame(t *testing.T, conn *websocket.Conn) (keys []string, env map[string
 // reply adds responseId, the requestId exactly as sent (string, number);
 // the server never sends requestId.
 func TestAuditWSEnvelopeKeys(t *testing.T) {
-	e := newWSEnv(t, routes.HubOptions{})
+	e := newWSEnv(t, hub.Options{})
 	conn, _, err := websocket.DefaultDialer.Dial(e.wsURL("/"), nil)
 	if err != nil {
 		t.Fatal(err)
@@ -84,7 +84,7 @@ func TestAuditWSEnvelopeKeys(t *testing.T) {
 // no reply of its own, only the broadcasts of what it changed (the sender
 // included); getAttribute is answered anyway, without responseId.
 func TestAuditWSRepliesOnlyWhenAsked(t *testing.T) {
-	e := newWSEnv(t, routes.HubOptions{})
+	e := newWSEnv(t, hub.Options{})
 	if _, err := e.svc.ShowMap(context.Background(), wsMapID); err != nil { // doors reach players on the map on screen
 		t.Fatal(err)
 	}
@@ -135,7 +135,7 @@ func TestAuditWSRepliesOnlyWhenAsked(t *testing.T) {
 // TestAuditWSRefusedDoorChangesNothing: with remote interaction off a
 // door request is refused and the door stays as stored.
 func TestAuditWSRefusedDoorChangesNothing(t *testing.T) {
-	e := newWSEnv(t, routes.HubOptions{})
+	e := newWSEnv(t, hub.Options{})
 	a, _ := e.connect(t)
 	off := false
 	if _, err := e.svc.UpdateSettings(t.Context(), core.SettingsPatch{RemoteInteraction: &off}); err != nil {
@@ -169,7 +169,7 @@ func TestAuditWSRefusedDoorChangesNothing(t *testing.T) {
 // is the GM's (shapes 17.5), so a client's message is always signed, with
 // its connection id until it has registered a name.
 func TestAuditWSMessageFromUnnamedClientIsNotTheGM(t *testing.T) {
-	e := newWSEnv(t, routes.HubOptions{})
+	e := newWSEnv(t, hub.Options{})
 	a, ch := e.connect(t)
 	a.send(core.RequestCreateMessage, map[string]any{"text": "who am I?"}, "")
 	var m core.Message
@@ -182,7 +182,7 @@ func TestAuditWSMessageFromUnnamedClientIsNotTheGM(t *testing.T) {
 // TestAuditWSRefusedWhenClosingIsJSON: an upgrade refused while the
 // server shuts down gets the contract's error body, {"message": text}.
 func TestAuditWSRefusedWhenClosingIsJSON(t *testing.T) {
-	e := newWSEnv(t, routes.HubOptions{})
+	e := newWSEnv(t, hub.Options{})
 	e.hub.Close()
 	_, resp, err := websocket.DefaultDialer.Dial(e.wsURL("/"), nil)
 	if err == nil || resp == nil {
@@ -199,7 +199,7 @@ func TestAuditWSRefusedWhenClosingIsJSON(t *testing.T) {
 // TestAuditWSClientColorIsRRGGBB: contract 2.2 gives a client's colour as
 // #rrggbb; #rgb is widened, anything else is refused and not registered.
 func TestAuditWSClientColorIsRRGGBB(t *testing.T) {
-	e := newWSEnv(t, routes.HubOptions{})
+	e := newWSEnv(t, hub.Options{})
 	a, _ := e.connect(t)
 	for _, c := range [][2]string{{"#A1B2C3", "#a1b2c3"}, {"#abc", "#aabbcc"}} { // in order: the last one stays
 		in, want := c[0], c[1]
@@ -224,7 +224,7 @@ func TestAuditWSClientColorIsRRGGBB(t *testing.T) {
 // TestAuditWSNullRequestIDIsNoRequestID: "requestId": null asks for no
 // reply, like an absent requestId.
 func TestAuditWSNullRequestIDIsNoRequestID(t *testing.T) {
-	e := newWSEnv(t, routes.HubOptions{})
+	e := newWSEnv(t, hub.Options{})
 	a, _ := e.connect(t)
 	a.sendRaw(`{"name":"updateToken","requestId":null,"data":{"id":"` + wsTokenID + `","name":"Z"}}`)
 	a.expectNames(core.EventTokenUpdated)
@@ -234,7 +234,7 @@ func TestAuditWSNullRequestIDIsNoRequestID(t *testing.T) {
 // TestAuditWSReplyToAHiddenTokenIsAStub: the reply to a request follows
 // the broadcast rule: a hidden token reaches a player as {id, hidden} only.
 func TestAuditWSReplyToAHiddenTokenIsAStub(t *testing.T) {
-	e := newWSEnv(t, routes.HubOptions{})
+	e := newWSEnv(t, hub.Options{})
 	a, _ := e.connect(t)
 	// The GM hides it (players' writes cannot change hidden).
 	if _, err := e.svc.PatchToken(context.Background(), wsTokenID, core.Object{"hidden": true, "name": "SECRET-AMBUSH"}); err != nil {

@@ -26,6 +26,7 @@ import (
 	"github.com/vttapp/companion/core"
 	"github.com/vttapp/companion/core/sqlite"
 	"github.com/vttapp/companion/routes"
+	"github.com/vttapp/companion/routes/hub"
 )
 
 // The WebSocket benchmarks run each server in a child process (this test
@@ -62,14 +63,14 @@ func TestWSBenchServerProcess(t *testing.T) {
 		bus := core.NewBus()
 		svc := core.NewService(core.ServiceConfig{Store: st, Events: bus, Rules: wsRules{}})
 		log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
-		opts := routes.HubOptions{MaxConnections: -1} // BenchmarkWSIdleMemory opens 1,000
+		opts := hub.Options{MaxConnections: -1} // BenchmarkWSIdleMemory opens 1,000
 		if os.Getenv(wsBenchEnv+"_STREAMS") == "unlimited" {
 			opts.StreamRate = -1 // the fan-out itself, past a real drag's 60/s
 		}
-		hub := routes.NewHub(svc, bus, log, opts)
-		defer hub.Close()
-		handler = routes.NewPublicHandler(routes.Config{Service: svc, Bus: bus, Hub: hub, Log: log, DataDir: t.TempDir()})
-		clients = func() int { return len(hub.Clients()) }
+		live := hub.New(svc, bus, log, opts)
+		defer live.Close()
+		handler = routes.NewPublicHandler(routes.Config{Service: svc, Bus: bus, Hub: live, Log: log, DataDir: t.TempDir()})
+		clients = func() int { return len(live.Clients()) }
 	case "bare":
 		bare := &bareBroadcast{}
 		handler, clients = bare, bare.count
@@ -254,7 +255,7 @@ type fanoutResult struct {
 // tokenMoved control messages at rate per second and measures delivery.
 func runFanout(b *testing.B, kind string, listeners, n int, rate float64) fanoutResult {
 	var env []string
-	if rate > routes.DefaultStreamRate {
+	if rate > hub.DefaultStreamRate {
 		// One client's drag is coalesced to 60 moves a second (flood
 		// limits); past that rate the benchmark measures the fan-out
 		// itself, as if many clients dragged.
@@ -376,28 +377,28 @@ func runFanout(b *testing.B, kind string, listeners, n int, rate float64) fanout
 func benchmarkFanout(b *testing.B, rate float64) {
 	const listeners = 200
 	bare := runFanout(b, "bare", listeners, b.N, rate)
-	hub := runFanout(b, "hub", listeners, b.N, rate)
+	ours := runFanout(b, "hub", listeners, b.N, rate)
 	for _, r := range []struct {
 		name string
 		r    fanoutResult
-	}{{"bare", bare}, {"hub", hub}} {
+	}{{"bare", bare}, {"hub", ours}} {
 		b.Logf("%s: %d deliveries (%d missing) in %v: %.0f msg/s, CPU %v per delivery, %.1f%% of a core, latency p50 %v, p90 %v, p99 %v, max %v",
 			r.name, r.r.delivered, r.r.missing, r.r.wall.Round(time.Millisecond), r.r.perSecond, r.r.cpuPerMsg, 100*r.r.coreShare,
 			r.r.p50.Round(time.Microsecond), r.r.p90.Round(time.Microsecond), r.r.p99.Round(time.Microsecond), r.r.max.Round(time.Microsecond))
 	}
-	b.ReportMetric(hub.perSecond, "delivered/s")
-	b.ReportMetric(float64(hub.cpuPerMsg.Nanoseconds()), "cpu-ns/delivery")
-	b.ReportMetric(100*hub.coreShare, "%core")
-	b.ReportMetric(float64(hub.p50.Microseconds()), "p50-µs")
-	b.ReportMetric(float64(hub.p99.Microseconds()), "p99-µs")
+	b.ReportMetric(ours.perSecond, "delivered/s")
+	b.ReportMetric(float64(ours.cpuPerMsg.Nanoseconds()), "cpu-ns/delivery")
+	b.ReportMetric(100*ours.coreShare, "%core")
+	b.ReportMetric(float64(ours.p50.Microseconds()), "p50-µs")
+	b.ReportMetric(float64(ours.p99.Microseconds()), "p99-µs")
 	b.ReportMetric(bare.perSecond, "bare-delivered/s")
 	b.ReportMetric(float64(bare.cpuPerMsg.Nanoseconds()), "bare-cpu-ns/delivery")
 	b.ReportMetric(float64(bare.p99.Microseconds()), "bare-p99-µs")
 	if bare.perSecond > 0 {
-		b.ReportMetric(hub.perSecond/bare.perSecond, "throughput-ratio")
+		b.ReportMetric(ours.perSecond/bare.perSecond, "throughput-ratio")
 	}
 	if bare.cpuPerMsg > 0 {
-		b.ReportMetric(float64(hub.cpuPerMsg)/float64(bare.cpuPerMsg), "cpu-ratio")
+		b.ReportMetric(float64(ours.cpuPerMsg)/float64(bare.cpuPerMsg), "cpu-ratio")
 	}
 }
 

@@ -8,15 +8,15 @@ import (
 
 	"github.com/gorilla/websocket"
 	"github.com/vttapp/companion/core"
-	"github.com/vttapp/companion/routes"
+	"github.com/vttapp/companion/routes/hub"
 )
 
 // Broadcast frames are built by the hub itself and written straight to an
-// idle client's socket (routes/ws_direct.go). A gorilla client must read
+// idle client's socket (routes/hub/direct.go). A gorilla client must read
 // them as it reads gorilla's own: every length encoding (7-bit, 16-bit,
 // 64-bit), in order.
 func TestWSDirectFramesEveryLengthEncoding(t *testing.T) {
-	e := newWSEnv(t, routes.HubOptions{})
+	e := newWSEnv(t, hub.Options{})
 	a, _ := e.connect(t)
 	sizes := []int{0, 90, 125, 126, 200, 65400, 65535, 65536, 70000, 300000}
 	for i, n := range sizes {
@@ -39,7 +39,7 @@ func TestWSDirectFramesEveryLengthEncoding(t *testing.T) {
 // then send part of a frame, or nothing, and the rest goes through the
 // queue. When it reads again it gets every frame whole and in order.
 func TestWSDirectWritesResumeInOrderAfterAStall(t *testing.T) {
-	e := newWSEnv(t, routes.HubOptions{SendQueue: 4096})
+	e := newWSEnv(t, hub.Options{SendQueue: 4096})
 	conn, _, err := websocket.DefaultDialer.Dial(e.wsURL("/"), nil)
 	if err != nil {
 		t.Fatal(err)

@@ -18,7 +18,9 @@ import (
 	"github.com/gorilla/websocket"
 	"github.com/vttapp/companion/core"
 	"github.com/vttapp/companion/core/sqlite"
+	"github.com/vttapp/companion/internal/testkit"
 	"github.com/vttapp/companion/routes"
+	"github.com/vttapp/companion/routes/hub"
 )
 
 // The WebSocket end-to-end tests run the real handlers (routes.NewPublicHandler
@@ -62,30 +64,30 @@ func (wsRoller) RollText(text string) (string, []json.RawMessage, error) {
 type wsEnv struct {
 	svc    *core.Service
 	store  *sqlite.Store
-	hub    *routes.Hub
+	hub    *hub.Hub
 	public *httptest.Server
 	host   *httptest.Server
-	logs   *syncBuffer
+	logs   *testkit.LogBuffer
 }
 
-func newWSEnv(t testing.TB, opts routes.HubOptions) *wsEnv {
+func newWSEnv(t testing.TB, opts hub.Options) *wsEnv {
 	t.Helper()
 	st, err := sqlite.Open(filepath.Join(t.TempDir(), "companion.db"))
 	if err != nil {
 		t.Fatalf("open store: %v", err)
 	}
 	wsSeed(t, st)
-	logs := &syncBuffer{}
+	logs := &testkit.LogBuffer{}
 	log := slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	bus := core.NewBus()
 	svc := core.NewService(core.ServiceConfig{Store: st, Events: bus, Rules: wsRules{}, Roller: wsRoller{}})
-	hub := routes.NewHub(svc, bus, log, opts)
-	cfg := routes.Config{Service: svc, Bus: bus, Hub: hub, Log: log, DataDir: t.TempDir(), AllowOrigins: opts.AllowOrigins}
-	e := &wsEnv{svc: svc, store: st, hub: hub, logs: logs,
+	live := hub.New(svc, bus, log, opts)
+	cfg := routes.Config{Service: svc, Bus: bus, Hub: live, Log: log, DataDir: t.TempDir(), AllowOrigins: opts.AllowOrigins}
+	e := &wsEnv{svc: svc, store: st, hub: live, logs: logs,
 		public: httptest.NewServer(routes.NewPublicHandler(cfg)),
 		host:   httptest.NewServer(routes.NewHostHandler(cfg))}
 	t.Cleanup(func() {
-		hub.Close()
+		live.Close()
 		e.public.Close()
 		e.host.Close()
 		st.Close()

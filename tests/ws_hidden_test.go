@@ -6,13 +6,13 @@ import (
 	"testing"
 
 	"github.com/vttapp/companion/core"
-	"github.com/vttapp/companion/routes"
+	"github.com/vttapp/companion/routes/hub"
 )
 
 // TestWSHiddenTokenReachesPlayersAsAStub: hiding a token tells players only
 // that it is hidden; its name and place stay with the game master.
 func TestWSHiddenTokenReachesPlayersAsAStub(t *testing.T) {
-	e := newWSEnv(t, routes.HubOptions{})
+	e := newWSEnv(t, hub.Options{})
 	a, _ := e.connect(t)
 	// Hiding is the game master's (the host console): a player's
 	// updateToken keeps the stored hidden.

@@ -10,10 +10,10 @@ import (
 
 	"github.com/gorilla/websocket"
 	"github.com/vttapp/companion/core"
-	"github.com/vttapp/companion/routes"
+	"github.com/vttapp/companion/routes/hub"
 )
 
-// The flood limits (routes/ws_limits.go) with real gorilla clients.
+// The flood limits (routes/hub/limits.go) with real gorilla clients.
 
 // nextMove returns the next tokenMoved or pointerUpdated b receives,
 // skipping anything else (tokenUpdated, replies).
@@ -37,7 +37,7 @@ func nextMove(t *testing.T, c *wsClient, name string) (x float64, state string) 
 // order, the last position always arrives, and start and end are never
 // dropped.
 func TestWSFloodDragMovesAreCoalesced(t *testing.T) {
-	e := newWSEnv(t, routes.HubOptions{StreamRate: 10, StreamBurst: 2})
+	e := newWSEnv(t, hub.Options{StreamRate: 10, StreamBurst: 2})
 	a, _ := e.connect(t)
 	b, _ := e.connect(t)
 	a.waitFor(core.EventClientConnected)
@@ -101,7 +101,7 @@ func TestWSFloodDragMovesAreCoalesced(t *testing.T) {
 
 // The pointer stream is coalesced the same way, per client.
 func TestWSFloodPointerIsCoalesced(t *testing.T) {
-	e := newWSEnv(t, routes.HubOptions{StreamRate: 10, StreamBurst: 2})
+	e := newWSEnv(t, hub.Options{StreamRate: 10, StreamBurst: 2})
 	a, _ := e.connect(t)
 	b, _ := e.connect(t)
 	a.waitFor(core.EventClientConnected)
@@ -125,7 +125,7 @@ func TestWSFloodPointerIsCoalesced(t *testing.T) {
 // With the default limits a drag at a display's frame rate (60/s) passes
 // untouched: every move is forwarded.
 func TestWSFloodDefaultsLeaveA60HzDragAlone(t *testing.T) {
-	e := newWSEnv(t, routes.HubOptions{})
+	e := newWSEnv(t, hub.Options{})
 	a, _ := e.connect(t)
 	b, _ := e.connect(t)
 	a.waitFor(core.EventClientConnected)
@@ -148,8 +148,8 @@ func TestWSFloodDefaultsLeaveA60HzDragAlone(t *testing.T) {
 	}
 	// Only a sender stalled so long that more than the burst left at once
 	// may see moves coalesced (a loaded test machine).
-	for i := routes.DefaultStreamBurst; i < moves; i++ {
-		if sent[i].Sub(sent[i-routes.DefaultStreamBurst]) < time.Duration(routes.DefaultStreamBurst-1)*time.Second/60 {
+	for i := hub.DefaultStreamBurst; i < moves; i++ {
+		if sent[i].Sub(sent[i-hub.DefaultStreamBurst]) < time.Duration(hub.DefaultStreamBurst-1)*time.Second/60 {
 			t.Logf("sender stalled; %d of %d moves forwarded", got, moves)
 			return
 		}
@@ -160,7 +160,7 @@ func TestWSFloodDefaultsLeaveA60HzDragAlone(t *testing.T) {
 // Requests past the bucket are refused with an error on their requestId
 // (or without one), never dropped in silence, and nothing is broadcast.
 func TestWSFloodRequestBucket(t *testing.T) {
-	e := newWSEnv(t, routes.HubOptions{RequestRate: 1, RequestBurst: 3})
+	e := newWSEnv(t, hub.Options{RequestRate: 1, RequestBurst: 3})
 	a, _ := e.connect(t)
 	b, _ := e.connect(t)
 	a.waitFor(core.EventClientConnected)
@@ -211,7 +211,7 @@ func TestWSFloodRequestBucket(t *testing.T) {
 // Past MaxConnections an upgrade is refused with 503 {"message"}; a place
 // that frees up is taken again.
 func TestWSFloodConnectionCap(t *testing.T) {
-	e := newWSEnv(t, routes.HubOptions{MaxConnections: 2})
+	e := newWSEnv(t, hub.Options{MaxConnections: 2})
 	a, _ := e.connect(t)
 	e.connect(t)
 	_, resp, err := websocket.DefaultDialer.Dial(e.wsURL("/"), nil)

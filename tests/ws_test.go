@@ -14,11 +14,11 @@ import (
 
 	"github.com/gorilla/websocket"
 	"github.com/vttapp/companion/core"
-	"github.com/vttapp/companion/routes"
+	"github.com/vttapp/companion/routes/hub"
 )
 
 func TestWSConnectAppClientsAndDisconnect(t *testing.T) {
-	e := newWSEnv(t, routes.HubOptions{})
+	e := newWSEnv(t, hub.Options{})
 	a := e.dial(t, "/", nil)
 	var app struct {
 		Version string `json:"version"`
@@ -82,7 +82,7 @@ func TestWSConnectAppClientsAndDisconnect(t *testing.T) {
 }
 
 func TestWSClientUpdatedAndViewport(t *testing.T) {
-	e := newWSEnv(t, routes.HubOptions{})
+	e := newWSEnv(t, hub.Options{})
 	a, chA := e.connect(t)
 	b, _ := e.connect(t)
 	a.waitFor(core.EventClientConnected)
@@ -115,7 +115,7 @@ func TestWSClientUpdatedAndViewport(t *testing.T) {
 }
 
 func TestWSDragStreamWithRemoteInteractionOn(t *testing.T) {
-	e := newWSEnv(t, routes.HubOptions{})
+	e := newWSEnv(t, hub.Options{})
 	a, chA := e.connect(t)
 	b, _ := e.connect(t)
 	a.waitFor(core.EventClientConnected)
@@ -173,7 +173,7 @@ func TestWSDragStreamWithRemoteInteractionOn(t *testing.T) {
 }
 
 func TestWSRemoteInteractionOffRefusesDragsDoorsPointers(t *testing.T) {
-	e := newWSEnv(t, routes.HubOptions{})
+	e := newWSEnv(t, hub.Options{})
 	a, _ := e.connect(t)
 	b, _ := e.connect(t)
 	a.waitFor(core.EventClientConnected)
@@ -231,7 +231,7 @@ func TestWSRemoteInteractionOffRefusesDragsDoorsPointers(t *testing.T) {
 }
 
 func TestWSDragBlockedWhenTokenLockedMidDrag(t *testing.T) {
-	e := newWSEnv(t, routes.HubOptions{})
+	e := newWSEnv(t, hub.Options{})
 	a, _ := e.connect(t)
 	b, _ := e.connect(t)
 	a.waitFor(core.EventClientConnected)
@@ -263,7 +263,7 @@ func TestWSDragBlockedWhenTokenLockedMidDrag(t *testing.T) {
 }
 
 func TestWSDragBlockedWhenInteractionTurnsOff(t *testing.T) {
-	e := newWSEnv(t, routes.HubOptions{})
+	e := newWSEnv(t, hub.Options{})
 	a, _ := e.connect(t)
 	b, _ := e.connect(t)
 	a.waitFor(core.EventClientConnected)
@@ -284,7 +284,7 @@ func TestWSDragBlockedWhenInteractionTurnsOff(t *testing.T) {
 }
 
 func TestWSUpdateDoorAndPointer(t *testing.T) {
-	e := newWSEnv(t, routes.HubOptions{})
+	e := newWSEnv(t, hub.Options{})
 	// Players see doors of the map on the player screen (a door on a map
 	// the GM prepares off screen reaches the host alone).
 	if _, err := e.svc.ShowMap(context.Background(), wsMapID); err != nil {
@@ -329,7 +329,7 @@ func TestWSUpdateDoorAndPointer(t *testing.T) {
 }
 
 func TestWSMergesMessagesAttributesAndTracking(t *testing.T) {
-	e := newWSEnv(t, routes.HubOptions{})
+	e := newWSEnv(t, hub.Options{})
 	a, _ := e.connect(t)
 	b, _ := e.connect(t)
 	a.waitFor(core.EventClientConnected)
@@ -421,7 +421,7 @@ func TestWSMergesMessagesAttributesAndTracking(t *testing.T) {
 }
 
 func TestWSIgnoredNamesAndMalformedFrames(t *testing.T) {
-	e := newWSEnv(t, routes.HubOptions{})
+	e := newWSEnv(t, hub.Options{})
 	a, _ := e.connect(t)
 	b, _ := e.connect(t)
 	a.waitFor(core.EventClientConnected)
@@ -462,7 +462,7 @@ func TestWSIgnoredNamesAndMalformedFrames(t *testing.T) {
 }
 
 func TestWSOriginRule(t *testing.T) {
-	e := newWSEnv(t, routes.HubOptions{AllowOrigins: []string{"https://table.example"}})
+	e := newWSEnv(t, hub.Options{AllowOrigins: []string{"https://table.example"}})
 	host := strings.TrimPrefix(e.public.URL, "http://")
 	for _, tc := range []struct {
 		origin string
@@ -503,7 +503,7 @@ func TestWSOriginRule(t *testing.T) {
 }
 
 func TestWSOversizedFrameClosesWith1009(t *testing.T) {
-	e := newWSEnv(t, routes.HubOptions{})
+	e := newWSEnv(t, hub.Options{})
 	a, _ := e.connect(t)
 	b, _ := e.connect(t)
 	a.waitFor(core.EventClientConnected)
@@ -524,7 +524,7 @@ func TestWSOversizedFrameClosesWith1009(t *testing.T) {
 }
 
 func TestWSSlowClientIsDroppedOthersKeepReceiving(t *testing.T) {
-	e := newWSEnv(t, routes.HubOptions{SendQueue: 16, WriteWait: 2 * time.Second})
+	e := newWSEnv(t, hub.Options{SendQueue: 16, WriteWait: 2 * time.Second})
 	fast, _ := e.connect(t)
 	// The slow client completes the handshake and never reads again.
 	slow, _, err := websocket.DefaultDialer.Dial(e.wsURL("/"), nil)
@@ -599,7 +599,7 @@ func TestWSSlowClientIsDroppedOthersKeepReceiving(t *testing.T) {
 }
 
 func TestWSBroadcastsInCommitOrderToEveryone(t *testing.T) {
-	e := newWSEnv(t, routes.HubOptions{})
+	e := newWSEnv(t, hub.Options{})
 	const writers, each = 3, 15
 	clients := make([]*wsClient, writers)
 	for i := range clients {
@@ -654,7 +654,7 @@ func TestWSBroadcastsInCommitOrderToEveryone(t *testing.T) {
 }
 
 func TestWSKeepaliveDropsSilentClients(t *testing.T) {
-	e := newWSEnv(t, routes.HubOptions{PongWait: time.Second})
+	e := newWSEnv(t, hub.Options{PongWait: time.Second})
 	live, _ := e.connect(t) // its reader answers pings
 	silent, _, err := websocket.DefaultDialer.Dial(e.wsURL("/"), nil)
 	if err != nil {
@@ -672,7 +672,7 @@ func TestWSKeepaliveDropsSilentClients(t *testing.T) {
 }
 
 func TestWSHostSettingsAPI(t *testing.T) {
-	e := newWSEnv(t, routes.HubOptions{})
+	e := newWSEnv(t, hub.Options{})
 	var s core.Settings
 	if status := httpJSON(t, "GET", e.host.URL+"/host/api/settings", "", &s); status != http.StatusOK || !s.RemoteInteraction || s.Paused {
 		t.Fatalf("GET settings: %d %+v, want remote interaction on by default", status, s)
@@ -701,7 +701,7 @@ func TestWSHostSettingsAPI(t *testing.T) {
 }
 
 func TestWSHubCloseSendsGoingAway(t *testing.T) {
-	e := newWSEnv(t, routes.HubOptions{})
+	e := newWSEnv(t, hub.Options{})
 	a, _ := e.connect(t)
 	e.hub.Close()
 	var ce *websocket.CloseError
@@ -716,7 +716,7 @@ func TestWSHubCloseSendsGoingAway(t *testing.T) {
 func itoa(n int) string { return strconv.Itoa(n) }
 
 func TestWSHostVetoAndClients(t *testing.T) {
-	e := newWSEnv(t, routes.HubOptions{})
+	e := newWSEnv(t, hub.Options{})
 	a, chA := e.connect(t)
 	b, _ := e.connect(t)
 	a.waitFor(core.EventClientConnected)

@@ -35,7 +35,7 @@ type serveConfig struct {
 	MaxBodyBytes      int64
 	MaxClients        int
 	ClientRate        int
-	// MaxPerAddress is --max-clients-per-address (routes/ws_peraddress.go).
+	// MaxPerAddress is --max-clients-per-address (routes/hub/peraddress.go).
 	MaxPerAddress int
 }
 

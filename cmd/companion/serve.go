@@ -23,6 +23,7 @@ import (
 	"github.com/vttapp/companion/core/sqlite"
 	"github.com/vttapp/companion/examples/dnd5e"
 	"github.com/vttapp/companion/routes"
+	"github.com/vttapp/companion/routes/hub"
 	"github.com/vttapp/companion/systems"
 	"github.com/vttapp/companion/web"
 )
@@ -101,7 +102,7 @@ func serve(ctx context.Context, cfg *serveConfig, log *slog.Logger, banner io.Wr
 		}
 	}
 
-	hub := routes.NewHub(svc, bus, log, routes.HubOptions{
+	live := hub.New(svc, bus, log, hub.Options{
 		AllowOrigins:             splitList(cfg.AllowOrigins),
 		MaxConnections:           cfg.MaxClients,
 		MaxConnectionsPerAddress: cfg.MaxPerAddress,
@@ -112,11 +113,11 @@ func serve(ctx context.Context, cfg *serveConfig, log *slog.Logger, banner io.Wr
 	// Downloads in flight are cancelled at shutdown; their staging folders
 	// are swept at the next start.
 	defer importer.Close()
-	reloads := &routes.SystemStatus{} // hot reload results, shown on the host console
+	reloads := &systems.ReloadStatus{} // hot reload results, shown on the host console
 	rc := routes.Config{
 		SystemStatus: reloads,
 		Service:      svc,
-		Hub:          hub,
+		Hub:          live,
 		Systems:      holder,
 		Imports:      importer,
 		DataDir:      cfg.DataDir,
@@ -158,7 +159,7 @@ func serve(ctx context.Context, cfg *serveConfig, log *slog.Logger, banner io.Wr
 	}
 	// In-flight requests get a grace period; WebSocket clients get a close
 	// frame (http.Server.Shutdown does not see hijacked connections).
-	hub.Close()
+	live.Close()
 	shutdownCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	_ = host.Shutdown(shutdownCtx)

@@ -6,7 +6,6 @@ package shareddata
 import (
 	"os"
 	"path/filepath"
-	"testing"
 )
 
 // EnvDir overrides where the data folder is looked for.
@@ -41,10 +40,18 @@ func Root() string {
 	}
 }
 
+// Skipper is the part of a test (*testing.T, *testing.B, testing.TB) that
+// Path uses. Taking it instead of testing.TB keeps the testing package out
+// of this one, so no production package can pull it in through here.
+type Skipper interface {
+	Helper()
+	Skipf(format string, args ...any)
+}
+
 // Path returns the path of sub (for example "srd5e/2014-en-5e-SRD-Monsters.json")
 // inside the shared data folder, and skips the test with a clear message
 // when the folder or the file is absent.
-func Path(tb testing.TB, sub string) string {
+func Path(tb Skipper, sub string) string {
 	tb.Helper()
 	root := Root()
 	if root == "" {

@@ -1,4 +1,4 @@
-package routes
+package hub
 
 import (
 	"errors"
@@ -10,24 +10,24 @@ import (
 	"github.com/vttapp/companion/core"
 )
 
-// wsConn is one WebSocket client: its registration, its bounded send queue
+// conn is one WebSocket client: its registration, its bounded send queue
 // and the signal that ends it.
-type wsConn struct {
+type conn struct {
 	hub   *Hub
 	ws    *websocket.Conn
-	bc    *wsBatchConn
+	bc    *batchConn
 	id    string // "client-<channel>", the source of its drags and pointer
-	queue *wsQueue
-	// limits keeps this client from flooding the others (ws_limits.go).
-	limits wsLimiter
+	queue *sendQueue
+	// limits keeps this client from flooding the others (limits.go).
+	limits limiter
 	// address is the remote address whose slot the connection holds.
 	address string
-	// host marks the game master's console socket (ws_host.go): it gets
+	// host marks the game master's console socket (host.go): it gets
 	// the unredacted frames and is never limited or refused.
 	host bool
 
 	// numericDragStates: this client sent a tokenMoved state as an
-	// integer and receives them so (ws_dragstate.go).
+	// integer and receives them so (dragstate.go).
 	numericDragStates atomic.Bool
 
 	mu     sync.Mutex
@@ -39,19 +39,19 @@ type wsConn struct {
 	closeReason string
 }
 
-func newWSConn(h *Hub, ws *websocket.Conn, bc *wsBatchConn) *wsConn {
-	return &wsConn{hub: h, ws: ws, bc: bc, queue: newWSQueue(h.opts.SendQueue), done: make(chan struct{})}
+func newConn(h *Hub, ws *websocket.Conn, bc *batchConn) *conn {
+	return &conn{hub: h, ws: ws, bc: bc, queue: newSendQueue(h.opts.SendQueue), done: make(chan struct{})}
 }
 
 // snapshot returns the client's registration.
-func (c *wsConn) snapshot() core.Client {
+func (c *conn) snapshot() core.Client {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.client
 }
 
 // source names the client in the drags and pointers it sends.
-func (c *wsConn) source() core.EventSource {
+func (c *conn) source() core.EventSource {
 	cl := c.snapshot()
 	return core.EventSource{ID: c.id, Name: cl.Name, Color: cl.Color}
 }
@@ -59,12 +59,12 @@ func (c *wsConn) source() core.EventSource {
 // enqueue adds a message to the send queue without ever waiting. A client
 // whose queue is full is too slow to follow the game: it is disconnected
 // (1013, try again later) so that it never holds anyone else up.
-func (c *wsConn) enqueue(msg []byte) bool { return c.send(msg, nil) }
+func (c *conn) enqueue(msg []byte) bool { return c.send(msg, nil) }
 
 // send delivers msg: written to the socket at once when frame (msg as a
-// frame, see wsTextFrame) is given and the socket takes it without
+// frame, see textFrame) is given and the socket takes it without
 // waiting, queued otherwise.
-func (c *wsConn) send(msg, frame []byte) bool {
+func (c *conn) send(msg, frame []byte) bool {
 	select {
 	case <-c.done:
 		return false
@@ -78,7 +78,7 @@ func (c *wsConn) send(msg, frame []byte) bool {
 			return ok
 		})
 		if flush {
-			c.queue.signal(wsSignalFlush)
+			c.queue.signal(signalFlush)
 		}
 		if sent {
 			return true
@@ -96,11 +96,11 @@ func (c *wsConn) send(msg, frame []byte) bool {
 
 // close ends the connection once with a close code; the writer sends the
 // close frame. A write stuck on a client that does not read is cut short.
-func (c *wsConn) close(code int, reason string) {
+func (c *conn) close(code int, reason string) {
 	c.closeOnce.Do(func() {
 		c.closeCode, c.closeReason = code, reason
 		close(c.done)
-		c.queue.signal(wsSignalClose)
+		c.queue.signal(signalClose)
 		if code == websocket.CloseTryAgainLater {
 			c.bc.interruptWrite()
 		}
@@ -109,7 +109,7 @@ func (c *wsConn) close(code int, reason string) {
 
 // writeLoop is the connection's only writer: queued messages, pings (the
 // hub's pinger raises the signal) and the final close frame.
-func (c *wsConn) writeLoop() {
+func (c *conn) writeLoop() {
 	h := c.hub
 	defer func() {
 		c.ws.Close() // unblocks the reader
@@ -118,11 +118,11 @@ func (c *wsConn) writeLoop() {
 	var batch [][]byte
 	for range c.queue.ready {
 		signals := c.queue.takeSignals()
-		if signals&wsSignalClose != 0 {
+		if signals&signalClose != 0 {
 			c.sendClose()
 			return
 		}
-		if signals&wsSignalFlush != 0 {
+		if signals&signalFlush != 0 {
 			if err := c.bc.flushTail(c.setWriteDeadline); err != nil {
 				c.close(websocket.CloseAbnormalClosure, "")
 				return
@@ -138,13 +138,13 @@ func (c *wsConn) writeLoop() {
 			}
 			if err != nil {
 				c.close(websocket.CloseAbnormalClosure, "")
-				if !errors.Is(err, websocket.ErrCloseSent) && !errors.Is(err, errWSInterrupted) {
+				if !errors.Is(err, websocket.ErrCloseSent) && !errors.Is(err, errInterrupted) {
 					h.log.Info("websocket write failed", "channel", c.snapshot().Channel, "err", err)
 				}
 				return
 			}
 		}
-		if signals&wsSignalPing != 0 {
+		if signals&signalPing != 0 {
 			if err := c.ws.WriteControl(websocket.PingMessage, nil, time.Now().Add(h.opts.WriteWait)); err != nil {
 				c.close(websocket.CloseAbnormalClosure, "")
 				return
@@ -153,13 +153,13 @@ func (c *wsConn) writeLoop() {
 	}
 }
 
-func (c *wsConn) setWriteDeadline() error {
+func (c *conn) setWriteDeadline() error {
 	return c.ws.SetWriteDeadline(time.Now().Add(c.hub.opts.WriteWait))
 }
 
 // writeBatch writes the messages, one frame each, and hands them to the
 // socket together.
-func (c *wsConn) writeBatch(msgs [][]byte) error {
+func (c *conn) writeBatch(msgs [][]byte) error {
 	if err := c.ws.SetWriteDeadline(time.Now().Add(c.hub.opts.WriteWait)); err != nil {
 		return err
 	}
@@ -185,7 +185,7 @@ func (c *wsConn) writeBatch(msgs [][]byte) error {
 }
 
 // sendClose writes the close frame with the code close was given.
-func (c *wsConn) sendClose() {
+func (c *conn) sendClose() {
 	if c.closeCode == websocket.CloseAbnormalClosure {
 		return // 1006 is never sent on the wire
 	}
@@ -195,7 +195,7 @@ func (c *wsConn) sendClose() {
 
 // readLoop is the connection's only reader: it handles client events one
 // at a time, in the order they were sent.
-func (c *wsConn) readLoop() {
+func (c *conn) readLoop() {
 	h := c.hub
 	defer func() {
 		c.close(websocket.CloseNormalClosure, "")
@@ -221,7 +221,7 @@ func (c *wsConn) readLoop() {
 	}
 }
 
-func (c *wsConn) logReadEnd(err error) {
+func (c *conn) logReadEnd(err error) {
 	cl := c.snapshot()
 	var ce *websocket.CloseError
 	switch {

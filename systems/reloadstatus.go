@@ -1,16 +1,16 @@
-package routes
+package systems
 
 import (
 	"sync"
 	"time"
 )
 
-// SystemStatus is what the host console knows of the system folder
-// watcher: which folder it watches and how the last reload went. The
-// watcher's callbacks (cmd/companion) record into it; GET /host/api/system
-// reads it. The zero value is ready to use and a nil *SystemStatus records
+// ReloadStatus is what the watcher knows of hot reload: which folder it
+// watches and how the last reload went. The watcher records into the one
+// its WatchOptions give it; the host console (GET /host/api/system) reads
+// it. The zero value is ready to use and a nil *ReloadStatus records
 // nothing, so a server without a watcher needs no special case.
-type SystemStatus struct {
+type ReloadStatus struct {
 	mu   sync.Mutex
 	dir  string
 	last *ReloadResult
@@ -32,7 +32,7 @@ type ReloadResult struct {
 }
 
 // Watching records the folder being watched for edits.
-func (s *SystemStatus) Watching(dir string) {
+func (s *ReloadStatus) Watching(dir string) {
 	if s == nil {
 		return
 	}
@@ -42,13 +42,13 @@ func (s *SystemStatus) Watching(dir string) {
 }
 
 // Reloaded records a successful reload.
-func (s *SystemStatus) Reloaded(version string, latency time.Duration) {
+func (s *ReloadStatus) Reloaded(version string, latency time.Duration) {
 	s.record(&ReloadResult{OK: true, Version: version, Time: time.Now().UTC(),
 		LatencyMs: float64(latency.Microseconds()) / 1000})
 }
 
 // Failed records a reload that failed; err's text names file and line.
-func (s *SystemStatus) Failed(err error) {
+func (s *ReloadStatus) Failed(err error) {
 	text := "unknown error"
 	if err != nil {
 		text = err.Error()
@@ -56,7 +56,7 @@ func (s *SystemStatus) Failed(err error) {
 	s.record(&ReloadResult{OK: false, Error: text, Time: time.Now().UTC()})
 }
 
-func (s *SystemStatus) record(r *ReloadResult) {
+func (s *ReloadStatus) record(r *ReloadResult) {
 	if s == nil {
 		return
 	}
@@ -67,7 +67,7 @@ func (s *SystemStatus) record(r *ReloadResult) {
 
 // Last returns the watched folder ("" when none) and a copy of the last
 // reload result (nil before the first reload).
-func (s *SystemStatus) Last() (dir string, last *ReloadResult) {
+func (s *ReloadStatus) Last() (dir string, last *ReloadResult) {
 	if s == nil {
 		return "", nil
 	}

@@ -1,4 +1,4 @@
-package routes
+package hub
 
 import (
 	"encoding/json"
@@ -10,7 +10,7 @@ import (
 )
 
 func TestWSBucketBurstThenRate(t *testing.T) {
-	var b wsBucket
+	var b bucket
 	t0 := time.Unix(1000, 0)
 	for i := 0; i < 3; i++ {
 		if !b.take(t0, 10, 3) {
@@ -32,9 +32,9 @@ func TestWSBucketBurstThenRate(t *testing.T) {
 }
 
 func TestWSStreamKeys(t *testing.T) {
-	env := func(name, data string) *wsInEnvelope { return &wsInEnvelope{Name: name, Data: json.RawMessage(data)} }
+	env := func(name, data string) *inEnvelope { return &inEnvelope{Name: name, Data: json.RawMessage(data)} }
 	for _, c := range []struct {
-		env              *wsInEnvelope
+		env              *inEnvelope
 		key              string
 		coalesce, stream bool
 	}{
@@ -46,7 +46,7 @@ func TestWSStreamKeys(t *testing.T) {
 		{env(core.RequestCreateMessage, `{"text":"x"}`), "", false, false},
 		{env(core.EventTokenMoved, `not json`), "", false, false},
 	} {
-		key, coalesce, stream := wsStreamKey(c.env)
+		key, coalesce, stream := streamKey(c.env)
 		if key != c.key || coalesce != c.coalesce || stream != c.stream {
 			t.Errorf("%s %s: %q %v %v, want %q %v %v", c.env.Name, c.env.Data, key, coalesce, stream, c.key, c.coalesce, c.stream)
 		}
@@ -54,12 +54,12 @@ func TestWSStreamKeys(t *testing.T) {
 }
 
 // A client cannot grow its stream table without bound by inventing ids:
-// past wsMaxStreams, streams at rest are forgotten, and while none is,
+// past maxStreams, streams at rest are forgotten, and while none is,
 // new ids go to the request bucket (stream returns nil).
 func TestWSStreamTableIsBounded(t *testing.T) {
-	var l wsLimiter
+	var l limiter
 	t0 := time.Unix(1000, 0)
-	for i := 0; i < wsMaxStreams; i++ {
+	for i := 0; i < maxStreams; i++ {
 		s := l.stream("k"+strconv.Itoa(i), t0, 60, 10)
 		s.bucket.take(t0, 60, 10) // in use: not at rest
 	}

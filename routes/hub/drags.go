@@ -1,4 +1,4 @@
-package routes
+package hub
 
 import (
 	"context"
@@ -6,11 +6,11 @@ import (
 	"github.com/vttapp/companion/core"
 )
 
-// wsCannotSpoilDrags are the events that cannot make a drag in progress
+// cannotSpoilDrags are the events that cannot make a drag in progress
 // unlawful: the live streams themselves and the log. Any other event (a
 // token locked, a map changed, remote interaction turned off...) makes the
 // hub sweep the drags in progress.
-var wsCannotSpoilDrags = map[string]bool{
+var cannotSpoilDrags = map[string]bool{
 	core.EventTokenMoved: true, core.EventPointerUpdated: true, core.EventPointerMoved: true,
 	core.EventClientConnected: true, core.EventClientDisconnected: true, core.EventClientUpdated: true,
 	core.EventMessageCreated: true, core.EventMessagesUpdated: true, core.EventMessageDeleted: true,
@@ -27,7 +27,7 @@ func (h *Hub) noteDragSpoilers(events []core.Event) {
 		return
 	}
 	for _, e := range events {
-		if !wsCannotSpoilDrags[e.Name] {
+		if !cannotSpoilDrags[e.Name] {
 			select {
 			case h.sweep <- struct{}{}:
 			default: // a sweep is already due

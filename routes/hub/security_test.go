@@ -1,12 +1,9 @@
-package routes
+package hub
 
 import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"log/slog"
-	"net/http/httptest"
-	"path/filepath"
 	"runtime"
 	"strings"
 	"testing"
@@ -14,8 +11,7 @@ import (
 
 	"github.com/gorilla/websocket"
 	"github.com/vttapp/companion/core"
-	"github.com/vttapp/companion/core/sqlite"
-	"github.com/vttapp/companion/systems"
+	"github.com/vttapp/companion/internal/testkit"
 )
 
 // Hostile WebSocket clients: odd frames get an error reply or are ignored,
@@ -65,7 +61,7 @@ func stillServes(t *testing.T, ws *websocket.Conn, requestID string) {
 }
 
 func TestWSHostileFramesGetAnErrorAndTheConnectionServes(t *testing.T) {
-	e := newEnv(t, envOptions{})
+	e := newHubEnv(t, Options{})
 	for name, frame := range map[string]string{
 		"not JSON":        `{{{{`,
 		"array":           `[1,2,3]`,
@@ -95,20 +91,20 @@ func TestWSHostileFramesGetAnErrorAndTheConnectionServes(t *testing.T) {
 }
 
 func TestWSUnknownAndIgnoredEventsAreIgnored(t *testing.T) {
-	e := newEnv(t, envOptions{})
+	e := newHubEnv(t, Options{})
 	ws := dialSecurityWS(t, e.srv.URL)
 	for _, name := range []string{"deleteEntity", "createCombatant", "gameUpdated", "reload", "__proto__", strings.Repeat("x", 10000)} {
-		ws.WriteJSON(map[string]any{"name": name, "requestId": "ignored", "data": map[string]any{"id": goblinID}})
+		ws.WriteJSON(map[string]any{"name": name, "requestId": "ignored", "data": map[string]any{"id": testkit.GoblinID}})
 	}
 	stillServes(t, ws, "after-ignored")
-	if r := e.do(t, "GET", "/api/monsters/"+goblinID, ""); r.status != 200 {
-		t.Fatalf("an ignored deleteEntity acted: %d", r.status)
+	if _, err := e.svc.Entity(context.Background(), "", testkit.GoblinID); err != nil {
+		t.Fatalf("an ignored deleteEntity acted: %v", err)
 	}
 }
 
 // Exactly 1 MiB is accepted; one byte more closes with 1009.
 func TestWSMessageSizeBoundary(t *testing.T) {
-	e := newEnv(t, envOptions{})
+	e := newHubEnv(t, Options{})
 	pad := `{"name":"nothing","data":{"pad":"`
 	exact := pad + strings.Repeat("x", DefaultMaxMessageBytes-len(pad)-3) + `"}}`
 	if len(exact) != DefaultMaxMessageBytes {
@@ -137,7 +133,7 @@ func TestWSMessageSizeBoundary(t *testing.T) {
 // contract speaks of JSON envelopes; browsers send text, other clients
 // may not); binary garbage gets an error reply.
 func TestWSBinaryFrames(t *testing.T) {
-	e := newEnv(t, envOptions{})
+	e := newHubEnv(t, Options{})
 	ws := dialSecurityWS(t, e.srv.URL)
 	ws.WriteMessage(websocket.BinaryMessage, []byte{0x00, 0xff, 0x13, 0x37})
 	stillServes(t, ws, "after-binary-garbage")
@@ -147,7 +143,7 @@ func TestWSBinaryFrames(t *testing.T) {
 // reply or a close, never stored and broadcast with U+FFFD in place of the
 // bytes the client sent.
 func TestWSInvalidUTF8TextIsRefused(t *testing.T) {
-	e := newEnv(t, envOptions{})
+	e := newHubEnv(t, Options{})
 	ws := dialSecurityWS(t, e.srv.URL)
 	ws.WriteMessage(websocket.TextMessage, []byte("{\"name\":\"createMessage\",\"requestId\":\"u1\",\"data\":{\"text\":\"bad \xff\xfe\"}}"))
 	ws.SetReadDeadline(time.Now().Add(5 * time.Second))
@@ -160,7 +156,7 @@ func TestWSInvalidUTF8TextIsRefused(t *testing.T) {
 // Clients that connect and vanish (closed socket, close frame, or nothing
 // at all) leave no goroutine behind.
 func TestWSConnectDisconnectChurnLeaksNoGoroutines(t *testing.T) {
-	e := newEnv(t, envOptions{})
+	e := newHubEnv(t, Options{})
 	settle := func(limit int) int {
 		n := runtime.NumGoroutine()
 		for i := 0; i < 100 && n > limit; i++ {
@@ -169,7 +165,6 @@ func TestWSConnectDisconnectChurnLeaksNoGoroutines(t *testing.T) {
 		}
 		return n
 	}
-	e.hubClients(t)                   // the HTTP keep-alive connection the polling below reuses
 	time.Sleep(50 * time.Millisecond) // the server's own goroutines start
 	before := runtime.NumGoroutine()
 	url := "ws" + strings.TrimPrefix(e.srv.URL, "http") + "/"
@@ -192,8 +187,8 @@ func TestWSConnectDisconnectChurnLeaksNoGoroutines(t *testing.T) {
 	// The last clients may still be on their way out (their readers see the
 	// closed socket a moment later on a loaded machine): wait for the hub
 	// to empty, then for the goroutines to settle.
-	n := len(e.hubClients(t))
-	for deadline := time.Now().Add(5 * time.Second); n != 0 && time.Now().Before(deadline); n = len(e.hubClients(t)) {
+	n := len(e.hub.Clients())
+	for deadline := time.Now().Add(5 * time.Second); n != 0 && time.Now().Before(deadline); n = len(e.hub.Clients()) {
 		time.Sleep(20 * time.Millisecond)
 	}
 	if n != 0 {
@@ -204,32 +199,11 @@ func TestWSConnectDisconnectChurnLeaksNoGoroutines(t *testing.T) {
 	}
 }
 
-func (e *testEnv) hubClients(t *testing.T) []map[string]any {
-	var list []map[string]any
-	r := e.do(t, "GET", "/api/clients", "")
-	json.Unmarshal(r.body, &list)
-	return list
-}
-
 // A client that never reads is dropped once its queue is full; the others
 // receive every broadcast meanwhile.
 func TestWSSlowClientIsDroppedNotWaitedFor(t *testing.T) {
-	dataDir := t.TempDir()
-	store, err := sqlite.Open(filepath.Join(dataDir, "companion.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { store.Close() })
-	if err := store.Update(context.Background(), seedFixture); err != nil {
-		t.Fatal(err)
-	}
-	holder := systems.NewHolder(dnd5eSystem(t))
-	bus := core.NewBus()
-	svc := core.NewService(core.ServiceConfig{Store: store, Events: bus, Rules: holder, Roller: fixedRoller{}})
-	log := slog.New(slog.NewTextHandler(&lockedWriter{w: &bytes.Buffer{}}, nil))
-	hub := NewHub(svc, bus, log, HubOptions{SendQueue: 8, WriteWait: 200 * time.Millisecond})
-	srv := httptest.NewServer(NewPublicHandler(Config{Service: svc, Bus: bus, Hub: hub, Systems: holder, DataDir: dataDir, Log: log}))
-	t.Cleanup(func() { hub.Close(); srv.Close() })
+	e := newHubEnv(t, Options{SendQueue: 8, WriteWait: 200 * time.Millisecond})
+	srv, hub := e.srv, e.hub
 
 	slow := dialSecurityWS(t, srv.URL) // never reads from here on
 	fast := dialSecurityWS(t, srv.URL)
@@ -237,13 +211,12 @@ func TestWSSlowClientIsDroppedNotWaitedFor(t *testing.T) {
 	text := strings.Repeat("a long line to fill socket buffers ", 100)
 	body, _ := json.Marshal(map[string]string{"text": text})
 	for i := 0; i < total; i++ {
-		req := httptest.NewRequest("POST", "/api/messages", bytes.NewReader(body))
-		req.Host = "127.0.0.1"
-		req.Header.Set("Content-Type", "application/json")
-		rec := httptest.NewRecorder()
-		srv.Config.Handler.ServeHTTP(rec, req)
-		if rec.Code >= 300 {
-			t.Fatalf("message %d: %d %s", i, rec.Code, rec.Body)
+		m, err := core.DecodeMessage(body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := e.svc.PostMessage(context.Background(), m); err != nil {
+			t.Fatalf("message %d: %v", i, err)
 		}
 		// The reading client gets each broadcast while the slow one stalls.
 		for {

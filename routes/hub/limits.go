@@ -1,4 +1,4 @@
-package routes
+package hub
 
 // Flood protection (contract 6 sets no rate limits; these are ours). Every
 // client message that changes something is fanned out to every client, so
@@ -35,7 +35,7 @@ import (
 	"github.com/vttapp/companion/core"
 )
 
-// Defaults of the flood limits (see HubOptions).
+// Defaults of the flood limits (see Options).
 const (
 	DefaultMaxConnections = 500
 	DefaultStreamRate     = 60
@@ -44,25 +44,25 @@ const (
 	DefaultRequestBurst   = 100
 )
 
-// wsMaxStreams bounds the streams one connection may have coalesced at
+// maxStreams bounds the streams one connection may have coalesced at
 // once (the tokens, pointers and viewport it moves). A move that would open
 // one more is charged to the request bucket instead, so a client cannot
 // grow the table by inventing ids.
-const wsMaxStreams = 64
+const maxStreams = 64
 
-// wsMaxStreamKey bounds the id that names a stream, for the same reason.
-const wsMaxStreamKey = 256
+// maxStreamKey bounds the id that names a stream, for the same reason.
+const maxStreamKey = 256
 
-// wsRateLimited is the error kind of a request refused by the limits.
-const wsRateLimited = "rate limited"
+// kindRateLimited is the error kind of a request refused by the limits.
+const kindRateLimited = "rate limited"
 
-// wsBucket is a token bucket: burst tokens at most, rate tokens a second.
-type wsBucket struct {
+// bucket is a token bucket: burst tokens at most, rate tokens a second.
+type bucket struct {
 	tokens float64
 	last   time.Time
 }
 
-func (b *wsBucket) refill(now time.Time, rate, burst float64) {
+func (b *bucket) refill(now time.Time, rate, burst float64) {
 	if b.last.IsZero() {
 		b.tokens = burst
 	} else if d := now.Sub(b.last); d > 0 {
@@ -72,7 +72,7 @@ func (b *wsBucket) refill(now time.Time, rate, burst float64) {
 }
 
 // take spends a token if one is there.
-func (b *wsBucket) take(now time.Time, rate, burst float64) bool {
+func (b *bucket) take(now time.Time, rate, burst float64) bool {
 	b.refill(now, rate, burst)
 	if b.tokens >= 1 {
 		b.tokens--
@@ -82,49 +82,49 @@ func (b *wsBucket) take(now time.Time, rate, burst float64) bool {
 }
 
 // wait is how long until the next token (after a failed take).
-func (b *wsBucket) wait(rate float64) time.Duration {
+func (b *bucket) wait(rate float64) time.Duration {
 	return time.Duration((1 - b.tokens) / rate * float64(time.Second))
 }
 
 // full reports whether the bucket has refilled: a stream in that state
 // holds nothing a new one would not.
-func (b *wsBucket) full(now time.Time, rate, burst float64) bool {
+func (b *bucket) full(now time.Time, rate, burst float64) bool {
 	return b.last.IsZero() || b.tokens+now.Sub(b.last).Seconds()*rate >= burst
 }
 
-// wsStream is one coalesced stream of a connection.
-type wsStream struct {
-	bucket  wsBucket
-	pending *wsInEnvelope // the latest move held back, nil when none
-	timer   *time.Timer   // sends pending when the budget allows
+// moveStream is one coalesced stream of a connection.
+type moveStream struct {
+	bucket  bucket
+	pending *inEnvelope // the latest move held back, nil when none
+	timer   *time.Timer // sends pending when the budget allows
 }
 
-// wsLimiter holds a connection's limits. Handling is serialised by
+// limiter holds a connection's limits. Handling is serialised by
 // handling: the reader holds it while it acts on a message, a stream's
 // timer while it sends a held move, so a stream's messages are handled in
 // the order they were sent.
-type wsLimiter struct {
+type limiter struct {
 	handling sync.Mutex
 	stopped  bool // under handling: the connection ended, held moves are moot
 
 	mu       sync.Mutex
-	requests wsBucket
-	streams  map[string]*wsStream
+	requests bucket
+	streams  map[string]*moveStream
 }
 
-// wsStreamKey tells whether env is a coalescable stream message and names
+// streamKey tells whether env is a coalescable stream message and names
 // its stream. state is the message's state ("" for a viewport).
-func wsStreamKey(env *wsInEnvelope) (key string, coalesce, stream bool) {
+func streamKey(env *inEnvelope) (key string, coalesce, stream bool) {
 	switch env.Name {
 	case core.EventTokenMoved, core.EventPointerUpdated, core.RequestMapViewportUpdated:
 	default:
 		return "", false, false
 	}
 	var f struct {
-		ID    string      `json:"id"`
-		State wsDragState `json:"state"` // a name, or 0-4 from the real web client
+		ID    string    `json:"id"`
+		State dragState `json:"state"` // a name, or 0-4 from the real web client
 	}
-	if len(env.Data) == 0 || json.Unmarshal(env.Data, &f) != nil || len(f.ID) > wsMaxStreamKey {
+	if len(env.Data) == 0 || json.Unmarshal(env.Data, &f) != nil || len(f.ID) > maxStreamKey {
 		return "", false, false // the handler reports the error; counted as a request
 	}
 	switch env.Name {
@@ -141,17 +141,17 @@ func wsStreamKey(env *wsInEnvelope) (key string, coalesce, stream bool) {
 // returns the messages to handle now, in order (a stream's held move goes
 // before the state that ends it), and whether the request bucket refused
 // env. A coalesced move may be held: then nothing is handled now.
-func (h *Hub) admit(c *wsConn, env *wsInEnvelope) (now []*wsInEnvelope, refused bool) {
+func (h *Hub) admit(c *conn, env *inEnvelope) (now []*inEnvelope, refused bool) {
 	l := &c.limits
 	o := &h.opts
 	t := time.Now()
-	key, coalesce, isStream := wsStreamKey(env)
+	key, coalesce, isStream := streamKey(env)
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if isStream && coalesce && o.StreamRate < 0 {
-		return []*wsInEnvelope{env}, false // streams unlimited (benchmarks of the fan-out itself)
+		return []*inEnvelope{env}, false // streams unlimited (benchmarks of the fan-out itself)
 	}
-	var s *wsStream
+	var s *moveStream
 	if isStream && o.StreamRate > 0 {
 		s = l.stream(key, t, float64(o.StreamRate), float64(o.StreamBurst))
 	}
@@ -162,7 +162,7 @@ func (h *Hub) admit(c *wsConn, env *wsInEnvelope) (now []*wsInEnvelope, refused 
 			return nil, false
 		}
 		if s.bucket.take(t, float64(o.StreamRate), float64(o.StreamBurst)) {
-			return []*wsInEnvelope{env}, false
+			return []*inEnvelope{env}, false
 		}
 		s.pending = env
 		s.timer = time.AfterFunc(s.bucket.wait(float64(o.StreamRate)), func() { h.sendHeld(c, key) })
@@ -183,31 +183,31 @@ func (h *Hub) admit(c *wsConn, env *wsInEnvelope) (now []*wsInEnvelope, refused 
 }
 
 // stream returns the stream named key, opening it when there is room.
-func (l *wsLimiter) stream(key string, t time.Time, rate, burst float64) *wsStream {
+func (l *limiter) stream(key string, t time.Time, rate, burst float64) *moveStream {
 	if s := l.streams[key]; s != nil {
 		return s
 	}
-	if len(l.streams) >= wsMaxStreams {
+	if len(l.streams) >= maxStreams {
 		for k, s := range l.streams { // forget the streams at rest
 			if s.pending == nil && s.bucket.full(t, rate, burst) {
 				delete(l.streams, k)
 			}
 		}
-		if len(l.streams) >= wsMaxStreams {
+		if len(l.streams) >= maxStreams {
 			return nil
 		}
 	}
 	if l.streams == nil {
-		l.streams = map[string]*wsStream{}
+		l.streams = map[string]*moveStream{}
 	}
-	s := &wsStream{}
+	s := &moveStream{}
 	l.streams[key] = s
 	return s
 }
 
 // superseded answers a held move that a newer one replaced, when it asked
 // for an answer: it was not lost, the newer position went out instead.
-func (h *Hub) superseded(c *wsConn, env *wsInEnvelope) {
+func (h *Hub) superseded(c *conn, env *inEnvelope) {
 	if len(env.RequestID) > 0 {
 		c.reply(env.Name, env.RequestID, map[string]any{"ok": true, "coalesced": true})
 	}
@@ -215,7 +215,7 @@ func (h *Hub) superseded(c *wsConn, env *wsInEnvelope) {
 
 // sendHeld is a stream's timer: it handles the held move, in turn with the
 // reader.
-func (h *Hub) sendHeld(c *wsConn, key string) {
+func (h *Hub) sendHeld(c *conn, key string) {
 	l := &c.limits
 	l.handling.Lock()
 	defer l.handling.Unlock()
@@ -238,7 +238,7 @@ func (h *Hub) sendHeld(c *wsConn, key string) {
 
 // stop ends the limiter with the connection: held moves are dropped (their
 // sender is gone) and no timer acts after it returns.
-func (l *wsLimiter) stop() {
+func (l *limiter) stop() {
 	l.handling.Lock()
 	l.stopped = true
 	l.handling.Unlock()
@@ -252,12 +252,12 @@ func (l *wsLimiter) stop() {
 	l.mu.Unlock()
 }
 
-// wsRateLimitedData is the error reply to a refused request.
-func (h *Hub) wsRateLimitedData(name string) map[string]any {
+// rateLimitedData is the error reply to a refused request.
+func (h *Hub) rateLimitedData(name string) map[string]any {
 	return map[string]any{
 		"message": "too many requests: at most " + strconv.Itoa(h.opts.RequestBurst) + " at once and " +
 			strconv.Itoa(h.opts.RequestRate) + " a second per connection; this one was not acted on, send it again later",
-		"kind":    wsRateLimited,
+		"kind":    kindRateLimited,
 		"request": name,
 	}
 }

@@ -1,4 +1,4 @@
-package routes
+package hub
 
 import (
 	"encoding/json"

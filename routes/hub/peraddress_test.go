@@ -1,4 +1,4 @@
-package routes
+package hub
 
 import (
 	"encoding/json"
@@ -11,6 +11,7 @@ import (
 
 	"github.com/gorilla/websocket"
 	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/internal/testkit"
 )
 
 // One address cannot take every WebSocket slot: past
@@ -18,9 +19,8 @@ import (
 // other addresses still connect; a slot it frees is taken again. Loopback
 // (this machine) is not counted.
 func TestWSConnectionsPerAddressAreCapped(t *testing.T) {
-	e := newEnv(t, envOptions{})
-	bus := core.NewBus()
-	hub := NewHub(e.svc, bus, nil, HubOptions{MaxConnectionsPerAddress: 2})
+	g := testkit.NewGame(t, testkit.GameOptions{})
+	hub := New(g.Service, core.NewBus(), nil, Options{MaxConnectionsPerAddress: 2})
 	t.Cleanup(hub.Close)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		// The test's connections all come from 127.0.0.1: the header

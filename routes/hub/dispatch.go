@@ -1,4 +1,4 @@
-package routes
+package hub
 
 // The WebSocket protocol as this hub speaks it (contract 6), where the
 // contract leaves room:
@@ -12,7 +12,7 @@ package routes
 //   - A failed request is answered with name "error" and data {message,
 //     kind, request}; the responseId is the requestId when there was one
 //     (even in a frame that is not valid JSON, when it can be found). A
-//     request refused by the flood limits (ws_limits.go) has kind
+//     request refused by the flood limits (limits.go) has kind
 //     "rate limited"; a coalesced move is answered {"ok": true,
 //     "coalesced": true}.
 //   - Each connection is "client-<channel>": the source of its drags and
@@ -34,111 +34,111 @@ import (
 	"github.com/vttapp/companion/core"
 )
 
-// wsInEnvelope is a client message (contract 6.1). requestId is kept raw so
+// inEnvelope is a client message (contract 6.1). requestId is kept raw so
 // that a reply echoes it exactly, whatever JSON type the client used.
-type wsInEnvelope struct {
+type inEnvelope struct {
 	Name      string          `json:"name"`
 	Data      json.RawMessage `json:"data"`
 	RequestID json.RawMessage `json:"requestId"`
 }
 
-// wsOutEnvelope is a message to a client: a broadcast (no responseId) or a
+// outEnvelope is a message to a client: a broadcast (no responseId) or a
 // reply (responseId echoes the request's requestId).
-type wsOutEnvelope struct {
+type outEnvelope struct {
 	Name       string          `json:"name"`
 	Data       any             `json:"data,omitempty"`
 	ResponseID json.RawMessage `json:"responseId,omitempty"`
 }
 
-// wsErrorEvent is the name of the reply to a request that failed. Its data
+// errorEvent is the name of the reply to a request that failed. Its data
 // is {"message", "kind", "request"}: the text for a person, the error kind
 // (invalid, not found, conflict, too large, internal) and the request name.
-const wsErrorEvent = "error"
+const errorEvent = "error"
 
-// wsHandler acts on one client event. A non-nil reply is sent to the sender
+// handler acts on one client event. A non-nil reply is sent to the sender
 // alone; whatever the event changed reaches everyone through the bus.
-type wsHandler func(ctx context.Context, c *wsConn, data json.RawMessage) (reply any, err error)
+type handler func(ctx context.Context, c *conn, data json.RawMessage) (reply any, err error)
 
-// wsHandlers are the events of contract 6.2. Any other name is ignored.
-var wsHandlers map[string]wsHandler
+// handlers are the events of contract 6.2. Any other name is ignored.
+var handlers map[string]handler
 
-// wsIgnored are parsed but no handler acts on them (contract 6.2).
-var wsIgnored = map[string]bool{
+// ignoredRequests are parsed but no handler acts on them (contract 6.2).
+var ignoredRequests = map[string]bool{
 	core.RequestCreateEntity: true, core.RequestCreateCombatant: true,
 	core.RequestDeleteEntity: true, core.RequestDeleteCombatant: true,
 }
 
 func init() {
-	wsHandlers = map[string]wsHandler{
-		core.EventClientUpdated:         wsClientUpdated,
-		core.RequestMapViewportUpdated:  wsViewportUpdated,
-		core.EventTokenMoved:            wsTokenMoved,
-		core.RequestUpdateDoor:          wsUpdateDoor,
-		core.EventPointerUpdated:        wsPointerUpdated,
-		core.RequestUpdateToken:         wsUpdateToken,
-		core.RequestUpdateEntity:        wsUpdateEntity,
-		core.RequestUpdateCombatant:     wsUpdateCombatant,
-		core.RequestCreateMessage:       wsCreateMessage,
-		core.RequestGetAttribute:        wsGetAttribute,
-		core.RequestSetAttribute:        wsSetAttribute,
-		core.EventTrackedObjectCreated:  wsTrackObject(core.EventTrackedObjectCreated),
-		core.EventTrackedObjectUpdated:  wsTrackObject(core.EventTrackedObjectUpdated),
-		core.EventTrackedObjectDeleted:  wsTrackObject(core.EventTrackedObjectDeleted),
-		core.EventTrackedObjectsUpdated: wsTrackObject(core.EventTrackedObjectsUpdated),
+	handlers = map[string]handler{
+		core.EventClientUpdated:         onClientUpdated,
+		core.RequestMapViewportUpdated:  onViewportUpdated,
+		core.EventTokenMoved:            onTokenMoved,
+		core.RequestUpdateDoor:          onUpdateDoor,
+		core.EventPointerUpdated:        onPointerUpdated,
+		core.RequestUpdateToken:         onUpdateToken,
+		core.RequestUpdateEntity:        onUpdateEntity,
+		core.RequestUpdateCombatant:     onUpdateCombatant,
+		core.RequestCreateMessage:       onCreateMessage,
+		core.RequestGetAttribute:        onGetAttribute,
+		core.RequestSetAttribute:        onSetAttribute,
+		core.EventTrackedObjectCreated:  onTrackObject(core.EventTrackedObjectCreated),
+		core.EventTrackedObjectUpdated:  onTrackObject(core.EventTrackedObjectUpdated),
+		core.EventTrackedObjectDeleted:  onTrackObject(core.EventTrackedObjectDeleted),
+		core.EventTrackedObjectsUpdated: onTrackObject(core.EventTrackedObjectsUpdated),
 	}
 }
 
-// wsAlwaysAnswered get their reply even without a requestId: the value
+// alwaysAnswered get their reply even without a requestId: the value
 // read, and the block that snaps a refused drag back.
-var wsAlwaysAnswered = map[string]bool{core.RequestGetAttribute: true, core.EventTokenMoved: true}
+var alwaysAnswered = map[string]bool{core.RequestGetAttribute: true, core.EventTokenMoved: true}
 
-// wsRequestIDPattern finds a requestId in a frame that is not valid JSON,
+// requestIDPattern finds a requestId in a frame that is not valid JSON,
 // so that even a broken request gets its error on the right id.
-var wsRequestIDPattern = regexp.MustCompile(`"requestId"\s*:\s*("(?:[^"\\]|\\.)*"|-?[0-9]+)`)
+var requestIDPattern = regexp.MustCompile(`"requestId"\s*:\s*("(?:[^"\\]|\\.)*"|-?[0-9]+)`)
 
 // dispatch decodes one frame and acts on it. Nothing a client sends can
 // affect another client except through the changes it is allowed to make.
-func (h *Hub) dispatch(c *wsConn, frame []byte) {
-	if err := checkUTF8("message", frame); err != nil {
-		c.reply(wsErrorEvent, wsFindRequestID(frame), wsErrorData("", err))
+func (h *Hub) dispatch(c *conn, frame []byte) {
+	if err := core.CheckUTF8("message", frame); err != nil {
+		c.reply(errorEvent, findRequestID(frame), errorData("", err))
 		return
 	}
-	var env wsInEnvelope
+	var env inEnvelope
 	if err := json.Unmarshal(frame, &env); err != nil {
-		c.reply(wsErrorEvent, wsFindRequestID(frame), wsErrorData("", core.Invalidf("malformed message: %s", core.JSONErrorText(err))))
+		c.reply(errorEvent, findRequestID(frame), errorData("", core.Invalidf("malformed message: %s", core.JSONErrorText(err))))
 		return
 	}
 	if bytes.Equal(env.RequestID, []byte("null")) {
 		env.RequestID = nil // asks for no reply, as an absent requestId
 	}
 	if env.Name == "" {
-		c.reply(wsErrorEvent, env.RequestID, wsErrorData("", core.Invalidf("message has no 'name': expected {\"name\": ..., \"data\": ...}")))
+		c.reply(errorEvent, env.RequestID, errorData("", core.Invalidf("message has no 'name': expected {\"name\": ..., \"data\": ...}")))
 		return
 	}
-	if _, ok := wsHandlers[env.Name]; !ok {
-		if wsIgnored[env.Name] {
+	if _, ok := handlers[env.Name]; !ok {
+		if ignoredRequests[env.Name] {
 			h.log.Debug("websocket: event parsed and ignored", "event", env.Name, "channel", c.snapshot().Channel)
 		}
 		return // contract 6.2: any other name is ignored
 	}
 	if c.host {
-		h.handle(c, &env) // the game master is never rate limited (ws_host.go)
+		h.handle(c, &env) // the game master is never rate limited (host.go)
 		return
 	}
 	l := &c.limits
 	l.handling.Lock()
 	defer l.handling.Unlock()
-	ready, refused := h.admit(c, &env) // flood limits, ws_limits.go
+	ready, refused := h.admit(c, &env) // flood limits, limits.go
 	for _, e := range ready {
 		h.handle(c, e)
 	}
 	if refused {
-		c.reply(wsErrorEvent, env.RequestID, h.wsRateLimitedData(env.Name))
+		c.reply(errorEvent, env.RequestID, h.rateLimitedData(env.Name))
 	}
 }
 
 // handle acts on one admitted client message and answers it.
-func (h *Hub) handle(c *wsConn, env *wsInEnvelope) {
+func (h *Hub) handle(c *conn, env *inEnvelope) {
 	ctx, cancel := context.WithTimeout(context.Background(), h.opts.HandlerTimeout)
 	defer cancel()
 	reply, err := h.run(ctx, c, env.Name, handlerFor(c, env.Name), env.Data)
@@ -147,8 +147,8 @@ func (h *Hub) handle(c *wsConn, env *wsInEnvelope) {
 		if core.KindOf(err) == core.KindInternal {
 			h.log.Error("websocket: event failed", "event", env.Name, "err", err)
 		}
-		c.reply(wsErrorEvent, env.RequestID, wsErrorData(env.Name, err))
-	case reply != nil && (len(env.RequestID) > 0 || wsAlwaysAnswered[env.Name]):
+		c.reply(errorEvent, env.RequestID, errorData(env.Name, err))
+	case reply != nil && (len(env.RequestID) > 0 || alwaysAnswered[env.Name]):
 		c.reply(env.Name, env.RequestID, reply)
 	case len(env.RequestID) > 0:
 		c.reply(env.Name, env.RequestID, map[string]any{"ok": true})
@@ -158,7 +158,7 @@ func (h *Hub) handle(c *wsConn, env *wsInEnvelope) {
 // run calls a handler and turns a panic in it into an internal error: the
 // reader goroutine is outside the HTTP panic recovery, and a bug in one
 // event must not take the server down.
-func (h *Hub) run(ctx context.Context, c *wsConn, name string, handle wsHandler, data json.RawMessage) (reply any, err error) {
+func (h *Hub) run(ctx context.Context, c *conn, name string, handle handler, data json.RawMessage) (reply any, err error) {
 	defer func() {
 		if rec := recover(); rec != nil {
 			h.log.Error("websocket: panic handling an event", "event", name, "channel", c.snapshot().Channel,
@@ -169,10 +169,10 @@ func (h *Hub) run(ctx context.Context, c *wsConn, name string, handle wsHandler,
 	return handle(ctx, c, data)
 }
 
-// wsFindRequestID finds the requestId of a frame that cannot be decoded,
+// findRequestID finds the requestId of a frame that cannot be decoded,
 // so that even a broken request gets its error on the right id.
-func wsFindRequestID(frame []byte) json.RawMessage {
-	if m := wsRequestIDPattern.FindSubmatch(frame); m != nil && utf8.Valid(m[1]) {
+func findRequestID(frame []byte) json.RawMessage {
+	if m := requestIDPattern.FindSubmatch(frame); m != nil && utf8.Valid(m[1]) {
 		return json.RawMessage(m[1])
 	}
 	return nil
@@ -180,8 +180,8 @@ func wsFindRequestID(frame []byte) json.RawMessage {
 
 // reply sends a message to this client alone, as players may see it (a
 // hidden token or combatant as {id, hidden}, like a broadcast).
-func (c *wsConn) reply(name string, requestID json.RawMessage, data any) {
-	b, err := json.Marshal(wsOutEnvelope{Name: name, Data: c.view(data), ResponseID: requestID})
+func (c *conn) reply(name string, requestID json.RawMessage, data any) {
+	b, err := json.Marshal(outEnvelope{Name: name, Data: c.view(data), ResponseID: requestID})
 	if err != nil {
 		c.hub.log.Error("websocket: reply not sent, cannot encode it", "event", name, "err", err)
 		return
@@ -189,7 +189,7 @@ func (c *wsConn) reply(name string, requestID json.RawMessage, data any) {
 	c.enqueue(b)
 }
 
-func wsErrorData(request string, err error) map[string]any {
+func errorData(request string, err error) map[string]any {
 	d := map[string]any{"message": core.MessageOf(err), "kind": core.KindOf(err).String()}
 	if request != "" {
 		d["request"] = request
@@ -197,8 +197,8 @@ func wsErrorData(request string, err error) map[string]any {
 	return d
 }
 
-// wsDecode reads an event's payload into v with a message naming the event.
-func wsDecode(event string, data json.RawMessage, v any) error {
+// decodeData reads an event's payload into v with a message naming the event.
+func decodeData(event string, data json.RawMessage, v any) error {
 	if len(data) == 0 || bytes.Equal(data, []byte("null")) {
 		return core.Invalidf("%s: 'data' is required", event)
 	}
@@ -208,9 +208,9 @@ func wsDecode(event string, data json.RawMessage, v any) error {
 	return nil
 }
 
-// wsClientRegistration is the clientUpdated payload: every field optional,
+// clientRegistration is the clientUpdated payload: every field optional,
 // the channel and address are the server's.
-type wsClientRegistration struct {
+type clientRegistration struct {
 	Name         *string  `json:"name"`
 	Color        *string  `json:"color"`
 	ScreenWidth  *float64 `json:"screenWidth"`
@@ -227,12 +227,12 @@ type wsClientRegistration struct {
 	TokenID *string `json:"tokenId"`
 }
 
-// wsMaxClientText bounds the strings a client registers (name, colour...).
-const wsMaxClientText = 200
+// maxClientText bounds the strings a client registers (name, colour...).
+const maxClientText = 200
 
-func wsClientUpdated(ctx context.Context, c *wsConn, data json.RawMessage) (any, error) {
-	var in wsClientRegistration
-	if err := wsDecode(core.EventClientUpdated, data, &in); err != nil {
+func onClientUpdated(ctx context.Context, c *conn, data json.RawMessage) (any, error) {
+	var in clientRegistration
+	if err := decodeData(core.EventClientUpdated, data, &in); err != nil {
 		return nil, err
 	}
 	if in.TokenID != nil {
@@ -241,12 +241,12 @@ func wsClientUpdated(ctx context.Context, c *wsConn, data json.RawMessage) (any,
 		}
 	}
 	for field, v := range map[string]*string{"name": in.Name, "color": in.Color, "runMode": in.RunMode, "device": in.Device} {
-		if v != nil && len(*v) > wsMaxClientText {
-			return nil, core.Invalidf("clientUpdated: '%s' is longer than %d bytes", field, wsMaxClientText)
+		if v != nil && len(*v) > maxClientText {
+			return nil, core.Invalidf("clientUpdated: '%s' is longer than %d bytes", field, maxClientText)
 		}
 	}
 	if in.Color != nil {
-		color, ok := wsClientColor(*in.Color)
+		color, ok := clientColor(*in.Color)
 		if !ok {
 			return nil, core.Invalidf("clientUpdated: 'color' must be #rrggbb (or #rgb), not '%s'", core.Clip(*in.Color))
 		}
@@ -254,34 +254,34 @@ func wsClientUpdated(ctx context.Context, c *wsConn, data json.RawMessage) (any,
 	}
 	c.mu.Lock()
 	cl := &c.client
-	wsSetString(&cl.Name, in.Name)
-	wsSetString(&cl.Color, in.Color)
-	wsSetString(&cl.Device, in.Device)
+	setString(&cl.Name, in.Name)
+	setString(&cl.Color, in.Color)
+	setString(&cl.Device, in.Device)
 	if in.RunMode != nil {
 		cl.RunMode = strings.TrimSpace(*in.RunMode)
 		if cl.RunMode == "" {
 			cl.RunMode = core.RunModeNormal
 		}
 	}
-	wsSetFloat(&cl.ScreenWidth, in.ScreenWidth)
-	wsSetFloat(&cl.ScreenHeight, in.ScreenHeight)
-	wsSetFloat(&cl.MapCenterX, in.MapCenterX)
-	wsSetFloat(&cl.MapCenterY, in.MapCenterY)
-	wsSetFloat(&cl.MapZoom, in.MapZoom)
+	setFloat(&cl.ScreenWidth, in.ScreenWidth)
+	setFloat(&cl.ScreenHeight, in.ScreenHeight)
+	setFloat(&cl.MapCenterX, in.MapCenterX)
+	setFloat(&cl.MapCenterY, in.MapCenterY)
+	setFloat(&cl.MapZoom, in.MapZoom)
 	client := *cl
 	c.mu.Unlock()
 	c.hub.svc.Publish(core.Event{Name: core.EventClientUpdated, Data: client})
 	return nil, nil
 }
 
-// wsClientColor reads a client's colour as contract 2.2 gives it, #rrggbb
+// clientColor reads a client's colour as contract 2.2 gives it, #rrggbb
 // in lower case; #rgb is widened and "" clears it.
-func wsClientColor(v string) (string, bool) {
+func clientColor(v string) (string, bool) {
 	v = strings.ToLower(strings.TrimSpace(v))
 	if v == "" {
 		return "", true
 	}
-	if !wsHexColor.MatchString(v) {
+	if !hexColor.MatchString(v) {
 		return "", false
 	}
 	if len(v) == 4 {
@@ -290,48 +290,48 @@ func wsClientColor(v string) (string, bool) {
 	return v, true
 }
 
-var wsHexColor = regexp.MustCompile(`^#([0-9a-f]{3}|[0-9a-f]{6})$`)
+var hexColor = regexp.MustCompile(`^#([0-9a-f]{3}|[0-9a-f]{6})$`)
 
-func wsSetString(dst *string, v *string) {
+func setString(dst *string, v *string) {
 	if v != nil {
 		*dst = *v
 	}
 }
 
-func wsSetFloat(dst *float64, v *float64) {
+func setFloat(dst *float64, v *float64) {
 	if v != nil {
 		*dst = *v
 	}
 }
 
-// wsViewportUpdated records where the client looks (contract 6.2); it shows
+// onViewportUpdated records where the client looks (contract 6.2); it shows
 // in GET /api/clients. It is not broadcast: viewports change many times a
 // second and only the host console reads them.
-func wsViewportUpdated(_ context.Context, c *wsConn, data json.RawMessage) (any, error) {
+func onViewportUpdated(_ context.Context, c *conn, data json.RawMessage) (any, error) {
 	var f struct {
 		ID   string   `json:"id"`
 		X    *float64 `json:"x"`
 		Y    *float64 `json:"y"`
 		Zoom *float64 `json:"zoom"`
 	}
-	if err := wsDecode(core.RequestMapViewportUpdated, data, &f); err != nil {
+	if err := decodeData(core.RequestMapViewportUpdated, data, &f); err != nil {
 		return nil, err
 	}
 	if f.Zoom != nil && *f.Zoom <= 0 {
 		return nil, core.Invalidf("mapViewportUpdated: 'zoom' must be greater than 0")
 	}
 	c.mu.Lock()
-	wsSetFloat(&c.client.MapCenterX, f.X)
-	wsSetFloat(&c.client.MapCenterY, f.Y)
-	wsSetFloat(&c.client.MapZoom, f.Zoom)
+	setFloat(&c.client.MapCenterX, f.X)
+	setFloat(&c.client.MapCenterY, f.Y)
+	setFloat(&c.client.MapZoom, f.Zoom)
 	c.mu.Unlock()
 	return nil, nil
 }
 
-// wsTokenMoved drives a drag. A refused move answers the sender alone with
+// onTokenMoved drives a drag. A refused move answers the sender alone with
 // block at the token's committed position.
-func wsTokenMoved(ctx context.Context, c *wsConn, data json.RawMessage) (any, error) {
-	m, numeric, err := decodeMovement(data) // state as a name or 0-4 (ws_dragstate.go)
+func onTokenMoved(ctx context.Context, c *conn, data json.RawMessage) (any, error) {
+	m, numeric, err := decodeMovement(data) // state as a name or 0-4 (dragstate.go)
 	if err != nil {
 		return nil, err
 	}
@@ -350,23 +350,23 @@ func wsTokenMoved(ctx context.Context, c *wsConn, data json.RawMessage) (any, er
 	return block, nil
 }
 
-func wsUpdateDoor(ctx context.Context, c *wsConn, data json.RawMessage) (any, error) {
+func onUpdateDoor(ctx context.Context, c *conn, data json.RawMessage) (any, error) {
 	if err := c.hub.svc.CheckRemoteInteraction(core.RequestUpdateDoor); err != nil {
 		return nil, err
 	}
 	var d core.Door
-	if err := wsDecode(core.RequestUpdateDoor, data, &d); err != nil {
+	if err := decodeData(core.RequestUpdateDoor, data, &d); err != nil {
 		return nil, err
 	}
 	return c.hub.svc.UpdateDoor(ctx, d)
 }
 
-func wsPointerUpdated(_ context.Context, c *wsConn, data json.RawMessage) (any, error) {
+func onPointerUpdated(_ context.Context, c *conn, data json.RawMessage) (any, error) {
 	var in struct {
 		core.Pointer
-		State wsDragState `json:"state"` // a name, or 0-4 from the real web client
+		State dragState `json:"state"` // a name, or 0-4 from the real web client
 	}
-	if err := wsDecode(core.EventPointerUpdated, data, &in); err != nil {
+	if err := decodeData(core.EventPointerUpdated, data, &in); err != nil {
 		return nil, err
 	}
 	p := in.Pointer
@@ -374,10 +374,10 @@ func wsPointerUpdated(_ context.Context, c *wsConn, data json.RawMessage) (any, 
 	return nil, c.hub.svc.MovePointer(c.source(), p)
 }
 
-// wsPatch reads a partial object that names its target by id.
-func wsPatch(event string, data json.RawMessage) (string, core.Object, error) {
+// decodePatch reads a partial object that names its target by id.
+func decodePatch(event string, data json.RawMessage) (string, core.Object, error) {
 	var patch core.Object
-	if err := wsDecode(event, data, &patch); err != nil {
+	if err := decodeData(event, data, &patch); err != nil {
 		return "", nil, err
 	}
 	id, _ := patch["id"].(string)
@@ -387,8 +387,8 @@ func wsPatch(event string, data json.RawMessage) (string, core.Object, error) {
 	return id, patch, nil
 }
 
-func wsUpdateToken(ctx context.Context, c *wsConn, data json.RawMessage) (any, error) {
-	id, patch, err := wsPatch(core.RequestUpdateToken, data)
+func onUpdateToken(ctx context.Context, c *conn, data json.RawMessage) (any, error) {
+	id, patch, err := decodePatch(core.RequestUpdateToken, data)
 	if err != nil {
 		return nil, err
 	}
@@ -398,16 +398,16 @@ func wsUpdateToken(ctx context.Context, c *wsConn, data json.RawMessage) (any, e
 	return c.hub.svc.Players().PatchToken(ctx, id, patch) // a hidden token does not exist for players
 }
 
-func wsUpdateEntity(ctx context.Context, c *wsConn, data json.RawMessage) (any, error) {
-	id, patch, err := wsPatch(core.RequestUpdateEntity, data)
+func onUpdateEntity(ctx context.Context, c *conn, data json.RawMessage) (any, error) {
+	id, patch, err := decodePatch(core.RequestUpdateEntity, data)
 	if err != nil {
 		return nil, err
 	}
 	return c.hub.svc.PatchEntity(ctx, "", id, patch)
 }
 
-func wsUpdateCombatant(ctx context.Context, c *wsConn, data json.RawMessage) (any, error) {
-	id, patch, err := wsPatch(core.RequestUpdateCombatant, data)
+func onUpdateCombatant(ctx context.Context, c *conn, data json.RawMessage) (any, error) {
+	id, patch, err := decodePatch(core.RequestUpdateCombatant, data)
 	if err != nil {
 		return nil, err
 	}
@@ -417,11 +417,11 @@ func wsUpdateCombatant(ctx context.Context, c *wsConn, data json.RawMessage) (an
 	return c.hub.svc.Players().PatchCombatant(ctx, id, patch) // a hidden combatant does not exist for players
 }
 
-// wsCreateMessage posts to the shared log as POST /api/messages does. A
+// onCreateMessage posts to the shared log as POST /api/messages does. A
 // message without a source is signed with the client's registered name and
 // colour, or its connection id before it registered a name: only the GM's
 // messages have none.
-func wsCreateMessage(ctx context.Context, c *wsConn, data json.RawMessage) (any, error) {
+func onCreateMessage(ctx context.Context, c *conn, data json.RawMessage) (any, error) {
 	if len(data) == 0 || bytes.Equal(data, []byte("null")) {
 		return nil, core.Invalidf("createMessage: 'data' is required")
 	}
@@ -443,34 +443,34 @@ func wsCreateMessage(ctx context.Context, c *wsConn, data json.RawMessage) (any,
 	return c.hub.svc.PostMessage(ctx, m)
 }
 
-func wsGetAttribute(ctx context.Context, c *wsConn, data json.RawMessage) (any, error) {
+func onGetAttribute(ctx context.Context, c *conn, data json.RawMessage) (any, error) {
 	var a core.Attribute
-	if err := wsDecode(core.RequestGetAttribute, data, &a); err != nil {
+	if err := decodeData(core.RequestGetAttribute, data, &a); err != nil {
 		return nil, err
 	}
 	return c.hub.svc.GetAttribute(ctx, a)
 }
 
-func wsSetAttribute(ctx context.Context, c *wsConn, data json.RawMessage) (any, error) {
+func onSetAttribute(ctx context.Context, c *conn, data json.RawMessage) (any, error) {
 	var a core.Attribute
-	if err := wsDecode(core.RequestSetAttribute, data, &a); err != nil {
+	if err := decodeData(core.RequestSetAttribute, data, &a); err != nil {
 		return nil, err
 	}
 	return c.hub.svc.SetAttribute(ctx, a)
 }
 
-// wsTrackObject handles a trackedObject* event: one object or an array.
-func wsTrackObject(name string) wsHandler {
-	return func(_ context.Context, c *wsConn, data json.RawMessage) (any, error) {
+// onTrackObject handles a trackedObject* event: one object or an array.
+func onTrackObject(name string) handler {
+	return func(_ context.Context, c *conn, data json.RawMessage) (any, error) {
 		var objects []*core.TrackedObject
 		trimmed := bytes.TrimSpace(data)
 		if len(trimmed) > 0 && trimmed[0] == '[' {
-			if err := wsDecode(name, data, &objects); err != nil {
+			if err := decodeData(name, data, &objects); err != nil {
 				return nil, err
 			}
 		} else {
 			var o core.TrackedObject
-			if err := wsDecode(name, data, &o); err != nil {
+			if err := decodeData(name, data, &o); err != nil {
 				return nil, err
 			}
 			objects = []*core.TrackedObject{&o}

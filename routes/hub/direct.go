@@ -1,4 +1,4 @@
-package routes
+package hub
 
 import (
 	"encoding/binary"
@@ -16,9 +16,9 @@ import (
 // frame is built once per broadcast and written as is to every client
 // (a server's frames are not masked); envelopes are never merged.
 
-// wsTextFrame returns msg as one final, unmasked, uncompressed text frame
+// textFrame returns msg as one final, unmasked, uncompressed text frame
 // (RFC 6455 5.2), the bytes gorilla would write for it.
-func wsTextFrame(msg []byte) []byte {
+func textFrame(msg []byte) []byte {
 	n := len(msg)
 	var hdr [10]byte
 	hdr[0] = 0x80 | 0x1 // FIN, text
@@ -46,7 +46,7 @@ func wsTextFrame(msg []byte) []byte {
 // not sent (the caller queues it) when the connection is closing (done),
 // while another write holds the connection, a batch is open or a tail
 // waits, or when the socket is full.
-func (b *wsBatchConn) tryWrite(frame []byte, done <-chan struct{}) (sent, needFlush bool) {
+func (b *batchConn) tryWrite(frame []byte, done <-chan struct{}) (sent, needFlush bool) {
 	if b.raw == nil || b.interrupted.Load() {
 		return false, false
 	}
@@ -85,7 +85,7 @@ func (b *wsBatchConn) tryWrite(frame []byte, done <-chan struct{}) (sent, needFl
 
 // writeTailLocked sends the rest of a frame a direct write left behind;
 // nothing may be written before it.
-func (b *wsBatchConn) writeTailLocked() error {
+func (b *batchConn) writeTailLocked() error {
 	if len(b.tail) == 0 {
 		return nil
 	}
@@ -100,7 +100,7 @@ func (b *wsBatchConn) writeTailLocked() error {
 }
 
 // flushTail sends the tail, if any, after setting the write deadline.
-func (b *wsBatchConn) flushTail(deadline func() error) error {
+func (b *batchConn) flushTail(deadline func() error) error {
 	b.mu.Lock()
 	empty := len(b.tail) == 0
 	b.mu.Unlock()
@@ -113,7 +113,7 @@ func (b *wsBatchConn) flushTail(deadline func() error) error {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.interrupted.Load() {
-		return errWSInterrupted
+		return errInterrupted
 	}
 	return b.writeTailLocked()
 }

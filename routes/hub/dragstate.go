@@ -1,4 +1,4 @@
-package routes
+package hub
 
 import (
 	"bytes"
@@ -14,11 +14,11 @@ import (
 // answered in numbers from then on, for every tokenMoved it receives (its
 // own stream, others' drags, the block that refuses it); every other
 // connection gets the contract's names.
-var wsDragStateNames = [...]string{core.DragStart, core.DragControl, core.DragEnd, core.DragBlock, core.DragCancel}
+var dragStateNames = [...]string{core.DragStart, core.DragControl, core.DragEnd, core.DragBlock, core.DragCancel}
 
-// wsDragStateNumber is the integer of a drag state name (-1 when unknown).
-func wsDragStateNumber(name string) int {
-	for i, n := range wsDragStateNames {
+// dragStateNumber is the integer of a drag state name (-1 when unknown).
+func dragStateNumber(name string) int {
+	for i, n := range dragStateNames {
 		if n == name {
 			return i
 		}
@@ -26,9 +26,9 @@ func wsDragStateNumber(name string) int {
 	return -1
 }
 
-// wsMovementIn is a tokenMoved payload as received: state is a name or a
+// movementIn is a tokenMoved payload as received: state is a name or a
 // number (it shadows the embedded Movement's state).
-type wsMovementIn struct {
+type movementIn struct {
 	core.Movement
 	State json.RawMessage `json:"state"`
 }
@@ -36,8 +36,8 @@ type wsMovementIn struct {
 // decodeMovement reads a tokenMoved payload whose state may be a name or an
 // integer 0 to 4; numeric reports the integer form.
 func decodeMovement(data json.RawMessage) (m core.Movement, numeric bool, err error) {
-	var in wsMovementIn
-	if err := wsDecode(core.EventTokenMoved, data, &in); err != nil {
+	var in movementIn
+	if err := decodeData(core.EventTokenMoved, data, &in); err != nil {
 		return m, false, err
 	}
 	m = in.Movement
@@ -51,16 +51,16 @@ func decodeMovement(data json.RawMessage) (m core.Movement, numeric bool, err er
 		}
 	default:
 		n, err := strconv.Atoi(string(raw))
-		if err != nil || n < 0 || n >= len(wsDragStateNames) {
+		if err != nil || n < 0 || n >= len(dragStateNames) {
 			return m, false, core.Invalidf("tokenMoved: 'state' must be start, control, end, block or cancel, or 0 to 4 in that order, not %s", core.Clip(string(raw)))
 		}
-		m.State, numeric = wsDragStateNames[n], true
+		m.State, numeric = dragStateNames[n], true
 	}
 	return m, numeric, nil
 }
 
-// wsMovementOut is a Movement whose state is written as its integer.
-type wsMovementOut struct {
+// movementOut is a Movement whose state is written as its integer.
+type movementOut struct {
 	*core.Movement
 	State int `json:"state"`
 }
@@ -72,17 +72,17 @@ func numericMovement(data any) (any, bool) {
 	if !ok || m == nil {
 		return nil, false
 	}
-	n := wsDragStateNumber(m.State)
+	n := dragStateNumber(m.State)
 	if n < 0 {
 		return nil, false
 	}
-	return wsMovementOut{Movement: m, State: n}, true
+	return movementOut{Movement: m, State: n}, true
 }
 
-// wsNumericFrames encodes the integer-state form of the tokenMoved events
+// numericFrames encodes the integer-state form of the tokenMoved events
 // among events, once for every connection that asked for it: msgs[i] and
 // frames[i] are nil for every other event.
-func (h *Hub) wsNumericFrames(events []core.Event) (msgs, frames [][]byte) {
+func (h *Hub) numericFrames(events []core.Event) (msgs, frames [][]byte) {
 	for i, e := range events {
 		if e.Name != core.EventTokenMoved {
 			continue
@@ -91,7 +91,7 @@ func (h *Hub) wsNumericFrames(events []core.Event) (msgs, frames [][]byte) {
 		if !ok {
 			continue
 		}
-		b, err := json.Marshal(wsOutEnvelope{Name: e.Name, Data: data})
+		b, err := json.Marshal(outEnvelope{Name: e.Name, Data: data})
 		if err != nil {
 			h.log.Error("websocket: event not sent, cannot encode it", "event", e.Name, "err", err)
 			continue
@@ -99,25 +99,25 @@ func (h *Hub) wsNumericFrames(events []core.Event) (msgs, frames [][]byte) {
 		if msgs == nil {
 			msgs, frames = make([][]byte, len(events)), make([][]byte, len(events))
 		}
-		msgs[i], frames[i] = b, wsTextFrame(b)
+		msgs[i], frames[i] = b, textFrame(b)
 	}
 	return msgs, frames
 }
 
-// wsDragState reads a drag state given as a name or as an integer 0 to 4
+// dragState reads a drag state given as a name or as an integer 0 to 4
 // (an unknown integer reads as "", which the handler then refuses).
-type wsDragState string
+type dragState string
 
-func (s *wsDragState) UnmarshalJSON(b []byte) error {
+func (s *dragState) UnmarshalJSON(b []byte) error {
 	b = bytes.TrimSpace(b)
 	if len(b) > 0 && b[0] == '"' {
 		var name string
 		err := json.Unmarshal(b, &name)
-		*s = wsDragState(name)
+		*s = dragState(name)
 		return err
 	}
-	if n, err := strconv.Atoi(string(b)); err == nil && n >= 0 && n < len(wsDragStateNames) {
-		*s = wsDragState(wsDragStateNames[n])
+	if n, err := strconv.Atoi(string(b)); err == nil && n >= 0 && n < len(dragStateNames) {
+		*s = dragState(dragStateNames[n])
 		return nil
 	}
 	*s = ""

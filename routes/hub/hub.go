@@ -1,4 +1,4 @@
-package routes
+package hub
 
 import (
 	"encoding/json"
@@ -15,8 +15,8 @@ import (
 	"github.com/vttapp/companion/core"
 )
 
-// HubOptions tunes the WebSocket hub. Zero values take the defaults below.
-type HubOptions struct {
+// Options tunes the WebSocket hub. Zero values take the defaults below.
+type Options struct {
 	// AllowOrigins lists Origins a WebSocket may come from besides the
 	// server's own host ("https://table.example", a bare host, or "*").
 	AllowOrigins []string
@@ -36,7 +36,7 @@ type HubOptions struct {
 	// HandlerTimeout bounds the work done for one client message. Default 10 s.
 	HandlerTimeout time.Duration
 
-	// Flood limits (ws_limits.go). Zero takes the default, a negative
+	// Flood limits (limits.go). Zero takes the default, a negative
 	// value lifts the limit.
 
 	// MaxConnections caps the simultaneous WebSocket connections; an
@@ -44,7 +44,7 @@ type HubOptions struct {
 	// connection receives every broadcast, so the cap bounds the fan-out.
 	MaxConnections int
 	// MaxConnectionsPerAddress caps the connections from one remote
-	// address (loopback excepted, ws_peraddress.go); past it an upgrade is
+	// address (loopback excepted, peraddress.go); past it an upgrade is
 	// answered 503 {"message"}. Default 32; negative lifts it.
 	MaxConnectionsPerAddress int
 	// StreamRate is how many moves a second one client's stream (a token
@@ -61,7 +61,7 @@ type HubOptions struct {
 	RequestBurst int
 }
 
-// Defaults of HubOptions.
+// Defaults of Options.
 const (
 	DefaultSendQueue       = 1024
 	DefaultMaxMessageBytes = 1 << 20
@@ -70,7 +70,7 @@ const (
 	DefaultHandlerTimeout  = 10 * time.Second
 )
 
-func (o *HubOptions) fill() {
+func (o *Options) fill() {
 	if o.SendQueue <= 0 {
 		o.SendQueue = DefaultSendQueue
 	}
@@ -109,27 +109,27 @@ func (o *HubOptions) fill() {
 // Hub is the WebSocket side of the live game (contract 6). Each connection
 // has one reader goroutine (decodes and handles client events in order) and
 // one writer goroutine (drains a bounded send queue). Broadcasts come from
-// the event bus: the subscriber marshals each event once, writes its frame
-// to each idle client's socket without waiting (ws_direct.go) and queues it
-// for the others, so a slow client never slows the service or the other
-// clients.
+// the event bus, inside the core's commit lock (see the package doc): the
+// subscriber marshals each event once, writes its frame to each idle
+// client's socket without waiting (direct.go) and queues it for the
+// others, so a slow client never slows the service or the other clients.
 type Hub struct {
 	svc      *core.Service
 	drags    *core.Drags
 	log      *slog.Logger
-	opts     HubOptions
+	opts     Options
 	upgrader websocket.Upgrader
 
 	mu          sync.RWMutex
-	conns       map[*wsConn]struct{}
+	conns       map[*conn]struct{}
 	nextChannel int
 	closed      bool
 	// slots counts the connections admitted under MaxConnections, from
 	// before their upgrade until their reader ends.
 	slots atomic.Int64
-	// perAddress counts them per remote address (ws_peraddress.go).
+	// perAddress counts them per remote address (peraddress.go).
 	perAddress addressSlots
-	// hostCount is how many host console sockets are open (ws_host.go):
+	// hostCount is how many host console sockets are open (host.go):
 	// without one, no host frame is encoded.
 	hostCount atomic.Int64
 
@@ -139,9 +139,9 @@ type Hub struct {
 	sweep       chan struct{}  // one pending request to sweep the drags
 }
 
-// NewHub returns a hub that broadcasts every event published on bus and
+// New returns a hub that broadcasts every event published on bus and
 // hands client events to svc.
-func NewHub(svc *core.Service, bus *core.Bus, log *slog.Logger, opts HubOptions) *Hub {
+func New(svc *core.Service, bus *core.Bus, log *slog.Logger, opts Options) *Hub {
 	opts.fill()
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
@@ -151,7 +151,7 @@ func NewHub(svc *core.Service, bus *core.Bus, log *slog.Logger, opts HubOptions)
 		drags: core.NewDrags(svc),
 		log:   log,
 		opts:  opts,
-		conns: map[*wsConn]struct{}{},
+		conns: map[*conn]struct{}{},
 	}
 	h.upgrader = websocket.Upgrader{
 		HandshakeTimeout: 10 * time.Second,
@@ -181,7 +181,7 @@ func (h *Hub) pinger() {
 		case <-t.C:
 			h.mu.RLock()
 			for c := range h.conns {
-				c.queue.signal(wsSignalPing)
+				c.queue.signal(signalPing)
 			}
 			h.mu.RUnlock()
 		}
@@ -193,28 +193,24 @@ func (h *Hub) Drags() *core.Drags { return h.drags }
 
 // ServeHTTP upgrades a request on any path to a WebSocket connection.
 func (h *Hub) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	h.mu.RLock()
-	closed := h.closed
-	h.mu.RUnlock()
-	if closed {
-		writeMessage(w, http.StatusServiceUnavailable, "the server is shutting down")
+	if h.refuseWhenClosed(w) {
 		return
 	}
-	address := wsRemoteHost(r.RemoteAddr)
+	address := remoteHost(r.RemoteAddr)
 	if !h.takeSlot() {
 		h.log.Warn("websocket refused: too many connections", "remote", r.RemoteAddr, "max", h.opts.MaxConnections)
-		writeMessage(w, http.StatusServiceUnavailable,
+		refuse(w, http.StatusServiceUnavailable,
 			"too many live connections ("+strconv.Itoa(h.opts.MaxConnections)+"): try again when a player leaves")
 		return
 	}
 	if !h.perAddress.take(address, h.opts.MaxConnectionsPerAddress) {
 		h.slots.Add(-1)
 		h.log.Warn("websocket refused: too many connections from one address", "remote", r.RemoteAddr, "max", h.opts.MaxConnectionsPerAddress)
-		writeMessage(w, http.StatusServiceUnavailable,
+		refuse(w, http.StatusServiceUnavailable,
 			"too many live connections from "+address+" ("+strconv.Itoa(h.opts.MaxConnectionsPerAddress)+"): close some, or start the server with a higher --max-clients-per-address")
 		return
 	}
-	bw := &wsHijackWriter{ResponseWriter: w}
+	bw := &hijackWriter{ResponseWriter: w}
 	ws, err := h.upgrader.Upgrade(bw, r, nil)
 	if err != nil {
 		h.releaseSlot(address)
@@ -227,12 +223,12 @@ func (h *Hub) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 // serve registers a connection, greets it and runs its two goroutines.
-func (h *Hub) serve(ws *websocket.Conn, bc *wsBatchConn, address string, host bool) {
-	c := newWSConn(h, ws, bc)
+func (h *Hub) serve(ws *websocket.Conn, bc *batchConn, address string, host bool) {
+	c := newConn(h, ws, bc)
 	c.address = address
 	c.host = host
 	// app goes first in the queue, before any broadcast can reach it.
-	app, _ := json.Marshal(wsOutEnvelope{Name: core.EventApp, Data: map[string]any{"version": core.Version, "build": core.Build}})
+	app, _ := json.Marshal(outEnvelope{Name: core.EventApp, Data: map[string]any{"version": core.Version, "build": core.Build}})
 	c.queue.push(app)
 
 	h.mu.Lock()
@@ -285,7 +281,7 @@ func (h *Hub) releaseSlot(address string) {
 }
 
 // unregister removes a connection that ended and tells everyone.
-func (h *Hub) unregister(c *wsConn) {
+func (h *Hub) unregister(c *conn) {
 	h.mu.Lock()
 	_, ok := h.conns[c]
 	delete(h.conns, c)
@@ -318,10 +314,14 @@ func (h *Hub) Clients() []core.Client {
 	return out
 }
 
-// broadcast is the bus subscriber. It runs under the service's commit lock,
-// so it must never block: each event is marshalled and framed once, then
-// written (non-blocking) or enqueued on every connection, the originator
-// included, in commit order.
+// broadcast is the bus subscriber. It runs inside the core's commit lock
+// (core.Service publishes while it holds its write lock; see the package
+// doc), which is what gives every connection the events in commit order.
+// So it must never wait for a client: each event is marshalled and framed
+// once, then written with one non-blocking system call or appended to the
+// connection's bounded queue, on every connection, the originator
+// included. A full queue closes that connection (1013); nothing here
+// blocks on a socket.
 func (h *Hub) broadcast(events []core.Event) {
 	msgs := make([][]byte, len(events))
 	frames := make([][]byte, len(events))
@@ -333,19 +333,19 @@ func (h *Hub) broadcast(events []core.Event) {
 	for i, e := range events {
 		players, forPlayersToo := playersPayload(e.Data)
 		if host != nil {
-			host.encode(h, i, e, forPlayersToo) // the game master's own frame, when it differs (ws_host.go)
+			host.encode(h, i, e, forPlayersToo) // the game master's own frame, when it differs (host.go)
 		}
 		if !forPlayersToo {
 			continue
 		}
-		b, err := json.Marshal(wsOutEnvelope{Name: e.Name, Data: players})
+		b, err := json.Marshal(outEnvelope{Name: e.Name, Data: players})
 		if err != nil {
 			h.log.Error("websocket: event not sent, cannot encode it", "event", e.Name, "err", err)
 			continue
 		}
-		msgs[i], frames[i] = b, wsTextFrame(b) // once for every client (ws_direct.go)
+		msgs[i], frames[i] = b, textFrame(b) // once for every client (direct.go)
 	}
-	numMsgs, numFrames := h.wsNumericFrames(events) // tokenMoved with integer states (ws_dragstate.go)
+	numMsgs, numFrames := h.numericFrames(events) // tokenMoved with integer states (dragstate.go)
 	h.noteDragSpoilers(events)
 	h.mu.RLock()
 	defer h.mu.RUnlock()
@@ -380,7 +380,7 @@ func (h *Hub) Close() {
 	}
 	h.closed = true
 	close(h.stop)
-	conns := make([]*wsConn, 0, len(h.conns))
+	conns := make([]*conn, 0, len(h.conns))
 	for c := range h.conns {
 		conns = append(conns, c)
 	}
@@ -398,10 +398,32 @@ func (h *Hub) Close() {
 	}
 }
 
-func wsRemoteHost(addr string) string {
+func remoteHost(addr string) string {
 	host, _, err := net.SplitHostPort(addr)
 	if err != nil {
 		return addr
 	}
 	return host
+}
+
+// refuseWhenClosed answers 503 once Close has begun, and reports whether it did.
+func (h *Hub) refuseWhenClosed(w http.ResponseWriter) bool {
+	h.mu.RLock()
+	closed := h.closed
+	h.mu.RUnlock()
+	if closed {
+		refuse(w, http.StatusServiceUnavailable, "the server is shutting down")
+	}
+	return closed
+}
+
+// refuse answers an upgrade the hub will not take with status and
+// {"message": text}, the error body of the whole public interface (the
+// body routes/errors.go writes; the hub does not import routes).
+func refuse(w http.ResponseWriter, status int, text string) {
+	body, _ := json.Marshal(map[string]string{"message": text})
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.Header().Set("X-Content-Type-Options", "nosniff")
+	w.WriteHeader(status)
+	w.Write(append(body, '\n'))
 }

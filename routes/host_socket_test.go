@@ -2,7 +2,6 @@ package routes
 
 import (
 	"context"
-	"encoding/json"
 	"net/http"
 	"strings"
 	"testing"
@@ -10,114 +9,40 @@ import (
 
 	"github.com/gorilla/websocket"
 	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/internal/testkit"
 )
 
-// liveSocket reads a WebSocket's envelopes into a channel.
-type liveSocket struct {
-	t    testing.TB
-	conn *websocket.Conn
-	in   chan wsTestEnvelope
-}
-
-type wsTestEnvelope struct {
-	Name string          `json:"name"`
-	Data json.RawMessage `json:"data"`
-}
-
-func dialLive(t testing.TB, url string, header http.Header) *liveSocket {
-	t.Helper()
-	conn, resp, err := websocket.DefaultDialer.Dial("ws"+strings.TrimPrefix(url, "http"), header)
-	if err != nil {
-		status := 0
-		if resp != nil {
-			status = resp.StatusCode
-		}
-		t.Fatalf("dial %s: %v (status %d)", url, err, status)
-	}
-	s := &liveSocket{t: t, conn: conn, in: make(chan wsTestEnvelope, 1024)}
-	go func() {
-		defer close(s.in)
-		for {
-			_, data, err := conn.ReadMessage()
-			if err != nil {
-				return
-			}
-			var env wsTestEnvelope
-			if json.Unmarshal(data, &env) == nil {
-				s.in <- env
-			}
-		}
-	}()
-	t.Cleanup(func() { conn.Close() })
-	return s
-}
+// liveSocket is a test WebSocket client (testkit.Socket) with the waits
+// these tests use.
+type liveSocket struct{ *testkit.Socket }
 
 // hostSocket opens the host console's socket as its page does.
 func (e *consoleEnv) hostSocket(t testing.TB) *liveSocket {
-	return dialLive(t, e.host.URL+"/host/ws", http.Header{"Origin": {e.host.URL}})
+	return &liveSocket{testkit.Dial(t, e.host.URL+"/host/ws", http.Header{"Origin": {e.host.URL}})}
 }
 
 func (e *consoleEnv) playerSocket(t testing.TB) *liveSocket {
-	return dialLive(t, e.public.URL+"/", nil)
+	return &liveSocket{testkit.Dial(t, e.public.URL+"/", nil)}
 }
 
-func (s *liveSocket) send(name, data string) {
-	s.t.Helper()
-	if err := s.conn.WriteMessage(websocket.TextMessage, []byte(`{"name":"`+name+`","data":`+data+`}`)); err != nil {
-		s.t.Fatal(err)
-	}
-}
+func (s *liveSocket) send(name, data string) { s.Send(name, data) }
 
 // waitFor returns the first envelope named name whose data contains every
 // part, failing after two seconds.
-func (s *liveSocket) waitFor(name string, parts ...string) wsTestEnvelope {
-	s.t.Helper()
-	timeout := time.After(2 * time.Second)
-	for {
-		select {
-		case env, ok := <-s.in:
-			if !ok {
-				s.t.Fatalf("socket closed before %s %v", name, parts)
-			}
-			if env.Name != name {
-				continue
-			}
-			match := true
-			for _, p := range parts {
-				if !strings.Contains(string(env.Data), p) {
-					match = false
-				}
-			}
-			if match {
-				return env
-			}
-		case <-timeout:
-			s.t.Fatalf("no %s with %v within 2s", name, parts)
-		}
-	}
+func (s *liveSocket) waitFor(name string, parts ...string) testkit.Envelope {
+	return s.WaitFor(2*time.Second, nil, name, parts...)
 }
 
 // never fails when an envelope named name whose data contains part
 // arrives before the marker event (name marker) does.
 func (s *liveSocket) never(name, part, marker string) {
-	s.t.Helper()
-	timeout := time.After(2 * time.Second)
-	for {
-		select {
-		case env, ok := <-s.in:
-			if !ok {
-				s.t.Fatalf("socket closed before %s", marker)
-			}
-			if env.Name == name && strings.Contains(string(env.Data), part) {
-				s.t.Fatalf("players received %s with %s: %s", name, part, env.Data)
-			}
-			if env.Name == marker {
-				return
-			}
-		case <-timeout:
-			s.t.Fatalf("no %s within 2s", marker)
+	t := s.T()
+	t.Helper()
+	s.WaitFor(2*time.Second, func(env testkit.Envelope) {
+		if env.Name == name && strings.Contains(string(env.Data), part) {
+			t.Fatalf("players received %s with %s: %s", name, part, env.Data)
 		}
-	}
+	}, marker)
 }
 
 func TestHostSocketRefusesOtherSites(t *testing.T) {
@@ -148,7 +73,7 @@ func TestHostSocketRefusesOtherSites(t *testing.T) {
 		t.Fatalf("foreign Host (DNS rebinding): status %d, want 403", got)
 	}
 	// A tool on the device (no Origin) and the console's page are let in.
-	dialLive(t, e.host.URL+"/host/ws", nil).waitFor("app")
+	(&liveSocket{testkit.Dial(t, e.host.URL+"/host/ws", nil)}).waitFor("app")
 	e.hostSocket(t).waitFor("app")
 }
 
@@ -224,7 +149,7 @@ func TestHostLeavingMidDragOfAHiddenTokenTellsPlayersNothing(t *testing.T) {
 	host.waitFor("app")
 	host.send("tokenMoved", `{"id":"`+tokenA+`","x":500,"y":500,"state":"start"}`)
 	host.waitFor("tokenMoved", tokenA, `"state":"start"`)
-	host.conn.Close() // the drag is cancelled for the host alone
+	host.Conn.Close() // the drag is cancelled for the host alone
 	deadline := time.Now().Add(2 * time.Second)
 	for e.liveHub.Drags().Dragging(tokenA) != "" {
 		if time.Now().After(deadline) {
@@ -245,13 +170,13 @@ func TestHostSocketOpensDoorsAndGetsWholeReplies(t *testing.T) {
 	host, player := e.hostSocket(t), e.playerSocket(t)
 	host.waitFor("app")
 	player.waitFor("app")
-	host.conn.WriteMessage(websocket.TextMessage, []byte(`{"name":"updateDoor","data":{"mapId":"`+mapID+`","id":"`+consoleDoorID+`","state":"open"},"requestId":"d1"}`))
+	host.Conn.WriteMessage(websocket.TextMessage, []byte(`{"name":"updateDoor","data":{"mapId":"`+mapID+`","id":"`+consoleDoorID+`","state":"open"},"requestId":"d1"}`))
 	player.waitFor("mapUpdated", `"door":"open"`)
 	// A player asking the same is refused: interaction is off.
-	player.conn.WriteMessage(websocket.TextMessage, []byte(`{"name":"updateDoor","data":{"mapId":"`+mapID+`","id":"`+consoleDoorID+`","state":"closed"},"requestId":"d2"}`))
+	player.Conn.WriteMessage(websocket.TextMessage, []byte(`{"name":"updateDoor","data":{"mapId":"`+mapID+`","id":"`+consoleDoorID+`","state":"closed"},"requestId":"d2"}`))
 	player.waitFor("error", "updateDoor")
 
 	// The host's reply to hiding a token is the whole token.
-	host.conn.WriteMessage(websocket.TextMessage, []byte(`{"name":"updateToken","data":{"id":"`+tokenA+`","hidden":true},"requestId":"t1"}`))
+	host.Conn.WriteMessage(websocket.TextMessage, []byte(`{"name":"updateToken","data":{"id":"`+tokenA+`","hidden":true},"requestId":"t1"}`))
 	host.waitFor("updateToken", `"name":"A"`, `"hidden":true`)
 }

@@ -1,4 +1,4 @@
-package routes
+package hub
 
 import (
 	"bytes"
@@ -9,7 +9,7 @@ import (
 )
 
 func TestWSQueueIsBoundedAndOrdered(t *testing.T) {
-	q := newWSQueue(3)
+	q := newSendQueue(3)
 	for i, m := range []string{"a", "b", "c"} {
 		if !q.push([]byte(m)) {
 			t.Fatalf("push %d refused below the limit", i)
@@ -30,9 +30,9 @@ func TestWSQueueIsBoundedAndOrdered(t *testing.T) {
 	if q.len() != 0 || !q.push([]byte("e")) {
 		t.Fatal("the queue did not empty on take")
 	}
-	q.signal(wsSignalPing)
-	q.signal(wsSignalClose)
-	if s := q.takeSignals(); s != wsSignalPing|wsSignalClose {
+	q.signal(signalPing)
+	q.signal(signalClose)
+	if s := q.takeSignals(); s != signalPing|signalClose {
 		t.Fatalf("signals %b", s)
 	}
 	if s := q.takeSignals(); s != 0 {
@@ -43,7 +43,7 @@ func TestWSQueueIsBoundedAndOrdered(t *testing.T) {
 func TestWSBatchConnHoldsFramesUntilFlush(t *testing.T) {
 	server, client := net.Pipe()
 	defer client.Close()
-	bc := &wsBatchConn{Conn: server}
+	bc := &batchConn{Conn: server}
 	got := make(chan []byte, 4)
 	go func() {
 		buf := make([]byte, 64)
@@ -77,10 +77,10 @@ func TestWSBatchConnHoldsFramesUntilFlush(t *testing.T) {
 		t.Fatalf("flush wrote %q, want both frames in one write", m)
 	}
 	bc.interruptWrite()
-	if _, err := bc.Write([]byte("late")); !errors.Is(err, errWSInterrupted) {
+	if _, err := bc.Write([]byte("late")); !errors.Is(err, errInterrupted) {
 		t.Fatalf("write after interrupt: %v", err)
 	}
-	if err := bc.SetWriteDeadline(time.Now().Add(time.Hour)); !errors.Is(err, errWSInterrupted) {
+	if err := bc.SetWriteDeadline(time.Now().Add(time.Hour)); !errors.Is(err, errInterrupted) {
 		t.Fatalf("an interrupted connection accepted a new deadline: %v", err)
 	}
 	server.Close()
@@ -93,7 +93,7 @@ func TestWSBatchConnCoarsensDeadlines(t *testing.T) {
 	server, client := net.Pipe()
 	defer client.Close()
 	defer server.Close()
-	bc := &wsBatchConn{Conn: server}
+	bc := &batchConn{Conn: server}
 	base := time.Now().Add(10 * time.Second)
 	bc.SetWriteDeadline(base)
 	bc.SetWriteDeadline(base.Add(500 * time.Millisecond)) // within a tenth of 10 s: kept

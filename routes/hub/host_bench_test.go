@@ -1,4 +1,4 @@
-package routes
+package hub
 
 import (
 	"testing"
@@ -14,7 +14,7 @@ import (
 // the same run; the ratio is reported as host/baseline. No connection is
 // open, so this is the encoding alone, the part the host changes.
 func BenchmarkBroadcastWithHostSocket(b *testing.B) {
-	hub := NewHub(core.NewService(core.ServiceConfig{}), core.NewBus(), nil, HubOptions{})
+	hub := New(core.NewService(core.ServiceConfig{}), core.NewBus(), nil, Options{})
 	defer hub.Close()
 	hidden := true
 	image := "/monsters/goblin.png"

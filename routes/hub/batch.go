@@ -1,4 +1,4 @@
-package routes
+package hub
 
 import (
 	"bufio"
@@ -11,12 +11,12 @@ import (
 	"time"
 )
 
-// wsBatchConn wraps a hijacked connection so that the writer can write
+// batchConn wraps a hijacked connection so that the writer can write
 // several frames and hand them to the kernel in one system call. gorilla
 // writes every frame straight to its net.Conn; while a batch is open, these
 // writes land in a buffer that flush sends. Envelopes are never merged: the
 // buffer holds whole, separate frames. Outside a batch it writes through.
-type wsBatchConn struct {
+type batchConn struct {
 	net.Conn
 
 	mu       sync.Mutex
@@ -29,7 +29,7 @@ type wsBatchConn struct {
 	// deadline is the write deadline last given to the socket.
 	deadline time.Time
 
-	// raw is the socket for direct writes (ws_direct.go); nil when the
+	// raw is the socket for direct writes (direct.go); nil when the
 	// connection has none, and then every frame goes through the writer.
 	raw syscall.RawConn
 	// tail is the rest of a frame a direct write sent in part: it goes
@@ -37,24 +37,24 @@ type wsBatchConn struct {
 	tail []byte
 }
 
-// wsDeadlineSlack is the share of a write's time allowance by which a new
+// deadlineSlack is the share of a write's time allowance by which a new
 // deadline may lag behind the one asked for. gorilla sets the deadline
 // before every frame; each set moves a runtime timer, a cost paid per
 // client per message. The deadline is a safety net (WriteWait, 10 s by
 // default): a write still gets at least 9/10 of its allowance.
-const wsDeadlineSlack = 10
+const deadlineSlack = 10
 
-var errWSInterrupted = errors.New("websocket: connection dropped")
+var errInterrupted = errors.New("websocket: connection dropped")
 
-// wsBatchFlushAt bounds a batch's buffer: past it, the batch is written out
+// batchFlushAt bounds a batch's buffer: past it, the batch is written out
 // early so a burst never grows memory without limit.
-const wsBatchFlushAt = 64 << 10
+const batchFlushAt = 64 << 10
 
-var wsBatchBuffers = sync.Pool{New: func() any { b := make([]byte, 0, 16<<10); return &b }}
+var batchBuffers = sync.Pool{New: func() any { b := make([]byte, 0, 16<<10); return &b }}
 
-func (b *wsBatchConn) Write(p []byte) (int, error) {
+func (b *batchConn) Write(p []byte) (int, error) {
 	if b.interrupted.Load() {
-		return 0, errWSInterrupted
+		return 0, errInterrupted
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
@@ -65,7 +65,7 @@ func (b *wsBatchConn) Write(p []byte) (int, error) {
 		return b.Conn.Write(p)
 	}
 	*b.buf = append(*b.buf, p...)
-	if len(*b.buf) >= wsBatchFlushAt {
+	if len(*b.buf) >= batchFlushAt {
 		if err := b.writeOutLocked(); err != nil {
 			return 0, err
 		}
@@ -75,17 +75,17 @@ func (b *wsBatchConn) Write(p []byte) (int, error) {
 
 // beginBatch starts collecting writes. Control frames written meanwhile by
 // the reader (pongs) join the batch in order; gorilla serialises frames.
-func (b *wsBatchConn) beginBatch() {
+func (b *batchConn) beginBatch() {
 	b.mu.Lock()
 	b.batching = true
 	if b.buf == nil {
-		b.buf = wsBatchBuffers.Get().(*[]byte)
+		b.buf = batchBuffers.Get().(*[]byte)
 	}
 	b.mu.Unlock()
 }
 
 // flush ends the batch and writes what it collected before deadline.
-func (b *wsBatchConn) flush(deadline time.Time) error {
+func (b *batchConn) flush(deadline time.Time) error {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	b.batching = false
@@ -94,20 +94,20 @@ func (b *wsBatchConn) flush(deadline time.Time) error {
 	}
 	var err error
 	if b.interrupted.Load() {
-		err = errWSInterrupted
+		err = errInterrupted
 	} else if err = b.Conn.SetWriteDeadline(deadline); err == nil {
 		b.deadline = deadline
 		err = b.writeOutLocked()
 	}
 	*b.buf = (*b.buf)[:0]
-	if cap(*b.buf) <= 4*wsBatchFlushAt {
-		wsBatchBuffers.Put(b.buf)
+	if cap(*b.buf) <= 4*batchFlushAt {
+		batchBuffers.Put(b.buf)
 	}
 	b.buf = nil
 	return err
 }
 
-func (b *wsBatchConn) writeOutLocked() error {
+func (b *batchConn) writeOutLocked() error {
 	if len(*b.buf) == 0 {
 		return nil
 	}
@@ -117,16 +117,16 @@ func (b *wsBatchConn) writeOutLocked() error {
 }
 
 // SetWriteDeadline passes a deadline on unless the socket's current one
-// is at most a tenth of the allowance earlier (see wsDeadlineSlack); it
+// is at most a tenth of the allowance earlier (see deadlineSlack); it
 // keeps a dropped connection's deadline in the past.
-func (b *wsBatchConn) SetWriteDeadline(t time.Time) error {
+func (b *batchConn) SetWriteDeadline(t time.Time) error {
 	if b.interrupted.Load() {
-		return errWSInterrupted
+		return errInterrupted
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if !t.IsZero() && !b.deadline.IsZero() && !t.Before(b.deadline) &&
-		t.Sub(b.deadline) < time.Until(t)/wsDeadlineSlack {
+		t.Sub(b.deadline) < time.Until(t)/deadlineSlack {
 		return nil
 	}
 	b.deadline = t
@@ -135,26 +135,26 @@ func (b *wsBatchConn) SetWriteDeadline(t time.Time) error {
 
 // interruptWrite makes a write blocked on a client that stopped reading
 // fail now rather than at its deadline.
-func (b *wsBatchConn) interruptWrite() {
+func (b *batchConn) interruptWrite() {
 	b.interrupted.Store(true)
 	_ = b.Conn.SetWriteDeadline(time.Unix(1, 0))
 }
 
-// wsHijackWriter hands gorilla a wsBatchConn in place of the hijacked
+// hijackWriter hands gorilla a batchConn in place of the hijacked
 // connection.
-type wsHijackWriter struct {
+type hijackWriter struct {
 	http.ResponseWriter
-	conn *wsBatchConn
+	conn *batchConn
 }
 
-func (w *wsHijackWriter) Hijack() (net.Conn, *bufio.ReadWriter, error) {
+func (w *hijackWriter) Hijack() (net.Conn, *bufio.ReadWriter, error) {
 	// The controller also finds a Hijacker behind middleware that wraps
 	// the writer (Unwrap).
 	nc, brw, err := http.NewResponseController(w.ResponseWriter).Hijack()
 	if err != nil {
 		return nil, nil, errors.New("websocket: the response cannot be hijacked: " + err.Error())
 	}
-	w.conn = &wsBatchConn{Conn: nc}
+	w.conn = &batchConn{Conn: nc}
 	if sc, ok := nc.(syscall.Conn); ok {
 		if raw, err := sc.SyscallConn(); err == nil {
 			w.conn.raw = raw

@@ -1,4 +1,4 @@
-package routes
+package hub
 
 import (
 	"net/http"
@@ -11,7 +11,7 @@ import (
 // another site must not drive the table through a player's browser.
 func (h *Hub) checkOrigin(r *http.Request) bool {
 	origin := r.Header.Get("Origin")
-	if origin == "" || originAllowed(origin, r.Host, h.opts.AllowOrigins) {
+	if origin == "" || OriginAllowed(origin, r.Host, h.opts.AllowOrigins) {
 		return true
 	}
 	h.log.Warn("websocket refused: Origin is not this server and not allowed (--allow-origin)",
@@ -19,11 +19,11 @@ func (h *Hub) checkOrigin(r *http.Request) bool {
 	return false
 }
 
-// originAllowed reports whether a page of origin may act on this server,
+// OriginAllowed reports whether a page of origin may act on this server,
 // reached as host: its own pages, or a site listed with --allow-origin (an
 // origin, a bare host, or "*"). WebSockets and writes (crosssite.go) judge
 // alike.
-func originAllowed(origin, host string, allowed []string) bool {
+func OriginAllowed(origin, host string, allowed []string) bool {
 	u, err := url.Parse(origin)
 	if err == nil && u.Host != "" && strings.EqualFold(u.Host, host) {
 		return true

@@ -1,4 +1,4 @@
-package routes
+package hub
 
 import (
 	"context"
@@ -7,7 +7,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/go-chi/chi/v5"
 	"github.com/gorilla/websocket"
 	"github.com/vttapp/companion/core"
 )
@@ -29,15 +28,11 @@ const hostClientName = "Game master"
 // the console's own, since a socket is opened with GET, which the guard
 // lets through, and this one carries what players must not see.
 func (h *Hub) ServeHost(w http.ResponseWriter, r *http.Request) {
-	h.mu.RLock()
-	closed := h.closed
-	h.mu.RUnlock()
-	if closed {
-		writeMessage(w, http.StatusServiceUnavailable, "the server is shutting down")
+	if h.refuseWhenClosed(w) {
 		return
 	}
 	if !hostOrigin(r) {
-		writeMessage(w, http.StatusForbidden, "the host console socket accepts only the console's own page")
+		refuse(w, http.StatusForbidden, "the host console socket accepts only the console's own page")
 		return
 	}
 	up := websocket.Upgrader{
@@ -45,13 +40,13 @@ func (h *Hub) ServeHost(w http.ResponseWriter, r *http.Request) {
 		CheckOrigin:      hostOrigin,
 		WriteBufferPool:  h.upgrader.WriteBufferPool,
 	}
-	bw := &wsHijackWriter{ResponseWriter: w}
+	bw := &hijackWriter{ResponseWriter: w}
 	ws, err := up.Upgrade(bw, r, nil)
 	if err != nil {
 		h.log.Info("host console socket refused", "remote", r.RemoteAddr, "err", err)
 		return
 	}
-	h.serve(ws, bw.conn, wsRemoteHost(r.RemoteAddr), true)
+	h.serve(ws, bw.conn, remoteHost(r.RemoteAddr), true)
 }
 
 // hostOrigin accepts no Origin (a tool on the device) or the console's own.
@@ -103,17 +98,17 @@ func (f *hostFrames) encode(h *Hub, i int, e core.Event, forPlayersToo bool) {
 	if data == nil {
 		return
 	}
-	b, err := json.Marshal(wsOutEnvelope{Name: e.Name, Data: data})
+	b, err := json.Marshal(outEnvelope{Name: e.Name, Data: data})
 	if err != nil {
 		h.log.Error("websocket: event not sent to the host, cannot encode it", "event", e.Name, "err", err)
 		return
 	}
-	f.msgs[i], f.frames[i] = b, wsTextFrame(b)
+	f.msgs[i], f.frames[i] = b, textFrame(b)
 }
 
 // send delivers one broadcast to a host socket: its own frame where there
 // is one, the players' otherwise.
-func (f *hostFrames) send(c *wsConn, msgs, frames [][]byte) {
+func (f *hostFrames) send(c *conn, msgs, frames [][]byte) {
 	for i := range msgs {
 		m, frame := f.msgs[i], f.frames[i]
 		if m == nil {
@@ -129,7 +124,7 @@ func (f *hostFrames) send(c *wsConn, msgs, frames [][]byte) {
 }
 
 // view is a reply's payload as this connection may see it.
-func (c *wsConn) view(data any) any {
+func (c *conn) view(data any) any {
 	if c.host {
 		return core.HostView(data)
 	}
@@ -138,25 +133,25 @@ func (c *wsConn) view(data any) any {
 
 // handlerFor picks the handler of a client event: the host's own where
 // the game master's rights differ from a player's.
-func handlerFor(c *wsConn, name string) wsHandler {
+func handlerFor(c *conn, name string) handler {
 	if c.host {
-		if hh, ok := wsHostHandlers[name]; ok {
+		if hh, ok := hostHandlers[name]; ok {
 			return hh
 		}
 	}
-	return wsHandlers[name]
+	return handlers[name]
 }
 
-// wsHostHandlers are the host socket's events that differ from a
+// hostHandlers are the host socket's events that differ from a
 // player's: drags and doors are never gated by remote interaction, and
 // the console's registration is not broadcast (it is not a player).
-var wsHostHandlers = map[string]wsHandler{
-	core.EventTokenMoved:    wsHostTokenMoved,
-	core.RequestUpdateDoor:  wsHostUpdateDoor,
-	core.EventClientUpdated: func(context.Context, *wsConn, json.RawMessage) (any, error) { return nil, nil },
+var hostHandlers = map[string]handler{
+	core.EventTokenMoved:    onHostTokenMoved,
+	core.RequestUpdateDoor:  onHostUpdateDoor,
+	core.EventClientUpdated: func(context.Context, *conn, json.RawMessage) (any, error) { return nil, nil },
 }
 
-func wsHostTokenMoved(ctx context.Context, c *wsConn, data json.RawMessage) (any, error) {
+func onHostTokenMoved(ctx context.Context, c *conn, data json.RawMessage) (any, error) {
 	m, _, err := decodeMovement(data)
 	if err != nil {
 		return nil, err
@@ -164,54 +159,10 @@ func wsHostTokenMoved(ctx context.Context, c *wsConn, data json.RawMessage) (any
 	return c.hub.drags.MoveAsHost(ctx, c.source(), m)
 }
 
-func wsHostUpdateDoor(ctx context.Context, c *wsConn, data json.RawMessage) (any, error) {
+func onHostUpdateDoor(ctx context.Context, c *conn, data json.RawMessage) (any, error) {
 	var d core.Door
-	if err := wsDecode(core.RequestUpdateDoor, data, &d); err != nil {
+	if err := decodeData(core.RequestUpdateDoor, data, &d); err != nil {
 		return nil, err
 	}
 	return c.hub.svc.UpdateDoor(ctx, d)
-}
-
-// mountHostLive adds the host console's view of the live game: the
-// connected clients with their viewports, and the host's veto of a drag in
-// progress. Both need the hub; without one they are not mounted.
-func mountHostLive(r chi.Router, cfg Config) {
-	if cfg.Hub == nil {
-		return
-	}
-	r.Get("/host/ws", cfg.Hub.ServeHost)
-	r.Get("/host/api/clients", func(w http.ResponseWriter, r *http.Request) {
-		hostSettingsReply(w, http.StatusOK, cfg.Hub.Clients())
-	})
-	// The host refuses a drag: every client snaps the token back to its
-	// committed position (tokenMoved, state block).
-	r.Post("/host/api/drags/{tokenId}/block", func(w http.ResponseWriter, r *http.Request) {
-		id := pathParam(r, "tokenId")
-		if _, err := cfg.Service.Token(r.Context(), id); err != nil {
-			hostSettingsError(w, err)
-			return
-		}
-		blocked, err := cfg.Hub.Drags().Veto(r.Context(), id)
-		if err != nil {
-			hostSettingsError(w, core.Internal(err))
-			return
-		}
-		hostSettingsReply(w, http.StatusOK, map[string]bool{"blocked": blocked})
-	})
-}
-
-// hostSocketFirst hands an upgrade of /host/ws to the hub, behind the host
-// guard, before the middleware that wraps the response (gzip) sees it.
-func hostSocketFirst(hub *Hub, next http.Handler) http.Handler {
-	if hub == nil {
-		return next
-	}
-	socket := hostConsoleGuard(http.HandlerFunc(hub.ServeHost))
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path == "/host/ws" && websocket.IsWebSocketUpgrade(r) {
-			socket.ServeHTTP(w, r)
-			return
-		}
-		next.ServeHTTP(w, r)
-	})
 }

@@ -1,4 +1,4 @@
-package routes
+package hub
 
 import (
 	"context"
@@ -17,9 +17,9 @@ import (
 // the panic is logged, and the connection keeps working.
 func TestAuditWSHandlerPanicIsAnErrorReply(t *testing.T) {
 	const name = "auditPanic"
-	wsHandlers[name] = func(context.Context, *wsConn, json.RawMessage) (any, error) { panic("handler bug") }
-	t.Cleanup(func() { delete(wsHandlers, name) })
-	e := newEnv(t, envOptions{})
+	handlers[name] = func(context.Context, *conn, json.RawMessage) (any, error) { panic("handler bug") }
+	t.Cleanup(func() { delete(handlers, name) })
+	e := newHubEnv(t, Options{})
 	ws, _, err := websocket.DefaultDialer.Dial("ws"+strings.TrimPrefix(e.srv.URL, "http")+"/", nil)
 	if err != nil {
 		t.Fatal(err)
@@ -59,20 +59,20 @@ func TestAuditWSHandlerTableIsContract62(t *testing.T) {
 	want := strings.Fields(`clientUpdated mapViewportUpdated tokenMoved updateDoor pointerUpdated updateToken updateEntity
 		updateCombatant createMessage getAttribute setAttribute trackedObjectCreated trackedObjectUpdated
 		trackedObjectDeleted trackedObjectsUpdated`)
-	if len(wsHandlers) != len(want) {
-		t.Fatalf("%d handlers, contract 6.2 has %d events", len(wsHandlers), len(want))
+	if len(handlers) != len(want) {
+		t.Fatalf("%d handlers, contract 6.2 has %d events", len(handlers), len(want))
 	}
 	for _, name := range want {
-		if wsHandlers[name] == nil {
+		if handlers[name] == nil {
 			t.Errorf("no handler for %s", name)
 		}
 	}
 	ignored := strings.Fields("createEntity createCombatant deleteEntity deleteCombatant")
-	if len(wsIgnored) != len(ignored) {
-		t.Fatalf("ignored names %v", wsIgnored)
+	if len(ignoredRequests) != len(ignored) {
+		t.Fatalf("ignored names %v", ignoredRequests)
 	}
 	for _, name := range ignored {
-		if !wsIgnored[name] || wsHandlers[name] != nil {
+		if !ignoredRequests[name] || handlers[name] != nil {
 			t.Errorf("%s must be parsed and ignored", name)
 		}
 	}
@@ -95,24 +95,12 @@ func TestAuditForPlayersHidesHiddenMarkers(t *testing.T) {
 	}
 }
 
-// TestAuditNonUTF8IsRefused: JSON text is UTF-8 (RFC 8259 8.1) and so is
-// a WebSocket text frame (RFC 6455); encoding/json would quietly store
-// U+FFFD for the bad bytes. HTTP bodies get 400, frames an error reply on
-// their requestId, and nothing is written.
-func TestAuditNonUTF8IsRefused(t *testing.T) {
-	e := newEnv(t, envOptions{})
-	for _, c := range []apiCall{
-		{"PATCH", "/api/monsters/" + goblinID, "{\"name\":\"Gob\xff\xfelin\"}"},
-		{"PUT", "/api/monsters/" + goblinID, "{\"id\":\"" + goblinID + "\",\"name\":\"\xc3\"}"},
-		{"POST", "/api/messages", "{\"text\":\"hi \xff\"}"},
-		{"PATCH", "/api/tokens/" + tokenA, "{\"name\":\"\xc3\"}"},
-		{"PATCH", "/api/combatants/" + heroCombatID, "{\"name\":\"\xed\xa0\x80\"}"},
-	} {
-		wantError(t, e.do(t, c.method, c.path, c.body), 400, "not UTF-8")
-	}
-	if ev := e.events.take(); ev != "" {
-		t.Fatalf("refused bodies published %s", ev)
-	}
+// TestAuditNonUTF8FrameIsRefused: a WebSocket text frame is UTF-8 (RFC
+// 6455) and JSON text too (RFC 8259 8.1); encoding/json would quietly store
+// U+FFFD for the bad bytes. A frame that is not gets an error reply on its
+// requestId and nothing is written.
+func TestAuditNonUTF8FrameIsRefused(t *testing.T) {
+	e := newHubEnv(t, Options{})
 	ws, _, err := websocket.DefaultDialer.Dial("ws"+strings.TrimPrefix(e.srv.URL, "http")+"/", nil)
 	if err != nil {
 		t.Fatal(err)
@@ -133,7 +121,7 @@ func TestAuditNonUTF8IsRefused(t *testing.T) {
 		}
 		break
 	}
-	if ev := e.events.take(); strings.Contains(ev, "messageCreated") {
+	if ev := e.events.Take(); strings.Contains(ev, "messageCreated") {
 		t.Fatalf("a non-UTF-8 message was stored: %s", ev)
 	}
 }

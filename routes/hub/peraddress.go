@@ -1,4 +1,4 @@
-package routes
+package hub
 
 import (
 	"net/netip"
@@ -6,7 +6,7 @@ import (
 )
 
 // DefaultMaxConnectionsPerAddress caps the WebSocket connections from one
-// remote address (HubOptions.MaxConnectionsPerAddress, flag
+// remote address (Options.MaxConnectionsPerAddress, flag
 // --max-clients-per-address). A table has a few devices per person, each
 // with its own address; 32 from one address is a misbehaving or hostile
 // client, which without this cap could take every one of the

@@ -1,4 +1,4 @@
-package routes
+package hub
 
 import (
 	"sync"
@@ -7,16 +7,16 @@ import (
 
 // Signals for the writer besides queued messages.
 const (
-	wsSignalPing  uint32 = 1 << iota // time to ping
-	wsSignalClose                    // the connection is closing
-	wsSignalFlush                    // a direct write left the rest of a frame to send
+	signalPing  uint32 = 1 << iota // time to ping
+	signalClose                    // the connection is closing
+	signalFlush                    // a direct write left the rest of a frame to send
 )
 
-// wsQueue is a connection's bounded send queue. Unlike a buffered channel
+// sendQueue is a connection's bounded send queue. Unlike a buffered channel
 // it allocates only while messages wait, so an idle connection holds no
 // queue memory, and the writer takes everything waiting in one go, which
 // is what lets it batch the writes.
-type wsQueue struct {
+type sendQueue struct {
 	mu    sync.Mutex
 	items [][]byte
 	limit int
@@ -27,16 +27,16 @@ type wsQueue struct {
 	ready   chan struct{}
 	signals atomic.Uint32
 	// writing is set while the writer writes what it took: a direct
-	// write (ws_direct.go) must then wait its turn in the queue.
+	// write (direct.go) must then wait its turn in the queue.
 	writing bool
 }
 
-func newWSQueue(limit int) *wsQueue {
-	return &wsQueue{limit: limit, ready: make(chan struct{}, 1)}
+func newSendQueue(limit int) *sendQueue {
+	return &sendQueue{limit: limit, ready: make(chan struct{}, 1)}
 }
 
 // push adds msg unless limit messages are already waiting; it never blocks.
-func (q *wsQueue) push(msg []byte) bool {
+func (q *sendQueue) push(msg []byte) bool {
 	q.mu.Lock()
 	if len(q.items) >= q.limit {
 		q.mu.Unlock()
@@ -49,15 +49,15 @@ func (q *wsQueue) push(msg []byte) bool {
 }
 
 // signal raises a signal for the writer and wakes it.
-func (q *wsQueue) signal(s uint32) {
+func (q *sendQueue) signal(s uint32) {
 	q.signals.Or(s)
 	q.wake()
 }
 
 // takeSignals returns the raised signals and lowers them.
-func (q *wsQueue) takeSignals() uint32 { return q.signals.Swap(0) }
+func (q *sendQueue) takeSignals() uint32 { return q.signals.Swap(0) }
 
-func (q *wsQueue) wake() {
+func (q *sendQueue) wake() {
 	select {
 	case q.ready <- struct{}{}:
 	default: // a wake-up is already pending
@@ -66,7 +66,7 @@ func (q *wsQueue) wake() {
 
 // take moves every waiting message into dst (reused by the caller) and
 // returns it.
-func (q *wsQueue) take(dst [][]byte) [][]byte {
+func (q *sendQueue) take(dst [][]byte) [][]byte {
 	q.mu.Lock()
 	dst = append(dst, q.items...)
 	q.writing = len(q.items) > 0
@@ -81,14 +81,14 @@ func (q *wsQueue) take(dst [][]byte) [][]byte {
 }
 
 // len reports how many messages wait.
-func (q *wsQueue) len() int {
+func (q *sendQueue) len() int {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	return len(q.items)
 }
 
 // written tells the queue the writer has written what it took.
-func (q *wsQueue) written() {
+func (q *sendQueue) written() {
 	q.mu.Lock()
 	q.writing = false
 	q.mu.Unlock()
@@ -97,7 +97,7 @@ func (q *wsQueue) written() {
 // direct runs write, a direct write of the next message, if the message
 // may skip the queue: nothing waits in it and the writer is idle, so the
 // order of the messages is kept. It reports whether write sent it.
-func (q *wsQueue) direct(write func() bool) bool {
+func (q *sendQueue) direct(write func() bool) bool {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	if len(q.items) > 0 || q.writing {

@@ -1,0 +1,54 @@
+package routes
+
+import (
+	"net/http"
+
+	"github.com/go-chi/chi/v5"
+	"github.com/gorilla/websocket"
+	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/routes/hub"
+)
+
+// mountHostLive adds the host console's view of the live game: the
+// connected clients with their viewports, and the host's veto of a drag in
+// progress. Both need the hub; without one they are not mounted.
+func mountHostLive(r chi.Router, cfg Config) {
+	if cfg.Hub == nil {
+		return
+	}
+	r.Get("/host/ws", cfg.Hub.ServeHost)
+	r.Get("/host/api/clients", func(w http.ResponseWriter, r *http.Request) {
+		hostSettingsReply(w, http.StatusOK, cfg.Hub.Clients())
+	})
+	// The host refuses a drag: every client snaps the token back to its
+	// committed position (tokenMoved, state block).
+	r.Post("/host/api/drags/{tokenId}/block", func(w http.ResponseWriter, r *http.Request) {
+		id := pathParam(r, "tokenId")
+		if _, err := cfg.Service.Token(r.Context(), id); err != nil {
+			hostSettingsError(w, err)
+			return
+		}
+		blocked, err := cfg.Hub.Drags().Veto(r.Context(), id)
+		if err != nil {
+			hostSettingsError(w, core.Internal(err))
+			return
+		}
+		hostSettingsReply(w, http.StatusOK, map[string]bool{"blocked": blocked})
+	})
+}
+
+// hostSocketFirst hands an upgrade of /host/ws to the hub, behind the host
+// guard, before the middleware that wraps the response (gzip) sees it.
+func hostSocketFirst(h *hub.Hub, next http.Handler) http.Handler {
+	if h == nil {
+		return next
+	}
+	socket := hostConsoleGuard(http.HandlerFunc(h.ServeHost))
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/host/ws" && websocket.IsWebSocketUpgrade(r) {
+			socket.ServeHTTP(w, r)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}

@@ -1,0 +1,40 @@
+// Package hub is the WebSocket side of the live game (contract 6): it
+// accepts connections, reads and acts on client events, and sends every
+// event the core publishes to every connection. The routes package hands
+// it upgrades; it knows nothing of HTTP routing.
+//
+// Its surface is small:
+//
+//   - New starts a hub on a service and its event bus, with Options (send
+//     queue, frame size, timeouts, and the flood limits of limits.go);
+//   - Hub.ServeHTTP attaches a player's connection (an upgrade on any
+//     path), Hub.ServeHost the host console's (unredacted, never limited);
+//   - broadcasting needs no call: New subscribes the hub to the bus, and
+//     every event a core write publishes reaches every connection;
+//   - Hub.Clients and Hub.Drags serve the host console; Hub.Close ends it all.
+//
+// # Broadcasts run inside the core's commit lock
+//
+// core.Service publishes a write's events while it still holds its write
+// lock, after the commit, and the bus calls its subscribers synchronously.
+// So the hub's subscriber (Hub.broadcast) runs inside that lock, and the
+// next write cannot commit until it returns. That is on purpose: a
+// broadcast puts its frames on every connection before the next write's
+// frames exist, so every client receives the events in commit order, the
+// order the store applied them (a tokenUpdated never overtakes the
+// tokenMoved end it follows), with no sequence numbers or reordering.
+//
+// The price is that a broadcast must never wait for a client, or one slow
+// phone would stall every write. It does not: it encodes each event once
+// (and once more for the host console when the game master's view
+// differs), then, for each connection, either writes the frame to the
+// socket with one non-blocking system call when the connection's writer
+// is idle (direct.go), or appends it to the connection's bounded send
+// queue (queue.go) for the connection's writer goroutine to send under its
+// write deadline. It never waits for a lock that anyone holds across a
+// blocking socket write: the socket's own lock it only tries (TryLock),
+// and the queue's lock is held elsewhere only around slice operations. A connection whose queue is full (Options.SendQueue,
+// default 1024 messages) is closed with 1013 rather than waited for. What
+// the lock does pay for is CPU: encoding plus one write system call per
+// idle connection, per event.
+package hub
