@@ -322,6 +322,12 @@ func TestGMConsoleRunsASession(t *testing.T) {
 	gm.eval(`document.getElementById("message-text").value = "public hello"`)
 	gm.eval(`document.getElementById("message-send").click()`)
 	waitFrames(t, player, "the public message", func(frames string) bool { return strings.Contains(frames, "public hello") })
+	// A player's message is shown under the player's name (the message's
+	// source), and as the creature they speak as when they name one.
+	player.eval(`fetch("/api/messages", {method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify({type: "chat", source: "Ellie", text: "hello from the table"})})`)
+	player.eval(`fetch("/api/messages", {method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify({type: "chat", source: "Ellie", creature: "Brin", text: "Brin draws steel"})})`)
+	gm.waitFor("the player's message under the player's name", `[...document.querySelectorAll("#message-list li")].some(li => li.textContent === "Ellie: hello from the table")`, 10*time.Second)
+	gm.waitFor("the creature's message with the player beside it", `[...document.querySelectorAll("#message-list li")].some(li => li.textContent === "Brin (Ellie): Brin draws steel")`, 10*time.Second)
 	var api string
 	player.evalInto(`fetch("/api").then(r => r.text())`, &api)
 	if strings.Contains(strings.Join(player.receivedFrames(), "\n"), "secret ambush") || strings.Contains(api, "secret ambush") {

@@ -842,13 +842,22 @@ async function loadMessages() {
   const list = await api("GET", "messages");
   if (!changed("messages", list)) return;
   replaceChildren($("message-list"), (list || []).slice(-30).map((m) => {
-    const who = (m.source && (m.source.name || m.source.creature)) || m.creature || (m.private ? "Game master" : "Game master");
+    const who = speaker(m);
     return el("li", { className: m.private ? "private" : "" },
       m.private ? el("span", { className: "tag" }, "private GM roll") : null,
       el("strong", {}, who + ": "), messageText(m));
   }));
   const box = $("message-list");
   box.scrollTop = box.scrollHeight;
+}
+
+// speaker names who said a message: the creature it was said as, with the
+// player (the message's source, a name) beside it; the game master when
+// neither is set (the console's own messages carry neither).
+function speaker(m) {
+  const source = typeof m.source === "string" ? m.source : "";
+  if (m.creature) return source && source !== m.creature ? `${m.creature} (${source})` : m.creature;
+  return source || "Game master";
 }
 
 function messageText(m) {
