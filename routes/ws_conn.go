@@ -27,7 +27,8 @@ type wsConn struct {
 	host bool
 
 	// numericDragStates: this client sent a tokenMoved state as an
-	// integer and receives them so (ws_dragstate.go).
+	// integer, or its page is an installed client's (client_kind.go), and
+	// receives them so (ws_dragstate.go).
 	numericDragStates atomic.Bool
 
 	mu     sync.Mutex
