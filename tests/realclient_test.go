@@ -372,9 +372,9 @@ func rcClientCookie(t *testing.T, s *Server) *http.Cookie {
 // installed client that has never dragged reads others' drags as the
 // client's integers (it compares them with its ControlState numbers, and a
 // name leaves the token marked as controlled, refusing its own drags); a
-// refused integer drag ends with end at the committed position (block
-// would leave it so marked too); the colour it makes up for itself may
-// have fewer than six digits.
+// drag ended for everyone, and the end of a refused integer drag, reach it
+// as end at the committed position (block would leave it so marked too);
+// the colour it makes up for itself may have fewer than six digits.
 func TestRealClientInstalledPagesReadIntegers(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and starts the companion binary")
@@ -416,9 +416,22 @@ func TestRealClientInstalledPagesReadIntegers(t *testing.T) {
 		}
 	}
 
-	// A refused drag: block while it lasts, end (not block) for its end.
+	// A drag the mode switch ends: block for the name sender, end where
+	// the token goes back to for the installed client's page.
+	dragger.send(core.EventTokenMoved, map[string]any{"id": demoBrannoc, "x": 200, "y": 390, "state": "start"})
+	dragger.next(core.EventTokenMoved)
+	if got := obj(t, watcher.next(core.EventTokenMoved).Data); got["state"] != float64(0) {
+		t.Fatalf("start reached the installed client's page as %v", got)
+	}
 	rcPatchSettings(t, s, `{"interaction": "none"}`)
-	watcher.next(core.EventInteractionUpdated)
+	if got := dragger.nextBlock(demoBrannoc); got["x"] != float64(320) {
+		t.Fatalf("the ended drag reached its dragger as %v, want block at the committed 320", got)
+	}
+	if got := obj(t, watcher.next(core.EventTokenMoved).Data); got["state"] != float64(2) || got["x"] != float64(320) {
+		t.Fatalf("the ended drag reached the installed client's page as %v, want end (2) at the committed 320", got)
+	}
+
+	// A refused drag: block while it lasts, end (not block) for its end.
 	watcher.send(core.EventTokenMoved, map[string]any{"id": demoBrannoc, "x": 600, "y": 600, "state": 0})
 	if got := watcher.nextBlock(demoBrannoc); got["x"] != float64(320) {
 		t.Fatalf("refused start answered %v, want block at the committed 320", got)
