@@ -1,6 +1,11 @@
 package routes
 
-import "net/http"
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"net/http"
+)
 
 // The Encounter+ web client reads tokenMoved's state as a number and
 // compares it with its own numbers: a page that receives "end" for another
@@ -9,17 +14,36 @@ import "net/http"
 // server cannot tell that client from its messages before it drags (its
 // clientUpdated looks like the built-in client's), but it knows which
 // client it served: /client/'s index.html marks the browser with this
-// cookie, scoped to /ws, when the page is an installed client's, and
-// clears it when it is the built-in one. A WebSocket that carries it
-// receives integer drag states from its first message (ws_dragstate.go).
+// cookie, scoped to /ws, naming the installed client it served (and clears
+// it for the built-in one). A WebSocket whose cookie names the client
+// installed now receives integer drag states from its first message
+// (ws_dragstate.go); a cookie left from a removed or replaced client, or
+// from another server on the same host, names nothing and counts for
+// nothing.
 const installedClientCookie = "companion_client"
 
-// markClientPage sets or clears the installed-client cookie on the
-// response that serves /client/'s index.html.
-func markClientPage(w http.ResponseWriter, installed bool) {
+// installedClientMark names the installed client: its data folder, name,
+// version and install time, hashed (stable across restarts, so a page that
+// reconnects after one keeps its integers). "" when none is installed.
+func (s *server) installedClientMark() string {
+	folder := s.clientFolder()
+	if folder == nil {
+		return ""
+	}
+	info := folder.Info()
+	if !info.Installed {
+		return ""
+	}
+	sum := sha256.Sum256([]byte(s.cfg.DataDir + "\x00" + info.Name + "\x00" + info.Version + "\x00" + info.InstalledAt))
+	return hex.EncodeToString(sum[:12])
+}
+
+// markClientPage sets the installed-client cookie on the response that
+// serves /client/'s index.html, or clears it for the built-in client.
+func (s *server) markClientPage(w http.ResponseWriter, installed bool) {
 	c := &http.Cookie{Name: installedClientCookie, Path: "/ws", HttpOnly: true, SameSite: http.SameSiteStrictMode}
-	if installed {
-		c.Value = "installed"
+	if mark := s.installedClientMark(); installed && mark != "" {
+		c.Value = mark
 	} else {
 		c.MaxAge = -1
 	}
@@ -27,8 +51,25 @@ func markClientPage(w http.ResponseWriter, installed bool) {
 }
 
 // fromInstalledClient reports whether a WebSocket request comes from a
-// page of an installed client.
-func fromInstalledClient(r *http.Request) bool {
+// page of the client installed now.
+func (s *server) fromInstalledClient(r *http.Request) bool {
 	c, err := r.Cookie(installedClientCookie)
-	return err == nil && c.Value == "installed"
+	if err != nil || c.Value == "" {
+		return false
+	}
+	return c.Value == s.installedClientMark()
+}
+
+type installedClientKey struct{}
+
+// withInstalledClient marks a WebSocket request as a page of the
+// installed client, for the hub.
+func withInstalledClient(r *http.Request) *http.Request {
+	return r.WithContext(context.WithValue(r.Context(), installedClientKey{}, true))
+}
+
+// isInstalledClient reads the mark withInstalledClient set.
+func isInstalledClient(ctx context.Context) bool {
+	v, _ := ctx.Value(installedClientKey{}).(bool)
+	return v
 }

@@ -45,7 +45,7 @@ func (s *server) serveClient(w http.ResponseWriter, r *http.Request) {
 	defer f.Close()
 	w.Header().Set("Content-Security-Policy", clientPolicy)
 	if name == "index.html" {
-		markClientPage(w, installed) // client_kind.go
+		s.markClientPage(w, installed) // client_kind.go
 	}
 	s.serveFile(w, r, name, f)
 }

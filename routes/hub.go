@@ -223,7 +223,7 @@ func (h *Hub) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.log.Info("websocket upgrade refused", "remote", r.RemoteAddr, "origin", r.Header.Get("Origin"), "err", err)
 		return
 	}
-	h.serve(ws, bw.conn, address, false, fromInstalledClient(r))
+	h.serve(ws, bw.conn, address, false, isInstalledClient(r.Context()))
 }
 
 // serve registers a connection, greets it and runs its two goroutines.

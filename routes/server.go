@@ -159,6 +159,9 @@ func (s *server) wrap(h http.Handler, public bool) http.Handler {
 func (s *server) websocketFirst(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if s.cfg.Hub != nil && websocket.IsWebSocketUpgrade(r) {
+			if s.fromInstalledClient(r) {
+				r = withInstalledClient(r) // integer drag states (client_kind.go)
+			}
 			s.cfg.Hub.ServeHTTP(w, r)
 			return
 		}

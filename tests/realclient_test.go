@@ -392,8 +392,11 @@ func TestRealClientInstalledPagesReadIntegers(t *testing.T) {
 		t.Fatalf("client install: %d %s %s", code, out, errOut)
 	}
 	cookie := rcClientCookie(t, s)
-	if cookie.Value != "installed" || cookie.Path != "/ws" || !cookie.HttpOnly {
+	if len(cookie.Value) != 24 || cookie.Path != "/ws" || !cookie.HttpOnly {
 		t.Fatalf("installed client's cookie %+v", cookie)
+	}
+	if again := rcClientCookie(t, s); again.Value != cookie.Value {
+		t.Fatalf("the installed client's mark changed between two loads: %q, %q", cookie.Value, again.Value)
 	}
 
 	watcher := rcDialAs(t, s, cookie)
@@ -451,5 +454,19 @@ func TestRealClientInstalledPagesReadIntegers(t *testing.T) {
 	}
 	if c := rcClientCookie(t, s); c.Value != "" || c.MaxAge >= 0 {
 		t.Fatalf("after removal the page should clear the cookie: %+v", c)
+	}
+	// A browser that kept the old cookie (the built-in page came from its
+	// cache), or one made up, gets names: the cookie must name the client
+	// installed now.
+	rcPatchSettings(t, s, `{"interaction": "all"}`)
+	for _, stale := range []*http.Cookie{cookie, {Name: cookie.Name, Value: "installed"}} {
+		page := rcDialAs(t, s, stale)
+		page.next(core.EventApp)
+		dragger.send(core.EventTokenMoved, map[string]any{"id": demoBrannoc, "x": 330, "y": 390, "state": "start"})
+		if got := obj(t, page.next(core.EventTokenMoved).Data); got["state"] != "start" {
+			t.Fatalf("cookie %q: the built-in client's page got state %v, want the name", stale.Value, got["state"])
+		}
+		dragger.send(core.EventTokenMoved, map[string]any{"id": demoBrannoc, "x": 330, "y": 390, "state": "end"})
+		page.next(core.EventTokenMoved)
 	}
 }
