@@ -37,32 +37,37 @@ func (s *server) serveClient(w http.ResponseWriter, r *http.Request) {
 		notFound(w, r)
 		return
 	}
-	f, err := s.openClientFile(name)
+	f, installed, err := s.openClientFile(name)
 	if err != nil {
 		notFound(w, r)
 		return
 	}
 	defer f.Close()
 	w.Header().Set("Content-Security-Policy", clientPolicy)
+	if name == "index.html" {
+		s.markClientPage(w, installed) // client_kind.go
+	}
 	s.serveFile(w, r, name, f)
 }
 
 // openClientFile opens a file of the installed client, or of the built-in
-// one when none is installed.
-func (s *server) openClientFile(name string) (fs.File, error) {
+// one when none is installed; installed tells which.
+func (s *server) openClientFile(name string) (f fs.File, installed bool, err error) {
 	if folder := s.clientFolder(); folder != nil {
 		f, installed, err := folder.Open(name)
 		if installed && err != nil {
-			return nil, err
+			return nil, true, err
 		}
 		if installed && name == "index.html" {
-			return rebaseIndex(f) // client_rebase.go
+			f, err := rebaseIndex(f) // client_rebase.go
+			return f, true, err
 		}
 		if installed {
-			return f, nil
+			return f, true, nil
 		}
 	}
-	return web.Client().Open(name)
+	f, err = web.Client().Open(name)
+	return f, false, err
 }
 
 // clientFolder is the installed client's folder: the import manager's,

@@ -11,6 +11,7 @@ import (
 	"github.com/go-chi/chi/v5/middleware"
 	"github.com/gorilla/websocket"
 	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/routes/hub"
 	"github.com/vttapp/companion/systems"
 	"github.com/vttapp/companion/web"
 )
@@ -159,6 +160,9 @@ func (s *server) wrap(h http.Handler, public bool) http.Handler {
 func (s *server) websocketFirst(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if s.cfg.Hub != nil && websocket.IsWebSocketUpgrade(r) {
+			if s.fromInstalledClient(r) {
+				r = hub.WithNumericDragStates(r) // integer drag states (client_kind.go)
+			}
 			s.cfg.Hub.ServeHTTP(w, r)
 			return
 		}

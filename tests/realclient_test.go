@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -334,5 +335,138 @@ func rcCheckCreatures(t *testing.T, game map[string]any) {
 	}
 	if first := rows[0].(map[string]any); first["name"] != "Ilsa Reedwhisper" || first["initiative"] != float64(19) {
 		t.Fatalf("first creature %v, want Ilsa at 19", first)
+	}
+}
+
+// rcDialAs is rcDial for a browser that sends cookie with its handshake.
+func rcDialAs(t *testing.T, s *Server, cookie *http.Cookie) *rcClient {
+	t.Helper()
+	h := http.Header{}
+	h.Set("Cookie", cookie.String())
+	conn, _, err := websocket.DefaultDialer.Dial("ws"+strings.TrimPrefix(s.URL, "http")+"/ws", h)
+	if err != nil {
+		t.Fatalf("dial /ws: %v\n%s", err, s.Output())
+	}
+	t.Cleanup(func() { conn.Close() })
+	return &rcClient{t: t, conn: conn}
+}
+
+// rcClientCookie is the installed-client cookie that GET /client/ sets.
+func rcClientCookie(t *testing.T, s *Server) *http.Cookie {
+	t.Helper()
+	resp, err := http.Get(s.URL + "/client/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	for _, c := range resp.Cookies() {
+		if c.Name == "companion_client" {
+			return c
+		}
+	}
+	t.Fatalf("GET /client/ set no companion_client cookie: %v", resp.Header["Set-Cookie"])
+	return nil
+}
+
+// What the real client's source shows and its trial needs: a page of the
+// installed client that has never dragged reads others' drags as the
+// client's integers (it compares them with its ControlState numbers, and a
+// name leaves the token marked as controlled, refusing its own drags); a
+// drag ended for everyone, and the end of a refused integer drag, reach it
+// as end at the committed position (block would leave it so marked too);
+// the colour it makes up for itself may have fewer than six digits.
+func TestRealClientInstalledPagesReadIntegers(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and starts the companion binary")
+	}
+	s := StartServer(t, ServerOptions{})
+	builtIn := rcClientCookie(t, s)
+	if builtIn.Value != "" || builtIn.MaxAge >= 0 {
+		t.Fatalf("the built-in client's page should clear the cookie: %+v", builtIn)
+	}
+	zipPath := t.TempDir() + "/web-client.zip"
+	if err := os.WriteFile(zipPath, fakeWebClient(t, "1.0.0"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, out, errOut := importRun(t, "client", "install", "--host-addr", strings.TrimPrefix(s.HostURL, "http://"), zipPath); code != 0 {
+		t.Fatalf("client install: %d %s %s", code, out, errOut)
+	}
+	cookie := rcClientCookie(t, s)
+	if len(cookie.Value) != 24 || cookie.Path != "/ws" || !cookie.HttpOnly {
+		t.Fatalf("installed client's cookie %+v", cookie)
+	}
+	if again := rcClientCookie(t, s); again.Value != cookie.Value {
+		t.Fatalf("the installed client's mark changed between two loads: %q, %q", cookie.Value, again.Value)
+	}
+
+	watcher := rcDialAs(t, s, cookie)
+	dragger := rcDial(t, s) // a contract client: names
+	watcher.next(core.EventApp)
+	dragger.next(core.EventApp)
+	watcher.send(core.EventClientUpdated, map[string]any{"name": "Ellie", "color": "#a3f1", "runMode": "normal", "device": nil, "screenWidth": 1280, "screenHeight": 800})
+	var cl core.Client
+	if err := json.Unmarshal(watcher.next(core.EventClientUpdated).Data, &cl); err != nil || cl.Color != "#00a3f1" || cl.Name != "Ellie" {
+		t.Fatalf("clientUpdated with the client's own colour #a3f1 registered %+v (%v)", cl, err)
+	}
+
+	for i, state := range []string{"start", "control", "end"} {
+		dragger.send(core.EventTokenMoved, map[string]any{"id": demoBrannoc, "x": 300 + i*10, "y": 390, "state": state})
+		if got := obj(t, dragger.next(core.EventTokenMoved).Data); got["state"] != state {
+			t.Fatalf("the name sender got %v", got)
+		}
+		if got := obj(t, watcher.next(core.EventTokenMoved).Data); got["state"] != float64(i) {
+			t.Fatalf("%s reached the installed client's page as %v, want %d", state, got["state"], i)
+		}
+	}
+
+	// A drag the mode switch ends: block for the name sender, end where
+	// the token goes back to for the installed client's page.
+	dragger.send(core.EventTokenMoved, map[string]any{"id": demoBrannoc, "x": 200, "y": 390, "state": "start"})
+	dragger.next(core.EventTokenMoved)
+	if got := obj(t, watcher.next(core.EventTokenMoved).Data); got["state"] != float64(0) {
+		t.Fatalf("start reached the installed client's page as %v", got)
+	}
+	rcPatchSettings(t, s, `{"interaction": "none"}`)
+	if got := dragger.nextBlock(demoBrannoc); got["x"] != float64(320) {
+		t.Fatalf("the ended drag reached its dragger as %v, want block at the committed 320", got)
+	}
+	if got := obj(t, watcher.next(core.EventTokenMoved).Data); got["state"] != float64(2) || got["x"] != float64(320) {
+		t.Fatalf("the ended drag reached the installed client's page as %v, want end (2) at the committed 320", got)
+	}
+
+	// A refused drag: block while it lasts, end (not block) for its end.
+	watcher.send(core.EventTokenMoved, map[string]any{"id": demoBrannoc, "x": 600, "y": 600, "state": 0})
+	if got := watcher.nextBlock(demoBrannoc); got["x"] != float64(320) {
+		t.Fatalf("refused start answered %v, want block at the committed 320", got)
+	}
+	watcher.send(core.EventTokenMoved, map[string]any{"id": demoBrannoc, "x": 610, "y": 600, "state": 2})
+	if got := obj(t, watcher.next(core.EventTokenMoved).Data); got["state"] != float64(2) || got["x"] != float64(320) {
+		t.Fatalf("refused end answered %v, want end (2) at the committed 320", got)
+	}
+	dragger.send(core.EventTokenMoved, map[string]any{"id": demoBrannoc, "x": 600, "y": 600, "state": "end"})
+	if got := dragger.nextBlock(demoBrannoc); got["state"] != "block" {
+		t.Fatalf("a contract client's refused end answered %v, want block", got)
+	}
+
+	// Removing the client clears the mark on the next page load.
+	if code, out, errOut := importRun(t, "client", "remove", "--host-addr", strings.TrimPrefix(s.HostURL, "http://")); code != 0 {
+		t.Fatalf("client remove: %d %s %s", code, out, errOut)
+	}
+	if c := rcClientCookie(t, s); c.Value != "" || c.MaxAge >= 0 {
+		t.Fatalf("after removal the page should clear the cookie: %+v", c)
+	}
+	// A browser that kept the old cookie (the built-in page came from its
+	// cache), or one made up, gets names: the cookie must name the client
+	// installed now.
+	rcPatchSettings(t, s, `{"interaction": "all"}`)
+	for _, stale := range []*http.Cookie{cookie, {Name: cookie.Name, Value: "installed"}} {
+		page := rcDialAs(t, s, stale)
+		page.next(core.EventApp)
+		dragger.send(core.EventTokenMoved, map[string]any{"id": demoBrannoc, "x": 330, "y": 390, "state": "start"})
+		if got := obj(t, page.next(core.EventTokenMoved).Data); got["state"] != "start" {
+			t.Fatalf("cookie %q: the built-in client's page got state %v, want the name", stale.Value, got["state"])
+		}
+		dragger.send(core.EventTokenMoved, map[string]any{"id": demoBrannoc, "x": 330, "y": 390, "state": "end"})
+		page.next(core.EventTokenMoved)
 	}
 }

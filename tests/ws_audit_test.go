@@ -197,11 +197,14 @@ func TestAuditWSRefusedWhenClosingIsJSON(t *testing.T) {
 }
 
 // TestAuditWSClientColorIsRRGGBB: contract 2.2 gives a client's colour as
-// #rrggbb; #rgb is widened, anything else is refused and not registered.
+// #rrggbb; #rgb is widened, fewer digits are a number's, anything else is
+// refused and not registered.
 func TestAuditWSClientColorIsRRGGBB(t *testing.T) {
 	e := newWSEnv(t, hub.Options{})
 	a, _ := e.connect(t)
-	for _, c := range [][2]string{{"#A1B2C3", "#a1b2c3"}, {"#abc", "#aabbcc"}} { // in order: the last one stays
+	// #12345 is the Encounter+ web client's 0x012345 (a random number
+	// written without its leading zeros).
+	for _, c := range [][2]string{{"#A1B2C3", "#a1b2c3"}, {"#12345", "#012345"}, {"#abc", "#aabbcc"}} { // in order: the last one stays
 		in, want := c[0], c[1]
 		a.send(core.EventClientUpdated, map[string]any{"color": in}, "")
 		var cl core.Client
@@ -210,7 +213,7 @@ func TestAuditWSClientColorIsRRGGBB(t *testing.T) {
 			t.Fatalf("colour %s registered as %q, want %s", in, cl.Color, want)
 		}
 	}
-	for _, bad := range []string{"red", "#12345", "#gggggg", "112233", "#1122334"} {
+	for _, bad := range []string{"red", "#", "#gggggg", "112233", "#1122334"} {
 		a.send(core.EventClientUpdated, map[string]any{"name": "X", "color": bad}, "c")
 		if m := a.reply("c"); m.Name != "error" || !strings.Contains(string(m.Data), "#rrggbb") {
 			t.Fatalf("colour %q answered %s %s", bad, m.Name, m.Data)

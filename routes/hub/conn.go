@@ -27,7 +27,8 @@ type conn struct {
 	host bool
 
 	// numericDragStates: this client sent a tokenMoved state as an
-	// integer and receives them so (dragstate.go).
+	// integer, or its page is an installed client's (routes/client_kind.go), and
+	// receives them so (dragstate.go).
 	numericDragStates atomic.Bool
 
 	mu     sync.Mutex

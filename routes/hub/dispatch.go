@@ -248,7 +248,7 @@ func onClientUpdated(ctx context.Context, c *conn, data json.RawMessage) (any, e
 	if in.Color != nil {
 		color, ok := clientColor(*in.Color)
 		if !ok {
-			return nil, core.Invalidf("clientUpdated: 'color' must be #rrggbb (or #rgb), not '%s'", core.Clip(*in.Color))
+			return nil, core.Invalidf("clientUpdated: 'color' must be #rrggbb (or #rgb, or a number of up to six hex digits), not '%s'", core.Clip(*in.Color))
 		}
 		in.Color = &color
 	}
@@ -275,7 +275,11 @@ func onClientUpdated(ctx context.Context, c *conn, data json.RawMessage) (any, e
 }
 
 // clientColor reads a client's colour as contract 2.2 gives it, #rrggbb
-// in lower case; #rgb is widened and "" clears it.
+// in lower case; #rgb is widened and "" clears it. One, two, four or five
+// digits are a 24-bit number written without its leading zeros: the
+// Encounter+ web client makes its first colour as '#' + a random number
+// below 0xffffff in hexadecimal, one client in sixteen gets fewer than six
+// digits, and it keeps that colour for good (docs/client-compatibility.md).
 func clientColor(v string) (string, bool) {
 	v = strings.ToLower(strings.TrimSpace(v))
 	if v == "" {
@@ -284,13 +288,16 @@ func clientColor(v string) (string, bool) {
 	if !hexColor.MatchString(v) {
 		return "", false
 	}
-	if len(v) == 4 {
+	switch digits := v[1:]; len(digits) {
+	case 3:
 		v = string([]byte{'#', v[1], v[1], v[2], v[2], v[3], v[3]})
+	case 1, 2, 4, 5:
+		v = "#" + strings.Repeat("0", 6-len(digits)) + digits
 	}
 	return v, true
 }
 
-var hexColor = regexp.MustCompile(`^#([0-9a-f]{3}|[0-9a-f]{6})$`)
+var hexColor = regexp.MustCompile(`^#[0-9a-f]{1,6}$`)
 
 func setString(dst *string, v *string) {
 	if v != nil {
@@ -329,7 +336,8 @@ func onViewportUpdated(_ context.Context, c *conn, data json.RawMessage) (any, e
 }
 
 // onTokenMoved drives a drag. A refused move answers the sender alone with
-// block at the token's committed position.
+// block at the token's committed position (end, for the last message of an
+// integer-state drag: below).
 func onTokenMoved(ctx context.Context, c *conn, data json.RawMessage) (any, error) {
 	m, numeric, err := decodeMovement(data) // state as a name or 0-4 (dragstate.go)
 	if err != nil {
@@ -343,6 +351,16 @@ func onTokenMoved(ctx context.Context, c *conn, data json.RawMessage) (any, erro
 		return nil, err
 	}
 	if c.numericDragStates.Load() {
+		if m.State == core.DragEnd || m.State == core.DragCancel {
+			// The Encounter+ web client marks a token controlled by
+			// someone else on every state but end, and refuses its own
+			// drags of it until an end comes: the refused drag's last
+			// answer is end at the committed position, which snaps the
+			// token back all the same.
+			last := *block
+			last.State = core.DragEnd
+			block = &last
+		}
 		if out, ok := numericMovement(block); ok {
 			return out, nil
 		}

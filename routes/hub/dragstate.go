@@ -2,7 +2,9 @@ package hub
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
+	"net/http"
 	"strconv"
 
 	"github.com/vttapp/companion/core"
@@ -10,10 +12,11 @@ import (
 
 // Drag states as integers. The real Encounter+ web client sends and reads
 // tokenMoved's state as a number, 0 to 4 in the contract's order (start,
-// control, end, block, cancel). A connection that sends a number is
-// answered in numbers from then on, for every tokenMoved it receives (its
-// own stream, others' drags, the block that refuses it); every other
-// connection gets the contract's names.
+// control, end, block, cancel). A connection that sends a number, or whose
+// page is an installed client's (routes/client_kind.go), is answered in numbers
+// from then on, for every tokenMoved it receives (its own stream, others'
+// drags, the block that refuses it); every other connection gets the
+// contract's names.
 var dragStateNames = [...]string{core.DragStart, core.DragControl, core.DragEnd, core.DragBlock, core.DragCancel}
 
 // dragStateNumber is the integer of a drag state name (-1 when unknown).
@@ -81,7 +84,11 @@ func numericMovement(data any) (any, bool) {
 
 // numericFrames encodes the integer-state form of the tokenMoved events
 // among events, once for every connection that asked for it: msgs[i] and
-// frames[i] are nil for every other event.
+// frames[i] are nil for every other event. A broadcast block or cancel
+// ends a drag everyone saw (a mode switch, the game master's veto, the
+// dragger giving up) and is sent as end at the position the token goes
+// back to: the Encounter+ web client marks a token controlled by someone on
+// every state but end, and refuses its own drags of it until an end comes.
 func (h *Hub) numericFrames(events []core.Event) (msgs, frames [][]byte) {
 	for i, e := range events {
 		if e.Name != core.EventTokenMoved {
@@ -90,6 +97,10 @@ func (h *Hub) numericFrames(events []core.Event) (msgs, frames [][]byte) {
 		data, ok := numericMovement(e.Data)
 		if !ok {
 			continue
+		}
+		if out := data.(movementOut); out.State == dragStateNumber(core.DragBlock) || out.State == dragStateNumber(core.DragCancel) {
+			out.State = dragStateNumber(core.DragEnd)
+			data = out
 		}
 		b, err := json.Marshal(outEnvelope{Name: e.Name, Data: data})
 		if err != nil {
@@ -122,4 +133,20 @@ func (s *dragState) UnmarshalJSON(b []byte) error {
 	}
 	*s = ""
 	return nil
+}
+
+type numericStatesKey struct{}
+
+// WithNumericDragStates marks a WebSocket request whose connection is to
+// receive integer drag states from its first message: routes knows which
+// page the browser was served (an installed client's, routes/client_kind.go),
+// the hub does not.
+func WithNumericDragStates(r *http.Request) *http.Request {
+	return r.WithContext(context.WithValue(r.Context(), numericStatesKey{}, true))
+}
+
+// numericStatesAsked reads the mark WithNumericDragStates set.
+func numericStatesAsked(ctx context.Context) bool {
+	v, _ := ctx.Value(numericStatesKey{}).(bool)
+	return v
 }

@@ -219,14 +219,16 @@ func (h *Hub) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.log.Info("websocket upgrade refused", "remote", r.RemoteAddr, "origin", r.Header.Get("Origin"), "err", err)
 		return
 	}
-	h.serve(ws, bw.conn, address, false)
+	h.serve(ws, bw.conn, address, false, numericStatesAsked(r.Context()))
 }
 
 // serve registers a connection, greets it and runs its two goroutines.
-func (h *Hub) serve(ws *websocket.Conn, bc *batchConn, address string, host bool) {
+// numericStates starts it on integer drag states (routes/client_kind.go).
+func (h *Hub) serve(ws *websocket.Conn, bc *batchConn, address string, host, numericStates bool) {
 	c := newConn(h, ws, bc)
 	c.address = address
 	c.host = host
+	c.numericDragStates.Store(numericStates)
 	// app goes first in the queue, before any broadcast can reach it.
 	app, _ := json.Marshal(outEnvelope{Name: core.EventApp, Data: map[string]any{"version": core.Version, "build": core.Build}})
 	c.queue.push(app)
