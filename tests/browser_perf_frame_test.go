@@ -16,8 +16,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/chromedp/cdproto/input"
 )
 
 // frameProbe is an init script timing each frame's requestAnimationFrame
@@ -67,34 +65,10 @@ type panProbe struct {
 func probePan(t *testing.T, system, name string, scripts ...string) panProbe {
 	t.Helper()
 	srv := StartServer(t, ServerOptions{Args: []string{"--system", system}})
-	p := newPage(t, name, desktopSize)
-	p.addInitScript(rememberedPlayer("Bench"))
-	for _, s := range scripts {
-		p.addInitScript(s)
-	}
-	p.addInitScript(frameProbe)
-	p.navigate(srv.URL + "/client/")
-	waitPlayerReady(t, p)
+	p := openPlayerWith(t, srv, name, append(scripts, frameProbe)...)
 	p.eval(`window.__probeStart()`)
 	cpu0 := readBrowserCPU()
-	cx, cy := float64(desktopSize.Width)/2, float64(desktopSize.Height)/2
-	move := func(kind input.DispatchMouseEventType, x, y float64, buttons int64) {
-		params := input.DispatchMouseEventParams{Type: kind, X: x, Y: y, Buttons: buttons, Button: input.MouseButtonMiddle, PointerType: input.DispatchMouseEventPointerTypeMouse}
-		if kind == input.DispatchMouseEventTypeMouseMoved && buttons == 0 {
-			params.Button = input.MouseButtonNone
-		}
-		p.do(chromedpCall(input.DispatchMouseEvent, params))
-	}
-	move(input.DispatchMouseEventTypeMouseMoved, cx, cy, 0)
-	move(input.DispatchMouseEventTypeMousePressed, cx, cy, 4)
-	for i := 1; i <= 40; i++ {
-		dx := 6 * float64(i%20)
-		if (i/20)%2 == 1 {
-			dx = 6 * float64(20-i%20)
-		}
-		move(input.DispatchMouseEventTypeMouseMoved, cx+dx, cy+dx/2, 4)
-	}
-	move(input.DispatchMouseEventTypeMouseReleased, cx, cy, 0)
+	middlePan(p, 40)
 	var frames []probeFrame
 	p.evalInto(`(() => { window.__probe.recording = false; return window.__probe.frames; })()`, &frames)
 	cpu := readBrowserCPU().sub(cpu0)

@@ -39,15 +39,10 @@ type glWork struct{ Draws, Elements, Uploaded float64 }
 func panFrameWork(t *testing.T, system, name string) glWork {
 	t.Helper()
 	srv := StartServer(t, ServerOptions{Args: []string{"--system", system}})
-	p := newPage(t, name, desktopSize)
-	p.addInitScript(rememberedPlayer("Bench"))
-	p.addInitScript(countGLWork)
-	p.navigate(srv.URL + "/client/")
-	waitPlayerReady(t, p)
+	p := openPlayerWith(t, srv, name, countGLWork)
 	cx, cy := float64(desktopSize.Width)/2, float64(desktopSize.Height)/2
 	move := func(kind input.DispatchMouseEventType, x, y float64, buttons int64) {
-		params := input.DispatchMouseEventParams{Type: kind, X: x, Y: y, Buttons: buttons, Button: input.MouseButtonMiddle, PointerType: input.DispatchMouseEventPointerTypeMouse}
-		p.do(chromedpCall(input.DispatchMouseEvent, params))
+		middleMouse(p, kind, x, y, buttons)
 	}
 	move(input.DispatchMouseEventTypeMousePressed, cx, cy, 4)
 	move(input.DispatchMouseEventTypeMouseMoved, cx+20, cy+10, 4)
