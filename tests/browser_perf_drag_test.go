@@ -22,7 +22,7 @@ import (
 // receives, and every pointer move with buttons pressed, with the time.
 const dragStageRecorder = `(() => {
 	const now = () => performance.timeOrigin + performance.now();
-	const st = window.__dragStages = {moves: [], sent: [], recv: []};
+	const st = window.__dragStages = {moves: [], raw: [], sent: [], recv: []};
 	const Orig = window.WebSocket;
 	const send = Orig.prototype.send;
 	Orig.prototype.send = function (data) {
@@ -45,6 +45,9 @@ const dragStageRecorder = `(() => {
 			});
 		}
 	};
+	window.addEventListener("pointerrawupdate", e => {
+		if (e.buttons) st.raw.push({t: performance.timeOrigin + e.timeStamp, h: now()});
+	}, true);
 	window.addEventListener("pointermove", e => {
 		if (!e.buttons || !window.companionDebug) return;
 		const p = window.companionDebug.screenToMap(e.clientX, e.clientY);
@@ -76,7 +79,7 @@ type stampedPoint struct {
 
 // dragStages is what one drag from A to B recorded.
 type dragStages struct {
-	Moves, Sent, Recv, Drawn []stampedPoint
+	Moves, Raw, Sent, Recv, Drawn []stampedPoint
 }
 
 // firstDrawnAt is the first of B's frames at or after t that drew the
@@ -102,6 +105,7 @@ func recordDrag(t *testing.T, a, b *browserPage, steps int) (dragStages, string)
 	b.idle()
 	var s dragStages
 	a.evalInto(`window.__dragStages.moves`, &s.Moves)
+	a.evalInto(`window.__dragStages.raw`, &s.Raw)
 	a.evalInto(`window.__dragStages.sent`, &s.Sent)
 	b.evalInto(`window.__dragStages.recv`, &s.Recv)
 	b.evalInto(`window.__drawnLog`, &s.Drawn)
@@ -130,34 +134,46 @@ func TestPlayerClientPerfDragStages(t *testing.T) {
 	for _, m := range s.Moves {
 		inputDelay = append(inputDelay, m.H-m.T)
 	}
+	var rawDelay []float64
+	for _, m := range s.Raw {
+		rawDelay = append(rawDelay, m.H-m.T)
+	}
 	// Stages per control A sent: handler -> send, send -> B receives,
-	// B receives -> B draws it exactly.
+	// B receives -> B draws it exactly. The server relays one client's
+	// moves in order: the i-th control sent is the i-th received.
 	var handlerToSend, wire, recvToDrawn, sentToDrawn, moveToDrawn []float64
-	ri := 0
-	unmatchedRecv, undrawn := 0, 0
+	var sent, recv []stampedPoint
 	for _, c := range s.Sent {
-		if c.State != "control" {
-			continue
+		if c.State == "control" {
+			sent = append(sent, c)
 		}
-		// The last pointer move handled before this send made it.
-		mi := -1
-		for i, m := range s.Moves {
+	}
+	for _, c := range s.Recv {
+		if c.State == "control" {
+			recv = append(recv, c)
+		}
+	}
+	unmatchedRecv, undrawn := max(0, len(sent)-len(recv)), 0
+	for i, c := range sent {
+		if i >= len(recv) || recv[i].X != c.X || recv[i].Y != c.Y {
+			t.Fatalf("control %d: A sent %v,%v, B received %+v: the relay is not in order", i, c.X, c.Y, recv[min(i, len(recv)-1)])
+		}
+		r := recv[i]
+		// The newest pointer event (raw or not) created before this send made it.
+		mi, created := -1, math.Inf(-1)
+		for j, m := range s.Moves {
 			if m.H <= c.T {
-				mi = i
+				mi, created = j, m.T
+			}
+		}
+		for _, m := range s.Raw {
+			if m.H <= c.T && m.T > created {
+				created = m.T
 			}
 		}
 		if mi >= 0 {
 			handlerToSend = append(handlerToSend, c.T-s.Moves[mi].H)
 		}
-		for ri < len(s.Recv) && !(s.Recv[ri].State == "control" && s.Recv[ri].X == c.X && s.Recv[ri].Y == c.Y) {
-			ri++
-		}
-		if ri == len(s.Recv) {
-			unmatchedRecv++
-			ri = 0
-			continue
-		}
-		r := s.Recv[ri]
 		wire = append(wire, r.T-c.T)
 		d := firstDrawnAt(s.Drawn, r.T, c.X, c.Y, 0.5)
 		if d < 0 {
@@ -166,8 +182,8 @@ func TestPlayerClientPerfDragStages(t *testing.T) {
 		}
 		recvToDrawn = append(recvToDrawn, s.Drawn[d].T-r.T)
 		sentToDrawn = append(sentToDrawn, s.Drawn[d].T-c.T)
-		if mi >= 0 {
-			moveToDrawn = append(moveToDrawn, s.Drawn[d].T-s.Moves[mi].T)
+		if !math.IsInf(created, -1) {
+			moveToDrawn = append(moveToDrawn, s.Drawn[d].T-created)
 		}
 	}
 	// The issue's measure: each pointer move to B's first frame at its x.
@@ -186,8 +202,9 @@ func TestPlayerClientPerfDragStages(t *testing.T) {
 		t.Logf("  %-44s p50 %7.1f ms  p99 %7.1f ms  (n=%d)", name, p50, p99, len(v))
 	}
 	t.Logf("drag A -> B, %d pointer moves, %d tokenMoved sent (%d received in B), %d frames of B recorded:", len(s.Moves), len(s.Sent), len(s.Recv), len(s.Drawn))
-	row("A pointer event created -> A handler", inputDelay)
-	row("A handler -> A sends control", handlerToSend)
+	row("A pointer event created -> A pointermove", inputDelay)
+	row("A pointer event created -> A pointerrawupdate", rawDelay)
+	row("A pointermove handled -> A sends control", handlerToSend)
 	row("A sends -> B receives (server + sockets)", wire)
 	row("B receives -> B frame drawn exactly there", recvToDrawn)
 	row("B frame interval during the drag", frameGaps)
