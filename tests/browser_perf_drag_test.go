@@ -126,8 +126,17 @@ func TestPlayerClientPerfDragStages(t *testing.T) {
 	perfEnabled(t)
 	srv := StartServer(t, ServerOptions{})
 	a := openPlayerWith(t, srv, "Player A", dragStageRecorder)
-	b := openPlayerWith(t, srv, "Player B", dragStageRecorder)
+	b := openPlayerWith(t, srv, "Player B", dragStageRecorder, frameProbe)
+	b.eval(`window.__probeStart()`)
+	cpu0 := readBrowserCPU()
 	s, _ := recordDrag(t, a, b, 40)
+	cpu := readBrowserCPU().sub(cpu0)
+	var bFrames []probeFrame
+	b.evalInto(`(() => { window.__probe.recording = false; return window.__probe.frames; })()`, &bFrames)
+	n := float64(max(1, len(bFrames)))
+	cpu.GPU /= n
+	cpu.All /= n
+	probeSummary(t, "B's frames during the drag", panProbe{frames: bFrames, cpu: cpu})
 
 	// Stage 1: the pointer event's creation to A's handler.
 	var inputDelay []float64
