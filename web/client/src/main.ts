@@ -2,16 +2,23 @@
 // Order (contract 6.1/6.2): GET /api once, then the WebSocket at the
 // server root, clientUpdated first; GET /api again after `reload` or a
 // reconnect, so the page always shows the current state.
+import { Assets } from "pixi.js";
 import { fetchSnapshot } from "./net/api";
 import { Socket, socketURL } from "./net/socket";
 import { Store } from "./state/store";
-import { MapRenderer } from "./map/renderer";
+import { MapRenderer, preloadBackground } from "./map/renderer";
 import { StatusBadge } from "./ui/status";
 import { askProfile, forgetProfile, savedProfile, type Profile } from "./ui/join";
 import { installDebug } from "./debug";
 import { mountTable, type TableUI } from "./ui/table";
 import { mayDrag, mayUseDoors, seesThrough } from "./permissions";
 import type { Snapshot, Token } from "./types";
+
+// Images decode on the page, not in Pixi's worker: starting that worker
+// (a blob: script, compiled afresh) held the first background and token
+// images back by up to seconds on a slow or busy device, while the decode
+// itself takes milliseconds.
+Assets.setPreferences({ preferWorkers: false });
 
 const params = new URLSearchParams(location.search);
 const displayParam = params.get("display");
@@ -153,7 +160,8 @@ async function start(): Promise<void> {
   performance.mark("companion:joined");
   // The snapshot downloads while WebGL starts up; it is applied after.
   const first = fetchSnapshot();
-  first.catch(() => {}); // reported by resync below
+  // The background image downloads and decodes while WebGL starts up.
+  first.then((snap) => preloadBackground(snap.map), () => {}); // an error is reported by resync below
   try {
     renderer = await MapRenderer.create(mapEl, store, {
       mode: "player",

@@ -14,6 +14,7 @@ import type { TokenView } from "./tokens";
 
 const controlInterval = 1000 / 30;
 const startThreshold = 4; // screen pixels before a press becomes a drag
+const remoteGlide = 1000 / 60; // ms: one frame of a 60 Hz display
 
 interface LocalDrag {
   view: TokenView;
@@ -28,6 +29,8 @@ interface LocalDrag {
   startScreenX: number;
   startScreenY: number;
   started: boolean;
+  latestX: number; // the newest token position, map units: what the next control sends
+  latestY: number;
   path: number[];
   lastSent: number;
   timer: number | undefined;
@@ -66,6 +69,12 @@ export class DragController {
         if (d.pointerType === "touch") this.handToViewport(d);
       }
     });
+    // Browsers deliver pointermove once per frame, just before drawing it;
+    // on a slow page (a CPU renderer, a busy phone) that held each control
+    // back by up to a frame. pointerrawupdate (Chromium, secure pages)
+    // comes as soon as the pointer moves: the control goes out from it,
+    // and pointermove still moves and draws the token here.
+    window.addEventListener("pointerrawupdate", (e) => this.onRawMove(e as PointerEvent));
     const lift = (e: PointerEvent) => this.pointers.delete(e.pointerId);
     canvas.addEventListener("pointerup", lift);
     canvas.addEventListener("pointercancel", (e) => {
@@ -119,6 +128,8 @@ export class DragController {
       startScreenX: e.global.x,
       startScreenY: e.global.y,
       started: false,
+      latestX: view.token.x,
+      latestY: view.token.y,
       path: [view.token.x, view.token.y],
       lastSent: 0,
       timer: undefined,
@@ -140,12 +151,30 @@ export class DragController {
     }
     const p = this.r.viewport.toWorld(e.global.x, e.global.y);
     const x = p.x + d.grabDX, y = p.y + d.grabDY;
+    d.latestX = x;
+    d.latestY = y;
     d.view.jumpTo(x, y);
     d.view.zIndex = 10_000;
     const n = d.path.length;
     if (Math.hypot(x - d.path[n - 2], y - d.path[n - 1]) > 12) d.path.push(Math.round(x), Math.round(y));
     this.drawPath();
     this.r.requestRender();
+    this.scheduleControl(d);
+  }
+
+  /** A pointer move as soon as it happens (before the frame that draws it): the position goes out now. */
+  private onRawMove(e: PointerEvent): void {
+    const d = this.local;
+    if (!d || !d.started || e.pointerId !== d.pointerId) return;
+    const r = this.r.app.canvas.getBoundingClientRect();
+    const p = this.r.viewport.toWorld(e.clientX - r.left, e.clientY - r.top);
+    d.latestX = p.x + d.grabDX;
+    d.latestY = p.y + d.grabDY;
+    this.scheduleControl(d);
+  }
+
+  /** At most 30 controls a second; the newest position always goes out. */
+  private scheduleControl(d: LocalDrag): void {
     const wait = controlInterval - (performance.now() - d.lastSent);
     if (wait <= 0) this.sendControl();
     else if (d.timer === undefined) d.timer = window.setTimeout(() => this.sendControl(), wait);
@@ -157,7 +186,7 @@ export class DragController {
     clearTimeout(d.timer);
     d.timer = undefined;
     d.lastSent = performance.now();
-    this.send("control", Math.round(d.view.drawnX), Math.round(d.view.drawnY));
+    this.send("control", Math.round(d.latestX), Math.round(d.latestY));
   }
 
   private onUp(e: FederatedPointerEvent): void {
@@ -297,10 +326,14 @@ export class DragController {
         if (!this.isDragging(m.id)) v.moveTo(v.token.x, v.token.y, quick ? 0 : 150);
         break;
       default:
-        // start/control from another client: glide toward it over about
-        // one control interval, so 30 updates a second look continuous.
+        // start/control from another client: a glide of one display frame
+        // from where the token is drawn. The steps between 30 controls a
+        // second look continuous, yet the token is drawn exactly where the
+        // other player's pointer was by the next frame but one (the next
+        // frame on a slow page): a longer glide put it a glide behind the
+        // pointer all along the drag.
         // Our own drag's echoes (during it, or late after its end) are skipped.
-        if (!this.isDragging(m.id) && !this.pendingOrigin.has(m.id)) v.moveTo(m.x, m.y, quick ? 0 : controlInterval * 1.5);
+        if (!this.isDragging(m.id) && !this.pendingOrigin.has(m.id)) v.moveTo(m.x, m.y, quick ? 0 : remoteGlide);
     }
     this.r.requestRender();
   }

@@ -49,6 +49,57 @@ export interface RendererOptions {
   userViewport: boolean;
 }
 
+/** Whether a background texture at `scale` covers the whole map. */
+function covers(tex: Texture, scale: number, map: MapData): boolean {
+  return tex.width * scale >= (map.width || 1000) - 0.5 && tex.height * scale >= (map.height || 1000) - 0.5;
+}
+
+/**
+ * Whether an image has no transparent pixel, judged from a copy at most
+ * 256 pixels a side drawn with area averaging (a transparent patch lowers
+ * the alpha of the pixel it falls in). Unreadable images count as not opaque.
+ */
+function isOpaque(tex: Texture): boolean {
+  const img = tex.source.resource as CanvasImageSource | undefined;
+  if (!img) return false;
+  try {
+    const k = Math.min(1, 256 / Math.max(tex.width, tex.height));
+    const w = Math.max(1, Math.round(tex.width * k)), h = Math.max(1, Math.round(tex.height * k));
+    const c = document.createElement("canvas");
+    c.width = w;
+    c.height = h;
+    const ctx = c.getContext("2d", { willReadFrequently: true })!;
+    ctx.imageSmoothingQuality = "high";
+    ctx.drawImage(img, 0, 0, w, h);
+    const px = ctx.getImageData(0, 0, w, h).data;
+    for (let i = 3; i < px.length; i += 4) if (px[i] !== 255) return false;
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function backgroundURL(src: string): string {
+  return /^(https?:|data:|blob:|\/)/i.test(src) ? src : "/" + src;
+}
+
+function loadBackgroundTexture(url: string): Promise<Texture> {
+  // Assets keeps one promise per URL: a preload and the renderer's own load share it.
+  return Assets.load<Texture>({ src: url, parser: "texture" } as never);
+}
+
+/**
+ * Starts downloading and decoding a map's background image before the
+ * renderer needs it (while WebGL starts up): the map is drawn as soon as
+ * both are ready instead of one after the other. Videos start with the map.
+ */
+export function preloadBackground(map: MapData | null | undefined): void {
+  if (!map || map.video || !map.image) return;
+  loadBackgroundTexture(backgroundURL(map.image)).catch(() => {
+    /* the renderer's own load reports it */
+  });
+}
+
 export class MapRenderer {
   app!: Application;
   viewport!: Viewport;
@@ -128,6 +179,11 @@ export class MapRenderer {
       if (!this.options.reducedMotion()) this.viewport.decelerate({ friction: 0.92 });
     }
     this.viewport.clampZoom({ minScale: 0.05, maxScale: 6 });
+    // The whole map is one render group: a pan or zoom changes the group's
+    // transform (one uniform) and reuses the recorded draw instructions,
+    // instead of recomputing every token's vertices and rebuilding the
+    // batches each frame (the cost of a pan grew with the token count).
+    this.viewport.enableRenderGroup();
     this.app.stage.addChild(this.viewport);
     this.viewport.addChild(this.background, this.floorTiles, this.grid, this.mapTiles, this.drawings, this.effects, this.measures,
       this.objectTiles, this.markers, this.tokenLayer, this.overlay, this.vision, this.fog, this.doors, this.focus, this.gmLayer);
@@ -156,7 +212,7 @@ export class MapRenderer {
     const loop = (now: number) => {
       if (this.app.renderer == null) return;
       this.ticker.update(now);
-      this.tick(this.ticker.deltaMS);
+      this.tick();
       requestAnimationFrame(loop);
     };
     requestAnimationFrame(loop);
@@ -173,9 +229,10 @@ export class MapRenderer {
     return new Promise((resolve) => this.idlers.push(resolve));
   }
 
-  private tick(dt: number): void {
+  private tick(): void {
     let moving = false;
-    for (const v of this.views.values()) if (v.step(dt)) moving = true;
+    const now = performance.now();
+    for (const v of this.views.values()) if (v.step(now)) moving = true;
     if (moving) this.visionDue = true;
     if (this.visionDue) this.redrawVision();
     if (this.viewport.dirty) {
@@ -333,13 +390,16 @@ export class MapRenderer {
       this.backgroundLoaded = true;
       return;
     }
-    const url = /^(https?:|data:|blob:|\/)/i.test(src) ? src : "/" + src;
+    const url = backgroundURL(src);
     const scale = map.scale && map.scale > 0 ? map.scale : 1;
     const place = (tex: Texture) => {
       if (this.bgKey !== key) return;
       const s = new Sprite(tex);
       s.scale.set(scale);
       this.background.addChild(s);
+      // The plain floor under an opaque image that covers the map is never
+      // seen, yet it cost a full-screen pass every frame on a CPU renderer.
+      base.visible = !(covers(tex, scale, map) && !map.video && isOpaque(tex));
       this.backgroundLoaded = true;
       performance.mark("companion:background-loaded");
       this.requestRender();
@@ -359,7 +419,7 @@ export class MapRenderer {
       this.video = v;
       return;
     }
-    Assets.load<Texture>({ src: url, parser: "texture" } as never).then(place, (err: Error) => {
+    loadBackgroundTexture(url).then(place, (err: Error) => {
       this.lastError = "background image failed to load: " + url + (err?.message ? ` (${err.message})` : "");
       this.requestRender();
     });

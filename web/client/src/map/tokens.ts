@@ -3,9 +3,11 @@
 // footprint is width x height cells; rotation turns the art; badges show
 // elevation; auras are drawn around it; bloodied and defeated tokens look
 // it. Position is animated: other players' drags glide, tokenUpdated jumps.
-import { Assets, Container, Ellipse, Graphics, Sprite, Text, Texture } from "pixi.js";
+import { Assets, BitmapFont, BitmapText, Container, Ellipse, Graphics, Sprite, Text, Texture } from "pixi.js";
 import type { Token } from "../types";
 import { parseColor } from "./grid";
+import { Glide } from "./glide";
+import { discAndRingTexture, discTexture, ringTexture } from "./token-art";
 
 const roleColors: Record<string, number> = { friendly: 0x2f7de1, hostile: 0xd63c3c, neutral: 0xd9a21b };
 
@@ -21,6 +23,31 @@ export function tokenImageURL(t: Token): string | null {
   return raw.startsWith("/") ? raw : "/" + raw;
 }
 
+/**
+ * Token labels are drawn from one shared glyph atlas (a bitmap font made
+ * once, at twice the usual label size, scaled per token) instead of a
+ * canvas texture per label: 500 labels were 500 textures, which broke the
+ * token layer's batches every 16 tokens, and each one was rasterised
+ * separately. Glyphs the atlas lacks are added when a label needs them.
+ */
+const labelFont = "companion-token-label";
+const labelFontSize = 52;
+let labelFontReady = false;
+
+function labelText(): BitmapText {
+  if (!labelFontReady) {
+    BitmapFont.install({
+      name: labelFont,
+      // The look of the former Text labels (26 px at resolution 2, 4 px stroke), at the atlas size.
+      style: { fontFamily: "system-ui, sans-serif", fontWeight: "700", fill: 0xffffff, fontSize: labelFontSize, stroke: { color: 0x000000, width: 8 } },
+      chars: [["0", "9"], ["A", "Z"], ["a", "z"], " "],
+      padding: 6,
+    });
+    labelFontReady = true;
+  }
+  return new BitmapText({ text: "", style: { fontFamily: labelFont, fontSize: 26 } });
+}
+
 export interface TokenLook {
   bloodied: boolean;
   defeated: boolean;
@@ -28,16 +55,12 @@ export interface TokenLook {
 
 export class TokenView extends Container {
   token: Token;
-  /** Where the token is drawn now; moves toward target. */
-  drawnX: number;
-  drawnY: number;
-  private targetX: number;
-  private targetY: number;
-  private speed = 0; // map pixels per ms; 0 = jump
+  /** Where the token is drawn, and where it glides to. */
+  private glide: Glide;
   private art = new Container();
-  private disc = new Graphics();
-  private ring = new Graphics();
-  private labelText: Text;
+  private disc = new Sprite();
+  private ring = new Sprite();
+  private labelText: BitmapText;
   private badge: Text;
   private auras = new Graphics();
   private badgeBack = new Graphics();
@@ -49,18 +72,19 @@ export class TokenView extends Container {
   constructor(t: Token, private cell: number) {
     super();
     this.token = t;
-    this.drawnX = this.targetX = t.x;
-    this.drawnY = this.targetY = t.y;
-    this.labelText = new Text({ text: "", style: { fontFamily: "system-ui, sans-serif", fontWeight: "700", fill: 0xffffff, fontSize: 26, stroke: { color: 0x000000, width: 4 } }, resolution: 2 });
+    this.glide = new Glide(t.x, t.y);
+    this.labelText = labelText();
     this.labelText.anchor.set(0.5);
     this.badge = new Text({ text: "", style: { fontFamily: "system-ui, sans-serif", fontWeight: "700", fill: 0xffffff, fontSize: 15 }, resolution: 2 });
     this.badge.anchor.set(0.5);
-    // Pixi batches a Graphics only below 200 vertices by default; a token's
-    // disc and rings are a little more, so each token cost its own draw
-    // calls and two shader switches (about 1000 of each for 500 tokens, the
-    // main cost of a crowded frame on a CPU renderer). Batched, the whole
-    // token layer is a handful of draws. The shapes are the same.
-    for (const g of [this.disc, this.ring, this.auras, this.badgeBack, this.overlay]) g.context.batchMode = "batch";
+    // Pixi batches a Graphics only below 200 vertices by default; auras
+    // and rims are a little more, so each token cost its own draw calls and
+    // shader switches (about 1000 of each for 500 tokens on a CPU renderer).
+    // Batched, the whole token layer is a handful of draws. The shapes are
+    // the same. (The disc and ring are sprites: see token-art.ts.)
+    for (const g of [this.auras, this.badgeBack, this.overlay]) g.context.batchMode = "batch";
+    this.disc.anchor.set(0.5);
+    this.ring.anchor.set(0.5);
     this.art.addChild(this.disc);
     this.addChild(this.auras, this.art, this.ring, this.overlay, this.labelText, this.badgeBack, this.badge);
     this.eventMode = "static";
@@ -82,11 +106,9 @@ export class TokenView extends Container {
     this.cell = cell;
     const w = this.pixelWidth, h = this.pixelHeight;
     const r = Math.min(w, h) / 2;
-    const color = roleColor(t.role);
     // A container is hit only through a hit area; the footprint is it.
     this.hitArea = new Ellipse(0, 0, w / 2, h / 2);
-    this.disc.clear().ellipse(0, 0, w / 2 - 2, h / 2 - 2).fill({ color }).stroke({ width: 2, color: 0xffffff, alpha: 0.35 });
-    this.ring.clear().ellipse(0, 0, w / 2 - 1.5, h / 2 - 1.5).stroke({ width: 3, color, alpha: 1 });
+
     this.labelText.text = (t.label || t.name?.slice(0, 2) || "").slice(0, 4);
     this.labelText.style.fontSize = Math.max(10, r * [0.8, 0.8, 0.62, 0.48, 0.4][this.labelText.text.length]);
     this.art.rotation = ((t.rotation ?? 0) * Math.PI) / 180;
@@ -118,6 +140,21 @@ export class TokenView extends Container {
     this.art.alpha = look.defeated ? 0.45 : 1;
     this.loadImage(tokenImageURL(t));
     this.labelText.visible = !this.hasImage;
+    this.drawBase();
+  }
+
+  /**
+   * The disc (inside the art: turned, scaled and faded with it) and the
+   * ring (above the art). When nothing lies between them and the art is
+   * neither scaled nor faded nor turned out of shape, both are one sprite.
+   */
+  private drawBase(): void {
+    const t = this.token, w = this.pixelWidth, h = this.pixelHeight;
+    const color = roleColor(t.role);
+    const plain = !this.hasImage && this.art.alpha === 1 && this.art.scale.x === 1 && (w === h || this.art.rotation === 0);
+    this.disc.texture = plain ? discAndRingTexture(color, w, h) : discTexture(color, w, h);
+    this.ring.texture = ringTexture(color, w, h);
+    this.ring.visible = !plain;
   }
 
   private loadImage(url: string | null): void {
@@ -127,6 +164,7 @@ export class TokenView extends Container {
       this.sprite.destroy();
       this.sprite = null;
       this.hasImage = false;
+      this.drawBase();
     }
     if (!url) return;
     Assets.load<Texture>({ src: url, parser: "texture" } as never).then(
@@ -146,6 +184,7 @@ export class TokenView extends Container {
         this.sprite = s;
         this.hasImage = true;
         this.labelText.visible = false;
+        this.drawBase();
       },
       () => {
         /* keep the disc and label */
@@ -155,40 +194,33 @@ export class TokenView extends Container {
 
   /** Where the token is going (equal to where it is drawn when still). */
   get target(): { x: number; y: number } {
-    return { x: this.targetX, y: this.targetY };
+    return { x: this.glide.targetX, y: this.glide.targetY };
+  }
+
+  /** Where the token is drawn now. */
+  get drawnX(): number {
+    return this.glide.x;
+  }
+  get drawnY(): number {
+    return this.glide.y;
   }
 
   /** Jumps to (x, y) (tokenUpdated, snapshots, my own drag). */
   jumpTo(x: number, y: number): void {
-    this.drawnX = this.targetX = x;
-    this.drawnY = this.targetY = y;
-    this.speed = 0;
+    this.glide.jumpTo(x, y);
     this.position.set(x, y);
   }
 
-  /** Glides to (x, y) within about `ms` (others' drags, block snap-back). */
+  /** Glides to (x, y), arriving `ms` from now (others' drags, block snap-back); 0 jumps. */
   moveTo(x: number, y: number, ms: number): void {
-    this.targetX = x;
-    this.targetY = y;
-    const d = Math.hypot(x - this.drawnX, y - this.drawnY);
-    this.speed = ms > 0 ? Math.max(d / ms, 0.05) : 0;
-    if (this.speed === 0) this.jumpTo(x, y);
+    this.glide.moveTo(x, y, ms, performance.now());
+    if (!(ms > 0)) this.position.set(x, y);
   }
 
-  /** Advances an animation by dt ms; true while still moving. */
-  step(dt: number): boolean {
-    if (this.drawnX === this.targetX && this.drawnY === this.targetY) return false;
-    const dx = this.targetX - this.drawnX, dy = this.targetY - this.drawnY;
-    const d = Math.hypot(dx, dy);
-    const go = this.speed * dt;
-    if (go >= d || this.speed === 0) {
-      this.drawnX = this.targetX;
-      this.drawnY = this.targetY;
-    } else {
-      this.drawnX += (dx / d) * go;
-      this.drawnY += (dy / d) * go;
-    }
-    this.position.set(this.drawnX, this.drawnY);
+  /** Advances a glide to time `now` (performance.now() ms); true while still moving. */
+  step(now: number): boolean {
+    if (!this.glide.step(now)) return false;
+    this.position.set(this.glide.x, this.glide.y);
     return true;
   }
 }
