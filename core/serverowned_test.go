@@ -73,8 +73,7 @@ func TestWritesKeepServerOwnedFields(t *testing.T) {
 	if c.Hidden || c.Notes != "" {
 		t.Errorf("a player's PATCH changed hidden %v or notes %q", c.Hidden, c.Notes)
 	}
-	c, err = f.svc.PatchCombatant(svcCtx, svcHeroCombatant, core.Object{"notes": "secret"})
-	if err != nil {
+	if _, err := f.svc.PatchCombatant(svcCtx, svcHeroCombatant, core.Object{"notes": "secret"}); err != nil {
 		t.Fatal(err)
 	}
 	c, err = players.PutCombatant(svcCtx, svcHeroCombatant, &core.Combatant{ID: svcHeroCombatant, Name: "Hero", Notes: "mine"})
