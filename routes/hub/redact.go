@@ -11,7 +11,8 @@ type hiddenStub struct {
 
 // forPlayers returns the payload of a broadcast as players may see it (a
 // map without its hidden objects, see core.PlayerMap; combatants without
-// their notes and a foe's data, see core.CombatantForPlayers).
+// their notes and a foe's numbers, see core.CombatantForPlayers; a token
+// with its stored combatant stripped, see core.TokenForPlayers).
 // WebSocket clients are players and player displays (the game master uses
 // the host console), so hidden tokens and combatants never reach them in
 // full, the same rule GET /api follows.
@@ -21,6 +22,7 @@ func forPlayers(data any) any {
 		if v != nil && v.Hidden {
 			return hiddenStub{ID: v.ID, Hidden: true}
 		}
+		return core.TokenForPlayers(v)
 	case *core.Combatant:
 		if v != nil && v.Hidden {
 			return hiddenStub{ID: v.ID, Hidden: true}
