@@ -48,7 +48,7 @@ func forPlayers(data any) any {
 
 // playerCombatants is a list of combatants as players may see it: the
 // hidden ones left out, the others without what is the game master's
-// (core.CombatantForPlayers: notes, and a foe's data).
+// (core.CombatantForPlayers: notes, and a foe's numbers).
 func playerCombatants(list []*core.Combatant) []*core.Combatant {
 	if list == nil {
 		return nil
