@@ -70,6 +70,20 @@ func storedJSON(t *testing.T, v any) string {
 	return string(b)
 }
 
+// putBackRenamed is a player's edit of what they read: GET path, rename
+// the object from one name to another, PUT it back. Neither answer may
+// carry the game master's fields.
+func putBackRenamed(t *testing.T, e *consoleEnv, path, from, to string) {
+	t.Helper()
+	r := e.publicCall(t, "GET", path, "")
+	noGMFields(t, "GET "+path, r.body)
+	r = e.publicCall(t, "PUT", path, strings.Replace(string(r.body), `"name":"`+from+`"`, `"name":"`+to+`"`, 1))
+	if r.status != 200 {
+		t.Fatalf("PUT %s: %d %s", path, r.status, r.body)
+	}
+	noGMFields(t, "PUT "+path, r.body)
+}
+
 func (e *consoleEnv) storedOrc(t *testing.T) *core.Combatant {
 	t.Helper()
 	c, err := e.svc.Combatant(context.Background(), guardedOrcID)
@@ -104,13 +118,7 @@ func TestPlayersWritesKeepGMFields(t *testing.T) {
 
 	t.Run("PUT combatant", func(t *testing.T) {
 		e, unchanged := guarded(t)
-		r := e.publicCall(t, "GET", "/api/combatants/"+guardedOrcID, "")
-		noGMFields(t, "GET /api/combatants", r.body)
-		r = e.publicCall(t, "PUT", "/api/combatants/"+guardedOrcID, strings.Replace(string(r.body), `"name":"Orc"`, `"name":"Orc I"`, 1))
-		if r.status != 200 {
-			t.Fatalf("PUT: %d %s", r.status, r.body)
-		}
-		noGMFields(t, "PUT /api/combatants", r.body)
+		putBackRenamed(t, e, "/api/combatants/"+guardedOrcID, "Orc", "Orc I")
 		if e.storedOrc(t).Name != "Orc I" {
 			t.Error("the player's rename was lost")
 		}
@@ -130,15 +138,9 @@ func TestPlayersWritesKeepGMFields(t *testing.T) {
 
 	t.Run("PUT and PATCH token", func(t *testing.T) {
 		e, unchanged := guarded(t)
-		r := e.publicCall(t, "GET", "/api/tokens/"+tokenA, "")
-		noGMFields(t, "GET /api/tokens", r.body)
-		r = e.publicCall(t, "PUT", "/api/tokens/"+tokenA, strings.Replace(string(r.body), `"name":"A"`, `"name":"A1"`, 1))
-		if r.status != 200 {
-			t.Fatalf("PUT token: %d %s", r.status, r.body)
-		}
-		noGMFields(t, "PUT /api/tokens", r.body)
+		putBackRenamed(t, e, "/api/tokens/"+tokenA, "A", "A1")
 		unchanged("a player's PUT of the token they read")
-		r = e.publicCall(t, "PATCH", "/api/tokens/"+tokenA, `{"combatant": null}`)
+		r := e.publicCall(t, "PATCH", "/api/tokens/"+tokenA, `{"combatant": null}`)
 		noGMFields(t, "PATCH /api/tokens", r.body)
 		unchanged("a player's token PATCH")
 		if tk, _ := e.svc.Token(context.Background(), tokenA); tk.Name != "A1" {
