@@ -45,7 +45,9 @@
 //
 // Players never receive what the game master hides. playerview.go and
 // playertokens.go shape what players see: hidden tokens, combatants and
-// dm-layer objects left out, combatants without notes or a foe's data.
+// dm-layer objects left out, combatants without notes or a foe's numbers
+// (data, attributes, modifiers); a player's write puts back what the view
+// left out (serverowned.go).
 // When players and the host must receive different payloads, an event
 // carries Views{Players, Host} (views.go); HostOnly marks a payload for
 // the game master alone. The hub encodes each view once.

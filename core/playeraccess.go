@@ -7,9 +7,11 @@ import "context"
 // /api/combatants/{id}, updateToken and updateCombatant): a hidden token
 // or combatant does not exist for them (not found, as an unknown id), and
 // their writes cannot hide or reveal one: `hidden` keeps its stored value,
-// as the server-owned fields do, and so do a combatant's `notes`, which
-// players never see (CombatantForPlayers). The Service's own methods are
-// the game master's (the host console) and see everything.
+// as the server-owned fields do, and so does what players are never shown
+// (CombatantForPlayers, TokenForPlayers): a combatant's role, notes,
+// effects' notes and a foe's numbers, a token's stored combatant
+// (restoreServerOwned). The Service's own methods are the game master's
+// (the host console) and see everything.
 type PlayerAccess struct{ s *Service }
 
 // Token is Service.Token for players.

@@ -2,21 +2,32 @@ package core
 
 import "testing"
 
-// CombatantForPlayers leaves out notes, effects' notes and a foe's data;
-// the token's combatant leaves out effects' notes too. The stored
-// combatant is never changed.
+// CombatantForPlayers leaves out notes, effects' notes and a foe's
+// numbers (data, attributes, modifiers); the token's combatant leaves out
+// effects' notes too. The stored combatant is never changed.
 func TestCombatantForPlayers(t *testing.T) {
 	fx := []StatusEffect{{ID: "fx", Name: "Poisoned", Notes: "gm"}}
-	foe := &Combatant{ID: "c1", Role: RoleHostile, Notes: "gm", Data: Object{"hit_points": 15.0}, Effects: fx}
+	mods := []Modifier{{ID: "m", Enabled: true, Attribute: "data.ac", Value: "2"}}
+	foe := &Combatant{ID: "c1", Role: RoleHostile, Notes: "gm", Data: Object{"hit_points": 15.0}, Effects: fx,
+		Attributes: Object{"ac": 13.0}, Modifiers: mods}
 	got := CombatantForPlayers(foe)
 	if got.Notes != "" || got.Data != nil || got.Effects[0].Notes != "" || got.Effects[0].Name != "Poisoned" {
 		t.Fatalf("foe for players: %+v", got)
 	}
-	if foe.Notes != "gm" || foe.Data == nil || foe.Effects[0].Notes != "gm" {
+	if got.Attributes == nil || len(got.Attributes) != 0 || got.Modifiers == nil || len(got.Modifiers) != 0 {
+		t.Fatalf("foe's attributes and modifiers for players (want {} and []): %+v %+v", got.Attributes, got.Modifiers)
+	}
+	if foe.Notes != "gm" || foe.Data == nil || foe.Effects[0].Notes != "gm" || foe.Attributes["ac"] != 13.0 || len(foe.Modifiers) != 1 {
 		t.Fatalf("the stored combatant changed: %+v", foe)
 	}
-	friend := &Combatant{ID: "c2", Role: RoleFriendly, Notes: "gm", Data: Object{"hit_points": 30.0}}
-	if got := CombatantForPlayers(friend); got.Notes != "" || got.Data["hit_points"] != 30.0 {
+	// A foe with nothing but attributes or modifiers is copied too.
+	for _, bare := range []*Combatant{{ID: "a", Attributes: Object{"ac": 1.0}}, {ID: "m", Role: RoleNeutral, Modifiers: mods}} {
+		if got := CombatantForPlayers(bare); got == bare || len(got.Attributes) != 0 || len(got.Modifiers) != 0 {
+			t.Fatalf("%s for players: %+v", bare.ID, got)
+		}
+	}
+	friend := &Combatant{ID: "c2", Role: RoleFriendly, Notes: "gm", Data: Object{"hit_points": 30.0}, Attributes: Object{"ac": 16.0}, Modifiers: mods}
+	if got := CombatantForPlayers(friend); got.Notes != "" || got.Data["hit_points"] != 30.0 || got.Attributes["ac"] != 16.0 || len(got.Modifiers) != 1 {
 		t.Fatalf("friend for players: %+v", got)
 	}
 	clean := &Combatant{ID: "c3", Role: RoleFriendly, Data: Object{"hit_points": 1.0}}
@@ -25,6 +36,13 @@ func TestCombatantForPlayers(t *testing.T) {
 	}
 	if tc := playerCombatant(foe); tc.Effects[0].Notes != "" || tc.Data != nil || tc.Notes != "" {
 		t.Fatalf("token's combatant: %+v", tc)
+	}
+	tok := &Token{ID: "t", Combatant: foe}
+	if tt := TokenForPlayers(tok); tt.Combatant.Notes != "" || tt.Combatant.Data != nil || len(tt.Combatant.Attributes) != 0 || tok.Combatant != foe {
+		t.Fatalf("TokenForPlayers: %+v", tt.Combatant)
+	}
+	if tt := TokenForPlayers(&Token{ID: "t", Combatant: &Combatant{ID: "h", Hidden: true}}); tt.Combatant != nil {
+		t.Fatalf("TokenForPlayers sent a hidden combatant: %+v", tt.Combatant)
 	}
 	g := playerGame(&Game{Combatants: []*Combatant{foe, {ID: "h", Hidden: true}}})
 	if len(g.Combatants) != 1 || g.Combatants[0].Notes != "" || g.Combatants[0].Data != nil {

@@ -39,31 +39,36 @@ func playerCombatant(c *Combatant) *Combatant {
 	}
 }
 
-// NumbersShown reports whether players may know a combatant's numbers (its
-// data: hit points and the like). Only a friendly combatant's, the party
-// and its allies: a hostile or neutral creature's are the game master's,
-// players learn only bloodied and dead. Health, CombatantForPlayers and
-// the token's combatant (playerCombatant, which never has data) follow it.
+// NumbersShown reports whether players may know a combatant's numbers:
+// its data (hit points and the like), attributes and modifiers (stat
+// adjustments such as "data.ac +1"). Only a friendly combatant's, the
+// party and its allies: a hostile or neutral creature's are the game
+// master's, players learn only bloodied and dead. Health,
+// CombatantForPlayers and the token's combatant (playerCombatant, which
+// never has them) follow it.
 func NumbersShown(c *Combatant) bool { return c.Role == RoleFriendly }
 
 // CombatantForPlayers returns a combatant as players may see it in a game
 // (GET /api, gameUpdated) or a combatant event (combatantUpdated,
 // combatantsUpdated): without its notes and its effects' notes, which are
-// the game master's, and without its data unless NumbersShown. c is not
-// changed; it is returned itself when nothing is left out.
+// the game master's, and without its data, attributes and modifiers
+// unless NumbersShown (attributes {} and modifiers [], as the shape
+// requires them). c is not changed; it is returned itself when nothing is
+// left out. A player's write puts back what it leaves out
+// (Combatant.keepFromPlayers).
 func CombatantForPlayers(c *Combatant) *Combatant {
 	if c == nil {
 		return nil
 	}
-	dropData := c.Data != nil && !NumbersShown(c)
-	if c.Notes == "" && !dropData && !effectsHaveNotes(c.Effects) {
+	dropNumbers := !NumbersShown(c) && (c.Data != nil || len(c.Attributes) > 0 || len(c.Modifiers) > 0)
+	if c.Notes == "" && !dropNumbers && !effectsHaveNotes(c.Effects) {
 		return c
 	}
 	cp := *c
 	cp.Notes = ""
 	cp.Effects = playerEffects(c.Effects)
-	if dropData {
-		cp.Data = nil
+	if dropNumbers {
+		cp.Data, cp.Attributes, cp.Modifiers = nil, Object{}, []Modifier{}
 	}
 	return &cp
 }
@@ -88,4 +93,22 @@ func effectsHaveNotes(effects []StatusEffect) bool {
 		}
 	}
 	return false
+}
+
+// TokenForPlayers returns a token as players may see it when it is sent
+// alone (GET, PUT and PATCH /api/tokens/{id}, the answer to updateToken):
+// the combatant stored with it as playerCombatant strips it, or none when
+// that combatant is hidden, as in a map (playerToken). t is not changed;
+// it is returned itself when it has no combatant. A player's write keeps
+// the stored combatant (Token.restoreServerOwned).
+func TokenForPlayers(t *Token) *Token {
+	if t == nil || t.Combatant == nil {
+		return t
+	}
+	cp := *t
+	cp.Combatant = nil
+	if !t.Combatant.Hidden {
+		cp.Combatant = playerCombatant(t.Combatant)
+	}
+	return &cp
 }

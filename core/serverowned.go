@@ -41,20 +41,62 @@ func (e *Entity) restoreServerOwned(old *Entity) {
 }
 
 // restoreServerOwned keeps a token's id, map and revision; a player's
-// write also keeps whether it is hidden (hiding is the game master's).
+// write also keeps whether it is hidden (hiding is the game master's) and
+// the combatant stored with it, which players receive stripped or
+// replaced by the linked one (playerToken): writing back what they
+// received must not overwrite it.
 func (t *Token) restoreServerOwned(old *Token, players bool) {
 	t.ID, t.MapID, t.Revision = old.ID, old.MapID, old.Revision
 	if players {
-		t.Hidden = old.Hidden
+		t.Hidden, t.Combatant = old.Hidden, old.Combatant
 	}
 }
 
 // restoreServerOwned keeps a combatant's id, campaign, rank and revision;
-// a player's write also keeps whether it is hidden and its notes, which
-// players never see (CombatantForPlayers).
+// a player's write also keeps what players cannot see or decide
+// (keepFromPlayers).
 func (c *Combatant) restoreServerOwned(old *Combatant, players bool) {
 	c.ID, c.Campaign, c.Rank, c.Revision = old.ID, old.Campaign, old.Rank, old.Revision
 	if players {
-		c.Hidden, c.Notes = old.Hidden, old.Notes
+		c.keepFromPlayers(old)
+	}
+}
+
+// keepFromPlayers puts back on a player's version of a combatant what
+// CombatantForPlayers leaves out, so that a player who reads a combatant,
+// edits it and writes it back loses nothing they were not shown, and
+// cannot set it either: its notes and its effects' notes, and unless
+// NumbersShown its data, attributes and modifiers. It also keeps hidden
+// and role, the game master's calls: a role turned friendly would show a
+// foe's numbers to the next read.
+func (c *Combatant) keepFromPlayers(old *Combatant) {
+	c.Hidden, c.Role, c.Notes = old.Hidden, old.Role, old.Notes
+	keepEffectNotes(c.Effects, old.Effects)
+	if !NumbersShown(old) {
+		c.Data, c.Attributes, c.Modifiers = old.Data, old.Attributes, old.Modifiers
+	}
+}
+
+// keepEffectNotes gives each effect of a player's write the notes of the
+// stored effect it is (the same id; an effect without an id is the stored
+// one at its place when that has none either), and none to a new one.
+func keepEffectNotes(next, old []StatusEffect) {
+	byID := make(map[string]string, len(old))
+	for _, e := range old {
+		if e.ID != "" {
+			if _, seen := byID[e.ID]; !seen {
+				byID[e.ID] = e.Notes
+			}
+		}
+	}
+	for i := range next {
+		switch {
+		case next[i].ID != "":
+			next[i].Notes = byID[next[i].ID]
+		case i < len(old) && old[i].ID == "":
+			next[i].Notes = old[i].Notes
+		default:
+			next[i].Notes = ""
+		}
 	}
 }

@@ -37,11 +37,12 @@ func (s *server) patchCombatant(w http.ResponseWriter, r *http.Request) {
 }
 
 // Tokens (contract 4.4): PUT takes the body's id (the body wins); writes
-// do not animate.
+// do not animate. The answer is the token as players see it
+// (core.TokenForPlayers: a combatant stored with it stripped).
 
 func (s *server) getToken(w http.ResponseWriter, r *http.Request) {
 	t, err := s.cfg.Service.Players().Token(r.Context(), pathParam(r, "id"))
-	s.answer(w, r, t, err)
+	s.answer(w, r, core.TokenForPlayers(t), err)
 }
 
 func (s *server) putToken(w http.ResponseWriter, r *http.Request) {
@@ -51,7 +52,7 @@ func (s *server) putToken(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	out, err := s.cfg.Service.Players().PutToken(r.Context(), pathParam(r, "id"), &t)
-	s.answer(w, r, out, err)
+	s.answer(w, r, core.TokenForPlayers(out), err)
 }
 
 func (s *server) patchToken(w http.ResponseWriter, r *http.Request) {
@@ -61,7 +62,7 @@ func (s *server) patchToken(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	out, err := s.cfg.Service.Players().PatchToken(r.Context(), pathParam(r, "id"), patch)
-	s.answer(w, r, out, err)
+	s.answer(w, r, core.TokenForPlayers(out), err)
 }
 
 // answer writes v as JSON, or err.

@@ -11,7 +11,8 @@ type hiddenStub struct {
 
 // forPlayers returns the payload of a broadcast as players may see it (a
 // map without its hidden objects, see core.PlayerMap; combatants without
-// their notes and a foe's data, see core.CombatantForPlayers).
+// their notes and a foe's numbers, see core.CombatantForPlayers; a token
+// with its stored combatant stripped, see core.TokenForPlayers).
 // WebSocket clients are players and player displays (the game master uses
 // the host console), so hidden tokens and combatants never reach them in
 // full, the same rule GET /api follows.
@@ -21,6 +22,7 @@ func forPlayers(data any) any {
 		if v != nil && v.Hidden {
 			return hiddenStub{ID: v.ID, Hidden: true}
 		}
+		return core.TokenForPlayers(v)
 	case *core.Combatant:
 		if v != nil && v.Hidden {
 			return hiddenStub{ID: v.ID, Hidden: true}
@@ -46,7 +48,7 @@ func forPlayers(data any) any {
 
 // playerCombatants is a list of combatants as players may see it: the
 // hidden ones left out, the others without what is the game master's
-// (core.CombatantForPlayers: notes, and a foe's data).
+// (core.CombatantForPlayers: notes, and a foe's numbers).
 func playerCombatants(list []*core.Combatant) []*core.Combatant {
 	if list == nil {
 		return nil
