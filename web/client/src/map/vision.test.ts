@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { computeAreas, isPartyViewer, visibleIn, type VisionInput } from "./vision";
+import { computeAreas, isPartyViewer, sameDarkness, visibleIn, type VisionInput } from "./vision";
 import type { MapData, Sight, Token } from "../types";
 
 const room = [0, 0, 1000, 0, 1000, 1000, 0, 1000];
@@ -73,4 +73,14 @@ test("a light carried by a tile lights the tile's place", () => {
   const a = computeAreas(input(dark, [{ id: "A", x: 100, y: 100, player: true, vision: { enabled: true } }], [{ key: "token-A", x: 100, y: 100, polygon: room }]));
   assert.ok(visibleIn(a, 850, 800), "lit by the tile's light");
   assert.ok(!visibleIn(a, 500, 500));
+});
+
+test("sameDarkness: equal polygons (new arrays) are the same darkness; a moved point, another polygon or daylight is not", () => {
+  const areas = (sight: number[][], daylight = 0) => ({ lineOfSight: true, sight, bright: [], dim: [[0, 0, 10, 0, 10, 10]], tints: [], daylight });
+  const a = areas([[0, 0, 100, 0, 100, 100]]);
+  assert.ok(sameDarkness(a, areas([[0, 0, 100, 0, 100, 100]])));
+  assert.ok(!sameDarkness(a, areas([[0, 0, 100, 0, 100, 101]])));
+  assert.ok(!sameDarkness(a, areas([[0, 0, 100, 0, 100, 100], [0, 0, 1, 0, 1, 1]])));
+  assert.ok(!sameDarkness(a, areas([[0, 0, 100, 0, 100, 100, 0, 100]])));
+  assert.ok(!sameDarkness(a, areas([[0, 0, 100, 0, 100, 100]], 0.5)));
 });

@@ -1,7 +1,7 @@
 // What the party sees, and its drawing. The server computes visibility
 // polygons (one computation serves every page); this module clips them by
 // each token's vision and light radii and the map's losVisionLimit, and
-// draws darkness with GPU stencil masks:
+// draws darkness into a texture, erasing the sight and light polygons:
 //   - outside every party token's sight: black (or the dimmed "explored"
 //     look when fogExploration remembers it);
 //   - in sight but unlit: darkened by 1 - losDaylight;
@@ -11,7 +11,7 @@
 // player token. isVisibleAt() answers from the same areas the masks draw.
 import { Container, Graphics, RenderTexture, Sprite, type Renderer } from "pixi.js";
 import type { MapData, Sight, Token } from "../types";
-import { circle, clipToRadius, inPolygon, sightSegments, visibilityPolygon, type Segment } from "./geometry";
+import { clipToRadius, inPolygon, sightSegments, visibilityPolygon, type Segment } from "./geometry";
 import { parseColor, pixelsPerUnit } from "./grid";
 
 export interface VisionInput {
@@ -114,29 +114,47 @@ export function visibleIn(a: VisionAreas, x: number, y: number): boolean {
 }
 
 /**
- * The darkness overlay: three full-map rectangles, each with an inverse
- * stencil mask. Masks cost several full-screen passes per frame, which a
- * CPU renderer (SwiftShader, weak phone GPUs) pays on every pan frame; so
- * the masked layers are drawn once per vision change into a texture the
- * size of the map (at most maxSide pixels a side), and each frame shows
- * that texture. Past the map's edges, where no sight reaches, the same
- * three fills are plain rectangles. bake() draws the texture; the
- * renderer calls it before a frame (draw() only records what to draw).
+ * The darkness overlay, three layers over the map: `unlit` outside dim and
+ * bright light, `undim` outside bright light, `blind` outside sight. It is
+ * drawn once per vision change into a texture the size of the map (at
+ * most maxSide pixels a side), and each frame shows that texture: a CPU
+ * renderer (SwiftShader, weak phone GPUs) pays for every full-map pass.
+ *
+ * The holes are cut with the erase blend mode (destination × (1 − source
+ * alpha)), not stencil masks: a stencil mask draws its polygons twice and
+ * its layer through a stencil test, three times a bake, and a party token
+ * that moves re-bakes every frame. Erasing an opaque polygon is idempotent,
+ * so overlapping sight and light polygons need no union. The order makes
+ * it exact: bright ⊆ dim ∪ bright, so erasing bright after `undim` only
+ * clears `unlit` where it was already cleared. `blind` sits on top of both
+ * and has holes of its own, so it is baked into a second texture (erased
+ * where the party sees) and drawn over the first as a sprite.
+ *
+ * Past the map's edges, where no sight reaches, the same three fills are
+ * plain rectangles. The layer rectangles are rebuilt only when the map or
+ * the daylight changes, and a bake is skipped when no polygon changed.
+ * bake() draws the textures; the renderer calls it before a frame (draw()
+ * only records what to draw).
  */
 export class VisionLayer extends Container {
   private tintLayer = new Graphics();
   private darkness = new Container(); // rendered into the texture, never shown itself
   private unlit = new Graphics(); // outside dim and bright light
+  private eraseDim = new Graphics();
   private undim = new Graphics(); // outside bright light
+  private eraseBright = new Graphics();
+  private blindSprite = new Sprite(); // the blind texture, drawn over unlit and undim
+  private blindScene = new Container(); // rendered into the blind texture
   private blind = new Graphics(); // outside sight
-  private maskDim = new Graphics();
-  private maskBright = new Graphics();
-  private maskSight = new Graphics();
+  private eraseSight = new Graphics();
   private outside = new Graphics(); // the darkness past the map's edges
   private sprite = new Sprite();
   private texture: RenderTexture | null = null;
+  private blindTexture: RenderTexture | null = null;
   private scaleK = 1;
   private due = false;
+  private layersKey = ""; // what the rectangles were drawn for
+  private polysKey: VisionAreas | null = null; // the polygons the textures hold
   areas: VisionAreas | null = null;
   static maxSide = 1024;
 
@@ -144,22 +162,48 @@ export class VisionLayer extends Container {
     super();
     this.tintLayer.blendMode = "add";
     this.addChild(this.tintLayer, this.sprite, this.outside);
-    this.darkness.addChild(this.unlit, this.undim, this.blind, this.maskDim, this.maskBright, this.maskSight);
-    this.unlit.setMask({ mask: this.maskDim, inverse: true });
-    this.undim.setMask({ mask: this.maskBright, inverse: true });
-    this.blind.setMask({ mask: this.maskSight, inverse: true });
+    for (const g of [this.eraseDim, this.eraseBright, this.eraseSight]) g.blendMode = "erase";
+    this.darkness.addChild(this.unlit, this.eraseDim, this.undim, this.eraseBright, this.blindSprite);
+    this.blindScene.addChild(this.blind, this.eraseSight);
   }
 
   draw(a: VisionAreas, map: MapData, blindAlpha = 1): void {
     this.areas = a;
-    for (const g of [this.tintLayer, this.unlit, this.undim, this.blind, this.maskDim, this.maskBright, this.maskSight, this.outside]) g.clear();
+    this.tintLayer.clear();
     this.visible = a.lineOfSight;
-    this.due = false;
-    if (!a.lineOfSight) return;
+    if (!a.lineOfSight) {
+      this.due = false;
+      this.layersKey = "";
+      this.polysKey = null;
+      return;
+    }
     const pad = 4000; // darkness reaches past the map edges when panned out
     const mw = map.width ?? 0, mh = map.height ?? 0;
-    const w = mw + 2 * pad, h = mh + 2 * pad;
     const dark = (1 - a.daylight) * 0.9;
+    for (const t of a.tints) this.tintLayer.poly(t.poly, true).fill({ color: t.color, alpha: Math.min(0.35, t.alpha * 0.35) });
+    const key = `${mw}x${mh} ${dark} ${blindAlpha}`;
+    if (key !== this.layersKey) {
+      this.layersKey = key;
+      this.polysKey = null;
+      this.drawLayers(mw, mh, pad, dark, blindAlpha);
+    }
+    if (this.polysKey && sameDarkness(this.polysKey, a)) return;
+    this.polysKey = a;
+    const fill = (g: Graphics, polys: number[][]) => {
+      g.clear();
+      for (const p of polys) if (p.length >= 6) g.poly(p, true);
+      g.fill({ color: 0xffffff });
+    };
+    fill(this.eraseDim, a.dim.concat(a.bright));
+    fill(this.eraseBright, a.bright);
+    fill(this.eraseSight, a.sight); // no sight: nothing erased, all blind
+    this.due = true;
+  }
+
+  /** The three full-map fills, the frame past the edges, and the textures' size. */
+  private drawLayers(mw: number, mh: number, pad: number, dark: number, blindAlpha: number): void {
+    for (const g of [this.unlit, this.undim, this.blind, this.outside]) g.clear();
+    const w = mw + 2 * pad, h = mh + 2 * pad;
     // unlit + undim stack to `dark`; undim alone (dim light) gives half of it.
     const half = dark / 2;
     const outer = 1 - (1 - dark) / (1 - half);
@@ -168,14 +212,6 @@ export class VisionLayer extends Container {
       this.undim.rect(-pad, -pad, w, h).fill({ color: 0x05060a, alpha: half });
     }
     this.blind.rect(-pad, -pad, w, h).fill({ color: 0x000000, alpha: blindAlpha });
-    const fill = (g: Graphics, polys: number[][]) => {
-      for (const p of polys) if (p.length >= 6) g.poly(p, true);
-      g.fill({ color: 0xffffff });
-    };
-    fill(this.maskDim, a.dim.concat(a.bright));
-    fill(this.maskBright, a.bright);
-    fill(this.maskSight, a.sight.length ? a.sight : [circle(-pad * 2, -pad * 2, 1)]);
-    for (const t of a.tints) this.tintLayer.poly(t.poly, true).fill({ color: t.color, alpha: Math.min(0.35, t.alpha * 0.35) });
     // Sight and light polygons stay inside the map, so past its edges all
     // three layers apply: the same fills, in the same order.
     const frame = (g: Graphics) => g.rect(-pad, -pad, w, pad).rect(-pad, mh, w, pad).rect(-pad, 0, pad, mh).rect(mw, 0, pad, mh);
@@ -188,18 +224,41 @@ export class VisionLayer extends Container {
     const tw = Math.max(1, Math.ceil(mw * this.scaleK)), th = Math.max(1, Math.ceil(mh * this.scaleK));
     if (!this.texture || this.texture.width !== tw || this.texture.height !== th) {
       this.texture?.destroy(true);
+      this.blindTexture?.destroy(true);
       this.texture = RenderTexture.create({ width: tw, height: th, resolution: 1 });
+      this.blindTexture = RenderTexture.create({ width: tw, height: th, resolution: 1 });
       this.sprite.texture = this.texture;
+      this.blindSprite.texture = this.blindTexture;
     }
     this.sprite.scale.set(1 / this.scaleK);
-    this.due = true;
+    // The darkness container is scaled by scaleK when baked: the blind
+    // texture, already at texture pixels, is drawn back at scale 1.
+    this.blindSprite.scale.set(1 / this.scaleK);
   }
 
-  /** Draws the darkness into its texture when draw() changed it; before a frame. */
+  /** Draws the darkness into its textures when draw() changed it; before a frame. */
   bake(renderer: Renderer): void {
-    if (!this.due || !this.texture) return;
+    if (!this.due || !this.texture || !this.blindTexture) return;
     this.due = false;
+    this.blindScene.scale.set(this.scaleK);
+    renderer.render({ container: this.blindScene, target: this.blindTexture, clear: true, clearColor: [0, 0, 0, 0] });
     this.darkness.scale.set(this.scaleK);
     renderer.render({ container: this.darkness, target: this.texture, clear: true, clearColor: [0, 0, 0, 0] });
   }
+}
+
+/** Whether two areas darken the same places (the tints are drawn apart). */
+export function sameDarkness(a: VisionAreas, b: VisionAreas): boolean {
+  return a.daylight === b.daylight && samePolys(a.sight, b.sight) && samePolys(a.dim, b.dim) && samePolys(a.bright, b.bright);
+}
+
+function samePolys(a: number[][], b: number[][]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) {
+    const p = a[i], q = b[i];
+    if (p === q) continue;
+    if (p.length !== q.length) return false;
+    for (let j = 0; j < p.length; j++) if (p[j] !== q[j]) return false;
+  }
+  return true;
 }

@@ -1,0 +1,78 @@
+package tests
+
+// What a frame costs while a party token moves (issue 12's drag latency):
+// the token carries the party's sight, so every such frame draws the
+// darkness again. Counted rather than timed, in the ordinary suite.
+
+import (
+	"fmt"
+	"testing"
+	"time"
+)
+
+// movingFrameWork is an init script that keeps, after each frame, where
+// token id is drawn and the page's running WebGL counts (countDrawCalls'
+// window.__gl, installed before it).
+func movingFrameWork(id string) string {
+	return fmt.Sprintf(`(() => {
+		window.__movingLog = [];
+		const loop = () => {
+			const d = window.companionDebug;
+			const tok = d && d.state().tokens.find(t => t.id === %q);
+			if (tok && window.__gl) window.__movingLog.push({x: tok.drawnX, y: tok.drawnY, draws: window.__gl.draws, stencils: window.__gl.stencils});
+			requestAnimationFrame(loop);
+		};
+		requestAnimationFrame(loop);
+	})()`, id)
+}
+
+type movingFrame struct {
+	X, Y            float64
+	Draws, Stencils int
+}
+
+// TestPlayerClientMovingVisionFrameWork: in a frame of page B where
+// another page's drag moves a party token (its sight moves, so the
+// darkness is drawn again), the darkness is cut with erased polygons,
+// not stencil masks: no stencil operation at all, and few draw calls.
+// Three inverse stencil masks re-baked every such frame were the largest
+// part of the frame on a CPU renderer.
+func TestPlayerClientMovingVisionFrameWork(t *testing.T) {
+	srv := StartServer(t, ServerOptions{})
+	a := openPlayerWith(t, srv, "Player A")
+	b := openPlayerWith(t, srv, "Player B", countDrawCalls)
+	tokID, fromX, fromY := uncoveredToken(t, a, 5, demoBrannocID, demoIlsaID, demoQuillID)
+	var party bool
+	b.evalInto(fmt.Sprintf(`(() => {
+		const t = window.companionDebug.state().tokens.find(t => t.id === %q);
+		return !!t && window.companionDebug.state().vision.lineOfSight;
+	})()`, tokID), &party)
+	if !party {
+		t.Fatalf("page B does not show token %s on a map with line of sight: the demo map changed", tokID)
+	}
+	b.eval(movingFrameWork(tokID))
+	dragInPage(t, a, fromX, fromY, fromX+5*demoGrid, fromY, 30, nil)
+	b.waitFor("the drag to end in B", fmt.Sprintf(`window.companionDebug.state().tokens.some(t => t.id === %q && t.x !== %g)`, tokID, fromX), 20*time.Second)
+	b.idle()
+	b.idle()
+	var log []movingFrame
+	b.evalInto(`window.__movingLog`, &log)
+	moving, stencils, draws := 0, 0, 0
+	for i := 1; i < len(log); i++ {
+		if log[i].X == log[i-1].X && log[i].Y == log[i-1].Y {
+			continue
+		}
+		moving++
+		stencils += log[i].Stencils - log[i-1].Stencils
+		draws += log[i].Draws - log[i-1].Draws
+	}
+	if moving < 5 {
+		t.Fatalf("page B drew only %d frames with the party token moving (of %d recorded); the drag did not reach it", moving, len(log))
+	}
+	t.Logf("%d frames of B with the party token moving: %.1f draw calls and %.1f stencil operations a frame",
+		moving, float64(draws)/float64(moving), float64(stencils)/float64(moving))
+	if stencils != 0 {
+		t.Errorf("frames in which a party token moved made %d stencil operations (%.1f a frame); want none (the darkness is cut by erasing, not masked)",
+			stencils, float64(stencils)/float64(moving))
+	}
+}
