@@ -97,16 +97,6 @@ func pick(all []*Combatant, ids []string) ([]*Combatant, error) {
 	return out, nil
 }
 
-func cmpFloat(a, b float64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
-}
-
 // HitPointChange is the game master's change to a combatant's hit points,
 // in numbers: damage (temporary hit points go first), healing (up to the
 // maximum), or temporary hit points (they do not stack: the new value

@@ -1,6 +1,7 @@
 package core
 
 import (
+	"cmp"
 	"context"
 	"math"
 	"slices"
@@ -246,17 +247,17 @@ func (s pinned) settleTies(all []*Combatant, tiebreak map[string]float64, rolled
 		va, vb := firstInitiative(a), firstInitiative(b)
 		if va != vb {
 			if ascending {
-				return cmpFloat(va, vb)
+				return cmp.Compare(va, vb)
 			}
-			return cmpFloat(vb, va)
+			return cmp.Compare(vb, va)
 		}
-		if d := cmpFloat(tiebreak[b.ID], tiebreak[a.ID]); d != 0 {
+		if d := cmp.Compare(tiebreak[b.ID], tiebreak[a.ID]); d != 0 {
 			return d
 		}
 		if va == NoInitiative {
 			return a.Rank - b.Rank // not rolled: keep the stored order
 		}
-		return cmpFloat(rolloff[b.ID], rolloff[a.ID])
+		return cmp.Compare(rolloff[b.ID], rolloff[a.ID])
 	})
 	ranks := make([]int, len(all))
 	for i, c := range all {

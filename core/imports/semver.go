@@ -1,6 +1,7 @@
 package imports
 
 import (
+	"cmp"
 	"strconv"
 	"strings"
 )
@@ -54,7 +55,7 @@ func CompareVersions(a, b string) int {
 	}
 	for i := range va.nums {
 		if va.nums[i] != vb.nums[i] {
-			return cmpUint(va.nums[i], vb.nums[i])
+			return cmp.Compare(va.nums[i], vb.nums[i])
 		}
 	}
 	if c := comparePre(va.pre, vb.pre); c != 0 {
@@ -80,7 +81,7 @@ func comparePre(a, b []string) int {
 			return c
 		}
 	}
-	return cmpUint(uint64(len(a)), uint64(len(b)))
+	return cmp.Compare(uint64(len(a)), uint64(len(b)))
 }
 
 func compareIdent(a, b string) int {
@@ -88,21 +89,11 @@ func compareIdent(a, b string) int {
 	nb, errB := strconv.ParseUint(b, 10, 64)
 	switch {
 	case errA == nil && errB == nil:
-		return cmpUint(na, nb)
+		return cmp.Compare(na, nb)
 	case errA == nil:
 		return -1 // numeric identifiers sort before alphanumeric ones
 	case errB == nil:
 		return 1
 	}
 	return strings.Compare(a, b)
-}
-
-func cmpUint(a, b uint64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
