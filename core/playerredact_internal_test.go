@@ -44,7 +44,7 @@ func TestCombatantForPlayers(t *testing.T) {
 	if tt := TokenForPlayers(&Token{ID: "t", Combatant: &Combatant{ID: "h", Hidden: true}}); tt.Combatant != nil {
 		t.Fatalf("TokenForPlayers sent a hidden combatant: %+v", tt.Combatant)
 	}
-	g := playerGame(&Game{Combatants: []*Combatant{foe, {ID: "h", Hidden: true}}}, nil)
+	g := playerGame(&Game{Combatants: []*Combatant{foe, {ID: "h", Hidden: true}}}, func() []TurnSlot { return nil })
 	if len(g.Combatants) != 1 || g.Combatants[0].Notes != "" || g.Combatants[0].Data != nil {
 		t.Fatalf("playerGame: %+v", g.Combatants)
 	}

@@ -84,7 +84,7 @@ func shownLinks(tx Tx, screenMap string, list []*Combatant) ([]*Combatant, error
 // system's turn order), its combatants naming only tokens players see,
 // with its creatures.
 func (s pinned) playerGameIn(tx Tx, g *Game) (*Game, error) {
-	out := playerGame(g, s.turnOrder(g.Combatants))
+	out := playerGame(g, func() []TurnSlot { return s.turnOrder(g.Combatants) })
 	screen, err := s.playerScreenMap(tx)
 	if err != nil {
 		return nil, err

@@ -33,15 +33,16 @@ func GameForPlayers(g *Game) *Game {
 	if g == nil {
 		return nil
 	}
-	return playerGame(g, TurnOrder(g.Combatants, false))
+	return playerGame(g, func() []TurnSlot { return TurnOrder(g.Combatants, false) })
 }
 
 // playerGame is a copy of g as players see it in GET /api and in
 // gameUpdated: without its hidden combatants, the others as
 // CombatantForPlayers shows them, and its turn as if the hidden ones did
-// not exist (playerTurn). order is the turn order of all of g's
-// combatants, hidden ones included.
-func playerGame(g *Game, order []TurnSlot) *Game {
+// not exist (playerTurn). order gives the turn order of all of g's
+// combatants, hidden ones included; it is asked only when a hidden or
+// unknown combatant acts.
+func playerGame(g *Game, order func() []TurnSlot) *Game {
 	out := *g
 	out.Combatants = make([]*Combatant, 0, len(g.Combatants))
 	for _, c := range g.Combatants {
@@ -49,8 +50,8 @@ func playerGame(g *Game, order []TurnSlot) *Game {
 			out.Combatants = append(out.Combatants, CombatantForPlayers(c))
 		}
 	}
-	if len(out.Combatants) < len(g.Combatants) || !hasCombatant(g.Combatants, g.CombatantID) {
-		playerTurn(&out, g, order)
+	if g.CombatantID != "" && (len(out.Combatants) < len(g.Combatants) || !hasCombatant(g.Combatants, g.CombatantID)) {
+		playerTurn(&out, g, order())
 	}
 	return &out
 }
