@@ -116,6 +116,9 @@ func (d *Drags) Move(ctx context.Context, from EventSource, m Movement) (*Moveme
 	if err != nil && !IsNotFound(err) {
 		return nil, err
 	}
+	if err == nil {
+		m.MapID = tok.MapID
+	}
 	if err == nil && !shown {
 		// Players may not see a hidden token, or one on a map off the
 		// player screen, so they may not drag it, and the refusal must not
@@ -127,9 +130,6 @@ func (d *Drags) Move(ctx context.Context, from EventSource, m Movement) (*Moveme
 			return nil, nil
 		}
 		return nil, NotFoundf("no token with id '%s'", Clip(m.ID))
-	}
-	if err == nil {
-		m.MapID = tok.MapID
 	}
 	if err != nil || tok.Locked {
 		if own != nil {
