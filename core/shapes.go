@@ -115,7 +115,11 @@ const (
 
 // Movement is the payload of tokenMoved and the other *Moved events.
 type Movement struct {
-	ID       string       `json:"id"`
+	ID string `json:"id"`
+	// MapID is the map the token stands on: the server sets it on every
+	// tokenMoved it sends (an extension; a client's is ignored), so that a
+	// page showing another map ignores the message.
+	MapID    string       `json:"mapId,omitempty"`
 	X        float64      `json:"x"`
 	Y        float64      `json:"y"`
 	State    string       `json:"state"`

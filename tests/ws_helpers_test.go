@@ -117,6 +117,9 @@ func wsSeed(t testing.TB, st *sqlite.Store) {
 		if err := tx.PutMap(m); err != nil {
 			return err
 		}
+		if err := tx.PutScreen(wsCampaign, &core.Screen{MapID: wsMapID}); err != nil {
+			return err // players see the map they play on
+		}
 		e := &core.Entity{ID: wsEntityID, Kind: "characters", System: "test", Name: "Hero", Owner: wsCampaign,
 			Attributes: core.Object{"str": 16.0, "dex": 12.0}, Data: core.Object{"hp": 10.0}}
 		if err := e.Normalize(now); err != nil {

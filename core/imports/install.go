@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/vttapp/companion/core"
@@ -126,6 +127,12 @@ func (in *Installer) installStaged(ctx context.Context, dir string, opt InstallO
 	if err != nil {
 		return Result{}, err
 	}
+	if kind != KindSystem {
+		// The step has read them; the database will hold what they hold.
+		if err := removeDataFiles(dir); err != nil {
+			return Result{}, core.Internal(err)
+		}
+	}
 	if err := in.svc.ChangeContent(ctx, func(tx core.Tx) (core.Object, error) {
 		if err := step.write(tx); err != nil {
 			return nil, err
@@ -144,6 +151,30 @@ func (in *Installer) installStaged(ctx context.Context, dir string, opt InstallO
 	}
 	placed = true
 	return step.result, nil
+}
+
+// removeDataFiles deletes the JSON files at the root of a staged module,
+// campaign or collection folder once the database holds what they held
+// (module.json, campaign.json, maps.json, combatants.json, game.json,
+// screen.json, messages.json, collection files): kept, they would be a
+// second copy of the game master's secrets (hidden tokens, the dm layer,
+// notes, foes' numbers, private messages) beside the database, out of
+// date after the first change. What stays is what content points at:
+// images, maps, handouts. A system keeps its folder whole: the system
+// loader reads it.
+func removeDataFiles(dir string) error {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return err
+	}
+	for _, e := range entries {
+		if !e.IsDir() && strings.EqualFold(filepath.Ext(e.Name()), ".json") {
+			if err := os.Remove(filepath.Join(dir, e.Name())); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // installStep is a prepared install: the rows to write in one transaction,

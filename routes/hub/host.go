@@ -94,7 +94,7 @@ func (f *hostFrames) encode(h *Hub, i int, e core.Event, forPlayersToo bool) {
 	if forPlayersToo && !hostOwnPayload(e.Data) {
 		return
 	}
-	data := core.HostView(e.Data)
+	data := onMap(core.HostView(e.Data))
 	if data == nil {
 		return
 	}
@@ -126,7 +126,7 @@ func (f *hostFrames) send(c *conn, msgs, frames [][]byte) {
 // view is a reply's payload as this connection may see it.
 func (c *conn) view(data any) any {
 	if c.host {
-		return core.HostView(data)
+		return onMap(core.HostView(data))
 	}
 	return forPlayers(core.PlayersView(data))
 }

@@ -49,3 +49,23 @@ func TestForPlayersHidesHiddenObjects(t *testing.T) {
 		t.Fatal("forPlayers modified its input")
 	}
 }
+
+// A token sent alone names its map (the hub adds mapId, which the core
+// keeps in a column), for players and the host alike; a foe's sight is
+// stripped for players.
+func TestTokenSentAloneNamesItsMap(t *testing.T) {
+	foe := &core.Token{ID: "t", Name: "Ghoul", Role: core.RoleHostile, MapID: "lair",
+		Vision: &core.Vision{ID: "v", Enabled: true, Sight: &core.Sight{Key: "vision-v", Polygon: []float64{0, 0, 1, 0, 1, 1}}}}
+	players, _ := json.Marshal(forPlayers(foe))
+	if !strings.Contains(string(players), `"mapId":"lair"`) || strings.Contains(string(players), "vision-v") {
+		t.Fatalf("players get %s", players)
+	}
+	c := &conn{host: true}
+	host, _ := json.Marshal(c.view(foe))
+	if !strings.Contains(string(host), `"mapId":"lair"`) || !strings.Contains(string(host), "vision-v") {
+		t.Fatalf("the host gets %s", host)
+	}
+	if stub, _ := json.Marshal(forPlayers(&core.Token{ID: "h", Hidden: true, MapID: "lair"})); string(stub) != `{"id":"h","hidden":true}` {
+		t.Fatalf("a hidden token for players: %s", stub)
+	}
+}
