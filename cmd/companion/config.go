@@ -31,6 +31,7 @@ type serveConfig struct {
 	AllowOrigins      string
 	AllowHosts        string
 	LogLevel          string
+	LogFormat         string // text or json
 	LuaTimeout        time.Duration
 	MaxBodyBytes      int64
 	MaxClients        int
@@ -55,6 +56,7 @@ func parseServeFlags(args []string, getenv func(string) string) (*serveConfig, *
 	fs.StringVar(&cfg.AllowOrigins, "allow-origin", "", "comma-separated extra origins whose pages may open a WebSocket and write")
 	fs.StringVar(&cfg.AllowHosts, "allow-host", "", "comma-separated extra host names players may use for writes and WebSockets (IP addresses, localhost, .local names and this machine's name always work)")
 	fs.StringVar(&cfg.LogLevel, "log-level", "info", "log level: debug, info, warn, error")
+	fs.StringVar(&cfg.LogFormat, "log-format", "text", "log format: text (key=value lines) or json (one JSON object a line, for log collectors)")
 	fs.DurationVar(&cfg.LuaTimeout, "lua-timeout", 250*time.Millisecond, "time limit of one Lua call")
 	fs.Int64Var(&cfg.MaxBodyBytes, "max-body", 8<<20, "largest request body accepted on writes, in bytes")
 	fs.IntVar(&cfg.MaxClients, "max-clients", 500, "most WebSocket clients connected at once (every client receives every broadcast)")
@@ -85,6 +87,9 @@ func parseServeFlags(args []string, getenv func(string) string) (*serveConfig, *
 		return nil, fs, err
 	}
 	cfg.HostAddr = hostAddr
+	if cfg.LogFormat != "text" && cfg.LogFormat != "json" {
+		return nil, fs, fmt.Errorf("--log-format must be text or json, not %q", cfg.LogFormat)
+	}
 	if cfg.MaxBodyBytes <= 0 {
 		return nil, fs, fmt.Errorf("--max-body must be positive")
 	}

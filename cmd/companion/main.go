@@ -7,8 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-
-	"github.com/vttapp/companion/core"
 )
 
 const usage = `Companion: a game companion server for the table.
@@ -44,7 +42,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	case "serve":
 		return runServe(args, stdout, stderr)
 	case "version":
-		fmt.Fprintf(stdout, "companion %s (build %d)\n", core.Version, core.Build)
+		fmt.Fprintln(stdout, thisRelease())
 		return 0
 	case "roll":
 		return runRoll(args, stdout, stderr)

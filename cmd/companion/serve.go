@@ -38,7 +38,7 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "companion:", err)
 		return 2
 	}
-	log := newLogger(stderr, cfg.LogLevel)
+	log := newLogger(stderr, cfg.LogLevel, cfg.LogFormat)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if err := serve(ctx, cfg, log, stdout); err != nil {
@@ -48,12 +48,19 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-func newLogger(w io.Writer, level string) *slog.Logger {
+// newLogger logs at level in the given format: "json" writes one JSON
+// object a line (for a log collector, a container's logs), anything else
+// slog's key=value text.
+func newLogger(w io.Writer, level, format string) *slog.Logger {
 	var l slog.Level
 	if err := l.UnmarshalText([]byte(level)); err != nil {
 		l = slog.LevelInfo
 	}
-	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: l}))
+	opts := &slog.HandlerOptions{Level: l}
+	if format == "json" {
+		return slog.New(slog.NewJSONHandler(w, opts))
+	}
+	return slog.New(slog.NewTextHandler(w, opts))
 }
 
 // dataFolders are the served folders of the data folder.
