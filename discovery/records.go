@@ -157,7 +157,9 @@ func (r records) build(h dnsmessage.Header, questions []dnsmessage.Question, ans
 		}
 	}
 	seen := map[string]bool{}
-	key := func(x resource) string { return strings.ToLower(x.name) + "/" + x.kind.String() + "/" + x.body.GoString() }
+	key := func(x resource) string {
+		return strings.ToLower(x.name) + "/" + x.kind.String() + "/" + x.body.GoString()
+	}
 	write := func(start func() error, rs []resource, dedupe bool) error {
 		if err := start(); err != nil {
 			return err
