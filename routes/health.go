@@ -34,16 +34,22 @@ type healthAnswer struct {
 	Version string `json:"version,omitempty"`
 	Build   int    `json:"build,omitempty"`
 	System  string `json:"system,omitempty"`
+	// Instance is Config.InstanceID, on the host listener only: it tells
+	// the commands that look for the server of a data folder that this is
+	// it (cmd/companion/instance.go).
+	Instance string `json:"instance,omitempty"`
 }
 
-func (s *server) mountHealth(r chi.Router) {
-	r.Get(healthLivePath, s.live)
+func (s *server) mountHealth(r chi.Router, host bool) {
+	answer := healthAnswer{Status: "ok", App: "companion"}
+	if host {
+		answer.Instance = s.cfg.InstanceID
+	}
+	r.Get(healthLivePath, func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Cache-Control", "no-store")
+		writeJSON(w, r, &s.cfg, http.StatusOK, answer)
+	})
 	r.Get(healthReadyPath, s.ready)
-}
-
-func (s *server) live(w http.ResponseWriter, r *http.Request) {
-	w.Header().Set("Cache-Control", "no-store")
-	writeJSON(w, r, &s.cfg, http.StatusOK, healthAnswer{Status: "ok", App: "companion"})
 }
 
 func (s *server) ready(w http.ResponseWriter, r *http.Request) {
