@@ -87,16 +87,15 @@ func probeLive(hostAddr string) (string, bool) {
 }
 
 // dialAddr turns a listen address into one to connect to: an unspecified
-// host (":8081", "0.0.0.0:8081", "[::]:8081") is this machine's loopback.
+// host (":8081", "0.0.0.0:8081", "[::]:8081") is this machine's loopback,
+// 127.0.0.1 (Go listens on both families for "::", and a container may
+// have no ::1).
 func dialAddr(addr string) string {
 	host, port, err := net.SplitHostPort(addr)
 	if err != nil {
 		return addr
 	}
 	if ip := net.ParseIP(host); host == "" || (ip != nil && ip.IsUnspecified()) {
-		if ip != nil && ip.To4() == nil {
-			return net.JoinHostPort("::1", port)
-		}
 		return net.JoinHostPort("127.0.0.1", port)
 	}
 	return addr
