@@ -39,6 +39,14 @@ type Config struct {
 	// the embedded web.FS. The built-in client comes from web.Client().
 	Web fs.FS
 
+	// JoinName is the name players can type, advertised by mDNS (such as
+	// "companion.local"); the landing page shows it beside the addresses.
+	// Empty: not advertised.
+	JoinName string
+	// InstanceID identifies this server process on the host listener's
+	// /api/-/live (routes/health.go).
+	InstanceID string
+
 	Systems      *systems.Holder       // the loaded game system
 	Imports      *imports.Manager      // import offers and installers
 	SystemStatus *systems.ReloadStatus // hot reload results for the host console (nil: none)

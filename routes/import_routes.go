@@ -114,7 +114,15 @@ func (h hostImport) getOffer(w http.ResponseWriter, r *http.Request) {
 // createOffer takes {"link": "vttapp://..."} (from `companion open`) or
 // {"manifest"|"url": ...} and shows it as an offer; {"type": "client",
 // "url": ...} offers a web client to install (client_install.go).
+//
+// A multipart body with a "file" field offers that file (the desktop
+// hand-off, `companion launch FILE`): it waits like a link, and is
+// installed only once accepted.
 func (h hostImport) createOffer(w http.ResponseWriter, r *http.Request) {
+	if mediaType, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); mediaType == "multipart/form-data" {
+		h.createFileOffer(w, r)
+		return
+	}
 	var body struct {
 		Link     string `json:"link"`
 		Manifest string `json:"manifest"`
@@ -158,6 +166,35 @@ func (h hostImport) createOffer(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	writeJSON(w, r, &h.cfg, http.StatusCreated, o)
+}
+
+func (h hostImport) createFileOffer(w http.ResponseWriter, r *http.Request) {
+	mr, err := r.MultipartReader()
+	if err != nil {
+		h.fail(w, r, core.Invalidf("malformed multipart body: %v", err))
+		return
+	}
+	for {
+		part, err := mr.NextPart()
+		if errors.Is(err, io.EOF) {
+			h.fail(w, r, core.Invalidf("the multipart body has no 'file' field"))
+			return
+		}
+		if err != nil {
+			h.fail(w, r, bodyError(err))
+			return
+		}
+		if part.FormName() == "file" {
+			o, err := h.cfg.Imports.OfferFile(part, part.FileName())
+			if err != nil {
+				h.fail(w, r, err)
+				return
+			}
+			writeJSON(w, r, &h.cfg, http.StatusCreated, o)
+			return
+		}
+		part.Close()
+	}
 }
 
 func (h hostImport) acceptOffer(w http.ResponseWriter, r *http.Request) {

@@ -73,6 +73,7 @@ func NewPublicHandler(cfg Config) http.Handler {
 	r := newRouter()
 
 	r.Get("/api", s.getSnapshot)
+	s.mountHealth(r, false) // health.go: /api/-/live and /api/-/ready
 	r.Get("/api/system", s.getSystem)
 	r.Get("/api/clients", s.getClients)
 	r.Get("/api/openapi.json", s.getOpenAPI)
@@ -101,6 +102,7 @@ func NewHostHandler(cfg Config) http.Handler {
 	cfg = s.cfg
 	r := newRouter()
 	r.Use(hostConsoleGuard)
+	s.mountHealth(r, true) // the same answers as on the public listener, with the instance id
 	mountHostImport(r, cfg)
 	mountHostClient(r, cfg)
 	mountHostSettings(r, cfg)

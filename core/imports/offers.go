@@ -25,6 +25,8 @@ type Offer struct {
 	ID       string `json:"id"`
 	Manifest string `json:"manifest,omitempty"`
 	URL      string `json:"url,omitempty"`
+	// File is the name of a file opened on the device (fileoffer.go).
+	File string `json:"file,omitempty"`
 	// Type is "client" for a web client to install (client.go); empty
 	// for content.
 	Type string `json:"type,omitempty"`
@@ -70,6 +72,10 @@ type offerState struct {
 	pkg     *Package
 	done    chan struct{} // closed when the offer settles (installed, declined, failed)
 	settled bool
+	// staged is a file offer's copy in the staging folder, removed by
+	// unstage (fileoffer.go).
+	staged  string
+	unstage func()
 }
 
 // Offer records an import request as an offer on the host console. For a
@@ -79,15 +85,19 @@ type offerState struct {
 // is refused, so that a flood of requests cannot grow memory or make the
 // device fetch manifests without end.
 func (m *Manager) Offer(src Source, from string) (Offer, error) {
-	return m.offer(src, from, "")
+	return m.offer(src, from, "", nil)
 }
 
-// offer records an offer of the given type (empty for content).
-func (m *Manager) offer(src Source, from, offerType string) (Offer, error) {
+// offer records an offer of the given type (empty for content); init, when
+// given, completes it before anyone can see it.
+func (m *Manager) offer(src Source, from, offerType string, init func(st *offerState)) (Offer, error) {
 	st := &offerState{Offer: Offer{
 		ID: core.NewID(), Manifest: src.Manifest, URL: src.URL, Type: offerType, From: from,
 		Status: StatusPending, Progress: Transfer{Total: -1}, Created: m.now().Format("2006-01-02T15:04:05Z"),
 	}, done: make(chan struct{})}
+	if init != nil {
+		init(st)
+	}
 	if u, err := url.Parse(src.Target()); err == nil {
 		st.Host = u.Hostname()
 	}
@@ -119,6 +129,9 @@ func (m *Manager) offer(src Source, from, offerType string) (Offer, error) {
 func (m *Manager) evictLocked() {
 	for i := 0; len(m.order) > m.cfg.MaxOffers && i < len(m.order); {
 		if st := m.offers[m.order[i]]; st.settled {
+			if st.unstage != nil {
+				st.unstage()
+			}
 			delete(m.offers, st.ID)
 			m.order = append(m.order[:i], m.order[i+1:]...)
 			continue
@@ -238,6 +251,9 @@ func (m *Manager) Decline(id string) (Offer, error) {
 			err = core.Conflictf("the offer is %s and can no longer be declined", out.Status)
 		}
 	}
+	if err == nil {
+		m.dropStaged(id)
+	}
 	return out, err
 }
 
@@ -248,6 +264,7 @@ func (m *Manager) Accept(id, destination string) (Offer, error) {
 	var out Offer
 	var refusal error
 	var pkg *Package
+	var staged string
 	err := m.update(id, func(st *offerState) {
 		switch {
 		case st.Status != StatusPending:
@@ -258,9 +275,12 @@ func (m *Manager) Accept(id, destination string) (Offer, error) {
 			refusal = core.Conflictf("%s %s is not compatible with this application version (%s)", st.Package.Name, st.Package.Version, m.cfg.AppVersion)
 		case st.Package != nil && st.Package.Installed != "none" && st.Package.Installed != "older":
 			refusal = core.Conflictf("%s version %s is already installed", st.Package.Name, st.Package.InstalledVersion)
+		case st.File != "" && st.staged == "":
+			refusal = core.Conflictf("the file %s is no longer held; open it again", st.File)
 		default:
 			st.Status = StatusDownloading
 			pkg = st.pkg
+			staged = st.staged
 		}
 		out = st.Offer
 	})
@@ -276,6 +296,10 @@ func (m *Manager) Accept(id, destination string) (Offer, error) {
 		err := m.recovered(func() (err error) {
 			if out.Type == KindClient {
 				res, err = m.runClientAccepted(ctx, id, out.URL)
+				return err
+			}
+			if staged != "" {
+				res, err = m.runAcceptedFile(ctx, id, staged, out.File, destination)
 				return err
 			}
 			res, err = m.runAccepted(ctx, id, manifest, out.URL, pkg, destination)

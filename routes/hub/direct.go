@@ -2,7 +2,6 @@ package hub
 
 import (
 	"encoding/binary"
-	"syscall"
 )
 
 // Direct writes: the fast path of a broadcast. A connection whose writer
@@ -68,7 +67,7 @@ func (b *batchConn) tryWrite(frame []byte, done <-chan struct{}) (sent, needFlus
 	var n int
 	var werr error
 	err := b.raw.Write(func(fd uintptr) bool {
-		n, werr = syscall.Write(int(fd), frame)
+		n, werr = writeNow(fd, frame)
 		return true // never wait for the socket: that is the writer's job
 	})
 	if err != nil || werr != nil || n <= 0 {

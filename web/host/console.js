@@ -277,7 +277,7 @@ async function loadOffers() {
 function offerRow(o) {
   const pkg = o.package;
   const isClient = o.type === "client"; // a web client to install (see the Web client panel)
-  const title = (isClient ? "Web client from " : "") + (pkg ? pkg.name + " " + pkg.version : (o.url || o.manifest));
+  const title = (isClient ? "Web client from " : "") + (pkg ? pkg.name + " " + pkg.version : (o.url || o.manifest || (o.file ? "File " + o.file : "")));
   const details = [];
   if (pkg) {
     details.push(pkg.type);
