@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/routes"
 )
 
 // defaultHostAddr is where the host console listens unless told otherwise;
@@ -37,6 +38,8 @@ type serveConfig struct {
 	ClientRate        int
 	// MaxPerAddress is --max-clients-per-address (routes/hub/peraddress.go).
 	MaxPerAddress int
+	// MaxHTTPPerAddress is --max-http-per-address (routes/connlimit.go).
+	MaxHTTPPerAddress int
 }
 
 // parseServeFlags reads flags, each of which may also be set through the
@@ -59,6 +62,7 @@ func parseServeFlags(args []string, getenv func(string) string) (*serveConfig, *
 	fs.Int64Var(&cfg.MaxBodyBytes, "max-body", 8<<20, "largest request body accepted on writes, in bytes")
 	fs.IntVar(&cfg.MaxClients, "max-clients", 500, "most WebSocket clients connected at once (every client receives every broadcast)")
 	fs.IntVar(&cfg.MaxPerAddress, "max-clients-per-address", 32, "most WebSocket clients from one remote address at once (loopback is not counted)")
+	fs.IntVar(&cfg.MaxHTTPPerAddress, "max-http-per-address", routes.DefaultMaxHTTPPerAddress, "most open HTTP connections from one remote address at once, WebSockets aside (loopback is not counted)")
 	fs.IntVar(&cfg.ClientRate, "client-rate", 50, "WebSocket requests one client may make per second, bursts of twice that (drags, pointers and viewports are coalesced to 60/s instead)")
 
 	// Environment first, so that explicit flags override it.
@@ -96,6 +100,9 @@ func parseServeFlags(args []string, getenv func(string) string) (*serveConfig, *
 	}
 	if cfg.MaxPerAddress <= 0 {
 		return nil, fs, fmt.Errorf("--max-clients-per-address must be positive")
+	}
+	if cfg.MaxHTTPPerAddress <= 0 {
+		return nil, fs, fmt.Errorf("--max-http-per-address must be positive")
 	}
 	if cfg.ClientRate <= 0 {
 		return nil, fs, fmt.Errorf("--client-rate must be positive")

@@ -139,13 +139,16 @@ func serve(ctx context.Context, cfg *serveConfig, log *slog.Logger, banner io.Wr
 	}
 	public := newHTTPServer(routes.NewPublicHandler(rc), log)
 	host := newHTTPServer(routes.NewHostHandler(rc), log)
+	// The host listener is loopback only, which the cap does not count.
+	perAddress := routes.NewConnLimiter(cfg.MaxHTTPPerAddress, log)
+	public.ConnState = perAddress.ConnState
 
 	if cfg.SystemDir != "" {
 		go watchSystem(ctx, cfg, holder, svc, reloads, log)
 	}
 
 	errc := make(chan error, 2)
-	go func() { errc <- public.Serve(publicLn) }()
+	go func() { errc <- public.Serve(perAddress.Listener(publicLn)) }()
 	go func() { errc <- host.Serve(hostLn) }()
 	printBanner(banner, sys, publicLn.Addr(), hostLn.Addr(), cfg.DataDir)
 
@@ -169,9 +172,10 @@ func serve(ctx context.Context, cfg *serveConfig, log *slog.Logger, banner io.Wr
 	return nil
 }
 
-// newHTTPServer hardens a server against slow and idle clients. There is no
-// WriteTimeout because WebSocket connections are long-lived; handlers bound
-// their own work.
+// newHTTPServer hardens a server against slow and idle clients: headers
+// within 10 s, bodies by the rules of routes/bodytime.go (a pace, not one
+// deadline: an upload may be large). There is no WriteTimeout because
+// WebSocket connections are long-lived; handlers bound their own work.
 func newHTTPServer(h http.Handler, log *slog.Logger) *http.Server {
 	return &http.Server{
 		Handler:           h,
