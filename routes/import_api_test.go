@@ -76,6 +76,10 @@ func TestImportAPIRejects(t *testing.T) {
 		{"file in query", "?url=file%3A%2F%2F%2Fetc%2Fpasswd", "", "Only https URLs can be imported from a link, not 'file'."},
 		{"not a url", "", `{"url":"bats.module"}`, "is not an absolute URL"},
 		{"empty url", "", `{"url":""}`, "is not an absolute URL"},
+		// Port out of range: url.Parse takes any digits; no connection can.
+		{"port out of range", "", `{"url":"http://10.0.0.1:99999/x"}`, "'http://10.0.0.1:99999/x' has a port out of range (1 to 65535). Only https URLs can be imported from a link."},
+		{"port zero", "", `{"manifest":"https://example.org:0/m.json"}`, "has a port out of range"},
+		{"port out of range in query", "?url=https%3A%2F%2Fexample.org%3A65536%2Fa.module", "", "has a port out of range"},
 		{"number url", "", `{"url":42}`, "must be a string"},
 		{"body an array", "", `["https://a.org/x.module"]`, imports.MsgBodyNotJSON},
 		{"body a string", "", `"https://a.org/x.module"`, imports.MsgBodyNotJSON},
