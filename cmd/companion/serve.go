@@ -109,7 +109,19 @@ func serve(ctx context.Context, cfg *serveConfig, log *slog.Logger, banner io.Wr
 		RequestRate:              cfg.ClientRate,
 		RequestBurst:             2 * cfg.ClientRate,
 	})
-	importer := imports.NewManager(imports.Config{Service: svc, DataDir: cfg.DataDir, Collections: cols, AppVersion: core.Version, Log: log})
+	publicLn, err := net.Listen("tcp", cfg.Addr)
+	if err != nil {
+		return fmt.Errorf("listen %s: %w", cfg.Addr, err)
+	}
+	hostLn, err := net.Listen("tcp", cfg.HostAddr)
+	if err != nil {
+		publicLn.Close()
+		return fmt.Errorf("listen %s (host console): %w", cfg.HostAddr, err)
+	}
+	// The importer never fetches from these two (an offer's manifest is
+	// fetched before anyone accepts it).
+	importer := imports.NewManager(imports.Config{Service: svc, DataDir: cfg.DataDir, Collections: cols, AppVersion: core.Version, Log: log,
+		OwnAddrs: []net.Addr{publicLn.Addr(), hostLn.Addr()}})
 	// Downloads in flight are cancelled at shutdown; their staging folders
 	// are swept at the next start.
 	defer importer.Close()
@@ -128,15 +140,6 @@ func serve(ctx context.Context, cfg *serveConfig, log *slog.Logger, banner io.Wr
 		Web:          web.FS,
 	}
 
-	publicLn, err := net.Listen("tcp", cfg.Addr)
-	if err != nil {
-		return fmt.Errorf("listen %s: %w", cfg.Addr, err)
-	}
-	hostLn, err := net.Listen("tcp", cfg.HostAddr)
-	if err != nil {
-		publicLn.Close()
-		return fmt.Errorf("listen %s (host console): %w", cfg.HostAddr, err)
-	}
 	public := newHTTPServer(routes.NewPublicHandler(rc), log)
 	host := newHTTPServer(routes.NewHostHandler(rc), log)
 	// The host listener is loopback only, which the cap does not count.
