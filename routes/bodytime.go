@@ -88,7 +88,7 @@ type timedBody struct {
 // arm sets the deadline of the next read: the sooner of the two rules.
 func (b *timedBody) arm() error {
 	deadline := time.Now().Add(b.times.Idle)
-	paced := b.start.Add(b.times.Grace + time.Duration(b.read)*time.Second/time.Duration(b.times.MinRate))
+	paced := b.start.Add(b.times.Grace + time.Duration(float64(b.read)/float64(b.times.MinRate)*float64(time.Second)))
 	if paced.Before(deadline) {
 		deadline = paced
 	}

@@ -658,6 +658,10 @@ func TestWSSlowReaderGetsCloseCodeBeforeTheEnd(t *testing.T) {
 		}
 		e.svc.Publish(core.Event{Name: core.EventMessagesUpdated, Data: map[string]any{"n": i, "pad": payload}})
 	}
+	// What it sends once dropped is not acted on.
+	if err := slow.WriteMessage(websocket.TextMessage, []byte(`{"name":"createMessage","data":{"text":"sent after the drop"}}`)); err != nil {
+		t.Fatal(err)
+	}
 	// Then it reads what it was sent, to the end.
 	slow.SetReadDeadline(time.Now().Add(60 * time.Second))
 	frames := 0
@@ -672,6 +676,16 @@ func TestWSSlowReaderGetsCloseCodeBeforeTheEnd(t *testing.T) {
 			t.Fatalf("after %d frames the stream ended with %v, want the close code 1013", frames, err)
 		}
 		break
+	}
+	e.waitClients(t, 0)
+	snap, err := e.svc.Snapshot(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range snap.Messages {
+		if strings.Contains(m.Text, "sent after the drop") {
+			t.Error("a dropped client's message was acted on")
+		}
 	}
 }
 

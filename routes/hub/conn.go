@@ -88,10 +88,10 @@ func (c *conn) send(msg, frame []byte) bool {
 	if c.queue.push(msg) {
 		return true
 	}
+	c.close(websocket.CloseTryAgainLater, "send queue full: client too slow")
 	cl := c.snapshot()
 	c.hub.log.Warn("websocket client too slow: send queue full, disconnecting",
 		"channel", cl.Channel, "address", cl.Address, "queue", c.hub.opts.SendQueue)
-	c.close(websocket.CloseTryAgainLater, "send queue full: client too slow")
 	return false
 }
 
@@ -221,6 +221,13 @@ func (c *conn) readLoop() {
 		if err != nil {
 			c.logReadEnd(err)
 			return
+		}
+		select {
+		case <-c.done:
+			// Closed (dropped as too slow, say) while its writer still
+			// delivers the close frame: what it sends now is not acted on.
+			return
+		default:
 		}
 		alive()
 		h.dispatch(c, data)
