@@ -3,8 +3,10 @@ package scripting
 import (
 	"context"
 	"errors"
+	"fmt"
 	"regexp"
 	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -235,5 +237,87 @@ func TestSandboxErrorTextIsBounded(t *testing.T) {
 	_, err = rt.CallTable(context.Background(), "thing", "view", map[string]any{"lines": true})
 	if !errors.As(err, &se) || se.File != "system.lua" || se.Line != 5 || se.Message != "first\nsecond" {
 		t.Errorf("a message of two lines: %#v", err)
+	}
+}
+
+// A chain of `..` joined every value in one Go step: 180 copies of a 4 MiB
+// string allocated 724 MiB before the watchdog could look. Long chains are
+// compiled as several steps of at most maxConcatOperands values, so the
+// call stops near its limit.
+func TestSandboxLongConcatenationStopsAtTheMemoryLimit(t *testing.T) {
+	chain := strings.TrimSuffix(strings.Repeat("s..", 180), "..")
+	rt := start(t, map[string]string{"system.lua": kindWith(`local s = ("x"):rep(4194304) local r = ` + chain + ` return { n = #r }`)},
+		Options{CallTimeout: 5 * time.Second})
+	var err error
+	grew := allocatedBy(func() { _, err = rt.CallTable(context.Background(), "thing", "view", map[string]any{}) })
+	var se *ScriptError
+	if !errors.As(err, &se) || se.File != "system.lua" || se.Line != 5 || !strings.Contains(se.Message, "memory") {
+		t.Errorf("want the memory limit at system.lua:5, got %v", err)
+	}
+	if grew > 200 {
+		t.Errorf("allocated %d MiB in a call limited to 32", grew)
+	}
+}
+
+// Grouped, a chain writes the very text it wrote in one step: for strings
+// and numbers, inside calls, tables, returns and parentheses, at every
+// length around the group size.
+func TestSandboxConcatenationGroupingKeepsTheText(t *testing.T) {
+	var src strings.Builder
+	src.WriteString("local function f(...) return table.concat({...}, '|') end\nlocal out = {}\n")
+	for n := 1; n <= 3*maxConcatOperands+2; n++ {
+		var values []string
+		for i := range n {
+			switch i % 4 {
+			case 0:
+				values = append(values, `"s`+strconv.Itoa(i)+`"`)
+			case 1:
+				values = append(values, strconv.Itoa(i)+".5")
+			case 2:
+				values = append(values, `("p" .. `+strconv.Itoa(i)+` .. "q")`)
+			default:
+				values = append(values, `f("a" .. `+strconv.Itoa(i)+`, "b")`)
+			}
+		}
+		chain := strings.Join(values, " .. ")
+		fmt.Fprintf(&src, "out[#out + 1] = %s\nout[#out + 1] = f(%s, %s)\nout[#out + 1] = ({ k = %s }).k\n", chain, chain, chain, chain)
+	}
+	src.WriteString("return table.concat(out, '\\n')")
+
+	plain := lua.NewState()
+	defer plain.Close()
+	want, err := runString(plain, src.String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	proto, prob := compileChunk([]byte(src.String()), "chains.lua")
+	if prob != nil {
+		t.Fatal(prob)
+	}
+	L := newSandbox()
+	defer L.Close()
+	L.Push(L.NewFunctionFromProto(proto))
+	if err := L.PCall(0, 1, nil); err != nil {
+		t.Fatal(err)
+	}
+	if got := L.Get(-1).String(); got != want {
+		t.Errorf("grouped chains write\n%.300s\nwant\n%.300s", got, want)
+	}
+	// An error in a long chain is reported as before, on the same line.
+	bad := "local x\nreturn \"a\" .. \"b\" .. \"c\" .. \"d\" .. \"e\" .. \"f\" .. \"g\" .. \"h\" .. \"i\" ..\n x .. \"j\""
+	fn, err := plain.Load(strings.NewReader(bad), "bad.lua")
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain.Push(fn)
+	wantErr := plain.PCall(0, 1, nil)
+	proto, prob = compileChunk([]byte(bad), "bad.lua")
+	if prob != nil {
+		t.Fatal(prob)
+	}
+	L.Push(L.NewFunctionFromProto(proto))
+	gotErr := L.PCall(0, 1, nil)
+	if wantErr == nil || gotErr == nil || problemFromLua(gotErr.Error()) != problemFromLua(wantErr.Error()) {
+		t.Errorf("the error of a long chain: %v, gopher-lua says %v", gotErr, wantErr)
 	}
 }

@@ -40,7 +40,8 @@ import (
 // allocations inside one Go function, which are capped where they happen
 // (string.rep, string.format, string.gsub, string.upper and lower,
 // table.concat: maxStringBuild; the conversion of the result:
-// maxResultSize). The walks of the call chain (this footprint, the stack
+// maxResultSize; the `..` operator joins at most maxConcatOperands values
+// in one step, concat.go). The walks of the call chain (this footprint, the stack
 // trace of an error) are bounded by the call stack: tail calls take a
 // frame (program.go).
 

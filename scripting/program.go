@@ -104,6 +104,7 @@ func compileChunk(src []byte, name string) (*lua.FunctionProto, *Problem) {
 		}
 		return nil, &prob
 	}
+	groupConcats(chunk)
 	proto, err := lua.Compile(chunk, name)
 	if err != nil {
 		prob := problemFromLua(err.Error())
