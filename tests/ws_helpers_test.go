@@ -48,15 +48,15 @@ func (wsRules) Ranges(kind string) []string { return []string{"hp"} }
 // createMessage goes through the service's roller like POST /api/messages.
 type wsRoller struct{}
 
-func (wsRoller) RollText(text string) (string, []json.RawMessage, error) {
+func (wsRoller) RollText(text string) (string, []json.RawMessage, bool, error) {
 	start := strings.Index(text, "[[")
 	end := strings.Index(text, "]]")
 	if start < 0 || end < start {
-		return text, nil, nil
+		return text, nil, false, nil
 	}
 	expr := text[start+2 : end]
 	roll, _ := json.Marshal(map[string]any{"formula": expr, "total": expr})
-	return text[:start] + expr + text[end+2:], []json.RawMessage{roll}, nil
+	return text[:start] + expr + text[end+2:], []json.RawMessage{roll}, false, nil
 }
 
 // wsEnv is a running server: public and host listeners, its service, hub
