@@ -82,7 +82,7 @@ func newWSEnv(t testing.TB, opts hub.Options) *wsEnv {
 	bus := core.NewBus()
 	svc := core.NewService(core.ServiceConfig{Store: st, Events: bus, Rules: wsRules{}, Roller: wsRoller{}})
 	live := hub.New(svc, bus, log, opts)
-	cfg := routes.Config{Service: svc, Bus: bus, Hub: live, Log: log, DataDir: t.TempDir(), AllowOrigins: opts.AllowOrigins}
+	cfg := routes.Config{Service: svc, Hub: live, Log: log, DataDir: t.TempDir(), AllowOrigins: opts.AllowOrigins}
 	e := &wsEnv{svc: svc, store: st, hub: live, logs: logs,
 		public: httptest.NewServer(routes.NewPublicHandler(cfg)),
 		host:   httptest.NewServer(routes.NewHostHandler(cfg))}
