@@ -83,6 +83,17 @@ func (f *hostFrames) encode(h *Hub, i int, e core.Event, forPlayersToo bool) {
 	f.msgs[i], f.frames[i] = b, textFrame(b)
 }
 
+// hostFramesOf encodes the host's frames of a broadcast on their own, for
+// a host socket that the broadcast did not expect (Hub.broadcast).
+func (h *Hub) hostFramesOf(events []core.Event) *hostFrames {
+	f := newHostFrames(len(events))
+	for i, e := range events {
+		_, forPlayersToo := core.PlayersPayload(e.Data)
+		f.encode(h, i, e, forPlayersToo)
+	}
+	return f
+}
+
 // send delivers one broadcast to a host socket: its own frame where there
 // is one, the players' otherwise.
 func (f *hostFrames) send(c *conn, msgs, frames [][]byte) {

@@ -348,6 +348,12 @@ func (h *Hub) broadcast(events []core.Event) {
 	defer h.mu.RUnlock()
 	for c := range h.conns {
 		if c.host {
+			if host == nil {
+				// A host socket joined after hostCount was read: its
+				// frames are encoded now (rare; the lock keeps the rest
+				// of the broadcast in order).
+				host = h.hostFramesOf(events)
+			}
 			host.send(c, msgs, frames)
 			continue
 		}
