@@ -19,20 +19,17 @@ import (
 // stream's moves are coalesced, everything else is charged to the request
 // bucket. The host console's messages never are.
 var clientEvents = map[string]*clientEvent{
-	core.EventClientUpdated: {player: onClientUpdated, host: onHostClientUpdated},
-	core.RequestMapViewportUpdated: {player: onViewportUpdated,
-		stream: func(string, string) (string, bool) { return "", true }}, // one viewport per client, whatever id it names
-	core.EventTokenMoved: {player: onTokenMoved, host: onHostTokenMoved, alwaysAnswered: true,
-		stream: func(id, state string) (string, bool) { return id, state == core.DragControl }},
-	core.RequestUpdateDoor: {player: onUpdateDoor, host: onHostUpdateDoor},
-	core.EventPointerUpdated: {player: onPointerUpdated,
-		stream: func(id, state string) (string, bool) { return id, state == "" || state == core.DragControl }},
-	core.RequestUpdateToken:     {player: onUpdateToken, host: onHostUpdateToken},
-	core.RequestUpdateEntity:    {player: onUpdateEntity},
-	core.RequestUpdateCombatant: {player: onUpdateCombatant, host: onHostUpdateCombatant},
-	core.RequestCreateMessage:   {player: onCreateMessage},
-	core.RequestGetAttribute:    {player: onGetAttribute, alwaysAnswered: true},
-	core.RequestSetAttribute:    {player: onSetAttribute},
+	core.EventClientUpdated:        {player: onClientUpdated, host: onHostClientUpdated},
+	core.RequestMapViewportUpdated: {player: onViewportUpdated, stream: viewportStream},
+	core.EventTokenMoved:           {player: onTokenMoved, host: onHostTokenMoved, alwaysAnswered: true, stream: dragStream},
+	core.RequestUpdateDoor:         {player: onUpdateDoor, host: onHostUpdateDoor},
+	core.EventPointerUpdated:       {player: onPointerUpdated, stream: pointerStream},
+	core.RequestUpdateToken:        {player: onUpdateToken, host: onHostUpdateToken},
+	core.RequestUpdateEntity:       {player: onUpdateEntity},
+	core.RequestUpdateCombatant:    {player: onUpdateCombatant, host: onHostUpdateCombatant},
+	core.RequestCreateMessage:      {player: onCreateMessage},
+	core.RequestGetAttribute:       {player: onGetAttribute, alwaysAnswered: true},
+	core.RequestSetAttribute:       {player: onSetAttribute},
 
 	core.EventTrackedObjectCreated:  {player: onTrackObject(core.EventTrackedObjectCreated)},
 	core.EventTrackedObjectUpdated:  {player: onTrackObject(core.EventTrackedObjectUpdated)},
@@ -77,4 +74,20 @@ func (e *clientEvent) handlerFor(c *conn) handler {
 		return e.host
 	}
 	return e.player
+}
+
+// The streams of the flood limits (clientEvent.stream).
+
+// viewportStream: a client has one viewport, whatever id it names, and
+// every viewport message is a move.
+func viewportStream(string, string) (string, bool) { return "", true }
+
+// dragStream: one stream per token dragged; control is a move, start,
+// end, cancel and block are states that go out in order.
+func dragStream(id, state string) (string, bool) { return id, state == core.DragControl }
+
+// pointerStream: one stream per pointer; a pointer sent without a state
+// moves too.
+func pointerStream(id, state string) (string, bool) {
+	return id, state == "" || state == core.DragControl
 }

@@ -1,8 +1,12 @@
 package hub
 
 // The handlers of the client events (events.go): each decodes its payload
-// and calls the core once. The host console's own handlers follow the
-// player's where the game master's rights differ.
+// and calls the core once, where the rule is. Two do a little more, in
+// the order they always have: clientUpdated records the registration on
+// the connection (hub state) and publishes it, after the core took the
+// token it names; a player's updateDoor asks the core whether remote
+// interaction allows it before reading the door. The host console's own
+// handlers follow the player's where the game master's rights differ.
 
 import (
 	"bytes"
