@@ -27,7 +27,12 @@
 //   - Sight: sight.go (vision polygons by angular sweep) and sightpayload.go
 //     (the polygons as clients read them).
 //   - Drags: drag.go and hostdrag.go (Drags: token drag streams, committed
-//     at their end).
+//     at their end; the service owns one, Service.Drags), dragsweep.go
+//     (which published events may end a drag, and the sweep that ends
+//     the drags that lost their right).
+//   - Messages: message.go, messagecontent.go (what the real client
+//     reads), rollresult.go (RollResult: a roll as the engine made it,
+//     read once).
 //
 // # The write path
 //
@@ -55,7 +60,10 @@
 // out and what players may not decide (serverowned.go).
 // When players and the host must receive different payloads, an event
 // carries Views{Players, Host} (views.go); HostOnly marks a payload for
-// the game master alone. The hub encodes each view once.
+// the game master alone. views.go also turns any event's data into what
+// players receive (PlayersPayload, ForPlayers: a hidden token or
+// combatant as {id, hidden}) and what the game master receives
+// (HostPayload); the hub encodes each once.
 //
 // # Events
 //

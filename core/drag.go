@@ -17,7 +17,9 @@ const DragIdleTimeout = 10 * time.Second
 // stream of tokenMoved messages from one client: start, control..., then
 // end (commit), cancel (abandon) or block (the host refused). The stream is
 // re-broadcast to every client, the sender included; only end writes to the
-// store. It is safe for concurrent use.
+// store. Each Service has one (Service.Drags), which it tells of every
+// change, so that a drag that loses its right ends at once
+// (dragsweep.go). It is safe for concurrent use.
 type Drags struct {
 	svc *Service
 
@@ -27,8 +29,13 @@ type Drags struct {
 	// remote interaction "token" (dragrights.go).
 	owners map[string]string
 	// count mirrors len(active) for readers that must not take mu (the
-	// hub's bus subscriber runs under the service's lock).
+	// service tells of its events under its commit lock).
 	count atomic.Int32
+
+	// sweepMu guards sweeping (a sweep runs) and sweepAgain (a change
+	// came while it ran): dragsweep.go.
+	sweepMu              sync.Mutex
+	sweeping, sweepAgain bool
 }
 
 // drag is one token being dragged.
@@ -56,8 +63,9 @@ type drag struct {
 	host, unseen bool
 }
 
-// NewDrags returns a drag tracker over svc.
-func NewDrags(svc *Service) *Drags {
+// newDrags returns a drag tracker over svc (the service's own is
+// Service.Drags).
+func newDrags(svc *Service) *Drags {
 	return &Drags{svc: svc, active: map[string]*drag{}, owners: map[string]string{}}
 }
 
@@ -330,37 +338,6 @@ func (d *Drags) recount() { d.count.Store(int32(len(d.active))) }
 
 // Active reports how many drags are in progress. It takes no lock.
 func (d *Drags) Active() int { return int(d.count.Load()) }
-
-// Sweep ends with block, for every client, each drag the host no longer
-// allows: all of them when remote interaction is off, else those whose
-// token was deleted or locked. The hub runs it after changes, so a drag
-// does not wait for its next message to snap back.
-func (d *Drags) Sweep(ctx context.Context) error {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	defer d.recount()
-	remote := d.svc.live.Settings().RemoteInteraction
-	for id, own := range d.active {
-		if own.host {
-			continue // the game master's drags answer to no setting
-		}
-		if remote {
-			tok, shown, err := d.svc.dragToken(ctx, id)
-			if err != nil && !IsNotFound(err) {
-				return err
-			}
-			if err == nil && shown && !tok.Locked && d.mayMove(own.source, tok) {
-				continue
-			}
-		}
-		delete(d.active, id)
-		src := EventSource{ID: own.source}
-		if err := d.blockAll(ctx, Movement{ID: id, Source: &src}, own); err != nil {
-			return err
-		}
-	}
-	return nil
-}
 
 // Veto ends the drag of a token, if any, with block for every client: the
 // host's refusal. It reports whether a drag was in progress.

@@ -24,7 +24,7 @@ func PlayerMap(m *Map) *Map {
 }
 
 // GameForPlayers returns g as players may see it when only the game is
-// at hand (the hub's guard on a game published without Views): as
+// at hand (ForPlayers' guard on a game published without Views): as
 // playerGame, with the turn order sorted highest first. The games the core
 // publishes and GET /api are built with the loaded system's order
 // (pinned.playerGameIn); on those, which have no hidden combatants left,
@@ -44,12 +44,7 @@ func GameForPlayers(g *Game) *Game {
 // unknown combatant acts.
 func playerGame(g *Game, order func() []TurnSlot) *Game {
 	out := *g
-	out.Combatants = make([]*Combatant, 0, len(g.Combatants))
-	for _, c := range g.Combatants {
-		if !c.Hidden {
-			out.Combatants = append(out.Combatants, CombatantForPlayers(c))
-		}
-	}
+	out.Combatants = playerCombatants(g.Combatants)
 	if g.CombatantID != "" && (len(out.Combatants) < len(g.Combatants) || !hasCombatant(g.Combatants, g.CombatantID)) {
 		playerTurn(&out, g, order())
 	}
@@ -118,10 +113,8 @@ func isVisible(list []*Combatant, id string) bool {
 }
 
 func mapHasHidden(m *Map) bool {
-	for _, t := range m.Tokens {
-		if t.Hidden {
-			return true
-		}
+	if tokensHaveHidden(m.Tokens) {
+		return true
 	}
 	for _, group := range []struct {
 		list          []Object
@@ -164,6 +157,28 @@ func visibleObjects(list []Object, hiddenDefault bool) []Object {
 		}
 	}
 	return out
+}
+
+// playerCombatants is a list of combatants as players may see it: the
+// hidden ones left out, the others as CombatantForPlayers shows them. It
+// is never nil; list is not changed.
+func playerCombatants(list []*Combatant) []*Combatant {
+	out := make([]*Combatant, 0, len(list))
+	for _, c := range list {
+		if !c.Hidden {
+			out = append(out, CombatantForPlayers(c))
+		}
+	}
+	return out
+}
+
+func tokensHaveHidden(tokens []*Token) bool {
+	for _, t := range tokens {
+		if t.Hidden {
+			return true
+		}
+	}
+	return false
 }
 
 func visibleTokens(tokens []*Token) []*Token {

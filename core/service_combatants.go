@@ -106,7 +106,7 @@ func (s pinned) storeCombatant(tx Tx, c *Combatant) ([]Event, error) {
 // version before (nil when new). The game master gets c whole. Players
 // get it only when it is in the primary campaign's game: a visible one as
 // they see it (playerCombatantIn), a hidden one that they saw before as
-// the hub's {id, hidden} stub, so that they drop it; of one hidden all
+// ForPlayers' {id, hidden} stub, so that they drop it; of one hidden all
 // along they learn nothing, not even its id.
 func (s pinned) combatantEvent(tx Tx, c, prev *Combatant) (Event, error) {
 	event := Event{Name: EventCombatantUpdated, Data: HostOnly(c)}
@@ -128,7 +128,7 @@ func (s pinned) combatantEvent(tx Tx, c, prev *Combatant) (Event, error) {
 		}
 		event.Data = Views{Players: players, Host: c}
 	case prev != nil && !prev.Hidden:
-		event.Data = Views{Players: c, Host: c} // the hub sends players {id, hidden}
+		event.Data = Views{Players: c, Host: c} // ForPlayers sends players {id, hidden}
 	}
 	return event, nil
 }

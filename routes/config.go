@@ -17,9 +17,8 @@ import (
 // Config wires the handlers to the rest of the application.
 type Config struct {
 	Service *core.Service
-	// Bus is not read by the handlers: the Hub subscribes to the bus it is
-	// given in hub.New.
-	Bus *core.Bus
+	// Hub is the live game's WebSocket engine; it follows the service's
+	// events through the bus hub.New subscribed it to.
 	Hub *hub.Hub
 	// DataDir holds companion.db and the served folders modules/,
 	// campaigns/, systems/ and others/.

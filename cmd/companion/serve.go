@@ -120,6 +120,7 @@ func serve(ctx context.Context, cfg *serveConfig, log *slog.Logger, out io.Write
 		Rules:  holder,
 		Roller: dice.NewRoller(),
 		Live:   core.NewLive(core.Settings{RemoteInteraction: cfg.RemoteInteraction, Interaction: cfg.Interaction}),
+		Log:    log,
 	})
 	cols := collections{holder}
 

@@ -63,7 +63,7 @@ func TestNumericMovementWritesTheStateAsItsInteger(t *testing.T) {
 
 func TestStreamKeyReadsIntegerStates(t *testing.T) {
 	for data, coalesce := range map[string]bool{`{"id":"t","state":1}`: true, `{"id":"t","state":0}`: false, `{"id":"t","state":"control"}`: true, `{"id":"t","state":2}`: false} {
-		key, c, stream := streamKey(&inEnvelope{Name: core.EventTokenMoved, Data: json.RawMessage(data)})
+		key, c, stream := streamKey(&inEnvelope{Name: core.EventTokenMoved, Data: json.RawMessage(data), event: clientEvents[core.EventTokenMoved]})
 		if !stream || key == "" || c != coalesce {
 			t.Errorf("%s: key %q coalesce %v stream %v, want coalesce %v", data, key, c, stream, coalesce)
 		}

@@ -115,7 +115,6 @@ func (o *Options) fill() {
 // others, so a slow client never slows the service or the other clients.
 type Hub struct {
 	svc      *core.Service
-	drags    *core.Drags
 	log      *slog.Logger
 	opts     Options
 	upgrader websocket.Upgrader
@@ -138,8 +137,7 @@ type Hub struct {
 
 	unsubscribe func()
 	running     sync.WaitGroup // reader and writer goroutines
-	stop        chan struct{}  // ends the pinger and the drag watcher
-	sweep       chan struct{}  // one pending request to sweep the drags
+	stop        chan struct{}  // ends the pinger
 }
 
 // New returns a hub that broadcasts every event published on bus and
@@ -151,7 +149,6 @@ func New(svc *core.Service, bus *core.Bus, log *slog.Logger, opts Options) *Hub 
 	}
 	h := &Hub{
 		svc:      svc,
-		drags:    core.NewDrags(svc),
 		log:      log,
 		opts:     opts,
 		conns:    map[*conn]struct{}{},
@@ -166,9 +163,7 @@ func New(svc *core.Service, bus *core.Bus, log *slog.Logger, opts Options) *Hub 
 	}
 	h.unsubscribe = bus.Subscribe(h.broadcast)
 	h.stop = make(chan struct{})
-	h.sweep = make(chan struct{}, 1)
 	go h.pinger()
-	go h.dragWatcher()
 	return h
 }
 
@@ -191,9 +186,6 @@ func (h *Hub) pinger() {
 		}
 	}
 }
-
-// Drags returns the drag tracker, for the host console's veto.
-func (h *Hub) Drags() *core.Drags { return h.drags }
 
 // ServeHTTP upgrades a request on any path to a WebSocket connection.
 func (h *Hub) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -295,7 +287,7 @@ func (h *Hub) unregister(c *conn) {
 	if !ok {
 		return
 	}
-	h.drags.Release(c.id)
+	h.svc.Drags().Release(c.id) // its drags go back to where they started
 	if c.host {
 		h.hostCount.Add(-1)
 		h.log.Info("host console socket closed", "id", c.id)
@@ -337,7 +329,7 @@ func (h *Hub) broadcast(events []core.Event) {
 		host = newHostFrames(len(events))
 	}
 	for i, e := range events {
-		players, forPlayersToo := playersPayload(e.Data)
+		players, forPlayersToo := core.PlayersPayload(e.Data)
 		if host != nil {
 			host.encode(h, i, e, forPlayersToo) // the game master's own frame, when it differs (host.go)
 		}
@@ -352,11 +344,16 @@ func (h *Hub) broadcast(events []core.Event) {
 		msgs[i], frames[i] = b, textFrame(b) // once for every client (direct.go)
 	}
 	numMsgs, numFrames := h.numericFrames(events) // tokenMoved with integer states (dragstate.go)
-	h.noteDragSpoilers(events)
 	h.mu.RLock()
 	defer h.mu.RUnlock()
 	for c := range h.conns {
 		if c.host {
+			if host == nil {
+				// A host socket joined after hostCount was read: its
+				// frames are encoded now (rare; the lock keeps the rest
+				// of the broadcast in order).
+				host = h.hostFramesOf(events)
+			}
 			host.send(c, msgs, frames)
 			continue
 		}
