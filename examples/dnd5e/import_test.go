@@ -289,3 +289,32 @@ func TestImportOddValues(t *testing.T) {
 	}
 	wantView(t, "Odd", got["Odd"].view, map[string]any{"lair_actions.0.name": "Lair", "armor_class": ""})
 }
+
+// The compendium example of docs/content-format.md maps as it says.
+func TestImportDocumentedExample(t *testing.T) {
+	doc, err := os.ReadFile("../../docs/content-format.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, after, ok := strings.Cut(string(doc), "<!-- example: compendium -->\n```xml\n")
+	if !ok {
+		t.Fatal("the example is not in the document")
+	}
+	example, _, _ := strings.Cut(after, "```")
+	s := loadSystem(t)
+	got := importCompendium(t, s, strings.NewReader(example), "example.xml")
+	wantView(t, "Cave Bat", got["Cave Bat"].view, map[string]any{
+		"armor_class": "12", "hit_points": "4 (1d6 + 1)", "speed": "5 ft., fly 30 ft.",
+		"senses": "blindsight 60 ft., passive Perception 11", "challenge": "1/8 (25 XP)",
+		"actions.0.rolls.0.text": "+4 to hit, 1d4 + 2",
+	})
+	for _, quoted := range []string{`"armor_class": "12"`, `"hit_points": "4 (1d6 + 1)"`, `"speed": "5 ft., fly 30 ft."`,
+		`"senses": "blindsight 60 ft., passive Perception 11"`, `"challenge": "1/8 (25 XP)"`, `"+4 to hit, 1d4 + 2"`} {
+		if !strings.Contains(after, quoted) {
+			t.Errorf("the document no longer quotes %s", quoted)
+		}
+	}
+	if got["Glimmer"].view["level_line"] != "Evocation cantrip" {
+		t.Errorf("spell %v", got["Glimmer"].view)
+	}
+}

@@ -10,8 +10,28 @@ local xml = {}
 local take, list = companion.import.take, companion.import.list
 xml.take, xml.list = take, list
 
+local byte, sub, find = string.byte, string.sub, string.find
+
+local function is_space(b)
+  return b == 32 or b == 9 or b == 10 or b == 13
+end
+
+-- trim removes surrounding white space. Most values have none: the end
+-- bytes are checked before anything else (gopher-lua compiles a pattern
+-- on every call, and "%s+$" retries from every position).
 local function trim(s)
-  return (s:gsub("^%s+", ""):gsub("%s+$", ""))
+  local n = #s
+  if n == 0 or not (is_space(byte(s, 1)) or is_space(byte(s, n))) then
+    return s
+  end
+  local i, j = 1, n
+  while i <= j and is_space(byte(s, i)) do
+    i = i + 1
+  end
+  while j >= i and is_space(byte(s, j)) do
+    j = j - 1
+  end
+  return sub(s, i, j)
 end
 xml.trim = trim
 
@@ -141,18 +161,25 @@ function xml.paragraphs(v, sources)
   local lines = {}
   for _, piece in ipairs(list(v)) do
     local s = type(piece) == "string" and piece or text(piece)
-    for line in s:gmatch("[^\n]+") do
-      line = trim(line)
+    local pos = 1
+    while true do
+      local nl = find(s, "\n", pos, true)
+      local line = trim(sub(s, pos, nl and nl - 1 or -1))
       if line ~= "" then
         lines[#lines + 1] = line
       end
+      if not nl then
+        break
+      end
+      pos = nl + 1
     end
   end
   local out = {}
   local i = 1
   while i <= #lines do
     local line = lines[i]
-    local src = line:match("^[Ss]ource:%s*(.+)$")
+    local first = byte(line, 1)
+    local src = (first == 83 or first == 115) and line:match("^[Ss]ource:%s*(.+)$") or nil
     if src then
       if sources then
         xml.sources(src, sources)
