@@ -94,6 +94,12 @@ func (d *Drags) Move(ctx context.Context, from EventSource, m Movement) (*Moveme
 		delete(d.active, m.ID) // abandoned: the token is free again
 		own = nil
 	}
+	if own == nil && (m.State == DragCancel || m.State == DragBlock) {
+		// Nothing to abandon: no drag of this token is in progress (it
+		// ended, was refused, or never began). Passed on, it would tell
+		// every client to put back a token nobody moved.
+		return nil, nil
+	}
 
 	if !d.svc.live.Settings().RemoteInteraction {
 		if own != nil {

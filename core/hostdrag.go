@@ -27,6 +27,9 @@ func (d *Drags) MoveAsHost(ctx context.Context, from EventSource, m Movement) (*
 	m.MapID = tok.MapID
 	party := PartySight(tok)
 	own := d.active[m.ID]
+	if own == nil && (m.State == DragCancel || m.State == DragBlock) {
+		return nil, nil // no drag of this token to abandon (as Move)
+	}
 	if own != nil && own.source != from.ID {
 		own = nil // the game master takes the token over
 	}

@@ -27,6 +27,9 @@ type Config struct {
 	Log     *slog.Logger
 	// MaxBodyBytes limits request bodies on writes (413 past it).
 	MaxBodyBytes int64
+	// BodyTimes bounds how long a request body may take to arrive
+	// (bodytime.go; zero fields take the defaults).
+	BodyTimes BodyTimes
 	// AllowOrigins lists Origins besides this server's own whose pages may
 	// write (routes/crosssite.go); the WebSocket Origin check uses
 	// hub.Options.AllowOrigins, given to hub.New (the same --allow-origin).

@@ -28,7 +28,7 @@ func mountImport(r chi.Router, cfg Config) {
 			writeImportError(w, http.StatusBadRequest, importMessage(err))
 			return
 		}
-		if _, err := cfg.Imports.Offer(src, "api "+clientHost(req)); err != nil {
+		if _, err := cfg.Imports.OfferFrom(src, clientHost(req)); err != nil {
 			writeImportError(w, http.StatusBadRequest, importMessage(err))
 			return
 		}

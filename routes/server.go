@@ -136,7 +136,8 @@ func NewHostHandler(cfg Config) http.Handler {
 }
 
 // wrap puts the middleware around a router, outermost first: panic
-// recovery, on the public listener the Host check on writes and WebSocket
+// recovery, the time bounds of request bodies (bodytime.go), on the public
+// listener the Host check on writes and WebSocket
 // upgrades (hostcheck.go) and the WebSocket hand-off (before anything wraps
 // the connection), the request log, CORS (public only), the body limit and
 // gzip. The host listener lets multipart archive uploads through the body
@@ -154,6 +155,8 @@ func (s *server) wrap(h http.Handler, public bool) http.Handler {
 		h = crossSiteGuard{allowOrigins: s.cfg.AllowOrigins}.wrap(h)
 		h = newPublicHosts(s.cfg.AllowHosts).guard(h)
 	}
+	// Outside every guard: a body they refuse unread is bounded in time too.
+	h = boundBodyTimes(s.cfg.BodyTimes, h)
 	return recoverPanics(s.cfg.Log, h)
 }
 

@@ -155,11 +155,7 @@ func (st *state) luaPrint(L *lua.LState) int {
 		}
 		text.WriteString(L.ToStringMeta(L.Get(i)).String())
 	}
-	line := text.String()
-	if len(line) > maxPrintBytes {
-		line = strings.ToValidUTF8(line[:maxPrintBytes], "") + "…"
-	}
-	st.print(line)
+	st.print(cutText(text.String(), maxPrintBytes))
 	return 0
 }
 

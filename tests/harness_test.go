@@ -39,9 +39,14 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// companionBinary builds ./cmd/companion once per test run and returns its path.
+// companionBinary builds ./cmd/companion once per test run and returns its
+// path. COMPANION_BIN names a binary built elsewhere instead (to measure
+// another version with the same test, as the stalled-upload load test does).
 func companionBinary(t testing.TB) string {
 	t.Helper()
+	if bin := os.Getenv("COMPANION_BIN"); bin != "" {
+		return bin
+	}
 	buildOnce.Do(func() {
 		buildDir, buildErr = os.MkdirTemp("", "companion-e2e-")
 		if buildErr != nil {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/vttapp/companion/core"
 	"github.com/vttapp/companion/discovery"
+	"github.com/vttapp/companion/routes"
 )
 
 // defaultHostAddr is where the host console listens unless told otherwise;
@@ -55,6 +56,8 @@ type serveConfig struct {
 	// a container, whose host console port the operator publishes on the
 	// host's loopback only (docs/install.md#container).
 	HostAddrContainer bool
+	// MaxHTTPPerAddress is --max-http-per-address (routes/connlimit.go).
+	MaxHTTPPerAddress int
 }
 
 // parseServeFlags reads flags, each of which may also be set through the
@@ -83,6 +86,7 @@ func parseServeFlags(args []string, getenv func(string) string) (*serveConfig, *
 	fs.BoolVar(&cfg.MDNS, "mdns", true, "advertise the server by mDNS/DNS-SD on the player listener's interfaces (false: off)")
 	fs.StringVar(&cfg.MDNSName, "mdns-name", "companion", "the name players can type: NAME answers as NAME.local")
 	fs.BoolVar(&cfg.HostAddrContainer, "host-addr-container", false, "inside a container only: let --host-addr be a non-loopback address; publish its port on the host's loopback only (127.0.0.1:8081:8081)")
+	fs.IntVar(&cfg.MaxHTTPPerAddress, "max-http-per-address", routes.DefaultMaxHTTPPerAddress, "most open HTTP connections from one remote address at once, WebSockets aside (loopback is not counted)")
 	fs.IntVar(&cfg.ClientRate, "client-rate", 50, "WebSocket requests one client may make per second, bursts of twice that (drags, pointers and viewports are coalesced to 60/s instead)")
 
 	// Environment first, so that explicit flags override it.
@@ -130,6 +134,9 @@ func parseServeFlags(args []string, getenv func(string) string) (*serveConfig, *
 	}
 	if cfg.MaxPerAddress <= 0 {
 		return nil, fs, fmt.Errorf("--max-clients-per-address must be positive")
+	}
+	if cfg.MaxHTTPPerAddress <= 0 {
+		return nil, fs, fmt.Errorf("--max-http-per-address must be positive")
 	}
 	if cfg.ClientRate <= 0 {
 		return nil, fs, fmt.Errorf("--client-rate must be positive")

@@ -146,7 +146,10 @@ func serve(ctx context.Context, cfg *serveConfig, log *slog.Logger, out io.Write
 		RequestRate:              cfg.ClientRate,
 		RequestBurst:             2 * cfg.ClientRate,
 	})
-	importer := imports.NewManager(imports.Config{Service: svc, DataDir: cfg.DataDir, Collections: cols, AppVersion: core.Version, Log: log})
+	// The importer never fetches from these two (an offer's manifest is
+	// fetched before anyone accepts it).
+	importer := imports.NewManager(imports.Config{Service: svc, DataDir: cfg.DataDir, Collections: cols, AppVersion: core.Version, Log: log,
+		OwnAddrs: []net.Addr{publicLn.Addr(), hostLn.Addr()}})
 	// Downloads in flight are cancelled at shutdown; their staging folders
 	// are swept at the next start.
 	defer importer.Close()
@@ -175,15 +178,19 @@ func serve(ctx context.Context, cfg *serveConfig, log *slog.Logger, out io.Write
 		JoinName:     joinName,
 		InstanceID:   instanceID,
 	}
+
 	public := newHTTPServer(routes.NewPublicHandler(rc), log)
 	host := newHTTPServer(routes.NewHostHandler(rc), log)
+	// The host listener is loopback only, which the cap does not count.
+	perAddress := routes.NewConnLimiter(cfg.MaxHTTPPerAddress, log)
+	public.ConnState = perAddress.ConnState
 
 	if cfg.SystemDir != "" {
 		go watchSystem(ctx, cfg, holder, svc, reloads, log)
 	}
 
 	errc := make(chan error, 2)
-	go func() { errc <- public.Serve(publicLn) }()
+	go func() { errc <- public.Serve(perAddress.Listener(publicLn)) }()
 	go func() { errc <- host.Serve(hostLn) }()
 	inst := instance{ID: instanceID, PID: os.Getpid(), Addr: publicLn.Addr().String(), HostAddr: hostLn.Addr().String(), Version: core.Version}
 	if err := writeInstance(cfg.DataDir, inst); err != nil {
@@ -258,9 +265,10 @@ func openBrowser(url string, log *slog.Logger) {
 	}
 }
 
-// newHTTPServer hardens a server against slow and idle clients. There is no
-// WriteTimeout because WebSocket connections are long-lived; handlers bound
-// their own work.
+// newHTTPServer hardens a server against slow and idle clients: headers
+// within 10 s, bodies by the rules of routes/bodytime.go (a pace, not one
+// deadline: an upload may be large). There is no WriteTimeout because
+// WebSocket connections are long-lived; handlers bound their own work.
 func newHTTPServer(h http.Handler, log *slog.Logger) *http.Server {
 	return &http.Server{
 		Handler:           h,

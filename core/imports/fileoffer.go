@@ -33,7 +33,7 @@ func (m *Manager) OfferFile(r io.Reader, name string) (Offer, error) {
 	if err != nil {
 		return Offer{}, err
 	}
-	o, err := m.offer(Source{}, FromFile, "", func(st *offerState) {
+	o, err := m.offer(Source{}, FromFile, "", "", func(st *offerState) {
 		st.File = name
 		st.staged, st.unstage = staged, unstage
 	})

@@ -3,6 +3,7 @@ package imports
 import (
 	"context"
 	"fmt"
+	"net/netip"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -72,6 +73,9 @@ type PackageInfo struct {
 
 type offerState struct {
 	Offer
+	// address is who offered it over the network, as offers are counted
+	// per address (addressKey); empty for the device's own offers.
+	address string
 	pkg     *Package
 	done    chan struct{} // closed when the offer settles (installed, declined, failed)
 	settled bool
@@ -88,16 +92,53 @@ type offerState struct {
 // is refused, so that a flood of requests cannot grow memory or make the
 // device fetch manifests without end.
 func (m *Manager) Offer(src Source, from string) (Offer, error) {
-	return m.offer(src, from, "", nil)
+	return m.offer(src, from, "", "", nil)
 }
 
-// offer records an offer of the given type (empty for content); init, when
-// given, completes it before anyone can see it.
-func (m *Manager) offer(src Source, from, offerType string, init func(st *offerState)) (Offer, error) {
+// DefaultMaxOffersPerAddress is how many offers one remote address may have
+// in the list at once (Config.MaxOffersPerAddress). Without it one client
+// filled the list (100 offers) in under a second, and a real offer from
+// another device was refused or lost among them.
+const DefaultMaxOffersPerAddress = 5
+
+// OfferFrom is Offer for a request made over the network from address
+// (POST /api/import). One address has at most MaxOffersPerAddress offers
+// in the list: its oldest settled one makes room for a new one, and when
+// all of them still wait for the person at the device the request is
+// refused. Loopback (this machine) is not counted; an IPv6 address counts
+// with the others of its /64, which one device may take as many of as it
+// likes.
+func (m *Manager) OfferFrom(src Source, address string) (Offer, error) {
+	return m.offer(src, "api "+address, "", addressKey(address), nil)
+}
+
+// addressKey is what offers from address are counted under: "" (not
+// counted) for loopback, the /64 of an IPv6 address, the address itself
+// otherwise.
+func addressKey(address string) string {
+	ip, err := netip.ParseAddr(address)
+	if err != nil {
+		return address
+	}
+	ip = ip.Unmap().WithZone("")
+	switch {
+	case ip.IsLoopback():
+		return ""
+	case ip.Is6():
+		p, _ := ip.Prefix(64)
+		return p.String()
+	}
+	return ip.String()
+}
+
+// offer records an offer of the given type (empty for content), made from
+// the address counted under key ("": not counted); init, when given,
+// completes it before anyone can see it.
+func (m *Manager) offer(src Source, from, offerType, key string, init func(st *offerState)) (Offer, error) {
 	st := &offerState{Offer: Offer{
 		ID: core.NewID(), Manifest: src.Manifest, URL: src.URL, Type: offerType, From: from,
 		Status: StatusPending, Progress: Transfer{Total: -1}, Created: m.now().Format("2006-01-02T15:04:05Z"),
-	}, done: make(chan struct{})}
+	}, address: key, done: make(chan struct{})}
 	if init != nil {
 		init(st)
 	}
@@ -116,6 +157,10 @@ func (m *Manager) offer(src Source, from, offerType string, init func(st *offerS
 		m.mu.Unlock()
 		return Offer{}, core.Invalidf("Too many import offers are waiting on the device; try again later")
 	}
+	if key != "" && !m.makeRoomForLocked(key) {
+		m.mu.Unlock()
+		return Offer{}, core.Invalidf("Too many import offers from this address are waiting on the device; try again when they are accepted or declined")
+	}
 	m.offers[st.ID] = st
 	m.order = append(m.order, st.ID)
 	m.evictLocked()
@@ -126,6 +171,30 @@ func (m *Manager) offer(src Source, from, offerType string, init func(st *offerS
 		m.goBackground(func(ctx context.Context) { m.checkManifest(ctx, st.ID, src.Manifest) })
 	}
 	return snapshot, nil
+}
+
+// makeRoomForLocked makes room for one more offer from the address counted
+// under key: under MaxOffersPerAddress there is room; at it, its oldest
+// settled offer is forgotten; false when all of them are unsettled.
+func (m *Manager) makeRoomForLocked(key string) bool {
+	count, oldestSettled := 0, -1
+	for i, id := range m.order {
+		if st := m.offers[id]; st.address == key {
+			count++
+			if st.settled && oldestSettled < 0 {
+				oldestSettled = i
+			}
+		}
+	}
+	switch {
+	case count < m.cfg.MaxOffersPerAddress:
+		return true
+	case oldestSettled < 0:
+		return false
+	}
+	delete(m.offers, m.order[oldestSettled])
+	m.order = append(m.order[:oldestSettled], m.order[oldestSettled+1:]...)
+	return true
 }
 
 // evictLocked forgets the oldest settled offers beyond MaxOffers.

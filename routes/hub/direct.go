@@ -46,7 +46,7 @@ func textFrame(msg []byte) []byte {
 // while another write holds the connection, a batch is open or a tail
 // waits, or when the socket is full.
 func (b *batchConn) tryWrite(frame []byte, done <-chan struct{}) (sent, needFlush bool) {
-	if b.raw == nil || b.interrupted.Load() {
+	if b.raw == nil || b.dropped.Load() {
 		return false, false
 	}
 	// Never wait, not even for the lock: the writer or the reader may hold
@@ -111,7 +111,7 @@ func (b *batchConn) flushTail(deadline func() error) error {
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	if b.interrupted.Load() {
+	if b.expired() {
 		return errInterrupted
 	}
 	return b.writeTailLocked()

@@ -3,6 +3,7 @@ package hub
 import (
 	"context"
 	"encoding/json"
+	"log/slog"
 	"net/http"
 	"strings"
 	"time"
@@ -43,7 +44,7 @@ func (h *Hub) ServeHost(w http.ResponseWriter, r *http.Request) {
 	bw := &hijackWriter{ResponseWriter: w}
 	ws, err := up.Upgrade(bw, r, nil)
 	if err != nil {
-		h.log.Info("host console socket refused", "remote", r.RemoteAddr, "err", err)
+		h.refusals.write(slog.LevelInfo, "host console socket refused", "remote", r.RemoteAddr, "err", err)
 		return
 	}
 	h.serve(ws, bw.conn, remoteHost(r.RemoteAddr), true, false)

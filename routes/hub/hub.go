@@ -129,6 +129,9 @@ type Hub struct {
 	slots atomic.Int64
 	// perAddress counts them per remote address (peraddress.go).
 	perAddress addressSlots
+	// refusals writes the lines of refused upgrades, thinned out
+	// (refusallog.go).
+	refusals refusalLog
 	// hostCount is how many host console sockets are open (host.go):
 	// without one, no host frame is encoded.
 	hostCount atomic.Int64
@@ -147,11 +150,12 @@ func New(svc *core.Service, bus *core.Bus, log *slog.Logger, opts Options) *Hub 
 		log = slog.New(slog.DiscardHandler)
 	}
 	h := &Hub{
-		svc:   svc,
-		drags: core.NewDrags(svc),
-		log:   log,
-		opts:  opts,
-		conns: map[*conn]struct{}{},
+		svc:      svc,
+		drags:    core.NewDrags(svc),
+		log:      log,
+		opts:     opts,
+		conns:    map[*conn]struct{}{},
+		refusals: refusalLog{log: log},
 	}
 	h.upgrader = websocket.Upgrader{
 		HandshakeTimeout: 10 * time.Second,
@@ -198,14 +202,14 @@ func (h *Hub) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	address := remoteHost(r.RemoteAddr)
 	if !h.takeSlot() {
-		h.log.Warn("websocket refused: too many connections", "remote", r.RemoteAddr, "max", h.opts.MaxConnections)
+		h.refusals.write(slog.LevelWarn, "websocket refused: too many connections", "remote", r.RemoteAddr, "max", h.opts.MaxConnections)
 		refuse(w, http.StatusServiceUnavailable,
 			"too many live connections ("+strconv.Itoa(h.opts.MaxConnections)+"): try again when a player leaves")
 		return
 	}
 	if !h.perAddress.take(address, h.opts.MaxConnectionsPerAddress) {
 		h.slots.Add(-1)
-		h.log.Warn("websocket refused: too many connections from one address", "remote", r.RemoteAddr, "max", h.opts.MaxConnectionsPerAddress)
+		h.refusals.write(slog.LevelWarn, "websocket refused: too many connections from one address", "remote", r.RemoteAddr, "max", h.opts.MaxConnectionsPerAddress)
 		refuse(w, http.StatusServiceUnavailable,
 			"too many live connections from "+address+" ("+strconv.Itoa(h.opts.MaxConnectionsPerAddress)+"): close some, or start the server with a higher --max-clients-per-address")
 		return
@@ -216,7 +220,7 @@ func (h *Hub) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.releaseSlot(address)
 		// The upgrader has answered the request (403 for a foreign Origin,
 		// 400 for a bad handshake).
-		h.log.Info("websocket upgrade refused", "remote", r.RemoteAddr, "origin", r.Header.Get("Origin"), "err", err)
+		h.refusals.write(slog.LevelInfo, "websocket upgrade refused", "remote", r.RemoteAddr, "origin", r.Header.Get("Origin"), "err", err)
 		return
 	}
 	h.serve(ws, bw.conn, address, false, numericStatesAsked(r.Context()))
