@@ -3,6 +3,7 @@ package imports
 import (
 	"context"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 
@@ -16,7 +17,11 @@ type gateMapper struct {
 	calls   atomic.Int32
 	reached chan struct{}
 	gate    chan struct{}
+	once    sync.Once
 }
+
+// open lets the stopped entry go on (once).
+func (g *gateMapper) open() { g.once.Do(func() { close(g.gate) }) }
 
 func (g *gateMapper) MapCompendium(ctx context.Context, kind string, el map[string]any) ([]*core.Entity, error) {
 	if g.calls.Add(1) == 2 {
@@ -46,18 +51,20 @@ func TestRunningImportShowsProgress(t *testing.T) {
 	gate := newGate()
 	m := NewManager(Config{Service: env.svc, DataDir: env.dataDir, Collections: gateCollections{m: gate}})
 	t.Cleanup(m.Close)
+	t.Cleanup(gate.open) // before Close, whatever happens
 	done := make(chan error, 1)
 	go func() {
 		_, err := m.ImportFile(context.Background(), strings.NewReader(threeSpells), "Sparks.xml", "")
 		done <- err
 	}()
 	<-gate.reached
+	// The reader may be ahead of the hook: at least the first entry is read.
 	running := m.Running()
 	if len(running) != 1 || running[0].Name != "Sparks.xml" || running[0].Install == nil ||
-		running[0].Install.Stage != StageReading || running[0].Install.Entries != 1 || running[0].Install.Total != int64(len(threeSpells)) {
-		t.Fatalf("running %+v %+v", running, running[0].Install)
+		running[0].Install.Stage != StageReading || running[0].Install.Entries < 1 || running[0].Install.Total != int64(len(threeSpells)) {
+		t.Fatalf("running %+v", running)
 	}
-	close(gate.gate)
+	gate.open()
 	if err := <-done; err != nil {
 		t.Fatal(err)
 	}
@@ -72,6 +79,7 @@ func TestOfferShowsInstallProgress(t *testing.T) {
 	gate := newGate()
 	m := NewManager(Config{Service: env.svc, DataDir: env.dataDir, Collections: gateCollections{m: gate}})
 	t.Cleanup(m.Close)
+	t.Cleanup(gate.open)
 	o, err := m.OfferFile(strings.NewReader(threeSpells), "Sparks.xml")
 	if err != nil {
 		t.Fatal(err)
@@ -81,10 +89,10 @@ func TestOfferShowsInstallProgress(t *testing.T) {
 	}
 	<-gate.reached
 	mid, _ := m.Get(o.ID)
-	if mid.Status != StatusDownloading || mid.Install == nil || mid.Install.Stage != StageReading || mid.Install.Entries != 1 {
+	if mid.Status != StatusDownloading || mid.Install == nil || mid.Install.Stage != StageReading || mid.Install.Entries < 1 {
 		t.Fatalf("offer mid-way %+v %+v", mid, mid.Install)
 	}
-	close(gate.gate)
+	gate.open()
 	end := settle(t, m, o.ID)
 	if end.Status != StatusInstalled || end.Result == nil || end.Result.Compendium == nil || end.Result.Compendium.Entities != 3 {
 		t.Fatalf("offer %+v", end)

@@ -8,8 +8,10 @@ import (
 	"io/fs"
 	"path"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/vttapp/companion/core"
@@ -204,6 +206,24 @@ type compendiumReader struct {
 	missing  []string       // file references the archive does not hold
 }
 
+// mapped is one entry of a compendium once its system hook has run.
+type mapped struct {
+	i        int
+	entry    legacyxml.Entry
+	entities []*core.Entity
+	skip     bool  // a kind the system has no hook for
+	err      error // the reader's or the hook's
+}
+
+// mapWorkers is how many entries are mapped at once: the Lua pool holds a
+// state per processor, and the reader and the writer keep one busy.
+func mapWorkers() int { return min(max(runtime.GOMAXPROCS(0), 1), 4) }
+
+// read reads the compendium and maps its entries. The reader, the hook
+// calls (several at once, each on a state of the system's pool) and the
+// collector run side by side; the collector takes the entries back in
+// document order, so the result, and the first error reported, are those
+// of reading one entry after the other.
 func (r *compendiumReader) read(ctx context.Context) (*owned, error) {
 	rc, size, err := r.src.open()
 	if err != nil {
@@ -219,62 +239,136 @@ func (r *compendiumReader) read(ctx context.Context) (*owned, error) {
 		kinds[k] = true
 	}
 	r.imported, r.skipped = map[string]int{}, map[string]int{}
+
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	workers := mapWorkers()
+	jobs := make(chan mapped, 2*workers)
+	results := make(chan mapped, 2*workers)
+	go func() { // the reader
+		defer close(jobs)
+		for i := 0; ; i++ {
+			entry, err := cr.Next()
+			if errors.Is(err, io.EOF) {
+				r.progress.flush(InstallProgress{Stage: StageReading, Done: size, Total: size, Entries: cr.Entries()})
+				return
+			}
+			job := mapped{i: i, entry: entry, err: err}
+			if err == nil {
+				r.progress.note(InstallProgress{Stage: StageReading, Done: cr.Offset(), Total: size, Entries: cr.Entries()})
+			}
+			select {
+			case jobs <- job:
+			case <-ctx.Done():
+				return
+			}
+			if err != nil {
+				return
+			}
+		}
+	}()
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for job := range jobs {
+				if job.err == nil {
+					job = r.mapEntry(ctx, job, kinds)
+				}
+				select {
+				case results <- job:
+				case <-ctx.Done():
+				}
+			}
+		}()
+	}
+	go func() { wg.Wait(); close(results) }()
+
 	out := &owned{owner: r.owner}
 	seen := map[string]*legacyxml.Element{}
-	system := r.in.cols.SystemID()
-	for {
+	pending := map[int]mapped{}
+	next := 0
+	var failure error
+	for res := range results {
+		if failure != nil {
+			continue // drained: the workers stop at the cancel
+		}
+		pending[res.i] = res
+		for {
+			m, ok := pending[next]
+			if !ok {
+				break
+			}
+			delete(pending, next)
+			next++
+			if failure = r.collect(m, out, seen); failure != nil {
+				cancel()
+				break
+			}
+		}
+	}
+	if failure != nil {
+		return nil, failure
+	}
+	if len(pending) > 0 || ctx.Err() != nil {
+		// Cancelled from outside (the server stopping): nothing is half done.
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		entry, err := cr.Next()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			return nil, xmlError(err)
-		}
-		r.progress.note(InstallProgress{Stage: StageReading, Done: cr.Offset(), Total: size, Entries: cr.Entries()})
-		if !kinds[entry.Kind] {
-			r.skipped[entry.Kind]++
-			continue
-		}
-		el := entry.Element
-		table, ok := el.Table().(map[string]any)
-		if !ok { // an entry with only text, or nothing
-			table = map[string]any{}
-			if t := strings.TrimSpace(el.Text); t != "" {
-				table["_text"] = t
-			}
-		}
-		entities, err := r.mapper.MapCompendium(ctx, entry.Kind, table)
-		if err != nil {
-			if ctx.Err() != nil {
-				return nil, ctx.Err()
-			}
-			return nil, core.Invalidf("%s", legacyxml.Errorf(r.src.file, el, "the system's import hook failed: %v", err).Error())
-		}
-		if len(entities) == 0 {
-			r.skipped[entry.Kind]++
-			continue
-		}
-		for _, e := range entities {
-			e.System = system
-			e.Owner = r.owner
-			if err := e.Normalize(r.now); err != nil {
-				return nil, core.Invalidf("%s", legacyxml.Errorf(r.src.file, el, "the entity made from it: %s", core.MessageOf(err)).Error())
-			}
-			if first, dup := seen[e.ID]; dup {
-				return nil, core.Invalidf("%s", legacyxml.Errorf(r.src.file, el, "entity id '%s' was already made from the entry at line %d", e.ID, first.Line).Error())
-			}
-			seen[e.ID] = el
-			e.Image = r.resolve(e.Image, entry.Kind)
-			e.Token = r.resolve(e.Token, entry.Kind)
-			r.imported[e.Kind]++
-			out.entities = append(out.entities, e)
+		return nil, core.Internal(fmt.Errorf("compendium: %d entries were not collected", len(pending)))
+	}
+	return out, nil
+}
+
+// mapEntry runs the system's hook on one entry (on a worker).
+func (r *compendiumReader) mapEntry(ctx context.Context, job mapped, kinds map[string]bool) mapped {
+	if !kinds[job.entry.Kind] {
+		job.skip = true
+		return job
+	}
+	el := job.entry.Element
+	table, ok := el.Table().(map[string]any)
+	if !ok { // an entry with only text, or nothing
+		table = map[string]any{}
+		if t := strings.TrimSpace(el.Text); t != "" {
+			table["_text"] = t
 		}
 	}
-	r.progress.flush(InstallProgress{Stage: StageReading, Done: size, Total: size, Entries: cr.Entries()})
-	return out, nil
+	job.entities, job.err = r.mapper.MapCompendium(ctx, job.entry.Kind, table)
+	if job.err != nil && ctx.Err() == nil {
+		job.err = core.Invalidf("%s", legacyxml.Errorf(r.src.file, el, "the system's import hook failed: %v", job.err).Error())
+	}
+	return job
+}
+
+// collect takes one mapped entry, in document order, into out.
+func (r *compendiumReader) collect(m mapped, out *owned, seen map[string]*legacyxml.Element) error {
+	switch {
+	case m.err != nil:
+		return xmlError(m.err)
+	case m.skip || len(m.entities) == 0:
+		r.skipped[m.entry.Kind]++
+		return nil
+	}
+	el := m.entry.Element
+	system := r.in.cols.SystemID()
+	for _, e := range m.entities {
+		e.System = system
+		e.Owner = r.owner
+		if err := e.Normalize(r.now); err != nil {
+			return core.Invalidf("%s", legacyxml.Errorf(r.src.file, el, "the entity made from it: %s", core.MessageOf(err)).Error())
+		}
+		if first, dup := seen[e.ID]; dup {
+			return core.Invalidf("%s", legacyxml.Errorf(r.src.file, el, "entity id '%s' was already made from the entry at line %d", e.ID, first.Line).Error())
+		}
+		seen[e.ID] = el
+		e.Image = r.resolve(e.Image, m.entry.Kind)
+		e.Token = r.resolve(e.Token, m.entry.Kind)
+		r.imported[e.Kind]++
+		out.entities = append(out.entities, e)
+	}
+	return nil
 }
 
 // resolve turns a file reference of an entry into the URL path it is

@@ -196,6 +196,22 @@ func TestInstallCompendiumHookFailureWritesNothing(t *testing.T) {
 	if files := env.dataFiles(t); len(files) != 0 {
 		t.Errorf("files left: %v", files)
 	}
+	// Entries are mapped several at once, yet the error is always the
+	// first entry's in the document.
+	var many strings.Builder
+	many.WriteString("<compendium>\n")
+	for i := 0; i < 40; i++ {
+		if i == 7 || i == 30 {
+			many.WriteString("<bomb><name>B</name></bomb>\n")
+			continue
+		}
+		many.WriteString("<spell><name>S</name></spell>\n")
+	}
+	many.WriteString("</compendium>")
+	for i := 0; i < 5; i++ {
+		_, err = env.in.InstallFile(context.Background(), writeTemp(t, "m.xml", []byte(many.String())), "m.xml", InstallOptions{})
+		wantKind(t, err, core.KindInvalid, "m.xml line 9, compendium/bomb:")
+	}
 	// Two entries making the same id.
 	doc = `<compendium><monster id="X"><name>A</name></monster><monster id="X"><name>B</name></monster></compendium>`
 	_, err = env.in.InstallFile(context.Background(), writeTemp(t, "x.xml", []byte(doc)), "x.xml", InstallOptions{})
