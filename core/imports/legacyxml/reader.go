@@ -148,9 +148,6 @@ func (rd *reader) line() int {
 // offset is how many bytes of the document have been read.
 func (rd *reader) offset() int64 { return rd.src.n }
 
-// depth is the number of open elements.
-func (rd *reader) depth() int { return len(rd.stack) }
-
 // next returns the next start element, end element or text, skipping the
 // XML declaration, comments and processing instructions. Start elements
 // are pushed (the new Element is top()), end elements popped after being
