@@ -72,6 +72,7 @@ func mountHostImport(r chi.Router, cfg Config) {
 	r.Post("/host/api/offers/{id}/accept", h.acceptOffer)
 	r.Post("/host/api/offers/{id}/decline", h.declineOffer)
 	r.Post("/host/api/import", h.importNow)
+	r.Get("/host/api/imports", h.listRunning)
 	r.Get("/host/api/modules", h.listModules)
 	r.Post("/host/api/modules/check-updates", h.checkUpdates)
 	r.Post("/host/api/modules/{id}/update", h.updateModule)
@@ -289,6 +290,14 @@ func (h hostImport) importUpload(r *http.Request) (imports.Result, error) {
 		}
 		part.Close()
 	}
+}
+
+// listRunning lists the direct imports still running (uploads, URLs the
+// console gave), with the progress of a long install (a compendium of
+// thousands of entries): the console polls it while it waits for
+// POST /host/api/import.
+func (h hostImport) listRunning(w http.ResponseWriter, r *http.Request) {
+	writeJSON(w, r, &h.cfg, http.StatusOK, h.cfg.Imports.Running())
 }
 
 func (h hostImport) listModules(w http.ResponseWriter, r *http.Request) {

@@ -16,6 +16,9 @@ type state struct {
 
 	// funcs holds the functions declared per kind: funcs[kind][field].
 	funcs map[string]map[string]*lua.LFunction
+	// imports holds the compendium import handlers by element kind
+	// (importhook.go).
+	imports map[string]*lua.LFunction
 	// decl collects declarations while the entry script runs.
 	decl      *Declarations
 	declaring bool
@@ -53,6 +56,7 @@ func newState(prog *Program, print func(string)) *state {
 		deadline: newCallDeadline(),
 		prog:     prog,
 		funcs:    map[string]map[string]*lua.LFunction{},
+		imports:  map[string]*lua.LFunction{},
 		decl:     &Declarations{},
 		loaded:   map[string]lua.LValue{},
 		loading:  map[string]bool{},

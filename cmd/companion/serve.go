@@ -303,6 +303,10 @@ type collections struct{ holder *systems.Holder }
 
 func (c collections) SystemID() string { return c.holder.Current().ID() }
 
+// Compendium is the loaded system's import hook for legacy compendium
+// XML, pinned for one import (a reload meanwhile does not change it).
+func (c collections) Compendium() imports.CompendiumMapper { return c.holder.Current() }
+
 func (c collections) KindForCollection(label string) (string, bool) {
 	k, ok := c.holder.Current().KindByCollection(label)
 	if !ok {

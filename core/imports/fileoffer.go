@@ -48,7 +48,7 @@ func (m *Manager) OfferFile(r io.Reader, name string) (Offer, error) {
 // is removed whatever the outcome (the file must be offered again to retry).
 func (m *Manager) runAcceptedFile(ctx context.Context, id, staged, name, destination string) (Result, error) {
 	defer m.dropStaged(id)
-	return m.in.InstallFile(ctx, staged, name, InstallOptions{Destination: destination, Name: name})
+	return m.in.InstallFile(ctx, staged, name, InstallOptions{Destination: destination, Name: name, Progress: m.offerProgress(id)})
 }
 
 // dropStaged removes an offer's staged file, if any.

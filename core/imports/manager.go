@@ -59,6 +59,8 @@ type Manager struct {
 	mu     sync.Mutex
 	offers map[string]*offerState
 	order  []string
+
+	running activities // direct imports (activity.go)
 }
 
 // NewManager returns a Manager; Close stops its background work. Staging
@@ -136,7 +138,9 @@ func (m *Manager) ImportURL(ctx context.Context, raw, destination string, progre
 		return Result{}, err
 	}
 	defer cleanup()
-	return m.in.InstallFile(ctx, path, got.Name, InstallOptions{Destination: destination, Name: got.Name})
+	report, done := m.running.start(got.Name, m.now().Format(time.RFC3339Nano))
+	defer done()
+	return m.in.InstallFile(ctx, path, got.Name, InstallOptions{Destination: destination, Name: got.Name, Progress: report})
 }
 
 // ImportFile installs an uploaded file, read whole under the download size
@@ -147,7 +151,9 @@ func (m *Manager) ImportFile(ctx context.Context, r io.Reader, name, destination
 		return Result{}, err
 	}
 	defer cleanup()
-	return m.in.InstallFile(ctx, path, name, InstallOptions{Destination: destination, Name: name})
+	report, done := m.running.start(name, m.now().Format(time.RFC3339Nano))
+	defer done()
+	return m.in.InstallFile(ctx, path, name, InstallOptions{Destination: destination, Name: name, Progress: report})
 }
 
 // receiveUpload saves an uploaded file in a staging folder, refusing it

@@ -37,12 +37,15 @@ type Offer struct {
 	Host   string `json:"host"`
 	Status string `json:"status"`
 	// Checking is true while a manifest is being fetched.
-	Checking bool         `json:"checking"`
-	Progress Transfer     `json:"progress"`
-	Error    string       `json:"error,omitempty"`
-	Package  *PackageInfo `json:"package,omitempty"`
-	Result   *Result      `json:"result,omitempty"`
-	Created  string       `json:"created"`
+	Checking bool     `json:"checking"`
+	Progress Transfer `json:"progress"`
+	// Install is how far installing has come once downloaded, for an
+	// install of many entries (a compendium); nil until it reports.
+	Install *InstallProgress `json:"install,omitempty"`
+	Error   string           `json:"error,omitempty"`
+	Package *PackageInfo     `json:"package,omitempty"`
+	Result  *Result          `json:"result,omitempty"`
+	Created string           `json:"created"`
 }
 
 // Transfer is a download's progress: bytes done and total (-1 unknown).
@@ -425,6 +428,7 @@ func (m *Manager) runAccepted(ctx context.Context, id, manifest, raw string, pkg
 		}
 	}
 	opt.Name = got.Name
+	opt.Progress = m.offerProgress(id)
 	return m.in.InstallFile(ctx, path, got.Name, opt)
 }
 
@@ -479,7 +483,7 @@ func (m *Manager) update(id string, fn func(st *offerState)) error {
 func (m *Manager) settleLocked(st *offerState, status, errText string) {
 	st.Status, st.Error = status, errText
 	if status == StatusFailed {
-		st.Checking, st.Progress = false, Transfer{Total: -1}
+		st.Checking, st.Progress, st.Install = false, Transfer{Total: -1}, nil
 		m.logFailure(st.Offer)
 	}
 	if !st.settled {
