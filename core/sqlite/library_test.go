@@ -108,7 +108,7 @@ func TestPageShowsFollowPagesAndCampaigns(t *testing.T) {
 		})
 		return out
 	}
-	if got, want := shows("c1"), []core.PageShow{{"p1", ""}, {"p2", "intro"}, {"p2", "end"}}; !reflect.DeepEqual(got, want) {
+	if got, want := shows("c1"), []core.PageShow{{PageID: "p1"}, {PageID: "p2", Section: "intro"}, {PageID: "p2", Section: "end"}}; !reflect.DeepEqual(got, want) {
 		t.Fatalf("c1 shows %v, want %v", got, want)
 	}
 	update(t, s, func(tx core.Tx) error { return tx.DeletePageShows("c1", "p2") })
