@@ -35,8 +35,8 @@ type PageView struct {
 	ShownSections []string `json:"shownSections,omitempty"`
 	// Maps and Encounters are those the page leads to (the game master's
 	// view only): see related.
-	Maps       []LibraryRef `json:"maps,omitempty"`
-	Encounters []LibraryRef `json:"encounters,omitempty"`
+	Maps       []LibraryRef `json:"maps"`
+	Encounters []LibraryRef `json:"encounters"`
 	// Title is the document's title: the page's name.
 	Title string `json:"-"`
 }
