@@ -50,7 +50,7 @@ type System struct {
 	pages        map[string]*templates.Template // by kind
 	themeCSS     string
 	kindCSS      map[string]string
-	pageCSS      string // theme/page.css: the look of module pages
+	pageCSS      string         // theme/page.css: the look of module pages
 	systemValue  map[string]any // "system" in template contexts; read-only
 	doc          []byte
 	etag         string
