@@ -291,7 +291,7 @@ func (pl *creatureToPlace) combatant(p pinned, t *Token) *Combatant {
 }
 
 // creatureName is the entry's name, else its entity's, else one made from
-// its reference ("/monster/cave-bat" is "Cave Bat").
+// its reference.
 func creatureName(c EncounterCreature, e *Entity) string {
 	switch {
 	case strings.TrimSpace(c.Name) != "":
@@ -299,7 +299,13 @@ func creatureName(c EncounterCreature, e *Entity) string {
 	case e != nil:
 		return e.Name
 	}
-	_, slug, _ := SplitReference(c.Reference)
+	return NameFromReference(c.Reference)
+}
+
+// NameFromReference is a name made from an app URL's slug:
+// "/monster/cave-bat" is "Cave Bat" ("Creature" when there is none).
+func NameFromReference(ref string) string {
+	_, slug, _ := SplitReference(ref)
 	words := strings.FieldsFunc(slug, func(r rune) bool { return r == '-' || r == '_' })
 	for i, w := range words {
 		r := []rune(w)

@@ -140,7 +140,8 @@ type LibraryItem struct {
 	// An encounter: how many creatures, and the map it names.
 	Creatures int    `json:"creatures,omitempty"`
 	MapID     string `json:"mapId,omitempty"`
-	// A group's content, ordered by rank, then name.
+	// A group's content (or a page's sub-pages), ordered by rank, then
+	// name.
 	Children []*LibraryItem `json:"children,omitempty"`
 }
 
@@ -271,6 +272,8 @@ func (s *Service) Library(ctx context.Context, ownerID string) (*Library, error)
 			parent string
 		}
 		var all []placed
+		// What may hold others: groups, and pages (a legacy module's
+		// sub-pages sit under their page).
 		byGroup := map[string]*LibraryItem{}
 		for _, g := range groups {
 			it := &LibraryItem{Type: "group", ID: g.ID, Name: g.Name, Slug: g.Slug, Rank: g.Rank}
@@ -281,6 +284,7 @@ func (s *Service) Library(ctx context.Context, ownerID string) (*Library, error)
 			it := &LibraryItem{Type: "page", ID: pg.ID, Name: pg.Name, Slug: pg.Slug, Rank: pg.Rank, URL: urls.of(pg)}
 			it.Shown, it.Sections = shownState(shows, pg.ID)
 			all = append(all, placed{it, pg.ParentID})
+			byGroup[pg.ID] = it
 		}
 		for _, m := range maps {
 			all = append(all, placed{&LibraryItem{Type: "map", ID: m.ID, Name: m.Name, Slug: m.Slug, Rank: m.Rank,
@@ -301,10 +305,13 @@ func (s *Service) Library(ctx context.Context, ownerID string) (*Library, error)
 		for _, g := range groups {
 			parents[g.ID] = g.ParentID
 		}
+		for _, pg := range pages {
+			parents[pg.ID] = pg.ParentID
+		}
 		lib := &Library{Owner: owner, Items: []*LibraryItem{}}
 		for _, pl := range all {
 			parent := byGroup[pl.parent]
-			if parent == nil || (pl.item.Type == "group" && inGroupLoop(parents, pl.item.ID)) {
+			if parent == nil || parent == pl.item || ((pl.item.Type == "group" || pl.item.Type == "page") && inGroupLoop(parents, pl.item.ID)) {
 				lib.Items = append(lib.Items, pl.item)
 				continue
 			}

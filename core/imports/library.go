@@ -130,20 +130,24 @@ func (r contentReader) page(p *core.Page, i int) error {
 // resolveHTML rewrites a page's relative image sources and file links
 // (a path inside the archive) to the URL paths they are served at.
 func (r contentReader) resolveHTML(content string) (string, error) {
+	return resolvePageHTML(content, func(ref string) (string, error) { return r.resolve(ref, "") })
+}
+
+// resolvePageHTML rewrites the archive paths of a page's images and links
+// through resolve; an image it cannot resolve ("" or an error) is left
+// out, a link keeps its text.
+func resolvePageHTML(content string, resolve func(ref string) (string, error)) (string, error) {
 	doc := pagehtml.Parse(content)
 	var failure error
 	fix := func(ref string) (string, bool) {
 		if !isArchivePath(ref) {
 			return ref, true
 		}
-		u, err := r.resolve(ref, "")
-		if err != nil {
-			if failure == nil {
-				failure = err
-			}
-			return "", false
+		u, err := resolve(ref)
+		if err != nil && failure == nil {
+			failure = err
 		}
-		return u, true
+		return u, err == nil && u != ""
 	}
 	doc.RewriteImages(fix)
 	doc.RewriteLinks(func(href, _ string) pagehtml.Link {
