@@ -270,7 +270,9 @@ func TestImportSharedLegacySamples(t *testing.T) {
 		t.Fatal(err)
 	}
 	status, body = uploadFile(t, s.HostURL, "docs-example.module", module)
-	var lib struct{ Library struct{ Pages, Maps, Encounters, Groups int } }
+	var lib struct {
+		Library struct{ Pages, Maps, Encounters, Groups int }
+	}
 	if status != http.StatusCreated || json.Unmarshal(body, &lib) != nil || lib.Library.Pages != 1 || lib.Library.Maps != 1 || lib.Library.Encounters != 1 {
 		t.Errorf("legacy module: %d %s", status, body)
 	}
