@@ -276,6 +276,25 @@ func TestImportSharedLegacySamples(t *testing.T) {
 	if status != http.StatusCreated || json.Unmarshal(body, &lib) != nil || lib.Library.Pages != 1 || lib.Library.Maps != 1 || lib.Library.Encounters != 1 {
 		t.Errorf("legacy module: %d %s", status, body)
 	}
+	// `companion import` of the legacy campaign, the host console's upload
+	// of the pack.
+	code, out, errOut := importRun(t, "import", "--host-addr", strings.TrimPrefix(s.HostURL, "http://"), shareddata.Path(t, "legacy/docs-example.campaign"))
+	var camp struct {
+		Kind    string
+		Library struct{ Pages int }
+	}
+	if code != 0 || json.Unmarshal([]byte(out), &camp) != nil || camp.Kind != "campaign" || camp.Library.Pages != 1 {
+		t.Errorf("companion import of the campaign: %d %q %q", code, out, errOut)
+	}
+	pack, err := os.ReadFile(shareddata.Path(t, "legacy/docs-example.pack"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	status, body = uploadFile(t, s.HostURL, "docs-example.pack", pack)
+	var assets struct{ Library struct{ Assets int } }
+	if status != http.StatusCreated || json.Unmarshal(body, &assets) != nil || assets.Library.Assets != 3 {
+		t.Errorf("legacy pack: %d %s", status, body)
+	}
 }
 
 // An import of many entries shows its progress on the host console while

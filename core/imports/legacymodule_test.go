@@ -4,6 +4,7 @@ import (
 	"archive/zip"
 	"bytes"
 	"context"
+	"net/url"
 	"image"
 	"image/png"
 	"os"
@@ -12,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/core/imports/legacyxml"
 	"github.com/vttapp/companion/internal/shareddata"
 )
 
@@ -269,4 +271,125 @@ func TestInstallSharedLegacySamples(t *testing.T) {
 		}
 		check(res)
 	}
+}
+
+// libraryRows counts every page, encounter, group and asset stored.
+func (e *testEnv) libraryRows(t *testing.T) int {
+	t.Helper()
+	n := 0
+	e.view(t, func(tx core.Tx) error {
+		pages, _ := tx.Pages(core.PageQuery{})
+		encs, _ := tx.Encounters("")
+		groups, _ := tx.Groups("")
+		assets, _ := tx.Assets("")
+		n = len(pages) + len(encs) + len(groups) + len(assets)
+		return nil
+	})
+	return n
+}
+
+// Hostile legacy archives: a zip bomb, a name that escapes, an archive or
+// a document past the limits, a document nested too deep. Each is refused
+// with its reason and writes nothing, no row and no file.
+func TestInstallLegacyModuleHostile(t *testing.T) {
+	doc := `<module><name>x</name><page><name>p</name><content>hello</content></page></module>`
+	deep := "<module><name>x</name>" + strings.Repeat("<page><name>p</name>", 80) + strings.Repeat("</page>", 80) + "</module>"
+	cases := []struct {
+		name   string
+		data   []byte
+		limits Limits
+		kind   core.ErrorKind
+		want   string
+	}{
+		{"bomb.module", makeZip(t, zipEntry{name: "module.xml", body: doc}, zipEntry{name: "zeros.png", body: strings.Repeat("\x00", 4<<20)}), Limits{}, core.KindTooLarge, "zip bomb"},
+		{"escape.campaign", makeZip(t, zipEntry{name: "campaign.xml", body: `<campaign><name>c</name></campaign>`}, zipEntry{name: "a/../../x.png", body: "x"}), Limits{}, core.KindInvalid, "outside"},
+		{"big.module", makeZip(t, zipEntry{name: "module.xml", body: doc + strings.Repeat(" ", 300)}), Limits{MaxTotalBytes: 200}, core.KindTooLarge, "more than 200 bytes"},
+		{"huge.module", makeZip(t, zipEntry{name: "module.xml", body: strings.Replace(doc, "hello", strings.Repeat("a", 5000), 1)}), Limits{XML: legacyxml.Limits{MaxText: 1000}}, core.KindTooLarge, "module.xml"},
+		{"many.pack", makeZip(t, zipEntry{name: "pack.xml", body: "<pack><name>p</name>" + strings.Repeat("<asset><name>a</name></asset>", 50) + "</pack>"}), Limits{XML: legacyxml.Limits{MaxElements: 40}}, core.KindTooLarge, "pack.xml"},
+		{"deep.module", makeZip(t, zipEntry{name: "module.xml", body: deep}), Limits{}, core.KindTooLarge, "deep"},
+		{"entity.module", makeZip(t, zipEntry{name: "module.xml", body: `<?xml version="1.0"?><!DOCTYPE m [<!ENTITY x SYSTEM "file:///etc/passwd">]><module><name>&x;</name></module>`}), Limits{}, core.KindInvalid, "DTD"},
+	}
+	for _, c := range cases {
+		env := newCompendiumEnv(t)
+		env.in.SetLimits(c.limits)
+		_, err := installZip(t, env, c.name, c.data, InstallOptions{})
+		if err == nil || core.KindOf(err) != c.kind || !strings.Contains(core.MessageOf(err), c.want) {
+			t.Errorf("%s: got %v (%v), want %v containing %q", c.name, err, core.KindOf(err), c.kind, c.want)
+		}
+		if m, cs, e, mp := env.counts(t); m+cs+e+mp+env.libraryRows(t) != 0 {
+			t.Errorf("%s: rows left", c.name)
+		}
+		if files := env.dataFiles(t); len(files) != 0 {
+			t.Errorf("%s: files left %v", c.name, files)
+		}
+	}
+}
+
+// Every path an archive takes installs a legacy archive: an offer by URL,
+// a vttapp:// link, a package manifest, and the file hand-off (the host
+// console's upload and `companion import` are InstallFile, above; the
+// tests package drives them through the server).
+func TestLegacyArchivesThroughEveryOfferPath(t *testing.T) {
+	env := newTestEnv(t)
+	srv := newContentServer(t, true)
+	srv.put("/fen.module", fenModule(t))
+	srv.put("/fen.campaign", makeZip(t, zipEntry{name: "campaign.xml", body: fixture(t, "campaign.xml")}))
+	props := makeZip(t, zipEntry{name: "pack.xml", body: fixture(t, "pack.xml")}, zipEntry{name: "punt.png", body: pngOf(t, 2, 4)}, zipEntry{name: "raft.png", body: pngOf(t, 2, 2)})
+	srv.put("/props.pack", props)
+	srv.put("/props.json", manifestJSON(t, map[string]any{"id": "fen-props", "name": "Fen Props", "download": srv.URL + "/props.pack"}))
+	m := NewManager(Config{Service: env.svc, DataDir: env.dataDir, Collections: compendiumCollections{}, Client: srv.Client(), AppVersion: "1.4.0"})
+	t.Cleanup(m.Close)
+	accept := func(o Offer, err error) Offer {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if o.Manifest != "" {
+			o = checked(t, m, o.ID)
+		}
+		if _, err := m.Accept(o.ID, ""); err != nil {
+			t.Fatal(err)
+		}
+		done := settle(t, m, o.ID)
+		if done.Status != StatusInstalled || done.Result == nil || done.Result.Library == nil {
+			t.Fatalf("offer %s: %+v", o.ID, done)
+		}
+		return done
+	}
+	// By URL.
+	if o := accept(m.Offer(Source{URL: srv.URL + "/fen.module"}, "api")); o.Result.Library.Pages != 3 || o.Result.Library.Maps != 1 {
+		t.Errorf("url: %+v", o.Result.Library)
+	}
+	// By link.
+	src, err := ParseLink("vttapp://import?url=" + url.QueryEscape(srv.URL+"/fen.campaign"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o := accept(m.Offer(src, "link")); o.Result.Kind != KindCampaign || o.Result.Library.Pages != 1 {
+		t.Errorf("link: %+v", o.Result)
+	}
+	// By a manifest naming a pack (a module of assets, installed under the
+	// package's id).
+	if o := accept(m.Offer(Source{Manifest: srv.URL + "/props.json"}, "link")); o.Result.ID != "fen-props" || o.Result.Library.Assets != 2 {
+		t.Errorf("manifest: %+v", o.Result)
+	}
+	// The file hand-off, under another name (the bytes decide): a pack
+	// like the other, with ids of its own.
+	other := strings.NewReplacer(`"K-1"`, `"K-2"`, "PG-1", "PG-2", "PA-", "PB-").Replace(fixture(t, "pack.xml"))
+	handed := makeZip(t, zipEntry{name: "pack.xml", body: other}, zipEntry{name: "punt.png", body: pngOf(t, 2, 4)}, zipEntry{name: "raft.png", body: pngOf(t, 2, 2)})
+	if o := accept(m.OfferFile(bytes.NewReader(handed), "Fen Props (1).zip")); o.Result.ID != "K-2" || o.Result.Library.Assets != 2 {
+		t.Errorf("file: %+v", o.Result)
+	}
+	env.view(t, func(tx core.Tx) error {
+		if _, err := tx.Page("CP-1"); err != nil {
+			t.Errorf("campaign page: %v", err)
+		}
+		if assets, _ := tx.Assets("fen-props"); len(assets) != 2 || !strings.HasPrefix(assets[0].Resource, "/modules/fen-props/") {
+			t.Errorf("pack assets %d", len(assets))
+		}
+		if enc, err := tx.Encounter("E-1"); err != nil || enc.MapID != "M-1" {
+			t.Errorf("encounter %+v %v", enc, err)
+		}
+		return nil
+	})
 }
