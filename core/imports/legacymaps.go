@@ -110,6 +110,10 @@ func (f *legacyFiles) legacyMap(lm *legacyxml.Map, owner string, rank int, entit
 			for _, d := range canvas.Drawings {
 				m.Drawings = append(m.Drawings, legacyDrawing(d))
 			}
+			if canvas.Skipped > 0 {
+				notes = append(notes, fmt.Sprintf("map '%s': %d %s of its canvas could not be read and %s left out",
+					m.Name, canvas.Skipped, plural(canvas.Skipped, "drawing", "drawings"), plural(canvas.Skipped, "was", "were")))
+			}
 		}
 	}
 	for _, t := range lm.Tokens {

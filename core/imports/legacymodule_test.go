@@ -142,6 +142,8 @@ func TestInstallLegacyModuleRefusesWhole(t *testing.T) {
 		{"dtd", []zipEntry{{name: "module.xml", body: `<!DOCTYPE m [<!ENTITY x "y">]><module/>`}}, core.KindInvalid, "DTD"},
 		{"canvas", []zipEntry{{name: "module.xml", body: `<module><name>x</name><map><name>m</name><canvas>c.svg</canvas></map></module>`},
 			{name: "c.svg", body: "<svg><path class='wall' d='M 1'/></svg>"}}, core.KindInvalid, "c.svg"},
+		{"canvas wall", []zipEntry{{name: "module.xml", body: `<module><name>x</name><map><name>m</name><canvas>c.svg</canvas></map></module>`},
+			{name: "c.svg", body: "<svg><path class='object' d='M 1'/><path class='wall' d='M 1 2 L 3'/></svg>"}}, core.KindInvalid, "the wall's path"},
 		{"dup", []zipEntry{{name: "module.xml", body: `<module><name>x</name><page id="P"><name>a</name></page><page id="P"><name>b</name></page></module>`}}, core.KindInvalid, "page id 'P' is used by 'a' and 'b'"},
 		{"json", []zipEntry{{name: "module.xml", body: `<module><name>x</name></module>`}, {name: "maps.json", body: "[]"}}, core.KindInvalid, "a legacy archive holds"},
 		{"hook", []zipEntry{{name: "module.xml", body: `<module><name>x</name><page><name>p</name></page><monster><name>Boom</name></monster></module>`}}, core.KindInvalid, "attempt to index"},
@@ -391,5 +393,27 @@ func TestLegacyArchivesThroughEveryOfferPath(t *testing.T) {
 			t.Errorf("encounter %+v %v", enc, err)
 		}
 		return nil
+	})
+}
+
+// A canvas drawing that cannot be read is left out and said; the rest of
+// the map comes.
+func TestInstallLegacyCanvasDrawingNoted(t *testing.T) {
+	env := newCompendiumEnv(t)
+	res, err := installZip(t, env, "c.module", makeZip(t,
+		zipEntry{name: "module.xml", body: `<module id="CM"><name>x</name><map id="CM-1"><name>Marsh</name><canvas>c.svg</canvas></map></module>`},
+		zipEntry{name: "c.svg", body: "<svg><path class='object' d='M 1'/><path class='dm' d='M0 0 L4 4'/><path class='wall' d='M0 0 L9 9'/></svg>"}), InstallOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if notes := strings.Join(res.Library.Notes, "\n"); !strings.Contains(notes, "map 'Marsh': 1 drawing of its canvas could not be read and was left out") {
+		t.Errorf("notes %q", notes)
+	}
+	env.view(t, func(tx core.Tx) error {
+		m, err := tx.Map("CM-1")
+		if err == nil && (len(m.Walls) != 1 || len(m.Drawings) != 1 || m.Drawings[0]["layer"] != "dm") {
+			t.Errorf("map walls %+v drawings %+v", m.Walls, m.Drawings)
+		}
+		return err
 	})
 }

@@ -23,10 +23,13 @@ func ReadCanvasWalls(r io.Reader, file string, lim Limits) ([]Wall, error) {
 
 // Canvas is what a map's canvas holds: its walls, and its other paths as
 // drawings on the layer their class names (dm, object, token, map; object
-// when it names none).
+// when it names none). Skipped counts the drawing paths whose data could
+// not be read: a wall's is an error (a wall left out would let players
+// see through it), a drawing's is only decoration, left out and counted.
 type Canvas struct {
 	Walls    []Wall
 	Drawings []Drawing
+	Skipped  int
 }
 
 // ReadCanvas reads a map's canvas SVG (see ReadCanvasWalls).
@@ -43,11 +46,15 @@ func ReadCanvas(r io.Reader, file string, lim Limits) (*Canvas, error) {
 	walk = func(el *Element) error {
 		for _, c := range el.Children {
 			if c.Name == "path" {
-				polylines, err := pathPolylines(c.Attr("d"))
-				if err != nil {
-					return Errorf(file, c, "the path: %s", err.Error())
-				}
 				class := c.Attr("class")
+				polylines, err := pathPolylines(c.Attr("d"))
+				switch {
+				case err != nil && hasClass(class, "wall"):
+					return Errorf(file, c, "the wall's path: %s", err.Error())
+				case err != nil:
+					out.Skipped++
+					polylines = nil
+				}
 				for _, pts := range polylines {
 					if len(pts) < 4 {
 						continue
