@@ -385,3 +385,46 @@ func TestParseAppLink(t *testing.T) {
 		t.Errorf("markdown kind form: %+v", got)
 	}
 }
+
+// A page written inside a page (a legacy module's sub-page) stands under
+// it in the tree; pages whose parents loop stand at the top level.
+func TestLibraryTreeNestsSubPages(t *testing.T) {
+	f := newLibraryFixture(t)
+	err := f.store.Update(svcCtx, func(tx core.Tx) error {
+		for _, p := range []*core.Page{
+			{ID: "p-aside", Name: "Aside", ParentID: libIntro, Content: "<p>x</p>"},
+			{ID: "p-loop-a", Name: "Loop Page A", ParentID: "p-loop-b", Content: "<p>a</p>"},
+			{ID: "p-loop-b", Name: "Loop Page B", ParentID: "p-loop-a", Content: "<p>b</p>"},
+			{ID: "p-self", Name: "Self", ParentID: "p-self", Content: "<p>s</p>"},
+		} {
+			p.Owner = libModule
+			if err := p.Normalize(); err != nil {
+				return err
+			}
+			if err := tx.PutPage(p); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lib, err := f.svc.Library(svcCtx, libModule)
+	if err != nil {
+		t.Fatal(err)
+	}
+	top := map[string]*core.LibraryItem{}
+	for _, it := range lib.Items {
+		top[it.Name] = it
+	}
+	for _, name := range []string{"Loop Page A", "Loop Page B", "Self"} {
+		if top[name] == nil || len(top[name].Children) != 0 {
+			t.Errorf("%s not at the top level alone: %+v", name, top[name])
+		}
+	}
+	intro := top["Chapter 1"].Children[0]
+	if intro.Name != "Introduction" || len(intro.Children) != 1 || intro.Children[0].Name != "Aside" || intro.Children[0].Type != "page" {
+		t.Errorf("intro %+v", intro)
+	}
+}
