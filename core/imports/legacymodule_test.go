@@ -417,3 +417,37 @@ func TestInstallLegacyCanvasDrawingNoted(t *testing.T) {
 		return err
 	})
 }
+
+// An update of a legacy module (a package's newer version) replaces its
+// library whole under the same id: a page the new version lacks is gone,
+// and the ids it keeps are not taken for another's.
+func TestUpdateLegacyModule(t *testing.T) {
+	env := newCompendiumEnv(t)
+	first, err := installZip(t, env, "fen.module", fenModule(t), InstallOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	newer := strings.Replace(fixture(t, "module.xml"), `<page id="P-3">
+      <name>Sidebar</name>
+      <content>&lt;p&gt;Aside.&lt;/p&gt;</content>
+    </page>`, "", 1)
+	if newer == fixture(t, "module.xml") {
+		t.Fatal("the fixture's sub-page is not where the test expects it")
+	}
+	res, err := installZip(t, env, "fen.module", makeZip(t, zipEntry{name: "module.xml", body: newer}), InstallOptions{Replace: first.ID, Expect: KindModule})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.ID != first.ID || res.Library.Pages != 2 {
+		t.Fatalf("update %+v %+v", res, res.Library)
+	}
+	env.view(t, func(tx core.Tx) error {
+		if _, err := tx.Page("P-3"); !core.IsNotFound(err) {
+			t.Errorf("the dropped sub-page: %v", err)
+		}
+		if p, err := tx.Page("P-1"); err != nil || p.Owner != first.ID {
+			t.Errorf("the kept page: %+v %v", p, err)
+		}
+		return nil
+	})
+}
