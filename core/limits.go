@@ -45,6 +45,10 @@ const (
 	// MaxTokenBytes bounds one token as stored (JSON): a real one is under
 	// a kilobyte.
 	MaxTokenBytes = 64 << 10
+	// MaxPageBytes bounds a page's content (HTML or Markdown): a long
+	// chapter of a published adventure is a few hundred kilobytes; the
+	// legacy XML reader's limit on one text is the same.
+	MaxPageBytes = 4 << 20
 	// MaxTrackedField is the longest string id or type of a tracked
 	// object (their number and contours are capped in live.go), and
 	// the longest id or colour of a pointer.

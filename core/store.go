@@ -18,6 +18,22 @@ type EntityQuery struct {
 	System string
 }
 
+// PageQuery selects pages: an owner's (every owner when empty), those
+// with a slug (any when empty). Content false leaves Content empty, for
+// listings that show names only.
+type PageQuery struct {
+	Owner   string
+	Slug    string
+	Content bool
+}
+
+// PageShow is a page, or one section of it, that the game master showed
+// players (Section "" for the whole page).
+type PageShow struct {
+	PageID  string `json:"pageId"`
+	Section string `json:"section"`
+}
+
 // Tx is the set of reads and writes available inside a transaction. Reads of
 // a missing object return a KindNotFound error. Put* inserts or replaces and
 // increments the object's Revision.
@@ -76,6 +92,36 @@ type Tx interface {
 	Tokens(mapID string) ([]*Token, error)
 	PutToken(t *Token) error
 	DeleteToken(id string) error
+
+	// Pages lists pages (see PageQuery) ordered by rank, name and id.
+	Page(id string) (*Page, error)
+	Pages(q PageQuery) ([]*Page, error)
+	PutPage(p *Page) error
+	DeletePage(id string) error
+	// Encounters, Groups and Assets list an owner's (everything when owner
+	// is empty) ordered by rank, name and id.
+	Encounter(id string) (*Encounter, error)
+	Encounters(owner string) ([]*Encounter, error)
+	PutEncounter(e *Encounter) error
+	DeleteEncounter(id string) error
+	Group(id string) (*Group, error)
+	Groups(owner string) ([]*Group, error)
+	PutGroup(g *Group) error
+	DeleteGroup(id string) error
+	Asset(id string) (*Asset, error)
+	Assets(owner string) ([]*Asset, error)
+	PutAsset(a *Asset) error
+	DeleteAsset(id string) error
+
+	// PageShows lists what a campaign's game master showed its players:
+	// pages whole (Section "") or some of their sections, in the order
+	// they were shown. They go with the campaign or the page.
+	PageShows(campaignID string) ([]PageShow, error)
+	// AddPageShow records a page (section "") or one of its sections as
+	// shown; showing it again changes nothing.
+	AddPageShow(campaignID, pageID, section string) error
+	// DeletePageShows forgets every show of a page in a campaign.
+	DeletePageShows(campaignID, pageID string) error
 
 	AddMessage(m *Message) error
 	// RecentMessages returns the n most recent messages, oldest first.

@@ -130,6 +130,10 @@ func NewHostHandler(cfg Config) http.Handler {
 		r.Get("/"+folder+"/*", s.serveDataFolder(folder))
 	}
 	r.Get("/systems/*", s.serveSystems)
+	// Module pages, every one of them whole: the game master reads them
+	// beside the map (pages.go); host_library.go has the library's API.
+	s.mountPages(r, false)
+	mountHostLibrary(r, cfg)
 	r.Get("/host/*", s.serveWeb("host"))
 	r.Get("/icon.png", s.serveWebFile("icon.png"))
 	return recoverPanics(s.cfg.Log, hostSocketFirst(cfg.Hub, s.wrap(r, false)))

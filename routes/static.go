@@ -35,6 +35,7 @@ func (s *server) mountStatic(r chi.Router) {
 		r.Get("/"+folder+"/*", s.serveDataFolder(folder))
 	}
 	r.Get("/systems/*", s.serveSystems)
+	s.mountPages(r, true) // pages.go: only what the game master showed players
 	r.Get("/{reference}", s.serveReference)
 	r.Get("/{kind}/{slug}", s.servePathReference) // after the folders above: chi prefers their fixed names
 }

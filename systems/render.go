@@ -236,6 +236,21 @@ func (s *System) RenderPage(ctx context.Context, e *core.Entity) ([]byte, error)
 	return page, nil
 }
 
+// RenderContentPage wraps a module page's body (HTML the core has
+// sanitised) in the reference page layout: the built-in page style, then
+// the system's theme.css and theme/page.css, so pages look like the
+// system's entity pages.
+func (s *System) RenderContentPage(title string, body []byte) []byte {
+	css := []string{templates.PageCSS}
+	if s.themeCSS != "" {
+		css = append(css, s.themeCSS)
+	}
+	if s.pageCSS != "" {
+		css = append(css, s.pageCSS)
+	}
+	return templates.Page(templates.PageData{Title: title, System: s.manifest.Name, Kind: "page", CSS: css, Body: body})
+}
+
 // RenderBody renders only the kind's template (no layout): the HTML
 // fragment of schema=view HTML.
 func (s *System) RenderBody(ctx context.Context, e *core.Entity) ([]byte, error) {

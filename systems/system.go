@@ -50,6 +50,7 @@ type System struct {
 	pages        map[string]*templates.Template // by kind
 	themeCSS     string
 	kindCSS      map[string]string
+	pageCSS      string         // theme/page.css: the look of module pages
 	systemValue  map[string]any // "system" in template contexts; read-only
 	doc          []byte
 	etag         string
@@ -192,12 +193,18 @@ func indexOfKind(decl *scripting.Declarations, kind string, fallback int) int {
 	return fallback
 }
 
-// loadTheme reads theme/theme.css and theme/<kind>.css when present.
+// loadTheme reads theme/theme.css, theme/<kind>.css and theme/page.css
+// (module pages) when present.
 func (s *System) loadTheme(fsys fs.FS, problems *scripting.Problems) {
 	if data, err := fs.ReadFile(fsys, "theme/theme.css"); err == nil {
 		s.themeCSS = string(data)
 	} else if !errors.Is(err, fs.ErrNotExist) {
 		problems.Add("theme/theme.css", 0, "cannot read: %v", err)
+	}
+	if data, err := fs.ReadFile(fsys, "theme/page.css"); err == nil {
+		s.pageCSS = string(data)
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		problems.Add("theme/page.css", 0, "cannot read: %v", err)
 	}
 	for _, k := range s.kinds {
 		name := path.Join("theme", k.Name+".css")

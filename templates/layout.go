@@ -55,3 +55,17 @@ func Page(p PageData) []byte {
 	b.WriteString("</main>\n</body>\n</html>\n")
 	return b.Bytes()
 }
+
+// PageCSS is the built-in style of module pages (kind "page"), under the
+// system's theme: readable text, images and tables that fit a phone, the
+// boxed read-aloud text of adventures (blockquote class "read").
+const PageCSS = `.kind-page main.reference { max-width: 46rem; margin: 0 auto; }
+.kind-page article.page { overflow-wrap: anywhere; }
+.kind-page article.page img { max-width: 100%; height: auto; }
+.kind-page article.page table { border-collapse: collapse; margin: 0.75rem 0; }
+.kind-page article.page th, .kind-page article.page td { border-bottom: 1px solid rgba(0,0,0,0.2); padding: 0.25rem 0.5rem; text-align: left; vertical-align: top; }
+.kind-page article.page blockquote { margin: 0.75rem 0; padding: 0.25rem 1rem; border-left: 4px solid rgba(0,0,0,0.3); }
+.kind-page article.page pre { overflow-x: auto; }
+.kind-page header.page-head h1 { margin-bottom: 0.25rem; }
+.kind-page header.page-head p { margin-top: 0; opacity: 0.7; }
+`

@@ -213,7 +213,7 @@ func TestImportCompendiumThroughEveryPath(t *testing.T) {
 	}{
 		"dtd.xml":     {`<?xml version="1.0"?><!DOCTYPE c [<!ENTITY x SYSTEM "file:///etc/passwd">]><compendium><monster><name>&x;</name></monster></compendium>`, 400, "DTD"},
 		"broken.xml":  {"<compendium>\n<monster><name>Half</name>", 400, "broken.xml line 2, compendium/monster: the document ends inside <monster>"},
-		"module.xml":  {`<module><name>Old</name></module>`, 400, "legacy Encounter+ module (module.xml); Companion reads it but cannot install it yet"},
+		"module.xml":  {`<module><name>Old</name><page id="P"><name>A</name></page><page id="P"><name>B</name></page></module>`, 400, "module.xml: page id 'P' is used by 'A' and 'B'"},
 		"nothing.xml": {`<compendium><optionalfeature><name>x</name></optionalfeature></compendium>`, 400, "1 optionalfeature not imported: the system has no import hook for them"},
 	} {
 		status, body := uploadFile(t, s.HostURL, name, []byte(c.doc))
@@ -230,8 +230,7 @@ func TestImportCompendiumThroughEveryPath(t *testing.T) {
 }
 
 // The real samples: the SRD spells and items in Fight Club's format, the
-// documentation's compendium archive, and its legacy module (read, but not
-// installed yet).
+// documentation's compendium archive, and its legacy module.
 func TestImportSharedLegacySamples(t *testing.T) {
 	srd, err := os.ReadFile(shareddata.Path(t, "legacy/srd-spells-items.compendium.xml"))
 	if err != nil {
@@ -271,8 +270,30 @@ func TestImportSharedLegacySamples(t *testing.T) {
 		t.Fatal(err)
 	}
 	status, body = uploadFile(t, s.HostURL, "docs-example.module", module)
-	if status != http.StatusBadRequest || !strings.Contains(string(body), "cannot install it yet") {
+	var lib struct {
+		Library struct{ Pages, Maps, Encounters, Groups int }
+	}
+	if status != http.StatusCreated || json.Unmarshal(body, &lib) != nil || lib.Library.Pages != 1 || lib.Library.Maps != 1 || lib.Library.Encounters != 1 {
 		t.Errorf("legacy module: %d %s", status, body)
+	}
+	// `companion import` of the legacy campaign, the host console's upload
+	// of the pack.
+	code, out, errOut := importRun(t, "import", "--host-addr", strings.TrimPrefix(s.HostURL, "http://"), shareddata.Path(t, "legacy/docs-example.campaign"))
+	var camp struct {
+		Kind    string
+		Library struct{ Pages int }
+	}
+	if code != 0 || json.Unmarshal([]byte(out), &camp) != nil || camp.Kind != "campaign" || camp.Library.Pages != 1 {
+		t.Errorf("companion import of the campaign: %d %q %q", code, out, errOut)
+	}
+	pack, err := os.ReadFile(shareddata.Path(t, "legacy/docs-example.pack"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	status, body = uploadFile(t, s.HostURL, "docs-example.pack", pack)
+	var assets struct{ Library struct{ Assets int } }
+	if status != http.StatusCreated || json.Unmarshal(body, &assets) != nil || assets.Library.Assets != 3 {
+		t.Errorf("legacy pack: %d %s", status, body)
 	}
 }
 

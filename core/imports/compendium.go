@@ -47,7 +47,36 @@ type compendiumSource struct {
 	open  func() (io.ReadCloser, int64, error)
 	media fs.FS  // the unpacked archive; nil for a bare XML file
 	name  string // the file name the user gave, which names the module
+	// entries, when not nil, are the entries already read (those a legacy
+	// module embeds), in place of open's document.
+	entries []legacyxml.Entry
 }
+
+// entryStream yields a compendium's entries one at a time (io.EOF after
+// the last), with how far it has come for progress.
+type entryStream interface {
+	Next() (legacyxml.Entry, error)
+	Offset() int64
+	Entries() int
+}
+
+// entrySlice is an entryStream over entries already read; its offset
+// counts entries.
+type entrySlice struct {
+	list []legacyxml.Entry
+	i    int
+}
+
+func (s *entrySlice) Next() (legacyxml.Entry, error) {
+	if s.i >= len(s.list) {
+		return legacyxml.Entry{}, io.EOF
+	}
+	s.i++
+	return s.list[s.i-1], nil
+}
+
+func (s *entrySlice) Offset() int64 { return int64(s.i) }
+func (s *entrySlice) Entries() int  { return s.i }
 
 // legacyFolders are where the original application's compendium archives
 // keep the images of each kind of entry.
@@ -225,14 +254,21 @@ func mapWorkers() int { return min(max(runtime.GOMAXPROCS(0), 1), 4) }
 // document order, so the result, and the first error reported, are those
 // of reading one entry after the other.
 func (r *compendiumReader) read(ctx context.Context) (*owned, error) {
-	rc, size, err := r.src.open()
-	if err != nil {
-		return nil, core.Internal(err)
-	}
-	defer rc.Close()
-	cr, err := legacyxml.NewCompendiumReader(rc, r.src.file, r.in.limits.XML)
-	if err != nil {
-		return nil, xmlError(err)
+	var cr entryStream
+	var size int64
+	if r.src.entries != nil {
+		cr, size = &entrySlice{list: r.src.entries}, int64(len(r.src.entries))
+	} else {
+		rc, n, err := r.src.open()
+		if err != nil {
+			return nil, core.Internal(err)
+		}
+		defer rc.Close()
+		stream, err := legacyxml.NewCompendiumReader(rc, r.src.file, r.in.limits.XML)
+		if err != nil {
+			return nil, xmlError(err)
+		}
+		cr, size = stream, n
 	}
 	kinds := map[string]bool{}
 	for _, k := range r.mapper.ImportKinds() {

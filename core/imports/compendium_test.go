@@ -15,7 +15,8 @@ import (
 )
 
 // fakeMapper maps monsters and spells the way a system's hook would (in
-// Go: the Lua hook has tests of its own); "bomb" entries fail.
+// Go: the Lua hook has tests of its own); "bomb" entries, and a monster
+// named "Boom", fail.
 type fakeMapper struct{}
 
 func (fakeMapper) ImportKinds() []string { return []string{"bomb", "monster", "spell"} }
@@ -26,6 +27,9 @@ func (fakeMapper) MapCompendium(_ context.Context, kind string, el map[string]an
 	case "bomb":
 		return nil, errors.New("lib/import.lua:7: attempt to index a nil value")
 	case "monster":
+		if name == "Boom" {
+			return nil, errors.New("lib/import.lua:9: attempt to index a nil value")
+		}
 		image, _ := el["image"].(string)
 		e := &core.Entity{Kind: "monster", Name: name, Image: image, Data: core.Object{"hp": el["hp"]}}
 		if attrs, ok := el["_attr"].(map[string]any); ok {
@@ -272,17 +276,11 @@ func TestInstallCompendiumArchiveLimits(t *testing.T) {
 	}
 }
 
-// Legacy modules, campaigns and packs are read, not installed yet: said
-// plainly, for an archive and for a bare file.
-func TestInstallLegacyModuleIsRefusedClearly(t *testing.T) {
+// What is neither a compendium nor a legacy module, campaign or pack is
+// refused plainly, for an archive and for a bare file.
+func TestInstallLegacyRefusesUnknownRoots(t *testing.T) {
 	env := newCompendiumEnv(t)
-	_, err := installZip(t, env, "fen.module", makeZip(t, zipEntry{name: "module.xml", body: fixture(t, "module.xml")}), InstallOptions{})
-	wantKind(t, err, core.KindInvalid, "legacy Encounter+ module (module.xml); Companion reads it but cannot install it yet")
-	_, err = installZip(t, env, "p.pack", makeZip(t, zipEntry{name: "Pack.XML", body: fixture(t, "pack.xml")}), InstallOptions{})
-	wantKind(t, err, core.KindInvalid, "asset pack (pack.xml)")
-	_, err = env.in.InstallFile(context.Background(), writeTemp(t, "campaign.xml", []byte(fixture(t, "campaign.xml"))), "campaign.xml", InstallOptions{})
-	wantKind(t, err, core.KindInvalid, "campaign (campaign.xml)")
-	_, err = env.in.InstallFile(context.Background(), writeTemp(t, "a.svg", []byte(fixture(t, "canvas.svg"))), "a.svg", InstallOptions{})
+	_, err := env.in.InstallFile(context.Background(), writeTemp(t, "a.svg", []byte(fixture(t, "canvas.svg"))), "a.svg", InstallOptions{})
 	wantKind(t, err, core.KindInvalid, "its root element is <svg>")
 	_, err = installZip(t, env, "two.zip", makeZip(t, zipEntry{name: "module.xml", body: "<module/>"}, zipEntry{name: "compendium.xml", body: "<compendium/>"}), InstallOptions{})
 	wantKind(t, err, core.KindInvalid, "only one of them")

@@ -143,6 +143,7 @@ type owned struct {
 	owner    string
 	entities []*core.Entity
 	maps     []*core.Map
+	library  library
 	// progress, when set, is told how many entities are written so far.
 	progress func(done int)
 }
@@ -175,6 +176,17 @@ func (r contentReader) read() (*owned, error) {
 				return nil, err
 			}
 			out.maps = maps
+			continue
+		case libraryFiles[name] != "":
+			// Library files come before a system collection of the same
+			// label: no system should name a collection "pages". A system's
+			// own content (no owner) has no library: its files are ignored.
+			if r.owner == "" {
+				continue
+			}
+			if err := r.readLibraryFile(name, &out.library); err != nil {
+				return nil, err
+			}
 			continue
 		}
 		label := strings.TrimSuffix(name, ".json")
@@ -322,6 +334,18 @@ func relativeRef(ref string) (string, error) {
 // put writes the rows. An id that already belongs to other content is a
 // conflict: an archive must never take over someone else's rows.
 func (o *owned) put(tx core.Tx) error {
+	if err := o.putContent(tx); err != nil {
+		return err
+	}
+	return o.library.put(tx, o.owner)
+}
+
+// empty reports whether the folder held nothing to install.
+func (o *owned) empty() bool {
+	return len(o.entities) == 0 && len(o.maps) == 0 && o.library.empty()
+}
+
+func (o *owned) putContent(tx core.Tx) error {
 	for i, e := range o.entities {
 		old, err := tx.Entity(e.ID)
 		switch {

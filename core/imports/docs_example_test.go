@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/vttapp/companion/core"
@@ -23,13 +24,14 @@ func TestDocumentedExampleArchiveInstalls(t *testing.T) {
 			files[m[1]] = m[2]
 		}
 	}
-	for _, name := range []string{"module.json", "monsters.json", "spells.json", "maps.json"} {
+	names := []string{"module.json", "monsters.json", "spells.json", "maps.json", "pages.json", "encounters.json", "groups.json"}
+	for _, name := range names {
 		if files[name] == "" {
 			t.Fatalf("%s not found in the document", name)
 		}
 	}
 	var entries []zipEntry
-	for _, name := range []string{"module.json", "monsters.json", "spells.json", "maps.json"} {
+	for _, name := range names {
 		entries = append(entries, zipEntry{name: name, body: files[name]})
 	}
 	for _, name := range []string{"monsters/cave-bat.png", "art/cover.png", "maps/bat-cave.jpg"} {
@@ -55,11 +57,39 @@ func TestDocumentedExampleArchiveInstalls(t *testing.T) {
 		if err != nil {
 			return err
 		}
-		if mp.Image != "/modules/"+res.ID+"/maps/bat-cave.jpg" || len(mp.Tokens) != 1 || len(mp.Walls) != 1 || len(mp.Lights) != 1 {
+		if mp.Image != "/modules/"+res.ID+"/maps/bat-cave.jpg" || len(mp.Tokens) != 1 || len(mp.Walls) != 1 || len(mp.Lights) != 1 || mp.ParentID != "G-CH1" {
 			t.Errorf("map %+v", mp)
+		}
+		arrival, err := tx.Page("P-ARRIVAL")
+		if err != nil {
+			return err
+		}
+		if !strings.Contains(arrival.Content, `<img src="/modules/`+res.ID+`/art/cover.png" alt="The cave mouth">`) || arrival.ParentID != "G-CH1" {
+			t.Errorf("page %+v", arrival)
+		}
+		roost, err := tx.Page("P-ROOST")
+		if err != nil || roost.Format != "markdown" || roost.Slug != "the-roost" {
+			t.Errorf("markdown page %+v %v", roost, err)
+		}
+		enc, err := tx.Encounter("E-BATS")
+		if err != nil || len(enc.Combatants) != 1 || enc.Combatants[0].Count != 6 || *enc.Combatants[0].X != 700 {
+			t.Errorf("encounter %+v %v", enc, err)
+		}
+		groups, _ := tx.Groups(res.ID)
+		if len(groups) != 1 || groups[0].Name != "Chapter 1: The Flooded Cave" {
+			t.Errorf("groups %+v", groups)
 		}
 		return nil
 	})
+	// The tree a library reader sees, and the page as the host reads it.
+	lib, err := env.svc.Library(context.Background(), res.ID)
+	if err != nil || len(lib.Items) != 1 || len(lib.Items[0].Children) != 4 {
+		t.Fatalf("library %+v %v", lib, err)
+	}
+	view, err := env.svc.PageView(context.Background(), "P-ARRIVAL")
+	if err != nil || len(view.Sections) != 2 || view.Sections[0].ID != "read-aloud" || len(view.Maps) != 1 || !strings.Contains(view.HTML, `href="/module/marsh-bats/page/the-roost"`) {
+		t.Errorf("page view %+v %v", view, err)
+	}
 	mustExist(t, env.dataDir+"/modules/"+res.ID+"/monsters/cave-bat.png")
 }
 

@@ -65,7 +65,7 @@ func (in *Installer) InstallFile(ctx context.Context, path, name string, opt Ins
 		}
 		return in.InstallMap(ctx, um, opt)
 	default:
-		return Result{}, core.Invalidf("unsupported file '%s': expected a zip archive (.module, .campaign, .system, .vttapp, .compendium), a compendium XML file or a Universal VTT map (.uvtt, .dd2vtt, .df2vtt)", filepath.Base(name))
+		return Result{}, core.Invalidf("unsupported file '%s': expected a zip archive (.module, .campaign, .system, .vttapp, .compendium, .pack), a compendium or legacy module XML file or a Universal VTT map (.uvtt, .dd2vtt, .df2vtt)", filepath.Base(name))
 	}
 }
 

@@ -28,6 +28,9 @@ type Result struct {
 	Name string `json:"name"`
 	// Compendium tells what a compendium import made (nil for others).
 	Compendium *CompendiumReport `json:"compendium,omitempty"`
+	// Library tells what a legacy module, campaign or pack made (nil for
+	// others).
+	Library *LibraryReport `json:"library,omitempty"`
 }
 
 // CompendiumReport is what a compendium import made: the entities
@@ -128,11 +131,17 @@ func (in *Installer) installStaged(ctx context.Context, dir string, opt InstallO
 		return Result{}, err
 	}
 	produces := kind
-	if kind == KindCompendium {
-		produces = KindModule // a compendium installs as a module
+	switch kind {
+	case KindCompendium, kindLegacyModule, kindLegacyPack:
+		produces = KindModule // a compendium, legacy module or pack installs as a module
+	case kindLegacyCampaign:
+		produces = KindCampaign
 	}
 	if opt.Expect != "" && produces != opt.Expect {
 		return Result{}, core.Invalidf("the package says it is a %s, but the archive holds a %s", opt.Expect, kind)
+	}
+	if kind == kindLegacyCampaign && opt.Replace != "" {
+		return Result{}, core.Invalidf("module '%s' cannot be updated with a campaign", opt.Replace)
 	}
 	var step *installStep
 	switch kind {
@@ -148,6 +157,8 @@ func (in *Installer) installStaged(ctx context.Context, dir string, opt InstallO
 			// Read; the database will hold what it holds.
 			err = os.Remove(filepath.Join(dir, xmlFile))
 		}
+	case kindLegacyModule, kindLegacyCampaign, kindLegacyPack:
+		step, err = in.legacyStep(ctx, fsys, dir, kind, xmlFile, opt)
 	default:
 		step, err = in.collectionStep(ctx, fsys, opt)
 	}

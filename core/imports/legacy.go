@@ -13,10 +13,9 @@ import (
 )
 
 // The legacy XML formats: an archive whose root holds compendium.xml,
-// module.xml, campaign.xml or pack.xml, or a bare compendium XML file.
-// Compendiums install here (compendium.go); legacy modules, campaigns
-// and packs are read (legacyxml) but their install lands with the
-// module-adventure work, so they are refused with that said.
+// module.xml, campaign.xml or pack.xml, or a bare XML file of one of them.
+// Compendiums install in compendium.go; modules, campaigns and packs in
+// legacymodule.go.
 
 // contentRoot reports what a content folder is from the files at its
 // root, and for a legacy archive the name of its XML root file.
@@ -37,37 +36,45 @@ func contentRoot(fsys fs.FS) (kind, xmlFile string, err error) {
 	case kind != KindCollection:
 		return "", "", core.Invalidf("the archive has both %s.json and %s at its root; it must have only one root file", kind, legacy[0])
 	}
+	if jsons, _ := fs.Glob(fsys, "*.json"); len(jsons) > 0 {
+		return "", "", core.Invalidf("the archive has %s and %s at its root; a legacy archive holds its XML file and the files it names", legacy[0], strings.Join(jsons, ", "))
+	}
 	switch strings.ToLower(legacy[0]) {
 	case legacyxml.CompendiumFile:
-		if jsons, _ := fs.Glob(fsys, "*.json"); len(jsons) > 0 {
-			return "", "", core.Invalidf("the archive has %s and %s at its root; a compendium archive holds compendium.xml and its images", legacy[0], strings.Join(jsons, ", "))
-		}
 		return KindCompendium, legacy[0], nil
+	case legacyxml.ModuleFile:
+		return kindLegacyModule, legacy[0], nil
+	case legacyxml.CampaignFile:
+		return kindLegacyCampaign, legacy[0], nil
 	default:
-		return "", "", legacyNotInstalled(strings.TrimSuffix(strings.ToLower(legacy[0]), ".xml"))
+		return kindLegacyPack, legacy[0], nil
 	}
 }
 
-// legacyNotInstalled refuses a legacy module, campaign or pack.
-func legacyNotInstalled(root string) error {
-	what := map[string]string{"module": "module (module.xml)", "campaign": "campaign (campaign.xml)", "pack": "asset pack (pack.xml)"}[root]
-	if what == "" {
-		what = "document <" + root + ">"
-	}
-	return core.Invalidf("this is a legacy Encounter+ %s; Companion reads it but cannot install it yet (compendiums, .compendium archives and compendium XML, install today)", what)
-}
-
-// installXMLFile installs a bare XML file: a compendium.
+// installXMLFile installs a bare XML file: a compendium, or a module,
+// campaign or pack without the files it names (staged as an archive
+// holding only its root file).
 func (in *Installer) installXMLFile(ctx context.Context, path, name, root string, opt InstallOptions) (Result, error) {
 	switch root {
 	case "compendium":
 	case "module", "campaign", "pack":
-		return Result{}, legacyNotInstalled(root)
+		dir, err := in.newStage()
+		if err != nil {
+			return Result{}, err
+		}
+		if err := copyFile(path, filepath.Join(dir, root+".xml")); err != nil {
+			os.RemoveAll(dir)
+			return Result{}, core.Internal(err)
+		}
+		if opt.Name == "" {
+			opt.Name = name
+		}
+		return in.installStaged(ctx, dir, opt)
 	case "":
 		// The root was beyond the bytes sniffed, or there is none: the
 		// reader says which.
 	default:
-		return Result{}, core.Invalidf("unsupported XML file '%s': its root element is <%s>; Companion imports compendium XML (<compendium>)", filepath.Base(name), root)
+		return Result{}, core.Invalidf("unsupported XML file '%s': its root element is <%s>; Companion imports compendium XML (<compendium>) and legacy <module>, <campaign> and <pack> documents", filepath.Base(name), root)
 	}
 	if opt.Expect != "" && opt.Expect != KindModule {
 		return Result{}, core.Invalidf("the package says it is a %s, but the download is a compendium", opt.Expect)
@@ -103,4 +110,22 @@ func openFile(path string) func() (io.ReadCloser, int64, error) {
 		}
 		return f, info.Size(), nil
 	}
+}
+
+// copyFile copies a file's bytes to a new file.
+func copyFile(from, to string) error {
+	in, err := os.Open(from)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	out, err := os.OpenFile(to, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(out, in); err != nil {
+		out.Close()
+		return err
+	}
+	return out.Close()
 }

@@ -15,8 +15,9 @@ import (
 	"golang.org/x/text/message"
 )
 
-// Schemas holds the JSON Schemas of module.json and of a package manifest
-// (schemas/module.schema.json, schemas/package.schema.json).
+// Schemas holds the JSON Schemas of module.json, of a package manifest and
+// of the elements of pages.json, encounters.json, groups.json and
+// assets.json (schemas/*.schema.json).
 //
 //go:embed schemas/*.json
 var Schemas embed.FS
@@ -25,12 +26,20 @@ var (
 	schemaOnce    sync.Once
 	moduleSchema  *jsonschema.Schema
 	packageSchema *jsonschema.Schema
-	schemaErr     error
+	// librarySchemas validate one element of a library file, by file name.
+	librarySchemas = map[string]*jsonschema.Schema{}
+	schemaErr      error
 )
+
+// libraryFiles are the library files of an archive and their schemas.
+var libraryFiles = map[string]string{
+	pagesFile: "page.schema.json", encountersFile: "encounter.schema.json",
+	groupsFile: "group.schema.json", assetsFile: "asset.schema.json",
+}
 
 func compileSchemas() {
 	c := jsonschema.NewCompiler()
-	for _, name := range []string{"module.schema.json", "package.schema.json"} {
+	for _, name := range []string{"module.schema.json", "package.schema.json", "page.schema.json", "encounter.schema.json", "group.schema.json", "asset.schema.json"} {
 		data, err := Schemas.ReadFile("schemas/" + name)
 		if err != nil {
 			schemaErr = err
@@ -49,7 +58,16 @@ func compileSchemas() {
 	if moduleSchema, schemaErr = c.Compile("module.schema.json"); schemaErr != nil {
 		return
 	}
-	packageSchema, schemaErr = c.Compile("package.schema.json")
+	if packageSchema, schemaErr = c.Compile("package.schema.json"); schemaErr != nil {
+		return
+	}
+	for file, name := range libraryFiles {
+		var sch *jsonschema.Schema
+		if sch, schemaErr = c.Compile(name); schemaErr != nil {
+			return
+		}
+		librarySchemas[file] = sch
+	}
 }
 
 // validate checks a JSON document against one of the embedded schemas and
@@ -105,4 +123,10 @@ func ValidateModuleJSON(data []byte) error {
 // ValidatePackageJSON checks a package manifest against its schema.
 func ValidatePackageJSON(data []byte) error {
 	return validate("package manifest", func() *jsonschema.Schema { return packageSchema }, data)
+}
+
+// validateLibraryItem checks one element of a library file (pages.json...)
+// against its schema; where names the element in messages.
+func validateLibraryItem(file, where string, data []byte) error {
+	return validate(where, func() *jsonschema.Schema { return librarySchemas[file] }, data)
 }

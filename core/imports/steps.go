@@ -307,8 +307,8 @@ func (in *Installer) collectionStep(ctx context.Context, fsys fs.FS, opt Install
 	if err != nil {
 		return nil, err
 	}
-	if len(content.entities) == 0 && len(content.maps) == 0 {
-		return nil, core.Invalidf("nothing to import: the archive has no module.json, campaign.json or system.json at its root and no collection file of the loaded system ('%s')", in.cols.SystemID())
+	if content.empty() {
+		return nil, core.Invalidf("nothing to import: the archive has no module.json, campaign.json or system.json at its root, no collection file of the loaded system ('%s') and no pages.json, encounters.json, groups.json or assets.json", in.cols.SystemID())
 	}
 	return &installStep{
 		result: dest,

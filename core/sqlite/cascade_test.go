@@ -16,6 +16,10 @@ func fillOwner(t *testing.T, s *Store, owner string, campaign bool) {
 		testEntity(owner+"-e2", "spell", "Bless", owner),
 		testMap(owner+"-map1", owner, owner+"-t1", owner+"-t2"),
 		testMap(owner+"-map2", owner, owner+"-t3"),
+		&core.Page{ID: owner + "-page1", Name: "Intro", Slug: "intro", Format: "html", Content: "<p>hi</p>", Owner: owner},
+		&core.Encounter{ID: owner + "-enc1", Name: "Ambush", Slug: "ambush", Combatants: []core.EncounterCreature{}, Owner: owner},
+		&core.Group{ID: owner + "-grp1", Name: "Chapter 1", Slug: "chapter-1", Owner: owner},
+		&core.Asset{ID: owner + "-asset1", Name: "Tent", Slug: "tent", Owner: owner},
 	}
 	if campaign {
 		objects = append(objects,
@@ -30,7 +34,10 @@ func fillOwner(t *testing.T, s *Store, owner string, campaign bool) {
 			if err := tx.PutGame(owner, &core.Game{Started: true, Round: 2, Turn: 1}); err != nil {
 				return err
 			}
-			return tx.PutScreen(owner, &core.Screen{Fog: true})
+			if err := tx.PutScreen(owner, &core.Screen{Fog: true}); err != nil {
+				return err
+			}
+			return tx.AddPageShow(owner, owner+"-page1", "")
 		})
 	}
 }
@@ -40,15 +47,20 @@ func rowsOf(t *testing.T, s *Store, owner string) map[string]int {
 	t.Helper()
 	counts := map[string]int{}
 	for table, where := range map[string]string{
-		"modules":    "id = ?",
-		"campaigns":  "id = ?",
-		"entities":   "owner = ?",
-		"maps":       "owner = ?",
-		"tokens":     "id LIKE ? || '-%'",
-		"combatants": "campaign = ?",
-		"messages":   "campaign = ?",
-		"games":      "campaign = ?",
-		"screens":    "campaign = ?",
+		"modules":        "id = ?",
+		"campaigns":      "id = ?",
+		"entities":       "owner = ?",
+		"maps":           "owner = ?",
+		"tokens":         "id LIKE ? || '-%'",
+		"combatants":     "campaign = ?",
+		"messages":       "campaign = ?",
+		"games":          "campaign = ?",
+		"screens":        "campaign = ?",
+		"pages":          "owner = ?",
+		"encounters":     "owner = ?",
+		"library_groups": "owner = ?",
+		"assets":         "owner = ?",
+		"page_shows":     "campaign = ?",
 	} {
 		var n int
 		if err := s.writer.QueryRow("SELECT count(*) FROM "+table+" WHERE "+where, owner).Scan(&n); err != nil {
@@ -92,7 +104,7 @@ func TestDeleteModuleDeletesWhatItOwns(t *testing.T) {
 	fillOwner(t, s, "m2", false)
 	fillOwner(t, s, "c1", true)
 	keptM2, keptC1 := rowsOf(t, s, "m2"), rowsOf(t, s, "c1")
-	if want := 1 + 2 + 2 + 3; sum(rowsOf(t, s, "m1")) != want {
+	if want := 1 + 2 + 2 + 3 + 4; sum(rowsOf(t, s, "m1")) != want {
 		t.Fatalf("fixture: m1 owns %v, want %d rows", rowsOf(t, s, "m1"), want)
 	}
 
@@ -126,7 +138,7 @@ func TestDeleteCampaignDeletesWhatItOwns(t *testing.T) {
 	fillOwner(t, s, "c2", true)
 	fillOwner(t, s, "m1", false)
 	keptC2, keptM1 := rowsOf(t, s, "c2"), rowsOf(t, s, "m1")
-	if want := 1 + 2 + 2 + 3 + 2 + 2 + 1 + 1; sum(rowsOf(t, s, "c1")) != want {
+	if want := 1 + 2 + 2 + 3 + 2 + 2 + 1 + 1 + 4 + 1; sum(rowsOf(t, s, "c1")) != want {
 		t.Fatalf("fixture: c1 owns %v, want %d rows", rowsOf(t, s, "c1"), want)
 	}
 

@@ -67,6 +67,14 @@ func put(t testing.TB, s *Store, objects ...any) {
 				err = tx.PutToken(o)
 			case *core.Message:
 				err = tx.AddMessage(o)
+			case *core.Page:
+				err = tx.PutPage(o)
+			case *core.Encounter:
+				err = tx.PutEncounter(o)
+			case *core.Group:
+				err = tx.PutGroup(o)
+			case *core.Asset:
+				err = tx.PutAsset(o)
 			default:
 				t.Fatalf("put: unexpected %T", o)
 			}

@@ -121,6 +121,88 @@ CREATE TRIGGER campaigns_delete_owned AFTER DELETE ON campaigns BEGIN
 	DELETE FROM maps WHERE owner = OLD.id;
 END;
 `,
+	// 2: adventures: pages, encounters, groups and assets owned like maps,
+	// and the pages (or sections) a campaign's game master showed players.
+	`
+-- A page's document is stored without its content (head), which has a
+-- column of its own: the library tree lists pages without reading them.
+CREATE TABLE pages (
+	id       TEXT PRIMARY KEY,
+	owner    TEXT NOT NULL,
+	name     TEXT NOT NULL,
+	slug     TEXT NOT NULL,
+	rank     INTEGER NOT NULL,
+	revision INTEGER NOT NULL,
+	head     TEXT NOT NULL,
+	content  TEXT NOT NULL
+);
+CREATE INDEX pages_by_owner ON pages (owner, rank, name COLLATE NOCASE, id);
+CREATE INDEX pages_by_slug ON pages (slug);
+
+CREATE TABLE encounters (
+	id       TEXT PRIMARY KEY,
+	owner    TEXT NOT NULL,
+	name     TEXT NOT NULL,
+	slug     TEXT NOT NULL,
+	rank     INTEGER NOT NULL,
+	revision INTEGER NOT NULL,
+	doc      TEXT NOT NULL
+);
+CREATE INDEX encounters_by_owner ON encounters (owner, rank, name COLLATE NOCASE, id);
+
+-- "groups" is a word of SQL's window frames: the table is library_groups.
+CREATE TABLE library_groups (
+	id       TEXT PRIMARY KEY,
+	owner    TEXT NOT NULL,
+	name     TEXT NOT NULL,
+	slug     TEXT NOT NULL,
+	rank     INTEGER NOT NULL,
+	revision INTEGER NOT NULL,
+	doc      TEXT NOT NULL
+);
+CREATE INDEX library_groups_by_owner ON library_groups (owner, rank, name COLLATE NOCASE, id);
+
+CREATE TABLE assets (
+	id       TEXT PRIMARY KEY,
+	owner    TEXT NOT NULL,
+	name     TEXT NOT NULL,
+	slug     TEXT NOT NULL,
+	rank     INTEGER NOT NULL,
+	revision INTEGER NOT NULL,
+	doc      TEXT NOT NULL
+);
+CREATE INDEX assets_by_owner ON assets (owner, rank, name COLLATE NOCASE, id);
+
+-- What players may read: a page whole (section '') or some of its
+-- sections, per campaign; gone with the campaign or the page.
+CREATE TABLE page_shows (
+	seq      INTEGER PRIMARY KEY,
+	campaign TEXT NOT NULL REFERENCES campaigns (id) ON DELETE CASCADE,
+	page_id  TEXT NOT NULL REFERENCES pages (id) ON DELETE CASCADE,
+	section  TEXT NOT NULL,
+	UNIQUE (campaign, page_id, section)
+);
+CREATE INDEX page_shows_by_page ON page_shows (page_id);
+
+DROP TRIGGER modules_delete_owned;
+DROP TRIGGER campaigns_delete_owned;
+CREATE TRIGGER modules_delete_owned AFTER DELETE ON modules BEGIN
+	DELETE FROM entities WHERE owner = OLD.id;
+	DELETE FROM maps WHERE owner = OLD.id;
+	DELETE FROM pages WHERE owner = OLD.id;
+	DELETE FROM encounters WHERE owner = OLD.id;
+	DELETE FROM library_groups WHERE owner = OLD.id;
+	DELETE FROM assets WHERE owner = OLD.id;
+END;
+CREATE TRIGGER campaigns_delete_owned AFTER DELETE ON campaigns BEGIN
+	DELETE FROM entities WHERE owner = OLD.id;
+	DELETE FROM maps WHERE owner = OLD.id;
+	DELETE FROM pages WHERE owner = OLD.id;
+	DELETE FROM encounters WHERE owner = OLD.id;
+	DELETE FROM library_groups WHERE owner = OLD.id;
+	DELETE FROM assets WHERE owner = OLD.id;
+END;
+`,
 }
 
 // migrate brings db to the newest version of steps, each step in its own

@@ -14,6 +14,26 @@ import (
 // stroke colour. Curves are followed through their end points only (the
 // application draws walls as straight segments).
 func ReadCanvasWalls(r io.Reader, file string, lim Limits) ([]Wall, error) {
+	c, err := ReadCanvas(r, file, lim)
+	if err != nil {
+		return nil, err
+	}
+	return c.Walls, nil
+}
+
+// Canvas is what a map's canvas holds: its walls, and its other paths as
+// drawings on the layer their class names (dm, object, token, map; object
+// when it names none). Skipped counts the drawing paths whose data could
+// not be read: a wall's is an error (a wall left out would let players
+// see through it), a drawing's is only decoration, left out and counted.
+type Canvas struct {
+	Walls    []Wall
+	Drawings []Drawing
+	Skipped  int
+}
+
+// ReadCanvas reads a map's canvas SVG (see ReadCanvasWalls).
+func ReadCanvas(r io.Reader, file string, lim Limits) (*Canvas, error) {
 	root, err := ReadDocument(r, file, lim)
 	if err != nil {
 		return nil, err
@@ -21,19 +41,29 @@ func ReadCanvasWalls(r io.Reader, file string, lim Limits) ([]Wall, error) {
 	if root.Name != "svg" {
 		return nil, &Error{File: file, Line: root.Line, Msg: "the root element is <" + root.Name + ">, not <svg>"}
 	}
-	var walls []Wall
+	out := &Canvas{}
 	var walk func(el *Element) error
 	walk = func(el *Element) error {
 		for _, c := range el.Children {
-			if c.Name == "path" && hasClass(c.Attr("class"), "wall") {
+			if c.Name == "path" {
+				class := c.Attr("class")
 				polylines, err := pathPolylines(c.Attr("d"))
-				if err != nil {
+				switch {
+				case err != nil && hasClass(class, "wall"):
 					return Errorf(file, c, "the wall's path: %s", err.Error())
+				case err != nil:
+					out.Skipped++
+					polylines = nil
 				}
 				for _, pts := range polylines {
-					if len(pts) >= 4 {
-						walls = append(walls, Wall{Points: pts, Type: "normal", Color: c.Attr("stroke")})
+					if len(pts) < 4 {
+						continue
 					}
+					if hasClass(class, "wall") {
+						out.Walls = append(out.Walls, Wall{Points: pts, Type: "normal", Color: c.Attr("stroke")})
+						continue
+					}
+					out.Drawings = append(out.Drawings, canvasDrawing(c, class, pts))
 				}
 			}
 			if err := walk(c); err != nil {
@@ -45,7 +75,27 @@ func ReadCanvasWalls(r io.Reader, file string, lim Limits) ([]Wall, error) {
 	if err := walk(root); err != nil {
 		return nil, err
 	}
-	return walls, nil
+	return out, nil
+}
+
+// canvasDrawing is a non-wall path of a canvas as a drawing.
+func canvasDrawing(c *Element, class string, pts []float64) Drawing {
+	d := Drawing{Layer: "object", Shape: "polygon", StrokeColor: c.Attr("stroke"), Points: pts}
+	for _, layer := range []string{"dm", "object", "token", "map"} {
+		if hasClass(class, layer) {
+			d.Layer = layer
+		}
+	}
+	if f, err := strconv.ParseFloat(c.Attr("stroke-width"), 64); err == nil && f >= 0 && f < 1e6 {
+		d.StrokeWidth = f
+	}
+	if f, err := strconv.ParseFloat(c.Attr("stroke-opacity"), 64); err == nil && f >= 0 && f <= 1 {
+		d.Opacity = &f
+	}
+	if fill := c.Attr("fill"); fill != "" && fill != "none" {
+		d.FillColor = fill
+	}
+	return d
 }
 
 func hasClass(attr, want string) bool {

@@ -86,16 +86,25 @@ func FuzzReadPack(f *testing.F) {
 	})
 }
 
-// FuzzCanvasWalls: walls are x,y pairs of at least two points.
+// FuzzCanvasWalls: walls and drawings are x,y pairs of at least two
+// points, drawings on a layer the application has.
 func FuzzCanvasWalls(f *testing.F) {
 	addSeeds(f, "canvas.svg")
 	f.Add([]byte(`<svg><path class="wall" d="m1-2-3.5e2 4 H7V8zA1 2 3 4 5 6 7"/></svg>`))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		walls, err := ReadCanvasWalls(bytes.NewReader(data), "c.svg", fuzzLimits)
+		c, err := ReadCanvas(bytes.NewReader(data), "c.svg", fuzzLimits)
 		checkErr(t, err)
-		for _, w := range walls {
+		if err != nil {
+			return
+		}
+		for _, w := range c.Walls {
 			if len(w.Points) < 4 || len(w.Points)%2 != 0 {
 				t.Fatalf("wall of %d numbers", len(w.Points))
+			}
+		}
+		for _, d := range c.Drawings {
+			if len(d.Points) < 4 || len(d.Points)%2 != 0 || (d.Layer != "dm" && d.Layer != "object" && d.Layer != "token" && d.Layer != "map") {
+				t.Fatalf("drawing %+v", d)
 			}
 		}
 	})

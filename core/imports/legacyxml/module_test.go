@@ -227,3 +227,29 @@ func TestSharedDocsModuleCampaignPack(t *testing.T) {
 		}
 	}
 }
+
+// The canvas's other paths are drawings on the layer their class names; a
+// drawing whose path cannot be read is counted, not an error (a wall's is).
+func TestReadCanvasDrawings(t *testing.T) {
+	c, err := ReadCanvas(strings.NewReader(`<svg>
+  <path class="dm" d="M0,0 L10,0 L10,10" stroke="#112233" stroke-width="4" stroke-opacity="0.5" fill="#445566"/>
+  <g class="token"><path d="M1,1 L2,2"/></g>
+  <path class="object" d="M1,2 L3"/>
+  <path class="wall" d="M0,0 L5,5"/>
+</svg>`), "c.svg", Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c.Walls) != 1 || len(c.Drawings) != 2 || c.Skipped != 1 {
+		t.Fatalf("canvas %+v", c)
+	}
+	d := c.Drawings[0]
+	if d.Layer != "dm" || d.StrokeColor != "#112233" || d.StrokeWidth != 4 || d.Opacity == nil || *d.Opacity != 0.5 || d.FillColor != "#445566" ||
+		!reflect.DeepEqual(d.Points, []float64{0, 0, 10, 0, 10, 10}) {
+		t.Errorf("drawing %+v", d)
+	}
+	// A path's class names its layer, not its group's: object by default.
+	if c.Drawings[1].Layer != "object" || c.Drawings[1].FillColor != "" {
+		t.Errorf("drawing %+v", c.Drawings[1])
+	}
+}

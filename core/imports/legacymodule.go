@@ -1,0 +1,466 @@
+package imports
+
+import (
+	"context"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/core/imports/legacyxml"
+)
+
+// Legacy modules, campaigns and asset packs (module.xml, campaign.xml,
+// pack.xml inside .module, .campaign and .pack zips) install into the
+// library: pages, maps, encounters, groups and assets owned by a new
+// module or campaign, the compendium entries they embed mapped by the
+// system's import hook, the archive's files in the owner's folder. All of
+// it in one transaction, as any archive.
+
+// What contentRoot reports for a legacy archive.
+const (
+	kindLegacyModule   = "legacy module"
+	kindLegacyCampaign = "legacy campaign"
+	kindLegacyPack     = "legacy pack"
+)
+
+// LibraryReport is what a legacy module, campaign or pack made: the rows
+// of each kind written, and what the person should know (entries the
+// system does not map, files the archive lacks, elements not read).
+type LibraryReport struct {
+	Pages      int      `json:"pages"`
+	Maps       int      `json:"maps"`
+	Encounters int      `json:"encounters"`
+	Groups     int      `json:"groups"`
+	Assets     int      `json:"assets"`
+	Entities   int      `json:"entities"`
+	Notes      []string `json:"notes,omitempty"`
+}
+
+// legacyStep prepares a legacy archive staged at dir whose root file is
+// xmlFile. The root file and the maps' canvas files are removed from the
+// folder once read: they hold the pages' text and the game master's
+// drawings, which the database now holds.
+func (in *Installer) legacyStep(ctx context.Context, fsys fs.FS, dir, kind, xmlFile string, opt InstallOptions) (*installStep, error) {
+	f, err := os.Open(filepath.Join(dir, xmlFile))
+	if err != nil {
+		return nil, core.Internal(err)
+	}
+	defer f.Close()
+	var step *installStep
+	var read []string // files read, removed from the folder
+	switch kind {
+	case kindLegacyModule:
+		mod, err := legacyxml.ReadModule(f, xmlFile, in.limits.XML)
+		if err != nil {
+			return nil, xmlError(err)
+		}
+		m := &core.Module{ID: mod.ID, Name: mod.Name, Slug: mod.Slug, Descr: mod.Description, Author: mod.Author,
+			Acronym: mod.Code, Category: first(mod.Category, "adventure"), Image: mod.Image}
+		step, err = in.legacyModuleStep(ctx, fsys, xmlFile, m, &mod.Content, nil, opt)
+		if err != nil {
+			return nil, err
+		}
+		read = canvasFiles(mod.Maps)
+	case kindLegacyCampaign:
+		camp, err := legacyxml.ReadCampaign(f, xmlFile, in.limits.XML)
+		if err != nil {
+			return nil, xmlError(err)
+		}
+		if step, err = in.legacyCampaignStep(ctx, fsys, xmlFile, camp, opt); err != nil {
+			return nil, err
+		}
+		read = canvasFiles(camp.Maps)
+	case kindLegacyPack:
+		pack, err := legacyxml.ReadPack(f, xmlFile, in.limits.XML)
+		if err != nil {
+			return nil, xmlError(err)
+		}
+		m := &core.Module{ID: pack.ID, Name: pack.Name, Slug: pack.Slug, Descr: pack.Description, Author: pack.Author,
+			Acronym: pack.Code, Category: "pack", Image: pack.Image}
+		if step, err = in.legacyModuleStep(ctx, fsys, xmlFile, m, nil, pack, opt); err != nil {
+			return nil, err
+		}
+	}
+	f.Close()
+	for _, name := range append(read, xmlFile) {
+		if err := os.Remove(filepath.Join(dir, filepath.FromSlash(name))); err != nil && !os.IsNotExist(err) {
+			return nil, core.Internal(err)
+		}
+	}
+	return step, nil
+}
+
+// legacyOwnerID is the legacy id when it can name a folder, else a new one.
+func legacyOwnerID(id string) string {
+	if checkFolderID("", id) == nil {
+		return id
+	}
+	return core.NewID()
+}
+
+// legacyModuleStep installs a legacy module (content) or pack as a module.
+func (in *Installer) legacyModuleStep(ctx context.Context, fsys fs.FS, xmlFile string, m *core.Module, content *legacyxml.Content, pack *legacyxml.Pack, opt InstallOptions) (*installStep, error) {
+	m.ID = legacyOwnerID(m.ID)
+	switch {
+	case opt.Replace != "":
+		m.ID = opt.Replace
+	case opt.PackageID != "":
+		m.ID = opt.PackageID
+	}
+	if strings.TrimSpace(m.Name) == "" {
+		m.Name = compendiumName(opt.Name)
+	}
+	m.Slug = legacySlug(m.Slug, m.Name)
+	m.System = in.cols.SystemID()
+	m.Package = opt.Package
+	if err := m.Normalize(); err != nil {
+		return nil, err
+	}
+	if err := checkFolderID("module", m.ID); err != nil {
+		return nil, err
+	}
+	dir, prefix := in.ownerFolder(KindModule, m.ID)
+	a := &legacyAdventure{in: in, fsys: fsys, xmlFile: xmlFile, owner: m.ID, name: opt.Name, progress: opt.Progress,
+		files: &legacyFiles{fsys: fsys, prefix: prefix, limits: in.limits.XML}}
+	m.Image = a.relativeFile(m.Image)
+	var err error
+	if pack != nil {
+		err = a.pack(pack)
+	} else {
+		err = a.content(ctx, content)
+	}
+	if err != nil {
+		return nil, err
+	}
+	res := Result{Kind: KindModule, ID: m.ID, Name: m.Name, Library: a.report()}
+	m.Descr = first(m.Descr, fmt.Sprintf("Imported from %s.", filepath.Base(first(opt.Name, xmlFile))))
+	return &installStep{
+		result: res,
+		target: dir,
+		write: func(tx core.Tx) error {
+			if err := putModule(tx, m, opt.Replace); err != nil {
+				return err
+			}
+			return a.out.put(tx)
+		},
+		undo: func(tx core.Tx) error {
+			if opt.Replace != "" {
+				return nil
+			}
+			return tx.DeleteModule(m.ID)
+		},
+	}, nil
+}
+
+// legacyCampaignStep installs a legacy campaign: its content, and its
+// references to modules and player characters as the campaign's
+// references.
+func (in *Installer) legacyCampaignStep(ctx context.Context, fsys fs.FS, xmlFile string, lc *legacyxml.Campaign, opt InstallOptions) (*installStep, error) {
+	c := &core.Campaign{ID: legacyOwnerID(lc.ID), Name: lc.Name, Descr: lc.Description, System: in.cols.SystemID()}
+	if strings.TrimSpace(c.Name) == "" {
+		c.Name = compendiumName(opt.Name)
+	}
+	c.Slug = legacySlug(lc.Slug, c.Name)
+	for _, ref := range append(append([]legacyxml.Reference(nil), lc.Modules...), lc.Players...) {
+		if ref.Ref != "" {
+			c.References = append(c.References, ref.Ref)
+		}
+	}
+	if err := c.Normalize(); err != nil {
+		return nil, err
+	}
+	dir, prefix := in.ownerFolder(KindCampaign, c.ID)
+	a := &legacyAdventure{in: in, fsys: fsys, xmlFile: xmlFile, owner: c.ID, name: opt.Name, progress: opt.Progress,
+		files: &legacyFiles{fsys: fsys, prefix: prefix, limits: in.limits.XML}}
+	c.Image = a.relativeFile(lc.Image)
+	if err := a.content(ctx, &lc.Content); err != nil {
+		return nil, err
+	}
+	return &installStep{
+		result: Result{Kind: KindCampaign, ID: c.ID, Name: c.Name, Library: a.report()},
+		target: dir,
+		write: func(tx core.Tx) error {
+			if old, err := tx.Campaign(c.ID); err == nil {
+				return core.Conflictf("campaign '%s' (id '%s') is already installed", old.Name, old.ID)
+			} else if !core.IsNotFound(err) {
+				return err
+			}
+			if _, err := tx.PrimaryCampaign(c.System); core.IsNotFound(err) || opt.Primary {
+				c.Primary = true
+			} else if err != nil {
+				return err
+			}
+			if err := tx.PutCampaign(c); err != nil {
+				return err
+			}
+			return a.out.put(tx)
+		},
+		undo: func(tx core.Tx) error { return tx.DeleteCampaign(c.ID) },
+	}, nil
+}
+
+// legacyAdventure turns a legacy module's or campaign's content into the
+// rows of its owner.
+type legacyAdventure struct {
+	in       *Installer
+	fsys     fs.FS
+	xmlFile  string
+	owner    string
+	name     string
+	progress func(InstallProgress)
+	files    *legacyFiles
+	out      owned
+	notes    []string
+}
+
+// relativeFile keeps a cover image as a path relative to the owner's
+// folder (as module.json's image) when the archive has it.
+func (a *legacyAdventure) relativeFile(ref string) string {
+	if u := a.files.file(ref); strings.HasPrefix(u, a.files.prefix+"/") {
+		return strings.TrimPrefix(u, a.files.prefix+"/")
+	}
+	return ""
+}
+
+func (a *legacyAdventure) report() *LibraryReport {
+	r := &LibraryReport{Pages: len(a.out.library.pages), Maps: len(a.out.maps), Encounters: len(a.out.library.encounters),
+		Groups: len(a.out.library.groups), Assets: len(a.out.library.assets), Entities: len(a.out.entities), Notes: a.notes}
+	if n := len(a.files.missing); n > 0 {
+		// The first few, so that a person can tell which are missing.
+		var names []string
+		for _, m := range a.files.missing[:min(n, 3)] {
+			names = append(names, clipRef(m))
+		}
+		r.Notes = append(r.Notes, fmt.Sprintf("%d file %s the archive does not hold and %s left out (first: %s)",
+			n, plural(n, "reference names a file", "references name files"), plural(n, "was", "were"), strings.Join(names, ", ")))
+	}
+	return r
+}
+
+// content reads a module's or campaign's content.
+func (a *legacyAdventure) content(ctx context.Context, c *legacyxml.Content) error {
+	a.out.owner = a.owner
+	if err := a.entries(ctx, c.Entries); err != nil {
+		return err
+	}
+	entityFor := a.entityLinker(ctx)
+	for i, g := range c.Groups {
+		grp := &core.Group{ID: g.ID, Name: first(strings.TrimSpace(g.Name), "Group"), ParentID: g.Parent, Rank: sortRank(g.Sort, i), Owner: a.owner}
+		grp.Slug = legacySlug(g.Slug, grp.Name)
+		if err := grp.Normalize(); err != nil {
+			return core.Invalidf("%s: group '%s': %s", a.xmlFile, grp.Name, core.MessageOf(err))
+		}
+		a.out.library.groups = append(a.out.library.groups, grp)
+	}
+	for i, lp := range c.Pages {
+		p := &core.Page{ID: lp.ID, Name: first(strings.TrimSpace(lp.Name), "Page"), ParentID: lp.Parent, Rank: sortRank(lp.Sort, i),
+			Format: core.PageHTML, Content: lp.Content, Owner: a.owner}
+		p.Slug = legacySlug(lp.Slug, p.Name)
+		if err := p.Normalize(); err != nil {
+			return core.Invalidf("%s: page '%s': %s", a.xmlFile, p.Name, core.MessageOf(err))
+		}
+		content, err := resolvePageHTML(p.Content, func(ref string) (string, error) { return a.files.file(ref), nil })
+		if err != nil {
+			return err
+		}
+		p.Content = content
+		a.out.library.pages = append(a.out.library.pages, p)
+	}
+	mapsByGroup := map[string][]string{}
+	for i, lm := range c.Maps {
+		m, notes, err := a.files.legacyMap(lm, a.owner, i, entityFor)
+		if err != nil {
+			return core.Invalidf("%s: map '%s': %s", a.xmlFile, lm.Name, core.MessageOf(err))
+		}
+		a.notes = append(a.notes, notes...)
+		a.out.maps = append(a.out.maps, m)
+		mapsByGroup[m.ParentID] = append(mapsByGroup[m.ParentID], m.ID)
+	}
+	for i, le := range c.Encounters {
+		e := &core.Encounter{ID: le.ID, Name: first(strings.TrimSpace(le.Name), "Encounter"), Descr: le.Description, ParentID: le.Parent,
+			Rank: sortRank(le.Sort, i), Owner: a.owner, Combatants: []core.EncounterCreature{}}
+		e.Slug = legacySlug(le.Slug, e.Name)
+		// The map it is played on: the one map of its group, if there is one.
+		if maps := mapsByGroup[e.ParentID]; len(maps) == 1 {
+			e.MapID = maps[0]
+		}
+		for _, lc := range le.Combatants {
+			cr := core.EncounterCreature{Name: lc.Name, Label: lc.Label}
+			if _, _, ok := core.SplitReference(lc.Monster.Ref); ok {
+				cr.Reference = lc.Monster.Ref
+			}
+			switch role := strings.ToLower(strings.TrimSpace(lc.Role)); role {
+			case core.RoleHostile, core.RoleFriendly, core.RoleNeutral:
+				cr.Role = role
+			case "ally", "party", "player":
+				cr.Role = core.RoleFriendly
+			}
+			if lc.X != 0 || lc.Y != 0 {
+				x, y := lc.X, lc.Y
+				cr.X, cr.Y = &x, &y
+			}
+			if cr.Reference == "" && strings.TrimSpace(cr.Name) == "" {
+				cr.Name = first(lc.Label, "Creature")
+			}
+			e.Combatants = append(e.Combatants, cr)
+		}
+		if err := e.Normalize(); err != nil {
+			return core.Invalidf("%s: %s", a.xmlFile, core.MessageOf(err))
+		}
+		a.out.library.encounters = append(a.out.library.encounters, e)
+	}
+	if len(c.Other) > 0 {
+		a.notes = append(a.notes, fmt.Sprintf("%d %s Companion does not read %s left out: %s", len(c.Other),
+			plural(len(c.Other), "element", "elements"), plural(len(c.Other), "was", "were"), elementNames(c.Other)))
+	}
+	return a.checkIDs()
+}
+
+// pack reads an asset pack: its groups and assets.
+func (a *legacyAdventure) pack(p *legacyxml.Pack) error {
+	a.out.owner = a.owner
+	for i, g := range p.Groups {
+		grp := &core.Group{ID: g.ID, Name: first(strings.TrimSpace(g.Name), "Group"), ParentID: g.Parent, Rank: sortRank(g.Sort, i), Owner: a.owner}
+		grp.Slug = legacySlug(g.Slug, grp.Name)
+		if err := grp.Normalize(); err != nil {
+			return core.Invalidf("%s: group '%s': %s", a.xmlFile, grp.Name, core.MessageOf(err))
+		}
+		a.out.library.groups = append(a.out.library.groups, grp)
+	}
+	for i, la := range p.Assets {
+		as := &core.Asset{ID: la.ID, Name: first(strings.TrimSpace(la.Name), "Asset"), Type: first(la.Type, "image"),
+			Resource: a.files.file(la.Resource), Tags: splitTags(la.Tags), Parameters: assetParameters(la), ParentID: la.Parent,
+			Rank: sortRank(la.Sort, i), Owner: a.owner}
+		as.Slug = legacySlug(la.Slug, as.Name)
+		if as.Resource == "" {
+			continue // noted by file: an asset without its image places nothing
+		}
+		if err := as.Normalize(); err != nil {
+			return core.Invalidf("%s: asset '%s': %s", a.xmlFile, as.Name, core.MessageOf(err))
+		}
+		a.out.library.assets = append(a.out.library.assets, as)
+	}
+	if len(a.out.library.assets) == 0 {
+		return core.Invalidf("nothing to import: %s names no asset whose file the archive holds", a.xmlFile)
+	}
+	if len(p.Other) > 0 {
+		a.notes = append(a.notes, fmt.Sprintf("%d %s Companion does not read %s left out: %s", len(p.Other),
+			plural(len(p.Other), "element", "elements"), plural(len(p.Other), "was", "were"), elementNames(p.Other)))
+	}
+	return a.checkIDs()
+}
+
+// checkIDs refuses two rows of one kind with the same id (a document that
+// repeats one), which would otherwise overwrite each other silently.
+func (a *legacyAdventure) checkIDs() error {
+	seen := map[string]string{}
+	check := func(kind, id, name string) error {
+		key := kind + "\x00" + id
+		if prev, dup := seen[key]; dup {
+			return core.Invalidf("%s: %s id '%s' is used by '%s' and '%s'", a.xmlFile, kind, id, prev, name)
+		}
+		seen[key] = name
+		return nil
+	}
+	for _, g := range a.out.library.groups {
+		if err := check("group", g.ID, g.Name); err != nil {
+			return err
+		}
+	}
+	for _, p := range a.out.library.pages {
+		if err := check("page", p.ID, p.Name); err != nil {
+			return err
+		}
+	}
+	for _, m := range a.out.maps {
+		if err := check("map", m.ID, m.Name); err != nil {
+			return err
+		}
+		for _, t := range m.Tokens {
+			if err := check("token", t.ID, t.Name); err != nil {
+				return err
+			}
+		}
+	}
+	for _, e := range a.out.library.encounters {
+		if err := check("encounter", e.ID, e.Name); err != nil {
+			return err
+		}
+	}
+	for _, as := range a.out.library.assets {
+		if err := check("asset", as.ID, as.Name); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// entries maps the compendium entries the module embeds through the
+// system's import hook, as a compendium's: entities owned by the module,
+// their images from the archive. Without a hook they are left out, said in
+// the notes.
+func (a *legacyAdventure) entries(ctx context.Context, entries []legacyxml.Entry) error {
+	if len(entries) == 0 {
+		return nil
+	}
+	cs, ok := a.in.cols.(CompendiumSystem)
+	var mapper CompendiumMapper
+	if ok {
+		mapper = cs.Compendium()
+	}
+	if mapper == nil || len(mapper.ImportKinds()) == 0 {
+		a.notes = append(a.notes, fmt.Sprintf("%d compendium %s not imported: the loaded system ('%s') has no import hook",
+			len(entries), plural(len(entries), "entry was", "entries were"), a.in.cols.SystemID()))
+		return nil
+	}
+	r := compendiumReader{in: a.in, src: compendiumSource{file: a.xmlFile, name: a.name, media: a.fsys, entries: entries},
+		mapper: mapper, owner: a.owner, prefix: a.files.prefix, progress: newThrottle(a.progress), now: a.in.now().UTC()}
+	got, err := r.read(ctx)
+	if err != nil {
+		return err
+	}
+	a.out.entities = got.entities
+	a.notes = append(a.notes, r.notes()...)
+	return nil
+}
+
+// entityLinker links a token's reference to an entity: one the module
+// brings first, then one installed.
+func (a *legacyAdventure) entityLinker(ctx context.Context) func(ref string) *string {
+	own := map[string]string{}
+	for _, e := range a.out.entities {
+		own[e.Kind+"/"+e.Slug] = e.ID
+	}
+	return func(ref string) *string {
+		kind, slug, ok := core.SplitReference(ref)
+		if !ok {
+			return nil
+		}
+		if id, found := own[kind+"/"+slug]; found {
+			return &id
+		}
+		if e, err := a.in.svc.EntityByReference(ctx, kind, slug); err == nil {
+			id := e.ID
+			return &id
+		}
+		return nil
+	}
+}
+
+// elementNames lists the names of elements, each once, sorted.
+func elementNames(list []*legacyxml.Element) string {
+	seen := map[string]bool{}
+	var names []string
+	for _, el := range list {
+		if !seen[el.Name] {
+			seen[el.Name] = true
+			names = append(names, "<"+el.Name+">")
+		}
+	}
+	sort.Strings(names)
+	return strings.Join(names, ", ")
+}

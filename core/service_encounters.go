@@ -1,0 +1,343 @@
+package core
+
+import (
+	"context"
+	"strconv"
+	"strings"
+	"unicode"
+)
+
+// RunEncounter says how to run an encounter: on which map (the
+// encounter's own, else the one on the player screen, when absent), around
+// which point when not where the encounter places its creatures, whether
+// hidden from players, and whether its creatures join combat (true when
+// absent).
+type RunEncounter struct {
+	MapID  string   `json:"mapId"`
+	X      *float64 `json:"x"`
+	Y      *float64 `json:"y"`
+	Hidden bool     `json:"hidden"`
+	Combat *bool    `json:"combat"`
+}
+
+// EncounterRun is what running an encounter made: the tokens on the map,
+// the combatants in the game, and the references no installed entity
+// answers (their creatures are placed by name, without a stat block).
+type EncounterRun struct {
+	MapID      string       `json:"mapId"`
+	Tokens     []*Token     `json:"tokens"`
+	Combatants []*Combatant `json:"combatants"`
+	Missing    []string     `json:"missing,omitempty"`
+}
+
+// creatureToPlace is one token (and combatant) an encounter makes.
+type creatureToPlace struct {
+	entity *Entity
+	tpl    *TokenTemplate
+	rule   *InitiativeRule
+	name   string
+	label  string
+	role   string
+	hidden bool
+	ref    string
+	x, y   float64
+}
+
+// RunEncounter places an encounter's creatures on a map and adds them to
+// the primary campaign's combat, in one transaction with one set of
+// events: combatantUpdated for each combatant, tokenUpdated for each token
+// (already linked to its combatant), then gameUpdated. Tokens stand where
+// the encounter places them, or on free cells around the given point (the
+// map's centre without one), and are hidden when asked (or when their
+// entry says so). A creature whose entity is not installed still comes,
+// named after its entry, and is listed in Missing.
+func (s *Service) RunEncounter(ctx context.Context, encounterID string, run RunEncounter) (*EncounterRun, error) {
+	p := s.pin()
+	if (run.X == nil) != (run.Y == nil) {
+		return nil, Invalidf("give both 'x' and 'y', or neither")
+	}
+	if run.X != nil && !finite(*run.X, *run.Y) {
+		return nil, Invalidf("'x' and 'y' must be finite numbers")
+	}
+	combat := run.Combat == nil || *run.Combat
+	enc, err := s.Encounter(ctx, encounterID)
+	if err != nil {
+		return nil, err
+	}
+	mapID := run.MapID
+	if mapID == "" {
+		mapID = enc.MapID
+	}
+	if mapID == "" {
+		if mapID, err = s.screenMapID(ctx); err != nil {
+			return nil, Conflictf("the encounter names no map and none is on the player screen: give 'mapId'")
+		}
+	}
+	m, err := s.Map(ctx, mapID)
+	if err != nil {
+		return nil, err
+	}
+	out := &EncounterRun{MapID: m.ID, Tokens: []*Token{}, Combatants: []*Combatant{}}
+
+	// Outside the write lock: entities, and the system's token and
+	// initiative hooks (Lua), once per entity.
+	var places []*creatureToPlace
+	templates := map[string]*TokenTemplate{}
+	rules := map[string]*InitiativeRule{}
+	largest := 1.0
+	for _, c := range enc.Combatants {
+		e, err := p.encounterEntity(ctx, c)
+		if err != nil {
+			return nil, err
+		}
+		if e == nil && c.Reference != "" && !containsString(out.Missing, c.Reference) {
+			out.Missing = append(out.Missing, c.Reference)
+		}
+		var tpl *TokenTemplate
+		var rule *InitiativeRule
+		if e != nil {
+			if tpl = templates[e.ID]; tpl == nil {
+				if tr, ok := p.rules.(TokenRules); ok {
+					if tpl, err = tr.TokenFor(ctx, e); err != nil {
+						return nil, err
+					}
+				}
+				if tpl == nil {
+					tpl = &TokenTemplate{}
+				}
+				templates[e.ID] = tpl
+			}
+			if rule = rules[e.ID]; rule == nil {
+				if rule, err = p.initiativeRule(ctx, e); err != nil {
+					return nil, err
+				}
+				rules[e.ID] = rule
+			}
+		} else {
+			tpl = &TokenTemplate{}
+			if rule, err = p.initiativeRule(ctx, nil); err != nil {
+				return nil, err
+			}
+		}
+		largest = max(largest, tpl.Width, tpl.Height)
+		for i := 0; i < max(c.Count, 1); i++ {
+			places = append(places, &creatureToPlace{entity: e, tpl: tpl, rule: rule, name: creatureName(c, e),
+				label: creatureLabel(c.Label, i, max(c.Count, 1)), role: c.Role, hidden: run.Hidden || c.Hidden, ref: c.Reference})
+		}
+	}
+	if len(places) == 0 {
+		return nil, Invalidf("encounter '%s' has no creatures", Clip(enc.Name))
+	}
+	// Where each stands.
+	layout := newCellLayout(m, largest)
+	point := func() (float64, float64) {
+		switch {
+		case run.X != nil:
+			return *run.X, *run.Y
+		case m.Width > 0 && m.Height > 0:
+			return float64(m.Width) / 2, float64(m.Height) / 2
+		}
+		return float64(m.GridSize) * 5, float64(m.GridSize) * 5
+	}
+	k := 0
+	for _, c := range enc.Combatants {
+		for i := 0; i < max(c.Count, 1); i++ {
+			pl := places[k]
+			k++
+			switch {
+			case run.X == nil && c.Placed() && i == 0:
+				pl.x, pl.y = *c.X, *c.Y
+				layout.take(pl.x, pl.y)
+			case run.X == nil && c.Placed():
+				pl.x, pl.y = layout.near(*c.X, *c.Y)
+			default:
+				pl.x, pl.y = layout.near(point())
+			}
+		}
+	}
+
+	err = p.write(ctx, func(tx Tx) ([]Event, error) {
+		if _, err := mapByID(tx, m.ID); err != nil {
+			return nil, err
+		}
+		var tokens []*Token
+		for _, pl := range places {
+			t := pl.token(m.ID)
+			t.Normalize()
+			if err := checkEncodedSize("token", t, MaxTokenBytes); err != nil {
+				return nil, err
+			}
+			if err := tx.PutToken(t); err != nil {
+				return nil, err
+			}
+			tokens = append(tokens, t)
+		}
+		out.Tokens = tokens
+		var events []Event
+		var campaignID string
+		if combat {
+			camp, err := p.primaryCampaign(tx)
+			if err != nil {
+				return nil, err
+			}
+			campaignID = camp.ID
+			existing, err := tx.Combatants(camp.ID)
+			if err != nil {
+				return nil, err
+			}
+			rank := 0
+			for _, c := range existing {
+				rank = max(rank, c.Rank)
+			}
+			for i, pl := range places {
+				c := pl.combatant(p, tokens[i])
+				if shared := sharedCombatant(existing, c, p.rules); shared != nil {
+					shared.TokenID = c.TokenID
+					c = shared
+				} else {
+					rank++
+					c.Campaign, c.Rank = camp.ID, rank
+					if pl.rule != nil && autoRolls(pl.rule.AutoRoll, c.Role) {
+						if err := p.rollOne(c, pl.rule); err != nil {
+							return nil, err
+						}
+					}
+				}
+				stored, err := p.storeCombatant(tx, c)
+				if err != nil {
+					return nil, err
+				}
+				events = append(events, stored...)
+				out.Combatants = append(out.Combatants, c)
+			}
+		}
+		for _, t := range tokens {
+			ev, err := p.tokenEvent(tx, t, nil)
+			if err != nil {
+				return nil, err
+			}
+			events = append(events, ev)
+		}
+		if combat {
+			game, err := p.gameEvents(tx, campaignID)
+			if err != nil {
+				return nil, err
+			}
+			events = append(events, game...)
+		}
+		return events, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// encounterEntity finds an entry's entity: by id, else by its reference;
+// nil when none is installed (links are soft).
+func (s pinned) encounterEntity(ctx context.Context, c EncounterCreature) (*Entity, error) {
+	if c.EntityID != "" {
+		e, err := s.Entity(ctx, "", c.EntityID)
+		if err == nil || !IsNotFound(err) {
+			return e, err
+		}
+	}
+	if c.Reference == "" {
+		return nil, nil
+	}
+	kind, slug, ok := SplitReference(c.Reference)
+	if !ok {
+		return nil, nil
+	}
+	e, err := s.EntityByReference(ctx, kind, slug)
+	if IsNotFound(err) {
+		return nil, nil
+	}
+	return e, err
+}
+
+func (pl *creatureToPlace) token(mapID string) *Token {
+	var t *Token
+	if pl.entity != nil {
+		t = tokenFromTemplate(pl.entity, pl.tpl, PlaceToken{X: pl.x, Y: pl.y, Hidden: pl.hidden})
+	} else {
+		t = &Token{ID: NewID(), X: pl.x, Y: pl.y, Hidden: pl.hidden, Reference: pl.ref}
+	}
+	t.MapID = mapID
+	t.Name = pl.name
+	if pl.label != "" {
+		t.Label = pl.label
+	}
+	if pl.role != "" {
+		t.Role = pl.role
+	}
+	if t.Role == "" {
+		t.Role = RoleHostile
+	}
+	return t
+}
+
+func (pl *creatureToPlace) combatant(p pinned, t *Token) *Combatant {
+	id := t.ID
+	c := &Combatant{Name: t.Name, Label: t.Label, Hidden: t.Hidden, Role: t.Role, TokenID: &id,
+		Image: t.Image, Reference: t.Reference, Player: t.Player}
+	if pl.entity != nil {
+		p.fromEntity(c, pl.entity, false)
+		if pl.role != "" {
+			c.Role = pl.role // the entry's side wins over the entity's
+		}
+	}
+	return c
+}
+
+// creatureName is the entry's name, else its entity's, else one made from
+// its reference.
+func creatureName(c EncounterCreature, e *Entity) string {
+	switch {
+	case strings.TrimSpace(c.Name) != "":
+		return c.Name
+	case e != nil:
+		return e.Name
+	}
+	return NameFromReference(c.Reference)
+}
+
+// NameFromReference is a name made from an app URL's slug:
+// "/monster/cave-bat" is "Cave Bat" ("Creature" when there is none).
+func NameFromReference(ref string) string {
+	_, slug, _ := SplitReference(ref)
+	words := strings.FieldsFunc(slug, func(r rune) bool { return r == '-' || r == '_' })
+	for i, w := range words {
+		r := []rune(w)
+		r[0] = unicode.ToUpper(r[0])
+		words[i] = string(r)
+	}
+	if len(words) == 0 {
+		return "Creature"
+	}
+	return strings.Join(words, " ")
+}
+
+// creatureLabel numbers the creatures of one entry: "G" for three goblins
+// labels them G1, G2, G3; a label that already ends in a digit stays for
+// the first and the others go on from it.
+func creatureLabel(label string, i, count int) string {
+	if label == "" || count == 1 {
+		return label
+	}
+	head := strings.TrimRightFunc(label, unicode.IsDigit)
+	n := 1
+	if head != label {
+		n, _ = strconv.Atoi(label[len(head):])
+	}
+	return head + strconv.Itoa(n+i)
+}
+
+func containsString(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}

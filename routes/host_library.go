@@ -1,0 +1,148 @@
+package routes
+
+import (
+	"net/http"
+
+	"github.com/go-chi/chi/v5"
+	"github.com/vttapp/companion/core"
+)
+
+// mountHostLibrary adds the console's library: the modules' and
+// campaigns' trees of groups, pages, maps, encounters and assets; a page
+// read for the game master, shown to players (whole or a section) or
+// hidden again, its map put on the player screen; an encounter read and
+// run (its tokens on a map and its creatures in combat, in one step).
+func mountHostLibrary(r chi.Router, cfg Config) {
+	h := hostGame{cfg: cfg}
+	r.Get("/host/api/library", h.libraries)
+	r.Get("/host/api/library/{owner}", h.library)
+	r.Get("/host/api/pages/{id}", h.page)
+	r.Post("/host/api/pages/{id}/show", h.showPage)
+	r.Delete("/host/api/pages/{id}/show", h.hidePage)
+	r.Post("/host/api/pages/{id}/map", h.showPageMap)
+	r.Get("/host/api/encounters/{id}", h.encounter)
+	r.Post("/host/api/encounters/{id}/run", h.runEncounter)
+}
+
+func (h hostGame) libraries(w http.ResponseWriter, r *http.Request) {
+	list, err := h.cfg.Service.Libraries(r.Context())
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	if list == nil {
+		list = []core.LibrarySummary{}
+	}
+	h.reply(w, r, http.StatusOK, list)
+}
+
+func (h hostGame) library(w http.ResponseWriter, r *http.Request) {
+	lib, err := h.cfg.Service.Library(r.Context(), pathParam(r, "owner"))
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	h.reply(w, r, http.StatusOK, lib)
+}
+
+func (h hostGame) page(w http.ResponseWriter, r *http.Request) {
+	v, err := h.cfg.Service.PageView(r.Context(), pathParam(r, "id"))
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	h.reply(w, r, http.StatusOK, v)
+}
+
+// showPage answers POST /host/api/pages/{id}/show {"section"?, "overlay"?}.
+func (h hostGame) showPage(w http.ResponseWriter, r *http.Request) {
+	var in core.ShowPage
+	if err := decodeOptional(r, &in); err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	out, err := h.cfg.Service.ShowPage(r.Context(), pathParam(r, "id"), in)
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	h.reply(w, r, http.StatusOK, out)
+}
+
+func (h hostGame) hidePage(w http.ResponseWriter, r *http.Request) {
+	out, err := h.cfg.Service.HidePage(r.Context(), pathParam(r, "id"))
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	h.reply(w, r, http.StatusOK, out)
+}
+
+// showPageMap answers POST /host/api/pages/{id}/map {"mapId"?}.
+func (h hostGame) showPageMap(w http.ResponseWriter, r *http.Request) {
+	var in struct {
+		MapID string `json:"mapId"`
+	}
+	if err := decodeOptional(r, &in); err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	h.screenReply(w, r)(h.cfg.Service.ShowPageMap(r.Context(), pathParam(r, "id"), in.MapID))
+}
+
+// EncounterCreatureView is an encounter's entry with the entity it names
+// (entityId, or missing when none is installed).
+type EncounterCreatureView struct {
+	core.EncounterCreature
+	Resolved string `json:"resolvedEntityId,omitempty"`
+	Missing  bool   `json:"missing,omitempty"`
+}
+
+// EncounterView is GET /host/api/encounters/{id}.
+type EncounterView struct {
+	*core.Encounter
+	Combatants []EncounterCreatureView `json:"combatants"`
+}
+
+func (h hostGame) encounter(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	e, err := h.cfg.Service.Encounter(ctx, pathParam(r, "id"))
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	out := EncounterView{Encounter: e, Combatants: []EncounterCreatureView{}}
+	for _, c := range e.Combatants {
+		v := EncounterCreatureView{EncounterCreature: c}
+		var found *core.Entity
+		if c.EntityID != "" {
+			found, _ = h.cfg.Service.Entity(ctx, "", c.EntityID)
+		}
+		if kind, slug, ok := core.SplitReference(c.Reference); found == nil && ok {
+			found, _ = h.cfg.Service.EntityByReference(ctx, kind, slug)
+		}
+		if found != nil {
+			v.Resolved = found.ID
+		} else {
+			v.Missing = c.Reference != "" || c.EntityID != ""
+		}
+		out.Combatants = append(out.Combatants, v)
+	}
+	h.reply(w, r, http.StatusOK, out)
+}
+
+// runEncounter answers POST /host/api/encounters/{id}/run {"mapId"?, "x"?,
+// "y"?, "hidden"?, "combat"?} with what it made (201).
+func (h hostGame) runEncounter(w http.ResponseWriter, r *http.Request) {
+	var in core.RunEncounter
+	if err := decodeOptional(r, &in); err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	out, err := h.cfg.Service.RunEncounter(r.Context(), pathParam(r, "id"), in)
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	h.reply(w, r, http.StatusCreated, out)
+}
