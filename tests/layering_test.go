@@ -26,6 +26,8 @@ func TestLayering(t *testing.T) {
 		{"core/dice", []string{module + "/"}},
 		// The legacy XML readers are a leaf: the importer and its tests use them.
 		{"core/imports/legacyxml", []string{module + "/"}},
+		// So is the reader of image and video headers.
+		{"core/imports/media", []string{module + "/"}},
 		// The text helpers of Lua and templates are a leaf too.
 		{"textfmt", []string{module + "/"}},
 		// The mDNS advertiser knows nothing of the server it advertises.
