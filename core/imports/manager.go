@@ -235,6 +235,8 @@ type MapSummary struct {
 	Doors    int    `json:"doors"`
 	Lights   int    `json:"lights"`
 	Tokens   int    `json:"tokens"`
+	// GridPending: a map made from an image, waiting for its grid.
+	GridPending bool `json:"gridPending,omitempty"`
 }
 
 // Maps lists every map with its counts.
@@ -246,7 +248,7 @@ func (m *Manager) Maps(ctx context.Context) ([]MapSummary, error) {
 	out := []MapSummary{}
 	for _, mp := range maps {
 		s := MapSummary{ID: mp.ID, Name: mp.Name, Owner: mp.Owner, Image: mp.Image, Width: mp.Width, Height: mp.Height,
-			GridSize: mp.GridSize, Lights: len(mp.Lights), Tokens: len(mp.Tokens)}
+			GridSize: mp.GridSize, Lights: len(mp.Lights), Tokens: len(mp.Tokens), GridPending: mp.GridPending}
 		for _, w := range mp.Walls {
 			if w.IsDoor() {
 				s.Doors++
