@@ -28,6 +28,9 @@ type Result struct {
 	Name string `json:"name"`
 	// Compendium tells what a compendium import made (nil for others).
 	Compendium *CompendiumReport `json:"compendium,omitempty"`
+	// GridPending is true for a map made from an image or a video: its
+	// grid is to be set before it can go on the player screen.
+	GridPending bool `json:"gridPending,omitempty"`
 }
 
 // CompendiumReport is what a compendium import made: the entities
