@@ -315,6 +315,15 @@ func (c collections) KindForCollection(label string) (string, bool) {
 	return k.Name, true
 }
 
+// CollectionForKind is the collection label of a kind, for an export.
+func (c collections) CollectionForKind(kind string) (string, bool) {
+	k, ok := c.holder.Current().Kind(kind)
+	if !ok {
+		return "", false
+	}
+	return k.Collection, true
+}
+
 func splitList(s string) []string {
 	var out []string
 	for _, part := range strings.Split(s, ",") {
