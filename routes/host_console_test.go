@@ -315,6 +315,7 @@ func TestHostConsoleDocListsEveryRoute(t *testing.T) {
 	mountHostSettings(r, cfg)
 	mountHostConsole(r, cfg)
 	mountHostGame(r, cfg)
+	mountHostBackup(r, cfg)
 	routes := 0
 	err = chi.Walk(r, func(method, route string, _ http.Handler, _ ...func(http.Handler) http.Handler) error {
 		routes++

@@ -24,6 +24,12 @@ Usage:
   companion export [-o FILE] module ID | campaign [ID]
                                    save a module or a campaign (default: the
                                    primary one) as an archive that imports back
+  companion backup [FOLDER]        copy the whole data folder (while the server
+                                   runs, too); default: a new folder in
+                                   <data>/backups
+  companion restore [--replace] BACKUP
+                                   make a backup the data folder (never while
+                                   a server runs with it)
   companion client install FILE|URL
                                    install a web client (zip) into the running server
   companion client remove          go back to the built-in web client
@@ -65,6 +71,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return runImport(args, stdout, stderr)
 	case "export":
 		return runExport(args, stdout, stderr)
+	case "backup":
+		return runBackup(args, stdout, stderr)
+	case "restore":
+		return runRestore(args, stdout, stderr)
 	case "client":
 		return runClient(args, stdout, stderr)
 	case "health":
