@@ -44,10 +44,11 @@ const FolderName = "backups"
 
 // notCopied are the top-level entries of a data folder a backup leaves
 // out: the live database (the snapshot stands for it), the running
-// server's address, work in progress, the backups themselves.
+// server's address and log, work in progress, the backups themselves.
 var notCopied = map[string]bool{
 	Database: true, Database + "-wal": true, Database + "-shm": true, Database + "-journal": true,
-	"server.json": true, "server.json.tmp": true, ".staging": true, ".first-run": true, FolderName: true,
+	"server.json": true, "server.json.tmp": true, "companion.log": true, ".staging": true, ".first-run": true,
+	FolderName: true,
 }
 
 // Manifest is backup.json.

@@ -25,6 +25,7 @@ func dataFolder(t *testing.T) string {
 		"companion.db-wal":                  "wal",
 		"companion.db-shm":                  "shm",
 		"server.json":                       `{"pid": 1}`,
+		"companion.log":                     "a background server's output",
 		".staging/import-1/half.png":        "half an import",
 		"backups/old/backup.json":           "an older backup",
 		"modules/m1/monsters/goblin.png":    "goblin art",

@@ -18,8 +18,7 @@ func gridMap() *core.Map {
 	m.Normalize()
 	return m
 }
-func near(a, b float64) bool                     { return math.Abs(a-b) < 0.02 }
-func nearPt(p core.GridPoint, x, y float64) bool { return near(p.X, x) && near(p.Y, y) }
+func near(a, b float64) bool { return math.Abs(a-b) < 0.02 }
 
 func TestGridChangeChecksEveryField(t *testing.T) {
 	bad := []struct {
