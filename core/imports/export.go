@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"os"
@@ -115,6 +116,10 @@ func (in *Installer) Export(ctx context.Context, kind, id string) (*Export, erro
 	if checkFolderID(kind, id) == nil {
 		x.folder, _ = in.ownerFolder(kind, id)
 	}
+	if err := in.fitsImport(ctx, x); err != nil {
+		x.Close()
+		return nil, err
+	}
 	return x, nil
 }
 
@@ -137,47 +142,105 @@ func (x *Export) WriteZip(ctx context.Context, out io.Writer) error {
 			return err
 		}
 	}
-	if x.folder != "" {
-		err := filepath.WalkDir(x.folder, func(p string, d fs.DirEntry, err error) error {
-			if err != nil {
-				if errors.Is(err, fs.ErrNotExist) {
-					return nil
-				}
-				return err
-			}
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-			if !d.Type().IsRegular() {
-				return nil // folders are implied; links are never followed
-			}
-			rel, err := filepath.Rel(x.folder, p)
-			if err != nil {
-				return err
-			}
-			rel = filepath.ToSlash(rel)
-			if !strings.Contains(rel, "/") && strings.EqualFold(path.Ext(rel), ".json") {
-				return nil // a data file an older version left: the archive's own say what it holds
-			}
-			info, err := d.Info()
-			if err != nil {
-				return nil // removed meanwhile
-			}
-			method := zip.Deflate
-			if storedAsIs[strings.ToLower(path.Ext(rel))] {
-				method = zip.Store
-			}
-			err = zipFile(zw, p, rel, method, info.ModTime())
+	err := x.eachFolderFile(ctx, func(p, rel string, info fs.FileInfo) error {
+		method := zip.Deflate
+		if storedAsIs[strings.ToLower(path.Ext(rel))] {
+			method = zip.Store
+		}
+		err := zipFile(zw, p, rel, method, info.ModTime())
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil
+		}
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	return zw.Close()
+}
+
+// eachFolderFile calls fn with every file of the owner's folder the
+// archive carries (path, path in the archive, its info), in WalkDir order.
+func (x *Export) eachFolderFile(ctx context.Context, fn func(p, rel string, info fs.FileInfo) error) error {
+	if x.folder == "" {
+		return nil
+	}
+	return filepath.WalkDir(x.folder, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
 			if errors.Is(err, fs.ErrNotExist) {
 				return nil
 			}
 			return err
-		})
+		}
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if !d.Type().IsRegular() {
+			return nil // folders are implied; links are never followed
+		}
+		rel, err := filepath.Rel(x.folder, p)
 		if err != nil {
 			return err
 		}
+		rel = filepath.ToSlash(rel)
+		if !strings.Contains(rel, "/") && strings.EqualFold(path.Ext(rel), ".json") {
+			return nil // a data file an older version left: the archive's own say what it holds
+		}
+		info, err := d.Info()
+		if err != nil {
+			return nil // removed meanwhile
+		}
+		return fn(p, rel, info)
+	})
+}
+
+// fitsImport refuses an export that an import would refuse: more files
+// than an archive may hold, more bytes unpacked, or more media (stored in
+// the zip as they are, so the archive is at least that big) than an
+// upload or download may bring. An archive that cannot be imported back
+// is no export: the game master hears it before the download starts.
+func (in *Installer) fitsImport(ctx context.Context, x *Export) error {
+	files, total, stored := len(x.files), int64(0), int64(0)
+	for _, name := range x.files {
+		if info, err := os.Stat(filepath.Join(x.stage, name)); err == nil {
+			total += info.Size()
+		}
 	}
-	return zw.Close()
+	err := x.eachFolderFile(ctx, func(p, rel string, info fs.FileInfo) error {
+		files++
+		total += info.Size()
+		if storedAsIs[strings.ToLower(path.Ext(rel))] {
+			stored += info.Size()
+		}
+		return nil
+	})
+	if err != nil {
+		return core.Internal(err)
+	}
+	l := in.limits
+	what := "the " + x.Kind + " '" + core.Clip(x.Name) + "'"
+	switch {
+	case files > l.MaxEntries:
+		return core.TooLargef("%s would be an archive of %d files, and an import takes at most %d: it could not be imported back", what, files, l.MaxEntries)
+	case total > l.MaxTotalBytes:
+		return core.TooLargef("%s would unpack to %s, and an import takes at most %s: it could not be imported back", what, sizeText(total), sizeText(l.MaxTotalBytes))
+	case stored > l.MaxDownloadBytes:
+		return core.TooLargef("%s holds %s of media, and an import takes an archive of at most %s: it could not be imported back", what, sizeText(stored), sizeText(l.MaxDownloadBytes))
+	}
+	return nil
+}
+
+// sizeText is n bytes for a message: 3.2 GiB, 640 MiB, 12 KiB, 80 bytes.
+func sizeText(n int64) string {
+	switch {
+	case n >= 1<<30:
+		return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30))
+	case n >= 1<<20:
+		return fmt.Sprintf("%.0f MiB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.0f KiB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d bytes", n)
 }
 
 // storedAsIs are the extensions of files that are compressed already:

@@ -1,6 +1,7 @@
 package imports
 
 import (
+	"archive/zip"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -422,4 +423,62 @@ func firstDifference(a, b string) string {
 		}
 	}
 	return "lengths " + itoa(len(la)) + " and " + itoa(len(lb))
+}
+
+// An export that an import would refuse (too many files, too many bytes
+// unpacked, more media than an upload may bring) is refused before the
+// download starts, with nothing left staged; one at the limits is made,
+// and an import with the same limits takes it.
+func TestExportRefusesWhatCouldNotBeImportedBack(t *testing.T) {
+	src := richEnv(t)
+	_, archive := exportZip(t, src, KindCampaign, rtCampaign)
+	zr, err := zip.NewReader(bytes.NewReader(archive), int64(len(archive)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, total, stored := len(zr.File), int64(0), int64(0)
+	for _, f := range zr.File {
+		total += int64(f.UncompressedSize64)
+		if f.Method == zip.Store {
+			stored += int64(f.UncompressedSize64)
+		}
+	}
+	if stored == 0 {
+		t.Fatal("the campaign carries no media stored as they are")
+	}
+	ctx := context.Background()
+	for _, c := range []struct {
+		over, at Limits
+		says     string
+	}{
+		{Limits{MaxEntries: files - 1}, Limits{MaxEntries: files}, "archive of " + itoa(files) + " files"},
+		{Limits{MaxTotalBytes: total - 1}, Limits{MaxTotalBytes: total}, "would unpack to"},
+		{Limits{MaxDownloadBytes: stored - 1}, Limits{MaxDownloadBytes: stored}, "of media"},
+	} {
+		src.in.SetLimits(c.over)
+		_, err := src.in.Export(ctx, KindCampaign, rtCampaign)
+		wantKind(t, err, core.KindTooLarge, c.says)
+		if !strings.Contains(err.Error(), "could not be imported back") {
+			t.Errorf("the refusal does not say why: %v", err)
+		}
+		if entries, _ := os.ReadDir(filepath.Join(src.dataDir, ".staging")); len(entries) != 0 {
+			t.Errorf("a refused export left %d staging folders", len(entries))
+		}
+		src.in.SetLimits(c.at)
+		x, err := src.in.Export(ctx, KindCampaign, rtCampaign)
+		if err != nil {
+			t.Fatalf("at the limit %+v: %v", c.at, err)
+		}
+		x.Close()
+	}
+	// The import counts as the export did: at the entry and size limits
+	// it takes the archive.
+	dst := newTestEnv(t)
+	dst.in.SetLimits(Limits{MaxEntries: files, MaxTotalBytes: total})
+	_, module := exportZip(t, src, KindModule, rtModule)
+	for name, data := range map[string][]byte{"a.module": module, "b.campaign": archive} {
+		if _, err := installZip(t, dst, name, data, InstallOptions{}); err != nil {
+			t.Fatalf("importing %s at the export's limits: %v", name, err)
+		}
+	}
 }
