@@ -213,6 +213,30 @@ func TestHostConsoleGridExportAndBackup(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(backups[0].Path, "backup.json")); err != nil {
 		t.Errorf("the backup is not whole: %v", err)
 	}
+	// A video becomes a map too, its first frame drawn under the grid (a
+	// WebM recorded by Chromium, the media package's test file).
+	video, err := filepath.Abs(filepath.Join("..", "core", "imports", "media", "testdata", "canvas-321x187.webm"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.do(chromedp.SetUploadFiles(chromedp.CSS("#grid-file"), []string{video}))
+	p.waitFor("the video map, waiting", `document.getElementById("grid-state").dataset.pending === "1" &&
+		document.getElementById("grid-state").textContent.includes("canvas-321x187")`, 15*time.Second)
+	// Pixels that are neither the empty stage's colour nor the grid's:
+	// the video's frame.
+	p.waitFor("the video's frame drawn", `(() => {
+		const c = document.getElementById("grid-canvas");
+		const d = c.getContext("2d").getImageData(0, 0, c.width, c.height).data;
+		let n = 0;
+		for (let i = 0; i < d.length; i += 4) {
+			const stage = Math.abs(d[i] - 0xd8) < 4 && Math.abs(d[i+1] - 0xd2) < 4 && Math.abs(d[i+2] - 0xc6) < 4;
+			const line = d[i] > 220 && d[i+1] > 200 && d[i+2] < 170;
+			if (!stage && !line) n++;
+		}
+		return n > d.length / 4 / 2;
+	})()`, 15*time.Second)
+	saveScreenshot(t, p, "video-map")
+
 	if problems := p.consoleProblems(); len(problems) > 0 {
 		t.Errorf("console errors: %v", problems)
 	}
