@@ -51,7 +51,6 @@ func BenchmarkWriteStallDuringBackup(b *testing.B) {
 			size += info.Size()
 		}
 	}
-	b.ReportMetric(float64(size)/(1<<20), "db-MiB")
 	moving := testEntity("moving", "monster", "Moving", "")
 	write := func() time.Duration {
 		start := time.Now()
@@ -92,6 +91,8 @@ func BenchmarkWriteStallDuringBackup(b *testing.B) {
 		time.AfterFunc(took, func() { close(quiet) })
 		baseline := writesWhile(quiet)
 
+		// Reported here, not before ResetTimer, which drops metrics.
+		b.ReportMetric(float64(size)/(1<<20), "db-MiB")
 		b.ReportMetric(float64(took.Milliseconds()), "backup-ms")
 		b.ReportMetric(float64(len(during)), "writes-during")
 		b.ReportMetric(float64(len(baseline)), "writes-without")
