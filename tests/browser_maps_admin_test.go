@@ -237,6 +237,21 @@ func TestHostConsoleGridExportAndBackup(t *testing.T) {
 	})()`, 15*time.Second)
 	saveScreenshot(t, p, "video-map")
 
+	// A picture dropped on the card (a file dragged from the desktop) is
+	// imported and opened the same way.
+	p.eval(`(async () => {
+		const c = document.createElement("canvas");
+		c.width = 140; c.height = 70;
+		c.getContext("2d").fillRect(0, 0, 70, 70);
+		const blob = await new Promise((ok) => c.toBlob(ok, "image/png"));
+		const dt = new DataTransfer();
+		dt.items.add(new File([blob], "Dropped Cellar.png", { type: "image/png" }));
+		document.getElementById("grid-panel").dispatchEvent(new DragEvent("drop", { dataTransfer: dt, bubbles: true, cancelable: true }));
+	})()`)
+	p.waitFor("the dropped picture, waiting", `document.getElementById("grid-state").dataset.pending === "1" &&
+		document.getElementById("grid-state").textContent.includes("Dropped Cellar") &&
+		document.getElementById("grid-cells").textContent.startsWith("140×70 px")`, 15*time.Second)
+
 	if problems := p.consoleProblems(); len(problems) > 0 {
 		t.Errorf("console errors: %v", problems)
 	}

@@ -250,7 +250,12 @@
     let node;
     if (media.kind === "video") {
       node = make("video", { muted: true, playsInline: true, preload: "auto" });
-      node.addEventListener("loadeddata", () => { if (grid.mediaURL === url) { grid.media = node; paint(); } });
+      // The first frame: drawn once decoded (loadeddata), and again after
+      // a seek to the start, which a busy browser may need before a paused
+      // video has a frame to give drawImage.
+      const show = () => { if (grid.mediaURL === url && node.readyState >= 2) { grid.media = node; paint(); } };
+      node.addEventListener("loadedmetadata", () => { node.currentTime = 0; });
+      for (const ev of ["loadeddata", "canplay", "seeked"]) node.addEventListener(ev, show);
     } else {
       node = new Image();
       node.addEventListener("load", () => { if (grid.mediaURL === url) { grid.media = node; paint(); } });
