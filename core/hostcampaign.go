@@ -22,4 +22,7 @@ type CampaignMap struct {
 	Tokens   int    `json:"tokens"`
 	// OnScreen is true for the map on the player screen.
 	OnScreen bool `json:"onScreen"`
+	// GridPending is true for a map made from an image whose grid is not
+	// set yet: it cannot go on the player screen until it is.
+	GridPending bool `json:"gridPending,omitempty"`
 }

@@ -50,6 +50,10 @@ type Map struct {
 	Lights         []Light  `json:"lights"`
 	Measurements   []Object `json:"measurements"`
 	Data           Object   `json:"data,omitempty"`
+	// GridPending marks a map made from an image or a video whose grid
+	// the game master has not set yet: it stays off the player screen
+	// until then (grid.go). Players never see such a map, so never this.
+	GridPending bool `json:"gridPending,omitempty"`
 
 	// Owner is the module or campaign that owns the map; Revision increases
 	// on every write. Neither is part of the published shape.

@@ -55,6 +55,13 @@ func (s *Service) Map(ctx context.Context, id string) (*Map, error) {
 	return readStore(ctx, s.store, func(tx Tx) (*Map, error) { return mapByID(tx, id) })
 }
 
+// ReadContent runs fn in one read transaction: a consistent picture of
+// the installed content, for an export that reads a module or campaign
+// whole. fn must only read.
+func (s *Service) ReadContent(ctx context.Context, fn func(tx Tx) error) error {
+	return s.store.View(ctx, fn)
+}
+
 // readStore runs one read transaction and returns what fn read.
 func readStore[T any](ctx context.Context, store Store, fn func(tx Tx) (T, error)) (T, error) {
 	var out T

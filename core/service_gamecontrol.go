@@ -6,7 +6,8 @@ import "context"
 // clients: screenUpdated with the screen, then mapLoaded with the map as
 // players see it (PlayerMap: hidden tokens, markers and the like left out,
 // as in GET /api). An empty mapID clears the screen (screenUpdated only). Any stored map may be shown,
-// whether the campaign or a module owns it.
+// whether the campaign or a module owns it, once its grid is set (a map
+// made from an image waits for it: GridPending, grid.go).
 func (s *Service) ShowMap(ctx context.Context, mapID string) (*Screen, error) {
 	p := s.pin()
 	var out *Screen
@@ -23,6 +24,9 @@ func (s *Service) ShowMap(ctx context.Context, mapID string) (*Screen, error) {
 			}
 			if err != nil {
 				return nil, err
+			}
+			if m.GridPending {
+				return nil, Conflictf("map '%s' waits for its grid: set its grid size and offset before it goes on the player screen", Clip(m.Name))
 			}
 			shown = m
 		}

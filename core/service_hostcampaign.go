@@ -23,7 +23,7 @@ func (s *Service) HostCampaign(ctx context.Context) (*HostCampaign, error) {
 		out.Maps = make([]CampaignMap, 0, len(maps))
 		for _, m := range maps {
 			out.Maps = append(out.Maps, CampaignMap{ID: m.ID, Name: m.Name, Image: m.Image, Width: m.Width, Height: m.Height,
-				GridSize: m.GridSize, Tokens: len(m.Tokens), OnScreen: m.ID == out.Screen.MapID})
+				GridSize: m.GridSize, Tokens: len(m.Tokens), OnScreen: m.ID == out.Screen.MapID, GridPending: m.GridPending})
 		}
 		if out.Game, err = tx.Game(c.ID); err != nil {
 			return err

@@ -126,4 +126,7 @@ type Tx interface {
 	AddMessage(m *Message) error
 	// RecentMessages returns the n most recent messages, oldest first.
 	RecentMessages(campaignID string, n int) ([]*Message, error)
+	// EachMessage calls fn with every message of the campaign, oldest
+	// first, one at a time; an error from fn stops it and is returned.
+	EachMessage(campaignID string, fn func(*Message) error) error
 }

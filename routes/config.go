@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"log/slog"
 
+	"github.com/vttapp/companion/backup"
 	"github.com/vttapp/companion/core"
 	"github.com/vttapp/companion/core/imports"
 	"github.com/vttapp/companion/routes/hub"
@@ -49,6 +50,7 @@ type Config struct {
 	// /api/-/live (routes/health.go).
 	InstanceID string
 
+	Backups      *backup.Maker         // backups of the data folder (nil: none)
 	Systems      *systems.Holder       // the loaded game system
 	Imports      *imports.Manager      // import offers and installers
 	SystemStatus *systems.ReloadStatus // hot reload results for the host console (nil: none)

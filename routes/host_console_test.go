@@ -316,6 +316,7 @@ func TestHostConsoleDocListsEveryRoute(t *testing.T) {
 	mountHostConsole(r, cfg)
 	mountHostGame(r, cfg)
 	mountHostLibrary(r, cfg)
+	mountHostBackup(r, cfg)
 	routes := 0
 	err = chi.Walk(r, func(method, route string, _ http.Handler, _ ...func(http.Handler) http.Handler) error {
 		routes++

@@ -25,6 +25,7 @@ func mountHostGame(r chi.Router, cfg Config) {
 	mountHostFog(r, h)
 	mountHostOffers(r, h)
 	mountHostMaps(r, h)
+	mountHostGrid(r, h)
 }
 
 type hostGame struct{ cfg Config }

@@ -26,6 +26,11 @@ func (importCollections) KindForCollection(label string) (string, bool) {
 	return kind, ok
 }
 
+func (importCollections) CollectionForKind(kind string) (string, bool) {
+	label, ok := map[string]string{"monster": "monsters", "spell": "spells"}[kind]
+	return label, ok
+}
+
 // importEnv is the public and host handlers over a real store, with an
 // import manager whose HTTP client trusts the TLS content server.
 type importEnv struct {

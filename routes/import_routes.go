@@ -79,6 +79,7 @@ func mountHostImport(r chi.Router, cfg Config) {
 	r.Delete("/host/api/modules/{id}", h.deleteModule)
 	r.Get("/host/api/maps", h.listMaps)
 	r.Get("/host/api/maps/{id}", h.getMap)
+	mountHostExport(r, h)
 }
 
 // hostImport serves the host console's import routes.

@@ -108,6 +108,7 @@ func NewHostHandler(cfg Config) http.Handler {
 	mountHostSettings(r, cfg)
 	mountHostConsole(r, cfg)
 	mountHostGame(r, cfg)
+	mountHostBackup(r, cfg)
 	r.Get("/", func(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, "/host/", http.StatusFound)
 	})

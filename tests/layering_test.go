@@ -26,6 +26,8 @@ func TestLayering(t *testing.T) {
 		{"core/dice", []string{module + "/"}},
 		// The legacy XML readers are a leaf: the importer and its tests use them.
 		{"core/imports/legacyxml", []string{module + "/"}},
+		// So is the reader of image and video headers.
+		{"core/imports/media", []string{module + "/"}},
 		// The text helpers of Lua and templates are a leaf too.
 		{"textfmt", []string{module + "/"}},
 		// The mDNS advertiser knows nothing of the server it advertises.
@@ -39,6 +41,10 @@ func TestLayering(t *testing.T) {
 		{"scripting", append([]string{module + "/systems", module + "/templates", module + "/core/sqlite", module + "/core/imports", "net/http"}, upper...)},
 		{"templates", append([]string{module + "/systems", module + "/scripting", module + "/core/sqlite", module + "/core/imports"}, upper...)},
 		{"systems", append([]string{module + "/core/sqlite", module + "/core/imports", "github.com/go-chi", "github.com/gorilla/websocket"}, upper...)},
+		// Backups know the data folder's layout, not the database (its
+		// snapshot and check are given to them) nor the rest of the server.
+		{"backup", append([]string{module + "/core/sqlite", module + "/core/imports", module + "/systems", module + "/scripting",
+			module + "/templates", "net/http", "modernc.org/sqlite"}, upper...)},
 		{"routes", []string{module + "/cmd", module + "/tests", module + "/core/sqlite"}},
 		// The WebSocket hub speaks to the core alone: it knows nothing of the
 		// HTTP routes that hand it connections, of systems, Lua or templates.

@@ -71,6 +71,10 @@ func (linkTestCollections) KindForCollection(label string) (string, bool) {
 	return strings.TrimSuffix(label, "s"), label == "monsters"
 }
 
+func (linkTestCollections) CollectionForKind(kind string) (string, bool) {
+	return kind + "s", kind == "monster"
+}
+
 func linkTestModule(t *testing.T, name string) []byte {
 	var buf bytes.Buffer
 	zw := zip.NewWriter(&buf)

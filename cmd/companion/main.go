@@ -21,6 +21,15 @@ Usage:
   companion link check LINK        parse a vttapp:// import link
   companion open LINK              offer a vttapp:// link to the running server
   companion import FILE|URL        import a file or URL into the running server
+  companion export [-o FILE] module ID | campaign [ID]
+                                   save a module or a campaign (default: the
+                                   primary one) as an archive that imports back
+  companion backup [FOLDER]        copy the whole data folder (while the server
+                                   runs, too); default: a new folder in
+                                   <data>/backups
+  companion restore [--replace] BACKUP
+                                   make a backup the data folder (never while
+                                   a server runs with it)
   companion client install FILE|URL
                                    install a web client (zip) into the running server
   companion client remove          go back to the built-in web client
@@ -60,6 +69,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return runOpen(args, stdout, stderr)
 	case "import":
 		return runImport(args, stdout, stderr)
+	case "export":
+		return runExport(args, stdout, stderr)
+	case "backup":
+		return runBackup(args, stdout, stderr)
+	case "restore":
+		return runRestore(args, stdout, stderr)
 	case "client":
 		return runClient(args, stdout, stderr)
 	case "health":

@@ -16,6 +16,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/vttapp/companion/backup"
 	"github.com/vttapp/companion/core"
 	"github.com/vttapp/companion/core/dice"
 	"github.com/vttapp/companion/core/imports"
@@ -107,7 +108,9 @@ func serve(ctx context.Context, cfg *serveConfig, log *slog.Logger, out io.Write
 		return err
 	}
 	dbPath := filepath.Join(cfg.DataDir, "companion.db")
-	store, err := sqlite.Open(dbPath)
+	// A database from an older version is backed up, whole data folder
+	// and all, before its schema is migrated.
+	store, err := sqlite.OpenWith(dbPath, sqlite.Options{BeforeMigrate: backupBeforeMigrate(ctx, cfg.DataDir, log)})
 	if err != nil {
 		return fmt.Errorf("open %s: %w", dbPath, err)
 	}
@@ -178,6 +181,7 @@ func serve(ctx context.Context, cfg *serveConfig, log *slog.Logger, out io.Write
 		Web:          web.FS,
 		JoinName:     joinName,
 		InstanceID:   instanceID,
+		Backups:      backup.NewMaker(cfg.DataDir, core.Version, store.BackupInto),
 	}
 
 	public := newHTTPServer(routes.NewPublicHandler(rc), log)
@@ -313,6 +317,15 @@ func (c collections) KindForCollection(label string) (string, bool) {
 		return "", false
 	}
 	return k.Name, true
+}
+
+// CollectionForKind is the collection label of a kind, for an export.
+func (c collections) CollectionForKind(kind string) (string, bool) {
+	k, ok := c.holder.Current().Kind(kind)
+	if !ok {
+		return "", false
+	}
+	return k.Collection, true
 }
 
 func splitList(s string) []string {

@@ -253,7 +253,12 @@ func (r contentReader) readMaps() ([]*core.Map, error) {
 			return nil, err
 		}
 		m.Owner = r.owner
-		if m.Rank == 0 {
+		// A map without a rank is ranked by its place in the file; one
+		// that states its rank (an export does) keeps it, 0 included.
+		var ranked struct {
+			Rank *int `json:"rank"`
+		}
+		if json.Unmarshal(item, &ranked) == nil && ranked.Rank == nil {
 			m.Rank = i
 		}
 		if err := m.Normalize(); err != nil {

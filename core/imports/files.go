@@ -10,12 +10,15 @@ import (
 
 	"github.com/vttapp/companion/core"
 	"github.com/vttapp/companion/core/imports/legacyxml"
+	"github.com/vttapp/companion/core/imports/media"
 )
 
 // InstallFile installs a file on disk: a zip archive (.module, .campaign,
-// .system, .vttapp, ...) whose root file decides what it is, or a Universal
-// VTT map. The type is decided from the bytes, not the name; name (the
-// original file name) only names a map. The file itself is left in place.
+// .system, .vttapp, ...) whose root file decides what it is, a compendium
+// XML file, a Universal VTT map, or an image or video that becomes a map
+// waiting for its grid (mediamap.go). The type is decided from the bytes,
+// not the name; name (the original file name) only names a map or a
+// compendium's module. The file itself is left in place.
 func (in *Installer) InstallFile(ctx context.Context, path, name string, opt InstallOptions) (Result, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -45,6 +48,9 @@ func (in *Installer) InstallFile(ctx context.Context, path, name string, opt Ins
 	case isXML(head):
 		_, root := legacyxml.Sniff(head)
 		return in.installXMLFile(ctx, path, name, root, opt)
+	case isMedia(head):
+		format, _ := media.Sniff(head)
+		return in.installMediaMap(ctx, f, info.Size(), format, name, opt)
 	case LooksLikeUVTT(head) || hasUVTTExt(name):
 		if opt.Expect != "" {
 			return Result{}, core.Invalidf("the package says it is a %s, but the download is a map", opt.Expect)
@@ -65,7 +71,7 @@ func (in *Installer) InstallFile(ctx context.Context, path, name string, opt Ins
 		}
 		return in.InstallMap(ctx, um, opt)
 	default:
-		return Result{}, core.Invalidf("unsupported file '%s': expected a zip archive (.module, .campaign, .system, .vttapp, .compendium, .pack), a compendium or legacy module XML file or a Universal VTT map (.uvtt, .dd2vtt, .df2vtt)", filepath.Base(name))
+		return Result{}, core.Invalidf("unsupported file '%s': expected a zip archive (.module, .campaign, .system, .vttapp, .compendium, .pack), a compendium or legacy module XML file, a Universal VTT map (.uvtt, .dd2vtt, .df2vtt), or an image (PNG, JPEG, WebP, GIF) or video (MP4, WebM) to make a map of", filepath.Base(name))
 	}
 }
 
@@ -73,6 +79,12 @@ func (in *Installer) InstallFile(ctx context.Context, path, name string, opt Ins
 // a comment or an element; a byte order mark first is fine).
 func isXML(head []byte) bool {
 	ok, _ := legacyxml.Sniff(head)
+	return ok
+}
+
+// isMedia recognises an image or a video by its magic number.
+func isMedia(head []byte) bool {
+	_, ok := media.Sniff(head)
 	return ok
 }
 
@@ -94,7 +106,7 @@ func (in *Installer) InstallMap(ctx context.Context, um *UVTTMap, opt InstallOpt
 	if err != nil {
 		return Result{}, err
 	}
-	dir, prefix := in.ownerFolder(dest.Kind, dest.ID)
+	_, prefix := in.ownerFolder(dest.Kind, dest.ID)
 	m := um.Map
 	m.Owner = dest.ID
 	file := m.ID + um.ImageExt
@@ -108,26 +120,5 @@ func (in *Installer) InstallMap(ctx context.Context, um *UVTTMap, opt InstallOpt
 	if err := os.WriteFile(staged, um.Image, 0o644); err != nil {
 		return Result{}, core.Internal(err)
 	}
-	res := Result{Kind: KindMap, ID: m.ID, Name: m.Name}
-	if err := in.svc.ChangeContent(ctx, func(tx core.Tx) (core.Object, error) {
-		if err := dest.check(tx); err != nil {
-			return nil, err
-		}
-		if err := tx.PutMap(m); err != nil {
-			return nil, err
-		}
-		return reloadData(res), nil
-	}); err != nil {
-		return Result{}, err
-	}
-	target := filepath.Join(dir, "maps", file)
-	err = os.MkdirAll(filepath.Dir(target), 0o755)
-	if err == nil {
-		err = os.Rename(staged, target)
-	}
-	if err != nil {
-		_ = in.svc.ChangeContent(context.WithoutCancel(ctx), func(tx core.Tx) (core.Object, error) { return nil, tx.DeleteMap(m.ID) })
-		return Result{}, core.Internal(err)
-	}
-	return res, nil
+	return in.placeMap(ctx, dest, m, staged, file)
 }

@@ -19,6 +19,11 @@ func (testCollections) KindForCollection(label string) (string, bool) {
 	return kind, ok
 }
 
+func (testCollections) CollectionForKind(kind string) (string, bool) {
+	label, ok := map[string]string{"monster": "monsters", "spell": "spells", "character": "characters"}[kind]
+	return label, ok
+}
+
 // testEnv is a service over a real SQLite store in a temporary data folder.
 type testEnv struct {
 	store   core.Store

@@ -31,6 +31,9 @@ type Result struct {
 	// Library tells what a legacy module, campaign or pack made (nil for
 	// others).
 	Library *LibraryReport `json:"library,omitempty"`
+	// GridPending is true for a map made from an image or a video: its
+	// grid is to be set before it can go on the player screen.
+	GridPending bool `json:"gridPending,omitempty"`
 }
 
 // CompendiumReport is what a compendium import made: the entities

@@ -4,8 +4,6 @@ import (
 	"archive/zip"
 	"bytes"
 	"context"
-	"image"
-	"image/png"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -17,21 +15,14 @@ import (
 	"github.com/vttapp/companion/internal/shareddata"
 )
 
-// pngOf is a real PNG of the given size.
-func pngOf(t *testing.T, w, h int) string {
-	t.Helper()
-	var b bytes.Buffer
-	if err := png.Encode(&b, image.NewGray(image.Rect(0, 0, w, h))); err != nil {
-		t.Fatal(err)
-	}
-	return b.String()
-}
+// pngText is a real PNG of the given size, as a zip entry's body.
+func pngText(t *testing.T, w, h int) string { return string(pngOf(t, w, h)) }
 
 // fenModule is the fixture module.xml with the files it names.
 func fenModule(t *testing.T) []byte {
-	return makeZip(t, zipEntry{name: "module.xml", body: fixture(t, "module.xml")}, zipEntry{name: "cover.png", body: pngOf(t, 4, 4)},
-		zipEntry{name: "heading.png", body: pngOf(t, 8, 2)}, zipEntry{name: "ford.png", body: pngOf(t, 700, 490)},
-		zipEntry{name: "ford-canvas.svg", body: fixture(t, "canvas.svg")}, zipEntry{name: "lantern.png", body: pngOf(t, 2, 2)})
+	return makeZip(t, zipEntry{name: "module.xml", body: fixture(t, "module.xml")}, zipEntry{name: "cover.png", body: pngText(t, 4, 4)},
+		zipEntry{name: "heading.png", body: pngText(t, 8, 2)}, zipEntry{name: "ford.png", body: pngText(t, 700, 490)},
+		zipEntry{name: "ford-canvas.svg", body: fixture(t, "canvas.svg")}, zipEntry{name: "lantern.png", body: pngText(t, 2, 2)})
 }
 
 func TestInstallLegacyModule(t *testing.T) {
@@ -191,7 +182,7 @@ func TestInstallLegacyCampaignAndPack(t *testing.T) {
 	// A pack: a module of assets, in their groups; an asset whose image
 	// the archive lacks is left out and said.
 	res, err = installZip(t, env, "props.pack", makeZip(t, zipEntry{name: "pack.xml", body: fixture(t, "pack.xml")},
-		zipEntry{name: "punt.png", body: pngOf(t, 2, 4)}, zipEntry{name: "raft.png", body: pngOf(t, 2, 2)}), InstallOptions{})
+		zipEntry{name: "punt.png", body: pngText(t, 2, 4)}, zipEntry{name: "raft.png", body: pngText(t, 2, 2)}), InstallOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -336,7 +327,7 @@ func TestLegacyArchivesThroughEveryOfferPath(t *testing.T) {
 	srv := newContentServer(t, true)
 	srv.put("/fen.module", fenModule(t))
 	srv.put("/fen.campaign", makeZip(t, zipEntry{name: "campaign.xml", body: fixture(t, "campaign.xml")}))
-	props := makeZip(t, zipEntry{name: "pack.xml", body: fixture(t, "pack.xml")}, zipEntry{name: "punt.png", body: pngOf(t, 2, 4)}, zipEntry{name: "raft.png", body: pngOf(t, 2, 2)})
+	props := makeZip(t, zipEntry{name: "pack.xml", body: fixture(t, "pack.xml")}, zipEntry{name: "punt.png", body: pngText(t, 2, 4)}, zipEntry{name: "raft.png", body: pngText(t, 2, 2)})
 	srv.put("/props.pack", props)
 	srv.put("/props.json", manifestJSON(t, map[string]any{"id": "fen-props", "name": "Fen Props", "download": srv.URL + "/props.pack"}))
 	m := NewManager(Config{Service: env.svc, DataDir: env.dataDir, Collections: compendiumCollections{}, Client: srv.Client(), AppVersion: "1.4.0"})
@@ -378,7 +369,7 @@ func TestLegacyArchivesThroughEveryOfferPath(t *testing.T) {
 	// The file hand-off, under another name (the bytes decide): a pack
 	// like the other, with ids of its own.
 	other := strings.NewReplacer(`"K-1"`, `"K-2"`, "PG-1", "PG-2", "PA-", "PB-").Replace(fixture(t, "pack.xml"))
-	handed := makeZip(t, zipEntry{name: "pack.xml", body: other}, zipEntry{name: "punt.png", body: pngOf(t, 2, 4)}, zipEntry{name: "raft.png", body: pngOf(t, 2, 2)})
+	handed := makeZip(t, zipEntry{name: "pack.xml", body: other}, zipEntry{name: "punt.png", body: pngText(t, 2, 4)}, zipEntry{name: "raft.png", body: pngText(t, 2, 2)})
 	if o := accept(m.OfferFile(bytes.NewReader(handed), "Fen Props (1).zip")); o.Result.ID != "K-2" || o.Result.Library.Assets != 2 {
 		t.Errorf("file: %+v", o.Result)
 	}

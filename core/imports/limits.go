@@ -19,6 +19,9 @@ type Limits struct {
 	DownloadTimeout time.Duration
 	// MaxMapBytes caps a Universal VTT map file, which is read whole.
 	MaxMapBytes int64
+	// MaxImageSide caps the width and height, in pixels, of an image or
+	// video that becomes a map (read from its header, never decoded).
+	MaxImageSide int
 	// MaxEntries caps the number of entries in an archive.
 	MaxEntries int
 	// MaxTotalBytes caps the total uncompressed size of an archive.
@@ -42,6 +45,7 @@ var DefaultLimits = Limits{
 	MaxDownloadBytes: 2 << 30,
 	DownloadTimeout:  30 * time.Minute,
 	MaxMapBytes:      256 << 20,
+	MaxImageSide:     DefaultMaxImageSide,
 	MaxEntries:       50000,
 	MaxTotalBytes:    4 << 30,
 	MaxRatio:         200,
@@ -65,6 +69,9 @@ func (l Limits) withDefaults() Limits {
 	}
 	if l.MaxMapBytes > 0 {
 		d.MaxMapBytes = l.MaxMapBytes
+	}
+	if l.MaxImageSide > 0 {
+		d.MaxImageSide = l.MaxImageSide
 	}
 	if l.MaxEntries > 0 {
 		d.MaxEntries = l.MaxEntries

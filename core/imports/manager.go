@@ -235,6 +235,8 @@ type MapSummary struct {
 	Doors    int    `json:"doors"`
 	Lights   int    `json:"lights"`
 	Tokens   int    `json:"tokens"`
+	// GridPending: a map made from an image, waiting for its grid.
+	GridPending bool `json:"gridPending,omitempty"`
 }
 
 // Maps lists every map with its counts.
@@ -246,7 +248,7 @@ func (m *Manager) Maps(ctx context.Context) ([]MapSummary, error) {
 	out := []MapSummary{}
 	for _, mp := range maps {
 		s := MapSummary{ID: mp.ID, Name: mp.Name, Owner: mp.Owner, Image: mp.Image, Width: mp.Width, Height: mp.Height,
-			GridSize: mp.GridSize, Lights: len(mp.Lights), Tokens: len(mp.Tokens)}
+			GridSize: mp.GridSize, Lights: len(mp.Lights), Tokens: len(mp.Tokens), GridPending: mp.GridPending}
 		for _, w := range mp.Walls {
 			if w.IsDoor() {
 				s.Doors++
@@ -269,3 +271,30 @@ func (m *Manager) now() time.Time { return time.Now().UTC() }
 
 // timeAfter is the polling period of WaitChecked.
 func timeAfter() <-chan time.Time { return time.After(10 * time.Millisecond) }
+
+// Export stages the archive of a module or campaign (export.go); the
+// caller streams it with WriteZip and removes it with Close.
+func (m *Manager) Export(ctx context.Context, kind, id string) (*Export, error) {
+	return m.in.Export(ctx, kind, id)
+}
+
+// CampaignSummary is a row of GET /host/api/campaigns.
+type CampaignSummary struct {
+	ID      string `json:"id"`
+	Name    string `json:"name"`
+	System  string `json:"system"`
+	Primary bool   `json:"primary"`
+}
+
+// Campaigns lists every campaign, of every system.
+func (m *Manager) Campaigns(ctx context.Context) ([]CampaignSummary, error) {
+	list, err := m.cfg.Service.Campaigns(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]CampaignSummary, 0, len(list))
+	for _, c := range list {
+		out = append(out, CampaignSummary{ID: c.ID, Name: c.Name, System: c.System, Primary: c.Primary})
+	}
+	return out, nil
+}

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/core/imports/media"
 )
 
 // Universal VTT battle maps (.uvtt, .dd2vtt, .df2vtt): one JSON object with
@@ -253,13 +254,9 @@ func decodeUVTTImage(s string) ([]byte, string, error) {
 
 // imageExt detects PNG, WebP and JPEG from magic bytes.
 func imageExt(b []byte) string {
-	switch {
-	case bytes.HasPrefix(b, []byte("\x89PNG\r\n\x1a\n")):
-		return ".png"
-	case len(b) >= 12 && string(b[:4]) == "RIFF" && string(b[8:12]) == "WEBP":
-		return ".webp"
-	case bytes.HasPrefix(b, []byte{0xFF, 0xD8, 0xFF}):
-		return ".jpg"
+	switch f, _ := media.Sniff(b); f {
+	case media.PNG, media.WebP, media.JPEG:
+		return f.Ext
 	}
 	return ""
 }
@@ -306,7 +303,7 @@ func mapName(name string) string {
 		name = name[i+1:]
 	}
 	lower := strings.ToLower(name)
-	for _, ext := range UVTTExtensions {
+	for _, ext := range append(UVTTExtensions, mediaExtensions...) {
 		if strings.HasSuffix(lower, ext) {
 			name = name[:len(name)-len(ext)]
 			break

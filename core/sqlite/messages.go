@@ -64,6 +64,33 @@ func (t *tx) RecentMessages(campaignID string, n int) ([]*core.Message, error) {
 		) ORDER BY seq`, campaignID, n)
 }
 
+// EachMessage calls fn with every message of the campaign, oldest first,
+// one row at a time: an export streams a long log without holding it.
+func (t *tx) EachMessage(campaignID string, fn func(*core.Message) error) error {
+	if err := t.requireCampaign(campaignID); err != nil {
+		return err
+	}
+	doing := "read the messages of campaign " + campaignID
+	rows, err := t.query("SELECT id, doc FROM messages WHERE campaign = ? ORDER BY seq", campaignID)
+	if err != nil {
+		return internal(doing, err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		m, err := scanMessage(rows)
+		if err != nil {
+			return internal(doing, err)
+		}
+		if err := fn(m); err != nil {
+			return err
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return internal(doing, err)
+	}
+	return nil
+}
+
 func scanMessage(rows *sql.Rows) (*core.Message, error) {
 	var id string
 	var doc sql.RawBytes

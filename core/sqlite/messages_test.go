@@ -106,3 +106,29 @@ func TestRecentMessagesAreTheLastNOldestFirst(t *testing.T) {
 		return nil
 	})
 }
+
+func TestEachMessageStreamsTheLogOldestFirst(t *testing.T) {
+	s := newStore(t)
+	put(t, s, testCampaign("c1"), testCampaign("c2"))
+	for i := 0; i < 5; i++ {
+		put(t, s, testMessage(fmt.Sprintf("m%d", i), "c1", fmt.Sprintf("text %d", i)))
+	}
+	put(t, s, testMessage("other", "c2", "elsewhere"))
+	view(t, s, func(tx core.Tx) error {
+		var ids []string
+		if err := tx.EachMessage("c1", func(m *core.Message) error { ids = append(ids, m.ID); return nil }); err != nil {
+			return err
+		}
+		if !reflect.DeepEqual(ids, []string{"m0", "m1", "m2", "m3", "m4"}) {
+			t.Errorf("EachMessage gave %v", ids)
+		}
+		stop := fmt.Errorf("enough")
+		n := 0
+		err := tx.EachMessage("c1", func(*core.Message) error { n++; return stop })
+		if err != stop || n != 1 {
+			t.Errorf("an error from fn: %v after %d", err, n)
+		}
+		wantNotFound(t, tx.EachMessage("nope", func(*core.Message) error { return nil }), "no campaign with id 'nope'")
+		return nil
+	})
+}

@@ -207,9 +207,11 @@ END;
 
 // migrate brings db to the newest version of steps, each step in its own
 // transaction together with the version bump, so that a crash or a failing
-// step leaves the database at the last complete version. It returns the
-// versions it applied (none when the database is current).
-func migrate(ctx context.Context, db *sql.DB, steps []string) (applied []int, err error) {
+// step leaves the database at the last complete version. Before migrating
+// a database that holds data it calls before (when set) with a way to copy
+// the database as it stands. It returns the versions it applied (none when
+// the database is current).
+func migrate(ctx context.Context, db *sql.DB, steps []string, before MigrationHook) (applied []int, err error) {
 	conn, err := db.Conn(ctx)
 	if err != nil {
 		return nil, err
@@ -222,6 +224,12 @@ func migrate(ctx context.Context, db *sql.DB, steps []string) (applied []int, er
 	}
 	if current > len(steps) {
 		return nil, fmt.Errorf("the database has schema version %d but this build of companion knows only up to %d: use a newer companion", current, len(steps))
+	}
+	if before != nil && current > 0 && current < len(steps) {
+		snapshot := func(ctx context.Context, path string) error { return vacuumInto(ctx, conn, path) }
+		if err := before(current, len(steps), snapshot); err != nil {
+			return nil, fmt.Errorf("before migrating the schema from version %d to %d: %w (nothing was changed)", current, len(steps), err)
+		}
 	}
 	for version := current + 1; version <= len(steps); version++ {
 		done, err := applyMigration(ctx, conn, version, steps[version-1])

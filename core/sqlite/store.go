@@ -74,6 +74,21 @@ type options struct {
 	synchronous string
 	// migrations replaces the schema steps (tests of the migration runner).
 	migrations []string
+	// beforeMigrate is Options.BeforeMigrate.
+	beforeMigrate MigrationHook
+}
+
+// MigrationHook is called before a database that holds data (schema
+// version 1 or more) is migrated to a newer schema: from and to are the
+// versions, and snapshot writes a consistent copy of the database as it
+// stands into a new file. An error stops the opening with nothing migrated.
+type MigrationHook func(from, to int, snapshot func(ctx context.Context, path string) error) error
+
+// Options change how OpenWith opens a database.
+type Options struct {
+	// BeforeMigrate, when set, is called before a migration (the server
+	// backs the data folder up there).
+	BeforeMigrate MigrationHook
 }
 
 func defaultOptions() options {
@@ -84,6 +99,14 @@ func defaultOptions() options {
 // pending schema migrations and returns the store. The folder must exist.
 func Open(path string) (*Store, error) {
 	s, _, err := open(context.Background(), path, defaultOptions())
+	return s, err
+}
+
+// OpenWith is Open with options.
+func OpenWith(path string, o Options) (*Store, error) {
+	opt := defaultOptions()
+	opt.beforeMigrate = o.BeforeMigrate
+	s, _, err := open(context.Background(), path, opt)
 	return s, err
 }
 
@@ -110,7 +133,7 @@ func open(ctx context.Context, path string, opt options) (*Store, []int, error) 
 		writer.Close()
 		return nil, nil, fmt.Errorf("store: open %s: %w", abs, err)
 	}
-	applied, err := migrate(ctx, writer, opt.migrations)
+	applied, err := migrate(ctx, writer, opt.migrations, opt.beforeMigrate)
 	if err != nil {
 		writer.Close()
 		return nil, nil, fmt.Errorf("store: open %s: %w", abs, err)
