@@ -170,19 +170,35 @@ const fetchRecorder = `(() => {
 // hook, i.e. the old text client is being served.
 func openPlayer(t *testing.T, srv *Server, name string, size viewportSize, query string) *browserPage {
 	t.Helper()
+	p := startPlayer(t, srv, name, size, query)
+	finishPlayer(t, p)
+	return p
+}
+
+// startPlayer opens the player client in a new tab and returns while it
+// loads; finishPlayer joins and waits for it. A test that needs several
+// pages starts them all first, so that they load side by side.
+func startPlayer(t *testing.T, srv *Server, name string, size viewportSize, query string) *browserPage {
+	t.Helper()
 	p := newPage(t, name, size)
 	p.addInitScript(fetchRecorder)
-	p.navigate(srv.URL + "/client/" + query)
-	if !p.poll(`window.companionDebug && typeof window.companionDebug.state === "function"`, 15*time.Second) {
+	p.navigateAsync(srv.URL + "/client/" + query)
+	return p
+}
+
+// finishPlayer is the rest of openPlayer for a page startPlayer opened.
+func finishPlayer(t *testing.T, p *browserPage) {
+	t.Helper()
+	// The page's load (30 s with navigate) and its hook (15 s) together.
+	if !p.poll(`window.companionDebug && typeof window.companionDebug.state === "function"`, 45*time.Second) {
 		msg := "the player client at /client/ has no window.companionDebug test hook (see web/client/README.md): the map client is not built yet" + p.problemText()
 		if os.Getenv("CI") == "true" {
 			t.Fatal(msg)
 		}
 		t.Skip(msg)
 	}
-	joinAs(t, p, name)
+	joinAs(t, p, p.name)
 	waitPlayerReady(t, p)
-	return p
 }
 
 // joinAs fills the join form (a name and a colour picker) when the page

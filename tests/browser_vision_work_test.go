@@ -38,6 +38,7 @@ type movingFrame struct {
 // Three inverse stencil masks re-baked every such frame were the largest
 // part of the frame on a CPU renderer.
 func TestPlayerClientMovingVisionFrameWork(t *testing.T) {
+	t.Parallel()
 	srv := StartServer(t, ServerOptions{})
 	a := openPlayerWith(t, srv, "Player A")
 	b := openPlayerWith(t, srv, "Player B", countDrawCalls)
