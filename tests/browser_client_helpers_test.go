@@ -164,6 +164,36 @@ const fetchRecorder = `(() => {
 	};
 })()`
 
+// wireRecorder is an init script that keeps, in the order the page's own
+// code sees them, the tokenMoved messages the page sends and receives
+// (window.__wire, entries {sent: bool, data}). The order is the page's,
+// unlike the DevTools frame events, which reach the test later and on a
+// loaded machine out of step with what the page did.
+const wireRecorder = `(() => {
+	const wire = window.__wire = [];
+	const Orig = window.WebSocket;
+	const send = Orig.prototype.send;
+	Orig.prototype.send = function (data) {
+		if (typeof data === "string" && data.includes('"tokenMoved"')) wire.push({sent: true, data});
+		return send.call(this, data);
+	};
+	window.WebSocket = class extends Orig {
+		constructor(...a) {
+			super(...a);
+			// Added before the page's own handlers: logged before it acts.
+			this.addEventListener("message", ev => {
+				if (typeof ev.data === "string" && ev.data.includes('"tokenMoved"')) wire.push({sent: false, data: ev.data});
+			});
+		}
+	};
+})()`
+
+// wireMessage is one entry of wireRecorder's log.
+type wireMessage struct {
+	Sent bool
+	Data string
+}
+
 // openPlayer opens the player client (/client/ plus query) in a new tab,
 // joins as name when the page asks, and waits until it is connected with
 // the map drawn. It skips (fails under CI=true) when the page has no test
@@ -178,10 +208,12 @@ func openPlayer(t *testing.T, srv *Server, name string, size viewportSize, query
 // startPlayer opens the player client in a new tab and returns while it
 // loads; finishPlayer joins and waits for it. A test that needs several
 // pages starts them all first, so that they load side by side.
-func startPlayer(t *testing.T, srv *Server, name string, size viewportSize, query string) *browserPage {
+func startPlayer(t *testing.T, srv *Server, name string, size viewportSize, query string, scripts ...string) *browserPage {
 	t.Helper()
 	p := newPage(t, name, size)
-	p.addInitScript(fetchRecorder)
+	for _, s := range append([]string{fetchRecorder}, scripts...) {
+		p.addInitScript(s)
+	}
 	p.navigateAsync(srv.URL + "/client/" + query)
 	return p
 }
