@@ -355,15 +355,21 @@ func TestGMConsoleRunsASession(t *testing.T) {
 	}
 }
 
-// waitFrames waits until ok holds for the WebSocket frames the page received.
+// waitFrames waits until ok holds for the WebSocket frames the page
+// received, looking again each time a frame arrives.
 func waitFrames(t *testing.T, p *browserPage, what string, ok func(frames string) bool) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for !ok(strings.Join(p.receivedFrames(), "\n")) {
-		if time.Now().After(deadline) {
+	deadline := time.After(10 * time.Second)
+	for {
+		next := p.frameReceived() // before reading, so no frame is missed
+		if ok(strings.Join(p.receivedFrames(), "\n")) {
+			return
+		}
+		select {
+		case <-next:
+		case <-deadline:
 			t.Fatalf("page %s: no frame for %s within 10s", p.name, what)
 		}
-		time.Sleep(50 * time.Millisecond)
 	}
 }
 

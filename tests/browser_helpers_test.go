@@ -225,6 +225,9 @@ type browserPage struct {
 	mu       sync.Mutex
 	problems []string
 	wsFrames []string
+	// framed is closed (and replaced) when a frame is received, to wake
+	// those waiting for one.
+	framed   chan struct{}
 	wsSent   []sentFrame
 	requests map[network.RequestID]*pageRequest
 }
@@ -293,6 +296,10 @@ func (p *browserPage) record(ev any) {
 	case *network.EventWebSocketFrameReceived:
 		if ev.Response != nil && ev.Response.Opcode == 1 {
 			p.wsFrames = append(p.wsFrames, string(ev.Response.PayloadData))
+			if p.framed != nil {
+				close(p.framed)
+				p.framed = nil
+			}
 		}
 	case *network.EventWebSocketFrameSent:
 		if ev.Response != nil && ev.Response.Opcode == 1 {
@@ -327,6 +334,17 @@ func (p *browserPage) receivedFrames() []string {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return append([]string(nil), p.wsFrames...)
+}
+
+// frameReceived returns a channel that is closed when the page receives
+// its next WebSocket frame.
+func (p *browserPage) frameReceived() <-chan struct{} {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.framed == nil {
+		p.framed = make(chan struct{})
+	}
+	return p.framed
 }
 
 // sentFrame is a text WebSocket frame a page sent, At in seconds of the
