@@ -451,10 +451,10 @@ func (p *browserPage) waitFor(what, expr string, timeout time.Duration) {
 }
 
 // poll waits until expr is truthy or timeout passes. The page itself
-// checks expr (awaiting it when it is a promise) after every task, one
+// checks expr (awaiting it when it is a promise) every 20 ms, one
 // DevTools call for the whole wait, instead of a round trip from here
-// every few tens of milliseconds: on a loaded machine each round trip
-// waits for the browser's processes to be scheduled. Errors in expr count
+// every 50 ms: on a loaded machine each round trip waits for the
+// browser's processes to be scheduled. Errors in expr count
 // as false; a navigation ends the page's loop and this starts another.
 func (p *browserPage) poll(expr string, timeout time.Duration) bool {
 	deadline := time.Now().Add(timeout)
@@ -488,7 +488,7 @@ const pollScript = `(async () => {
 		} catch (e) { v = false; }
 		if (v) return true;
 		if (performance.now() >= until) return false;
-		await new Promise(r => setTimeout(r, slow ? 100 : 10));
+		await new Promise(r => setTimeout(r, slow ? 100 : 20));
 	}
 })()`
 
