@@ -117,13 +117,27 @@ func cloneObject(o Object) Object {
 }
 
 // combatantFor is combatantByID as players or the game master may read
-// it: for players a hidden combatant does not exist.
-func combatantFor(tx Tx, id string, players bool) (*Combatant, error) {
+// it: for players a hidden combatant does not exist, nor one outside the
+// primary campaign's game (the only game they see).
+func (s pinned) combatantFor(tx Tx, id string, players bool) (*Combatant, error) {
 	c, err := combatantByID(tx, id)
-	if err == nil && players && c.Hidden {
+	if err != nil || !players {
+		return c, err
+	}
+	if c.Hidden {
 		return nil, NotFoundf("no combatant with id '%s'", Clip(id))
 	}
-	return c, err
+	if s.rules == nil {
+		return c, nil
+	}
+	primary, err := s.primaryCampaign(tx)
+	if err != nil && !IsNotFound(err) {
+		return nil, err
+	}
+	if primary == nil || primary.ID != c.Campaign {
+		return nil, NotFoundf("no combatant with id '%s'", Clip(id))
+	}
+	return c, nil
 }
 
 func combatantByID(tx Tx, id string) (*Combatant, error) {

@@ -100,7 +100,9 @@ func newCombatFixture(t *testing.T) *combatFixture {
 // roller adapts seqRoller to core.Roller (RollText's signature).
 type roller struct{ *seqRoller }
 
-func (r roller) RollText(text string) (string, []json.RawMessage, error) { return text, nil, nil }
+func (r roller) RollText(text string) (string, []json.RawMessage, bool, error) {
+	return text, nil, false, nil
+}
 
 func TestPlaceTokenTakesTheSystemsShape(t *testing.T) {
 	f := newCombatFixture(t)

@@ -49,7 +49,7 @@ func (f *liveFixture) seeCompatMap(t *testing.T) {
 		for _, tok := range m.Tokens {
 			if tok.ID == liveTokenID || tok.ID == liveHiddenID {
 				tok.Vision = &core.Vision{ID: "v-" + tok.ID, Enabled: true}
-				tok.X, tok.Y = 50, 50
+				tok.X, tok.Y, tok.Role = 50, 50, core.RoleFriendly // the party's: players receive its sight
 			}
 		}
 		return tx.PutMap(m)

@@ -27,7 +27,12 @@
 //   - Sight: sight.go (vision polygons by angular sweep) and sightpayload.go
 //     (the polygons as clients read them).
 //   - Drags: drag.go and hostdrag.go (Drags: token drag streams, committed
-//     at their end).
+//     at their end; the service owns one, Service.Drags), dragsweep.go
+//     (which published events may end a drag, and the sweep that ends
+//     the drags that lost their right).
+//   - Messages: message.go, messagecontent.go (what the real client
+//     reads), rollresult.go (RollResult: a roll as the engine made it,
+//     read once).
 //
 // # The write path
 //
@@ -44,13 +49,21 @@
 // # Views
 //
 // Players never receive what the game master hides. playerview.go and
-// playertokens.go shape what players see: hidden tokens, combatants and
-// dm-layer objects left out, combatants without notes or a foe's numbers
-// (data, attributes, modifiers); a player's write puts back what the view
-// left out (serverowned.go).
+// playertokens.go shape what players see of one object: hidden tokens,
+// combatants and dm-layer objects left out, combatants without notes or a
+// foe's numbers (data, attributes, modifiers, its effects'), a hidden
+// combatant's turn shown as the previous visible one's, only the party's
+// sight (PartySight, sightpayload.go). playerscreen.go holds the rules
+// that need the store: players see the map on the player screen only, and
+// combatants that name only tokens they see. playeraccess.go is the public
+// API's reads and writes. A player's write puts back what the view left
+// out and what players may not decide (serverowned.go).
 // When players and the host must receive different payloads, an event
 // carries Views{Players, Host} (views.go); HostOnly marks a payload for
-// the game master alone. The hub encodes each view once.
+// the game master alone. views.go also turns any event's data into what
+// players receive (PlayersPayload, ForPlayers: a hidden token or
+// combatant as {id, hidden}) and what the game master receives
+// (HostPayload); the hub encodes each once.
 //
 // # Events
 //

@@ -101,6 +101,7 @@ func TestSightSegmentsSkipsDegenerateWalls(t *testing.T) {
 // host alone: players see a map once it is shown.
 func TestUpdateDoorOffScreenReachesTheHostAlone(t *testing.T) {
 	f := newLiveFixture(t)
+	f.clearScreen(t)
 	ctx := context.Background()
 	if _, err := f.svc.UpdateDoor(ctx, core.Door{MapID: liveMapID, ID: liveDoorID, State: core.DoorOpen}); err != nil {
 		t.Fatal(err)

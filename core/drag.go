@@ -17,7 +17,9 @@ const DragIdleTimeout = 10 * time.Second
 // stream of tokenMoved messages from one client: start, control..., then
 // end (commit), cancel (abandon) or block (the host refused). The stream is
 // re-broadcast to every client, the sender included; only end writes to the
-// store. It is safe for concurrent use.
+// store. Each Service has one (Service.Drags), which it tells of every
+// change, so that a drag that loses its right ends at once
+// (dragsweep.go). It is safe for concurrent use.
 type Drags struct {
 	svc *Service
 
@@ -27,8 +29,13 @@ type Drags struct {
 	// remote interaction "token" (dragrights.go).
 	owners map[string]string
 	// count mirrors len(active) for readers that must not take mu (the
-	// hub's bus subscriber runs under the service's lock).
+	// service tells of its events under its commit lock).
 	count atomic.Int32
+
+	// sweepMu guards sweeping (a sweep runs) and sweepAgain (a change
+	// came while it ran): dragsweep.go.
+	sweepMu              sync.Mutex
+	sweeping, sweepAgain bool
 }
 
 // drag is one token being dragged.
@@ -46,13 +53,19 @@ type drag struct {
 	// the token (nil when the token has no vision or its map no line of
 	// sight): each control and the end carry the polygon (sightpayload.go).
 	sight *dragSight
+	// mapID is the token's map, which every message of the drag names;
+	// party, that players may see the token's polygon (PartySight).
+	mapID string
+	party bool
 	// host marks the game master's drag (hostdrag.go): no sweep ends it;
-	// hidden, that its token is hidden, so its end reaches the host alone.
-	host, hidden bool
+	// unseen, that players do not see its token (hidden, or on a map off
+	// the player screen), so its messages reach the host alone.
+	host, unseen bool
 }
 
-// NewDrags returns a drag tracker over svc.
-func NewDrags(svc *Service) *Drags {
+// newDrags returns a drag tracker over svc (the service's own is
+// Service.Drags).
+func newDrags(svc *Service) *Drags {
 	return &Drags{svc: svc, active: map[string]*drag{}, owners: map[string]string{}}
 }
 
@@ -76,6 +89,7 @@ func (d *Drags) Move(ctx context.Context, from EventSource, m Movement) (*Moveme
 	src := from
 	m.Source = &src
 
+	m.MapID = "" // the server names the token's map, never the client
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	defer d.recount()
@@ -87,6 +101,12 @@ func (d *Drags) Move(ctx context.Context, from EventSource, m Movement) (*Moveme
 		}
 		delete(d.active, m.ID) // abandoned: the token is free again
 		own = nil
+	}
+	if own == nil && (m.State == DragCancel || m.State == DragBlock) {
+		// Nothing to abandon: no drag of this token is in progress (it
+		// ended, was refused, or never began). Passed on, it would tell
+		// every client to put back a token nobody moved.
+		return nil, nil
 	}
 
 	if !d.svc.live.Settings().RemoteInteraction {
@@ -101,19 +121,24 @@ func (d *Drags) Move(ctx context.Context, from EventSource, m Movement) (*Moveme
 	gen := d.svc.Generation() // read before the store, so a later write is never missed
 	if m.State == DragControl && own != nil && own.checked == gen {
 		own.lastSeen = now
+		m.MapID = own.mapID
 		own.sight.cast(&m)
-		d.svc.Publish(Event{Name: EventTokenMoved, Data: &m})
+		d.svc.Publish(Event{Name: EventTokenMoved, Data: dragData(&m, true, own.party)})
 		return nil, nil
 	}
-	tok, err := d.svc.Token(ctx, m.ID)
+	tok, shown, err := d.svc.dragToken(ctx, m.ID)
 	if err != nil && !IsNotFound(err) {
 		return nil, err
 	}
-	if err == nil && tok.Hidden {
-		// Players may not see a hidden token, so they may not drag it, and
-		// the refusal must not tell them where it stands: to the sender it
-		// does not exist; a drag already seen ends where it started.
-		if own != nil {
+	if err == nil {
+		m.MapID = tok.MapID
+	}
+	if err == nil && !shown {
+		// Players may not see a hidden token, or one on a map off the
+		// player screen, so they may not drag it, and the refusal must not
+		// tell them where it stands: to the sender it does not exist; a
+		// drag they already saw ends where it started.
+		if own != nil && !own.unseen {
 			delete(d.active, m.ID)
 			d.svc.Publish(Event{Name: EventTokenMoved, Data: blockAt(m, own.startX, own.startY)})
 			return nil, nil
@@ -153,11 +178,12 @@ func (d *Drags) Move(ctx context.Context, from EventSource, m Movement) (*Moveme
 		}
 		own.lastSeen = now
 		own.checked = gen
+		own.mapID, own.party = tok.MapID, PartySight(tok)
 		if own.sight, err = d.svc.dragSightOf(ctx, tok); err != nil {
 			return nil, err
 		}
 		own.sight.cast(&m)
-		d.svc.Publish(Event{Name: EventTokenMoved, Data: &m})
+		d.svc.Publish(Event{Name: EventTokenMoved, Data: dragData(&m, true, own.party)})
 		return nil, nil
 
 	case DragEnd:
@@ -167,7 +193,7 @@ func (d *Drags) Move(ctx context.Context, from EventSource, m Movement) (*Moveme
 			return nil, err
 		}
 		sight.cast(&m)
-		err = d.commit(ctx, m)
+		err = d.commit(ctx, m, PartySight(tok))
 		if errors.Is(err, errDragVetoed) {
 			if own == nil {
 				own = &drag{source: from.ID, startX: tok.X, startY: tok.Y}
@@ -190,14 +216,15 @@ func (d *Drags) Move(ctx context.Context, from EventSource, m Movement) (*Moveme
 			return nil, err
 		}
 		sight.cast(&m)
-		d.svc.Publish(Event{Name: EventTokenMoved, Data: &m})
+		d.svc.Publish(Event{Name: EventTokenMoved, Data: dragData(&m, true, PartySight(tok))})
 		return nil, nil
 	}
 }
 
 // commit stores the end position of a drag in one transaction and
-// broadcasts the end of the stream followed by tokenUpdated.
-func (d *Drags) commit(ctx context.Context, m Movement) error {
+// broadcasts the end of the stream followed by tokenUpdated. party says
+// whether players see the token's polygon (PartySight).
+func (d *Drags) commit(ctx context.Context, m Movement, party bool) error {
 	svc := d.svc.pin()
 	return svc.write(ctx, func(tx Tx) ([]Event, error) {
 		t, err := tx.Token(m.ID)
@@ -207,10 +234,15 @@ func (d *Drags) commit(ctx context.Context, m Movement) error {
 		if err != nil {
 			return nil, err
 		}
-		// Locked or hidden since the drag's last check (the GM acted while
-		// the player was dragging): the end is not broadcast, the drag is
-		// vetoed, and blockAll keeps a hidden token to the host.
-		if t.Locked || t.Hidden {
+		screen, err := svc.playerScreenMap(tx)
+		if err != nil {
+			return nil, err
+		}
+		// Locked, hidden or off the player screen since the drag's last
+		// check (the GM acted while the player was dragging): the end is
+		// not broadcast, the drag is vetoed, and blockAll keeps a token
+		// players no longer see to the host.
+		if t.Locked || !TokenShown(t, screen) {
 			return nil, errDragVetoed
 		}
 		t.X, t.Y = m.X, m.Y
@@ -218,17 +250,18 @@ func (d *Drags) commit(ctx context.Context, m Movement) error {
 		if err != nil {
 			return nil, err
 		}
-		return append([]Event{{Name: EventTokenMoved, Data: &m}}, events...), nil
+		return append([]Event{{Name: EventTokenMoved, Data: dragData(&m, true, party)}}, events...), nil
 	})
 }
 
 // blockSender answers the sender alone with block at the token's committed
-// position.
+// position; a token players do not see does not exist for the sender.
 func (d *Drags) blockSender(ctx context.Context, m Movement) (*Movement, error) {
-	tok, err := d.svc.Token(ctx, m.ID)
+	tok, err := d.svc.Players().Token(ctx, m.ID)
 	if err != nil {
 		return nil, err
 	}
+	m.MapID = tok.MapID
 	return blockAt(m, tok.X, tok.Y), nil
 }
 
@@ -238,10 +271,11 @@ func (d *Drags) blockSender(ctx context.Context, m Movement) (*Movement, error) 
 func (d *Drags) blockAll(ctx context.Context, m Movement, own *drag) error {
 	x, y := own.startX, own.startY
 	var sight *dragSight
-	tok, err := d.svc.Token(ctx, m.ID)
+	m.MapID = own.mapID
+	tok, shown, err := d.svc.dragToken(ctx, m.ID)
 	switch {
 	case err == nil:
-		x, y = tok.X, tok.Y
+		x, y, m.MapID = tok.X, tok.Y, tok.MapID
 		if sight, err = d.svc.dragSightOf(ctx, tok); err != nil {
 			return err
 		}
@@ -250,12 +284,41 @@ func (d *Drags) blockAll(ctx context.Context, m Movement, own *drag) error {
 	}
 	block := blockAt(m, x, y)
 	sight.cast(block) // everyone drew the drag's polygons: the vision goes back too
-	var data any = block
-	if tok != nil && tok.Hidden {
-		data = HostOnly(block) // only the game master drags, and sees, a hidden token
-	}
-	d.svc.Publish(Event{Name: EventTokenMoved, Data: data})
+	// A token players no longer see (hidden, off the screen) snaps back for
+	// the game master alone: its position is not theirs to learn.
+	d.svc.Publish(Event{Name: EventTokenMoved, Data: dragData(block, tok == nil || shown, tok != nil && PartySight(tok))})
 	return nil
+}
+
+// dragToken reads a dragged token and whether players see it
+// (TokenShown).
+func (s *Service) dragToken(ctx context.Context, id string) (tok *Token, shown bool, err error) {
+	p := s.pin()
+	err = p.store.View(ctx, func(tx Tx) error {
+		if tok, err = tokenByID(tx, id); err != nil {
+			return err
+		}
+		screen, err := p.playerScreenMap(tx)
+		shown = TokenShown(tok, screen)
+		return err
+	})
+	return tok, shown, err
+}
+
+// dragData is a tokenMoved payload: for everyone when players see the
+// token (shown), else for the game master alone; the polygon of a token
+// whose sight players do not receive (party false, see PartySight) goes
+// to the game master alone.
+func dragData(m *Movement, shown, party bool) any {
+	switch {
+	case !shown:
+		return HostOnly(m)
+	case party || m.Polygon == nil:
+		return m
+	}
+	players := *m
+	players.Polygon = nil
+	return Views{Players: &players, Host: m}
 }
 
 // checkMovement reports a tokenMoved message without a token or with an
@@ -272,44 +335,13 @@ func checkMovement(m Movement) error {
 }
 
 func blockAt(m Movement, x, y float64) *Movement {
-	return &Movement{ID: m.ID, X: x, Y: y, State: DragBlock, Source: m.Source}
+	return &Movement{ID: m.ID, MapID: m.MapID, X: x, Y: y, State: DragBlock, Source: m.Source}
 }
 
 func (d *Drags) recount() { d.count.Store(int32(len(d.active))) }
 
 // Active reports how many drags are in progress. It takes no lock.
 func (d *Drags) Active() int { return int(d.count.Load()) }
-
-// Sweep ends with block, for every client, each drag the host no longer
-// allows: all of them when remote interaction is off, else those whose
-// token was deleted or locked. The hub runs it after changes, so a drag
-// does not wait for its next message to snap back.
-func (d *Drags) Sweep(ctx context.Context) error {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	defer d.recount()
-	remote := d.svc.live.Settings().RemoteInteraction
-	for id, own := range d.active {
-		if own.host {
-			continue // the game master's drags answer to no setting
-		}
-		if remote {
-			tok, err := d.svc.Token(ctx, id)
-			if err != nil && !IsNotFound(err) {
-				return err
-			}
-			if err == nil && !tok.Locked && d.mayMove(own.source, tok) {
-				continue
-			}
-		}
-		delete(d.active, id)
-		src := EventSource{ID: own.source}
-		if err := d.blockAll(ctx, Movement{ID: id, Source: &src}, own); err != nil {
-			return err
-		}
-	}
-	return nil
-}
 
 // Veto ends the drag of a token, if any, with block for every client: the
 // host's refusal. It reports whether a drag was in progress.
@@ -343,11 +375,8 @@ func (d *Drags) Release(clientID string) {
 		}
 		delete(d.active, id)
 		src := EventSource{ID: clientID}
-		var data any = &Movement{ID: id, X: own.startX, Y: own.startY, State: DragCancel, Source: &src}
-		if own.hidden {
-			data = HostOnly(data)
-		}
-		d.svc.Publish(Event{Name: EventTokenMoved, Data: data})
+		cancel := &Movement{ID: id, MapID: own.mapID, X: own.startX, Y: own.startY, State: DragCancel, Source: &src}
+		d.svc.Publish(Event{Name: EventTokenMoved, Data: dragData(cancel, !own.unseen, own.party)})
 	}
 }
 

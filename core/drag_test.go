@@ -105,6 +105,33 @@ func TestDragCountedBeforeItsStartIsBroadcast(t *testing.T) {
 	}
 }
 
+// A cancel (or a client's block) with no drag of the token in progress
+// abandons nothing: it reaches no client. Before, it was broadcast to every
+// client, which put back a token nobody had moved.
+func TestDragCancelWithoutADragIsDropped(t *testing.T) {
+	f := newLiveFixture(t)
+	d := core.NewDrags(f.svc)
+	for _, state := range []string{core.DragCancel, core.DragBlock} {
+		if block := move(t, d, alice, state, 300, 400); block != nil {
+			t.Fatalf("%s without a drag answered %+v", state, block)
+		}
+	}
+	if events := f.events.take(); len(events) != 0 {
+		t.Fatalf("a cancel and a block with no drag published %v", eventNames(events))
+	}
+	// Nor after a drag that ended.
+	move(t, d, alice, core.DragStart, 10, 20)
+	move(t, d, alice, core.DragEnd, 30, 40)
+	f.events.take()
+	move(t, d, alice, core.DragCancel, 300, 400)
+	if events := f.events.take(); len(events) != 0 {
+		t.Fatalf("a cancel with no drag in progress published %v", eventNames(events))
+	}
+	if tok := f.token(t, liveTokenID); tok.X != 30 || tok.Y != 40 {
+		t.Fatalf("the token moved: %v,%v", tok.X, tok.Y)
+	}
+}
+
 func TestDragCancelRestoresStartPosition(t *testing.T) {
 	f := newLiveFixture(t)
 	d := core.NewDrags(f.svc)

@@ -61,12 +61,9 @@ func (d *Drags) mayMove(from string, tok *Token) bool {
 // token another connected client plays is refused.
 func (d *Drags) Choose(ctx context.Context, clientID, tokenID string) error {
 	if tokenID != "" {
-		tok, err := d.svc.Token(ctx, tokenID)
-		if err != nil {
+		// A token players do not see does not exist for them.
+		if _, err := d.svc.Players().Token(ctx, tokenID); err != nil {
 			return err
-		}
-		if tok.Hidden {
-			return NotFoundf("no token with id '%s'", Clip(tokenID))
 		}
 	}
 	d.mu.Lock()

@@ -145,6 +145,7 @@ func TestFogMaskRefusesAHugeStoredPNGFromItsHeader(t *testing.T) {
 // once the map is on the player screen, players get them too.
 func TestSetFogReachesPlayersOnlyForTheMapOnScreen(t *testing.T) {
 	f := newLiveFixture(t)
+	f.clearScreen(t)
 	ctx := context.Background()
 	on := true
 	if _, err := f.svc.SetFog(ctx, liveMapID, "", []byte("png"), &on); err != nil {

@@ -150,16 +150,20 @@ func turnOf(g *core.Game) turn {
 }
 
 // wantGameUpdate checks that exactly one gameUpdated went out, carrying the
-// game as players see it (no hidden combatant), after it was committed.
-func (f *gcFixture) wantGameUpdate(t *testing.T, want turn) {
+// game as players see it (no hidden combatant; the turn as players see it,
+// players), after it was committed (want).
+func (f *gcFixture) wantGameUpdate(t *testing.T, want, players turn) {
 	t.Helper()
 	events := f.pub.take()
 	if len(events) != 1 || events[0].Name != core.EventGameUpdated {
 		t.Fatalf("events = %v, want one gameUpdated", gcEventNames(events))
 	}
 	g := core.PlayersView(events[0].Data).(*core.Game)
-	if got := turnOf(g); got != want {
-		t.Fatalf("gameUpdated = %+v, want %+v", got, want)
+	if got := turnOf(g); got != players {
+		t.Fatalf("gameUpdated for players = %+v, want %+v", got, players)
+	}
+	if got := turnOf(core.HostView(events[0].Data).(*core.Game)); got != want {
+		t.Fatalf("gameUpdated for the host = %+v, want %+v", got, want)
 	}
 	var names []string
 	for _, c := range g.Combatants {
@@ -200,19 +204,21 @@ func TestCombatRunsThroughRoundsInInitiativeOrder(t *testing.T) {
 	if len(g.Combatants) != 4 {
 		t.Fatalf("the host's game has %d combatants, want all 4", len(g.Combatants))
 	}
-	f.wantGameUpdate(t, goblin)
+	f.wantGameUpdate(t, goblin, goblin)
 
+	// Players see the game as if the hidden Lurker did not exist: its turn
+	// shows as the Goblin's, and Wren acts second.
 	steps := []struct {
-		action string
-		want   turn
+		action        string
+		want, players turn
 	}{
-		{core.CombatNext, turn{true, 1, 2, gcLurker, "i-lurker"}},
-		{core.CombatNext, turn{true, 1, 3, gcWren, "i-wren"}},
-		{core.CombatNext, turn{true, 2, 1, gcGoblin, "i-goblin"}},
-		{core.CombatPrevious, turn{true, 1, 3, gcWren, "i-wren"}},
-		{core.CombatPrevious, turn{true, 1, 2, gcLurker, "i-lurker"}},
-		{core.CombatNext, turn{true, 1, 3, gcWren, "i-wren"}},
-		{core.CombatEnd, turn{false, 1, 1, "", ""}},
+		{core.CombatNext, turn{true, 1, 2, gcLurker, "i-lurker"}, goblin},
+		{core.CombatNext, turn{true, 1, 3, gcWren, "i-wren"}, turn{true, 1, 2, gcWren, "i-wren"}},
+		{core.CombatNext, turn{true, 2, 1, gcGoblin, "i-goblin"}, turn{true, 2, 1, gcGoblin, "i-goblin"}},
+		{core.CombatPrevious, turn{true, 1, 3, gcWren, "i-wren"}, turn{true, 1, 2, gcWren, "i-wren"}},
+		{core.CombatPrevious, turn{true, 1, 2, gcLurker, "i-lurker"}, goblin},
+		{core.CombatNext, turn{true, 1, 3, gcWren, "i-wren"}, turn{true, 1, 2, gcWren, "i-wren"}},
+		{core.CombatEnd, turn{false, 1, 1, "", ""}, turn{false, 1, 1, "", ""}},
 	}
 	for _, s := range steps {
 		g, err := f.svc.ControlCombat(ctx, s.action)
@@ -222,7 +228,7 @@ func TestCombatRunsThroughRoundsInInitiativeOrder(t *testing.T) {
 		if got := turnOf(g); got != s.want {
 			t.Fatalf("%s = %+v, want %+v", s.action, got, s.want)
 		}
-		f.wantGameUpdate(t, s.want)
+		f.wantGameUpdate(t, s.want, s.players)
 	}
 	view, err := f.svc.HostCampaign(ctx)
 	if err != nil {

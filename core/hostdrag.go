@@ -7,8 +7,9 @@ import "context"
 // hidden flag never refuse it, and a player's drag of the same token gives
 // way (the player's next message is answered with block). The stream is
 // broadcast as a player's is, so players see the move animate; the drag of
-// a hidden token goes to the host alone (HostOnly), since players must not
-// learn where it stands. Only end writes to the store.
+// a token players do not see (hidden, or on a map off the player screen)
+// goes to the host alone (dragData), since players must not learn where it
+// stands. Only end writes to the store.
 func (d *Drags) MoveAsHost(ctx context.Context, from EventSource, m Movement) (*Movement, error) {
 	if err := checkMovement(m); err != nil {
 		return nil, err
@@ -19,11 +20,16 @@ func (d *Drags) MoveAsHost(ctx context.Context, from EventSource, m Movement) (*
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	defer d.recount()
-	tok, err := d.svc.Token(ctx, m.ID)
+	tok, shown, err := d.svc.dragToken(ctx, m.ID)
 	if err != nil {
 		return nil, err
 	}
+	m.MapID = tok.MapID
+	party := PartySight(tok)
 	own := d.active[m.ID]
+	if own == nil && (m.State == DragCancel || m.State == DragBlock) {
+		return nil, nil // no drag of this token to abandon (as Move)
+	}
 	if own != nil && own.source != from.ID {
 		own = nil // the game master takes the token over
 	}
@@ -35,11 +41,12 @@ func (d *Drags) MoveAsHost(ctx context.Context, from EventSource, m Movement) (*
 	switch m.State {
 	case DragStart, DragControl:
 		if own == nil || m.State == DragStart {
-			own = &drag{source: from.ID, startX: tok.X, startY: tok.Y, host: true, hidden: tok.Hidden}
+			own = &drag{source: from.ID, startX: tok.X, startY: tok.Y, host: true}
 			d.active[m.ID] = own
 		}
 		own.lastSeen = d.svc.now()
-		d.svc.Publish(Event{Name: EventTokenMoved, Data: hostDragData(tok, &m)})
+		own.mapID, own.party, own.unseen = tok.MapID, party, !shown
+		d.svc.Publish(Event{Name: EventTokenMoved, Data: dragData(&m, shown, party)})
 		return nil, nil
 	case DragEnd:
 		delete(d.active, m.ID)
@@ -49,12 +56,16 @@ func (d *Drags) MoveAsHost(ctx context.Context, from EventSource, m Movement) (*
 			if err != nil {
 				return nil, err
 			}
+			screen, err := svc.playerScreenMap(tx)
+			if err != nil {
+				return nil, err
+			}
 			t.X, t.Y = m.X, m.Y
 			events, err := svc.storeToken(tx, t)
 			if err != nil {
 				return nil, err
 			}
-			return append([]Event{{Name: EventTokenMoved, Data: hostDragData(t, &m)}}, events...), nil
+			return append([]Event{{Name: EventTokenMoved, Data: dragData(&m, TokenShown(t, screen), PartySight(t))}}, events...), nil
 		})
 	default: // cancel or block: back to where the drag started
 		delete(d.active, m.ID)
@@ -64,16 +75,7 @@ func (d *Drags) MoveAsHost(ctx context.Context, from EventSource, m Movement) (*
 		}
 		m.Path, m.Polygon, m.Distance = nil, nil, ""
 		sight.cast(&m)
-		d.svc.Publish(Event{Name: EventTokenMoved, Data: hostDragData(tok, &m)})
+		d.svc.Publish(Event{Name: EventTokenMoved, Data: dragData(&m, shown, party)})
 		return nil, nil
 	}
-}
-
-// hostDragData is a host drag's payload: for everyone, or for the host
-// alone when the token is hidden.
-func hostDragData(tok *Token, m *Movement) any {
-	if tok.Hidden {
-		return HostOnly(m)
-	}
-	return m
 }

@@ -90,7 +90,7 @@ func TestScreenCarriesWhatTheRealClientReads(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	wantJSON(t, "screen", snap.Screen, `{"interaction":"token","sharedVision":"always","overlayImage":"","overlayHandoutText":"",
+	wantJSON(t, "screen", snap.Screen, `{"mapId":"map-1","interaction":"token","sharedVision":"always","overlayImage":"","overlayHandoutText":"",
 		"overlayHandoutStyle":"","width":0,"height":0,"tableTopMode":false,"scrollLock":false,"fog":false,"remoteInteraction":true}`)
 	for _, v := range []string{"never", "partial", "always"} {
 		s := core.Screen{SharedVision: v}

@@ -93,10 +93,10 @@ func checkMessageInput(m *Message) error {
 }
 
 // checkMessageRolls bounds what rolling a message's dice produced.
-func checkMessageRolls(rolls []json.RawMessage) error {
+func checkMessageRolls(rolls []RollResult) error {
 	size := 0
 	for _, r := range rolls {
-		size += len(r)
+		size += r.Size()
 	}
 	if size > MaxMessageRolls {
 		return tooLarge("message: its dice results", size, MaxMessageRolls)

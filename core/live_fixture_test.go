@@ -76,6 +76,9 @@ func newLiveFixture(t testing.TB) *liveFixture {
 		if err := tx.PutMap(m); err != nil {
 			return err
 		}
+		if err := tx.PutScreen(liveCampaign, &core.Screen{MapID: liveMapID}); err != nil {
+			return err // players see the map they play on
+		}
 		e := &core.Entity{ID: liveEntityID, Kind: "characters", System: "test", Name: "Hero", Owner: liveCampaign,
 			Attributes: core.Object{"str": 16.0, "dex": 12.0}, Data: core.Object{"hp": 10.0}}
 		if err := e.Normalize(f.now); err != nil {
@@ -87,6 +90,16 @@ func newLiveFixture(t testing.TB) *liveFixture {
 		t.Fatalf("seed store: %v", err)
 	}
 	return f
+}
+
+// clearScreen takes the map off the player screen: the game master
+// prepares it out of the players' sight.
+func (f *liveFixture) clearScreen(t testing.TB) {
+	t.Helper()
+	if _, err := f.svc.ShowMap(context.Background(), ""); err != nil {
+		t.Fatal(err)
+	}
+	f.events.take()
 }
 
 func (f *liveFixture) clock() time.Time {

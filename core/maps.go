@@ -273,13 +273,21 @@ func wallTypeName(t string) string {
 }
 
 // tokenFor is tokenByID as players or the game master may read it: for
-// players a hidden token does not exist.
-func tokenFor(tx Tx, id string, players bool) (*Token, error) {
+// players a token they do not see (hidden, or on a map that is not on the
+// player screen: TokenShown) does not exist.
+func (s pinned) tokenFor(tx Tx, id string, players bool) (*Token, error) {
 	t, err := tokenByID(tx, id)
-	if err == nil && players && t.Hidden {
+	if err != nil || !players {
+		return t, err
+	}
+	screen, err := s.playerScreenMap(tx)
+	if err != nil {
+		return nil, err
+	}
+	if !TokenShown(t, screen) {
 		return nil, NotFoundf("no token with id '%s'", Clip(id))
 	}
-	return t, err
+	return t, nil
 }
 
 func tokenByID(tx Tx, id string) (*Token, error) {

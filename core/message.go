@@ -16,15 +16,15 @@ const (
 // Message is an entry in a campaign's shared log. Its words are in Text
 // (the contract's field); Content is accepted on input as a synonym.
 type Message struct {
-	ID       string            `json:"id"`
-	Type     string            `json:"type"`
-	Source   string            `json:"source,omitempty"`
-	Color    string            `json:"color,omitempty"`
-	Creature string            `json:"creature,omitempty"`
-	Text     string            `json:"text"`
-	Rolls    []json.RawMessage `json:"rolls,omitempty"`
-	Campaign string            `json:"campaign"`
-	Created  time.Time         `json:"created"`
+	ID       string       `json:"id"`
+	Type     string       `json:"type"`
+	Source   string       `json:"source,omitempty"`
+	Color    string       `json:"color,omitempty"`
+	Creature string       `json:"creature,omitempty"`
+	Text     string       `json:"text"`
+	Rolls    []RollResult `json:"rolls,omitempty"`
+	Campaign string       `json:"campaign"`
+	Created  time.Time    `json:"created"`
 	// Private marks the game master's private roll: stored, shown on the
 	// host console only, never sent to players (service_hostmessages.go).
 	Private bool `json:"private,omitempty"`
@@ -72,39 +72,24 @@ func DecodeMessage(data []byte) (*Message, error) {
 }
 
 // Roller finds and rolls the dice in a message's text: /roll and /r
-// commands and inline [[...]] rolls. core/dice implements it.
+// commands and inline [[...]] rolls. core/dice implements it, with
+// standard types only, so that it need not import core.
 type Roller interface {
 	// RollText returns the text to store, one JSON result per roll found
-	// (in order of appearance; a roll that failed carries its error), and an
-	// error of KindInvalid only when nothing usable would be left to store.
-	RollText(text string) (stored string, rolls []json.RawMessage, err error)
-}
-
-// isRollCommand reports whether text is a /roll or /r chat command, in any
-// case and followed by any white space, as the dice engine reads it.
-func isRollCommand(text string) bool {
-	fields := strings.Fields(text)
-	if len(fields) == 0 {
-		return false
-	}
-	cmd := strings.ToLower(fields[0])
-	return cmd == "/roll" || cmd == "/r"
+	// (in order of appearance; a roll that failed carries its error),
+	// whether the text is a roll command (/roll or /r, as the engine reads
+	// it: the whole message is one roll), and an error of KindInvalid only
+	// when nothing usable would be left to store.
+	RollText(text string) (stored string, rolls []json.RawMessage, command bool, err error)
 }
 
 // failedRoll returns the error of a roll command's only roll when it
-// failed ({"expression", "error"}), "" otherwise.
-func failedRoll(rolls []json.RawMessage) string {
-	if len(rolls) != 1 {
+// failed, "" otherwise.
+func failedRoll(rolls []RollResult) string {
+	if len(rolls) != 1 || rolls[0].Error == "" {
 		return ""
 	}
-	var r struct {
-		Expression string `json:"expression"`
-		Error      string `json:"error"`
-	}
-	if json.Unmarshal(rolls[0], &r) != nil || r.Error == "" {
-		return ""
-	}
-	return "cannot roll '" + Clip(r.Expression) + "': " + r.Error
+	return "cannot roll '" + Clip(rolls[0].Expression) + "': " + rolls[0].Error
 }
 
 // withoutPrivate leaves the game master's private rolls out of a list

@@ -57,19 +57,11 @@ func (m *Message) Content() any {
 	return m.Text
 }
 
-// rollContentOf reads the first successful roll of a message's rolls (the
-// dice engine's stored results) as a RollContent.
-func rollContentOf(rolls []json.RawMessage) (RollContent, bool) {
-	for _, raw := range rolls {
-		var r struct {
-			Formula string   `json:"formula"`
-			Total   *float64 `json:"total"`
-			Text    string   `json:"text"`
-			Label   string   `json:"label"`
-			Comment string   `json:"comment"`
-			Error   string   `json:"error"`
-		}
-		if json.Unmarshal(raw, &r) != nil || r.Total == nil || r.Error != "" {
+// rollContentOf reads the first successful roll of a message's rolls as a
+// RollContent.
+func rollContentOf(rolls []RollResult) (RollContent, bool) {
+	for _, r := range rolls {
+		if r.Total == nil || r.Error != "" {
 			continue
 		}
 		detail := strings.TrimPrefix(r.Text, r.Formula+": ")

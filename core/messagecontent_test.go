@@ -16,7 +16,7 @@ func TestMessageJSONCarriesContentBesideText(t *testing.T) {
 		"text":"I check the ceiling.","campaign":"c","created":"2026-01-02T03:04:05Z","content":"I check the ceiling."}`)
 
 	roll := &core.Message{ID: "m2", Type: core.MessageRoll, Text: "1d20+5: [15]+5 = 20 # Longsword attack", Campaign: "c", Created: msgTime,
-		Rolls: []json.RawMessage{json.RawMessage(`{"expression":"1d20+5","formula":"1d20+5","total":20,"text":"1d20+5: [15]+5 = 20","comment":"Longsword attack","start":6,"end":12,"tree":null}`)}}
+		Rolls: []core.RollResult{core.NewRollResult(json.RawMessage(`{"expression":"1d20+5","formula":"1d20+5","total":20,"text":"1d20+5: [15]+5 = 20","comment":"Longsword attack","start":6,"end":12,"tree":null}`))}}
 	b, _ := json.Marshal(roll)
 	var got struct {
 		Text    string           `json:"text"`
@@ -37,7 +37,7 @@ func TestMessageJSONCarriesContentBesideText(t *testing.T) {
 	sent := &core.Message{ID: "m4", Type: core.MessageRoll, Text: `{"name":"Stealth","type":"check","formula":"1d20","result":9,"detail":"[9]"}`}
 	wantJSON(t, "a roll a client sent", sent.Content(), `{"name":"Stealth","type":"check","formula":"1d20","result":9,"detail":"[9]"}`)
 
-	failed := &core.Message{ID: "m5", Type: core.MessageRoll, Text: "/r 1d0", Rolls: []json.RawMessage{json.RawMessage(`{"expression":"1d0","error":"no sides"}`)}}
+	failed := &core.Message{ID: "m5", Type: core.MessageRoll, Text: "/r 1d0", Rolls: []core.RollResult{core.NewRollResult(json.RawMessage(`{"expression":"1d0","error":"no sides"}`))}}
 	wantJSON(t, "a failed roll", failed.Content(), `"/r 1d0"`)
 }
 
@@ -46,8 +46,8 @@ func TestRollContentKinds(t *testing.T) {
 		"Longsword attack": "attack", "fire damage": "damage", "Cure Wounds healing": "heal",
 		"Dex save": "save", "Perception check": "check", "initiative": "", "": "",
 	} {
-		m := &core.Message{Type: core.MessageRoll, Rolls: []json.RawMessage{json.RawMessage(
-			`{"formula":"1d20","total":3,"text":"1d20: [3] = 3","comment":` + string(mustJSON(comment)) + `}`)}}
+		m := &core.Message{Type: core.MessageRoll, Rolls: []core.RollResult{core.NewRollResult(json.RawMessage(
+			`{"formula":"1d20","total":3,"text":"1d20: [3] = 3","comment":` + string(mustJSON(comment)) + `}`))}}
 		c, ok := m.Content().(core.RollContent)
 		if !ok || c.Type != want {
 			t.Errorf("%q: content %+v, want type %q", comment, m.Content(), want)
@@ -69,8 +69,8 @@ func TestRollContentReadsTheRealClientsTitles(t *testing.T) {
 		"2d6[fire]+1d6[cold]":   {"2d6[fire]+1d6[cold]", "", "2d6[fire]+1d6[cold]"},
 		"2d20kh1":               {"2d20kh1", "", "2d20kh1"},
 	} {
-		m := &core.Message{Type: core.MessageRoll, Rolls: []json.RawMessage{json.RawMessage(
-			`{"formula":` + string(mustJSON(formula)) + `,"total":7,"text":` + string(mustJSON(formula+": [4]+3 = 7")) + `}`)}}
+		m := &core.Message{Type: core.MessageRoll, Rolls: []core.RollResult{core.NewRollResult(json.RawMessage(
+			`{"formula":` + string(mustJSON(formula)) + `,"total":7,"text":` + string(mustJSON(formula+": [4]+3 = 7")) + `}`))}}
 		c, _ := m.Content().(core.RollContent)
 		if c.Name != want[0] || c.Type != want[1] || c.Formula != want[2] || c.Detail != "[4]+3 = 7" {
 			t.Errorf("%s: %+v, want name %q type %q formula %q", formula, c, want[0], want[1], want[2])

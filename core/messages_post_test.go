@@ -45,10 +45,31 @@ func TestPostMessageRefusesABadRollCommand(t *testing.T) {
 		}
 	}
 	out, err := svc.CreateMessage(svcCtx, &core.Message{Text: "/r 2d"})
-	if err != nil || len(out.Rolls) != 1 || !strings.Contains(string(out.Rolls[0]), `"error"`) {
+	if err != nil || len(out.Rolls) != 1 || out.Rolls[0].Error == "" {
 		t.Fatalf("CreateMessage keeps a failed roll: %v %+v", err, out)
 	}
 	if got := strings.Join(rec.names(), ","); got != "messageCreated,messageCreated,messageCreated" {
 		t.Fatalf("events = %s", got)
+	}
+}
+
+// A message is a roll when the dice engine reads it as a /roll or /r
+// command (the one place that tells; core.Roller reports it), in any case
+// and after any white space; a command word inside a line, or inline
+// rolls, keep it chat.
+func TestCreateMessageRollCommandsInAnyCase(t *testing.T) {
+	f := newSvcFixture(t, true)
+	svc := core.NewService(core.ServiceConfig{Store: f.store, Events: f.rec, Rules: svcRules{}, Roller: dice.NewRoller()})
+	for text, want := range map[string]string{
+		"/roll 1d6": core.MessageRoll, "/R 1d6": core.MessageRoll, "/r\t1d6": core.MessageRoll, "  /ROLL 1d6": core.MessageRoll,
+		"/rolling [[1d6]] is not a command": core.MessageChat, "I hit [[1d6]]": core.MessageChat,
+	} {
+		out, err := svc.CreateMessage(svcCtx, &core.Message{Text: text})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if out.Type != want || len(out.Rolls) != 1 {
+			t.Errorf("%q stored as type %q with %d rolls, want %s with one", text, out.Type, len(out.Rolls), want)
+		}
 	}
 }

@@ -29,17 +29,37 @@ func (p PlayerAccess) PatchToken(ctx context.Context, id string, patch Object) (
 	return p.s.patchToken(ctx, id, patch, true)
 }
 
-// Combatant is Service.Combatant for players.
+// Combatant is Service.Combatant for players, as they see it
+// (CombatantForPlayers, naming only a token they see).
 func (p PlayerAccess) Combatant(ctx context.Context, id string) (*Combatant, error) {
-	return p.s.combatant(ctx, id, true)
+	return p.combatantView(ctx)(p.s.combatant(ctx, id, true))
 }
 
-// PutCombatant is Service.PutCombatant for players.
+// PutCombatant is Service.PutCombatant for players; it answers the stored
+// combatant as they see it.
 func (p PlayerAccess) PutCombatant(ctx context.Context, pathID string, c *Combatant) (*Combatant, error) {
-	return p.s.putCombatant(ctx, pathID, c, true)
+	return p.combatantView(ctx)(p.s.putCombatant(ctx, pathID, c, true))
 }
 
-// PatchCombatant is Service.PatchCombatant for players.
+// PatchCombatant is Service.PatchCombatant for players; it answers the
+// stored combatant as they see it.
 func (p PlayerAccess) PatchCombatant(ctx context.Context, id string, patch Object) (*Combatant, error) {
-	return p.s.patchCombatant(ctx, id, patch, true)
+	return p.combatantView(ctx)(p.s.patchCombatant(ctx, id, patch, true))
+}
+
+// combatantView turns a combatant read or stored for players into what
+// they may see of it.
+func (p PlayerAccess) combatantView(ctx context.Context) func(*Combatant, error) (*Combatant, error) {
+	return func(c *Combatant, err error) (*Combatant, error) {
+		if err != nil {
+			return nil, err
+		}
+		pin := p.s.pin()
+		var out *Combatant
+		err = pin.store.View(ctx, func(tx Tx) error {
+			out, err = pin.playerCombatantIn(tx, c)
+			return err
+		})
+		return out, err
+	}
 }

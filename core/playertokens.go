@@ -27,15 +27,20 @@ func TokenSize(width, height float64) string {
 
 // playerCombatant is a token's combatant as players may see it (the real
 // client draws token.combatant's bloodied, defeated and effects): who it
-// is, its initiative and state, its status effects (without their notes,
-// playerEffects); never its data (hit points and the like), notes,
-// attributes or modifiers.
-func playerCombatant(c *Combatant) *Combatant {
+// is, its initiative and state, its status effects (names and durations,
+// playerEffects with their numbers dropped); never its data (hit points
+// and the like), notes, attributes or modifiers. It stands on the token
+// players see: a tokenId naming any other token is dropped.
+func playerCombatant(c *Combatant, tokenID string) *Combatant {
+	var own *string
+	if c.TokenID != nil && *c.TokenID == tokenID {
+		own = c.TokenID
+	}
 	return &Combatant{
 		ID: c.ID, Label: c.Label, Name: c.Name, Role: c.Role, Initiative: c.Initiative,
-		Attributes: Object{}, Modifiers: []Modifier{}, Effects: playerEffects(c.Effects),
+		Attributes: Object{}, Modifiers: []Modifier{}, Effects: playerEffects(c.Effects, true),
 		Bloodied: c.Bloodied, Defeated: c.Defeated, Player: c.Player, Image: c.Image,
-		EntityType: c.EntityType, TokenID: c.TokenID, Reference: c.Reference,
+		EntityType: c.EntityType, TokenID: own, Reference: c.Reference,
 	}
 }
 
@@ -51,22 +56,25 @@ func NumbersShown(c *Combatant) bool { return c.Role == RoleFriendly }
 // CombatantForPlayers returns a combatant as players may see it in a game
 // (GET /api, gameUpdated) or a combatant event (combatantUpdated,
 // combatantsUpdated): without its notes and its effects' notes, which are
-// the game master's, and without its data, attributes and modifiers
-// unless NumbersShown (attributes {} and modifiers [], as the shape
-// requires them). c is not changed; it is returned itself when nothing is
-// left out. A player's write puts back what it leaves out
-// (Combatant.keepFromPlayers).
+// the game master's, and unless NumbersShown without its data, attributes
+// and modifiers nor those of its effects (attributes {} and modifiers [],
+// as the shapes require them). c is not changed; it is returned itself
+// when nothing is left out. A player's write puts back what it leaves out
+// (Combatant.keepFromPlayers). Its tokenId is dropped where it names a
+// token players do not see (Service.playerCombatantsIn), which needs the
+// store.
 func CombatantForPlayers(c *Combatant) *Combatant {
 	if c == nil {
 		return nil
 	}
-	dropNumbers := !NumbersShown(c) && (c.Data != nil || len(c.Attributes) > 0 || len(c.Modifiers) > 0)
-	if c.Notes == "" && !dropNumbers && !effectsHaveNotes(c.Effects) {
+	dropNumbers := !NumbersShown(c)
+	hasNumbers := c.Data != nil || len(c.Attributes) > 0 || len(c.Modifiers) > 0
+	if c.Notes == "" && !(dropNumbers && hasNumbers) && !effectsHaveSecrets(c.Effects, dropNumbers) {
 		return c
 	}
 	cp := *c
 	cp.Notes = ""
-	cp.Effects = playerEffects(c.Effects)
+	cp.Effects = playerEffects(c.Effects, dropNumbers)
 	if dropNumbers {
 		cp.Data, cp.Attributes, cp.Modifiers = nil, Object{}, []Modifier{}
 	}
@@ -74,21 +82,28 @@ func CombatantForPlayers(c *Combatant) *Combatant {
 }
 
 // playerEffects is a combatant's status effects without their notes (the
-// game master's): effects itself when none has notes, else a copy.
-func playerEffects(effects []StatusEffect) []StatusEffect {
-	if !effectsHaveNotes(effects) {
+// game master's) and, when dropNumbers, without their data, attributes and
+// modifiers (a foe's effect says what it does to the foe's numbers):
+// effects itself when none has any, else a copy.
+func playerEffects(effects []StatusEffect, dropNumbers bool) []StatusEffect {
+	if !effectsHaveSecrets(effects, dropNumbers) {
 		return effects
 	}
 	out := append([]StatusEffect(nil), effects...)
 	for i := range out {
 		out[i].Notes = ""
+		if dropNumbers {
+			out[i].Data, out[i].Attributes, out[i].Modifiers = nil, Object{}, []Modifier{}
+		}
 	}
 	return out
 }
 
-func effectsHaveNotes(effects []StatusEffect) bool {
+// effectsHaveSecrets reports whether an effect has notes or, when
+// numbers count, data, attributes or modifiers.
+func effectsHaveSecrets(effects []StatusEffect, numbers bool) bool {
 	for _, e := range effects {
-		if e.Notes != "" {
+		if e.Notes != "" || numbers && (e.Data != nil || len(e.Attributes) > 0 || len(e.Modifiers) > 0) {
 			return true
 		}
 	}
@@ -96,19 +111,29 @@ func effectsHaveNotes(effects []StatusEffect) bool {
 }
 
 // TokenForPlayers returns a token as players may see it when it is sent
-// alone (GET, PUT and PATCH /api/tokens/{id}, the answer to updateToken):
-// the combatant stored with it as playerCombatant strips it, or none when
-// that combatant is hidden, as in a map (playerToken). t is not changed;
-// it is returned itself when it has no combatant. A player's write keeps
-// the stored combatant (Token.restoreServerOwned).
+// alone (tokenUpdated; GET, PUT and PATCH /api/tokens/{id}, the answer to
+// updateToken): the combatant stored with it as playerCombatant strips it,
+// or none when that combatant is hidden, as in a map (playerToken); and
+// its vision.sight only when it is the party's (PartySight). t is not
+// changed; it is returned itself when nothing is left out. A player's
+// write keeps the stored combatant (Token.restoreServerOwned).
 func TokenForPlayers(t *Token) *Token {
-	if t == nil || t.Combatant == nil {
+	if t == nil {
+		return nil
+	}
+	foeSight := t.Vision != nil && t.Vision.Sight != nil && !PartySight(t)
+	if t.Combatant == nil && !foeSight {
 		return t
 	}
 	cp := *t
-	cp.Combatant = nil
-	if !t.Combatant.Hidden {
-		cp.Combatant = playerCombatant(t.Combatant)
+	if foeSight {
+		cp = *tokenWithSight(t, nil)
+	}
+	if t.Combatant != nil {
+		cp.Combatant = nil
+		if !t.Combatant.Hidden {
+			cp.Combatant = playerCombatant(t.Combatant, t.ID)
+		}
 	}
 	return &cp
 }

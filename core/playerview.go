@@ -23,25 +23,98 @@ func PlayerMap(m *Map) *Map {
 	return &out
 }
 
-// playerGame is a copy of g without its hidden combatants and with the
-// others as players may see them (CombatantForPlayers): the game as
-// players see it in GET /api and in gameUpdated.
-func playerGame(g *Game) *Game {
+// GameForPlayers returns g as players may see it when only the game is
+// at hand (ForPlayers' guard on a game published without Views): as
+// playerGame, with the turn order sorted highest first. The games the core
+// publishes and GET /api are built with the loaded system's order
+// (pinned.playerGameIn); on those, which have no hidden combatants left,
+// it changes nothing.
+func GameForPlayers(g *Game) *Game {
+	if g == nil {
+		return nil
+	}
+	return playerGame(g, func() []TurnSlot { return TurnOrder(g.Combatants, false) })
+}
+
+// playerGame is a copy of g as players see it in GET /api and in
+// gameUpdated: without its hidden combatants, the others as
+// CombatantForPlayers shows them, and its turn as if the hidden ones did
+// not exist (playerTurn). order gives the turn order of all of g's
+// combatants, hidden ones included; it is asked only when a hidden or
+// unknown combatant acts.
+func playerGame(g *Game, order func() []TurnSlot) *Game {
 	out := *g
-	out.Combatants = make([]*Combatant, 0, len(g.Combatants))
-	for _, c := range g.Combatants {
-		if !c.Hidden {
-			out.Combatants = append(out.Combatants, CombatantForPlayers(c))
-		}
+	out.Combatants = playerCombatants(g.Combatants)
+	if g.CombatantID != "" && (len(out.Combatants) < len(g.Combatants) || !hasCombatant(g.Combatants, g.CombatantID)) {
+		playerTurn(&out, g, order())
 	}
 	return &out
 }
 
-func mapHasHidden(m *Map) bool {
-	for _, t := range m.Tokens {
-		if t.Hidden {
+// playerTurn sets the acting combatant and the turn of out, the players'
+// copy of g, as if g's hidden combatants did not exist: the turn counts
+// the visible slots only, and a hidden combatant's turn (or that of one
+// no longer in the game) shows as the previous visible slot's in this
+// round, or as no one's (no combatantId, turn 0) when none comes before
+// it. order is g's turn order, hidden slots included.
+func playerTurn(out, g *Game, order []TurnSlot) {
+	if g.CombatantID == "" {
+		return // no one acts: nothing to hide
+	}
+	pos, found := currentSlot(g, order)
+	switch {
+	case found && !order[pos].Hidden:
+		out.Turn = visibleSlots(order[:pos+1])
+		return
+	case !found && isVisible(g.Combatants, g.CombatantID):
+		// A visible acting combatant whose slot left the order (defeated)
+		// keeps its turn, at its place among the visible slots.
+		out.Turn = visibleSlots(order[:min(pos, len(order))]) + 1
+		return
+	}
+	// pos is where the hidden slot is, or where the gone one was.
+	for i := min(pos, len(order)) - 1; i >= 0; i-- {
+		if !order[i].Hidden {
+			out.CombatantID, out.InitiativeID = order[i].CombatantID, order[i].InitiativeID
+			out.Turn = visibleSlots(order[:i+1])
+			return
+		}
+	}
+	out.CombatantID, out.InitiativeID, out.Turn = "", "", 0
+}
+
+// visibleSlots counts the slots of visible combatants.
+func visibleSlots(order []TurnSlot) int {
+	n := 0
+	for _, slot := range order {
+		if !slot.Hidden {
+			n++
+		}
+	}
+	return n
+}
+
+func hasCombatant(list []*Combatant, id string) bool {
+	for _, c := range list {
+		if c.ID == id {
 			return true
 		}
+	}
+	return false
+}
+
+func isVisible(list []*Combatant, id string) bool {
+	for _, c := range list {
+		if c.ID == id {
+			return !c.Hidden
+		}
+	}
+	return false
+}
+
+func mapHasHidden(m *Map) bool {
+	if tokensHaveHidden(m.Tokens) {
+		return true
 	}
 	for _, group := range []struct {
 		list          []Object
@@ -84,6 +157,28 @@ func visibleObjects(list []Object, hiddenDefault bool) []Object {
 		}
 	}
 	return out
+}
+
+// playerCombatants is a list of combatants as players may see it: the
+// hidden ones left out, the others as CombatantForPlayers shows them. It
+// is never nil; list is not changed.
+func playerCombatants(list []*Combatant) []*Combatant {
+	out := make([]*Combatant, 0, len(list))
+	for _, c := range list {
+		if !c.Hidden {
+			out = append(out, CombatantForPlayers(c))
+		}
+	}
+	return out
+}
+
+func tokensHaveHidden(tokens []*Token) bool {
+	for _, t := range tokens {
+		if t.Hidden {
+			return true
+		}
+	}
+	return false
 }
 
 func visibleTokens(tokens []*Token) []*Token {

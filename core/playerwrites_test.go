@@ -135,8 +135,11 @@ func TestPlayerWritesAFriendsNumbersNotItsNotes(t *testing.T) {
 	if out.Data["hit_points"] != 12.0 || out.Attributes["ac"] != 13.0 || len(out.Modifiers) != 0 {
 		t.Errorf("a player's change of a friend's numbers was lost: %+v", out)
 	}
-	if out.Notes != "GM: flees at 10" {
-		t.Errorf("a player's PATCH changed a friend's notes: %q", out.Notes)
+	if out.Notes != "" {
+		t.Errorf("a player's PATCH answered the notes: %q", out.Notes)
+	}
+	if stored, _ := f.svc.Combatant(svcCtx, svcHeroCombatant); stored.Notes != "GM: flees at 10" {
+		t.Errorf("a player's PATCH changed a friend's notes: %q", stored.Notes)
 	}
 }
 

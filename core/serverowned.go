@@ -41,15 +41,26 @@ func (e *Entity) restoreServerOwned(old *Entity) {
 }
 
 // restoreServerOwned keeps a token's id, map and revision; a player's
-// write also keeps whether it is hidden (hiding is the game master's) and
-// the combatant stored with it, which players receive stripped or
-// replaced by the linked one (playerToken): writing back what they
-// received must not overwrite it.
+// write also keeps what players may not decide (keepFromPlayers).
 func (t *Token) restoreServerOwned(old *Token, players bool) {
 	t.ID, t.MapID, t.Revision = old.ID, old.MapID, old.Revision
 	if players {
-		t.Hidden, t.Combatant = old.Hidden, old.Combatant
+		t.keepFromPlayers(old)
 	}
+}
+
+// keepFromPlayers puts back on a player's version of a token what is the
+// game master's: whether it is hidden; the combatant stored with it, which
+// players receive stripped or replaced by the linked one (playerToken), so
+// writing back what they received must not overwrite it; what the token
+// is: its role and whether it is a player character's (a foe turned
+// friendly could be dragged in mode token and would lend players its
+// sight, see PartySight); and its links to an entity (entityId,
+// reference).
+func (t *Token) keepFromPlayers(old *Token) {
+	t.Hidden, t.Combatant = old.Hidden, old.Combatant
+	t.Role, t.Player = old.Role, old.Player
+	t.EntityID, t.Reference = old.EntityID, old.Reference
 }
 
 // restoreServerOwned keeps a combatant's id, campaign, rank and revision;
@@ -66,37 +77,56 @@ func (c *Combatant) restoreServerOwned(old *Combatant, players bool) {
 // CombatantForPlayers leaves out, so that a player who reads a combatant,
 // edits it and writes it back loses nothing they were not shown, and
 // cannot set it either: its notes and its effects' notes, and unless
-// NumbersShown its data, attributes and modifiers. It also keeps hidden
-// and role, the game master's calls: a role turned friendly would show a
-// foe's numbers to the next read.
+// NumbersShown its data, attributes and modifiers and its effects'. It
+// also keeps the game master's calls: hidden and role (a role turned
+// friendly would show a foe's numbers to the next read), and the
+// combatant's links (entityId and its entityType, reference, tokenId):
+// a foe pointed at a character would share its hit points with the
+// character's public data both ways, and a tokenId could name a hidden
+// token.
 func (c *Combatant) keepFromPlayers(old *Combatant) {
 	c.Hidden, c.Role, c.Notes = old.Hidden, old.Role, old.Notes
-	keepEffectNotes(c.Effects, old.Effects)
-	if !NumbersShown(old) {
+	c.EntityID, c.EntityType, c.Reference, c.TokenID = old.EntityID, old.EntityType, old.Reference, old.TokenID
+	numbers := NumbersShown(old)
+	keepEffects(c.Effects, old.Effects, numbers)
+	if !numbers {
 		c.Data, c.Attributes, c.Modifiers = old.Data, old.Attributes, old.Modifiers
 	}
 }
 
-// keepEffectNotes gives each effect of a player's write the notes of the
+// keepEffects gives each effect of a player's write the notes of the
 // stored effect it is (the same id; an effect without an id is the stored
-// one at its place when that has none either), and none to a new one.
-func keepEffectNotes(next, old []StatusEffect) {
-	byID := make(map[string]string, len(old))
-	for _, e := range old {
-		if e.ID != "" {
-			if _, seen := byID[e.ID]; !seen {
-				byID[e.ID] = e.Notes
+// one at its place when that has none either), and none to a new one; and
+// unless numbers (the combatant's numbers are shown) that effect's data,
+// attributes and modifiers too, which players were not shown (a new
+// effect gets none).
+func keepEffects(next, old []StatusEffect, numbers bool) {
+	byID := make(map[string]*StatusEffect, len(old))
+	for i := range old {
+		if id := old[i].ID; id != "" {
+			if _, seen := byID[id]; !seen {
+				byID[id] = &old[i]
 			}
 		}
 	}
 	for i := range next {
+		var was *StatusEffect
 		switch {
 		case next[i].ID != "":
-			next[i].Notes = byID[next[i].ID]
+			was = byID[next[i].ID]
 		case i < len(old) && old[i].ID == "":
-			next[i].Notes = old[i].Notes
-		default:
-			next[i].Notes = ""
+			was = &old[i]
+		}
+		next[i].Notes = ""
+		if was != nil {
+			next[i].Notes = was.Notes
+		}
+		if numbers {
+			continue
+		}
+		next[i].Data, next[i].Attributes, next[i].Modifiers = nil, Object{}, []Modifier{}
+		if was != nil {
+			next[i].Data, next[i].Attributes, next[i].Modifiers = was.Data, was.Attributes, was.Modifiers
 		}
 	}
 }

@@ -76,11 +76,10 @@ func TestWritesKeepServerOwnedFields(t *testing.T) {
 	if _, err := f.svc.PatchCombatant(svcCtx, svcHeroCombatant, core.Object{"notes": "secret"}); err != nil {
 		t.Fatal(err)
 	}
-	c, err = players.PutCombatant(svcCtx, svcHeroCombatant, &core.Combatant{ID: svcHeroCombatant, Name: "Hero", Notes: "mine"})
-	if err != nil {
+	if _, err = players.PutCombatant(svcCtx, svcHeroCombatant, &core.Combatant{ID: svcHeroCombatant, Name: "Hero", Notes: "mine"}); err != nil {
 		t.Fatal(err)
 	}
-	if c.Notes != "secret" {
+	if c, _ = f.svc.Combatant(svcCtx, svcHeroCombatant); c.Notes != "secret" {
 		t.Errorf("a player's PUT replaced the notes: %q", c.Notes)
 	}
 	g, err := f.svc.PatchCombatantInGame(svcCtx, svcHeroCombatant, core.Object{"name": "Hero II"})

@@ -2,6 +2,7 @@ package core
 
 import (
 	"context"
+	"log/slog"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -19,6 +20,10 @@ type Service struct {
 	roller     Roller
 	now        func() time.Time
 	live       *Live
+	// drags follows the token drags in progress (drag.go); the service
+	// tells it of every event it publishes (dragsweep.go).
+	drags *Drags
+	log   *slog.Logger
 
 	mu sync.Mutex // the commit lock: serialises commit + publish (see write)
 
@@ -27,7 +32,8 @@ type Service struct {
 }
 
 // ServiceConfig wires a Service. Now defaults to time.Now; Live defaults to
-// fresh live state with remote interaction on.
+// fresh live state with remote interaction on; Log (what goes wrong in the
+// background, such as a drag sweep) to nowhere.
 type ServiceConfig struct {
 	Store  Store
 	Events Publisher
@@ -35,11 +41,12 @@ type ServiceConfig struct {
 	Roller Roller
 	Now    func() time.Time
 	Live   *Live
+	Log    *slog.Logger
 }
 
 // NewService returns a Service over the given store, publisher and rules.
 func NewService(cfg ServiceConfig) *Service {
-	s := &Service{store: cfg.Store, events: cfg.Events, ruleSource: cfg.Rules, roller: cfg.Roller, now: cfg.Now, live: cfg.Live}
+	s := &Service{store: cfg.Store, events: cfg.Events, ruleSource: cfg.Rules, roller: cfg.Roller, now: cfg.Now, live: cfg.Live, log: cfg.Log}
 	if s.now == nil {
 		s.now = time.Now
 	}
@@ -49,8 +56,16 @@ func NewService(cfg ServiceConfig) *Service {
 	if s.events == nil {
 		s.events = NewBus()
 	}
+	if s.log == nil {
+		s.log = slog.New(slog.DiscardHandler)
+	}
+	s.drags = newDrags(s)
 	return s
 }
+
+// Drags returns the service's drag tracker: the hub hands it every
+// tokenMoved, the host console its veto.
+func (s *Service) Drags() *Drags { return s.drags }
 
 // Live returns the in-memory live state (settings, tracked objects).
 func (s *Service) Live() *Live { return s.live }
@@ -60,7 +75,15 @@ func (s *Service) Live() *Live { return s.live }
 func (s *Service) Publish(events ...Event) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.publishLocked(events...)
+}
+
+// publishLocked hands events to the subscribers and tells the drag
+// tracker of them (dragsweep.go). The caller holds the commit lock: every
+// event the service sends goes through here, in commit order.
+func (s *Service) publishLocked(events ...Event) {
 	s.events.Publish(events...)
+	s.drags.published(events)
 }
 
 // write runs fn in one transaction and publishes the events it returns
@@ -91,7 +114,7 @@ func (s *Service) write(ctx context.Context, fn func(tx Tx) ([]Event, error)) er
 		return err
 	}
 	s.generation.Add(1)
-	s.events.Publish(events...)
+	s.publishLocked(events...)
 	return nil
 }
 

@@ -390,11 +390,11 @@ func (s pinned) linkedTokenEvents(tx Tx, combatants []*Combatant) ([]Event, erro
 		if err != nil {
 			return nil, err
 		}
-		shown, err := s.playerTokenIn(tx, t)
+		updated, err := s.tokenEvent(tx, t, t)
 		if err != nil {
 			return nil, err
 		}
-		events = append(events, Event{Name: EventTokenUpdated, Data: shown})
+		events = append(events, updated)
 	}
 	return events, nil
 }

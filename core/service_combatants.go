@@ -8,10 +8,11 @@ func (s *Service) Combatant(ctx context.Context, id string) (*Combatant, error) 
 }
 
 func (s *Service) combatant(ctx context.Context, id string, players bool) (*Combatant, error) {
+	p := s.pin()
 	var c *Combatant
-	err := s.store.View(ctx, func(tx Tx) error {
+	err := p.store.View(ctx, func(tx Tx) error {
 		var err error
-		c, err = combatantFor(tx, id, players)
+		c, err = p.combatantFor(tx, id, players)
 		return err
 	})
 	return c, err
@@ -47,7 +48,7 @@ func (s *Service) patchCombatant(ctx context.Context, id string, patch Object, p
 // fields kept.
 func (s *Service) replaceCombatant(ctx context.Context, id string, e edit[Combatant], players bool) (*Combatant, error) {
 	return replaceStored(s, ctx, e,
-		func(tx Tx) (*Combatant, error) { return combatantFor(tx, id, players) },
+		func(p pinned, tx Tx) (*Combatant, error) { return p.combatantFor(tx, id, players) },
 		func(next, old *Combatant) { next.restoreServerOwned(old, players) },
 		pinned.storeCombatant)
 }
@@ -62,10 +63,21 @@ func (s pinned) storeCombatant(tx Tx, c *Combatant) ([]Event, error) {
 	if err := checkEncodedSize("combatant", c, MaxCombatantBytes); err != nil {
 		return nil, err
 	}
+	prev, err := tx.Combatant(c.ID)
+	if IsNotFound(err) {
+		prev, err = nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
 	if err := tx.PutCombatant(c); err != nil {
 		return nil, err
 	}
-	events := []Event{{Name: EventCombatantUpdated, Data: c}}
+	updated, err := s.combatantEvent(tx, c, prev)
+	if err != nil {
+		return nil, err
+	}
+	events := []Event{updated}
 	if c.EntityID == "" || s.rules == nil {
 		return events, nil
 	}
@@ -88,4 +100,35 @@ func (s pinned) storeCombatant(tx Tx, c *Combatant) ([]Event, error) {
 		return nil, err
 	}
 	return append(events, Event{Name: EventEntityUpdated, Data: e}), nil
+}
+
+// combatantEvent is combatantUpdated for c as just stored in tx, prev its
+// version before (nil when new). The game master gets c whole. Players
+// get it only when it is in the primary campaign's game: a visible one as
+// they see it (playerCombatantIn), a hidden one that they saw before as
+// ForPlayers' {id, hidden} stub, so that they drop it; of one hidden all
+// along they learn nothing, not even its id.
+func (s pinned) combatantEvent(tx Tx, c, prev *Combatant) (Event, error) {
+	event := Event{Name: EventCombatantUpdated, Data: HostOnly(c)}
+	if s.rules == nil {
+		return event, nil
+	}
+	primary, err := s.primaryCampaign(tx)
+	if IsNotFound(err) || err == nil && primary.ID != c.Campaign {
+		return event, nil
+	}
+	if err != nil {
+		return Event{}, err
+	}
+	switch {
+	case !c.Hidden:
+		players, err := s.playerCombatantIn(tx, c)
+		if err != nil {
+			return Event{}, err
+		}
+		event.Data = Views{Players: players, Host: c}
+	case prev != nil && !prev.Hidden:
+		event.Data = Views{Players: c, Host: c} // ForPlayers sends players {id, hidden}
+	}
+	return event, nil
 }

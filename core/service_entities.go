@@ -76,7 +76,7 @@ func (s *Service) PatchEntity(ctx context.Context, kind, id string, patch Object
 // kind is empty), its server-owned fields kept.
 func (s *Service) replaceEntity(ctx context.Context, kind, id string, e edit[Entity]) (*Entity, error) {
 	return replaceStored(s, ctx, e,
-		func(tx Tx) (*Entity, error) { return entityOfKind(tx, kind, id) },
+		func(_ pinned, tx Tx) (*Entity, error) { return entityOfKind(tx, kind, id) },
 		func(next, old *Entity) {
 			next.restoreServerOwned(old)
 			if e.whole != nil && next.System == "" {
@@ -123,7 +123,11 @@ func (s pinned) storeEntity(tx Tx, e *Entity) ([]Event, error) {
 		if err := tx.PutCombatant(c); err != nil {
 			return nil, err
 		}
-		events = append(events, Event{Name: EventCombatantUpdated, Data: c})
+		updated, err := s.combatantEvent(tx, c, c) // the entity changes numbers, not whether it is hidden
+		if err != nil {
+			return nil, err
+		}
+		events = append(events, updated)
 	}
 	return events, nil
 }

@@ -48,7 +48,13 @@ func (s *Service) ShowMap(ctx context.Context, mapID string) (*Screen, error) {
 			}
 			events = append(events, Event{Name: EventMapLoaded, Data: Views{Players: players, Host: host}})
 		}
-		return events, nil
+		// The tokens players see changed: so do the token links of the
+		// combatants they see (shownLinks).
+		game, err := p.linkedGameEvents(tx, func(c *Combatant) bool { return c.TokenID != nil })
+		if err != nil {
+			return nil, err
+		}
+		return append(events, game...), nil
 	})
 	return out, err
 }

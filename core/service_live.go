@@ -28,7 +28,7 @@ func (s *Service) UpdateSettings(ctx context.Context, p SettingsPatch) (Settings
 	}
 	settings := l.settings
 	l.mu.Unlock()
-	s.events.Publish(events...)
+	s.publishLocked(events...)
 	return settings, nil
 }
 
@@ -60,6 +60,6 @@ func (s *Service) TrackObject(name string, objects []*TrackedObject) error {
 	if name != EventTrackedObjectsUpdated && len(objects) == 1 {
 		data = objects[0]
 	}
-	s.events.Publish(Event{Name: name, Data: data})
+	s.publishLocked(Event{Name: name, Data: data})
 	return nil
 }

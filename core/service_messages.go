@@ -38,11 +38,12 @@ func (s *Service) createMessage(ctx context.Context, m *Message, refuseBadRoll b
 	// text: rolling it again would read nested arrays as [[...]] dice.
 	alreadyRolled := out.Type == MessageRoll || out.Type == "tableRoll"
 	if p.roller != nil && !alreadyRolled {
-		stored, rolls, err := p.roller.RollText(m.Text)
+		stored, raws, command, err := p.roller.RollText(m.Text)
 		if err != nil {
 			return nil, Invalidf("message: %s", err.Error())
 		}
-		if refuseBadRoll && isRollCommand(m.Text) {
+		rolls := rollResults(raws) // each decoded once, here
+		if refuseBadRoll && command {
 			if msg := failedRoll(rolls); msg != "" {
 				return nil, Invalidf("%s", msg)
 			}
@@ -52,7 +53,7 @@ func (s *Service) createMessage(ctx context.Context, m *Message, refuseBadRoll b
 		}
 		out.Text = stored
 		out.Rolls = rolls
-		if len(rolls) > 0 && isRollCommand(m.Text) {
+		if len(rolls) > 0 && command {
 			out.Type = MessageRoll
 		}
 	}

@@ -90,20 +90,3 @@ func (s *Service) DeleteToken(ctx context.Context, id string) error {
 		return []Event{{Name: EventTokensUpdated, Data: views}}, nil
 	})
 }
-
-// onPlayerScreen reports whether a map is on the primary campaign's player
-// screen.
-func (s pinned) onPlayerScreen(tx Tx, mapID string) (bool, error) {
-	c, err := s.primaryCampaign(tx)
-	if IsNotFound(err) {
-		return false, nil
-	}
-	if err != nil {
-		return false, err
-	}
-	screen, err := tx.Screen(c.ID)
-	if err != nil {
-		return false, err
-	}
-	return screen.MapID == mapID, nil
-}

@@ -26,15 +26,20 @@ func (s pinned) playerTokens(tokens []*Token, combatants []*Combatant) []*Token 
 // playerToken is one token of playerTokens; c is its combatant or nil.
 func (s pinned) playerToken(t *Token, c *Combatant) *Token {
 	cp := *t
+	if t.Vision != nil && t.Vision.Sight != nil {
+		v := *t.Vision
+		v.Sight = nil // derived: WithSight computes it for the tokens players see by
+		cp.Vision = &v
+	}
 	cp.Size = TokenSize(t.Width, t.Height)
 	cp.Health, cp.Hitpoints, cp.Bloodied, cp.Dead, cp.Combatant = nil, nil, nil, nil, nil
 	if c != nil && !c.Hidden {
 		cp.Health, cp.Hitpoints = s.health(c)
 		bloodied, dead := c.Bloodied, c.Defeated
 		cp.Bloodied, cp.Dead = &bloodied, &dead
-		cp.Combatant = playerCombatant(c)
+		cp.Combatant = playerCombatant(c, t.ID)
 	} else if t.Combatant != nil && !t.Combatant.Hidden {
-		cp.Combatant = playerCombatant(t.Combatant) // one stored with the token, without its data
+		cp.Combatant = playerCombatant(t.Combatant, t.ID) // one stored with the token, without its data
 	}
 	return &cp
 }

@@ -7,14 +7,14 @@ import "context"
 // client's edit, put back what the server owns (restore), and store it
 // with its events. It returns the version stored.
 func replaceStored[T any](s *Service, ctx context.Context, e edit[T],
-	read func(tx Tx) (*T, error),
+	read func(p pinned, tx Tx) (*T, error),
 	restore func(next, old *T),
 	store func(p pinned, tx Tx, next *T) ([]Event, error),
 ) (*T, error) {
 	p := s.pin()
 	var out *T
 	err := p.write(ctx, func(tx Tx) ([]Event, error) {
-		old, err := read(tx)
+		old, err := read(p, tx)
 		if err != nil {
 			return nil, err
 		}

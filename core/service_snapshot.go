@@ -5,7 +5,7 @@ import "context"
 // Snapshot assembles GET /api for the loaded system's primary campaign:
 // the game with its combatants, the map on the player screen, the screen,
 // the 30 most recent messages (oldest first), tracked objects and pause.
-// Hidden combatants and hidden map objects are left out (playerGame,
+// Hidden combatants and hidden map objects are left out (playerGameIn,
 // PlayerMap): the snapshot is what players see.
 func (s *Service) Snapshot(ctx context.Context) (*Snapshot, error) {
 	p := s.pin()
@@ -24,7 +24,7 @@ func (s *Service) Snapshot(ctx context.Context) (*Snapshot, error) {
 			return err
 		}
 		game.Combatants = combatants
-		if snap.Game, err = p.withCreatures(tx, playerGame(game)); err != nil {
+		if snap.Game, err = p.playerGameIn(tx, game); err != nil {
 			return err
 		}
 		screen, err := tx.Screen(c.ID)

@@ -32,16 +32,16 @@ func (svcRules) Ranges(kind string) []string {
 // bracket; text "fail" is an error.
 type svcRoller struct{}
 
-func (svcRoller) RollText(text string) (string, []json.RawMessage, error) {
+func (svcRoller) RollText(text string) (string, []json.RawMessage, bool, error) {
 	if text == "fail" {
-		return "", nil, fmt.Errorf("nothing to roll")
+		return "", nil, false, fmt.Errorf("nothing to roll")
 	}
 	var rolls []json.RawMessage
 	n := strings.Count(text, "[[")
 	for i := 0; i < n; i++ {
 		rolls = append(rolls, json.RawMessage(`{"total":4}`))
 	}
-	return strings.ReplaceAll(text, "]]", "=4]]"), rolls, nil
+	return strings.ReplaceAll(text, "]]", "=4]]"), rolls, false, nil
 }
 
 // svcRecorder records published events.
@@ -400,26 +400,6 @@ func TestUpdateSettingsPublishesOnlyChanges(t *testing.T) {
 	snap, _ := f.svc.Snapshot(svcCtx)
 	if !snap.Paused || snap.Screen.RemoteInteraction {
 		t.Fatalf("snapshot does not reflect settings: paused %v remote %v", snap.Paused, snap.Screen.RemoteInteraction)
-	}
-}
-
-func TestCreateMessageRollCommandsInAnyCase(t *testing.T) {
-	f := newSvcFixture(t, true)
-	for _, text := range []string{"/roll [[1d6]]", "/R [[1d6]]", "/r\t[[1d6]]", "  /ROLL [[1d6]]"} {
-		out, err := f.svc.CreateMessage(svcCtx, &core.Message{Text: text})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if out.Type != core.MessageRoll {
-			t.Errorf("%q stored as type %q, want roll", text, out.Type)
-		}
-	}
-	out, err := f.svc.CreateMessage(svcCtx, &core.Message{Text: "/rolling [[1d6]] is not a command"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if out.Type != core.MessageChat {
-		t.Errorf("a word starting with /r became type %q", out.Type)
 	}
 }
 

@@ -8,10 +8,11 @@ func (s *Service) Token(ctx context.Context, id string) (*Token, error) {
 }
 
 func (s *Service) token(ctx context.Context, id string, players bool) (*Token, error) {
+	p := s.pin()
 	var t *Token
-	err := s.store.View(ctx, func(tx Tx) error {
+	err := p.store.View(ctx, func(tx Tx) error {
 		var err error
-		t, err = tokenFor(tx, id, players)
+		t, err = p.tokenFor(tx, id, players)
 		return err
 	})
 	return t, err
@@ -49,7 +50,7 @@ func (s *Service) patchToken(ctx context.Context, id string, patch Object, playe
 // kept.
 func (s *Service) replaceToken(ctx context.Context, id string, e edit[Token], players bool) (*Token, error) {
 	return replaceStored(s, ctx, e,
-		func(tx Tx) (*Token, error) { return tokenFor(tx, id, players) },
+		func(p pinned, tx Tx) (*Token, error) { return p.tokenFor(tx, id, players) },
 		func(next, old *Token) { next.restoreServerOwned(old, players) },
 		pinned.storeToken)
 }
@@ -63,12 +64,78 @@ func (s pinned) storeToken(tx Tx, t *Token) ([]Event, error) {
 	if err := checkEncodedSize("token", t, MaxTokenBytes); err != nil {
 		return nil, err
 	}
-	if err := tx.PutToken(t); err != nil {
-		return nil, err
+	prev, err := tx.Token(t.ID)
+	if IsNotFound(err) {
+		prev, err = nil, nil
 	}
-	shown, err := s.playerTokenIn(tx, t)
 	if err != nil {
 		return nil, err
 	}
-	return []Event{{Name: EventTokenUpdated, Data: shown}}, nil
+	if err := tx.PutToken(t); err != nil {
+		return nil, err
+	}
+	updated, err := s.tokenEvent(tx, t, prev)
+	if err != nil {
+		return nil, err
+	}
+	events := []Event{updated}
+	if prev != nil && prev.Hidden != t.Hidden {
+		// The combatants players see name it now, or no longer (shownLinks).
+		game, err := s.linkedGameEvents(tx, func(c *Combatant) bool { return c.TokenID != nil && *c.TokenID == t.ID })
+		if err != nil {
+			return nil, err
+		}
+		events = append(events, game...)
+	}
+	return events, nil
+}
+
+// linkedGameEvents is gameUpdated for the primary campaign's game when a
+// visible combatant of it is linked as links says: what players see of
+// its token link changed. None otherwise.
+func (s pinned) linkedGameEvents(tx Tx, links func(*Combatant) bool) ([]Event, error) {
+	if s.rules == nil {
+		return nil, nil
+	}
+	c, err := s.primaryCampaign(tx)
+	if IsNotFound(err) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	combatants, err := tx.Combatants(c.ID)
+	if err != nil {
+		return nil, err
+	}
+	for _, cb := range combatants {
+		if !cb.Hidden && links(cb) {
+			return s.gameEvents(tx, c.ID)
+		}
+	}
+	return nil, nil
+}
+
+// tokenEvent is tokenUpdated for t as just stored in tx, prev its version
+// before (nil when new; t itself when only what is derived from its
+// combatant changed). The game master gets it with the fields derived from
+// its combatant and its sight (playerTokenIn). Players get it only when
+// they see it now, or saw it before and it was just hidden (the hub sends
+// them {id, hidden} so that they drop it): a token on a map that is not on
+// the player screen, or hidden all along, is the game master's alone,
+// its id included. The hub strips what players do not see of a token they
+// do (TokenForPlayers: a foe's sight).
+func (s pinned) tokenEvent(tx Tx, t, prev *Token) (Event, error) {
+	shown, err := s.playerTokenIn(tx, t)
+	if err != nil {
+		return Event{}, err
+	}
+	screen, err := s.playerScreenMap(tx)
+	if err != nil {
+		return Event{}, err
+	}
+	if TokenShown(t, screen) || TokenShown(prev, screen) {
+		return Event{Name: EventTokenUpdated, Data: shown}, nil
+	}
+	return Event{Name: EventTokenUpdated, Data: HostOnly(shown)}, nil
 }

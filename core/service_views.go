@@ -10,13 +10,13 @@ func (s pinned) hostMapIn(tx Tx, m *Map) (*Map, error) {
 	}
 	out := *m
 	out.Tokens = s.playerTokens(m.Tokens, combatants)
-	return WithSight(&out), nil
+	return withHostSight(&out), nil
 }
 
 // hostGame is a game with every combatant and its creatures as the game
 // master sees them.
 func (s pinned) gameViews(tx Tx, g *Game) (Views, error) {
-	players, err := s.withCreatures(tx, playerGame(g))
+	players, err := s.playerGameIn(tx, g)
 	if err != nil {
 		return Views{}, err
 	}

@@ -5,11 +5,19 @@ import (
 	"fmt"
 )
 
-// Version and Build identify the running application. cmd/companion may
-// override them at link time (-ldflags "-X ...").
+// Version and Build identify the running application (GET /api, the app
+// event). A release build sets Version, Commit and Date at link time
+// (-ldflags "-X github.com/vttapp/companion/core.Version=..."; see
+// .goreleaser.yaml). Build stays the number clients compare: the real web
+// client reads 1 as a current server (docs/client-compatibility.md).
 var (
 	Version = "0.1.0"
 	Build   = 1
+	// Commit is the source revision and Date the build time (RFC 3339) of a
+	// release build; empty otherwise (cmd/companion then reads what the Go
+	// toolchain stamped, if anything).
+	Commit = ""
+	Date   = ""
 )
 
 // Client is a connected WebSocket client (contract 2.2).
@@ -115,7 +123,11 @@ const (
 
 // Movement is the payload of tokenMoved and the other *Moved events.
 type Movement struct {
-	ID       string       `json:"id"`
+	ID string `json:"id"`
+	// MapID is the map the token stands on: the server sets it on every
+	// tokenMoved it sends (an extension; a client's is ignored), so that a
+	// page showing another map ignores the message.
+	MapID    string       `json:"mapId,omitempty"`
 	X        float64      `json:"x"`
 	Y        float64      `json:"y"`
 	State    string       `json:"state"`

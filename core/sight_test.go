@@ -81,7 +81,7 @@ func TestDoorRecomputesTokenVision(t *testing.T) {
 			if err != nil {
 				return nil, err
 			}
-			tok.X, tok.Y = 50, 50
+			tok.X, tok.Y, tok.Role = 50, 50, core.RoleFriendly
 			tok.Vision = &core.Vision{ID: "v-" + id, Enabled: true}
 			if err := tx.PutToken(tok); err != nil {
 				return nil, err

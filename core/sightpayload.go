@@ -34,14 +34,30 @@ func SightSegments(m *Map) [][4]float64 {
 	return segments
 }
 
-// hasSight reports whether a token casts vision players may see.
+// hasSight reports whether a token casts vision: it is not hidden and its
+// vision is on. The game master receives the sight of every such token.
 func hasSight(t *Token) bool { return !t.Hidden && t.Vision != nil && t.Vision.Enabled }
 
-// MapSights computes the sight of every visible token with vision and of
-// every enabled light of m, in that order, when m has line of sight on
-// (nil otherwise: the client draws no vision layer then). m should be the
-// players' map (PlayerMap): hidden tokens are skipped anyway.
-func MapSights(m *Map) []Sight {
+// PartySight reports whether players receive a token's sight: it casts
+// vision (hasSight) and it is the party's, a friendly token or a player
+// character's, the tokens whose sight a player page shows (the
+// shared-vision mode then picks among them on the page). What a foe or a
+// neutral creature sees is the game master's: a client that draws every
+// sight it receives, as the Encounter+ web client does, would light for
+// players what only the monster sees. A player's write cannot make a
+// token the party's (Token.keepFromPlayers).
+func PartySight(t *Token) bool {
+	return hasSight(t) && (t.Role == RoleFriendly || t.Player)
+}
+
+// MapSights computes the sight players receive on m (PartySight) and
+// that of every enabled light, in that order, when m has line of sight
+// on (nil otherwise: the client draws no vision layer then). m should be
+// the players' map (PlayerMap): hidden tokens are skipped anyway.
+func MapSights(m *Map) []Sight { return mapSights(m, PartySight) }
+
+// mapSights is MapSights for the tokens viewer accepts.
+func mapSights(m *Map, viewer func(*Token) bool) []Sight {
 	if m == nil || !m.LineOfSight {
 		return nil
 	}
@@ -49,7 +65,7 @@ func MapSights(m *Map) []Sight {
 	box := sightBox(m, segments)
 	out := []Sight{}
 	for _, t := range m.Tokens {
-		if hasSight(t) {
+		if viewer(t) {
 			out = append(out, Sight{Key: VisionSightKey(t.Vision.ID), X: t.X, Y: t.Y, Polygon: VisionPolygon(t.X, t.Y, segments, box)})
 		}
 	}
@@ -61,11 +77,18 @@ func MapSights(m *Map) []Sight {
 	return out
 }
 
-// WithSight returns a copy of the players' map m whose tokens with vision
-// carry vision.sight and whose enabled lights carry sight (see MapSights);
-// m itself when line of sight is off. m is never changed.
-func WithSight(m *Map) *Map {
-	sights := MapSights(m)
+// WithSight returns a copy of the players' map m whose party tokens carry
+// vision.sight and whose enabled lights carry sight (see MapSights); m
+// itself when line of sight is off. Any other token's vision.sight is
+// null. m is never changed.
+func WithSight(m *Map) *Map { return withSight(m, PartySight) }
+
+// withHostSight is WithSight as the game master receives it: the sight of
+// every token that casts vision.
+func withHostSight(m *Map) *Map { return withSight(m, hasSight) }
+
+func withSight(m *Map, viewer func(*Token) bool) *Map {
+	sights := mapSights(m, viewer)
 	if sights == nil {
 		return m
 	}
@@ -77,8 +100,11 @@ func WithSight(m *Map) *Map {
 	out.Tokens = make([]*Token, len(m.Tokens))
 	for i, t := range m.Tokens {
 		out.Tokens[i] = t
-		if hasSight(t) {
+		switch {
+		case viewer(t):
 			out.Tokens[i] = tokenWithSight(t, byKey[VisionSightKey(t.Vision.ID)])
+		case t.Vision != nil && t.Vision.Sight != nil:
+			out.Tokens[i] = tokenWithSight(t, nil) // a sight stored or written by a client is never passed on
 		}
 	}
 	out.Lights = make([]Light, len(m.Lights))
@@ -111,10 +137,15 @@ func sightsIn(m *Map) []Sight {
 	return out
 }
 
+// tokenWithSight is a copy of t whose vision.sight is s (null when s is
+// nil).
 func tokenWithSight(t *Token, s *Sight) *Token {
 	cp := *t
 	v := *t.Vision
-	v.Sight = s
+	v.Sight = nil
+	if s != nil {
+		v.Sight = s
+	}
 	cp.Vision = &v
 	return &cp
 }

@@ -1,16 +1,21 @@
 package core
 
+// What players and the game master receive of an event. The core decides
+// it all: whether players get an event at all, and the payload each side
+// gets. The hub only encodes the payloads it is handed (PlayersPayload,
+// HostPayload), once per side.
+
 // Views is an event payload that players and the game master see
-// differently. The host console's live socket (routes/hub/host.go) gets
-// Host; players get Players, which the hub still redacts as every player
-// payload. A nil Players means the event is for the game master alone (a
-// private roll, the drag of a hidden token); a nil Host means the host
-// gets what players get.
+// differently. The host console's live socket gets Host; players get
+// Players, which ForPlayers still redacts as every player payload. A nil
+// Players means the event is for the game master alone (a private roll,
+// the drag of a hidden token); a nil Host means the host gets what
+// players get.
 //
-// Most events need no Views: their payload is the whole object and the
-// hub redacts it for players (a hidden token as {id, hidden}). Views is for
-// payloads the core itself must build for players, such as a game whose
-// creature list is computed without the hidden combatants.
+// Most events need no Views: their payload is the whole object and
+// ForPlayers redacts it for players (a hidden token as {id, hidden}).
+// Views is for payloads the core itself must build for players, such as a
+// game whose creature list is computed without the hidden combatants.
 type Views struct {
 	Players any
 	Host    any
@@ -19,9 +24,9 @@ type Views struct {
 // HostOnly wraps a payload only the game master may receive.
 func HostOnly(data any) Views { return Views{Host: data} }
 
-// PlayersView returns the payload players receive from an event's data:
-// Views.Players, or the data itself. Tests and other subscribers that
-// read what players get use it.
+// PlayersView returns the payload players receive from an event's data
+// before ForPlayers redacts it: Views.Players, or the data itself. Tests
+// and other subscribers that read what players get use it.
 func PlayersView(data any) any {
 	if v, ok := data.(Views); ok {
 		return v.Players
@@ -36,6 +41,100 @@ func HostView(data any) any {
 			return v.Players
 		}
 		return v.Host
+	}
+	return data
+}
+
+// PlayersPayload is what players receive of an event's data, ready to
+// encode, and whether they receive it at all (Views with no Players is for
+// the game master alone).
+func PlayersPayload(data any) (any, bool) {
+	if v, ok := data.(Views); ok {
+		if v.Players == nil {
+			return nil, false
+		}
+		return ForPlayers(v.Players), true
+	}
+	return ForPlayers(data), true
+}
+
+// HostPayload is what the game master receives of an event's data, ready
+// to encode: HostView, with a token sent alone naming its map.
+func HostPayload(data any) any { return onMap(HostView(data)) }
+
+// HostPayloadDiffers reports whether the game master's payload of an
+// event may differ from the players': a Views, or a type ForPlayers may
+// change. Where it does not, one encoding serves both.
+func HostPayloadDiffers(data any) bool {
+	switch data.(type) {
+	case Views, *Token, *Combatant, *Game, []*Combatant, *Map, []*Token:
+		return true
+	}
+	return false
+}
+
+// hiddenStub is what players learn of a hidden token or combatant they
+// saw before: that it is hidden, so a client showing it can drop it, and
+// nothing else.
+type hiddenStub struct {
+	ID     string `json:"id"`
+	Hidden bool   `json:"hidden"`
+}
+
+// ForPlayers returns an event's payload (or a reply's) as players may see
+// it: a hidden token or combatant as {id, hidden}; a token sent alone as
+// TokenForPlayers shows it, naming its map; a combatant as
+// CombatantForPlayers; a game without its hidden combatants and their
+// turns (GameForPlayers); a map without its hidden objects (PlayerMap); a
+// list without its hidden tokens or combatants. The WebSocket clients of
+// the public listener are players and player displays (the game master
+// uses the host console), so this is applied to everything they receive,
+// the same rules GET /api follows. data is never changed. Whether players
+// receive an event at all is decided where it is made (Views).
+func ForPlayers(data any) any {
+	switch v := data.(type) {
+	case *Token:
+		if v != nil && v.Hidden {
+			return hiddenStub{ID: v.ID, Hidden: true}
+		}
+		return onMap(TokenForPlayers(v))
+	case *Combatant:
+		if v != nil && v.Hidden {
+			return hiddenStub{ID: v.ID, Hidden: true}
+		}
+		return CombatantForPlayers(v)
+	case *Game:
+		if v != nil {
+			return GameForPlayers(v)
+		}
+	case []*Combatant:
+		if v != nil {
+			return playerCombatants(v)
+		}
+	case *Map:
+		return PlayerMap(v)
+	case []*Token:
+		if tokensHaveHidden(v) {
+			return visibleTokens(v)
+		}
+	}
+	return data
+}
+
+// tokenOnMap is a token sent alone (tokenUpdated, the answer to
+// updateToken) with the map it stands on, an extension beside the
+// contract's Token: a page showing another map ignores it. Token.MapID is
+// not part of the published token, so it is added here.
+type tokenOnMap struct {
+	*Token
+	MapID string `json:"mapId,omitempty"`
+}
+
+// onMap names the map of a token sent alone; any other payload is
+// returned as it is.
+func onMap(data any) any {
+	if t, ok := data.(*Token); ok && t != nil {
+		return tokenOnMap{Token: t, MapID: t.MapID}
 	}
 	return data
 }

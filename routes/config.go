@@ -17,9 +17,8 @@ import (
 // Config wires the handlers to the rest of the application.
 type Config struct {
 	Service *core.Service
-	// Bus is not read by the handlers: the Hub subscribes to the bus it is
-	// given in hub.New.
-	Bus *core.Bus
+	// Hub is the live game's WebSocket engine; it follows the service's
+	// events through the bus hub.New subscribed it to.
 	Hub *hub.Hub
 	// DataDir holds companion.db and the served folders modules/,
 	// campaigns/, systems/ and others/.
@@ -27,6 +26,9 @@ type Config struct {
 	Log     *slog.Logger
 	// MaxBodyBytes limits request bodies on writes (413 past it).
 	MaxBodyBytes int64
+	// BodyTimes bounds how long a request body may take to arrive
+	// (bodytime.go; zero fields take the defaults).
+	BodyTimes BodyTimes
 	// AllowOrigins lists Origins besides this server's own whose pages may
 	// write (routes/crosssite.go); the WebSocket Origin check uses
 	// hub.Options.AllowOrigins, given to hub.New (the same --allow-origin).
@@ -38,6 +40,14 @@ type Config struct {
 	// Web holds the browser pages (landing page, host console); nil serves
 	// the embedded web.FS. The built-in client comes from web.Client().
 	Web fs.FS
+
+	// JoinName is the name players can type, advertised by mDNS (such as
+	// "companion.local"); the landing page shows it beside the addresses.
+	// Empty: not advertised.
+	JoinName string
+	// InstanceID identifies this server process on the host listener's
+	// /api/-/live (routes/health.go).
+	InstanceID string
 
 	Systems      *systems.Holder       // the loaded game system
 	Imports      *imports.Manager      // import offers and installers

@@ -12,6 +12,9 @@ import (
 // statusOf is the one place that maps a core error kind to an HTTP status
 // (contract section 7).
 func statusOf(err error) int {
+	if errors.Is(err, errBodyTooSlow) {
+		return http.StatusRequestTimeout // bodytime.go
+	}
 	switch core.KindOf(err) {
 	case core.KindInvalid:
 		return http.StatusBadRequest
@@ -56,11 +59,15 @@ func writeMessage(w http.ResponseWriter, status int, text string) {
 }
 
 // bodyError turns a failure to read or decode a request body into a core
-// error: too large (413) or invalid (400) with a text naming what is wrong.
+// error: too large (413), too slow (408) or invalid (400) with a text
+// naming what is wrong.
 func bodyError(err error) error {
 	var tooLarge *http.MaxBytesError
 	if errors.As(err, &tooLarge) {
 		return core.TooLargef("request body is larger than the limit of %d bytes", tooLarge.Limit)
+	}
+	if errors.Is(err, errBodyTooSlow) {
+		return &core.Error{Kind: core.KindInvalid, Message: errBodyTooSlow.Error(), Err: errBodyTooSlow}
 	}
 	if core.KindOf(err) != core.KindInternal {
 		return err

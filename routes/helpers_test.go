@@ -42,6 +42,7 @@ type testEnv struct {
 type envOptions struct {
 	noCampaign   bool
 	maxBodyBytes int64
+	bodyTimes    BodyTimes
 	seed         func(tx core.Tx) error
 }
 
@@ -50,7 +51,8 @@ func newEnv(t testing.TB, opt envOptions) *testEnv {
 	g := testkit.NewGame(t, testkit.GameOptions{NoCampaign: opt.noCampaign, Seed: opt.seed})
 	live := hub.New(g.Service, g.Bus, g.Log, hub.Options{})
 	cfg := Config{
-		Service: g.Service, Bus: g.Bus, Hub: live, Systems: g.Holder, DataDir: g.DataDir, MaxBodyBytes: opt.maxBodyBytes, Log: g.Log,
+		Service: g.Service, Hub: live, Systems: g.Holder, DataDir: g.DataDir, MaxBodyBytes: opt.maxBodyBytes, Log: g.Log,
+		BodyTimes: opt.bodyTimes,
 	}
 	srv := httptest.NewServer(NewPublicHandler(cfg))
 	t.Cleanup(func() { live.Close(); srv.Close() })

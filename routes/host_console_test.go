@@ -52,7 +52,7 @@ func newConsoleEnv(t testing.TB) *consoleEnv {
 	}})
 	live := hub.New(g.Service, g.Bus, nil, hub.Options{})
 	status := &systems.ReloadStatus{}
-	cfg := Config{Service: g.Service, Bus: g.Bus, Hub: live, Systems: g.Holder, SystemStatus: status, DataDir: t.TempDir()}
+	cfg := Config{Service: g.Service, Hub: live, Systems: g.Holder, SystemStatus: status, DataDir: t.TempDir()}
 	env := &consoleEnv{svc: g.Service, store: g.Store, events: g.Events, status: status, dataDir: cfg.DataDir, liveHub: live,
 		public: httptest.NewServer(NewPublicHandler(cfg)), host: httptest.NewServer(NewHostHandler(cfg))}
 	t.Cleanup(func() { live.Close(); env.public.Close(); env.host.Close() })

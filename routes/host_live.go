@@ -28,7 +28,7 @@ func mountHostLive(r chi.Router, cfg Config) {
 			hostSettingsError(w, err)
 			return
 		}
-		blocked, err := cfg.Hub.Drags().Veto(r.Context(), id)
+		blocked, err := cfg.Service.Drags().Veto(r.Context(), id)
 		if err != nil {
 			hostSettingsError(w, core.Internal(err))
 			return

@@ -151,7 +151,7 @@ func TestHostLeavingMidDragOfAHiddenTokenTellsPlayersNothing(t *testing.T) {
 	host.waitFor("tokenMoved", tokenA, `"state":"start"`)
 	host.Conn.Close() // the drag is cancelled for the host alone
 	deadline := time.Now().Add(2 * time.Second)
-	for e.liveHub.Drags().Dragging(tokenA) != "" {
+	for e.svc.Drags().Dragging(tokenA) != "" {
 		if time.Now().After(deadline) {
 			t.Fatal("the host's drag outlived its socket")
 		}

@@ -3,7 +3,9 @@ package routes
 import (
 	"encoding/json"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -76,6 +78,10 @@ func TestImportAPIRejects(t *testing.T) {
 		{"file in query", "?url=file%3A%2F%2F%2Fetc%2Fpasswd", "", "Only https URLs can be imported from a link, not 'file'."},
 		{"not a url", "", `{"url":"bats.module"}`, "is not an absolute URL"},
 		{"empty url", "", `{"url":""}`, "is not an absolute URL"},
+		// Port out of range: url.Parse takes any digits; no connection can.
+		{"port out of range", "", `{"url":"http://10.0.0.1:99999/x"}`, "'http://10.0.0.1:99999/x' has a port out of range (1 to 65535). Only https URLs can be imported from a link."},
+		{"port zero", "", `{"manifest":"https://example.org:0/m.json"}`, "has a port out of range"},
+		{"port out of range in query", "?url=https%3A%2F%2Fexample.org%3A65536%2Fa.module", "", "has a port out of range"},
 		{"number url", "", `{"url":42}`, "must be a string"},
 		{"body an array", "", `["https://a.org/x.module"]`, imports.MsgBodyNotJSON},
 		{"body a string", "", `"https://a.org/x.module"`, imports.MsgBodyNotJSON},
@@ -125,5 +131,50 @@ func TestImportAPIWithoutManager(t *testing.T) {
 	h.ServeHTTP(rec, newRequest("POST", "/api/import", `{"url":"https://example.org/a.module"}`))
 	if rec.Code != http.StatusServiceUnavailable || !strings.Contains(rec.Body.String(), `"error"`) {
 		t.Errorf("%d %s", rec.Code, rec.Body)
+	}
+}
+
+// One device cannot fill the offer list: past imports.DefaultMaxOffersPerAddress
+// waiting offers from its address, its requests are refused (400, the
+// contract's one-key body), and another device's offer still reaches the
+// person at the device. Before, 100 requests from one address filled the
+// list and the other device was refused.
+func TestImportAPIFloodFromOneAddressHidesNoOffer(t *testing.T) {
+	env := newImportEnv(t)
+	post := func(remote, source string) (int, string) {
+		req := httptest.NewRequest("POST", "/api/import", strings.NewReader(`{"url":"`+source+`"}`))
+		req.Host = "127.0.0.1"
+		req.RemoteAddr = remote
+		req.Header.Set("Content-Type", "application/json")
+		rec := httptest.NewRecorder()
+		env.public.Config.Handler.ServeHTTP(rec, req)
+		return rec.Code, rec.Body.String()
+	}
+	accepted := 0
+	for i := range 100 {
+		status, body := post("10.0.0.9:4000", "https://example.org/junk"+strconv.Itoa(i)+".module")
+		switch status {
+		case http.StatusAccepted:
+			accepted++
+		case http.StatusBadRequest:
+			if !strings.Contains(body, `"error"`) || !strings.Contains(body, "from this address") {
+				t.Fatalf("refusal: %s", body)
+			}
+		default:
+			t.Fatalf("status %d %s", status, body)
+		}
+	}
+	if accepted != imports.DefaultMaxOffersPerAddress {
+		t.Errorf("%d offers from one address accepted, want %d", accepted, imports.DefaultMaxOffersPerAddress)
+	}
+	if status, body := post("10.0.0.10:4000", "https://example.org/real.module"); status != http.StatusAccepted {
+		t.Fatalf("another device's offer: %d %s", status, body)
+	}
+	found := false
+	for _, o := range env.manager.Offers() {
+		found = found || o.URL == "https://example.org/real.module" && o.From == "api 10.0.0.10"
+	}
+	if !found {
+		t.Error("the real offer is not in the list")
 	}
 }

@@ -276,3 +276,13 @@ func TestHostImportUploadsAndURLs(t *testing.T) {
 		t.Error("zip slip wrote outside the data folder")
 	}
 }
+
+// GET /host/api/imports lists the direct imports still running: none when
+// idle (an empty list, never null).
+func TestHostRunningImportsIdle(t *testing.T) {
+	env := newImportEnv(t)
+	status, reply := testkit.Do(t, "GET", env.host.URL+"/host/api/imports", "", nil)
+	if status != http.StatusOK || strings.TrimSpace(string(reply)) != "[]" {
+		t.Errorf("%d %s", status, reply)
+	}
+}

@@ -28,7 +28,7 @@ func mountImport(r chi.Router, cfg Config) {
 			writeImportError(w, http.StatusBadRequest, importMessage(err))
 			return
 		}
-		if _, err := cfg.Imports.Offer(src, "api "+clientHost(req)); err != nil {
+		if _, err := cfg.Imports.OfferFrom(src, clientHost(req)); err != nil {
 			writeImportError(w, http.StatusBadRequest, importMessage(err))
 			return
 		}
@@ -72,6 +72,7 @@ func mountHostImport(r chi.Router, cfg Config) {
 	r.Post("/host/api/offers/{id}/accept", h.acceptOffer)
 	r.Post("/host/api/offers/{id}/decline", h.declineOffer)
 	r.Post("/host/api/import", h.importNow)
+	r.Get("/host/api/imports", h.listRunning)
 	r.Get("/host/api/modules", h.listModules)
 	r.Post("/host/api/modules/check-updates", h.checkUpdates)
 	r.Post("/host/api/modules/{id}/update", h.updateModule)
@@ -114,7 +115,15 @@ func (h hostImport) getOffer(w http.ResponseWriter, r *http.Request) {
 // createOffer takes {"link": "vttapp://..."} (from `companion open`) or
 // {"manifest"|"url": ...} and shows it as an offer; {"type": "client",
 // "url": ...} offers a web client to install (client_install.go).
+//
+// A multipart body with a "file" field offers that file (the desktop
+// hand-off, `companion launch FILE`): it waits like a link, and is
+// installed only once accepted.
 func (h hostImport) createOffer(w http.ResponseWriter, r *http.Request) {
+	if mediaType, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); mediaType == "multipart/form-data" {
+		h.createFileOffer(w, r)
+		return
+	}
 	var body struct {
 		Link     string `json:"link"`
 		Manifest string `json:"manifest"`
@@ -158,6 +167,35 @@ func (h hostImport) createOffer(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	writeJSON(w, r, &h.cfg, http.StatusCreated, o)
+}
+
+func (h hostImport) createFileOffer(w http.ResponseWriter, r *http.Request) {
+	mr, err := r.MultipartReader()
+	if err != nil {
+		h.fail(w, r, core.Invalidf("malformed multipart body: %v", err))
+		return
+	}
+	for {
+		part, err := mr.NextPart()
+		if errors.Is(err, io.EOF) {
+			h.fail(w, r, core.Invalidf("the multipart body has no 'file' field"))
+			return
+		}
+		if err != nil {
+			h.fail(w, r, bodyError(err))
+			return
+		}
+		if part.FormName() == "file" {
+			o, err := h.cfg.Imports.OfferFile(part, part.FileName())
+			if err != nil {
+				h.fail(w, r, err)
+				return
+			}
+			writeJSON(w, r, &h.cfg, http.StatusCreated, o)
+			return
+		}
+		part.Close()
+	}
 }
 
 func (h hostImport) acceptOffer(w http.ResponseWriter, r *http.Request) {
@@ -252,6 +290,14 @@ func (h hostImport) importUpload(r *http.Request) (imports.Result, error) {
 		}
 		part.Close()
 	}
+}
+
+// listRunning lists the direct imports still running (uploads, URLs the
+// console gave), with the progress of a long install (a compendium of
+// thousands of entries): the console polls it while it waits for
+// POST /host/api/import.
+func (h hostImport) listRunning(w http.ResponseWriter, r *http.Request) {
+	writeJSON(w, r, &h.cfg, http.StatusOK, h.cfg.Imports.Running())
 }
 
 func (h hostImport) listModules(w http.ResponseWriter, r *http.Request) {

@@ -29,6 +29,9 @@ type landingData struct {
 	ClientURL  string
 	QR         template.URL
 	Addresses  []string
+	// NameURL is the client's address by the advertised mDNS name
+	// ("http://companion.local:8080/client/"), empty when none is.
+	NameURL string
 }
 
 func (s *server) serveLanding(w http.ResponseWriter, r *http.Request) {
@@ -44,6 +47,11 @@ func (s *server) serveLanding(w http.ResponseWriter, r *http.Request) {
 		data.SystemName = sys.Name()
 	}
 	data.QR = p.qrCode(data.ClientURL)
+	if name := s.cfg.JoinName; name != "" {
+		if a, ok := r.Context().Value(http.LocalAddrContextKey).(*net.TCPAddr); ok {
+			data.NameURL = "http://" + net.JoinHostPort(name, strconv.Itoa(a.Port)) + "/client/"
+		}
+	}
 	var buf bytes.Buffer
 	if err := p.tmpl.Execute(&buf, data); err != nil {
 		writeError(w, r, s.cfg.Log, err)

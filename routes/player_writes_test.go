@@ -127,8 +127,11 @@ func TestPlayersWritesKeepGMFields(t *testing.T) {
 
 	t.Run("PATCH combatant", func(t *testing.T) {
 		e, unchanged := guarded(t)
+		// Links are the game master's too: a foe pointed at a character
+		// would share its hit points with the character's public data.
 		r := e.publicCall(t, "PATCH", "/api/combatants/"+guardedOrcID, `{"name": "Orc II", "notes": null, "data": {"hit_points": 1},
-			"attributes": {"ac": 1}, "modifiers": [], "role": "friendly", "effects": [{"id": "fx-1", "name": "Poisoned", "notes": "mine"}]}`)
+			"attributes": {"ac": 1}, "modifiers": [], "role": "friendly", "effects": [{"id": "fx-1", "name": "Poisoned", "notes": "mine"}],
+			"entityId": "b0000000-0000-4000-8000-000000000001", "entityType": "character", "reference": "/character/x", "tokenId": "`+tokenA+`"}`)
 		if r.status != 200 {
 			t.Fatalf("PATCH: %d %s", r.status, r.body)
 		}
@@ -140,9 +143,12 @@ func TestPlayersWritesKeepGMFields(t *testing.T) {
 		e, unchanged := guarded(t)
 		putBackRenamed(t, e, "/api/tokens/"+tokenA, "A", "A1")
 		unchanged("a player's PUT of the token they read")
-		r := e.publicCall(t, "PATCH", "/api/tokens/"+tokenA, `{"combatant": null}`)
+		r := e.publicCall(t, "PATCH", "/api/tokens/"+tokenA, `{"combatant": null, "role": "friendly", "player": true, "reference": "/character/x"}`)
 		noGMFields(t, "PATCH /api/tokens", r.body)
 		unchanged("a player's token PATCH")
+		if tk, _ := e.svc.Token(context.Background(), tokenA); tk.Role != "" || tk.Player || tk.Reference != "" {
+			t.Errorf("a player's PATCH made the token the party's: role %q player %v reference %q", tk.Role, tk.Player, tk.Reference)
+		}
 		if tk, _ := e.svc.Token(context.Background(), tokenA); tk.Name != "A1" {
 			t.Errorf("the player's rename of the token was lost: %q", tk.Name)
 		}
@@ -153,7 +159,7 @@ func TestPlayersWritesKeepGMFields(t *testing.T) {
 		player := e.playerSocket(t)
 		player.waitFor("app")
 		player.Conn.WriteMessage(websocket.TextMessage, []byte(`{"name":"updateCombatant","requestId":"c1","data":{"id":"`+guardedOrcID+
-			`","name":"Orc III","notes":"","data":null,"attributes":{},"modifiers":[],"effects":[{"id":"fx-1","name":"Poisoned"}]}}`))
+			`","name":"Orc III","notes":"","data":null,"attributes":{},"modifiers":[],"effects":[{"id":"fx-1","name":"Poisoned"}],"entityId":"x","tokenId":"`+tokenA+`"}}`))
 		noGMFields(t, "updateCombatant's answer", player.waitFor("updateCombatant", `"Orc III"`).Data)
 		player.Conn.WriteMessage(websocket.TextMessage, []byte(`{"name":"updateToken","requestId":"t1","data":{"id":"`+tokenA+`","name":"A2","combatant":null}}`))
 		noGMFields(t, "updateToken's answer", player.waitFor("updateToken", `"A2"`).Data)

@@ -51,3 +51,44 @@ companion.entity("widget", {
 		t.Errorf("the log does not locate the failure:\n%s", logs)
 	}
 }
+
+// A script that fails with a huge message (error(s) takes any string the
+// script built, up to 4 MiB) logs it cut, as a print() line is, still
+// located: one failing request is not a 4 MB line in the log.
+func TestScriptErrorTextIsCutInTheLog(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.CopyFS(dir, os.DirFS("testdata/minisys")); err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, filepath.Join(dir, "system.lua"), `local companion = require("companion")
+companion.entity("widget", {
+  collection = "widgets",
+  view = function(e)
+    error("huge " .. string.rep("x", 4194300))
+  end,
+})
+`)
+	sys, err := systems.LoadDir(dir, systems.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sys.Close()
+	e := newEnv(t, envOptions{seed: func(tx core.Tx) error {
+		w := &core.Entity{ID: "w1", Kind: "widget", System: "minisys", Name: "Huge"}
+		w.Normalize(w.Created)
+		return tx.PutEntity(w)
+	}})
+	e.holder.Swap(sys)
+	for range 3 {
+		if r := e.do(t, "GET", "/api/widgets/w1?schema=view", "", "Accept", "application/json"); r.status != 500 {
+			t.Fatalf("status %d, want 500", r.status)
+		}
+	}
+	logs := e.logs.String()
+	if !strings.Contains(logs, "system.lua:5: huge xxxx") {
+		t.Errorf("the log does not locate the failure:\n%.300s", logs)
+	}
+	if len(logs) > 3*64<<10 {
+		t.Errorf("three failing requests logged %d bytes", len(logs))
+	}
+}

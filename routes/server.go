@@ -73,6 +73,7 @@ func NewPublicHandler(cfg Config) http.Handler {
 	r := newRouter()
 
 	r.Get("/api", s.getSnapshot)
+	s.mountHealth(r, false) // health.go: /api/-/live and /api/-/ready
 	r.Get("/api/system", s.getSystem)
 	r.Get("/api/clients", s.getClients)
 	r.Get("/api/openapi.json", s.getOpenAPI)
@@ -101,6 +102,7 @@ func NewHostHandler(cfg Config) http.Handler {
 	cfg = s.cfg
 	r := newRouter()
 	r.Use(hostConsoleGuard)
+	s.mountHealth(r, true) // the same answers as on the public listener, with the instance id
 	mountHostImport(r, cfg)
 	mountHostClient(r, cfg)
 	mountHostSettings(r, cfg)
@@ -134,7 +136,8 @@ func NewHostHandler(cfg Config) http.Handler {
 }
 
 // wrap puts the middleware around a router, outermost first: panic
-// recovery, on the public listener the Host check on writes and WebSocket
+// recovery, the time bounds of request bodies (bodytime.go), on the public
+// listener the Host check on writes and WebSocket
 // upgrades (hostcheck.go) and the WebSocket hand-off (before anything wraps
 // the connection), the request log, CORS (public only), the body limit and
 // gzip. The host listener lets multipart archive uploads through the body
@@ -152,6 +155,8 @@ func (s *server) wrap(h http.Handler, public bool) http.Handler {
 		h = crossSiteGuard{allowOrigins: s.cfg.AllowOrigins}.wrap(h)
 		h = newPublicHosts(s.cfg.AllowHosts).guard(h)
 	}
+	// Outside every guard: a body they refuse unread is bounded in time too.
+	h = boundBodyTimes(s.cfg.BodyTimes, h)
 	return recoverPanics(s.cfg.Log, h)
 }
 

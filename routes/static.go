@@ -59,18 +59,43 @@ func requestedFile(r *http.Request) (name string, ok bool) {
 	return name, true
 }
 
-// serveDataFolder serves files of DataDir/<folder>. Files are opened
-// through os.Root, so neither ".." nor a symbolic link can reach outside the
-// folder; folders themselves are not listed.
+// serveDataFolder serves the media files of DataDir/<folder> (isMedia).
+// Files are opened through os.Root, so neither ".." nor a symbolic link
+// can reach outside the folder; folders themselves are not listed.
 func (s *server) serveDataFolder(folder string) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		name, ok := requestedFile(r)
-		if !ok {
+		if !ok || !isMedia(name) {
 			notFound(w, r)
 			return
 		}
 		s.serveFromRoot(w, r, filepath.Join(s.cfg.DataDir, folder), name)
 	}
+}
+
+// mediaExtensions are the files /modules/, /campaigns/ and /others/ serve:
+// what content points at (map images and videos, token and entity art,
+// handouts, sounds, fonts), never an archive's data files. A module's or
+// campaign's JSON (module.json, campaign.json, maps.json, combatants.json,
+// game.json, screen.json, messages.json, collection files) holds what the
+// game master hides: hidden tokens, the dm layer, notes, foes' numbers,
+// private messages. The importer no longer keeps those files, since the
+// database holds what they held (core/imports installStaged), but a data
+// folder written by an older version may still have them, and an archive
+// may bring any other file: whatever is not media here answers 404 as a
+// missing file does.
+var mediaExtensions = map[string]bool{
+	".png": true, ".apng": true, ".jpg": true, ".jpeg": true, ".jfif": true, ".gif": true, ".webp": true,
+	".avif": true, ".svg": true, ".bmp": true, ".ico": true, ".tif": true, ".tiff": true,
+	".mp4": true, ".m4v": true, ".webm": true, ".mov": true, ".ogv": true,
+	".mp3": true, ".m4a": true, ".aac": true, ".ogg": true, ".oga": true, ".opus": true, ".wav": true, ".flac": true,
+	".ttf": true, ".otf": true, ".woff": true, ".woff2": true,
+	".pdf": true,
+}
+
+// isMedia reports whether a data folder serves the file called name.
+func isMedia(name string) bool {
+	return mediaExtensions[strings.ToLower(path.Ext(name))]
 }
 
 // serveFromRoot serves name from the directory dir, confined by os.Root.

@@ -14,7 +14,7 @@ import (
 // one level above every served folder.
 func TestStaticPathsNeverReachTheDatabase(t *testing.T) {
 	e := newEnv(t, envOptions{})
-	writeFile(t, filepath.Join(e.dataDir, "modules", "m1", "ok.txt"), "ok")
+	writeFile(t, filepath.Join(e.dataDir, "modules", "m1", "ok.png"), "ok")
 	db, err := os.ReadFile(filepath.Join(e.dataDir, "companion.db"))
 	if err != nil || len(db) < 16 {
 		t.Fatalf("no database to protect: %v", err)
@@ -30,7 +30,7 @@ func TestStaticPathsNeverReachTheDatabase(t *testing.T) {
 		"/modules/%25%32%65%25%32%65/companion.db",
 		"/modules/..%c0%afcompanion.db", // overlong UTF-8 slash
 		"/modules/..%e0%80%afcompanion.db",
-		"/modules/m1/ok.txt%00../../companion.db",
+		"/modules/m1/ok.png%00../../companion.db",
 		"/modules/m1%00/../../companion.db",
 		"/modules/.%2e/companion.db",
 		"/campaigns/..;/companion.db",
@@ -75,11 +75,11 @@ func TestStaticVeryLongPathsAreRefusedQuietly(t *testing.T) {
 func TestStaticSymlinksOutOfTheDataFolderAreNotFollowed(t *testing.T) {
 	e := newEnv(t, envOptions{})
 	outside := t.TempDir()
-	writeFile(t, filepath.Join(outside, "secret.txt"), "TOP SECRET")
+	writeFile(t, filepath.Join(outside, "secret.png"), "TOP SECRET")
 	os.MkdirAll(filepath.Join(e.dataDir, "campaigns", "c1"), 0o755)
 	os.MkdirAll(filepath.Join(e.dataDir, "systems"), 0o755)
 	for _, link := range [][2]string{
-		{filepath.Join(outside, "secret.txt"), filepath.Join(e.dataDir, "campaigns", "c1", "s.txt")},
+		{filepath.Join(outside, "secret.png"), filepath.Join(e.dataDir, "campaigns", "c1", "s.png")},
 		{outside, filepath.Join(e.dataDir, "campaigns", "out")},
 		{outside, filepath.Join(e.dataDir, "systems", "evil")},
 		{filepath.Join(e.dataDir, "companion.db"), filepath.Join(e.dataDir, "campaigns", "c1", "db.png")},
@@ -88,7 +88,7 @@ func TestStaticSymlinksOutOfTheDataFolderAreNotFollowed(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	for _, path := range []string{"/campaigns/c1/s.txt", "/campaigns/out/secret.txt", "/systems/evil/secret.txt", "/campaigns/c1/db.png"} {
+	for _, path := range []string{"/campaigns/c1/s.png", "/campaigns/out/secret.png", "/systems/evil/secret.png", "/campaigns/c1/db.png"} {
 		r := e.do(t, "GET", path, "")
 		if r.status != 404 || strings.Contains(string(r.body), "TOP SECRET") || strings.Contains(string(r.body), "SQLite") {
 			t.Errorf("%s: %d %.60q", path, r.status, r.body)
@@ -98,13 +98,17 @@ func TestStaticSymlinksOutOfTheDataFolderAreNotFollowed(t *testing.T) {
 
 // Imported archives are hostile content: an HTML or SVG page among a
 // module's files must not run script in the origin of the web client and
-// the API. Files of the data folders are served with a sandboxing CSP.
+// the API. An HTML page is no media and is not served at all; the files of
+// the data folders are served with a sandboxing CSP.
 func TestStaticImportedPagesCannotRunScriptInTheAppOrigin(t *testing.T) {
 	e := newEnv(t, envOptions{})
 	writeFile(t, filepath.Join(e.dataDir, "modules", "m1", "evil.html"), `<script>fetch("/api")</script>`)
 	writeFile(t, filepath.Join(e.dataDir, "campaigns", "c1", "evil.svg"), `<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"/>`)
 	writeFile(t, filepath.Join(e.dataDir, "others", "fog.png"), "png")
-	for _, path := range []string{"/modules/m1/evil.html", "/campaigns/c1/evil.svg", "/others/fog.png"} {
+	if r := e.do(t, "GET", "/modules/m1/evil.html", ""); r.status != 404 || strings.Contains(string(r.body), "script") {
+		t.Errorf("an HTML page of a module: %d %s", r.status, r.body)
+	}
+	for _, path := range []string{"/campaigns/c1/evil.svg", "/others/fog.png"} {
 		r := e.do(t, "GET", path, "")
 		if r.status != 200 {
 			t.Fatalf("%s: %d", path, r.status)

@@ -68,15 +68,15 @@ func writeFile(t *testing.T, path, content string) {
 
 func TestDataFoldersServeFiles(t *testing.T) {
 	e := newEnv(t, envOptions{})
-	writeFile(t, filepath.Join(e.dataDir, "modules", "m1", "handout.txt"), "the treasure is under the bridge")
-	writeFile(t, filepath.Join(e.dataDir, "campaigns", "c1", "notes.json"), `{"a":1}`)
+	writeFile(t, filepath.Join(e.dataDir, "modules", "m1", "handout.pdf"), "the treasure is under the bridge")
+	writeFile(t, filepath.Join(e.dataDir, "campaigns", "c1", "maps", "cave.WEBP"), "RIFF")
 	writeFile(t, filepath.Join(e.dataDir, "others", "fog.svg"), `<svg xmlns="http://www.w3.org/2000/svg"></svg>`)
 	writeFile(t, filepath.Join(e.dataDir, "systems", "other", "font.css"), `body{}`)
 	cases := map[string]string{
-		"/modules/m1/handout.txt":  "text/plain; charset=utf-8",
-		"/campaigns/c1/notes.json": "application/json",
-		"/others/fog.svg":          "image/svg+xml",
-		"/systems/other/font.css":  "text/css; charset=utf-8",
+		"/modules/m1/handout.pdf":      "application/pdf",
+		"/campaigns/c1/maps/cave.WEBP": "image/webp",
+		"/others/fog.svg":              "image/svg+xml",
+		"/systems/other/font.css":      "text/css; charset=utf-8",
 	}
 	for path, ctype := range cases {
 		r := e.do(t, "GET", path, "")
@@ -90,12 +90,12 @@ func TestDataFoldersServeFiles(t *testing.T) {
 			t.Fatalf("%s If-None-Match: %d", path, nm.status)
 		}
 	}
-	rng := e.do(t, "GET", "/modules/m1/handout.txt", "", "Range", "bytes=4-11")
+	rng := e.do(t, "GET", "/modules/m1/handout.pdf", "", "Range", "bytes=4-11")
 	if rng.status != http.StatusPartialContent || string(rng.body) != "treasure" || rng.header.Get("Content-Range") != "bytes 4-11/32" {
 		t.Fatalf("range: %d %q %q", rng.status, rng.body, rng.header.Get("Content-Range"))
 	}
 	// Range with gzip accepted is still the exact bytes.
-	if rng := e.do(t, "GET", "/modules/m1/handout.txt", "", "Range", "bytes=0-2", "Accept-Encoding", "gzip"); string(rng.body) != "the" {
+	if rng := e.do(t, "GET", "/modules/m1/handout.pdf", "", "Range", "bytes=0-2", "Accept-Encoding", "gzip"); string(rng.body) != "the" {
 		t.Fatalf("range+gzip: %q", rng.body)
 	}
 	if r := e.do(t, "GET", "/modules/m1/missing.png", ""); r.status != 404 {
@@ -105,10 +105,10 @@ func TestDataFoldersServeFiles(t *testing.T) {
 
 func TestDataFolderListingDisabled(t *testing.T) {
 	e := newEnv(t, envOptions{})
-	writeFile(t, filepath.Join(e.dataDir, "modules", "m1", "a.txt"), "a")
+	writeFile(t, filepath.Join(e.dataDir, "modules", "m1", "a.png"), "a")
 	for _, path := range []string{"/modules/", "/modules/m1", "/modules/m1/", "/campaigns/", "/others/"} {
 		r := e.do(t, "GET", path, "")
-		if r.status != 404 || strings.Contains(string(r.body), "a.txt") {
+		if r.status != 404 || strings.Contains(string(r.body), "a.png") {
 			t.Fatalf("%s: %d %s", path, r.status, r.body)
 		}
 	}
@@ -116,12 +116,14 @@ func TestDataFolderListingDisabled(t *testing.T) {
 
 func TestDataFoldersDoNotEscape(t *testing.T) {
 	e := newEnv(t, envOptions{})
-	secret := filepath.Join(e.dataDir, "secret.txt")
+	// Media names throughout, so that the folder's confinement is what
+	// refuses each path, not the media rule.
+	secret := filepath.Join(e.dataDir, "secret.png")
 	writeFile(t, secret, "TOP SECRET")
-	writeFile(t, filepath.Join(e.dataDir, "modules", "m1", "ok.txt"), "ok")
+	writeFile(t, filepath.Join(e.dataDir, "modules", "m1", "ok.png"), "ok")
 	outside := t.TempDir()
-	writeFile(t, filepath.Join(outside, "passwd"), "TOP SECRET")
-	if err := os.Symlink(secret, filepath.Join(e.dataDir, "modules", "m1", "link.txt")); err != nil {
+	writeFile(t, filepath.Join(outside, "passwd.png"), "TOP SECRET")
+	if err := os.Symlink(secret, filepath.Join(e.dataDir, "modules", "m1", "link.png")); err != nil {
 		t.Fatal(err)
 	}
 	os.MkdirAll(filepath.Join(e.dataDir, "others"), 0o755)
@@ -129,23 +131,23 @@ func TestDataFoldersDoNotEscape(t *testing.T) {
 		t.Fatal(err)
 	}
 	attacks := []string{
-		"/modules/../secret.txt",
-		"/modules/m1/../../secret.txt",
-		"/modules/%2e%2e/secret.txt",
-		"/modules/%2E%2E/secret.txt",
-		"/modules/m1/%2e%2e/%2e%2e/secret.txt",
-		"/modules/..%2fsecret.txt",
-		"/modules/m1%2f..%2f..%2fsecret.txt",
-		"/modules/..\\secret.txt",
-		"/modules/m1\\..\\..\\secret.txt",
-		"/modules/%5c..%5csecret.txt",
+		"/modules/../secret.png",
+		"/modules/m1/../../secret.png",
+		"/modules/%2e%2e/secret.png",
+		"/modules/%2E%2E/secret.png",
+		"/modules/m1/%2e%2e/%2e%2e/secret.png",
+		"/modules/..%2fsecret.png",
+		"/modules/m1%2f..%2f..%2fsecret.png",
+		"/modules/..\\secret.png",
+		"/modules/m1\\..\\..\\secret.png",
+		"/modules/%5c..%5csecret.png",
 		"/modules//etc/passwd",
-		"/modules/m1/link.txt",
-		"/others/dir/passwd",
-		"/campaigns/%00/secret.txt",
-		"/systems/../secret.txt",
-		"/systems/dnd5e/../../secret.txt",
-		"/systems/dnd5e/%2e%2e/%2e%2e/secret.txt",
+		"/modules/m1/link.png",
+		"/others/dir/passwd.png",
+		"/campaigns/%00/secret.png",
+		"/systems/../secret.png",
+		"/systems/dnd5e/../../secret.png",
+		"/systems/dnd5e/%2e%2e/%2e%2e/secret.png",
 	}
 	for _, path := range attacks {
 		status, out := rawGet(t, e, path)
@@ -157,8 +159,8 @@ func TestDataFoldersDoNotEscape(t *testing.T) {
 		}
 	}
 	// The legitimate neighbour still works over the raw path.
-	if status, out := rawGet(t, e, "/modules/m1/ok.txt"); status != 200 || !strings.HasSuffix(out, "ok") {
-		t.Fatalf("ok.txt: %d", status)
+	if status, out := rawGet(t, e, "/modules/m1/ok.png"); status != 200 || !strings.HasSuffix(out, "ok") {
+		t.Fatalf("ok.png: %d", status)
 	}
 }
 
@@ -238,4 +240,40 @@ func walkFirstFile(t *testing.T, sys *systems.System, out *string) {
 		}
 		return nil
 	})
+}
+
+// /campaigns/ and /modules/ serve what content points at, never an
+// archive's data files: a data folder written by an older version still
+// holds maps.json, combatants.json and the like beside the media, with
+// hidden tokens, the dm layer, notes and foes' numbers in them.
+func TestDataFoldersServeMediaNeverDataFiles(t *testing.T) {
+	e := newEnv(t, envOptions{})
+	const secret = "CINDER-HOUND-HP-59"
+	for _, name := range []string{"campaign.json", "maps.json", "combatants.json", "game.json", "screen.json",
+		"messages.json", "monsters.json", "characters.json", "notes.txt", "gm.html", "readme.md", "data.xml", "COMBATANTS.JSON"} {
+		writeFile(t, filepath.Join(e.dataDir, "campaigns", "c1", name), secret)
+		writeFile(t, filepath.Join(e.dataDir, "modules", "m1", name), secret)
+		writeFile(t, filepath.Join(e.dataDir, "others", name), secret)
+		writeFile(t, filepath.Join(e.dataDir, "campaigns", "c1", "imports", "i1", name), secret)
+	}
+	writeFile(t, filepath.Join(e.dataDir, "modules", "m1", "module.json"), secret)
+	for _, dir := range []string{"/campaigns/c1/", "/modules/m1/", "/others/", "/campaigns/c1/imports/i1/"} {
+		for _, name := range []string{"campaign.json", "module.json", "maps.json", "combatants.json", "game.json", "screen.json",
+			"messages.json", "monsters.json", "characters.json", "notes.txt", "gm.html", "readme.md", "data.xml", "COMBATANTS.JSON"} {
+			r := e.do(t, "GET", dir+name, "")
+			if r.status != 404 || strings.Contains(string(r.body), secret) {
+				t.Errorf("%s%s: %d %.60q", dir, name, r.status, r.body)
+			}
+			if h := e.do(t, "HEAD", dir+name, ""); h.status != 404 {
+				t.Errorf("HEAD %s%s: %d", dir, name, h.status)
+			}
+		}
+	}
+	// Media the content points at is served: maps, art, handouts, sounds, fonts.
+	for _, name := range []string{"maps/chapel.jpg", "monsters/hound.PNG", "handout.pdf", "rain.ogg", "intro.webm", "title.woff2"} {
+		writeFile(t, filepath.Join(e.dataDir, "campaigns", "c1", filepath.FromSlash(name)), "media")
+		if r := e.do(t, "GET", "/campaigns/c1/"+name, ""); r.status != 200 || string(r.body) != "media" {
+			t.Errorf("/campaigns/c1/%s: %d", name, r.status)
+		}
+	}
 }

@@ -2,6 +2,8 @@ package scripting
 
 import (
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	lua "github.com/yuin/gopher-lua"
 )
@@ -50,6 +52,8 @@ func installBoundedBuiltins(L *lua.LState, onError func(L *lua.LState, obj lua.L
 	if str, ok := base.RawGetString("string").(*lua.LTable); ok {
 		str.RawSetString("byte", L.NewFunction(boundedByte))
 		str.RawSetString("char", L.NewFunction(boundedChar))
+		str.RawSetString("upper", L.NewFunction(boundedCase("string.upper", strings.ToUpper, unicode.ToUpper)))
+		str.RawSetString("lower", L.NewFunction(boundedCase("string.lower", strings.ToLower, unicode.ToLower)))
 	}
 	if tbl, ok := base.RawGetString("table").(*lua.LTable); ok {
 		for name, check := range map[string]func(*lua.LState) int{
@@ -166,6 +170,35 @@ func boundedChar(L *lua.LState) int {
 	}
 	L.Push(lua.LString(string(b)))
 	return 1
+}
+
+// boundedCase is string.upper or string.lower (convert, as gopher-lua's,
+// maps every rune) refusing to build more than maxStringBuild bytes. The
+// result may be longer than the string: a byte that is not UTF-8 becomes
+// U+FFFD (three bytes), and some letters change to longer ones (U+023F's
+// capital takes three bytes). So a string that could grow past the limit
+// is measured first, rune by rune, without building anything.
+func boundedCase(name string, convert func(string) string, mapRune func(rune) rune) lua.LGFunction {
+	return func(L *lua.LState) int {
+		s := L.CheckString(1)
+		if 3*len(s) > maxStringBuild {
+			size := 0
+			for i := 0; i < len(s); {
+				r, n := utf8.DecodeRuneInString(s[i:])
+				i += n
+				if r == utf8.RuneError && n == 1 {
+					size += utf8.RuneLen(utf8.RuneError)
+				} else {
+					size += utf8.RuneLen(mapRune(r))
+				}
+			}
+			if size > maxStringBuild {
+				L.RaiseError("%s would build a string of %d bytes (the limit is %d)", name, size, maxStringBuild)
+			}
+		}
+		L.Push(lua.LString(convert(s)))
+		return 1
+	}
 }
 
 // boundedMoves refuses a table.insert, remove or sort that would move or

@@ -18,6 +18,8 @@ type Declarations struct {
 	System   *SystemDecl
 	Entities []*EntityDecl
 	Types    []*TypeDecl
+	// Imports are the compendium import handlers (importhook.go).
+	Imports []*ImportDecl
 	// Problems are declarations the module refused (bad arguments), located
 	// at the call.
 	Problems Problems
@@ -63,6 +65,7 @@ func (st *state) companionModule() *lua.LTable {
 		"object": st.markTable(st.conv.objectMT),
 	})
 	mod.RawSetString("null", st.conv.null)
+	mod.RawSetString("import", st.importModule())
 	mod.RawSetString("format", L.SetFuncs(L.NewTable(), map[string]lua.LGFunction{
 		"signed":   luaSigned,
 		"modifier": luaModifier,

@@ -36,6 +36,17 @@ const maxJSONScratch = 256 << 10
 // maxDepth bounds nesting so that a cyclic Lua table is an error, not a hang.
 const maxDepth = 100
 
+// maxResultSize bounds what one conversion from Lua may build: strings
+// count their length, every other value and table slot valueCost bytes.
+// Depth alone does not bound it: a table held twice at every level
+// (t = {t, t}, fifty times over) is a few hundred bytes in Lua and 2^50
+// values written out, and the conversion runs in Go, past the reach of
+// the call's deadline. A view is a few kilobytes.
+const (
+	maxResultSize = 8 << 20
+	valueCost     = 16
+)
+
 // maxExactInt is the largest integer a float64 holds exactly.
 const maxExactInt = 1 << 53
 
@@ -45,6 +56,9 @@ type converter struct {
 	slab    []lua.LValue          // chunk of value slices to hand out (values)
 	fields  []jsonField           // stack of object fields being written (appendTable)
 	jsonBuf []byte                // scratch buffer of CallJSON (see maxJSONScratch)
+	// left is what the conversion under way may still build (see
+	// maxResultSize).
+	left int
 	// lossy is set by appendJSON when what it wrote does not read back as
 	// the value fromLua gives (-0, strings that are not UTF-8).
 	lossy    bool
@@ -256,12 +270,35 @@ func convErr(format string, args ...any) error {
 
 // fromLua converts a Lua value to a Go JSON value.
 func (c *converter) fromLua(v lua.LValue) (any, error) {
+	c.left = maxResultSize
 	return c.fromLuaDepth(v, 0)
+}
+
+// charge takes a value of n bytes from what the conversion may build; false
+// when that is spent.
+func (c *converter) charge(n int) bool {
+	c.left -= n
+	return c.left >= 0
+}
+
+// cost is what v counts against maxResultSize, its slots aside.
+func cost(v lua.LValue) int {
+	if s, ok := v.(lua.LString); ok {
+		return valueCost + len(s)
+	}
+	return valueCost
+}
+
+func tooBig() error {
+	return convErr("the value is larger than %d MiB as JSON (a table held in many places?)", maxResultSize>>20)
 }
 
 func (c *converter) fromLuaDepth(v lua.LValue, depth int) (any, error) {
 	if depth > maxDepth {
 		return nil, convErr("table nested deeper than %d levels (a table that contains itself?)", maxDepth)
+	}
+	if !c.charge(cost(v)) {
+		return nil, tooBig()
 	}
 	switch x := v.(type) {
 	case *lua.LNilType:
@@ -291,6 +328,9 @@ func (c *converter) fromLuaDepth(v lua.LValue, depth int) (any, error) {
 func (c *converter) tableFromLua(t *lua.LTable, depth int) (any, error) {
 	t = c.frozen.unwrap(t)
 	shape, n, err := c.shape(t)
+	if shape != shapeBad && !c.charge(n*valueCost) {
+		return nil, tooBig()
+	}
 	switch shape {
 	case shapeBad:
 		return nil, err

@@ -97,6 +97,7 @@ func (c *converter) jsonResult(field, kind string, defaults []Default, wantValue
 			return nil, listError(fn, field, kind)
 		}
 		c.lossy = false
+		c.left = maxResultSize
 		// The JSON is written in the state's scratch buffer and copied out
 		// at its exact size: the copy is what is kept (cached), and
 		// sizing a fresh buffer for each view would leave headroom or
@@ -109,6 +110,7 @@ func (c *converter) jsonResult(field, kind string, defaults []Default, wantValue
 		}()
 		if ok && !wantValue && c.lossy {
 			// The JSON will not read back as the value: build it now.
+			c.left = maxResultSize
 			data, value, ok = c.appendTable(data[:0], t, defaults, 0, true)
 		}
 		if !ok {

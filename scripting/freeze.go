@@ -126,6 +126,9 @@ func (st *state) freeze() {
 			f.function(fn)
 		}
 	}
+	for _, fn := range st.imports {
+		f.function(fn)
+	}
 }
 
 // value returns what a shared value becomes: a proxy for a table; a

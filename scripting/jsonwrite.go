@@ -23,7 +23,7 @@ import (
 // as JSON (fromLua says why). With build it also returns v as fromLua
 // would (one pass for a page, which needs both).
 func (c *converter) appendJSON(dst []byte, v lua.LValue, depth int, build bool) (_ []byte, value any, ok bool) {
-	if depth > maxDepth {
+	if depth > maxDepth || !c.charge(cost(v)) {
 		return dst, nil, false
 	}
 	switch x := v.(type) {
@@ -80,6 +80,9 @@ type jsonField struct {
 func (c *converter) appendTable(dst []byte, t *lua.LTable, defaults []Default, depth int, build bool) (_ []byte, value any, ok bool) {
 	t = c.frozen.unwrap(t)
 	shape, n, _ := c.shape(t) // fromLua says why a bad table is bad
+	if shape != shapeBad && !c.charge(n*valueCost) {
+		return dst, nil, false
+	}
 	switch shape {
 	case shapeBad:
 		return dst, nil, false

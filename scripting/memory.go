@@ -38,7 +38,12 @@ import (
 // Not covered by the watchdog: garbage (a loop building and dropping big
 // strings is bounded by the deadline and reclaimed by the collector) and
 // allocations inside one Go function, which are capped where they happen
-// (string.rep, string.format, string.gsub, table.concat: maxStringBuild).
+// (string.rep, string.format, string.gsub, string.upper and lower,
+// table.concat: maxStringBuild; the conversion of the result:
+// maxResultSize; the `..` operator joins at most maxConcatOperands values
+// in one step, concat.go). The walks of the call chain (this footprint, the stack
+// trace of an error) are bounded by the call stack: tail calls take a
+// frame (program.go).
 
 // DefaultMaxCallMemory is what one call may hold unless Options says
 // otherwise: views hold kilobytes; a script that holds 32 MiB is runaway.

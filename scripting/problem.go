@@ -65,11 +65,20 @@ type ScriptError struct {
 
 func (e *ScriptError) Error() string { return e.Problem.String() }
 
-// luaPosition matches the "file:line: message" prefix Lua puts on errors.
-var luaPosition = regexp.MustCompile(`^([^\s:][^:\n]*):(\d+):\s?(.*)$`)
+// luaPosition matches the "file:line: message" prefix Lua puts on errors
+// (the message may span lines).
+var luaPosition = regexp.MustCompile(`^([^\s:][^:\n]*):(\d+):\s?((?s:.*))$`)
+
+// maxProblemText bounds the message of a problem, as print() lines are
+// bounded: error(s) takes any string a script builds (up to the 4 MiB a
+// call may build), and each failing request logs it.
+const maxProblemText = maxPrintBytes
 
 // problemFromLua splits a Lua error message into its position and text.
 func problemFromLua(msg string) Problem {
+	// The position is at the start: what lies past the longest message
+	// kept is never read (a path is far shorter than the margin).
+	msg = cutText(msg, maxProblemText+1024)
 	msg = strings.TrimSpace(msg)
 	// gopher-lua appends a traceback after the message; keep the first line.
 	if i := strings.Index(msg, "\nstack traceback:"); i >= 0 {
@@ -77,7 +86,15 @@ func problemFromLua(msg string) Problem {
 	}
 	if m := luaPosition.FindStringSubmatch(msg); m != nil {
 		line, _ := strconv.Atoi(m[2])
-		return Problem{File: m[1], Line: line, Message: m[3]}
+		return Problem{File: m[1], Line: line, Message: cutText(m[3], maxProblemText)}
 	}
-	return Problem{Message: msg}
+	return Problem{Message: cutText(msg, maxProblemText)}
+}
+
+// cutText cuts s to at most n bytes, at a rune boundary, marking the cut.
+func cutText(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return strings.ToValidUTF8(s[:n], "") + "…"
 }

@@ -104,6 +104,7 @@ func compileChunk(src []byte, name string) (*lua.FunctionProto, *Problem) {
 		}
 		return nil, &prob
 	}
+	groupConcats(chunk)
 	proto, err := lua.Compile(chunk, name)
 	if err != nil {
 		prob := problemFromLua(err.Error())
@@ -112,7 +113,39 @@ func compileChunk(src []byte, name string) (*lua.FunctionProto, *Problem) {
 		}
 		return nil, &prob
 	}
+	untailCalls(proto)
 	return proto, nil
+}
+
+// untailCalls turns every tail call of proto and the functions inside it
+// into an ordinary call followed by its return.
+//
+// gopher-lua runs a tail call in the caller's frame and counts it in that
+// frame, and every walk of the call chain walks that count too: the stack
+// trace an error carries (one line per tail call, cut to 20 only after it
+// is built), Where, GetStack, the memory watchdog's footprint. A tail call
+// loop ("return f()", or a table whose __call returns s()) ran millions
+// of tail calls in its 250 ms, and the error at its end then built a
+// trace of hundreds of megabytes for seconds. As an ordinary call each
+// one takes a frame, so the loop ends at the call stack's 200 frames
+// ("stack overflow"), with its place, and every walk of the chain stays
+// bounded by those 200. Nothing else changes: the compiler made the call
+// an ordinary one returning all its results ("return f(x)" is CALL A B 0
+// followed by RETURN A 0) before it renamed it TAILCALL, so renaming it
+// back is exact; only the depth such a loop may reach differs.
+func untailCalls(proto *lua.FunctionProto) {
+	code := proto.Code
+	for pc := 0; pc < len(code); pc++ {
+		switch op := int(code[pc] >> 26); {
+		case op == lua.OP_TAILCALL:
+			code[pc] = code[pc]&0x3ffffff | uint32(lua.OP_CALL)<<26
+		case op == lua.OP_SETLIST && (code[pc]>>9)&0x1ff == 0:
+			pc++ // the next word is SETLIST's operand, not an instruction
+		}
+	}
+	for _, inner := range proto.FunctionPrototypes {
+		untailCalls(inner)
+	}
 }
 
 // Entry is the path of the entry script.

@@ -61,9 +61,7 @@ func newSandbox() *lua.LState {
 		str.RawSetString("rep", L.NewFunction(boundedRep))
 		installPatterns(L, str)
 		str.RawSetString("dump", lua.LNil)
-		if format, ok := str.RawGetString("format").(*lua.LFunction); ok {
-			str.RawSetString("format", L.NewFunction(boundedFormat(format)))
-		}
+		str.RawSetString("format", L.NewFunction(boundedFormat))
 	}
 	return L
 }
@@ -110,44 +108,142 @@ func boundedRep(L *lua.LState) int {
 
 var formatWidth = regexp.MustCompile(`%[-+ #0]*(\d*)(?:\.(\d*))?`)
 
-// boundedFormat refuses field widths and precisions that would make Go's
-// fmt allocate a huge string.
-func boundedFormat(format *lua.LFunction) lua.LGFunction {
-	return func(L *lua.LState) int {
-		pattern := L.CheckString(1)
-		for _, m := range formatWidth.FindAllStringSubmatch(pattern, -1) {
-			for _, num := range m[1:] {
-				if n, err := strconv.Atoi(num); err == nil && n > maxFormatWidth {
-					L.RaiseError("string.format: width or precision %d is too large (the limit is %d)", n, maxFormatWidth)
-				}
+// boundedFormat is string.format refusing to build more than
+// maxStringBuild bytes, and widths and precisions that would make Go's fmt
+// allocate a huge string.
+//
+// gopher-lua hands the pattern and the values to Go's fmt, which builds
+// the whole string in one Go call the deadline cannot interrupt; a
+// directive may write far more than its value (%q writes a NUL byte as
+// four, "% #x" a byte as five). So each value goes to fmt wrapped in a
+// formatArg, which fmt asks to write itself knowing the verb, flags, width
+// and precision it parsed: it first takes what it may write at most from
+// the call's budget, and when the budget is spent writes nothing more and
+// the call is refused. The result is otherwise gopher-lua's, byte for
+// byte: the values write themselves as they did.
+func boundedFormat(L *lua.LState) int {
+	pattern := L.CheckString(1)
+	for _, m := range formatWidth.FindAllStringSubmatch(pattern, -1) {
+		for _, num := range m[1:] {
+			if n, err := strconv.Atoi(num); err == nil && n > maxFormatWidth {
+				L.RaiseError("string.format: width or precision %d is too large (the limit is %d)", n, maxFormatWidth)
 			}
 		}
-		top := L.GetTop()
-		// gopher-lua hands the pattern to Go's fmt, so each directive
-		// writes at most one argument plus a bounded width; "%[1]s" can
-		// repeat an argument, so then any directive may be the longest.
-		directives := max(strings.Count(pattern, "%")-2*strings.Count(pattern, "%%"), 0)
-		longest, total := 0, 0
-		for i := 2; i <= top; i++ {
-			if s, ok := L.Get(i).(lua.LString); ok {
-				longest = max(longest, len(s))
-				total += len(s)
-			}
-		}
-		size := len(pattern) + total + directives*maxFormatWidth
-		if strings.Contains(pattern, "[") {
-			size = len(pattern) + directives*(longest+maxFormatWidth)
-		}
-		if size > maxStringBuild {
-			L.RaiseError("string.format would build a string of up to %d bytes (the limit is %d)", size, maxStringBuild)
-		}
-		L.Push(format)
-		for i := 1; i <= top; i++ {
-			L.Push(L.Get(i))
-		}
-		L.Call(top, 1)
-		return 1
 	}
+	budget := &formatBudget{L: L, left: maxStringBuild - len(pattern)}
+	if budget.left < 0 {
+		L.RaiseError("string.format would build a string of more than %d bytes (the limit is %d)", len(pattern), maxStringBuild)
+	}
+	// As gopher-lua does: no more values than the pattern has "%" that do
+	// not start "%%" (fmt writes any it does not take after the text, as
+	// "%!(EXTRA type=value)").
+	directives := strings.Count(pattern, "%") - strings.Count(pattern, "%%")
+	args := make([]any, min(max(L.GetTop()-1, 0), directives))
+	for i := range args {
+		args[i] = &formatArg{n: i + 2, budget: budget}
+	}
+	out := fmt.Sprintf(pattern, args...)
+	if budget.over {
+		L.RaiseError("string.format would build too long a string (the limit is %d bytes)", maxStringBuild)
+	}
+	L.Push(lua.LString(out))
+	return 1
+}
+
+// formatBudget is what one string.format call may still write.
+type formatBudget struct {
+	L    *lua.LState // the values are its arguments
+	left int
+	over bool
+}
+
+// formatArg is one value of string.format as fmt sees it: the number of
+// the argument, not the value, so that the verbs fmt answers without
+// asking it (%T, %p, %w) write a type name, an address or this small
+// struct, never the value unbounded.
+type formatArg struct {
+	n      int
+	budget *formatBudget
+}
+
+// Format writes the value as gopher-lua's string.format did, once its
+// largest possible size fits in the budget.
+func (a *formatArg) Format(f fmt.State, verb rune) {
+	if a.budget.over {
+		return
+	}
+	precision, _ := f.Precision()
+	var size int
+	var write func()
+	switch v := a.budget.L.Get(a.n).(type) {
+	case lua.LString:
+		size = formattedStringSize(len(v), verb, f)
+		write = func() { v.Format(f, verb) }
+	case lua.LNumber:
+		// The longest number: %f of 1e308 with the greatest precision.
+		size = 330 + precision
+		write = func() { v.Format(f, verb) }
+	case lua.LBool, *lua.LNilType:
+		size = 64
+		write = func() { fmt.Fprintf(f, directive(f, verb), v) }
+	default:
+		// Tables, functions and userdata write their name and address
+		// (fmt would print a table's Go fields for %d: its whole content).
+		text := lua.LString(v.String())
+		size = formattedStringSize(len(text), verb, f)
+		write = func() { text.Format(f, verb) }
+	}
+	if width, ok := f.Width(); ok {
+		size = max(size, width)
+	}
+	if size > a.budget.left {
+		a.budget.over = true
+		return
+	}
+	a.budget.left -= size
+	write()
+}
+
+// formattedStringSize is the most fmt writes for a string of n bytes with
+// verb: %q and %#v escape a byte into at most four ("\x00"), %x writes two
+// per byte, three with the space flag, five with "% #x" ("0x00 "); every
+// other verb writes the string once, with at most a short "%!c(string=)"
+// around it.
+func formattedStringSize(n int, verb rune, f fmt.State) int {
+	const overhead = 64
+	perByte := 1
+	switch {
+	case verb == 'q', verb == 'v' && f.Flag('#'):
+		perByte = 4
+	case (verb == 'x' || verb == 'X') && f.Flag(' ') && f.Flag('#'):
+		perByte = 5
+	case (verb == 'x' || verb == 'X') && f.Flag(' '):
+		perByte = 3
+	case verb == 'x' || verb == 'X':
+		perByte = 2
+	}
+	return perByte*n + overhead
+}
+
+// directive rebuilds the directive fmt parsed, for a value to format
+// itself with it.
+func directive(f fmt.State, verb rune) string {
+	var b strings.Builder
+	b.WriteByte('%')
+	for _, flag := range "+-# 0" {
+		if f.Flag(int(flag)) {
+			b.WriteRune(flag)
+		}
+	}
+	if w, ok := f.Width(); ok {
+		b.WriteString(strconv.Itoa(w))
+	}
+	if p, ok := f.Precision(); ok {
+		b.WriteByte('.')
+		b.WriteString(strconv.Itoa(p))
+	}
+	b.WriteRune(verb)
+	return b.String()
 }
 
 // callerPos returns the file and line of the Lua code calling the current

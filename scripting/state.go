@@ -16,6 +16,9 @@ type state struct {
 
 	// funcs holds the functions declared per kind: funcs[kind][field].
 	funcs map[string]map[string]*lua.LFunction
+	// imports holds the compendium import handlers by element kind
+	// (importhook.go).
+	imports map[string]*lua.LFunction
 	// decl collects declarations while the entry script runs.
 	decl      *Declarations
 	declaring bool
@@ -53,6 +56,7 @@ func newState(prog *Program, print func(string)) *state {
 		deadline: newCallDeadline(),
 		prog:     prog,
 		funcs:    map[string]map[string]*lua.LFunction{},
+		imports:  map[string]*lua.LFunction{},
 		decl:     &Declarations{},
 		loaded:   map[string]lua.LValue{},
 		loading:  map[string]bool{},
@@ -151,11 +155,7 @@ func (st *state) luaPrint(L *lua.LState) int {
 		}
 		text.WriteString(L.ToStringMeta(L.Get(i)).String())
 	}
-	line := text.String()
-	if len(line) > maxPrintBytes {
-		line = strings.ToValidUTF8(line[:maxPrintBytes], "") + "…"
-	}
-	st.print(line)
+	st.print(cutText(text.String(), maxPrintBytes))
 	return 0
 }
 

@@ -9,7 +9,8 @@ import (
 // watches and how the last reload went. The watcher records into the one
 // its WatchOptions give it; the host console (GET /host/api/system) reads
 // it. The zero value is ready to use and a nil *ReloadStatus records
-// nothing, so a server without a watcher needs no special case.
+// nothing (its methods still return the result), so a server without a
+// watcher needs no special case.
 type ReloadStatus struct {
 	mu   sync.Mutex
 	dir  string
@@ -41,28 +42,30 @@ func (s *ReloadStatus) Watching(dir string) {
 	s.mu.Unlock()
 }
 
-// Reloaded records a successful reload.
-func (s *ReloadStatus) Reloaded(version string, latency time.Duration) {
-	s.record(&ReloadResult{OK: true, Version: version, Time: time.Now().UTC(),
+// Reloaded records a successful reload and returns what it recorded.
+func (s *ReloadStatus) Reloaded(version string, latency time.Duration) ReloadResult {
+	return s.record(ReloadResult{OK: true, Version: version, Time: time.Now().UTC(),
 		LatencyMs: float64(latency.Microseconds()) / 1000})
 }
 
-// Failed records a reload that failed; err's text names file and line.
-func (s *ReloadStatus) Failed(err error) {
+// Failed records a reload that failed, whose error's text names file and
+// line, and returns what it recorded.
+func (s *ReloadStatus) Failed(err error) ReloadResult {
 	text := "unknown error"
 	if err != nil {
 		text = err.Error()
 	}
-	s.record(&ReloadResult{OK: false, Error: text, Time: time.Now().UTC()})
+	return s.record(ReloadResult{OK: false, Error: text, Time: time.Now().UTC()})
 }
 
-func (s *ReloadStatus) record(r *ReloadResult) {
+func (s *ReloadStatus) record(r ReloadResult) ReloadResult {
 	if s == nil {
-		return
+		return r
 	}
 	s.mu.Lock()
-	s.last = r
+	s.last = &r
 	s.mu.Unlock()
+	return r
 }
 
 // Last returns the watched folder ("" when none) and a copy of the last

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/fsnotify/fsnotify"
@@ -25,14 +26,7 @@ type WatchOptions struct {
 	// Debounce is the quiet time after the last change before reloading
 	// (default 50 ms).
 	Debounce time.Duration
-	// OnReload is called after a new version was swapped in. latency is
-	// the time from the end of the debounce window to the swap: compiling,
-	// validating and swapping.
-	OnReload func(s *System, latency time.Duration)
-	// OnError is called when a new version fails to load; the old one
-	// keeps serving. err lists every problem as "file:line: message".
-	OnError func(err error)
-	// Logger receives the same news (default slog.Default()).
+	// Logger receives the news of each reload (default slog.Default()).
 	Logger *slog.Logger
 	// Status, when set, records the folder watched and the outcome of
 	// each reload, for the host console.
@@ -44,12 +38,16 @@ type WatchOptions struct {
 	Publisher core.Publisher
 }
 
-// Watcher reloads a system folder when its files change.
+// Watcher reloads a system folder when its files change. Reload is the
+// one way a new version goes live: Run calls it after each burst of
+// changes, and a test calls it to reload at a moment of its choosing.
 type Watcher struct {
 	dir    string
 	holder *Holder
 	opts   WatchOptions
 	fsw    *fsnotify.Watcher
+
+	reloading sync.Mutex // one reload at a time
 }
 
 // Watch watches dir and swaps reloaded versions into h until ctx is done.
@@ -63,7 +61,9 @@ func Watch(ctx context.Context, dir string, h *Holder, opts WatchOptions) error 
 }
 
 // NewWatcher starts watching dir (and every folder inside it). Changes are
-// acted upon once Run runs; events arriving before are kept.
+// acted upon once Run runs; events arriving before are kept. Run stops
+// watching when it returns; a watcher that is never run is closed with
+// Close.
 func NewWatcher(dir string, h *Holder, opts WatchOptions) (*Watcher, error) {
 	opts.Status.Watching(dir)
 	if opts.Debounce <= 0 {
@@ -121,6 +121,10 @@ func ignored(name string) bool {
 	return false
 }
 
+// Close stops watching. Run calls it when it returns; closing twice is
+// harmless.
+func (w *Watcher) Close() error { return w.fsw.Close() }
+
 // Run handles changes until ctx is done, then stops watching.
 func (w *Watcher) Run(ctx context.Context) error {
 	defer w.fsw.Close()
@@ -159,23 +163,26 @@ func (w *Watcher) Run(ctx context.Context) error {
 		case <-timer.C:
 			if pending {
 				pending = false
-				w.reload()
+				w.Reload()
 			}
 		}
 	}
 }
 
-// reload compiles the folder off to the side and swaps it in on success.
-func (w *Watcher) reload() {
+// Reload compiles the folder off to the side and, when it loads, swaps it
+// into the holder, publishes reload and records the outcome; when it does
+// not, the previous version keeps serving and the error (file:line:
+// message, every problem) is logged and recorded. It returns the outcome
+// it recorded; the latency is the compiling, validating and swapping, from
+// the call. Safe for concurrent use: reloads run one at a time.
+func (w *Watcher) Reload() ReloadResult {
+	w.reloading.Lock()
+	defer w.reloading.Unlock()
 	start := time.Now()
 	sys, err := LoadDir(w.dir, w.opts.Load)
 	if err != nil {
 		w.opts.Logger.Error("system reload failed; the previous version keeps serving", "dir", w.dir, "problems", err.Error())
-		w.opts.Status.Failed(err)
-		if w.opts.OnError != nil {
-			w.opts.OnError(err)
-		}
-		return
+		return w.opts.Status.Failed(err)
 	}
 	old := w.holder.Swap(sys)
 	latency := time.Since(start)
@@ -183,11 +190,9 @@ func (w *Watcher) reload() {
 		old.Close()
 	}
 	w.opts.Logger.Info("system reloaded", "id", sys.ID(), "version", sys.Version(), "latency", latency)
-	w.opts.Status.Reloaded(sys.Version(), latency)
+	result := w.opts.Status.Reloaded(sys.Version(), latency)
 	if w.opts.Publisher != nil {
 		w.opts.Publisher.Publish(core.Event{Name: core.EventReload, Data: map[string]any{"system": sys.ID(), "version": sys.Version()}})
 	}
-	if w.opts.OnReload != nil {
-		w.opts.OnReload(sys, latency)
-	}
+	return result
 }

@@ -1,9 +1,6 @@
 package systems
 
 import (
-	"context"
-	"io"
-	"log/slog"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -34,57 +31,37 @@ func (p *publishLog) take() []core.Event {
 }
 
 // The watcher owns the reload's outcome: it records the folder and each
-// result in its ReloadStatus and publishes reload itself, once per version
-// swapped in and never for a failed one.
+// result in its ReloadStatus, returns it, and publishes reload itself,
+// once per version swapped in and never for a failed one.
 func TestWatchRecordsAndPublishesItsOutcome(t *testing.T) {
 	dir := copyDir(t, "testdata/tinyrpg")
-	sys, err := LoadDir(dir, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	h := NewHolder(sys)
 	status := &ReloadStatus{}
 	published := &publishLog{}
-	news := make(chan reloadNews, 16)
-	w, err := NewWatcher(dir, h, WatchOptions{
-		Debounce:  20 * time.Millisecond,
-		Status:    status,
-		Publisher: published,
-		OnReload:  func(s *System, latency time.Duration) { news <- reloadNews{sys: s, latency: latency} },
-		OnError:   func(err error) { news <- reloadNews{err: err} },
-		Logger:    slog.New(slog.NewTextHandler(io.Discard, nil)),
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	h, w := newReloader(t, dir, WatchOptions{Status: status, Publisher: published})
 	if watching, last := status.Last(); watching != dir || last != nil {
 		t.Fatalf("before any reload: watching %q, last %+v", watching, last)
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	go func() { w.Run(ctx); close(done) }()
-	t.Cleanup(func() { cancel(); <-done; h.Current().Close() })
 
 	edit(t, filepath.Join(dir, "lib", "format.lua"), `" level"`, `" circle"`)
-	n := next(t, news)
-	if n.err != nil {
-		t.Fatalf("reload failed: %v", n.err)
+	r := w.Reload()
+	if !r.OK {
+		t.Fatalf("reload failed: %+v", r)
 	}
 	_, last := status.Last()
-	if last == nil || !last.OK || last.Version != n.sys.Version() || last.Error != "" || time.Since(last.Time) > time.Minute {
-		t.Fatalf("after a good reload the status is %+v", last)
+	if last == nil || *last != r || last.Version != h.Current().Version() || last.Error != "" || time.Since(last.Time) > time.Minute {
+		t.Fatalf("after a good reload the status is %+v, the reload returned %+v", last, r)
 	}
 	events := published.take()
 	if len(events) != 1 || events[0].Name != core.EventReload {
 		t.Fatalf("a good reload published %+v, want one %s", events, core.EventReload)
 	}
 	data, _ := events[0].Data.(map[string]any)
-	if data["system"] != n.sys.ID() || data["version"] != n.sys.Version() {
+	if data["system"] != h.Current().ID() || data["version"] != h.Current().Version() {
 		t.Fatalf("reload payload %+v, want the new system's id and version", events[0].Data)
 	}
 
 	edit(t, filepath.Join(dir, "system.lua"), "local fmt = require", "local fmt = = require")
-	if n := next(t, news); n.err == nil {
+	if r := w.Reload(); r.OK {
 		t.Fatal("a broken edit reloaded")
 	}
 	_, last = status.Last()

@@ -13,26 +13,30 @@ import (
 	"github.com/vttapp/companion/core"
 )
 
-type reloadNews struct {
-	sys     *System
-	latency time.Duration
-	err     error
+// reloadFeed is a core.Publisher that hands each reload event to a
+// channel: what the watcher tells clients when a version goes live.
+type reloadFeed chan core.Event
+
+func (f reloadFeed) Publish(events ...core.Event) {
+	for _, e := range events {
+		f <- e
+	}
 }
 
-// startWatch loads dir, watches it and reports reloads and errors on a channel.
-func startWatch(t *testing.T, dir string) (*Holder, chan reloadNews) {
+// startWatch loads dir and watches it; the channel receives a reload event
+// each time an edit goes live.
+func startWatch(t *testing.T, dir string) (*Holder, reloadFeed) {
 	t.Helper()
 	sys, err := LoadDir(dir, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	h := NewHolder(sys)
-	news := make(chan reloadNews, 16)
+	feed := make(reloadFeed, 16)
 	w, err := NewWatcher(dir, h, WatchOptions{
-		Debounce: 20 * time.Millisecond,
-		OnReload: func(s *System, latency time.Duration) { news <- reloadNews{sys: s, latency: latency} },
-		OnError:  func(err error) { news <- reloadNews{err: err} },
-		Logger:   slog.New(slog.NewTextHandler(io.Discard, nil)),
+		Debounce:  20 * time.Millisecond,
+		Publisher: feed,
+		Logger:    slog.New(slog.NewTextHandler(io.Discard, nil)),
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -41,17 +45,35 @@ func startWatch(t *testing.T, dir string) (*Holder, chan reloadNews) {
 	done := make(chan struct{})
 	go func() { w.Run(ctx); close(done) }()
 	t.Cleanup(func() { cancel(); <-done; h.Current().Close() })
-	return h, news
+	return h, feed
 }
 
-func next(t *testing.T, news chan reloadNews) reloadNews {
+// newReloader loads dir into a holder and a watcher that is never run:
+// the test reloads by calling Reload.
+func newReloader(t *testing.T, dir string, opts WatchOptions) (*Holder, *Watcher) {
+	t.Helper()
+	sys, err := LoadDir(dir, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := NewHolder(sys)
+	opts.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+	w, err := NewWatcher(dir, h, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { w.Close(); h.Current().Close() })
+	return h, w
+}
+
+func next(t *testing.T, feed reloadFeed) core.Event {
 	t.Helper()
 	select {
-	case n := <-news:
-		return n
+	case e := <-feed:
+		return e
 	case <-time.After(5 * time.Second):
 		t.Fatal("no reload within 5s")
-		return reloadNews{}
+		return core.Event{}
 	}
 }
 
@@ -86,9 +108,11 @@ func edit(t *testing.T, file, old, new string) {
 	}
 }
 
-func TestWatchReloadsAndKeepsOldOnError(t *testing.T) {
+// An edit goes live after the debounce; editor temp files alone never
+// reload.
+func TestWatchReloadsAnEdit(t *testing.T) {
 	dir := copyDir(t, "testdata/tinyrpg")
-	h, news := startWatch(t, dir)
+	h, feed := startWatch(t, dir)
 	first := h.Current()
 	if got := heroSummary(t, first); got != "Ayla, 3rd level" {
 		t.Fatalf("before: %q", got)
@@ -96,62 +120,79 @@ func TestWatchReloadsAndKeepsOldOnError(t *testing.T) {
 
 	// An edit of a required module is live after the debounce.
 	edit(t, filepath.Join(dir, "lib", "format.lua"), `" level"`, `" circle"`)
-	n := next(t, news)
-	if n.err != nil {
-		t.Fatalf("reload failed: %v", n.err)
+	if e := next(t, feed); e.Name != core.EventReload {
+		t.Fatalf("published %s, want reload", e.Name)
 	}
-	if h.Current() != n.sys || h.Current() == first {
+	if h.Current() == first {
 		t.Fatal("the new version was not swapped in")
 	}
 	if got := heroSummary(t, h.Current()); got != "Ayla, 3rd circle" {
 		t.Fatalf("after edit: %q", got)
 	}
-	t.Logf("edit-to-live latency (excluding the debounce window): %v", n.latency)
 
-	// A syntax error keeps the previous version and names file:line.
+	// Editor temp files do not trigger reloads; an edit after them does,
+	// once.
+	for _, name := range []string{".system.lua.swp", "system.lua~", ".#system.lua", "4913"} {
+		os.WriteFile(filepath.Join(dir, name), []byte("x"), 0o644)
+	}
+	select {
+	case e := <-feed:
+		t.Fatalf("editor temp files reloaded the system: %+v", e)
+	case <-time.After(150 * time.Millisecond): // several debounce windows
+	}
+	edit(t, filepath.Join(dir, "lib", "format.lua"), `" circle"`, `" rank"`)
+	next(t, feed)
+	select {
+	case extra := <-feed:
+		t.Fatalf("unexpected extra reload: %+v", extra)
+	case <-time.After(150 * time.Millisecond):
+	}
+	if got := heroSummary(t, h.Current()); got != "Ayla, 3rd rank" {
+		t.Fatalf("after the second edit: %q", got)
+	}
+}
+
+// A version that does not load leaves the previous one serving; the error
+// names file:line; fixing the file reloads.
+func TestReloadKeepsTheOldVersionOnError(t *testing.T) {
+	dir := copyDir(t, "testdata/tinyrpg")
+	h, w := newReloader(t, dir, WatchOptions{})
+	edit(t, filepath.Join(dir, "lib", "format.lua"), `" level"`, `" circle"`)
+	r := w.Reload()
+	if !r.OK || heroSummary(t, h.Current()) != "Ayla, 3rd circle" {
+		t.Fatalf("a good edit: %+v", r)
+	}
+	t.Logf("reload latency (compile, validate, swap): %.2f ms", r.LatencyMs)
+
 	live := h.Current()
 	edit(t, filepath.Join(dir, "system.lua"), "local fmt = require", "local fmt = = require")
-	n = next(t, news)
-	if n.err == nil || !strings.Contains(n.err.Error(), "system.lua:2: syntax error") {
-		t.Fatalf("want a located syntax error, got %v", n.err)
+	r = w.Reload()
+	if r.OK || !strings.Contains(r.Error, "system.lua:2: syntax error") {
+		t.Fatalf("want a located syntax error, got %+v", r)
 	}
 	if h.Current() != live || heroSummary(t, h.Current()) != "Ayla, 3rd circle" {
 		t.Fatal("a failed reload must keep the previous version serving")
 	}
-
-	// Editor temp files do not trigger reloads; fixing the file does.
-	for _, name := range []string{".system.lua.swp", "system.lua~", ".#system.lua", "4913"} {
-		os.WriteFile(filepath.Join(dir, name), []byte("x"), 0o644)
-	}
 	edit(t, filepath.Join(dir, "system.lua"), "local fmt = = require", "local fmt = require")
-	n = next(t, news)
-	if n.err != nil {
-		t.Fatalf("fixed system does not reload: %v", n.err)
-	}
-	select {
-	case extra := <-news:
-		t.Fatalf("unexpected extra reload (temp files must be ignored): %+v", extra)
-	case <-time.After(150 * time.Millisecond):
+	if r := w.Reload(); !r.OK || h.Current() == live {
+		t.Fatalf("the fixed system does not reload: %+v", r)
 	}
 }
 
 func TestWatchNewSubfolder(t *testing.T) {
 	dir := copyDir(t, "testdata/tinyrpg")
-	h, news := startWatch(t, dir)
+	h, feed := startWatch(t, dir)
 	sub := filepath.Join(dir, "templates", "extra")
 	if err := os.Mkdir(sub, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	next(t, news) // the new folder itself
+	next(t, feed) // the new folder itself
 	// A file in the new folder is seen (the folder was added to the watch).
 	os.WriteFile(filepath.Join(sub, "note.html"), []byte("<p>note</p>"), 0o644)
 	edit(t, filepath.Join(dir, "templates", "hero.html"), "<p>{{ view.summary }}</p>", `<p>{{ view.summary }}</p>{% include "extra/note.html" %}`)
 	deadline := time.Now().Add(5 * time.Second)
 	for time.Now().Before(deadline) {
-		n := next(t, news)
-		if n.err != nil {
-			t.Fatal(n.err)
-		}
+		next(t, feed)
 		page, err := h.Current().RenderPage(context.Background(), &heroEntity)
 		if err == nil && strings.Contains(string(page), "<p>note</p>") {
 			return

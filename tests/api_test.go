@@ -347,27 +347,27 @@ func TestAPIBlackBox(t *testing.T) {
 		c := newAPIClient(t, srv.URL)
 		dir := filepath.Join(srv.DataDir, "others")
 		os.MkdirAll(dir, 0o755)
-		if err := os.WriteFile(filepath.Join(dir, "handout.txt"), []byte("0123456789"), 0o644); err != nil {
+		if err := os.WriteFile(filepath.Join(dir, "handout.pdf"), []byte("0123456789"), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		os.WriteFile(filepath.Join(srv.DataDir, "secret.txt"), []byte("SECRET-DATA"), 0o644)
-		os.Symlink(filepath.Join(srv.DataDir, "secret.txt"), filepath.Join(dir, "link.txt"))
-		r := c.get("/others/handout.txt", nil)
-		if r.header.Get("Content-Type") != "text/plain; charset=utf-8" || r.header.Get("ETag") == "" {
+		os.WriteFile(filepath.Join(srv.DataDir, "secret.png"), []byte("SECRET-DATA"), 0o644)
+		os.Symlink(filepath.Join(srv.DataDir, "secret.png"), filepath.Join(dir, "link.png"))
+		r := c.get("/others/handout.pdf", nil)
+		if r.header.Get("Content-Type") != "application/pdf" || r.header.Get("ETag") == "" {
 			t.Fatalf("headers: %v", r.header)
 		}
-		if nm := c.do("GET", "/others/handout.txt", "", "If-None-Match", r.header.Get("ETag")); nm.status != 304 {
+		if nm := c.do("GET", "/others/handout.pdf", "", "If-None-Match", r.header.Get("ETag")); nm.status != 304 {
 			t.Fatalf("If-None-Match: %d", nm.status)
 		}
-		if rg := c.do("GET", "/others/handout.txt", "", "Range", "bytes=2-4"); rg.status != 206 || string(rg.body) != "234" {
+		if rg := c.do("GET", "/others/handout.pdf", "", "Range", "bytes=2-4"); rg.status != 206 || string(rg.body) != "234" {
 			t.Fatalf("Range: %d %q", rg.status, rg.body)
 		}
 		if l := c.do("GET", "/others/", ""); l.status != 404 || strings.Contains(string(l.body), "handout") {
 			t.Fatalf("listing: %d %s", l.status, l.body)
 		}
-		for _, p := range []string{"/others/../secret.txt", "/others/%2e%2e/secret.txt", "/others/..%2fsecret.txt",
-			"/others/..\\secret.txt", "/others/%5c..%5csecret.txt", "/others/link.txt", "/modules/../../secret.txt",
-			"/systems/dnd5e/../../secret.txt", "/campaigns/%2e%2e/%2e%2e/secret.txt"} {
+		for _, p := range []string{"/others/../secret.png", "/others/%2e%2e/secret.png", "/others/..%2fsecret.png",
+			"/others/..\\secret.png", "/others/%5c..%5csecret.png", "/others/link.png", "/modules/../../secret.png",
+			"/systems/dnd5e/../../secret.png", "/campaigns/%2e%2e/%2e%2e/secret.png"} {
 			status, out := rawRequest(t, srv.URL, p)
 			if status == 200 || strings.Contains(out, "SECRET-DATA") {
 				t.Fatalf("%s: %d %s", p, status, out)

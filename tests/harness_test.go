@@ -48,9 +48,14 @@ func TestMain(m *testing.M) {
 }
 
 // companionBinary builds ./cmd/companion once per test run and returns its
-// path. A child test binary (the cleanup test) is handed its parent's.
+// path. COMPANION_BIN names a binary built elsewhere instead (to measure
+// another version with the same test, as the stalled-upload load test does);
+// a child test binary (the cleanup test) is handed its parent's.
 func companionBinary(t testing.TB) string {
 	t.Helper()
+	if bin := os.Getenv("COMPANION_BIN"); bin != "" {
+		return bin
+	}
 	buildOnce.Do(func() {
 		if prebuilt := os.Getenv(prebuiltEnv); prebuilt != "" {
 			binPath = prebuilt

@@ -6,6 +6,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -184,5 +185,58 @@ func TestImportCommands(t *testing.T) {
 	}
 	if status := importGetJSON(t, s.HostURL+"/host/api/maps/"+res.ID, &m); status != http.StatusOK || len(m.Walls) != 1 {
 		t.Errorf("map %d %+v", status, m)
+	}
+}
+
+// An offered manifest is fetched before anyone accepts it: the server
+// must never fetch from its own listeners, the players' or the host
+// console's, by any name. Each such offer fails with the reason, and
+// neither listener logs a request from the importer.
+func TestImportNeverFetchesFromTheServerItself(t *testing.T) {
+	s := StartServer(t, ServerOptions{Args: []string{"--empty", "--log-level", "debug"}})
+	public := strings.TrimPrefix(s.URL, "http://")
+	host := strings.TrimPrefix(s.HostURL, "http://")
+	_, publicPort, _ := net.SplitHostPort(public)
+	_, hostPort, _ := net.SplitHostPort(host)
+	// Paths no one else asks for, to look for in the request log.
+	sources := []string{
+		"http://" + public + "/self-fetch.json",
+		"http://localhost:" + publicPort + "/self-fetch.json",
+		"http://localhost:" + hostPort + "/self-fetch.json",
+		"http://127.0.0.1:" + hostPort + "/self-fetch.json",
+		"http://[::1]:" + hostPort + "/self-fetch.json",
+	}
+	for _, src := range sources {
+		if status, body := importPost(t, s.URL+"/api/import", `{"manifest":"`+src+`"}`); status != http.StatusAccepted {
+			t.Fatalf("%s: %d %s", src, status, body)
+		}
+	}
+	deadline := time.Now().Add(60 * time.Second)
+	var offers []importOffer
+	for {
+		importGetJSON(t, s.HostURL+"/host/api/offers", &offers)
+		settled := 0
+		for _, o := range offers {
+			if o.Status != "pending" || o.Error != "" {
+				settled++
+			}
+		}
+		if settled == len(sources) || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if len(offers) != len(sources) {
+		t.Fatalf("%d offers, want %d", len(offers), len(sources))
+	}
+	for _, o := range offers {
+		if o.Status != "failed" || !strings.Contains(o.Error, "this server's own address") {
+			t.Errorf("offer %+v: want it failed as this server's own address", o)
+		}
+	}
+	for _, line := range s.Lines("self-fetch") {
+		if strings.Contains(line, "http request") {
+			t.Errorf("the server served its own importer: %s", line)
+		}
 	}
 }

@@ -184,7 +184,7 @@ func newLoadEnv(tb testing.TB) *loadEnv {
 	bus := core.NewBus()
 	svc := core.NewService(core.ServiceConfig{Store: store, Events: bus, Rules: holder})
 	srv := httptest.NewServer(routes.NewPublicHandler(routes.Config{
-		Service: svc, Bus: bus, Systems: holder, DataDir: dir,
+		Service: svc, Systems: holder, DataDir: dir,
 		Log: slog.New(slog.NewTextHandler(io.Discard, &slog.HandlerOptions{Level: slog.LevelInfo})),
 	}))
 	tb.Cleanup(srv.Close)

@@ -233,10 +233,17 @@ func TestRealClientSequence(t *testing.T) {
 	if err := json.Unmarshal(a.next(core.EventLineOfSightUpdated).Data, &sights); err != nil || len(sights) == 0 {
 		t.Fatalf("lineOfSightUpdated is not a non-empty array: %v", err)
 	}
+	foes := rcFoeVisionKeys(api["map"].(map[string]any))
+	if len(foes) == 0 {
+		t.Fatal("the demo map has no foe with vision; this test needs one")
+	}
 	for _, sg := range sights {
 		key, _ := sg["key"].(string)
 		if !strings.HasPrefix(key, "vision-") && !strings.HasPrefix(key, "light-") || sg["polygon"] == nil {
 			t.Fatalf("sight %v", sg)
+		}
+		if foes[key] {
+			t.Fatalf("lineOfSightUpdated carries a foe's sight %s: the client would light what it sees", key)
 		}
 	}
 
@@ -251,6 +258,19 @@ func TestRealClientSequence(t *testing.T) {
 			t.Fatalf("%s: %d", path, resp.StatusCode)
 		}
 	}
+}
+
+// rcFoeVisionKeys are the sight keys of the map's hostile and neutral
+// tokens with vision.
+func rcFoeVisionKeys(m map[string]any) map[string]bool {
+	keys := map[string]bool{}
+	for _, raw := range m["tokens"].([]any) {
+		tok := raw.(map[string]any)
+		if v, _ := tok["vision"].(map[string]any); v != nil && tok["role"] != "friendly" && tok["player"] != true {
+			keys["vision-"+v["id"].(string)] = true
+		}
+	}
+	return keys
 }
 
 func rcCheckScreen(t *testing.T, screen map[string]any, mode string) {
@@ -289,6 +309,14 @@ func rcCheckMap(t *testing.T, m map[string]any) {
 		}
 		v, _ := tok["vision"].(map[string]any)
 		if v == nil {
+			continue
+		}
+		// The client draws every sight it gets: players get the party's
+		// alone, never what a foe sees.
+		if tok["role"] != "friendly" && tok["player"] != true {
+			if v["sight"] != nil {
+				t.Fatalf("foe %s carries its sight to players: %v", tok["name"], v["sight"])
+			}
 			continue
 		}
 		sight, _ := v["sight"].(map[string]any)

@@ -330,7 +330,7 @@ func newSoakEnv(t *testing.T) *soakEnv {
 	bus := core.NewBus()
 	svc := core.NewService(core.ServiceConfig{Store: store, Events: bus, Rules: holder, Roller: dice.NewRoller()})
 	live := hub.New(svc, bus, log, hub.Options{})
-	srv := httptest.NewServer(routes.NewPublicHandler(routes.Config{Service: svc, Bus: bus, Hub: live, Systems: holder, DataDir: dir, Log: log}))
+	srv := httptest.NewServer(routes.NewPublicHandler(routes.Config{Service: svc, Hub: live, Systems: holder, DataDir: dir, Log: log}))
 	t.Cleanup(func() { live.Close(); srv.Close() })
 	return &soakEnv{srv: srv, hub: live, logs: logs}
 }

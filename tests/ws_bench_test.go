@@ -69,7 +69,7 @@ func TestWSBenchServerProcess(t *testing.T) {
 		}
 		live := hub.New(svc, bus, log, opts)
 		defer live.Close()
-		handler = routes.NewPublicHandler(routes.Config{Service: svc, Bus: bus, Hub: live, Log: log, DataDir: t.TempDir()})
+		handler = routes.NewPublicHandler(routes.Config{Service: svc, Hub: live, Log: log, DataDir: t.TempDir()})
 		clients = func() int { return len(live.Clients()) }
 	case "bare":
 		bare := &bareBroadcast{}

@@ -48,15 +48,15 @@ func (wsRules) Ranges(kind string) []string { return []string{"hp"} }
 // createMessage goes through the service's roller like POST /api/messages.
 type wsRoller struct{}
 
-func (wsRoller) RollText(text string) (string, []json.RawMessage, error) {
+func (wsRoller) RollText(text string) (string, []json.RawMessage, bool, error) {
 	start := strings.Index(text, "[[")
 	end := strings.Index(text, "]]")
 	if start < 0 || end < start {
-		return text, nil, nil
+		return text, nil, false, nil
 	}
 	expr := text[start+2 : end]
 	roll, _ := json.Marshal(map[string]any{"formula": expr, "total": expr})
-	return text[:start] + expr + text[end+2:], []json.RawMessage{roll}, nil
+	return text[:start] + expr + text[end+2:], []json.RawMessage{roll}, false, nil
 }
 
 // wsEnv is a running server: public and host listeners, its service, hub
@@ -82,7 +82,7 @@ func newWSEnv(t testing.TB, opts hub.Options) *wsEnv {
 	bus := core.NewBus()
 	svc := core.NewService(core.ServiceConfig{Store: st, Events: bus, Rules: wsRules{}, Roller: wsRoller{}})
 	live := hub.New(svc, bus, log, opts)
-	cfg := routes.Config{Service: svc, Bus: bus, Hub: live, Log: log, DataDir: t.TempDir(), AllowOrigins: opts.AllowOrigins}
+	cfg := routes.Config{Service: svc, Hub: live, Log: log, DataDir: t.TempDir(), AllowOrigins: opts.AllowOrigins}
 	e := &wsEnv{svc: svc, store: st, hub: live, logs: logs,
 		public: httptest.NewServer(routes.NewPublicHandler(cfg)),
 		host:   httptest.NewServer(routes.NewHostHandler(cfg))}
@@ -116,6 +116,9 @@ func wsSeed(t testing.TB, st *sqlite.Store) {
 		m.Tokens[0].Normalize()
 		if err := tx.PutMap(m); err != nil {
 			return err
+		}
+		if err := tx.PutScreen(wsCampaign, &core.Screen{MapID: wsMapID}); err != nil {
+			return err // players see the map they play on
 		}
 		e := &core.Entity{ID: wsEntityID, Kind: "characters", System: "test", Name: "Hero", Owner: wsCampaign,
 			Attributes: core.Object{"str": 16.0, "dex": 12.0}, Data: core.Object{"hp": 10.0}}

@@ -577,9 +577,10 @@ func TestWSSlowClientIsDroppedOthersKeepReceiving(t *testing.T) {
 		t.Fatalf("the drop is not logged:\n%s", e.logs.String())
 	}
 	// Whatever the slow client reads now ends with the connection closed.
-	// Its socket buffer was full, so the close frame (1013) can only get
-	// through when the cut fell between frames; otherwise gorilla reports
-	// 1006 (closed without a close frame).
+	// It read nothing within its write allowance (WriteWait), so the frame
+	// under way was cut and the close frame (1013) could not follow it
+	// (TestWSSlowReaderGetsCloseCodeBeforeTheEnd reads in time); gorilla
+	// then reports 1006 (closed without a close frame).
 	slow.SetReadDeadline(time.Now().Add(wsWait))
 	for {
 		_, _, err := slow.ReadMessage()

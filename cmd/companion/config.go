@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/discovery"
+	"github.com/vttapp/companion/routes"
 )
 
 // defaultHostAddr is where the host console listens unless told otherwise;
@@ -31,12 +33,31 @@ type serveConfig struct {
 	AllowOrigins      string
 	AllowHosts        string
 	LogLevel          string
+	LogFormat         string // text or json
 	LuaTimeout        time.Duration
 	MaxBodyBytes      int64
 	MaxClients        int
 	ClientRate        int
 	// MaxPerAddress is --max-clients-per-address (routes/hub/peraddress.go).
 	MaxPerAddress int
+
+	// AddrGiven and HostAddrGiven tell an address chosen on the command
+	// line or in the environment from the default, which gives way to the
+	// next free port when it is taken (listen.go).
+	AddrGiven, HostAddrGiven bool
+	// Open is "auto" (open the host console in the browser when started
+	// from a desktop without a terminal), "true" or "false".
+	Open string
+	// MDNS turns the mDNS advertisement of MDNSName (a host label such as
+	// "companion", answered as companion.local) on.
+	MDNS     bool
+	MDNSName string
+	// HostAddrContainer lets --host-addr be a non-loopback address inside
+	// a container, whose host console port the operator publishes on the
+	// host's loopback only (docs/install.md#container).
+	HostAddrContainer bool
+	// MaxHTTPPerAddress is --max-http-per-address (routes/connlimit.go).
+	MaxHTTPPerAddress int
 }
 
 // parseServeFlags reads flags, each of which may also be set through the
@@ -55,17 +76,26 @@ func parseServeFlags(args []string, getenv func(string) string) (*serveConfig, *
 	fs.StringVar(&cfg.AllowOrigins, "allow-origin", "", "comma-separated extra origins whose pages may open a WebSocket and write")
 	fs.StringVar(&cfg.AllowHosts, "allow-host", "", "comma-separated extra host names players may use for writes and WebSockets (IP addresses, localhost, .local names and this machine's name always work)")
 	fs.StringVar(&cfg.LogLevel, "log-level", "info", "log level: debug, info, warn, error")
+	fs.StringVar(&cfg.LogFormat, "log-format", "text", "log format: text (key=value lines) or json (one JSON object a line, for log collectors)")
 	fs.DurationVar(&cfg.LuaTimeout, "lua-timeout", 250*time.Millisecond, "time limit of one Lua call")
 	fs.Int64Var(&cfg.MaxBodyBytes, "max-body", 8<<20, "largest request body accepted on writes, in bytes")
 	fs.IntVar(&cfg.MaxClients, "max-clients", 500, "most WebSocket clients connected at once (every client receives every broadcast)")
 	fs.IntVar(&cfg.MaxPerAddress, "max-clients-per-address", 32, "most WebSocket clients from one remote address at once (loopback is not counted)")
+	cfg.Open = "auto"
+	fs.Var(openFlag{cfg}, "open", "open the host console in the default browser: auto (when started from a desktop without a terminal), true or false")
+	fs.BoolVar(&cfg.MDNS, "mdns", true, "advertise the server by mDNS/DNS-SD on the player listener's interfaces (false: off)")
+	fs.StringVar(&cfg.MDNSName, "mdns-name", "companion", "the name players can type: NAME answers as NAME.local")
+	fs.BoolVar(&cfg.HostAddrContainer, "host-addr-container", false, "inside a container only: let --host-addr be a non-loopback address; publish its port on the host's loopback only (127.0.0.1:8081:8081)")
+	fs.IntVar(&cfg.MaxHTTPPerAddress, "max-http-per-address", routes.DefaultMaxHTTPPerAddress, "most open HTTP connections from one remote address at once, WebSockets aside (loopback is not counted)")
 	fs.IntVar(&cfg.ClientRate, "client-rate", 50, "WebSocket requests one client may make per second, bursts of twice that (drags, pointers and viewports are coalesced to 60/s instead)")
 
 	// Environment first, so that explicit flags override it.
 	var envErr error
+	given := map[string]bool{}
 	fs.VisitAll(func(f *flag.Flag) {
 		name := "COMPANION_" + strings.ToUpper(strings.ReplaceAll(f.Name, "-", "_"))
 		if v := getenv(name); v != "" && envErr == nil {
+			given[f.Name] = true
 			if err := f.Value.Set(v); err != nil {
 				envErr = fmt.Errorf("%s=%q: %v", name, v, err)
 			}
@@ -80,11 +110,19 @@ func parseServeFlags(args []string, getenv func(string) string) (*serveConfig, *
 	if fs.NArg() > 0 {
 		return nil, fs, fmt.Errorf("unexpected argument %q", fs.Arg(0))
 	}
-	hostAddr, err := loopbackAddr(cfg.HostAddr)
+	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
+	cfg.AddrGiven, cfg.HostAddrGiven = given["addr"], given["host-addr"]
+	hostAddr, err := hostConsoleAddr(cfg.HostAddr, cfg.HostAddrContainer)
 	if err != nil {
 		return nil, fs, err
 	}
 	cfg.HostAddr = hostAddr
+	if cfg.MDNSName, err = mdnsHost(cfg.MDNSName); err != nil {
+		return nil, fs, err
+	}
+	if cfg.LogFormat != "text" && cfg.LogFormat != "json" {
+		return nil, fs, fmt.Errorf("--log-format must be text or json, not %q", cfg.LogFormat)
+	}
 	if cfg.MaxBodyBytes <= 0 {
 		return nil, fs, fmt.Errorf("--max-body must be positive")
 	}
@@ -97,11 +135,90 @@ func parseServeFlags(args []string, getenv func(string) string) (*serveConfig, *
 	if cfg.MaxPerAddress <= 0 {
 		return nil, fs, fmt.Errorf("--max-clients-per-address must be positive")
 	}
+	if cfg.MaxHTTPPerAddress <= 0 {
+		return nil, fs, fmt.Errorf("--max-http-per-address must be positive")
+	}
 	if cfg.ClientRate <= 0 {
 		return nil, fs, fmt.Errorf("--client-rate must be positive")
 	}
 	return cfg, fs, nil
 }
+
+// hostConsoleAddr is the host console's listen address: a loopback one
+// (loopbackAddr), or with --host-addr-container inside a container any
+// address, since the container's own loopback cannot be reached from the
+// host: the operator publishes the port on the host's loopback only. Out
+// of a container the flag is refused, so it cannot open the console to a
+// network by mistake.
+func hostConsoleAddr(addr string, container bool) (string, error) {
+	if !container {
+		return loopbackAddr(addr)
+	}
+	if !inContainer() {
+		return "", fmt.Errorf("--host-addr-container is for a container (no %s found): out of one, the host console stays on loopback", strings.Join(containerMarkers, " or "))
+	}
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return "", fmt.Errorf("--host-addr %q: %v", addr, err)
+	}
+	if _, err := strconv.ParseUint(port, 10, 16); err != nil {
+		return "", fmt.Errorf("--host-addr %q: bad port", addr)
+	}
+	if host != "" {
+		if _, err := netip.ParseAddr(strings.Trim(host, "[]")); err != nil {
+			return "", fmt.Errorf("--host-addr %q: give an IP address, not a name", addr)
+		}
+	}
+	return addr, nil
+}
+
+// containerMarkers are the files Docker and Podman put in every container.
+var containerMarkers = []string{"/.dockerenv", "/run/.containerenv"}
+
+func inContainer() bool {
+	for _, m := range containerMarkers {
+		if _, err := os.Stat(m); err == nil {
+			return true
+		}
+	}
+	return false
+}
+
+// mdnsHost turns --mdns-name into a host label: "companion.local" and
+// "companion" both give "companion".
+func mdnsHost(name string) (string, error) {
+	h := strings.TrimSuffix(strings.TrimSuffix(strings.ToLower(strings.TrimSpace(name)), "."), ".local")
+	if !discovery.ValidHost(h) {
+		return "", fmt.Errorf("--mdns-name %q: use letters, digits and '-', as in companion (answered as companion.local)", name)
+	}
+	return h, nil
+}
+
+// openFlag is --open: auto, true or false; a bare --open is true.
+type openFlag struct{ cfg *serveConfig }
+
+func (f openFlag) String() string {
+	if f.cfg == nil {
+		return "auto"
+	}
+	return f.cfg.Open
+}
+
+func (f openFlag) Set(v string) error {
+	switch strings.ToLower(v) {
+	case "auto":
+		f.cfg.Open = "auto"
+	case "true", "1", "yes":
+		f.cfg.Open = "true"
+	case "false", "0", "no":
+		f.cfg.Open = "false"
+	default:
+		return fmt.Errorf("must be auto, true or false, not %q", v)
+	}
+	return nil
+}
+
+func (f openFlag) IsBoolFlag() bool { return true }
 
 // loopbackAddr refuses a host console address that other machines could
 // reach (the console can install content and change settings) and returns

@@ -2,6 +2,9 @@ package main
 
 import (
 	"net"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -47,5 +50,31 @@ func TestHostAddrLocalhostIsBoundAsTheLoopbackAddress(t *testing.T) {
 		if host != "127.0.0.1" || port != "8099" {
 			t.Errorf("%s: listening on %q", addr, cfg.HostAddr)
 		}
+	}
+}
+
+// TestHostAddrContainerOnlyInAContainer: --host-addr-container accepts a
+// non-loopback host console address inside a container alone, never a
+// name, and nothing changes without it.
+func TestHostAddrContainerOnlyInAContainer(t *testing.T) {
+	saved := containerMarkers
+	t.Cleanup(func() { containerMarkers = saved })
+	containerMarkers = []string{filepath.Join(t.TempDir(), ".dockerenv")}
+	args := []string{"--host-addr", "0.0.0.0:8081", "--host-addr-container"}
+	if _, _, err := parseServeFlags(args, noEnv); err == nil || !strings.Contains(err.Error(), "is for a container") {
+		t.Fatalf("outside a container: %v", err)
+	}
+	if err := os.WriteFile(containerMarkers[0], nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg, _, err := parseServeFlags(args, noEnv)
+	if err != nil || cfg.HostAddr != "0.0.0.0:8081" || !cfg.HostAddrContainer {
+		t.Fatalf("inside a container: %+v %v", cfg, err)
+	}
+	if _, _, err := parseServeFlags([]string{"--host-addr", "example.com:8081", "--host-addr-container"}, noEnv); err == nil {
+		t.Fatal("a host name accepted for the host console")
+	}
+	if _, _, err := parseServeFlags([]string{"--host-addr", "0.0.0.0:8081"}, noEnv); err == nil {
+		t.Fatal("a non-loopback host console accepted without --host-addr-container")
 	}
 }

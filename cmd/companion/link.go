@@ -197,11 +197,16 @@ func offerAndFollow(hostAddr string, offerBody, acceptBody map[string]string, st
 	}
 }
 
-// linkHostAddr is the default host console address, from the environment
-// like `companion serve` reads it.
+// linkHostAddr is the host console to talk to when --host-addr is not
+// given: COMPANION_HOST_ADDR as `companion serve` reads it, else where the
+// server running with the data folder (COMPANION_DATA or the default)
+// listens (it may have taken another port), else the default.
 func linkHostAddr() string {
 	if v := os.Getenv("COMPANION_HOST_ADDR"); v != "" {
-		return v
+		return dialAddr(v)
+	}
+	if inst, ok := runningInstance(envOr("COMPANION_DATA", defaultDataDir())); ok {
+		return dialAddr(inst.HostAddr)
 	}
 	return defaultHostAddr
 }

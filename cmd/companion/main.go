@@ -7,8 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-
-	"github.com/vttapp/companion/core"
 )
 
 const usage = `Companion: a game companion server for the table.
@@ -26,6 +24,12 @@ Usage:
   companion client install FILE|URL
                                    install a web client (zip) into the running server
   companion client remove          go back to the built-in web client
+  companion health                 exit 0 when the running server is ready
+  companion launch [LINK|FILE...]  offer links and files to the running server,
+                                   starting it first when none runs
+  companion install-desktop        open vttapp:// links and content files with
+                                   Companion on this desktop (Linux, BSD)
+  companion uninstall-desktop      undo install-desktop
 
 Run 'companion serve -h' for the server's flags.
 `
@@ -44,7 +48,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	case "serve":
 		return runServe(args, stdout, stderr)
 	case "version":
-		fmt.Fprintf(stdout, "companion %s (build %d)\n", core.Version, core.Build)
+		fmt.Fprintln(stdout, thisRelease())
 		return 0
 	case "roll":
 		return runRoll(args, stdout, stderr)
@@ -58,6 +62,14 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return runImport(args, stdout, stderr)
 	case "client":
 		return runClient(args, stdout, stderr)
+	case "health":
+		return runHealth(args, stdout, stderr)
+	case "launch":
+		return runLaunch(args, stdout, stderr)
+	case "install-desktop":
+		return runInstallDesktop(args, stdout, stderr)
+	case "uninstall-desktop":
+		return runUninstallDesktop(args, stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return 0

@@ -6,7 +6,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"io/fs"
 	"log/slog"
 	"net"
 	"net/http"
@@ -21,6 +20,8 @@ import (
 	"github.com/vttapp/companion/core/dice"
 	"github.com/vttapp/companion/core/imports"
 	"github.com/vttapp/companion/core/sqlite"
+	"github.com/vttapp/companion/desktop"
+	"github.com/vttapp/companion/discovery"
 	"github.com/vttapp/companion/examples/dnd5e"
 	"github.com/vttapp/companion/routes"
 	"github.com/vttapp/companion/routes/hub"
@@ -38,43 +39,61 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "companion:", err)
 		return 2
 	}
-	log := newLogger(stderr, cfg.LogLevel)
+	log := newLogger(stderr, cfg.LogLevel, cfg.LogFormat)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if err := serve(ctx, cfg, log, stdout); err != nil {
-		log.Error("companion stopped", "error", err)
+	switch err := serve(ctx, cfg, log, stdout); {
+	case errors.Is(err, errAlreadyRunning):
+		return 0
+	case err != nil:
+		// One plain line, whatever the log format: this is what a person
+		// reads when the server does not start (a taken port).
+		fmt.Fprintln(stderr, "companion:", err)
 		return 1
 	}
 	return 0
 }
 
-func newLogger(w io.Writer, level string) *slog.Logger {
+// newLogger logs at level in the given format: "json" writes one JSON
+// object a line (for a log collector, a container's logs), anything else
+// slog's key=value text.
+func newLogger(w io.Writer, level, format string) *slog.Logger {
 	var l slog.Level
 	if err := l.UnmarshalText([]byte(level)); err != nil {
 		l = slog.LevelInfo
 	}
-	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: l}))
+	opts := &slog.HandlerOptions{Level: l}
+	if format == "json" {
+		return slog.New(slog.NewJSONHandler(w, opts))
+	}
+	return slog.New(slog.NewTextHandler(w, opts))
 }
 
 // dataFolders are the served folders of the data folder.
 var dataFolders = []string{"modules", "campaigns", "systems", "others"}
 
-// serve wires the application together and runs it until ctx ends.
-func serve(ctx context.Context, cfg *serveConfig, log *slog.Logger, banner io.Writer) error {
-	for _, dir := range append([]string{""}, dataFolders...) {
-		if err := os.MkdirAll(filepath.Join(cfg.DataDir, dir), 0o755); err != nil {
-			return fmt.Errorf("data folder: %w", err)
+// serve wires the application together and runs it until ctx ends. The
+// order matters to a first start: the listeners are bound before anything
+// is written (a taken port leaves no data folder behind), and a fresh data
+// folder is seeded under a marker (firstrun.go).
+func serve(ctx context.Context, cfg *serveConfig, log *slog.Logger, out io.Writer) error {
+	wantBrowser := cfg.Open == "true" || (cfg.Open == "auto" && !cfg.HostAddrContainer && desktop.LaunchedWithoutTerminal())
+	if inst, running := runningInstance(cfg.DataDir); running {
+		console := "http://" + dialAddr(inst.HostAddr) + "/host/"
+		fmt.Fprintf(out, "Companion is already running with the data folder %s: host console %s\n", cfg.DataDir, console)
+		if wantBrowser {
+			openBrowser(console, log)
+			return errAlreadyRunning
 		}
+		return fmt.Errorf("a second server cannot use the same data folder: stop the running one (pid %d), or give another --data", inst.PID)
 	}
-	dbPath := filepath.Join(cfg.DataDir, "companion.db")
-	_, statErr := os.Stat(dbPath)
-	fresh := errors.Is(statErr, fs.ErrNotExist)
 
-	store, err := sqlite.Open(dbPath)
+	publicLn, hostLn, err := listenBoth(cfg, out)
 	if err != nil {
-		return fmt.Errorf("open %s: %w", dbPath, err)
+		return err
 	}
-	defer store.Close()
+	defer publicLn.Close()
+	defer hostLn.Close()
 
 	sys, err := loadSystem(cfg)
 	if err != nil {
@@ -83,6 +102,17 @@ func serve(ctx context.Context, cfg *serveConfig, log *slog.Logger, banner io.Wr
 	holder := systems.NewHolder(sys)
 	defer func() { holder.Current().Close() }()
 
+	folder, err := openDataFolder(cfg.DataDir, !cfg.Empty && sys.Sample() != nil, func(note string) { log.Warn(note) })
+	if err != nil {
+		return err
+	}
+	dbPath := filepath.Join(cfg.DataDir, "companion.db")
+	store, err := sqlite.Open(dbPath)
+	if err != nil {
+		return fmt.Errorf("open %s: %w", dbPath, err)
+	}
+	defer store.Close()
+
 	bus := core.NewBus()
 	svc := core.NewService(core.ServiceConfig{
 		Store:  store,
@@ -90,13 +120,21 @@ func serve(ctx context.Context, cfg *serveConfig, log *slog.Logger, banner io.Wr
 		Rules:  holder,
 		Roller: dice.NewRoller(),
 		Live:   core.NewLive(core.Settings{RemoteInteraction: cfg.RemoteInteraction, Interaction: cfg.Interaction}),
+		Log:    log,
 	})
 	cols := collections{holder}
 
-	if fresh && !cfg.Empty {
+	if folder.fresh && !cfg.Empty {
 		if sample := sys.Sample(); sample != nil {
 			if err := imports.Seed(ctx, svc, cfg.DataDir, sample, cols); err != nil {
+				store.Close()
+				if uerr := folder.undo(); uerr != nil {
+					log.Error("could not remove the half-seeded data folder", "error", uerr)
+				}
 				return fmt.Errorf("seed demo content: %w", err)
+			}
+			if err := folder.seeded(); err != nil {
+				return fmt.Errorf("data folder: %w", err)
 			}
 			log.Info("seeded demo content", "system", sys.ID())
 		}
@@ -109,11 +147,23 @@ func serve(ctx context.Context, cfg *serveConfig, log *slog.Logger, banner io.Wr
 		RequestRate:              cfg.ClientRate,
 		RequestBurst:             2 * cfg.ClientRate,
 	})
-	importer := imports.NewManager(imports.Config{Service: svc, DataDir: cfg.DataDir, Collections: cols, AppVersion: core.Version, Log: log})
+	// The importer never fetches from these two (an offer's manifest is
+	// fetched before anyone accepts it).
+	importer := imports.NewManager(imports.Config{Service: svc, DataDir: cfg.DataDir, Collections: cols, AppVersion: core.Version, Log: log,
+		OwnAddrs: []net.Addr{publicLn.Addr(), hostLn.Addr()}})
 	// Downloads in flight are cancelled at shutdown; their staging folders
 	// are swept at the next start.
 	defer importer.Close()
+
+	advertiser := advertise(ctx, cfg, publicLn.Addr(), log)
+	joinName := ""
+	if advertiser != nil {
+		defer advertiser.Close() // a goodbye, so that caches forget the name at once
+		joinName = advertiser.Service().Host + ".local"
+	}
+
 	reloads := &systems.ReloadStatus{} // hot reload results, shown on the host console
+	instanceID := core.NewID()
 	rc := routes.Config{
 		SystemStatus: reloads,
 		Service:      svc,
@@ -126,28 +176,33 @@ func serve(ctx context.Context, cfg *serveConfig, log *slog.Logger, banner io.Wr
 		AllowHosts:   splitList(cfg.AllowHosts),
 		AllowOrigins: splitList(cfg.AllowOrigins),
 		Web:          web.FS,
+		JoinName:     joinName,
+		InstanceID:   instanceID,
 	}
 
-	publicLn, err := net.Listen("tcp", cfg.Addr)
-	if err != nil {
-		return fmt.Errorf("listen %s: %w", cfg.Addr, err)
-	}
-	hostLn, err := net.Listen("tcp", cfg.HostAddr)
-	if err != nil {
-		publicLn.Close()
-		return fmt.Errorf("listen %s (host console): %w", cfg.HostAddr, err)
-	}
 	public := newHTTPServer(routes.NewPublicHandler(rc), log)
 	host := newHTTPServer(routes.NewHostHandler(rc), log)
+	// The host listener is loopback only, which the cap does not count.
+	perAddress := routes.NewConnLimiter(cfg.MaxHTTPPerAddress, log)
+	public.ConnState = perAddress.ConnState
 
 	if cfg.SystemDir != "" {
 		go watchSystem(ctx, cfg, holder, svc, reloads, log)
 	}
 
 	errc := make(chan error, 2)
-	go func() { errc <- public.Serve(publicLn) }()
+	go func() { errc <- public.Serve(perAddress.Listener(publicLn)) }()
 	go func() { errc <- host.Serve(hostLn) }()
-	printBanner(banner, sys, publicLn.Addr(), hostLn.Addr(), cfg.DataDir)
+	inst := instance{ID: instanceID, PID: os.Getpid(), Addr: publicLn.Addr().String(), HostAddr: hostLn.Addr().String(), Version: core.Version}
+	if err := writeInstance(cfg.DataDir, inst); err != nil {
+		log.Warn("the other commands will not find this server", "file", instanceFile, "error", err)
+	}
+	defer removeInstance(cfg.DataDir, instanceID)
+	printBanner(out, bannerInfo{Release: thisRelease(), System: sys, Public: publicLn.Addr(), Host: hostLn.Addr(),
+		DataDir: cfg.DataDir, JoinName: joinName, Container: cfg.HostAddrContainer})
+	if wantBrowser && !cfg.HostAddrContainer {
+		openBrowser("http://"+dialAddr(hostLn.Addr().String())+"/host/", log)
+	}
 
 	select {
 	case <-ctx.Done():
@@ -169,9 +224,52 @@ func serve(ctx context.Context, cfg *serveConfig, log *slog.Logger, banner io.Wr
 	return nil
 }
 
-// newHTTPServer hardens a server against slow and idle clients. There is no
-// WriteTimeout because WebSocket connections are long-lived; handlers bound
-// their own work.
+// advertise starts the mDNS advertisement of the player listener, or
+// returns nil (said in the log) when it is off or cannot run.
+func advertise(ctx context.Context, cfg *serveConfig, public net.Addr, log *slog.Logger) *discovery.Advertiser {
+	if !cfg.MDNS {
+		return nil
+	}
+	tcp, ok := public.(*net.TCPAddr)
+	if !ok {
+		return nil
+	}
+	targets, err := discovery.TargetsFor(tcp.IP)
+	if err != nil {
+		log.Warn("mDNS: cannot list the network interfaces; not advertised", "error", err)
+		return nil
+	}
+	instanceName := "Companion"
+	if cfg.MDNSName != "companion" {
+		instanceName = "Companion " + cfg.MDNSName
+	}
+	svc := discovery.Service{Instance: instanceName, Host: cfg.MDNSName, Port: tcp.Port, Text: []string{"path=/client/"}}
+	probeCtx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	adv, err := discovery.Advertise(probeCtx, svc, targets, discovery.Options{Log: log})
+	switch {
+	case errors.Is(err, discovery.ErrNoInterface):
+		log.Info("mDNS: not advertised: the player listener is on no interface that carries multicast (loopback only?)")
+		return nil
+	case err != nil:
+		log.Warn("mDNS: not advertised", "error", err)
+		return nil
+	}
+	log.Info("mDNS: advertised", "name", adv.Service().Host+".local", "interfaces", strings.Join(adv.Interfaces(), ","))
+	return adv
+}
+
+// openBrowser opens a page for the person at the device, or says why not.
+func openBrowser(url string, log *slog.Logger) {
+	if err := desktop.OpenURL(url); err != nil {
+		log.Info("could not open the browser; open the address yourself", "url", url, "error", err)
+	}
+}
+
+// newHTTPServer hardens a server against slow and idle clients: headers
+// within 10 s, bodies by the rules of routes/bodytime.go (a pace, not one
+// deadline: an upload may be large). There is no WriteTimeout because
+// WebSocket connections are long-lived; handlers bound their own work.
 func newHTTPServer(h http.Handler, log *slog.Logger) *http.Server {
 	return &http.Server{
 		Handler:           h,
@@ -204,6 +302,10 @@ func loadSystem(cfg *serveConfig) (*systems.System, error) {
 type collections struct{ holder *systems.Holder }
 
 func (c collections) SystemID() string { return c.holder.Current().ID() }
+
+// Compendium is the loaded system's import hook for legacy compendium
+// XML, pinned for one import (a reload meanwhile does not change it).
+func (c collections) Compendium() imports.CompendiumMapper { return c.holder.Current() }
 
 func (c collections) KindForCollection(label string) (string, bool) {
 	k, ok := c.holder.Current().KindByCollection(label)

@@ -79,7 +79,7 @@ func BenchmarkRollText(b *testing.B) {
 	r := NewSeededRoller(1)
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, _, err := r.RollText("I attack [[1d20+5]] and deal [[2d6+3]] damage"); err != nil {
+		if _, _, _, err := r.RollText("I attack [[1d20+5]] and deal [[2d6+3]] damage"); err != nil {
 			b.Fatal(err)
 		}
 	}

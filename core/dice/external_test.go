@@ -14,7 +14,7 @@ var _ core.Roller = (*dice.Roller)(nil)
 
 func TestRollerAsCoreRoller(t *testing.T) {
 	var roller core.Roller = dice.NewSeededRoller(42)
-	stored, rolls, err := roller.RollText("/r 1d20+5")
+	stored, rolls, _, err := roller.RollText("/r 1d20+5")
 	if err != nil || len(rolls) != 1 || stored == "" {
 		t.Fatalf("RollText: %q %s %v", stored, rolls, err)
 	}
@@ -44,7 +44,7 @@ func TestSeededAndConcurrent(t *testing.T) {
 					t.Errorf("%v %v", res, err)
 					return
 				}
-				if _, _, err := r.RollText("hit [[1d20]] for [[2d6!]]"); err != nil {
+				if _, _, _, err := r.RollText("hit [[1d20]] for [[2d6!]]"); err != nil {
 					t.Error(err)
 					return
 				}

@@ -64,7 +64,7 @@ func FuzzRollText(f *testing.F) {
 	f.Add("plain text")
 	f.Add("")
 	f.Fuzz(func(t *testing.T, text string) {
-		stored, rolls, err := NewSeededRoller(2).RollText(text)
+		stored, rolls, _, err := NewSeededRoller(2).RollText(text)
 		if err != nil {
 			var de *Error
 			if !errors.As(err, &de) || stored != "" || rolls != nil {

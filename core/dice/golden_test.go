@@ -30,7 +30,7 @@ var goldenMessages = map[string]string{
 
 func TestGoldenMessages(t *testing.T) {
 	for name, text := range goldenMessages {
-		stored, rolls, err := NewSeededRoller(1).RollText(text)
+		stored, rolls, _, err := NewSeededRoller(1).RollText(text)
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}

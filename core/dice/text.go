@@ -19,20 +19,23 @@ import (
 // end locate it in the stored text (UTF-16 code units). A roll that fails
 // keeps its text as written and its JSON carries "error"; err is returned
 // only when nothing would be left to store (an empty message, or /roll
-// with no expression).
-func (r *Roller) RollText(text string) (stored string, rolls []json.RawMessage, err error) {
+// with no expression). command reports a /roll or /r command: this is the
+// one place that tells a command from a chat line.
+func (r *Roller) RollText(text string) (stored string, rolls []json.RawMessage, command bool, err error) {
 	trimmed := strings.TrimLeft(text, " \t\r\n")
 	if strings.TrimSpace(trimmed) == "" {
-		return "", nil, &Error{Msg: "empty message", Hint: "write some text or a roll such as /roll 1d20+5"}
+		return "", nil, false, &Error{Msg: "empty message", Hint: "write some text or a roll such as /roll 1d20+5"}
 	}
-	if expr, ok := command(trimmed); ok {
-		return r.rollCommand(text, len(text)-len(expr), expr) // expr is a suffix of text
+	if expr, ok := commandExpr(trimmed); ok {
+		stored, rolls, err = r.rollCommand(text, len(text)-len(expr), expr) // expr is a suffix of text
+		return stored, rolls, true, err
 	}
-	return r.rollInline(text)
+	stored, rolls, err = r.rollInline(text)
+	return stored, rolls, false, err
 }
 
-// command returns the expression of a "/roll ..." or "/r ..." message.
-func command(s string) (expr string, ok bool) {
+// commandExpr returns the expression of a "/roll ..." or "/r ..." message.
+func commandExpr(s string) (expr string, ok bool) {
 	for _, name := range [...]string{"/roll", "/r"} {
 		if len(s) >= len(name) && strings.EqualFold(s[:len(name)], name) {
 			rest := s[len(name):]

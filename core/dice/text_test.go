@@ -53,9 +53,9 @@ func slice16(s string, start, end int) string {
 func TestRollTextCommand(t *testing.T) {
 	for _, text := range []string{"/roll 4d6dl1", "/r 4d6dl1", "  /R   4d6dl1  ", "/ROLL\t4d6dl1"} {
 		r := NewRollerWithSource(NewSequence(6, 4, 3, 2))
-		stored, rolls, err := r.RollText(text)
-		if err != nil {
-			t.Fatalf("RollText(%q): %v", text, err)
+		stored, rolls, command, err := r.RollText(text)
+		if err != nil || !command {
+			t.Fatalf("RollText(%q): command %v, %v", text, command, err)
 		}
 		if stored != "4d6dl1: [6, 4, 3, 2d] = 13" {
 			t.Errorf("RollText(%q) stored %q", text, stored)
@@ -70,7 +70,7 @@ func TestRollTextCommand(t *testing.T) {
 
 func TestRollTextCommandWithComment(t *testing.T) {
 	r := NewRollerWithSource(NewSequence(17))
-	stored, rolls, err := r.RollText("/r 1d20+5 # attack")
+	stored, rolls, _, err := r.RollText("/r 1d20+5 # attack")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -83,7 +83,7 @@ func TestRollTextCommandWithComment(t *testing.T) {
 func TestRollTextInline(t *testing.T) {
 	r := NewRollerWithSource(NewSequence(17, 3, 4))
 	text := "I attack [[1d20+5]] and deal [[2d6 [fire]]] damage."
-	stored, rolls, err := r.RollText(text)
+	stored, rolls, _, err := r.RollText(text)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -106,7 +106,7 @@ func TestRollTextInline(t *testing.T) {
 // Offsets are UTF-16 code units, so a browser can slice the stored text.
 func TestRollTextOffsetsAreUTF16(t *testing.T) {
 	r := NewRollerWithSource(NewSequence(5, 2))
-	stored, rolls, err := r.RollText("🐉 breathes: [[1d6]] é [[1d0]]!")
+	stored, rolls, _, err := r.RollText("🐉 breathes: [[1d6]] é [[1d0]]!")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -125,7 +125,7 @@ func TestRollTextOffsetsAreUTF16(t *testing.T) {
 // A bad roll keeps its text as written and carries its error.
 func TestRollTextBadRollKeepsText(t *testing.T) {
 	r := NewRollerWithSource(NewSequence(4))
-	stored, rolls, err := r.RollText("Hit [[1d0]] then [[1d6]] and [[2d6+3)]]")
+	stored, rolls, _, err := r.RollText("Hit [[1d0]] then [[1d6]] and [[2d6+3)]]")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -140,7 +140,7 @@ func TestRollTextBadRollKeepsText(t *testing.T) {
 		t.Errorf("third roll %+v", got[2])
 	}
 
-	stored, rolls, err = r.RollText("/roll 1d1!")
+	stored, rolls, _, err = r.RollText("/roll 1d1!")
 	if err != nil || stored != "/roll 1d1!" {
 		t.Fatalf("bad command: stored %q err %v", stored, err)
 	}
@@ -156,9 +156,24 @@ func TestRollTextPlain(t *testing.T) {
 	for _, text := range []string{
 		"Hello there", "a [single] bracket", "unclosed [[1d6", "/rules are /r-less", "/rollover", "2d6 is not rolled",
 	} {
-		stored, rolls, err := r.RollText(text)
-		if err != nil || stored != text || rolls != nil {
-			t.Errorf("RollText(%q) = %q, %s, %v; want it unchanged with no rolls", text, stored, rolls, err)
+		stored, rolls, command, err := r.RollText(text)
+		if err != nil || stored != text || rolls != nil || command {
+			t.Errorf("RollText(%q) = %q, %s, command %v, %v; want it unchanged with no rolls", text, stored, rolls, command, err)
+		}
+	}
+}
+
+// Only a message that is a /roll or /r command is one: inline rolls, a
+// command word inside the text, or one followed by anything but white
+// space are chat.
+func TestRollTextTellsACommand(t *testing.T) {
+	r := NewSeededRoller(1)
+	for text, want := range map[string]bool{
+		"/roll 1d20": true, "/r 1d0": true, "\t/R 2d6 # fire": true, "/r\n1d4": true,
+		"hit [[1d20]]": false, "say /roll 1d20": false, "/rollover [[1d6]]": false, "/r\u00a0[[1d6]]": false,
+	} {
+		if _, _, command, _ := r.RollText(text); command != want {
+			t.Errorf("RollText(%q): command %v, want %v", text, command, want)
 		}
 	}
 }
@@ -167,7 +182,7 @@ func TestRollTextPlain(t *testing.T) {
 func TestRollTextNothingLeft(t *testing.T) {
 	r := NewSeededRoller(1)
 	for _, text := range []string{"", "   ", "/roll", "/r   ", "/roll \n"} {
-		stored, rolls, err := r.RollText(text)
+		stored, rolls, _, err := r.RollText(text)
 		var de *Error
 		if !errors.As(err, &de) || stored != "" || rolls != nil {
 			t.Errorf("RollText(%q) = %q, %s, %v; want an *Error", text, stored, rolls, err)
@@ -178,7 +193,7 @@ func TestRollTextNothingLeft(t *testing.T) {
 func TestRollTextRollsPerMessageLimit(t *testing.T) {
 	r := NewRollerWithSource(NewSequence(1))
 	text := strings.Repeat("[[1d6]] ", MaxRollsPerText) + "then [[1d8]] and [[1d0]] [[2d6]]"
-	stored, rolls, err := r.RollText(text)
+	stored, rolls, _, err := r.RollText(text)
 	if err != nil {
 		t.Fatal(err)
 	}

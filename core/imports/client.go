@@ -199,7 +199,7 @@ func (m *Manager) OfferClient(raw, from string) (Offer, error) {
 	if _, err := CheckSourceURL(raw); err != nil {
 		return Offer{}, err
 	}
-	return m.offer(Source{URL: raw}, from, KindClient)
+	return m.offer(Source{URL: raw}, from, KindClient, "", nil)
 }
 
 // runClientAccepted downloads and installs an accepted web client offer.

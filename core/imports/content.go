@@ -143,6 +143,8 @@ type owned struct {
 	owner    string
 	entities []*core.Entity
 	maps     []*core.Map
+	// progress, when set, is told how many entities are written so far.
+	progress func(done int)
 }
 
 // contentReader turns the collection and map files of a folder into rows.
@@ -320,7 +322,7 @@ func relativeRef(ref string) (string, error) {
 // put writes the rows. An id that already belongs to other content is a
 // conflict: an archive must never take over someone else's rows.
 func (o *owned) put(tx core.Tx) error {
-	for _, e := range o.entities {
+	for i, e := range o.entities {
 		old, err := tx.Entity(e.ID)
 		switch {
 		case err == nil && old.Owner != o.owner:
@@ -330,6 +332,9 @@ func (o *owned) put(tx core.Tx) error {
 		}
 		if err := tx.PutEntity(e); err != nil {
 			return err
+		}
+		if o.progress != nil {
+			o.progress(i + 1)
 		}
 	}
 	for _, m := range o.maps {

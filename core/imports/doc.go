@@ -2,7 +2,9 @@
 // POST /api/import requests and their URL policy, offers waiting for the
 // person at the device, downloads with their limits, safe archive
 // extraction, the installers (module, campaign, system, loose collection,
-// Universal VTT map), package manifests and module updates.
+// Universal VTT map, legacy compendium XML through the system's import
+// hook), package manifests and module updates. The legacy XML formats are
+// read by the leaf package legacyxml.
 //
 // Every install stages its files in a temporary folder under the data
 // folder, writes its rows in one store transaction, and only then moves the

@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"sync"
 	"time"
 
 	"github.com/vttapp/companion/core"
@@ -26,6 +27,12 @@ type Fetcher struct {
 	Client *http.Client
 	// UserAgent is sent with every request.
 	UserAgent string
+
+	// own are this server's listeners, never connected to (ownaddrs.go).
+	own *ownListeners
+
+	once  sync.Once
+	built *http.Client
 }
 
 // Progress is called with the bytes received so far and the total (-1
@@ -42,32 +49,40 @@ type Fetched struct {
 	Name string
 }
 
-// client returns a copy of the base client that re-checks every redirect.
+// client returns, built once, a copy of the base client that re-checks
+// every redirect and never connects to this server's own listeners.
 func (f *Fetcher) client() *http.Client {
-	base := f.Client
-	if base == nil {
-		base = http.DefaultClient
-	}
-	c := *base
-	c.Timeout = 0 // the caller's context carries the deadline
-	c.CheckRedirect = func(req *http.Request, via []*http.Request) error {
-		if len(via) >= maxRedirects {
-			return core.Invalidf("too many redirects (more than %d)", maxRedirects)
+	f.once.Do(func() {
+		base := f.Client
+		if base == nil {
+			base = http.DefaultClient
 		}
-		return checkRedirect(via[len(via)-1].URL, req.URL)
-	}
-	return &c
+		c := *base
+		c.Timeout = 0 // the caller's context carries the deadline
+		c.Transport = f.own.guard(c.Transport)
+		c.CheckRedirect = func(req *http.Request, via []*http.Request) error {
+			if len(via) >= maxRedirects {
+				return core.Invalidf("too many redirects (more than %d)", maxRedirects)
+			}
+			return f.checkRedirect(via[len(via)-1].URL, req.URL)
+		}
+		f.built = &c
+	})
+	return f.built
 }
 
 // checkRedirect applies the URL policy to a redirect target and refuses a
 // downgrade from https to plain http, which would let a public https source
 // point the device at its own local network.
-func checkRedirect(from, to *url.URL) error {
+func (f *Fetcher) checkRedirect(from, to *url.URL) error {
 	if _, err := CheckSourceURL(to.String()); err != nil {
 		return core.Invalidf("redirect to %s refused: %s", to.Redacted(), core.MessageOf(err))
 	}
 	if isHTTPS(from) && !isHTTPS(to) {
 		return core.Invalidf("redirect from https to plain http (%s) refused", to.Redacted())
+	}
+	if err := f.own.checkText(to); err != nil {
+		return core.Invalidf("redirect to %s refused: %s", to.Redacted(), core.MessageOf(err))
 	}
 	return nil
 }
@@ -77,6 +92,9 @@ func checkRedirect(from, to *url.URL) error {
 func (f *Fetcher) Fetch(ctx context.Context, raw string, max int64, timeout time.Duration, w io.Writer, progress Progress) (Fetched, error) {
 	u, err := CheckSourceURL(raw)
 	if err != nil {
+		return Fetched{}, err
+	}
+	if err := f.own.checkText(u); err != nil {
 		return Fetched{}, err
 	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)

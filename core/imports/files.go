@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/core/imports/legacyxml"
 )
 
 // InstallFile installs a file on disk: a zip archive (.module, .campaign,
@@ -41,6 +42,9 @@ func (in *Installer) InstallFile(ctx context.Context, path, name string, opt Ins
 			return Result{}, err
 		}
 		return in.installStaged(ctx, dir, opt)
+	case isXML(head):
+		_, root := legacyxml.Sniff(head)
+		return in.installXMLFile(ctx, path, name, root, opt)
 	case LooksLikeUVTT(head) || hasUVTTExt(name):
 		if opt.Expect != "" {
 			return Result{}, core.Invalidf("the package says it is a %s, but the download is a map", opt.Expect)
@@ -61,8 +65,15 @@ func (in *Installer) InstallFile(ctx context.Context, path, name string, opt Ins
 		}
 		return in.InstallMap(ctx, um, opt)
 	default:
-		return Result{}, core.Invalidf("unsupported file '%s': expected a zip archive (.module, .campaign, .system, .vttapp) or a Universal VTT map (.uvtt, .dd2vtt, .df2vtt)", filepath.Base(name))
+		return Result{}, core.Invalidf("unsupported file '%s': expected a zip archive (.module, .campaign, .system, .vttapp, .compendium), a compendium XML file or a Universal VTT map (.uvtt, .dd2vtt, .df2vtt)", filepath.Base(name))
 	}
+}
+
+// isXML recognises an XML document by its first bytes (a declaration,
+// a comment or an element; a byte order mark first is fine).
+func isXML(head []byte) bool {
+	ok, _ := legacyxml.Sniff(head)
+	return ok
 }
 
 func hasUVTTExt(name string) bool {

@@ -3,6 +3,7 @@ package imports
 import (
 	"net/http"
 	"net/netip"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -21,7 +22,7 @@ func FuzzCheckSourceURL(f *testing.F) {
 		"http://ｌｏｃａｌｈｏｓｔ/", "http://%6c%6f%63%61%6c%68%6f%73%74/", "http://127.0.0.1@evil.com/",
 		`http://evil.com\@127.0.0.1/`, "http://evil.com%5c@127.0.0.1/", "http:///x", "//127.0.0.1/", "HTTPS://X/",
 		"http://127.0.0.1\t/", "http://2130706433/", "http://0177.0.0.1/", "http://..local/", "http://127.0.0.1./",
-		"file:///etc/passwd", "javascript:alert(1)", "%zz", "",
+		"file:///etc/passwd", "javascript:alert(1)", "%zz", "", "http://10.0.0.1:99999/x", "https://example.org:0/", "http://127.0.0.1:0080/",
 	} {
 		f.Add(seed)
 	}
@@ -39,6 +40,11 @@ func FuzzCheckSourceURL(f *testing.F) {
 		}
 		if u.Hostname() == "" {
 			t.Fatalf("%q accepted without a host", raw)
+		}
+		if p := u.Port(); p != "" {
+			if n, err := strconv.Atoi(p); err != nil || n < 1 || n > 65535 {
+				t.Fatalf("%q accepted with port %q", raw, p)
+			}
 		}
 		if scheme == "http" && !textSaysLocal(u.Hostname()) {
 			t.Fatalf("%q accepted over plain http for host %q", raw, u.Hostname())

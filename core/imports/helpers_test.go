@@ -29,7 +29,7 @@ type testEnv struct {
 	events  []core.Event
 }
 
-func newTestEnv(t *testing.T) *testEnv {
+func newTestEnv(t testing.TB) *testEnv {
 	t.Helper()
 	dir := t.TempDir()
 	store, err := sqlite.Open(filepath.Join(dir, "companion.db"))
@@ -45,7 +45,7 @@ func newTestEnv(t *testing.T) *testEnv {
 }
 
 // view runs fn in a read transaction and fails the test on error.
-func (e *testEnv) view(t *testing.T, fn func(tx core.Tx) error) {
+func (e *testEnv) view(t testing.TB, fn func(tx core.Tx) error) {
 	t.Helper()
 	if err := e.store.View(context.Background(), fn); err != nil {
 		t.Fatal(err)

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/vttapp/companion/core"
@@ -25,6 +26,17 @@ type Result struct {
 	Kind string `json:"kind"`
 	ID   string `json:"id"`
 	Name string `json:"name"`
+	// Compendium tells what a compendium import made (nil for others).
+	Compendium *CompendiumReport `json:"compendium,omitempty"`
+}
+
+// CompendiumReport is what a compendium import made: the entities
+// written, the entries left out by element kind, and what the person
+// should know (entries the system does not map, images the archive lacks).
+type CompendiumReport struct {
+	Entities int            `json:"entities"`
+	Skipped  map[string]int `json:"skipped,omitempty"`
+	Notes    []string       `json:"notes,omitempty"`
 }
 
 // InstallOptions say how to file a content folder or map.
@@ -45,8 +57,12 @@ type InstallOptions struct {
 	Replace string
 	// Primary makes an installed campaign the primary one of its system.
 	Primary bool
-	// Name is the original file name, used to name a map.
+	// Name is the original file name, used to name a map or a
+	// compendium's module.
 	Name string
+	// Progress, when set, receives how far an install of many entries
+	// (a compendium) has come, at most every 100 ms. It must not block.
+	Progress func(InstallProgress)
 }
 
 // Installer writes content into the store and the data folder.
@@ -98,18 +114,24 @@ func (in *Installer) InstallFS(ctx context.Context, src fs.FS, opt InstallOption
 // installStaged installs the content folder staged at dir. The folder is
 // moved into place after the commit, or removed on any failure.
 func (in *Installer) installStaged(ctx context.Context, dir string, opt InstallOptions) (res Result, err error) {
-	placed := false
+	// Removed on any failure, a panic included (the manager recovers
+	// panics of background installs): until commitStaged owns it.
+	handedOff := false
 	defer func() {
-		if !placed {
+		if !handedOff {
 			os.RemoveAll(dir)
 		}
 	}()
 	fsys := os.DirFS(dir)
-	kind, err := rootKind(fsys)
+	kind, xmlFile, err := contentRoot(fsys)
 	if err != nil {
 		return Result{}, err
 	}
-	if opt.Expect != "" && kind != opt.Expect {
+	produces := kind
+	if kind == KindCompendium {
+		produces = KindModule // a compendium installs as a module
+	}
+	if opt.Expect != "" && produces != opt.Expect {
 		return Result{}, core.Invalidf("the package says it is a %s, but the archive holds a %s", opt.Expect, kind)
 	}
 	var step *installStep
@@ -120,12 +142,38 @@ func (in *Installer) installStaged(ctx context.Context, dir string, opt InstallO
 		step, err = in.campaignStep(fsys, opt)
 	case KindSystem:
 		step, err = in.systemStep(fsys)
+	case KindCompendium:
+		src := compendiumSource{file: xmlFile, name: opt.Name, media: fsys, open: openFile(filepath.Join(dir, xmlFile))}
+		if step, err = in.compendiumStep(ctx, src, opt); err == nil {
+			// Read; the database will hold what it holds.
+			err = os.Remove(filepath.Join(dir, xmlFile))
+		}
 	default:
 		step, err = in.collectionStep(ctx, fsys, opt)
+	}
+	if err == nil && kind != KindSystem {
+		// The step has read them; the database will hold what they hold.
+		if err = removeDataFiles(dir); err != nil {
+			err = core.Internal(err)
+		}
 	}
 	if err != nil {
 		return Result{}, err
 	}
+	handedOff = true
+	return in.commitStaged(ctx, dir, step)
+}
+
+// commitStaged writes a prepared step's rows in one transaction, then
+// moves the folder staged at dir into place (or takes the rows back if it
+// cannot). dir is removed on any failure.
+func (in *Installer) commitStaged(ctx context.Context, dir string, step *installStep) (Result, error) {
+	placed := false
+	defer func() {
+		if !placed {
+			os.RemoveAll(dir)
+		}
+	}()
 	if err := in.svc.ChangeContent(ctx, func(tx core.Tx) (core.Object, error) {
 		if err := step.write(tx); err != nil {
 			return nil, err
@@ -144,6 +192,30 @@ func (in *Installer) installStaged(ctx context.Context, dir string, opt InstallO
 	}
 	placed = true
 	return step.result, nil
+}
+
+// removeDataFiles deletes the JSON files at the root of a staged module,
+// campaign or collection folder once the database holds what they held
+// (module.json, campaign.json, maps.json, combatants.json, game.json,
+// screen.json, messages.json, collection files): kept, they would be a
+// second copy of the game master's secrets (hidden tokens, the dm layer,
+// notes, foes' numbers, private messages) beside the database, out of
+// date after the first change. What stays is what content points at:
+// images, maps, handouts. A system keeps its folder whole: the system
+// loader reads it.
+func removeDataFiles(dir string) error {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return err
+	}
+	for _, e := range entries {
+		if !e.IsDir() && strings.EqualFold(filepath.Ext(e.Name()), ".json") {
+			if err := os.Remove(filepath.Join(dir, e.Name())); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // installStep is a prepared install: the rows to write in one transaction,

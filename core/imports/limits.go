@@ -1,6 +1,10 @@
 package imports
 
-import "time"
+import (
+	"time"
+
+	"github.com/vttapp/companion/core/imports/legacyxml"
+)
 
 // Limits bound what a download or an archive may cost. The zero value of a
 // field means its default (DefaultLimits).
@@ -22,6 +26,9 @@ type Limits struct {
 	// MaxRatio caps the compression ratio of an archive entry larger than
 	// RatioFloor bytes (a zip bomb compresses thousands to one).
 	MaxRatio int64
+	// XML bounds one legacy XML document (compendium.xml, module.xml...):
+	// its size, elements, nesting, texts and attributes.
+	XML legacyxml.Limits
 }
 
 // RatioFloor is the uncompressed size under which an entry's compression
@@ -38,6 +45,7 @@ var DefaultLimits = Limits{
 	MaxEntries:       50000,
 	MaxTotalBytes:    4 << 30,
 	MaxRatio:         200,
+	XML:              legacyxml.DefaultLimits,
 }
 
 // withDefaults returns l with every zero field set to its default.
@@ -67,5 +75,6 @@ func (l Limits) withDefaults() Limits {
 	if l.MaxRatio > 0 {
 		d.MaxRatio = l.MaxRatio
 	}
+	d.XML = l.XML.WithDefaults()
 	return d
 }

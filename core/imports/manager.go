@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -34,6 +35,13 @@ type Config struct {
 	// Log, when set, receives failures that are bugs (a panic while an
 	// offer is processed in the background).
 	Log *slog.Logger
+	// OwnAddrs are the addresses this server listens on (the players' and
+	// the host console's): no manifest, download or redirect ever connects
+	// to them, whatever name or address form leads there (ownaddrs.go).
+	OwnAddrs []net.Addr
+	// MaxOffersPerAddress caps the offers one remote address has in the
+	// list at once (default 5; offers.go).
+	MaxOffersPerAddress int
 }
 
 // Manager holds the offers waiting for the person at the device and runs
@@ -51,6 +59,8 @@ type Manager struct {
 	mu     sync.Mutex
 	offers map[string]*offerState
 	order  []string
+
+	running activities // direct imports (activity.go)
 }
 
 // NewManager returns a Manager; Close stops its background work. Staging
@@ -62,12 +72,15 @@ func NewManager(cfg Config) *Manager {
 	if cfg.MaxOffers <= 0 {
 		cfg.MaxOffers = 100
 	}
+	if cfg.MaxOffersPerAddress <= 0 {
+		cfg.MaxOffersPerAddress = DefaultMaxOffersPerAddress
+	}
 	in := NewInstaller(cfg.Service, cfg.DataDir, cfg.Collections)
 	in.SetLimits(cfg.Limits)
 	ctx, cancel := context.WithCancel(context.Background())
 	return &Manager{
 		cfg: cfg, in: in,
-		fetcher: &Fetcher{Client: cfg.Client, UserAgent: "Companion/" + cfg.AppVersion},
+		fetcher: &Fetcher{Client: cfg.Client, UserAgent: "Companion/" + cfg.AppVersion, own: newOwnListeners(cfg.OwnAddrs)},
 		client:  NewClientFolder(cfg.DataDir),
 		ctx:     ctx, cancel: cancel,
 		offers: map[string]*offerState{},
@@ -125,7 +138,9 @@ func (m *Manager) ImportURL(ctx context.Context, raw, destination string, progre
 		return Result{}, err
 	}
 	defer cleanup()
-	return m.in.InstallFile(ctx, path, got.Name, InstallOptions{Destination: destination, Name: got.Name})
+	report, done := m.running.start(got.Name, m.now().Format(time.RFC3339Nano))
+	defer done()
+	return m.in.InstallFile(ctx, path, got.Name, InstallOptions{Destination: destination, Name: got.Name, Progress: report})
 }
 
 // ImportFile installs an uploaded file, read whole under the download size
@@ -136,7 +151,9 @@ func (m *Manager) ImportFile(ctx context.Context, r io.Reader, name, destination
 		return Result{}, err
 	}
 	defer cleanup()
-	return m.in.InstallFile(ctx, path, name, InstallOptions{Destination: destination, Name: name})
+	report, done := m.running.start(name, m.now().Format(time.RFC3339Nano))
+	defer done()
+	return m.in.InstallFile(ctx, path, name, InstallOptions{Destination: destination, Name: name, Progress: report})
 }
 
 // receiveUpload saves an uploaded file in a staging folder, refusing it

@@ -26,6 +26,10 @@ func (m *Manager) Dismiss(id string) error {
 	if !st.settled {
 		m.settleLocked(st, StatusDeclined, "")
 	}
+	if st.unstage != nil {
+		st.unstage()
+		st.unstage, st.staged = nil, ""
+	}
 	delete(m.offers, id)
 	for i, oid := range m.order {
 		if oid == id {
@@ -54,6 +58,11 @@ func (m *Manager) Retry(id string) (Offer, error) {
 		m.mu.Unlock()
 		return Offer{}, core.Conflictf("only a failed offer can be retried; this one is %s", status)
 	}
+	if st.File != "" {
+		name := st.File
+		m.mu.Unlock()
+		return Offer{}, core.Conflictf("the file %s was used by the failed install; open it again to offer it anew", name)
+	}
 	st.Status, st.Error, st.Result = StatusPending, "", nil
 	st.Progress = Transfer{Total: -1}
 	st.settled, st.done = false, make(chan struct{})
@@ -79,6 +88,9 @@ func (m *Manager) logFailure(o Offer) {
 	source := o.Manifest
 	if source == "" {
 		source = o.URL
+	}
+	if source == "" {
+		source = o.File
 	}
 	m.cfg.Log.Warn("import offer failed", "offer", o.ID, "type", o.Type, "source", source, "from", o.From, "reason", o.Error)
 }

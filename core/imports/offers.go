@@ -3,6 +3,7 @@ package imports
 import (
 	"context"
 	"fmt"
+	"net/netip"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -25,6 +26,8 @@ type Offer struct {
 	ID       string `json:"id"`
 	Manifest string `json:"manifest,omitempty"`
 	URL      string `json:"url,omitempty"`
+	// File is the name of a file opened on the device (fileoffer.go).
+	File string `json:"file,omitempty"`
 	// Type is "client" for a web client to install (client.go); empty
 	// for content.
 	Type string `json:"type,omitempty"`
@@ -34,12 +37,15 @@ type Offer struct {
 	Host   string `json:"host"`
 	Status string `json:"status"`
 	// Checking is true while a manifest is being fetched.
-	Checking bool         `json:"checking"`
-	Progress Transfer     `json:"progress"`
-	Error    string       `json:"error,omitempty"`
-	Package  *PackageInfo `json:"package,omitempty"`
-	Result   *Result      `json:"result,omitempty"`
-	Created  string       `json:"created"`
+	Checking bool     `json:"checking"`
+	Progress Transfer `json:"progress"`
+	// Install is how far installing has come once downloaded, for an
+	// install of many entries (a compendium); nil until it reports.
+	Install *InstallProgress `json:"install,omitempty"`
+	Error   string           `json:"error,omitempty"`
+	Package *PackageInfo     `json:"package,omitempty"`
+	Result  *Result          `json:"result,omitempty"`
+	Created string           `json:"created"`
 }
 
 // Transfer is a download's progress: bytes done and total (-1 unknown).
@@ -67,9 +73,16 @@ type PackageInfo struct {
 
 type offerState struct {
 	Offer
+	// address is who offered it over the network, as offers are counted
+	// per address (addressKey); empty for the device's own offers.
+	address string
 	pkg     *Package
 	done    chan struct{} // closed when the offer settles (installed, declined, failed)
 	settled bool
+	// staged is a file offer's copy in the staging folder, removed by
+	// unstage (fileoffer.go).
+	staged  string
+	unstage func()
 }
 
 // Offer records an import request as an offer on the host console. For a
@@ -79,15 +92,56 @@ type offerState struct {
 // is refused, so that a flood of requests cannot grow memory or make the
 // device fetch manifests without end.
 func (m *Manager) Offer(src Source, from string) (Offer, error) {
-	return m.offer(src, from, "")
+	return m.offer(src, from, "", "", nil)
 }
 
-// offer records an offer of the given type (empty for content).
-func (m *Manager) offer(src Source, from, offerType string) (Offer, error) {
+// DefaultMaxOffersPerAddress is how many offers one remote address may have
+// in the list at once (Config.MaxOffersPerAddress). Without it one client
+// filled the list (100 offers) in under a second, and a real offer from
+// another device was refused or lost among them.
+const DefaultMaxOffersPerAddress = 5
+
+// OfferFrom is Offer for a request made over the network from address
+// (POST /api/import). One address has at most MaxOffersPerAddress offers
+// in the list: its oldest settled one makes room for a new one, and when
+// all of them still wait for the person at the device the request is
+// refused. Loopback (this machine) is not counted; an IPv6 address counts
+// with the others of its /64, which one device may take as many of as it
+// likes.
+func (m *Manager) OfferFrom(src Source, address string) (Offer, error) {
+	return m.offer(src, "api "+address, "", addressKey(address), nil)
+}
+
+// addressKey is what offers from address are counted under: "" (not
+// counted) for loopback, the /64 of an IPv6 address, the address itself
+// otherwise.
+func addressKey(address string) string {
+	ip, err := netip.ParseAddr(address)
+	if err != nil {
+		return address
+	}
+	ip = ip.Unmap().WithZone("")
+	switch {
+	case ip.IsLoopback():
+		return ""
+	case ip.Is6():
+		p, _ := ip.Prefix(64)
+		return p.String()
+	}
+	return ip.String()
+}
+
+// offer records an offer of the given type (empty for content), made from
+// the address counted under key ("": not counted); init, when given,
+// completes it before anyone can see it.
+func (m *Manager) offer(src Source, from, offerType, key string, init func(st *offerState)) (Offer, error) {
 	st := &offerState{Offer: Offer{
 		ID: core.NewID(), Manifest: src.Manifest, URL: src.URL, Type: offerType, From: from,
 		Status: StatusPending, Progress: Transfer{Total: -1}, Created: m.now().Format("2006-01-02T15:04:05Z"),
-	}, done: make(chan struct{})}
+	}, address: key, done: make(chan struct{})}
+	if init != nil {
+		init(st)
+	}
 	if u, err := url.Parse(src.Target()); err == nil {
 		st.Host = u.Hostname()
 	}
@@ -103,6 +157,10 @@ func (m *Manager) offer(src Source, from, offerType string) (Offer, error) {
 		m.mu.Unlock()
 		return Offer{}, core.Invalidf("Too many import offers are waiting on the device; try again later")
 	}
+	if key != "" && !m.makeRoomForLocked(key) {
+		m.mu.Unlock()
+		return Offer{}, core.Invalidf("Too many import offers from this address are waiting on the device; try again when they are accepted or declined")
+	}
 	m.offers[st.ID] = st
 	m.order = append(m.order, st.ID)
 	m.evictLocked()
@@ -115,10 +173,37 @@ func (m *Manager) offer(src Source, from, offerType string) (Offer, error) {
 	return snapshot, nil
 }
 
+// makeRoomForLocked makes room for one more offer from the address counted
+// under key: under MaxOffersPerAddress there is room; at it, its oldest
+// settled offer is forgotten; false when all of them are unsettled.
+func (m *Manager) makeRoomForLocked(key string) bool {
+	count, oldestSettled := 0, -1
+	for i, id := range m.order {
+		if st := m.offers[id]; st.address == key {
+			count++
+			if st.settled && oldestSettled < 0 {
+				oldestSettled = i
+			}
+		}
+	}
+	switch {
+	case count < m.cfg.MaxOffersPerAddress:
+		return true
+	case oldestSettled < 0:
+		return false
+	}
+	delete(m.offers, m.order[oldestSettled])
+	m.order = append(m.order[:oldestSettled], m.order[oldestSettled+1:]...)
+	return true
+}
+
 // evictLocked forgets the oldest settled offers beyond MaxOffers.
 func (m *Manager) evictLocked() {
 	for i := 0; len(m.order) > m.cfg.MaxOffers && i < len(m.order); {
 		if st := m.offers[m.order[i]]; st.settled {
+			if st.unstage != nil {
+				st.unstage()
+			}
 			delete(m.offers, st.ID)
 			m.order = append(m.order[:i], m.order[i+1:]...)
 			continue
@@ -238,6 +323,9 @@ func (m *Manager) Decline(id string) (Offer, error) {
 			err = core.Conflictf("the offer is %s and can no longer be declined", out.Status)
 		}
 	}
+	if err == nil {
+		m.dropStaged(id)
+	}
 	return out, err
 }
 
@@ -248,6 +336,7 @@ func (m *Manager) Accept(id, destination string) (Offer, error) {
 	var out Offer
 	var refusal error
 	var pkg *Package
+	var staged string
 	err := m.update(id, func(st *offerState) {
 		switch {
 		case st.Status != StatusPending:
@@ -258,9 +347,12 @@ func (m *Manager) Accept(id, destination string) (Offer, error) {
 			refusal = core.Conflictf("%s %s is not compatible with this application version (%s)", st.Package.Name, st.Package.Version, m.cfg.AppVersion)
 		case st.Package != nil && st.Package.Installed != "none" && st.Package.Installed != "older":
 			refusal = core.Conflictf("%s version %s is already installed", st.Package.Name, st.Package.InstalledVersion)
+		case st.File != "" && st.staged == "":
+			refusal = core.Conflictf("the file %s is no longer held; open it again", st.File)
 		default:
 			st.Status = StatusDownloading
 			pkg = st.pkg
+			staged = st.staged
 		}
 		out = st.Offer
 	})
@@ -276,6 +368,10 @@ func (m *Manager) Accept(id, destination string) (Offer, error) {
 		err := m.recovered(func() (err error) {
 			if out.Type == KindClient {
 				res, err = m.runClientAccepted(ctx, id, out.URL)
+				return err
+			}
+			if staged != "" {
+				res, err = m.runAcceptedFile(ctx, id, staged, out.File, destination)
 				return err
 			}
 			res, err = m.runAccepted(ctx, id, manifest, out.URL, pkg, destination)
@@ -332,6 +428,7 @@ func (m *Manager) runAccepted(ctx context.Context, id, manifest, raw string, pkg
 		}
 	}
 	opt.Name = got.Name
+	opt.Progress = m.offerProgress(id)
 	return m.in.InstallFile(ctx, path, got.Name, opt)
 }
 
@@ -386,7 +483,7 @@ func (m *Manager) update(id string, fn func(st *offerState)) error {
 func (m *Manager) settleLocked(st *offerState, status, errText string) {
 	st.Status, st.Error = status, errText
 	if status == StatusFailed {
-		st.Checking, st.Progress = false, Transfer{Total: -1}
+		st.Checking, st.Progress, st.Install = false, Transfer{Total: -1}, nil
 		m.logFailure(st.Offer)
 	}
 	if !st.settled {

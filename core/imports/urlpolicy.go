@@ -3,6 +3,7 @@ package imports
 import (
 	"net/netip"
 	"net/url"
+	"strconv"
 	"strings"
 
 	"github.com/vttapp/companion/core"
@@ -33,7 +34,21 @@ func CheckSourceURL(raw string) (*url.URL, error) {
 	if u.Hostname() == "" {
 		return nil, core.Invalidf("'%s' names no host. Only https URLs can be imported from a link.", raw)
 	}
+	if !validPort(u.Port()) {
+		return nil, core.Invalidf("'%s' has a port out of range (1 to 65535). Only https URLs can be imported from a link.", raw)
+	}
 	return u, nil
+}
+
+// validPort reports whether a URL's port (without the colon) is none, or
+// a number from 1 to 65535. url.Parse takes any digits ("99999"), which
+// no connection can use.
+func validPort(port string) bool {
+	if port == "" {
+		return true
+	}
+	n, err := strconv.ParseUint(port, 10, 16)
+	return err == nil && n > 0
 }
 
 // reparses reports whether the URL a request would be made for (its

@@ -33,6 +33,9 @@ func TestSourceURLPolicyAccepts(t *testing.T) {
 		"http://[fe80::1]/a.module",
 		"http://[fe80::1%25eth0]:80/a.module",
 		"http://user:secret@192.168.1.2/a.module",
+		"http://10.0.0.1:65535/a.module",
+		"https://example.org:1/a.module",
+		"https://example.org:/a.module",
 	} {
 		if _, err := CheckSourceURL(u); err != nil {
 			t.Errorf("%s refused: %v", u, err)
@@ -84,7 +87,8 @@ func TestSourceURLPolicyRefuses(t *testing.T) {
 			t.Errorf("%s: got %q, want %q", tc.url, err, tc.msg)
 		}
 	}
-	for _, bad := range []string{"not a url", "example.org/a.module", "", "https://", "https:///a.module", "%zz"} {
+	for _, bad := range []string{"not a url", "example.org/a.module", "", "https://", "https:///a.module", "%zz",
+		"http://10.0.0.1:99999/x", "https://example.org:0/", "https://example.org:65536/", "https://[::1]:123456/"} {
 		if _, err := CheckSourceURL(bad); err == nil {
 			t.Errorf("%q accepted", bad)
 		}

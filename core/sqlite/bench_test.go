@@ -180,7 +180,7 @@ func BenchmarkRecentMessages30(b *testing.B) {
 	update(b, s, func(tx core.Tx) error {
 		for i := 0; i < 1000; i++ {
 			m := testMessage(fmt.Sprintf("msg-%d", i), "c1", fmt.Sprintf("Ann rolls 1d20+5: [[1d20+5]] message %d", i))
-			m.Rolls = []json.RawMessage{json.RawMessage(`{"expression":"1d20+5","total":17,"dice":[{"sides":20,"value":12}]}`)}
+			m.Rolls = []core.RollResult{core.NewRollResult(json.RawMessage(`{"expression":"1d20+5","total":17,"dice":[{"sides":20,"value":12}]}`))}
 			if i >= 970 {
 				doc, _ := json.Marshal(m)
 				docs = append(docs, doc)

@@ -16,7 +16,7 @@ func TestAddMessageRoundTrip(t *testing.T) {
 	m := testMessage("msg1", "c1", "/roll 1d20")
 	m.Type = core.MessageRoll
 	m.Source = "Ann"
-	m.Rolls = []json.RawMessage{json.RawMessage(`{"expression":"1d20","total":17}`)}
+	m.Rolls = []core.RollResult{core.NewRollResult(json.RawMessage(`{"expression":"1d20","total":17}`))}
 	put(t, s, m)
 	view(t, s, func(tx core.Tx) error {
 		list, err := tx.RecentMessages("c1", 30)

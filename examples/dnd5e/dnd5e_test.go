@@ -320,10 +320,14 @@ func TestKindsAndDocument(t *testing.T) {
 		ranges     string
 		filters    string
 	}{
-		"monster":   {"monsters", false, "hit_points", "challenge_rating type size"},
-		"spell":     {"spells", false, "", "level school"},
-		"item":      {"items", false, "", "equipment_category rarity"},
-		"character": {"characters", true, "hit_points", ""},
+		"monster":    {"monsters", false, "hit_points", "challenge_rating type size"},
+		"spell":      {"spells", false, "", "level school"},
+		"item":       {"items", false, "", "equipment_category rarity"},
+		"character":  {"characters", true, "hit_points", ""},
+		"race":       {"races", false, "", "size"},
+		"class":      {"classes", false, "", "hit_die"},
+		"feat":       {"feats", false, "", ""},
+		"background": {"backgrounds", false, "", ""},
 	}
 	if len(s.Kinds()) != len(want) {
 		t.Fatalf("%d kinds, want %d", len(s.Kinds()), len(want))

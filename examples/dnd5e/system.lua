@@ -11,6 +11,7 @@ local spell = require("lib.spell")
 local item = require("lib.item")
 local character = require("lib.character")
 local token = require("lib.token")
+local options = require("lib.options")
 
 companion.system {
   config = {
@@ -27,6 +28,10 @@ companion.system {
       spell = { collection = { icon = "/systems/dnd5e/spell.svg" } },
       item = { collection = { icon = "/systems/dnd5e/item.svg" } },
       character = { role = "friendly", collection = { icon = "/systems/dnd5e/character.svg" } },
+      race = { collection = { icon = "/systems/dnd5e/option.svg" } },
+      class = { collection = { icon = "/systems/dnd5e/option.svg" } },
+      feat = { collection = { icon = "/systems/dnd5e/option.svg" } },
+      background = { collection = { icon = "/systems/dnd5e/option.svg" } },
     },
     combat = {
       initiative = { mode = "roll", rollFormula = "1d20", autoRoll = "hostile", sortOrder = "desc" },
@@ -89,6 +94,60 @@ companion.entity("character", {
   token = token.of("friendly", true),
   initiative = token.initiative,
 })
+
+-- Character options (lib/options.lua), mostly imported from Fight Club 5e
+-- compendiums.
+companion.entity("race", {
+  collection = "races",
+  title = "Race",
+  collectionTitle = "Races",
+  template = "race.html",
+  filters = { "size" },
+  view = options.race,
+})
+
+companion.entity("class", {
+  collection = "classes",
+  title = "Class",
+  collectionTitle = "Classes",
+  template = "class.html",
+  filters = { "hit_die" },
+  view = options.class,
+})
+
+companion.entity("feat", {
+  collection = "feats",
+  title = "Feat",
+  collectionTitle = "Feats",
+  template = "feat.html",
+  view = options.feat,
+})
+
+companion.entity("background", {
+  collection = "backgrounds",
+  title = "Background",
+  collectionTitle = "Backgrounds",
+  template = "background.html",
+  view = options.background,
+})
+
+-- Legacy compendium XML (Fight Club 5e, Encounter+): each entry becomes an
+-- entity of the kind above with the data its view reads (lib/import/).
+-- What a mapper does not take out of the element stays on the entity
+-- under data.unmapped.
+local import_monster = require("lib.import.monster")
+local import_spell = require("lib.import.spell")
+local import_item = require("lib.import.item")
+local import_character = require("lib.import.character")
+local import_options = require("lib.import.options")
+companion.import.compendium("monster", import_monster.import)
+companion.import.compendium("spell", import_spell.import)
+companion.import.compendium("item", import_item.import)
+companion.import.compendium("player", import_character.import)
+companion.import.compendium("race", import_options.race)
+companion.import.compendium("class", import_options.class)
+companion.import.compendium("feat", import_options.feat)
+companion.import.compendium("background", import_options.background)
 
 -- definitions.types: option lists for pickers and filters. `index` is the
 -- value stored in data (SRD sizes and creature types are plain strings,

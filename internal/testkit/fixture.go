@@ -74,12 +74,12 @@ func (l *EventLog) Take() string {
 // FixedRoller rolls every "[[...]]" as 4, so answers are predictable.
 type FixedRoller struct{}
 
-func (FixedRoller) RollText(text string) (string, []json.RawMessage, error) {
+func (FixedRoller) RollText(text string) (string, []json.RawMessage, bool, error) {
 	var rolls []json.RawMessage
 	for i := 0; i < strings.Count(text, "[["); i++ {
 		rolls = append(rolls, json.RawMessage(`{"total":4}`))
 	}
-	return text, rolls, nil
+	return text, rolls, false, nil
 }
 
 // Total rolls every initiative formula to 10.

@@ -23,9 +23,13 @@ type batchConn struct {
 	batching bool
 	buf      *[]byte
 
-	// interrupted is set when the connection is dropped for being too
-	// slow: no further write may wait on the client.
-	interrupted atomic.Bool
+	// dropped is set when the connection is dropped for being too slow
+	// (1013). From then on no write may end later than dropBy (unix
+	// nanoseconds): time enough for the frame under way and the close
+	// frame to reach a client that still reads, and no more for one that
+	// does not.
+	dropped atomic.Bool
+	dropBy  atomic.Int64
 	// deadline is the write deadline last given to the socket.
 	deadline time.Time
 
@@ -53,7 +57,7 @@ const batchFlushAt = 64 << 10
 var batchBuffers = sync.Pool{New: func() any { b := make([]byte, 0, 16<<10); return &b }}
 
 func (b *batchConn) Write(p []byte) (int, error) {
-	if b.interrupted.Load() {
+	if b.expired() {
 		return 0, errInterrupted
 	}
 	b.mu.Lock()
@@ -92,12 +96,13 @@ func (b *batchConn) flush(deadline time.Time) error {
 	if b.buf == nil {
 		return nil
 	}
-	var err error
-	if b.interrupted.Load() {
-		err = errInterrupted
-	} else if err = b.Conn.SetWriteDeadline(deadline); err == nil {
-		b.deadline = deadline
-		err = b.writeOutLocked()
+	err := errInterrupted
+	if !b.expired() {
+		deadline = b.clamp(deadline)
+		if err = b.Conn.SetWriteDeadline(deadline); err == nil {
+			b.deadline = deadline
+			err = b.writeOutLocked()
+		}
 	}
 	*b.buf = (*b.buf)[:0]
 	if cap(*b.buf) <= 4*batchFlushAt {
@@ -118,11 +123,12 @@ func (b *batchConn) writeOutLocked() error {
 
 // SetWriteDeadline passes a deadline on unless the socket's current one
 // is at most a tenth of the allowance earlier (see deadlineSlack); it
-// keeps a dropped connection's deadline in the past.
+// keeps a dropped connection's deadline at dropBy at the latest.
 func (b *batchConn) SetWriteDeadline(t time.Time) error {
-	if b.interrupted.Load() {
+	if b.expired() {
 		return errInterrupted
 	}
+	t = b.clamp(t)
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if !t.IsZero() && !b.deadline.IsZero() && !t.Before(b.deadline) &&
@@ -133,11 +139,29 @@ func (b *batchConn) SetWriteDeadline(t time.Time) error {
 	return b.Conn.SetWriteDeadline(t)
 }
 
-// interruptWrite makes a write blocked on a client that stopped reading
-// fail now rather than at its deadline.
-func (b *batchConn) interruptWrite() {
-	b.interrupted.Store(true)
-	_ = b.Conn.SetWriteDeadline(time.Unix(1, 0))
+// drop marks the connection dropped for being too slow: writes may go on
+// until by (the frame under way, then the close frame), never later. The
+// write under way already ends by its own deadline, no later than by.
+func (b *batchConn) drop(by time.Time) {
+	b.dropBy.Store(by.UnixNano())
+	b.dropped.Store(true)
+}
+
+// expired reports that a dropped connection's time to write is over.
+func (b *batchConn) expired() bool {
+	return b.dropped.Load() && time.Now().UnixNano() >= b.dropBy.Load()
+}
+
+// clamp brings a write deadline of a dropped connection back to its dropBy.
+func (b *batchConn) clamp(t time.Time) time.Time {
+	if !b.dropped.Load() {
+		return t
+	}
+	by := time.Unix(0, b.dropBy.Load())
+	if t.IsZero() || t.After(by) {
+		return by
+	}
+	return t
 }
 
 // hijackWriter hands gorilla a batchConn in place of the hijacked

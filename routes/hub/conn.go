@@ -88,23 +88,28 @@ func (c *conn) send(msg, frame []byte) bool {
 	if c.queue.push(msg) {
 		return true
 	}
+	c.close(websocket.CloseTryAgainLater, "send queue full: client too slow")
 	cl := c.snapshot()
 	c.hub.log.Warn("websocket client too slow: send queue full, disconnecting",
 		"channel", cl.Channel, "address", cl.Address, "queue", c.hub.opts.SendQueue)
-	c.close(websocket.CloseTryAgainLater, "send queue full: client too slow")
 	return false
 }
 
 // close ends the connection once with a close code; the writer sends the
-// close frame. A write stuck on a client that does not read is cut short.
+// close frame. A client dropped for being too slow (1013) gets one write
+// allowance (WriteWait) for the frame under way and the close frame: a
+// client that still reads, only slowly, learns why it was dropped and
+// may come back (a close frame after a frame cut in the middle would be
+// read as its payload, so the frame under way is finished, not cut); one
+// that does not read is closed when the allowance ends.
 func (c *conn) close(code int, reason string) {
 	c.closeOnce.Do(func() {
 		c.closeCode, c.closeReason = code, reason
+		if code == websocket.CloseTryAgainLater {
+			c.bc.drop(time.Now().Add(c.hub.opts.WriteWait))
+		}
 		close(c.done)
 		c.queue.signal(signalClose)
-		if code == websocket.CloseTryAgainLater {
-			c.bc.interruptWrite()
-		}
 	})
 }
 
@@ -216,6 +221,13 @@ func (c *conn) readLoop() {
 		if err != nil {
 			c.logReadEnd(err)
 			return
+		}
+		select {
+		case <-c.done:
+			// Closed (dropped as too slow, say) while its writer still
+			// delivers the close frame: what it sends now is not acted on.
+			return
+		default:
 		}
 		alive()
 		h.dispatch(c, data)

@@ -2,7 +2,6 @@ package hub
 
 import (
 	"encoding/binary"
-	"syscall"
 )
 
 // Direct writes: the fast path of a broadcast. A connection whose writer
@@ -47,7 +46,7 @@ func textFrame(msg []byte) []byte {
 // while another write holds the connection, a batch is open or a tail
 // waits, or when the socket is full.
 func (b *batchConn) tryWrite(frame []byte, done <-chan struct{}) (sent, needFlush bool) {
-	if b.raw == nil || b.interrupted.Load() {
+	if b.raw == nil || b.dropped.Load() {
 		return false, false
 	}
 	// Never wait, not even for the lock: the writer or the reader may hold
@@ -68,7 +67,7 @@ func (b *batchConn) tryWrite(frame []byte, done <-chan struct{}) (sent, needFlus
 	var n int
 	var werr error
 	err := b.raw.Write(func(fd uintptr) bool {
-		n, werr = syscall.Write(int(fd), frame)
+		n, werr = writeNow(fd, frame)
 		return true // never wait for the socket: that is the writer's job
 	})
 	if err != nil || werr != nil || n <= 0 {
@@ -112,7 +111,7 @@ func (b *batchConn) flushTail(deadline func() error) error {
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	if b.interrupted.Load() {
+	if b.expired() {
 		return errInterrupted
 	}
 	return b.writeTailLocked()

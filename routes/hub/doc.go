@@ -8,10 +8,20 @@
 //   - New starts a hub on a service and its event bus, with Options (send
 //     queue, frame size, timeouts, and the flood limits of limits.go);
 //   - Hub.ServeHTTP attaches a player's connection (an upgrade on any
-//     path), Hub.ServeHost the host console's (unredacted, never limited);
+//     path), Hub.ServeHost the host console's (the game master's payloads,
+//     never limited);
 //   - broadcasting needs no call: New subscribes the hub to the bus, and
 //     every event a core write publishes reaches every connection;
-//   - Hub.Clients and Hub.Drags serve the host console; Hub.Close ends it all.
+//   - Hub.Clients serves the host console; Hub.Close ends it all.
+//
+// # Client events
+//
+// events.go is the one table of the client events (contract 6.2): a row
+// per event names its handlers (handlers.go, one core call each) and how
+// the hub treats it (answered without a requestId, coalesced as a
+// stream). dispatch.go reads each frame, finds its row or ignores it,
+// and answers. What players and the game master receive of an event is
+// the core's to say (core/views.go); the hub encodes it.
 //
 // # Broadcasts run inside the core's commit lock
 //

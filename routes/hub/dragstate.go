@@ -68,10 +68,11 @@ type movementOut struct {
 	State int `json:"state"`
 }
 
-// numericMovement returns data with its drag state as an integer when it
-// is a Movement with a known state, and false otherwise.
+// numericMovement returns the players' payload of data with its drag
+// state as an integer when it is a Movement with a known state, and false
+// otherwise (a payload for the game master alone included).
 func numericMovement(data any) (any, bool) {
-	m, ok := data.(*core.Movement)
+	m, ok := core.PlayersView(data).(*core.Movement)
 	if !ok || m == nil {
 		return nil, false
 	}

@@ -48,11 +48,22 @@ func TestNumericMovementWritesTheStateAsItsInteger(t *testing.T) {
 	if _, ok := numericMovement(map[string]any{"state": "start"}); ok {
 		t.Fatal("a payload that is not a Movement was converted")
 	}
+	// A drag players see without the polygon (a foe's): the integer form is
+	// the players' one; a drag for the game master alone has none.
+	players := &core.Movement{ID: "t", MapID: "m", State: core.DragControl}
+	host := &core.Movement{ID: "t", MapID: "m", State: core.DragControl, Polygon: []float64{0, 0, 1, 0, 1, 1}}
+	out, ok = numericMovement(core.Views{Players: players, Host: host})
+	if b, _ := json.Marshal(out); !ok || string(b) != `{"id":"t","mapId":"m","x":0,"y":0,"state":1}` {
+		t.Fatalf("a foe's drag for integer players: %s %v", b, ok)
+	}
+	if _, ok := numericMovement(core.HostOnly(host)); ok {
+		t.Fatal("a drag for the game master alone was converted for players")
+	}
 }
 
 func TestStreamKeyReadsIntegerStates(t *testing.T) {
 	for data, coalesce := range map[string]bool{`{"id":"t","state":1}`: true, `{"id":"t","state":0}`: false, `{"id":"t","state":"control"}`: true, `{"id":"t","state":2}`: false} {
-		key, c, stream := streamKey(&inEnvelope{Name: core.EventTokenMoved, Data: json.RawMessage(data)})
+		key, c, stream := streamKey(&inEnvelope{Name: core.EventTokenMoved, Data: json.RawMessage(data), event: clientEvents[core.EventTokenMoved]})
 		if !stream || key == "" || c != coalesce {
 			t.Errorf("%s: key %q coalesce %v stream %v, want coalesce %v", data, key, c, stream, coalesce)
 		}

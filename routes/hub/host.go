@@ -1,8 +1,8 @@
 package hub
 
 import (
-	"context"
 	"encoding/json"
+	"log/slog"
 	"net/http"
 	"strings"
 	"time"
@@ -43,7 +43,7 @@ func (h *Hub) ServeHost(w http.ResponseWriter, r *http.Request) {
 	bw := &hijackWriter{ResponseWriter: w}
 	ws, err := up.Upgrade(bw, r, nil)
 	if err != nil {
-		h.log.Info("host console socket refused", "remote", r.RemoteAddr, "err", err)
+		h.refusals.write(slog.LevelInfo, "host console socket refused", "remote", r.RemoteAddr, "err", err)
 		return
 	}
 	h.serve(ws, bw.conn, remoteHost(r.RemoteAddr), true, false)
@@ -53,29 +53,6 @@ func (h *Hub) ServeHost(w http.ResponseWriter, r *http.Request) {
 func hostOrigin(r *http.Request) bool {
 	origin := r.Header.Get("Origin")
 	return origin == "" || strings.EqualFold(origin, "http://"+r.Host)
-}
-
-// playersPayload is what players receive of an event's data, and whether
-// they receive it at all (core.Views with no Players is for the host).
-func playersPayload(data any) (any, bool) {
-	if v, ok := data.(core.Views); ok {
-		if v.Players == nil {
-			return nil, false
-		}
-		return forPlayers(v.Players), true
-	}
-	return forPlayers(data), true
-}
-
-// hostOwnPayload reports whether the host's payload of an event may differ
-// from the players': a core.Views, or a type the players' redaction may
-// change (forPlayers).
-func hostOwnPayload(data any) bool {
-	switch data.(type) {
-	case core.Views, *core.Token, *core.Combatant, *core.Game, []*core.Combatant, *core.Map, []*core.Token:
-		return true
-	}
-	return false
 }
 
 // hostFrames are the host's frames of one broadcast: nil where the host
@@ -91,10 +68,10 @@ func newHostFrames(n int) *hostFrames {
 // encode builds the host's frame of event i when it differs from the
 // players' (or players get none).
 func (f *hostFrames) encode(h *Hub, i int, e core.Event, forPlayersToo bool) {
-	if forPlayersToo && !hostOwnPayload(e.Data) {
+	if forPlayersToo && !core.HostPayloadDiffers(e.Data) {
 		return
 	}
-	data := core.HostView(e.Data)
+	data := core.HostPayload(e.Data)
 	if data == nil {
 		return
 	}
@@ -104,6 +81,17 @@ func (f *hostFrames) encode(h *Hub, i int, e core.Event, forPlayersToo bool) {
 		return
 	}
 	f.msgs[i], f.frames[i] = b, textFrame(b)
+}
+
+// hostFramesOf encodes the host's frames of a broadcast on their own, for
+// a host socket that the broadcast did not expect (Hub.broadcast).
+func (h *Hub) hostFramesOf(events []core.Event) *hostFrames {
+	f := newHostFrames(len(events))
+	for i, e := range events {
+		_, forPlayersToo := core.PlayersPayload(e.Data)
+		f.encode(h, i, e, forPlayersToo)
+	}
+	return f
 }
 
 // send delivers one broadcast to a host socket: its own frame where there
@@ -126,43 +114,7 @@ func (f *hostFrames) send(c *conn, msgs, frames [][]byte) {
 // view is a reply's payload as this connection may see it.
 func (c *conn) view(data any) any {
 	if c.host {
-		return core.HostView(data)
+		return core.HostPayload(data)
 	}
-	return forPlayers(core.PlayersView(data))
-}
-
-// handlerFor picks the handler of a client event: the host's own where
-// the game master's rights differ from a player's.
-func handlerFor(c *conn, name string) handler {
-	if c.host {
-		if hh, ok := hostHandlers[name]; ok {
-			return hh
-		}
-	}
-	return handlers[name]
-}
-
-// hostHandlers are the host socket's events that differ from a
-// player's: drags and doors are never gated by remote interaction, and
-// the console's registration is not broadcast (it is not a player).
-var hostHandlers = map[string]handler{
-	core.EventTokenMoved:    onHostTokenMoved,
-	core.RequestUpdateDoor:  onHostUpdateDoor,
-	core.EventClientUpdated: func(context.Context, *conn, json.RawMessage) (any, error) { return nil, nil },
-}
-
-func onHostTokenMoved(ctx context.Context, c *conn, data json.RawMessage) (any, error) {
-	m, _, err := decodeMovement(data)
-	if err != nil {
-		return nil, err
-	}
-	return c.hub.drags.MoveAsHost(ctx, c.source(), m)
-}
-
-func onHostUpdateDoor(ctx context.Context, c *conn, data json.RawMessage) (any, error) {
-	var d core.Door
-	if err := decodeData(core.RequestUpdateDoor, data, &d); err != nil {
-		return nil, err
-	}
-	return c.hub.svc.UpdateDoor(ctx, d)
+	return core.ForPlayers(core.PlayersView(data))
 }

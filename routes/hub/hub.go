@@ -115,7 +115,6 @@ func (o *Options) fill() {
 // others, so a slow client never slows the service or the other clients.
 type Hub struct {
 	svc      *core.Service
-	drags    *core.Drags
 	log      *slog.Logger
 	opts     Options
 	upgrader websocket.Upgrader
@@ -129,14 +128,16 @@ type Hub struct {
 	slots atomic.Int64
 	// perAddress counts them per remote address (peraddress.go).
 	perAddress addressSlots
+	// refusals writes the lines of refused upgrades, thinned out
+	// (refusallog.go).
+	refusals refusalLog
 	// hostCount is how many host console sockets are open (host.go):
 	// without one, no host frame is encoded.
 	hostCount atomic.Int64
 
 	unsubscribe func()
 	running     sync.WaitGroup // reader and writer goroutines
-	stop        chan struct{}  // ends the pinger and the drag watcher
-	sweep       chan struct{}  // one pending request to sweep the drags
+	stop        chan struct{}  // ends the pinger
 }
 
 // New returns a hub that broadcasts every event published on bus and
@@ -147,11 +148,11 @@ func New(svc *core.Service, bus *core.Bus, log *slog.Logger, opts Options) *Hub 
 		log = slog.New(slog.DiscardHandler)
 	}
 	h := &Hub{
-		svc:   svc,
-		drags: core.NewDrags(svc),
-		log:   log,
-		opts:  opts,
-		conns: map[*conn]struct{}{},
+		svc:      svc,
+		log:      log,
+		opts:     opts,
+		conns:    map[*conn]struct{}{},
+		refusals: refusalLog{log: log},
 	}
 	h.upgrader = websocket.Upgrader{
 		HandshakeTimeout: 10 * time.Second,
@@ -162,9 +163,7 @@ func New(svc *core.Service, bus *core.Bus, log *slog.Logger, opts Options) *Hub 
 	}
 	h.unsubscribe = bus.Subscribe(h.broadcast)
 	h.stop = make(chan struct{})
-	h.sweep = make(chan struct{}, 1)
 	go h.pinger()
-	go h.dragWatcher()
 	return h
 }
 
@@ -188,9 +187,6 @@ func (h *Hub) pinger() {
 	}
 }
 
-// Drags returns the drag tracker, for the host console's veto.
-func (h *Hub) Drags() *core.Drags { return h.drags }
-
 // ServeHTTP upgrades a request on any path to a WebSocket connection.
 func (h *Hub) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if h.refuseWhenClosed(w) {
@@ -198,14 +194,14 @@ func (h *Hub) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	address := remoteHost(r.RemoteAddr)
 	if !h.takeSlot() {
-		h.log.Warn("websocket refused: too many connections", "remote", r.RemoteAddr, "max", h.opts.MaxConnections)
+		h.refusals.write(slog.LevelWarn, "websocket refused: too many connections", "remote", r.RemoteAddr, "max", h.opts.MaxConnections)
 		refuse(w, http.StatusServiceUnavailable,
 			"too many live connections ("+strconv.Itoa(h.opts.MaxConnections)+"): try again when a player leaves")
 		return
 	}
 	if !h.perAddress.take(address, h.opts.MaxConnectionsPerAddress) {
 		h.slots.Add(-1)
-		h.log.Warn("websocket refused: too many connections from one address", "remote", r.RemoteAddr, "max", h.opts.MaxConnectionsPerAddress)
+		h.refusals.write(slog.LevelWarn, "websocket refused: too many connections from one address", "remote", r.RemoteAddr, "max", h.opts.MaxConnectionsPerAddress)
 		refuse(w, http.StatusServiceUnavailable,
 			"too many live connections from "+address+" ("+strconv.Itoa(h.opts.MaxConnectionsPerAddress)+"): close some, or start the server with a higher --max-clients-per-address")
 		return
@@ -216,7 +212,7 @@ func (h *Hub) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.releaseSlot(address)
 		// The upgrader has answered the request (403 for a foreign Origin,
 		// 400 for a bad handshake).
-		h.log.Info("websocket upgrade refused", "remote", r.RemoteAddr, "origin", r.Header.Get("Origin"), "err", err)
+		h.refusals.write(slog.LevelInfo, "websocket upgrade refused", "remote", r.RemoteAddr, "origin", r.Header.Get("Origin"), "err", err)
 		return
 	}
 	h.serve(ws, bw.conn, address, false, numericStatesAsked(r.Context()))
@@ -291,7 +287,7 @@ func (h *Hub) unregister(c *conn) {
 	if !ok {
 		return
 	}
-	h.drags.Release(c.id)
+	h.svc.Drags().Release(c.id) // its drags go back to where they started
 	if c.host {
 		h.hostCount.Add(-1)
 		h.log.Info("host console socket closed", "id", c.id)
@@ -333,7 +329,7 @@ func (h *Hub) broadcast(events []core.Event) {
 		host = newHostFrames(len(events))
 	}
 	for i, e := range events {
-		players, forPlayersToo := playersPayload(e.Data)
+		players, forPlayersToo := core.PlayersPayload(e.Data)
 		if host != nil {
 			host.encode(h, i, e, forPlayersToo) // the game master's own frame, when it differs (host.go)
 		}
@@ -348,11 +344,16 @@ func (h *Hub) broadcast(events []core.Event) {
 		msgs[i], frames[i] = b, textFrame(b) // once for every client (direct.go)
 	}
 	numMsgs, numFrames := h.numericFrames(events) // tokenMoved with integer states (dragstate.go)
-	h.noteDragSpoilers(events)
 	h.mu.RLock()
 	defer h.mu.RUnlock()
 	for c := range h.conns {
 		if c.host {
+			if host == nil {
+				// A host socket joined after hostCount was read: its
+				// frames are encoded now (rare; the lock keeps the rest
+				// of the broadcast in order).
+				host = h.hostFramesOf(events)
+			}
 			host.send(c, msgs, frames)
 			continue
 		}

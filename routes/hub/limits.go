@@ -5,8 +5,9 @@ package hub
 // one client could otherwise make the server send without bound. Each
 // connection has:
 //
-//   - A coalescer for the live streams: tokenMoved and pointerUpdated in
-//     state control (or no state) and mapViewportUpdated. Each object a
+//   - A coalescer for the live streams (the events whose row in events.go
+//     has a stream): tokenMoved in state control, pointerUpdated in state
+//     control or none, and mapViewportUpdated. Each object a
 //     client moves (one token, one pointer, its viewport) is a stream that
 //     goes out at most StreamRate times a second (default 60, a display's
 //     frame rate) with a burst of StreamBurst (default 10) that absorbs the
@@ -31,8 +32,6 @@ import (
 	"strconv"
 	"sync"
 	"time"
-
-	"github.com/vttapp/companion/core"
 )
 
 // Defaults of the flood limits (see Options).
@@ -112,12 +111,13 @@ type limiter struct {
 	streams  map[string]*moveStream
 }
 
-// streamKey tells whether env is a coalescable stream message and names
-// its stream. state is the message's state ("" for a viewport).
+// streamKey names the stream of a message whose event is a stream
+// (events.go), and tells whether the message is a move that may be
+// coalesced. A payload that cannot be read, or names an id past
+// maxStreamKey, makes no stream: the handler reports the error, and the
+// message is counted as a request.
 func streamKey(env *inEnvelope) (key string, coalesce, stream bool) {
-	switch env.Name {
-	case core.EventTokenMoved, core.EventPointerUpdated, core.RequestMapViewportUpdated:
-	default:
+	if env.event == nil || env.event.stream == nil {
 		return "", false, false
 	}
 	var f struct {
@@ -125,16 +125,10 @@ func streamKey(env *inEnvelope) (key string, coalesce, stream bool) {
 		State dragState `json:"state"` // a name, or 0-4 from the real web client
 	}
 	if len(env.Data) == 0 || json.Unmarshal(env.Data, &f) != nil || len(f.ID) > maxStreamKey {
-		return "", false, false // the handler reports the error; counted as a request
+		return "", false, false
 	}
-	switch env.Name {
-	case core.RequestMapViewportUpdated:
-		return env.Name, true, true // one viewport per client, whatever id it names
-	case core.EventPointerUpdated:
-		return env.Name + "\x00" + f.ID, f.State == "" || f.State == core.DragControl, true
-	default:
-		return env.Name + "\x00" + f.ID, f.State == core.DragControl, true
-	}
+	key, coalesce = env.event.stream(f.ID, string(f.State))
+	return env.Name + "\x00" + key, coalesce, true
 }
 
 // admit decides what happens to a client message that has a handler. It

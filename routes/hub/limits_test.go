@@ -32,7 +32,9 @@ func TestWSBucketBurstThenRate(t *testing.T) {
 }
 
 func TestWSStreamKeys(t *testing.T) {
-	env := func(name, data string) *inEnvelope { return &inEnvelope{Name: name, Data: json.RawMessage(data)} }
+	env := func(name, data string) *inEnvelope {
+		return &inEnvelope{Name: name, Data: json.RawMessage(data), event: clientEvents[name]}
+	}
 	for _, c := range []struct {
 		env              *inEnvelope
 		key              string
@@ -42,7 +44,9 @@ func TestWSStreamKeys(t *testing.T) {
 		{env(core.EventTokenMoved, `{"id":"t1","state":"end"}`), "tokenMoved\x00t1", false, true},
 		{env(core.EventPointerUpdated, `{"x":1}`), "pointerUpdated\x00", true, true},
 		{env(core.EventPointerUpdated, `{"state":"start"}`), "pointerUpdated\x00", false, true},
-		{env(core.RequestMapViewportUpdated, `{"id":"m","x":1}`), core.RequestMapViewportUpdated, true, true},
+		{env(core.RequestMapViewportUpdated, `{"id":"m","x":1}`), "mapViewportUpdated\x00", true, true},
+		{env(core.RequestMapViewportUpdated, `{"id":"n","x":2}`), "mapViewportUpdated\x00", true, true},
+		{env(core.EventTokenMoved, `{"id":"t1","state":1}`), "tokenMoved\x00t1", true, true},
 		{env(core.RequestCreateMessage, `{"text":"x"}`), "", false, false},
 		{env(core.EventTokenMoved, `not json`), "", false, false},
 	} {

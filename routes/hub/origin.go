@@ -1,6 +1,7 @@
 package hub
 
 import (
+	"log/slog"
 	"net/http"
 	"net/url"
 	"strings"
@@ -14,7 +15,7 @@ func (h *Hub) checkOrigin(r *http.Request) bool {
 	if origin == "" || OriginAllowed(origin, r.Host, h.opts.AllowOrigins) {
 		return true
 	}
-	h.log.Warn("websocket refused: Origin is not this server and not allowed (--allow-origin)",
+	h.refusals.write(slog.LevelWarn, "websocket refused: Origin is not this server and not allowed (--allow-origin)",
 		"origin", origin, "host", r.Host, "remote", r.RemoteAddr)
 	return false
 }

@@ -76,12 +76,25 @@ func TestWSBatchConnHoldsFramesUntilFlush(t *testing.T) {
 	if m := <-got; string(m) != "one|two" {
 		t.Fatalf("flush wrote %q, want both frames in one write", m)
 	}
-	bc.interruptWrite()
+	// Dropped, a connection may write until its allowance ends (the frame
+	// under way, the close frame), with no deadline past it.
+	by := time.Now().Add(time.Hour)
+	bc.drop(by)
+	if err := bc.SetWriteDeadline(time.Now().Add(2 * time.Hour)); err != nil || !bc.deadline.Equal(by) {
+		t.Fatalf("a dropped connection's deadline: %v %v, want %v", bc.deadline, err, by)
+	}
+	if _, err := bc.Write([]byte("close")); err != nil {
+		t.Fatalf("write within the allowance: %v", err)
+	}
+	if m := <-got; string(m) != "close" {
+		t.Fatalf("got %q", m)
+	}
+	bc.drop(time.Now())
 	if _, err := bc.Write([]byte("late")); !errors.Is(err, errInterrupted) {
-		t.Fatalf("write after interrupt: %v", err)
+		t.Fatalf("write after the allowance: %v", err)
 	}
 	if err := bc.SetWriteDeadline(time.Now().Add(time.Hour)); !errors.Is(err, errInterrupted) {
-		t.Fatalf("an interrupted connection accepted a new deadline: %v", err)
+		t.Fatalf("a dropped connection past its allowance accepted a new deadline: %v", err)
 	}
 	server.Close()
 	if _, ok := <-got; ok {

@@ -277,7 +277,7 @@ async function loadOffers() {
 function offerRow(o) {
   const pkg = o.package;
   const isClient = o.type === "client"; // a web client to install (see the Web client panel)
-  const title = (isClient ? "Web client from " : "") + (pkg ? pkg.name + " " + pkg.version : (o.url || o.manifest));
+  const title = (isClient ? "Web client from " : "") + (pkg ? pkg.name + " " + pkg.version : (o.url || o.manifest || (o.file ? "File " + o.file : "")));
   const details = [];
   if (pkg) {
     details.push(pkg.type);
@@ -298,7 +298,9 @@ function offerRow(o) {
     el("div", { className: "muted small" }, details.join(" · ")),
     pkg && pkg.description ? el("div", { className: "small" }, pkg.description) : null);
 
-  if (o.status === "downloading") {
+  if (o.status === "downloading" && o.install) {
+    row.append(installProgress(o.install));
+  } else if (o.status === "downloading") {
     const p = o.progress || {};
     const bar = el("progress", { max: p.total > 0 ? p.total : undefined, value: p.done || 0 });
     if (!(p.total > 0)) bar.removeAttribute("value"); // indeterminate
@@ -326,7 +328,7 @@ function offerRow(o) {
     });
     row.append(el("div", { className: "buttons" }, retry, dismiss));
   }
-  if (o.result) row.append(el("div", { className: "good small" }, "Installed " + (isClient ? "web client" : o.result.kind) + " “" + o.result.name + "”"));
+  if (o.result) row.append(el("div", { className: "good small" }, "Installed " + (isClient ? "web client" : o.result.kind) + " “" + o.result.name + "”" + compendiumText(o.result)));
 
   if (o.status === "pending") {
     if (isClient) details.push("replaces the web client players get");
@@ -357,6 +359,29 @@ function offerRow(o) {
   return row;
 }
 
+// ---- install progress -------------------------------------------------------
+
+// installProgress shows how far a long install has come (a compendium of
+// thousands of entries): the file read and its entries mapped, then the
+// rows written in one transaction.
+function installProgress(p) {
+  const reading = p.stage === "reading";
+  const bar = el("progress", { max: p.total > 0 ? p.total : undefined, value: p.done || 0 });
+  if (!(p.total > 0)) bar.removeAttribute("value");
+  const text = reading
+    ? "Reading entries: " + (p.entries || 0).toLocaleString() + (p.total > 0 ? " (" + Math.floor(100 * p.done / p.total) + "% of the file)" : "")
+    : "Writing " + (p.done || 0).toLocaleString() + " of " + (p.total || 0).toLocaleString() + " entries";
+  return el("div", { className: "progress install-progress" }, bar, el("span", { className: "small" }, text));
+}
+
+// compendiumText: " — 46 entries; 3 race not imported: ...".
+function compendiumText(res) {
+  const c = res && res.compendium;
+  if (!c) return "";
+  const parts = [c.entities + " " + (c.entities === 1 ? "entry" : "entries")];
+  return ": " + parts.concat(c.notes || []).join("; ");
+}
+
 // ---- file import -------------------------------------------------------------
 
 function wireImport() {
@@ -369,15 +394,27 @@ function wireImport() {
     if (destination) form.append("destination", destination); // before the file: the server reads in order
     form.append("file", file, file.name);
     say("import-msg", "Importing " + file.name + "…");
+    // While the upload installs, the server's list of running imports
+    // says how far it has come (a compendium of thousands of entries).
+    const progress = $("import-progress");
+    const poll = setInterval(async () => {
+      try {
+        const running = await api("GET", "imports");
+        const mine = running.filter((a) => a.name === file.name && a.install);
+        replaceChildren(progress, mine.length ? [installProgress(mine[mine.length - 1].install)] : []);
+      } catch (e) { /* the request below reports failures */ }
+    }, 400);
     await busy($("import-button"), async () => {
       try {
         const res = await api("POST", "import", form);
-        say("import-msg", "Imported " + res.kind + " “" + res.name + "”.", "good");
+        say("import-msg", "Imported " + res.kind + " “" + res.name + "”" + (compendiumText(res) || ".") , "good");
         $("import-form").reset();
         loadModules().catch(() => {});
         loadCampaign().catch(() => {});
       } catch (e) { say("import-msg", e.message, "bad"); }
     });
+    clearInterval(poll);
+    replaceChildren(progress, []);
   });
 }
 

@@ -440,9 +440,74 @@ local function usage(u)
 end
 creature.usage = usage
 
+-- rolls formats the rolls an imported text offers (data: { name, dice,
+-- level, attack_bonus }, see lib/import/xml.lua) as { label, text,
+-- formula } lines: "Bite: +4 to hit, 1d10 + 2"; rolls of one name at
+-- several levels share a line: "Acid Damage: 1d6; 2d6 at 5th level".
+function creature.rolls(list)
+  if type(list) ~= "table" or #list == 0 then
+    return {}
+  end
+  local out, by = {}, {}
+  for i = 1, #list do
+    local r = list[i]
+    if type(r) == "table" then
+      local label = text_of(r.name)
+      if label == "" then
+        label = "Roll"
+      end
+      local piece = ""
+      if type(r.attack_bonus) == "number" then
+        piece = signed(r.attack_bonus) .. " to hit"
+      end
+      local dice = text_of(r.dice)
+      if dice ~= "" then
+        -- Fight Club's placeholders: %0 is the caster's ability modifier.
+        local d = dice
+        if not find(dice, "^[+-]%d+$") then -- "+2" (a bonus) reads as written
+          d = dice_text(dice):gsub("%%%d+", "mod")
+        end
+        if type(r.level) == "number" and r.level > 0 then
+          d = d .. " at " .. companion.format.ordinal(r.level) .. " level"
+        end
+        piece = piece == "" and d or piece .. ", " .. d
+      end
+      if piece ~= "" then
+        local line = by[label]
+        if line then
+          line.text = line.text .. "; " .. piece
+        else
+          line = { label = label, text = piece, formula = dice }
+          by[label] = line
+          out[#out + 1] = line
+        end
+      end
+    end
+  end
+  return out
+end
+local rolls_of = creature.rolls
+
+-- slots_line: "3 cantrips, 1st 2" from a list of slot counts (cantrips,
+-- then 1st to 9th level), as Fight Club 5e writes them.
+function creature.slots_line(slots)
+  local out = {}
+  for i, n in ipairs(list_of(slots)) do
+    if type(n) == "number" and n > 0 then
+      if i == 1 then
+        out[#out + 1] = n .. " cantrips"
+      else
+        out[#out + 1] = companion.format.ordinal(i - 1) .. " " .. n
+      end
+    end
+  end
+  return concat(out, ", ")
+end
+
 -- features formats special abilities, actions, reactions: each is
--- {name, text, blocks}: the usage appended to the name, the first
--- paragraph, and the blocks after it (only when there are some).
+-- {name, text, blocks, rolls}: the usage appended to the name, the first
+-- paragraph, the blocks after it and the rolls it offers (blocks and
+-- rolls only when there are some).
 function creature.features(list)
   if type(list) ~= "table" or #list == 0 then
     return {}
@@ -471,13 +536,22 @@ function creature.features(list)
       if type(desc) == "string" then
         first, last = byte(desc, 1), byte(desc, -1)
       end
+      local entry
       if first ~= nil and first > 32 and first ~= 124 and first ~= 45 and last > 32
         and not find(desc, "\n", 1, true) and not find(desc, "*", 1, true) then
-        out[n] = { name = name, text = desc }
+        entry = { name = name, text = desc }
       else
         local lead, rest = lead_and_rest(desc)
-        out[n] = { name = name, text = lead, blocks = rest }
+        entry = { name = name, text = lead, blocks = rest }
       end
+      local rolls = f.rolls
+      if rolls ~= nil then
+        rolls = rolls_of(rolls)
+        if #rolls > 0 then
+          entry.rolls = rolls
+        end
+      end
+      out[n] = entry
     end
   end
   return out

@@ -3,6 +3,7 @@
 local companion = require("companion")
 local util = require("lib.util")
 local text = require("lib.text")
+local creature = require("lib.creature")
 
 local item = {}
 
@@ -253,6 +254,10 @@ function item.view(e)
   util.property(rows, "Speed", vehicle_speed(data.speed))
   util.property(rows, "Carrying Capacity", util.text(data.capacity))
   util.property(rows, "Contents", contents(data.contents))
+  -- Rolls of an imported item ("Fire Damage: 1d4").
+  for _, r in ipairs(creature.rolls(data.rolls)) do
+    util.property(rows, r.label, r.text)
+  end
   v.details = rows
   return util.drop_empty(v, OPTIONAL)
 end

@@ -16,6 +16,7 @@ local number = companion.format.number
 local signed = companion.format.signed
 local null = companion.null
 local floor, ceil = math.floor, math.ceil
+local concat = table.concat
 local text_of, opt = util.text, util.opt
 local blocks = text.blocks
 local features, damage_list = creature.features, creature.damage_list
@@ -81,9 +82,12 @@ local function proficiency_bonus(data)
   return signed(2 + floor((ceil(cr) - 1) / 4))
 end
 
-local function legendary_intro(name, actions)
+local function legendary_intro(name, actions, desc)
   if actions == nil or #actions == 0 then
     return ""
+  end
+  if type(desc) == "string" and desc ~= "" then
+    return desc -- the source's own introduction ("can take 4 legendary actions")
   end
   local who = "The " .. (name ~= "" and name:lower() or "creature")
   return who .. " can take 3 legendary actions, choosing from the options below. " ..
@@ -98,7 +102,8 @@ end
 -- monster has them: saving_throws, skills, damage_vulnerabilities,
 -- damage_resistances, damage_immunities, condition_immunities,
 -- special_abilities, legendary_intro, legendary_actions, reactions,
--- description.
+-- lair_actions, spells, spell_slots, description (the last four mostly
+-- from imported compendiums: lib/import/monster.lua).
 -- opt_features is util.opt(creature.features(list)) without building the
 -- empty list first: most monsters have no reactions, no legendary actions.
 local function opt_features(list)
@@ -124,7 +129,14 @@ function monster.view(e)
   local resistances = damage_list(data.damage_resistances)
   local immunities = damage_list(data.damage_immunities)
   local condition_immunities = conditions(data.condition_immunities)
-  local intro = legendary_intro(name, legendary)
+  local intro = legendary_intro(name, legendary, data.legendary_desc)
+  local spells, slots
+  if data.spells ~= nil then
+    spells = concat(util.names(data.spells), ", ")
+  end
+  if data.spell_slots ~= nil then
+    slots = creature.slots_line(data.spell_slots)
+  end
 
   return {
     subtitle = subtitle(data),
@@ -149,6 +161,9 @@ function monster.view(e)
     legendary_intro = intro ~= "" and intro or nil,
     legendary_actions = legendary,
     reactions = opt_features(data.reactions),
+    lair_actions = opt_features(data.lair_actions),
+    spells = spells ~= "" and spells or nil,
+    spell_slots = slots ~= "" and slots or nil,
   }
 end
 
@@ -160,6 +175,14 @@ function monster.references(e)
   local refs, seen = {}, {}
   creature.spell_refs(data.special_abilities, refs, seen)
   creature.spell_refs(data.actions, refs, seen)
+  -- The spell list of an imported monster (lib/import/monster.lua).
+  for _, s in ipairs(util.list(data.spells)) do
+    local slug = util.ref_slug(s)
+    if slug ~= "" and not seen[slug] then
+      seen[slug] = true
+      refs[#refs + 1] = "spell." .. slug
+    end
+  end
   return util.add_refs(refs, "monster", data.forms)
 end
 

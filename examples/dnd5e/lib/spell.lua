@@ -129,6 +129,10 @@ function spell.view(e)
   util.property(extra, "Saving Throw", v.save)
   util.property(extra, "Damage", damage_type)
   util.property(extra, "Classes", v.classes)
+  -- Rolls of an imported spell ("Acid Damage: 1d6; 2d6 at 5th level").
+  for _, r in ipairs(creature.rolls(data.rolls)) do
+    util.property(extra, r.label, r.text)
+  end
   v.details = extra
   return util.drop_empty(v, OPTIONAL)
 end

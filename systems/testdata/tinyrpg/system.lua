@@ -1,5 +1,6 @@
 local companion = require("companion")
 local fmt = require("lib.format")
+local import = require("lib.import")
 
 companion.system{
   config = { currency = "gp", dice = { "d4", "d6", "d20" } },
@@ -48,3 +49,6 @@ companion.entity("hero", {
     return { summary = e.name .. ", " .. fmt.level(e.data.level) }
   end,
 })
+
+-- Legacy compendium XML: <monster> entries become creatures.
+companion.import.compendium("monster", import.monster)

@@ -48,6 +48,25 @@ test("tokenUpdated {id, hidden} removes the token; a full token adds or replaces
   assert.equal(s.tokens.has("ghost"), false);
 });
 
+test("token events that name another map are ignored; those naming the shown map or none apply", () => {
+  const { s, changes } = loaded();
+  s.apply("tokenUpdated", { id: "Z", mapId: "M2", x: 10, y: 20, name: "Next encounter's lich" });
+  assert.equal(s.tokens.has("Z"), false, "a token of another map is not drawn on this one");
+  s.apply("tokenMoved", { id: "A", mapId: "M2", x: 300, y: 300, state: "end" });
+  assert.equal(s.tokens.get("A")!.x, 35, "a drag on another map does not move this map's token");
+  s.apply("tokensUpdated", { mapId: "M2", tokens: [] });
+  assert.deepEqual([...s.tokens.keys()], ["A"], "another map's tokens do not replace this map's");
+  s.apply("mapUpdated", { id: "M2", name: "Lair", tokens: [] });
+  assert.equal(s.map!.id, "M1", "mapUpdated of another map does not replace the shown one");
+  assert.equal(changes.length, 0);
+  s.apply("tokenUpdated", { id: "Z", mapId: "M1", x: 10, y: 20, name: "Zed" });
+  assert.equal(s.tokens.get("Z")!.name, "Zed");
+  s.apply("tokenMoved", { id: "A", mapId: "M1", x: 70, y: 70, state: "end" });
+  assert.equal(s.tokens.get("A")!.x, 70);
+  s.apply("mapLoaded", { id: "M2", name: "Lair", tokens: [] });
+  assert.equal(s.map!.id, "M2", "mapLoaded shows another map");
+});
+
 test("tokenMoved commits only on end; integer states are understood; its polygon replaces the vision", () => {
   const { s, changes } = loaded();
   s.apply("tokenMoved", { id: "A", x: 100, y: 100, state: 1 });

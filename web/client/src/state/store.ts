@@ -139,18 +139,36 @@ export class Store {
     }
   }
 
+  /**
+   * Whether a broadcast names a map other than the one shown: the server
+   * says which map a token event belongs to (mapId on tokenUpdated,
+   * tokensUpdated and tokenMoved), and a page ignores the others (the
+   * host console's socket receives the maps the game master prepares off
+   * screen). An event that names none is taken for the shown map.
+   */
+  private otherMap(data: unknown, key = "mapId"): boolean {
+    if (!isObject(data) || typeof data[key] !== "string" || data[key] === "") return false;
+    return !this.map || data[key] !== this.map.id;
+  }
+
   /** Applies one broadcast; returns false for a name the map does not use. */
   apply(name: string, data: unknown): boolean {
     switch (name) {
       case "mapLoaded":
+        if (isObject(data) && typeof data.id === "string") this.setMap(data as unknown as MapData);
+        else if (data === null) this.setMap(null);
+        return true;
       case "mapUpdated":
+        // "The map on the player screen changes": one shown since is not it.
+        if (this.map && this.otherMap(data, "id")) return true;
         if (isObject(data) && typeof data.id === "string") this.setMap(data as unknown as MapData);
         else if (data === null) this.setMap(null);
         return true;
       case "tokenUpdated":
-        this.updateToken(data);
+        if (!this.otherMap(data)) this.updateToken(data);
         return true;
       case "tokensUpdated": {
+        if (this.otherMap(data)) return true;
         const list = Array.isArray(data) ? data : isObject(data) && Array.isArray(data.tokens) ? data.tokens : null;
         if (!list) return true;
         this.tokens.clear();
@@ -160,7 +178,7 @@ export class Store {
         return true;
       }
       case "tokenMoved":
-        this.moved(data);
+        if (!this.otherMap(data)) this.moved(data);
         return true;
       case "lineOfSightUpdated": {
         const { mapId, sights } = lineOfSightFrom(data);

@@ -1,0 +1,45 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"net/http"
+	"time"
+)
+
+// runHealth implements `companion health`: it asks the running server's
+// host console whether it is ready (the store answers, a system is
+// loaded) and exits 0 when it is, 1 otherwise. A container's HEALTHCHECK
+// runs it, since the image has no other HTTP client.
+func runHealth(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("companion health", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	hostAddr := fs.String("host-addr", linkHostAddr(), "address of the running server's host console")
+	timeout := fs.Duration("timeout", 5*time.Second, "how long to wait for the answer")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), *timeout)
+	defer cancel()
+	url := "http://" + dialAddr(*hostAddr) + "/api/-/ready"
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	if err != nil {
+		fmt.Fprintln(stderr, "companion:", err)
+		return 2
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		fmt.Fprintf(stderr, "companion: not running on %s: %v\n", *hostAddr, err)
+		return 1
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(io.LimitReader(resp.Body, 4096))
+	if resp.StatusCode != http.StatusOK {
+		fmt.Fprintf(stderr, "companion: not ready (%s): %s\n", resp.Status, body)
+		return 1
+	}
+	fmt.Fprintf(stdout, "%s", body)
+	return 0
+}

@@ -1,0 +1,88 @@
+package core_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/vttapp/companion/core"
+)
+
+// waitForBlock waits for the sweep's block of liveTokenID among the
+// events published from now on.
+func waitForBlock(t *testing.T, f *liveFixture) *core.Movement {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for time.Now().Before(deadline) {
+		for _, e := range f.events.take() {
+			if e.Name != core.EventTokenMoved {
+				continue
+			}
+			if m, ok := core.HostView(e.Data).(*core.Movement); ok && m.ID == liveTokenID && m.State == core.DragBlock {
+				return m
+			}
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	t.Fatal("no block within 5 s: the drag outlived its right")
+	return nil
+}
+
+// The service's own tracker ends a drag as soon as a change takes its
+// right away, without waiting for the dragger's next message: the token
+// locked by the game master, then remote interaction turned off.
+func TestServiceDragsEndWhenAChangeTakesTheirRightAway(t *testing.T) {
+	f := newLiveFixture(t)
+	d := f.svc.Drags()
+	ctx := context.Background()
+	move(t, d, alice, core.DragStart, 10, 20)
+	f.events.take()
+	if _, err := f.svc.PatchToken(ctx, liveTokenID, core.Object{"locked": true}); err != nil {
+		t.Fatal(err)
+	}
+	if m := waitForBlock(t, f); m.X != 10 || m.Y != 20 || m.Source.ID != alice.ID {
+		t.Fatalf("block of a locked token %+v, want at its committed place for alice's drag", m)
+	}
+	if d.Active() != 0 {
+		t.Fatal("the ended drag is still counted")
+	}
+
+	if _, err := f.svc.PatchToken(ctx, liveTokenID, core.Object{"locked": false}); err != nil {
+		t.Fatal(err)
+	}
+	move(t, d, bob, core.DragStart, 10, 20)
+	f.events.take()
+	on := false
+	if _, err := f.svc.UpdateSettings(ctx, core.SettingsPatch{RemoteInteraction: &on}); err != nil {
+		t.Fatal(err)
+	}
+	waitForBlock(t, f)
+	if d.Active() != 0 {
+		t.Fatal("remote interaction off left a drag")
+	}
+}
+
+// A change that cannot end a drag (the log, the streams) leaves it alone,
+// and so does one that leaves it lawful.
+func TestServiceDragsGoOnThroughChangesThatKeepTheirRight(t *testing.T) {
+	f := newLiveFixture(t)
+	d := f.svc.Drags()
+	ctx := context.Background()
+	move(t, d, alice, core.DragStart, 10, 20)
+	f.svc.Publish(core.Event{Name: core.EventMessageCreated, Data: &core.Message{ID: "m"}})
+	if _, err := f.svc.PatchToken(ctx, liveTokenID, core.Object{"name": "Heroine"}); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(50 * time.Millisecond) // a sweep, were one wrongly due, has run
+	for _, e := range f.events.take() {
+		if m, ok := core.HostView(e.Data).(*core.Movement); ok && m.State == core.DragBlock {
+			t.Fatalf("a lawful drag was blocked after %s", e.Name)
+		}
+	}
+	if d.Active() != 1 {
+		t.Fatal("a lawful drag ended")
+	}
+	if reply := move(t, d, alice, core.DragEnd, 30, 40); reply != nil {
+		t.Fatalf("the drag's end was refused: %+v", reply)
+	}
+}

@@ -1,0 +1,489 @@
+package imports
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"path"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/core/imports/legacyxml"
+)
+
+// KindCompendium is what an archive holding compendium.xml (or a bare
+// compendium XML file) is; it installs as a module (Result.Kind "module").
+const KindCompendium = "compendium"
+
+// CompendiumMapper is what the importer needs of the loaded game system to
+// install a legacy compendium: its import hook (systems.System implements
+// it).
+type CompendiumMapper interface {
+	// ImportKinds lists the element names the system maps.
+	ImportKinds() []string
+	// MapCompendium maps one element's table (legacyxml.Element.Table) to
+	// entities; none when the system does not import it.
+	MapCompendium(ctx context.Context, kind string, element map[string]any) ([]*core.Entity, error)
+}
+
+// CompendiumSystem is implemented by a Collections whose system can map
+// compendiums. Compendium returns the mapper of the system loaded now; an
+// install uses that one throughout, even if the system is reloaded
+// meanwhile.
+type CompendiumSystem interface {
+	Compendium() CompendiumMapper
+}
+
+// compendiumSource is a compendium to install: its XML and its files.
+type compendiumSource struct {
+	file  string // the document's name in messages
+	open  func() (io.ReadCloser, int64, error)
+	media fs.FS  // the unpacked archive; nil for a bare XML file
+	name  string // the file name the user gave, which names the module
+}
+
+// legacyFolders are where the original application's compendium archives
+// keep the images of each kind of entry.
+var legacyFolders = map[string]string{
+	legacyxml.KindMonster: "monsters", legacyxml.KindPlayer: "players",
+	legacyxml.KindItem: "items", legacyxml.KindSpell: "spells",
+}
+
+// compendiumStep prepares a compendium: every entry mapped by the
+// system's import hook, the entities owned by a new module (or filed into
+// the destination), the archive's files in the module's folder.
+func (in *Installer) compendiumStep(ctx context.Context, src compendiumSource, opt InstallOptions) (*installStep, error) {
+	cs, ok := in.cols.(CompendiumSystem)
+	if !ok {
+		return nil, core.Invalidf("the loaded system ('%s') cannot import compendiums", in.cols.SystemID())
+	}
+	mapper := cs.Compendium()
+	if len(mapper.ImportKinds()) == 0 {
+		return nil, core.Invalidf("the loaded system ('%s') declares no import hook for compendium XML (companion.import.compendium)", in.cols.SystemID())
+	}
+
+	// Where it goes: a new module, or the destination the person chose.
+	var dest Result
+	var module *core.Module
+	var dir, prefix string
+	if opt.Destination != "" && opt.Replace == "" && opt.PackageID == "" {
+		d, err := in.destination(ctx, opt.Destination)
+		if err != nil {
+			return nil, err
+		}
+		dest = d
+		importID := core.NewID()
+		destDir, destPrefix := in.ownerFolder(dest.Kind, dest.ID)
+		dir, prefix = filepath.Join(destDir, "imports", importID), destPrefix+"/imports/"+importID
+	} else {
+		module = &core.Module{Name: compendiumName(src.name), Category: "compendium", System: in.cols.SystemID()}
+		switch {
+		case opt.Replace != "":
+			module.ID = opt.Replace
+		case opt.PackageID != "":
+			module.ID = opt.PackageID
+		}
+		module.Package = opt.Package
+		if err := module.Normalize(); err != nil {
+			return nil, err
+		}
+		if err := checkFolderID("module", module.ID); err != nil {
+			return nil, err
+		}
+		dest = Result{Kind: KindModule, ID: module.ID, Name: module.Name}
+		dir, prefix = in.ownerFolder(KindModule, module.ID)
+	}
+
+	r := compendiumReader{in: in, src: src, mapper: mapper, owner: dest.ID, prefix: prefix,
+		progress: newThrottle(opt.Progress), now: in.now().UTC()}
+	content, err := r.read(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if len(content.entities) == 0 {
+		return nil, core.Invalidf("nothing to import: %s", r.skippedText())
+	}
+	res := dest
+	res.Compendium = &CompendiumReport{Entities: len(content.entities), Notes: r.notes()}
+	if len(r.skipped) > 0 {
+		res.Compendium.Skipped = r.skipped
+	}
+	if module != nil {
+		module.Descr = fmt.Sprintf("Imported from %s: %s.", path.Base(filepath.ToSlash(src.name)), countText(r.imported))
+	}
+	total := int64(len(content.entities))
+	content.progress = func(done int) {
+		r.progress.note(InstallProgress{Stage: StageWriting, Done: int64(done), Total: total, Entries: len(content.entities)})
+	}
+	return &installStep{
+		result: res,
+		target: dir,
+		write: func(tx core.Tx) error {
+			if module == nil {
+				if err := dest.check(tx); err != nil {
+					return err
+				}
+			} else if err := putModule(tx, module, opt.Replace); err != nil {
+				return err
+			}
+			if err := content.put(tx); err != nil {
+				return err
+			}
+			r.progress.flush(InstallProgress{Stage: StageWriting, Done: total, Total: total, Entries: len(content.entities)})
+			return nil
+		},
+		undo: func(tx core.Tx) error {
+			if module == nil {
+				for _, e := range content.entities {
+					if err := tx.DeleteEntity(e.ID); err != nil && !core.IsNotFound(err) {
+						return err
+					}
+				}
+				return nil
+			}
+			if opt.Replace != "" {
+				return nil // the old rows are gone; keep the new ones with the old files
+			}
+			return tx.DeleteModule(module.ID)
+		},
+	}, nil
+}
+
+// putModule writes a new module, or replaces the installed one (an update).
+func putModule(tx core.Tx, m *core.Module, replace string) error {
+	old, err := tx.Module(m.ID)
+	switch {
+	case err != nil && !core.IsNotFound(err):
+		return err
+	case replace != "" && err != nil:
+		return core.NotFoundf("no module with id '%s' to update", m.ID)
+	case replace == "" && err == nil:
+		return core.Conflictf("module '%s' (id '%s', version %s) is already installed; update or delete it first", old.Name, old.ID, old.Version)
+	}
+	if replace != "" {
+		if err := tx.DeleteModule(m.ID); err != nil {
+			return err
+		}
+	}
+	return tx.PutModule(m)
+}
+
+// compendiumName names a module after its file: "SRD Monsters.compendium"
+// -> "SRD Monsters".
+func compendiumName(file string) string {
+	name := path.Base(filepath.ToSlash(file))
+	for _, ext := range []string{".xml", ".compendium", ".zip", ".compendium"} {
+		if strings.HasSuffix(strings.ToLower(name), ext) {
+			name = name[:len(name)-len(ext)]
+		}
+	}
+	name = strings.TrimSpace(strings.NewReplacer("_", " ").Replace(name))
+	if name == "" || name == "." || name == "download" || name == "upload" {
+		return "Compendium"
+	}
+	return name
+}
+
+// compendiumReader reads a compendium and maps its entries.
+type compendiumReader struct {
+	in       *Installer
+	src      compendiumSource
+	mapper   CompendiumMapper
+	owner    string
+	prefix   string
+	progress *throttle
+	now      time.Time
+
+	imported map[string]int // entities made, by entity kind
+	skipped  map[string]int // entries not imported, by element kind
+	missing  []string       // file references the archive does not hold
+}
+
+// mapped is one entry of a compendium once its system hook has run.
+type mapped struct {
+	i        int
+	entry    legacyxml.Entry
+	entities []*core.Entity
+	skip     bool  // a kind the system has no hook for
+	err      error // the reader's or the hook's
+}
+
+// mapWorkers is how many entries are mapped at once: the Lua pool holds a
+// state per processor, and the reader and the writer keep one busy.
+func mapWorkers() int { return min(max(runtime.GOMAXPROCS(0), 1), 4) }
+
+// read reads the compendium and maps its entries. The reader, the hook
+// calls (several at once, each on a state of the system's pool) and the
+// collector run side by side; the collector takes the entries back in
+// document order, so the result, and the first error reported, are those
+// of reading one entry after the other.
+func (r *compendiumReader) read(ctx context.Context) (*owned, error) {
+	rc, size, err := r.src.open()
+	if err != nil {
+		return nil, core.Internal(err)
+	}
+	defer rc.Close()
+	cr, err := legacyxml.NewCompendiumReader(rc, r.src.file, r.in.limits.XML)
+	if err != nil {
+		return nil, xmlError(err)
+	}
+	kinds := map[string]bool{}
+	for _, k := range r.mapper.ImportKinds() {
+		kinds[k] = true
+	}
+	r.imported, r.skipped = map[string]int{}, map[string]int{}
+
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	workers := mapWorkers()
+	jobs := make(chan mapped, 2*workers)
+	results := make(chan mapped, 2*workers)
+	go func() { // the reader
+		defer close(jobs)
+		for i := 0; ; i++ {
+			entry, err := cr.Next()
+			if errors.Is(err, io.EOF) {
+				r.progress.flush(InstallProgress{Stage: StageReading, Done: size, Total: size, Entries: cr.Entries()})
+				return
+			}
+			job := mapped{i: i, entry: entry, err: err}
+			if err == nil {
+				r.progress.note(InstallProgress{Stage: StageReading, Done: cr.Offset(), Total: size, Entries: cr.Entries()})
+			}
+			select {
+			case jobs <- job:
+			case <-ctx.Done():
+				return
+			}
+			if err != nil {
+				return
+			}
+		}
+	}()
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for job := range jobs {
+				if job.err == nil {
+					job = r.mapEntry(ctx, job, kinds)
+				}
+				select {
+				case results <- job:
+				case <-ctx.Done():
+				}
+			}
+		}()
+	}
+	go func() { wg.Wait(); close(results) }()
+
+	out := &owned{owner: r.owner}
+	seen := map[string]*legacyxml.Element{}
+	pending := map[int]mapped{}
+	next := 0
+	var failure error
+	for res := range results {
+		if failure != nil {
+			continue // drained: the workers stop at the cancel
+		}
+		pending[res.i] = res
+		for {
+			m, ok := pending[next]
+			if !ok {
+				break
+			}
+			delete(pending, next)
+			next++
+			if failure = r.collect(m, out, seen); failure != nil {
+				cancel()
+				break
+			}
+		}
+	}
+	if failure != nil {
+		return nil, failure
+	}
+	if len(pending) > 0 || ctx.Err() != nil {
+		// Cancelled from outside (the server stopping): nothing is half done.
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		return nil, core.Internal(fmt.Errorf("compendium: %d entries were not collected", len(pending)))
+	}
+	return out, nil
+}
+
+// mapEntry runs the system's hook on one entry (on a worker).
+func (r *compendiumReader) mapEntry(ctx context.Context, job mapped, kinds map[string]bool) mapped {
+	if !kinds[job.entry.Kind] {
+		job.skip = true
+		return job
+	}
+	el := job.entry.Element
+	table, ok := el.Table().(map[string]any)
+	if !ok { // an entry with only text, or nothing
+		table = map[string]any{}
+		if t := strings.TrimSpace(el.Text); t != "" {
+			table["_text"] = t
+		}
+	}
+	job.entities, job.err = r.mapper.MapCompendium(ctx, job.entry.Kind, table)
+	if job.err != nil && ctx.Err() == nil {
+		job.err = core.Invalidf("%s", legacyxml.Errorf(r.src.file, el, "the system's import hook failed: %v", job.err).Error())
+	}
+	return job
+}
+
+// collect takes one mapped entry, in document order, into out.
+func (r *compendiumReader) collect(m mapped, out *owned, seen map[string]*legacyxml.Element) error {
+	switch {
+	case m.err != nil:
+		return xmlError(m.err)
+	case m.skip || len(m.entities) == 0:
+		r.skipped[m.entry.Kind]++
+		return nil
+	}
+	el := m.entry.Element
+	system := r.in.cols.SystemID()
+	for _, e := range m.entities {
+		e.System = system
+		e.Owner = r.owner
+		if err := e.Normalize(r.now); err != nil {
+			return core.Invalidf("%s", legacyxml.Errorf(r.src.file, el, "the entity made from it: %s", core.MessageOf(err)).Error())
+		}
+		if first, dup := seen[e.ID]; dup {
+			return core.Invalidf("%s", legacyxml.Errorf(r.src.file, el, "entity id '%s' was already made from the entry at line %d", e.ID, first.Line).Error())
+		}
+		seen[e.ID] = el
+		e.Image = r.resolve(e.Image, m.entry.Kind)
+		e.Token = r.resolve(e.Token, m.entry.Kind)
+		r.imported[e.Kind]++
+		out.entities = append(out.entities, e)
+	}
+	return nil
+}
+
+// resolve turns a file reference of an entry into the URL path it is
+// served at: a file of the archive (at its root, or in the legacy folder
+// of the entry's kind), or an http(s) or data:image URL kept as written.
+// A reference to a file the archive lacks (always, for a bare XML file) is
+// dropped and noted in the result.
+func (r *compendiumReader) resolve(ref, kind string) string {
+	ref = strings.TrimSpace(ref)
+	if ref == "" {
+		return ""
+	}
+	lower := strings.ToLower(ref)
+	if strings.HasPrefix(lower, "https://") || strings.HasPrefix(lower, "http://") ||
+		(strings.HasPrefix(lower, "data:image/") && !strings.HasPrefix(lower, "data:image/svg")) {
+		return ref
+	}
+	rel, err := relativeRef(strings.TrimPrefix(ref, "/"))
+	if err == nil && r.src.media != nil && !strings.Contains(rel, ":") {
+		candidates := []string{rel}
+		if folder, ok := legacyFolders[kind]; ok && !strings.Contains(rel, "/") {
+			candidates = append(candidates, folder+"/"+rel)
+		}
+		for _, c := range candidates {
+			if info, err := fs.Stat(r.src.media, c); err == nil && info.Mode().IsRegular() {
+				return r.prefix + "/" + c
+			}
+		}
+	}
+	r.missing = append(r.missing, ref)
+	return ""
+}
+
+// notes are what the result tells the person besides the counts.
+func (r *compendiumReader) notes() []string {
+	var notes []string
+	if len(r.skipped) > 0 {
+		notes = append(notes, r.skippedText())
+	}
+	if n := len(r.missing); n > 0 {
+		notes = append(notes, fmt.Sprintf("%d image %s the archive does not hold and %s left out (first: %s)",
+			n, plural(n, "reference names a file", "references name files"), plural(n, "was", "were"), clipRef(r.missing[0])))
+	}
+	return notes
+}
+
+// skippedText says which entries were not imported and why.
+func (r *compendiumReader) skippedText() string {
+	if len(r.skipped) == 0 {
+		return "the compendium has no entries"
+	}
+	kinds := map[string]bool{}
+	for _, k := range r.mapper.ImportKinds() {
+		kinds[k] = true
+	}
+	var unmapped, declined []string
+	for _, k := range sortedKinds(r.skipped) {
+		text := fmt.Sprintf("%d %s", r.skipped[k], k)
+		if kinds[k] {
+			declined = append(declined, text)
+		} else {
+			unmapped = append(unmapped, text)
+		}
+	}
+	var parts []string
+	if len(unmapped) > 0 {
+		parts = append(parts, strings.Join(unmapped, ", ")+" not imported: the system has no import hook for them")
+	}
+	if len(declined) > 0 {
+		parts = append(parts, strings.Join(declined, ", ")+" not imported: the system's import hook made nothing of them")
+	}
+	return strings.Join(parts, "; ")
+}
+
+// countText is "24 spells, 22 items".
+func countText(counts map[string]int) string {
+	var parts []string
+	for _, k := range sortedKinds(counts) {
+		parts = append(parts, fmt.Sprintf("%d %s", counts[k], plural(counts[k], k, k+"s")))
+	}
+	return strings.Join(parts, ", ")
+}
+
+func sortedKinds(counts map[string]int) []string {
+	keys := make([]string, 0, len(counts))
+	for k := range counts {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+func clipRef(s string) string {
+	if len(s) > 80 {
+		return strings.ToValidUTF8(s[:80], "") + "…"
+	}
+	return s
+}
+
+// xmlError maps a reader's error to the core's kinds: a passed limit is
+// too large (413), anything else invalid.
+func xmlError(err error) error {
+	var xe *legacyxml.Error
+	if errors.As(err, &xe) {
+		if xe.TooLarge {
+			return core.TooLargef("%s", xe.Error())
+		}
+		return core.Invalidf("%s", xe.Error())
+	}
+	return err
+}

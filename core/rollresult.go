@@ -1,0 +1,78 @@
+package core
+
+import "encoding/json"
+
+// RollResult is one roll of a message (an element of its `rolls`): the
+// dice engine's result exactly as it was stored and as clients receive it
+// (docs/dice.md: expression, formula, total, text, label, comment, start,
+// end and the tree of every die; or expression, error, position, limit,
+// start and end for a roll that failed), with the fields the server reads
+// decoded once, when the roll is made or read from the store. Nothing
+// else in the server decodes a roll: the message's content
+// (messagecontent.go) and the refusal of a bad /roll read these fields.
+type RollResult struct {
+	Expression string
+	Formula    string
+	// Total is nil for a roll that failed (or a result without one).
+	Total   *float64
+	Text    string
+	Label   string
+	Comment string
+	// Error is why the roll failed, "" when it did not.
+	Error string
+
+	raw json.RawMessage
+}
+
+// rollFields are the fields of a stored roll the server reads.
+type rollFields struct {
+	Expression string   `json:"expression"`
+	Formula    string   `json:"formula"`
+	Total      *float64 `json:"total"`
+	Text       string   `json:"text"`
+	Label      string   `json:"label"`
+	Comment    string   `json:"comment"`
+	Error      string   `json:"error"`
+}
+
+// NewRollResult reads one roll as the dice engine wrote it. A result that
+// is not an object of that shape keeps its bytes and reads as a roll
+// without a total (it is shown as text, never as a roll).
+func NewRollResult(raw json.RawMessage) RollResult {
+	r := RollResult{raw: append(json.RawMessage(nil), raw...)}
+	var f rollFields
+	if json.Unmarshal(raw, &f) == nil {
+		r.Expression, r.Formula, r.Total, r.Text = f.Expression, f.Formula, f.Total, f.Text
+		r.Label, r.Comment, r.Error = f.Label, f.Comment, f.Error
+	}
+	return r
+}
+
+// MarshalJSON writes the roll exactly as the engine made it.
+func (r RollResult) MarshalJSON() ([]byte, error) {
+	if r.raw == nil {
+		return []byte("null"), nil
+	}
+	return r.raw, nil
+}
+
+// UnmarshalJSON reads a stored roll (NewRollResult).
+func (r *RollResult) UnmarshalJSON(b []byte) error {
+	*r = NewRollResult(b)
+	return nil
+}
+
+// Size is the length of the roll's JSON, which the limits bound.
+func (r RollResult) Size() int { return len(r.raw) }
+
+// rollResults reads the engine's results of one message.
+func rollResults(raws []json.RawMessage) []RollResult {
+	if raws == nil {
+		return nil
+	}
+	out := make([]RollResult, len(raws))
+	for i, raw := range raws {
+		out[i] = NewRollResult(raw)
+	}
+	return out
+}

@@ -1,0 +1,5 @@
+package desktop
+
+import "golang.org/x/sys/unix"
+
+const ioctlReadTermios = unix.TCGETS

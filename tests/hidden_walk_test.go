@@ -1,0 +1,375 @@
+package tests
+
+import (
+	"bytes"
+	"encoding/json"
+	"io/fs"
+	"mime/multipart"
+	"net/http"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/gorilla/websocket"
+	"github.com/vttapp/companion/internal/testkit"
+)
+
+// The acceptance walk of "hidden means hidden" (docs/api.md, What players
+// never receive): on the real binary with the demo campaign, the game
+// master hides a token, a combatant, dm-layer objects, a private roll and
+// a token on a map that is not on the screen, each named SECRET-...; then
+// every public path is read as a player would, and every WebSocket frame
+// players received over the whole session is searched for those names,
+// the hidden ids and the foes' sights.
+
+const walkWait = 10 * time.Second
+
+// walkSocket records every frame a player's socket receives, whole.
+type walkSocket struct {
+	t      *testing.T
+	conn   *websocket.Conn
+	mu     sync.Mutex
+	frames [][]byte
+}
+
+func walkDial(t *testing.T, base string) *walkSocket {
+	t.Helper()
+	conn, _, err := websocket.DefaultDialer.Dial("ws"+strings.TrimPrefix(base, "http")+"/ws", nil)
+	if err != nil {
+		t.Fatalf("dial: %v", err)
+	}
+	s := &walkSocket{t: t, conn: conn}
+	go func() {
+		for {
+			_, data, err := conn.ReadMessage()
+			if err != nil {
+				return
+			}
+			s.mu.Lock()
+			s.frames = append(s.frames, data)
+			s.mu.Unlock()
+		}
+	}()
+	t.Cleanup(func() { conn.Close() })
+	return s
+}
+
+func (s *walkSocket) send(name string, data any, requestID string) {
+	s.t.Helper()
+	msg := map[string]any{"name": name, "data": data}
+	if requestID != "" {
+		msg["requestId"] = requestID
+	}
+	if err := s.conn.WriteJSON(msg); err != nil {
+		s.t.Fatal(err)
+	}
+}
+
+// waitFor waits for a frame containing every part.
+func (s *walkSocket) waitFor(parts ...string) {
+	s.t.Helper()
+	deadline := time.Now().Add(walkWait)
+	for time.Now().Before(deadline) {
+		s.mu.Lock()
+		for _, f := range s.frames {
+			if containsEvery(string(f), parts) {
+				s.mu.Unlock()
+				return
+			}
+		}
+		s.mu.Unlock()
+		time.Sleep(10 * time.Millisecond)
+	}
+	s.t.Fatalf("no frame with %q within %v", parts, walkWait)
+}
+
+func (s *walkSocket) all() [][]byte {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([][]byte(nil), s.frames...)
+}
+
+func containsEvery(s string, parts []string) bool {
+	for _, p := range parts {
+		if !strings.Contains(s, p) {
+			return false
+		}
+	}
+	return true
+}
+
+// walkMaps is a loose collection for the demo campaign: the hall the
+// players will see, with a friendly and a hostile token with vision, a
+// token hidden all along and objects on the dm layer; and a lair that
+// never reaches the player screen.
+const walkMaps = `[
+ {"id": "walk-hall-map", "name": "Walk Hall", "width": 700, "height": 700, "gridSize": 70, "lineOfSight": true,
+  "walls": [{"id": "walk-wall", "data": [350, 0, 350, 300]},
+            {"id": "walk-door", "data": [350, 300, 350, 400], "type": "door", "door": "closed"}],
+  "tokens": [
+   {"id": "walk-hero", "name": "Walk Hero", "role": "friendly", "player": true, "x": 105, "y": 105,
+    "vision": {"id": "walk-hero-vision", "enabled": true}},
+   {"id": "walk-guard", "name": "Walk Guard", "role": "hostile", "x": 525, "y": 525,
+    "vision": {"id": "walk-foe-vision", "enabled": true}},
+   {"id": "walk-hidden-imported", "name": "SECRET-IMPORTED-HIDDEN", "hidden": true, "x": 595, "y": 595}],
+  "markers": [{"id": "walk-dm-marker", "name": "SECRET-DM-MARKER", "layer": "dm", "hidden": false, "x": 10, "y": 10},
+              {"id": "walk-hidden-marker", "name": "SECRET-HIDDEN-MARKER", "x": 20, "y": 20}],
+  "tiles": [{"id": "walk-dm-tile", "name": "SECRET-DM-TILE", "layer": "dm", "x": 35, "y": 35, "width": 70, "height": 70}],
+  "drawings": [{"id": "walk-dm-drawing", "text": "SECRET-DM-DRAWING", "layer": "dm"}],
+  "areaEffects": [{"id": "walk-dm-area", "name": "SECRET-DM-AREA", "layer": "dm"}],
+  "lights": [{"id": "walk-light", "enabled": true, "x": 105, "y": 105, "radiusMax": 20}]},
+ {"id": "walk-lair-map", "name": "SECRET-OFFSCREEN-MAP", "width": 700, "height": 700, "gridSize": 70,
+  "tokens": [{"id": "walk-lair-imported", "name": "SECRET-OFFSCREEN-IMPORTED", "x": 35, "y": 35}]}
+]`
+
+// The demo's foes and their vision ids (examples/dnd5e/sample/campaign).
+var walkDemoFoeSights = []string{"vision-5e0ca000-0000-4000-8000-000000000154", "vision-5e0ca000-0000-4000-8000-000000000155"}
+
+const walkDemoHoundCombatant = "5e0ca000-0000-4000-8000-000000000502"
+
+func TestPlayersNeverReceiveWhatTheGameMasterHides(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and starts the companion binary")
+	}
+	srv := StartServer(t, ServerOptions{})
+	host := newAPIClient(t, srv.HostURL)
+	public := newAPIClient(t, srv.URL)
+	hostWS := testkit.Dial(t, srv.HostURL+"/host/ws", http.Header{"Origin": {srv.HostURL}})
+	hostWS.WaitFor(walkWait, nil, "app")
+	var bodies []walkBody // every public HTTP answer, checked at the end
+	read := func(path string) apiReply {
+		t.Helper()
+		r := public.do("GET", path, "")
+		bodies = append(bodies, walkBody{path, r})
+		return r
+	}
+	hostDo := func(method, path, body string, want int) map[string]any {
+		t.Helper()
+		r := host.do(method, path, body)
+		if r.status != want {
+			t.Fatalf("%s %s: %d %s", method, path, r.status, r.body)
+		}
+		var v map[string]any
+		json.Unmarshal(r.body, &v)
+		return v
+	}
+
+	// Two players, one of them on integer drag states as the installed
+	// Encounter+ client (it switches with its first integer drag).
+	p1, p2 := walkDial(t, srv.URL), walkDial(t, srv.URL)
+	p1.send("clientUpdated", map[string]any{"name": "Ellie", "color": "#4caf50"}, "")
+	p2.send("clientUpdated", map[string]any{"name": "Tom", "color": "#2196f3"}, "")
+	read("/api") // the demo's chapel, with its foes' vision
+	var campaign struct {
+		Campaign struct{ ID string }
+	}
+	host.get("/host/api/campaign", &campaign)
+	demo := campaign.Campaign.ID
+
+	// The game master imports the hall and the lair into the campaign and
+	// shows the hall.
+	var form bytes.Buffer
+	mw := multipart.NewWriter(&form)
+	mw.WriteField("destination", demo)
+	fw, _ := mw.CreateFormFile("file", "walk.zip")
+	fw.Write(testkit.Zip(t, "maps.json", walkMaps))
+	mw.Close()
+	if r := host.do("POST", "/host/api/import", form.String(), "Content-Type", mw.FormDataContentType()); r.status != 201 && r.status != 200 {
+		t.Fatalf("import: %d %s", r.status, r.body)
+	}
+	p1.waitFor(`"reload"`)
+	hostDo("POST", "/host/api/screen", `{"mapId": "walk-hall-map"}`, 200)
+	p1.waitFor(`"mapLoaded"`, "walk-hall-map")
+	p2.send("tokenMoved", map[string]any{"id": "walk-hero", "x": 140, "y": 105, "state": 0}, "")
+	p2.send("tokenMoved", map[string]any{"id": "walk-hero", "x": 140, "y": 105, "state": 2}, "")
+	p2.waitFor(`"tokenUpdated"`, "walk-hero", `"x":140`, `"mapId":"walk-hall-map"`) // events say which map they are about
+	p1.waitFor(`"tokenMoved"`, "walk-hero", `"mapId":"walk-hall-map"`)
+
+	// A token placed hidden, then named; a visible one hidden, then renamed.
+	hidden := hostDo("POST", "/host/api/maps/walk-hall-map/tokens", `{"reference": "/monster/cinder-hound", "x": 630, "y": 105, "hidden": true}`, 201)["id"].(string)
+	hostDo("PATCH", "/host/api/tokens/"+hidden, `{"name": "SECRET-HIDDEN-TOKEN"}`, 200)
+	hostDo("PATCH", "/host/api/tokens/walk-guard", `{"hidden": true}`, 200)
+	hostDo("PATCH", "/host/api/tokens/walk-guard", `{"name": "SECRET-RENAMED-WHILE-HIDDEN", "x": 455}`, 200)
+	hostDo("PATCH", "/host/api/tokens/walk-guard", `{"hidden": false, "name": "Walk Guard"}`, 200) // back, as it was shown
+	// The next encounter, on the lair off screen.
+	offscreen := hostDo("POST", "/host/api/maps/walk-lair-map/tokens", `{"reference": "/monster/cinder-hound", "x": 105, "y": 105}`, 201)["id"].(string)
+	hostDo("PATCH", "/host/api/tokens/"+offscreen, `{"name": "SECRET-OFFSCREEN-TOKEN"}`, 200)
+	hostDo("PATCH", "/host/api/tokens/walk-lair-imported", `{"name": "SECRET-OFFSCREEN-RENAMED"}`, 200)
+
+	// A hidden combatant on the hidden token, acting first; the visible
+	// Cinder Hound with a GM note, an effect with numbers, and the hidden
+	// token as its own.
+	added := host.do("POST", "/host/api/combatants", `{"tokenId": "`+hidden+`", "name": "SECRET-HIDDEN-COMBATANT", "hidden": true}`)
+	var combatants []map[string]any
+	if err := json.Unmarshal(added.body, &combatants); err != nil || added.status != 201 || len(combatants) != 1 {
+		t.Fatalf("add the hidden combatant: %d %s", added.status, added.body)
+	}
+	hiddenCombatant := combatants[0]["id"].(string)
+	hostDo("PUT", "/host/api/combatants/"+hiddenCombatant+"/initiative", `{"value": 30}`, 200)
+	hostDo("POST", "/host/api/combatants/"+hiddenCombatant+"/effects", `{"name": "SECRET-HIDDEN-EFFECT", "duration": 1}`, 200)
+	hostDo("PATCH", "/host/api/combatants/"+walkDemoHoundCombatant, `{"notes": "SECRET-GM-NOTE", "tokenId": "`+hidden+`"}`, 200)
+	hostDo("PATCH", "/host/api/combatants/"+walkDemoHoundCombatant, `{"effects": [{"id": "walk-rage", "name": "Rage", "notes": "SECRET-EFFECT-NOTE", "data": {"SECRET-EFFECT-DATA": 2}, "modifiers": [{"id": "m", "name": "SECRET-EFFECT-MODIFIER", "enabled": true}]}]}`, 200)
+	for _, action := range []string{"next", "next", "next", "next", "next", "next", "previous", "next"} {
+		hostDo("POST", "/host/api/game/"+action, "", 200)
+	}
+	// A private roll.
+	hostDo("POST", "/host/api/messages", `{"text": "SECRET-PRIVATE-ROLL [[1d20]]", "private": true}`, 201)
+
+	// The game master drags the hidden token, the lair's token and the foe.
+	for _, id := range []string{hidden, offscreen, "walk-guard"} {
+		for _, state := range []string{"start", "control", "end"} {
+			hostWS.Send("tokenMoved", `{"id": "`+id+`", "x": 420, "y": 140, "state": "`+state+`"}`)
+		}
+	}
+
+	// The players play: a party drag and a foe's drag (both tell the
+	// integer player too), a door, and requests about what they cannot see.
+	for _, id := range []string{"walk-hero", "walk-guard"} {
+		for _, state := range []string{"start", "control", "control", "end"} {
+			p1.send("tokenMoved", map[string]any{"id": id, "x": 210, "y": 175, "state": state}, "")
+		}
+	}
+	p1.send("updateDoor", map[string]any{"mapId": "walk-hall-map", "id": "walk-door", "state": "open"}, "")
+	p1.waitFor(`"lineOfSightUpdated"`)
+	for i, probe := range []struct {
+		name string
+		data any
+	}{
+		{"updateToken", map[string]any{"id": hidden, "name": "x"}},
+		{"updateToken", map[string]any{"id": offscreen, "name": "x"}},
+		{"tokenMoved", map[string]any{"id": hidden, "x": 1, "y": 1, "state": "start"}},
+		{"tokenMoved", map[string]any{"id": offscreen, "x": 1, "y": 1, "state": "start"}},
+		{"tokenMoved", map[string]any{"id": "walk-hidden-imported", "x": 1, "y": 1, "state": "cancel"}},
+		{"updateCombatant", map[string]any{"id": hiddenCombatant, "name": "x"}},
+		{"clientUpdated", map[string]any{"name": "Ellie", "tokenId": hidden}},
+		{"getAttribute", map[string]any{"entityId": hiddenCombatant}},
+	} {
+		p1.send(probe.name, probe.data, "probe-"+itoa(i))
+	}
+	// A player who joins late reads the game as it now stands.
+	p3 := walkDial(t, srv.URL)
+	p3.send("clientUpdated", map[string]any{"name": "Late"}, "")
+	p1.send("createMessage", map[string]any{"content": "walk done"}, "")
+	for _, p := range []*walkSocket{p1, p2, p3} {
+		p.waitFor(`"messageCreated"`, "walk done") // every broadcast before it has arrived
+	}
+
+	// Every public HTTP path, as a player.
+	read("/api")
+	read("/api/system")
+	read("/api/clients")
+	read("/api/openapi.json")
+	var system struct {
+		Definitions struct {
+			Entities map[string]struct{ Collection string }
+		}
+	}
+	public.get("/api/system", &system)
+	for kind, def := range system.Definitions.Entities {
+		if def.Collection == "" {
+			continue
+		}
+		for _, schema := range []string{"list", "basic", "model", "view"} {
+			read("/api/" + def.Collection + "?schema=" + schema)
+		}
+		var rows []apiEntity
+		public.get("/api/"+def.Collection+"?schema=basic", &rows)
+		for _, e := range rows {
+			read("/api/" + def.Collection + "/" + e.ID + "?references=true")
+			read("/api/" + def.Collection + "/" + e.ID + "?schema=view")
+			read("/" + kind + "/" + e.Slug)
+			read("/" + kind + "." + e.ID)
+		}
+	}
+	for _, id := range []string{hidden, offscreen, "walk-hidden-imported", "walk-lair-imported"} {
+		if r := read("/api/tokens/" + id); r.status != 404 {
+			t.Errorf("GET /api/tokens/%s: %d, want 404 as for an unknown id", id, r.status)
+		}
+	}
+	for _, id := range []string{"walk-hero", "walk-guard"} {
+		read("/api/tokens/" + id)
+	}
+	if r := read("/api/combatants/" + hiddenCombatant); r.status != 404 {
+		t.Errorf("GET /api/combatants/<hidden>: %d, want 404", r.status)
+	}
+	read("/api/combatants/" + walkDemoHoundCombatant)
+	// The data folders: every file there is, and the data files an older
+	// version kept, at every campaign, module and import folder.
+	dataFiles := []string{"campaign.json", "module.json", "maps.json", "combatants.json", "game.json", "screen.json",
+		"messages.json", "characters.json", "monsters.json", "spells.json", "items.json", "pages.json"}
+	for _, folder := range []string{"campaigns", "modules", "others"} {
+		root := filepath.Join(srv.DataDir, folder)
+		filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return nil
+			}
+			rel, _ := filepath.Rel(srv.DataDir, path)
+			url := "/" + filepath.ToSlash(rel)
+			if d.IsDir() {
+				for _, name := range dataFiles {
+					if r := read(url + "/" + name); r.status != 404 {
+						t.Errorf("GET %s/%s: %d, want 404", url, name, r.status)
+					}
+				}
+				return nil
+			}
+			read(url)
+			return nil
+		})
+	}
+	if r := read("/campaigns/" + demo + "/combatants.json"); r.status != 404 {
+		t.Errorf("the demo's combatants.json: %d", r.status)
+	}
+	if r := read("/campaigns/" + demo + "/maps/drowned-chapel.png"); r.status != 200 {
+		t.Errorf("the demo's map image: %d, want it served", r.status)
+	}
+
+	// Nothing of it reached a player.
+	secretIDs := []string{hidden, offscreen, hiddenCombatant, "walk-hidden-imported", "walk-lair-imported", "walk-lair-map",
+		"walk-dm-marker", "walk-hidden-marker", "walk-dm-tile", "walk-dm-drawing", "walk-dm-area"}
+	foeSights := append([]string{"vision-walk-foe-vision"}, walkDemoFoeSights...)
+	for _, b := range bodies {
+		text := string(b.reply.body)
+		walkNoSecret(t, "GET "+b.path, text, foeSights)
+		if b.reply.status == 200 {
+			walkNoSecret(t, "GET "+b.path, text, secretIDs)
+		}
+	}
+	frames := 0
+	for who, p := range map[string]*walkSocket{"Ellie": p1, "Tom": p2, "Late": p3} {
+		for _, f := range p.all() {
+			frames++
+			text := string(f)
+			walkNoSecret(t, who+"'s frame", text, foeSights)
+			if !strings.Contains(text, `"responseId":"probe-`) { // a refusal may repeat the id the player sent
+				walkNoSecret(t, who+"'s frame", text, secretIDs)
+			}
+			if strings.Contains(text, `"tokenMoved"`) && strings.Contains(text, `"walk-guard"`) && strings.Contains(text, `"polygon"`) {
+				t.Errorf("%s got the foe's drag with its polygon: %.300s", who, text)
+			}
+		}
+	}
+	if frames < 60 || len(bodies) < 50 {
+		t.Fatalf("the walk saw %d frames and %d HTTP answers: too few to mean anything", frames, len(bodies))
+	}
+	t.Logf("%d frames, %d HTTP answers: none carries what the game master hides", frames, len(bodies))
+}
+
+type walkBody struct {
+	path  string
+	reply apiReply
+}
+
+// walkNoSecret fails when text carries "SECRET" or any of more.
+func walkNoSecret(t *testing.T, what, text string, more []string) {
+	t.Helper()
+	for _, s := range append([]string{"SECRET"}, more...) {
+		if strings.Contains(text, s) {
+			i := strings.Index(text, s)
+			t.Errorf("%s carries %s: ...%s...", what, s, text[max(0, i-120):min(len(text), i+80)])
+			return
+		}
+	}
+}
