@@ -164,6 +164,14 @@ const fetchRecorder = `(() => {
 	};
 })()`
 
+// panelsClosed is an init script that starts the page as a player who
+// closed the initiative and chat panels last time (the page remembers
+// that in localStorage), so that the map has the whole window.
+const panelsClosed = `try {
+	localStorage.setItem("companion.panel.initiative", "0");
+	localStorage.setItem("companion.panel.chat", "0");
+} catch (e) {}`
+
 // wireRecorder is an init script that keeps, in the order the page's own
 // code sees them, the tokenMoved messages the page sends and receives
 // (window.__wire, entries {sent: bool, data}). The order is the page's,

@@ -401,8 +401,9 @@ func near(a, b float64) bool { return math.Abs(a-b) < 0.5 }
 func TestPlayerClientDragMovesTheTokenElsewhere(t *testing.T) {
 	t.Parallel()
 	srv := StartServer(t, ServerOptions{})
-	a := startPlayer(t, srv, "Player A", desktopSize, "", wireRecorder)
-	b := startPlayer(t, srv, "Player B", desktopSize, "")
+	// The map alone, small: this test reads the pages' state and frames.
+	a := startPlayer(t, srv, "Player A", mapOnlySize, "", wireRecorder, panelsClosed)
+	b := startPlayer(t, srv, "Player B", mapOnlySize, "", panelsClosed)
 	finishPlayer(t, a)
 	finishPlayer(t, b)
 	// A party token the page's panels do not cover, with room to go five

@@ -34,6 +34,12 @@ var (
 	phoneSize   = viewportSize{360, 740, true}
 	desktopSize = viewportSize{1280, 800, false}
 	tvSize      = viewportSize{1920, 1080, false}
+	// mapOnlySize is a small desktop window for tests that read the
+	// page's state and the frames it sends rather than its pixels: with
+	// the panels closed (panelsClosed) the map fills it. SwiftShader draws
+	// on the CPU, so a frame costs less with fewer pixels (a drag test's
+	// GPU-process CPU time went from about 25 s to 18 s).
+	mapOnlySize = viewportSize{800, 500, false}
 )
 
 type viewportSize struct {

@@ -40,8 +40,9 @@ type movingFrame struct {
 func TestPlayerClientMovingVisionFrameWork(t *testing.T) {
 	t.Parallel()
 	srv := StartServer(t, ServerOptions{})
-	a := openPlayerWith(t, srv, "Player A")
-	b := openPlayerWith(t, srv, "Player B", countDrawCalls)
+	// Counts, not pixels: the map alone in a small window is enough.
+	a := openPlayerSized(t, srv, "Player A", mapOnlySize, panelsClosed)
+	b := openPlayerSized(t, srv, "Player B", mapOnlySize, panelsClosed, countDrawCalls)
 	tokID, fromX, fromY := uncoveredToken(t, a, 5, demoBrannocID, demoIlsaID, demoQuillID)
 	var party bool
 	b.evalInto(fmt.Sprintf(`(() => {
