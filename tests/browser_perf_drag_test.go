@@ -230,13 +230,7 @@ func TestPlayerClientPerfDragStages(t *testing.T) {
 // scripts installed before the page's own code runs.
 func openPlayerWith(t *testing.T, srv *Server, name string, scripts ...string) *browserPage {
 	t.Helper()
-	return openPlayerSized(t, srv, name, desktopSize, scripts...)
-}
-
-// openPlayerSized is openPlayerWith in a window of the given size.
-func openPlayerSized(t *testing.T, srv *Server, name string, size viewportSize, scripts ...string) *browserPage {
-	t.Helper()
-	p := newPage(t, name, size)
+	p := newPage(t, name, desktopSize)
 	p.addInitScript(rememberedPlayer(name))
 	for _, s := range scripts {
 		p.addInitScript(s)

@@ -40,9 +40,12 @@ type movingFrame struct {
 func TestPlayerClientMovingVisionFrameWork(t *testing.T) {
 	t.Parallel()
 	srv := StartServer(t, ServerOptions{})
-	// Counts, not pixels: the map alone in a small window is enough.
-	a := openPlayerSized(t, srv, "Player A", mapOnlySize, panelsClosed)
-	b := openPlayerSized(t, srv, "Player B", mapOnlySize, panelsClosed, countDrawCalls)
+	// Counts, not pixels: the map alone in a small window is enough. The
+	// two pages load side by side.
+	a := startPlayer(t, srv, "Player A", mapOnlySize, "", panelsClosed)
+	b := startPlayer(t, srv, "Player B", mapOnlySize, "", panelsClosed, countDrawCalls)
+	finishPlayer(t, a)
+	finishPlayer(t, b)
 	tokID, fromX, fromY := uncoveredToken(t, a, 5, demoBrannocID, demoIlsaID, demoQuillID)
 	var party bool
 	b.evalInto(fmt.Sprintf(`(() => {
