@@ -171,6 +171,10 @@ func (d *Drags) Move(ctx context.Context, from EventSource, m Movement) (*Moveme
 			// may have missed sending it, the drag is still real.
 			own = &drag{source: from.ID, startX: tok.X, startY: tok.Y}
 			d.active[m.ID] = own
+			// Counted before the start is broadcast: whoever sees it and
+			// changes what the drag may do must find it in progress (the
+			// hub sweeps only then).
+			d.recount()
 		}
 		own.lastSeen = now
 		own.checked = gen

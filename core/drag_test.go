@@ -80,6 +80,31 @@ func TestDragStartControlEndCommitsAndBroadcasts(t *testing.T) {
 	}
 }
 
+// TestDragCountedBeforeItsStartIsBroadcast: when a drag's start reaches
+// the subscribers, Active already counts it. The hub sweeps the drags after
+// a change only when Active says one is in progress; counted after the
+// broadcast, a change made by someone who had just seen the start (remote
+// interaction turned off) could find none, and the drag went on
+// (tests/realclient_test.go waited for its block in vain on a loaded
+// machine).
+func TestDragCountedBeforeItsStartIsBroadcast(t *testing.T) {
+	f := newLiveFixture(t)
+	d := core.NewDrags(f.svc)
+	var active []int
+	f.events.onPublish = func(events []core.Event) {
+		for _, e := range events {
+			if e.Name == core.EventTokenMoved {
+				active = append(active, d.Active())
+			}
+		}
+	}
+	move(t, d, alice, core.DragStart, 10, 20)
+	move(t, d, alice, core.DragControl, 40, 50)
+	if !reflect.DeepEqual(active, []int{1, 1}) {
+		t.Fatalf("drags in progress when the start and a control were broadcast: %v, want [1 1]", active)
+	}
+}
+
 // A cancel (or a client's block) with no drag of the token in progress
 // abandons nothing: it reaches no client. Before, it was broadcast to every
 // client, which put back a token nobody had moved.

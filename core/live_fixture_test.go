@@ -136,12 +136,19 @@ func (f *liveFixture) setRemoteInteraction(t testing.TB, on bool) {
 type liveRecorder struct {
 	mu     sync.Mutex
 	events []core.Event
+	// onPublish, when set, sees each batch as the bus hands it over (while
+	// the publisher still holds its locks).
+	onPublish func([]core.Event)
 }
 
 func (r *liveRecorder) record(events []core.Event) {
 	r.mu.Lock()
 	r.events = append(r.events, events...)
+	hook := r.onPublish
 	r.mu.Unlock()
+	if hook != nil {
+		hook(events)
+	}
 }
 
 // take returns the events recorded since the last take.

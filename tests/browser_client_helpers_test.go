@@ -164,25 +164,81 @@ const fetchRecorder = `(() => {
 	};
 })()`
 
+// panelsClosed is an init script that starts the page as a player who
+// closed the initiative and chat panels last time (the page remembers
+// that in localStorage), so that the map has the whole window.
+const panelsClosed = `try {
+	localStorage.setItem("companion.panel.initiative", "0");
+	localStorage.setItem("companion.panel.chat", "0");
+} catch (e) {}`
+
+// wireRecorder is an init script that keeps, in the order the page's own
+// code sees them, the tokenMoved messages the page sends and receives
+// (window.__wire, entries {sent: bool, data}). The order is the page's,
+// unlike the DevTools frame events, which reach the test later and on a
+// loaded machine out of step with what the page did.
+const wireRecorder = `(() => {
+	const wire = window.__wire = [];
+	const Orig = window.WebSocket;
+	const send = Orig.prototype.send;
+	Orig.prototype.send = function (data) {
+		if (typeof data === "string" && data.includes('"tokenMoved"')) wire.push({sent: true, data});
+		return send.call(this, data);
+	};
+	window.WebSocket = class extends Orig {
+		constructor(...a) {
+			super(...a);
+			// Added before the page's own handlers: logged before it acts.
+			this.addEventListener("message", ev => {
+				if (typeof ev.data === "string" && ev.data.includes('"tokenMoved"')) wire.push({sent: false, data: ev.data});
+			});
+		}
+	};
+})()`
+
+// wireMessage is one entry of wireRecorder's log.
+type wireMessage struct {
+	Sent bool
+	Data string
+}
+
 // openPlayer opens the player client (/client/ plus query) in a new tab,
 // joins as name when the page asks, and waits until it is connected with
 // the map drawn. It skips (fails under CI=true) when the page has no test
 // hook, i.e. the old text client is being served.
 func openPlayer(t *testing.T, srv *Server, name string, size viewportSize, query string) *browserPage {
 	t.Helper()
+	p := startPlayer(t, srv, name, size, query)
+	finishPlayer(t, p)
+	return p
+}
+
+// startPlayer opens the player client in a new tab and returns while it
+// loads; finishPlayer joins and waits for it. A test that needs several
+// pages starts them all first, so that they load side by side.
+func startPlayer(t *testing.T, srv *Server, name string, size viewportSize, query string, scripts ...string) *browserPage {
+	t.Helper()
 	p := newPage(t, name, size)
-	p.addInitScript(fetchRecorder)
-	p.navigate(srv.URL + "/client/" + query)
-	if !p.poll(`window.companionDebug && typeof window.companionDebug.state === "function"`, 15*time.Second) {
+	for _, s := range append([]string{fetchRecorder}, scripts...) {
+		p.addInitScript(s)
+	}
+	p.navigateAsync(srv.URL + "/client/" + query)
+	return p
+}
+
+// finishPlayer is the rest of openPlayer for a page startPlayer opened.
+func finishPlayer(t *testing.T, p *browserPage) {
+	t.Helper()
+	// The page's load (30 s with navigate) and its hook (15 s) together.
+	if !p.poll(`window.companionDebug && typeof window.companionDebug.state === "function"`, 45*time.Second) {
 		msg := "the player client at /client/ has no window.companionDebug test hook (see web/client/README.md): the map client is not built yet" + p.problemText()
 		if os.Getenv("CI") == "true" {
 			t.Fatal(msg)
 		}
 		t.Skip(msg)
 	}
-	joinAs(t, p, name)
+	joinAs(t, p, p.name)
 	waitPlayerReady(t, p)
-	return p
 }
 
 // joinAs fills the join form (a name and a colour picker) when the page

@@ -44,6 +44,7 @@ type clientInfoDoc struct {
 // that players' /client/ runs it, that a broken zip changes nothing, and
 // removes it, all by clicking as the person at the device would.
 func TestHostConsoleWebClientPanel(t *testing.T) {
+	t.Parallel()
 	srv := StartServer(t, ServerOptions{})
 	host := srv.HostURL
 	dir := t.TempDir()

@@ -53,9 +53,24 @@ func gmuiDo(t *testing.T, srv *Server, method, path string, body io.Reader, cont
 // the map on the player screen.
 func openConsole(t *testing.T, srv *Server) *browserPage {
 	t.Helper()
+	p := startConsole(t, srv)
+	finishConsole(t, p)
+	return p
+}
+
+// startConsole opens the host console and returns while it loads.
+func startConsole(t *testing.T, srv *Server) *browserPage {
+	t.Helper()
 	p := newPage(t, "console", viewportSize{1400, 1000, false})
-	p.navigate(srv.HostURL + "/host/")
-	if !p.poll(`window.companionGM && window.companionGM.socketState() === "open" && window.companionDebug.state().map && window.companionDebug.state().map.backgroundLoaded`, 20*time.Second) {
+	p.navigateAsync(srv.HostURL + "/host/")
+	return p
+}
+
+// finishConsole is the rest of openConsole for a page startConsole opened.
+func finishConsole(t *testing.T, p *browserPage) {
+	t.Helper()
+	// The page's load (30 s with navigate) and the GM map (20 s) together.
+	if !p.poll(`window.companionGM && window.companionGM.socketState() === "open" && window.companionDebug.state().map && window.companionDebug.state().map.backgroundLoaded`, 50*time.Second) {
 		var st any
 		_ = p.evalErr(`JSON.stringify({gm: !!window.companionGM, dbg: window.companionDebug ? window.companionDebug.state() : null, msg: (document.getElementById("gm-msg")||{}).textContent})`, &st)
 		t.Fatalf("the GM map did not start: %v\n%v", st, p.consoleProblems())
@@ -66,7 +81,6 @@ func openConsole(t *testing.T, srv *Server) *browserPage {
 	})()`, 30*time.Second)
 	p.eval(`window.confirm = () => true`)
 	p.idle()
-	return p
 }
 
 // gmuiClick clicks at page coordinates with the mouse, as a person would;
@@ -124,6 +138,7 @@ func rowCentre(p *browserPage, name string) (float64, float64) {
 // it bloodied), open a door (the player's vision changes), reveal fog,
 // show a handout and take it down, and a private roll no player receives.
 func TestGMConsoleRunsASession(t *testing.T) {
+	t.Parallel()
 	sys := demoSystem(t, func(maps []map[string]any, screen map[string]any) {
 		for _, tok := range mapTokens(maps[0]) {
 			if tok["id"] == demoKnightID || tok["id"] == demoHoundID {
@@ -133,8 +148,10 @@ func TestGMConsoleRunsASession(t *testing.T) {
 	})
 	srv := StartServer(t, ServerOptions{Args: []string{"--system", sys}})
 	gmuiImport(t, srv)
-	player := openPlayer(t, srv, "Player A", desktopSize, "")
-	gm := openConsole(t, srv)
+	player := startPlayer(t, srv, "Player A", desktopSize, "")
+	gm := startConsole(t, srv)
+	finishPlayer(t, player)
+	finishConsole(t, gm)
 
 	// The GM map shows the demo map with every token, and the player's view as a frame.
 	if s := gm.state(); s.Map == nil || s.Map.ID != demoMapID || len(s.Tokens) < len(player.state().Tokens) {
@@ -338,15 +355,21 @@ func TestGMConsoleRunsASession(t *testing.T) {
 	}
 }
 
-// waitFrames waits until ok holds for the WebSocket frames the page received.
+// waitFrames waits until ok holds for the WebSocket frames the page
+// received, looking again each time a frame arrives.
 func waitFrames(t *testing.T, p *browserPage, what string, ok func(frames string) bool) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for !ok(strings.Join(p.receivedFrames(), "\n")) {
-		if time.Now().After(deadline) {
+	deadline := time.After(10 * time.Second)
+	for {
+		next := p.frameReceived() // before reading, so no frame is missed
+		if ok(strings.Join(p.receivedFrames(), "\n")) {
+			return
+		}
+		select {
+		case <-next:
+		case <-deadline:
 			t.Fatalf("page %s: no frame for %s within 10s", p.name, what)
 		}
-		time.Sleep(50 * time.Millisecond)
 	}
 }
 
@@ -355,6 +378,7 @@ func waitFrames(t *testing.T, p *browserPage, what string, ok func(frames string
 // came back (disabled while combat runs) instead of being enabled again,
 // and a second click has nothing to say "combat has already started" about.
 func TestGMConsoleStartCombatOnce(t *testing.T) {
+	t.Parallel()
 	srv := StartServer(t, ServerOptions{})
 	gm := openConsole(t, srv)
 	start := `document.querySelector("[data-combat=start]")`
@@ -387,6 +411,7 @@ func TestGMConsoleStartCombatOnce(t *testing.T) {
 // showed "Failed" and "Accepted: downloading…" at once: a failed download
 // shows one state with its reason, Retry and Dismiss; Dismiss removes it.
 func TestGMConsoleFailedOffer(t *testing.T) {
+	t.Parallel()
 	srv := StartServer(t, ServerOptions{})
 	// A module URL that answers with something that is not an archive.
 	content := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.Write([]byte("not a zip")) }))
@@ -424,6 +449,7 @@ func TestGMConsoleFailedOffer(t *testing.T) {
 // TestGMConsoleMaps: create an empty map from the console, rename it and
 // delete it (after confirming), each reflected in the list the server sends.
 func TestGMConsoleMaps(t *testing.T) {
+	t.Parallel()
 	srv := StartServer(t, ServerOptions{})
 	gm := openConsole(t, srv)
 	gm.eval(`document.getElementById("newmap").open = true`)
@@ -456,13 +482,16 @@ func TestGMConsoleMaps(t *testing.T) {
 // the host socket is open the console does not poll the campaign (events
 // redraw it).
 func TestGMConsoleDragsAndStaysLive(t *testing.T) {
+	t.Parallel()
 	sys := demoSystem(t, nil)
 	srv := StartServer(t, ServerOptions{Args: []string{"--system", sys}})
 	if r := gmuiDo(t, srv, "PATCH", "/host/api/settings", strings.NewReader(`{"interaction": "none"}`), "application/json"); r.status != 200 {
 		t.Fatalf("interaction none: %d %s", r.status, r.body)
 	}
-	player := openPlayer(t, srv, "Player A", desktopSize, "")
-	gm := openConsole(t, srv)
+	player := startPlayer(t, srv, "Player A", desktopSize, "")
+	gm := startConsole(t, srv)
+	finishPlayer(t, player)
+	finishConsole(t, gm)
 	gm.waitFor("the live socket", `document.body.dataset.live === "socket"`, 10*time.Second)
 
 	// Brannoc (245, 385) dragged two cells east.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"image"
 	"image/png"
@@ -33,6 +34,12 @@ var (
 	phoneSize   = viewportSize{360, 740, true}
 	desktopSize = viewportSize{1280, 800, false}
 	tvSize      = viewportSize{1920, 1080, false}
+	// mapOnlySize is a small desktop window for tests that read the
+	// page's state and the frames it sends rather than its pixels: with
+	// the panels closed (panelsClosed) the map fills it. SwiftShader draws
+	// on the CPU, so a frame costs less with fewer pixels (a drag test's
+	// GPU-process CPU time went from about 25 s to 18 s).
+	mapOnlySize = viewportSize{800, 500, false}
 )
 
 type viewportSize struct {
@@ -85,53 +92,131 @@ func findBrowser(t testing.TB) string {
 	return ""
 }
 
-// sharedBrowser is one Chromium for the whole test binary: starting one
-// costs a second or two of the CI budget, and tests open their own tabs in
-// it. TestMain closes it.
-var sharedBrowser struct {
+// A test binary runs its pages in a few Chromiums it starts once (starting
+// one costs a second or two): each test opens its own tabs in the one
+// that has the fewest tests on it when the test opens its first page. Two
+// Chromiums have two GPU processes, where SwiftShader draws every page's
+// WebGL: with tests running side by side, one GPU process's main thread
+// would be the queue they all wait in. TestMain closes them.
+type browserInstance struct {
 	once    sync.Once
 	ctx     context.Context
 	cancel  func()
 	dataDir string
 	err     error
+	tests   int // tests with pages on it now; guarded by browsers.mu
 }
 
-// browserContext starts the shared browser on first use and returns its
-// context; pages are tabs opened from it.
+// sharedBrowser is the first of them, the only one when tests run one
+// at a time (the performance figures read its processes' CPU time).
+var sharedBrowser browserInstance
+
+var browsers struct {
+	mu     sync.Mutex
+	pool   []*browserInstance
+	byTest map[testing.TB]*browserInstance
+}
+
+// browserPoolSize is how many Chromiums tests may spread over: as many as
+// tests run side by side (-test.parallel, by default GOMAXPROCS), so that
+// each running test has a GPU process of its own. TestMain sets it.
+var browserPoolSize = 1
+
+// setBrowserPoolSize sizes the pool after -test.parallel.
+func setBrowserPoolSize() {
+	if f := flag.Lookup("test.parallel"); f != nil {
+		if n, ok := f.Value.(flag.Getter).Get().(int); ok && n > 1 {
+			browserPoolSize = n
+		}
+	}
+}
+
+// browserContext returns the context of the browser that test t's pages
+// open in, starting it on first use; pages are tabs opened from it.
 func browserContext(t testing.TB) context.Context {
 	t.Helper()
 	path := findBrowser(t)
-	b := &sharedBrowser
-	b.once.Do(func() {
-		b.dataDir, b.err = os.MkdirTemp("", "companion-chromium-")
-		if b.err != nil {
-			return
+	browsers.mu.Lock()
+	b := browsers.byTest[t]
+	if b == nil {
+		if browsers.pool == nil {
+			browsers.pool = []*browserInstance{&sharedBrowser}
+			for len(browsers.pool) < browserPoolSize {
+				browsers.pool = append(browsers.pool, &browserInstance{})
+			}
+			browsers.byTest = map[testing.TB]*browserInstance{}
 		}
-		opts := append([]chromedp.ExecAllocatorOption{chromedp.ExecPath(path), chromedp.UserDataDir(b.dataDir)}, browserFlags...)
-		allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
-		ctx, cancelCtx := chromedp.NewContext(allocCtx)
-		// The first Run starts the browser (with its initial blank tab).
-		if b.err = chromedp.Do(ctx); b.err != nil {
-			cancelCtx()
-			cancelAlloc()
-			return
+		b = browsers.pool[0]
+		for _, c := range browsers.pool[1:] {
+			if c.tests < b.tests {
+				b = c
+			}
 		}
-		b.ctx = ctx
-		b.cancel = func() { cancelCtx(); cancelAlloc() }
-	})
+		b.tests++
+		browsers.byTest[t] = b
+		t.Cleanup(func() {
+			browsers.mu.Lock()
+			b.tests--
+			delete(browsers.byTest, t)
+			browsers.mu.Unlock()
+		})
+	}
+	browsers.mu.Unlock()
+	b.once.Do(func() { b.start(path) })
 	if b.err != nil {
 		t.Fatalf("starting %s: %v", path, b.err)
 	}
 	return b.ctx
 }
 
-// closeSharedBrowser ends the shared browser, if one was started.
-func closeSharedBrowser() {
-	if sharedBrowser.cancel != nil {
-		sharedBrowser.cancel()
+// start starts the browser at path.
+func (b *browserInstance) start(path string) {
+	// The profile folder is under TMPDIR, the sandbox's root; the browser
+	// runs in its own process group and dies with the test process
+	// (sandbox_test.go).
+	b.dataDir, b.err = os.MkdirTemp("", "companion-chromium-")
+	if b.err != nil {
+		return
 	}
-	if sharedBrowser.dataDir != "" {
-		os.RemoveAll(sharedBrowser.dataDir)
+	opts := append([]chromedp.ExecAllocatorOption{
+		chromedp.ExecPath(path),
+		chromedp.UserDataDir(b.dataDir),
+		chromedp.ModifyCmdFunc(func(cmd *exec.Cmd) { cmd.SysProcAttr = childProcAttr() }),
+	}, browserFlags...)
+	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	ctx, cancelCtx := chromedp.NewContext(allocCtx)
+	// The first Run starts the browser (with its initial blank tab).
+	if b.err = chromedp.Do(ctx); b.err != nil {
+		cancelCtx()
+		cancelAlloc()
+		return
+	}
+	proc := chromedp.FromContext(ctx).Browser.Process()
+	if proc != nil {
+		tellWatchdog("pgid", proc.Pid)
+	}
+	b.ctx = ctx
+	b.cancel = func() {
+		cancelCtx()
+		cancelAlloc()
+		// chromedp kills the browser process; its helpers (zygote, GPU,
+		// renderers) may outlive it for a moment.
+		killProcessesOf(b.dataDir)
+		if proc != nil {
+			tellWatchdog("gone", proc.Pid)
+		}
+	}
+}
+
+// closeBrowsers ends the browsers that were started.
+func closeBrowsers() {
+	for _, b := range browsers.pool {
+		if b.cancel != nil {
+			b.cancel()
+		}
+		if b.dataDir != "" {
+			os.RemoveAll(b.dataDir)
+		}
 	}
 }
 
@@ -146,6 +231,9 @@ type browserPage struct {
 	mu       sync.Mutex
 	problems []string
 	wsFrames []string
+	// framed is closed (and replaced) when a frame is received, to wake
+	// those waiting for one.
+	framed   chan struct{}
 	wsSent   []sentFrame
 	requests map[network.RequestID]*pageRequest
 }
@@ -214,6 +302,10 @@ func (p *browserPage) record(ev any) {
 	case *network.EventWebSocketFrameReceived:
 		if ev.Response != nil && ev.Response.Opcode == 1 {
 			p.wsFrames = append(p.wsFrames, string(ev.Response.PayloadData))
+			if p.framed != nil {
+				close(p.framed)
+				p.framed = nil
+			}
 		}
 	case *network.EventWebSocketFrameSent:
 		if ev.Response != nil && ev.Response.Opcode == 1 {
@@ -248,6 +340,17 @@ func (p *browserPage) receivedFrames() []string {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return append([]string(nil), p.wsFrames...)
+}
+
+// frameReceived returns a channel that is closed when the page receives
+// its next WebSocket frame.
+func (p *browserPage) frameReceived() <-chan struct{} {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.framed == nil {
+		p.framed = make(chan struct{})
+	}
+	return p.framed
 }
 
 // sentFrame is a text WebSocket frame a page sent, At in seconds of the
@@ -291,6 +394,13 @@ func (p *browserPage) do(actions ...chromedp.Action[chromedp.Void]) {
 func (p *browserPage) navigate(url string) {
 	p.t.Helper()
 	p.do(chromedp.Navigate(url))
+}
+
+// navigateAsync starts loading url in the page and returns without
+// waiting for it to load: the caller waits for what it needs to see.
+func (p *browserPage) navigateAsync(url string) {
+	p.t.Helper()
+	p.do(chromedpCall(page.Navigate, page.NavigateParams{URL: url}))
 }
 
 // addInitScript runs source in every document the page loads from now
@@ -346,21 +456,47 @@ func (p *browserPage) waitFor(what, expr string, timeout time.Duration) {
 	}
 }
 
-// poll evaluates expr every 50 ms until it is truthy or timeout passes.
-// Errors (e.g. during a navigation) count as false.
+// poll waits until expr is truthy or timeout passes. The page itself
+// checks expr (awaiting it when it is a promise) every 20 ms, one
+// DevTools call for the whole wait, instead of a round trip from here
+// every 50 ms: on a loaded machine each round trip waits for the
+// browser's processes to be scheduled. Errors in expr count
+// as false; a navigation ends the page's loop and this starts another.
 func (p *browserPage) poll(expr string, timeout time.Duration) bool {
 	deadline := time.Now().Add(timeout)
 	for {
+		// Each call stays well inside evalErr's 30 s limit.
+		left := min(time.Until(deadline), 10*time.Second)
 		var ok bool
-		if err := p.evalErr("!!("+expr+")", &ok); err == nil && ok {
+		err := p.evalErr(fmt.Sprintf(pollScript, expr, max(left.Milliseconds(), 0)), &ok)
+		if err == nil && ok {
 			return true
 		}
 		if time.Now().After(deadline) {
 			return false
 		}
-		time.Sleep(50 * time.Millisecond)
+		if err != nil {
+			time.Sleep(50 * time.Millisecond) // e.g. no document while navigating
+		}
 	}
 }
+
+// pollScript checks an expression (%s) until it is truthy or %d ms pass.
+// A check that returned a promise (a fetch) is repeated less often, so as
+// not to flood the server.
+const pollScript = `(async () => {
+	const until = performance.now() + %[2]d;
+	for (;;) {
+		let v = false, slow = false;
+		try {
+			v = (%[1]s);
+			if (v && typeof v.then === "function") { slow = true; v = await v; }
+		} catch (e) { v = false; }
+		if (v) return true;
+		if (performance.now() >= until) return false;
+		await new Promise(r => setTimeout(r, slow ? 100 : 20));
+	}
+})()`
 
 func (p *browserPage) problemText() string {
 	problems := p.consoleProblems()

@@ -72,6 +72,7 @@ func hasAttr(tag, attr string) bool {
 // seeded campaign's maps and initiative, the system's name, the settings,
 // and, after a broken edit, the reload error in the red banner.
 func TestHostConsolePageInBrowser(t *testing.T) {
+	t.Parallel()
 	sysDir := t.TempDir()
 	if err := os.CopyFS(sysDir, os.DirFS("../examples/dnd5e")); err != nil {
 		t.Fatal(err)
@@ -226,6 +227,7 @@ func waitAPI[T any](t *testing.T, url, what string, ok func(T) bool) T {
 // next turn, pause, show a map on the player screen, decline an offer and
 // delete a module (confirming), checking each effect through the API.
 func TestHostConsolePageActions(t *testing.T) {
+	t.Parallel()
 	srv := StartServer(t, ServerOptions{})
 	host := srv.HostURL
 	type game struct {

@@ -299,6 +299,7 @@ func drawCallsPerFrame(t *testing.T, system, name string) frameCalls {
 // dominated by them. Counts, not timings: compared against the same map
 // without tokens in the same run.
 func TestPlayerClientTokensShareDrawCalls(t *testing.T) {
+	t.Parallel()
 	empty := drawCallsPerFrame(t, crowdedSystem(t, 0, 0, 0), "no tokens")
 	crowded := drawCallsPerFrame(t, crowdedSystem(t, 200, 5, 0), "200 tokens")
 	emptyDraws, emptyPrograms, draws, programs := empty.Draws, empty.Programs, crowded.Draws, crowded.Programs
@@ -321,6 +322,7 @@ func TestPlayerClientTokensShareDrawCalls(t *testing.T) {
 // mask: no stencil operation at all. Each mask cost a CPU renderer several
 // full-screen passes a frame.
 func TestPlayerClientSteadyFrameUsesNoMasks(t *testing.T) {
+	t.Parallel()
 	c := drawCallsPerFrame(t, crowdedSystem(t, 50, 5, 40), "50 tokens")
 	t.Logf("a steady frame: %d draw calls, %d shader switches, %d stencil operations", c.Draws, c.Programs, c.Stencils)
 	if c.Stencils != 0 {

@@ -68,6 +68,7 @@ func panFrameWork(t *testing.T, system, name string) glWork {
 // Before, each token was hundreds of stroke triangles and a label texture
 // of its own, and every pan frame re-uploaded every token's vertices.
 func TestPlayerClientPanFrameWork(t *testing.T) {
+	t.Parallel()
 	empty := panFrameWork(t, crowdedSystem(t, 0, 0, 400), "no tokens")
 	crowded := panFrameWork(t, crowdedSystem(t, 500, 20, 400), "500 tokens")
 	t.Logf("a pan frame: %.0f draw calls, %.0f indices drawn, %.0f bytes uploaded with 500 tokens; %.0f, %.0f, %.0f without",

@@ -86,7 +86,16 @@ type tableMessage struct {
 // yet, and the test skips (fails under CI=true).
 func openTablePlayer(t *testing.T, srv *Server, name string, size viewportSize, query string) *browserPage {
 	t.Helper()
-	p := openPlayer(t, srv, name, size, query)
+	p := startPlayer(t, srv, name, size, query)
+	finishTablePlayer(t, p)
+	return p
+}
+
+// finishTablePlayer is the rest of openTablePlayer for a page startPlayer
+// opened.
+func finishTablePlayer(t *testing.T, p *browserPage) {
+	t.Helper()
+	finishPlayer(t, p)
 	if !p.poll(`typeof window.companionDebug.table === "function"`, 3*time.Second) {
 		msg := "the player client has no companionDebug.table() (issue 13's table UI, web/client/README.md): the table is not built yet"
 		if os.Getenv("CI") == "true" {
@@ -94,7 +103,6 @@ func openTablePlayer(t *testing.T, srv *Server, name string, size viewportSize, 
 		}
 		t.Skip(msg)
 	}
-	return p
 }
 
 // table returns the page's companionDebug.table().

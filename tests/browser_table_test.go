@@ -64,13 +64,17 @@ func step(t *testing.T, name string, pages []*browserPage, fn func(t *testing.T)
 // in the dice tray, a bad expression, a pointer, the ruler, an entity
 // link, pause, and a server restart.
 func TestTableTwoPlayers(t *testing.T) {
+	t.Parallel()
 	sys := tableSystem(t, nil, withHiddenCombatant)
 	dataDir := t.TempDir()
 	srv := StartServer(t, ServerOptions{Args: []string{"--system", sys}, DataDir: dataDir})
 
-	a := openTablePlayer(t, srv, "Player A", desktopSize, "")
-	b := openTablePlayer(t, srv, "Player B", phoneSize, "")
-	display := openTablePlayer(t, srv, "Display", tvSize, "?display=1")
+	a := startPlayer(t, srv, "Player A", desktopSize, "")
+	b := startPlayer(t, srv, "Player B", phoneSize, "")
+	display := startPlayer(t, srv, "Display", tvSize, "?display=1")
+	for _, p := range []*browserPage{a, b, display} {
+		finishTablePlayer(t, p)
+	}
 	players := []*browserPage{a, b}
 	all := []*browserPage{a, b, display}
 
@@ -407,6 +411,7 @@ func TestTableTwoPlayers(t *testing.T) {
 // hex grid: two steps along each of two hex axes is 4 hexes, 20 ft,
 // where a straight line would say 17.3 ft.
 func TestTableRulerOnHexGrid(t *testing.T) {
+	t.Parallel()
 	sys := tableSystem(t, func(m map[string]any) { m["gridType"] = "hexPointy" }, nil)
 	srv := StartServer(t, ServerOptions{Args: []string{"--system", sys}})
 	p := openTablePlayer(t, srv, "Player A", desktopSize, "")

@@ -38,9 +38,14 @@ type movingFrame struct {
 // Three inverse stencil masks re-baked every such frame were the largest
 // part of the frame on a CPU renderer.
 func TestPlayerClientMovingVisionFrameWork(t *testing.T) {
+	t.Parallel()
 	srv := StartServer(t, ServerOptions{})
-	a := openPlayerWith(t, srv, "Player A")
-	b := openPlayerWith(t, srv, "Player B", countDrawCalls)
+	// Counts, not pixels: the map alone in a small window is enough. The
+	// two pages load side by side.
+	a := startPlayer(t, srv, "Player A", mapOnlySize, "", panelsClosed)
+	b := startPlayer(t, srv, "Player B", mapOnlySize, "", panelsClosed, countDrawCalls)
+	finishPlayer(t, a)
+	finishPlayer(t, b)
 	tokID, fromX, fromY := uncoveredToken(t, a, 5, demoBrannocID, demoIlsaID, demoQuillID)
 	var party bool
 	b.evalInto(fmt.Sprintf(`(() => {

@@ -6,6 +6,7 @@ package tests
 import (
 	"bufio"
 	"context"
+	"flag"
 	"fmt"
 	"io"
 	"net"
@@ -27,29 +28,43 @@ var (
 	buildOnce sync.Once
 	binPath   string
 	buildErr  error
-	buildDir  string
 )
 
 func TestMain(m *testing.M) {
-	code := m.Run()
-	closeSharedBrowser()
-	if buildDir != "" {
-		os.RemoveAll(buildDir)
+	if root := os.Getenv(watchdogEnv); root != "" {
+		os.Exit(runWatchdog(root)) // sandbox_test.go
 	}
+	if err := openSandbox(); err != nil {
+		fmt.Fprintf(os.Stderr, "companion tests: %v\n", err)
+		os.Exit(1)
+	}
+	flag.Parse()
+	setBrowserPoolSize()
+	code := m.Run()
+	closeBrowsers()
+	os.RemoveAll(sandbox.root) // the built binary and whatever a test left
+	closeSandbox()
 	os.Exit(code)
 }
 
 // companionBinary builds ./cmd/companion once per test run and returns its
 // path. COMPANION_BIN names a binary built elsewhere instead (to measure
-// another version with the same test, as the stalled-upload load test does).
+// another version with the same test, as the stalled-upload load test does);
+// a child test binary (the cleanup test) is handed its parent's.
 func companionBinary(t testing.TB) string {
 	t.Helper()
 	if bin := os.Getenv("COMPANION_BIN"); bin != "" {
 		return bin
 	}
 	buildOnce.Do(func() {
-		buildDir, buildErr = os.MkdirTemp("", "companion-e2e-")
-		if buildErr != nil {
+		if prebuilt := os.Getenv(prebuiltEnv); prebuilt != "" {
+			binPath = prebuilt
+			return
+		}
+		// Under the sandbox's root: removed with it.
+		buildDir, err := os.MkdirTemp("", "companion-e2e-")
+		if err != nil {
+			buildErr = err
 			return
 		}
 		binPath = filepath.Join(buildDir, "companion")
@@ -117,11 +132,18 @@ func StartServer(t testing.TB, opts ServerOptions) *Server {
 	// behaviour, not that limit (scripting tests it), so it is generous
 	// unless a test sets its own (the last value in Env wins).
 	cmd.Env = append(append(os.Environ(), "COMPANION_LUA_TIMEOUT=10s"), opts.Env...)
+	// Its own process group, killed with the test process (sandbox_test.go).
+	cmd.SysProcAttr = childProcAttr()
 	if err := cmd.Start(); err != nil {
 		t.Fatalf("start companion: %v", err)
 	}
+	tellWatchdog("pgid", cmd.Process.Pid)
 	s := &Server{URL: "http://" + addr, HostURL: "http://" + hostAddr, DataDir: dataDir, cmd: cmd, out: out, done: make(chan struct{})}
-	go func() { cmd.Wait(); close(s.done) }()
+	go func() {
+		cmd.Wait()
+		tellWatchdog("gone", cmd.Process.Pid)
+		close(s.done)
+	}()
 	t.Cleanup(func() { s.Stop(t) })
 	deadline := time.Now().Add(60 * time.Second)
 	for {
