@@ -60,6 +60,10 @@ type exportPart struct {
 var exportParts = []exportPart{
 	{write: (*exportWriter).entities},                       // <collection>.json, one per kind
 	{write: (*exportWriter).maps},                           // maps.json, tokens embedded
+	{write: (*exportWriter).groups},                         // groups.json
+	{write: (*exportWriter).pages},                          // pages.json, own files' URLs made relative again
+	{write: (*exportWriter).encounters},                     // encounters.json
+	{write: (*exportWriter).assets},                         // assets.json
 	{campaignOnly: true, write: (*exportWriter).combatants}, // combatants.json, in initiative rank order
 	{campaignOnly: true, write: (*exportWriter).game},       // game.json
 	{campaignOnly: true, write: (*exportWriter).screen},     // screen.json
