@@ -49,9 +49,8 @@ type Export struct {
 
 // exportPart writes one kind of content into the archive. The parts are
 // the content kinds an archive carries, in the order it lists them; a new
-// kind (pages, encounters, groups...) is one more row of exportParts, and
-// its file is read back where the installer reads the others (content.go,
-// steps.go).
+// kind is one more row of exportParts, and its file is read back where the
+// installer reads the others (content.go, steps.go, library.go).
 type exportPart struct {
 	campaignOnly bool
 	write        func(w *exportWriter) error

@@ -154,8 +154,7 @@ func exportZip(t *testing.T, env *testEnv, kind, id string) (*Export, []byte) {
 
 // roundTripReads read what a module or campaign owns, one row per kind of
 // content, to compare an export's source with its import. A new kind of
-// content gets a row here as it gets one in
-// exportParts.
+// content gets a row here as it gets one in exportParts.
 var roundTripReads = []struct {
 	what string
 	read func(tx core.Tx, owner string) (any, error)
