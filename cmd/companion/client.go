@@ -11,8 +11,8 @@ import (
 	"github.com/vttapp/companion/core/imports"
 )
 
-const clientUsage = `usage: companion client install [--host-addr ADDR] FILE|URL
-       companion client remove [--host-addr ADDR]`
+const clientUsage = `usage: companion client install [--data DIR | --host-addr ADDR] FILE|URL
+       companion client remove [--data DIR | --host-addr ADDR]`
 
 // runClient implements `companion client install FILE|URL` and `companion
 // client remove`, through the running server's host console like
@@ -29,7 +29,7 @@ func runClient(args []string, stdout, stderr io.Writer) int {
 	action := args[0]
 	fs := flag.NewFlagSet("companion client "+action, flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	hostAddr := fs.String("host-addr", linkHostAddr(), "address of the running server's host console")
+	host := addHostFlags(fs)
 	if err := fs.Parse(args[1:]); err != nil {
 		return 2
 	}
@@ -41,18 +41,22 @@ func runClient(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, clientUsage)
 		return 2
 	}
+	addr, err := host.resolve()
+	if err != nil {
+		fmt.Fprintln(stderr, err.Error())
+		return 1
+	}
 	var info imports.ClientInfo
-	var err error
 	switch {
 	case action == "remove":
-		err = linkCall(*hostAddr, http.MethodDelete, "/host/api/client", "", nil, http.StatusOK, &info)
+		err = linkCall(addr, http.MethodDelete, "/host/api/client", "", nil, http.StatusOK, &info)
 	case strings.Contains(fs.Arg(0), "://"):
-		_, err = offerAndFollow(*hostAddr, map[string]string{"type": imports.KindClient, "url": fs.Arg(0)}, map[string]string{}, stderr)
+		_, err = offerAndFollow(addr, map[string]string{"type": imports.KindClient, "url": fs.Arg(0)}, map[string]string{}, stderr)
 		if err == nil {
-			err = linkCall(*hostAddr, http.MethodGet, "/host/api/client", "", nil, http.StatusOK, &info)
+			err = linkCall(addr, http.MethodGet, "/host/api/client", "", nil, http.StatusOK, &info)
 		}
 	default:
-		err = uploadVia(*hostAddr, "/host/api/client", fs.Arg(0), nil, stderr, &info)
+		err = uploadVia(addr, "/host/api/client", fs.Arg(0), nil, stderr, &info)
 	}
 	if err != nil {
 		fmt.Fprintln(stderr, err.Error())

@@ -32,21 +32,26 @@ type exportResult struct {
 func runExport(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("companion export", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	hostAddr := fs.String("host-addr", linkHostAddr(), "address of the running server's host console")
+	host := addHostFlags(fs)
 	output := fs.String("o", "", "the file to write (default: the archive's own name, <slug>.module or <slug>.campaign, in this folder)")
 	rest, err := parseInterleaved(fs, args)
 	if err != nil {
 		return 2
 	}
 	if len(rest) < 1 || len(rest) > 2 || (rest[0] != "module" && rest[0] != "campaign") || (rest[0] == "module" && len(rest) != 2) {
-		fmt.Fprintln(stderr, "usage: companion export [--host-addr ADDR] [-o FILE] module ID | campaign [ID]")
+		fmt.Fprintln(stderr, "usage: companion export [--data DIR | --host-addr ADDR] [-o FILE] module ID | campaign [ID]")
 		return 2
+	}
+	addr, err := host.resolve()
+	if err != nil {
+		fmt.Fprintln(stderr, err.Error())
+		return 1
 	}
 	kind, id := rest[0], ""
 	if len(rest) == 2 {
 		id = rest[1]
 	}
-	res, err := exportVia(*hostAddr, kind, id, *output, stderr)
+	res, err := exportVia(addr, kind, id, *output, stderr)
 	if err != nil {
 		fmt.Fprintln(stderr, err.Error())
 		return 1

@@ -16,14 +16,19 @@ import (
 func runHealth(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("companion health", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	hostAddr := fs.String("host-addr", linkHostAddr(), "address of the running server's host console")
+	host := addHostFlags(fs)
 	timeout := fs.Duration("timeout", 5*time.Second, "how long to wait for the answer")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
+	addr, err := host.resolve()
+	if err != nil {
+		fmt.Fprintln(stderr, err.Error())
+		return 1
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), *timeout)
 	defer cancel()
-	url := "http://" + dialAddr(*hostAddr) + "/api/-/ready"
+	url := "http://" + dialAddr(addr) + "/api/-/ready"
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
 	if err != nil {
 		fmt.Fprintln(stderr, "companion:", err)
@@ -31,7 +36,7 @@ func runHealth(args []string, stdout, stderr io.Writer) int {
 	}
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
-		fmt.Fprintf(stderr, "companion: not running on %s: %v\n", *hostAddr, err)
+		fmt.Fprintf(stderr, "companion: not running on %s: %v\n", addr, err)
 		return 1
 	}
 	defer resp.Body.Close()

@@ -49,12 +49,12 @@ func runLink(args []string, stdout, stderr io.Writer) int {
 func runOpen(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("companion open", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	hostAddr := fs.String("host-addr", linkHostAddr(), "address of the running server's host console")
+	host := addHostFlags(fs)
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
 	if fs.NArg() != 1 {
-		fmt.Fprintln(stderr, "usage: companion open [--host-addr ADDR] LINK")
+		fmt.Fprintln(stderr, "usage: companion open [--data DIR | --host-addr ADDR] LINK")
 		return 2
 	}
 	// Check the link here first, so that a bad link is explained even when
@@ -63,9 +63,14 @@ func runOpen(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, err.Error())
 		return 1
 	}
+	addr, err := host.resolve()
+	if err != nil {
+		fmt.Fprintln(stderr, err.Error())
+		return 1
+	}
 	body, _ := json.Marshal(map[string]string{"link": fs.Arg(0)})
 	var offer imports.Offer
-	if err := linkCall(*hostAddr, http.MethodPost, "/host/api/offers", "application/json", bytes.NewReader(body), http.StatusCreated, &offer); err != nil {
+	if err := linkCall(addr, http.MethodPost, "/host/api/offers", "application/json", bytes.NewReader(body), http.StatusCreated, &offer); err != nil {
 		fmt.Fprintln(stderr, err.Error())
 		return 1
 	}
@@ -81,22 +86,26 @@ func runOpen(args []string, stdout, stderr io.Writer) int {
 func runImport(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("companion import", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	hostAddr := fs.String("host-addr", linkHostAddr(), "address of the running server's host console")
+	host := addHostFlags(fs)
 	destination := fs.String("destination", "", "module or campaign id that receives a loose collection or a map (default: the primary campaign)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
 	if fs.NArg() != 1 {
-		fmt.Fprintln(stderr, "usage: companion import [--host-addr ADDR] [--destination ID] FILE|URL")
+		fmt.Fprintln(stderr, "usage: companion import [--data DIR | --host-addr ADDR] [--destination ID] FILE|URL")
 		return 2
+	}
+	addr, err := host.resolve()
+	if err != nil {
+		fmt.Fprintln(stderr, err.Error())
+		return 1
 	}
 	target := fs.Arg(0)
 	var res imports.Result
-	var err error
 	if strings.Contains(target, "://") {
-		res, err = importURLVia(*hostAddr, target, *destination, stderr)
+		res, err = importURLVia(addr, target, *destination, stderr)
 	} else {
-		res, err = importFileVia(*hostAddr, target, *destination, stderr)
+		res, err = importFileVia(addr, target, *destination, stderr)
 	}
 	if err != nil {
 		fmt.Fprintln(stderr, err.Error())
@@ -197,18 +206,48 @@ func offerAndFollow(hostAddr string, offerBody, acceptBody map[string]string, st
 	}
 }
 
-// linkHostAddr is the host console to talk to when --host-addr is not
-// given: COMPANION_HOST_ADDR as `companion serve` reads it, else where the
-// server running with the data folder (COMPANION_DATA or the default)
-// listens (it may have taken another port), else the default.
-func linkHostAddr() string {
-	if v := os.Getenv("COMPANION_HOST_ADDR"); v != "" {
-		return dialAddr(v)
+// hostTarget is how a command that talks to the running server finds its
+// host console: --host-addr, else COMPANION_HOST_ADDR as `companion serve`
+// reads it (unless --data is given), else where the server running with --data (COMPANION_DATA, or
+// the default data folder) listens (it may have taken another port), else
+// the default. --data is there because backup, restore, launch and serve
+// take it: a game master who runs their server with --data gives the same
+// folder to import into it.
+type hostTarget struct {
+	fs       *flag.FlagSet
+	hostAddr *string
+	dataDir  *string
+}
+
+// addHostFlags declares --host-addr and --data on fs.
+func addHostFlags(fs *flag.FlagSet) *hostTarget {
+	return &hostTarget{
+		fs:       fs,
+		hostAddr: fs.String("host-addr", "", "address of the running server's host console (default: COMPANION_HOST_ADDR, else the server running with --data, else "+defaultHostAddr+")"),
+		dataDir:  fs.String("data", envOr("COMPANION_DATA", defaultDataDir()), "data folder of the running server to talk to"),
 	}
-	if inst, ok := runningInstance(envOr("COMPANION_DATA", defaultDataDir())); ok {
-		return dialAddr(inst.HostAddr)
+}
+
+// resolve is the host console to talk to, once the flags are parsed. A
+// --data given on the command line with no server running on it is an
+// error rather than the default address: the content would otherwise go
+// into whatever server listens there, another folder's.
+func (h *hostTarget) resolve() (string, error) {
+	if *h.hostAddr != "" {
+		return *h.hostAddr, nil
 	}
-	return defaultHostAddr
+	dataGiven := false
+	h.fs.Visit(func(f *flag.Flag) { dataGiven = dataGiven || f.Name == "data" })
+	if v := os.Getenv("COMPANION_HOST_ADDR"); v != "" && !dataGiven {
+		return dialAddr(v), nil
+	}
+	if inst, ok := runningInstance(*h.dataDir); ok {
+		return dialAddr(inst.HostAddr), nil
+	}
+	if dataGiven {
+		return "", fmt.Errorf("companion is not running with the data folder %s (start it with 'companion serve --data %s', or give --host-addr)", *h.dataDir, *h.dataDir)
+	}
+	return defaultHostAddr, nil
 }
 
 // linkCall sends a request to the host console and decodes the answer into

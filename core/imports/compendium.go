@@ -146,6 +146,9 @@ func (in *Installer) compendiumStep(ctx context.Context, src compendiumSource, o
 	}
 	if module != nil {
 		module.Descr = fmt.Sprintf("Imported from %s: %s.", path.Base(filepath.ToSlash(src.name)), countText(r.imported))
+		if note := in.secondCopyNote(ctx, module); note != "" {
+			res.Compendium.Notes = append(res.Compendium.Notes, note)
+		}
 	}
 	total := int64(len(content.entities))
 	content.progress = func(done int) {
@@ -522,4 +525,22 @@ func xmlError(err error) error {
 		return core.Invalidf("%s", xe.Error())
 	}
 	return err
+}
+
+// secondCopyNote says so when a module of the same name and system is
+// already installed: compendium XML carries no ids the store could match,
+// so importing the same file again makes a second module whose entries
+// double every list (the acceptance trial imported its SRD monsters twice
+// and found two of each). The import goes on: the person may mean it.
+func (in *Installer) secondCopyNote(ctx context.Context, module *core.Module) string {
+	list, err := in.svc.Modules(ctx)
+	if err != nil {
+		return ""
+	}
+	for _, m := range list {
+		if m.ID != module.ID && m.System == module.System && strings.EqualFold(m.Name, module.Name) {
+			return fmt.Sprintf("a module named '%s' was already installed (id %s): this import is a second copy of it, and lists show its entries twice; delete one of them (host console, Modules) if that was not meant", m.Name, m.ID)
+		}
+	}
+	return ""
 }

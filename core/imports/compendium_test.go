@@ -345,3 +345,28 @@ func TestCompendiumName(t *testing.T) {
 		}
 	}
 }
+
+// Importing the same compendium XML (without ids, as most are) twice makes
+// a second module, and the result says so: the first import has no such
+// note, the second names the first module.
+func TestCompendiumImportedTwiceSaysSo(t *testing.T) {
+	env := newCompendiumEnv(t)
+	doc := `<compendium><monster><name>Marsh Bat</name><size>T</size><type>beast</type><ac>12</ac><hp>1 (1d4-1)</hp><cr>0</cr></monster></compendium>`
+	install := func() Result {
+		t.Helper()
+		res, err := env.in.InstallFile(context.Background(), writeTemp(t, "upload", []byte(doc)), "Fen_Bestiary.compendium.xml", InstallOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	first := install()
+	if notes := strings.Join(first.Compendium.Notes, "\n"); strings.Contains(notes, "already installed") {
+		t.Errorf("the first import says it is a second copy: %s", notes)
+	}
+	second := install()
+	notes := strings.Join(second.Compendium.Notes, "\n")
+	if second.ID == first.ID || !strings.Contains(notes, "a module named 'Fen Bestiary' was already installed (id "+first.ID+")") {
+		t.Errorf("the second import's notes: %s", notes)
+	}
+}

@@ -49,9 +49,8 @@ type Export struct {
 
 // exportPart writes one kind of content into the archive. The parts are
 // the content kinds an archive carries, in the order it lists them; a new
-// kind (pages, encounters, groups...) is one more row of exportParts, and
-// its file is read back where the installer reads the others (content.go,
-// steps.go).
+// kind is one more row of exportParts, and its file is read back where the
+// installer reads the others (content.go, steps.go, library.go).
 type exportPart struct {
 	campaignOnly bool
 	write        func(w *exportWriter) error
@@ -60,6 +59,10 @@ type exportPart struct {
 var exportParts = []exportPart{
 	{write: (*exportWriter).entities},                       // <collection>.json, one per kind
 	{write: (*exportWriter).maps},                           // maps.json, tokens embedded
+	{write: (*exportWriter).groups},                         // groups.json
+	{write: (*exportWriter).pages},                          // pages.json, own files' URLs made relative again
+	{write: (*exportWriter).encounters},                     // encounters.json
+	{write: (*exportWriter).assets},                         // assets.json
 	{campaignOnly: true, write: (*exportWriter).combatants}, // combatants.json, in initiative rank order
 	{campaignOnly: true, write: (*exportWriter).game},       // game.json
 	{campaignOnly: true, write: (*exportWriter).screen},     // screen.json

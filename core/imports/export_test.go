@@ -93,6 +93,24 @@ func richEnv(t *testing.T) *testEnv {
 				return err
 			}
 		}
+		// The campaign's library: a chapter, a page with the campaign's own
+		// picture and a link elsewhere, an encounter, an asset.
+		group := &core.Group{ID: "GGGG0000-0000-4000-8000-000000000001", Name: "Night One", Owner: rtCampaign}
+		page := &core.Page{ID: "PPPP0000-0000-4000-8000-000000000001", Name: "The Letter", Owner: rtCampaign, ParentID: group.ID,
+			Content: `<p>Read <a href="/monster/goblin">the goblin</a>'s letter.</p><img src="` + prefix + `/handouts/letter.png">`}
+		enc := &core.Encounter{ID: "EEEE0000-0000-4000-8000-000000000009", Name: "Ambush", Owner: rtCampaign, ParentID: group.ID, MapID: rtCaveMap,
+			Combatants: []core.EncounterCreature{{Reference: "/monster/goblin", EntityID: rtGoblin, Count: 2}}}
+		asset := &core.Asset{ID: "SSSS0000-0000-4000-8000-000000000001", Name: "Sign", Owner: rtCampaign, Resource: prefix + "/maps/background.jpg"}
+		for _, put := range []func() error{
+			func() error { group.Normalize(); return tx.PutGroup(group) },
+			func() error { page.Normalize(); return tx.PutPage(page) },
+			func() error { enc.Normalize(); return tx.PutEncounter(enc) },
+			func() error { asset.Normalize(); return tx.PutAsset(asset) },
+		} {
+			if err := put(); err != nil {
+				return err
+			}
+		}
 		screen, err := tx.Screen(rtCampaign)
 		if err != nil {
 			return err
@@ -136,8 +154,7 @@ func exportZip(t *testing.T, env *testEnv, kind, id string) (*Export, []byte) {
 
 // roundTripReads read what a module or campaign owns, one row per kind of
 // content, to compare an export's source with its import. A new kind of
-// content (pages, encounters, groups) gets a row here as it gets one in
-// exportParts.
+// content gets a row here as it gets one in exportParts.
 var roundTripReads = []struct {
 	what string
 	read func(tx core.Tx, owner string) (any, error)
@@ -185,6 +202,34 @@ var roundTripReads = []struct {
 			return nil, nil
 		}
 		return out, err
+	}},
+	{"pages", func(tx core.Tx, owner string) (any, error) {
+		list, err := tx.Pages(core.PageQuery{Owner: owner, Content: true})
+		for _, p := range list {
+			p.Revision = 0
+		}
+		return withOwners(list, err, func(p *core.Page) string { return p.Owner })
+	}},
+	{"encounters", func(tx core.Tx, owner string) (any, error) {
+		list, err := tx.Encounters(owner)
+		for _, e := range list {
+			e.Revision = 0
+		}
+		return withOwners(list, err, func(e *core.Encounter) string { return e.Owner })
+	}},
+	{"groups", func(tx core.Tx, owner string) (any, error) {
+		list, err := tx.Groups(owner)
+		for _, g := range list {
+			g.Revision = 0
+		}
+		return withOwners(list, err, func(g *core.Group) string { return g.Owner })
+	}},
+	{"assets", func(tx core.Tx, owner string) (any, error) {
+		list, err := tx.Assets(owner)
+		for _, a := range list {
+			a.Revision = 0
+		}
+		return withOwners(list, err, func(a *core.Asset) string { return a.Owner })
 	}},
 	{"owner", func(tx core.Tx, owner string) (any, error) {
 		if m, err := tx.Module(owner); err == nil {
@@ -306,7 +351,8 @@ func TestEveryExportPartCarriesContent(t *testing.T) {
 	src := richEnv(t)
 	_, campaign := exportZip(t, src, KindCampaign, rtCampaign)
 	files := zipJSON(t, campaign)
-	for _, name := range []string{"campaign.json", "characters.json", "maps.json", "combatants.json", "game.json", "screen.json", "messages.json"} {
+	for _, name := range []string{"campaign.json", "characters.json", "maps.json", "groups.json", "pages.json", "encounters.json", "assets.json",
+		"combatants.json", "game.json", "screen.json", "messages.json"} {
 		if _, ok := files[name]; !ok {
 			t.Errorf("the campaign's archive has no %s: %v", name, keys(files))
 		}
@@ -316,6 +362,9 @@ func TestEveryExportPartCarriesContent(t *testing.T) {
 	}
 	if !strings.Contains(files["maps.json"], `"fog":"fog/`+rtCaveMap+`-3.png"`) || !strings.Contains(files["maps.json"], `"floor":"/systems/dnd5e/floor.png"`) {
 		t.Errorf("map files: the owner's become archive paths, others' stay: %s", files["maps.json"])
+	}
+	if p := files["pages.json"]; !strings.Contains(p, `src=\"handouts/letter.png\"`) || !strings.Contains(p, `href=\"/monster/goblin\"`) {
+		t.Errorf("page files: the owner's become archive paths, links elsewhere stay: %s", p)
 	}
 	_, module := exportZip(t, src, KindModule, rtModule)
 	files = zipJSON(t, module)

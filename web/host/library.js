@@ -166,7 +166,20 @@
 
   async function showMap(mapId, name) {
     await api("POST", "screen", { mapId });
-    return "“" + name + "” is on the player screen.";
+    return "“" + name + "” is on the player screen." + await darkNote(mapId);
+  }
+
+  // darkNote warns when players will see nothing of a map: its line of
+  // sight is on and no party token (friendly or a player's, not hidden,
+  // with vision: the tokens whose sight players receive) stands on it, so
+  // their screens stay black until one does. A legacy module's map often
+  // comes so; without a word the game master thinks the screen is broken.
+  async function darkNote(mapId) {
+    let m;
+    try { m = await api("GET", "maps/" + encodeURIComponent(mapId)); } catch (e) { return ""; }
+    if (!m || !m.lineOfSight) return "";
+    const party = (m.tokens || []).some((t) => !t.hidden && t.vision && t.vision.enabled && (t.role === "friendly" || t.player));
+    return party ? "" : " Players see nothing of it yet: its line of sight is on and no party token stands on it.";
   }
 
   // ---- reading a page ---------------------------------------------------
@@ -249,7 +262,7 @@
       b.onclick = () => run(b, async () => {
         await api("POST", "pages/" + encodeURIComponent(v.page.id) + "/map", { mapId: m.id });
         await loadTree();
-        return "“" + m.name + "” is on the player screen.";
+        return "“" + m.name + "” is on the player screen." + await darkNote(m.id);
       });
       parts.push(b);
     }
@@ -286,7 +299,7 @@
       }
       const out = await api("POST", "encounters/" + encodeURIComponent(enc.id) + "/run", { hidden: hidden.checked });
       const missing = out.missing && out.missing.length ? " Not installed, placed by name: " + out.missing.join(", ") + "." : "";
-      return out.tokens.length + " tokens placed and " + out.combatants.length + " combatants added." + missing;
+      return out.tokens.length + " tokens placed and " + out.combatants.length + " combatants added." + missing + await darkNote(out.mapId);
     });
     actions.replaceChildren(runBtn, el("label", { className: "inline" }, hidden, " Place them hidden"));
     reader.replaceChildren(...[el("h3", { className: "page-title" }, enc.name),
