@@ -155,7 +155,7 @@ func openAPIDocument(sys *systems.System) obj {
 			"parameters": []obj{{"name": "schema", "in": "query", "description": "list: rows with the filter keys; basic: rows without them; model: stored entities; view: values as displayed",
 				"schema": obj{"type": "string", "enum": []string{schemaList, schemaBasic, schemaModel, schemaView}, "default": schemaList}}},
 			"responses": obj{
-				"200": response("The collection (ETag; 304 on If-None-Match)", obj{"oneOf": []obj{arrayOf(ref(name + "Row")), arrayOf(ref(name)), arrayOf(ref("EntityView"))}}),
+				"200": response("The collection (ETag; 304 on If-None-Match)", obj{"anyOf": []obj{arrayOf(ref(name + "Row")), arrayOf(ref(name)), arrayOf(ref("EntityView"))}}),
 				"304": response("Not modified", nil),
 				"400": errorResponse("Invalid schema"),
 			},
@@ -191,7 +191,7 @@ func entityPaths(kind *systems.Kind, name string) obj {
 				{"name": "schema", "in": "query", "schema": obj{"type": "string", "enum": []string{schemaModel, schemaView}, "default": schemaModel}},
 				{"name": "references", "in": "query", "description": "Add the resolved linked entities under 'references'", "schema": obj{"type": "boolean", "default": false}},
 			},
-			"responses": obj{"200": response("The entity", obj{"oneOf": []obj{ref(name), ref("EntityView")}}),
+			"responses": obj{"200": response("The entity", obj{"anyOf": []obj{ref(name), ref("EntityView")}}),
 				"400": errorResponse("Invalid schema or references value"),
 				"404": errorResponse("No " + kind.Title + " with that id")},
 		},

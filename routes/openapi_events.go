@@ -76,7 +76,7 @@ func eventSchemaName(name string) string {
 func eventSchemas(schemas obj) obj {
 	schemas["Envelope"] = obj{"type": "object", "description": "Every WebSocket message, both ways: one text frame holding one envelope; name decides the shape of data (x-events)",
 		"required": []string{"name"}, "properties": obj{
-			"name": obj{"type": "string"}, "data": obj{},
+			"name": obj{"type": "string"}, "data": anyJSON(),
 			"requestId":  obj{"type": []string{"string", "number"}, "description": "set by a client on a request it wants answered"},
 			"responseId": obj{"type": []string{"string", "number"}, "description": "the requestId of the request this answers"}}}
 	events := obj{}

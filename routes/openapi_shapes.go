@@ -76,10 +76,11 @@ var wireShapes = []wireShape{
 // fieldNotes adds to a derived property what its Go type cannot say:
 // "Component.field" -> keywords merged into the property's schema.
 var fieldNotes = map[string]obj{
-	"Combatant.role":     {"enum": []string{core.RoleHostile, core.RoleFriendly, core.RoleNeutral}, "description": "absent means hostile"},
-	"Combatant.tokenId":  {"description": "null for players when it names a token they do not see"},
-	"Wall.door":          {"enum": []string{core.DoorOpen, core.DoorClosed, core.DoorLocked}},
-	"Movement.state":     {"enum": []string{core.DragStart, core.DragControl, core.DragEnd, core.DragBlock, core.DragCancel}},
+	"Combatant.role":    {"enum": []string{core.RoleHostile, core.RoleFriendly, core.RoleNeutral}, "description": "absent means hostile"},
+	"Combatant.tokenId": {"description": "null for players when it names a token they do not see"},
+	"Wall.door":         {"enum": []string{core.DoorOpen, core.DoorClosed, core.DoorLocked}},
+	"Movement.state": {"type": []string{"string", "integer"}, "enum": []any{core.DragStart, core.DragControl, core.DragEnd, core.DragBlock, core.DragCancel, 0, 1, 2, 3, 4},
+		"description": "a connection that sent integers (or a page of an installed web client) receives 0 to 4 in that order"},
 	"Movement.mapId":     {"description": "the token's map, set by the server"},
 	"Screen.interaction": {"enum": []string{core.InteractionNone, core.InteractionToken, core.InteractionAll}},
 	"Token.x":            {"description": "the centre, map pixels"},
@@ -199,7 +200,7 @@ func typeSchema(t reflect.Type, nullable bool, names map[reflect.Type]string) ob
 	case t == timeType:
 		return obj{"type": "string", "format": "date-time"}
 	case t == rawType:
-		return obj{}
+		return anyJSON()
 	}
 	switch t.Kind() {
 	case reflect.Pointer:
@@ -223,5 +224,12 @@ func typeSchema(t reflect.Type, nullable bool, names map[reflect.Type]string) ob
 	case reflect.Struct:
 		return structSchema(t, "", names)
 	}
-	return obj{} // an interface: any JSON value
+	return anyJSON() // an interface
+}
+
+// anyJSON is the schema of any JSON value, null included. It names every
+// type rather than being {}: kin-openapi refuses null for an empty schema
+// inside a larger document.
+func anyJSON() obj {
+	return obj{"type": []string{"string", "number", "integer", "boolean", "array", "object", "null"}}
 }

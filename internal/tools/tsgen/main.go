@@ -153,6 +153,9 @@ func tsType(s schema, indent string) string {
 	case string:
 		return typeOf(t, s, indent)
 	case []any:
+		if len(t) >= 6 {
+			return "unknown" // any JSON value
+		}
 		var parts []string
 		for _, one := range t {
 			parts = append(parts, typeOf(one.(string), s, indent))

@@ -400,7 +400,8 @@ export interface Movement {
   path?: number[];
   polygon?: number[];
   source?: EventSource;
-  state: "start" | "control" | "end" | "block" | "cancel";
+  /** a connection that sent integers (or a page of an installed web client) receives 0 to 4 in that order */
+  state: "start" | "control" | "end" | "block" | "cancel" | 0 | 1 | 2 | 3 | 4;
   x: number;
   y: number;
 }
