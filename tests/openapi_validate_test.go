@@ -105,6 +105,10 @@ func eventDescription(t testing.TB) *wireDescription {
 	return eventDesc
 }
 
+// servedFolders are the first path segments never taken for an entity
+// reference (docs/api.md, Pages and files).
+var servedFolders = map[string]bool{"api": true, "client": true, "modules": true, "campaigns": true, "systems": true, "others": true}
+
 // findRoute is the operation of the description that serves method path:
 // the path template that matches with the most literal segments, so
 // /api/system wins over /{kind}/{slug}.
@@ -118,8 +122,8 @@ func (d *wireDescription) findRoute(method, path string) (*routers.Route, map[st
 		if len(tsegs) != len(segs) {
 			continue
 		}
-		if segs[0] == "api" && tsegs[0] != "api" {
-			continue // nothing under /api is an entity page (docs/api.md)
+		if servedFolders[segs[0]] && tsegs[0] != segs[0] {
+			continue // nothing under /api or a served folder is an entity page (docs/api.md)
 		}
 		params, literals, ok := map[string]string{}, 0, true
 		for i, ts := range tsegs {
