@@ -13,6 +13,8 @@ import (
 	"image"
 	"math"
 	"net/http"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -416,6 +418,35 @@ func TestTableRulerOnHexGrid(t *testing.T) {
 	x0, y0 := hexPointyCentre(demoGrid, 5, 6)
 	x1, y1 := hexPointyCentre(demoGrid, 7, 8)
 	measureRuler(t, p, x0, y0, x1, y1, 20, "ft")
+}
+
+// TestTableRulerFollowsSystemReload: the system's diagonal rule changes by
+// a hot reload (its folder edited while the server runs) and the open
+// player page's ruler counts the new way without a page reload: the page
+// reads GET /api/system again on reload (issue 25).
+func TestTableRulerFollowsSystemReload(t *testing.T) {
+	sys := tableSystem(t, nil, nil)
+	srv := StartServer(t, ServerOptions{Args: []string{"--system", sys}})
+	p := openTablePlayer(t, srv, "Player A", desktopSize, "")
+	// 3 cells east and 4 south: 4 squares when a diagonal counts one.
+	measureRuler(t, p, 595, 525, 595+3*demoGrid, 525+4*demoGrid, 20, "ft")
+
+	entry := filepath.Join(sys, "system.lua")
+	lua, err := os.ReadFile(entry)
+	if err != nil {
+		t.Fatal(err)
+	}
+	edited := strings.Replace(string(lua), `diagonal = "equal"`, `diagonal = "alternate"`, 1)
+	if edited == string(lua) {
+		t.Fatal(`system.lua no longer says diagonal = "equal"`)
+	}
+	if err := os.WriteFile(entry, []byte(edited), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p.waitTable("the page reads the reloaded system's rule", `t.diagonal === "alternate"`)
+	// 5-10-5: the three diagonals count 1, 2, 1, and one straight step: 5
+	// squares, 25 ft.
+	measureRuler(t, p, 595, 525, 595+3*demoGrid, 525+4*demoGrid, 25, "ft")
 }
 
 // measureRuler measures from map point (x0, y0) to (x1, y1) with the
