@@ -164,6 +164,7 @@ func openAPIDocument(sys *systems.System) obj {
 	}
 	tags = append(tags, obj{"name": "game"}, obj{"name": "combatants"}, obj{"name": "tokens"}, obj{"name": "messages"},
 		obj{"name": "import"}, obj{"name": "references"}, obj{"name": "meta"})
+	events, replies := eventSchemas(schemas)
 	return obj{
 		"openapi": "3.1.0",
 		"info": obj{
@@ -171,12 +172,13 @@ func openAPIDocument(sys *systems.System) obj {
 			"version": core.Version,
 			"description": "HTTP interface of the game companion with the game system " + sys.Name() + " " + sys.Version() + " loaded. No authentication; no DELETE; writes are refused cross-origin at CORS preflight. " +
 				"Everyone on this API is a player: hidden tokens and combatants do not exist for it (404), and combatants leave out the game master's notes. " +
-				"The WebSocket's events are under x-events: each event name with the component schema of its data (Event<Name>); every message is an Envelope. " +
+				"The WebSocket's events are under x-events: each event name with the component schema of its data (Event<Name>); the answers to a client's requests under x-replies (Reply<Name>); every message is an Envelope. " +
 				"The repository's docs/api.md says when each is sent and how a client uses them.",
 		},
 		"tags":       tags,
 		"paths":      paths,
-		"x-events":   eventSchemas(schemas),
+		"x-events":   events,
+		"x-replies":  replies,
 		"components": obj{"schemas": schemas},
 	}
 }

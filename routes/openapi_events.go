@@ -66,29 +66,56 @@ var wireEvents = []wireEvent{
 
 var trackedObjects = obj{"anyOf": []obj{ref("TrackedObject"), arrayOf(ref("TrackedObject"))}}
 
-// eventSchemaName is the component that describes event name's data.
-func eventSchemaName(name string) string {
-	return "Event" + strings.ToUpper(name[:1]) + name[1:]
+// wireReplies lists the data of the answer to each request a client sends:
+// an envelope under the request's own name whose responseId is the
+// request's requestId (a failed request is answered error instead). The
+// document's x-replies indexes them as x-events does the events.
+var wireReplies = []wireEvent{
+	{core.EventClientUpdated, ref("Ok"), "registered"},
+	{core.RequestMapViewportUpdated, ref("Ok"), "recorded"},
+	{core.EventTokenMoved, obj{"anyOf": []obj{ref("Ok"), ref("Movement")}}, "accepted; a refused move is answered block at the committed position, even without a requestId"},
+	{core.EventPointerUpdated, ref("Ok"), "moved"},
+	{core.RequestUpdateDoor, obj{"type": []string{"array", "null"}, "items": ref("Sight")}, "the sights after the door changed"},
+	{core.RequestUpdateToken, obj{"anyOf": []obj{ref("TokenOnMap"), ref("Hidden")}}, "the stored token"},
+	{core.RequestUpdateEntity, ref("Entity"), "the stored entity"},
+	{core.RequestUpdateCombatant, obj{"anyOf": []obj{ref("Combatant"), ref("Hidden")}}, "the stored combatant"},
+	{core.RequestCreateMessage, ref("Message"), "the stored message, dice rolled"},
+	{core.RequestGetAttribute, ref("Attribute"), "the entity's attributes (absent when it has none)"},
+	{core.RequestSetAttribute, ref("Attribute"), "the entity's attributes after the merge"},
+	{core.EventTrackedObjectCreated, ref("Ok"), "recorded"},
+	{core.EventTrackedObjectUpdated, ref("Ok"), "recorded"},
+	{core.EventTrackedObjectDeleted, ref("Ok"), "recorded"},
+	{core.EventTrackedObjectsUpdated, ref("Ok"), "recorded"},
 }
 
-// eventSchemas adds every event's component to schemas and returns the
-// document's x-events index.
-func eventSchemas(schemas obj) obj {
+// okSchema is the answer to a request that returns nothing else; a move a
+// newer one replaced says so (coalesced).
+var okSchema = obj{"type": "object", "description": "The request was done; coalesced: a newer move replaced this one before it went out",
+	"required": []string{"ok"}, "additionalProperties": false,
+	"properties": obj{"ok": obj{"const": true}, "coalesced": obj{"const": true}}}
+
+// eventSchemas adds every event's and reply's component to schemas and
+// returns the document's x-events and x-replies indexes.
+func eventSchemas(schemas obj) (events, replies obj) {
+	schemas["Ok"] = okSchema
 	schemas["Envelope"] = obj{"type": "object", "description": "Every WebSocket message, both ways: one text frame holding one envelope; name decides the shape of data (x-events)",
 		"required": []string{"name"}, "properties": obj{
 			"name": obj{"type": "string"}, "data": anyJSON(),
 			"requestId":  obj{"type": []string{"string", "number"}, "description": "set by a client on a request it wants answered"},
 			"responseId": obj{"type": []string{"string", "number"}, "description": "the requestId of the request this answers"}}}
-	events := obj{}
-	for _, e := range wireEvents {
-		name := eventSchemaName(e.name)
-		s := obj{}
-		for k, v := range e.schema {
-			s[k] = v
+	index := func(list []wireEvent, prefix, what string) obj {
+		out := obj{}
+		for _, e := range list {
+			name := prefix + strings.ToUpper(e.name[:1]) + e.name[1:]
+			s := obj{}
+			for k, v := range e.schema {
+				s[k] = v
+			}
+			s["description"] = "The data of " + what + " " + e.name + ": " + e.when
+			schemas[name] = s
+			out[e.name] = obj{"schema": "#/components/schemas/" + name, "description": e.when}
 		}
-		s["description"] = "The data of a " + e.name + " envelope: " + e.when
-		schemas[name] = s
-		events[e.name] = obj{"schema": "#/components/schemas/" + name, "description": e.when}
+		return out
 	}
-	return events
+	return index(wireEvents, "Event", "the event"), index(wireReplies, "Reply", "the answer to")
 }

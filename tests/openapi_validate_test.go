@@ -29,8 +29,9 @@ import (
 
 // wireDescription is a loaded description and its x-events index.
 type wireDescription struct {
-	doc    *openapi3.T
-	events map[string]string // event name -> component name
+	doc     *openapi3.T
+	events  map[string]string // event name -> component name
+	replies map[string]string // request name -> component name of its answer
 }
 
 var (
@@ -49,17 +50,22 @@ func loadDescription(body []byte) (*wireDescription, error) {
 	if err := doc.Validate(context.Background()); err != nil {
 		return nil, err
 	}
+	type entry struct {
+		Schema string `json:"schema"`
+	}
 	var raw struct {
-		Events map[string]struct {
-			Schema string `json:"schema"`
-		} `json:"x-events"`
+		Events  map[string]entry `json:"x-events"`
+		Replies map[string]entry `json:"x-replies"`
 	}
 	if err := json.Unmarshal(body, &raw); err != nil {
 		return nil, err
 	}
-	d := &wireDescription{doc: doc, events: map[string]string{}}
+	d := &wireDescription{doc: doc, events: map[string]string{}, replies: map[string]string{}}
 	for name, e := range raw.Events {
 		d.events[name] = strings.TrimPrefix(e.Schema, "#/components/schemas/")
+	}
+	for name, e := range raw.Replies {
+		d.replies[name] = strings.TrimPrefix(e.Schema, "#/components/schemas/")
 	}
 	return d, nil
 }
@@ -193,16 +199,16 @@ func (d *wireDescription) checkResponse(req *http.Request, status int, header ht
 }
 
 // checkFrame validates one envelope a client received: a broadcast's data
-// against its event's schema (an event the description does not list
-// fails), an error reply against the error event's. Other replies carry
-// the request's own answer and are not checked here.
+// against its event's schema, an answer (a responseId, or a refused drag's
+// block) against its request's under x-replies, an error against the
+// error event's. A name the description does not list fails.
 func (d *wireDescription) checkFrame(m wsMsg) error {
-	if len(m.ResponseID) > 0 && m.Name != "error" {
-		return nil
-	}
 	component, ok := d.events[m.Name]
+	if reply, isReply := d.replies[m.Name]; isReply && len(m.ResponseID) > 0 {
+		component, ok = reply, true
+	}
 	if !ok {
-		return fmt.Errorf("event %q is not in the description's x-events", m.Name)
+		return fmt.Errorf("%q is not in the description's x-events or x-replies", m.Name)
 	}
 	schema := d.doc.Components.Schemas[component]
 	if schema == nil || schema.Value == nil {
@@ -215,7 +221,7 @@ func (d *wireDescription) checkFrame(m wsMsg) error {
 		}
 	}
 	if err := schema.Value.VisitJSON(data, openapi3.EnableJSONSchema2020(), openapi3.MultiErrors()); err != nil {
-		return fmt.Errorf("event %s does not match %s: %v", m.Name, component, err)
+		return fmt.Errorf("%s does not match %s: %v", m.Name, component, err)
 	}
 	return nil
 }
@@ -263,6 +269,8 @@ func TestDescriptionCatchesMismatches(t *testing.T) {
 		frame(core.EventTokenUpdated, `{"id":"t1","hidden":true}`),
 		frame(core.EventInteractionUpdated, `"token"`),
 		{Name: core.EventTokenMoved, Data: json.RawMessage(`{"ok":true}`), ResponseID: json.RawMessage(`"r1"`)},
+		{Name: core.EventTokenMoved, Data: json.RawMessage(`{"ok":true,"coalesced":true}`), ResponseID: json.RawMessage(`"r1"`)},
+		{Name: core.RequestGetAttribute, Data: json.RawMessage(`{"entityId":"e1"}`), ResponseID: json.RawMessage(`7`)},
 	} {
 		if err := d.checkFrame(ok); err != nil {
 			t.Errorf("%s %s: %v", ok.Name, ok.Data, err)
@@ -276,6 +284,9 @@ func TestDescriptionCatchesMismatches(t *testing.T) {
 		frame(core.EventInteractionUpdated, `"some"`),
 		frame("tokenTeleported", `{}`),
 		{Name: "error", Data: json.RawMessage(`{"message":"x","kind":"oops"}`), ResponseID: json.RawMessage(`"r1"`)},
+		{Name: core.EventClientUpdated, Data: json.RawMessage(`{"ok":false}`), ResponseID: json.RawMessage(`"r1"`)},
+		{Name: core.RequestGetAttribute, Data: json.RawMessage(`{"attributes":{}}`), ResponseID: json.RawMessage(`7`)},
+		{Name: "deleteEverything", Data: json.RawMessage(`{"ok":true}`), ResponseID: json.RawMessage(`"r1"`)},
 	} {
 		if err := d.checkFrame(bad); err == nil {
 			t.Errorf("%s %s passed", bad.Name, bad.Data)

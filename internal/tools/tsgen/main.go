@@ -60,10 +60,8 @@ func generate(doc []byte) ([]byte, error) {
 		Components struct {
 			Schemas map[string]schema `json:"schemas"`
 		} `json:"components"`
-		Events map[string]struct {
-			Schema      string `json:"schema"`
-			Description string `json:"description"`
-		} `json:"x-events"`
+		Events  map[string]indexEntry `json:"x-events"`
+		Replies map[string]indexEntry `json:"x-replies"`
 	}
 	if err := json.Unmarshal(doc, &d); err != nil {
 		return nil, fmt.Errorf("reading the OpenAPI document: %w", err)
@@ -86,14 +84,26 @@ func generate(doc []byte) ([]byte, error) {
 			fmt.Fprintf(&b, "export type %s = %s;\n", name, tsType(s, ""))
 		}
 	}
-	b.WriteString("\n/** The data of each event the server sends over the WebSocket, by the envelope's name. */\nexport interface ServerEvents {\n")
-	for _, name := range sortedKeys(d.Events) {
-		e := d.Events[name]
-		comment(&b, "  ", e.Description)
-		fmt.Fprintf(&b, "  %s: %s;\n", key(name), strings.TrimPrefix(e.Schema, "#/components/schemas/"))
+	index(&b, "The data of each event the server sends over the WebSocket, by the envelope's name.", "ServerEvents", d.Events)
+	index(&b, "The data of the answer to each request a client sends, by the request's name.", "ClientReplies", d.Replies)
+	return []byte(b.String()), nil
+}
+
+// indexEntry is one row of x-events or x-replies.
+type indexEntry struct {
+	Schema      string `json:"schema"`
+	Description string `json:"description"`
+}
+
+// index writes an interface from names to the types of their data.
+func index(b *strings.Builder, doc, name string, entries map[string]indexEntry) {
+	fmt.Fprintf(b, "\n/** %s */\nexport interface %s {\n", doc, name)
+	for _, k := range sortedKeys(entries) {
+		e := entries[k]
+		comment(b, "  ", e.Description)
+		fmt.Fprintf(b, "  %s: %s;\n", key(k), strings.TrimPrefix(e.Schema, "#/components/schemas/"))
 	}
 	b.WriteString("}\n")
-	return []byte(b.String()), nil
 }
 
 func comment(b *strings.Builder, indent string, text any) {

@@ -34,7 +34,8 @@ func TestGenerateTypes(t *testing.T) {
 	    "m":{"type":"object","additionalProperties":{"type":"integer"}},"any":{},"bad-key":{"type":"boolean"}}},
 	  "B":{"const":true},
 	  "Monster":{"type":"object","x-system-kind":"monster","properties":{}}}},
-	 "x-events":{"bEvent":{"schema":"#/components/schemas/B","description":"when"}}}`
+	 "x-events":{"bEvent":{"schema":"#/components/schemas/B","description":"when"}},
+	 "x-replies":{"aRequest":{"schema":"#/components/schemas/A","description":"answered"}}}`
 	out, err := generate([]byte(doc))
 	if err != nil {
 		t.Fatal(err)
@@ -43,7 +44,8 @@ func TestGenerateTypes(t *testing.T) {
 		"/** an A */\nexport interface A {\n",
 		"  id: string;\n", "  n: number | null;\n", "  s?: \"x\" | \"y\";\n", "  l?: (B | null)[];\n",
 		"  m?: Record<string, number>;\n", "  any?: unknown;\n", "  \"bad-key\"?: boolean;\n",
-		"export type B = true;\n", "  bEvent: B;\n",
+		"export type B = true;\n", "export interface ServerEvents {\n  /** when */\n  bEvent: B;\n",
+		"export interface ClientReplies {\n  /** answered */\n  aRequest: A;\n",
 	} {
 		if !strings.Contains(string(out), want) {
 			t.Errorf("missing %q in\n%s", want, out)

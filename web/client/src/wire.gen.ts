@@ -116,28 +116,28 @@ export interface Error {
   message: string;
 }
 
-/** The data of a app envelope: to a new connection, first */
+/** The data of the event app: to a new connection, first */
 export interface EventApp {
   build: number;
   version: string;
 }
 
-/** The data of a clientConnected envelope: a player client connects (channel and address only) */
+/** The data of the event clientConnected: a player client connects (channel and address only) */
 export type EventClientConnected = Client;
 
-/** The data of a clientDisconnected envelope: a player client leaves */
+/** The data of the event clientDisconnected: a player client leaves */
 export type EventClientDisconnected = Client;
 
-/** The data of a clientUpdated envelope: a player client registers or changes */
+/** The data of the event clientUpdated: a player client registers or changes */
 export type EventClientUpdated = Client;
 
-/** The data of a combatantUpdated envelope: a combatant changes; one players saw that is now hidden reaches them as {id, hidden} */
+/** The data of the event combatantUpdated: a combatant changes; one players saw that is now hidden reaches them as {id, hidden} */
 export type EventCombatantUpdated = Combatant | Hidden;
 
-/** The data of a entityUpdated envelope: an entity changes */
+/** The data of the event entityUpdated: an entity changes */
 export type EventEntityUpdated = Entity;
 
-/** The data of a error envelope: the answer to a failed request, to its sender alone */
+/** The data of the event error: the answer to a failed request, to its sender alone */
 export interface EventError {
   kind: "invalid" | "not found" | "conflict" | "too large" | "internal" | "rate limited";
   message: string;
@@ -145,40 +145,40 @@ export interface EventError {
   request?: string;
 }
 
-/** The data of a fogUpdated envelope: a map's fog mask changed */
+/** The data of the event fogUpdated: a map's fog mask changed */
 export type EventFogUpdated = FogImage;
 
-/** The data of a gameUpdated envelope: combat starts, ends or turns, a combatant is added or removed, initiative changes */
+/** The data of the event gameUpdated: combat starts, ends or turns, a combatant is added or removed, initiative changes */
 export type EventGameUpdated = Game;
 
-/** The data of a interactionUpdated envelope: the game master changed the interaction mode (a bare string) */
+/** The data of the event interactionUpdated: the game master changed the interaction mode (a bare string) */
 export type EventInteractionUpdated = "none" | "token" | "all";
 
-/** The data of a lineOfSightUpdated envelope: after a door changes: the sights, matched by key */
+/** The data of the event lineOfSightUpdated: after a door changes: the sights, matched by key */
 export type EventLineOfSightUpdated = Sight[] | null;
 
-/** The data of a mapFitScreen envelope: displays fit a map in their view */
+/** The data of the event mapFitScreen: displays fit a map in their view */
 export type EventMapFitScreen = ScreenMap;
 
-/** The data of a mapFocus envelope: displays draw attention to a point */
+/** The data of the event mapFocus: displays draw attention to a point */
 export type EventMapFocus = Focus;
 
-/** The data of a mapFrameUpdated envelope: displays follow the game master's view of a map */
+/** The data of the event mapFrameUpdated: displays follow the game master's view of a map */
 export type EventMapFrameUpdated = Frame;
 
-/** The data of a mapLoaded envelope: the game master puts a map on the player screen */
+/** The data of the event mapLoaded: the game master puts a map on the player screen */
 export type EventMapLoaded = Map;
 
-/** The data of a mapUpdated envelope: the map on the player screen changes */
+/** The data of the event mapUpdated: the map on the player screen changes */
 export type EventMapUpdated = Map;
 
-/** The data of a messageCreated envelope: a message was posted */
+/** The data of the event messageCreated: a message was posted */
 export type EventMessageCreated = Message;
 
-/** The data of a pointerUpdated envelope: a client's pointer moves */
+/** The data of the event pointerUpdated: a client's pointer moves */
 export type EventPointerUpdated = Pointer;
 
-/** The data of a reload envelope: the game system or the content changed: fetch GET /api/system and GET /api again */
+/** The data of the event reload: the game system or the content changed: fetch GET /api/system and GET /api again */
 export interface EventReload {
   id?: string;
   kind?: string;
@@ -188,7 +188,7 @@ export interface EventReload {
   version?: string;
 }
 
-/** The data of a screenUpdated envelope: the player screen changes */
+/** The data of the event screenUpdated: the player screen changes */
 export type EventScreenUpdated = Screen;
 
 /** Who sent a drag step: the server's name for the connection */
@@ -198,28 +198,28 @@ export interface EventSource {
   name?: string;
 }
 
-/** The data of a systemPaused envelope: the game master paused or resumed (a bare boolean) */
+/** The data of the event systemPaused: the game master paused or resumed (a bare boolean) */
 export type EventSystemPaused = boolean;
 
-/** The data of a tokenMoved envelope: a drag step of any client or of the game master */
+/** The data of the event tokenMoved: a drag step of any client or of the game master */
 export type EventTokenMoved = Movement;
 
-/** The data of a tokenUpdated envelope: a token changes; one players saw that is now hidden reaches them as {id, hidden} */
+/** The data of the event tokenUpdated: a token changes; one players saw that is now hidden reaches them as {id, hidden} */
 export type EventTokenUpdated = TokenOnMap | Hidden;
 
-/** The data of a tokensUpdated envelope: every token of a map, after one is deleted */
+/** The data of the event tokensUpdated: every token of a map, after one is deleted */
 export type EventTokensUpdated = MapTokens;
 
-/** The data of a trackedObjectCreated envelope: a table display reported objects */
+/** The data of the event trackedObjectCreated: a table display reported objects */
 export type EventTrackedObjectCreated = TrackedObject | TrackedObject[];
 
-/** The data of a trackedObjectDeleted envelope: a table display reported objects */
+/** The data of the event trackedObjectDeleted: a table display reported objects */
 export type EventTrackedObjectDeleted = TrackedObject | TrackedObject[];
 
-/** The data of a trackedObjectUpdated envelope: a table display reported objects */
+/** The data of the event trackedObjectUpdated: a table display reported objects */
 export type EventTrackedObjectUpdated = TrackedObject | TrackedObject[];
 
-/** The data of a trackedObjectsUpdated envelope: a table display reported objects */
+/** The data of the event trackedObjectsUpdated: a table display reported objects */
 export type EventTrackedObjectsUpdated = TrackedObject | TrackedObject[];
 
 /** Displays draw attention to a point (mapFocus) */
@@ -406,6 +406,12 @@ export interface Movement {
   y: number;
 }
 
+/** The request was done; coalesced: a newer move replaced this one before it went out */
+export interface Ok {
+  coalesced?: true;
+  ok: true;
+}
+
 /** A client's shared pointer (pointerUpdated) */
 export interface Pointer {
   color?: string;
@@ -416,6 +422,51 @@ export interface Pointer {
   x: number;
   y: number;
 }
+
+/** The data of the answer to clientUpdated: registered */
+export type ReplyClientUpdated = Ok;
+
+/** The data of the answer to createMessage: the stored message, dice rolled */
+export type ReplyCreateMessage = Message;
+
+/** The data of the answer to getAttribute: the entity's attributes (absent when it has none) */
+export type ReplyGetAttribute = Attribute;
+
+/** The data of the answer to mapViewportUpdated: recorded */
+export type ReplyMapViewportUpdated = Ok;
+
+/** The data of the answer to pointerUpdated: moved */
+export type ReplyPointerUpdated = Ok;
+
+/** The data of the answer to setAttribute: the entity's attributes after the merge */
+export type ReplySetAttribute = Attribute;
+
+/** The data of the answer to tokenMoved: accepted; a refused move is answered block at the committed position, even without a requestId */
+export type ReplyTokenMoved = Ok | Movement;
+
+/** The data of the answer to trackedObjectCreated: recorded */
+export type ReplyTrackedObjectCreated = Ok;
+
+/** The data of the answer to trackedObjectDeleted: recorded */
+export type ReplyTrackedObjectDeleted = Ok;
+
+/** The data of the answer to trackedObjectUpdated: recorded */
+export type ReplyTrackedObjectUpdated = Ok;
+
+/** The data of the answer to trackedObjectsUpdated: recorded */
+export type ReplyTrackedObjectsUpdated = Ok;
+
+/** The data of the answer to updateCombatant: the stored combatant */
+export type ReplyUpdateCombatant = Combatant | Hidden;
+
+/** The data of the answer to updateDoor: the sights after the door changed */
+export type ReplyUpdateDoor = Sight[] | null;
+
+/** The data of the answer to updateEntity: the stored entity */
+export type ReplyUpdateEntity = Entity;
+
+/** The data of the answer to updateToken: the stored token */
+export type ReplyUpdateToken = TokenOnMap | Hidden;
 
 /** The content of a roll message: its name, kind, formula, total and die-by-die detail */
 export interface RollContent {
@@ -685,4 +736,38 @@ export interface ServerEvents {
   trackedObjectUpdated: EventTrackedObjectUpdated;
   /** a table display reported objects */
   trackedObjectsUpdated: EventTrackedObjectsUpdated;
+}
+
+/** The data of the answer to each request a client sends, by the request's name. */
+export interface ClientReplies {
+  /** registered */
+  clientUpdated: ReplyClientUpdated;
+  /** the stored message, dice rolled */
+  createMessage: ReplyCreateMessage;
+  /** the entity's attributes (absent when it has none) */
+  getAttribute: ReplyGetAttribute;
+  /** recorded */
+  mapViewportUpdated: ReplyMapViewportUpdated;
+  /** moved */
+  pointerUpdated: ReplyPointerUpdated;
+  /** the entity's attributes after the merge */
+  setAttribute: ReplySetAttribute;
+  /** accepted; a refused move is answered block at the committed position, even without a requestId */
+  tokenMoved: ReplyTokenMoved;
+  /** recorded */
+  trackedObjectCreated: ReplyTrackedObjectCreated;
+  /** recorded */
+  trackedObjectDeleted: ReplyTrackedObjectDeleted;
+  /** recorded */
+  trackedObjectUpdated: ReplyTrackedObjectUpdated;
+  /** recorded */
+  trackedObjectsUpdated: ReplyTrackedObjectsUpdated;
+  /** the stored combatant */
+  updateCombatant: ReplyUpdateCombatant;
+  /** the sights after the door changed */
+  updateDoor: ReplyUpdateDoor;
+  /** the stored entity */
+  updateEntity: ReplyUpdateEntity;
+  /** the stored token */
+  updateToken: ReplyUpdateToken;
 }
