@@ -2,10 +2,12 @@ package routes
 
 import (
 	"context"
+	"encoding/json"
 	"strings"
 	"testing"
 
 	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/vttapp/companion/core"
 	"github.com/vttapp/companion/internal/testkit"
 )
 
@@ -73,5 +75,54 @@ func TestOpenAPISaysHiddenIsNotFound(t *testing.T) {
 	}
 	if !strings.Contains(doc.Info.Description, "hidden tokens and combatants do not exist") {
 		t.Errorf("info.description does not say what players never see: %q", doc.Info.Description)
+	}
+}
+
+// TestOpenAPIIndexesTheWebSocket: x-events and x-replies name a component
+// for every event the server sends and every request it answers, and each
+// resolves in the served document.
+func TestOpenAPIIndexesTheWebSocket(t *testing.T) {
+	e := newEnv(t, envOptions{})
+	body := e.do(t, "GET", "/api/openapi.json", "").body
+	doc, err := openapi3.NewLoader().LoadFromData(body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var raw struct {
+		Events  map[string]struct{ Schema string } `json:"x-events"`
+		Replies map[string]struct{ Schema string } `json:"x-replies"`
+	}
+	if err := json.Unmarshal(body, &raw); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{core.EventApp, core.EventTokenUpdated, core.EventTokenMoved, core.EventGameUpdated, core.EventReload, "error"} {
+		if _, ok := raw.Events[name]; !ok {
+			t.Errorf("x-events lacks %s", name)
+		}
+	}
+	for _, name := range []string{core.RequestUpdateToken, core.RequestCreateMessage, core.EventTokenMoved, core.RequestUpdateDoor} {
+		if _, ok := raw.Replies[name]; !ok {
+			t.Errorf("x-replies lacks %s", name)
+		}
+	}
+	for name, e := range raw.Events {
+		if s := doc.Components.Schemas[strings.TrimPrefix(e.Schema, "#/components/schemas/")]; s == nil || s.Value == nil {
+			t.Errorf("x-events %s: %q does not resolve", name, e.Schema)
+		}
+	}
+	for name, e := range raw.Replies {
+		if s := doc.Components.Schemas[strings.TrimPrefix(e.Schema, "#/components/schemas/")]; s == nil || s.Value == nil {
+			t.Errorf("x-replies %s: %q does not resolve", name, e.Schema)
+		}
+	}
+	// Derived from the Go type: a token's fields, and nothing else allowed.
+	token := doc.Components.Schemas["Token"].Value
+	for _, field := range []string{"id", "x", "y", "vision", "combatant", "size", "health"} {
+		if token.Properties[field] == nil {
+			t.Errorf("Token lacks %s", field)
+		}
+	}
+	if token.AdditionalProperties.Has == nil || *token.AdditionalProperties.Has {
+		t.Error("Token admits properties it does not list")
 	}
 }
