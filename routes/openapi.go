@@ -146,6 +146,9 @@ func openAPIDocument(sys *systems.System) obj {
 	var tags []obj
 	for _, kind := range sys.Kinds() {
 		name := typeName(kind.Name)
+		if _, taken := schemas[name]; taken {
+			name += "Entity" // a kind named like a wire shape (creature, token...) keeps both
+		}
 		tags = append(tags, obj{"name": kind.Collection, "description": kind.CollectionTitle + " (entity kind '" + kind.Name + "')"})
 		schemas[name] = entitySchema(kind)
 		schemas[name+"Row"] = listRowSchema(kind)
