@@ -204,7 +204,9 @@ func (d *wireDescription) checkResponse(req *http.Request, status int, header ht
 // error event's. A name the description does not list fails.
 func (d *wireDescription) checkFrame(m wsMsg) error {
 	component, ok := d.events[m.Name]
-	if reply, isReply := d.replies[m.Name]; isReply && len(m.ResponseID) > 0 {
+	// An answer has the request's responseId, or none when it is always
+	// answered (getAttribute): a name only x-replies lists is an answer.
+	if reply, isReply := d.replies[m.Name]; isReply && (len(m.ResponseID) > 0 || !ok) {
 		component, ok = reply, true
 	}
 	if !ok {
@@ -271,6 +273,7 @@ func TestDescriptionCatchesMismatches(t *testing.T) {
 		{Name: core.EventTokenMoved, Data: json.RawMessage(`{"ok":true}`), ResponseID: json.RawMessage(`"r1"`)},
 		{Name: core.EventTokenMoved, Data: json.RawMessage(`{"ok":true,"coalesced":true}`), ResponseID: json.RawMessage(`"r1"`)},
 		{Name: core.RequestGetAttribute, Data: json.RawMessage(`{"entityId":"e1"}`), ResponseID: json.RawMessage(`7`)},
+		frame(core.RequestGetAttribute, `{"entityId":"e1","attributes":{"str":9}}`), // answered without a requestId
 	} {
 		if err := d.checkFrame(ok); err != nil {
 			t.Errorf("%s %s: %v", ok.Name, ok.Data, err)
