@@ -63,8 +63,9 @@ func step(t *testing.T, name string, pages []*browserPage, fn func(t *testing.T)
 
 // TestTableTwoPlayers plays a round of the demo combat with two players
 // and a display: initiative, next turn, conditions, rolls typed and built
-// in the dice tray, a bad expression, a pointer, the ruler, an entity
-// link, pause, and a server restart.
+// in the dice tray, a bad expression, a pointer, the ruler and its rule
+// changed by a hot reload of the system, an entity link, pause, and a
+// server restart.
 func TestTableTwoPlayers(t *testing.T) {
 	sys := tableSystem(t, nil, withHiddenCombatant)
 	dataDir := t.TempDir()
@@ -318,6 +319,29 @@ func TestTableTwoPlayers(t *testing.T) {
 		measureRuler(t, a, 595, 525, 595+3*demoGrid, 525+4*demoGrid, 20, "ft")
 	})
 
+	step(t, "the ruler follows a hot reload of the system", all, func(t *testing.T) {
+		// The game master edits the system's diagonal rule while the pages
+		// are open: they read GET /api/system again on reload (issue 25).
+		entry := filepath.Join(sys, "system.lua")
+		lua, err := os.ReadFile(entry)
+		if err != nil {
+			t.Fatal(err)
+		}
+		edited := strings.Replace(string(lua), `diagonal = "equal"`, `diagonal = "alternate"`, 1)
+		if edited == string(lua) {
+			t.Fatal(`system.lua no longer says diagonal = "equal"`)
+		}
+		if err := os.WriteFile(entry, []byte(edited), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range players {
+			p.waitTable("the page reads the reloaded system's rule", `t.diagonal === "alternate"`)
+		}
+		// 5-10-5: the three diagonals count 1, 2, 1, and one straight
+		// step: 5 squares, 25 ft.
+		measureRuler(t, a, 595, 525, 595+3*demoGrid, 525+4*demoGrid, 25, "ft")
+	})
+
 	step(t, "an entity link opens the stat block", all, func(t *testing.T) {
 		hostSend(t, http.MethodPost, srv.URL+"/api/messages", `{"text": "Beware the [Cinder Hound](/monster/cinder-hound)"}`)
 		link := `document.querySelector('a[href$="/monster/cinder-hound"]')`
@@ -418,35 +442,6 @@ func TestTableRulerOnHexGrid(t *testing.T) {
 	x0, y0 := hexPointyCentre(demoGrid, 5, 6)
 	x1, y1 := hexPointyCentre(demoGrid, 7, 8)
 	measureRuler(t, p, x0, y0, x1, y1, 20, "ft")
-}
-
-// TestTableRulerFollowsSystemReload: the system's diagonal rule changes by
-// a hot reload (its folder edited while the server runs) and the open
-// player page's ruler counts the new way without a page reload: the page
-// reads GET /api/system again on reload (issue 25).
-func TestTableRulerFollowsSystemReload(t *testing.T) {
-	sys := tableSystem(t, nil, nil)
-	srv := StartServer(t, ServerOptions{Args: []string{"--system", sys}})
-	p := openTablePlayer(t, srv, "Player A", desktopSize, "")
-	// 3 cells east and 4 south: 4 squares when a diagonal counts one.
-	measureRuler(t, p, 595, 525, 595+3*demoGrid, 525+4*demoGrid, 20, "ft")
-
-	entry := filepath.Join(sys, "system.lua")
-	lua, err := os.ReadFile(entry)
-	if err != nil {
-		t.Fatal(err)
-	}
-	edited := strings.Replace(string(lua), `diagonal = "equal"`, `diagonal = "alternate"`, 1)
-	if edited == string(lua) {
-		t.Fatal(`system.lua no longer says diagonal = "equal"`)
-	}
-	if err := os.WriteFile(entry, []byte(edited), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	p.waitTable("the page reads the reloaded system's rule", `t.diagonal === "alternate"`)
-	// 5-10-5: the three diagonals count 1, 2, 1, and one straight step: 5
-	// squares, 25 ft.
-	measureRuler(t, p, 595, 525, 595+3*demoGrid, 525+4*demoGrid, 25, "ft")
 }
 
 // measureRuler measures from map point (x0, y0) to (x1, y1) with the
