@@ -27,6 +27,12 @@ func (s *server) getOpenAPI(w http.ResponseWriter, r *http.Request) {
 	}).serve(w, r)
 }
 
+// OpenAPIDocument is the description GET /api/openapi.json serves for
+// sys, for tools that need it without a running server (internal/tools/tsgen).
+func OpenAPIDocument(sys *systems.System) ([]byte, error) {
+	return json.Marshal(openAPIDocument(sys))
+}
+
 type obj = map[string]any
 
 func ref(name string) obj { return obj{"$ref": "#/components/schemas/" + name} }
@@ -73,6 +79,14 @@ func openAPIDocument(sys *systems.System) obj {
 		"/api/clients": obj{"get": obj{
 			"operationId": "getClients", "summary": "Clients connected over WebSocket", "tags": []string{"game"},
 			"responses": obj{"200": response("Connected clients", arrayOf(ref("Client")))},
+		}},
+		"/api/-/live": obj{"get": obj{
+			"operationId": "getLive", "summary": "The process answers HTTP", "tags": []string{"meta"},
+			"responses": obj{"200": response("Alive", ref("Health"))},
+		}},
+		"/api/-/ready": obj{"get": obj{
+			"operationId": "getReady", "summary": "The store answers and a game system is loaded", "tags": []string{"meta"},
+			"responses": obj{"200": response("Ready", ref("Health")), "503": errorResponse("The store does not answer, or no system is loaded")},
 		}},
 		"/api/openapi.json": obj{"get": obj{
 			"operationId": "getOpenAPI", "summary": "This description", "tags": []string{"meta"},
@@ -132,6 +146,9 @@ func openAPIDocument(sys *systems.System) obj {
 	var tags []obj
 	for _, kind := range sys.Kinds() {
 		name := typeName(kind.Name)
+		if _, taken := schemas[name]; taken {
+			name += "Entity" // a kind named like a wire shape (creature, token...) keeps both
+		}
 		tags = append(tags, obj{"name": kind.Collection, "description": kind.CollectionTitle + " (entity kind '" + kind.Name + "')"})
 		schemas[name] = entitySchema(kind)
 		schemas[name+"Row"] = listRowSchema(kind)
@@ -141,7 +158,7 @@ func openAPIDocument(sys *systems.System) obj {
 			"parameters": []obj{{"name": "schema", "in": "query", "description": "list: rows with the filter keys; basic: rows without them; model: stored entities; view: values as displayed",
 				"schema": obj{"type": "string", "enum": []string{schemaList, schemaBasic, schemaModel, schemaView}, "default": schemaList}}},
 			"responses": obj{
-				"200": response("The collection (ETag; 304 on If-None-Match)", obj{"oneOf": []obj{arrayOf(ref(name + "Row")), arrayOf(ref(name)), arrayOf(ref("EntityView"))}}),
+				"200": response("The collection (ETag; 304 on If-None-Match)", obj{"anyOf": []obj{arrayOf(ref(name + "Row")), arrayOf(ref(name)), arrayOf(ref("EntityView"))}}),
 				"304": response("Not modified", nil),
 				"400": errorResponse("Invalid schema"),
 			},
@@ -150,6 +167,7 @@ func openAPIDocument(sys *systems.System) obj {
 	}
 	tags = append(tags, obj{"name": "game"}, obj{"name": "combatants"}, obj{"name": "tokens"}, obj{"name": "messages"},
 		obj{"name": "import"}, obj{"name": "references"}, obj{"name": "meta"})
+	events, replies := eventSchemas(schemas)
 	return obj{
 		"openapi": "3.1.0",
 		"info": obj{
@@ -157,10 +175,13 @@ func openAPIDocument(sys *systems.System) obj {
 			"version": core.Version,
 			"description": "HTTP interface of the game companion with the game system " + sys.Name() + " " + sys.Version() + " loaded. No authentication; no DELETE; writes are refused cross-origin at CORS preflight. " +
 				"Everyone on this API is a player: hidden tokens and combatants do not exist for it (404), and combatants leave out the game master's notes. " +
-				"The WebSocket and every payload are described in the repository's docs/api.md.",
+				"The WebSocket's events are under x-events: each event name with the component schema of its data (Event<Name>); the answers to a client's requests under x-replies (Reply<Name>); every message is an Envelope. " +
+				"The repository's docs/api.md says when each is sent and how a client uses them.",
 		},
 		"tags":       tags,
 		"paths":      paths,
+		"x-events":   events,
+		"x-replies":  replies,
 		"components": obj{"schemas": schemas},
 	}
 }
@@ -175,7 +196,7 @@ func entityPaths(kind *systems.Kind, name string) obj {
 				{"name": "schema", "in": "query", "schema": obj{"type": "string", "enum": []string{schemaModel, schemaView}, "default": schemaModel}},
 				{"name": "references", "in": "query", "description": "Add the resolved linked entities under 'references'", "schema": obj{"type": "boolean", "default": false}},
 			},
-			"responses": obj{"200": response("The entity", obj{"oneOf": []obj{ref(name), ref("EntityView")}}),
+			"responses": obj{"200": response("The entity", obj{"anyOf": []obj{ref(name), ref("EntityView")}}),
 				"400": errorResponse("Invalid schema or references value"),
 				"404": errorResponse("No " + kind.Title + " with that id")},
 		},
@@ -236,9 +257,10 @@ var importErrorSchema = obj{"type": "object", "properties": obj{"error": obj{"ty
 // entitySchema is the stored model of an entity of kind.
 func entitySchema(kind *systems.Kind) obj {
 	return obj{
-		"type":        "object",
-		"description": kind.Title + ": an entity of kind '" + kind.Name + "'; its data keys are defined by the system",
-		"required":    []string{"id", "name"},
+		"type":          "object",
+		"x-system-kind": kind.Name,
+		"description":   kind.Title + ": an entity of kind '" + kind.Name + "'; its data keys are defined by the system",
+		"required":      []string{"id", "name"},
 		"properties": obj{
 			"id": obj{"type": "string"}, "kind": obj{"type": "string", "const": kind.Name}, "system": obj{"type": "string"},
 			"name": obj{"type": "string"}, "slug": obj{"type": "string"}, "type": obj{"type": "string"},
@@ -258,38 +280,27 @@ func listRowSchema(kind *systems.Kind) obj {
 	for _, f := range kind.Filters {
 		props[f] = obj{"description": "filter key copied from data (schema=list only)"}
 	}
-	return obj{"type": "object", "required": []string{"id", "kind", "name", "slug"}, "properties": props}
+	return obj{"type": "object", "x-system-kind": kind.Name, "required": []string{"id", "kind", "name", "slug"}, "properties": props}
 }
 
 // baseSchemas are the shapes that do not depend on the system.
 func baseSchemas() obj {
 	str := obj{"type": "string"}
-	num := obj{"type": "number"}
-	boolean := obj{"type": "boolean"}
-	return obj{
-		"Error": obj{"type": "object", "required": []string{"message"}, "properties": obj{"message": str}},
-		"Client": obj{"type": "object", "properties": obj{
-			"channel": obj{"type": "integer"}, "address": str, "name": str, "color": obj{"type": "string", "pattern": "^#[0-9a-fA-F]{6}$"},
-			"screenWidth": num, "screenHeight": num, "runMode": str, "device": str, "mapCenterX": num, "mapCenterY": num, "mapZoom": num}},
-		"Snapshot": obj{"type": "object", "required": []string{"version", "build", "game", "messages", "trackedObjects", "paused"}, "properties": obj{
-			"version": str, "build": num, "game": ref("Game"), "map": obj{"type": "object"}, "screen": obj{"type": "object"},
-			"messages": arrayOf(ref("Message")), "trackedObjects": arrayOf(obj{"type": "object"}), "paused": boolean}},
-		"Game": obj{"type": "object", "properties": obj{"round": num, "turn": num, "started": boolean, "combatantId": str,
-			"initiativeId": str, "combatants": arrayOf(ref("Combatant"))}},
+	// Written here: the shapes not marshalled from one Go type (an error
+	// body, the system document the system builds, input).
+	written := obj{
+		"Error": obj{"type": "object", "required": []string{"message"}, "additionalProperties": false, "properties": obj{"message": str}},
 		"System": obj{"type": "object", "required": []string{"id", "name", "definitions"}, "properties": obj{
 			"id": str, "name": str, "config": obj{"type": "object"}, "settings": obj{"type": "object"},
 			"definitions": obj{"type": "object", "properties": obj{"entities": obj{"type": "object"}, "types": obj{"type": "object"}}}}},
 		"EntityView": obj{"type": "object", "description": "schema=view: values as the application displays them",
 			"required": []string{"id", "kind", "name", "slug"}, "properties": obj{"id": str, "kind": str, "name": str, "slug": str}},
-		"Combatant": obj{"type": "object", "required": []string{"id"}, "properties": obj{
-			"id": str, "name": str, "label": str, "role": obj{"type": "string", "enum": []string{core.RoleHostile, core.RoleFriendly, core.RoleNeutral}},
-			"hidden": boolean, "initiative": arrayOf(obj{"type": "object"}), "data": obj{"type": "object"}, "entityId": str}},
-		"Token": obj{"type": "object", "required": []string{"id"}, "properties": obj{
-			"id": str, "name": str, "x": num, "y": num, "scale": num, "width": num, "height": num, "rotation": num, "hidden": boolean}},
 		"MessageInput": obj{"type": "object", "required": []string{"text"}, "properties": obj{
 			"text": obj{"type": "string", "minLength": 1}, "type": str, "source": str, "color": str, "creature": str}},
-		"Message": obj{"type": "object", "required": []string{"id", "text", "campaign", "created"}, "properties": obj{
-			"id": str, "type": str, "source": str, "text": str, "rolls": arrayOf(obj{"type": "object"}),
-			"campaign": str, "created": obj{"type": "string", "format": "date-time"}}},
 	}
+	schemas := wireSchemas() // the shapes derived from Go types (openapi_shapes.go)
+	for name, schema := range written {
+		schemas[name] = schema
+	}
+	return schemas
 }

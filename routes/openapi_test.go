@@ -2,11 +2,16 @@ package routes
 
 import (
 	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/vttapp/companion/core"
 	"github.com/vttapp/companion/internal/testkit"
+	"github.com/vttapp/companion/systems"
 )
 
 func TestOpenAPIDescribesTheLoadedSystem(t *testing.T) {
@@ -73,5 +78,92 @@ func TestOpenAPISaysHiddenIsNotFound(t *testing.T) {
 	}
 	if !strings.Contains(doc.Info.Description, "hidden tokens and combatants do not exist") {
 		t.Errorf("info.description does not say what players never see: %q", doc.Info.Description)
+	}
+}
+
+// TestOpenAPIIndexesTheWebSocket: x-events and x-replies name a component
+// for every event the server sends and every request it answers, and each
+// resolves in the served document.
+func TestOpenAPIIndexesTheWebSocket(t *testing.T) {
+	e := newEnv(t, envOptions{})
+	body := e.do(t, "GET", "/api/openapi.json", "").body
+	doc, err := openapi3.NewLoader().LoadFromData(body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var raw struct {
+		Events  map[string]struct{ Schema string } `json:"x-events"`
+		Replies map[string]struct{ Schema string } `json:"x-replies"`
+	}
+	if err := json.Unmarshal(body, &raw); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{core.EventApp, core.EventTokenUpdated, core.EventTokenMoved, core.EventGameUpdated, core.EventReload, "error"} {
+		if _, ok := raw.Events[name]; !ok {
+			t.Errorf("x-events lacks %s", name)
+		}
+	}
+	for _, name := range []string{core.RequestUpdateToken, core.RequestCreateMessage, core.EventTokenMoved, core.RequestUpdateDoor} {
+		if _, ok := raw.Replies[name]; !ok {
+			t.Errorf("x-replies lacks %s", name)
+		}
+	}
+	for name, e := range raw.Events {
+		if s := doc.Components.Schemas[strings.TrimPrefix(e.Schema, "#/components/schemas/")]; s == nil || s.Value == nil {
+			t.Errorf("x-events %s: %q does not resolve", name, e.Schema)
+		}
+	}
+	for name, e := range raw.Replies {
+		if s := doc.Components.Schemas[strings.TrimPrefix(e.Schema, "#/components/schemas/")]; s == nil || s.Value == nil {
+			t.Errorf("x-replies %s: %q does not resolve", name, e.Schema)
+		}
+	}
+	// Derived from the Go type: a token's fields, and nothing else allowed.
+	token := doc.Components.Schemas["Token"].Value
+	for _, field := range []string{"id", "x", "y", "vision", "combatant", "size", "health"} {
+		if token.Properties[field] == nil {
+			t.Errorf("Token lacks %s", field)
+		}
+	}
+	if token.AdditionalProperties.Has == nil || *token.AdditionalProperties.Has {
+		t.Error("Token admits properties it does not list")
+	}
+}
+
+// TestOpenAPIKindNamedLikeAWireShape: a system kind named like a wire
+// shape (creature) gets its own schema name and leaves the shape whole.
+func TestOpenAPIKindNamedLikeAWireShape(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.CopyFS(dir, os.DirFS("testdata/minisys")); err != nil {
+		t.Fatal(err)
+	}
+	lua, err := os.ReadFile(filepath.Join(dir, "system.lua"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lua = []byte(strings.NewReplacer(`"widget"`, `"creature"`, `"widgets"`, `"creatures"`).Replace(string(lua)))
+	if err := os.WriteFile(filepath.Join(dir, "system.lua"), lua, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(filepath.Join(dir, "templates", "widget.html"), filepath.Join(dir, "templates", "creature.html")); err != nil {
+		t.Fatal(err)
+	}
+	sys, err := systems.Load(os.DirFS(dir), systems.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, err := OpenAPIDocument(sys)
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := openapi3.NewLoader().LoadFromData(body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := doc.Components.Schemas["Creature"]; c == nil || c.Value.Properties["uid"] == nil {
+		t.Error("the wire's Creature was replaced by the system's kind")
+	}
+	if doc.Components.Schemas["CreatureEntity"] == nil || doc.Components.Schemas["CreatureEntityRow"] == nil {
+		t.Error("the kind creature has no schema of its own")
 	}
 }

@@ -60,6 +60,13 @@ func (c *apiClient) do(method, path, body string, headers ...string) apiReply {
 	if err != nil {
 		c.t.Fatalf("%s %s: reading body: %v", method, path, err)
 	}
+	// Every answer is also checked against the description the server serves
+	// (openapi_validate_test.go).
+	if d := servedDescription(c.t, c.http, c.base); d != nil {
+		if err := d.checkResponse(req, resp.StatusCode, resp.Header, data); err != nil {
+			c.t.Errorf("%s %s answered %d, which contradicts the served description: %v\n  body: %.400s", method, path, resp.StatusCode, err, data)
+		}
+	}
 	return apiReply{status: resp.StatusCode, header: resp.Header, body: data}
 }
 

@@ -41,7 +41,8 @@ type tableState struct {
 		Units    string    `json:"units"`
 		Text     string    `json:"text"`
 	} `json:"ruler"`
-	Panel *struct {
+	Diagonal string `json:"diagonal"`
+	Panel    *struct {
 		Kind  string `json:"kind"`
 		Title string `json:"title"`
 		URL   string `json:"url"`

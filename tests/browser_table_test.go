@@ -13,6 +13,8 @@ import (
 	"image"
 	"math"
 	"net/http"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -61,8 +63,9 @@ func step(t *testing.T, name string, pages []*browserPage, fn func(t *testing.T)
 
 // TestTableTwoPlayers plays a round of the demo combat with two players
 // and a display: initiative, next turn, conditions, rolls typed and built
-// in the dice tray, a bad expression, a pointer, the ruler, an entity
-// link, pause, and a server restart.
+// in the dice tray, a bad expression, a pointer, the ruler and its rule
+// changed by a hot reload of the system, an entity link, pause, and a
+// server restart.
 func TestTableTwoPlayers(t *testing.T) {
 	t.Parallel()
 	sys := tableSystem(t, nil, withHiddenCombatant)
@@ -318,6 +321,29 @@ func TestTableTwoPlayers(t *testing.T) {
 		// 3 cells east and 4 south: 4 squares when a diagonal counts one
 		// (the 5e default), 20 ft; straight-line would be 25 ft.
 		measureRuler(t, a, 595, 525, 595+3*demoGrid, 525+4*demoGrid, 20, "ft")
+	})
+
+	step(t, "the ruler follows a hot reload of the system", all, func(t *testing.T) {
+		// The game master edits the system's diagonal rule while the pages
+		// are open: they read GET /api/system again on reload (issue 25).
+		entry := filepath.Join(sys, "system.lua")
+		lua, err := os.ReadFile(entry)
+		if err != nil {
+			t.Fatal(err)
+		}
+		edited := strings.Replace(string(lua), `diagonal = "equal"`, `diagonal = "alternate"`, 1)
+		if edited == string(lua) {
+			t.Fatal(`system.lua no longer says diagonal = "equal"`)
+		}
+		if err := os.WriteFile(entry, []byte(edited), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range players {
+			p.waitTable("the page reads the reloaded system's rule", `t.diagonal === "alternate"`)
+		}
+		// 5-10-5: the three diagonals count 1, 2, 1, and one straight
+		// step: 5 squares, 25 ft.
+		measureRuler(t, a, 595, 525, 595+3*demoGrid, 525+4*demoGrid, 25, "ft")
 	})
 
 	step(t, "an entity link opens the stat block", all, func(t *testing.T) {

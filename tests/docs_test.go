@@ -199,3 +199,46 @@ func TestDocsStayInsideTheRepository(t *testing.T) {
 		}
 	}
 }
+
+// TestAddingAFieldWalkThroughIsTrue: every file the "Wire shapes" and
+// "Adding a field" sections of docs/architecture.md name exists, and the
+// Go identifiers they cite in routes are declared there, so the
+// walk-through cannot drift from the code.
+func TestAddingAFieldWalkThroughIsTrue(t *testing.T) {
+	doc := readDoc(t, "../docs/architecture.md")
+	var section string
+	for _, title := range []string{"\n## Wire shapes\n", "\n## Adding a field\n"} {
+		start := strings.Index(doc, title)
+		if start < 0 {
+			t.Fatalf("docs/architecture.md has no %q section", strings.TrimSpace(title))
+		}
+		part := doc[start+len(title):]
+		if end := strings.Index(part, "\n## "); end >= 0 {
+			part = part[:end]
+		}
+		section += part
+	}
+	routesSource := ""
+	for _, f := range []string{"../routes/openapi.go", "../routes/openapi_shapes.go", "../routes/openapi_events.go"} {
+		routesSource += readDoc(t, f)
+	}
+	paths, names := 0, 0
+	for _, m := range regexp.MustCompile("`([^`]+)`").FindAllStringSubmatch(section, -1) {
+		item := strings.TrimSuffix(m[1], "/")
+		switch {
+		case strings.Contains(item, "/") && !strings.ContainsAny(item, " *<") && item != "encoding/json":
+			paths++
+			if _, err := os.Stat(filepath.Join("..", item)); err != nil {
+				t.Errorf("the walk-through names %s, which does not exist", item)
+			}
+		case regexp.MustCompile(`^(fieldNotes|wireShapes|wireEvents|wireReplies)$`).MatchString(item):
+			names++
+			if !strings.Contains(routesSource, item+" = ") {
+				t.Errorf("the walk-through cites %s, which routes does not declare", item)
+			}
+		}
+	}
+	if paths < 8 || names < 2 {
+		t.Fatalf("the walk-through names %d files and %d identifiers: the test no longer reads it", paths, names)
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -55,7 +56,8 @@ func (wsRoller) RollText(text string) (string, []json.RawMessage, bool, error) {
 		return text, nil, false, nil
 	}
 	expr := text[start+2 : end]
-	roll, _ := json.Marshal(map[string]any{"formula": expr, "total": expr})
+	total, _ := strconv.ParseFloat(expr, 64) // a number, as the dice engine writes it
+	roll, _ := json.Marshal(map[string]any{"formula": expr, "total": total})
 	return text[:start] + expr + text[end+2:], []json.RawMessage{roll}, false, nil
 }
 
@@ -68,6 +70,9 @@ type wsEnv struct {
 	public *httptest.Server
 	host   *httptest.Server
 	logs   *testkit.LogBuffer
+	// shapesUnchecked turns off the check of received frames against the
+	// description, for a test that publishes frames of its own making.
+	shapesUnchecked bool
 }
 
 func newWSEnv(t testing.TB, opts hub.Options) *wsEnv {
@@ -180,6 +185,10 @@ func (e *wsEnv) dial(t testing.TB, path string, header http.Header) *wsClient {
 		t.Fatalf("dial %s: %v (status %d)", path, err, status)
 	}
 	c := &wsClient{t: t, conn: conn, in: make(chan wsMsg, 4096), ended: make(chan error, 1)}
+	// Every frame is checked against the description's events
+	// (openapi_validate_test.go); mismatches are reported at the end.
+	desc, checker := eventDescription(t), &frameChecker{off: e.shapesUnchecked}
+	t.Cleanup(func() { checker.report(t) })
 	go func() {
 		for {
 			_, data, err := conn.ReadMessage()
@@ -194,6 +203,7 @@ func (e *wsEnv) dial(t testing.TB, path string, header http.Header) *wsClient {
 				close(c.in)
 				return
 			}
+			checker.check(desc, m)
 			c.in <- m
 		}
 	}()

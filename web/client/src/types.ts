@@ -1,37 +1,41 @@
-// Shapes the client reads, from the public contract (companion-interface.md)
-// and the resource shapes. Every field a server may leave out is optional:
-// the client draws what it gets and never trusts a field to be there.
+// Shapes the client reads. The wire shapes come from wire.gen.ts, which
+// internal/tools/tsgen generates from the server's OpenAPI description
+// (GET /api/openapi.json, derived from the Go types the server marshals):
+// a field the server renames or drops no longer type-checks here. Every
+// field a server may leave out is optional (Loose): the client draws what
+// it gets and never trusts a field to be there, since it also talks to
+// older servers. Refine narrows a wire field the client reads more
+// precisely (a free-form object, a string that is one of a few values);
+// it refuses a field the wire does not have.
+import type * as Wire from "./wire.gen";
+
+export type { ServerEvents } from "./wire.gen";
 
 export type GridType = "square" | "hexFlat" | "hexPointy";
 export type Interaction = "none" | "token" | "all";
 export type DragState = "start" | "control" | "end" | "block" | "cancel";
 
-/** One visibility polygon computed by the server (flat x,y list, map coordinates). */
-export interface Sight {
-  key: string;
-  x: number;
-  y: number;
-  polygon: number[];
-}
+/** A wire shape with every field optional except those named. */
+type Loose<T, Required extends keyof T = never> = Partial<T> & Pick<T, Required>;
 
+/** Loose<T>, with the fields of R read as R says; R may only name fields of T. */
+type Refine<T, R, Required extends keyof T = never> = Omit<Loose<T, Required>, keyof R> &
+  (Exclude<keyof R, keyof T> extends never ? R : { notOnTheWire: Exclude<keyof R, keyof T> });
+
+/** One visibility polygon computed by the server (flat x,y list, map coordinates). */
+export type Sight = Refine<Wire.Sight, { polygon: number[] }, "key" | "x" | "y">;
+
+// Asset, Aura, Tile, Marker, Drawing, AreaEffect and Measurement are free
+// objects on the wire (the server stores them as the content gives them:
+// core.Object), so their fields are the content format's and are written
+// here.
 export interface Asset {
   id?: string;
   resource?: string;
   type?: string;
 }
 
-export interface Vision {
-  enabled?: boolean;
-  light?: boolean;
-  lightRadiusMin?: number;
-  lightRadiusMax?: number;
-  lightColor?: string;
-  lightOpacity?: number;
-  dark?: boolean;
-  darkRadiusMin?: number;
-  darkRadiusMax?: number;
-  sight?: Sight | null;
-}
+export type Vision = Refine<Wire.Vision, { sight?: Sight | null }>;
 
 export interface Aura {
   id: string;
@@ -41,60 +45,20 @@ export interface Aura {
   radius?: number;
 }
 
-export interface Combatant {
-  id: string;
-  tokenId?: string;
-  bloodied?: boolean;
-  defeated?: boolean;
-  dead?: boolean;
-  hidden?: boolean;
-}
+/** A combatant as the map reads it; dead comes from other servers (this one sends it on tokens). */
+export type Combatant = Loose<Wire.Combatant, "id"> & { dead?: boolean };
 
-export interface Token {
-  id: string;
-  name?: string;
-  label?: string;
-  role?: string;
-  x: number;
-  y: number;
-  scale?: number;
-  width?: number;
-  height?: number;
-  style?: string;
-  rotation?: number;
-  elevation?: number;
-  hidden?: boolean;
+export type Token = Refine<Wire.Token, {
   asset?: Asset | null;
-  image?: string | null;
   vision?: Vision | null;
   auras?: Aura[];
-  player?: boolean;
-  bloodied?: boolean;
-  dead?: boolean;
   combatant?: Combatant | null;
   entityId?: string | null;
-}
+}, "id" | "x" | "y">;
 
-export interface Light {
-  id: string;
-  enabled?: boolean;
-  radiusMin?: number;
-  radiusMax?: number;
-  color?: string;
-  opacity?: number;
-  alwaysVisible?: boolean;
-  x: number;
-  y: number;
-  sight?: Sight | null;
-}
+export type Light = Refine<Wire.Light, { sight?: Sight | null }, "id" | "x" | "y">;
 
-export interface Wall {
-  id: string;
-  data: number[];
-  type?: string;
-  side?: string;
-  door?: "closed" | "open" | "locked";
-}
+export type Wall = Refine<Wire.Wall, { data: number[] }, "id">;
 
 export interface Tile {
   id: string;
@@ -158,33 +122,9 @@ export interface Measurement {
   data: number[];
 }
 
-export interface MapData {
-  id: string;
-  name?: string;
-  gridSize?: number;
-  gridOffsetX?: number;
-  gridOffsetY?: number;
-  gridColor?: string;
-  gridVisible?: boolean;
-  gridScale?: number;
-  gridUnits?: string;
+export type MapData = Refine<Wire.Map, {
   gridType?: GridType | string;
   gridStyle?: "solid" | "corners" | string;
-  gridOpacity?: number;
-  image?: string;
-  video?: string;
-  scale?: number;
-  x?: number;
-  y?: number;
-  zoom?: number;
-  width?: number;
-  height?: number;
-  fogOfWar?: boolean;
-  fogExploration?: boolean;
-  fog?: string;
-  lineOfSight?: boolean;
-  losDaylight?: number;
-  losVisionLimit?: number;
   walls?: Wall[];
   drawings?: Drawing[];
   markers?: Marker[];
@@ -193,39 +133,22 @@ export interface MapData {
   areaEffects?: AreaEffect[];
   lights?: Light[];
   measurements?: Measurement[];
-}
+}, "id">;
 
-export interface Screen {
-  mapId?: string;
-  interaction?: string;
-  remoteInteraction?: boolean;
-  sharedVision?: string;
-  fog?: boolean;
-}
+export type Screen = Loose<Wire.Screen>;
 
-export interface Snapshot {
-  version?: string;
-  build?: number;
+export type Snapshot = Refine<Wire.Snapshot, {
   game?: { combatants?: Combatant[] } | null;
   map?: MapData | null;
   screen?: Screen | null;
-  paused?: boolean;
-}
+}>;
 
 /** A drag as it travels over the WebSocket (contract: Movement). */
-export interface Movement {
-  id: string;
-  x: number;
-  y: number;
+export type Movement = Refine<Wire.Movement, {
   state: DragState;
   polygon?: number[];
   path?: number[];
-  source?: { id?: string; name?: string; color?: string };
-}
+  source?: Partial<Wire.EventSource>;
+}, "id" | "x" | "y">;
 
-export interface Envelope {
-  name: string;
-  data?: unknown;
-  requestId?: string;
-  responseId?: string;
-}
+export type Envelope = Refine<Wire.Envelope, { data?: unknown }, "name">;

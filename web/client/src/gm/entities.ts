@@ -74,10 +74,16 @@ export class EntityPicker {
     this.loadKinds();
   }
 
+  /** Reads the system's collections again: a reload may have changed them. */
+  reloadKinds(): Promise<void> {
+    return this.loadKinds();
+  }
+
   private async loadKinds(): Promise<void> {
     try {
       const sys = await hostAPI<{ kinds?: Kind[] }>("GET", "system");
       const kinds = sys.kinds ?? [];
+      const chosen = this.select.value;
       this.select.replaceChildren(...kinds.map((k) => {
         const o = document.createElement("option");
         o.value = k.collection;
@@ -85,7 +91,8 @@ export class EntityPicker {
         return o;
       }));
       const monsters = kinds.find((k) => /monster/i.test(k.collection));
-      if (monsters) this.select.value = monsters.collection;
+      if (kinds.some((k) => k.collection === chosen)) this.select.value = chosen;
+      else if (monsters) this.select.value = monsters.collection;
       await this.load();
     } catch (err) {
       this.say((err as Error).message, true);

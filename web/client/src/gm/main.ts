@@ -104,7 +104,7 @@ async function start(root: HTMLElement): Promise<void> {
   }
   overlay.attach(renderer);
   tools.attach(renderer, document.getElementById("gm-tools")!);
-  new EntityPicker(document.getElementById("gm-picker")!, store, () => renderer, say);
+  const picker = new EntityPicker(document.getElementById("gm-picker")!, store, () => renderer, say);
 
   for (const id of ["gm-walls", "gm-lights", "gm-frames"]) {
     document.getElementById(id)!.addEventListener("change", () => {
@@ -165,7 +165,10 @@ async function start(root: HTMLElement): Promise<void> {
     },
     onMessage(env) {
       const name = env.name;
-      if (name === "reload") resync();
+      if (name === "reload") {
+        resync();
+        picker.reloadKinds(); // the system's collections may have changed
+      }
       else if (name === "screenUpdated" || name === "mapLoaded") {
         const id = (env.data as { mapId?: string; id?: string } | null)?.[name === "mapLoaded" ? "id" : "mapId"] ?? "";
         if (name === "screenUpdated") store.apply(name, env.data);

@@ -57,6 +57,7 @@ export class TableUI {
   readonly pointers: PointerLayer;
   readonly ruler: Ruler;
   private diagonal: Diagonal = "equal";
+  private systemFetches = 0;
   private offline = document.createElement("p");
   private phoneTab: "map" | "initiative" | "chat" = "map";
   private phone = window.matchMedia("(max-width: 600px)");
@@ -106,11 +107,18 @@ export class TableUI {
     r.app.renderer.on("resize", follow);
   }
 
+  /**
+   * Reads the system's ruler rule and entity kinds: at start, and again after
+   * every reload (a hot reload of the system may change both). Only the
+   * newest answer applies when two overlap.
+   */
   private async fetchSystem(): Promise<void> {
+    const seq = ++this.systemFetches;
     try {
       const res = await fetch("/api/system", { headers: { Accept: "application/json" } });
-      if (!res.ok) return;
+      if (!res.ok || seq !== this.systemFetches) return;
       const sys = await res.json();
+      if (seq !== this.systemFetches) return;
       this.diagonal = diagonalRule(sys?.config?.measurement?.diagonal);
       const kinds = sys?.definitions?.entities;
       if (kinds && typeof kinds === "object") setEntityKinds(Object.keys(kinds));
@@ -126,6 +134,7 @@ export class TableUI {
   /** One envelope from the socket; replies to our own requests are handled here. */
   onEnvelope(env: Envelope): void {
     if (env.responseId && this.chat.reply(String(env.responseId), env.name, env.data)) return;
+    if (env.name === "reload") this.fetchSystem();
     this.state.apply(env.name, env.data);
   }
 
@@ -276,6 +285,7 @@ export class TableUI {
       queued: this.chat.queue.length,
       pointers: this.pointers.list(),
       ruler: this.ruler.view(),
+      diagonal: this.diagonal,
       panel: this.screen.panelInfo,
       pausedCover: !this.screen.pausedCover.hidden,
       lightbox: !this.screen.lightbox.hidden,
