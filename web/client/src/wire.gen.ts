@@ -314,6 +314,7 @@ export interface Map {
   gridOffsetX: number;
   gridOffsetY: number;
   gridOpacity: number;
+  gridPending?: boolean;
   gridScale: number;
   gridSize: number;
   gridStyle: string;
