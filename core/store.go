@@ -80,4 +80,14 @@ type Tx interface {
 	AddMessage(m *Message) error
 	// RecentMessages returns the n most recent messages, oldest first.
 	RecentMessages(campaignID string, n int) ([]*Message, error)
+
+	// Seats lists the seats stored for a campaign, every campaign's when
+	// campaignID is empty (seats.go); a seat goes with its campaign.
+	Seats(campaignID string) ([]*Seat, error)
+	// PutSeat stores the seat of s.EntityID in s.Campaign (which must exist).
+	PutSeat(s *Seat) error
+	// Access returns the join key's state (off, with no key, when none was
+	// stored yet); PutAccess replaces it.
+	Access() (*JoinAccess, error)
+	PutAccess(a *JoinAccess) error
 }
