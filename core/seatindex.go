@@ -116,3 +116,12 @@ func (s *Service) loadSeats(ctx context.Context) error {
 	}
 	return Conflictf("the seats kept changing while they were read; try again")
 }
+
+// SeatHeldID returns the id of the character whose seat a token hash
+// holds, "" when none.
+func (s *Service) SeatHeldID(hash string) string {
+	if seat := s.seatHeld(hash); seat != nil {
+		return seat.EntityID
+	}
+	return ""
+}

@@ -2,12 +2,6 @@ package core
 
 import "context"
 
-// EventAccessChanged tells the hub that the join key changed (turned on or
-// off, new keys, a pass revoked): it drops the connections whose
-// credential no longer admits them. Its data is AccessChanged; no key is
-// in it. Players never receive it.
-const EventAccessChanged = "accessChanged"
-
 // AccessChanged is the data of accessChanged.
 type AccessChanged struct {
 	Enabled bool `json:"enabled"`

@@ -573,11 +573,6 @@ func (s *Service) EndTurn(ctx context.Context, who Actor) (*Game, error) {
 	})
 }
 
-// EventInitiativeRequested asks seated players to roll their initiative
-// (rollInitiative): sent when combat starts, and when the game master
-// asks. Its data is InitiativeRequest.
-const EventInitiativeRequested = "initiativeRequested"
-
 // InitiativeRequest names the combatants asked to roll and their seats
 // (the characters' ids): a client rolls when its seat is listed.
 type InitiativeRequest struct {

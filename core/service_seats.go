@@ -7,11 +7,6 @@ import (
 	"strings"
 )
 
-// EventSeatsUpdated is broadcast after any seat changes: the seat list as
-// everyone reads it (SeatList). Those who lost their seat learn it from
-// the hub (seatChanged, to them alone).
-const EventSeatsUpdated = "seatsUpdated"
-
 // HostSeat is a seat as the game master reads it: the public view and the
 // tokens the seat controls besides its character's.
 type HostSeat struct {
@@ -182,6 +177,15 @@ func (s *Service) HostSeats(ctx context.Context) ([]HostSeat, error) {
 	return out, err
 }
 
+// mayHoldSeat refuses a spectator or a player display a seat.
+func (a Actor) mayHoldSeat() error {
+	switch a.Role {
+	case ClientSpectator, ClientDisplay:
+		return Forbiddenf("a %s cannot take a seat", a.Role)
+	}
+	return nil
+}
+
 // changeSeats runs a change of seats in one transaction and publishes the
 // seat list after it; the index of held seats follows the commit.
 func (s pinned) changeSeats(ctx context.Context, change func(tx Tx, t *seatTable) ([]*Seat, []Event, error)) error {
@@ -212,9 +216,8 @@ func (s pinned) changeSeats(ctx context.Context, change func(tx Tx, t *seatTable
 // so is a spectator or a display asking. Taking a seat frees the one the
 // player held before.
 func (s *Service) TakeSeat(ctx context.Context, who Actor, seatID, player string) (*TakenSeat, error) {
-	switch who.Role {
-	case ClientSpectator, ClientDisplay:
-		return nil, Forbiddenf("a %s cannot take a seat", who.Role)
+	if err := who.mayHoldSeat(); err != nil {
+		return nil, err
 	}
 	name, err := playerName(cmp.Or(strings.TrimSpace(player), who.Name))
 	if err != nil {
@@ -247,7 +250,29 @@ func (s *Service) TakeSeat(ctx context.Context, who Actor, seatID, player string
 
 // ResumeSeat finds the seat a seat token holds (a player coming back after
 // a reload or a restart). A token whose seat was freed opens nothing.
-func (s *Service) ResumeSeat(ctx context.Context, token string) (*TakenSeat, error) {
+func (s *Service) ResumeSeat(ctx context.Context, who Actor, token string) (*TakenSeat, error) {
+	if err := who.mayHoldSeat(); err != nil {
+		return nil, err
+	}
+	return s.seatByHash(ctx, SeatHash(token))
+}
+
+// MySeat returns the seat the actor's seat token holds, nil when none.
+func (s *Service) MySeat(ctx context.Context, who Actor) (*SeatView, error) {
+	if who.Seat == "" {
+		return nil, nil
+	}
+	taken, err := s.seatByHash(ctx, who.Seat)
+	if IsNotFound(err) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &taken.Seat, nil
+}
+
+func (s *Service) seatByHash(ctx context.Context, hash string) (*TakenSeat, error) {
 	p := s.pin()
 	var out *TakenSeat
 	err := p.store.View(ctx, func(tx Tx) error {
@@ -255,7 +280,7 @@ func (s *Service) ResumeSeat(ctx context.Context, token string) (*TakenSeat, err
 		if err != nil {
 			return err
 		}
-		st := t.heldBy(SeatHash(token))
+		st := t.heldBy(hash)
 		if st == nil {
 			return NotFoundf("this seat token holds no seat (the seat was freed): pick a seat again")
 		}

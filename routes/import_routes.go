@@ -23,6 +23,12 @@ func mountImport(r chi.Router, cfg Config) {
 			writeImportError(w, http.StatusServiceUnavailable, "Import is not available on this server")
 			return
 		}
+		if cfg.Service != nil {
+			if err := cfg.Service.PlayerAs(actorOf(req)).RefuseSpectator("offer imports"); err != nil {
+				writeImportError(w, http.StatusForbidden, core.MessageOf(err))
+				return
+			}
+		}
 		src, err := imports.ParseImportRequest(req)
 		if err != nil {
 			writeImportError(w, http.StatusBadRequest, importMessage(err))
