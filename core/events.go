@@ -108,7 +108,7 @@ const (
 	EventInitiativeRequested = "initiativeRequested"
 	// EventAccessChanged tells the hub and the host console that the join
 	// key changed (AccessChanged; no key in it); players never receive it.
-	EventAccessChanged = "accessChanged"
+	EventAccessChanged     = "accessChanged"
 	RequestTakeSeat        = "takeSeat"
 	RequestLeaveSeat       = "leaveSeat"
 	RequestSetRole         = "setRole"

@@ -21,7 +21,7 @@ func TestActionFormula(t *testing.T) {
 		{"1d8+3", 1, false, 20, "1d8+3"}, // no d20: no advantage, no marks
 		{"1d8+3", 0, true, 0, "2d8+3"},
 		{"2d6+1d8[fire]+4", 0, true, 0, "4d6+2d8[fire]+4"},
-		{"(1d4)d6+2", 0, true, 0, "(1d4)d6+2"}, // a count that is an expression stays
+		{"(1d4)d6+2", 0, true, 0, "(1d4)d6+2"},     // a count that is an expression stays
 		{"1d20+1d20", 1, false, 0, "2d20kh1+1d20"}, // the first lone d20 only
 		{"2d20kh1+3", 1, false, 0, "2d20kh1+3"},    // already has modifiers: left alone
 		{"1d6+2 # fire", 0, true, 0, "2d6+2"},
