@@ -19,15 +19,15 @@ import (
 // device can accept it.
 func mountImport(r chi.Router, cfg Config) {
 	r.Post("/api/import", func(w http.ResponseWriter, req *http.Request) {
-		if cfg.Imports == nil {
-			writeImportError(w, http.StatusServiceUnavailable, "Import is not available on this server")
-			return
-		}
 		if cfg.Service != nil {
 			if err := cfg.Service.PlayerAs(actorOf(req)).RefuseSpectator("offer imports"); err != nil {
 				writeImportError(w, http.StatusForbidden, core.MessageOf(err))
 				return
 			}
+		}
+		if cfg.Imports == nil {
+			writeImportError(w, http.StatusServiceUnavailable, "Import is not available on this server")
+			return
 		}
 		src, err := imports.ParseImportRequest(req)
 		if err != nil {

@@ -274,11 +274,9 @@ func (h *Hub) Kick(ctx context.Context, channel int) (*Kicked, error) {
 	target.mu.Lock()
 	seat, pass := target.seat, target.grant.Pass
 	target.mu.Unlock()
-	newKeys, err := h.svc.Kick(ctx, seat, pass)
-	if err != nil {
-		return nil, err
-	}
-	out := &Kicked{NewKeys: newKeys}
+	// Its connections close first, with the kick's code: the change of
+	// keys below would otherwise close them as "key changed".
+	out := &Kicked{}
 	h.mu.RLock()
 	var gone []*conn
 	for c := range h.conns {
@@ -297,6 +295,11 @@ func (h *Hub) Kick(ctx context.Context, channel int) (*Kicked, error) {
 		c.close(CloseKicked, "removed by the game master")
 		out.Closed++
 	}
+	newKeys, err := h.svc.Kick(ctx, seat, pass)
+	if err != nil {
+		return nil, err
+	}
+	out.NewKeys = newKeys
 	cl := target.snapshot()
 	h.log.Info("websocket client kicked", "channel", cl.Channel, "address", cl.Address, "closed", out.Closed, "newKeys", newKeys)
 	return out, nil
