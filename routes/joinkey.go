@@ -175,6 +175,8 @@ func (s *server) keepLinkInCookies(w http.ResponseWriter, r *http.Request, grant
 // "ask the game master" page to a browser asking for a page, 401
 // {"message"} to everything else.
 func (s *server) refuseWithoutKey(w http.ResponseWriter, r *http.Request, gaveOne bool) {
+	// The path alone: the query may hold the key that was refused.
+	s.cfg.Log.Debug("request refused: no valid join key", "method", r.Method, "path", r.URL.Path, "remote", r.RemoteAddr, "gave", gaveOne)
 	text := "this game needs its join key: ask the game master for the link (tools send the key as the X-Companion-Key header or the key query parameter)"
 	if gaveOne {
 		text = "this join key is wrong or no longer valid: ask the game master for the new link"
