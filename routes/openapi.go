@@ -148,20 +148,21 @@ func openAPIDocument(sys *systems.System) obj {
 		}}
 		paths["/api/"+kind.Collection+"/{id}"] = entityPaths(kind, name)
 	}
+	addSeatPaths(paths, schemas) // openapi_seats.go
 	tags = append(tags, obj{"name": "game"}, obj{"name": "combatants"}, obj{"name": "tokens"}, obj{"name": "messages"},
-		obj{"name": "import"}, obj{"name": "references"}, obj{"name": "meta"})
+		obj{"name": "import"}, obj{"name": "references"}, obj{"name": "meta"}, obj{"name": "seats"})
 	return obj{
 		"openapi": "3.1.0",
 		"info": obj{
 			"title":   "Companion API (" + sys.Name() + ")",
 			"version": core.Version,
-			"description": "HTTP interface of the game companion with the game system " + sys.Name() + " " + sys.Version() + " loaded. No authentication; no DELETE; writes are refused cross-origin at CORS preflight. " +
+			"description": "HTTP interface of the game companion with the game system " + sys.Name() + " " + sys.Version() + " loaded. No authentication while the join key is off (then every request carries the key: the X-Companion-Key header, the key query parameter or a pass cookie, else 401); no DELETE; writes are refused cross-origin at CORS preflight. " +
 				"Everyone on this API is a player: hidden tokens and combatants do not exist for it (404), and combatants leave out the game master's notes. " +
 				"The WebSocket and every payload are described in the repository's docs/api.md.",
 		},
 		"tags":       tags,
 		"paths":      paths,
-		"components": obj{"schemas": schemas},
+		"components": obj{"schemas": schemas, "securitySchemes": joinKeySchemes},
 	}
 }
 
