@@ -151,3 +151,92 @@ func TestBrowserSeatsAcceptance(t *testing.T) {
 	alice.navigate(srv.URL + "/client/")
 	alice.waitFor("Alice's seat after a reload", `(document.querySelector(".seat-button")?.innerText ?? "") === "Brannoc Saltbeard" && !document.querySelector(".seat-picker")`, 20*time.Second)
 }
+
+// TestBrowserSeatsSpectatorDisplayInitiativeAndRestart, with the key off
+// (the contract's default): the landing page says which seats are free; a
+// desktop player takes one and the TV display shows who sits where; the
+// game master asks for initiative and the player rolls it from the prompt,
+// then ends their turn when it comes; a spectator's page says it cannot
+// chat, drag or roll and its drag does not move a token; the player's seat
+// survives a server restart.
+func TestBrowserSeatsSpectatorDisplayInitiativeAndRestart(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts the server and Chromium")
+	}
+	data := t.TempDir()
+	srv := StartServer(t, ServerOptions{DataDir: data})
+	host := newAPIClient(t, srv.HostURL)
+	landing := newPage(t, "landing", desktopSize)
+	landing.navigate(srv.URL + "/")
+	landing.waitFor("the landing page's free seats", `document.body.innerText.includes("Brannoc Saltbeard: free")`, 10*time.Second)
+
+	tv := newPage(t, "tv", tvSize)
+	tv.navigate(srv.URL + "/client/?display=1")
+	waitPlayerReady(t, tv)
+	alice := newPage(t, "Alice", desktopSize)
+	alice.navigate(srv.URL + "/client/")
+	joinAs(t, alice, "Alice")
+	waitPlayerReady(t, alice)
+	click(alice, ".seat-choice", "Brannoc Saltbeard")
+	alice.waitFor("Brannoc's panel on the desktop", `(document.querySelector("#panel-character")?.innerText ?? "").includes("Brannoc Saltbeard")`, 10*time.Second)
+	tv.waitFor("the TV to show who sits where", `(document.querySelector(".seat-strip")?.innerText ?? "").includes("Brannoc Saltbeard — Alice")`, 10*time.Second)
+	landing.navigate(srv.URL + "/")
+	landing.waitFor("the landing page's taken seat", `document.body.innerText.includes("Brannoc Saltbeard: played by Alice") && document.body.innerText.includes("Ilsa Reedwhisper: free")`, 10*time.Second)
+
+	// Initiative: the game master clears Brannoc's and asks; Alice's panel prompts and she rolls.
+	if r := host.do("PUT", "/host/api/combatants/"+demoBrannocCombatant+"/initiative", `{"value": null}`); r.status != 200 {
+		t.Fatalf("clearing the initiative: %d %s", r.status, r.body)
+	}
+	if r := host.do("POST", "/host/api/combatants/initiative/ask", `{}`); r.status != 200 {
+		t.Fatalf("asking for initiative: %d %s", r.status, r.body)
+	}
+	alice.waitFor("the initiative prompt", `(document.querySelector(".char-turn")?.innerText ?? "").includes("roll your initiative")`, 10*time.Second)
+	click(alice, ".char-turn button", "Roll initiative")
+	alice.waitFor("the initiative roll in the chat", `[...document.querySelectorAll(".chat .roll-message")].some((m) => m.textContent.includes("Initiative") && m.querySelectorAll(".die").length > 0)`, 10*time.Second)
+	alice.waitFor("the prompt gone", `!(document.querySelector(".char-turn")?.innerText ?? "").includes("Roll initiative")`, 10*time.Second)
+
+	// The game master passes turns until Brannoc's: "End my turn" shows; a tap passes it on.
+	for i := 0; i < 12 && alice.eval(`!!document.querySelector(".char-end-turn")`) != true; i++ {
+		if r := host.do("POST", "/host/api/game/next", ""); r.status != 200 {
+			t.Fatalf("next turn: %d %s", r.status, r.body)
+		}
+		alice.poll(`!!document.querySelector(".char-end-turn")`, time.Second)
+	}
+	alice.waitFor("Alice's turn", `(document.querySelector(".char-turn")?.innerText ?? "").includes("It is your turn")`, 5*time.Second)
+	click(alice, ".char-turn button", "End my turn")
+	alice.waitFor("the turn passed on", `!document.querySelector(".char-end-turn")`, 10*time.Second)
+
+	// A spectator sees the map and the chat and is told what they cannot do; their drag moves nothing.
+	bo := newPage(t, "Bo", desktopSize)
+	bo.navigate(srv.URL + "/client/")
+	joinAs(t, bo, "Bo")
+	waitPlayerReady(t, bo)
+	click(bo, ".seat-actions button", "Watch as a spectator")
+	bo.waitFor("the spectator's note", `(document.querySelector(".spectator-note")?.innerText ?? "").includes("cannot chat, drag tokens or roll")`, 10*time.Second)
+	if bo.eval(`getComputedStyle(document.querySelector(".chat .say")).display`) != "none" {
+		t.Fatal("the spectator still sees the chat's input")
+	}
+	if !strings.Contains(seatText(bo, "#panel-character"), "spectator") || seatText(bo, ".seat-button") != "Spectator" {
+		t.Fatalf("the spectator's page does not say so: %q", seatText(bo, "#panel-character"))
+	}
+	bo.idle()
+	quill := bo.state().token(demoQuillID)
+	if quill == nil {
+		t.Fatal("the spectator does not see Quill's token")
+	}
+	dragInPage(t, bo, quill.X, quill.Y, quill.X+demoGrid, quill.Y, 6, nil)
+	bo.idle()
+	if after := bo.state().token(demoQuillID); after.X != quill.X || after.Y != quill.Y {
+		t.Fatalf("the spectator dragged Quill from %v,%v to %v,%v", quill.X, quill.Y, after.X, after.Y)
+	}
+
+	// A restart: Alice's page reconnects and holds Brannoc still; Bo is still a spectator.
+	addr, hostAddr := strings.TrimPrefix(srv.URL, "http://"), strings.TrimPrefix(srv.HostURL, "http://")
+	srv.Stop(t)
+	StartServer(t, ServerOptions{DataDir: data, Addr: addr, HostAddr: hostAddr})
+	alice.navigate("http://" + addr + "/client/")
+	alice.waitFor("Alice's seat after the restart", `(document.querySelector(".seat-button")?.innerText ?? "") === "Brannoc Saltbeard" &&
+		(document.querySelector("#panel-character")?.innerText ?? "").includes("Hit points") && !document.querySelector(".seat-picker")`, 30*time.Second)
+	bo.navigate("http://" + addr + "/client/")
+	bo.waitFor("Bo still a spectator", `document.body.classList.contains("spectator")`, 30*time.Second)
+}

@@ -53,7 +53,7 @@ export class SeatUI {
   private pickerNote = "";
   private seatButton = h("button", { type: "button", className: "seat-button" });
   private strip = h("div", { className: "seat-strip", "aria-label": "Who sits where" });
-  private note = h("p", { className: "spectator-note" }, "You are a spectator: you can watch the map, the initiative and the chat, but not chat, drag tokens or roll.");
+  private note = h("p", { className: "spectator-note" }, "You are watching as a spectator: you see the map, the initiative and the chat, but you cannot chat, drag tokens or roll.");
   private pending = new Map<string, { resolve(v: unknown): void; reject(e: Error): void; timer: number }>();
   private nextId = 0;
 
