@@ -84,6 +84,8 @@ func TestBrowserSeatsAcceptance(t *testing.T) {
 	click(bo, ".seat-choice", "Ilsa Reedwhisper")
 	bo.waitFor("the picker to close", `!document.querySelector(".seat-picker")`, 10*time.Second)
 	console.waitFor("the console's seat list", `(document.querySelector("#seat-rows")?.innerText ?? "").includes("Alice") && document.querySelector("#seat-rows").innerText.includes("Bo")`, 10*time.Second)
+	console.evalInto(`(() => { document.querySelector("#seats").scrollIntoView(); return true; })()`, nil)
+	saveScreenshot(t, console, "seats-console")
 
 	// Alice opens her character tab and taps "Warhammer attack".
 	click(alice, ".tabs button", "Character")
@@ -133,6 +135,14 @@ func TestBrowserSeatsAcceptance(t *testing.T) {
 	if after := alice.state().token(demoIlsaID); after.X != ilsa.X || after.Y != ilsa.Y {
 		t.Fatalf("Alice dragged Bo's token from %v,%v to %v,%v", ilsa.X, ilsa.Y, after.X, after.Y)
 	}
+
+	// Someone opens the spectators' link: their page is a spectator's from the start, offered no seat.
+	watcher := newPage(t, "watcher", phoneSize)
+	watcher.navigate(seatText(console, "#join-spectator-link"))
+	joinAs(t, watcher, "Watcher")
+	waitPlayerReady(t, watcher)
+	watcher.waitFor("the spectators' link to make a spectator", `document.body.classList.contains("spectator") && !document.querySelector(".seat-picker") &&
+		(document.querySelector(".seat-button")?.innerText ?? "") === "Spectator"`, 10*time.Second)
 
 	// Bo is kicked from the console: his phone is shut out, and his old link opens nothing.
 	console.evalInto(`(() => { const row = [...document.querySelectorAll("#role-rows tr")].find((r) => r.textContent.includes("Bo")); row.querySelector(".client-kick").click(); return true; })()`, nil)
@@ -203,8 +213,10 @@ func TestBrowserSeatsSpectatorDisplayInitiativeAndRestart(t *testing.T) {
 		alice.poll(`!!document.querySelector(".char-end-turn")`, time.Second)
 	}
 	alice.waitFor("Alice's turn", `(document.querySelector(".char-turn")?.innerText ?? "").includes("It is your turn")`, 5*time.Second)
+	saveScreenshot(t, alice, "seats-desktop-my-turn")
 	click(alice, ".char-turn button", "End my turn")
 	alice.waitFor("the turn passed on", `!document.querySelector(".char-end-turn")`, 10*time.Second)
+	saveScreenshot(t, tv, "seats-tv")
 
 	// A spectator sees the map and the chat and is told what they cannot do; their drag moves nothing.
 	bo := newPage(t, "Bo", desktopSize)
@@ -212,7 +224,8 @@ func TestBrowserSeatsSpectatorDisplayInitiativeAndRestart(t *testing.T) {
 	joinAs(t, bo, "Bo")
 	waitPlayerReady(t, bo)
 	click(bo, ".seat-actions button", "Watch as a spectator")
-	bo.waitFor("the spectator's note", `(document.querySelector(".spectator-note")?.innerText ?? "").includes("cannot chat, drag tokens or roll")`, 10*time.Second)
+	bo.waitFor("the spectator's note on screen", `(() => { const n = document.querySelector(".spectator-note");
+		return !!n && n.checkVisibility() && n.innerText.includes("cannot chat, drag tokens or roll"); })()`, 10*time.Second)
 	if bo.eval(`getComputedStyle(document.querySelector(".chat .say")).display`) != "none" {
 		t.Fatal("the spectator still sees the chat's input")
 	}

@@ -25,7 +25,7 @@ export const seatStyles = `
 .spectator-note { display: none; margin: .5rem; color: var(--muted); font-size: .85rem; }
 body.spectator .spectator-note { display: block; }
 body.spectator .chat .say, body.spectator .chat .tray { display: none; }
-#panel-character { left: .75rem; width: 19rem; top: auto; bottom: .75rem; max-height: 48%; }
+#panel-character { left: .75rem; width: 17rem; top: auto; bottom: .75rem; max-height: 48%; }
 #panel-character .panel-body { border-radius: 0 10px 10px 10px; overflow: auto; }
 body.panel-character-open #panel-initiative { bottom: calc(48% + 1.5rem); }
 .character { padding: .6rem .8rem; display: flex; flex-direction: column; gap: .6rem; }
