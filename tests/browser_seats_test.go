@@ -243,6 +243,21 @@ func TestBrowserSeatsSpectatorDisplayInitiativeAndRestart(t *testing.T) {
 		t.Fatalf("the spectator dragged Quill from %v,%v to %v,%v", quill.X, quill.Y, after.X, after.Y)
 	}
 
+	// The game master frees Brannoc from the console: Alice's page offers the seats again; then gives it back to her.
+	console := newPage(t, "console", viewportSize{1400, 1000, false})
+	console.navigate(srv.HostURL + "/host/")
+	console.waitFor("Brannoc's row", `[...document.querySelectorAll("#seat-rows tr")].some((r) => r.innerText.includes("Alice"))`, 15*time.Second)
+	console.evalInto(`(() => { [...document.querySelectorAll("#seat-rows tr")].find((r) => r.innerText.includes("Brannoc")).querySelector(".seat-free").click(); return true; })()`, nil)
+	alice.waitFor("the freed seat on Alice's page", `(document.querySelector(".seat-picker")?.innerText ?? "").includes("The game master freed your seat") &&
+		(document.querySelector(".seat-button")?.innerText ?? "") === "Pick a character"`, 10*time.Second)
+	console.waitFor("Alice in the console's give list", `[...document.querySelectorAll("#seat-rows tr")].find((r) => r.innerText.includes("Brannoc")).querySelector("select").innerText.includes("Alice")`, 10*time.Second)
+	console.evalInto(`(() => {
+		const s = [...document.querySelectorAll("#seat-rows tr")].find((r) => r.innerText.includes("Brannoc")).querySelector("select");
+		s.value = [...s.options].find((o) => o.textContent.startsWith("Alice")).value;
+		s.dispatchEvent(new Event("change", {bubbles: true})); return true; })()`, nil)
+	alice.waitFor("Brannoc given back to Alice", `(document.querySelector(".seat-button")?.innerText ?? "") === "Brannoc Saltbeard" && !document.querySelector(".seat-picker") &&
+		(document.querySelector("#panel-character")?.innerText ?? "").includes("Hit points")`, 10*time.Second)
+
 	// A restart: Alice's page reconnects and holds Brannoc still; Bo is still a spectator.
 	addr, hostAddr := strings.TrimPrefix(srv.URL, "http://"), strings.TrimPrefix(srv.HostURL, "http://")
 	srv.Stop(t)
