@@ -205,6 +205,16 @@ func TestBrowserSeatsSpectatorDisplayInitiativeAndRestart(t *testing.T) {
 	alice.waitFor("the initiative roll in the chat", `[...document.querySelectorAll(".chat .roll-message")].some((m) => m.textContent.includes("Initiative") && m.querySelectorAll(".die").length > 0)`, 10*time.Second)
 	alice.waitFor("the prompt gone", `!(document.querySelector(".char-turn")?.innerText ?? "").includes("Roll initiative")`, 10*time.Second)
 
+	// A condition with a duration shows with the rounds it has left; a roll with advantage says so and rolls two d20s.
+	if r := host.do("POST", "/host/api/combatants/"+demoBrannocCombatant+"/effects", `{"name": "Poisoned", "duration": 3, "durationUnit": "round"}`); r.status != 200 {
+		t.Fatalf("adding an effect: %d %s", r.status, r.body)
+	}
+	alice.waitFor("the effect in the panel", `(document.querySelector(".char-effects")?.innerText ?? "").match(/Poisoned\s+\d+ rounds? left/)`, 10*time.Second)
+	click(alice, ".adv button", "Advantage")
+	click(alice, ".character button.action", "Strength saving throw")
+	alice.waitFor("the advantage roll in the chat", `[...document.querySelectorAll(".chat .roll-message")].some((m) =>
+		m.textContent.includes("Strength saving throw (advantage)") && m.querySelectorAll(".die").length >= 2)`, 10*time.Second)
+
 	// The game master passes turns until Brannoc's: "End my turn" shows; a tap passes it on.
 	for i := 0; i < 12 && alice.eval(`!!document.querySelector(".char-end-turn")`) != true; i++ {
 		if r := host.do("POST", "/host/api/game/next", ""); r.status != 200 {
