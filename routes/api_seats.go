@@ -44,11 +44,14 @@ func (s *server) takeSeat(w http.ResponseWriter, r *http.Request) {
 	s.answer(w, r, taken, err)
 }
 
-// Me is GET /api/me: the requester's role and the seat it holds (null
-// when none).
+// Me is GET /api/me: the requester's role, the seat it holds (null when
+// none) and whether the game needs its join key (then the game master has
+// taken charge of who plays, and the built-in client offers the seats as
+// it joins).
 type Me struct {
-	Role string         `json:"role"`
-	Seat *core.SeatView `json:"seat"`
+	Role    string         `json:"role"`
+	Seat    *core.SeatView `json:"seat"`
+	JoinKey bool           `json:"joinKey"`
 }
 
 func (s *server) getMe(w http.ResponseWriter, r *http.Request) {
@@ -63,6 +66,7 @@ func (s *server) getMe(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	me.Seat = seat
+	me.JoinKey = s.cfg.Service.JoinKeyOn(r.Context())
 	writeJSON(w, r, &s.cfg, http.StatusOK, me)
 }
 

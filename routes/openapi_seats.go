@@ -46,7 +46,7 @@ func addSeatPaths(paths, schemas obj) {
 		"responses": obj{"200": response("The seat list", ref("SeatList")), "404": errorResponse("No primary campaign")}}}
 	paths["/api/seats/{id}/take"] = obj{"parameters": []obj{idParam}, "post": seatOp("takeSeatByID", "Take a free seat: the answer's seat token is the only copy",
 		obj{"type": "object", "properties": obj{"player": str}}, ref("TakenSeat"), "404", "No such seat", "409", "Taken by someone else", "403", "A spectator or a display")}
-	paths["/api/me"] = obj{"get": seatOp("getMe", "The requester's role and seat", nil, obj{"type": "object", "properties": obj{"role": str, "seat": obj{"oneOf": []obj{ref("SeatView"), {"type": "null"}}}}})}
+	paths["/api/me"] = obj{"get": seatOp("getMe", "The requester's role and seat", nil, obj{"type": "object", "properties": obj{"role": str, "seat": obj{"oneOf": []obj{ref("SeatView"), {"type": "null"}}}, "joinKey": obj{"type": "boolean"}}})}
 	paths["/api/me/leave"] = obj{"post": seatOp("leaveSeat", "Free one's seat", nil, nil, "404", "No seat held")}
 	paths["/api/me/character"] = obj{
 		"get":   seatOp("getOwnCharacter", "One's character sheet", nil, ref("CharacterSheet"), forbidden...),

@@ -210,7 +210,7 @@ func TestSeatsOverHTTP(t *testing.T) {
 	if len(seats) != 1 || seats[0].(map[string]any)["name"] != "Hero" || seats[0].(map[string]any)["taken"] != false {
 		t.Fatalf("seats %v", seats)
 	}
-	if me := e.do(t, "GET", "/api/me", "").json(t); me["role"] != "player" || me["seat"] != nil {
+	if me := e.do(t, "GET", "/api/me", "").json(t); me["role"] != "player" || me["seat"] != nil || me["joinKey"] != false {
 		t.Fatalf("me without a seat: %v", me)
 	}
 	wantError(t, e.do(t, "POST", "/api/me/hitpoints", `{"damage":1}`), http.StatusForbidden, "take a seat first")

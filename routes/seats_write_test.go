@@ -47,6 +47,9 @@ func TestAPlayerCannotWriteAnotherCharacterOverHTTP(t *testing.T) {
 		t.Fatal(err)
 	}
 	key := []string{"X-Companion-Key", st.Key}
+	if me := e.do(t, "GET", "/api/me", "", key...).json(t); me["joinKey"] != true {
+		t.Fatalf("GET /api/me with the key on: %v", me)
+	}
 	taken := e.do(t, "POST", "/api/seats/"+heroID+"/take", `{"player":"Ann"}`, key...)
 	token, _ := taken.json(t)["seatToken"].(string)
 	if taken.status != 200 || token == "" {

@@ -144,6 +144,22 @@ func TestBrowserSeatsAcceptance(t *testing.T) {
 	watcher.waitFor("the spectators' link to make a spectator", `document.body.classList.contains("spectator") && !document.querySelector(".seat-picker") &&
 		(document.querySelector(".seat-button")?.innerText ?? "") === "Spectator"`, 10*time.Second)
 
+	// The game master gives Brannoc's seat control of Quill's token (a free character's): Alice may drag it now.
+	console.evalInto(`(() => { const d = [...document.querySelectorAll("#seat-rows tr")].find((r) => r.innerText.includes("Brannoc")).querySelector("details"); d.open = true; return true; })()`, nil)
+	console.waitFor("Quill among the other tokens", `[...document.querySelectorAll("#seat-rows tr")].find((r) => r.innerText.includes("Brannoc")).querySelector(".seat-controls")?.innerText.includes("Quill")`, 10*time.Second)
+	console.evalInto(`(() => { const row = [...document.querySelectorAll("#seat-rows tr")].find((r) => r.innerText.includes("Brannoc"));
+		[...row.querySelectorAll(".seat-controls label")].find((l) => l.textContent.includes("Quill")).querySelector("input").click(); return true; })()`, nil)
+	console.waitFor("the control noted", `[...document.querySelectorAll("#seat-rows tr")].find((r) => r.innerText.includes("Brannoc")).innerText.includes("1 other token")`, 10*time.Second)
+	quill := alice.state().token(demoQuillID)
+	moved := false
+	for try := 0; try < 10 && !moved; try++ { // the control reaches Alice's page with her next sheet
+		dragInPage(t, alice, quill.X, quill.Y, quill.X, quill.Y+demoGrid, 6, nil)
+		moved = bo.poll(fmt.Sprintf(`(() => { const t = window.companionDebug.state().tokens.find((t) => t.id === %q); return t && t.y > %g; })()`, demoQuillID, quill.Y+demoGrid/2), time.Second)
+	}
+	if !moved {
+		t.Fatal("Alice could not drag the token the game master gave her seat")
+	}
+
 	// Bo is kicked from the console: his phone is shut out, and his old link opens nothing.
 	console.evalInto(`(() => { const row = [...document.querySelectorAll("#role-rows tr")].find((r) => r.textContent.includes("Bo")); row.querySelector(".client-kick").click(); return true; })()`, nil)
 	bo.waitFor("Bo's page to say he was removed and needs a new link", `(() => {
@@ -187,6 +203,11 @@ func TestBrowserSeatsSpectatorDisplayInitiativeAndRestart(t *testing.T) {
 	alice.navigate(srv.URL + "/client/")
 	joinAs(t, alice, "Alice")
 	waitPlayerReady(t, alice)
+	// The key is off: no picker in the way; the seat button offers the seats.
+	if alice.eval(`!!document.querySelector(".seat-picker")`) == true {
+		t.Fatal("with the key off the seat picker covers the page on joining")
+	}
+	click(alice, ".seat-button", "Pick a character")
 	click(alice, ".seat-choice", "Brannoc Saltbeard")
 	alice.waitFor("Brannoc's panel on the desktop", `(document.querySelector("#panel-character")?.innerText ?? "").includes("Brannoc Saltbeard")`, 10*time.Second)
 	tv.waitFor("the TV to show who sits where", `(document.querySelector(".seat-strip")?.innerText ?? "").includes("Brannoc Saltbeard — Alice")`, 10*time.Second)
@@ -233,6 +254,7 @@ func TestBrowserSeatsSpectatorDisplayInitiativeAndRestart(t *testing.T) {
 	bo.navigate(srv.URL + "/client/")
 	joinAs(t, bo, "Bo")
 	waitPlayerReady(t, bo)
+	click(bo, "#panel-character button", "Pick a character")
 	click(bo, ".seat-actions button", "Watch as a spectator")
 	bo.waitFor("the spectator's note on screen", `(() => { const n = document.querySelector(".spectator-note");
 		return !!n && n.checkVisibility() && n.innerText.includes("cannot chat, drag tokens or roll"); })()`, 10*time.Second)

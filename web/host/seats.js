@@ -67,22 +67,30 @@
 
   let last = "";
   let clients = [];
-  let tokens = [];
+  // The tokens of the map on the player screen, read when the game master
+  // first opens a seat's "Other tokens…" (the campaign is not polled: the
+  // console's own card follows it from the live socket), and again when
+  // the screen's map or its tokens change.
+  let tokens = null;
+  let openSeat = "";
 
   async function load() {
-    const [join, seats, list, toks] = await Promise.all([api("GET", "join"), api("GET", "seats"), api("GET", "clients"), mapTokens()]);
-    const key = JSON.stringify([join, seats, list.map((c) => [c.channel, c.name, c.role, c.seat, c.runMode]), toks]);
+    const [join, seats, list] = await Promise.all([api("GET", "join"), api("GET", "seats"), api("GET", "clients")]);
+    const key = JSON.stringify([join, seats, list.map((c) => [c.channel, c.name, c.role, c.seat, c.runMode]), tokens]);
     if (key === last) return;
     last = key;
     clients = list;
-    tokens = toks;
     drawJoin(join);
     drawSeats(seats);
     drawClients(list, seats);
   }
 
-  // The tokens of the map on the player screen: the ones a seat may be
-  // given control of.
+  async function loadTokens() {
+    tokens = await mapTokens();
+    last = "";
+    await load();
+  }
+
   async function mapTokens() {
     try {
       const view = await api("GET", "campaign");
@@ -152,8 +160,9 @@
         await api("POST", "seats/" + encodeURIComponent(s.id) + "/free");
         say(s.name + " is free.", "good");
       });
-      const others = tokens.filter((t) => t.entityId !== s.id);
-      const controls = el("details", {}, el("summary", {}, (s.controls || []).length ? (s.controls.length + " other token" + (s.controls.length === 1 ? "" : "s")) : "Other tokens…"),
+      const others = (tokens || []).filter((t) => t.entityId !== s.id);
+      const controls = el("details", { open: openSeat === s.id }, el("summary", {}, (s.controls || []).length ? (s.controls.length + " other token" + (s.controls.length === 1 ? "" : "s")) : "Other tokens…"),
+        tokens === null ? el("p", { className: "small muted" }, "Reading the map…") :
         others.length ? el("div", { className: "seat-controls" }, ...others.map((t) => {
           const box = el("input", { type: "checkbox", checked: (s.controls || []).includes(t.id) });
           box.onchange = () => run(box, async () => {
@@ -164,6 +173,10 @@
           });
           return el("label", {}, box, " " + t.name);
         })) : el("p", { className: "small muted" }, "No other token on the player screen's map."));
+      controls.addEventListener("toggle", () => {
+        openSeat = controls.open ? s.id : openSeat === s.id ? "" : openSeat;
+        if (controls.open && tokens === null) loadTokens().catch((e) => say(e.message, "bad"));
+      });
       return el("tr", { "data-seat": s.id },
         el("td", {}, s.name),
         el("td", { className: s.taken ? "seat-taken" : "muted" }, who),
@@ -210,13 +223,17 @@
     }, 30);
   }
 
-  const events = new Set(["seatsUpdated", "accessChanged", "clientUpdated", "clientConnected", "clientDisconnected", "mapLoaded",
-    "screenUpdated", "tokenUpdated", "tokensUpdated", "reload"]);
+  const events = new Set(["seatsUpdated", "accessChanged", "clientUpdated", "clientConnected", "clientDisconnected", "reload"]);
+  // Changes of the screen's map or its token list (not single tokens: a
+  // drag sends many) read the tokens again, once they were read.
+  const mapEvents = new Set(["mapLoaded", "screenUpdated", "tokensUpdated", "reload"]);
 
   function start() {
     if (!$("seats")) return;
     window.addEventListener("companion:host-event", (ev) => {
-      if (events.has(ev.detail && ev.detail.name)) refresh();
+      const name = ev.detail && ev.detail.name;
+      if (mapEvents.has(name) && tokens !== null) loadTokens().catch(() => {});
+      else if (events.has(name)) refresh();
     });
     load().catch((e) => say(e.message, "bad"));
     setInterval(() => load().catch(() => {}), 3000);

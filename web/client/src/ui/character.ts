@@ -67,6 +67,8 @@ export interface CharacterDeps {
   /** Sends a request on the socket and resolves with its answer (rejects with the server's message). */
   request(name: string, data?: unknown): Promise<unknown>;
   openEntity(path: string, title: string): void;
+  /** Opens the seat picker. */
+  pickSeat(): void;
 }
 
 type Advantage = "normal" | "advantage" | "disadvantage";
@@ -158,7 +160,8 @@ export class CharacterPanel {
     if (this.spectator) {
       parts.push(h("p", { className: "muted" }, "You are watching as a spectator: you cannot chat, drag tokens or roll."));
     } else if (!s) {
-      parts.push(h("p", { className: "muted" }, "Pick a character (the seat button at the top) to see its sheet here."));
+      parts.push(h("p", { className: "muted" }, "Pick your character to see its sheet here."),
+        button("Pick a character", () => this.deps.pickSeat(), "primary char-pick"));
     } else {
       parts.push(this.header(s), this.turn(s), this.hitPoints(s), this.deathSaves(s), this.effects(s), this.actions(s));
     }

@@ -51,6 +51,8 @@ export class SeatUI {
   readonly character: CharacterPanel;
   private picker: HTMLElement | null = null;
   private pickerNote = "";
+  /** The player closed the picker without a seat: reconnects do not open it again. */
+  private dismissed = false;
   private seatButton = h("button", { type: "button", className: "seat-button" });
   private strip = h("div", { className: "seat-strip", "aria-label": "Who sits where" });
   private note = h("p", { className: "spectator-note" }, "You are watching as a spectator: you see the map, the initiative and the chat, but you cannot chat, drag tokens or roll.");
@@ -62,6 +64,7 @@ export class SeatUI {
     this.character = new CharacterPanel({
       request: (name, data) => this.request(name, data),
       openEntity: (path, title) => deps.table.screen.openEntity(path, title),
+      pickSeat: () => this.openPicker(),
     });
     if (deps.display) {
       deps.app.append(this.strip);
@@ -118,6 +121,7 @@ export class SeatUI {
       case "seatsUpdated":
         this.seats = Array.isArray(d.seats) ? (d.seats as SeatView[]) : [];
         this.drawSeats();
+        if (this.seat) this.character.refreshSoon(); // the tokens the seat controls may have changed
         break;
       case "seatChanged":
         if (typeof d.seatToken === "string") store(tokenKey, d.seatToken);
@@ -154,7 +158,7 @@ export class SeatUI {
   async connected(): Promise<void> {
     this.loadSeats();
     if (this.deps.display) return;
-    let me: { role?: string } = {};
+    let me: { role?: string; joinKey?: boolean } = {};
     try {
       const res = await fetch("/api/me", { headers: { Accept: "application/json" }, cache: "no-store" });
       if (res.status === 401) return this.shutOut("key");
@@ -181,7 +185,10 @@ export class SeatUI {
         return this.openPicker("Your seat is no longer yours (" + (err as Error).message + "): pick a character again.");
       }
     }
-    if (!this.seat) this.openPicker();
+    // With the join key on the game master has taken charge of who plays:
+    // the seats are offered at once. Off (the contract's open table), the
+    // seat button and the character panel offer them.
+    if (!this.seat && !this.dismissed && me.joinKey) this.openPicker();
   }
 
   /**
@@ -336,7 +343,10 @@ export class SeatUI {
         this.drawPicker();
       }), "seat-leave"));
     }
-    actions.append(button("Close", () => this.closePicker(), "seat-close"));
+    actions.append(button("Close", () => {
+      this.dismissed = true;
+      this.closePicker();
+    }, "seat-close"));
     p.replaceChildren(h("div", { className: "seat-card" },
       h("h1", { id: "seat-picker-title" }, "Choose your character"),
       this.pickerNote ? h("p", { className: "seat-note" }, this.pickerNote) : null,
