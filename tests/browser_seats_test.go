@@ -140,7 +140,6 @@ func TestBrowserSeatsAcceptance(t *testing.T) {
 	watcher := newPage(t, "watcher", phoneSize)
 	watcher.navigate(seatText(console, "#join-spectator-link"))
 	joinAs(t, watcher, "Watcher")
-	waitPlayerReady(t, watcher)
 	watcher.waitFor("the spectators' link to make a spectator", `document.body.classList.contains("spectator") && !document.querySelector(".seat-picker") &&
 		(document.querySelector(".seat-button")?.innerText ?? "") === "Spectator"`, 10*time.Second)
 
@@ -198,7 +197,6 @@ func TestBrowserSeatsSpectatorDisplayInitiativeAndRestart(t *testing.T) {
 
 	tv := newPage(t, "tv", tvSize)
 	tv.navigate(srv.URL + "/client/?display=1")
-	waitPlayerReady(t, tv)
 	alice := newPage(t, "Alice", desktopSize)
 	alice.navigate(srv.URL + "/client/")
 	joinAs(t, alice, "Alice")
