@@ -25,9 +25,9 @@ type Drags struct {
 
 	mu     sync.Mutex // held across a message's check and publish, so a token's stream stays in order
 	active map[string]*drag
-	// owners maps a player token to the client that plays it, for
-	// remote interaction "token" (dragrights.go).
-	owners map[string]string
+	// actors says who each connection is (its role and seat), for the
+	// rights of dragrights.go; the hub keeps it (SetActor).
+	actors map[string]Actor
 	// count mirrors len(active) for readers that must not take mu (the
 	// service tells of its events under its commit lock).
 	count atomic.Int32
@@ -66,7 +66,7 @@ type drag struct {
 // newDrags returns a drag tracker over svc (the service's own is
 // Service.Drags).
 func newDrags(svc *Service) *Drags {
-	return &Drags{svc: svc, active: map[string]*drag{}, owners: map[string]string{}}
+	return &Drags{svc: svc, active: map[string]*drag{}, actors: map[string]Actor{}}
 }
 
 // errDragVetoed ends a commit whose token was deleted or locked between the
@@ -364,11 +364,7 @@ func (d *Drags) Release(clientID string) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	defer d.recount()
-	for id, owner := range d.owners {
-		if owner == clientID {
-			delete(d.owners, id)
-		}
-	}
+	delete(d.actors, clientID)
 	for id, own := range d.active {
 		if own.source != clientID {
 			continue

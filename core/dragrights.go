@@ -1,95 +1,67 @@
 package core
 
 import (
-	"context"
+	"slices"
 	"strings"
 )
 
-// Token-mode rights (remote interaction "token"). The real web client lets
-// a player pick "their" token in its settings but never tells the server
-// which one, so the server decides, per connection:
+// Who may drag a token, by the remote interaction mode:
 //
-//   - a friendly token that is not a player character's may be moved by
-//     anyone (a summon, a mount, a hireling), as the real client allows;
-//   - a player character's token (Token.Player, or a reference under
-//     /player/, the real client's test) belongs to the first connection
-//     that claims it: by naming it in clientUpdated (tokenId) or by
-//     dragging it. A connection owns at most one such token, and the claim
-//     ends when the connection goes away;
-//   - hostile and neutral tokens are the game master's.
+//   - "all": anyone moves any token that is not locked or hidden;
+//   - "token": a player moves the tokens of the character whose seat they
+//     hold (seats.go) and the tokens the game master gave that seat
+//     control of (a familiar, a mount), nothing else; a client without a
+//     seat moves nothing;
+//   - "none": no one does.
 //
-// In mode "all" anyone moves any token that is not locked or hidden; in
-// "none" no one does.
+// A spectator never moves anything. The hub tells the tracker who each
+// connection is (SetActor) whenever its seat or role changes; the seat a
+// token hash holds is read from the service's index, so a seat freed by
+// the game master stops its holder's drags at once.
 
 // IsPlayerToken reports whether a token stands for a player character.
 func IsPlayerToken(t *Token) bool {
 	return t.Player || strings.Contains(t.Reference, "/player/") || (t.Combatant != nil && t.Combatant.Player)
 }
 
-// mayMove reports whether the client from may drag tok under the current
-// interaction mode, claiming a player token for it in token mode. The
-// caller holds d.mu.
-func (d *Drags) mayMove(from string, tok *Token) bool {
-	switch d.svc.live.Settings().Interaction {
+// seatMoves reports whether a seat's holder may drag tok in mode token:
+// the token shows the seat's character, or the seat controls it.
+func seatMoves(seat *Seat, tok *Token) bool {
+	if seat == nil {
+		return false
+	}
+	if tok.EntityID != nil && *tok.EntityID == seat.EntityID {
+		return true
+	}
+	return slices.Contains(seat.Controls, tok.ID)
+}
+
+// actorMayMove reports whether who may drag tok under the current mode
+// (the lock and whether players see the token are checked elsewhere).
+func (s *Service) actorMayMove(who Actor, tok *Token) bool {
+	if who.spectating() {
+		return false
+	}
+	switch s.live.Settings().Interaction {
 	case InteractionAll:
 		return true
 	case InteractionToken:
-	default:
-		return false
+		return seatMoves(s.seatHeld(who.Seat), tok)
 	}
-	if tok.Role != RoleFriendly {
-		return false
-	}
-	if !IsPlayerToken(tok) {
-		return true
-	}
-	if owner, ok := d.owners[tok.ID]; ok {
-		return owner == from
-	}
-	for _, owner := range d.owners {
-		if owner == from {
-			return false // this client already plays another character
-		}
-	}
-	d.owners[tok.ID] = from
-	return true
+	return false
 }
 
-// Choose records the token a client says it plays (clientUpdated's
-// tokenId, an extension the real client does not send): in token mode that
-// client alone may move it. An empty id gives up the client's token. A
-// token another connected client plays is refused.
-func (d *Drags) Choose(ctx context.Context, clientID, tokenID string) error {
-	if tokenID != "" {
-		// A token players do not see does not exist for them.
-		if _, err := d.svc.Players().Token(ctx, tokenID); err != nil {
-			return err
-		}
-	}
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	if owner, ok := d.owners[tokenID]; ok && tokenID != "" && owner != clientID {
-		return Conflictf("token '%s' is already played from another client", Clip(tokenID))
-	}
-	for id, owner := range d.owners {
-		if owner == clientID {
-			delete(d.owners, id)
-		}
-	}
-	if tokenID != "" {
-		d.owners[tokenID] = clientID
-	}
-	return nil
+// mayMove reports whether the client from may drag tok. The caller holds
+// d.mu.
+func (d *Drags) mayMove(from string, tok *Token) bool {
+	return d.svc.actorMayMove(d.actors[from], tok)
 }
 
-// PlayedBy returns the token a client plays in token mode ("" when none).
-func (d *Drags) PlayedBy(clientID string) string {
+// SetActor records who a connection is (its role and the seat token hash
+// it presented), for its drags. The hub calls it when the connection
+// registers, takes or leaves a seat, or changes role; Release forgets it.
+func (d *Drags) SetActor(clientID string, who Actor) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	for id, owner := range d.owners {
-		if owner == clientID {
-			return id
-		}
-	}
-	return ""
+	d.actors[clientID] = who
 }

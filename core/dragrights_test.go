@@ -8,16 +8,20 @@ import (
 	"github.com/vttapp/companion/core"
 )
 
-// setTokenMode puts remote interaction in mode token and marks the free
-// token as a player character's, the locked one unlocked and friendly.
-func setTokenMode(t *testing.T, f *liveFixture, player bool, role string) {
+// setTokenMode puts remote interaction in mode token and gives the free
+// token a role and, when character, the fixture's character (the seat's).
+func setTokenMode(t *testing.T, f *liveFixture, character bool, role string) {
 	t.Helper()
 	f.updateStore(t, func(tx core.Tx) error {
 		tok, err := tx.Token(liveTokenID)
 		if err != nil {
 			return err
 		}
-		tok.Player, tok.Role = player, role
+		tok.Role, tok.EntityID = role, nil
+		if character {
+			id := liveEntityID
+			tok.EntityID, tok.Player = &id, true
+		}
 		return tx.PutToken(tok)
 	})
 	if _, err := f.svc.UpdateSettings(context.Background(), core.SettingsPatch{Interaction: ptr(core.InteractionToken)}); err != nil {
@@ -26,51 +30,81 @@ func setTokenMode(t *testing.T, f *liveFixture, player bool, role string) {
 	f.events.take()
 }
 
-func TestTokenModePlayerTokenBelongsToTheFirstClient(t *testing.T) {
+// seat gives the fixture's character to a player and returns the hash
+// of their seat token, as the hub tells the drag tracker.
+func seat(t *testing.T, f *liveFixture) string {
+	t.Helper()
+	taken, err := f.svc.TakeSeat(context.Background(), core.Actor{}, liveEntityID, "Alice")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.events.take()
+	return core.SeatHash(taken.SeatToken)
+}
+
+// TestTokenModeSeatHolderDragsTheirCharacter: in mode token the player
+// holding the character's seat drags its token; nobody else does, not
+// even the first to try (the guess this replaced); freeing the seat takes
+// the right away.
+func TestTokenModeSeatHolderDragsTheirCharacter(t *testing.T) {
 	f := newLiveFixture(t)
 	setTokenMode(t, f, true, core.RoleFriendly)
 	d := core.NewDrags(f.svc)
+	if block := move(t, d, bob, core.DragStart, 10, 20); block == nil || block.State != core.DragBlock {
+		t.Fatalf("a client without a seat dragged a player character: %+v", block)
+	}
+	d.SetActor(alice.ID, core.Actor{Seat: seat(t, f)})
 	if block := move(t, d, alice, core.DragStart, 10, 20); block != nil {
-		t.Fatalf("the first client may not drag the player token: %+v", block)
+		t.Fatalf("the seat holder may not drag their character: %+v", block)
 	}
 	move(t, d, alice, core.DragEnd, 30, 40)
 	if block := move(t, d, bob, core.DragStart, 30, 40); block == nil || block.State != core.DragBlock {
 		t.Fatalf("another client dragged alice's character: %+v", block)
 	}
-	if got := d.PlayedBy(alice.ID); got != liveTokenID {
-		t.Fatalf("PlayedBy(alice) = %q", got)
+	d.SetActor(bob.ID, core.Actor{Role: core.ClientSpectator, Seat: "not a seat"})
+	if block := move(t, d, bob, core.DragStart, 30, 40); block == nil {
+		t.Fatal("a spectator dragged a token")
 	}
-	if err := d.Choose(context.Background(), bob.ID, liveTokenID); core.KindOf(err) != core.KindConflict {
-		t.Fatalf("bob chose alice's token: %v", err)
-	}
-	d.Release(alice.ID) // alice left: her character is free
-	if err := d.Choose(context.Background(), bob.ID, liveTokenID); err != nil {
+	if err := f.svc.FreeSeat(context.Background(), liveEntityID); err != nil {
 		t.Fatal(err)
 	}
-	if block := move(t, d, bob, core.DragStart, 30, 40); block != nil {
-		t.Fatalf("bob may not drag the token he chose: %+v", block)
+	if block := move(t, d, alice, core.DragStart, 30, 40); block == nil || block.State != core.DragBlock {
+		t.Fatalf("a freed seat still drags its character: %+v", block)
 	}
 }
 
-func TestTokenModeFriendlyHelpersForAllHostilesForNone(t *testing.T) {
+// TestTokenModeControlsAndNothingElse: a friendly token that is no one's
+// character moves only for a seat the game master gave it to (a
+// familiar); hostile tokens likewise; mode all lets anyone.
+func TestTokenModeControlsAndNothingElse(t *testing.T) {
 	f := newLiveFixture(t)
 	setTokenMode(t, f, false, core.RoleFriendly)
 	d := core.NewDrags(f.svc)
-	move(t, d, alice, core.DragStart, 10, 20)
-	move(t, d, alice, core.DragEnd, 11, 21)
-	if block := move(t, d, bob, core.DragStart, 11, 21); block != nil {
-		t.Fatalf("a friendly token that is no one's character was refused: %+v", block)
+	d.SetActor(alice.ID, core.Actor{Seat: seat(t, f)})
+	if block := move(t, d, alice, core.DragStart, 10, 20); block == nil || block.State != core.DragBlock {
+		t.Fatalf("a seat dragged a friendly token it does not control: %+v", block)
 	}
-	move(t, d, bob, core.DragEnd, 12, 22)
-
+	if err := f.svc.SetSeatControls(context.Background(), liveEntityID, []string{liveTokenID}); err != nil {
+		t.Fatal(err)
+	}
+	if block := move(t, d, alice, core.DragStart, 10, 20); block != nil {
+		t.Fatalf("a seat may not drag the familiar it controls: %+v", block)
+	}
+	move(t, d, alice, core.DragEnd, 11, 21)
+	if block := move(t, d, bob, core.DragStart, 11, 21); block == nil {
+		t.Fatal("a client without a seat dragged alice's familiar")
+	}
 	setTokenMode(t, f, false, core.RoleHostile)
-	if block := move(t, d, alice, core.DragStart, 12, 22); block == nil || block.State != core.DragBlock || block.X != 12 {
+	if block := move(t, d, bob, core.DragStart, 11, 21); block == nil || block.State != core.DragBlock || block.X != 11 {
 		t.Fatalf("a hostile token was dragged in token mode: %+v", block)
+	}
+	if err := f.svc.SetSeatControls(context.Background(), liveEntityID, []string{"no-such-token"}); core.KindOf(err) != core.KindNotFound {
+		t.Fatalf("controls naming an unknown token: %v", err)
 	}
 	if _, err := f.svc.UpdateSettings(context.Background(), core.SettingsPatch{Interaction: ptr(core.InteractionAll)}); err != nil {
 		t.Fatal(err)
 	}
-	if block := move(t, d, alice, core.DragStart, 12, 22); block != nil {
+	if block := move(t, d, bob, core.DragStart, 11, 21); block != nil {
 		t.Fatalf("mode all refused a hostile token: %+v", block)
 	}
 }

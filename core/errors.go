@@ -23,6 +23,9 @@ const (
 	KindConflict
 	// KindTooLarge means a body, archive or expression exceeds a limit.
 	KindTooLarge
+	// KindForbidden means the caller may not do this: a spectator chatting,
+	// a player writing another player's character (seats.go).
+	KindForbidden
 )
 
 func (k ErrorKind) String() string {
@@ -35,6 +38,8 @@ func (k ErrorKind) String() string {
 		return "conflict"
 	case KindTooLarge:
 		return "too large"
+	case KindForbidden:
+		return "forbidden"
 	default:
 		return "internal"
 	}
@@ -75,6 +80,11 @@ func Conflictf(format string, args ...any) error {
 // TooLargef returns a KindTooLarge error with a formatted user-facing message.
 func TooLargef(format string, args ...any) error {
 	return &Error{Kind: KindTooLarge, Message: fmt.Sprintf(format, args...)}
+}
+
+// Forbiddenf returns a KindForbidden error with a formatted user-facing message.
+func Forbiddenf(format string, args ...any) error {
+	return &Error{Kind: KindForbidden, Message: fmt.Sprintf(format, args...)}
 }
 
 // Internal wraps an unexpected error; its message is generic so that no

@@ -91,6 +91,37 @@ const (
 	RequestCreateCombatant    = "createCombatant"
 	RequestDeleteEntity       = "deleteEntity"
 	RequestDeleteCombatant    = "deleteCombatant"
+
+	// Events and requests this server adds to the contract's
+	// (docs/api.md, "Seats, roles and the join key"): a client that knows
+	// none of them plays as contract 6 says.
+
+	// EventSeatsUpdated is broadcast after any seat changes: the seat list
+	// as everyone reads it (SeatList).
+	EventSeatsUpdated = "seatsUpdated"
+	// EventSeatChanged goes to one connection alone: the seat the game
+	// master gave it (with its seat token, the only time it is sent), or
+	// {"seat": null} once its seat was freed.
+	EventSeatChanged = "seatChanged"
+	// EventInitiativeRequested asks seated players to roll their
+	// initiative (InitiativeRequest).
+	EventInitiativeRequested = "initiativeRequested"
+	// EventAccessChanged tells the hub and the host console that the join
+	// key changed (AccessChanged; no key in it); players never receive it.
+	EventAccessChanged     = "accessChanged"
+	RequestTakeSeat        = "takeSeat"
+	RequestLeaveSeat       = "leaveSeat"
+	RequestSetRole         = "setRole"
+	RequestGetCharacter    = "getCharacter"
+	RequestUpdateCharacter = "updateCharacter"
+	RequestChangeHitPoints = "changeHitPoints"
+	RequestRollAction      = "rollAction"
+	RequestRollInitiative  = "rollInitiative"
+	RequestEndTurn         = "endTurn"
+
+	// EventRoleChanged tells one connection the game master changed its
+	// role: {"role": "spectator"|"player"}.
+	EventRoleChanged = "roleChanged"
 )
 
 // Bus fans events out to subscribers synchronously, in the order Publish is

@@ -66,7 +66,11 @@ func rollContentOf(rolls []RollResult) (RollContent, bool) {
 		}
 		detail := strings.TrimPrefix(r.Text, r.Formula+": ")
 		formula, title, kind := rollTitle(r.Formula)
-		name := strings.TrimSpace(r.Comment)
+		name, commentKind := titleAndKind(strings.TrimSpace(r.Comment))
+		if commentKind != "" {
+			kind = commentKind
+			detail = strings.TrimSuffix(detail, " # "+r.Comment)
+		}
 		for _, alt := range []string{title, r.Label, formula} {
 			if name == "" {
 				name = alt
@@ -95,15 +99,26 @@ func rollTitle(formula string) (rest, title, kind string) {
 		return formula, "", ""
 	}
 	rest = strings.TrimSpace(formula[:labels[0][0]])
-	title = strings.TrimSpace(formula[labels[0][2]:labels[0][3]])
-	if before, after, found := strings.Cut(title, ":"); found {
-		for _, k := range rollKinds {
-			if strings.EqualFold(strings.TrimSpace(after), k) {
-				return rest, strings.TrimSpace(before), k
-			}
+	title, kind = titleAndKind(strings.TrimSpace(formula[labels[0][2]:labels[0][3]]))
+	return rest, title, kind
+}
+
+// titleAndKind splits "Dagger:attack" into the title and the kind after
+// its last colon, when that is a kind the client knows; anything else is
+// all title. A roll's label or its comment may carry it ("/r 1d20+5 #
+// Longsword:attack"), and a character's actions do (service_character.go).
+func titleAndKind(s string) (title, kind string) {
+	i := strings.LastIndex(s, ":")
+	if i < 0 {
+		return s, ""
+	}
+	after := strings.TrimSpace(s[i+1:])
+	for _, k := range rollKinds {
+		if strings.EqualFold(after, k) {
+			return strings.TrimSpace(s[:i]), k
 		}
 	}
-	return rest, title, ""
+	return s, ""
 }
 
 // rollKind finds the kind of a roll in its name, "" when none.

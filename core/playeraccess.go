@@ -12,7 +12,10 @@ import "context"
 // effects' notes and a foe's numbers, a token's stored combatant
 // (restoreServerOwned). The Service's own methods are the game master's
 // (the host console) and see everything.
-type PlayerAccess struct{ s *Service }
+type PlayerAccess struct {
+	s   *Service
+	who Actor
+}
 
 // Token is Service.Token for players.
 func (p PlayerAccess) Token(ctx context.Context, id string) (*Token, error) {
@@ -21,12 +24,18 @@ func (p PlayerAccess) Token(ctx context.Context, id string) (*Token, error) {
 
 // PutToken is Service.PutToken for players.
 func (p PlayerAccess) PutToken(ctx context.Context, pathID string, t *Token) (*Token, error) {
-	return p.s.putToken(ctx, pathID, t, true)
+	if err := p.who.refuseSpectator("change tokens"); err != nil {
+		return nil, err
+	}
+	return p.s.putToken(ctx, pathID, t, true, p.tokenGuard(ctx))
 }
 
 // PatchToken is Service.PatchToken for players.
 func (p PlayerAccess) PatchToken(ctx context.Context, id string, patch Object) (*Token, error) {
-	return p.s.patchToken(ctx, id, patch, true)
+	if err := p.who.refuseSpectator("change tokens"); err != nil {
+		return nil, err
+	}
+	return p.s.patchToken(ctx, id, patch, true, p.tokenGuard(ctx))
 }
 
 // Combatant is Service.Combatant for players, as they see it
@@ -38,13 +47,19 @@ func (p PlayerAccess) Combatant(ctx context.Context, id string) (*Combatant, err
 // PutCombatant is Service.PutCombatant for players; it answers the stored
 // combatant as they see it.
 func (p PlayerAccess) PutCombatant(ctx context.Context, pathID string, c *Combatant) (*Combatant, error) {
-	return p.combatantView(ctx)(p.s.putCombatant(ctx, pathID, c, true))
+	if err := p.who.refuseSpectator("change combatants"); err != nil {
+		return nil, err
+	}
+	return p.combatantView(ctx)(p.s.putCombatant(ctx, pathID, c, true, p.combatantGuard(ctx)))
 }
 
 // PatchCombatant is Service.PatchCombatant for players; it answers the
 // stored combatant as they see it.
 func (p PlayerAccess) PatchCombatant(ctx context.Context, id string, patch Object) (*Combatant, error) {
-	return p.combatantView(ctx)(p.s.patchCombatant(ctx, id, patch, true))
+	if err := p.who.refuseSpectator("change combatants"); err != nil {
+		return nil, err
+	}
+	return p.combatantView(ctx)(p.s.patchCombatant(ctx, id, patch, true, p.combatantGuard(ctx)))
 }
 
 // combatantView turns a combatant read or stored for players into what

@@ -76,3 +76,53 @@ func rollResults(raws []json.RawMessage) []RollResult {
 	}
 	return out
 }
+
+// rollTree is the part of a stored roll's tree that Critical reads.
+type rollTree struct {
+	Dice []struct {
+		Critical string `json:"critical"`
+		Dropped  bool   `json:"dropped"`
+		Rerolled bool   `json:"rerolled"`
+	} `json:"dice"`
+	Args      []*rollTree `json:"args"`
+	CountFrom *rollTree   `json:"countFrom"`
+	SidesFrom *rollTree   `json:"sidesFrom"`
+}
+
+// Critical reports whether a die that counts in the roll was marked a
+// critical success or a critical failure (the cs and cf modifiers of the
+// dice notation; an action's attack marks its d20 so). It decodes the
+// roll's tree, so it is for the few rolls that ask (an attack), not for
+// every message.
+func (r RollResult) Critical() (success, failure bool) {
+	var root struct {
+		Tree *rollTree `json:"tree"`
+	}
+	if json.Unmarshal(r.raw, &root) != nil || root.Tree == nil {
+		return false, false
+	}
+	var walk func(n *rollTree)
+	walk = func(n *rollTree) {
+		if n == nil {
+			return
+		}
+		for _, d := range n.Dice {
+			if d.Dropped || d.Rerolled {
+				continue
+			}
+			switch d.Critical {
+			case "success":
+				success = true
+			case "failure":
+				failure = true
+			}
+		}
+		for _, a := range n.Args {
+			walk(a)
+		}
+		walk(n.CountFrom)
+		walk(n.SidesFrom)
+	}
+	walk(root.Tree)
+	return success, failure
+}

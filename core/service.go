@@ -24,6 +24,10 @@ type Service struct {
 	// tells it of every event it publishes (dragsweep.go).
 	drags *Drags
 	log   *slog.Logger
+	// access is the join key, in memory (access.go); seats the seats by
+	// the hash of their token (seatindex.go).
+	access access
+	seats  seatIndex
 
 	mu sync.Mutex // the commit lock: serialises commit + publish (see write)
 
@@ -82,6 +86,11 @@ func (s *Service) Publish(events ...Event) {
 // tracker of them (dragsweep.go). The caller holds the commit lock: every
 // event the service sends goes through here, in commit order.
 func (s *Service) publishLocked(events ...Event) {
+	for _, e := range events {
+		if e.Name == EventReload {
+			s.seats.forget() // content changed under the seats (a campaign replaced or deleted)
+		}
+	}
 	s.events.Publish(events...)
 	s.drags.published(events)
 }
@@ -102,6 +111,14 @@ func (s *Service) publishLocked(events ...Event) {
 // Publish takes the same lock, so uncommitted streams (drags, pointers)
 // stay in order with committed changes.
 func (s *Service) write(ctx context.Context, fn func(tx Tx) ([]Event, error)) error {
+	return s.writeThen(ctx, fn, nil)
+}
+
+// writeThen is write with committed, when not nil, run after the commit
+// and before the events are published: what the service keeps in memory
+// beside the store (the join key, the seats' index) changes only once the
+// store did, and before any subscriber hears of it.
+func (s *Service) writeThen(ctx context.Context, fn func(tx Tx) ([]Event, error), committed func()) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	var events []Event
@@ -114,6 +131,9 @@ func (s *Service) write(ctx context.Context, fn func(tx Tx) ([]Event, error)) er
 		return err
 	}
 	s.generation.Add(1)
+	if committed != nil {
+		committed()
+	}
 	s.publishLocked(events...)
 	return nil
 }

@@ -141,6 +141,11 @@ func (s pinned) fromEntity(c *Combatant, e *Entity, noToken bool) {
 			c.Data["max_"+r] = v
 		}
 	}
+	if ranges := s.rules.Ranges(e.Kind); len(ranges) > 0 {
+		if t, ok := numberOf(e.Data["temp_"+ranges[0]]); ok && t > 0 {
+			c.Data["temp_"+ranges[0]] = t // its temporary hit points come along (sharedKeys)
+		}
+	}
 }
 
 func (s pinned) initiativeRule(ctx context.Context, e *Entity) (*InitiativeRule, error) {
@@ -207,9 +212,20 @@ func (s *Service) RollInitiative(ctx context.Context, ids []string) ([]*Combatan
 		tiebreak[c.ID] = rule.Tiebreak
 		totals[c.ID] = cp.Initiative[0].Value
 	}
+	return p.applyInitiativeOut(ctx, camp.ID, totals, tiebreak)
+}
+
+// applyInitiative sets rolled initiative values (by combatant id) and
+// settles ties by tiebreak then a roll-off, in one transaction.
+func (s pinned) applyInitiative(ctx context.Context, campaignID string, totals map[string]any, tiebreak map[string]float64) error {
+	_, err := s.applyInitiativeOut(ctx, campaignID, totals, tiebreak)
+	return err
+}
+
+func (s pinned) applyInitiativeOut(ctx context.Context, campaignID string, totals map[string]any, tiebreak map[string]float64) ([]*Combatant, error) {
 	var out []*Combatant
-	err = p.write(ctx, func(tx Tx) ([]Event, error) {
-		current, err := tx.Combatants(camp.ID)
+	err := s.write(ctx, func(tx Tx) ([]Event, error) {
+		current, err := tx.Combatants(campaignID)
 		if err != nil {
 			return nil, err
 		}
@@ -220,9 +236,9 @@ func (s *Service) RollInitiative(ctx context.Context, ids []string) ([]*Combatan
 				rolled[c.ID] = true
 			}
 		}
-		changed := p.settleTies(current, tiebreak, rolled)
+		changed := s.settleTies(current, tiebreak, rolled)
 		out = changed
-		return p.storeCombat(tx, camp.ID, changed)
+		return s.storeCombat(tx, campaignID, changed)
 	})
 	return out, err
 }

@@ -21,36 +21,36 @@ func (s *Service) combatant(ctx context.Context, id string, players bool) (*Comb
 // PutCombatant replaces a combatant (its id must equal the path id). A
 // shared combatant pushes its ranges back to its unique entity.
 func (s *Service) PutCombatant(ctx context.Context, pathID string, c *Combatant) (*Combatant, error) {
-	return s.putCombatant(ctx, pathID, c, false)
+	return s.putCombatant(ctx, pathID, c, false, nil)
 }
 
-func (s *Service) putCombatant(ctx context.Context, pathID string, c *Combatant, players bool) (*Combatant, error) {
+func (s *Service) putCombatant(ctx context.Context, pathID string, c *Combatant, players bool, guard editGuard[Combatant]) (*Combatant, error) {
 	if c.ID != pathID {
 		return nil, Invalidf("body id '%s' does not match path id '%s'", Clip(c.ID), Clip(pathID))
 	}
-	return s.replaceCombatant(ctx, pathID, wholeDocument(c), players)
+	return s.replaceCombatant(ctx, pathID, wholeDocument(c), players, guard)
 }
 
 // PatchCombatant merges patch into a combatant, as PATCH and
 // updateCombatant do.
 func (s *Service) PatchCombatant(ctx context.Context, id string, patch Object) (*Combatant, error) {
-	return s.patchCombatant(ctx, id, patch, false)
+	return s.patchCombatant(ctx, id, patch, false, nil)
 }
 
-func (s *Service) patchCombatant(ctx context.Context, id string, patch Object, players bool) (*Combatant, error) {
+func (s *Service) patchCombatant(ctx context.Context, id string, patch Object, players bool, guard editGuard[Combatant]) (*Combatant, error) {
 	if err := checkPatchID(patch, id); err != nil {
 		return nil, err
 	}
-	return s.replaceCombatant(ctx, id, mergePatch[Combatant](patch), players)
+	return s.replaceCombatant(ctx, id, mergePatch[Combatant](patch), players, guard)
 }
 
 // replaceCombatant stores a client's edit of a combatant, its server-owned
 // fields kept.
-func (s *Service) replaceCombatant(ctx context.Context, id string, e edit[Combatant], players bool) (*Combatant, error) {
+func (s *Service) replaceCombatant(ctx context.Context, id string, e edit[Combatant], players bool, guard editGuard[Combatant]) (*Combatant, error) {
 	return replaceStored(s, ctx, e,
 		func(p pinned, tx Tx) (*Combatant, error) { return p.combatantFor(tx, id, players) },
 		func(next, old *Combatant) { next.restoreServerOwned(old, players) },
-		pinned.storeCombatant)
+		pinned.storeCombatant, guard)
 }
 
 // storeCombatant writes a combatant and, when it is shared (its entity is of
@@ -94,7 +94,7 @@ func (s pinned) storeCombatant(tx Tx, c *Combatant) ([]Event, error) {
 	if e.Data == nil {
 		e.Data = Object{}
 	}
-	copyRanges(e.Data, c.Data, s.rules.Ranges(e.Kind))
+	copyRanges(e.Data, c.Data, s.sharedKeys(e.Kind))
 	e.Modified = s.now().UTC()
 	if err := tx.PutEntity(e); err != nil {
 		return nil, err

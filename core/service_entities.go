@@ -51,30 +51,38 @@ func (s *Service) Entities(ctx context.Context, kind string) ([]*Entity, error) 
 // creation time are kept. A unique entity's linked combatants are updated to
 // match in the same transaction.
 func (s *Service) PutEntity(ctx context.Context, kind, pathID string, e *Entity) (*Entity, error) {
+	return s.putEntity(ctx, kind, pathID, e, nil)
+}
+
+func (s *Service) putEntity(ctx context.Context, kind, pathID string, e *Entity, guard editGuard[Entity]) (*Entity, error) {
 	if e.ID != pathID {
 		return nil, Invalidf("body id '%s' does not match path id '%s'", Clip(e.ID), Clip(pathID))
 	}
 	if e.Kind != "" && e.Kind != kind {
 		return nil, Invalidf("body kind '%s' does not match the collection's kind '%s'", Clip(e.Kind), kind)
 	}
-	return s.replaceEntity(ctx, kind, pathID, wholeDocument(e))
+	return s.replaceEntity(ctx, kind, pathID, wholeDocument(e), guard)
 }
 
 // PatchEntity merges patch into the entity (RFC 7386: unmentioned keys are
 // unchanged, null removes a key), as PATCH and updateEntity do.
 func (s *Service) PatchEntity(ctx context.Context, kind, id string, patch Object) (*Entity, error) {
+	return s.patchEntity(ctx, kind, id, patch, nil)
+}
+
+func (s *Service) patchEntity(ctx context.Context, kind, id string, patch Object, guard editGuard[Entity]) (*Entity, error) {
 	if err := checkPatchID(patch, id); err != nil {
 		return nil, err
 	}
 	if k, ok := patch["kind"]; ok && kind != "" && k != kind {
 		return nil, Invalidf("body kind '%s' does not match the collection's kind '%s'", Clip(fmt.Sprint(k)), kind)
 	}
-	return s.replaceEntity(ctx, kind, id, mergePatch[Entity](patch))
+	return s.replaceEntity(ctx, kind, id, mergePatch[Entity](patch), guard)
 }
 
 // replaceEntity stores a client's edit of an entity of kind (any kind when
 // kind is empty), its server-owned fields kept.
-func (s *Service) replaceEntity(ctx context.Context, kind, id string, e edit[Entity]) (*Entity, error) {
+func (s *Service) replaceEntity(ctx context.Context, kind, id string, e edit[Entity], guard editGuard[Entity]) (*Entity, error) {
 	return replaceStored(s, ctx, e,
 		func(_ pinned, tx Tx) (*Entity, error) { return entityOfKind(tx, kind, id) },
 		func(next, old *Entity) {
@@ -83,7 +91,7 @@ func (s *Service) replaceEntity(ctx context.Context, kind, id string, e edit[Ent
 				next.System = old.System // a whole document without a system keeps the one it had
 			}
 		},
-		pinned.storeEntity)
+		pinned.storeEntity, guard)
 }
 
 // storeEntity validates and writes an entity, then keeps a unique entity's
@@ -98,7 +106,7 @@ func (s pinned) storeEntity(tx Tx, e *Entity) ([]Event, error) {
 	}
 	e.Modified = now
 	if s.rules != nil && s.rules.IsUnique(e.Kind) && e.Combatant != nil {
-		copyRanges(e.Combatant.Data, e.Data, s.rules.Ranges(e.Kind))
+		copyRanges(e.Combatant.Data, e.Data, s.sharedKeys(e.Kind))
 	}
 	if err := checkEntitySize(e); err != nil {
 		return nil, err
@@ -118,7 +126,7 @@ func (s pinned) storeEntity(tx Tx, e *Entity) ([]Event, error) {
 		if c.Data == nil {
 			c.Data = Object{}
 		}
-		copyRanges(c.Data, e.Data, s.rules.Ranges(e.Kind))
+		copyRanges(c.Data, e.Data, s.sharedKeys(e.Kind))
 		c.Name = e.Name
 		if err := tx.PutCombatant(c); err != nil {
 			return nil, err

@@ -72,7 +72,13 @@ func (s *Service) ShowMap(ctx context.Context, mapID string) (*Screen, error) {
 // hidden ones); clients get gameUpdated with the game as players see it
 // (hidden combatants left out, as in GET /api).
 func (s *Service) ControlCombat(ctx context.Context, action string) (*Game, error) {
-	p := s.pin()
+	return s.pin().controlCombat(ctx, action, nil)
+}
+
+// controlCombat is ControlCombat; guard, when not nil, may refuse the
+// action given the game as it stands in the same transaction (a player
+// ending a turn that is not theirs).
+func (p pinned) controlCombat(ctx context.Context, action string, guard func(g *Game) error) (*Game, error) {
 	switch action {
 	case CombatStart, CombatNext, CombatPrevious, CombatEnd:
 	default:
@@ -87,6 +93,11 @@ func (s *Service) ControlCombat(ctx context.Context, action string) (*Game, erro
 		game, err := tx.Game(c.ID)
 		if err != nil {
 			return nil, err
+		}
+		if guard != nil {
+			if err := guard(game); err != nil {
+				return nil, err
+			}
 		}
 		combatants, err := tx.Combatants(c.ID)
 		if err != nil {
@@ -119,7 +130,19 @@ func (s *Service) ControlCombat(ctx context.Context, action string) (*Game, erro
 		if err != nil {
 			return nil, err
 		}
-		return append(events, Event{Name: EventGameUpdated, Data: views}), nil
+		events = append(events, Event{Name: EventGameUpdated, Data: views})
+		if action == CombatStart {
+			// Seated players whose character has no initiative yet are
+			// asked to roll it (or the game master rolls for them).
+			ask, err := initiativeRequest(tx, c.ID, combatants, nil)
+			if err != nil {
+				return nil, err
+			}
+			if ask != nil {
+				events = append(events, *ask)
+			}
+		}
+		return events, nil
 	})
 	return out, err
 }

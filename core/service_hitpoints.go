@@ -11,18 +11,8 @@ import (
 // its character. Clients get combatantUpdated, gameUpdated and its token.
 func (s *Service) ChangeHitPoints(ctx context.Context, id string, ch HitPointChange) (*Combatant, error) {
 	p := s.pin()
-	given := 0
-	for name, v := range map[string]*float64{"damage": ch.Damage, "healing": ch.Healing, "temp": ch.Temp} {
-		if v == nil {
-			continue
-		}
-		given++
-		if math.IsNaN(*v) || math.IsInf(*v, 0) || *v < 0 {
-			return nil, Invalidf("%s must be a number of 0 or more", name)
-		}
-	}
-	if given != 1 {
-		return nil, Invalidf(`give one of {"damage": n}, {"healing": n} or {"temp": n}`)
+	if err := checkHitPointChange(ch); err != nil {
+		return nil, err
 	}
 	return p.changeCombatant(ctx, id, func(tx Tx, c *Combatant) error {
 		r := p.hitPointRange(c)
@@ -53,29 +43,58 @@ func (s *Service) ChangeHitPoints(ctx context.Context, id string, ch HitPointCha
 				}
 			}
 		}
-		temp, _ := numberOf(c.Data["temp_"+r])
-		switch {
-		case ch.Damage != nil:
-			rest := *ch.Damage
-			absorbed := math.Min(temp, rest)
-			temp -= absorbed
-			rest -= absorbed
-			cur = math.Max(0, cur-rest)
-		case ch.Healing != nil:
-			cur = math.Min(maxHP, cur+*ch.Healing)
-		case ch.Temp != nil:
-			temp = *ch.Temp
-		}
-		c.Data[r] = cur
-		if temp > 0 {
-			c.Data["temp_"+r] = temp
-		} else {
-			delete(c.Data, "temp_"+r)
-		}
+		cur = applyHitPoints(c.Data, r, cur, maxHP, ch)
 		c.Bloodied = cur > 0 && cur <= maxHP/2
 		c.Defeated = cur <= 0
 		return nil
 	})
+}
+
+// applyHitPoints changes the hit points in data (key r, its temporary
+// hit points under temp_<r>) by one change, the game master's rules:
+// damage takes temporary hit points first, hit points stay between 0 and
+// maxHP, temporary hit points do not stack. It returns the new current
+// value.
+func applyHitPoints(data Object, r string, cur, maxHP float64, ch HitPointChange) float64 {
+	temp, _ := numberOf(data["temp_"+r])
+	switch {
+	case ch.Damage != nil:
+		rest := *ch.Damage
+		absorbed := math.Min(temp, rest)
+		temp -= absorbed
+		rest -= absorbed
+		cur = math.Max(0, cur-rest)
+	case ch.Healing != nil:
+		cur = math.Min(maxHP, cur+*ch.Healing)
+	case ch.Temp != nil:
+		temp = *ch.Temp
+	}
+	data[r] = cur
+	if temp > 0 {
+		data["temp_"+r] = temp
+	} else {
+		delete(data, "temp_"+r)
+	}
+	return cur
+}
+
+// checkHitPointChange refuses a change that is not exactly one
+// non-negative number.
+func checkHitPointChange(ch HitPointChange) error {
+	given := 0
+	for name, v := range map[string]*float64{"damage": ch.Damage, "healing": ch.Healing, "temp": ch.Temp} {
+		if v == nil {
+			continue
+		}
+		given++
+		if math.IsNaN(*v) || math.IsInf(*v, 0) || *v < 0 {
+			return Invalidf("%s must be a number of 0 or more", name)
+		}
+	}
+	if given != 1 {
+		return Invalidf(`give one of {"damage": n}, {"healing": n} or {"temp": n}`)
+	}
+	return nil
 }
 
 // hitPointRange is the system's first range for a combatant's kind, or

@@ -57,25 +57,30 @@ func (s *Service) createMessage(ctx context.Context, m *Message, refuseBadRoll b
 			out.Type = MessageRoll
 		}
 	}
-	if err := checkEncodedSize("message", &out, MaxMessageBytes); err != nil {
+	if err := p.storeMessage(ctx, &out); err != nil {
 		return nil, err
 	}
-	err := p.write(ctx, func(tx Tx) ([]Event, error) {
+	return &out, nil
+}
+
+// storeMessage adds a message, rolled already, to the primary campaign's
+// log and tells clients (a private one only the game master).
+func (p pinned) storeMessage(ctx context.Context, out *Message) error {
+	if err := checkEncodedSize("message", out, MaxMessageBytes); err != nil {
+		return err
+	}
+	return p.write(ctx, func(tx Tx) ([]Event, error) {
 		c, err := p.primaryCampaign(tx)
 		if err != nil {
 			return nil, err
 		}
 		out.Campaign = c.ID
-		if err := tx.AddMessage(&out); err != nil {
+		if err := tx.AddMessage(out); err != nil {
 			return nil, err
 		}
 		if out.Private {
-			return []Event{{Name: EventMessageCreated, Data: HostOnly(&out)}}, nil
+			return []Event{{Name: EventMessageCreated, Data: HostOnly(out)}}, nil
 		}
-		return []Event{{Name: EventMessageCreated, Data: &out}}, nil
+		return []Event{{Name: EventMessageCreated, Data: out}}, nil
 	})
-	if err != nil {
-		return nil, err
-	}
-	return &out, nil
 }

@@ -1,7 +1,12 @@
 package core
 
-// Players returns the players' access to tokens and combatants.
-func (s *Service) Players() PlayerAccess { return PlayerAccess{s} }
+// Players returns the players' access to tokens and combatants, as a
+// player without a seat has it.
+func (s *Service) Players() PlayerAccess { return PlayerAccess{s: s} }
+
+// PlayerAs returns one actor's access: a spectator's changes nothing, and
+// with the join key on a player changes only what seatrights.go allows.
+func (s *Service) PlayerAs(who Actor) PlayerAccess { return PlayerAccess{s: s, who: who} }
 
 // playerTokens returns copies of tokens with what the real client reads
 // beside the stored fields: size always; where a visible combatant is

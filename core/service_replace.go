@@ -5,11 +5,14 @@ import "context"
 // replaceStored is the write behind PUT and PATCH of an entity, a token or
 // a combatant: read the stored object, make the next version from the
 // client's edit, put back what the server owns (restore), and store it
-// with its events. It returns the version stored.
+// with its events. It returns the version stored. guard, when not nil,
+// may refuse the change once the next version is known (a player's
+// rights with the join key on: seatrights.go).
 func replaceStored[T any](s *Service, ctx context.Context, e edit[T],
 	read func(p pinned, tx Tx) (*T, error),
 	restore func(next, old *T),
 	store func(p pinned, tx Tx, next *T) ([]Event, error),
+	guard editGuard[T],
 ) (*T, error) {
 	p := s.pin()
 	var out *T
@@ -23,8 +26,17 @@ func replaceStored[T any](s *Service, ctx context.Context, e edit[T],
 			return nil, err
 		}
 		restore(next, old)
+		if guard != nil {
+			if err := guard(p, tx, next, old); err != nil {
+				return nil, err
+			}
+		}
 		out = next
 		return store(p, tx, next)
 	})
 	return out, err
 }
+
+// editGuard refuses an edit of a stored object, given the next version
+// and the stored one.
+type editGuard[T any] func(p pinned, tx Tx, next, old *T) error

@@ -22,37 +22,37 @@ func (s *Service) token(ctx context.Context, id string, players bool) (*Token, e
 // checked against the path: the body wins (an empty body id means the path
 // id). The token must exist; it stays on its map.
 func (s *Service) PutToken(ctx context.Context, pathID string, t *Token) (*Token, error) {
-	return s.putToken(ctx, pathID, t, false)
+	return s.putToken(ctx, pathID, t, false, nil)
 }
 
-func (s *Service) putToken(ctx context.Context, pathID string, t *Token, players bool) (*Token, error) {
+func (s *Service) putToken(ctx context.Context, pathID string, t *Token, players bool, guard editGuard[Token]) (*Token, error) {
 	id := t.ID
 	if id == "" {
 		id = pathID
 	}
-	return s.replaceToken(ctx, id, wholeDocument(t), players)
+	return s.replaceToken(ctx, id, wholeDocument(t), players, guard)
 }
 
 // PatchToken merges patch into a token, as PATCH and updateToken do. It
 // does not animate and ignores the remote-interaction setting.
 func (s *Service) PatchToken(ctx context.Context, id string, patch Object) (*Token, error) {
-	return s.patchToken(ctx, id, patch, false)
+	return s.patchToken(ctx, id, patch, false, nil)
 }
 
-func (s *Service) patchToken(ctx context.Context, id string, patch Object, players bool) (*Token, error) {
+func (s *Service) patchToken(ctx context.Context, id string, patch Object, players bool, guard editGuard[Token]) (*Token, error) {
 	if err := checkPatchID(patch, id); err != nil {
 		return nil, err
 	}
-	return s.replaceToken(ctx, id, mergePatch[Token](patch), players)
+	return s.replaceToken(ctx, id, mergePatch[Token](patch), players, guard)
 }
 
 // replaceToken stores a client's edit of a token, its server-owned fields
 // kept.
-func (s *Service) replaceToken(ctx context.Context, id string, e edit[Token], players bool) (*Token, error) {
+func (s *Service) replaceToken(ctx context.Context, id string, e edit[Token], players bool, guard editGuard[Token]) (*Token, error) {
 	return replaceStored(s, ctx, e,
 		func(p pinned, tx Tx) (*Token, error) { return p.tokenFor(tx, id, players) },
 		func(next, old *Token) { next.restoreServerOwned(old, players) },
-		pinned.storeToken)
+		pinned.storeToken, guard)
 }
 
 func (s pinned) storeToken(tx Tx, t *Token) ([]Event, error) {

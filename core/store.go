@@ -129,4 +129,14 @@ type Tx interface {
 	// EachMessage calls fn with every message of the campaign, oldest
 	// first, one at a time; an error from fn stops it and is returned.
 	EachMessage(campaignID string, fn func(*Message) error) error
+
+	// Seats lists the seats stored for a campaign, every campaign's when
+	// campaignID is empty (seats.go); a seat goes with its campaign.
+	Seats(campaignID string) ([]*Seat, error)
+	// PutSeat stores the seat of s.EntityID in s.Campaign (which must exist).
+	PutSeat(s *Seat) error
+	// Access returns the join key's state (off, with no key, when none was
+	// stored yet); PutAccess replaces it.
+	Access() (*JoinAccess, error)
+	PutAccess(a *JoinAccess) error
 }

@@ -22,7 +22,7 @@ func (s *server) putCombatant(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, s.cfg.Log, err)
 		return
 	}
-	out, err := s.cfg.Service.Players().PutCombatant(r.Context(), pathParam(r, "id"), &c)
+	out, err := s.cfg.Service.PlayerAs(actorOf(r)).PutCombatant(r.Context(), pathParam(r, "id"), &c)
 	s.answer(w, r, core.CombatantForPlayers(out), err)
 }
 
@@ -32,7 +32,7 @@ func (s *server) patchCombatant(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, s.cfg.Log, err)
 		return
 	}
-	out, err := s.cfg.Service.Players().PatchCombatant(r.Context(), pathParam(r, "id"), patch)
+	out, err := s.cfg.Service.PlayerAs(actorOf(r)).PatchCombatant(r.Context(), pathParam(r, "id"), patch)
 	s.answer(w, r, core.CombatantForPlayers(out), err)
 }
 
@@ -51,7 +51,7 @@ func (s *server) putToken(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, s.cfg.Log, err)
 		return
 	}
-	out, err := s.cfg.Service.Players().PutToken(r.Context(), pathParam(r, "id"), &t)
+	out, err := s.cfg.Service.PlayerAs(actorOf(r)).PutToken(r.Context(), pathParam(r, "id"), &t)
 	s.answer(w, r, core.TokenForPlayers(out), err)
 }
 
@@ -61,7 +61,7 @@ func (s *server) patchToken(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, s.cfg.Log, err)
 		return
 	}
-	out, err := s.cfg.Service.Players().PatchToken(r.Context(), pathParam(r, "id"), patch)
+	out, err := s.cfg.Service.PlayerAs(actorOf(r)).PatchToken(r.Context(), pathParam(r, "id"), patch)
 	s.answer(w, r, core.TokenForPlayers(out), err)
 }
 

@@ -333,7 +333,7 @@ func (s *server) putEntity(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, s.cfg.Log, err)
 		return
 	}
-	out, err := s.cfg.Service.PutEntity(r.Context(), kind.Name, pathParam(r, "id"), &e)
+	out, err := s.cfg.Service.PlayerAs(actorOf(r)).PutEntity(r.Context(), kind.Name, pathParam(r, "id"), &e)
 	if err != nil {
 		writeError(w, r, s.cfg.Log, err)
 		return
@@ -353,7 +353,7 @@ func (s *server) patchEntity(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, s.cfg.Log, err)
 		return
 	}
-	out, err := s.cfg.Service.PatchEntity(r.Context(), kind.Name, pathParam(r, "id"), patch)
+	out, err := s.cfg.Service.PlayerAs(actorOf(r)).PatchEntity(r.Context(), kind.Name, pathParam(r, "id"), patch)
 	if err != nil {
 		writeError(w, r, s.cfg.Log, err)
 		return

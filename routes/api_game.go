@@ -58,6 +58,6 @@ func (s *server) postMessage(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, s.cfg.Log, err)
 		return
 	}
-	out, err := s.cfg.Service.CreateMessage(r.Context(), m)
+	out, err := s.cfg.Service.PlayerAs(actorOf(r)).CreateMessage(r.Context(), m)
 	s.answer(w, r, out, err)
 }

@@ -46,6 +46,9 @@ type Config struct {
 	// "companion.local"); the landing page shows it beside the addresses.
 	// Empty: not advertised.
 	JoinName string
+	// PublicAddr is the public listener's bound address (host:port): the
+	// host console's join links point at it (host_seats.go).
+	PublicAddr string
 	// InstanceID identifies this server process on the host listener's
 	// /api/-/live (routes/health.go).
 	InstanceID string

@@ -24,6 +24,8 @@ func statusOf(err error) int {
 		return http.StatusConflict
 	case core.KindTooLarge:
 		return http.StatusRequestEntityTooLarge
+	case core.KindForbidden:
+		return http.StatusForbidden
 	default:
 		return http.StatusInternalServerError
 	}

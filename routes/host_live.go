@@ -18,7 +18,7 @@ func mountHostLive(r chi.Router, cfg Config) {
 	}
 	r.Get("/host/ws", cfg.Hub.ServeHost)
 	r.Get("/host/api/clients", func(w http.ResponseWriter, r *http.Request) {
-		hostSettingsReply(w, http.StatusOK, cfg.Hub.Clients())
+		hostSettingsReply(w, http.StatusOK, cfg.Hub.HostClients()) // with each one's role and seat
 	})
 	// The host refuses a drag: every client snaps the token back to its
 	// committed position (tokenMoved, state block).

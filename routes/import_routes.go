@@ -19,6 +19,12 @@ import (
 // device can accept it.
 func mountImport(r chi.Router, cfg Config) {
 	r.Post("/api/import", func(w http.ResponseWriter, req *http.Request) {
+		if cfg.Service != nil {
+			if err := cfg.Service.PlayerAs(actorOf(req)).RefuseSpectator("offer imports"); err != nil {
+				writeImportError(w, http.StatusForbidden, core.MessageOf(err))
+				return
+			}
+		}
 		if cfg.Imports == nil {
 			writeImportError(w, http.StatusServiceUnavailable, "Import is not available on this server")
 			return

@@ -6,9 +6,11 @@ import (
 	"html/template"
 	"net"
 	"net/http"
+	"net/url"
 	"strconv"
 	"sync"
 
+	"github.com/vttapp/companion/core"
 	"rsc.io/qr"
 )
 
@@ -19,16 +21,28 @@ type landingPage struct {
 	once sync.Once
 	tmpl *template.Template
 	err  error
+}
 
+// qrCache keeps the QR codes of the last links drawn (the landing page's,
+// the host console's join links), link -> PNG data URL.
+var qrCache struct {
 	mu  sync.Mutex
-	qrs map[string]template.URL // client link -> PNG data URL
+	qrs map[string]template.URL
 }
 
 type landingData struct {
 	SystemName string
 	ClientURL  string
 	QR         template.URL
-	Addresses  []string
+	// KeyOn: the join key is on, so ClientURL carries it; Spectators is
+	// the spectators' link (for a player's page), Spectator that this
+	// page's reader joined as one (ClientURL is then the spectators' link).
+	KeyOn      bool
+	Spectators string
+	Spectator  bool
+	// Seats are the player characters: free, or who sits there.
+	Seats     []core.SeatView
+	Addresses []string
 	// NameURL is the client's address by the advertised mDNS name
 	// ("http://companion.local:8080/client/"), empty when none is.
 	NameURL string
@@ -46,12 +60,15 @@ func (s *server) serveLanding(w http.ResponseWriter, r *http.Request) {
 	if sys, err := s.system(); err == nil {
 		data.SystemName = sys.Name()
 	}
-	data.QR = p.qrCode(data.ClientURL)
 	if name := s.cfg.JoinName; name != "" {
 		if a, ok := r.Context().Value(http.LocalAddrContextKey).(*net.TCPAddr); ok {
 			data.NameURL = "http://" + net.JoinHostPort(name, strconv.Itoa(a.Port)) + "/client/"
 		}
 	}
+	if s.cfg.Service != nil {
+		s.landingSeats(r, &data)
+	}
+	data.QR = qrDataURL(data.ClientURL)
 	var buf bytes.Buffer
 	if err := p.tmpl.Execute(&buf, data); err != nil {
 		writeError(w, r, s.cfg.Log, err)
@@ -62,9 +79,39 @@ func (s *server) serveLanding(w http.ResponseWriter, r *http.Request) {
 	w.Write(buf.Bytes())
 }
 
-// qrCode returns the QR code of link as a PNG data URL ("" when the link
-// does not fit a QR code), cached per link.
-func (p *landingPage) qrCode(link string) template.URL {
+// landingSeats adds what the join key and the seats say to the landing
+// page: with the key on, the links carry it (the reader was admitted, so
+// may pass it on; a spectator passes on the spectators' link only); and
+// which seats are free and who sits where.
+func (s *server) landingSeats(r *http.Request, data *landingData) {
+	if st, err := s.cfg.Service.JoinStatus(r.Context()); err == nil && st.Enabled {
+		data.KeyOn = true
+		data.Spectator = actorOf(r).Role == core.ClientSpectator
+		withKey := func(link, key string) string { return link + "?" + url.Values{joinKeyQuery: {key}}.Encode() }
+		base := data.ClientURL
+		if data.Spectator {
+			data.ClientURL = withKey(base, st.SpectatorKey)
+		} else {
+			data.ClientURL = withKey(base, st.Key)
+			data.Spectators = withKey(base, st.SpectatorKey)
+		}
+		if data.NameURL != "" {
+			key := st.Key
+			if data.Spectator {
+				key = st.SpectatorKey
+			}
+			data.NameURL = withKey(data.NameURL, key)
+		}
+	}
+	if list, err := s.cfg.Service.Seats(r.Context()); err == nil {
+		data.Seats = list.Seats
+	}
+}
+
+// qrDataURL returns the QR code of link as a PNG data URL ("" when the
+// link does not fit a QR code), cached per link.
+func qrDataURL(link string) template.URL {
+	p := &qrCache
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if u, ok := p.qrs[link]; ok {

@@ -57,6 +57,16 @@ var wireEvents = []wireEvent{
 	{core.EventTrackedObjectUpdated, trackedObjects, "a table display reported objects"},
 	{core.EventTrackedObjectDeleted, trackedObjects, "a table display reported objects"},
 	{core.EventTrackedObjectsUpdated, trackedObjects, "a table display reported objects"},
+	// Seats, roles and the join key (docs/api.md): events this server adds
+	// to the contract's; their shapes are in openapi_seats.go.
+	{core.EventSeatsUpdated, ref("SeatList"), "any seat changed: the seat list as everyone reads it"},
+	{core.EventSeatChanged, obj{"anyOf": []obj{ref("TakenSeat"), {"type": "object", "required": []string{"seat"}, "additionalProperties": false,
+		"properties": obj{"seat": obj{"type": "null"}}}}}, "to one connection: the seat the game master gave it (with its seat token, sent this once), or {seat: null} once freed"},
+	{core.EventInitiativeRequested, obj{"type": "object", "additionalProperties": false, "properties": obj{
+		"combatants": arrayOf(obj{"type": "string"}), "seats": arrayOf(obj{"type": "string"})}}, "combat started: seated players roll their initiative"},
+	{core.EventRoleChanged, roleSchema, "to one connection: the game master changed its role"},
+	{core.EventAccessChanged, obj{"type": "object", "additionalProperties": false, "required": []string{"enabled"},
+		"properties": obj{"enabled": obj{"type": "boolean"}}}, "the join key was turned on, off or drawn anew (the host console only; never the key)"},
 	{"error", obj{"type": "object", "required": []string{"message", "kind"}, "additionalProperties": false, "properties": obj{
 		"message": obj{"type": "string"},
 		"kind":    obj{"type": "string", "enum": []string{"invalid", "not found", "conflict", "too large", "internal", "rate limited"}},
@@ -82,11 +92,24 @@ var wireReplies = []wireEvent{
 	{core.RequestCreateMessage, ref("Message"), "the stored message, dice rolled"},
 	{core.RequestGetAttribute, ref("Attribute"), "the entity's attributes (absent when it has none)"},
 	{core.RequestSetAttribute, ref("Attribute"), "the entity's attributes after the merge"},
+	{core.RequestTakeSeat, ref("TakenSeat"), "the seat taken or resumed, with a new seat token only when the server drew one"},
+	{core.RequestLeaveSeat, ref("Ok"), "the seat is free"},
+	{core.RequestSetRole, roleSchema, "the role now held"},
+	{core.RequestGetCharacter, ref("CharacterSheet"), "the seat's character as its player sees it"},
+	{core.RequestUpdateCharacter, ref("Entity"), "the stored character after the player's change"},
+	{core.RequestChangeHitPoints, ref("HitPoints"), "the hit points after damage, healing or temporary hit points"},
+	{core.RequestRollAction, ref("ActionResult"), "the messages the roll posted"},
+	{core.RequestRollInitiative, ref("ActionResult"), "the initiative roll's message"},
+	{core.RequestEndTurn, ref("Game"), "the game after the turn passed"},
 	{core.EventTrackedObjectCreated, ref("Ok"), "recorded"},
 	{core.EventTrackedObjectUpdated, ref("Ok"), "recorded"},
 	{core.EventTrackedObjectDeleted, ref("Ok"), "recorded"},
 	{core.EventTrackedObjectsUpdated, ref("Ok"), "recorded"},
 }
+
+// roleSchema is a connection's role ({"role"}), told or answered.
+var roleSchema = obj{"type": "object", "required": []string{"role"}, "additionalProperties": false,
+	"properties": obj{"role": obj{"type": "string", "enum": []string{core.ClientPlayer, core.ClientSpectator}}}}
 
 // okSchema is the answer to a request that returns nothing else; a move a
 // newer one replaced says so (coalesced).

@@ -28,6 +28,7 @@ type server struct {
 	systemDocs perSystem
 	openapi    perSystem
 	landing    landingPage
+	askPage    askPage
 }
 
 func newServer(cfg Config) *server {
@@ -78,6 +79,7 @@ func NewPublicHandler(cfg Config) http.Handler {
 	r.Get("/api/clients", s.getClients)
 	r.Get("/api/openapi.json", s.getOpenAPI)
 	r.Post("/api/messages", s.postMessage)
+	s.mountSeats(r) // api_seats.go: /api/seats and /api/me are fixed routes too
 	// combatants and tokens are reserved: registered before {collection}.
 	r.Get("/api/combatants/{id}", s.getCombatant)
 	r.Put("/api/combatants/{id}", s.putCombatant)
@@ -109,6 +111,7 @@ func NewHostHandler(cfg Config) http.Handler {
 	mountHostConsole(r, cfg)
 	mountHostGame(r, cfg)
 	mountHostBackup(r, cfg)
+	mountHostSeats(r, cfg) // host_seats.go
 	r.Get("/", func(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, "/host/", http.StatusFound)
 	})
@@ -157,6 +160,7 @@ func (s *server) wrap(h http.Handler, public bool) http.Handler {
 	h = logRequests(s.cfg.Log, h)
 	if public {
 		h = s.websocketFirst(h)
+		h = s.joinKeyGuard(h) // joinkey.go: before the upgrade, which carries its grant and seat
 		h = crossSiteGuard{allowOrigins: s.cfg.AllowOrigins}.wrap(h)
 		h = newPublicHosts(s.cfg.AllowHosts).guard(h)
 	}

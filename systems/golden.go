@@ -16,9 +16,9 @@ import (
 )
 
 // goldenOutputs are the sections RunGolden renders, in file order.
-// token.json and initiative.json are there only for a kind with a token
-// or an initiative hook.
-var goldenOutputs = []string{"list.json", "basic.json", "view.json", "page.html", "token.json", "initiative.json"}
+// token.json, initiative.json and actions.json are there only for a kind
+// with a token, an initiative or an actions hook.
+var goldenOutputs = []string{"list.json", "basic.json", "view.json", "page.html", "token.json", "initiative.json", "actions.json"}
 
 // goldenTime stands in for created/modified when a case's entity has none,
 // so that outputs do not depend on the clock.
@@ -188,6 +188,20 @@ func renderCase(sys *System, cf *caseFile, name string) (map[string][]byte, erro
 			return nil, err
 		}
 		out["initiative.json"] = append(b, '\n')
+	}
+	if sys.rt.HasFunc(e.Kind, "actions") {
+		actions, err := sys.ActionsFor(ctx, &e)
+		if err != nil {
+			return nil, err
+		}
+		if actions == nil {
+			actions = []core.Action{}
+		}
+		b, err := json.MarshalIndent(actions, "", "  ")
+		if err != nil {
+			return nil, err
+		}
+		out["actions.json"] = append(b, '\n')
 	}
 	return out, nil
 }

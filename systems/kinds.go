@@ -19,12 +19,17 @@ type Kind struct {
 	Filters         []string `json:"filters"`
 	Ranges          []string `json:"ranges"`
 	Unique          bool     `json:"unique"`
+	// Editable lists the data keys the player holding a character's seat
+	// may change (core.CharacterRules); HasActions, that the kind declares
+	// the actions hook (the rolls of a character's sheet).
+	Editable   []string `json:"editable"`
+	HasActions bool     `json:"actions"`
 	// HasReferences tells whether the kind declares a references function.
 	HasReferences bool `json:"-"`
 }
 
 // ReservedCollections are the fixed routes a collection label cannot take.
-var ReservedCollections = []string{"combatants", "tokens", "system", "clients", "messages", "import", "openapi.json"}
+var ReservedCollections = []string{"combatants", "tokens", "system", "clients", "messages", "import", "openapi.json", "seats", "me"}
 
 var collectionLabel = regexp.MustCompile(`^[a-z][a-z0-9_-]*$`)
 
@@ -32,8 +37,8 @@ var collectionLabel = regexp.MustCompile(`^[a-z][a-z0-9_-]*$`)
 // whether the key holds a function.
 var entityOptions = map[string]bool{
 	"collection": false, "title": false, "collectionTitle": false, "template": false,
-	"filters": false, "unique": false, "ranges": false,
-	"view": true, "references": true, "token": true, "initiative": true,
+	"filters": false, "unique": false, "ranges": false, "editable": false,
+	"view": true, "references": true, "token": true, "initiative": true, "actions": true,
 }
 
 // buildKinds validates the entity declarations, adding every problem.
@@ -75,6 +80,8 @@ func buildKinds(decl *scripting.Declarations, problems *scripting.Problems) []*K
 			}
 		}
 		k.Ranges = stringListOption(d, "ranges", add)
+		k.Editable = stringListOption(d, "editable", add)
+		_, k.HasActions = d.Funcs["actions"]
 		if v, ok := d.Fields["unique"]; ok {
 			b, isBool := v.(bool)
 			if !isBool {
@@ -83,6 +90,9 @@ func buildKinds(decl *scripting.Declarations, problems *scripting.Problems) []*K
 			k.Unique = b
 		}
 		_, k.HasReferences = d.Funcs["references"]
+		if (len(k.Editable) > 0 || k.HasActions) && !k.Unique {
+			add("editable and actions are for a unique kind (a player's character): set unique = true")
+		}
 		if _, ok := d.Funcs["view"]; !ok {
 			if _, asValue := d.Fields["view"]; !asValue {
 				add("view is required: a function(e) returning the values players read")

@@ -89,6 +89,10 @@ const (
 	demoQuillID   = "5e0ca000-0000-4000-8000-000000000103"
 	demoKnightID  = "5e0ca000-0000-4000-8000-000000000104" // monster, east sanctum
 	demoHoundID   = "5e0ca000-0000-4000-8000-000000000105"
+	// The characters (characters.json): their ids are the seats'.
+	demoBrannocChar = "5e0ca000-0000-4000-8000-000000000001"
+	demoIlsaChar    = "5e0ca000-0000-4000-8000-000000000002"
+	demoQuillChar   = "5e0ca000-0000-4000-8000-000000000003"
 )
 
 // demoSystem copies the dnd5e example to a temporary folder and lets edit

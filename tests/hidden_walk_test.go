@@ -162,6 +162,25 @@ func TestPlayersNeverReceiveWhatTheGameMasterHides(t *testing.T) {
 	p1.send("clientUpdated", map[string]any{"name": "Ellie", "color": "#4caf50"}, "")
 	p2.send("clientUpdated", map[string]any{"name": "Tom", "color": "#2196f3"}, "")
 	read("/api") // the demo's chapel, with its foes' vision
+
+	// Seats: Tom takes one; the game master gives Ellie another. Each seat
+	// token goes to its player alone (checked at the end).
+	p2.send("takeSeat", map[string]any{"seatId": demoIlsaChar, "player": "Tom"}, "tom-seat")
+	p2.waitFor(`"responseId":"tom-seat"`, "seatToken")
+	tomToken := walkSeatToken(t, p2, `"responseId":"tom-seat"`)
+	var clients []struct {
+		Channel int
+		Name    string
+	}
+	host.get("/host/api/clients", &clients)
+	for _, c := range clients {
+		if c.Name == "Ellie" {
+			hostDo("POST", "/host/api/seats/"+demoQuillChar+"/assign", `{"channel": `+itoa(c.Channel)+`}`, 200)
+		}
+	}
+	p1.waitFor(`"seatChanged"`, "seatToken")
+	ellieToken := walkSeatToken(t, p1, `"seatChanged"`)
+	read("/api/seats")
 	var campaign struct {
 		Campaign struct{ ID string }
 	}
@@ -338,10 +357,15 @@ func TestPlayersNeverReceiveWhatTheGameMasterHides(t *testing.T) {
 		}
 	}
 	frames := 0
+	seatTokens := map[string][]string{"Ellie": {tomToken}, "Tom": {ellieToken}, "Late": {tomToken, ellieToken}}
+	for _, b := range bodies {
+		walkNoSecret(t, "GET "+b.path, string(b.reply.body), []string{tomToken, ellieToken})
+	}
 	for who, p := range map[string]*walkSocket{"Ellie": p1, "Tom": p2, "Late": p3} {
 		for _, f := range p.all() {
 			frames++
 			text := string(f)
+			walkNoSecret(t, who+"'s frame (another player's seat token)", text, seatTokens[who])
 			walkNoSecret(t, who+"'s frame", text, foeSights)
 			if !strings.Contains(text, `"responseId":"probe-`) { // a refusal may repeat the id the player sent
 				walkNoSecret(t, who+"'s frame", text, secretIDs)
@@ -372,4 +396,25 @@ func walkNoSecret(t *testing.T, what, text string, more []string) {
 			return
 		}
 	}
+}
+
+// walkSeatToken reads the seat token from the frame of p that contains
+// marker.
+func walkSeatToken(t *testing.T, p *walkSocket, marker string) string {
+	t.Helper()
+	for _, f := range p.all() {
+		if !strings.Contains(string(f), marker) {
+			continue
+		}
+		var env struct {
+			Data struct {
+				SeatToken string `json:"seatToken"`
+			}
+		}
+		if json.Unmarshal(f, &env) == nil && len(env.Data.SeatToken) > 20 {
+			return env.Data.SeatToken
+		}
+	}
+	t.Fatalf("no seat token in a frame with %s", marker)
+	return ""
 }

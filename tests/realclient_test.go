@@ -206,12 +206,21 @@ func TestRealClientSequence(t *testing.T) {
 	}
 	rcCheckScreen(t, rcGetAPI(t, s)["screen"].(map[string]any), "none")
 
-	// Token mode: a player's token is the first dragger's; hostiles are
-	// the game master's.
+	// Token mode: a player drags the token of the seat they hold (the
+	// Encounter+ client knows nothing of seats: the game master gives it
+	// one from the host console); hostiles are the game master's.
 	rcPatchSettings(t, s, `{"interaction": "token"}`)
 	if d := string(b.next(core.EventInteractionUpdated).Data); d != `"token"` {
 		t.Fatalf("interactionUpdated data %s", d)
 	}
+	b.send(core.EventTokenMoved, map[string]any{"id": demoIlsaToken, "x": 10, "y": 10, "state": "start"})
+	if got := b.nextBlock(demoIlsaToken); got["state"] != "block" {
+		t.Fatalf("token mode let a client without a seat drag a character: %v", got)
+	}
+	if status := httpJSON(t, "POST", s.HostURL+"/host/api/seats/"+demoIlsaChar+"/assign", `{"channel": 1}`, nil); status != http.StatusOK {
+		t.Fatalf("assigning Ilsa's seat to Ellie: %d", status)
+	}
+	a.next(core.EventSeatChanged)
 	a.send(core.EventTokenMoved, map[string]any{"id": demoIlsaToken, "x": 400, "y": 300, "state": 0})
 	if got := obj(t, a.next(core.EventTokenMoved).Data); got["state"] != float64(0) {
 		t.Fatalf("token mode refused a's first player token: %v", got)

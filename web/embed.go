@@ -1,5 +1,6 @@
 // Package web holds the browser pages Companion serves, embedded in the
-// binary: the landing page template (index.html), the player web client
+// binary: the landing page template (index.html), the page a browser
+// without the join key gets (askkey.html), the player web client
 // (client/dist, built from client/src; see client/README.md), the host
 // console page (host/) and the application icon.
 package web
@@ -14,7 +15,7 @@ import (
 // the built output (client/dist) is embedded: its sources and
 // node_modules stay out of the binary.
 //
-//go:embed index.html icon.png client/dist host
+//go:embed index.html askkey.html icon.png client/dist host
 var FS embed.FS
 
 // Client is the built-in web client, served at /client/ when no client is

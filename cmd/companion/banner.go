@@ -4,10 +4,12 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"net/url"
 	"sort"
 	"strconv"
 	"strings"
 
+	"github.com/vttapp/companion/core"
 	"github.com/vttapp/companion/systems"
 	"rsc.io/qr"
 )
@@ -23,6 +25,10 @@ type bannerInfo struct {
 	// Container: the host console listens inside a container
 	// (--host-addr-container) and is reached through the published port.
 	Container bool
+	// Join is the join key: when it is on, the links printed carry it (the
+	// banner goes to standard output; the log, on standard error, never
+	// shows a key).
+	Join core.JoinStatus
 }
 
 // printBanner tells the person at the device what is running, the
@@ -33,17 +39,26 @@ func printBanner(w io.Writer, b bannerInfo) {
 	fmt.Fprintf(w, "Data folder: %s\n", b.DataDir)
 	fmt.Fprintln(w, "Players can open:")
 	urls := playerURLs(b.Public)
+	keyed := func(u string) string { return u }
+	if b.Join.Enabled {
+		fmt.Fprintln(w, "  (the join key is on: these links carry it; give them only to the people at the table)")
+		keyed = func(u string) string { return withKey(u, b.Join.Key) }
+	}
 	if b.JoinName != "" {
 		if tcp, ok := b.Public.(*net.TCPAddr); ok {
-			fmt.Fprintf(w, "  http://%s/   (by name, where .local names resolve)\n", net.JoinHostPort(b.JoinName, strconv.Itoa(tcp.Port)))
+			fmt.Fprintf(w, "  %s   (by name, where .local names resolve)\n", keyed("http://"+net.JoinHostPort(b.JoinName, strconv.Itoa(tcp.Port))+"/"))
 		}
 	}
 	for _, u := range urls {
-		fmt.Fprintf(w, "  %s\n", u)
+		fmt.Fprintf(w, "  %s\n", keyed(u))
 	}
 	if join := joinLink(b.Public); join != "" {
+		join = keyed(join)
 		if code := terminalQR(join); code != "" {
 			fmt.Fprintf(w, "Scan to join (%s):\n%s", join, code)
+		}
+		if b.Join.Enabled {
+			fmt.Fprintf(w, "Spectators (they watch, they cannot play): %s\n", withKey(joinLink(b.Public), b.Join.SpectatorKey))
 		}
 	}
 	if b.Container {
@@ -52,6 +67,15 @@ func printBanner(w io.Writer, b bannerInfo) {
 		return
 	}
 	fmt.Fprintf(w, "Host console (this device only): http://%s/host/\n", b.Host.String())
+}
+
+// withKey adds the join key to a link (not to a line that says the
+// address is this device's only).
+func withKey(u, key string) string {
+	if strings.Contains(u, " ") {
+		return u
+	}
+	return u + "?" + url.Values{"key": {key}}.Encode()
 }
 
 // joinLink is the player client's address on the first network address

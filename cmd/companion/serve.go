@@ -126,6 +126,11 @@ func serve(ctx context.Context, cfg *serveConfig, log *slog.Logger, out io.Write
 		Log:    log,
 	})
 	cols := collections{holder}
+	if cfg.JoinKey {
+		if _, err := svc.SetJoinKey(ctx, true); err != nil {
+			return fmt.Errorf("turn the join key on: %w", err)
+		}
+	}
 
 	if folder.fresh && !cfg.Empty {
 		if sample := sys.Sample(); sample != nil {
@@ -180,6 +185,7 @@ func serve(ctx context.Context, cfg *serveConfig, log *slog.Logger, out io.Write
 		AllowOrigins: splitList(cfg.AllowOrigins),
 		Web:          web.FS,
 		JoinName:     joinName,
+		PublicAddr:   publicLn.Addr().String(),
 		InstanceID:   instanceID,
 		Backups:      backup.NewMaker(cfg.DataDir, core.Version, store.BackupInto),
 	}
@@ -202,8 +208,12 @@ func serve(ctx context.Context, cfg *serveConfig, log *slog.Logger, out io.Write
 		log.Warn("the other commands will not find this server", "file", instanceFile, "error", err)
 	}
 	defer removeInstance(cfg.DataDir, instanceID)
+	join, err := svc.JoinStatus(ctx)
+	if err != nil {
+		return fmt.Errorf("read the join key: %w", err)
+	}
 	printBanner(out, bannerInfo{Release: thisRelease(), System: sys, Public: publicLn.Addr(), Host: hostLn.Addr(),
-		DataDir: cfg.DataDir, JoinName: joinName, Container: cfg.HostAddrContainer})
+		DataDir: cfg.DataDir, JoinName: joinName, Container: cfg.HostAddrContainer, Join: join})
 	if wantBrowser && !cfg.HostAddrContainer {
 		openBrowser("http://"+dialAddr(hostLn.Addr().String())+"/host/", log)
 	}

@@ -203,6 +203,19 @@ CREATE TRIGGER campaigns_delete_owned AFTER DELETE ON campaigns BEGIN
 	DELETE FROM assets WHERE owner = OLD.id;
 END;
 `,
+	// 3: players' seats and the join key (core/seats.go, core/access.go).
+	`
+CREATE TABLE seats (
+	entity_id TEXT PRIMARY KEY,
+	campaign  TEXT NOT NULL REFERENCES campaigns (id) ON DELETE CASCADE,
+	doc       TEXT NOT NULL
+);
+CREATE INDEX seats_by_campaign ON seats (campaign);
+CREATE TABLE access (
+	name TEXT PRIMARY KEY,
+	doc  TEXT NOT NULL
+);
+`,
 }
 
 // migrate brings db to the newest version of steps, each step in its own

@@ -88,7 +88,7 @@ func TestReopenAppliesNothingTwice(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var want []int
+	var want []int // every step, the test's last included
 	for v := 1; v <= len(steps); v++ {
 		want = append(want, v)
 	}

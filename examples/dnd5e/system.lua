@@ -89,6 +89,11 @@ companion.entity("character", {
   template = "character.html",
   unique = true,
   ranges = { "hit_points" },
+  -- What the player holding the character's seat may change: hit points
+  -- through damage, healing and temporary hit points (the game master's
+  -- rules), the maximum, and the death saves they mark.
+  editable = { "hit_points", "max_hit_points", "death_saves" },
+  actions = character.actions,
   references = character.references,
   view = character.view,
   token = token.of("friendly", true),

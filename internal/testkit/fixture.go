@@ -105,6 +105,9 @@ type GameOptions struct {
 	NoCampaign bool
 	// Seed, when set, stores more content after the fixture.
 	Seed func(tx core.Tx) error
+	// Roller replaces FixedRoller (a seeded core/dice roller, for rolls
+	// whose dice a test reads).
+	Roller core.Roller
 }
 
 // NewGame opens the store, loads the system and seeds the fixture; all of
@@ -121,7 +124,11 @@ func NewGame(t testing.TB, opt GameOptions) *Game {
 	events := &EventLog{}
 	bus := core.NewBus()
 	bus.Subscribe(func(evs []core.Event) { events.Publish(evs...) })
-	svc := core.NewService(core.ServiceConfig{Store: store, Events: bus, Rules: holder, Roller: FixedRoller{}})
+	var roller core.Roller = FixedRoller{}
+	if opt.Roller != nil {
+		roller = opt.Roller
+	}
+	svc := core.NewService(core.ServiceConfig{Store: store, Events: bus, Rules: holder, Roller: roller})
 	if !opt.NoCampaign {
 		if err := store.Update(context.Background(), SeedFixture); err != nil {
 			t.Fatal(err)

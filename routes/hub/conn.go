@@ -33,6 +33,12 @@ type conn struct {
 
 	mu     sync.Mutex
 	client core.Client
+	// Who the connection is (seats.go): the join key's grant at the
+	// upgrade, the hash of the seat token it presented, whether it asked
+	// to be a spectator and whether the game master made it one.
+	grant                  core.Grant
+	seat                   string
+	spectator, gmSpectator bool
 
 	closeOnce   sync.Once
 	done        chan struct{}

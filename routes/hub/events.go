@@ -36,6 +36,19 @@ var clientEvents = map[string]*clientEvent{
 	core.EventTrackedObjectDeleted:  {player: onTrackObject(core.EventTrackedObjectDeleted)},
 	core.EventTrackedObjectsUpdated: {player: onTrackObject(core.EventTrackedObjectsUpdated)},
 
+	// This server's own: seats and a player's character (seats.go,
+	// docs/api.md). A client that knows none of them plays as contract 6.2
+	// says.
+	core.RequestTakeSeat:        {player: onTakeSeat, host: onHostSeat},
+	core.RequestLeaveSeat:       {player: onLeaveSeat, host: onHostSeat},
+	core.RequestSetRole:         {player: onSetRole, host: onHostSeat},
+	core.RequestGetCharacter:    {player: onGetCharacter, host: onHostSeat, alwaysAnswered: true},
+	core.RequestUpdateCharacter: {player: onUpdateCharacter, host: onHostSeat},
+	core.RequestChangeHitPoints: {player: onChangeHitPoints, host: onHostSeat},
+	core.RequestRollAction:      {player: onRollAction, host: onHostSeat},
+	core.RequestRollInitiative:  {player: onRollInitiative, host: onHostSeat},
+	core.RequestEndTurn:         {player: onEndTurn, host: onHostSeat},
+
 	// Parsed, logged at debug level, and not acted on (contract 6.2).
 	core.RequestCreateEntity:    {},
 	core.RequestCreateCombatant: {},

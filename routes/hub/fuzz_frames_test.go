@@ -63,6 +63,15 @@ func hubFrameSeeds() [][]byte {
 		"trackedObjectDeleted":  `{"id":"o1"}`,
 		"trackedObjectsUpdated": `[]`,
 		"createEntity":          `{"name":"x"}`,
+		"takeSeat":              `{"seatId":"` + testkit.HeroID + `","player":"Ann"}`,
+		"leaveSeat":             `{}`,
+		"setRole":               `{"role":"spectator"}`,
+		"getCharacter":          `{}`,
+		"updateCharacter":       `{"data":{"max_hit_points":40}}`,
+		"changeHitPoints":       `{"damage":3}`,
+		"rollAction":            `{"action":"check-str","advantage":"advantage"}`,
+		"rollInitiative":        `{}`,
+		"endTurn":               `{}`,
 	}
 	names := make([]string, 0, len(clientEvents))
 	for name := range clientEvents {
@@ -205,7 +214,7 @@ func checkErrorEnvelope(t *testing.T, path string, frame []byte, env fuzzEnvelop
 		t.Fatalf("%s: the frame %q got an error without a message: %s", path, frame, env.raw)
 	}
 	switch d.Kind {
-	case "invalid", "not found", "conflict", "too large", kindRateLimited:
+	case "invalid", "not found", "conflict", "too large", "forbidden", kindRateLimited:
 	default:
 		t.Fatalf("%s: the frame %q got an error of kind %q: %s", path, frame, d.Kind, env.raw)
 	}

@@ -1,12 +1,13 @@
 package hub
 
 // The handlers of the client events (events.go): each decodes its payload
-// and calls the core once, where the rule is. Two do a little more, in
-// the order they always have: clientUpdated records the registration on
-// the connection (hub state) and publishes it, after the core took the
-// token it names; a player's updateDoor asks the core whether remote
-// interaction allows it before reading the door. The host console's own
-// handlers follow the player's where the game master's rights differ.
+// and calls the core once, where the rule is, as the connection's actor
+// (seats.go: its role and seat). Two do a little more, in the order they
+// always have: clientUpdated records the registration on the connection
+// (hub state), tells the drag tracker who it now is and publishes it; a
+// player's updateDoor asks the core whether remote interaction allows it
+// before reading the door. The host console's own handlers follow the
+// player's where the game master's rights differ.
 
 import (
 	"bytes"
@@ -30,11 +31,6 @@ type clientRegistration struct {
 	MapCenterX   *float64 `json:"mapCenterX"`
 	MapCenterY   *float64 `json:"mapCenterY"`
 	MapZoom      *float64 `json:"mapZoom"`
-	// TokenID names the token this client plays, for remote interaction
-	// "token" (core/dragrights.go). An extension: the real web client
-	// keeps its choice to itself, and the server then gives a player token
-	// to the first client that drags it.
-	TokenID *string `json:"tokenId"`
 }
 
 // maxClientText bounds the strings a client registers (name, colour...).
@@ -44,11 +40,6 @@ func onClientUpdated(ctx context.Context, c *conn, data json.RawMessage) (any, e
 	var in clientRegistration
 	if err := decodeData(core.EventClientUpdated, data, &in); err != nil {
 		return nil, err
-	}
-	if in.TokenID != nil {
-		if err := c.hub.svc.Drags().Choose(ctx, c.id, *in.TokenID); err != nil {
-			return nil, err
-		}
 	}
 	for field, v := range map[string]*string{"name": in.Name, "color": in.Color, "runMode": in.RunMode, "device": in.Device} {
 		if v != nil && len(*v) > maxClientText {
@@ -80,6 +71,7 @@ func onClientUpdated(ctx context.Context, c *conn, data json.RawMessage) (any, e
 	setFloat(&cl.MapZoom, in.MapZoom)
 	client := *cl
 	c.mu.Unlock()
+	c.tellDrags() // a runMode makes it a display
 	c.hub.svc.Publish(core.Event{Name: core.EventClientUpdated, Data: client})
 	return nil, nil
 }
@@ -181,6 +173,7 @@ func onTokenMoved(ctx context.Context, c *conn, data json.RawMessage) (any, erro
 // onUpdateDoor opens or closes a door, refused when remote interaction is
 // off (contract 6.2); the game master's never is.
 func onUpdateDoor(ctx context.Context, c *conn, data json.RawMessage) (any, error) {
+	who := c.actor()
 	if err := c.hub.svc.CheckRemoteInteraction(core.RequestUpdateDoor); err != nil {
 		return nil, err
 	}
@@ -188,7 +181,7 @@ func onUpdateDoor(ctx context.Context, c *conn, data json.RawMessage) (any, erro
 	if err := decodeData(core.RequestUpdateDoor, data, &d); err != nil {
 		return nil, err
 	}
-	return c.hub.svc.UpdateDoor(ctx, d)
+	return c.hub.svc.PlayerAs(who).UpdateDoor(ctx, d)
 }
 
 func onPointerUpdated(_ context.Context, c *conn, data json.RawMessage) (any, error) {
@@ -201,7 +194,7 @@ func onPointerUpdated(_ context.Context, c *conn, data json.RawMessage) (any, er
 	}
 	p := in.Pointer
 	p.State = string(in.State)
-	return nil, c.hub.svc.MovePointer(c.source(), p)
+	return nil, c.hub.svc.PlayerAs(c.actor()).MovePointer(c.source(), p)
 }
 
 // decodePatch reads a partial object that names its target by id.
@@ -222,7 +215,7 @@ func onUpdateToken(ctx context.Context, c *conn, data json.RawMessage) (any, err
 	if err != nil {
 		return nil, err
 	}
-	return c.hub.svc.Players().PatchToken(ctx, id, patch) // a hidden token does not exist for players
+	return c.hub.svc.PlayerAs(c.actor()).PatchToken(ctx, id, patch) // a hidden token does not exist for players
 }
 
 func onHostUpdateToken(ctx context.Context, c *conn, data json.RawMessage) (any, error) {
@@ -238,7 +231,7 @@ func onUpdateEntity(ctx context.Context, c *conn, data json.RawMessage) (any, er
 	if err != nil {
 		return nil, err
 	}
-	return c.hub.svc.PatchEntity(ctx, "", id, patch)
+	return c.hub.svc.PlayerAs(c.actor()).PatchEntity(ctx, "", id, patch)
 }
 
 func onUpdateCombatant(ctx context.Context, c *conn, data json.RawMessage) (any, error) {
@@ -246,7 +239,7 @@ func onUpdateCombatant(ctx context.Context, c *conn, data json.RawMessage) (any,
 	if err != nil {
 		return nil, err
 	}
-	return c.hub.svc.Players().PatchCombatant(ctx, id, patch) // a hidden combatant does not exist for players
+	return c.hub.svc.PlayerAs(c.actor()).PatchCombatant(ctx, id, patch) // a hidden combatant does not exist for players
 }
 
 func onHostUpdateCombatant(ctx context.Context, c *conn, data json.RawMessage) (any, error) {
@@ -280,7 +273,7 @@ func onCreateMessage(ctx context.Context, c *conn, data json.RawMessage) (any, e
 		}
 	}
 	// A player's bad /roll is answered to them alone (error reply), not logged.
-	return c.hub.svc.PostMessage(ctx, m)
+	return c.hub.svc.PlayerAs(c.actor()).PostMessage(ctx, m)
 }
 
 func onGetAttribute(ctx context.Context, c *conn, data json.RawMessage) (any, error) {
@@ -296,7 +289,7 @@ func onSetAttribute(ctx context.Context, c *conn, data json.RawMessage) (any, er
 	if err := decodeData(core.RequestSetAttribute, data, &a); err != nil {
 		return nil, err
 	}
-	return c.hub.svc.SetAttribute(ctx, a)
+	return c.hub.svc.PlayerAs(c.actor()).SetAttribute(ctx, a)
 }
 
 // onTrackObject handles a trackedObject* event: one object or an array.
@@ -320,7 +313,7 @@ func onTrackObject(name string) handler {
 				return nil, core.Invalidf("%s: object %d is null", name, i)
 			}
 		}
-		return nil, c.hub.svc.TrackObject(name, objects)
+		return nil, c.hub.svc.PlayerAs(c.actor()).TrackObject(name, objects)
 	}
 }
 

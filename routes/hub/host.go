@@ -46,7 +46,7 @@ func (h *Hub) ServeHost(w http.ResponseWriter, r *http.Request) {
 		h.refusals.write(slog.LevelInfo, "host console socket refused", "remote", r.RemoteAddr, "err", err)
 		return
 	}
-	h.serve(ws, bw.conn, remoteHost(r.RemoteAddr), true, false)
+	h.serve(ws, bw.conn, remoteHost(r.RemoteAddr), true, false, core.Grant{})
 }
 
 // hostOrigin accepts no Origin (a tool on the device) or the console's own.

@@ -1,6 +1,7 @@
 package hub
 
 import (
+	"context"
 	"encoding/json"
 	"log/slog"
 	"net"
@@ -215,15 +216,29 @@ func (h *Hub) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.refusals.write(slog.LevelInfo, "websocket upgrade refused", "remote", r.RemoteAddr, "origin", r.Header.Get("Origin"), "err", err)
 		return
 	}
-	h.serve(ws, bw.conn, address, false, numericStatesAsked(r.Context()))
+	c := h.serve(ws, bw.conn, address, false, numericStatesAsked(r.Context()), admissionOf(r.Context()))
+	if c == nil {
+		return
+	}
+	if token, _ := r.Context().Value(seatTokenKey{}).(string); token != "" {
+		// A seat link's cookie: the connection holds that seat, and is told
+		// which (the token itself is its browser's already).
+		ctx, cancel := context.WithTimeout(r.Context(), h.opts.HandlerTimeout)
+		defer cancel()
+		if taken, err := h.svc.ResumeSeat(ctx, c.actor(), token); err == nil {
+			c.setSeat(core.SeatHash(token))
+			c.send1(core.EventSeatChanged, taken)
+		}
+	}
 }
 
 // serve registers a connection, greets it and runs its two goroutines.
 // numericStates starts it on integer drag states (routes/client_kind.go).
-func (h *Hub) serve(ws *websocket.Conn, bc *batchConn, address string, host, numericStates bool) {
+func (h *Hub) serve(ws *websocket.Conn, bc *batchConn, address string, host, numericStates bool, grant core.Grant) *conn {
 	c := newConn(h, ws, bc)
 	c.address = address
 	c.host = host
+	c.grant = grant
 	c.numericDragStates.Store(numericStates)
 	// app goes first in the queue, before any broadcast can reach it.
 	app, _ := json.Marshal(outEnvelope{Name: core.EventApp, Data: map[string]any{"version": core.Version, "build": core.Build}})
@@ -236,7 +251,7 @@ func (h *Hub) serve(ws *websocket.Conn, bc *batchConn, address string, host, num
 		if !host {
 			h.releaseSlot(address)
 		}
-		return
+		return nil
 	}
 	h.nextChannel++
 	c.client = core.Client{Channel: h.nextChannel, Address: address, RunMode: core.RunModeNormal}
@@ -253,14 +268,16 @@ func (h *Hub) serve(ws *websocket.Conn, bc *batchConn, address string, host, num
 		go c.writeLoop()
 		h.log.Info("host console socket opened", "id", c.id)
 		go c.readLoop()
-		return
+		return c
 	}
 
 	client := c.client
+	c.tellDrags()
 	go c.writeLoop()
 	h.svc.Publish(core.Event{Name: core.EventClientConnected, Data: client})
 	h.log.Info("websocket client connected", "channel", client.Channel, "address", address)
 	go c.readLoop() // a fresh goroutine: its stack stays smaller than the HTTP one
+	return c
 }
 
 // takeSlot admits one more connection under MaxConnections.
@@ -371,6 +388,7 @@ func (h *Hub) broadcast(events []core.Event) {
 			}
 		}
 	}
+	h.afterBroadcastLocked(events)
 }
 
 // Close sends a close frame (1001, going away) to every client and stops

@@ -7,14 +7,18 @@
 --   classes      [{ "name": "Cleric", "level": 3, "subclass": "Life Domain" }]
 --   background   "Acolyte"
 --   player       the player's name
---   max_hit_points, temporary_hit_points   (hit_points is the current value,
---                the range kept in step with the character's combatant)
+--   max_hit_points, temp_hit_points   (hit_points is the current value;
+--                it and temp_hit_points are kept in step with the
+--                character's combatant; temporary_hit_points, an older
+--                name, is still read)
+--   death_saves  { successes = 0, failures = 0 }, which the player marks
 --   experience_points
 --   spells       [{ "index": "bless", "name": "Bless", "level": 1 }]
 --   equipment    [{ "item": { "index": "mace", "name": "Mace" }, "quantity": 1 }]
 local companion = require("companion")
 local util = require("lib.util")
 local creature = require("lib.creature")
+local actions = require("lib.actions")
 
 local character = {}
 
@@ -61,7 +65,7 @@ function character.hit_points(data)
   else
     return ""
   end
-  local temp = util.number(data.temporary_hit_points)
+  local temp = util.number(data.temp_hit_points) or util.number(data.temporary_hit_points)
   if temp and temp > 0 then
     s = s .. " (+" .. temp .. " temporary)"
   end
@@ -126,8 +130,26 @@ end
 -- the view.
 local OPTIONAL = {
   "player", "race", "class_line", "background", "alignment", "hit_dice", "saving_throws", "skills",
-  "damage_resistances", "experience", "features", "actions", "spells", "equipment",
+  "damage_resistances", "experience", "features", "actions", "spells", "equipment", "spellcasting",
 }
+
+local ABILITY_NAMES = {
+  strength = "Strength", dexterity = "Dexterity", constitution = "Constitution",
+  intelligence = "Intelligence", wisdom = "Wisdom", charisma = "Charisma",
+}
+
+-- spellcasting: "Wisdom: spell save DC 13, spell attack +5" for a
+-- character of a spellcasting class.
+local function spellcasting(data)
+  local ability = actions.casting_ability(data.classes)
+  if not ability then
+    return ""
+  end
+  local score = util.number(data[ability])
+  local mod = score and math.floor((score - 10) / 2) or 0
+  local bonus = actions.proficiency_bonus(data) + mod
+  return ABILITY_NAMES[ability] .. ": spell save DC " .. (8 + bonus) .. ", spell attack " .. companion.format.signed(bonus)
+end
 
 function character.view(e)
   local data = e.data
@@ -171,6 +193,7 @@ function character.view(e)
     actions = creature.features(data.actions),
     spells = character.spell_groups(data.spells),
     equipment = equipment(data.equipment),
+    spellcasting = spellcasting(data),
   }
   if util.number(data.experience_points) then
     v.experience = number(data.experience_points) .. " XP"
@@ -178,6 +201,8 @@ function character.view(e)
   v.damage_resistances = creature.damage_list(data.damage_resistances)
   return util.drop_empty(v, OPTIONAL)
 end
+
+character.actions = actions.of
 
 function character.references(e)
   local data = e.data

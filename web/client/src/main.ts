@@ -11,6 +11,7 @@ import { StatusBadge } from "./ui/status";
 import { askProfile, forgetProfile, savedProfile, type Profile } from "./ui/join";
 import { installDebug } from "./debug";
 import { mountTable, type TableUI } from "./ui/table";
+import { SeatUI } from "./ui/seat";
 import { mayDrag, mayUseDoors, seesThrough } from "./permissions";
 import type { Snapshot, Token } from "./types";
 
@@ -29,6 +30,7 @@ let profile: Profile | null = null;
 let joined = false;
 let lastError: string | null = null;
 let table: TableUI | null = null;
+let seats: SeatUI | null = null;
 const reducedMotion = window.matchMedia("(prefers-reduced-motion: reduce)");
 
 const app = document.getElementById("app")!;
@@ -52,7 +54,8 @@ function deviceKind(): string {
 }
 
 function canDrag(t: Token): boolean {
-  return mayDrag(t, profile, store.interaction, store.paused, store.tokens.values());
+  const who = profile && seats ? { ...profile, ...seats.who() } : profile;
+  return mayDrag(t, who, store.interaction, store.paused, store.tokens.values());
 }
 
 function register(): void {
@@ -154,6 +157,12 @@ async function start(): Promise<void> {
     renderer: () => renderer,
     send: (name, data, requestId) => socket?.send(name, data, requestId) ?? false,
   });
+  seats = new SeatUI({
+    app, table, display: profile.display,
+    name: () => profile?.name ?? "",
+    send: (name, data, requestId) => socket?.send(name, data, requestId) ?? false,
+    stopSocket: () => socket?.stop(),
+  });
   store.subscribe((c) => {
     if (c.kind === "map" || c.kind === "screen") updateChrome();
   });
@@ -166,7 +175,7 @@ async function start(): Promise<void> {
     renderer = await MapRenderer.create(mapEl, store, {
       mode: "player",
       canDrag,
-      canUseDoors: () => mayUseDoors(profile, store.interaction, store.paused),
+      canUseDoors: () => mayUseDoors(profile && seats ? { ...profile, ...seats.who() } : profile, store.interaction, store.paused),
       isViewer: (t) => seesThrough(t, profile, store.screen.sharedVision, store.tokens.values()),
       sendMove: (m) => socket?.send("tokenMoved", m),
       sendDoor: (mapId, id, state) => socket?.send("updateDoor", { mapId, id, state }),
@@ -185,9 +194,14 @@ async function start(): Promise<void> {
   socket = new Socket(socketURL(), {
     onOpen(reconnected) {
       register();
+      seats?.connected();
       if (reconnected) resync();
     },
+    onClose(code) {
+      return seats?.closed(code) ?? false;
+    },
     onMessage(env) {
+      if (seats?.onEnvelope(env)) return;
       table?.onEnvelope(env);
       if (env.name === "reload") {
         resync();

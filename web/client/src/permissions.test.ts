@@ -18,6 +18,22 @@ test("interaction none, all, token", () => {
   assert.equal(mayDrag(bob, { name: "Cy", display: false }, "token", false, all), true, "no token named after the player: any player token");
 });
 
+test("token mode with seats: the seat's character and the tokens it controls, nothing without a seat", () => {
+  const brannoc: Token = { id: "T1", name: "Brannoc", x: 0, y: 0, player: true, entityId: "C1" };
+  const wolf: Token = { id: "T2", name: "Wolf", x: 0, y: 0, role: "friendly" };
+  const ilsa: Token = { id: "T3", name: "Ilsa", x: 0, y: 0, player: true, entityId: "C2" };
+  const toks = [brannoc, wolf, ilsa];
+  const seated = { name: "ann", display: false, seat: { id: "C1", tokens: ["T2"] } };
+  assert.equal(mayDrag(brannoc, seated, "token", false, toks), true, "the seat's character's token");
+  assert.equal(mayDrag(wolf, seated, "token", false, toks), true, "a token the game master gave the seat");
+  assert.equal(mayDrag(ilsa, seated, "token", false, toks), false, "another seat's character");
+  assert.equal(mayDrag(brannoc, { name: "Brannoc", display: false, seat: null }, "token", false, toks), false, "no seat: nothing, whatever the name");
+  assert.equal(mayDrag(ilsa, seated, "all", false, toks), true, "mode all is not limited by seats");
+  const spectator = { name: "tv", display: false, spectator: true, seat: null };
+  assert.equal(mayDrag(orc, spectator, "all", false, all), false, "a spectator drags nothing");
+  assert.equal(mayUseDoors(spectator, "all", false), false, "nor opens doors");
+});
+
 test("nothing moves on a display or while paused; doors follow the same gate", () => {
   assert.equal(mayDrag(ann, { name: "Ann", display: true }, "all", false, all), false);
   assert.equal(mayDrag(ann, player, "all", true, all), false);

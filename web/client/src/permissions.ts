@@ -5,6 +5,15 @@ import type { Interaction, Token } from "./types";
 export interface Who {
   name: string;
   display: boolean;
+  /** A spectator watches: no drags, no doors (the server refuses them too). */
+  spectator?: boolean;
+  /**
+   * The seat this page holds, when the page knows of seats (ui/seat.ts):
+   * its character's id and the tokens it plays (its own and those the game
+   * master gave it). null: no seat. Absent: a page that knows nothing of
+   * seats, which falls back to the token carrying the player's name.
+   */
+  seat?: { id: string; tokens: readonly string[] } | null;
 }
 
 /**
@@ -12,16 +21,19 @@ export interface Who {
  * page shows. `token`: the player's own — player tokens (`player: true`);
  * when one of them carries the player's name, only that one. The contract
  * has no token-to-client link, so the name is the only tie there is.
- * Nothing on a display, nothing while the game is paused.
+ * With seats (who.seat present) token mode is the server's rule: the
+ * seat's character's tokens and those it controls, nothing without a seat.
+ * Nothing on a display or for a spectator, nothing while the game is paused.
  */
 export function mayDrag(t: Token, who: Who | null, interaction: Interaction, paused: boolean, all: Iterable<Token>): boolean {
-  if (!who || who.display || paused) return false;
+  if (!who || who.display || who.spectator || paused) return false;
   switch (interaction) {
     case "none":
       return false;
     case "all":
       return true;
     case "token": {
+      if (who.seat !== undefined) return !!who.seat && (t.entityId === who.seat.id || who.seat.tokens.includes(t.id));
       if (t.player !== true) return false;
       const name = who.name.trim().toLowerCase();
       const mine = [...all].filter((o) => o.player === true && (o.name ?? "").trim().toLowerCase() === name);
@@ -32,7 +44,7 @@ export function mayDrag(t: Token, who: Who | null, interaction: Interaction, pau
 
 /** Doors: any mode but none, not on a display, not while paused. */
 export function mayUseDoors(who: Who | null, interaction: Interaction, paused: boolean): boolean {
-  return !!who && !who.display && interaction !== "none" && !paused;
+  return !!who && !who.display && !who.spectator && interaction !== "none" && !paused;
 }
 
 /**

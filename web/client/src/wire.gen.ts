@@ -3,10 +3,44 @@
 // The shapes are derived from the Go types the server marshals (routes/openapi_shapes.go):
 // a property is optional when the server may leave it out.
 
+export interface Action {
+  advantage?: boolean;
+  critical?: number;
+  damage?: string;
+  group?: string;
+  id?: string;
+  roll?: string;
+  title?: string;
+  type?: string;
+}
+
+export interface ActionResult {
+  critical?: boolean;
+  fumble?: boolean;
+  messages?: (Record<string, unknown>)[];
+}
+
 /** An entity's attributes (getAttribute, setAttribute) */
 export interface Attribute {
   attributes?: Record<string, unknown>;
   entityId: string;
+}
+
+export interface CharacterSheet {
+  actions?: Action[];
+  character?: Record<string, unknown>;
+  combatant?: Record<string, unknown> | null;
+  controls?: string[];
+  editable?: string[];
+  effects?: (Record<string, unknown>)[];
+  hitPoints?: HitPoints | null;
+  hitPointsEditable?: boolean;
+  initiative?: number | null;
+  myTurn?: boolean;
+  reference?: string;
+  round?: number;
+  seat?: SeatView;
+  tokenIds?: string[];
 }
 
 /** A connected WebSocket client */
@@ -116,6 +150,11 @@ export interface Error {
   message: string;
 }
 
+/** The data of the event accessChanged: the join key was turned on, off or drawn anew (the host console only; never the key) */
+export interface EventAccessChanged {
+  enabled: boolean;
+}
+
 /** The data of the event app: to a new connection, first */
 export interface EventApp {
   build: number;
@@ -150,6 +189,12 @@ export type EventFogUpdated = FogImage;
 
 /** The data of the event gameUpdated: combat starts, ends or turns, a combatant is added or removed, initiative changes */
 export type EventGameUpdated = Game;
+
+/** The data of the event initiativeRequested: combat started: seated players roll their initiative */
+export interface EventInitiativeRequested {
+  combatants?: string[];
+  seats?: string[];
+}
 
 /** The data of the event interactionUpdated: the game master changed the interaction mode (a bare string) */
 export type EventInteractionUpdated = "none" | "token" | "all";
@@ -188,8 +233,21 @@ export interface EventReload {
   version?: string;
 }
 
+/** The data of the event roleChanged: to one connection: the game master changed its role */
+export interface EventRoleChanged {
+  role: "player" | "spectator";
+}
+
 /** The data of the event screenUpdated: the player screen changes */
 export type EventScreenUpdated = Screen;
+
+/** The data of the event seatChanged: to one connection: the seat the game master gave it (with its seat token, sent this once), or {seat: null} once freed */
+export type EventSeatChanged = TakenSeat | {
+  seat: null;
+};
+
+/** The data of the event seatsUpdated: any seat changed: the seat list as everyone reads it */
+export type EventSeatsUpdated = SeatList;
 
 /** Who sent a drag step: the server's name for the connection */
 export interface EventSource {
@@ -272,6 +330,15 @@ export interface Health {
 export interface Hidden {
   hidden: true;
   id: string;
+}
+
+export interface HitPoints {
+  bloodied?: boolean;
+  current?: number;
+  defeated?: boolean;
+  key?: string;
+  max?: number;
+  temp?: number;
 }
 
 /** One turn-order slot of a combatant; value is a number or anything a system uses */
@@ -424,14 +491,26 @@ export interface Pointer {
   y: number;
 }
 
+/** The data of the answer to changeHitPoints: the hit points after damage, healing or temporary hit points */
+export type ReplyChangeHitPoints = HitPoints;
+
 /** The data of the answer to clientUpdated: registered */
 export type ReplyClientUpdated = Ok;
 
 /** The data of the answer to createMessage: the stored message, dice rolled */
 export type ReplyCreateMessage = Message;
 
+/** The data of the answer to endTurn: the game after the turn passed */
+export type ReplyEndTurn = Game;
+
 /** The data of the answer to getAttribute: the entity's attributes (absent when it has none) */
 export type ReplyGetAttribute = Attribute;
+
+/** The data of the answer to getCharacter: the seat's character as its player sees it */
+export type ReplyGetCharacter = CharacterSheet;
+
+/** The data of the answer to leaveSeat: the seat is free */
+export type ReplyLeaveSeat = Ok;
 
 /** The data of the answer to mapViewportUpdated: recorded */
 export type ReplyMapViewportUpdated = Ok;
@@ -439,8 +518,22 @@ export type ReplyMapViewportUpdated = Ok;
 /** The data of the answer to pointerUpdated: moved */
 export type ReplyPointerUpdated = Ok;
 
+/** The data of the answer to rollAction: the messages the roll posted */
+export type ReplyRollAction = ActionResult;
+
+/** The data of the answer to rollInitiative: the initiative roll's message */
+export type ReplyRollInitiative = ActionResult;
+
 /** The data of the answer to setAttribute: the entity's attributes after the merge */
 export type ReplySetAttribute = Attribute;
+
+/** The data of the answer to setRole: the role now held */
+export interface ReplySetRole {
+  role: "player" | "spectator";
+}
+
+/** The data of the answer to takeSeat: the seat taken or resumed, with a new seat token only when the server drew one */
+export type ReplyTakeSeat = TakenSeat;
 
 /** The data of the answer to tokenMoved: accepted; a refused move is answered block at the committed position, even without a requestId */
 export type ReplyTokenMoved = Ok | Movement;
@@ -456,6 +549,9 @@ export type ReplyTrackedObjectUpdated = Ok;
 
 /** The data of the answer to trackedObjectsUpdated: recorded */
 export type ReplyTrackedObjectsUpdated = Ok;
+
+/** The data of the answer to updateCharacter: the stored character after the player's change */
+export type ReplyUpdateCharacter = Entity;
 
 /** The data of the answer to updateCombatant: the stored combatant */
 export type ReplyUpdateCombatant = Combatant | Hidden;
@@ -509,6 +605,19 @@ export interface Screen {
 /** The map displays fit in their view (mapFitScreen) */
 export interface ScreenMap {
   id: string;
+}
+
+export interface SeatList {
+  seats?: SeatView[];
+}
+
+export interface SeatView {
+  id: string;
+  image?: string;
+  kind: string;
+  name: string;
+  player?: string;
+  taken: boolean;
 }
 
 /** What a token's vision or a light sees, computed by the server: key is vision-<id> or light-<id>, polygon a flat x,y list */
@@ -568,6 +677,11 @@ export interface System {
   id: string;
   name: string;
   settings?: Record<string, unknown>;
+}
+
+export interface TakenSeat {
+  seat?: SeatView;
+  seatToken?: string;
 }
 
 /** A piece on the battle map; size, health, hitpoints, bloodied and dead are derived when sent */
@@ -681,6 +795,8 @@ export interface Wall {
 
 /** The data of each event the server sends over the WebSocket, by the envelope's name. */
 export interface ServerEvents {
+  /** the join key was turned on, off or drawn anew (the host console only; never the key) */
+  accessChanged: EventAccessChanged;
   /** to a new connection, first */
   app: EventApp;
   /** a player client connects (channel and address only) */
@@ -699,6 +815,8 @@ export interface ServerEvents {
   fogUpdated: EventFogUpdated;
   /** combat starts, ends or turns, a combatant is added or removed, initiative changes */
   gameUpdated: EventGameUpdated;
+  /** combat started: seated players roll their initiative */
+  initiativeRequested: EventInitiativeRequested;
   /** the game master changed the interaction mode (a bare string) */
   interactionUpdated: EventInteractionUpdated;
   /** after a door changes: the sights, matched by key */
@@ -719,8 +837,14 @@ export interface ServerEvents {
   pointerUpdated: EventPointerUpdated;
   /** the game system or the content changed: fetch GET /api/system and GET /api again */
   reload: EventReload;
+  /** to one connection: the game master changed its role */
+  roleChanged: EventRoleChanged;
   /** the player screen changes */
   screenUpdated: EventScreenUpdated;
+  /** to one connection: the seat the game master gave it (with its seat token, sent this once), or {seat: null} once freed */
+  seatChanged: EventSeatChanged;
+  /** any seat changed: the seat list as everyone reads it */
+  seatsUpdated: EventSeatsUpdated;
   /** the game master paused or resumed (a bare boolean) */
   systemPaused: EventSystemPaused;
   /** a drag step of any client or of the game master */
@@ -741,18 +865,34 @@ export interface ServerEvents {
 
 /** The data of the answer to each request a client sends, by the request's name. */
 export interface ClientReplies {
+  /** the hit points after damage, healing or temporary hit points */
+  changeHitPoints: ReplyChangeHitPoints;
   /** registered */
   clientUpdated: ReplyClientUpdated;
   /** the stored message, dice rolled */
   createMessage: ReplyCreateMessage;
+  /** the game after the turn passed */
+  endTurn: ReplyEndTurn;
   /** the entity's attributes (absent when it has none) */
   getAttribute: ReplyGetAttribute;
+  /** the seat's character as its player sees it */
+  getCharacter: ReplyGetCharacter;
+  /** the seat is free */
+  leaveSeat: ReplyLeaveSeat;
   /** recorded */
   mapViewportUpdated: ReplyMapViewportUpdated;
   /** moved */
   pointerUpdated: ReplyPointerUpdated;
+  /** the messages the roll posted */
+  rollAction: ReplyRollAction;
+  /** the initiative roll's message */
+  rollInitiative: ReplyRollInitiative;
   /** the entity's attributes after the merge */
   setAttribute: ReplySetAttribute;
+  /** the role now held */
+  setRole: ReplySetRole;
+  /** the seat taken or resumed, with a new seat token only when the server drew one */
+  takeSeat: ReplyTakeSeat;
   /** accepted; a refused move is answered block at the committed position, even without a requestId */
   tokenMoved: ReplyTokenMoved;
   /** recorded */
@@ -763,6 +903,8 @@ export interface ClientReplies {
   trackedObjectUpdated: ReplyTrackedObjectUpdated;
   /** recorded */
   trackedObjectsUpdated: ReplyTrackedObjectsUpdated;
+  /** the stored character after the player's change */
+  updateCharacter: ReplyUpdateCharacter;
   /** the stored combatant */
   updateCombatant: ReplyUpdateCombatant;
   /** the sights after the door changed */

@@ -11,6 +11,8 @@ export interface SocketHandlers {
   onOpen(reconnected: boolean): void;
   onMessage(env: Envelope): void;
   onState(state: ConnectionState, detail: string): void;
+  /** The socket closed with this code (before any retry); return true to stop retrying (a kick, a changed join key). */
+  onClose?(code: number, reason: string): boolean;
 }
 
 const minDelay = 500;
@@ -81,6 +83,11 @@ export class Socket {
     ws.onclose = (ev) => {
       if (this.ws !== ws) return;
       this.ws = null;
+      if (!this.stopped && this.handlers.onClose?.(ev.code, ev.reason)) {
+        this.stopped = true;
+        this.setState("closed", ev.reason || `closed (${ev.code})`);
+        return;
+      }
       if (!this.stopped) this.retry(ev.reason || `closed (${ev.code})`);
     };
   }

@@ -59,7 +59,7 @@ export class TableUI {
   private diagonal: Diagonal = "equal";
   private systemFetches = 0;
   private offline = document.createElement("p");
-  private phoneTab: "map" | "initiative" | "chat" = "map";
+  private phoneTab = "map";
   private phone = window.matchMedia("(max-width: 600px)");
 
   constructor(private deps: TableDeps) {
@@ -223,6 +223,49 @@ export class TableUI {
     app.append(tools);
   }
 
+  /**
+   * Adds a panel of another module (the character panel, ui/character.ts):
+   * a side panel on desktops, opened by default, and a tab on phones. Not on
+   * a display. Returns the panel.
+   */
+  addPanel(key: string, label: string, body: HTMLElement): HTMLElement {
+    const p = panel("panel-" + key, label, body);
+    this.deps.app.append(p);
+    if (this.deps.display) {
+      p.hidden = true;
+      return p;
+    }
+    this.setOpen(p, localStorage.getItem("companion.panel." + key) !== "0");
+    (p.querySelector(".panel-toggle") as HTMLButtonElement).addEventListener("click", () => {
+      if (this.phone.matches) return this.setPhoneTab(this.phoneTab === key ? "map" : key);
+      const open = !p.classList.contains("open");
+      this.setOpen(p, open);
+      try {
+        localStorage.setItem("companion.panel." + key, open ? "1" : "0");
+      } catch {
+        /* not remembered */
+      }
+    });
+    const tabs = this.deps.app.querySelector(".tabs");
+    if (tabs) {
+      const b = document.createElement("button");
+      b.type = "button";
+      b.dataset.tab = key;
+      b.textContent = label;
+      b.addEventListener("click", () => this.setPhoneTab(key));
+      tabs.append(b);
+      this.setPhoneTab(this.phoneTab);
+    }
+    return p;
+  }
+
+  /** Opens a panel added with addPanel (a phone switches to its tab). */
+  showPanel(key: string): void {
+    if (this.phone.matches) return this.setPhoneTab(key);
+    const p = document.getElementById("panel-" + key);
+    if (p) this.setOpen(p, true);
+  }
+
   private setOpen(p: HTMLElement, open: boolean): void {
     p.classList.toggle("open", open);
     const toggle = p.querySelector(".panel-toggle") as HTMLButtonElement;
@@ -232,7 +275,7 @@ export class TableUI {
     document.body.classList.toggle(p.id + "-open", open);
   }
 
-  private setPhoneTab(tab: "map" | "initiative" | "chat"): void {
+  private setPhoneTab(tab: string): void {
     this.phoneTab = tab;
     document.body.dataset.tab = tab;
     for (const b of this.deps.app.querySelectorAll<HTMLButtonElement>(".tabs button")) b.setAttribute("aria-pressed", String(b.dataset.tab === tab));

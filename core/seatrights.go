@@ -1,0 +1,226 @@
+package core
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"reflect"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+)
+
+// What a player may change on the public listener.
+//
+// With the join key off the contract holds (section 5: no per-client
+// permissions): anyone writes any entity, combatant or token through the
+// contract's endpoints, and a spectator is only someone who asked not to
+// act. A spectator is refused every change all the same (chat, drags,
+// rolls, writes), over HTTP and WebSocket.
+//
+// With the join key on, the game master decides who plays, and the
+// contract's open writes follow the seats: a player changes
+//
+//   - of entities, only the character whose seat they hold, and in it only
+//     the data keys its kind declares editable (never its hit point keys,
+//     which change through damage, healing and temporary hit points, with
+//     the game master's rules: service_character.go);
+//   - of combatants, only their character's, under the same rule;
+//   - of tokens, only those they may drag (dragrights.go).
+//
+// Everything else is refused as forbidden (403), whole: nothing of a
+// refused write is stored.
+
+// tokenGuard is the join key's rule on a player's token write.
+func (p PlayerAccess) tokenGuard(ctx context.Context) editGuard[Token] {
+	if !p.s.JoinKeyOn(ctx) {
+		return nil
+	}
+	who := p.who
+	return func(s pinned, _ Tx, _, old *Token) error {
+		if !s.actorMayMove(who, old) {
+			return Forbiddenf("with the join key on, a player changes only the tokens they may drag")
+		}
+		return nil
+	}
+}
+
+// combatantGuard is the join key's rule on a player's combatant write.
+func (p PlayerAccess) combatantGuard(ctx context.Context) editGuard[Combatant] {
+	if !p.s.JoinKeyOn(ctx) {
+		return nil
+	}
+	who := p.who
+	return func(s pinned, _ Tx, next, old *Combatant) error {
+		seat := s.seatHeld(who.Seat)
+		if seat == nil || old.EntityID == "" || old.EntityID != seat.EntityID {
+			return Forbiddenf("with the join key on, a player changes only their own character")
+		}
+		a, b := *old, *next
+		a.Data, b.Data = nil, nil
+		return s.checkOwnEdit(old.EntityType, old.Data, next.Data, &a, &b)
+	}
+}
+
+// entityGuard is the join key's rule on a player's entity write.
+func (p PlayerAccess) entityGuard(ctx context.Context) editGuard[Entity] {
+	if !p.s.JoinKeyOn(ctx) {
+		return nil
+	}
+	who := p.who
+	return func(s pinned, _ Tx, next, old *Entity) error {
+		seat := s.seatHeld(who.Seat)
+		if seat == nil || old.ID != seat.EntityID {
+			return Forbiddenf("with the join key on, a player changes only their own character")
+		}
+		return s.checkOwnEdit(old.Kind, old.Data, next.Data, old.withoutData(), next.withoutData())
+	}
+}
+
+// withoutData is the entity with its data and what the server sets on
+// every write left out, to compare the rest of two versions.
+func (e *Entity) withoutData() *Entity {
+	cp := *e
+	cp.Data, cp.Modified, cp.Revision = nil, time.Time{}, 0
+	return &cp
+}
+
+// checkOwnEdit refuses a player's edit of their own character (kind) that
+// changes anything but the kind's editable data keys: rest is the rest of
+// each version, compared whole.
+func (s pinned) checkOwnEdit(kind string, oldData, newData Object, oldRest, newRest any) error {
+	a, errA := json.Marshal(oldRest)
+	b, errB := json.Marshal(newRest)
+	if errA != nil || errB != nil || !bytes.Equal(a, b) {
+		return Forbiddenf("a player may change only the editable data of their character (%s)", strings.Join(s.ownEditable(kind), ", "))
+	}
+	return s.checkDataEdit(kind, oldData, newData)
+}
+
+// ownEditable is what a player may write directly on a character of kind:
+// its editable keys, less the hit point keys.
+func (s pinned) ownEditable(kind string) []string {
+	locked := s.hitPointKeys(kind)
+	var out []string
+	for _, k := range s.editableKeys(kind) {
+		if !slices.Contains(locked, k) {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// checkDataEdit refuses a change of a data key a player may not write.
+func (s pinned) checkDataEdit(kind string, oldData, newData Object) error {
+	allowed := s.ownEditable(kind)
+	var refused []string
+	for _, k := range changedKeys(oldData, newData) {
+		if !slices.Contains(allowed, k) {
+			refused = append(refused, k)
+		}
+	}
+	if len(refused) == 0 {
+		return nil
+	}
+	if locked := s.hitPointKeys(kind); len(locked) > 0 && slices.Contains(locked, refused[0]) {
+		return Forbiddenf("'%s' changes through damage, healing and temporary hit points, not by writing it", refused[0])
+	}
+	return Forbiddenf("a player may not change '%s' of their character (editable: %s)", Clip(refused[0]), strings.Join(allowed, ", "))
+}
+
+// changedKeys lists, in order, the keys whose value differs between two
+// data objects (added and removed keys included).
+func changedKeys(a, b Object) []string {
+	var out []string
+	for k, v := range a {
+		if w, ok := b[k]; !ok || !reflect.DeepEqual(v, w) {
+			out = append(out, k)
+		}
+	}
+	for k := range b {
+		if _, ok := a[k]; !ok {
+			out = append(out, k)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// PutEntity is Service.PutEntity for a player.
+func (p PlayerAccess) PutEntity(ctx context.Context, kind, pathID string, e *Entity) (*Entity, error) {
+	if err := p.who.refuseSpectator("change entities"); err != nil {
+		return nil, err
+	}
+	return p.s.putEntity(ctx, kind, pathID, e, p.entityGuard(ctx))
+}
+
+// PatchEntity is Service.PatchEntity for a player.
+func (p PlayerAccess) PatchEntity(ctx context.Context, kind, id string, patch Object) (*Entity, error) {
+	if err := p.who.refuseSpectator("change entities"); err != nil {
+		return nil, err
+	}
+	return p.s.patchEntity(ctx, kind, id, patch, p.entityGuard(ctx))
+}
+
+// SetAttribute is Service.SetAttribute for a player: with the join key on,
+// attributes are the game master's (they are no character's editable
+// data).
+func (p PlayerAccess) SetAttribute(ctx context.Context, a Attribute) (*Attribute, error) {
+	if err := p.who.refuseSpectator("change attributes"); err != nil {
+		return nil, err
+	}
+	if p.s.JoinKeyOn(ctx) {
+		return nil, Forbiddenf("with the join key on, attributes are the game master's to change")
+	}
+	return p.s.SetAttribute(ctx, a)
+}
+
+// CreateMessage is Service.CreateMessage (POST /api/messages) for a player.
+func (p PlayerAccess) CreateMessage(ctx context.Context, m *Message) (*Message, error) {
+	if err := p.who.refuseSpectator("chat or roll"); err != nil {
+		return nil, err
+	}
+	return p.s.CreateMessage(ctx, m)
+}
+
+// PostMessage is Service.PostMessage (createMessage) for a player.
+func (p PlayerAccess) PostMessage(ctx context.Context, m *Message) (*Message, error) {
+	if err := p.who.refuseSpectator("chat or roll"); err != nil {
+		return nil, err
+	}
+	return p.s.PostMessage(ctx, m)
+}
+
+// UpdateDoor is a player's updateDoor: refused when remote interaction is
+// off, and to a spectator.
+func (p PlayerAccess) UpdateDoor(ctx context.Context, d Door) ([]Sight, error) {
+	if err := p.who.refuseSpectator("open or close doors"); err != nil {
+		return nil, err
+	}
+	if err := p.s.CheckRemoteInteraction(RequestUpdateDoor); err != nil {
+		return nil, err
+	}
+	return p.s.UpdateDoor(ctx, d)
+}
+
+// MovePointer is a player's pointerUpdated (refused to a spectator).
+func (p PlayerAccess) MovePointer(from EventSource, ptr Pointer) error {
+	if err := p.who.refuseSpectator("move a pointer"); err != nil {
+		return err
+	}
+	return p.s.MovePointer(from, ptr)
+}
+
+// TrackObject is a client's trackedObject* report (refused to a
+// spectator, who reports nothing).
+func (p PlayerAccess) TrackObject(name string, objects []*TrackedObject) error {
+	if err := p.who.refuseSpectator("report tracked objects"); err != nil {
+		return err
+	}
+	return p.s.TrackObject(name, objects)
+}
+
+// RefuseSpectator returns the error for a spectator trying what (nil for
+// anyone else): for the transports' own refusals (an import offer).
+func (p PlayerAccess) RefuseSpectator(what string) error { return p.who.refuseSpectator(what) }

@@ -1,0 +1,640 @@
+package core
+
+import (
+	"cmp"
+	"context"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// A seated player's own character: the sheet they read, their hit points
+// (damage, healing, temporary hit points with the game master's rules),
+// the data keys the system lets them write, the rolls of their sheet,
+// their initiative and the end of their turn. Every method refuses a
+// spectator and anyone without a seat; nothing here reaches another
+// player's character.
+
+// CharacterSheet is what the player holding a seat reads of their
+// character (GET /api/me/character, getCharacter).
+type CharacterSheet struct {
+	Seat SeatView `json:"seat"`
+	// Character is the stored entity, whole: it is the player's own.
+	Character *Entity `json:"character"`
+	// Reference is the sheet's page on this server: /<kind>/<slug>, the
+	// system's template.
+	Reference string `json:"reference"`
+	// Combatant is the character's combatant in the game, as players see
+	// it; null when it is in no game.
+	Combatant *Combatant `json:"combatant"`
+	// TokenIDs are the character's tokens on the map on the player screen
+	// that players see; Controls the tokens the game master gave the seat
+	// (those players see).
+	TokenIDs []string `json:"tokenIds"`
+	Controls []string `json:"controls"`
+	// HitPoints is null when the kind keeps none.
+	HitPoints *HitPoints `json:"hitPoints"`
+	// Effects are the combatant's conditions and effects, with what is
+	// left of them.
+	Effects []EffectView `json:"effects"`
+	// Editable lists the data keys the player may write (PATCH
+	// /api/me/character); HitPointsEditable, whether they may apply damage,
+	// healing and temporary hit points.
+	Editable          []string `json:"editable"`
+	HitPointsEditable bool     `json:"hitPointsEditable"`
+	Actions           []Action `json:"actions"`
+	// Initiative is the combatant's first initiative value, null when not
+	// rolled; MyTurn, that combat runs and it is this combatant's turn.
+	Initiative *float64 `json:"initiative"`
+	MyTurn     bool     `json:"myTurn"`
+	Round      int      `json:"round"`
+}
+
+// HitPoints are a character's hit points as the sheet shows them.
+type HitPoints struct {
+	// Key is the data key of the current value ("hit_points" in D&D 5e);
+	// the maximum is max_<key>, temporary hit points temp_<key>.
+	Key      string  `json:"key"`
+	Current  float64 `json:"current"`
+	Max      float64 `json:"max"`
+	Temp     float64 `json:"temp"`
+	Bloodied bool    `json:"bloodied"`
+	Defeated bool    `json:"defeated"`
+}
+
+// EffectView is a condition or effect on the character, with the rounds
+// left (null when it lasts until removed).
+type EffectView struct {
+	ID              string   `json:"id"`
+	Name            string   `json:"name"`
+	Duration        float64  `json:"duration,omitempty"`
+	DurationUnit    string   `json:"durationUnit,omitempty"`
+	DurationType    string   `json:"durationType,omitempty"`
+	RemainingRounds *float64 `json:"remainingRounds"`
+}
+
+// ActionRequest asks to roll one of the sheet's actions.
+type ActionRequest struct {
+	Action string `json:"action"`
+	// Advantage is "advantage", "disadvantage" or "" (a straight roll).
+	Advantage string `json:"advantage"`
+	// Critical doubles a damage roll's dice (the damage of a critical hit).
+	Critical bool `json:"critical"`
+	// Damage, for an attack with a damage action, rolls the damage right
+	// after it, doubled when the attack is a critical hit.
+	Damage bool `json:"damage"`
+}
+
+// ActionResult is what a roll posted: its messages (already broadcast),
+// and for an attack whether it is a critical hit or a critical miss.
+type ActionResult struct {
+	Messages []*Message `json:"messages"`
+	Critical bool       `json:"critical"`
+	Fumble   bool       `json:"fumble"`
+}
+
+// ownCharacter is a seated player's character as one transaction reads it.
+type ownCharacter struct {
+	seat      *Seat
+	view      SeatView
+	entity    *Entity
+	combatant *Combatant // nil when not in the primary game
+	game      *Game
+}
+
+// own reads the character whose seat who holds.
+func (s pinned) own(tx Tx, who Actor) (*ownCharacter, error) {
+	if err := who.refuseSpectator("play a character"); err != nil {
+		return nil, err
+	}
+	if who.Seat == "" {
+		return nil, Forbiddenf("take a seat first: only the player holding a character's seat plays it")
+	}
+	t, err := s.seatTable(tx)
+	if err != nil {
+		return nil, err
+	}
+	st := t.heldBy(who.Seat)
+	if st == nil {
+		return nil, Forbiddenf("your seat was freed: take a seat again")
+	}
+	e, _ := t.character(st.EntityID)
+	o := &ownCharacter{seat: st, view: seatView(e, st), entity: e}
+	combatants, err := tx.Combatants(t.campaign.ID)
+	if err != nil {
+		return nil, err
+	}
+	for _, c := range combatants {
+		if c.EntityID == e.ID {
+			o.combatant = c
+			break
+		}
+	}
+	if o.game, err = tx.Game(t.campaign.ID); err != nil {
+		return nil, err
+	}
+	o.game.Combatants = combatants
+	return o, nil
+}
+
+// readOwn reads who's character in one read transaction.
+func (s pinned) readOwn(ctx context.Context, who Actor) (*ownCharacter, error) {
+	var o *ownCharacter
+	err := s.store.View(ctx, func(tx Tx) error {
+		var err error
+		o, err = s.own(tx, who)
+		return err
+	})
+	return o, err
+}
+
+// CharacterSheet returns the sheet of the character whose seat who holds.
+func (s *Service) CharacterSheet(ctx context.Context, who Actor) (*CharacterSheet, error) {
+	p := s.pin()
+	var out *CharacterSheet
+	err := p.store.View(ctx, func(tx Tx) error {
+		o, err := p.own(tx, who)
+		if err != nil {
+			return err
+		}
+		out, err = p.sheet(tx, o)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	if out.Actions, err = p.actions(ctx, out.Character); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (s pinned) sheet(tx Tx, o *ownCharacter) (*CharacterSheet, error) {
+	e := o.entity
+	out := &CharacterSheet{Seat: o.view, Character: e, Reference: "/" + e.Kind + "/" + e.Slug,
+		TokenIDs: []string{}, Controls: []string{}, Effects: []EffectView{}, Editable: s.ownEditable(e.Kind),
+		Actions: []Action{}, Round: o.game.Round}
+	if out.Editable == nil {
+		out.Editable = []string{}
+	}
+	if keys := s.hitPointKeys(e.Kind); len(keys) > 0 {
+		out.HitPointsEditable = slices.Contains(s.editableKeys(e.Kind), keys[0])
+	}
+	screen, err := s.playerScreenMap(tx)
+	if err != nil {
+		return nil, err
+	}
+	if screen != "" {
+		tokens, err := tx.Tokens(screen)
+		if err != nil {
+			return nil, err
+		}
+		for _, t := range tokens {
+			if !TokenShown(t, screen) {
+				continue
+			}
+			if t.EntityID != nil && *t.EntityID == e.ID {
+				out.TokenIDs = append(out.TokenIDs, t.ID)
+			}
+			if slices.Contains(o.seat.Controls, t.ID) {
+				out.Controls = append(out.Controls, t.ID)
+			}
+		}
+	}
+	out.HitPoints = s.hitPointsOf(o)
+	if c := o.combatant; c != nil && !c.Hidden {
+		players, err := s.playerCombatantIn(tx, c)
+		if err != nil {
+			return nil, err
+		}
+		out.Combatant = players
+		for _, ef := range c.Effects {
+			out.Effects = append(out.Effects, effectView(ef, c.ID, o.game))
+		}
+		if v, ok := numberOf(firstInitiativeValue(c)); ok {
+			out.Initiative = &v
+		}
+		out.MyTurn = o.game.Started && o.game.CombatantID == c.ID
+	}
+	return out, nil
+}
+
+// hitPointsOf reads the character's hit points: its combatant's when it is
+// in the game (the game master's numbers), else its own.
+func (s pinned) hitPointsOf(o *ownCharacter) *HitPoints {
+	keys := s.hitPointKeys(o.entity.Kind)
+	if len(keys) == 0 {
+		return nil
+	}
+	r := keys[0]
+	data := o.entity.Data
+	if o.combatant != nil {
+		data = o.combatant.Data
+	}
+	cur, ok := numberOf(data[r])
+	if !ok {
+		return nil
+	}
+	maxHP, ok := numberOf(data["max_"+r])
+	if !ok {
+		if maxHP, ok = numberOf(o.entity.Data["max_"+r]); !ok {
+			maxHP = cur
+		}
+	}
+	temp, _ := numberOf(data["temp_"+r])
+	return &HitPoints{Key: r, Current: cur, Max: maxHP, Temp: temp, Bloodied: cur > 0 && cur <= maxHP/2, Defeated: cur <= 0}
+}
+
+// effectView is an effect with the rounds left of it (effects.go's rules).
+func effectView(e StatusEffect, target string, g *Game) EffectView {
+	v := EffectView{ID: e.ID, Name: cmp.Or(e.Name, e.Reference), Duration: e.Duration, DurationUnit: e.DurationUnit, DurationType: e.DurationType}
+	rounds := effectRounds(e)
+	if rounds == 0 {
+		return v
+	}
+	kind := strings.ToLower(e.DurationType)
+	var left float64
+	switch {
+	case strings.HasSuffix(kind, "startnextturn"), strings.HasSuffix(kind, "endnextturn"):
+		seen, _ := numberOf(e.Data[effectElapsed])
+		left = rounds - seen
+	case g == nil || !g.Started || e.RoundStart == 0:
+		left = rounds
+	default:
+		left = float64(max(e.RoundStart, 1)) + rounds - float64(g.Round)
+	}
+	left = max(left, 0)
+	v.RemainingRounds = &left
+	return v
+}
+
+// actions lists the character's actions, through the system's hook.
+func (s pinned) actions(ctx context.Context, e *Entity) ([]Action, error) {
+	cr, ok := s.rules.(CharacterRules)
+	if !ok {
+		return []Action{}, nil
+	}
+	list, err := cr.ActionsFor(ctx, e)
+	if err != nil {
+		return nil, err
+	}
+	if list == nil {
+		list = []Action{}
+	}
+	return list, nil
+}
+
+// ChangeOwnHitPoints applies damage, healing or temporary hit points to
+// the player's own character, with the rules of the game master's
+// controls (ChangeHitPoints): on its combatant when it is in the game
+// (the hit points go back to the character), else on the character. The
+// system must list the hit point key among the kind's editable keys.
+func (s *Service) ChangeOwnHitPoints(ctx context.Context, who Actor, ch HitPointChange) (*HitPoints, error) {
+	p := s.pin()
+	if err := checkHitPointChange(ch); err != nil {
+		return nil, err
+	}
+	o, err := p.readOwn(ctx, who)
+	if err != nil {
+		return nil, err
+	}
+	keys := p.hitPointKeys(o.entity.Kind)
+	if len(keys) == 0 || !slices.Contains(p.editableKeys(o.entity.Kind), keys[0]) {
+		return nil, Forbiddenf("the game system does not let players change the hit points of a %s", o.entity.Kind)
+	}
+	if o.combatant != nil {
+		if _, err := s.ChangeHitPoints(ctx, o.combatant.ID, ch); err != nil {
+			return nil, err
+		}
+	} else if err := p.changeEntityHitPoints(ctx, o.entity.ID, keys[0], ch); err != nil {
+		return nil, err
+	}
+	o, err = p.readOwn(ctx, who)
+	if err != nil {
+		return nil, err
+	}
+	return p.hitPointsOf(o), nil
+}
+
+// changeEntityHitPoints applies a hit point change to a character that
+// is in no game, in one transaction.
+func (s pinned) changeEntityHitPoints(ctx context.Context, id, r string, ch HitPointChange) error {
+	return s.write(ctx, func(tx Tx) ([]Event, error) {
+		e, err := tx.Entity(id)
+		if err != nil {
+			return nil, err
+		}
+		e.Data = cloneObject(e.Data)
+		cur, ok := numberOf(e.Data[r])
+		if !ok {
+			return nil, Invalidf("%s has no %s value to change", Clip(e.Name), r)
+		}
+		maxHP, ok := numberOf(e.Data["max_"+r])
+		if !ok {
+			maxHP = cur
+		}
+		applyHitPoints(e.Data, r, cur, maxHP, ch)
+		return s.storeEntity(tx, e)
+	})
+}
+
+// ownGuard refuses an edit of an entity that is not who's character, or
+// that changes more than its editable data.
+func ownGuard(who Actor) editGuard[Entity] {
+	return func(s pinned, _ Tx, next, old *Entity) error {
+		seat := s.seatHeld(who.Seat)
+		if seat == nil || old.ID != seat.EntityID {
+			return Forbiddenf("a player changes only their own character")
+		}
+		return s.checkOwnEdit(old.Kind, old.Data, next.Data, old.withoutData(), next.withoutData())
+	}
+}
+
+// PatchOwnCharacter merges a patch into the player's own character: only
+// {"data": {...}} with the keys the system marks editable (not the hit
+// points: ChangeOwnHitPoints). Anything else is refused whole.
+func (s *Service) PatchOwnCharacter(ctx context.Context, who Actor, patch Object) (*Entity, error) {
+	p := s.pin()
+	o, err := p.readOwn(ctx, who)
+	if err != nil {
+		return nil, err
+	}
+	for k := range patch {
+		if k != "data" && k != "id" {
+			return nil, Forbiddenf("a player may change only the data of their character, not '%s'", Clip(k))
+		}
+	}
+	if _, ok := patch["data"].(map[string]any); !ok {
+		return nil, Invalidf(`expected {"data": {...}}: the editable data keys and their new values`)
+	}
+	return s.patchEntity(ctx, o.entity.Kind, o.entity.ID, patch, ownGuard(who))
+}
+
+// RollAction rolls one of the sheet's actions into the chat, as the
+// character: a roll message titled and typed as the system declares it,
+// with the die-by-die detail. An attack marks its d20's criticals (and
+// may be followed by its damage, doubled on a critical hit); a roll with
+// a d20 may have advantage or disadvantage.
+func (s *Service) RollAction(ctx context.Context, who Actor, req ActionRequest) (*ActionResult, error) {
+	p := s.pin()
+	o, err := p.readOwn(ctx, who)
+	if err != nil {
+		return nil, err
+	}
+	adv := 0
+	switch req.Advantage {
+	case "":
+	case "advantage":
+		adv = 1
+	case "disadvantage":
+		adv = -1
+	default:
+		return nil, Invalidf("'advantage' must be \"advantage\", \"disadvantage\" or absent, not '%s'", Clip(req.Advantage))
+	}
+	actions, err := p.actions(ctx, o.entity)
+	if err != nil {
+		return nil, err
+	}
+	find := func(id string) (*Action, error) {
+		for i := range actions {
+			if actions[i].ID == id {
+				return &actions[i], nil
+			}
+		}
+		return nil, NotFoundf("%s has no action '%s'", o.entity.Name, Clip(id))
+	}
+	a, err := find(req.Action)
+	if err != nil {
+		return nil, err
+	}
+	if adv != 0 && !a.Advantage {
+		return nil, Invalidf("%s is rolled without advantage or disadvantage", a.Title)
+	}
+	if req.Critical && a.Type != ActionDamage {
+		return nil, Invalidf("only a damage roll is doubled by a critical hit; %s is a %s roll", a.Title, cmp.Or(a.Type, "plain"))
+	}
+	out := &ActionResult{Messages: []*Message{}}
+	critAt := 0
+	if a.Type == ActionAttack {
+		critAt = cmp.Or(a.Critical, 20)
+	}
+	m, err := p.rollAs(ctx, o, who, *a, adv, req.Critical, critAt)
+	if err != nil {
+		return nil, err
+	}
+	out.Messages = append(out.Messages, m)
+	if a.Type == ActionAttack && len(m.Rolls) > 0 {
+		out.Critical, out.Fumble = m.Rolls[0].Critical()
+	}
+	if req.Damage && a.Damage != "" {
+		d, err := find(a.Damage)
+		if err != nil {
+			return nil, err
+		}
+		dm, err := p.rollAs(ctx, o, who, *d, 0, out.Critical, 0)
+		if err != nil {
+			return nil, err
+		}
+		out.Messages = append(out.Messages, dm)
+	}
+	return out, nil
+}
+
+// rollAs rolls an action's formula and posts it as the character.
+func (s pinned) rollAs(ctx context.Context, o *ownCharacter, who Actor, a Action, adv int, double bool, critAt int) (*Message, error) {
+	formula := a.Roll
+	if adv != 0 || double || critAt > 0 {
+		ad, ok := s.roller.(ActionDice)
+		if !ok {
+			return nil, Conflictf("this server has no dice roller for actions")
+		}
+		var err error
+		if formula, err = ad.ActionFormula(a.Roll, adv, double, critAt); err != nil {
+			return nil, Invalidf("the roll of %s ('%s'): %s", a.Title, Clip(a.Roll), MessageOf(Invalidf("%s", err.Error())))
+		}
+	}
+	title := a.Title
+	switch {
+	case double:
+		title += " (critical)"
+	case adv > 0:
+		title += " (advantage)"
+	case adv < 0:
+		title += " (disadvantage)"
+	}
+	return s.postRoll(ctx, o, who, title, a.Type, formula)
+}
+
+// postRoll rolls formula and posts it as the character: a roll message
+// whose content names the roll (title) and its type, the die-by-die
+// detail in its text.
+func (s pinned) postRoll(ctx context.Context, o *ownCharacter, who Actor, title, kind, formula string) (*Message, error) {
+	if s.roller == nil {
+		return nil, Conflictf("this server has no dice roller")
+	}
+	title = strings.Join(strings.Fields(title), " ") // one line
+	comment := title
+	if kind != "" {
+		comment += ":" + kind
+	}
+	_, raws, _, err := s.roller.RollText("/r " + formula + " # " + comment)
+	if err != nil {
+		return nil, Invalidf("%s", err.Error())
+	}
+	rolls := rollResults(raws)
+	if msg := failedRoll(rolls); msg != "" || len(rolls) != 1 {
+		return nil, Invalidf("the roll of %s: %s", title, cmp.Or(msg, "not one roll"))
+	}
+	detail := strings.TrimSuffix(rolls[0].Text, " # "+rolls[0].Comment)
+	m := &Message{ID: NewID(), Type: MessageRoll, Text: title + ": " + detail, Rolls: rolls,
+		Source: o.entity.Name, Creature: o.entity.Name, Color: who.Color, Created: s.now().UTC()}
+	if err := s.storeMessage(ctx, m); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// RollOwnInitiative rolls the player's initiative with the system's rule
+// (its formula and the character's bonus, as the game master's roll
+// does), posts the roll, and puts the combatant in the turn order (ties
+// settled as the game master's roll settles them). The character must be
+// in the game and not have rolled yet.
+func (s *Service) RollOwnInitiative(ctx context.Context, who Actor) (*ActionResult, error) {
+	p := s.pin()
+	o, err := p.readOwn(ctx, who)
+	if err != nil {
+		return nil, err
+	}
+	c := o.combatant
+	if c == nil {
+		return nil, Conflictf("%s is not in the game: the game master adds the character to combat first", o.entity.Name)
+	}
+	if _, ok := numberOf(firstInitiativeValue(c)); ok {
+		return nil, Conflictf("%s has rolled initiative already", o.entity.Name)
+	}
+	rule, err := p.initiativeRule(ctx, o.entity)
+	if err != nil {
+		return nil, err
+	}
+	formula := rule.Formula
+	if rule.Bonus != 0 {
+		formula += signedNumber(rule.Bonus)
+	}
+	m, err := p.postRoll(ctx, o, who, "Initiative", ActionCheck, formula)
+	if err != nil {
+		return nil, err
+	}
+	total := m.Rolls[0].Total
+	if total == nil {
+		return nil, Invalidf("the initiative roll has no total")
+	}
+	if err := p.applyInitiative(ctx, c.Campaign, map[string]any{c.ID: *total}, map[string]float64{c.ID: rule.Tiebreak}); err != nil {
+		return nil, err
+	}
+	return &ActionResult{Messages: []*Message{m}}, nil
+}
+
+// firstInitiativeValue is a combatant's first initiative value, nil when
+// it has none.
+func firstInitiativeValue(c *Combatant) any {
+	if len(c.Initiative) == 0 {
+		return nil
+	}
+	return c.Initiative[0].Value
+}
+
+// signedNumber writes a bonus as a formula writes it: +2, -1, +0.5.
+func signedNumber(v float64) string {
+	s := strconv.FormatFloat(v, 'f', -1, 64)
+	if v >= 0 {
+		return "+" + s
+	}
+	return s
+}
+
+// EndTurn passes the turn on, when combat runs and it is the player's
+// character's turn (refused otherwise, in the same transaction as the
+// step, so two taps pass one turn).
+func (s *Service) EndTurn(ctx context.Context, who Actor) (*Game, error) {
+	p := s.pin()
+	o, err := p.readOwn(ctx, who)
+	if err != nil {
+		return nil, err
+	}
+	if o.combatant == nil {
+		return nil, Conflictf("%s is not in the game", o.entity.Name)
+	}
+	id := o.combatant.ID
+	return p.controlCombat(ctx, CombatNext, func(g *Game) error {
+		if !g.Started || g.CombatantID != id {
+			return Conflictf("it is not %s's turn", o.entity.Name)
+		}
+		return nil
+	})
+}
+
+// InitiativeRequest names the combatants asked to roll and their seats
+// (the characters' ids): a client rolls when its seat is listed.
+type InitiativeRequest struct {
+	Combatants []string `json:"combatants"`
+	Seats      []string `json:"seats"`
+}
+
+// initiativeRequest is initiativeRequested for the seated characters'
+// combatants (those of ids, every one when ids is empty) that players see
+// and that have no initiative yet; nil when there are none.
+func initiativeRequest(tx Tx, campaignID string, combatants []*Combatant, ids []string) (*Event, error) {
+	seats, err := tx.Seats(campaignID)
+	if err != nil {
+		return nil, err
+	}
+	held := map[string]bool{}
+	for _, st := range seats {
+		if st.Taken() {
+			held[st.EntityID] = true
+		}
+	}
+	req := InitiativeRequest{Combatants: []string{}, Seats: []string{}}
+	for _, c := range combatants {
+		if c.Hidden || c.EntityID == "" || !held[c.EntityID] || (len(ids) > 0 && !slices.Contains(ids, c.ID)) {
+			continue
+		}
+		if _, rolled := numberOf(firstInitiativeValue(c)); rolled {
+			continue
+		}
+		req.Combatants = append(req.Combatants, c.ID)
+		req.Seats = append(req.Seats, c.EntityID)
+	}
+	if len(req.Combatants) == 0 {
+		return nil, nil
+	}
+	return &Event{Name: EventInitiativeRequested, Data: &req}, nil
+}
+
+// AskInitiative asks the seated players among the combatants (every one
+// when ids is empty) who have not rolled initiative to roll it. It
+// returns whom it asked.
+func (s *Service) AskInitiative(ctx context.Context, ids []string) (*InitiativeRequest, error) {
+	p := s.pin()
+	out := &InitiativeRequest{Combatants: []string{}, Seats: []string{}}
+	err := p.write(ctx, func(tx Tx) ([]Event, error) {
+		c, err := p.primaryCampaign(tx)
+		if err != nil {
+			return nil, err
+		}
+		combatants, err := tx.Combatants(c.ID)
+		if err != nil {
+			return nil, err
+		}
+		if _, err := pick(combatants, ids); err != nil {
+			return nil, err
+		}
+		ask, err := initiativeRequest(tx, c.ID, combatants, ids)
+		if err != nil || ask == nil {
+			return nil, err
+		}
+		out = ask.Data.(*InitiativeRequest)
+		return []Event{*ask}, nil
+	})
+	return out, err
+}

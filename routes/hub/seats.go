@@ -1,0 +1,381 @@
+package hub
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"strings"
+
+	"github.com/vttapp/companion/core"
+)
+
+// Who each player connection is (the rules are the core's: seats.go,
+// seatrights.go, access.go): the grant its join key or pass gave it at the
+// upgrade, the role it asked for or the game master set, and the hash of
+// the seat token it presented. The seat token itself is never kept, logged
+// or sent to anyone but the connection that took the seat.
+
+// Close codes the hub ends a player's connection with.
+const (
+	// CloseJoinKeyChanged: the join key was turned on or changed and this
+	// connection's credential no longer admits it.
+	CloseJoinKeyChanged = 4401
+	// CloseKicked: the game master sent this client away.
+	CloseKicked = 4403
+)
+
+type admissionKey struct{}
+type seatTokenKey struct{}
+
+// WithAdmission marks an upgrade with the grant the join key gave its
+// request (routes/joinkey.go). An upgrade without one is admitted as with
+// the key off.
+func WithAdmission(r *http.Request, g core.Grant) *http.Request {
+	return r.WithContext(context.WithValue(r.Context(), admissionKey{}, g))
+}
+
+// WithSeatToken marks an upgrade with the seat token its browser keeps in
+// a cookie (a seat link): the connection holds that seat from its first
+// message, as a client that sends takeSeat {seatToken} does.
+func WithSeatToken(r *http.Request, token string) *http.Request {
+	return r.WithContext(context.WithValue(r.Context(), seatTokenKey{}, token))
+}
+
+func admissionOf(ctx context.Context) core.Grant {
+	if g, ok := ctx.Value(admissionKey{}).(core.Grant); ok {
+		return g
+	}
+	return core.Grant{Role: core.ClientPlayer, Open: true}
+}
+
+// actor is who the connection is, for the core's rules.
+func (c *conn) actor() core.Actor {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	role := core.ClientPlayer
+	switch {
+	case c.grant.Role == core.ClientSpectator || c.spectator:
+		role = core.ClientSpectator
+	case c.client.IsPlayerDisplay():
+		role = core.ClientDisplay
+	}
+	return core.Actor{Role: role, Seat: c.seat, Name: c.client.Name, Color: c.client.Color}
+}
+
+// tellDrags gives the drag tracker who the connection now is.
+func (c *conn) tellDrags() {
+	if !c.host {
+		c.hub.svc.Drags().SetActor(c.id, c.actor())
+	}
+}
+
+// setSeat records the seat token hash the connection holds.
+func (c *conn) setSeat(hash string) {
+	c.mu.Lock()
+	c.seat = hash
+	c.mu.Unlock()
+	c.tellDrags()
+}
+
+// send1 sends an event to this connection alone (no responseId).
+func (c *conn) send1(name string, data any) {
+	b, err := json.Marshal(outEnvelope{Name: name, Data: data})
+	if err != nil {
+		c.hub.log.Error("websocket: event not sent, cannot encode it", "event", name, "err", err)
+		return
+	}
+	c.enqueue(b)
+}
+
+// seatRequest is takeSeat's payload: a seat to take (seatId, with the
+// player's name), or the seat token of one held before (seatToken).
+type seatRequest struct {
+	SeatID    string `json:"seatId"`
+	Player    string `json:"player"`
+	SeatToken string `json:"seatToken"`
+}
+
+func onTakeSeat(ctx context.Context, c *conn, data json.RawMessage) (any, error) {
+	var in seatRequest
+	if err := decodeData(core.RequestTakeSeat, data, &in); err != nil {
+		return nil, err
+	}
+	switch {
+	case in.SeatToken != "" && in.SeatID == "":
+		taken, err := c.hub.svc.ResumeSeat(ctx, c.actor(), in.SeatToken)
+		if err != nil {
+			return nil, err
+		}
+		c.setSeat(core.SeatHash(in.SeatToken))
+		return taken, nil
+	case in.SeatID != "" && in.SeatToken == "":
+		taken, err := c.hub.svc.TakeSeat(ctx, c.actor(), in.SeatID, in.Player)
+		if err != nil {
+			return nil, err
+		}
+		c.setSeat(core.SeatHash(taken.SeatToken))
+		return taken, nil
+	}
+	return nil, core.Invalidf(`takeSeat: give {"seatId", "player"} to take a free seat, or {"seatToken"} to come back to yours`)
+}
+
+func onLeaveSeat(ctx context.Context, c *conn, _ json.RawMessage) (any, error) {
+	if err := c.hub.svc.LeaveSeat(ctx, c.actor()); err != nil {
+		return nil, err
+	}
+	c.setSeat("")
+	return nil, nil
+}
+
+// onSetRole: a client becomes a spectator, or a player again, unless its
+// pass or key is a spectator's or the game master made it one.
+func onSetRole(_ context.Context, c *conn, data json.RawMessage) (any, error) {
+	var in struct {
+		Role string `json:"role"`
+	}
+	if err := decodeData(core.RequestSetRole, data, &in); err != nil {
+		return nil, err
+	}
+	c.mu.Lock()
+	defer func() { c.tellDrags() }()
+	defer c.mu.Unlock()
+	switch in.Role {
+	case core.ClientSpectator:
+		c.spectator = true
+	case core.ClientPlayer:
+		if c.grant.Role == core.ClientSpectator || c.gmSpectator {
+			return nil, core.Forbiddenf("you joined as a spectator: ask the game master for the players' link")
+		}
+		c.spectator = false
+	default:
+		return nil, core.Invalidf(`setRole: 'role' must be "player" or "spectator", not '%s'`, core.Clip(in.Role))
+	}
+	return map[string]string{"role": in.Role}, nil
+}
+
+func onGetCharacter(ctx context.Context, c *conn, _ json.RawMessage) (any, error) {
+	return c.hub.svc.CharacterSheet(ctx, c.actor())
+}
+
+func onUpdateCharacter(ctx context.Context, c *conn, data json.RawMessage) (any, error) {
+	var patch core.Object
+	if err := decodeData(core.RequestUpdateCharacter, data, &patch); err != nil {
+		return nil, err
+	}
+	return c.hub.svc.PatchOwnCharacter(ctx, c.actor(), patch)
+}
+
+func onChangeHitPoints(ctx context.Context, c *conn, data json.RawMessage) (any, error) {
+	var ch core.HitPointChange
+	if err := decodeData(core.RequestChangeHitPoints, data, &ch); err != nil {
+		return nil, err
+	}
+	return c.hub.svc.ChangeOwnHitPoints(ctx, c.actor(), ch)
+}
+
+func onRollAction(ctx context.Context, c *conn, data json.RawMessage) (any, error) {
+	var req core.ActionRequest
+	if err := decodeData(core.RequestRollAction, data, &req); err != nil {
+		return nil, err
+	}
+	return c.hub.svc.RollAction(ctx, c.actor(), req)
+}
+
+func onRollInitiative(ctx context.Context, c *conn, _ json.RawMessage) (any, error) {
+	return c.hub.svc.RollOwnInitiative(ctx, c.actor())
+}
+
+func onEndTurn(ctx context.Context, c *conn, _ json.RawMessage) (any, error) {
+	game, err := c.hub.svc.EndTurn(ctx, c.actor())
+	if err != nil {
+		return nil, err
+	}
+	return core.GameForPlayers(game), nil
+}
+
+// onHostSeat answers the seat events on the host console's socket: the
+// game master holds no seat (the host API gives seats to players).
+func onHostSeat(context.Context, *conn, json.RawMessage) (any, error) {
+	return nil, core.Forbiddenf("the game master holds no seat: give seats to players with /host/api/seats")
+}
+
+// afterBroadcastLocked is what the hub does for each connection after
+// certain events, inside the broadcast (so it never blocks; the caller
+// holds h.mu): drop the connections the join key no longer admits
+// (accessChanged), and tell those that lost their seat (seatsUpdated).
+func (h *Hub) afterBroadcastLocked(events []core.Event) {
+	var access, seats bool
+	for _, e := range events {
+		switch e.Name {
+		case core.EventAccessChanged:
+			access = true
+		case core.EventSeatsUpdated:
+			seats = true
+		}
+	}
+	if !access && !seats {
+		return
+	}
+	for c := range h.conns {
+		if c.host {
+			continue
+		}
+		c.mu.Lock()
+		grant, seat := c.grant, c.seat
+		c.mu.Unlock()
+		if access && !h.svc.StillAdmitted(grant) {
+			c.close(CloseJoinKeyChanged, "the join key changed: ask the game master for the new link")
+			continue
+		}
+		if seats && seat != "" && !h.svc.SeatHeld(seat) {
+			// Only the connection's own record: the drag tracker reads the
+			// seat index itself, and must not be locked from here (the
+			// broadcast runs inside the commit lock, a drag takes its own
+			// lock before it).
+			c.mu.Lock()
+			c.seat = ""
+			c.mu.Unlock()
+			c.send1(core.EventSeatChanged, map[string]any{"seat": nil})
+		}
+	}
+}
+
+// connByChannel finds a player's connection by its channel.
+func (h *Hub) connByChannel(channel int) *conn {
+	h.mu.RLock()
+	defer h.mu.RUnlock()
+	for c := range h.conns {
+		if !c.host && c.snapshot().Channel == channel {
+			return c
+		}
+	}
+	return nil
+}
+
+// Kicked is what Kick did.
+type Kicked struct {
+	// Closed is how many connections were closed (the client's, and any
+	// other holding its seat or its pass).
+	Closed int `json:"closed"`
+	// NewKeys: the join key is on, so new keys were drawn (new links);
+	// the others keep their passes.
+	NewKeys bool `json:"newKeys"`
+}
+
+// Kick sends a client away: the seat it holds is freed, and with the join
+// key on its pass is revoked and new keys drawn (core.Service.Kick); its
+// connections (every one holding the same seat or pass) are closed with
+// CloseKicked.
+func (h *Hub) Kick(ctx context.Context, channel int) (*Kicked, error) {
+	target := h.connByChannel(channel)
+	if target == nil {
+		return nil, core.NotFoundf("no client on channel %d", channel)
+	}
+	target.mu.Lock()
+	seat, pass := target.seat, target.grant.Pass
+	target.mu.Unlock()
+	// Its connections close first, with the kick's code: the change of
+	// keys below would otherwise close them as "key changed".
+	out := &Kicked{}
+	h.mu.RLock()
+	var gone []*conn
+	for c := range h.conns {
+		if c.host {
+			continue
+		}
+		c.mu.Lock()
+		same := c == target || (pass != "" && c.grant.Pass == pass) || (seat != "" && c.seat == seat)
+		c.mu.Unlock()
+		if same {
+			gone = append(gone, c)
+		}
+	}
+	h.mu.RUnlock()
+	for _, c := range gone {
+		c.close(CloseKicked, "removed by the game master")
+		out.Closed++
+	}
+	newKeys, err := h.svc.Kick(ctx, seat, pass)
+	if err != nil {
+		return nil, err
+	}
+	out.NewKeys = newKeys
+	cl := target.snapshot()
+	h.log.Info("websocket client kicked", "channel", cl.Channel, "address", cl.Address, "closed", out.Closed, "newKeys", newKeys)
+	return out, nil
+}
+
+// AssignSeat is the game master giving a seat to a connected client: the
+// seat token goes to that connection alone (seatChanged), which holds the
+// seat at once. player defaults to the client's name.
+func (h *Hub) AssignSeat(ctx context.Context, channel int, seatID, player string) (*core.SeatView, error) {
+	c := h.connByChannel(channel)
+	if c == nil {
+		return nil, core.NotFoundf("no client on channel %d", channel)
+	}
+	who := c.actor()
+	if who.Role != core.ClientPlayer {
+		return nil, core.Forbiddenf("a %s cannot hold a seat", who.Role)
+	}
+	if strings.TrimSpace(player) == "" {
+		player = who.Name
+	}
+	taken, err := h.svc.AssignSeat(ctx, seatID, player, who.Seat)
+	if err != nil {
+		return nil, err
+	}
+	c.setSeat(core.SeatHash(taken.SeatToken))
+	c.send1(core.EventSeatChanged, taken)
+	return &taken.Seat, nil
+}
+
+// SetSpectator makes a connected client a spectator (or a player again)
+// for as long as it stays connected; the client cannot undo it.
+func (h *Hub) SetSpectator(channel int, on bool) error {
+	c := h.connByChannel(channel)
+	if c == nil {
+		return core.NotFoundf("no client on channel %d", channel)
+	}
+	c.mu.Lock()
+	c.gmSpectator, c.spectator = on, on
+	c.mu.Unlock()
+	c.tellDrags()
+	role := core.ClientPlayer
+	if on {
+		role = core.ClientSpectator
+	}
+	c.send1(core.EventRoleChanged, map[string]string{"role": role})
+	return nil
+}
+
+// HostClient is a connected client as the host console lists it: the
+// contract's Client with its role and the seat it holds.
+type HostClient struct {
+	core.Client
+	Role string `json:"role"`
+	// Seat is the id of the character whose seat it holds, "" when none.
+	Seat string `json:"seat"`
+}
+
+// HostClients lists the connected players with their roles and seats.
+func (h *Hub) HostClients() []HostClient {
+	clients := h.Clients()
+	byChannel := map[int]*conn{}
+	h.mu.RLock()
+	for c := range h.conns {
+		if !c.host {
+			byChannel[c.snapshot().Channel] = c
+		}
+	}
+	h.mu.RUnlock()
+	out := make([]HostClient, 0, len(clients))
+	for _, cl := range clients {
+		hc := HostClient{Client: cl, Role: core.ClientPlayer}
+		if c := byChannel[cl.Channel]; c != nil {
+			who := c.actor()
+			hc.Role, hc.Seat = who.Role, h.svc.SeatHeldID(who.Seat)
+		}
+		out = append(out, hc)
+	}
+	return out
+}

@@ -1,0 +1,300 @@
+package tests
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+)
+
+// The issue's acceptance walk as people see it, in real pages: the game
+// master turns the join key on in the host console, two phones open the
+// players' link and each picks a character, one taps "Warhammer attack"
+// (the demo's characters carry no longsword) and both chats show the
+// attack with its dice, 7 damage from the console shows in the phone's
+// character panel, the phone heals itself and the console shows it, token
+// mode lets each phone drag only its own token, and a kicked phone is shut
+// out, also with the old link.
+
+// seatText is the visible text of the first element matching selector ("" when none).
+func seatText(p *browserPage, selector string) string {
+	p.t.Helper()
+	var s string
+	p.evalInto(fmt.Sprintf(`(() => { const e = document.querySelector(%q); return e ? e.innerText : ""; })()`, selector), &s)
+	return s
+}
+
+// click clicks the first element matching selector whose text contains text.
+func click(p *browserPage, selector, text string) {
+	p.t.Helper()
+	p.waitFor(fmt.Sprintf("%s %q to click", selector, text), fmt.Sprintf(`[...document.querySelectorAll(%q)].some((e) => e.textContent.includes(%q) && !e.disabled)`, selector, text), 15*time.Second)
+	p.evalInto(fmt.Sprintf(`(() => { [...document.querySelectorAll(%q)].find((e) => e.textContent.includes(%q) && !e.disabled).click(); return true; })()`, selector, text), nil)
+}
+
+// seatPhonePage opens link on a phone, joins as name and waits for the seat picker.
+func seatPhonePage(t *testing.T, link, name string) *browserPage {
+	t.Helper()
+	p := newPage(t, name, phoneSize)
+	p.navigate(link)
+	joinAs(t, p, name)
+	waitPlayerReady(t, p)
+	p.waitFor(name+"'s seat picker", `document.querySelector(".seat-picker h1")?.innerText === "Choose your character"`, 15*time.Second)
+	return p
+}
+
+func TestBrowserSeatsAcceptance(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts the server and Chromium")
+	}
+	srv := StartServer(t, ServerOptions{})
+	console := newPage(t, "console", viewportSize{1400, 1000, false})
+	console.navigate(srv.HostURL + "/host/")
+	console.evalInto(`(() => { window.confirm = () => true; return true; })()`, nil)
+
+	// The key is off: the console shows the plain link; on: the link with the key and its QR code.
+	console.waitFor("the join key switch", `document.querySelector("#join-key-on") && document.querySelector("#join-client-link")`, 15*time.Second)
+	console.evalInto(`(() => { document.querySelector("#join-key-on").click(); return true; })()`, nil)
+	console.waitFor("the players' link with the key", `(document.querySelector("#join-player-link")?.textContent ?? "").includes("/client/?key=")`, 10*time.Second)
+	console.waitFor("its QR code drawn", `[...document.querySelectorAll(".join-link img")].every((i) => i.complete && i.naturalWidth > 20)`, 10*time.Second)
+	link := seatText(console, "#join-player-link")
+	if !strings.HasPrefix(link, srv.URL+"/client/?key=") {
+		t.Fatalf("the players' link %q is not on %s", link, srv.URL)
+	}
+
+	// A phone without the link is asked for it.
+	stranger := newPage(t, "stranger", phoneSize)
+	stranger.navigate(srv.URL + "/client/")
+	stranger.waitFor("the ask-for-the-link page", `document.body.innerText.includes("Ask the game master")`, 10*time.Second)
+
+	// Two phones join with the link; each takes a character.
+	alice := seatPhonePage(t, link, "Alice")
+	picker := seatText(alice, ".seat-picker")
+	for _, want := range []string{"Brannoc Saltbeard", "Ilsa Reedwhisper", "Watch as a spectator"} {
+		if !strings.Contains(picker, want) {
+			t.Fatalf("Alice's seat picker does not offer %q: %q", want, picker)
+		}
+	}
+	click(alice, ".seat-choice", "Brannoc Saltbeard")
+	alice.waitFor("the picker to close", `!document.querySelector(".seat-picker")`, 10*time.Second)
+	bo := seatPhonePage(t, link, "Bo")
+	bo.waitFor("Brannoc shown taken by Alice", `(document.querySelector(".seat-picker")?.innerText ?? "").includes("Brannoc Saltbeard — Alice")`, 10*time.Second)
+	if bo.eval(`[...document.querySelectorAll(".seat-choice")].find((b) => b.textContent.includes("Brannoc")).disabled`) != true {
+		t.Fatal("Bo may pick Alice's character")
+	}
+	click(bo, ".seat-choice", "Ilsa Reedwhisper")
+	bo.waitFor("the picker to close", `!document.querySelector(".seat-picker")`, 10*time.Second)
+	console.waitFor("the console's seat list", `(document.querySelector("#seat-rows")?.innerText ?? "").includes("Alice") && document.querySelector("#seat-rows").innerText.includes("Bo")`, 10*time.Second)
+	console.evalInto(`(() => { document.querySelector("#seats").scrollIntoView(); return true; })()`, nil)
+	saveScreenshot(t, console, "seats-console")
+
+	// Alice opens her character tab and taps "Warhammer attack".
+	click(alice, ".tabs button", "Character")
+	alice.waitFor("Brannoc's panel", `(document.querySelector("#panel-character")?.innerText ?? "").includes("Brannoc Saltbeard")`, 10*time.Second)
+	if hp := seatText(alice, ".char-hp .hp-line"); !strings.Contains(hp, "24 / 27") {
+		t.Fatalf("Alice's panel shows hit points %q, want 24 / 27", hp)
+	}
+	click(alice, ".character button.action", "Warhammer attack")
+	click(bo, ".tabs button", "Chat")
+	for _, p := range []*browserPage{alice, bo} {
+		p.waitFor(p.name+"'s chat to show the attack with its dice", `[...document.querySelectorAll(".chat .roll-message")].some((m) =>
+			m.textContent.includes("Warhammer attack") && m.querySelectorAll(".die").length > 0)`, 10*time.Second)
+	}
+	saveScreenshot(t, bo, "seats-bo-chat")
+	if chat := seatText(bo, "#panel-chat"); !strings.Contains(strings.ToLower(chat), "warhammer attack") {
+		t.Fatalf("Bo's open chat does not show the attack on screen: %q", chat)
+	}
+
+	// 7 damage from the host console shows in Alice's panel; she heals 3 and the console shows it.
+	console.waitFor("Brannoc's hit point field", `document.querySelector("input[data-hp='`+demoBrannocCombatant+`']")`, 10*time.Second)
+	console.evalInto(`(() => {
+		const input = document.querySelector("input[data-hp='`+demoBrannocCombatant+`']");
+		input.value = "7"; input.dispatchEvent(new Event("input", {bubbles: true}));
+		input.closest("li, tr, .combatant").querySelector("button[data-act=damage]").click();
+		return true; })()`, nil)
+	alice.waitFor("the damage in Alice's panel", `(document.querySelector(".char-hp .hp-line")?.innerText ?? "").includes("17 / 27")`, 5*time.Second)
+	alice.evalInto(`(() => { const i = document.querySelector(".char-hp .hp-amount"); i.value = "3"; i.dispatchEvent(new Event("input", {bubbles: true})); return true; })()`, nil)
+	click(alice, ".char-hp button", "Heal")
+	alice.waitFor("the healing in Alice's panel", `(document.querySelector(".char-hp .hp-line")?.innerText ?? "").includes("20 / 27")`, 5*time.Second)
+	console.waitFor("the healing in the console", `(document.querySelector("[data-hp-value='`+demoBrannocCombatant+`']")?.textContent ?? "").match(/^HP 20\b/)`, 5*time.Second)
+	saveScreenshot(t, alice, "seats-alice-character")
+
+	// Token mode: Alice drags her own token, not Bo's.
+	console.evalInto(`(() => { const s = document.querySelector("#set-interaction"); s.value = "token"; s.dispatchEvent(new Event("change", {bubbles: true})); return true; })()`, nil)
+	alice.waitFor("token mode on Alice's page", `window.companionDebug.state().interaction === "token"`, 10*time.Second)
+	click(alice, ".tabs button", "Map")
+	alice.idle()
+	before := alice.state()
+	ilsa, brannoc := before.token(demoIlsaID), before.token(demoBrannocID)
+	if ilsa == nil || brannoc == nil {
+		t.Fatal("Alice's page does not show both party tokens")
+	}
+	dragInPage(t, alice, ilsa.X, ilsa.Y, ilsa.X+demoGrid, ilsa.Y, 6, nil)
+	dragInPage(t, alice, brannoc.X, brannoc.Y, brannoc.X, brannoc.Y+demoGrid, 6, nil)
+	bo.waitFor("Brannoc moved on Bo's page", fmt.Sprintf(`(() => { const t = window.companionDebug.state().tokens.find((t) => t.id === %q); return t && t.y > %g; })()`, demoBrannocID, brannoc.Y+demoGrid/2), 10*time.Second)
+	alice.idle()
+	if after := alice.state().token(demoIlsaID); after.X != ilsa.X || after.Y != ilsa.Y {
+		t.Fatalf("Alice dragged Bo's token from %v,%v to %v,%v", ilsa.X, ilsa.Y, after.X, after.Y)
+	}
+
+	// Someone opens the spectators' link: their page is a spectator's from the start, offered no seat.
+	watcher := newPage(t, "watcher", phoneSize)
+	watcher.navigate(seatText(console, "#join-spectator-link"))
+	joinAs(t, watcher, "Watcher")
+	watcher.waitFor("the spectators' link to make a spectator", `document.body.classList.contains("spectator") && !document.querySelector(".seat-picker") &&
+		(document.querySelector(".seat-button")?.innerText ?? "") === "Spectator"`, 10*time.Second)
+
+	// The game master gives Brannoc's seat control of Quill's token (a free character's): Alice may drag it now.
+	console.evalInto(`(() => { const d = [...document.querySelectorAll("#seat-rows tr")].find((r) => r.innerText.includes("Brannoc")).querySelector("details"); d.open = true; return true; })()`, nil)
+	console.waitFor("Quill among the other tokens", `[...document.querySelectorAll("#seat-rows tr")].find((r) => r.innerText.includes("Brannoc")).querySelector(".seat-controls")?.innerText.includes("Quill")`, 10*time.Second)
+	console.evalInto(`(() => { const row = [...document.querySelectorAll("#seat-rows tr")].find((r) => r.innerText.includes("Brannoc"));
+		[...row.querySelectorAll(".seat-controls label")].find((l) => l.textContent.includes("Quill")).querySelector("input").click(); return true; })()`, nil)
+	console.waitFor("the control noted", `[...document.querySelectorAll("#seat-rows tr")].find((r) => r.innerText.includes("Brannoc")).innerText.includes("1 other token")`, 10*time.Second)
+	quill := alice.state().token(demoQuillID)
+	moved := false
+	for try := 0; try < 10 && !moved; try++ { // the control reaches Alice's page with her next sheet
+		dragInPage(t, alice, quill.X, quill.Y, quill.X, quill.Y+demoGrid, 6, nil)
+		moved = bo.poll(fmt.Sprintf(`(() => { const t = window.companionDebug.state().tokens.find((t) => t.id === %q); return t && t.y > %g; })()`, demoQuillID, quill.Y+demoGrid/2), time.Second)
+	}
+	if !moved {
+		t.Fatal("Alice could not drag the token the game master gave her seat")
+	}
+
+	// Bo is kicked from the console: his phone is shut out, and his old link opens nothing.
+	console.evalInto(`(() => { const row = [...document.querySelectorAll("#role-rows tr")].find((r) => r.textContent.includes("Bo")); row.querySelector(".client-kick").click(); return true; })()`, nil)
+	bo.waitFor("Bo's page to say he was removed and needs a new link", `(() => {
+		const t = document.querySelector(".shut-out")?.innerText ?? "";
+		return t.includes("The game master removed you from the game") && t.includes("ask the game master for the link");
+	})()`, 10*time.Second)
+	saveScreenshot(t, bo, "seats-bo-kicked")
+	bo.navigate(link)
+	bo.waitFor("the old link refused", `document.body.innerText.includes("Ask the game master")`, 10*time.Second)
+	if bo.eval(`!!window.companionDebug`) == true {
+		t.Fatal("the kicked phone got the client back with its old link")
+	}
+
+	// Alice keeps playing, and keeps her seat across a reload.
+	alice.navigate(srv.URL + "/client/")
+	alice.waitFor("Alice's seat after a reload", `(document.querySelector(".seat-button")?.innerText ?? "") === "Brannoc Saltbeard" && !document.querySelector(".seat-picker")`, 20*time.Second)
+}
+
+// TestBrowserSeatsSpectatorDisplayInitiativeAndRestart, with the key off
+// (the contract's default): the landing page says which seats are free; a
+// desktop player takes one and the TV display shows who sits where; the
+// game master asks for initiative and the player rolls it from the prompt,
+// then ends their turn when it comes; a spectator's page says it cannot
+// chat, drag or roll and its drag does not move a token; the player's seat
+// survives a server restart.
+func TestBrowserSeatsSpectatorDisplayInitiativeAndRestart(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts the server and Chromium")
+	}
+	data := t.TempDir()
+	srv := StartServer(t, ServerOptions{DataDir: data})
+	host := newAPIClient(t, srv.HostURL)
+	landing := newPage(t, "landing", desktopSize)
+	landing.navigate(srv.URL + "/")
+	landing.waitFor("the landing page's free seats", `document.body.innerText.includes("Brannoc Saltbeard: free")`, 10*time.Second)
+
+	tv := newPage(t, "tv", tvSize)
+	tv.navigate(srv.URL + "/client/?display=1")
+	alice := newPage(t, "Alice", desktopSize)
+	alice.navigate(srv.URL + "/client/")
+	joinAs(t, alice, "Alice")
+	waitPlayerReady(t, alice)
+	// The key is off: no picker in the way; the seat button offers the seats.
+	if alice.eval(`!!document.querySelector(".seat-picker")`) == true {
+		t.Fatal("with the key off the seat picker covers the page on joining")
+	}
+	click(alice, ".seat-button", "Pick a character")
+	click(alice, ".seat-choice", "Brannoc Saltbeard")
+	alice.waitFor("Brannoc's panel on the desktop", `(document.querySelector("#panel-character")?.innerText ?? "").includes("Brannoc Saltbeard")`, 10*time.Second)
+	tv.waitFor("the TV to show who sits where", `(document.querySelector(".seat-strip")?.innerText ?? "").includes("Brannoc Saltbeard — Alice")`, 10*time.Second)
+	landing.navigate(srv.URL + "/")
+	landing.waitFor("the landing page's taken seat", `document.body.innerText.includes("Brannoc Saltbeard: played by Alice") && document.body.innerText.includes("Ilsa Reedwhisper: free")`, 10*time.Second)
+
+	// Initiative: the game master clears Brannoc's and asks; Alice's panel prompts and she rolls.
+	if r := host.do("PUT", "/host/api/combatants/"+demoBrannocCombatant+"/initiative", `{"value": null}`); r.status != 200 {
+		t.Fatalf("clearing the initiative: %d %s", r.status, r.body)
+	}
+	if r := host.do("POST", "/host/api/combatants/initiative/ask", `{}`); r.status != 200 {
+		t.Fatalf("asking for initiative: %d %s", r.status, r.body)
+	}
+	alice.waitFor("the initiative prompt", `(document.querySelector(".char-turn")?.innerText ?? "").includes("roll your initiative")`, 10*time.Second)
+	click(alice, ".char-turn button", "Roll initiative")
+	alice.waitFor("the initiative roll in the chat", `[...document.querySelectorAll(".chat .roll-message")].some((m) => m.textContent.includes("Initiative") && m.querySelectorAll(".die").length > 0)`, 10*time.Second)
+	alice.waitFor("the prompt gone", `!(document.querySelector(".char-turn")?.innerText ?? "").includes("Roll initiative")`, 10*time.Second)
+
+	// A condition with a duration shows with the rounds it has left; a roll with advantage says so and rolls two d20s.
+	if r := host.do("POST", "/host/api/combatants/"+demoBrannocCombatant+"/effects", `{"name": "Poisoned", "duration": 3, "durationUnit": "round"}`); r.status != 200 {
+		t.Fatalf("adding an effect: %d %s", r.status, r.body)
+	}
+	alice.waitFor("the effect in the panel", `(document.querySelector(".char-effects")?.innerText ?? "").match(/Poisoned\s+\d+ rounds? left/)`, 10*time.Second)
+	click(alice, ".adv button", "Advantage")
+	click(alice, ".character button.action", "Strength saving throw")
+	alice.waitFor("the advantage roll in the chat", `[...document.querySelectorAll(".chat .roll-message")].some((m) =>
+		m.textContent.includes("Strength saving throw (advantage)") && m.querySelectorAll(".die").length >= 2)`, 10*time.Second)
+
+	// The game master passes turns until Brannoc's: "End my turn" shows; a tap passes it on.
+	for i := 0; i < 12 && alice.eval(`!!document.querySelector(".char-end-turn")`) != true; i++ {
+		if r := host.do("POST", "/host/api/game/next", ""); r.status != 200 {
+			t.Fatalf("next turn: %d %s", r.status, r.body)
+		}
+		alice.poll(`!!document.querySelector(".char-end-turn")`, time.Second)
+	}
+	alice.waitFor("Alice's turn", `(document.querySelector(".char-turn")?.innerText ?? "").includes("It is your turn")`, 5*time.Second)
+	saveScreenshot(t, alice, "seats-desktop-my-turn")
+	click(alice, ".char-turn button", "End my turn")
+	alice.waitFor("the turn passed on", `!document.querySelector(".char-end-turn")`, 10*time.Second)
+	saveScreenshot(t, tv, "seats-tv")
+
+	// A spectator sees the map and the chat and is told what they cannot do; their drag moves nothing.
+	bo := newPage(t, "Bo", desktopSize)
+	bo.navigate(srv.URL + "/client/")
+	joinAs(t, bo, "Bo")
+	waitPlayerReady(t, bo)
+	click(bo, "#panel-character button", "Pick a character")
+	click(bo, ".seat-actions button", "Watch as a spectator")
+	bo.waitFor("the spectator's note on screen", `(() => { const n = document.querySelector(".spectator-note");
+		return !!n && n.checkVisibility() && n.innerText.includes("cannot chat, drag tokens or roll"); })()`, 10*time.Second)
+	if bo.eval(`getComputedStyle(document.querySelector(".chat .say")).display`) != "none" {
+		t.Fatal("the spectator still sees the chat's input")
+	}
+	if !strings.Contains(seatText(bo, "#panel-character"), "spectator") || seatText(bo, ".seat-button") != "Spectator" {
+		t.Fatalf("the spectator's page does not say so: %q", seatText(bo, "#panel-character"))
+	}
+	bo.idle()
+	quill := bo.state().token(demoQuillID)
+	if quill == nil {
+		t.Fatal("the spectator does not see Quill's token")
+	}
+	dragInPage(t, bo, quill.X, quill.Y, quill.X+demoGrid, quill.Y, 6, nil)
+	bo.idle()
+	if after := bo.state().token(demoQuillID); after.X != quill.X || after.Y != quill.Y {
+		t.Fatalf("the spectator dragged Quill from %v,%v to %v,%v", quill.X, quill.Y, after.X, after.Y)
+	}
+
+	// The game master frees Brannoc from the console: Alice's page offers the seats again; then gives it back to her.
+	console := newPage(t, "console", viewportSize{1400, 1000, false})
+	console.navigate(srv.HostURL + "/host/")
+	console.waitFor("Brannoc's row", `[...document.querySelectorAll("#seat-rows tr")].some((r) => r.innerText.includes("Alice"))`, 15*time.Second)
+	console.evalInto(`(() => { [...document.querySelectorAll("#seat-rows tr")].find((r) => r.innerText.includes("Brannoc")).querySelector(".seat-free").click(); return true; })()`, nil)
+	alice.waitFor("the freed seat on Alice's page", `(document.querySelector(".seat-picker")?.innerText ?? "").includes("The game master freed your seat") &&
+		(document.querySelector(".seat-button")?.innerText ?? "") === "Pick a character"`, 10*time.Second)
+	console.waitFor("Alice in the console's give list", `[...document.querySelectorAll("#seat-rows tr")].find((r) => r.innerText.includes("Brannoc")).querySelector("select").innerText.includes("Alice")`, 10*time.Second)
+	console.evalInto(`(() => {
+		const s = [...document.querySelectorAll("#seat-rows tr")].find((r) => r.innerText.includes("Brannoc")).querySelector("select");
+		s.value = [...s.options].find((o) => o.textContent.startsWith("Alice")).value;
+		s.dispatchEvent(new Event("change", {bubbles: true})); return true; })()`, nil)
+	alice.waitFor("Brannoc given back to Alice", `(document.querySelector(".seat-button")?.innerText ?? "") === "Brannoc Saltbeard" && !document.querySelector(".seat-picker") &&
+		(document.querySelector("#panel-character")?.innerText ?? "").includes("Hit points")`, 10*time.Second)
+
+	// A restart: Alice's page reconnects and holds Brannoc still; Bo is still a spectator.
+	addr, hostAddr := strings.TrimPrefix(srv.URL, "http://"), strings.TrimPrefix(srv.HostURL, "http://")
+	srv.Stop(t)
+	StartServer(t, ServerOptions{DataDir: data, Addr: addr, HostAddr: hostAddr})
+	alice.navigate("http://" + addr + "/client/")
+	alice.waitFor("Alice's seat after the restart", `(document.querySelector(".seat-button")?.innerText ?? "") === "Brannoc Saltbeard" &&
+		(document.querySelector("#panel-character")?.innerText ?? "").includes("Hit points") && !document.querySelector(".seat-picker")`, 30*time.Second)
+	bo.navigate("http://" + addr + "/client/")
+	bo.waitFor("Bo still a spectator", `document.body.classList.contains("spectator")`, 30*time.Second)
+}

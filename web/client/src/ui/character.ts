@@ -1,0 +1,296 @@
+// The character panel: the sheet of the character whose seat this page
+// holds (getCharacter, docs/api.md "A player's character"). Hit points
+// with damage, healing and temporary hit points (the server applies the
+// same rules as the game master's console), the maximum and death saves
+// where the system lets the player write them, conditions and effects
+// with the rounds they have left, the system's sheet page, the sheet's
+// actions (a tap rolls into the chat), and the initiative roll and "end my
+// turn" during combat. Every change goes to the server, which decides; the
+// panel only draws what the server answers.
+import { button, h } from "./dom";
+
+export interface SeatView {
+  id: string;
+  name: string;
+  kind: string;
+  image?: string;
+  taken: boolean;
+  player?: string;
+}
+
+export interface HitPoints {
+  key: string;
+  current: number;
+  max: number;
+  temp: number;
+  bloodied: boolean;
+  defeated: boolean;
+}
+
+export interface SheetAction {
+  id: string;
+  title: string;
+  type: string;
+  roll: string;
+  group: string;
+  advantage?: boolean | null;
+  critical?: number | null;
+  damage?: string;
+}
+
+export interface EffectView {
+  id: string;
+  name: string;
+  duration?: number;
+  durationUnit?: string;
+  remainingRounds: number | null;
+}
+
+export interface CharacterSheet {
+  seat: SeatView;
+  character: { id: string; name?: string; data?: Record<string, unknown> } | null;
+  reference: string;
+  combatant: { id: string } | null;
+  tokenIds: string[] | null;
+  controls: string[] | null;
+  hitPoints: HitPoints | null;
+  effects: EffectView[] | null;
+  editable: string[] | null;
+  hitPointsEditable: boolean;
+  actions: SheetAction[] | null;
+  initiative: number | null;
+  myTurn: boolean;
+  round: number;
+}
+
+export interface CharacterDeps {
+  /** Sends a request on the socket and resolves with its answer (rejects with the server's message). */
+  request(name: string, data?: unknown): Promise<unknown>;
+  openEntity(path: string, title: string): void;
+  /** Opens the seat picker. */
+  pickSeat(): void;
+}
+
+type Advantage = "normal" | "advantage" | "disadvantage";
+
+export class CharacterPanel {
+  readonly el = h("div", { className: "character" });
+  sheet: CharacterSheet | null = null;
+  spectator = false;
+  /** The last roll's result line, as shown ("Longsword attack: 17"). */
+  lastRoll = "";
+  error = "";
+  private advantage: Advantage = "normal";
+  private initiativeAsked = false;
+  private refreshTimer: number | undefined;
+  private fetching = false;
+  private again = false;
+
+  constructor(private deps: CharacterDeps) {
+    this.draw();
+  }
+
+  /** The seat changed (null: none): fetch its sheet, or clear the panel. */
+  setSeat(seat: SeatView | null): void {
+    if (!seat) {
+      this.sheet = null;
+      this.initiativeAsked = false;
+      this.draw();
+      return;
+    }
+    this.refresh();
+  }
+
+  setSpectator(on: boolean): void {
+    this.spectator = on;
+    this.draw();
+  }
+
+  /** Something the sheet shows may have changed: fetch it again (coalesced). */
+  refreshSoon(): void {
+    if (this.refreshTimer !== undefined) return;
+    this.refreshTimer = window.setTimeout(() => {
+      this.refreshTimer = undefined;
+      this.refresh();
+    }, 16);
+  }
+
+  async refresh(): Promise<void> {
+    if (this.fetching) {
+      this.again = true;
+      return;
+    }
+    this.fetching = true;
+    try {
+      this.sheet = (await this.deps.request("getCharacter")) as CharacterSheet;
+      this.error = "";
+    } catch (err) {
+      this.sheet = null;
+      this.error = (err as Error).message;
+    } finally {
+      this.fetching = false;
+    }
+    this.draw();
+    if (this.again) {
+      this.again = false;
+      this.refresh();
+    }
+  }
+
+  /** The game master started combat (initiativeRequested names this seat). */
+  promptInitiative(): void {
+    this.initiativeAsked = true;
+    this.refresh();
+  }
+
+  private async act(name: string, data: unknown, after?: (answer: unknown) => void): Promise<void> {
+    try {
+      const answer = await this.deps.request(name, data);
+      this.error = "";
+      after?.(answer);
+    } catch (err) {
+      this.error = (err as Error).message;
+    }
+    await this.refresh();
+  }
+
+  private draw(): void {
+    const s = this.sheet;
+    const parts: (Node | null)[] = [];
+    if (this.spectator) {
+      parts.push(h("p", { className: "muted" }, "You are watching as a spectator: you cannot chat, drag tokens or roll."));
+    } else if (!s) {
+      parts.push(h("p", { className: "muted" }, "Pick your character to see its sheet here."),
+        button("Pick a character", () => this.deps.pickSeat(), "primary char-pick"));
+    } else {
+      parts.push(this.header(s), this.turn(s), this.hitPoints(s), this.deathSaves(s), this.effects(s), this.actions(s));
+    }
+    if (this.error) parts.push(h("p", { className: "char-error", role: "alert" }, this.error));
+    this.el.replaceChildren(...parts.filter((p): p is Node => !!p));
+  }
+
+  private header(s: CharacterSheet): HTMLElement {
+    const name = s.character?.name || s.seat.name;
+    return h("header", { className: "char-head" },
+      s.seat.image ? h("img", { src: s.seat.image, alt: "", className: "char-art" }) : null,
+      h("strong", { className: "char-name" }, name),
+      s.reference ? button("Sheet", () => this.deps.openEntity(s.reference, name), "char-sheet-open", { title: "Open the character sheet" }) : null);
+  }
+
+  private turn(s: CharacterSheet): HTMLElement | null {
+    const row = h("div", { className: "char-turn" });
+    if (s.combatant && s.initiative == null) {
+      row.append(button("Roll initiative", () => this.act("rollInitiative", null, () => (this.initiativeAsked = false)),
+        "primary char-initiative" + (this.initiativeAsked ? " asked" : "")));
+      if (this.initiativeAsked) row.append(h("span", { className: "char-note" }, "Combat starts: roll your initiative."));
+    }
+    if (s.myTurn) {
+      row.append(h("span", { className: "char-note your-turn" }, "It is your turn."));
+      row.append(button("End my turn", () => this.act("endTurn", null), "primary char-end-turn"));
+    }
+    return row.childElementCount ? row : null;
+  }
+
+  private hitPoints(s: CharacterSheet): HTMLElement | null {
+    const hp = s.hitPoints;
+    if (!hp) return null;
+    const pct = hp.max > 0 ? Math.max(0, Math.min(100, (hp.current / hp.max) * 100)) : 0;
+    const box = h("section", { className: "char-hp" + (hp.bloodied ? " bloodied" : "") + (hp.defeated ? " defeated" : "") },
+      h("div", { className: "hp-line" },
+        h("span", { className: "hp-label" }, "Hit points "),
+        h("span", { className: "hp-now" }, String(hp.current)), " / ", h("span", { className: "hp-max" }, String(hp.max)),
+        hp.temp > 0 ? h("span", { className: "hp-temp" }, ` +${hp.temp} temp`) : null),
+      h("div", { className: "hp-bar", "aria-hidden": "true" }, h("div", { className: "hp-fill", style: `width:${pct}%` })));
+    if (s.hitPointsEditable) {
+      const amount = h("input", { type: "number", min: "0", step: "1", inputmode: "numeric", className: "hp-amount", "aria-label": "Amount" });
+      const apply = (field: "damage" | "healing" | "temp") => {
+        const n = Number(amount.value);
+        if (!amount.value || !Number.isFinite(n) || n < 0) {
+          this.error = "Type a number of hit points first.";
+          this.draw();
+          return;
+        }
+        this.act("changeHitPoints", { [field]: n });
+      };
+      box.append(h("div", { className: "hp-edit" }, amount,
+        button("Damage", () => apply("damage"), "hp-damage"),
+        button("Heal", () => apply("healing"), "hp-heal"),
+        button("Set temp", () => apply("temp"), "hp-set-temp")));
+    }
+    const maxKey = "max_" + hp.key;
+    if (s.editable?.includes(maxKey)) {
+      const max = h("input", { type: "number", min: "1", step: "1", inputmode: "numeric", className: "hp-max-input", value: String(hp.max), "aria-label": "Maximum hit points" });
+      box.append(h("div", { className: "hp-max-edit" }, h("label", {}, "Maximum ", max),
+        button("Set", () => {
+          const n = Number(max.value);
+          if (!Number.isFinite(n) || n < 1) return;
+          this.act("updateCharacter", { data: { [maxKey]: n } });
+        }, "hp-max-set")));
+    }
+    return box;
+  }
+
+  private deathSaves(s: CharacterSheet): HTMLElement | null {
+    if (!s.editable?.includes("death_saves")) return null;
+    const raw = (s.character?.data?.death_saves ?? {}) as { successes?: unknown; failures?: unknown };
+    const successes = Number(raw.successes) || 0;
+    const failures = Number(raw.failures) || 0;
+    const down = (s.hitPoints?.current ?? 1) <= 0;
+    if (!down && !successes && !failures) return null;
+    const row = (label: string, n: number, set: (k: number) => void, cls: string) =>
+      h("div", { className: "saves " + cls }, h("span", {}, label),
+        ...[1, 2, 3].map((k) => button(k <= n ? "●" : "○", () => set(k === n ? k - 1 : k), k <= n ? "on" : "",
+          { "aria-label": `${label} ${k}`, "aria-pressed": String(k <= n) })));
+    const write = (succ: number, fail: number) => this.act("updateCharacter", { data: { death_saves: { successes: succ, failures: fail } } });
+    return h("section", { className: "char-death" }, h("h3", {}, "Death saves"),
+      row("Successes", successes, (k) => write(k, failures), "successes"),
+      row("Failures", failures, (k) => write(successes, k), "failures"));
+  }
+
+  private effects(s: CharacterSheet): HTMLElement {
+    const list = s.effects ?? [];
+    return h("section", { className: "char-effects" }, h("h3", {}, "Conditions and effects"),
+      list.length === 0 ? h("p", { className: "muted" }, "None.") :
+        h("ul", {}, ...list.map((e) => h("li", {}, h("span", { className: "effect-name" }, e.name), " ",
+          h("span", { className: "muted effect-left" }, e.remainingRounds == null ? "until removed" :
+            `${e.remainingRounds} round${e.remainingRounds === 1 ? "" : "s"} left`)))));
+  }
+
+  private actions(s: CharacterSheet): HTMLElement | null {
+    const list = s.actions ?? [];
+    if (list.length === 0) return null;
+    const adv = h("div", { className: "adv", role: "radiogroup", "aria-label": "Roll with" });
+    for (const mode of ["normal", "advantage", "disadvantage"] as const) {
+      adv.append(button(mode === "normal" ? "Normal" : mode === "advantage" ? "Advantage" : "Disadvantage", () => {
+        this.advantage = mode;
+        this.draw();
+      }, "adv-" + mode, { role: "radio", "aria-checked": String(this.advantage === mode) }));
+    }
+    const groups = new Map<string, SheetAction[]>();
+    for (const a of list) {
+      const g = a.group || "Actions";
+      if (!groups.has(g)) groups.set(g, []);
+      groups.get(g)!.push(a);
+    }
+    const out = h("section", { className: "char-actions" }, h("h3", {}, "Rolls"), adv);
+    if (this.lastRoll) out.append(h("p", { className: "last-roll", role: "status" }, this.lastRoll));
+    for (const [g, acts] of groups) {
+      out.append(h("h4", {}, g), h("div", { className: "action-list" },
+        ...acts.map((a) => button(a.title, () => this.roll(a), "action action-" + (a.type || "other"),
+          { title: a.roll, "data-action": a.id }))));
+    }
+    return out;
+  }
+
+  private roll(a: SheetAction): void {
+    const data: Record<string, unknown> = { action: a.id };
+    if (this.advantage !== "normal" && a.advantage) data.advantage = this.advantage;
+    if (a.type === "attack" && a.damage) data.damage = true;
+    this.advantage = "normal";
+    this.act("rollAction", data, (answer) => {
+      const r = answer as { messages?: { content?: { name?: string; result?: number } }[]; critical?: boolean; fumble?: boolean };
+      const lines = (r.messages ?? []).map((m) => `${m.content?.name ?? a.title}: ${m.content?.result ?? "?"}`);
+      this.lastRoll = lines.join(" · ") + (r.critical ? " — critical hit!" : r.fumble ? " — a natural 1" : "");
+    });
+  }
+}
