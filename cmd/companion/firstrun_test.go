@@ -52,8 +52,12 @@ func startServe(t *testing.T, dataDir string, args ...string) (instance, *syncBu
 	out := &syncBuffer{}
 	done := make(chan error, 1)
 	go func() { done <- serve(ctx, cfg, slog.New(slog.NewTextHandler(out, nil)), out) }()
+	ended := false
 	t.Cleanup(func() {
 		cancel()
+		if ended {
+			return // serve already returned; its error was reported
+		}
 		if err := <-done; err != nil {
 			t.Errorf("serve: %v", err)
 		}
@@ -65,6 +69,7 @@ func startServe(t *testing.T, dataDir string, args ...string) (instance, *syncBu
 		}
 		select {
 		case err := <-done:
+			ended = true
 			t.Fatalf("serve ended: %v\n%s", err, out.String())
 		case <-time.After(20 * time.Millisecond):
 		}

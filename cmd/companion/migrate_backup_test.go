@@ -3,6 +3,7 @@ package main
 import (
 	"database/sql"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -12,11 +13,14 @@ import (
 	"github.com/vttapp/companion/backup"
 )
 
-// schemaOneUndo takes a database of schema 2 back to schema 1: the
-// library tables gone and the owner triggers as migration 1 wrote them.
-// It is the fixture of a data folder left by the version before the
-// library came in.
+// schemaOneUndo takes a database of the newest schema back to schema 1:
+// the seats' tables (3) and the library's (2) gone, the owner triggers as
+// migration 1 wrote them. It is the fixture of a data folder left by the
+// version before the library came in; a new migration adds its own undo
+// here.
 const schemaOneUndo = `
+DROP TABLE seats;
+DROP TABLE access;
 DROP TABLE page_shows;
 DROP TABLE pages;
 DROP TABLE encounters;
@@ -34,6 +38,9 @@ CREATE TRIGGER campaigns_delete_owned AFTER DELETE ON campaigns BEGIN
 END;
 PRAGMA user_version = 1;
 `
+
+// newestSchema is the schema version schemaOneUndo starts from.
+const newestSchema = 3
 
 // userVersion reads a database file's schema version.
 func userVersion(t *testing.T, path string) int {
@@ -74,7 +81,7 @@ func TestServeBacksUpBeforeMigratingAnOlderDataFolder(t *testing.T) {
 	inst, _ := startServe(t, data, "--empty")
 
 	list, err := backup.List(filepath.Join(data, "backups"))
-	if err != nil || len(list) != 1 || !strings.HasSuffix(list[0].Path, "_before-schema-2-from-1") {
+	if err != nil || len(list) != 1 || !strings.HasSuffix(list[0].Path, fmt.Sprintf("_before-schema-%d-from-1", newestSchema)) {
 		t.Fatalf("backups after the start: %+v %v", list, err)
 	}
 	saved := list[0].Path
@@ -108,8 +115,8 @@ func TestServeBacksUpBeforeMigratingAnOlderDataFolder(t *testing.T) {
 	if resp2.StatusCode != 200 {
 		t.Errorf("the library of the migrated folder: %d", resp2.StatusCode)
 	}
-	if v := userVersion(t, dbPath); v != 2 {
-		t.Errorf("the data folder's database is at schema %d after the start, want 2", v)
+	if v := userVersion(t, dbPath); v != newestSchema {
+		t.Errorf("the data folder's database is at schema %d after the start, want %d", v, newestSchema)
 	}
 	if body, err := os.ReadFile(filepath.Join(data, "campaigns", "camp", "maps", "cave.png")); err != nil || string(body) != "cave" {
 		t.Errorf("the data folder's media: %q %v", body, err)

@@ -139,7 +139,8 @@ func TestMigrationTwoKeepsContent(t *testing.T) {
 	if err := old.Close(); err != nil {
 		t.Fatal(err)
 	}
-	s, applied, err := open(context.Background(), path, defaultOptions())
+	opt.migrations = migrations[:2]
+	s, applied, err := open(context.Background(), path, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
