@@ -115,6 +115,10 @@ func (s *Service) ControlCombat(ctx context.Context, action string) (*Game, erro
 		if err != nil {
 			return nil, err
 		}
+		// Only the turn moved: players get it without the lists (GameTurn).
+		if pg, ok := views.Players.(*Game); ok {
+			views.Players = TurnOf(pg)
+		}
 		return append(events, Event{Name: EventGameUpdated, Data: views}), nil
 	})
 	return out, err
