@@ -109,7 +109,7 @@ function buildChrome(display: boolean): HTMLElement {
   }
   app.innerHTML = `
     <div id="map" class="map"></div>
-    <header class="bar" ${display ? "hidden" : ""}>
+    <header class="bar" data-covers-map ${display ? "hidden" : ""}>
       <span id="map-title" class="title"></span>
       <button type="button" class="who" title="Change name or colour"><span class="swatch"></span><span class="name"></span></button>
     </header>
