@@ -35,7 +35,7 @@ test("on a phone the party is zoomed to readable tokens", () => {
   const free = { left: 0, top: 40, right: 390, bottom: 796 };
   const party = { left: 175, top: 385, right: 315, bottom: 455 };
   const v = fitView(1400, 980, 390, 844, free, party, 70);
-  assert.ok(v.zoom * 70 >= 32, `cell ${v.zoom * 70} px`);
+  assert.ok(v.zoom * 70 >= 24, `cell ${v.zoom * 70} px`);
   const sx = (party.left - v.centerX) * v.zoom + 195, ex = (party.right - v.centerX) * v.zoom + 195;
   assert.ok(sx > 0 && ex < 390, `party from ${sx} to ${ex}`);
 });

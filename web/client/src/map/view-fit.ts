@@ -36,7 +36,7 @@ export function freeArea(w: number, h: number, covers: Rect[]): Rect {
 }
 
 /** The smallest grid cell, in CSS pixels, that the fit aims for. */
-const readableCell = 32;
+const readableCell = 24;
 
 export interface View {
   zoom: number;
@@ -46,12 +46,11 @@ export interface View {
 
 /**
  * The view (zoom and the map point at the screen's centre) that fits a map
- * of mapW x mapH into the free part of a screenW x screenH box. When the
- * whole map would come out much smaller there than on the whole screen,
- * the map keeps the whole screen's scale and the party (its bounding box in
- * map units, when there is one) is put in the middle of the free part
- * instead, zoomed out only as far as it needs to fit there. So it is when a
- * grid cell (cell, map units) would come out too small to read.
+ * of mapW x mapH into the free part of a screenW x screenH box. When a grid
+ * cell (cell, in map units) would come out too small to read there (a
+ * phone), the party (its bounding box in map units, when there is one) is
+ * put in the middle of the free part instead, at a readable scale, zoomed
+ * out only as far as it needs to fit there.
  */
 export function fitView(mapW: number, mapH: number, screenW: number, screenH: number, free: Rect, party: Rect | null, cell = 0): View {
   const margin = 1.04;
@@ -60,10 +59,10 @@ export function fitView(mapW: number, mapH: number, screenW: number, screenH: nu
   const inFree = Math.min(fw / (mapW * margin), fh / (mapH * margin));
   let zoom = inFree;
   let px = mapW / 2, py = mapH / 2;
-  // A grid cell under about 32 px (a phone's whole-map fit) leaves tokens
-  // too small to tell apart or to touch: then the party sets the view too.
+  // A grid cell under about 24 px (a phone's whole-map fit) leaves tokens
+  // too small to tell apart or to touch: then the party sets the view.
   const readable = cell > 0 ? readableCell / cell : 0;
-  if (party && (inFree < whole * 0.8 || inFree < readable)) {
+  if (party && inFree < readable) {
     const pad = 1.3;
     const pw = Math.max(1, party.right - party.left), ph = Math.max(1, party.bottom - party.top);
     const partyFits = Math.min(fw / (pw * pad + 140), fh / (ph * pad + 140));
