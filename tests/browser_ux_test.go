@@ -3,6 +3,7 @@ package tests
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"strings"
 	"testing"
 	"time"
@@ -102,4 +103,76 @@ func TestPlayerMapReadsAtAGlance(t *testing.T) {
 			saveScreenshot(t, p, "tap-"+sz.name)
 		})
 	}
+}
+
+// TestPlayerTableDetails: what a player at a desktop meets around the map.
+// The console shows where the page looks before it pans; + zooms about the
+// party, which stays put on screen; a drag that starts on a panel selects
+// no text; a roll card prints its formula once; a bad roll says what is
+// wrong in words; the tray's two d20 with advantage are two rolls of
+// 2d20kh1; a chat link to /monster/cinder-hound opens a panel titled with
+// the monster's name.
+func TestPlayerTableDetails(t *testing.T) {
+	srv := StartServer(t, ServerOptions{})
+	p := openTablePlayer(t, srv, "Ann", desktopSize, "")
+	host := newPage(t, "host console", desktopSize)
+	host.navigate(srv.HostURL + "/host/")
+	host.waitFor("Ann's view in the console", `[...document.querySelectorAll("#client-rows tr")].some(tr => tr.textContent.includes("Ann") && /zoom \d\.\d\d/.test(tr.textContent) && !tr.textContent.includes("zoom 0.00"))`, 15*time.Second)
+
+	// + about the party.
+	var party []struct{ X, Y float64 }
+	p.evalInto(`fetch("/api").then(r => r.json()).then(a => a.map.tokens.filter(t => t.player).map(t => ({x: t.x, y: t.y})))`, &party)
+	cx, cy := 0.0, 0.0
+	for _, tok := range party {
+		cx, cy = cx+tok.X/float64(len(party)), cy+tok.Y/float64(len(party))
+	}
+	bx, by := p.mapToScreen(cx, cy)
+	p.clickElement("the zoom-in button", findButton(`/zoom in/i`))
+	p.idle()
+	ax, ay := p.mapToScreen(cx, cy)
+	if d := math.Hypot(ax-bx, ay-by); d > 8 {
+		t.Errorf("+ moved the party's centre %.0f px on screen (from %.0f,%.0f to %.0f,%.0f): it zooms about something else", d, bx, by, ax, ay)
+	}
+
+	// A drag from the initiative panel's heading out over the map.
+	hx, hy, ok := p.elementCentre(`document.querySelector(".initiative .round")`)
+	if !ok {
+		t.Fatal("no initiative heading")
+	}
+	gmuiDrag(p, hx, hy, 640, 500)
+	if sel := p.eval(`getSelection().toString()`).(string); sel != "" {
+		t.Errorf("a drag from the initiative panel selected text: %q", sel)
+	}
+
+	// A roll card prints its formula once.
+	p.showChat()
+	p.typeInChat("/r 1d20+5")
+	p.waitFor("the roll card", `document.querySelectorAll(".log .roll").length >= 1`, 10*time.Second)
+	if card := p.eval(`[...document.querySelectorAll(".log li")].pop().innerText`).(string); strings.Count(card, "1d20+5") != 1 {
+		t.Errorf("the roll card prints the formula %d times: %q", strings.Count(card, "1d20+5"), card)
+	}
+	// A bad roll, in words.
+	p.typeInChat("/r 1d20+")
+	p.waitFor("the bad roll's explanation", `document.body.innerText.includes("Couldn't read '1d20+'")`, 10*time.Second)
+	if text := p.pageText(); strings.Contains(text, " at 6 in ") || strings.Contains(text, "unexpected end") {
+		t.Errorf("the bad roll shows parser internals: %q", text)
+	}
+	// The tray: two d20 with advantage.
+	p.clickElement("the dice tray button", findButton(`/dice/i`))
+	p.eval(`(() => { const f = document.querySelector(".tray"); f.querySelector("input[name=count]").value = "2"; f.querySelector("select[name=mode]").value = "advantage"; })()`)
+	before := int(p.eval(`document.querySelectorAll(".log li").length`).(float64))
+	p.clickElement("the d20", `document.querySelector(".tray button[data-sides='20']")`)
+	p.waitFor("the tray's roll", fmt.Sprintf(`document.querySelectorAll(".log li").length > %d`, before), 10*time.Second)
+	var rolls []int
+	p.evalInto(`[...[...document.querySelectorAll(".log li")].pop().querySelectorAll(".roll")].map(r => r.querySelectorAll(".die").length)`, &rolls)
+	if len(rolls) != 2 || rolls[0] != 2 || rolls[1] != 2 {
+		t.Errorf("two d20 with advantage gave rolls of %v dice, want two rolls of 2 dice (2d20kh1 each)", rolls)
+	}
+
+	// A link to an entity page: the panel says whose it is.
+	p.typeInChat("Beware /monster/cinder-hound")
+	p.waitFor("the link", `[...document.querySelectorAll(".log a[data-entity]")].length > 0`, 10*time.Second)
+	p.clickElement("the link", `[...document.querySelectorAll(".log a[data-entity]")].pop()`)
+	p.waitFor("the panel titled with the entry's name", `[...document.querySelectorAll("header strong")].some(h => h.textContent === "Cinder Hound")`, 10*time.Second)
+	saveScreenshot(t, p, "details")
 }

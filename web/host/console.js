@@ -500,8 +500,11 @@ async function loadClients() {
       el("td", {}, swatch, c.name || "(unnamed) #" + c.channel),
       el("td", {}, display ? "Player display (" + c.runMode + ")" : "Player browser", c.device ? el("div", { className: "small muted" }, c.device) : null),
       el("td", {}, c.address || ""),
-      el("td", {}, "centre " + Math.round(c.mapCenterX || 0) + ", " + Math.round(c.mapCenterY || 0) +
-        " · zoom " + (c.mapZoom || 0).toFixed(2),
+      // A page that has not said where it looks (the Encounter+ client
+      // reports its view only in TV mode) shows that, not a view at 0, 0.
+      el("td", {}, c.mapZoom > 0
+        ? "centre " + Math.round(c.mapCenterX || 0) + ", " + Math.round(c.mapCenterY || 0) + " · zoom " + c.mapZoom.toFixed(2)
+        : el("span", { className: "muted" }, "view not reported yet (some clients report it only as a display)"),
         c.screenWidth ? el("div", { className: "small muted" }, "screen " + Math.round(c.screenWidth) + "×" + Math.round(c.screenHeight)) : null));
   }));
 }

@@ -185,6 +185,7 @@ async function start(): Promise<void> {
   socket = new Socket(socketURL(), {
     onOpen(reconnected) {
       register();
+      renderer?.reportViewport(); // where this page looks, before anyone pans
       if (reconnected) resync();
     },
     onMessage(env) {

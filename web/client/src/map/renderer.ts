@@ -653,6 +653,12 @@ export class MapRenderer {
     this.requestRender();
   }
 
+  /** Tells the host where this page looks now (the socket opened after the first fit). */
+  reportViewport(): void {
+    this.lastViewportSent = 0;
+    this.viewportMoved();
+  }
+
   private viewportMoved(): void {
     const map = this.store.map;
     if (!map || !this.options.userViewport) return;

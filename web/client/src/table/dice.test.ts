@@ -68,5 +68,7 @@ test("dice errors read as a person would say them", () => {
   assert.equal(humanRollError(`unexpected 'x' at 3 in "1dx": expected the number of sides after 'd' (a number, %, F or parentheses)`),
     "Couldn't read '1dx' — 'x' is out of place (character 3): expected the number of sides after 'd' (a number, %, F or parentheses)");
   assert.equal(humanRollError(`0 sides at 1 in "1d0": a die needs at least one side`), "Couldn't read '1d0' — 0 sides: a die needs at least one side");
+  assert.equal(humanRollError(`cannot roll '1d20+': unexpected end at 6 in "1d20+": expected a number, dice or '('`),
+    "Couldn't read '1d20+' — expected a number, dice or '(' after '+'");
   assert.equal(humanRollError("empty expression: write dice such as 1d20+5"), "empty expression: write dice such as 1d20+5");
 });

@@ -143,7 +143,9 @@ function trayCount(c: TrayChoice): number {
 export function humanRollError(err: string): string {
   const m = /^(.*?) at (\d+) in "((?:[^"\\]|\\.)*)"(?:: (.*))?$/s.exec(err.trim());
   if (!m) return err;
-  const [, what, pos, rawExpr, hint] = m;
+  const [, said, pos, rawExpr, hint] = m;
+  // The server may put its own words first ("cannot roll '1d20+': …").
+  const what = said.slice(said.lastIndexOf(": ") + 1).trim();
   let expr = rawExpr;
   try {
     expr = JSON.parse(`"${rawExpr}"`);

@@ -210,7 +210,8 @@ export class ChatPanel {
       const msg = (data && typeof data === "object" && typeof (data as { message?: unknown }).message === "string")
         ? (data as { message: string }).message : String(data);
       if (!this.input.value) this.input.value = text;
-      this.setError(t.refused(text, humanRollError(msg)));
+      const human = humanRollError(msg);
+      this.setError(human !== msg ? human : t.refused(text, msg));
     }
     return true;
   }
@@ -338,7 +339,8 @@ export function renderMessage(m: MessageView): HTMLLIElement {
     body.append(renderMarkdown(m.text));
     li.append(body);
   }
-  if (isRoll && m.title) {
+  // A roll's title is often its formula again (a /r command's name): print it once.
+  if (isRoll && m.title && !m.rolls.some((r) => r.formula === m.title || r.expression === m.title)) {
     const h = document.createElement("p");
     h.className = "roll-title";
     h.textContent = m.title;
