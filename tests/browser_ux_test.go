@@ -117,6 +117,7 @@ func TestPlayerTableDetails(t *testing.T) {
 	p := openTablePlayer(t, srv, "Ann", desktopSize, "")
 	host := newPage(t, "host console", desktopSize)
 	host.navigate(srv.HostURL + "/host/")
+	host.waitFor("the console's way to more content", `(() => { const a = document.querySelector("#more-content a"); return !!a && a.textContent === "Get more content" && !!document.querySelector(a.getAttribute("href") + " input[type=file]"); })()`, 10*time.Second)
 	host.waitFor("Ann's view in the console", `[...document.querySelectorAll("#client-rows tr")].some(tr => tr.textContent.includes("Ann") && /zoom \d\.\d\d/.test(tr.textContent) && !tr.textContent.includes("zoom 0.00"))`, 15*time.Second)
 
 	// + about the party.
@@ -147,8 +148,8 @@ func TestPlayerTableDetails(t *testing.T) {
 	// A roll card prints its formula once.
 	p.showChat()
 	p.typeInChat("/r 1d20+5")
-	p.waitFor("the roll card", `document.querySelectorAll(".log .roll").length >= 1`, 10*time.Second)
-	if card := p.eval(`[...document.querySelectorAll(".log li")].pop().innerText`).(string); strings.Count(card, "1d20+5") != 1 {
+	p.waitFor("the roll card", `[...document.querySelectorAll(".log .roll")].some(r => r.closest("li").innerText.includes("1d20+5"))`, 10*time.Second)
+	if card := p.eval(`[...document.querySelectorAll(".log .roll")].pop().closest("li").innerText`).(string); strings.Count(card, "1d20+5") != 1 {
 		t.Errorf("the roll card prints the formula %d times: %q", strings.Count(card, "1d20+5"), card)
 	}
 	// A bad roll, in words.
@@ -160,11 +161,10 @@ func TestPlayerTableDetails(t *testing.T) {
 	// The tray: two d20 with advantage.
 	p.clickElement("the dice tray button", findButton(`/dice/i`))
 	p.eval(`(() => { const f = document.querySelector(".tray"); f.querySelector("input[name=count]").value = "2"; f.querySelector("select[name=mode]").value = "advantage"; })()`)
-	before := int(p.eval(`document.querySelectorAll(".log li").length`).(float64))
 	p.clickElement("the d20", `document.querySelector(".tray button[data-sides='20']")`)
-	p.waitFor("the tray's roll", fmt.Sprintf(`document.querySelectorAll(".log li").length > %d`, before), 10*time.Second)
+	p.waitFor("the tray's roll", `[...document.querySelectorAll(".log .roll")].some(r => r.querySelector(".formula") && r.querySelector(".formula").textContent.startsWith("2d20kh1"))`, 10*time.Second)
 	var rolls []int
-	p.evalInto(`[...[...document.querySelectorAll(".log li")].pop().querySelectorAll(".roll")].map(r => r.querySelectorAll(".die").length)`, &rolls)
+	p.evalInto(`[...[...document.querySelectorAll(".log .roll")].pop().closest("li").querySelectorAll(".roll")].map(r => r.querySelectorAll(".die").length)`, &rolls)
 	if len(rolls) != 2 || rolls[0] != 2 || rolls[1] != 2 {
 		t.Errorf("two d20 with advantage gave rolls of %v dice, want two rolls of 2 dice (2d20kh1 each)", rolls)
 	}
