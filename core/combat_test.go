@@ -342,3 +342,77 @@ func TestPrivateRollsNeverReachPlayers(t *testing.T) {
 		t.Fatalf("host messages %+v", host)
 	}
 }
+
+// Rolling initiative again mid-fight keeps the acting combatant and moves
+// game.turn to its new place (Next then goes on from there); rolling right
+// after Start, before anyone has passed a turn, starts the new order from
+// its top instead of silently skipping the turns above the acting one.
+func TestRerollingInitiativeKeepsTheTurnRight(t *testing.T) {
+	f := newCombatFixture(t)
+	ctx := context.Background()
+	var ids []string
+	for range 4 {
+		added, err := f.svc.AddCombatants(ctx, []core.NewCombatant{{EntityID: cbImp}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, added[0].ID)
+	}
+	// 20, 15, 10, 5 (+2): the order is ids[0..3].
+	f.roller.totals = []float64{20, 15, 10, 5}
+	if _, err := f.svc.RollInitiative(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.svc.ControlCombat(ctx, core.CombatStart); err != nil {
+		t.Fatal(err)
+	}
+	// Right after Start the order is rolled again, reversed: the new first acts.
+	f.roller.totals = []float64{5, 10, 15, 20}
+	if _, err := f.svc.RollInitiative(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+	view, _ := f.svc.HostCampaign(ctx)
+	if g := view.Game; g.Turn != 1 || g.CombatantID != ids[3] || g.Round != 1 {
+		t.Fatalf("after a roll right after Start: round %d turn %d acting %s, want round 1 turn 1 acting %s", g.Round, g.Turn, g.CombatantID, ids[3])
+	}
+	// Two turns on: ids[1] (15+2) acts third.
+	for range 2 {
+		if _, err := f.svc.ControlCombat(ctx, core.CombatNext); err != nil {
+			t.Fatal(err)
+		}
+	}
+	view, _ = f.svc.HostCampaign(ctx)
+	if g := view.Game; g.Turn != 3 || g.CombatantID != ids[1] {
+		t.Fatalf("two turns on: turn %d acting %s, want 3 and %s", g.Turn, g.CombatantID, ids[1])
+	}
+	// Mid-fight the order is rolled again (dice go to the combatants in
+	// their current order, ids[3] to ids[0]): ids[1] still acts, now fourth.
+	f.roller.totals = []float64{20, 15, 1, 10}
+	if _, err := f.svc.RollInitiative(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+	view, _ = f.svc.HostCampaign(ctx)
+	if g := view.Game; g.Turn != 4 || g.CombatantID != ids[1] || g.Round != 1 {
+		t.Fatalf("after a mid-fight roll: round %d turn %d acting %s, want round 1 turn 4 acting %s", g.Round, g.Turn, g.CombatantID, ids[1])
+	}
+	if view.TurnOrder[3].CombatantID != ids[1] {
+		t.Fatalf("turn 4 is %s in the order, want the acting %s", view.TurnOrder[3].CombatantID, ids[1])
+	}
+	// Next goes on to a new round, not back to the stale position.
+	g, err := f.svc.ControlCombat(ctx, core.CombatNext)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g.Round != 2 || g.Turn != 1 || g.CombatantID != ids[3] {
+		t.Fatalf("next after the mid-fight roll: round %d turn %d acting %s, want round 2 turn 1 acting %s", g.Round, g.Turn, g.CombatantID, ids[3])
+	}
+	// The game master's edit moves the acting one too: turn follows it.
+	v := 30.0
+	if _, err := f.svc.SetInitiative(ctx, ids[0], &v); err != nil {
+		t.Fatal(err)
+	}
+	view, _ = f.svc.HostCampaign(ctx)
+	if g := view.Game; g.Turn != 2 || g.CombatantID != ids[3] {
+		t.Fatalf("after an edit put another first: turn %d acting %s, want 2 and %s", g.Turn, g.CombatantID, ids[3])
+	}
+}

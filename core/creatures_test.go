@@ -61,15 +61,26 @@ func TestSnapshotCreaturesInTurnOrderWithoutHiddenOrHostileHitPoints(t *testing.
 	}
 }
 
+// gameUpdated carries creatures when the list changes (initiative set), and
+// only the turn when the turn alone moves: the real client rebuilds its
+// token views on creatures, after marking the acting token, which would
+// wipe the turn highlight (core.GameTurn).
 func TestGameUpdatedCarriesCreatures(t *testing.T) {
 	f := newLiveFixture(t)
 	seedCombatants(t, f)
-	if _, err := f.svc.ControlCombat(context.Background(), core.CombatStart); err != nil {
+	v := 15.0
+	if _, err := f.svc.SetInitiative(context.Background(), "c-guard", &v); err != nil {
 		t.Fatal(err)
 	}
-	events := f.events.take()
-	wantNames(t, events, core.EventGameUpdated)
-	g := core.PlayersView(events[0].Data).(*core.Game)
+	var g *core.Game
+	for _, e := range f.events.take() {
+		if e.Name == core.EventGameUpdated {
+			g = core.PlayersView(e.Data).(*core.Game)
+		}
+	}
+	if g == nil {
+		t.Fatal("setting initiative sent no gameUpdated")
+	}
 	if len(g.Creatures) != 3 || g.Creatures[0].ID != "c-guard" {
 		t.Fatalf("gameUpdated creatures %+v", g.Creatures)
 	}
@@ -79,5 +90,19 @@ func TestGameUpdatedCarriesCreatures(t *testing.T) {
 	}
 	if err := json.Unmarshal(b, &back); err != nil || len(back.Creatures) != 3 {
 		t.Fatalf("gameUpdated JSON has no creatures: %s", b)
+	}
+
+	if _, err := f.svc.ControlCombat(context.Background(), core.CombatStart); err != nil {
+		t.Fatal(err)
+	}
+	events := f.events.take()
+	wantNames(t, events, core.EventGameUpdated)
+	b, _ = json.Marshal(core.PlayersView(events[0].Data))
+	var turn map[string]any
+	if err := json.Unmarshal(b, &turn); err != nil {
+		t.Fatal(err)
+	}
+	if _, has := turn["creatures"]; has || turn["started"] != true || turn["round"] != 1.0 {
+		t.Fatalf("gameUpdated on a turn change = %s, want the turn without creatures", b)
 	}
 }

@@ -109,7 +109,10 @@ func (d *Drags) Move(ctx context.Context, from EventSource, m Movement) (*Moveme
 		return nil, nil
 	}
 
-	if !d.svc.live.Settings().RemoteInteraction {
+	if settings := d.svc.live.Settings(); !settings.RemoteInteraction || settings.Paused {
+		// A pause stops players' moves as remote interaction off does: the
+		// real web client makes every token inert while paused, and so does
+		// ours (permissions.ts), so the server holds every client to it.
 		if own != nil {
 			// Everyone saw this drag start: everyone snaps back.
 			delete(d.active, m.ID)

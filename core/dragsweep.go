@@ -16,7 +16,8 @@ import (
 
 // cannotEndDrags are the events that cannot make a drag in progress
 // unlawful: the live streams themselves, the clients coming and going, the
-// log, tracked objects, the pause and the greeting. Any other event makes
+// log, tracked objects and the greeting. (A pause does end them: paused,
+// players move nothing.) Any other event makes
 // the tracker sweep; a sweep that finds every drag lawful changes nothing,
 // so an event missing here costs a sweep, never a wrong block.
 var cannotEndDrags = map[string]bool{
@@ -25,7 +26,7 @@ var cannotEndDrags = map[string]bool{
 	EventMessageCreated: true, EventMessagesUpdated: true, EventMessageDeleted: true,
 	EventTrackedObjectCreated: true, EventTrackedObjectUpdated: true,
 	EventTrackedObjectDeleted: true, EventTrackedObjectsUpdated: true,
-	EventSystemPaused: true, EventApp: true,
+	EventApp: true,
 }
 
 // mayEndDrags reports whether any of events may end a drag in progress.
@@ -81,7 +82,7 @@ func (d *Drags) sweepUntilQuiet() {
 }
 
 // sweep ends with block, for every client, each drag the host no longer
-// allows: all of them when remote interaction is off, else those whose
+// allows: all of them when remote interaction is off or the game paused, else those whose
 // token was deleted, locked, hidden or taken off the player screen, or
 // that the interaction mode no longer lets their client move. The game
 // master's drags answer to none of these.
@@ -89,7 +90,8 @@ func (d *Drags) sweep(ctx context.Context) error {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	defer d.recount()
-	remote := d.svc.live.Settings().RemoteInteraction
+	settings := d.svc.live.Settings()
+	remote := settings.RemoteInteraction && !settings.Paused
 	for id, own := range d.active {
 		if own.host {
 			continue // the game master's drags answer to no setting

@@ -86,3 +86,45 @@ func TestServiceDragsGoOnThroughChangesThatKeepTheirRight(t *testing.T) {
 		t.Fatalf("the drag's end was refused: %+v", reply)
 	}
 }
+
+// Paused, players move nothing (the real web client makes every token inert
+// while paused, and so does ours): a drag starting then gets block, a drag
+// under way when the game master pauses ends with block for everyone, and
+// after resuming drags work again.
+func TestPauseStopsPlayersDrags(t *testing.T) {
+	f := newLiveFixture(t)
+	d := f.svc.Drags()
+	ctx := context.Background()
+	yes, no := true, false
+	move(t, d, alice, core.DragStart, 10, 20)
+	f.events.take()
+	if _, err := f.svc.UpdateSettings(ctx, core.SettingsPatch{Paused: &yes}); err != nil {
+		t.Fatal(err)
+	}
+	if m := waitForBlock(t, f); m.X != 10 || m.Y != 20 {
+		t.Fatalf("a drag under way when the game paused ended %+v, want block at 10,20", m)
+	}
+	if d.Active() != 0 {
+		t.Fatal("a pause left a drag")
+	}
+	block := move(t, d, bob, core.DragStart, 500, 600)
+	if block == nil || block.State != core.DragBlock || block.X != 10 || block.Y != 20 {
+		t.Fatalf("a drag starting while paused: reply %+v, want block at 10,20", block)
+	}
+	if reply := move(t, d, bob, core.DragEnd, 500, 600); reply == nil || reply.State != core.DragBlock {
+		t.Fatalf("a drag's end while paused: reply %+v, want block", reply)
+	}
+	if tok := f.token(t, liveTokenID); tok.X != 10 {
+		t.Fatalf("a paused player's drag moved the token to %v", tok.X)
+	}
+	if _, err := f.svc.UpdateSettings(ctx, core.SettingsPatch{Paused: &no}); err != nil {
+		t.Fatal(err)
+	}
+	move(t, d, alice, core.DragStart, 10, 20)
+	if reply := move(t, d, alice, core.DragEnd, 30, 40); reply != nil {
+		t.Fatalf("after resuming, the drag's end was refused: %+v", reply)
+	}
+	if tok := f.token(t, liveTokenID); tok.X != 30 {
+		t.Fatalf("after resuming, the drag left the token at %v, want 30", tok.X)
+	}
+}

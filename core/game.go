@@ -21,6 +21,25 @@ type Game struct {
 	Creatures []Creature `json:"creatures"`
 }
 
+// GameTurn is gameUpdated when only the turn moved (combat started, passed
+// a turn, ended): the game's turn without its lists. The real web client
+// rebuilds its token views whenever a gameUpdated carries creatures, and it
+// does so after it has marked the acting creature's token, so a turn change
+// that repeated the list would wipe the turn highlight it just drew; the
+// lists go out only when they change (Game).
+type GameTurn struct {
+	Started      bool   `json:"started"`
+	Round        int    `json:"round"`
+	Turn         int    `json:"turn"`
+	CombatantID  string `json:"combatantId,omitempty"`
+	InitiativeID string `json:"initiativeId,omitempty"`
+}
+
+// TurnOf is g's turn without its lists.
+func TurnOf(g *Game) *GameTurn {
+	return &GameTurn{Started: g.Started, Round: g.Round, Turn: g.Turn, CombatantID: g.CombatantID, InitiativeID: g.InitiativeID}
+}
+
 // Combatant is an entry in the initiative order.
 type Combatant struct {
 	ID         string         `json:"id"`

@@ -158,19 +158,24 @@ func (f *gcFixture) wantGameUpdate(t *testing.T, want, players turn) {
 	if len(events) != 1 || events[0].Name != core.EventGameUpdated {
 		t.Fatalf("events = %v, want one gameUpdated", gcEventNames(events))
 	}
-	g := core.PlayersView(events[0].Data).(*core.Game)
-	if got := turnOf(g); got != players {
+	// Players get the turn alone (the lists did not change: core.GameTurn).
+	pt, ok := core.PlayersView(events[0].Data).(*core.GameTurn)
+	if !ok {
+		t.Fatalf("gameUpdated for players is %T, want the turn alone (*core.GameTurn)", core.PlayersView(events[0].Data))
+	}
+	if got := (turn{pt.Started, pt.Round, pt.Turn, pt.CombatantID, pt.InitiativeID}); got != players {
 		t.Fatalf("gameUpdated for players = %+v, want %+v", got, players)
 	}
-	if got := turnOf(core.HostView(events[0].Data).(*core.Game)); got != want {
+	host := core.HostView(events[0].Data).(*core.Game)
+	if got := turnOf(host); got != want {
 		t.Fatalf("gameUpdated for the host = %+v, want %+v", got, want)
 	}
 	var names []string
-	for _, c := range g.Combatants {
+	for _, c := range host.Combatants {
 		names = append(names, c.Name)
 	}
-	if !reflect.DeepEqual(names, []string{"Wren", "Goblin", "Bat"}) {
-		t.Fatalf("gameUpdated combatants = %v, want the visible ones [Wren Goblin Bat]", names)
+	if !reflect.DeepEqual(names, []string{"Wren", "Goblin", "Lurker", "Bat"}) {
+		t.Fatalf("the host's gameUpdated combatants = %v, want all four", names)
 	}
 	f.pub.mu.Lock()
 	committed := f.pub.games[len(f.pub.games)-1]

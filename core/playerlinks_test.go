@@ -202,3 +202,42 @@ func TestVisibleCombatantNamesNoHiddenToken(t *testing.T) {
 		t.Fatalf("a visible token's id was dropped: %v", got)
 	}
 }
+
+// One rule for hiding: hiding a token hides the combatant standing on it
+// (players' initiative loses it in the same change), and revealing the
+// token shows it again.
+func TestHidingATokenHidesItsCombatant(t *testing.T) {
+	f := newSvcFixture(t, true)
+	gmOgre(t, f)
+	playersSeeOgre := func() bool {
+		t.Helper()
+		f.rec.mu.Lock()
+		defer f.rec.mu.Unlock()
+		for i := len(f.rec.events) - 1; i >= 0; i-- {
+			if e := f.rec.events[i]; e.Name == core.EventGameUpdated {
+				b, _ := json.Marshal(core.PlayersView(e.Data))
+				return strings.Contains(string(b), svcOgre)
+			}
+		}
+		t.Fatal("no gameUpdated went out")
+		return false
+	}
+	if _, err := f.svc.PatchToken(svcCtx, svcTokenA, core.Object{"hidden": true}); err != nil {
+		t.Fatal(err)
+	}
+	if c, _ := f.svc.Combatant(svcCtx, svcOgre); !c.Hidden {
+		t.Fatal("the token is hidden but its combatant is not")
+	}
+	if playersSeeOgre() {
+		t.Fatal("players' initiative still names the combatant of a hidden token")
+	}
+	if _, err := f.svc.PatchToken(svcCtx, svcTokenA, core.Object{"hidden": false}); err != nil {
+		t.Fatal(err)
+	}
+	if c, _ := f.svc.Combatant(svcCtx, svcOgre); c.Hidden {
+		t.Fatal("the token is shown again but its combatant stays hidden")
+	}
+	if !playersSeeOgre() {
+		t.Fatal("players' initiative lacks the combatant of a revealed token")
+	}
+}

@@ -238,6 +238,22 @@ func (s pinned) applyInitiativeOut(ctx context.Context, campaignID string, total
 		}
 		changed := s.settleTies(current, tiebreak, rolled)
 		out = changed
+		game, err := tx.Game(campaignID)
+		if err != nil {
+			return nil, err
+		}
+		if game.Started && game.Round <= 1 && game.Turn <= 1 {
+			// Nobody has passed a turn yet: the fight starts again from the
+			// top of the new order rather than skip the ones now above the
+			// acting combatant.
+			order := s.turnOrder(current)
+			if len(order) > 0 {
+				setTurn(game, order, 0)
+				if err := tx.PutGame(campaignID, game); err != nil {
+					return nil, err
+				}
+			}
+		}
 		return s.storeCombat(tx, campaignID, changed)
 	})
 	return out, err
@@ -353,7 +369,8 @@ func (s *Service) DeleteCombatant(ctx context.Context, id string) error {
 }
 
 // storeCombat stores changed combatants and returns their events, then
-// gameUpdated and the tokens they stand on.
+// gameUpdated and the tokens they stand on. A change of initiative may move
+// the acting combatant in the order: the game's turn follows it.
 func (s pinned) storeCombat(tx Tx, campaignID string, changed []*Combatant) ([]Event, error) {
 	var events []Event
 	for _, c := range changed {
@@ -362,6 +379,9 @@ func (s pinned) storeCombat(tx Tx, campaignID string, changed []*Combatant) ([]E
 			return nil, err
 		}
 		events = append(events, e...)
+	}
+	if err := s.followActing(tx, campaignID); err != nil {
+		return nil, err
 	}
 	game, err := s.gameEvents(tx, campaignID)
 	if err != nil {
@@ -373,6 +393,28 @@ func (s pinned) storeCombat(tx Tx, campaignID string, changed []*Combatant) ([]E
 		return nil, err
 	}
 	return append(events, tokens...), nil
+}
+
+// followActing sets a running game's turn number to the acting slot's place
+// in the turn order as it now stands. When the acting slot has left the
+// order the turn number is kept: Next passes to the one that moved into its
+// place (stepCombat).
+func (s pinned) followActing(tx Tx, campaignID string) error {
+	game, err := tx.Game(campaignID)
+	if err != nil || !game.Started {
+		return err
+	}
+	combatants, err := tx.Combatants(campaignID)
+	if err != nil {
+		return err
+	}
+	order := s.turnOrder(combatants)
+	pos, found := currentSlot(game, order)
+	if !found || game.Turn == pos+1 {
+		return nil
+	}
+	game.Turn = pos + 1
+	return tx.PutGame(campaignID, game)
 }
 
 // gameEvents is gameUpdated for a campaign's game as it now stands.

@@ -130,6 +130,10 @@ func (p pinned) controlCombat(ctx context.Context, action string, guard func(g *
 		if err != nil {
 			return nil, err
 		}
+		// Only the turn moved: players get it without the lists (GameTurn).
+		if pg, ok := views.Players.(*Game); ok {
+			views.Players = TurnOf(pg)
+		}
 		events = append(events, Event{Name: EventGameUpdated, Data: views})
 		if action == CombatStart {
 			// Seated players whose character has no initiative yet are

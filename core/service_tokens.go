@@ -80,14 +80,71 @@ func (s pinned) storeToken(tx Tx, t *Token) ([]Event, error) {
 	}
 	events := []Event{updated}
 	if prev != nil && prev.Hidden != t.Hidden {
+		// One rule for hiding: a token's combatants are hidden with it and
+		// shown with it, as a combatant added from a hidden token starts
+		// hidden (AddCombatants), so players never see in the initiative a
+		// creature that is not on their map.
+		hidden, err := s.hideLinkedCombatants(tx, t)
+		if err != nil {
+			return nil, err
+		}
+		events = append(events, hidden...)
 		// The combatants players see name it now, or no longer (shownLinks).
 		game, err := s.linkedGameEvents(tx, func(c *Combatant) bool { return c.TokenID != nil && *c.TokenID == t.ID })
 		if err != nil {
 			return nil, err
 		}
+		if len(hidden) > 0 && len(game) == 0 {
+			// Every linked combatant was just hidden: players' initiative
+			// still needs the game without them.
+			if game, err = s.primaryGameEvents(tx); err != nil {
+				return nil, err
+			}
+		}
 		events = append(events, game...)
 	}
 	return events, nil
+}
+
+// hideLinkedCombatants gives the primary campaign's combatants that stand on
+// t the token's hidden flag, and returns their events.
+func (s pinned) hideLinkedCombatants(tx Tx, t *Token) ([]Event, error) {
+	c, err := s.primaryCampaign(tx)
+	if IsNotFound(err) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	combatants, err := tx.Combatants(c.ID)
+	if err != nil {
+		return nil, err
+	}
+	var events []Event
+	for _, cb := range combatants {
+		if cb.TokenID == nil || *cb.TokenID != t.ID || cb.Hidden == t.Hidden {
+			continue
+		}
+		cb.Hidden = t.Hidden
+		stored, err := s.storeCombatant(tx, cb)
+		if err != nil {
+			return nil, err
+		}
+		events = append(events, stored...)
+	}
+	return events, nil
+}
+
+// primaryGameEvents is gameUpdated for the primary campaign's game.
+func (s pinned) primaryGameEvents(tx Tx) ([]Event, error) {
+	c, err := s.primaryCampaign(tx)
+	if IsNotFound(err) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return s.gameEvents(tx, c.ID)
 }
 
 // linkedGameEvents is gameUpdated for the primary campaign's game when a

@@ -21,9 +21,19 @@ import (
 // has an inline script in its index.html, Angular injects component styles
 // as <style> elements, and PixiJS 6 compiles shader uniform code with
 // new Function; a stricter policy breaks the real client (docs/host-console.md).
+// frame-src also allows http://localhost:8080: a token tap in the real
+// client opens the entity page (/monster/goblin) in a frame at that fixed
+// address, where the application it was written for serves it on the same
+// device. Companion serves the same page there when the browser runs on
+// the machine Companion runs on with its default port; elsewhere the frame
+// stays empty, which no server can change.
 const clientPolicy = "default-src 'self' data: blob:; img-src * data: blob:; media-src * data: blob:; " +
 	"style-src 'self' 'unsafe-inline'; font-src 'self' data:; script-src 'self' 'unsafe-inline' 'unsafe-eval'; " +
-	"worker-src 'self' blob:; connect-src 'self' ws: wss:; object-src 'none'; base-uri 'self'; frame-ancestors 'self'"
+	"worker-src 'self' blob:; connect-src 'self' ws: wss:; frame-src 'self' " + realClientEntityOrigin + "; " +
+	"object-src 'none'; base-uri 'self'; frame-ancestors 'self'"
+
+// realClientEntityOrigin is where the real web client frames entity pages.
+const realClientEntityOrigin = "http://localhost:8080"
 
 // serveClient serves /client/...: the client installed in the data folder
 // when there is one, else the built-in client. A folder answers its

@@ -31,7 +31,7 @@ var wireEvents = []wireEvent{
 	{core.EventClientConnected, ref("Client"), "a player client connects (channel and address only)"},
 	{core.EventClientUpdated, ref("Client"), "a player client registers or changes"},
 	{core.EventClientDisconnected, ref("Client"), "a player client leaves"},
-	{core.EventGameUpdated, ref("Game"), "combat starts, ends or turns, a combatant is added or removed, initiative changes"},
+	{core.EventGameUpdated, obj{"anyOf": []obj{ref("Game"), ref("GameTurn")}}, "combat starts, ends or turns, a combatant is added or removed, initiative changes; to players, a change of turn alone carries the turn without the lists (GameTurn)"},
 	{core.EventCombatantUpdated, obj{"anyOf": []obj{ref("Combatant"), ref("Hidden")}}, "a combatant changes; one players saw that is now hidden reaches them as {id, hidden}"},
 	{core.EventEntityUpdated, ref("Entity"), "an entity changes"},
 	{core.EventTokenUpdated, obj{"anyOf": []obj{ref("TokenOnMap"), ref("Hidden")}}, "a token changes; one players saw that is now hidden reaches them as {id, hidden}"},

@@ -57,6 +57,7 @@ var wireShapes = []wireShape{
 	{"Screen", core.Screen{}, "The player screen's configuration"},
 	{"Message", core.Message{}, "A message of the shared log; content is what a client shows: the text, or for a roll message a RollContent"},
 	{"RollContent", core.RollContent{}, "The content of a roll message: its name, kind, formula, total and die-by-die detail"},
+	{"GameTurn", core.GameTurn{}, "A change of turn alone, as players receive it: the Game without its lists"},
 	{"Client", core.Client{}, "A connected WebSocket client"},
 	{"TrackedObject", core.TrackedObject{}, "A physical object a table display reports; kept in memory only"},
 	{"Entity", core.Entity{}, "An entity as stored (schema=model); its data keys are defined by the system"},

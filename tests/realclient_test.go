@@ -507,3 +507,44 @@ func TestRealClientInstalledPagesReadIntegers(t *testing.T) {
 		page.next(core.EventTokenMoved)
 	}
 }
+
+// A pause stops players' drags for every client, as the real client makes
+// its tokens inert while paused (and so does ours): a drag the real client
+// starts anyway (it re-reads the pause only on some events) gets block with
+// the committed position, and after resuming the same drag goes through.
+func TestRealClientDragWhilePausedIsRefused(t *testing.T) {
+	s := StartServer(t, ServerOptions{})
+	a := rcDial(t, s)
+	a.next(core.EventApp)
+	a.send(core.EventClientUpdated, map[string]any{"name": "Ellie", "color": "#4caf50", "runMode": "normal", "screenWidth": 1280, "screenHeight": 800})
+	rcPatchSettings(t, s, `{"paused": true}`)
+	a.send(core.EventTokenMoved, map[string]any{"id": demoBrannoc, "x": 245, "y": 385, "state": 0})
+	if got := a.nextBlock(demoBrannoc); got["x"] != float64(245) || got["y"] != float64(385) {
+		t.Fatalf("a drag start while paused: %v, want block at the committed 245, 385", got)
+	}
+	a.send(core.EventTokenMoved, map[string]any{"id": demoBrannoc, "x": 320, "y": 400, "state": 2})
+	time.Sleep(500 * time.Millisecond) // the end, had it been taken, is committed by now
+	if tok := rcToken(t, s, demoBrannoc); tok["x"] != float64(245) {
+		t.Fatalf("a paused drag moved Brannoc to %v", tok["x"])
+	}
+	rcPatchSettings(t, s, `{"paused": false}`)
+	for _, step := range []struct{ x, y, state int }{{245, 385, 0}, {320, 400, 2}} {
+		a.send(core.EventTokenMoved, map[string]any{"id": demoBrannoc, "x": step.x, "y": step.y, "state": step.state})
+	}
+	a.next(core.EventTokenUpdated)
+	if tok := rcToken(t, s, demoBrannoc); tok["x"] != float64(320) {
+		t.Fatalf("after resuming, the drag left Brannoc at %v, want 320", tok["x"])
+	}
+}
+
+// rcToken is a token of the map on the player screen, from GET /api.
+func rcToken(t *testing.T, s *Server, id string) map[string]any {
+	t.Helper()
+	for _, tok := range rcGetAPI(t, s)["map"].(map[string]any)["tokens"].([]any) {
+		if m := tok.(map[string]any); m["id"] == id {
+			return m
+		}
+	}
+	t.Fatalf("no token %s on the player screen", id)
+	return nil
+}

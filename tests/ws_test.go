@@ -223,8 +223,22 @@ func TestWSRemoteInteractionOffRefusesDragsDoorsPointers(t *testing.T) {
 	a.send(core.RequestUpdateToken, map[string]any{"id": wsTokenID, "name": "Renamed"}, "")
 	b.waitFor(core.EventTokenUpdated)
 
+	// Paused, players move nothing either (both web clients make tokens
+	// inert while paused): the sender alone gets block; resumed, the drag
+	// goes through.
 	httpJSON(t, "PATCH", e.host.URL+"/host/api/settings", `{"remoteInteraction": true, "paused": true}`, &settings)
 	b.expectNames(core.EventInteractionUpdated, core.EventSystemPaused)
+	a.waitFor(core.EventSystemPaused)
+	a.send(core.EventTokenMoved, core.Movement{ID: wsTokenID, X: 30, Y: 30, State: core.DragStart}, "")
+	var mv core.Movement
+	if m := a.next(); m.Name != core.EventTokenMoved {
+		t.Fatalf("a drag while paused answered %s", m.Name)
+	} else if m.decode(t, &mv); mv.State != core.DragBlock || mv.X != 10 {
+		t.Fatalf("a drag while paused: %+v, want block at the committed 10", mv)
+	}
+	e.mark(t, a, b)
+	httpJSON(t, "PATCH", e.host.URL+"/host/api/settings", `{"paused": false}`, &settings)
+	b.expectNames(core.EventSystemPaused)
 	a.waitFor(core.EventSystemPaused)
 	a.send(core.EventTokenMoved, core.Movement{ID: wsTokenID, X: 30, Y: 30, State: core.DragStart}, "")
 	b.expectNames(core.EventTokenMoved)

@@ -1,8 +1,10 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"net"
 	"net/netip"
 	"os"
@@ -108,8 +110,15 @@ func parseServeFlags(args []string, getenv func(string) string) (*serveConfig, *
 	if envErr != nil {
 		return nil, fs, envErr
 	}
-	if err := fs.Parse(args); err != nil {
-		return nil, fs, err
+	// Errors are worded once, by flagText; the whole list of flags is for -h.
+	fs.SetOutput(io.Discard)
+	if err := fs.Parse(joinModeWords(args)); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			fs.SetOutput(os.Stderr)
+			fmt.Fprintln(os.Stderr, "Usage of companion serve:")
+			fs.PrintDefaults()
+		}
+		return nil, fs, flagText(err)
 	}
 	if fs.NArg() > 0 {
 		return nil, fs, fmt.Errorf("unexpected argument %q", fs.Arg(0))
@@ -126,6 +135,11 @@ func parseServeFlags(args []string, getenv func(string) string) (*serveConfig, *
 	}
 	if cfg.LogFormat != "text" && cfg.LogFormat != "json" {
 		return nil, fs, fmt.Errorf("--log-format must be text or json, not %q", cfg.LogFormat)
+	}
+	switch strings.ToLower(cfg.LogLevel) {
+	case "debug", "info", "warn", "error":
+	default:
+		return nil, fs, fmt.Errorf("--log-level %q: use debug, info, warn or error", cfg.LogLevel)
 	}
 	if cfg.MaxBodyBytes <= 0 {
 		return nil, fs, fmt.Errorf("--max-body must be positive")
@@ -217,7 +231,7 @@ func (f openFlag) Set(v string) error {
 	case "false", "0", "no":
 		f.cfg.Open = "false"
 	default:
-		return fmt.Errorf("must be auto, true or false, not %q", v)
+		return fmt.Errorf("use auto, true or false")
 	}
 	return nil
 }
@@ -265,7 +279,8 @@ func defaultDataDir() string {
 
 // interactionFlag is --remote-interaction: a mode (none, token, all) or a
 // boolean as before (true is all, false none). It stays a boolean flag, so
-// a bare --remote-interaction still means all; give a mode with '='.
+// a bare --remote-interaction still means all; a mode follows it with '='
+// or as the next word (joinModeWords).
 type interactionFlag struct{ cfg *serveConfig }
 
 func (f interactionFlag) String() string {
@@ -278,7 +293,7 @@ func (f interactionFlag) String() string {
 func (f interactionFlag) Set(v string) error {
 	mode, ok := core.ParseInteraction(v)
 	if !ok {
-		return fmt.Errorf("must be none, token or all (or true, false), not %q", v)
+		return fmt.Errorf("use none, token or all (true is all, false none)")
 	}
 	f.cfg.Interaction, f.cfg.RemoteInteraction = mode, mode != core.InteractionNone
 	return nil

@@ -120,6 +120,10 @@ func TestServeFlagsRemoteInteractionModes(t *testing.T) {
 		{[]string{"--remote-interaction=token"}, "token", true},
 		{[]string{"--remote-interaction=none"}, "none", false},
 		{[]string{"--remote-interaction=all"}, "all", true},
+		// A mode as the next word, as people type it.
+		{[]string{"--remote-interaction", "token"}, "token", true},
+		{[]string{"-remote-interaction", "none", "--open=false"}, "none", false},
+		{[]string{"--remote-interaction", "--open=false"}, "all", true},
 	} {
 		cfg, _, err := parseServeFlags(tc.args, noEnv)
 		if err != nil {
@@ -131,5 +135,34 @@ func TestServeFlagsRemoteInteractionModes(t *testing.T) {
 	}
 	if _, _, err := parseServeFlags([]string{"--remote-interaction=some"}, noEnv); err == nil {
 		t.Fatal("--remote-interaction=some accepted")
+	}
+}
+
+// A wrong flag value is one line that names the flag, the value and what
+// it takes, once, without the list of every flag after it.
+func TestServeFlagErrorsNameTheFlagAndItsValues(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--remote-interaction=bogus"}, `--remote-interaction "bogus": use none, token or all (true is all, false none)`},
+		{[]string{"--open=maybe"}, `--open "maybe": use auto, true or false`},
+		{[]string{"--log-level", "loud"}, `--log-level "loud": use debug, info, warn or error`},
+		{[]string{"--max-clients", "many"}, `--max-clients "many": not a number`},
+		{[]string{"--colour", "red"}, `there is no flag --colour (companion serve -h lists them)`},
+		{[]string{"--remote-interaction", "bogus"}, `unexpected argument "bogus"`},
+	} {
+		_, _, err := parseServeFlags(tc.args, noEnv)
+		if err == nil || err.Error() != tc.want {
+			t.Errorf("%v: error %v, want %s", tc.args, err, tc.want)
+		}
+	}
+	// Through the command: one line on stderr, exit 2.
+	var out, errOut bytes.Buffer
+	if code := run([]string{"serve", "--remote-interaction=bogus"}, &out, &errOut); code != 2 {
+		t.Fatalf("exit %d, want 2", code)
+	}
+	if lines := strings.Split(strings.TrimSpace(errOut.String()), "\n"); len(lines) != 1 || strings.Count(errOut.String(), "none, token or all") != 1 {
+		t.Fatalf("stderr:\n%s\nwant one line naming the values once", errOut.String())
 	}
 }

@@ -300,3 +300,27 @@ func writeTestFile(t *testing.T, path, content string) {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+// TestHostPortTakenLeavesNoDataFolder: the host console's port taken stops
+// the start the same way, naming --host-addr, with no data folder seeded
+// halfway.
+func TestHostPortTakenLeavesNoDataFolder(t *testing.T) {
+	taken, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer taken.Close()
+	dataDir := filepath.Join(t.TempDir(), "companion")
+	var out, errOut bytes.Buffer
+	code := run([]string{"serve", "--data", dataDir, "--addr", "127.0.0.1:0", "--host-addr", taken.Addr().String(), "--mdns=false", "--open=false"}, &out, &errOut)
+	if code != 1 {
+		t.Fatalf("exit %d, want 1; stderr:\n%s", code, errOut.String())
+	}
+	lines := strings.Split(strings.TrimSpace(errOut.String()), "\n")
+	if len(lines) != 1 || !strings.Contains(lines[0], "is taken") || !strings.Contains(lines[0], "--host-addr") {
+		t.Fatalf("want one line naming --host-addr, got:\n%s", errOut.String())
+	}
+	if _, err := os.Stat(dataDir); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("a start that could not listen left the data folder %s behind", dataDir)
+	}
+}

@@ -184,3 +184,45 @@ func TestSampleCampaign(t *testing.T) {
 		}
 	}
 }
+
+// The demo's own monsters answer the links people write (/monster/goblin),
+// have no id another sample entry uses (a later file would replace them),
+// and each token art they name is in the sample.
+func TestSampleMonstersLinksAndArt(t *testing.T) {
+	s := loadSystem(t)
+	sample := s.Sample()
+	if sample == nil {
+		t.Fatal("the system has no sample folder")
+	}
+	ids := map[string]string{}
+	var monsters []*core.Entity
+	for _, file := range []string{"monsters.json", "spells.json", "items.json"} {
+		var entities []*core.Entity
+		decodeStrict(t, sample, "compendium/"+file, &entities)
+		for _, e := range entities {
+			if other, dup := ids[e.ID]; dup {
+				t.Errorf("%s in %s has the id of %s", e.Name, file, other)
+			}
+			ids[e.ID] = e.Name
+		}
+		if file == "monsters.json" {
+			monsters = entities
+		}
+	}
+	slugs := map[string]bool{}
+	art := 0
+	for _, e := range monsters {
+		slugs[e.Slug] = true
+		if e.Token == "" {
+			continue
+		}
+		art++
+		b, err := fs.ReadFile(sample, "compendium/monsters/"+e.Token)
+		if err != nil || !strings.Contains(string(b), "<svg") {
+			t.Errorf("%s: token art %q is not an SVG in the sample: %v", e.Name, e.Token, err)
+		}
+	}
+	if !slugs["goblin"] || art < 3 {
+		t.Errorf("the demo's monsters: goblin %v, %d with token art; want /monster/goblin and art for the new ones", slugs["goblin"], art)
+	}
+}

@@ -500,8 +500,11 @@ async function loadClients() {
       el("td", {}, swatch, c.name || "(unnamed) #" + c.channel),
       el("td", {}, display ? "Player display (" + c.runMode + ")" : "Player browser", c.device ? el("div", { className: "small muted" }, c.device) : null),
       el("td", {}, c.address || ""),
-      el("td", {}, "centre " + Math.round(c.mapCenterX || 0) + ", " + Math.round(c.mapCenterY || 0) +
-        " · zoom " + (c.mapZoom || 0).toFixed(2),
+      // A page that has not said where it looks (the Encounter+ client
+      // reports its view only in TV mode) shows that, not a view at 0, 0.
+      el("td", {}, c.mapZoom > 0
+        ? "centre " + Math.round(c.mapCenterX || 0) + ", " + Math.round(c.mapCenterY || 0) + " · zoom " + c.mapZoom.toFixed(2)
+        : el("span", { className: "muted" }, "view not reported yet (some clients report it only as a display)"),
         c.screenWidth ? el("div", { className: "small muted" }, "screen " + Math.round(c.screenWidth) + "×" + Math.round(c.screenHeight)) : null));
   }));
 }
@@ -782,10 +785,35 @@ function drawCombatants(view) {
     replaceChildren(list, [el("li", { className: "muted" }, "No combatant yet: select a token on the map and Add to combat, or add a creature from Place a token.")]);
     return;
   }
-  replaceChildren(list, all.map((c) => combatantRow(c, ticked.has(c.id))));
+  replaceChildren(list, all.map((c) => combatantRow(c, ticked.has(c.id), g)));
 }
 
-function combatantRow(c, ticked) {
+// roundsLeft is what remains of an effect's duration as the game now stands
+// (the rule the server expires effects by, core/effects.go): an effect of
+// duration rounds applied at (roundStart, turnStart) ends when the order
+// comes back to that turn duration rounds later; one counted in the
+// target's or source's turns has turnsElapsed of them behind it. Rounds
+// begun count whole; null when it does not run out by itself.
+function roundsLeft(e, g) {
+  const unit = String(e.durationUnit || "round").toLowerCase();
+  const per = { round: 1, rounds: 1, minute: 10, minutes: 10, hour: 600, hours: 600 }[unit];
+  if (!(e.duration > 0) || !per) return null;
+  const rounds = e.duration * per;
+  const kind = String(e.durationType || "").toLowerCase();
+  if (kind.endsWith("startnextturn") || kind.endsWith("endnextturn")) {
+    return Math.max(0, rounds - (Number((e.data || {}).turnsElapsed) || 0));
+  }
+  if (!g || !g.started) return rounds;
+  const end = Math.max(e.roundStart || 1, 1) + rounds;
+  return Math.max(0, end - g.round + (g.turn < Math.max(e.turnStart || 1, 1) ? 1 : 0));
+}
+
+function effectLabel(e, g) {
+  const left = roundsLeft(e, g);
+  return (e.name || "effect") + (left == null ? "" : " (" + left + " round" + (left === 1 ? "" : "s") + ")");
+}
+
+function combatantRow(c, ticked, g) {
   const id = encodeURIComponent(c.id);
   const run = (button, fn, done) => busy(button, async () => {
     try {
@@ -828,7 +856,7 @@ function combatantRow(c, ticked) {
   const effects = (c.effects || []).map((e) => {
     const x = el("button", { type: "button", className: "chip-x", "aria-label": "Remove " + e.name, title: "Remove" }, "×");
     x.onclick = () => run(x, () => api("DELETE", "combatants/" + id + "/effects/" + encodeURIComponent(e.id)));
-    return el("span", { className: "chip" }, (e.name || "effect") + (e.duration ? " (" + e.duration + " " + (e.durationUnit || "round") + (e.duration === 1 ? "" : "s") + ")" : ""), x);
+    return el("span", { className: "chip" }, effectLabel(e, g), x);
   });
   const hide = el("button", { type: "button", "data-act": "hide" }, c.hidden ? "Show to players" : "Hide");
   hide.onclick = () => run(hide, () => api("PATCH", "combatants/" + id, { hidden: !c.hidden }));

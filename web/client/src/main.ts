@@ -112,7 +112,7 @@ function buildChrome(display: boolean): HTMLElement {
   }
   app.innerHTML = `
     <div id="map" class="map"></div>
-    <header class="bar" ${display ? "hidden" : ""}>
+    <header class="bar" data-covers-map ${display ? "hidden" : ""}>
       <span id="map-title" class="title"></span>
       <button type="button" class="who" title="Change name or colour"><span class="swatch"></span><span class="name"></span></button>
     </header>
@@ -195,6 +195,7 @@ async function start(): Promise<void> {
     onOpen(reconnected) {
       register();
       seats?.connected();
+      renderer?.reportViewport(); // where this page looks, before anyone pans
       if (reconnected) resync();
     },
     onClose(code) {

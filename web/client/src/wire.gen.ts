@@ -187,8 +187,8 @@ export interface EventError {
 /** The data of the event fogUpdated: a map's fog mask changed */
 export type EventFogUpdated = FogImage;
 
-/** The data of the event gameUpdated: combat starts, ends or turns, a combatant is added or removed, initiative changes */
-export type EventGameUpdated = Game;
+/** The data of the event gameUpdated: combat starts, ends or turns, a combatant is added or removed, initiative changes; to players, a change of turn alone carries the turn without the lists (GameTurn) */
+export type EventGameUpdated = Game | GameTurn;
 
 /** The data of the event initiativeRequested: combat started: seated players roll their initiative */
 export interface EventInitiativeRequested {
@@ -310,6 +310,15 @@ export interface Game {
   combatantId?: string;
   combatants: Combatant[] | null;
   creatures: Creature[] | null;
+  initiativeId?: string;
+  round: number;
+  started: boolean;
+  turn: number;
+}
+
+/** A change of turn alone, as players receive it: the Game without its lists */
+export interface GameTurn {
+  combatantId?: string;
   initiativeId?: string;
   round: number;
   started: boolean;
@@ -813,7 +822,7 @@ export interface ServerEvents {
   error: EventError;
   /** a map's fog mask changed */
   fogUpdated: EventFogUpdated;
-  /** combat starts, ends or turns, a combatant is added or removed, initiative changes */
+  /** combat starts, ends or turns, a combatant is added or removed, initiative changes; to players, a change of turn alone carries the turn without the lists (GameTurn) */
   gameUpdated: EventGameUpdated;
   /** combat started: seated players roll their initiative */
   initiativeRequested: EventInitiativeRequested;

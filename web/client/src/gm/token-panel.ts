@@ -32,8 +32,16 @@ export class TokenPanel {
     }
     const name = document.createElement("p");
     name.className = "gm-token-name";
-    name.textContent = (t.name || t.label || "Token") + (t.hidden ? " (hidden from players)" : "");
+    name.textContent = t.name || t.label || "Token";
     this.el.appendChild(name);
+    // What players will see: hiding a token hides its combatant too (one
+    // rule, in the core), so say both.
+    const seen = document.createElement("p");
+    seen.className = "small gm-token-seen";
+    seen.textContent = t.hidden
+      ? "Hidden: players see neither the token nor its place in the initiative."
+      : "Players see this token, and its place in the initiative if it is in combat.";
+    this.el.appendChild(seen);
     const bar = document.createElement("div");
     bar.className = "buttons";
     const id = encodeURIComponent(t.id);
@@ -52,8 +60,8 @@ export class TokenPanel {
       }));
       bar.appendChild(b);
     };
-    if (t.hidden) button("Reveal to players", "reveal", async () => (await hostAPI("PATCH", "tokens/" + id, { hidden: false }), "Revealed."), "primary");
-    else button("Hide from players", "hide", async () => (await hostAPI("PATCH", "tokens/" + id, { hidden: true }), "Hidden."));
+    if (t.hidden) button("Reveal to players", "reveal", async () => (await hostAPI("PATCH", "tokens/" + id, { hidden: false }), "Revealed: players see it on the map and in the initiative."), "primary");
+    else button("Hide from players", "hide", async () => (await hostAPI("PATCH", "tokens/" + id, { hidden: true }), "Hidden: players no longer see it on the map or in the initiative."));
     button("Add to combat", "combat", async () => (await hostAPI("POST", "combatants", { tokenId: t.id }), "Added to combat."));
     button("Players look here", "focus", async () => (await hostAPI("POST", "screen/focus", { x: t.x, y: t.y }), "The players' displays look at it."));
     button("Delete", "delete", async () => {

@@ -17,6 +17,8 @@ import { TokenView } from "./tokens";
 import { computeAreas, isPartyViewer, visibleIn, VisionLayer, type VisionAreas } from "./vision";
 import { FogLayer } from "./fog";
 import { DragController } from "./drag";
+import { TokenNames } from "./token-name";
+import { fitView, freeArea, type Rect } from "./view-fit";
 
 export interface RendererOptions {
   /**
@@ -136,6 +138,7 @@ export class MapRenderer {
   private lastViewportSent = 0;
   private viewportTimer: number | undefined;
   drag!: DragController;
+  private names!: TokenNames;
 
   private constructor(private el: HTMLElement, readonly store: Store, readonly options: RendererOptions) {}
 
@@ -197,6 +200,7 @@ export class MapRenderer {
     this.viewport.on("moved", () => this.viewportMoved());
     this.viewport.on("zoomed", () => this.viewportMoved());
     this.drag = new DragController(this);
+    this.names = new TokenNames(this.el, (x, y) => this.mapToScreen(x, y));
     // The fog image arrives later than the map: redraw (and re-judge doors) then.
     this.fog.onChange = () => {
       this.visionDue = true;
@@ -246,6 +250,7 @@ export class MapRenderer {
       this.vision.bake(this.app.renderer);
       this.app.render();
       this.frames++;
+      this.names.place();
     } catch (err) {
       this.lastError = "render: " + (err as Error).message;
     }
@@ -449,6 +454,7 @@ export class MapRenderer {
       this.views.set(id, v);
       this.tokenLayer.addChild(v);
       this.drag.attach(v);
+      this.names.attach(v);
       const tap = this.options.onTokenTap;
       if (tap) v.on("pointertap", () => tap(this.store.tokens.get(id) ?? t));
     }
@@ -567,13 +573,40 @@ export class MapRenderer {
 
   // ---- viewport ----------------------------------------------------------------
 
+  /**
+   * Fits the map into the part of the screen no panel covers (elements
+   * marked data-covers-map), the party in view (view-fit.ts), and reports
+   * the view, so the host sees where a page looks before anyone pans.
+   */
   fit(): void {
     const map = this.store.map;
     if (!map) return;
     const w = map.width || 1000, h = map.height || 1000;
-    this.viewport.fit(true, w * 1.04, h * 1.04);
-    this.viewport.moveCenter(w / 2, h / 2);
+    const box = this.el.getBoundingClientRect();
+    const covers: Rect[] = [];
+    for (const e of document.querySelectorAll<HTMLElement>("[data-covers-map]")) {
+      const r = e.getBoundingClientRect();
+      if (r.width > 0 && r.height > 0) covers.push({ left: r.left - box.left, top: r.top - box.top, right: r.right - box.left, bottom: r.bottom - box.top });
+    }
+    const sw = this.viewport.screenWidth, sh = this.viewport.screenHeight;
+    // The game master's map shows the whole map: only players zoom to the party.
+    const v = fitView(w, h, sw, sh, freeArea(sw, sh, covers), this.options.mode === "player" ? this.partyBox() : null, gridOf(map).size);
+    this.viewport.setZoom(v.zoom, true);
+    this.viewport.moveCenter(v.centerX, v.centerY);
+    this.viewportMoved();
     this.requestRender();
+  }
+
+  /** The bounding box of the party's tokens (player tokens), null when there is none. */
+  private partyBox(): Rect | null {
+    let box: Rect | null = null;
+    for (const t of this.store.tokens.values()) {
+      if (t.player !== true) continue;
+      box = box
+        ? { left: Math.min(box.left, t.x), top: Math.min(box.top, t.y), right: Math.max(box.right, t.x), bottom: Math.max(box.bottom, t.y) }
+        : { left: t.x, top: t.y, right: t.x, bottom: t.y };
+    }
+    return box;
   }
 
   /** Arrow keys pan by a fifth of the screen when the map has focus. */
@@ -593,12 +626,37 @@ export class MapRenderer {
     this.requestRender();
   }
 
-  zoomBy(factor: number): void {
+  /**
+   * Zooms by factor about a map point that stays where it is on screen:
+   * the given one (the pointer), else the party's centre when it is in
+   * view, else the screen's centre. Zooming about the map's centre pushed
+   * the party off screen.
+   */
+  zoomBy(factor: number, about?: { x: number; y: number }): void {
     const c = this.viewport.center;
+    let a = about ?? null;
+    const party = this.partyBox();
+    if (!a && party) {
+      const px = (party.left + party.right) / 2, py = (party.top + party.bottom) / 2;
+      const s = this.viewport.toScreen(px, py);
+      if (s.x >= 0 && s.y >= 0 && s.x <= this.viewport.screenWidth && s.y <= this.viewport.screenHeight) a = { x: px, y: py };
+    }
+    const before = a ? this.viewport.toScreen(a.x, a.y) : null;
     this.viewport.setZoom(this.viewport.scaled * factor, true);
     this.viewport.moveCenter(c);
+    if (a && before) {
+      // Move the view so that the anchor is back under the same screen point.
+      const now = this.viewport.toWorld(before.x, before.y);
+      this.viewport.moveCenter(c.x + a.x - now.x, c.y + a.y - now.y);
+    }
     this.viewportMoved();
     this.requestRender();
+  }
+
+  /** Tells the host where this page looks now (the socket opened after the first fit). */
+  reportViewport(): void {
+    this.lastViewportSent = 0;
+    this.viewportMoved();
   }
 
   private viewportMoved(): void {

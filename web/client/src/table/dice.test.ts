@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { readRoll, trayExpression } from "./dice";
+import { humanRollError, readRoll, trayExpression, trayText } from "./dice";
 
 // The engine's JSON for `companion roll 2d20kh1+5 --json --seed 3`.
 const advantage = {
@@ -53,4 +53,22 @@ test("the dice tray builds the expression", () => {
   assert.equal(trayExpression({ sides: 6, count: 3, modifier: 0, mode: "normal" }), "3d6");
   assert.equal(trayExpression({ sides: 100, count: 0, modifier: 2.7, mode: "normal" }), "1d100+2");
   assert.equal(trayExpression({ sides: 8, count: 5000, modifier: 0, mode: "normal" }), "100d8");
+});
+
+test("advantage with a count rolls each die with advantage, separately", () => {
+  assert.equal(trayText({ sides: 20, count: 2, modifier: 0, mode: "advantage" }), "[[2d20kh1]] [[2d20kh1]]");
+  assert.equal(trayText({ sides: 20, count: 2, modifier: 3, mode: "disadvantage" }), "[[2d20kl1+3]] [[2d20kl1+3]]");
+  assert.equal(trayText({ sides: 20, count: 1, modifier: 5, mode: "advantage" }), "/r 2d20kh1+5");
+  assert.equal(trayText({ sides: 6, count: 3, modifier: 0, mode: "normal" }), "/r 3d6");
+});
+
+test("dice errors read as a person would say them", () => {
+  assert.equal(humanRollError(`unexpected end at 6 in "1d20+": expected a number, dice or '('`),
+    "Couldn't read '1d20+' — expected a number, dice or '(' after '+'");
+  assert.equal(humanRollError(`unexpected 'x' at 3 in "1dx": expected the number of sides after 'd' (a number, %, F or parentheses)`),
+    "Couldn't read '1dx' — 'x' is out of place (character 3): expected the number of sides after 'd' (a number, %, F or parentheses)");
+  assert.equal(humanRollError(`0 sides at 1 in "1d0": a die needs at least one side`), "Couldn't read '1d0' — 0 sides: a die needs at least one side");
+  assert.equal(humanRollError(`cannot roll '1d20+': unexpected end at 6 in "1d20+": expected a number, dice or '('`),
+    "Couldn't read '1d20+' — expected a number, dice or '(' after '+'");
+  assert.equal(humanRollError("empty expression: write dice such as 1d20+5"), "empty expression: write dice such as 1d20+5");
 });

@@ -106,16 +106,60 @@ export interface TrayChoice {
 }
 
 /**
- * The expression the dice tray builds: `2d6+3`; advantage and disadvantage
- * roll the dice twice and keep the best or worst (`2d20kh1+5` for one
- * d20, `4d6kh2` for two d6).
+ * The expression the dice tray builds for one roll: `2d6+3`; advantage and
+ * disadvantage roll a die twice and keep the best or worst (`2d20kh1+5`).
+ * With a count above one, advantage applies to each die, as players of
+ * such systems expect (two attacks with advantage are two separate
+ * `2d20kh1` rolls, not `4d20kh2`): see trayText.
  */
 export function trayExpression(c: TrayChoice): string {
-  const count = Math.max(1, Math.min(100, Math.floor(c.count) || 1));
-  let expr = `${count}d${c.sides}`;
-  if (c.mode !== "normal") expr = `${count * 2}d${c.sides}${c.mode === "advantage" ? "kh" : "kl"}${count}`;
+  const count = trayCount(c);
+  let expr = c.mode === "normal" ? `${count}d${c.sides}` : `2d${c.sides}${c.mode === "advantage" ? "kh" : "kl"}1`;
   const m = Math.trunc(c.modifier) || 0;
   if (m > 0) expr += `+${m}`;
   else if (m < 0) expr += `${m}`;
   return expr;
+}
+
+/** What the tray sends: `/r EXPR`, or with advantage and a count above one, one inline roll per die. */
+export function trayText(c: TrayChoice): string {
+  const count = trayCount(c);
+  const expr = trayExpression(c);
+  if (c.mode === "normal" || count === 1) return `/r ${expr}`;
+  return Array.from({ length: Math.min(count, 20) }, () => `[[${expr}]]`).join(" ");
+}
+
+function trayCount(c: TrayChoice): number {
+  return Math.max(1, Math.min(100, Math.floor(c.count) || 1));
+}
+
+/**
+ * A dice error as a person reads it. The engine's errors name the column
+ * and the expression (`unexpected end at 6 in "1d20+": expected a number,
+ * dice or '('`), which reads as parser internals in a chat: this says
+ * `Couldn't read '1d20+' — expected a number, dice or '(' after '+'`.
+ * Anything else is returned as it is.
+ */
+export function humanRollError(err: string): string {
+  const m = /^(.*?) at (\d+) in "((?:[^"\\]|\\.)*)"(?:: (.*))?$/s.exec(err.trim());
+  if (!m) return err;
+  const [, said, pos, rawExpr, hint] = m;
+  // The server may put its own words first ("cannot roll '1d20+': …").
+  const what = said.slice(said.lastIndexOf(": ") + 1).trim();
+  let expr = rawExpr;
+  try {
+    expr = JSON.parse(`"${rawExpr}"`);
+  } catch {
+    /* keep it as written */
+  }
+  const chars = [...expr];
+  const col = Number(pos);
+  let why: string;
+  if (what === "unexpected end") {
+    const last = chars.slice(0, col - 1).join("").trimEnd().slice(-1);
+    why = (hint || "it ends too soon") + (last ? ` after '${last}'` : "");
+  } else if (what.startsWith("unexpected ")) {
+    why = `${what.slice("unexpected ".length)} is out of place (character ${col})` + (hint ? `: ${hint}` : "");
+  } else why = what + (hint ? `: ${hint}` : "");
+  return `Couldn't read '${expr}' — ${why}`;
 }

@@ -8,7 +8,7 @@
 // the log and leave when it is back.
 import { t } from "../i18n";
 import { icons } from "./icons";
-import { trayExpression, type RollView, type TrayChoice } from "../table/dice";
+import { humanRollError, trayExpression, trayText, type RollView, type TrayChoice } from "../table/dice";
 import { renderMarkdown } from "../table/markdown";
 import type { MessageView, TableState } from "../table/state";
 
@@ -136,7 +136,7 @@ export class ChatPanel {
         modifier: Number((mod.querySelector("input") as HTMLInputElement).value),
         mode: mode.value as TrayChoice["mode"],
       };
-      this.submit("/r " + trayExpression(choice));
+      this.submit(trayText(choice));
     });
     for (const b of dice.querySelectorAll("button")) {
       b.addEventListener("pointerenter", () => (b.title = t.rollOf(this.previewFor(Number(b.dataset.sides), count, mod, mode))));
@@ -210,7 +210,8 @@ export class ChatPanel {
       const msg = (data && typeof data === "object" && typeof (data as { message?: unknown }).message === "string")
         ? (data as { message: string }).message : String(data);
       if (!this.input.value) this.input.value = text;
-      this.setError(t.refused(text, msg));
+      const human = humanRollError(msg);
+      this.setError(human !== msg ? human : t.refused(text, msg));
     }
     return true;
   }
@@ -338,7 +339,8 @@ export function renderMessage(m: MessageView): HTMLLIElement {
     body.append(renderMarkdown(m.text));
     li.append(body);
   }
-  if (isRoll && m.title) {
+  // A roll's title is often its formula again (a /r command's name): print it once.
+  if (isRoll && m.title && !m.rolls.some((r) => r.formula === m.title || r.expression === m.title)) {
     const h = document.createElement("p");
     h.className = "roll-title";
     h.textContent = m.title;
@@ -354,7 +356,7 @@ export function renderRoll(r: RollView): HTMLElement {
   if (r.error) {
     box.classList.add("failed");
     box.setAttribute("role", "note");
-    box.textContent = `${r.expression} — ${t.rollFailed(r.error)}`;
+    box.textContent = humanRollError(r.error);
     return box;
   }
   const dice = document.createElement("span");

@@ -127,7 +127,17 @@ export class InitiativePanel {
     const conds = document.createElement("span");
     conds.className = "conditions";
     for (const c of r.conditions) {
-      const b = badge("condition", c.icon && c.icon.length <= 3 ? c.icon : [...c.name][0].toUpperCase(), c.name);
+      // The name written out: a letter (P is Poisoned, Prone, Paralyzed or
+      // Petrified) needs a hover that phones do not have.
+      const b = badge("condition", "", c.name);
+      if (c.icon && c.icon.length <= 3) {
+        const icon = document.createElement("span");
+        icon.className = "icon";
+        icon.setAttribute("aria-hidden", "true");
+        icon.textContent = c.icon;
+        b.append(icon);
+      }
+      b.append(c.name);
       if (/^#[0-9a-f]{6}$/i.test(c.color)) b.style.borderColor = c.color;
       conds.append(b);
     }

@@ -114,7 +114,20 @@ export class ScreenOverlays {
     const page = `/${m[1]}.${encodeURIComponent(m[2])}`;
     const head = document.createElement("header");
     const h = document.createElement("strong");
-    h.textContent = title || path;
+    // A link's text is often the path itself: name the entry instead, from
+    // its slug at once, then from the page's own heading.
+    const given = title.trim() && !title.trim().startsWith("/") ? title.trim() : "";
+    title = given || nameFromSlug(m[2]);
+    h.textContent = title;
+    if (!given) {
+      fetch(page).then((r) => (r.ok ? r.text() : "")).then((html) => {
+        const heading = html ? new DOMParser().parseFromString(html, "text/html").querySelector("h1")?.textContent?.trim() : "";
+        if (heading && h.isConnected) {
+          h.textContent = heading;
+          if (this.panelInfo?.url === page) this.panelInfo.title = heading;
+        }
+      }, () => {});
+    }
     const close = document.createElement("button");
     close.type = "button";
     close.className = "close";
@@ -139,4 +152,9 @@ export class ScreenOverlays {
     this.panel.replaceChildren();
     this.panelInfo = null;
   }
+}
+
+/** A readable name from an entry's slug: saltmarsh-crab-knight is "Saltmarsh Crab Knight". */
+export function nameFromSlug(slug: string): string {
+  return decodeURIComponent(slug).split(/[-_.]+/).filter(Boolean).map((w) => w[0].toUpperCase() + w.slice(1)).join(" ");
 }

@@ -181,6 +181,7 @@ export class TableUI {
     // Phone: a tab bar.
     const tabs = document.createElement("nav");
     tabs.className = "tabs";
+    tabs.dataset.coversMap = "";
     tabs.setAttribute("aria-label", t.map + " / " + t.initiative + " / " + t.chat);
     for (const [key, label] of [["map", t.map], ["initiative", t.initiative], ["chat", t.chat]] as const) {
       const b = document.createElement("button");
@@ -351,6 +352,7 @@ function panel(id: string, name: string, body: HTMLElement): HTMLElement {
   const inner = document.createElement("div");
   inner.className = "panel-body";
   inner.id = id + "-body";
+  inner.dataset.coversMap = ""; // the map's fit keeps the party out from under it (map/view-fit.ts)
   inner.append(body);
   p.append(toggle, inner);
   return p;
