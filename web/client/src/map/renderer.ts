@@ -11,10 +11,12 @@ import { Application, Assets, Container, Graphics, Sprite, Texture, Ticker, Vide
 import { Viewport } from "pixi-viewport";
 import type { Change, Store } from "../state/store";
 import type { MapData, Movement, Token } from "../types";
-import { doorIcon, doorMidpoints, drawAreaEffects, drawDrawings, drawMarkers, drawMeasurements, drawTiles } from "./objects";
+import { drawAreaEffects, drawDrawings, drawMarkers, drawMeasurements, drawTiles } from "./objects";
+import { DoorLayer } from "./doors";
 import { drawGrid, gridOf, pixelsPerUnit } from "./grid";
 import { TokenView } from "./tokens";
-import { computeAreas, isPartyViewer, visibleIn, VisionLayer, type VisionAreas } from "./vision";
+import { computeAreas, isPartyViewer, visibleIn, type VisionAreas } from "./vision";
+import { VisionLayer } from "./darkness";
 import { FogLayer } from "./fog";
 import { DragController } from "./drag";
 
@@ -124,7 +126,7 @@ export class MapRenderer {
   readonly overlay = new Graphics(); // drag path and target cell
   private vision = new VisionLayer();
   private fog = new FogLayer();
-  private doors = new Container();
+  private doors = new DoorLayer();
   private focus = new Graphics();
   /** Drawn above everything, never hit: the GM view's frames, walls and light radii. */
   readonly gmLayer = new Container();
@@ -232,9 +234,16 @@ export class MapRenderer {
   private tick(): void {
     let moving = false;
     const now = performance.now();
-    for (const v of this.views.values()) if (v.step(now)) moving = true;
-    if (moving) this.visionDue = true;
+    const moved: TokenView[] = [];
+    for (const v of this.views.values()) if (v.step(now)) moved.push(v);
+    if (moved.length > 0) {
+      moving = true;
+      // Areas built from the server's polygons do not follow a glide or a
+      // drag frame by frame (vision.ts): only who is seen may change.
+      if (!this.areas || this.areas.followsDrawn) this.visionDue = true;
+    }
     if (this.visionDue) this.redrawVision();
+    else for (const v of moved) this.judgeVisible(v);
     if (this.viewport.dirty) {
       this.viewport.dirty = false;
       this.dirty = true;
@@ -291,7 +300,6 @@ export class MapRenderer {
       case "walls":
       case "vision":
         this.visionDue = true;
-        if (map) this.drawDoors(map);
         return;
       case "fog":
         if (map) this.fog.load(map, this.store.fogImage);
@@ -322,7 +330,7 @@ export class MapRenderer {
       this.grid.clear();
       this.vision.visible = false;
       this.fog.visible = false;
-      this.doors.removeChildren();
+      this.doors.clear();
       return;
     }
     const w = map.width || 1000, h = map.height || 1000;
@@ -487,6 +495,7 @@ export class MapRenderer {
       sight: (k) => this.store.sights.get(k),
       visionKey: (t) => this.store.visionKey(t),
       isViewer: this.options.isViewer,
+      dragging: (t) => this.drag.isDragging(t.id),
     });
     this.vision.draw(this.areas, map, map.fogOfWar ? 0.7 : 1);
     this.fog.reveal(this.areas);
@@ -496,16 +505,23 @@ export class MapRenderer {
       this.fog.alpha = this.options.previewVision?.() ? 1 : 0.45;
     }
     this.drawDoors(map);
-    // Other creatures show only where the party sees now: an explored but
-    // unwatched area shows the map, not who stands in it. The party's own
-    // tokens always show.
-    // The GM sees every creature, unless previewing the players' view.
-    const seesAll = this.options.mode === "gm" && !this.options.previewVision?.();
-    for (const v of this.views.values()) {
-      const own = seesAll || (this.options.isViewer ? this.options.isViewer(v.token) : isPartyViewer(v.token));
-      v.visible = own || ((!map.lineOfSight || visibleIn(this.areas, v.drawnX, v.drawnY)) && (!map.fogOfWar || !this.fog.hides(v.drawnX, v.drawnY)));
-    }
+    for (const v of this.views.values()) this.judgeVisible(v);
     this.dirty = true;
+  }
+
+  /**
+   * Other creatures show only where the party sees now: an explored but
+   * unwatched area shows the map, not who stands in it. The party's own
+   * tokens always show; the GM sees every creature unless previewing the
+   * players' view.
+   */
+  private judgeVisible(v: TokenView): void {
+    const map = this.store.map;
+    if (!map) return;
+    const seesAll = this.options.mode === "gm" && !this.options.previewVision?.();
+    const own = seesAll || (this.options.isViewer ? this.options.isViewer(v.token) : isPartyViewer(v.token));
+    const shown = own || ((!map.lineOfSight || !this.areas || visibleIn(this.areas, v.drawnX, v.drawnY)) && (!map.fogOfWar || !this.fog.hides(v.drawnX, v.drawnY)));
+    if (v.visible !== shown) v.visible = shown;
   }
 
   /** Whether the party sees (x, y) now, from the data the masks are drawn from. */
@@ -518,40 +534,23 @@ export class MapRenderer {
   }
 
   private drawDoors(map: MapData | null): void {
-    this.doors.removeChildren().forEach((c) => c.destroy());
-    if (!map) return;
-    const size = Math.max(18, gridOf(map).size * 0.4);
-    const usable = this.options.canUseDoors();
-    for (const d of doorMidpoints(map.walls)) {
-      // A door is shown where the party can see it (either side of it).
-      const gm = this.options.mode === "gm";
-      if (!gm && ((map.lineOfSight && this.areas) || map.fogOfWar) && !this.doorSeen(d.x, d.y, map)) continue;
-      const icon = doorIcon(d.state, size);
-      icon.position.set(d.x, d.y);
-      icon.alpha = usable ? 1 : 0.75;
-      const doorTap = this.options.onDoorTap;
-      if (gm && doorTap) {
-        icon.eventMode = "static";
-        icon.cursor = "pointer";
-        icon.on("pointertap", (e) => {
-          e.stopPropagation();
-          doorTap(map.id, d, e.shiftKey);
-        });
-      } else if (usable && d.state !== "locked") {
-        icon.eventMode = "static";
-        icon.cursor = "pointer";
-        // Keyboard users reach doors too: Pixi's accessibility layer puts a
-        // button over each when Tab is pressed; Enter taps it.
-        icon.accessible = true;
-        icon.accessibleType = "button";
-        icon.accessibleTitle = d.state === "open" ? "Close the door" : "Open the door";
-        icon.on("pointertap", (e) => {
-          e.stopPropagation();
-          this.options.sendDoor(map.id, d.id, d.state === "open" ? "closed" : "open");
-        });
-      }
-      this.doors.addChild(icon);
+    if (!map) {
+      this.doors.clear();
+      return;
     }
+    const gm = this.options.mode === "gm";
+    const doorTap = this.options.onDoorTap;
+    const judged = !gm && ((map.lineOfSight && this.areas) || map.fogOfWar);
+    this.doors.update(map.walls, Math.max(18, gridOf(map).size * 0.4), {
+      // A door is shown where the party can see it (either side of it).
+      shown: (d) => !judged || this.doorSeen(d.x, d.y, map),
+      usable: this.options.canUseDoors(),
+      gm: gm && !!doorTap,
+      onTap: (d, shift) => {
+        if (gm && doorTap) doorTap(map.id, d, shift);
+        else if (d.state !== "locked") this.options.sendDoor(map.id, d.id, d.state === "open" ? "closed" : "open");
+      },
+    });
   }
 
   /** Redraws vision and doors after an option changed (the GM's preview toggle). */

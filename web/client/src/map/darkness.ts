@@ -1,0 +1,207 @@
+// The darkness of line of sight, drawn from the areas vision.ts computes.
+// Three layers darken the map, stacked in this order:
+//   - unlit: everywhere outside dim and bright light;
+//   - undim: everywhere outside bright light (with unlit: `dark` in all;
+//     undim alone, in dim light, half of it);
+//   - blind: everywhere outside the party's sight (black, or the fog's
+//     0.7 when fog of war remembers what was seen).
+// A light tint is added where lights shine.
+//
+// How, and why so (a CPU renderer, SwiftShader or a weak phone GPU, pays
+// for every pixel of every pass):
+//   - The polygons are baked once per change into a small mask texture
+//     (at most maxSide texels a side), one polygon set per channel: red =
+//     in sight, green = in dim or bright light, blue = in bright light.
+//     Each set is drawn with additive blending, so overlapping polygons
+//     saturate into their union with no stencil and no full-map fill: a
+//     bake costs the polygons' area in one pass.
+//   - Each frame, one quad (the map and 4000 px around it) turns the mask
+//     into the three layers' colour in its fragment shader, with exactly
+//     the "over" compositing of the layers; outside the map the mask is
+//     empty, so all three layers apply there, as they always did.
+//   - Nothing is baked when the polygons did not change (sameDarkness),
+//     and the tint's geometry is rebuilt only when the tints changed.
+import { Container, Geometry, Graphics, Mesh, RenderTexture, Shader, type Renderer } from "pixi.js";
+import type { MapData } from "../types";
+import { sameDarkness, samePolys, type VisionAreas } from "./vision";
+
+const pad = 4000; // darkness reaches past the map edges when panned out
+
+const vertex = `
+attribute vec2 aPosition;
+attribute vec2 aUV;
+varying vec2 vUV;
+uniform mat3 uProjectionMatrix;
+uniform mat3 uWorldTransformMatrix;
+uniform mat3 uTransformMatrix;
+void main() {
+  mat3 mvp = uProjectionMatrix * uWorldTransformMatrix * uTransformMatrix;
+  gl_Position = vec4((mvp * vec3(aPosition, 1.0)).xy, 0.0, 1.0);
+  vUV = aUV;
+}`;
+
+// The layers' premultiplied colours composited "over" one another, as
+// the render-texture bakes of the layers did.
+const fragment = `
+precision mediump float;
+varying vec2 vUV;
+uniform sampler2D uMask;
+uniform vec4 uLayers; // alphas: unlit, undim, blind; unused
+uniform vec4 uDark;   // rgb: colour of unlit and undim (blind is black)
+void main() {
+  vec3 m = vec3(0.0);
+  if (vUV.x >= 0.0 && vUV.x <= 1.0 && vUV.y >= 0.0 && vUV.y <= 1.0) m = texture2D(uMask, vUV).rgb;
+  float a1 = uLayers.x * (1.0 - m.g);
+  float a2 = uLayers.y * (1.0 - m.b);
+  float a3 = uLayers.z * (1.0 - m.r);
+  vec3 c = uDark.rgb * a1;
+  float a = a1;
+  c = uDark.rgb * a2 + c * (1.0 - a2);
+  a = a2 + a * (1.0 - a2);
+  c = c * (1.0 - a3);
+  a = a3 + a * (1.0 - a3);
+  gl_FragColor = vec4(c, a);
+}`;
+
+export class VisionLayer extends Container {
+  private tintLayer = new Graphics();
+  private maskScene = new Container(); // rendered into the mask, never shown
+  private sightFill = new Graphics();
+  private dimFill = new Graphics();
+  private brightFill = new Graphics();
+  private maskTexture: RenderTexture | null = null;
+  private shader: Shader | null = null;
+  private quad: Mesh<Geometry, Shader> | null = null;
+  private scaleK = 1;
+  private due = false;
+  private layersKey = ""; // what the quad and the uniforms were made for
+  private polysKey: VisionAreas | null = null; // the polygons the mask holds
+  private tintsKey: VisionAreas["tints"] | null = null;
+  areas: VisionAreas | null = null;
+  /** The mask's longest side in texels; lowered on slow devices (quality.ts). */
+  maxSide = 1024;
+  /** The device's largest texture side (WebGL MAX_TEXTURE_SIZE). */
+  maxTextureSize = 4096;
+
+  constructor() {
+    super();
+    this.tintLayer.blendMode = "add";
+    this.addChild(this.tintLayer);
+    for (const g of [this.sightFill, this.dimFill, this.brightFill]) g.blendMode = "add";
+    this.maskScene.addChild(this.sightFill, this.dimFill, this.brightFill);
+  }
+
+  /** Records what to draw for areas (the mask is baked later, by bake()). */
+  draw(a: VisionAreas, map: MapData, blindAlpha = 1): void {
+    this.areas = a;
+    this.visible = a.lineOfSight;
+    if (!a.lineOfSight) {
+      this.due = false;
+      this.layersKey = "";
+      this.polysKey = null;
+      this.tintsKey = null;
+      this.tintLayer.clear();
+      return;
+    }
+    if (!this.tintsKey || !sameTints(this.tintsKey, a.tints)) {
+      this.tintsKey = a.tints;
+      this.tintLayer.clear();
+      for (const t of a.tints) this.tintLayer.poly(t.poly, true).fill({ color: t.color, alpha: Math.min(0.35, t.alpha * 0.35) });
+    }
+    const mw = map.width ?? 0, mh = map.height ?? 0;
+    const dark = (1 - a.daylight) * 0.9;
+    const side = Math.max(16, Math.min(this.maxSide, this.maxTextureSize));
+    const key = `${mw}x${mh} ${dark} ${blindAlpha} ${side}`;
+    if (key !== this.layersKey) {
+      this.layersKey = key;
+      this.polysKey = null;
+      this.makeLayers(mw, mh, dark, blindAlpha, side);
+    }
+    if (this.polysKey && sameDarkness(this.polysKey, a)) return;
+    this.polysKey = a;
+    const fill = (g: Graphics, polys: number[][], color: number) => {
+      g.clear();
+      for (const p of polys) if (p.length >= 6) g.poly(p, true);
+      g.fill({ color });
+    };
+    fill(this.sightFill, a.sight, 0xff0000);
+    fill(this.dimFill, a.dim.concat(a.bright), 0x00ff00);
+    fill(this.brightFill, a.bright, 0x0000ff);
+    this.due = true;
+  }
+
+  /** The mask texture, its quad and the layers' alphas for a map size and light. */
+  private makeLayers(mw: number, mh: number, dark: number, blindAlpha: number, side: number): void {
+    this.scaleK = Math.min(1, side / Math.max(1, mw, mh));
+    const tw = Math.max(1, Math.ceil(mw * this.scaleK)), th = Math.max(1, Math.ceil(mh * this.scaleK));
+    if (!this.maskTexture || this.maskTexture.width !== tw || this.maskTexture.height !== th) {
+      this.maskTexture?.destroy(true);
+      this.maskTexture = RenderTexture.create({ width: tw, height: th, resolution: 1 });
+    }
+    // unlit + undim stack to `dark`; undim alone (dim light) gives half of it.
+    const half = dark / 2;
+    const outer = dark > 0 ? 1 - (1 - dark) / (1 - half) : 0;
+    const layers = new Float32Array([outer, half, blindAlpha, 0]);
+    const colour = new Float32Array([0x05 / 255, 0x06 / 255, 0x0a / 255, 1]);
+    if (!this.shader) {
+      this.shader = Shader.from({
+        gl: { vertex, fragment, name: "companion-darkness" },
+        resources: {
+          uMask: this.maskTexture.source,
+          darkness: { uLayers: { value: layers, type: "vec4<f32>" }, uDark: { value: colour, type: "vec4<f32>" } },
+        },
+      });
+    } else {
+      this.shader.resources.uMask = this.maskTexture.source;
+      const u = this.shader.resources.darkness;
+      u.uniforms.uLayers = layers;
+      u.update();
+    }
+    // Texture coordinates: map point (x, y) is texel (x, y) * scaleK.
+    const u = (x: number) => (x * this.scaleK) / tw, v = (y: number) => (y * this.scaleK) / th;
+    const x0 = -pad, y0 = -pad, x1 = mw + pad, y1 = mh + pad;
+    const geometry = new Geometry({
+      attributes: {
+        aPosition: new Float32Array([x0, y0, x1, y0, x1, y1, x0, y1]),
+        aUV: new Float32Array([u(x0), v(y0), u(x1), v(y0), u(x1), v(y1), u(x0), v(y1)]),
+      },
+      indexBuffer: new Uint32Array([0, 1, 2, 0, 2, 3]),
+    });
+    if (!this.quad) {
+      this.quad = new Mesh({ geometry, shader: this.shader });
+      this.addChild(this.quad);
+    } else {
+      const old = this.quad.geometry;
+      this.quad.geometry = geometry;
+      old.destroy();
+    }
+  }
+
+  /** The mask's size in texels (the test hook reports it). */
+  get maskSize(): { width: number; height: number } {
+    return { width: this.maskTexture?.width ?? 0, height: this.maskTexture?.height ?? 0 };
+  }
+
+  /** Bakes the mask when draw() changed it; before a frame. */
+  bake(renderer: Renderer): void {
+    if (!this.due || !this.maskTexture) return;
+    this.due = false;
+    this.maskScene.scale.set(this.scaleK);
+    renderer.render({ container: this.maskScene, target: this.maskTexture, clear: true, clearColor: [0, 0, 0, 0] });
+  }
+
+  /** Draws the mask again from the same areas at another size (quality.ts changed maxSide). */
+  redraw(map: MapData, blindAlpha: number): void {
+    if (!this.areas) return;
+    this.layersKey = "";
+    this.draw(this.areas, map, blindAlpha);
+  }
+}
+
+function sameTints(a: VisionAreas["tints"], b: VisionAreas["tints"]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) {
+    if (a[i].color !== b[i].color || a[i].alpha !== b[i].alpha || !samePolys([a[i].poly], [b[i].poly])) return false;
+  }
+  return true;
+}
