@@ -51,7 +51,7 @@ func TestPlayerClientVisionBaseline(t *testing.T) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	closed := `localStorage.setItem("companion.panel.chat", "0"); localStorage.setItem("companion.panel.initiative", "0"); localStorage.setItem("companion.quality", "full")`
+	closed := `localStorage.setItem("companion.panel.chat", "0"); localStorage.setItem("companion.panel.initiative", "0"); localStorage.setItem("companion.quality", JSON.stringify({pinned: true}))`
 	shots := map[string]image.Image{}
 	for _, c := range visionCases {
 		sys := demoSystem(t, func(maps []map[string]any, screen map[string]any) {

@@ -11,6 +11,7 @@ import { StatusBadge } from "./ui/status";
 import { askProfile, forgetProfile, savedProfile, type Profile } from "./ui/join";
 import { installDebug } from "./debug";
 import { mountTable, type TableUI } from "./ui/table";
+import { QualityNotice } from "./ui/quality";
 import { mayDrag, mayUseDoors, seesThrough } from "./permissions";
 import type { Snapshot, Token } from "./types";
 
@@ -162,6 +163,7 @@ async function start(): Promise<void> {
   const first = fetchSnapshot();
   // The background image downloads and decodes while WebGL starts up.
   first.then((snap) => preloadBackground(snap.map), () => {}); // an error is reported by resync below
+  let notice: QualityNotice | null = null;
   try {
     renderer = await MapRenderer.create(mapEl, store, {
       mode: "player",
@@ -173,7 +175,13 @@ async function start(): Promise<void> {
       sendViewport: (f) => socket?.send("mapViewportUpdated", f),
       reducedMotion: () => reducedMotion.matches,
       userViewport: !profile.display,
+      adaptQuality: true,
+      onQuality: (q) => notice?.update(q),
     });
+    const r = renderer;
+    // A display has no one at hand to read it: it lowers quality silently.
+    if (!profile.display) notice = new QualityNotice(app, () => r.restoreQuality());
+    notice?.update(r.quality);
   } catch (err) {
     lastError = "cannot draw the map (WebGL unavailable?): " + (err as Error).message;
     showNotice(lastError);

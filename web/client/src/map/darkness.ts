@@ -134,8 +134,9 @@ export class VisionLayer extends Container {
   private makeLayers(mw: number, mh: number, dark: number, blindAlpha: number, side: number): void {
     this.scaleK = Math.min(1, side / Math.max(1, mw, mh));
     const tw = Math.max(1, Math.ceil(mw * this.scaleK)), th = Math.max(1, Math.ceil(mh * this.scaleK));
+    let old: RenderTexture | null = null;
     if (!this.maskTexture || this.maskTexture.width !== tw || this.maskTexture.height !== th) {
-      this.maskTexture?.destroy(true);
+      old = this.maskTexture; // destroyed once the shader holds the new one
       this.maskTexture = RenderTexture.create({ width: tw, height: th, resolution: 1 });
     }
     // unlit + undim stack to `dark`; undim alone (dim light) gives half of it.
@@ -171,10 +172,11 @@ export class VisionLayer extends Container {
       this.quad = new Mesh({ geometry, shader: this.shader });
       this.addChild(this.quad);
     } else {
-      const old = this.quad.geometry;
+      const was = this.quad.geometry;
       this.quad.geometry = geometry;
-      old.destroy();
+      was.destroy();
     }
+    old?.destroy(true);
   }
 
   /** The mask's size in texels (the test hook reports it). */

@@ -4,6 +4,7 @@
 import { Assets, Container, Graphics, Sprite, Text, Texture } from "pixi.js";
 import type { AreaEffect, Drawing, Marker, Measurement, Tile, Wall } from "../types";
 import { parseColor } from "./grid";
+import { capTexture } from "./textures";
 
 function imageURL(path: string | undefined): string | null {
   if (!path) return null;
@@ -26,7 +27,7 @@ export function drawTiles(c: Container, tiles: Tile[], layers: string[]): void {
     Assets.load<Texture>({ src: url, parser: "texture" } as never).then(
       (tex) => {
         if (holder.destroyed) return;
-        const s = new Sprite(tex);
+        const s = new Sprite(capTexture(tex));
         s.anchor.set(0.5);
         s.width = t.width;
         s.height = t.height;

@@ -19,6 +19,9 @@ import { computeAreas, isPartyViewer, visibleIn, type VisionAreas } from "./visi
 import { VisionLayer } from "./darkness";
 import { FogLayer } from "./fog";
 import { DragController } from "./drag";
+import { FrameLoop } from "./frameloop";
+import { QualityGovernor, qualityKey, readStoredQuality } from "./quality";
+import { capTexture, setTextureLimit, textureLimit } from "./textures";
 
 export interface RendererOptions {
   /**
@@ -49,6 +52,22 @@ export interface RendererOptions {
   reducedMotion(): boolean;
   /** Whether the user may pan and zoom (a display follows the host instead). */
   userViewport: boolean;
+  /**
+   * Lower the map's quality when frames run long (quality.ts), remembered
+   * on this device; onQuality hears of each change. The GM's map keeps
+   * full quality.
+   */
+  adaptQuality?: boolean;
+  onQuality?(q: QualityGovernor): void;
+}
+
+/** localStorage, or null where the page may not use it. */
+function storage(): Storage | null {
+  try {
+    return window.localStorage;
+  } catch {
+    return null;
+  }
 }
 
 /** Whether a background texture at `scale` covers the whole map. */
@@ -110,6 +129,9 @@ export class MapRenderer {
   backgroundLoaded = false;
   readonly views = new Map<string, TokenView>();
   private ticker = new Ticker();
+  private loop!: FrameLoop;
+  /** The map's quality on this device (quality.ts). */
+  quality!: QualityGovernor;
   private dirty = true;
   private idlers: (() => void)[] = [];
   private background = new Container();
@@ -148,19 +170,27 @@ export class MapRenderer {
   }
 
   private async init(): Promise<void> {
+    this.quality = new QualityGovernor(window.devicePixelRatio || 1, readStoredQuality(storage()), this.options.adaptQuality === true);
     this.app = new Application();
     await this.app.init({
       resizeTo: this.el,
       autoStart: false,
       sharedTicker: false,
-      antialias: true,
+      // Multisampling costs a CPU renderer about 40% of a frame; it is
+      // asked for only where frames were fast before (quality.ts). Token
+      // discs, door icons and labels are textures with their own smooth edges.
+      antialias: this.quality.antialias,
       backgroundColor: 0x111318,
-      resolution: Math.min(2, window.devicePixelRatio || 1),
+      resolution: this.quality.resolution,
       autoDensity: true,
       preference: "webgl",
       preserveDrawingBuffer: true, // screenshots and pixel reads in tests see the last frame
     });
     this.app.ticker.stop();
+    const gl = (this.app.renderer as unknown as { gl?: WebGLRenderingContext }).gl;
+    if (gl) setTextureLimit(Number(gl.getParameter(gl.MAX_TEXTURE_SIZE)) || 4096);
+    this.vision.maxTextureSize = textureLimit();
+    this.vision.maxSide = this.quality.darknessSide;
     this.el.appendChild(this.app.canvas);
     this.app.canvas.setAttribute("aria-label", "Battle map");
     this.app.canvas.tabIndex = 0;
@@ -211,27 +241,86 @@ export class MapRenderer {
     this.store.subscribe((c) => this.onChange(c));
     this.onChange({ kind: "map" });
     this.ticker.autoStart = false;
-    const loop = (now: number) => {
-      if (this.app.renderer == null) return;
-      this.ticker.update(now);
-      this.tick();
-      requestAnimationFrame(loop);
-    };
-    requestAnimationFrame(loop);
+    // PixiJS's system ticker (its pointer-over checks) runs in this loop's
+    // frames instead of asking for animation frames of its own forever.
+    Ticker.system.autoStart = false;
+    Ticker.system.stop();
+    this.loop = new FrameLoop({
+      frame: (now) => {
+        if (this.app.renderer == null) return false;
+        this.ticker.update(now);
+        Ticker.system.update(now);
+        return this.tick();
+      },
+      pending: () => this.dirty || this.viewport.dirty || this.idlers.length > 0 || (!!this.video && !this.video.paused),
+      interval: (ms, now) => this.measured(ms, now),
+    });
+    // Input on the map may start a pan, a zoom or a drag: frames at once.
+    for (const kind of ["pointerdown", "pointermove", "wheel", "keydown", "touchstart"]) {
+      this.app.canvas.addEventListener(kind, () => this.loop.wake(), { passive: true });
+    }
+    this.loop.start();
   }
 
   /** Asks for a frame; callers never render themselves. */
   requestRender(): void {
     this.dirty = true;
+    this.loop?.wake();
   }
 
   /** Resolves after the next rendered frame (test hook: events applied and drawn). */
   idle(): Promise<void> {
-    this.dirty = true;
-    return new Promise((resolve) => this.idlers.push(resolve));
+    const done = new Promise<void>((resolve) => this.idlers.push(resolve));
+    this.requestRender();
+    return done;
   }
 
-  private tick(): void {
+  /** The darkness mask's longest side now, in texels (0 before line of sight drew one). */
+  get darknessMaskSide(): number {
+    const m = this.vision.maskSize;
+    return Math.max(m.width, m.height);
+  }
+
+  /** The largest texture side the map uses (the device's WebGL limit). */
+  get textureLimit(): number {
+    return textureLimit();
+  }
+
+  /** Whether the frame loop runs every animation frame (false: the map is idle). */
+  get animating(): boolean {
+    return this.loop.running;
+  }
+
+  // ---- quality ---------------------------------------------------------------
+
+  private measured(ms: number, now: number): void {
+    const before = JSON.stringify(this.quality.stored());
+    if (this.quality.recordFrame(ms, now)) this.applyQuality();
+    const after = JSON.stringify(this.quality.stored());
+    if (after !== before && this.options.adaptQuality) storage()?.setItem(qualityKey, after);
+  }
+
+  /** The player's way back: full quality, no more lowering on this device. */
+  restoreQuality(): void {
+    this.quality.restore();
+    storage()?.setItem(qualityKey, JSON.stringify(this.quality.stored()));
+    this.applyQuality();
+  }
+
+  private applyQuality(): void {
+    const q = this.quality;
+    if (this.vision.maxSide !== q.darknessSide) {
+      this.vision.maxSide = q.darknessSide;
+      const map = this.store.map;
+      if (map) this.vision.redraw(map, map.fogOfWar ? 0.7 : 1);
+    }
+    if (this.app.renderer.resolution !== q.resolution) this.app.renderer.resolution = q.resolution;
+    this.options.onQuality?.(q);
+    this.requestRender();
+  }
+
+  /** Draws a frame when one is due; true when it drew. */
+  private tick(): boolean {
     let moving = false;
     const now = performance.now();
     const moved: TokenView[] = [];
@@ -249,7 +338,7 @@ export class MapRenderer {
       this.dirty = true;
     }
     if (this.video && !this.video.paused) this.dirty = true;
-    if (!this.dirty && !moving) return;
+    if (!this.dirty && !moving) return false;
     this.dirty = false;
     try {
       this.vision.bake(this.app.renderer);
@@ -261,6 +350,7 @@ export class MapRenderer {
     const idlers = this.idlers;
     this.idlers = [];
     for (const f of idlers) f();
+    return true;
   }
 
   // ---- store changes -------------------------------------------------------
@@ -402,7 +492,7 @@ export class MapRenderer {
     const scale = map.scale && map.scale > 0 ? map.scale : 1;
     const place = (tex: Texture) => {
       if (this.bgKey !== key) return;
-      const s = new Sprite(tex);
+      const s = new Sprite(capTexture(tex));
       s.scale.set(scale);
       this.background.addChild(s);
       // The plain floor under an opaque image that covers the map is never
@@ -601,6 +691,7 @@ export class MapRenderer {
   }
 
   private viewportMoved(): void {
+    this.loop?.wake();
     const map = this.store.map;
     if (!map || !this.options.userViewport) return;
     // At most 5 reports a second; the last position is always sent.

@@ -8,6 +8,7 @@ import type { Token } from "../types";
 import { parseColor } from "./grid";
 import { Glide } from "./glide";
 import { discAndRingTexture, discTexture, ringTexture } from "./token-art";
+import { capTexture } from "./textures";
 
 const roleColors: Record<string, number> = { friendly: 0x2f7de1, hostile: 0xd63c3c, neutral: 0xd9a21b };
 
@@ -170,7 +171,7 @@ export class TokenView extends Container {
     Assets.load<Texture>({ src: url, parser: "texture" } as never).then(
       (tex) => {
         if (this.imageURL !== url || this.destroyed) return;
-        const s = new Sprite(tex);
+        const s = new Sprite(capTexture(tex));
         s.anchor.set(0.5);
         const w = this.pixelWidth, h = this.pixelHeight;
         s.scale.set(Math.min(w / tex.width, h / tex.height));
