@@ -21,23 +21,34 @@
 //     empty, so all three layers apply there, as they always did.
 //   - Nothing is baked when the polygons did not change (sameDarkness),
 //     and the tint's geometry is rebuilt only when the tints changed.
+//   - While the polygons keep changing (a party token dragged, a stream
+//     of moves), the mask is baked at half its side, a quarter of the
+//     texels: softer shadow edges while they move, baked again at full
+//     size once they rest (settleMs after the last change).
 import { Container, Geometry, Graphics, Mesh, RenderTexture, Shader, type Renderer } from "pixi.js";
 import type { MapData } from "../types";
 import { sameDarkness, samePolys, type VisionAreas } from "./vision";
 
 const pad = 4000; // darkness reaches past the map edges when panned out
+/**
+ * Changes closer together than this, or in frames one after the other
+ * (a slow page draws seldom), are a stream: baked at half size.
+ */
+export const streamMs = 250;
+/** After the last change of a stream, the mask is baked again at full size. */
+export const settleMs = 250;
 
 const vertex = `
 attribute vec2 aPosition;
-attribute vec2 aUV;
 varying vec2 vUV;
 uniform mat3 uProjectionMatrix;
 uniform mat3 uWorldTransformMatrix;
 uniform mat3 uTransformMatrix;
+uniform vec2 uUVScale;
 void main() {
   mat3 mvp = uProjectionMatrix * uWorldTransformMatrix * uTransformMatrix;
   gl_Position = vec4((mvp * vec3(aPosition, 1.0)).xy, 0.0, 1.0);
-  vUV = aUV;
+  vUV = aPosition * uUVScale;
 }`;
 
 // The layers' premultiplied colours composited "over" one another, as
@@ -63,19 +74,38 @@ void main() {
   gl_FragColor = vec4(c, a);
 }`;
 
+/** A mask texture and how map points map onto it. */
+interface Mask {
+  texture: RenderTexture;
+  /** Texels per map pixel. */
+  k: number;
+  /** Map pixels to texture coordinates. */
+  uvScale: Float32Array;
+}
+
+function makeMask(mw: number, mh: number, side: number): Mask {
+  const k = Math.min(1, side / Math.max(1, mw, mh));
+  const tw = Math.max(1, Math.ceil(mw * k)), th = Math.max(1, Math.ceil(mh * k));
+  const texture = RenderTexture.create({ width: tw, height: th, resolution: 1 });
+  return { texture, k, uvScale: new Float32Array([k / tw, k / th]) };
+}
+
 export class VisionLayer extends Container {
   private tintLayer = new Graphics();
   private maskScene = new Container(); // rendered into the mask, never shown
   private sightFill = new Graphics();
   private dimFill = new Graphics();
   private brightFill = new Graphics();
-  private maskTexture: RenderTexture | null = null;
+  private full: Mask | null = null;
+  private motion: Mask | null = null; // half the side, while polygons stream
+  private shown: Mask | null = null; // what the quad samples now
   private shader: Shader | null = null;
   private quad: Mesh<Geometry, Shader> | null = null;
-  private scaleK = 1;
-  private due = false;
-  private layersKey = ""; // what the quad and the uniforms were made for
-  private polysKey: VisionAreas | null = null; // the polygons the mask holds
+  private due: Mask | null = null; // the mask to bake before the next frame
+  private lastChange = -Infinity;
+  private framesSinceChange = Infinity; // frames drawn since the polygons last changed
+  private layersKey = ""; // what the masks, quad and uniforms were made for
+  private polysKey: VisionAreas | null = null; // the polygons the masks hold
   private tintsKey: VisionAreas["tints"] | null = null;
   areas: VisionAreas | null = null;
   /** The mask's longest side in texels; lowered on slow devices (quality.ts). */
@@ -91,12 +121,12 @@ export class VisionLayer extends Container {
     this.maskScene.addChild(this.sightFill, this.dimFill, this.brightFill);
   }
 
-  /** Records what to draw for areas (the mask is baked later, by bake()). */
-  draw(a: VisionAreas, map: MapData, blindAlpha = 1): void {
+  /** Records what to draw for areas at time now (the mask is baked later, by bake()). */
+  draw(a: VisionAreas, map: MapData, blindAlpha = 1, now = performance.now()): void {
     this.areas = a;
     this.visible = a.lineOfSight;
     if (!a.lineOfSight) {
-      this.due = false;
+      this.due = null;
       this.layersKey = "";
       this.polysKey = null;
       this.tintsKey = null;
@@ -127,18 +157,18 @@ export class VisionLayer extends Container {
     fill(this.sightFill, a.sight, 0xff0000);
     fill(this.dimFill, a.dim.concat(a.bright), 0x00ff00);
     fill(this.brightFill, a.bright, 0x0000ff);
-    this.due = true;
+    const streaming = now - this.lastChange < streamMs || this.framesSinceChange <= 1;
+    this.lastChange = now;
+    this.framesSinceChange = 0;
+    this.due = streaming ? this.motion : this.full;
   }
 
-  /** The mask texture, its quad and the layers' alphas for a map size and light. */
+  /** The masks, the quad and the layers' alphas for a map size and light. */
   private makeLayers(mw: number, mh: number, dark: number, blindAlpha: number, side: number): void {
-    this.scaleK = Math.min(1, side / Math.max(1, mw, mh));
-    const tw = Math.max(1, Math.ceil(mw * this.scaleK)), th = Math.max(1, Math.ceil(mh * this.scaleK));
-    let old: RenderTexture | null = null;
-    if (!this.maskTexture || this.maskTexture.width !== tw || this.maskTexture.height !== th) {
-      old = this.maskTexture; // destroyed once the shader holds the new one
-      this.maskTexture = RenderTexture.create({ width: tw, height: th, resolution: 1 });
-    }
+    const old = [this.full, this.motion]; // destroyed once the shader holds the new ones
+    this.full = makeMask(mw, mh, side);
+    this.motion = makeMask(mw, mh, Math.max(16, Math.floor(side / 2)));
+    this.shown = this.full;
     // unlit + undim stack to `dark`; undim alone (dim light) gives half of it.
     const half = dark / 2;
     const outer = dark > 0 ? 1 - (1 - dark) / (1 - half) : 0;
@@ -148,48 +178,69 @@ export class VisionLayer extends Container {
       this.shader = Shader.from({
         gl: { vertex, fragment, name: "companion-darkness" },
         resources: {
-          uMask: this.maskTexture.source,
-          darkness: { uLayers: { value: layers, type: "vec4<f32>" }, uDark: { value: colour, type: "vec4<f32>" } },
+          uMask: this.full.texture.source,
+          darkness: {
+            uLayers: { value: layers, type: "vec4<f32>" },
+            uDark: { value: colour, type: "vec4<f32>" },
+            uUVScale: { value: this.full.uvScale, type: "vec2<f32>" },
+          },
         },
       });
+      const x0 = -pad, y0 = -pad, x1 = mw + pad, y1 = mh + pad;
+      this.quad = new Mesh({ geometry: quadGeometry(x0, y0, x1, y1), shader: this.shader });
+      this.addChild(this.quad);
     } else {
-      this.shader.resources.uMask = this.maskTexture.source;
       const u = this.shader.resources.darkness;
       u.uniforms.uLayers = layers;
       u.update();
-    }
-    // Texture coordinates: map point (x, y) is texel (x, y) * scaleK.
-    const u = (x: number) => (x * this.scaleK) / tw, v = (y: number) => (y * this.scaleK) / th;
-    const x0 = -pad, y0 = -pad, x1 = mw + pad, y1 = mh + pad;
-    const geometry = new Geometry({
-      attributes: {
-        aPosition: new Float32Array([x0, y0, x1, y0, x1, y1, x0, y1]),
-        aUV: new Float32Array([u(x0), v(y0), u(x1), v(y0), u(x1), v(y1), u(x0), v(y1)]),
-      },
-      indexBuffer: new Uint32Array([0, 1, 2, 0, 2, 3]),
-    });
-    if (!this.quad) {
-      this.quad = new Mesh({ geometry, shader: this.shader });
-      this.addChild(this.quad);
-    } else {
-      const was = this.quad.geometry;
-      this.quad.geometry = geometry;
+      this.show(this.full);
+      const was = this.quad!.geometry;
+      this.quad!.geometry = quadGeometry(-pad, -pad, mw + pad, mh + pad);
       was.destroy();
     }
-    old?.destroy(true);
+    for (const m of old) m?.texture.destroy(true);
   }
 
-  /** The mask's size in texels (the test hook reports it). */
+  /** Points the quad at mask m. */
+  private show(m: Mask): void {
+    this.shown = m;
+    if (!this.shader) return;
+    this.shader.resources.uMask = m.texture.source;
+    const u = this.shader.resources.darkness;
+    u.uniforms.uUVScale = m.uvScale;
+    u.update();
+  }
+
+  /** The full mask's size in texels (the test hook reports it). */
   get maskSize(): { width: number; height: number } {
-    return { width: this.maskTexture?.width ?? 0, height: this.maskTexture?.height ?? 0 };
+    return { width: this.full?.texture.width ?? 0, height: this.full?.texture.height ?? 0 };
   }
 
-  /** Bakes the mask when draw() changed it; before a frame. */
-  bake(renderer: Renderer): void {
-    if (!this.due || !this.maskTexture) return;
-    this.due = false;
-    this.maskScene.scale.set(this.scaleK);
-    renderer.render({ container: this.maskScene, target: this.maskTexture, clear: true, clearColor: [0, 0, 0, 0] });
+  /** The longest side of the mask the quad shows now, in texels. */
+  get shownSide(): number {
+    return this.shown ? Math.max(this.shown.texture.width, this.shown.texture.height) : 0;
+  }
+
+  /** Whether a half-size mask shows and the polygons have rested long enough to bake it at full size. */
+  needsSettle(now: number): boolean {
+    return !!this.full && this.shown !== this.full && !this.due && now - this.lastChange >= settleMs;
+  }
+
+  /** Whether a half-size mask shows (a full bake will follow). */
+  get settling(): boolean {
+    return !!this.full && this.shown !== this.full;
+  }
+
+  /** Bakes the mask when draw() changed it, or at full size once a stream rested; before a frame. */
+  bake(renderer: Renderer, now = performance.now()): void {
+    this.framesSinceChange++;
+    let m = this.due;
+    if (!m && this.needsSettle(now)) m = this.full;
+    if (!m) return;
+    this.due = null;
+    this.maskScene.scale.set(m.k);
+    renderer.render({ container: this.maskScene, target: m.texture, clear: true, clearColor: [0, 0, 0, 0] });
+    if (m !== this.shown) this.show(m);
   }
 
   /** Draws the mask again from the same areas at another size (quality.ts changed maxSide). */
@@ -198,6 +249,13 @@ export class VisionLayer extends Container {
     this.layersKey = "";
     this.draw(this.areas, map, blindAlpha);
   }
+}
+
+function quadGeometry(x0: number, y0: number, x1: number, y1: number): Geometry {
+  return new Geometry({
+    attributes: { aPosition: new Float32Array([x0, y0, x1, y0, x1, y1, x0, y1]) },
+    indexBuffer: new Uint32Array([0, 1, 2, 0, 2, 3]),
+  });
 }
 
 function sameTints(a: VisionAreas["tints"], b: VisionAreas["tints"]): boolean {

@@ -252,7 +252,7 @@ export class MapRenderer {
         Ticker.system.update(now);
         return this.tick();
       },
-      pending: () => this.dirty || this.viewport.dirty || this.idlers.length > 0 || (!!this.video && !this.video.paused),
+      pending: () => this.dirty || this.viewport.dirty || this.idlers.length > 0 || this.vision.settling || (!!this.video && !this.video.paused),
       interval: (ms, now) => this.measured(ms, now),
     });
     // Input on the map may start a pan, a zoom or a drag: frames at once.
@@ -279,6 +279,11 @@ export class MapRenderer {
   get darknessMaskSide(): number {
     const m = this.vision.maskSize;
     return Math.max(m.width, m.height);
+  }
+
+  /** The longest side of the darkness mask shown now (half the full side while polygons stream). */
+  get darknessShownSide(): number {
+    return this.vision.shownSide;
   }
 
   /** The largest texture side the map uses (the device's WebGL limit). */
@@ -338,10 +343,11 @@ export class MapRenderer {
       this.dirty = true;
     }
     if (this.video && !this.video.paused) this.dirty = true;
+    if (this.vision.needsSettle(now)) this.dirty = true; // the darkness at full size again
     if (!this.dirty && !moving) return false;
     this.dirty = false;
     try {
-      this.vision.bake(this.app.renderer);
+      this.vision.bake(this.app.renderer, now);
       this.app.render();
       this.frames++;
     } catch (err) {
