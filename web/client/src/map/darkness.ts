@@ -25,7 +25,7 @@
 //     of moves), the mask is baked at half its side, a quarter of the
 //     texels: softer shadow edges while they move, baked again at full
 //     size once they rest (settleMs after the last change).
-import { Container, Geometry, Graphics, Mesh, RenderTexture, Shader, type Renderer } from "pixi.js";
+import { Container, Geometry, Graphics, Mesh, RenderTexture, Shader, Texture, type Renderer } from "pixi.js";
 import type { MapData } from "../types";
 import { sameDarkness, samePolys, type VisionAreas } from "./vision";
 
@@ -119,6 +119,22 @@ export class VisionLayer extends Container {
     this.addChild(this.tintLayer);
     for (const g of [this.sightFill, this.dimFill, this.brightFill]) g.blendMode = "add";
     this.maskScene.addChild(this.sightFill, this.dimFill, this.brightFill);
+  }
+
+  /** A tiny quad with the darkness shader, for the renderer's warm-up render (compiles it early). */
+  warmUpMesh(): Mesh<Geometry, Shader> {
+    const shader = Shader.from({
+      gl: { vertex, fragment, name: "companion-darkness" },
+      resources: {
+        uMask: Texture.WHITE.source,
+        darkness: {
+          uLayers: { value: new Float32Array(4), type: "vec4<f32>" },
+          uDark: { value: new Float32Array(4), type: "vec4<f32>" },
+          uUVScale: { value: new Float32Array([1, 1]), type: "vec2<f32>" },
+        },
+      },
+    });
+    return new Mesh({ geometry: quadGeometry(0, 0, 2, 2), shader });
   }
 
   /** Records what to draw for areas at time now (the mask is baked later, by bake()). */

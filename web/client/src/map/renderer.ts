@@ -7,14 +7,14 @@
 // Rendering is on demand: a frame is drawn only when something changed
 // (an event, a viewport move, an animation), which keeps phones cool and
 // leaves the CPU to the rest of the page.
-import { Application, Assets, Container, Graphics, Sprite, Texture, Ticker, VideoSource } from "pixi.js";
+import { Application, Container, Graphics, ImageSource, RenderTexture, Sprite, Texture, Ticker, VideoSource } from "pixi.js";
 import { Viewport } from "pixi-viewport";
 import type { Change, Store } from "../state/store";
 import type { MapData, Movement, Token } from "../types";
 import { drawAreaEffects, drawDrawings, drawMarkers, drawMeasurements, drawTiles } from "./objects";
 import { DoorLayer } from "./doors";
 import { drawGrid, gridOf, pixelsPerUnit } from "./grid";
-import { TokenView } from "./tokens";
+import { installLabelFont, TokenView } from "./tokens";
 import { computeAreas, isPartyViewer, visibleIn, type VisionAreas } from "./vision";
 import { VisionLayer } from "./darkness";
 import { FogLayer } from "./fog";
@@ -104,9 +104,48 @@ function backgroundURL(src: string): string {
   return /^(https?:|data:|blob:|\/)/i.test(src) ? src : "/" + src;
 }
 
+/** Resolves in a task of its own: what waits on the main thread runs first. */
+export function nextTask(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, 0));
+}
+
+const backgrounds = new Map<string, Promise<Texture>>();
+
+/** A decoded image: off the main thread where the browser can, else an <img> decoded before use. */
+async function decodeImage(blob: Blob): Promise<ImageBitmap | HTMLImageElement> {
+  if (typeof createImageBitmap === "function") return createImageBitmap(blob);
+  const img = new Image();
+  const url = URL.createObjectURL(blob);
+  try {
+    img.src = url;
+    await img.decode();
+    return img;
+  } finally {
+    URL.revokeObjectURL(url);
+  }
+}
+
+/**
+ * The map's image as a texture, one load per URL (a preload and the
+ * renderer's own load share it). Fetched and decoded straight away
+ * (createImageBitmap decodes off the main thread) rather than through
+ * PixiJS's Assets, whose first use waits for its image-format detection:
+ * that held the background's request back by 100-200 ms.
+ */
 function loadBackgroundTexture(url: string): Promise<Texture> {
-  // Assets keeps one promise per URL: a preload and the renderer's own load share it.
-  return Assets.load<Texture>({ src: url, parser: "texture" } as never);
+  let p = backgrounds.get(url);
+  if (!p) {
+    p = fetch(url)
+      .then((res) => {
+        if (!res.ok) throw new Error(`${res.status} ${res.statusText}`);
+        return res.blob();
+      })
+      .then((blob) => decodeImage(blob))
+      .then((image) => new Texture({ source: new ImageSource({ resource: image }) }));
+    p.catch(() => backgrounds.delete(url)); // a later load tries again
+    backgrounds.set(url, p);
+  }
+  return p;
 }
 
 /**
@@ -238,6 +277,10 @@ export class MapRenderer {
       this.viewport.resize(w, h);
       this.requestRender();
     });
+    // Let what the network brought meanwhile (the map's data, starting its
+    // image's download) run before the warm-up's wait on WebGL.
+    await nextTask();
+    this.warmUp();
     this.store.subscribe((c) => this.onChange(c));
     this.onChange({ kind: "map" });
     this.ticker.autoStart = false;
@@ -260,6 +303,37 @@ export class MapRenderer {
       this.app.canvas.addEventListener(kind, () => this.loop.wake(), { passive: true });
     }
     this.loop.start();
+  }
+
+  /**
+   * Work the first frame would otherwise wait for, done while the map's
+   * data and image download: the label glyph atlas, and one tiny render
+   * with every kind of shader the map uses (sprites, shapes, the
+   * darkness), so that WebGL compiles them now. On a CPU renderer a
+   * first compile blocked the first frame for a second or more.
+   */
+  private warmUp(): void {
+    installLabelFont();
+    const target = RenderTexture.create({ width: 4, height: 4 });
+    const scene = new Container();
+    // Small shapes are batched with sprites; large ones (the darkness
+    // mask's polygons, the grid) are drawn by a shader of their own.
+    const large = new Graphics().rect(0, 0, 2, 2).fill(0xffffff);
+    large.context.batchMode = "no-batch";
+    scene.addChild(new Sprite(Texture.WHITE), new Graphics().rect(0, 0, 2, 2).fill(0xffffff), large, this.vision.warmUpMesh());
+    try {
+      this.app.renderer.render({ container: scene, target, clear: true });
+    } catch {
+      /* only a head start: the real frames draw the same */
+    }
+    scene.destroy({ children: true });
+    target.destroy(true);
+  }
+
+  /** Sizes the canvas to its element now (the page around it changed). */
+  fitToElement(): void {
+    this.app.resize();
+    this.requestRender();
   }
 
   /** Asks for a frame; callers never render themselves. */
@@ -503,7 +577,16 @@ export class MapRenderer {
       this.background.addChild(s);
       // The plain floor under an opaque image that covers the map is never
       // seen, yet it cost a full-screen pass every frame on a CPU renderer.
-      base.visible = !(covers(tex, scale, map) && !map.video && isOpaque(tex));
+      // Finding out reads the image's pixels back (a wait on the GPU), so it
+      // is done after the first frame with the image, not before it.
+      if (covers(tex, scale, map) && !map.video) {
+        this.idle().then(() => {
+          if (this.bgKey === key && isOpaque(tex)) {
+            base.visible = false;
+            this.requestRender();
+          }
+        });
+      }
       this.backgroundLoaded = true;
       performance.mark("companion:background-loaded");
       this.requestRender();

@@ -35,7 +35,8 @@ const labelFont = "companion-token-label";
 const labelFontSize = 52;
 let labelFontReady = false;
 
-function labelText(): BitmapText {
+/** Draws the label glyph atlas now (the renderer does it while the map's data downloads). */
+export function installLabelFont(): void {
   if (!labelFontReady) {
     BitmapFont.install({
       name: labelFont,
@@ -46,6 +47,10 @@ function labelText(): BitmapText {
     });
     labelFontReady = true;
   }
+}
+
+function labelText(): BitmapText {
+  installLabelFont();
   return new BitmapText({ text: "", style: { fontFamily: labelFont, fontSize: 26 } });
 }
 
