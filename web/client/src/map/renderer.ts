@@ -7,7 +7,7 @@
 // Rendering is on demand: a frame is drawn only when something changed
 // (an event, a viewport move, an animation), which keeps phones cool and
 // leaves the CPU to the rest of the page.
-import { Application, Container, Graphics, ImageSource, RenderTexture, Sprite, Texture, Ticker, VideoSource } from "pixi.js";
+import { Application, Container, Graphics, RenderTexture, Sprite, Texture, Ticker } from "pixi.js";
 import { Viewport } from "pixi-viewport";
 import type { Change, Store } from "../state/store";
 import type { MapData, Movement, Token } from "../types";
@@ -21,7 +21,11 @@ import { FogLayer } from "./fog";
 import { DragController } from "./drag";
 import { FrameLoop } from "./frameloop";
 import { QualityGovernor, qualityKey, readStoredQuality } from "./quality";
-import { capTexture, setTextureLimit, textureLimit } from "./textures";
+import { setTextureLimit, textureLimit } from "./textures";
+import { BackgroundLayer, nextTask } from "./background";
+import { ScreenCache } from "./screencache";
+
+export { nextTask, preloadBackground } from "./background";
 
 export interface RendererOptions {
   /**
@@ -70,110 +74,24 @@ function storage(): Storage | null {
   }
 }
 
-/** Whether a background texture at `scale` covers the whole map. */
-function covers(tex: Texture, scale: number, map: MapData): boolean {
-  return tex.width * scale >= (map.width || 1000) - 0.5 && tex.height * scale >= (map.height || 1000) - 0.5;
-}
-
-/**
- * Whether an image has no transparent pixel, judged from a copy at most
- * 256 pixels a side drawn with area averaging (a transparent patch lowers
- * the alpha of the pixel it falls in). Unreadable images count as not opaque.
- */
-function isOpaque(tex: Texture): boolean {
-  const img = tex.source.resource as CanvasImageSource | undefined;
-  if (!img) return false;
-  try {
-    const k = Math.min(1, 256 / Math.max(tex.width, tex.height));
-    const w = Math.max(1, Math.round(tex.width * k)), h = Math.max(1, Math.round(tex.height * k));
-    const c = document.createElement("canvas");
-    c.width = w;
-    c.height = h;
-    const ctx = c.getContext("2d", { willReadFrequently: true })!;
-    ctx.imageSmoothingQuality = "high";
-    ctx.drawImage(img, 0, 0, w, h);
-    const px = ctx.getImageData(0, 0, w, h).data;
-    for (let i = 3; i < px.length; i += 4) if (px[i] !== 255) return false;
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-function backgroundURL(src: string): string {
-  return /^(https?:|data:|blob:|\/)/i.test(src) ? src : "/" + src;
-}
-
-/** Resolves in a task of its own: what waits on the main thread runs first. */
-export function nextTask(): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, 0));
-}
-
-const backgrounds = new Map<string, Promise<Texture>>();
-
-/** A decoded image: off the main thread where the browser can, else an <img> decoded before use. */
-async function decodeImage(blob: Blob): Promise<ImageBitmap | HTMLImageElement> {
-  if (typeof createImageBitmap === "function") return createImageBitmap(blob);
-  const img = new Image();
-  const url = URL.createObjectURL(blob);
-  try {
-    img.src = url;
-    await img.decode();
-    return img;
-  } finally {
-    URL.revokeObjectURL(url);
-  }
-}
-
-/**
- * The map's image as a texture, one load per URL (a preload and the
- * renderer's own load share it). Fetched and decoded straight away
- * (createImageBitmap decodes off the main thread) rather than through
- * PixiJS's Assets, whose first use waits for its image-format detection:
- * that held the background's request back by 100-200 ms.
- */
-function loadBackgroundTexture(url: string): Promise<Texture> {
-  let p = backgrounds.get(url);
-  if (!p) {
-    p = fetch(url)
-      .then((res) => {
-        if (!res.ok) throw new Error(`${res.status} ${res.statusText}`);
-        return res.blob();
-      })
-      .then((blob) => decodeImage(blob))
-      .then((image) => new Texture({ source: new ImageSource({ resource: image }) }));
-    p.catch(() => backgrounds.delete(url)); // a later load tries again
-    backgrounds.set(url, p);
-  }
-  return p;
-}
-
-/**
- * Starts downloading and decoding a map's background image before the
- * renderer needs it (while WebGL starts up): the map is drawn as soon as
- * both are ready instead of one after the other. Videos start with the map.
- */
-export function preloadBackground(map: MapData | null | undefined): void {
-  if (!map || map.video || !map.image) return;
-  loadBackgroundTexture(backgroundURL(map.image)).catch(() => {
-    /* the renderer's own load reports it */
-  });
-}
-
 export class MapRenderer {
   app!: Application;
   viewport!: Viewport;
   frames = 0;
   lastError: string | null = null;
-  backgroundLoaded = false;
   readonly views = new Map<string, TokenView>();
   private ticker = new Ticker();
   private loop!: FrameLoop;
+  private screen!: ScreenCache;
   /** The map's quality on this device (quality.ts). */
   quality!: QualityGovernor;
   private dirty = true;
   private idlers: (() => void)[] = [];
-  private background = new Container();
+  private background = new BackgroundLayer({
+    requestRender: () => this.requestRender(),
+    afterFrame: () => this.idle(),
+    failed: (message) => (this.lastError = message),
+  });
   private floorTiles = new Container();
   private grid = new Graphics();
   private gridMask = new Graphics(); // hexes stop at the map's edge
@@ -191,9 +109,7 @@ export class MapRenderer {
   private focus = new Graphics();
   /** Drawn above everything, never hit: the GM view's frames, walls and light radii. */
   readonly gmLayer = new Container();
-  private bgKey = "";
   private shownMapId: string | null = null;
-  private video: HTMLVideoElement | null = null;
   private visionDue = false;
   private areas: VisionAreas | null = null;
   private lastViewportSent = 0;
@@ -256,6 +172,7 @@ export class MapRenderer {
     // batches each frame (the cost of a pan grew with the token count).
     this.viewport.enableRenderGroup();
     this.app.stage.addChild(this.viewport);
+    this.screen = new ScreenCache(this.app.stage, this.viewport);
     this.viewport.addChild(this.background, this.floorTiles, this.grid, this.mapTiles, this.drawings, this.effects, this.measures,
       this.objectTiles, this.markers, this.tokenLayer, this.overlay, this.vision, this.fog, this.doors, this.focus, this.gmLayer);
     this.tokenLayer.sortableChildren = true;
@@ -295,7 +212,7 @@ export class MapRenderer {
         Ticker.system.update(now);
         return this.tick();
       },
-      pending: () => this.dirty || this.viewport.dirty || this.idlers.length > 0 || this.vision.settling || (!!this.video && !this.video.paused),
+      pending: () => this.dirty || this.viewport.dirty || this.idlers.length > 0 || this.vision.settling || (!!this.background.video && !this.background.video.paused),
       interval: (ms, now) => this.measured(ms, now),
     });
     // Input on the map may start a pan, a zoom or a drag: frames at once.
@@ -334,6 +251,11 @@ export class MapRenderer {
   fitToElement(): void {
     this.app.resize();
     this.requestRender();
+  }
+
+  /** Whether the map's background shows (or the map has none). */
+  get backgroundLoaded(): boolean {
+    return this.background.loaded;
   }
 
   /** Asks for a frame; callers never render themselves. */
@@ -412,17 +334,19 @@ export class MapRenderer {
     }
     if (this.visionDue) this.redrawVision();
     else for (const v of moved) this.judgeVisible(v);
-    if (this.viewport.dirty) {
-      this.viewport.dirty = false;
-      this.dirty = true;
-    }
-    if (this.video && !this.video.paused) this.dirty = true;
+    const viewMoved = this.viewport.dirty;
+    this.viewport.dirty = false;
+    if (this.background.video && !this.background.video.paused) this.dirty = true;
     if (this.vision.needsSettle(now)) this.dirty = true; // the darkness at full size again
-    if (!this.dirty && !moving) return false;
+    const changed = this.dirty || moving;
+    if (!changed && !viewMoved) return false;
     this.dirty = false;
     try {
-      this.vision.bake(this.app.renderer, now);
-      this.app.render();
+      if (changed) {
+        this.screen.invalidate();
+        this.vision.bake(this.app.renderer, now);
+        this.app.render();
+      } else this.panFrame();
       this.frames++;
     } catch (err) {
       this.lastError = "render: " + (err as Error).message;
@@ -431,6 +355,20 @@ export class MapRenderer {
     this.idlers = [];
     for (const f of idlers) f();
     return true;
+  }
+
+  /** A frame in which only the view moved: replayed from the last one when it can be (screencache.ts). */
+  private panFrame(): void {
+    const r = this.app.renderer;
+    const view = { x: this.viewport.x, y: this.viewport.y, scale: this.viewport.scale.x };
+    if (this.screen.replay(r, view)) return;
+    if (this.screen.capture(r, view, r.screen.width, r.screen.height, r.background.color, textureLimit())) return;
+    this.app.render();
+  }
+
+  /** Frames drawn from the saved frame while panning (the test hook reports them). */
+  get replayedFrames(): number {
+    return this.screen.replays;
   }
 
   // ---- store changes -------------------------------------------------------
@@ -496,7 +434,7 @@ export class MapRenderer {
     }
     this.shownMapId = map?.id ?? null;
     if (!map) {
-      this.clearBackground();
+      this.background.clear();
       this.grid.clear();
       this.vision.visible = false;
       this.fog.visible = false;
@@ -504,9 +442,9 @@ export class MapRenderer {
       return;
     }
     const w = map.width || 1000, h = map.height || 1000;
-    const first = this.viewport.worldWidth !== w || this.viewport.worldHeight !== h || this.bgKey.split("|")[0] !== map.id;
+    const first = this.viewport.worldWidth !== w || this.viewport.worldHeight !== h || this.background.mapId !== map.id;
     this.viewport.resize(this.el.clientWidth, this.el.clientHeight, w, h);
-    this.drawBackground(map);
+    this.background.show(map);
     drawGrid(this.grid, map);
     // Hexes and corner marks overrun the map's edge and need the mask; square
     // lines stop at it by themselves, and a stencil mask costs a frame
@@ -546,70 +484,6 @@ export class MapRenderer {
         drawMarkers(this.markers, map.markers ?? []);
         return;
     }
-  }
-
-  private clearBackground(): void {
-    this.background.removeChildren().forEach((c) => c.destroy());
-    this.video?.pause();
-    this.video = null;
-    this.bgKey = "";
-    this.backgroundLoaded = false;
-  }
-
-  private drawBackground(map: MapData): void {
-    const src = map.video || map.image || "";
-    const key = `${map.id}|${src}|${map.scale ?? 1}|${map.width}x${map.height}`;
-    if (key === this.bgKey) return;
-    this.clearBackground();
-    this.bgKey = key;
-    const base = new Graphics().rect(0, 0, map.width || 1000, map.height || 1000).fill({ color: 0x2a2d33 });
-    this.background.addChild(base);
-    if (!src) {
-      this.backgroundLoaded = true;
-      return;
-    }
-    const url = backgroundURL(src);
-    const scale = map.scale && map.scale > 0 ? map.scale : 1;
-    const place = (tex: Texture) => {
-      if (this.bgKey !== key) return;
-      const s = new Sprite(capTexture(tex));
-      s.scale.set(scale);
-      this.background.addChild(s);
-      // The plain floor under an opaque image that covers the map is never
-      // seen, yet it cost a full-screen pass every frame on a CPU renderer.
-      // Finding out reads the image's pixels back (a wait on the GPU), so it
-      // is done after the first frame with the image, not before it.
-      if (covers(tex, scale, map) && !map.video) {
-        this.idle().then(() => {
-          if (this.bgKey === key && isOpaque(tex)) {
-            base.visible = false;
-            this.requestRender();
-          }
-        });
-      }
-      this.backgroundLoaded = true;
-      performance.mark("companion:background-loaded");
-      this.requestRender();
-    };
-    if (map.video) {
-      const v = document.createElement("video");
-      v.src = url;
-      v.muted = true;
-      v.loop = true;
-      v.playsInline = true;
-      v.crossOrigin = "anonymous";
-      v.addEventListener("loadeddata", () => {
-        place(new Texture({ source: new VideoSource({ resource: v, autoPlay: true }) }));
-        v.play().catch(() => {});
-      }, { once: true });
-      v.addEventListener("error", () => (this.lastError = "background video failed to load: " + url), { once: true });
-      this.video = v;
-      return;
-    }
-    loadBackgroundTexture(url).then(place, (err: Error) => {
-      this.lastError = "background image failed to load: " + url + (err?.message ? ` (${err.message})` : "");
-      this.requestRender();
-    });
   }
 
   // ---- tokens ----------------------------------------------------------------
@@ -804,7 +678,7 @@ export class MapRenderer {
     }
     if (name === "mapVideoControlUpdated") {
       // The host plays, pauses and seeks a video background for everyone.
-      const v = this.video;
+      const v = this.background.video;
       if (!v) return;
       const time = Number(d.time);
       if (Number.isFinite(time) && Math.abs(v.currentTime - time) > 0.5) v.currentTime = time;
