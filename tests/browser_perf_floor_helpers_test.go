@@ -229,7 +229,7 @@ func (tr *browserTrace) stop() []traceEvent {
 	}))
 	select {
 	case <-tr.done:
-	case <-time.After(30 * time.Second):
+	case <-time.After(120 * time.Second):
 		tr.p.t.Fatalf("page %s: the trace did not complete", tr.p.name)
 	}
 	tr.mu.Lock()

@@ -12,11 +12,14 @@
 // and end, a middle-button pan, frames drawn only when something changed.
 // Left out, on purpose: vision, fog, doors, labels, panels, glides, every
 // other event. What the client costs above this page is what it adds.
+// Like the client, it asks for an animation frame only when it has
+// something to draw (PixiJS's own system ticker included): a page that
+// asks for every frame would spin with --disable-frame-rate-limit.
 //
 // It answers the subset of window.companionDebug the benchmark reads
 // (state, mapToScreen, screenToMap, isVisibleAt, idle), so one Go helper
 // drives both pages.
-import { Application, Assets, Container, Graphics, Sprite, Texture, type FederatedPointerEvent } from "pixi.js";
+import { Application, Assets, Container, Graphics, Sprite, Texture, Ticker, type FederatedPointerEvent } from "pixi.js";
 
 interface FloorToken {
   id: string;
@@ -53,6 +56,27 @@ let map: MapInfo | null = null;
 let backgroundLoaded = false;
 let frames = 0;
 let dirty = true;
+let scheduled = false;
+
+/** Asks for a frame: one animation frame draws it (none is asked for while nothing changes). */
+function requestRender(): void {
+  dirty = true;
+  if (scheduled) return;
+  scheduled = true;
+  requestAnimationFrame(loop);
+}
+
+function loop(): void {
+  scheduled = false;
+  if (!dirty) return;
+  dirty = false;
+  Ticker.system.update(); // PixiJS's pointer-over checks, in our frames only
+  app.render();
+  frames++;
+  const done = idlers;
+  idlers = [];
+  for (const f of done) f();
+}
 let idlers: (() => void)[] = [];
 let socketState = "connecting";
 let ws: WebSocket | null = null;
@@ -140,7 +164,7 @@ function dragTo(clientX: number, clientY: number, draw: boolean): void {
   drag.y = p.y + drag.dy;
   if (draw) {
     drag.tok.sprite.position.set(drag.x, drag.y);
-    dirty = true;
+    requestRender();
   }
   scheduleControl();
 }
@@ -157,7 +181,7 @@ function endDrag(): void {
   d.tok.x = x;
   d.tok.y = y;
   d.tok.sprite.position.set(x, y);
-  dirty = true;
+  requestRender();
 }
 
 // ---- the middle-button pan ------------------------------------------------
@@ -177,7 +201,7 @@ function installInput(): void {
       world.y += e.clientY - pan.y;
       pan.x = e.clientX;
       pan.y = e.clientY;
-      dirty = true;
+      requestRender();
     }
     if (drag && e.pointerId === drag.pointerId) dragTo(e.clientX, e.clientY, true);
   });
@@ -218,7 +242,7 @@ function onMessage(ev: MessageEvent): void {
     if (state === "cancel") tok.sprite.position.set(tok.x, tok.y);
     else tok.sprite.position.set(d.x, d.y);
   } else return;
-  dirty = true;
+  requestRender();
 }
 
 function connect(): void {
@@ -245,18 +269,9 @@ async function start(): Promise<void> {
   app.stage.addChild(world);
   app.stage.eventMode = "static";
   installInput();
-  const loop = () => {
-    if (dirty) {
-      dirty = false;
-      app.render();
-      frames++;
-      const done = idlers;
-      idlers = [];
-      for (const f of done) f();
-    }
-    requestAnimationFrame(loop);
-  };
-  requestAnimationFrame(loop);
+  Ticker.system.autoStart = false;
+  Ticker.system.stop();
+  requestRender();
 
   map = (await snapshot).map as MapInfo;
   connect();
@@ -290,7 +305,7 @@ async function start(): Promise<void> {
     background.addChild(bg);
   }
   backgroundLoaded = true;
-  dirty = true;
+  requestRender();
 }
 
 // ---- the test hook ----------------------------------------------------------
@@ -318,8 +333,9 @@ async function start(): Promise<void> {
     return true;
   },
   idle(): Promise<void> {
-    dirty = true;
-    return new Promise((resolve) => idlers.push(resolve));
+    const done = new Promise<void>((resolve) => idlers.push(resolve));
+    requestRender();
+    return done;
   },
 };
 
