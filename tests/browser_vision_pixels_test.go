@@ -8,6 +8,7 @@ package tests
 
 import (
 	"fmt"
+	"image"
 	"image/color"
 	"math"
 	"testing"
@@ -15,9 +16,9 @@ import (
 )
 
 // darknessScene is the demo map with only Brannoc (a light of 10 ft
-// bright, 25 ft dim, no darkvision, no tint) in the west room, the east
+// bright, 25 ft dim, no darkvision, a tint or none) in the west room, the east
 // room behind the closed door, no other light, at daylight 0.2.
-func darknessScene(t *testing.T, lineOfSight bool) string {
+func darknessScene(t *testing.T, lineOfSight bool, tinted bool) string {
 	return demoSystem(t, func(maps []map[string]any, screen map[string]any) {
 		m := maps[0]
 		var kept []any
@@ -28,6 +29,10 @@ func darknessScene(t *testing.T, lineOfSight bool) string {
 			v := tok["vision"].(map[string]any)
 			v["dark"] = false
 			v["lightOpacity"] = 0.0
+			if tinted {
+				v["lightOpacity"] = 0.4 // tint alpha min(0.35, 0.4 x 0.35) = 0.14
+				v["lightColor"] = "#ffcc88"
+			}
 			v["lightRadiusMin"] = 10.0
 			v["lightRadiusMax"] = 25.0
 			kept = append(kept, tok)
@@ -63,23 +68,40 @@ func darknessAt(zone string) (keep float64, add color.RGBA) {
 
 // TestPlayerClientDarknessShades: bright light shows the map as it is,
 // dim light darkens it by 36%, unlit sight by 72%, and what the party
-// cannot see (behind the closed door) is black.
+// cannot see (behind the closed door) is black. With a light colour, the
+// light's tint is added to the map under the darkness, within its dim
+// radius.
 func TestPlayerClientDarknessShades(t *testing.T) {
-	lit := StartServer(t, ServerOptions{Args: []string{"--system", darknessScene(t, true)}})
-	plain := StartServer(t, ServerOptions{Args: []string{"--system", darknessScene(t, false)}})
+	plain := StartServer(t, ServerOptions{Args: []string{"--system", darknessScene(t, false, false)}})
 	// The side panels closed (remembered per device), so that more of the map shows.
 	closed := `localStorage.setItem("companion.panel.chat", "0"); localStorage.setItem("companion.panel.initiative", "0")`
-	p := openPlayerWith(t, lit, "Dark", closed)
 	ref := openPlayerWith(t, plain, "Plain", closed)
-	p.waitFor("the party's polygon", `window.companionDebug.state().vision.polygons > 0`, 20*time.Second)
-	p.idle()
-	shot := saveScreenshot(t, p, "line-of-sight")
 	refShot := saveScreenshot(t, ref, "no-line-of-sight")
-	if p.state().Viewport != ref.state().Viewport {
-		t.Fatalf("the two pages show the map differently: %+v vs %+v", p.state().Viewport, ref.state().Viewport)
+	for _, tinted := range []bool{false, true} {
+		name := map[bool]string{false: "untinted", true: "tinted"}[tinted]
+		t.Run(name, func(t *testing.T) {
+			lit := StartServer(t, ServerOptions{Args: []string{"--system", darknessScene(t, true, tinted)}})
+			p := openPlayerWith(t, lit, "Dark "+name, closed)
+			p.waitFor("the party's polygon", `window.companionDebug.state().vision.polygons > 0`, 20*time.Second)
+			p.idle()
+			shot := saveScreenshot(t, p, "line-of-sight-"+name)
+			if p.state().Viewport != ref.state().Viewport {
+				t.Fatalf("the two pages show the map differently: %+v vs %+v", p.state().Viewport, ref.state().Viewport)
+			}
+			checkDarkness(t, p, shot, refShot, tinted)
+		})
 	}
+}
+
+// checkDarkness compares shot (line of sight on) with ref (off) at cell
+// centres of each zone around Brannoc.
+func checkDarkness(t *testing.T, p *browserPage, shot, refShot image.Image, tinted bool) {
 	const bx, by = 245.0, 385.0 // Brannoc
 	const ppu = 70.0 / 5
+	tint := [3]float64{}
+	if tinted {
+		tint = [3]float64{255 * 0.14, 204 * 0.14, 136 * 0.14} // #ffcc88 at 0.14, added
+	}
 	counts := map[string]int{}
 	var bad []string
 	for y := 105.0; y <= 875; y += 70 {
@@ -110,10 +132,16 @@ func TestPlayerClientDarknessShades(t *testing.T) {
 				continue
 			}
 			keep, add := darknessAt(zone)
+			lit := [3]float64{float64(base.R), float64(base.G), float64(base.B)}
+			if zone != "unlit" && zone != "blind" {
+				for i := range lit {
+					lit[i] = math.Min(255, lit[i]+tint[i])
+				}
+			}
 			want := color.RGBA{
-				uint8(math.Round(float64(base.R)*keep)) + add.R,
-				uint8(math.Round(float64(base.G)*keep)) + add.G,
-				uint8(math.Round(float64(base.B)*keep)) + add.B, 255}
+				uint8(math.Round(lit[0]*keep)) + add.R,
+				uint8(math.Round(lit[1]*keep)) + add.G,
+				uint8(math.Round(lit[2]*keep)) + add.B, 255}
 			counts[zone]++
 			if colourDistance(got, want) > 12 {
 				bad = append(bad, fmt.Sprintf("%s at %v,%v: %v, want %v (no darkness: %v)", zone, x, y, got, want, base))

@@ -5,7 +5,7 @@
 //     undim alone, in dim light, half of it);
 //   - blind: everywhere outside the party's sight (black, or the fog's
 //     0.7 when fog of war remembers what was seen).
-// A light tint is added where lights shine.
+// A light tint is added where lights shine, under the darkness.
 //
 // How, and why so (a CPU renderer, SwiftShader or a weak phone GPU, pays
 // for every pixel of every pass):
@@ -19,8 +19,11 @@
 //     into the three layers' colour in its fragment shader, with exactly
 //     the "over" compositing of the layers; outside the map the mask is
 //     empty, so all three layers apply there, as they always did.
-//   - Nothing is baked when the polygons did not change (sameDarkness),
-//     and the tint's geometry is rebuilt only when the tints changed.
+//   - The lights' tints are baked beside it, at the same size, into a
+//     second small texture (each light's colour added), and the same quad
+//     adds them under the darkness: drawn directly, a tint was a pass of
+//     its own over its lights' areas each frame (a fifth of a drag frame).
+//   - Nothing is baked when neither the polygons nor the tints changed.
 //   - While the polygons keep changing (a party token dragged, a stream
 //     of moves), the mask is baked at half its side, a quarter of the
 //     texels: softer shadow edges while they move, baked again at full
@@ -57,11 +60,16 @@ const fragment = `
 precision mediump float;
 varying vec2 vUV;
 uniform sampler2D uMask;
+uniform sampler2D uTint;
 uniform vec4 uLayers; // alphas: unlit, undim, blind; unused
 uniform vec4 uDark;   // rgb: colour of unlit and undim (blind is black)
 void main() {
   vec3 m = vec3(0.0);
-  if (vUV.x >= 0.0 && vUV.x <= 1.0 && vUV.y >= 0.0 && vUV.y <= 1.0) m = texture2D(uMask, vUV).rgb;
+  vec3 tint = vec3(0.0); // premultiplied, added under the darkness
+  if (vUV.x >= 0.0 && vUV.x <= 1.0 && vUV.y >= 0.0 && vUV.y <= 1.0) {
+    m = texture2D(uMask, vUV).rgb;
+    tint = texture2D(uTint, vUV).rgb;
+  }
   float a1 = uLayers.x * (1.0 - m.g);
   float a2 = uLayers.y * (1.0 - m.b);
   float a3 = uLayers.z * (1.0 - m.r);
@@ -71,12 +79,13 @@ void main() {
   a = a2 + a * (1.0 - a2);
   c = c * (1.0 - a3);
   a = a3 + a * (1.0 - a3);
-  gl_FragColor = vec4(c, a);
+  gl_FragColor = vec4(c + tint * (1.0 - a), a);
 }`;
 
-/** A mask texture and how map points map onto it. */
+/** A mask texture, its tint texture, and how map points map onto them. */
 interface Mask {
   texture: RenderTexture;
+  tint: RenderTexture;
   /** Texels per map pixel. */
   k: number;
   /** Map pixels to texture coordinates. */
@@ -87,11 +96,13 @@ function makeMask(mw: number, mh: number, side: number): Mask {
   const k = Math.min(1, side / Math.max(1, mw, mh));
   const tw = Math.max(1, Math.ceil(mw * k)), th = Math.max(1, Math.ceil(mh * k));
   const texture = RenderTexture.create({ width: tw, height: th, resolution: 1 });
-  return { texture, k, uvScale: new Float32Array([k / tw, k / th]) };
+  const tint = RenderTexture.create({ width: tw, height: th, resolution: 1 });
+  return { texture, tint, k, uvScale: new Float32Array([k / tw, k / th]) };
 }
 
 export class VisionLayer extends Container {
-  private tintLayer = new Graphics();
+  private tintScene = new Container(); // rendered into the tint texture
+  private tintFill = new Graphics();
   private maskScene = new Container(); // rendered into the mask, never shown
   private sightFill = new Graphics();
   private dimFill = new Graphics();
@@ -115,8 +126,8 @@ export class VisionLayer extends Container {
 
   constructor() {
     super();
-    this.tintLayer.blendMode = "add";
-    this.addChild(this.tintLayer);
+    this.tintFill.blendMode = "add";
+    this.tintScene.addChild(this.tintFill);
     for (const g of [this.sightFill, this.dimFill, this.brightFill]) g.blendMode = "add";
     this.maskScene.addChild(this.sightFill, this.dimFill, this.brightFill);
   }
@@ -127,6 +138,7 @@ export class VisionLayer extends Container {
       gl: { vertex, fragment, name: "companion-darkness" },
       resources: {
         uMask: Texture.WHITE.source,
+        uTint: Texture.WHITE.source,
         darkness: {
           uLayers: { value: new Float32Array(4), type: "vec4<f32>" },
           uDark: { value: new Float32Array(4), type: "vec4<f32>" },
@@ -146,13 +158,7 @@ export class VisionLayer extends Container {
       this.layersKey = "";
       this.polysKey = null;
       this.tintsKey = null;
-      this.tintLayer.clear();
       return;
-    }
-    if (!this.tintsKey || !sameTints(this.tintsKey, a.tints)) {
-      this.tintsKey = a.tints;
-      this.tintLayer.clear();
-      for (const t of a.tints) this.tintLayer.poly(t.poly, true).fill({ color: t.color, alpha: Math.min(0.35, t.alpha * 0.35) });
     }
     const mw = map.width ?? 0, mh = map.height ?? 0;
     const dark = (1 - a.daylight) * 0.9;
@@ -163,8 +169,11 @@ export class VisionLayer extends Container {
       this.polysKey = null;
       this.makeLayers(mw, mh, dark, blindAlpha, side);
     }
-    if (this.polysKey && sameDarkness(this.polysKey, a)) return;
+    if (this.polysKey && sameDarkness(this.polysKey, a) && this.tintsKey && sameTints(this.tintsKey, a.tints)) return;
     this.polysKey = a;
+    this.tintsKey = a.tints;
+    this.tintFill.clear();
+    for (const t of a.tints) this.tintFill.poly(t.poly, true).fill({ color: t.color, alpha: Math.min(0.35, t.alpha * 0.35) });
     const fill = (g: Graphics, polys: number[][], color: number) => {
       g.clear();
       for (const p of polys) if (p.length >= 6) g.poly(p, true);
@@ -195,6 +204,7 @@ export class VisionLayer extends Container {
         gl: { vertex, fragment, name: "companion-darkness" },
         resources: {
           uMask: this.full.texture.source,
+          uTint: this.full.tint.source,
           darkness: {
             uLayers: { value: layers, type: "vec4<f32>" },
             uDark: { value: colour, type: "vec4<f32>" },
@@ -214,7 +224,10 @@ export class VisionLayer extends Container {
       this.quad!.geometry = quadGeometry(-pad, -pad, mw + pad, mh + pad);
       was.destroy();
     }
-    for (const m of old) m?.texture.destroy(true);
+    for (const m of old) {
+      m?.texture.destroy(true);
+      m?.tint.destroy(true);
+    }
   }
 
   /** Points the quad at mask m. */
@@ -222,6 +235,7 @@ export class VisionLayer extends Container {
     this.shown = m;
     if (!this.shader) return;
     this.shader.resources.uMask = m.texture.source;
+    this.shader.resources.uTint = m.tint.source;
     const u = this.shader.resources.darkness;
     u.uniforms.uUVScale = m.uvScale;
     u.update();
@@ -256,6 +270,8 @@ export class VisionLayer extends Container {
     this.due = null;
     this.maskScene.scale.set(m.k);
     renderer.render({ container: this.maskScene, target: m.texture, clear: true, clearColor: [0, 0, 0, 0] });
+    this.tintScene.scale.set(m.k);
+    renderer.render({ container: this.tintScene, target: m.tint, clear: true, clearColor: [0, 0, 0, 0] });
     if (m !== this.shown) this.show(m);
   }
 
