@@ -310,7 +310,6 @@ async function start(): Promise<void> {
 
 // ---- the test hook ----------------------------------------------------------
 
-(window as unknown as { __world: unknown }).__world = world;
 (window as unknown as { companionDebug: unknown }).companionDebug = {
   state() {
     return {
