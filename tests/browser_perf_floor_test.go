@@ -192,8 +192,8 @@ func floorPan(t *testing.T, b *benchBrowser, rounds int) []floorRow {
 			frames[kind].addRound(intervals, percentile(sortedCopy(intervals), 95))
 			gpu[kind].addRound(nil, used.GPU/n)
 			gpuTraced[kind].addRound(nil, traced/n)
-			t.Logf("round %d %s: %d frames drawn while panning, interval p50 %.1f p95 %.1f ms; GPU process CPU a frame: %.1f ms (/proc, all threads), %.1f ms (trace, top-level tasks)",
-				r+1, kind, drawn, percentile(sortedCopy(intervals), 50), percentile(sortedCopy(intervals), 95), used.GPU/n, traced/n)
+			t.Logf("round %d %s: %d frames drawn while panning, interval p50 %.1f p95 %.1f ms; GPU process CPU a frame: %.1f ms (/proc, all threads), %.1f ms (trace, top-level tasks)%s",
+				r+1, kind, drawn, percentile(sortedCopy(intervals), 50), percentile(sortedCopy(intervals), 95), used.GPU/n, traced/n, qualityNote(kind, p))
 			saveScreenshot(t, p, fmt.Sprintf("pan-%d-%s", r+1, kind))
 			closePage(p)
 		}
@@ -247,8 +247,8 @@ func floorDrag(t *testing.T, b *benchBrowser, rounds int) []floorRow {
 			drawn := bp.state().Frames - f0
 			warm[kind].addRound(all, percentile(sortedCopy(all), 50))
 			cpu[kind].addRound(nil, used.GPU/float64(max(1, drawn)))
-			t.Logf("round %d %s: drags 2-4: p50 %.0f, p95 %.0f, p99 %.0f ms over %d moves; B drew %d frames, GPU process %.1f ms CPU a frame of B (/proc)",
-				r+1, kind, percentile(sortedCopy(all), 50), percentile(sortedCopy(all), 95), percentile(sortedCopy(all), 99), len(all), drawn, used.GPU/float64(max(1, drawn)))
+			t.Logf("round %d %s: drags 2-4: p50 %.0f, p95 %.0f, p99 %.0f ms over %d moves; B drew %d frames, GPU process %.1f ms CPU a frame of B (/proc)%s",
+				r+1, kind, percentile(sortedCopy(all), 50), percentile(sortedCopy(all), 95), percentile(sortedCopy(all), 99), len(all), drawn, used.GPU/float64(max(1, drawn)), qualityNote(kind, a, bp))
 			closePage(a)
 			closePage(bp)
 		}
@@ -264,6 +264,22 @@ func floorDrag(t *testing.T, b *benchBrowser, rounds int) []floorRow {
 		{measure: "first drag after load, p50 of its moves", player: pf.pct(50), floor: ff.pct(50), pSpread: pf.pctSpread(50), fSpr: ff.pctSpread(50), unit: "ms", informational: true},
 		{measure: "GPU-process CPU per frame of B while dragging (/proc)", player: pc.median(), floor: fc.median(), pSpread: pc.spread(), fSpr: fc.spread(), unit: "ms", informational: true},
 	}
+}
+
+// qualityNote says at which quality level (web/client/src/map/quality.ts)
+// the player client's pages ended a measure: the client lowers it when its
+// frames run long, and the figures are those of the page as it adapted.
+func qualityNote(kind pageKind, pages ...*browserPage) string {
+	if kind != playerPage {
+		return ""
+	}
+	var levels []string
+	for _, p := range pages {
+		var q struct{ Level int }
+		p.evalInto(`window.companionDebug.state().quality`, &q)
+		levels = append(levels, fmt.Sprint(q.Level))
+	}
+	return "; quality level " + strings.Join(levels, "/")
 }
 
 // dragLatencies drags token id in page a from map x from to x to (at y)

@@ -101,6 +101,11 @@ func TestPlayerClientLowersQualityOnLongFrames(t *testing.T) {
 	if shown.Height > 48 || shown.Top < 0 || shown.Top > 200 {
 		t.Errorf("the notice is not one line near the top: %+v", shown)
 	}
+	var blur string
+	p.evalInto(`getComputedStyle(document.querySelector(".panel-body")).backdropFilter`, &blur)
+	if blur != "none" {
+		t.Errorf("at lowered quality the panels still blur the map under them (backdrop-filter %q)", blur)
+	}
 
 	// The next visit starts where this one ended, notice included.
 	p.navigate(srv.URL + "/client/")
@@ -114,6 +119,10 @@ func TestPlayerClientLowersQualityOnLongFrames(t *testing.T) {
 	q = p.quality()
 	if q.Lowered || !q.Pinned || q.Notice || q.Darkness != 1024 {
 		t.Errorf("after Restore full quality: %+v, want full quality, pinned, no notice, a 1024-texel darkness", q)
+	}
+	p.evalInto(`getComputedStyle(document.querySelector(".panel-body")).backdropFilter`, &blur)
+	if blur == "none" {
+		t.Errorf("at full quality again the panels do not blur the map under them")
 	}
 	// Pinned: slow frames lower nothing any more, on this device.
 	p.eval(`window.__slow = true`)

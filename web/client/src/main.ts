@@ -171,7 +171,10 @@ async function start(): Promise<void> {
     reducedMotion: () => reducedMotion.matches,
     userViewport: !profile.display,
     adaptQuality: true,
-    onQuality: (q) => notice?.update(q),
+    onQuality: (q) => {
+      notice?.update(q);
+      document.body.classList.toggle("quality-lowered", q.lowered);
+    },
   });
   await nextTask();
   table = mountTable({
@@ -190,6 +193,7 @@ async function start(): Promise<void> {
     // A display has no one at hand to read it: it lowers quality silently.
     if (!profile.display) notice = new QualityNotice(app, () => r.restoreQuality());
     notice?.update(r.quality);
+    document.body.classList.toggle("quality-lowered", r.quality.lowered);
   } catch (err) {
     lastError = "cannot draw the map (WebGL unavailable?): " + (err as Error).message;
     showNotice(lastError);
