@@ -7,10 +7,13 @@ package tests
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/chromedp/chromedp"
 )
 
 // quality mirrors companionDebug.state().quality.
@@ -226,4 +229,74 @@ func TestPlayerClientIdleMapStopsAnimationFrames(t *testing.T) {
 	p.waitFor("the map to go idle again", `!window.companionDebug.state().quality.animating`, 30*time.Second)
 	dragInPage(t, a, x, y, x+2*demoGrid, y, 10, nil)
 	p.waitFor("the moved token drawn", fmt.Sprintf(`window.companionDebug.state().tokens.some(t => t.id === %q && Math.abs(t.drawnX - %g) < 1)`, id, x+2*demoGrid), 20*time.Second)
+}
+
+// TestPlayerClientLowersCanvasResolutionNotText: on a screen of two
+// device pixels per CSS pixel, long frames lower the canvas's resolution
+// (fewer pixels to draw) and stop at one canvas pixel per CSS pixel; the
+// page's own text keeps the device's full resolution (it is not on the
+// canvas), and "Restore full quality" gives the canvas its two device
+// pixels back. The device starts where an earlier visit left it (level 2:
+// the darkness lowered, the canvas at 1.5), so that the test waits for one
+// step down, not three.
+func TestPlayerClientLowersCanvasResolutionNotText(t *testing.T) {
+	srv := StartServer(t, ServerOptions{})
+	// A small window: the frames are slow on purpose, their pixels need not be.
+	size := viewportSize{640, 400, false}
+	p := newPage(t, "Slow high-DPI tablet", size)
+	p.do(chromedp.EmulateViewport(size.Width, size.Height, chromedp.EmulateScale(2)))
+	p.addInitScript(rememberedPlayer("Slow high-DPI tablet"))
+	p.addInitScript(slowFrames)
+	p.addInitScript(`localStorage.setItem("companion.quality", JSON.stringify({level: 2}))`)
+	p.navigate(srv.URL + "/client/")
+	waitPlayerReady(t, p)
+	type canvasState struct {
+		Resolution, CanvasWidth, DPR, TitleFont float64
+		Title                                   string
+	}
+	read := func() canvasState {
+		var c canvasState
+		p.evalInto(`(() => {
+			const c = document.querySelector("#map canvas");
+			const title = document.getElementById("map-title");
+			return {Resolution: window.companionDebug.state().quality.resolution, CanvasWidth: c.width, DPR: window.devicePixelRatio,
+				TitleFont: parseFloat(getComputedStyle(title).fontSize), Title: title.textContent};
+		})()`, &c)
+		return c
+	}
+	start := read()
+	if start.DPR != 2 || start.Resolution != 1.5 || math.Abs(start.CanvasWidth-1.5*float64(size.Width)) > 4 {
+		t.Fatalf("a high-DPI device at level 2 does not draw its canvas at 1.5 device pixels per CSS pixel: %+v", start)
+	}
+	p.eval(`window.__slow = true`)
+	deadline := time.Now().Add(150 * time.Second)
+	for p.quality().Resolution > 1 {
+		if time.Now().After(deadline) {
+			t.Fatalf("90 ms frames did not lower the canvas's resolution: %+v", p.quality())
+		}
+		busyMap(p, 8)
+	}
+	// Still slow: more windows of long frames, and the canvas never goes under one pixel per CSS pixel.
+	for range 6 {
+		busyMap(p, 8) // two windows of frames at least
+	}
+	p.eval(`window.__slow = false`)
+	p.idle()
+	low := read()
+	q := p.quality()
+	t.Logf("at level 2 %+v; lowered %+v (%+v)", start, low, q)
+	if low.Resolution != 1 || low.CanvasWidth > float64(size.Width)+4 || low.CanvasWidth < float64(size.Width)-4 {
+		t.Errorf("lowered: canvas resolution %v, %v device pixels wide; want 1, %d (never under one per CSS pixel)", low.Resolution, low.CanvasWidth, size.Width)
+	}
+	if q.Darkness > 256 || !q.Notice {
+		t.Errorf("lowered to the last level, yet the darkness is %d texels (notice shown: %v)", q.Darkness, q.Notice)
+	}
+	if low.DPR != 2 || low.TitleFont != start.TitleFont || low.Title != start.Title {
+		t.Errorf("the page's text changed with the map's quality: %+v, was %+v", low, start)
+	}
+	p.clickElement("the restore button", `document.querySelector(".quality-notice:not([hidden]) .restore")`)
+	p.idle()
+	if back := read(); back.Resolution != 2 || back.CanvasWidth < 2*float64(size.Width)-4 {
+		t.Errorf("after Restore full quality the canvas is %+v, want two device pixels per CSS pixel", back)
+	}
 }
