@@ -9,7 +9,7 @@ package tests
 // the ratio player/floor next to its target. A measurement, never a timed
 // assertion: it runs only with COMPANION_BROWSER_PERF=1:
 //
-//	COMPANION_BROWSER_PERF=1 go test -run TestFloorBenchmark -v ./tests/
+//	COMPANION_BROWSER_PERF=1 go test -timeout 40m -run TestFloorBenchmark -v ./tests/
 //
 // COMPANION_FLOOR_ROUNDS (default 3) sets the rounds; COMPANION_FLOOR_FLAGS
 // picks the browser flag sets ("default", "unlimited" for
