@@ -13,7 +13,9 @@ package tests
 //
 // COMPANION_FLOOR_ROUNDS (default 3) sets the rounds; COMPANION_FLOOR_FLAGS
 // picks the browser flag sets ("default", "unlimited" for
-// --disable-frame-rate-limit; both when unset).
+// --disable-frame-rate-limit; both when unset); COMPANION_FLOOR_PROFILE=1
+// adds a JavaScript CPU profile of page B during the drags (the profile
+// costs time of its own: not for the figures).
 
 import (
 	"fmt"
@@ -230,6 +232,13 @@ func floorDrag(t *testing.T, b *benchBrowser, rounds int) []floorRow {
 			t.Logf("round %d %s: first drag after load: p50 %.0f, p99 %.0f, max %.0f ms (%d moves, %d never reached)",
 				r+1, kind, percentile(sortedCopy(lat), 50), percentile(sortedCopy(lat), 99), percentile(sortedCopy(lat), 100), len(lat), missed)
 			var all []float64
+			// COMPANION_FLOOR_PROFILE=1: where page B's main thread goes
+			// during the drags below (JavaScript CPU profile; build the
+			// client readable first, browser_perf_profile_test.go).
+			profiling := os.Getenv("COMPANION_FLOOR_PROFILE") != ""
+			if profiling {
+				startProfile(bp)
+			}
 			cpu0 := readBrowserCPUOf(b.dataDir)
 			f0 := bp.state().Frames
 			for i, to := range []float64{x, x + 5*demoGrid, x} {
@@ -245,6 +254,9 @@ func floorDrag(t *testing.T, b *benchBrowser, rounds int) []floorRow {
 			}
 			used := readBrowserCPUOf(b.dataDir).sub(cpu0)
 			drawn := bp.state().Frames - f0
+			if profiling {
+				profileSummary(t, fmt.Sprintf("round %d %s, page B during drags 2-4", r+1, kind), stopProfile(bp), 25)
+			}
 			warm[kind].addRound(all, percentile(sortedCopy(all), 50))
 			cpu[kind].addRound(nil, used.GPU/float64(max(1, drawn)))
 			t.Logf("round %d %s: drags 2-4: p50 %.0f, p95 %.0f, p99 %.0f ms over %d moves; B drew %d frames, GPU process %.1f ms CPU a frame of B (/proc)%s",
