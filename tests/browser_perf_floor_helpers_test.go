@@ -32,6 +32,10 @@ import (
 type benchBrowser struct {
 	ctx     context.Context
 	dataDir string
+	// noShots: take no screenshots (with --disable-frame-rate-limit a
+	// screenshot of a page drawing on demand waited for a frame past the
+	// page's time limit on a busy machine).
+	noShots bool
 }
 
 func startBenchBrowser(t *testing.T, extra ...chromedp.ExecAllocatorOption) *benchBrowser {

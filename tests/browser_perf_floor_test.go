@@ -112,6 +112,7 @@ func TestFloorBenchmark(t *testing.T) {
 		t.Run(fs.name, func(t *testing.T) {
 			loadBefore := machineLoad()
 			b := startBenchBrowser(t, fs.flags...)
+			b.noShots = fs.name != "default"
 			var rows []floorRow
 			rows = append(rows, floorStart(t, b, rounds)...)
 			rows = append(rows, floorPan(t, b, rounds)...)
@@ -196,7 +197,9 @@ func floorPan(t *testing.T, b *benchBrowser, rounds int) []floorRow {
 			gpuTraced[kind].addRound(nil, traced/n)
 			t.Logf("round %d %s: %d frames drawn while panning, interval p50 %.1f p95 %.1f ms; GPU process CPU a frame: %.1f ms (/proc, all threads), %.1f ms (trace, top-level tasks)%s",
 				r+1, kind, drawn, percentile(sortedCopy(intervals), 50), percentile(sortedCopy(intervals), 95), used.GPU/n, traced/n, qualityNote(kind, p))
-			saveScreenshot(t, p, fmt.Sprintf("pan-%d-%s", r+1, kind))
+			if !b.noShots {
+				saveScreenshot(t, p, fmt.Sprintf("pan-%d-%s", r+1, kind))
+			}
 			closePage(p)
 		}
 	}
