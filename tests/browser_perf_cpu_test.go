@@ -24,10 +24,12 @@ func (a browserCPU) sub(b browserCPU) browserCPU {
 	return browserCPU{GPU: a.GPU - b.GPU, All: a.All - b.All, ok: a.ok && b.ok}
 }
 
-// readBrowserCPU sums the CPU time of the processes whose command line
-// names the shared browser's profile folder, or descends from one.
-func readBrowserCPU() browserCPU {
-	dir := sharedBrowser.dataDir
+// readBrowserCPU is readBrowserCPUOf the shared browser.
+func readBrowserCPU() browserCPU { return readBrowserCPUOf(sharedBrowser.dataDir) }
+
+// readBrowserCPUOf sums the CPU time of the processes whose command line
+// names the browser profile folder dir, or descends from one.
+func readBrowserCPUOf(dir string) browserCPU {
 	if dir == "" {
 		return browserCPU{}
 	}

@@ -56,6 +56,13 @@ func TestPlayerClientMovingVisionFrameWork(t *testing.T) {
 		t.Fatalf("page B does not show token %s on a map with line of sight: the demo map changed", tokID)
 	}
 	b.eval(movingFrameWork(tokID))
+	// The darkness mask B shows during the drag (half size while the
+	// polygons stream, to bake a quarter of the texels).
+	b.eval(`(() => {
+		window.__shownSides = new Set();
+		const loop = () => { window.__shownSides.add(window.companionDebug.state().quality.darknessShown); if (!window.__stopSides) requestAnimationFrame(loop); };
+		requestAnimationFrame(loop);
+	})()`)
 	dragInPage(t, a, fromX, fromY, fromX+5*demoGrid, fromY, 30, nil)
 	b.waitFor("the drag to end in B", fmt.Sprintf(`window.companionDebug.state().tokens.some(t => t.id === %q && t.x !== %g)`, tokID, fromX), 20*time.Second)
 	b.idle()
@@ -76,6 +83,19 @@ func TestPlayerClientMovingVisionFrameWork(t *testing.T) {
 	}
 	t.Logf("%d frames of B with the party token moving: %.1f draw calls and %.1f stencil operations a frame",
 		moving, float64(draws)/float64(moving), float64(stencils)/float64(moving))
+	var sides struct {
+		During       []int
+		Full, AtRest int
+	}
+	b.waitFor("the darkness at full size again", `window.companionDebug.state().quality.darknessShown === window.companionDebug.state().quality.darkness`, 10*time.Second)
+	b.evalInto(`(() => { window.__stopSides = true; const q = window.companionDebug.state().quality; return {During: [...window.__shownSides], Full: q.darkness, AtRest: q.darknessShown}; })()`, &sides)
+	halved := false
+	for _, s := range sides.During {
+		halved = halved || (s > 0 && s <= sides.Full/2)
+	}
+	if !halved {
+		t.Errorf("while the party token moved, B's darkness mask was %v texels, never half of the full %d (baked at full size each move)", sides.During, sides.Full)
+	}
 	if stencils != 0 {
 		t.Errorf("frames in which a party token moved made %d stencil operations (%.1f a frame); want none (the darkness is cut by erasing, not masked)",
 			stencils, float64(stencils)/float64(moving))

@@ -10,13 +10,17 @@ import { join, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = dirname(fileURLToPath(import.meta.url));
+// COMPANION_BUILD_READABLE=1 keeps names and lines (no minifying) for a
+// profiler's eyes (tests/browser_perf_profile_test.go); never commit
+// such a build: CI's stale-bundle check rebuilds minified.
+const minify = process.env.COMPANION_BUILD_READABLE !== "1";
 const dist = join(root, "dist");
 mkdirSync(dist, { recursive: true });
 
 const result = await esbuild.build({
   entryPoints: [join(root, "src/main.ts")],
   bundle: true,
-  minify: true,
+  minify,
   format: "esm",
   target: ["es2022"],
   outfile: join(dist, "app.js"),
@@ -36,7 +40,7 @@ copyFileSync(join(root, "src/app.css"), join(dist, "app.css"));
 const gm = await esbuild.build({
   entryPoints: [join(root, "src/gm/main.ts")],
   bundle: true,
-  minify: true,
+  minify,
   format: "esm",
   target: ["es2022"],
   outfile: join(dist, "gm", "gm.js"),
@@ -48,6 +52,27 @@ const gm = await esbuild.build({
   define: { "process.env.NODE_ENV": '"production"' },
 });
 copyFileSync(join(root, "src/gm/gm.css"), join(dist, "gm", "gm.css"));
+
+// The floor benchmark's bare PixiJS page (floor/): built here so that it
+// uses the same PixiJS and esbuild as the client, but written to
+// tests/testdata/floor/, which only the tests serve (no listener of the
+// server has it; it is not embedded). Licence comments stay in the file.
+const floorOut = join(root, "..", "..", "tests", "testdata", "floor");
+mkdirSync(floorOut, { recursive: true });
+await esbuild.build({
+  entryPoints: [join(root, "floor/floor.ts")],
+  bundle: true,
+  minify,
+  format: "esm",
+  target: ["es2022"],
+  outfile: join(floorOut, "floor.js"),
+  legalComments: "eof",
+  sourcemap: false,
+  absWorkingDir: root,
+  logLevel: "warning",
+  define: { "process.env.NODE_ENV": '"production"' },
+});
+copyFileSync(join(root, "floor/floor.html"), join(floorOut, "floor.html"));
 
 // The packages whose code is in the bundle, from esbuild's list of inputs.
 const packages = new Map(); // name -> folder

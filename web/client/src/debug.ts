@@ -50,6 +50,11 @@ export function installDebug(ctx: DebugContext): void {
         vision: { lineOfSight: !!map?.lineOfSight, polygons: s.sights.size, fog: !!map?.fogOfWar },
         viewport: vp ? { centerX: vp.center.x, centerY: vp.center.y, zoom: vp.scaled } : { centerX: 0, centerY: 0, zoom: 1 },
         frames: r?.frames ?? 0,
+        quality: r ? {
+          level: r.quality.level, lowered: r.quality.lowered, pinned: r.quality.pinned, antialias: r.quality.antialias,
+          resolution: r.app.renderer.resolution, darkness: r.darknessMaskSide, darknessShown: r.darknessShownSide, maxTextureSize: r.textureLimit,
+          animating: r.animating, replayedFrames: r.replayedFrames, notice: !!document.querySelector(".quality-notice:not([hidden])"),
+        } : null,
         lastError: r?.lastError ?? ctx.lastError(),
       };
     },

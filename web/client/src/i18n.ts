@@ -56,6 +56,9 @@ export const t = {
   rulerHelp: "Ruler: click to add points, Escape or double-click to finish",
   rulerText: (d: number, units: string) => `${fmt(d)} ${units}`,
   pointerOf: (name: string) => name,
+  qualityLowered: "Map quality lowered to keep it smooth on this device.",
+  qualityRestore: "Restore full quality",
+  qualityDismiss: "Hide this notice",
 };
 
 function fmt(n: number): string {

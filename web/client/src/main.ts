@@ -6,12 +6,13 @@ import { Assets } from "pixi.js";
 import { fetchSnapshot } from "./net/api";
 import { Socket, socketURL } from "./net/socket";
 import { Store } from "./state/store";
-import { MapRenderer, preloadBackground } from "./map/renderer";
+import { MapRenderer, nextTask, preloadBackground } from "./map/renderer";
 import { StatusBadge } from "./ui/status";
 import { askProfile, forgetProfile, savedProfile, type Profile } from "./ui/join";
 import { installDebug } from "./debug";
 import { mountTable, type TableUI } from "./ui/table";
 import { SeatUI } from "./ui/seat";
+import { QualityNotice } from "./ui/quality";
 import { mayDrag, mayUseDoors, seesThrough } from "./permissions";
 import type { Snapshot, Token } from "./types";
 
@@ -147,11 +148,38 @@ function buildChrome(display: boolean): HTMLElement {
 async function start(): Promise<void> {
   const fromURL = displayParam === "1" || displayParam === "true";
   const saved = savedProfile();
+  // A returning player (or a display) joins at once: the snapshot, then
+  // the map's image, start downloading before anything is built, while the
+  // page builds its table and WebGL starts up (a first visit fetches them
+  // once the join form is answered).
+  const early = fromURL || saved ? fetchSnapshot() : null;
+  early?.then((snap) => preloadBackground(snap.map), () => {}); // an error is reported by resync below
   if (fromURL) profile = { name: saved?.name ?? "Display", color: saved?.color ?? "#888888", display: true };
   else profile = saved ?? (await askProfile(app, false));
   if (displayParam === "0") profile = { ...profile, display: false }; // leave a remembered display mode
   joined = true;
+  const first = early ?? fetchSnapshot();
+  if (!early) first.then((snap) => preloadBackground(snap.map), () => {});
   const mapEl = buildChrome(profile.display);
+  await nextTask(); // the snapshot's answer, if here, starts the image's download first
+  let notice: QualityNotice | null = null;
+  const creating = MapRenderer.create(mapEl, store, {
+    mode: "player",
+    canDrag,
+    canUseDoors: () => mayUseDoors(profile && seats ? { ...profile, ...seats.who() } : profile, store.interaction, store.paused),
+    isViewer: (t) => seesThrough(t, profile, store.screen.sharedVision, store.tokens.values()),
+    sendMove: (m) => socket?.send("tokenMoved", m),
+    sendDoor: (mapId, id, state) => socket?.send("updateDoor", { mapId, id, state }),
+    sendViewport: (f) => socket?.send("mapViewportUpdated", f),
+    reducedMotion: () => reducedMotion.matches,
+    userViewport: !profile.display,
+    adaptQuality: true,
+    onQuality: (q) => {
+      notice?.update(q);
+      document.body.classList.toggle("quality-lowered", q.lowered);
+    },
+  });
+  await nextTask();
   table = mountTable({
     app, mapEl, store, display: profile.display, name: profile.name,
     renderer: () => renderer,
@@ -167,22 +195,14 @@ async function start(): Promise<void> {
     if (c.kind === "map" || c.kind === "screen") updateChrome();
   });
   performance.mark("companion:joined");
-  // The snapshot downloads while WebGL starts up; it is applied after.
-  const first = fetchSnapshot();
-  // The background image downloads and decodes while WebGL starts up.
-  first.then((snap) => preloadBackground(snap.map), () => {}); // an error is reported by resync below
   try {
-    renderer = await MapRenderer.create(mapEl, store, {
-      mode: "player",
-      canDrag,
-      canUseDoors: () => mayUseDoors(profile && seats ? { ...profile, ...seats.who() } : profile, store.interaction, store.paused),
-      isViewer: (t) => seesThrough(t, profile, store.screen.sharedVision, store.tokens.values()),
-      sendMove: (m) => socket?.send("tokenMoved", m),
-      sendDoor: (mapId, id, state) => socket?.send("updateDoor", { mapId, id, state }),
-      sendViewport: (f) => socket?.send("mapViewportUpdated", f),
-      reducedMotion: () => reducedMotion.matches,
-      userViewport: !profile.display,
-    });
+    renderer = await creating;
+    const r = renderer;
+    r.fitToElement(); // the table may have changed the map's box while WebGL started
+    // A display has no one at hand to read it: it lowers quality silently.
+    if (!profile.display) notice = new QualityNotice(app, () => r.restoreQuality());
+    notice?.update(r.quality);
+    document.body.classList.toggle("quality-lowered", r.quality.lowered);
   } catch (err) {
     lastError = "cannot draw the map (WebGL unavailable?): " + (err as Error).message;
     showNotice(lastError);

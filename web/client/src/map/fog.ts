@@ -8,8 +8,9 @@
 import { Container, Sprite, Texture } from "pixi.js";
 import type { MapData } from "../types";
 import type { VisionAreas } from "./vision";
+import { textureLimit } from "./textures";
 
-const maxSide = 2048; // mask resolution; the map is scaled down to fit
+const maxSide = 2048; // mask resolution; the map is scaled down to fit (and to the device's largest texture)
 
 export class FogLayer extends Container {
   private canvas = document.createElement("canvas");
@@ -33,7 +34,7 @@ export class FogLayer extends Container {
     this.visible = !!map.fogOfWar;
     if (!map.fogOfWar) return;
     const w = map.width || 1000, h = map.height || 1000;
-    this.k = Math.min(1, maxSide / Math.max(w, h));
+    this.k = Math.min(1, Math.min(maxSide, textureLimit()) / Math.max(w, h));
     const cw = Math.ceil(w * this.k), ch = Math.ceil(h * this.k);
     if (this.canvas.width !== cw || this.canvas.height !== ch || !same) {
       this.canvas.width = this.explored.width = cw;

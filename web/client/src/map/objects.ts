@@ -1,9 +1,10 @@
 // The map's other objects, each list drawn into its own container so an
 // event redraws only what it names: tiles (by layer; never dm), drawings,
-// area effects, measurements, markers and door icons.
+// area effects, measurements and markers (door icons: doors.ts).
 import { Assets, Container, Graphics, Sprite, Text, Texture } from "pixi.js";
 import type { AreaEffect, Drawing, Marker, Measurement, Tile, Wall } from "../types";
 import { parseColor } from "./grid";
+import { capTexture } from "./textures";
 
 function imageURL(path: string | undefined): string | null {
   if (!path) return null;
@@ -26,7 +27,7 @@ export function drawTiles(c: Container, tiles: Tile[], layers: string[]): void {
     Assets.load<Texture>({ src: url, parser: "texture" } as never).then(
       (tex) => {
         if (holder.destroyed) return;
-        const s = new Sprite(tex);
+        const s = new Sprite(capTexture(tex));
         s.anchor.set(0.5);
         s.width = t.width;
         s.height = t.height;
@@ -152,17 +153,4 @@ export function doorMidpoints(walls: Wall[] | undefined): { id: string; state: s
     out.push({ id: w.id, state: w.door ?? "closed", x, y });
   }
   return out;
-}
-
-/** A door icon: a rounded square, green open, brown closed, red locked. */
-export function doorIcon(state: string, size: number): Graphics {
-  const g = new Graphics();
-  const fill = state === "open" ? 0x2e9d4f : state === "locked" ? 0xb3261e : 0x8a5a2b;
-  g.roundRect(-size / 2, -size / 2, size, size, size * 0.2).fill({ color: fill }).stroke({ width: 2, color: 0xffffff, alpha: 0.9 });
-  // A door leaf: a bar, swung open when open.
-  const k = size * 0.3;
-  if (state === "open") g.moveTo(-k, k).lineTo(k * 0.2, -k).stroke({ width: 3, color: 0xffffff });
-  else g.moveTo(-k, 0).lineTo(k, 0).stroke({ width: 3, color: 0xffffff });
-  if (state === "locked") g.circle(0, k * 0.55, size * 0.08).fill({ color: 0xffffff });
-  return g;
 }

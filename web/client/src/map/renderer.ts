@@ -7,18 +7,27 @@
 // Rendering is on demand: a frame is drawn only when something changed
 // (an event, a viewport move, an animation), which keeps phones cool and
 // leaves the CPU to the rest of the page.
-import { Application, Assets, Container, Graphics, Sprite, Texture, Ticker, VideoSource } from "pixi.js";
+import { Application, Container, Graphics, RenderTexture, Sprite, Texture, Ticker } from "pixi.js";
 import { Viewport } from "pixi-viewport";
 import type { Change, Store } from "../state/store";
 import type { MapData, Movement, Token } from "../types";
-import { doorIcon, doorMidpoints, drawAreaEffects, drawDrawings, drawMarkers, drawMeasurements, drawTiles } from "./objects";
+import { drawAreaEffects, drawDrawings, drawMarkers, drawMeasurements, drawTiles } from "./objects";
+import { DoorLayer } from "./doors";
 import { drawGrid, gridOf, pixelsPerUnit } from "./grid";
-import { TokenView } from "./tokens";
-import { computeAreas, isPartyViewer, visibleIn, VisionLayer, type VisionAreas } from "./vision";
+import { installLabelFont, TokenView } from "./tokens";
+import { computeAreas, isPartyViewer, visibleIn, type VisionAreas } from "./vision";
+import { VisionLayer } from "./darkness";
 import { FogLayer } from "./fog";
 import { DragController } from "./drag";
 import { TokenNames } from "./token-name";
 import { fitView, freeArea, type Rect } from "./view-fit";
+import { FrameLoop } from "./frameloop";
+import { QualityGovernor, qualityKey, readStoredQuality } from "./quality";
+import { setTextureLimit, textureLimit } from "./textures";
+import { BackgroundLayer, nextTask } from "./background";
+import { ScreenCache } from "./screencache";
+
+export { nextTask, preloadBackground } from "./background";
 
 export interface RendererOptions {
   /**
@@ -49,57 +58,22 @@ export interface RendererOptions {
   reducedMotion(): boolean;
   /** Whether the user may pan and zoom (a display follows the host instead). */
   userViewport: boolean;
+  /**
+   * Lower the map's quality when frames run long (quality.ts), remembered
+   * on this device; onQuality hears of each change. The GM's map keeps
+   * full quality.
+   */
+  adaptQuality?: boolean;
+  onQuality?(q: QualityGovernor): void;
 }
 
-/** Whether a background texture at `scale` covers the whole map. */
-function covers(tex: Texture, scale: number, map: MapData): boolean {
-  return tex.width * scale >= (map.width || 1000) - 0.5 && tex.height * scale >= (map.height || 1000) - 0.5;
-}
-
-/**
- * Whether an image has no transparent pixel, judged from a copy at most
- * 256 pixels a side drawn with area averaging (a transparent patch lowers
- * the alpha of the pixel it falls in). Unreadable images count as not opaque.
- */
-function isOpaque(tex: Texture): boolean {
-  const img = tex.source.resource as CanvasImageSource | undefined;
-  if (!img) return false;
+/** localStorage, or null where the page may not use it. */
+function storage(): Storage | null {
   try {
-    const k = Math.min(1, 256 / Math.max(tex.width, tex.height));
-    const w = Math.max(1, Math.round(tex.width * k)), h = Math.max(1, Math.round(tex.height * k));
-    const c = document.createElement("canvas");
-    c.width = w;
-    c.height = h;
-    const ctx = c.getContext("2d", { willReadFrequently: true })!;
-    ctx.imageSmoothingQuality = "high";
-    ctx.drawImage(img, 0, 0, w, h);
-    const px = ctx.getImageData(0, 0, w, h).data;
-    for (let i = 3; i < px.length; i += 4) if (px[i] !== 255) return false;
-    return true;
+    return window.localStorage;
   } catch {
-    return false;
+    return null;
   }
-}
-
-function backgroundURL(src: string): string {
-  return /^(https?:|data:|blob:|\/)/i.test(src) ? src : "/" + src;
-}
-
-function loadBackgroundTexture(url: string): Promise<Texture> {
-  // Assets keeps one promise per URL: a preload and the renderer's own load share it.
-  return Assets.load<Texture>({ src: url, parser: "texture" } as never);
-}
-
-/**
- * Starts downloading and decoding a map's background image before the
- * renderer needs it (while WebGL starts up): the map is drawn as soon as
- * both are ready instead of one after the other. Videos start with the map.
- */
-export function preloadBackground(map: MapData | null | undefined): void {
-  if (!map || map.video || !map.image) return;
-  loadBackgroundTexture(backgroundURL(map.image)).catch(() => {
-    /* the renderer's own load reports it */
-  });
 }
 
 export class MapRenderer {
@@ -107,12 +81,19 @@ export class MapRenderer {
   viewport!: Viewport;
   frames = 0;
   lastError: string | null = null;
-  backgroundLoaded = false;
   readonly views = new Map<string, TokenView>();
   private ticker = new Ticker();
+  private loop!: FrameLoop;
+  private screen!: ScreenCache;
+  /** The map's quality on this device (quality.ts). */
+  quality!: QualityGovernor;
   private dirty = true;
   private idlers: (() => void)[] = [];
-  private background = new Container();
+  private background = new BackgroundLayer({
+    requestRender: () => this.requestRender(),
+    afterFrame: () => this.idle(),
+    failed: (message) => (this.lastError = message),
+  });
   private floorTiles = new Container();
   private grid = new Graphics();
   private gridMask = new Graphics(); // hexes stop at the map's edge
@@ -126,13 +107,11 @@ export class MapRenderer {
   readonly overlay = new Graphics(); // drag path and target cell
   private vision = new VisionLayer();
   private fog = new FogLayer();
-  private doors = new Container();
+  private doors = new DoorLayer();
   private focus = new Graphics();
   /** Drawn above everything, never hit: the GM view's frames, walls and light radii. */
   readonly gmLayer = new Container();
-  private bgKey = "";
   private shownMapId: string | null = null;
-  private video: HTMLVideoElement | null = null;
   private visionDue = false;
   private areas: VisionAreas | null = null;
   private lastViewportSent = 0;
@@ -149,19 +128,27 @@ export class MapRenderer {
   }
 
   private async init(): Promise<void> {
+    this.quality = new QualityGovernor(window.devicePixelRatio || 1, readStoredQuality(storage()), this.options.adaptQuality === true);
     this.app = new Application();
     await this.app.init({
       resizeTo: this.el,
       autoStart: false,
       sharedTicker: false,
-      antialias: true,
+      // Multisampling costs a CPU renderer about 40% of a frame; it is
+      // asked for only where frames were fast before (quality.ts). Token
+      // discs, door icons and labels are textures with their own smooth edges.
+      antialias: this.quality.antialias,
       backgroundColor: 0x111318,
-      resolution: Math.min(2, window.devicePixelRatio || 1),
+      resolution: this.quality.resolution,
       autoDensity: true,
       preference: "webgl",
       preserveDrawingBuffer: true, // screenshots and pixel reads in tests see the last frame
     });
     this.app.ticker.stop();
+    const gl = (this.app.renderer as unknown as { gl?: WebGLRenderingContext }).gl;
+    if (gl) setTextureLimit(Number(gl.getParameter(gl.MAX_TEXTURE_SIZE)) || 4096);
+    this.vision.maxTextureSize = textureLimit();
+    this.vision.maxSide = this.quality.darknessSide;
     this.el.appendChild(this.app.canvas);
     this.app.canvas.setAttribute("aria-label", "Battle map");
     this.app.canvas.tabIndex = 0;
@@ -188,6 +175,7 @@ export class MapRenderer {
     // batches each frame (the cost of a pan grew with the token count).
     this.viewport.enableRenderGroup();
     this.app.stage.addChild(this.viewport);
+    this.screen = new ScreenCache(this.app.stage, this.viewport);
     this.viewport.addChild(this.background, this.floorTiles, this.grid, this.mapTiles, this.drawings, this.effects, this.measures,
       this.objectTiles, this.markers, this.tokenLayer, this.overlay, this.vision, this.fog, this.doors, this.focus, this.gmLayer);
     this.tokenLayer.sortableChildren = true;
@@ -210,45 +198,159 @@ export class MapRenderer {
       this.viewport.resize(w, h);
       this.requestRender();
     });
+    // Let what the network brought meanwhile (the map's data, starting its
+    // image's download) run before the warm-up's wait on WebGL.
+    await nextTask();
+    this.warmUp();
     this.store.subscribe((c) => this.onChange(c));
     this.onChange({ kind: "map" });
     this.ticker.autoStart = false;
-    const loop = (now: number) => {
-      if (this.app.renderer == null) return;
-      this.ticker.update(now);
-      this.tick();
-      requestAnimationFrame(loop);
-    };
-    requestAnimationFrame(loop);
+    // PixiJS's system ticker (its pointer-over checks) runs in this loop's
+    // frames instead of asking for animation frames of its own forever.
+    Ticker.system.autoStart = false;
+    Ticker.system.stop();
+    this.loop = new FrameLoop({
+      frame: (now) => {
+        if (this.app.renderer == null) return false;
+        this.ticker.update(now);
+        Ticker.system.update(now);
+        return this.tick();
+      },
+      pending: () => this.dirty || this.viewport.dirty || this.idlers.length > 0 || this.vision.settling || (!!this.background.video && !this.background.video.paused),
+      interval: (ms, now) => this.measured(ms, now),
+    });
+    // Input on the map may start a pan, a zoom or a drag: frames at once.
+    for (const kind of ["pointerdown", "pointermove", "wheel", "keydown", "touchstart"]) {
+      this.app.canvas.addEventListener(kind, () => this.loop.wake(), { passive: true });
+    }
+    this.loop.start();
+  }
+
+  /**
+   * Work the first frame would otherwise wait for, done while the map's
+   * data and image download: the label glyph atlas, and one tiny render
+   * with every kind of shader the map uses (sprites, shapes, the
+   * darkness), so that WebGL compiles them now. On a CPU renderer a
+   * first compile blocked the first frame for a second or more.
+   */
+  private warmUp(): void {
+    installLabelFont();
+    const target = RenderTexture.create({ width: 4, height: 4 });
+    const scene = new Container();
+    // Small shapes are batched with sprites; large ones (the darkness
+    // mask's polygons, the grid) are drawn by a shader of their own.
+    const large = new Graphics().rect(0, 0, 2, 2).fill(0xffffff);
+    large.context.batchMode = "no-batch";
+    scene.addChild(new Sprite(Texture.WHITE), new Graphics().rect(0, 0, 2, 2).fill(0xffffff), large, this.vision.warmUpMesh());
+    try {
+      this.app.renderer.render({ container: scene, target, clear: true });
+    } catch {
+      /* only a head start: the real frames draw the same */
+    }
+    scene.destroy({ children: true });
+    target.destroy(true);
+  }
+
+  /** Sizes the canvas to its element now (the page around it changed). */
+  fitToElement(): void {
+    this.app.resize();
+    this.requestRender();
+  }
+
+  /** Whether the map's background shows (or the map has none). */
+  get backgroundLoaded(): boolean {
+    return this.background.loaded;
   }
 
   /** Asks for a frame; callers never render themselves. */
   requestRender(): void {
     this.dirty = true;
+    this.loop?.wake();
   }
 
   /** Resolves after the next rendered frame (test hook: events applied and drawn). */
   idle(): Promise<void> {
-    this.dirty = true;
-    return new Promise((resolve) => this.idlers.push(resolve));
+    const done = new Promise<void>((resolve) => this.idlers.push(resolve));
+    this.requestRender();
+    return done;
   }
 
-  private tick(): void {
+  /** The darkness mask's longest side now, in texels (0 before line of sight drew one). */
+  get darknessMaskSide(): number {
+    const m = this.vision.maskSize;
+    return Math.max(m.width, m.height);
+  }
+
+  /** The longest side of the darkness mask shown now (half the full side while polygons stream). */
+  get darknessShownSide(): number {
+    return this.vision.shownSide;
+  }
+
+  /** The largest texture side the map uses (the device's WebGL limit). */
+  get textureLimit(): number {
+    return textureLimit();
+  }
+
+  /** Whether the frame loop runs every animation frame (false: the map is idle). */
+  get animating(): boolean {
+    return this.loop.running;
+  }
+
+  // ---- quality ---------------------------------------------------------------
+
+  private measured(ms: number, now: number): void {
+    const before = JSON.stringify(this.quality.stored());
+    if (this.quality.recordFrame(ms, now)) this.applyQuality();
+    const after = JSON.stringify(this.quality.stored());
+    if (after !== before && this.options.adaptQuality) storage()?.setItem(qualityKey, after);
+  }
+
+  /** The player's way back: full quality, no more lowering on this device. */
+  restoreQuality(): void {
+    this.quality.restore();
+    storage()?.setItem(qualityKey, JSON.stringify(this.quality.stored()));
+    this.applyQuality();
+  }
+
+  private applyQuality(): void {
+    const q = this.quality;
+    if (this.vision.maxSide !== q.darknessSide) {
+      this.vision.maxSide = q.darknessSide;
+      const map = this.store.map;
+      if (map) this.vision.redraw(map, map.fogOfWar ? 0.7 : 1);
+    }
+    if (this.app.renderer.resolution !== q.resolution) this.app.renderer.resolution = q.resolution;
+    this.options.onQuality?.(q);
+    this.requestRender();
+  }
+
+  /** Draws a frame when one is due; true when it drew. */
+  private tick(): boolean {
     let moving = false;
     const now = performance.now();
-    for (const v of this.views.values()) if (v.step(now)) moving = true;
-    if (moving) this.visionDue = true;
-    if (this.visionDue) this.redrawVision();
-    if (this.viewport.dirty) {
-      this.viewport.dirty = false;
-      this.dirty = true;
+    const moved: TokenView[] = [];
+    for (const v of this.views.values()) if (v.step(now)) moved.push(v);
+    if (moved.length > 0) {
+      moving = true;
+      // Areas built from the server's polygons do not follow a glide or a
+      // drag frame by frame (vision.ts): only who is seen may change.
+      if (!this.areas || this.areas.followsDrawn) this.visionDue = true;
     }
-    if (this.video && !this.video.paused) this.dirty = true;
-    if (!this.dirty && !moving) return;
+    if (this.visionDue) this.redrawVision();
+    else for (const v of moved) this.judgeVisible(v);
+    const viewMoved = this.viewport.dirty;
+    this.viewport.dirty = false;
+    if (this.background.video && !this.background.video.paused) this.dirty = true;
+    if (this.vision.needsSettle(now)) this.dirty = true; // the darkness at full size again
+    const changed = this.dirty || moving;
+    if (!changed && !viewMoved) return false;
     this.dirty = false;
     try {
-      this.vision.bake(this.app.renderer);
-      this.app.render();
+      if (changed) {
+        this.screen.invalidate();
+        this.vision.bake(this.app.renderer, now);
+        this.app.render();
+      } else this.panFrame();
       this.frames++;
       this.names.place();
     } catch (err) {
@@ -257,6 +359,21 @@ export class MapRenderer {
     const idlers = this.idlers;
     this.idlers = [];
     for (const f of idlers) f();
+    return true;
+  }
+
+  /** A frame in which only the view moved: replayed from the last one when it can be (screencache.ts). */
+  private panFrame(): void {
+    const r = this.app.renderer;
+    const view = { x: this.viewport.x, y: this.viewport.y, scale: this.viewport.scale.x };
+    if (this.screen.replay(r, view)) return;
+    if (this.screen.capture(r, view, r.screen.width, r.screen.height, r.background.color, textureLimit())) return;
+    this.app.render();
+  }
+
+  /** Frames drawn from the saved frame while panning (the test hook reports them). */
+  get replayedFrames(): number {
+    return this.screen.replays;
   }
 
   // ---- store changes -------------------------------------------------------
@@ -296,7 +413,6 @@ export class MapRenderer {
       case "walls":
       case "vision":
         this.visionDue = true;
-        if (map) this.drawDoors(map);
         return;
       case "fog":
         if (map) this.fog.load(map, this.store.fogImage);
@@ -323,17 +439,17 @@ export class MapRenderer {
     }
     this.shownMapId = map?.id ?? null;
     if (!map) {
-      this.clearBackground();
+      this.background.clear();
       this.grid.clear();
       this.vision.visible = false;
       this.fog.visible = false;
-      this.doors.removeChildren();
+      this.doors.clear();
       return;
     }
     const w = map.width || 1000, h = map.height || 1000;
-    const first = this.viewport.worldWidth !== w || this.viewport.worldHeight !== h || this.bgKey.split("|")[0] !== map.id;
+    const first = this.viewport.worldWidth !== w || this.viewport.worldHeight !== h || this.background.mapId !== map.id;
     this.viewport.resize(this.el.clientWidth, this.el.clientHeight, w, h);
-    this.drawBackground(map);
+    this.background.show(map);
     drawGrid(this.grid, map);
     // Hexes and corner marks overrun the map's edge and need the mask; square
     // lines stop at it by themselves, and a stencil mask costs a frame
@@ -373,61 +489,6 @@ export class MapRenderer {
         drawMarkers(this.markers, map.markers ?? []);
         return;
     }
-  }
-
-  private clearBackground(): void {
-    this.background.removeChildren().forEach((c) => c.destroy());
-    this.video?.pause();
-    this.video = null;
-    this.bgKey = "";
-    this.backgroundLoaded = false;
-  }
-
-  private drawBackground(map: MapData): void {
-    const src = map.video || map.image || "";
-    const key = `${map.id}|${src}|${map.scale ?? 1}|${map.width}x${map.height}`;
-    if (key === this.bgKey) return;
-    this.clearBackground();
-    this.bgKey = key;
-    const base = new Graphics().rect(0, 0, map.width || 1000, map.height || 1000).fill({ color: 0x2a2d33 });
-    this.background.addChild(base);
-    if (!src) {
-      this.backgroundLoaded = true;
-      return;
-    }
-    const url = backgroundURL(src);
-    const scale = map.scale && map.scale > 0 ? map.scale : 1;
-    const place = (tex: Texture) => {
-      if (this.bgKey !== key) return;
-      const s = new Sprite(tex);
-      s.scale.set(scale);
-      this.background.addChild(s);
-      // The plain floor under an opaque image that covers the map is never
-      // seen, yet it cost a full-screen pass every frame on a CPU renderer.
-      base.visible = !(covers(tex, scale, map) && !map.video && isOpaque(tex));
-      this.backgroundLoaded = true;
-      performance.mark("companion:background-loaded");
-      this.requestRender();
-    };
-    if (map.video) {
-      const v = document.createElement("video");
-      v.src = url;
-      v.muted = true;
-      v.loop = true;
-      v.playsInline = true;
-      v.crossOrigin = "anonymous";
-      v.addEventListener("loadeddata", () => {
-        place(new Texture({ source: new VideoSource({ resource: v, autoPlay: true }) }));
-        v.play().catch(() => {});
-      }, { once: true });
-      v.addEventListener("error", () => (this.lastError = "background video failed to load: " + url), { once: true });
-      this.video = v;
-      return;
-    }
-    loadBackgroundTexture(url).then(place, (err: Error) => {
-      this.lastError = "background image failed to load: " + url + (err?.message ? ` (${err.message})` : "");
-      this.requestRender();
-    });
   }
 
   // ---- tokens ----------------------------------------------------------------
@@ -493,6 +554,7 @@ export class MapRenderer {
       sight: (k) => this.store.sights.get(k),
       visionKey: (t) => this.store.visionKey(t),
       isViewer: this.options.isViewer,
+      dragging: (t) => this.drag.isDragging(t.id),
     });
     this.vision.draw(this.areas, map, map.fogOfWar ? 0.7 : 1);
     this.fog.reveal(this.areas);
@@ -502,16 +564,23 @@ export class MapRenderer {
       this.fog.alpha = this.options.previewVision?.() ? 1 : 0.45;
     }
     this.drawDoors(map);
-    // Other creatures show only where the party sees now: an explored but
-    // unwatched area shows the map, not who stands in it. The party's own
-    // tokens always show.
-    // The GM sees every creature, unless previewing the players' view.
-    const seesAll = this.options.mode === "gm" && !this.options.previewVision?.();
-    for (const v of this.views.values()) {
-      const own = seesAll || (this.options.isViewer ? this.options.isViewer(v.token) : isPartyViewer(v.token));
-      v.visible = own || ((!map.lineOfSight || visibleIn(this.areas, v.drawnX, v.drawnY)) && (!map.fogOfWar || !this.fog.hides(v.drawnX, v.drawnY)));
-    }
+    for (const v of this.views.values()) this.judgeVisible(v);
     this.dirty = true;
+  }
+
+  /**
+   * Other creatures show only where the party sees now: an explored but
+   * unwatched area shows the map, not who stands in it. The party's own
+   * tokens always show; the GM sees every creature unless previewing the
+   * players' view.
+   */
+  private judgeVisible(v: TokenView): void {
+    const map = this.store.map;
+    if (!map) return;
+    const seesAll = this.options.mode === "gm" && !this.options.previewVision?.();
+    const own = seesAll || (this.options.isViewer ? this.options.isViewer(v.token) : isPartyViewer(v.token));
+    const shown = own || ((!map.lineOfSight || !this.areas || visibleIn(this.areas, v.drawnX, v.drawnY)) && (!map.fogOfWar || !this.fog.hides(v.drawnX, v.drawnY)));
+    if (v.visible !== shown) v.visible = shown;
   }
 
   /** Whether the party sees (x, y) now, from the data the masks are drawn from. */
@@ -524,40 +593,23 @@ export class MapRenderer {
   }
 
   private drawDoors(map: MapData | null): void {
-    this.doors.removeChildren().forEach((c) => c.destroy());
-    if (!map) return;
-    const size = Math.max(18, gridOf(map).size * 0.4);
-    const usable = this.options.canUseDoors();
-    for (const d of doorMidpoints(map.walls)) {
-      // A door is shown where the party can see it (either side of it).
-      const gm = this.options.mode === "gm";
-      if (!gm && ((map.lineOfSight && this.areas) || map.fogOfWar) && !this.doorSeen(d.x, d.y, map)) continue;
-      const icon = doorIcon(d.state, size);
-      icon.position.set(d.x, d.y);
-      icon.alpha = usable ? 1 : 0.75;
-      const doorTap = this.options.onDoorTap;
-      if (gm && doorTap) {
-        icon.eventMode = "static";
-        icon.cursor = "pointer";
-        icon.on("pointertap", (e) => {
-          e.stopPropagation();
-          doorTap(map.id, d, e.shiftKey);
-        });
-      } else if (usable && d.state !== "locked") {
-        icon.eventMode = "static";
-        icon.cursor = "pointer";
-        // Keyboard users reach doors too: Pixi's accessibility layer puts a
-        // button over each when Tab is pressed; Enter taps it.
-        icon.accessible = true;
-        icon.accessibleType = "button";
-        icon.accessibleTitle = d.state === "open" ? "Close the door" : "Open the door";
-        icon.on("pointertap", (e) => {
-          e.stopPropagation();
-          this.options.sendDoor(map.id, d.id, d.state === "open" ? "closed" : "open");
-        });
-      }
-      this.doors.addChild(icon);
+    if (!map) {
+      this.doors.clear();
+      return;
     }
+    const gm = this.options.mode === "gm";
+    const doorTap = this.options.onDoorTap;
+    const judged = !gm && ((map.lineOfSight && this.areas) || map.fogOfWar);
+    this.doors.update(map.walls, Math.max(18, gridOf(map).size * 0.4), {
+      // A door is shown where the party can see it (either side of it).
+      shown: (d) => !judged || this.doorSeen(d.x, d.y, map),
+      usable: this.options.canUseDoors(),
+      gm: gm && !!doorTap,
+      onTap: (d, shift) => {
+        if (gm && doorTap) doorTap(map.id, d, shift);
+        else if (d.state !== "locked") this.options.sendDoor(map.id, d.id, d.state === "open" ? "closed" : "open");
+      },
+    });
   }
 
   /** Redraws vision and doors after an option changed (the GM's preview toggle). */
@@ -660,6 +712,7 @@ export class MapRenderer {
   }
 
   private viewportMoved(): void {
+    this.loop?.wake();
     const map = this.store.map;
     if (!map || !this.options.userViewport) return;
     // At most 5 reports a second; the last position is always sent.
@@ -683,7 +736,7 @@ export class MapRenderer {
     }
     if (name === "mapVideoControlUpdated") {
       // The host plays, pauses and seeks a video background for everyone.
-      const v = this.video;
+      const v = this.background.video;
       if (!v) return;
       const time = Number(d.time);
       if (Number.isFinite(time) && Math.abs(v.currentTime - time) > 0.5) v.currentTime = time;

@@ -8,6 +8,7 @@ import type { Token } from "../types";
 import { parseColor } from "./grid";
 import { Glide } from "./glide";
 import { discAndRingTexture, discTexture, ringTexture } from "./token-art";
+import { capTexture } from "./textures";
 
 const roleColors: Record<string, number> = { friendly: 0x2f7de1, hostile: 0xd63c3c, neutral: 0xd9a21b };
 
@@ -34,7 +35,8 @@ const labelFont = "companion-token-label";
 const labelFontSize = 52;
 let labelFontReady = false;
 
-function labelText(): BitmapText {
+/** Draws the label glyph atlas now (the renderer does it while the map's data downloads). */
+export function installLabelFont(): void {
   if (!labelFontReady) {
     BitmapFont.install({
       name: labelFont,
@@ -45,6 +47,10 @@ function labelText(): BitmapText {
     });
     labelFontReady = true;
   }
+}
+
+function labelText(): BitmapText {
+  installLabelFont();
   return new BitmapText({ text: "", style: { fontFamily: labelFont, fontSize: 26 } });
 }
 
@@ -170,7 +176,7 @@ export class TokenView extends Container {
     Assets.load<Texture>({ src: url, parser: "texture" } as never).then(
       (tex) => {
         if (this.imageURL !== url || this.destroyed) return;
-        const s = new Sprite(tex);
+        const s = new Sprite(capTexture(tex));
         s.anchor.set(0.5);
         const w = this.pixelWidth, h = this.pixelHeight;
         s.scale.set(Math.min(w / tex.width, h / tex.height));

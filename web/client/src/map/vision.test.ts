@@ -76,11 +76,37 @@ test("a light carried by a tile lights the tile's place", () => {
 });
 
 test("sameDarkness: equal polygons (new arrays) are the same darkness; a moved point, another polygon or daylight is not", () => {
-  const areas = (sight: number[][], daylight = 0) => ({ lineOfSight: true, sight, bright: [], dim: [[0, 0, 10, 0, 10, 10]], tints: [], daylight });
+  const areas = (sight: number[][], daylight = 0) => ({ lineOfSight: true, sight, bright: [], dim: [[0, 0, 10, 0, 10, 10]], tints: [], daylight, followsDrawn: false });
   const a = areas([[0, 0, 100, 0, 100, 100]]);
   assert.ok(sameDarkness(a, areas([[0, 0, 100, 0, 100, 100]])));
   assert.ok(!sameDarkness(a, areas([[0, 0, 100, 0, 100, 101]])));
   assert.ok(!sameDarkness(a, areas([[0, 0, 100, 0, 100, 100], [0, 0, 1, 0, 1, 1]])));
   assert.ok(!sameDarkness(a, areas([[0, 0, 100, 0, 100, 100, 0, 100]])));
   assert.ok(!sameDarkness(a, areas([[0, 0, 100, 0, 100, 100]], 0.5)));
+});
+
+test("a server polygon is clipped around where the server computed it, and the areas then do not follow the drawn token", () => {
+  const t: Token = { id: "A", x: 100, y: 500, player: true, vision: { enabled: true, light: true, lightRadiusMax: 10 } };
+  const inp = input(base, [t], [{ key: "token-A", x: 200, y: 500, polygon: room }]);
+  inp.position = () => ({ x: 150, y: 500 }); // mid-glide
+  inp.target = () => ({ x: 200, y: 500 });
+  const a = computeAreas(inp);
+  assert.equal(a.followsDrawn, false);
+  // The light (10 ft = 100 px) is around the polygon's origin, 200,500.
+  assert.ok(a.dim[0].every((v, i) => (i % 2 === 0 ? Math.abs(v - 200) <= 100.001 : true)));
+  inp.position = () => ({ x: 180, y: 500 }); // the next frame of the glide
+  assert.ok(sameDarkness(a, computeAreas(inp)), "a glide frame changes nothing while no new polygon arrived");
+});
+
+test("this page's own drag uses the newest echoed polygon, wherever the pointer is", () => {
+  const walled = { ...base, walls: [{ id: "W", data: [300, 0, 300, 1000] }] };
+  const t: Token = { id: "A", x: 100, y: 500, player: true, vision: { enabled: true } };
+  const inp = input(walled, [t], [{ key: "token-A", x: 120, y: 500, polygon: room }]);
+  inp.position = () => ({ x: 160, y: 500 }); // the pointer, ahead of the echo
+  assert.ok(!visibleIn(computeAreas(inp), 400, 500), "not dragging here: computed from the walls");
+  assert.equal(computeAreas(inp).followsDrawn, true);
+  inp.dragging = () => true;
+  const a = computeAreas(inp);
+  assert.ok(visibleIn(a, 400, 500), "the echo's polygon");
+  assert.equal(a.followsDrawn, false);
 });

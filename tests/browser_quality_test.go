@@ -1,0 +1,302 @@
+package tests
+
+// The map adapts to a weak device (web/client/src/map/quality.ts,
+// textures.ts): long frames lower its quality, the player is told in one
+// line and may take it back; textures never exceed the device's
+// MAX_TEXTURE_SIZE; an idle map stops asking for animation frames.
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+// quality mirrors companionDebug.state().quality.
+type quality struct {
+	Level          int     `json:"level"`
+	Lowered        bool    `json:"lowered"`
+	Pinned         bool    `json:"pinned"`
+	Antialias      bool    `json:"antialias"`
+	Resolution     float64 `json:"resolution"`
+	Darkness       int     `json:"darkness"`
+	MaxTextureSize int     `json:"maxTextureSize"`
+	Animating      bool    `json:"animating"`
+	Notice         bool    `json:"notice"`
+}
+
+func (p *browserPage) quality() quality {
+	p.t.Helper()
+	var q quality
+	p.evalInto(`window.companionDebug.state().quality`, &q)
+	return q
+}
+
+// slowFrames is an init script: while window.__slow is set, every
+// animation frame of the page takes at least 90 ms of script, as on a
+// device that cannot keep up.
+const slowFrames = `(() => {
+	const raf = window.requestAnimationFrame.bind(window);
+	const spin = () => {
+		if (window.__slow) { const t = performance.now(); while (performance.now() - t < 90) {} }
+		raf(spin);
+	};
+	raf(spin);
+})()`
+
+// busyMap asks the page for n frames in a row (each one waits for the
+// one before: frames drawn back to back, as while a map pans).
+func busyMap(p *browserPage, n int) {
+	p.t.Helper()
+	p.evalInto(`(async () => { for (let i = 0; i < `+strconv.Itoa(n)+`; i++) await window.companionDebug.idle(); })()`, nil)
+}
+
+// TestPlayerClientLowersQualityOnLongFrames: frames of 90 ms and more
+// lower the darkness's resolution, the player sees a one-line notice, the
+// next visit starts lowered, and "Restore full quality" (a real click)
+// brings full quality back for good on this device.
+func TestPlayerClientLowersQualityOnLongFrames(t *testing.T) {
+	srv := StartServer(t, ServerOptions{})
+	p := openPlayerWith(t, srv, "Slow tablet", slowFrames)
+	q := p.quality()
+	if q.Lowered || q.Notice || q.Darkness != 1024 {
+		t.Fatalf("a first visit starts lowered: %+v", q)
+	}
+	if q.Antialias {
+		t.Errorf("a first visit asks for multisampling: %+v", q)
+	}
+	p.eval(`window.__slow = true`)
+	deadline := time.Now().Add(90 * time.Second)
+	for !p.quality().Lowered {
+		if time.Now().After(deadline) {
+			t.Fatalf("90 ms frames drawn back to back did not lower quality: %+v", p.quality())
+		}
+		busyMap(p, 15)
+	}
+	p.eval(`window.__slow = false`)
+	p.idle()
+	q = p.quality()
+	if q.Darkness > 512 {
+		t.Errorf("quality lowered but the darkness mask is still %d texels", q.Darkness)
+	}
+	// What the player sees: one line, on screen, saying so, with the way back.
+	var shown struct {
+		Text   string
+		Height float64
+		Top    float64
+		Lines  int
+	}
+	p.evalInto(`(() => {
+		const n = document.querySelector(".quality-notice");
+		if (!n || n.hidden) return {Text: "", Height: 0, Top: 0, Lines: 0};
+		const b = n.getBoundingClientRect();
+		const line = parseFloat(getComputedStyle(n).lineHeight) || 20;
+		return {Text: n.innerText, Height: b.height, Top: b.top, Lines: Math.round(b.height / Math.max(line, 1))};
+	})()`, &shown)
+	saveScreenshot(t, p, "lowered")
+	if !strings.Contains(shown.Text, "quality lowered") || !strings.Contains(shown.Text, "Restore full quality") {
+		t.Fatalf("the page shows no notice of the lowered quality with a way back (text %q)", shown.Text)
+	}
+	if shown.Height > 48 || shown.Top < 0 || shown.Top > 200 {
+		t.Errorf("the notice is not one line near the top: %+v", shown)
+	}
+	var blur string
+	p.evalInto(`getComputedStyle(document.querySelector(".panel-body")).backdropFilter`, &blur)
+	if blur != "none" {
+		t.Errorf("at lowered quality the panels still blur the map under them (backdrop-filter %q)", blur)
+	}
+
+	// The next visit starts where this one ended, notice included.
+	p.navigate(srv.URL + "/client/")
+	waitPlayerReady(t, p)
+	if q2 := p.quality(); q2.Level != q.Level || !q2.Notice {
+		t.Errorf("after a reload quality is %+v, want level %d with the notice", q2, q.Level)
+	}
+
+	p.clickElement("the restore button", `document.querySelector(".quality-notice:not([hidden]) .restore")`)
+	p.idle()
+	q = p.quality()
+	if q.Lowered || !q.Pinned || q.Notice || q.Darkness != 1024 {
+		t.Errorf("after Restore full quality: %+v, want full quality, pinned, no notice, a 1024-texel darkness", q)
+	}
+	p.evalInto(`getComputedStyle(document.querySelector(".panel-body")).backdropFilter`, &blur)
+	if blur == "none" {
+		t.Errorf("at full quality again the panels do not blur the map under them")
+	}
+	// Pinned: slow frames lower nothing any more, on this device.
+	p.eval(`window.__slow = true`)
+	for range 4 {
+		busyMap(p, 15) // two windows of frames at least
+	}
+	p.eval(`window.__slow = false`)
+	p.navigate(srv.URL + "/client/")
+	waitPlayerReady(t, p)
+	if q := p.quality(); q.Lowered || q.Notice {
+		t.Errorf("after restoring, slow frames and a reload lowered quality again: %+v", q)
+	}
+}
+
+// smallTextures is an init script that makes WebGL behave as on a device
+// whose largest texture is 512 pixels: MAX_TEXTURE_SIZE says so, and an
+// upload larger than that is refused (nothing is uploaded), as a tablet's
+// driver refuses it.
+const smallTextures = `(() => {
+	const max = 512;
+	for (const C of [WebGLRenderingContext, WebGL2RenderingContext]) {
+		const P = C.prototype;
+		const get = P.getParameter;
+		P.getParameter = function (p) { return p === this.MAX_TEXTURE_SIZE ? max : get.call(this, p); };
+		const big = (w, h) => w > max || h > max;
+		const size = s => s && typeof s === "object" ? [s.naturalWidth || s.videoWidth || s.width || 0, s.naturalHeight || s.videoHeight || s.height || 0] : [0, 0];
+		for (const name of ["texImage2D", "texSubImage2D"]) {
+			const f = P[name];
+			P[name] = function (...a) {
+				const sub = name === "texSubImage2D";
+				const [w, h] = a.length <= (sub ? 7 : 6) ? size(a[a.length - 1]) : [a[sub ? 4 : 3], a[sub ? 5 : 4]];
+				if (big(w, h)) { window.__refusedUploads = (window.__refusedUploads || 0) + 1; return; }
+				return f.apply(this, a);
+			};
+		}
+		if (P.texStorage2D) {
+			const f = P.texStorage2D;
+			P.texStorage2D = function (t, l, fmt, w, h) {
+				if (big(w, h)) { window.__refusedUploads = (window.__refusedUploads || 0) + 1; return; }
+				return f.apply(this, arguments);
+			};
+		}
+	}
+})()`
+
+// TestPlayerClientCapsTexturesAtTheDeviceLimit: on a device whose
+// largest texture is 512 pixels, the 1400x980 map image still draws (a
+// smaller copy of it), and nothing larger is ever uploaded.
+func TestPlayerClientCapsTexturesAtTheDeviceLimit(t *testing.T) {
+	srv := StartServer(t, ServerOptions{})
+	p := openPlayerWith(t, srv, "Small tablet", smallTextures)
+	p.idle()
+	q := p.quality()
+	if q.MaxTextureSize != 512 {
+		t.Fatalf("the page read a largest texture of %d, want the device's 512", q.MaxTextureSize)
+	}
+	if q.Darkness > 512 {
+		t.Errorf("the darkness mask is %d texels, past the device's 512", q.Darkness)
+	}
+	var refused int
+	p.evalInto(`window.__refusedUploads || 0`, &refused)
+	if refused > 0 {
+		t.Errorf("the page tried %d texture uploads larger than the device's limit", refused)
+	}
+	shot := saveScreenshot(t, p, "small-textures")
+	checkMapImagePixels(t, p, shot)
+}
+
+// countAnimationFrames is an init script counting the page's calls of
+// requestAnimationFrame (PixiJS's and the client's alike).
+const countAnimationFrames = `(() => {
+	window.__rafCalls = 0;
+	const raf = window.requestAnimationFrame.bind(window);
+	window.requestAnimationFrame = cb => { window.__rafCalls++; return raf(cb); };
+})()`
+
+// TestPlayerClientIdleMapStopsAnimationFrames: a map where nothing
+// changes stops asking for animation frames (a phone is not woken sixty
+// times a second to draw nothing), and wakes at once for a change.
+func TestPlayerClientIdleMapStopsAnimationFrames(t *testing.T) {
+	srv := StartServer(t, ServerOptions{})
+	p := openPlayerWith(t, srv, "Idle", countAnimationFrames)
+	p.waitFor("the map to go idle", `!window.companionDebug.state().quality.animating`, 30*time.Second)
+	var calls int
+	p.evalInto(`(async () => {
+		const n0 = window.__rafCalls;
+		await new Promise(r => setTimeout(r, 1000));
+		return window.__rafCalls - n0;
+	})()`, &calls)
+	if calls > 2 {
+		t.Errorf("an idle map asked for %d animation frames in a second; want none", calls)
+	}
+	before := p.state().Frames
+	p.idle()
+	if after := p.state().Frames; after <= before {
+		t.Errorf("a frame asked for on an idle map was not drawn (%d -> %d)", before, after)
+	}
+	// Someone else's move wakes it too: the token is drawn at its new place.
+	a := openPlayerWith(t, srv, "Mover")
+	id, x, y := uncoveredToken(t, a, 2, demoBrannocID, demoIlsaID, demoQuillID)
+	p.waitFor("the map to go idle again", `!window.companionDebug.state().quality.animating`, 30*time.Second)
+	dragInPage(t, a, x, y, x+2*demoGrid, y, 10, nil)
+	p.waitFor("the moved token drawn", fmt.Sprintf(`window.companionDebug.state().tokens.some(t => t.id === %q && Math.abs(t.drawnX - %g) < 1)`, id, x+2*demoGrid), 20*time.Second)
+}
+
+// TestPlayerClientLowersCanvasResolutionNotText: on a screen of two
+// device pixels per CSS pixel, long frames lower the canvas's resolution
+// (fewer pixels to draw) and stop at one canvas pixel per CSS pixel; the
+// page's own text keeps the device's full resolution (it is not on the
+// canvas), and "Restore full quality" gives the canvas its two device
+// pixels back. The device starts where an earlier visit left it (level 2:
+// the darkness lowered, the canvas at 1.5), so that the test waits for one
+// step down, not three.
+func TestPlayerClientLowersCanvasResolutionNotText(t *testing.T) {
+	srv := StartServer(t, ServerOptions{})
+	// A small window: the frames are slow on purpose, their pixels need not be.
+	size := viewportSize{640, 400, false}
+	p := newPage(t, "Slow high-DPI tablet", size)
+	p.do(chromedp.EmulateViewport(size.Width, size.Height, chromedp.EmulateScale(2)))
+	p.addInitScript(rememberedPlayer("Slow high-DPI tablet"))
+	p.addInitScript(slowFrames)
+	p.addInitScript(`localStorage.setItem("companion.quality", JSON.stringify({level: 2}))`)
+	p.navigate(srv.URL + "/client/")
+	waitPlayerReady(t, p)
+	type canvasState struct {
+		Resolution, CanvasWidth, DPR, TitleFont float64
+		Title                                   string
+	}
+	read := func() canvasState {
+		var c canvasState
+		p.evalInto(`(() => {
+			const c = document.querySelector("#map canvas");
+			const title = document.getElementById("map-title");
+			return {Resolution: window.companionDebug.state().quality.resolution, CanvasWidth: c.width, DPR: window.devicePixelRatio,
+				TitleFont: parseFloat(getComputedStyle(title).fontSize), Title: title.textContent};
+		})()`, &c)
+		return c
+	}
+	start := read()
+	if start.DPR != 2 || start.Resolution != 1.5 || math.Abs(start.CanvasWidth-1.5*float64(size.Width)) > 4 {
+		t.Fatalf("a high-DPI device at level 2 does not draw its canvas at 1.5 device pixels per CSS pixel: %+v", start)
+	}
+	p.eval(`window.__slow = true`)
+	deadline := time.Now().Add(150 * time.Second)
+	for p.quality().Resolution > 1 {
+		if time.Now().After(deadline) {
+			t.Fatalf("90 ms frames did not lower the canvas's resolution: %+v", p.quality())
+		}
+		busyMap(p, 8)
+	}
+	// Still slow: more windows of long frames, and the canvas never goes under one pixel per CSS pixel.
+	for range 6 {
+		busyMap(p, 8) // two windows of frames at least
+	}
+	p.eval(`window.__slow = false`)
+	p.idle()
+	low := read()
+	q := p.quality()
+	t.Logf("at level 2 %+v; lowered %+v (%+v)", start, low, q)
+	if low.Resolution != 1 || low.CanvasWidth > float64(size.Width)+4 || low.CanvasWidth < float64(size.Width)-4 {
+		t.Errorf("lowered: canvas resolution %v, %v device pixels wide; want 1, %d (never under one per CSS pixel)", low.Resolution, low.CanvasWidth, size.Width)
+	}
+	if q.Darkness > 256 || !q.Notice {
+		t.Errorf("lowered to the last level, yet the darkness is %d texels (notice shown: %v)", q.Darkness, q.Notice)
+	}
+	if low.DPR != 2 || low.TitleFont != start.TitleFont || low.Title != start.Title {
+		t.Errorf("the page's text changed with the map's quality: %+v, was %+v", low, start)
+	}
+	p.clickElement("the restore button", `document.querySelector(".quality-notice:not([hidden]) .restore")`)
+	p.idle()
+	if back := read(); back.Resolution != 2 || back.CanvasWidth < 2*float64(size.Width)-4 {
+		t.Errorf("after Restore full quality the canvas is %+v, want two device pixels per CSS pixel", back)
+	}
+}

@@ -1,0 +1,299 @@
+// The darkness of line of sight, drawn from the areas vision.ts computes.
+// Three layers darken the map, stacked in this order:
+//   - unlit: everywhere outside dim and bright light;
+//   - undim: everywhere outside bright light (with unlit: `dark` in all;
+//     undim alone, in dim light, half of it);
+//   - blind: everywhere outside the party's sight (black, or the fog's
+//     0.7 when fog of war remembers what was seen).
+// A light tint is added where lights shine, under the darkness.
+//
+// How, and why so (a CPU renderer, SwiftShader or a weak phone GPU, pays
+// for every pixel of every pass):
+//   - The polygons are baked once per change into a small mask texture
+//     (at most maxSide texels a side), one polygon set per channel: red =
+//     in sight, green = in dim or bright light, blue = in bright light.
+//     Each set is drawn with additive blending, so overlapping polygons
+//     saturate into their union with no stencil and no full-map fill: a
+//     bake costs the polygons' area in one pass.
+//   - Each frame, one quad (the map and 4000 px around it) turns the mask
+//     into the three layers' colour in its fragment shader, with exactly
+//     the "over" compositing of the layers; outside the map the mask is
+//     empty, so all three layers apply there, as they always did.
+//   - The lights' tints are baked beside it, at the same size, into a
+//     second small texture (each light's colour added), and the same quad
+//     adds them under the darkness: drawn directly, a tint was a pass of
+//     its own over its lights' areas each frame (a fifth of a drag frame).
+//   - Nothing is baked when neither the polygons nor the tints changed.
+//   - While the polygons keep changing (a party token dragged, a stream
+//     of moves), the mask is baked at half its side, a quarter of the
+//     texels: softer shadow edges while they move, baked again at full
+//     size once they rest (settleMs after the last change).
+import { Container, Geometry, Graphics, Mesh, RenderTexture, Shader, Texture, type Renderer } from "pixi.js";
+import type { MapData } from "../types";
+import { sameDarkness, samePolys, type VisionAreas } from "./vision";
+
+const pad = 4000; // darkness reaches past the map edges when panned out
+/**
+ * Changes closer together than this, or in frames one after the other
+ * (a slow page draws seldom), are a stream: baked at half size.
+ */
+export const streamMs = 250;
+/** After the last change of a stream, the mask is baked again at full size. */
+export const settleMs = 250;
+
+const vertex = `
+attribute vec2 aPosition;
+varying vec2 vUV;
+uniform mat3 uProjectionMatrix;
+uniform mat3 uWorldTransformMatrix;
+uniform mat3 uTransformMatrix;
+uniform vec2 uUVScale;
+void main() {
+  mat3 mvp = uProjectionMatrix * uWorldTransformMatrix * uTransformMatrix;
+  gl_Position = vec4((mvp * vec3(aPosition, 1.0)).xy, 0.0, 1.0);
+  vUV = aPosition * uUVScale;
+}`;
+
+// The layers' premultiplied colours composited "over" one another, as
+// the render-texture bakes of the layers did.
+const fragment = `
+precision mediump float;
+varying vec2 vUV;
+uniform sampler2D uMask;
+uniform sampler2D uTint;
+uniform vec4 uLayers; // alphas: unlit, undim, blind; unused
+uniform vec4 uDark;   // rgb: colour of unlit and undim (blind is black)
+void main() {
+  vec3 m = vec3(0.0);
+  vec3 tint = vec3(0.0); // premultiplied, added under the darkness
+  if (vUV.x >= 0.0 && vUV.x <= 1.0 && vUV.y >= 0.0 && vUV.y <= 1.0) {
+    m = texture2D(uMask, vUV).rgb;
+    tint = texture2D(uTint, vUV).rgb;
+  }
+  float a1 = uLayers.x * (1.0 - m.g);
+  float a2 = uLayers.y * (1.0 - m.b);
+  float a3 = uLayers.z * (1.0 - m.r);
+  vec3 c = uDark.rgb * a1;
+  float a = a1;
+  c = uDark.rgb * a2 + c * (1.0 - a2);
+  a = a2 + a * (1.0 - a2);
+  c = c * (1.0 - a3);
+  a = a3 + a * (1.0 - a3);
+  gl_FragColor = vec4(c + tint * (1.0 - a), a);
+}`;
+
+/** A mask texture, its tint texture, and how map points map onto them. */
+interface Mask {
+  texture: RenderTexture;
+  tint: RenderTexture;
+  /** Texels per map pixel. */
+  k: number;
+  /** Map pixels to texture coordinates. */
+  uvScale: Float32Array;
+}
+
+function makeMask(mw: number, mh: number, side: number): Mask {
+  const k = Math.min(1, side / Math.max(1, mw, mh));
+  const tw = Math.max(1, Math.ceil(mw * k)), th = Math.max(1, Math.ceil(mh * k));
+  const texture = RenderTexture.create({ width: tw, height: th, resolution: 1 });
+  const tint = RenderTexture.create({ width: tw, height: th, resolution: 1 });
+  return { texture, tint, k, uvScale: new Float32Array([k / tw, k / th]) };
+}
+
+export class VisionLayer extends Container {
+  private tintScene = new Container(); // rendered into the tint texture
+  private tintFill = new Graphics();
+  private maskScene = new Container(); // rendered into the mask, never shown
+  private sightFill = new Graphics();
+  private dimFill = new Graphics();
+  private brightFill = new Graphics();
+  private full: Mask | null = null;
+  private motion: Mask | null = null; // half the side, while polygons stream
+  private shown: Mask | null = null; // what the quad samples now
+  private shader: Shader | null = null;
+  private quad: Mesh<Geometry, Shader> | null = null;
+  private due: Mask | null = null; // the mask to bake before the next frame
+  private lastChange = -Infinity;
+  private framesSinceChange = Infinity; // frames drawn since the polygons last changed
+  private layersKey = ""; // what the masks, quad and uniforms were made for
+  private polysKey: VisionAreas | null = null; // the polygons the masks hold
+  private tintsKey: VisionAreas["tints"] | null = null;
+  areas: VisionAreas | null = null;
+  /** The mask's longest side in texels; lowered on slow devices (quality.ts). */
+  maxSide = 1024;
+  /** The device's largest texture side (WebGL MAX_TEXTURE_SIZE). */
+  maxTextureSize = 4096;
+
+  constructor() {
+    super();
+    this.tintFill.blendMode = "add";
+    this.tintScene.addChild(this.tintFill);
+    for (const g of [this.sightFill, this.dimFill, this.brightFill]) g.blendMode = "add";
+    this.maskScene.addChild(this.sightFill, this.dimFill, this.brightFill);
+  }
+
+  /** A tiny quad with the darkness shader, for the renderer's warm-up render (compiles it early). */
+  warmUpMesh(): Mesh<Geometry, Shader> {
+    const shader = Shader.from({
+      gl: { vertex, fragment, name: "companion-darkness" },
+      resources: {
+        uMask: Texture.WHITE.source,
+        uTint: Texture.WHITE.source,
+        darkness: {
+          uLayers: { value: new Float32Array(4), type: "vec4<f32>" },
+          uDark: { value: new Float32Array(4), type: "vec4<f32>" },
+          uUVScale: { value: new Float32Array([1, 1]), type: "vec2<f32>" },
+        },
+      },
+    });
+    return new Mesh({ geometry: quadGeometry(0, 0, 2, 2), shader });
+  }
+
+  /** Records what to draw for areas at time now (the mask is baked later, by bake()). */
+  draw(a: VisionAreas, map: MapData, blindAlpha = 1, now = performance.now()): void {
+    this.areas = a;
+    this.visible = a.lineOfSight;
+    if (!a.lineOfSight) {
+      this.due = null;
+      this.layersKey = "";
+      this.polysKey = null;
+      this.tintsKey = null;
+      return;
+    }
+    const mw = map.width ?? 0, mh = map.height ?? 0;
+    const dark = (1 - a.daylight) * 0.9;
+    const side = Math.max(16, Math.min(this.maxSide, this.maxTextureSize));
+    const key = `${mw}x${mh} ${dark} ${blindAlpha} ${side}`;
+    if (key !== this.layersKey) {
+      this.layersKey = key;
+      this.polysKey = null;
+      this.makeLayers(mw, mh, dark, blindAlpha, side);
+    }
+    if (this.polysKey && sameDarkness(this.polysKey, a) && this.tintsKey && sameTints(this.tintsKey, a.tints)) return;
+    this.polysKey = a;
+    this.tintsKey = a.tints;
+    this.tintFill.clear();
+    for (const t of a.tints) this.tintFill.poly(t.poly, true).fill({ color: t.color, alpha: Math.min(0.35, t.alpha * 0.35) });
+    const fill = (g: Graphics, polys: number[][], color: number) => {
+      g.clear();
+      for (const p of polys) if (p.length >= 6) g.poly(p, true);
+      g.fill({ color });
+    };
+    fill(this.sightFill, a.sight, 0xff0000);
+    fill(this.dimFill, a.dim.concat(a.bright), 0x00ff00);
+    fill(this.brightFill, a.bright, 0x0000ff);
+    const streaming = now - this.lastChange < streamMs || this.framesSinceChange <= 1;
+    this.lastChange = now;
+    this.framesSinceChange = 0;
+    this.due = streaming ? this.motion : this.full;
+  }
+
+  /** The masks, the quad and the layers' alphas for a map size and light. */
+  private makeLayers(mw: number, mh: number, dark: number, blindAlpha: number, side: number): void {
+    const old = [this.full, this.motion]; // destroyed once the shader holds the new ones
+    this.full = makeMask(mw, mh, side);
+    this.motion = makeMask(mw, mh, Math.max(16, Math.floor(side / 2)));
+    this.shown = this.full;
+    // unlit + undim stack to `dark`; undim alone (dim light) gives half of it.
+    const half = dark / 2;
+    const outer = dark > 0 ? 1 - (1 - dark) / (1 - half) : 0;
+    const layers = new Float32Array([outer, half, blindAlpha, 0]);
+    const colour = new Float32Array([0x05 / 255, 0x06 / 255, 0x0a / 255, 1]);
+    if (!this.shader) {
+      this.shader = Shader.from({
+        gl: { vertex, fragment, name: "companion-darkness" },
+        resources: {
+          uMask: this.full.texture.source,
+          uTint: this.full.tint.source,
+          darkness: {
+            uLayers: { value: layers, type: "vec4<f32>" },
+            uDark: { value: colour, type: "vec4<f32>" },
+            uUVScale: { value: this.full.uvScale, type: "vec2<f32>" },
+          },
+        },
+      });
+      const x0 = -pad, y0 = -pad, x1 = mw + pad, y1 = mh + pad;
+      this.quad = new Mesh({ geometry: quadGeometry(x0, y0, x1, y1), shader: this.shader });
+      this.addChild(this.quad);
+    } else {
+      const u = this.shader.resources.darkness;
+      u.uniforms.uLayers = layers;
+      u.update();
+      this.show(this.full);
+      const was = this.quad!.geometry;
+      this.quad!.geometry = quadGeometry(-pad, -pad, mw + pad, mh + pad);
+      was.destroy();
+    }
+    for (const m of old) {
+      m?.texture.destroy(true);
+      m?.tint.destroy(true);
+    }
+  }
+
+  /** Points the quad at mask m. */
+  private show(m: Mask): void {
+    this.shown = m;
+    if (!this.shader) return;
+    this.shader.resources.uMask = m.texture.source;
+    this.shader.resources.uTint = m.tint.source;
+    const u = this.shader.resources.darkness;
+    u.uniforms.uUVScale = m.uvScale;
+    u.update();
+  }
+
+  /** The full mask's size in texels (the test hook reports it). */
+  get maskSize(): { width: number; height: number } {
+    return { width: this.full?.texture.width ?? 0, height: this.full?.texture.height ?? 0 };
+  }
+
+  /** The longest side of the mask the quad shows now, in texels. */
+  get shownSide(): number {
+    return this.shown ? Math.max(this.shown.texture.width, this.shown.texture.height) : 0;
+  }
+
+  /** Whether a half-size mask shows and the polygons have rested long enough to bake it at full size. */
+  needsSettle(now: number): boolean {
+    return !!this.full && this.shown !== this.full && !this.due && now - this.lastChange >= settleMs;
+  }
+
+  /** Whether a half-size mask shows (a full bake will follow). */
+  get settling(): boolean {
+    return !!this.full && this.shown !== this.full;
+  }
+
+  /** Bakes the mask when draw() changed it, or at full size once a stream rested; before a frame. */
+  bake(renderer: Renderer, now = performance.now()): void {
+    this.framesSinceChange++;
+    let m = this.due;
+    if (!m && this.needsSettle(now)) m = this.full;
+    if (!m) return;
+    this.due = null;
+    this.maskScene.scale.set(m.k);
+    renderer.render({ container: this.maskScene, target: m.texture, clear: true, clearColor: [0, 0, 0, 0] });
+    this.tintScene.scale.set(m.k);
+    renderer.render({ container: this.tintScene, target: m.tint, clear: true, clearColor: [0, 0, 0, 0] });
+    if (m !== this.shown) this.show(m);
+  }
+
+  /** Draws the mask again from the same areas at another size (quality.ts changed maxSide). */
+  redraw(map: MapData, blindAlpha: number): void {
+    if (!this.areas) return;
+    this.layersKey = "";
+    this.draw(this.areas, map, blindAlpha);
+  }
+}
+
+function quadGeometry(x0: number, y0: number, x1: number, y1: number): Geometry {
+  return new Geometry({
+    attributes: { aPosition: new Float32Array([x0, y0, x1, y0, x1, y1, x0, y1]) },
+    indexBuffer: new Uint32Array([0, 1, 2, 0, 2, 3]),
+  });
+}
+
+function sameTints(a: VisionAreas["tints"], b: VisionAreas["tints"]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) {
+    if (a[i].color !== b[i].color || a[i].alpha !== b[i].alpha || !samePolys([a[i].poly], [b[i].poly])) return false;
+  }
+  return true;
+}
