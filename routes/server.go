@@ -140,6 +140,11 @@ func NewHostHandler(cfg Config) http.Handler {
 	mountHostLibrary(r, cfg)
 	r.Get("/host/*", s.serveWeb("host"))
 	r.Get("/icon.png", s.serveWebFile("icon.png"))
+	// Entity pages (stat blocks) at the reference path the player listener
+	// answers, /<kind>/<slug>, for the game master, who may read every
+	// entity: the console opens them from a combatant, a token or a list
+	// row. After the fixed names above: chi prefers them.
+	r.Get("/{kind}/{slug}", s.servePathReference)
 	return recoverPanics(s.cfg.Log, hostSocketFirst(cfg.Hub, s.wrap(r, false)))
 }
 
