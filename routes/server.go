@@ -124,6 +124,9 @@ func NewHostHandler(cfg Config) http.Handler {
 	// The console's searchable monster and character lists: the public
 	// listing, read-only, on the host origin (the page may only fetch its own).
 	r.Get("/host/api/entities/{collection}", s.listCollection)
+	// And one entity whole (armor class, hit points), for the combat rows and
+	// the selected token's card.
+	r.Get("/host/api/entities/{collection}/{id}", s.getEntity)
 	// And the system's type tables (conditions for the combat panel): the
 	// public GET /api/system document.
 	r.Get("/host/api/system/definitions", s.getSystem)
