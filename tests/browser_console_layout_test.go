@@ -70,7 +70,7 @@ func TestConsoleLayoutOneScreen(t *testing.T) {
 			Rows: [...document.querySelectorAll("#combatants li[data-combatant]")].map(r),
 		};
 	})()`, &got)
-	saveScreenshot(t, p, "console-1440x900")
+	saveScreenshot(t, p, "console-1440x900") // docs/images/host-console.png is this one
 	if got.ScrollHeight > got.InnerHeight || got.ScrollWidth > got.InnerWidth {
 		t.Errorf("the page scrolls at 1440x900: %vx%v in a %vx%v viewport", got.ScrollWidth, got.ScrollHeight, got.InnerWidth, got.InnerHeight)
 	}
