@@ -126,6 +126,17 @@ func TestConsoleLayoutOneScreen(t *testing.T) {
 	p.waitFor("the token's stat block", `document.getElementById("drawer").dataset.tab === "stat" &&
 		document.getElementById("statblock-frame").getAttribute("src") === document.querySelector("#gm-token-panel [data-statblock]").dataset.statblock`, 10*time.Second)
 
+	// And a row of the place-a-token list, without arming it for placing.
+	p.clickElement("the Cinder Hound row's stat block button", `[...document.querySelectorAll("#gm-entities li")].find((li) => li.textContent === "Cinder Hound").querySelector("[data-statblock]")`)
+	p.waitFor("the Cinder Hound's stat block", `(() => {
+		const f = document.getElementById("statblock-frame");
+		const text = (f.contentDocument && f.contentDocument.body && f.contentDocument.body.innerText) || "";
+		return document.getElementById("statblock-title").textContent === "Cinder Hound" && text.includes("Cinder Hound") && /Armor Class\s+\d+/.test(text);
+	})()`, 15*time.Second)
+	if armed := p.eval(`!!document.querySelector("#gm-entities li.armed")`); armed != false {
+		t.Errorf("opening a row's stat block armed the row for placing")
+	}
+
 	// The header's tabs open the other panels, and a link to a card opens its tab.
 	p.clickElement("the Seats tab", `document.querySelector('#tabs [data-tab="seats"]')`)
 	p.waitFor("the seats card shown", `(() => { const b = document.getElementById("seats").getBoundingClientRect(); return b.width > 0 && b.height > 0 && document.getElementById("statblock").getBoundingClientRect().height === 0; })()`, 5*time.Second)

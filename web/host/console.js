@@ -877,7 +877,7 @@ function combatantRow(c, ticked, g) {
   const ws = window.companionWorkspace;
   const fx = (ws && ws.entityFacts(c.entityType, c.entityId, () => { drawn.campaign = undefined; loadCampaign().catch(() => {}); })) || {};
   const max = hp && hp.max != null ? hp.max : fx.maxHP;
-  const name = el("button", { type: "button", className: "cb-name", title: c.reference ? "Open the stat block of " + c.name : c.name || "", "data-statblock": c.reference || undefined }, c.name || c.id);
+  const name = el("button", { type: "button", className: "cb-name", title: c.reference ? "Open the stat block of " + c.name : c.name || "", "data-statblock": c.reference || undefined }, el("strong", {}, c.name || c.id));
   if (c.reference && ws) name.onclick = () => ws.openStatBlock(c.reference, c.name);
   const acting = g.started && c.id === g.combatantId;
   return el("li", { className: "combatant" + (c.bloodied ? " bloodied" : "") + (c.defeated ? " defeated" : "") + (acting ? " current" : ""), "data-combatant": c.id },

@@ -194,6 +194,8 @@
       if (tab) { e.preventDefault(); openTab(tab); target.scrollIntoView({ block: "start" }); }
     });
     window.addEventListener("hashchange", showHash);
+    // The GM map's place-a-token rows ask for a stat block so (entities.ts).
+    window.addEventListener("companion:statblock", (e) => { if (e.detail) openStatBlock(e.detail.reference, e.detail.name); });
     showHash();
     window.addEventListener("companion:campaign", (e) => {
       const g = (e.detail && e.detail.game) || {};
