@@ -143,7 +143,31 @@ func TestConsoleLayoutOneScreen(t *testing.T) {
 	p.clickElement("the Content tab", `document.querySelector('#tabs [data-tab="content"]')`)
 	p.clickElement("the get-more-content link", `document.querySelector("#more-content a")`)
 	p.waitFor("the import card shown", `document.getElementById("import").getBoundingClientRect().height > 0 && document.getElementById("seats").getBoundingClientRect().height === 0`, 5*time.Second)
+	// The remote-interaction select stays inside its card.
+	p.clickElement("the Settings tab", `document.querySelector('#tabs [data-tab="settings"]')`)
+	var fit struct{ Select, Card rect }
+	p.evalInto(`(() => {
+		const r = (e) => { const b = e.getBoundingClientRect(); return {Left: b.left, Top: b.top, Right: b.right, Bottom: b.bottom, Width: b.width, Height: b.height}; };
+		return {Select: r(document.getElementById("set-interaction")), Card: r(document.getElementById("settings"))};
+	})()`, &fit)
+	if fit.Select.Width <= 0 || fit.Select.Left < fit.Card.Left || fit.Select.Right > fit.Card.Right {
+		t.Errorf("the remote-interaction select %+v overflows its card %+v", fit.Select, fit.Card)
+	}
+	saveScreenshot(t, p, "console-1440x900-settings")
 	if problems := p.consoleProblems(); len(problems) > 0 {
 		t.Errorf("console problems: %v", problems)
 	}
+}
+
+// openConsoleTab clicks one of the console's header tabs (library, maps,
+// screen, messages, seats, content, settings), as a person would, and waits
+// for the drawer to show it.
+func (p *browserPage) openConsoleTab(name string) {
+	p.t.Helper()
+	p.waitFor("the "+name+" tab", `!!document.querySelector('#tabs [data-tab="`+name+`"]')`, 10*time.Second)
+	if p.eval(`document.getElementById("drawer").dataset.tab === "`+name+`"`) == true {
+		return
+	}
+	p.clickElement("the "+name+" tab", `document.querySelector('#tabs [data-tab="`+name+`"]')`)
+	p.waitFor("the "+name+" tab open", `document.getElementById("drawer").dataset.tab === "`+name+`"`, 5*time.Second)
 }
