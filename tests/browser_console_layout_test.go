@@ -154,6 +154,12 @@ func TestConsoleLayoutOneScreen(t *testing.T) {
 		t.Errorf("the remote-interaction select %+v overflows its card %+v", fit.Select, fit.Card)
 	}
 	saveScreenshot(t, p, "console-1440x900-settings")
+	// One tab's cards at a time: every other card in the drawer is out of sight.
+	var others []string
+	p.evalInto(`[...document.querySelectorAll("#drawer > .card")].filter((c) => c.id !== "settings" && c.id !== "system" && c.getBoundingClientRect().height > 0).map((c) => c.id)`, &others)
+	if len(others) > 0 {
+		t.Errorf("the Settings tab shows other cards too: %v", others)
+	}
 	if problems := p.consoleProblems(); len(problems) > 0 {
 		t.Errorf("console problems: %v", problems)
 	}
