@@ -31,6 +31,11 @@
     byId("drawer-title").textContent = name === "stat" ? (byId("statblock-title").textContent || TITLES.stat) : (TITLES[name] || "");
     for (const b of document.querySelectorAll("#tabs [data-tab]")) b.setAttribute("aria-expanded", String(b.dataset.tab === name));
     if (name) d.scrollTop = 0;
+    // Narrow, every card is on the page: the tab scrolls to its first one.
+    if (name && name !== "stat" && window.matchMedia("(max-width: 1099.98px)").matches) {
+      const first = Object.keys(TAB_OF_CARD).map(byId).find((c) => c && TAB_OF_CARD[c.id] === name);
+      if (first) first.scrollIntoView({ block: "start" });
+    }
   }
 
   // The card an element sits in, and so the tab to open to show it.
