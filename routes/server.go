@@ -124,6 +124,9 @@ func NewHostHandler(cfg Config) http.Handler {
 	// The console's searchable monster and character lists: the public
 	// listing, read-only, on the host origin (the page may only fetch its own).
 	r.Get("/host/api/entities/{collection}", s.listCollection)
+	// And one entity whole (armor class, hit points), for the combat rows and
+	// the selected token's card.
+	r.Get("/host/api/entities/{collection}/{id}", s.getEntity)
 	// And the system's type tables (conditions for the combat panel): the
 	// public GET /api/system document.
 	r.Get("/host/api/system/definitions", s.getSystem)
@@ -140,6 +143,11 @@ func NewHostHandler(cfg Config) http.Handler {
 	mountHostLibrary(r, cfg)
 	r.Get("/host/*", s.serveWeb("host"))
 	r.Get("/icon.png", s.serveWebFile("icon.png"))
+	// Entity pages (stat blocks) at the reference path the player listener
+	// answers, /<kind>/<slug>, for the game master, who may read every
+	// entity: the console opens them from a combatant, a token or a list
+	// row. After the fixed names above: chi prefers them.
+	r.Get("/{kind}/{slug}", s.servePathReference)
 	return recoverPanics(s.cfg.Log, hostSocketFirst(cfg.Hub, s.wrap(r, false)))
 }
 

@@ -34,4 +34,31 @@ func TestHostHandler(t *testing.T) {
 	if status, _, _ := get("/api"); status != 404 {
 		t.Fatalf("/api on the host listener: %d", status)
 	}
+	// The game master opens stat blocks at the players' reference paths.
+	full := httptest.NewServer(NewHostHandler(Config{Service: e.svc, Systems: e.holder}))
+	defer full.Close()
+	get = func(path string) (int, string, http.Header) {
+		resp, err := noGzipClient.Get(full.URL + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(b), resp.Header
+	}
+	resp, err := noGzipClient.Get(e.srv.URL + "/monster/goblin")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if status, body, h := get("/monster/goblin"); status != 200 || !strings.HasPrefix(h.Get("Content-Type"), "text/html") || body != string(want) {
+		t.Fatalf("/monster/goblin on the host listener: %d %.200s, want the players' page", status, body)
+	}
+	if status, body, _ := get("/monster/dragon"); status != 404 || !strings.Contains(body, "<html") {
+		t.Fatalf("/monster/dragon on the host listener: %d %.200s", status, body)
+	}
+	if status, _, _ := get("/host/console.js"); status != 200 {
+		t.Fatalf("/host/console.js: %d", status)
+	}
 }

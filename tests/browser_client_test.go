@@ -110,6 +110,7 @@ func TestPlayerClientPagesDrawTheMap(t *testing.T) {
 		}
 		return names["Player A"] == "normal" && names["Player B"] == "normal" && len(cs) == 3
 	})
+	host.openConsoleTab("seats") // the connected clients' card
 	host.waitFor("the players in the host console", `document.body.innerText.includes("Player A") && document.body.innerText.includes("Player B")`, 10*time.Second)
 	t.Logf("clients: %+v", clients)
 

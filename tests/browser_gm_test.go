@@ -278,7 +278,7 @@ func TestGMConsoleRunsASession(t *testing.T) {
 	}
 	gm.eval(`window.scrollTo(0, 0)`)
 	gm.idle()
-	saveScreenshot(t, gm, "console-combat") // docs/images/host-console.png is this one
+	saveScreenshot(t, gm, "console-combat")
 
 	// A door, opened from the GM map: the player's vision changes.
 	const behindX, behindY = 770.0, 490.0 // just east of the door, in line with Brannoc

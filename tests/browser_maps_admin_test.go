@@ -70,6 +70,7 @@ func TestHostConsoleGridExportAndBackup(t *testing.T) {
 	}))
 	p.navigate(s.HostURL + "/host/")
 	p.waitFor("the grid card", `document.getElementById("grid-canvas") && document.getElementById("grid-state").textContent.includes("No map waits")`, 15*time.Second)
+	p.openConsoleTab("maps")
 
 	// A picture chosen in the card is imported and opened, waiting for
 	// its grid, drawn with the server's default grid over it.

@@ -527,6 +527,7 @@ async function loadCampaign() {
 }
 
 function drawCampaign(view) {
+  window.dispatchEvent(new CustomEvent("companion:campaign", { detail: view }));
   const buttons = document.querySelectorAll("[data-combat]");
   $("campaign-parts").hidden = !!view.missing;
   if (view.missing) {
@@ -785,7 +786,13 @@ function drawCombatants(view) {
     replaceChildren(list, [el("li", { className: "muted" }, "No combatant yet: select a token on the map and Add to combat, or add a creature from Place a token.")]);
     return;
   }
-  replaceChildren(list, all.map((c) => combatantRow(c, ticked.has(c.id), g)));
+  // Rows whose ⋯ is open stay open across the redraw.
+  const open = new Set([...list.querySelectorAll("li[data-combatant] details.cb-more[open]")].map((d) => d.closest("li").dataset.combatant));
+  replaceChildren(list, all.map((c) => {
+    const row = combatantRow(c, ticked.has(c.id), g);
+    if (open.has(c.id)) row.querySelector("details.cb-more").open = true;
+    return row;
+  }));
 }
 
 // roundsLeft is what remains of an effect's duration as the game now stands
@@ -865,16 +872,29 @@ function combatantRow(c, ticked, g) {
     if (!confirm("Remove " + c.name + " from combat?")) return;
     run(remove, () => api("DELETE", "combatants/" + id), c.name + " left combat.");
   };
-  return el("li", { className: "combatant" + (c.bloodied ? " bloodied" : "") + (c.defeated ? " defeated" : ""), "data-combatant": c.id },
-    el("div", { className: "row-head" },
-      el("label", {}, el("input", { type: "checkbox", "data-tick": c.id, checked: ticked, "aria-label": "Tick " + c.name }), " ", el("strong", {}, c.name || c.id)),
+  // One line: tick, initiative, the name (opens the stat block), hit points,
+  // armour class, and ⋯ for the rest; conditions under it when there are any.
+  const ws = window.companionWorkspace;
+  const fx = (ws && ws.entityFacts(c.entityType, c.entityId, () => { drawn.campaign = undefined; loadCampaign().catch(() => {}); })) || {};
+  const max = hp && hp.max != null ? hp.max : fx.maxHP;
+  const name = el("button", { type: "button", className: "cb-name", title: c.reference ? "Open the stat block of " + c.name : c.name || "", "data-statblock": c.reference || undefined }, el("strong", {}, c.name || c.id));
+  if (c.reference && ws) name.onclick = () => ws.openStatBlock(c.reference, c.name);
+  const acting = g.started && c.id === g.combatantId;
+  return el("li", { className: "combatant" + (c.bloodied ? " bloodied" : "") + (c.defeated ? " defeated" : "") + (acting ? " current" : ""), "data-combatant": c.id },
+    el("div", { className: "row-head cb-line" },
+      el("input", { type: "checkbox", "data-tick": c.id, checked: ticked, "aria-label": "Tick " + c.name }), init, name,
       c.hidden ? el("span", { className: "tag" }, "hidden") : null,
       c.bloodied && !c.defeated ? el("span", { className: "tag bad" }, "bloodied") : null,
-      c.defeated ? el("span", { className: "tag bad" }, "defeated") : null),
-    el("div", { className: "buttons small" }, el("label", {}, "Init ", init),
-      hp ? el("span", { className: "hp", "data-hp-value": c.id }, "HP " + hp.hp + (hp.max != null ? "/" + hp.max : "") + (hp.temp ? " +" + hp.temp : "")) : null,
-      amount, damage, heal),
-    el("div", { className: "buttons small" }, ...effects, effName, effRounds, addEff, hide, remove));
+      c.defeated ? el("span", { className: "tag bad" }, "defeated") : null,
+      hp ? el("span", { className: "cb-stat hp", "data-hp-value": c.id, title: max != null ? "Hit points of " + max : "Hit points" }, "HP " + hp.hp + (hp.max != null ? "/" + hp.max : "") + (hp.temp ? " +" + hp.temp : ""))
+        : el("span", { className: "cb-stat hp muted" }, "HP —"),
+      hp && hp.max == null && max != null ? el("span", { className: "cb-stat muted small" }, "of " + max) : null,
+      el("span", { className: "cb-stat ac", "data-ac-value": c.id }, "AC " + (fx.ac != null ? fx.ac : "—")),
+      el("details", { className: "cb-more" }, el("summary", { title: "Hit points, effects, hide, remove", "aria-label": "More for " + c.name }, "⋯"),
+        el("div", { className: "cb-controls" },
+          el("div", { className: "buttons small" }, amount, damage, heal, hide, remove),
+          el("div", { className: "buttons small" }, effName, effRounds, addEff)))),
+    el("div", { className: "cb-effects" }, ...effects));
 }
 
 function wireInitiative() {

@@ -15,8 +15,30 @@ interface Kind {
 }
 interface Row {
   id: string;
+  kind?: string;
+  slug?: string;
   name?: string;
   data?: { name?: string };
+}
+
+// statBlockButton opens the row's page: the console (web/host/workspace.js)
+// listens for "companion:statblock" and shows it in its drawer.
+function statBlockButton(r: Row): HTMLButtonElement | null {
+  const ref = r.kind && /^[a-z][a-z0-9_]*$/.test(r.kind) ? "/" + r.kind + "/" + (r.slug || r.id) : "";
+  if (!ref) return null;
+  const b = document.createElement("button");
+  b.type = "button";
+  b.className = "gm-stat";
+  // The mark is drawn by CSS, so the row's text stays the entity's name.
+  b.title = "Stat block of " + nameOf(r);
+  b.setAttribute("aria-label", b.title);
+  b.dataset.statblock = ref;
+  b.addEventListener("pointerdown", (e) => e.stopPropagation()); // not a drag, not arming the row
+  b.addEventListener("click", (e) => {
+    e.stopPropagation();
+    window.dispatchEvent(new CustomEvent("companion:statblock", { detail: { reference: ref, name: nameOf(r) } }));
+  });
+  return b;
 }
 
 export class EntityPicker {
@@ -117,7 +139,11 @@ export class EntityPicker {
     const shown = this.rows.filter((r) => !q || nameOf(r).toLowerCase().includes(q)).slice(0, 200);
     this.list.replaceChildren(...shown.map((r) => {
       const li = document.createElement("li");
-      li.textContent = nameOf(r);
+      const label = document.createElement("span");
+      label.textContent = nameOf(r);
+      li.append(label);
+      const stat = statBlockButton(r);
+      if (stat) li.append(stat);
       li.dataset.entityId = r.id;
       li.tabIndex = 0;
       li.className = this.armed?.id === r.id ? "armed" : "";
