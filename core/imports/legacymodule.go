@@ -58,8 +58,7 @@ func (in *Installer) legacyStep(ctx context.Context, fsys fs.FS, dir, kind, xmlF
 		if err != nil {
 			return nil, xmlError(err)
 		}
-		m := &core.Module{ID: mod.ID, Name: mod.Name, Slug: mod.Slug, Descr: mod.Description, Author: mod.Author,
-			Acronym: mod.Code, Category: first(mod.Category, "adventure"), Image: mod.Image}
+		m := legacyModuleOf(mod.Header, first(mod.Category, "adventure"))
 		step, err = in.legacyModuleStep(ctx, fsys, xmlFile, m, &mod.Content, nil, opt)
 		if err != nil {
 			return nil, err
@@ -79,8 +78,7 @@ func (in *Installer) legacyStep(ctx context.Context, fsys fs.FS, dir, kind, xmlF
 		if err != nil {
 			return nil, xmlError(err)
 		}
-		m := &core.Module{ID: pack.ID, Name: pack.Name, Slug: pack.Slug, Descr: pack.Description, Author: pack.Author,
-			Acronym: pack.Code, Category: "pack", Image: pack.Image}
+		m := legacyModuleOf(pack.Header, "pack")
 		if step, err = in.legacyModuleStep(ctx, fsys, xmlFile, m, nil, pack, opt); err != nil {
 			return nil, err
 		}
@@ -463,4 +461,10 @@ func elementNames(list []*legacyxml.Element) string {
 	}
 	sort.Strings(names)
 	return strings.Join(names, ", ")
+}
+
+// legacyModuleOf is the module a legacy module.xml or pack.xml installs as.
+func legacyModuleOf(h legacyxml.Header, category string) *core.Module {
+	return &core.Module{ID: h.ID, Name: h.Name, Slug: h.Slug, Descr: h.Description, Author: h.Author,
+		Acronym: h.Code, Category: category, Image: h.Image}
 }

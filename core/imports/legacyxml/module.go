@@ -8,14 +8,47 @@ import (
 // Module is a legacy module.xml: a module's details and its content.
 // Every element this reader does not know is kept in Other, as read.
 type Module struct {
+	Header
+	Bookmark bool
+	Content
+}
+
+// Header is what a module.xml and a pack.xml both say of themselves.
+type Header struct {
 	ID, Sort, Version string // attributes
 	Name, Slug        string
 	Description       string
 	Author, Code      string // Code is the short code (the new format's acronym)
 	Category          string
 	Image             string // cover image, a file of the archive
-	Bookmark          bool
-	Content
+}
+
+// readHeader starts the header of root from its attributes.
+func readHeader(root *Element) Header {
+	return Header{ID: root.Attr("id"), Sort: root.Attr("sort"), Version: root.Attr("version")}
+}
+
+// read takes c into the header when it is one of the header's elements.
+func (h *Header) read(v *values, c *Element) bool {
+	switch c.Name {
+	case "name":
+		h.Name = v.text(c)
+	case "slug":
+		h.Slug = v.text(c)
+	case "description", "descr":
+		h.Description = v.text(c)
+	case "author":
+		h.Author = v.text(c)
+	case "code":
+		h.Code = v.text(c)
+	case "category":
+		h.Category = v.text(c)
+	case "image":
+		h.Image = v.text(c)
+	default:
+		return false
+	}
+	return true
 }
 
 // Campaign is a legacy campaign.xml.
@@ -235,23 +268,12 @@ func ReadModule(r io.Reader, file string, lim Limits) (*Module, error) {
 		return nil, err
 	}
 	v := &values{file: file}
-	m := &Module{ID: root.Attr("id"), Sort: root.Attr("sort"), Version: root.Attr("version")}
+	m := &Module{Header: readHeader(root)}
 	for _, c := range root.Children {
+		if m.Header.read(v, c) {
+			continue
+		}
 		switch c.Name {
-		case "name":
-			m.Name = v.text(c)
-		case "slug":
-			m.Slug = v.text(c)
-		case "description", "descr":
-			m.Description = v.text(c)
-		case "author":
-			m.Author = v.text(c)
-		case "code":
-			m.Code = v.text(c)
-		case "category":
-			m.Category = v.text(c)
-		case "image":
-			m.Image = v.text(c)
 		case "bookmark":
 			m.Bookmark = v.yes(c)
 		default:

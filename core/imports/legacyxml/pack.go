@@ -5,15 +5,10 @@ import "io"
 // Pack is a legacy pack.xml: a set of assets (images to place as tiles),
 // ordered in groups.
 type Pack struct {
-	ID, Sort, Version string
-	Name, Slug        string
-	Description       string
-	Author, Code      string
-	Category          string
-	Image             string
-	Groups            []*Group
-	Assets            []Asset
-	Other             []*Element
+	Header
+	Groups []*Group
+	Assets []Asset
+	Other  []*Element
 }
 
 // ReadPack reads a pack.xml.
@@ -23,23 +18,12 @@ func ReadPack(r io.Reader, file string, lim Limits) (*Pack, error) {
 		return nil, err
 	}
 	v := &values{file: file}
-	p := &Pack{ID: root.Attr("id"), Sort: root.Attr("sort"), Version: root.Attr("version")}
+	p := &Pack{Header: readHeader(root)}
 	for _, c := range root.Children {
+		if p.Header.read(v, c) {
+			continue
+		}
 		switch c.Name {
-		case "name":
-			p.Name = v.text(c)
-		case "slug":
-			p.Slug = v.text(c)
-		case "description", "descr":
-			p.Description = v.text(c)
-		case "author":
-			p.Author = v.text(c)
-		case "code":
-			p.Code = v.text(c)
-		case "category":
-			p.Category = v.text(c)
-		case "image":
-			p.Image = v.text(c)
 		case "asset":
 			p.Assets = append(p.Assets, readAsset(v, c))
 		case "group":
