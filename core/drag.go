@@ -25,6 +25,10 @@ type Drags struct {
 
 	mu     sync.Mutex // held across a message's check and publish, so a token's stream stays in order
 	active map[string]*drag
+	// vetoed remembers, per token, the drag the host refused (Veto): its
+	// client's messages sent before the block reached it must not start
+	// the drag again, and its end must not commit the refused move.
+	vetoed map[string]vetoedDrag
 	// actors says who each connection is (its role and seat), for the
 	// rights of dragrights.go; the hub keeps it (SetActor).
 	actors map[string]Actor
@@ -63,10 +67,47 @@ type drag struct {
 	host, unseen bool
 }
 
+// vetoedDrag is a drag the host refused: who dragged, and when their last
+// message came.
+type vetoedDrag struct {
+	source   string
+	lastSeen time.Time
+}
+
 // newDrags returns a drag tracker over svc (the service's own is
 // Service.Drags).
 func newDrags(svc *Service) *Drags {
-	return &Drags{svc: svc, active: map[string]*drag{}, actors: map[string]Actor{}}
+	return &Drags{svc: svc, active: map[string]*drag{}, actors: map[string]Actor{}, vetoed: map[string]vetoedDrag{}}
+}
+
+// lateAfterVeto reports whether m belongs to a drag the host vetoed: a
+// control or end from the same client before it starts another drag. Such
+// a message is refused (the sender snaps back) instead of being taken as a
+// new start, which would undo the veto. The refused drag is forgotten at
+// its client's next start, end, cancel or block, or after DragIdleTimeout
+// of silence (a client that never sends an end).
+func (d *Drags) lateAfterVeto(from string, m Movement, now time.Time) bool {
+	v, ok := d.vetoed[m.ID]
+	if !ok {
+		return false
+	}
+	if now.Sub(v.lastSeen) >= DragIdleTimeout {
+		delete(d.vetoed, m.ID)
+		return false
+	}
+	if v.source != from {
+		return false // another client's drag: judged as any other
+	}
+	switch m.State {
+	case DragControl:
+		d.vetoed[m.ID] = vetoedDrag{source: from, lastSeen: now}
+		return true
+	case DragEnd:
+		delete(d.vetoed, m.ID)
+		return true
+	}
+	delete(d.vetoed, m.ID) // a new start, or the client's own cancel
+	return false
 }
 
 // errDragVetoed ends a commit whose token was deleted or locked between the
@@ -94,6 +135,9 @@ func (d *Drags) Move(ctx context.Context, from EventSource, m Movement) (*Moveme
 	defer d.mu.Unlock()
 	defer d.recount()
 	now := d.svc.now()
+	if d.lateAfterVeto(from.ID, m, now) {
+		return d.blockSender(ctx, m)
+	}
 	own := d.active[m.ID]
 	if own != nil && own.source != from.ID {
 		if now.Sub(own.lastSeen) < DragIdleTimeout {
@@ -357,6 +401,7 @@ func (d *Drags) Veto(ctx context.Context, tokenID string) (bool, error) {
 		return false, nil
 	}
 	delete(d.active, tokenID)
+	d.vetoed[tokenID] = vetoedDrag{source: own.source, lastSeen: d.svc.now()}
 	src := EventSource{ID: own.source}
 	return true, d.blockAll(ctx, Movement{ID: tokenID, Source: &src}, own)
 }
@@ -368,6 +413,11 @@ func (d *Drags) Release(clientID string) {
 	defer d.mu.Unlock()
 	defer d.recount()
 	delete(d.actors, clientID)
+	for id, v := range d.vetoed {
+		if v.source == clientID {
+			delete(d.vetoed, id)
+		}
+	}
 	for id, own := range d.active {
 		if own.source != clientID {
 			continue

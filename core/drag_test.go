@@ -300,6 +300,63 @@ func TestDragReleaseAndVeto(t *testing.T) {
 	}
 }
 
+// A control or end the client sent before the host's block reached it
+// arrives after the veto: it must not start the drag again, nor commit the
+// refused move, yet the client's next drag is a drag.
+func TestDragLateMessagesAfterVetoAreRefused(t *testing.T) {
+	f := newLiveFixture(t)
+	d := core.NewDrags(f.svc)
+	move(t, d, bob, core.DragStart, 10, 20)
+	move(t, d, bob, core.DragControl, 40, 20)
+	if _, err := d.Veto(context.Background(), liveTokenID); err != nil {
+		t.Fatal(err)
+	}
+	f.events.take()
+
+	for _, state := range []string{core.DragControl, core.DragControl, core.DragEnd} {
+		block := move(t, d, bob, state, 60, 20)
+		if block == nil || block.State != core.DragBlock || block.X != 10 || block.Y != 20 {
+			t.Fatalf("late %s after the veto answered %+v, want block at 10,20", state, block)
+		}
+		if got := d.Dragging(liveTokenID); got != "" {
+			t.Fatalf("late %s after the veto restarted the drag (by %q)", state, got)
+		}
+	}
+	if events := f.events.take(); len(events) != 0 {
+		t.Fatalf("late messages after the veto were broadcast: %v", eventNames(events))
+	}
+	if tok := f.token(t, liveTokenID); tok.X != 10 || tok.Y != 20 {
+		t.Fatalf("a late end committed the vetoed move: token at %v,%v", tok.X, tok.Y)
+	}
+
+	// The end closed the refused drag: Bob's next drag is his.
+	if block := move(t, d, bob, core.DragControl, 30, 20); block != nil {
+		t.Fatalf("Bob's next drag refused: %+v", block)
+	}
+	if d.Dragging(liveTokenID) != bob.ID {
+		t.Fatal("Bob's next drag did not start")
+	}
+
+	// A client that never sends its end is forgiven after the idle
+	// timeout; another client is never held by someone else's veto.
+	if _, err := d.Veto(context.Background(), liveTokenID); err != nil {
+		t.Fatal(err)
+	}
+	if block := move(t, d, bob, core.DragControl, 35, 20); block == nil {
+		t.Fatal("a late control right after the second veto was taken")
+	}
+	f.advance(core.DragIdleTimeout)
+	if block := move(t, d, bob, core.DragStart, 35, 20); block != nil {
+		t.Fatalf("Bob's drag after the idle timeout refused: %+v", block)
+	}
+	if vetoed, err := d.Veto(context.Background(), liveTokenID); err != nil || !vetoed {
+		t.Fatalf("third veto: %v, %v", vetoed, err)
+	}
+	if block := move(t, d, alice, core.DragStart, 10, 20); block != nil {
+		t.Fatalf("Alice refused for a veto of nobody's drag: %+v", block)
+	}
+}
+
 func TestDragControlWithoutStartAndClientBlock(t *testing.T) {
 	f := newLiveFixture(t)
 	d := core.NewDrags(f.svc)

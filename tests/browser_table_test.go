@@ -326,6 +326,14 @@ func TestTableTwoPlayers(t *testing.T) {
 	step(t, "the ruler follows a hot reload of the system", all, func(t *testing.T) {
 		// The game master edits the system's diagonal rule while the pages
 		// are open: they read GET /api/system again on reload (issue 25).
+		// Page A is measuring at that moment: the resync the reload brings
+		// (the same map read again) keeps its clicks.
+		var before float64
+		a.evalInto(`window.companionDebug.state().snapshots`, &before)
+		a.clickElement("ruler tool", findButton(`/ruler|measure/i`))
+		sx, sy := a.mapToScreen(595, 525)
+		a.click(sx, sy)
+		a.waitTable("the ruler's first point", `t.ruler !== null`)
 		entry := filepath.Join(sys, "system.lua")
 		lua, err := os.ReadFile(entry)
 		if err != nil {
@@ -341,8 +349,17 @@ func TestTableTwoPlayers(t *testing.T) {
 		for _, p := range players {
 			p.waitTable("the page reads the reloaded system's rule", `t.diagonal === "alternate"`)
 		}
+		a.waitFor("page A's resync after the reload", fmt.Sprintf(`window.companionDebug.state().snapshots > %g`, before), 15*time.Second)
 		// 5-10-5: the three diagonals count 1, 2, 1, and one straight
 		// step: 5 squares, 25 ft.
+		ex, ey := a.mapToScreen(595+3*demoGrid, 525+4*demoGrid)
+		a.click(ex, ey)
+		a.waitTable("the measure across the reload", `t.ruler !== null && t.ruler.distance > 0`)
+		if r := a.table().Ruler; r.Distance != 25 || r.Units != "ft" {
+			t.Errorf("the measure begun before the reload says %v %s (%q), want 25 ft", r.Distance, r.Units, r.Text)
+		}
+		a.key("Escape")
+		// A measure begun after it counts the new rule too.
 		measureRuler(t, a, 595, 525, 595+3*demoGrid, 525+4*demoGrid, 25, "ft")
 	})
 

@@ -40,6 +40,7 @@ export function installDebug(ctx: DebugContext): void {
         joined: ctx.joined(),
         runMode: ctx.runMode(),
         paused: s.paused,
+        snapshots: s.loads,
         interaction: s.interaction,
         map: map ? {
           id: map.id, name: map.name ?? "", width: map.width ?? 0, height: map.height ?? 0,

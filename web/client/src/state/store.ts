@@ -62,6 +62,8 @@ export class Store {
   tokens = new Map<string, Token>();
   screen: Screen = {};
   paused = false;
+  /** How many snapshots (GET /api) were loaded: the first, then each resync. */
+  loads = 0;
   interaction: Interaction = "all";
   /** Vision polygons from the server by key (vision-<id>, light-<id>, token-<tokenId>). */
   sights = new Map<string, Sight>();
@@ -90,6 +92,7 @@ export class Store {
 
   /** Replaces everything with a snapshot from GET /api. */
   load(snap: Snapshot): void {
+    this.loads++;
     this.screen = snap.screen ?? {};
     this.paused = Boolean(snap.paused);
     this.interaction = screenInteraction(snap.screen, "all");

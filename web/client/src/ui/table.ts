@@ -58,6 +58,8 @@ export class TableUI {
   readonly ruler: Ruler;
   private diagonal: Diagonal = "equal";
   private systemFetches = 0;
+  /** The map the ruler measures on: a resync of the same map keeps the measurement. */
+  private rulerMap: string | null = null;
   private offline = document.createElement("p");
   private phoneTab = "map";
   private phone = window.matchMedia("(max-width: 600px)");
@@ -91,7 +93,14 @@ export class TableUI {
     deps.store.subscribe((c) => {
       // Own marks follow token names; pointers and the ruler follow the map.
       if (c.kind === "tokens" || c.kind === "token" || c.kind === "map") this.initiative.update();
-      if (c.kind === "map") this.ruler.clear();
+      if (c.kind === "map") {
+        // Another map wipes the measurement; the same map read again (a
+        // resync after a reconnect or a system's hot reload) keeps it, so
+        // a player measuring at that moment does not lose their clicks.
+        const id = deps.store.map?.id ?? null;
+        if (id !== this.rulerMap) this.ruler.clear();
+        this.rulerMap = id;
+      }
     });
     this.fetchSystem();
   }
