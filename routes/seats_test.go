@@ -388,3 +388,73 @@ func TestSpectatorAndKickOverWebSocket(t *testing.T) {
 		t.Fatalf("c closed with %d after new keys", code)
 	}
 }
+
+// TestKickOfAReconnectedDevice: a phone whose connection dropped comes back
+// on a new channel while the console still lists the old one. Kicking that
+// row reaches the device by the seat it holds (the old answer was "no
+// client on channel N", and the phone stayed); a channel nobody held a
+// seat or pass on is still unknown.
+func TestKickOfAReconnectedDevice(t *testing.T) {
+	e := newSeatEnv(t)
+	ctx := context.Background()
+	a, _, err := e.dial(t, "/ws")
+	if err != nil {
+		t.Fatal(err)
+	}
+	request(t, a, "clientUpdated", map[string]any{"name": "Ann"})
+	_, taken := request(t, a, "takeSeat", map[string]any{"seatId": heroID, "player": "Ann"})
+	token, _ := taken["seatToken"].(string)
+	if token == "" {
+		t.Fatalf("takeSeat: %v", taken)
+	}
+	old := e.hub.HostClients()[0].Channel
+	a.Close() // the phone's connection drops
+
+	waitClients := func(want int) {
+		t.Helper()
+		deadline := time.Now().Add(10 * time.Second)
+		for len(e.hub.HostClients()) != want {
+			if time.Now().After(deadline) {
+				t.Fatalf("%d clients connected, want %d", len(e.hub.HostClients()), want)
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+	}
+	waitClients(0)
+	b, _, err := e.dial(t, "/ws")
+	if err != nil {
+		t.Fatal(err)
+	}
+	request(t, b, "clientUpdated", map[string]any{"name": "Ann"})
+	if name, v := request(t, b, "takeSeat", map[string]any{"seatToken": token}); name != "takeSeat" {
+		t.Fatalf("coming back to the seat: %s %v", name, v)
+	}
+	if now := e.hub.HostClients()[0].Channel; now == old {
+		t.Fatalf("the reconnection kept channel %d", old)
+	}
+
+	kicked, err := e.hub.Kick(ctx, old)
+	if err != nil || kicked.Closed != 1 {
+		t.Fatalf("kick of the old row: %+v %v", kicked, err)
+	}
+	if code := closedWith(t, b); code != hub.CloseKicked {
+		t.Fatalf("the reconnected phone closed with %d, want %d", code, hub.CloseKicked)
+	}
+	if _, err := e.svc.ResumeSeat(ctx, core.Actor{}, token); !core.IsNotFound(err) {
+		t.Fatalf("the kicked phone's seat token still holds the seat: %v", err)
+	}
+
+	// A seatless, passless connection that left is nobody to find.
+	c, _, err := e.dial(t, "/ws")
+	if err != nil {
+		t.Fatal(err)
+	}
+	request(t, c, "clientUpdated", map[string]any{"name": "Cy"})
+	waitClients(1)
+	cChannel := e.hub.HostClients()[0].Channel
+	c.Close()
+	waitClients(0)
+	if _, err := e.hub.Kick(ctx, cChannel); !core.IsNotFound(err) {
+		t.Fatalf("kick of a gone seatless channel: %v, want not found", err)
+	}
+}

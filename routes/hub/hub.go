@@ -135,6 +135,10 @@ type Hub struct {
 	// hostCount is how many host console sockets are open (host.go):
 	// without one, no host frame is encoded.
 	hostCount atomic.Int64
+	// gone remembers who recently closed connections were (recentlygone.go),
+	// so that a kick of a row the console still shows reaches the device
+	// that reconnected meanwhile.
+	gone recentlyGone
 
 	unsubscribe func()
 	running     sync.WaitGroup // reader and writer goroutines
@@ -311,6 +315,10 @@ func (h *Hub) unregister(c *conn) {
 		return // the host console is no player: nobody was told it came
 	}
 	client := c.snapshot()
+	c.mu.Lock()
+	seat, pass := c.seat, c.grant.Pass
+	c.mu.Unlock()
+	h.gone.remember(client.Channel, seat, pass, time.Now())
 	h.svc.Publish(core.Event{Name: core.EventClientDisconnected, Data: client})
 	h.log.Info("websocket client disconnected", "channel", client.Channel, "address", client.Address)
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/vttapp/companion/core"
 )
@@ -265,15 +266,22 @@ type Kicked struct {
 // Kick sends a client away: the seat it holds is freed, and with the join
 // key on its pass is revoked and new keys drawn (core.Service.Kick); its
 // connections (every one holding the same seat or pass) are closed with
-// CloseKicked.
+// CloseKicked. A channel that closed in the last minute is still the
+// device it was (recentlyGone): the kick reaches the connection it
+// reconnected with, by its seat or pass.
 func (h *Hub) Kick(ctx context.Context, channel int) (*Kicked, error) {
+	var seat, pass string
 	target := h.connByChannel(channel)
-	if target == nil {
-		return nil, core.NotFoundf("no client on channel %d", channel)
+	if target != nil {
+		target.mu.Lock()
+		seat, pass = target.seat, target.grant.Pass
+		target.mu.Unlock()
+	} else {
+		var ok bool
+		if seat, pass, ok = h.gone.lookup(channel, time.Now()); !ok {
+			return nil, core.NotFoundf("no client on channel %d", channel)
+		}
 	}
-	target.mu.Lock()
-	seat, pass := target.seat, target.grant.Pass
-	target.mu.Unlock()
 	// Its connections close first, with the kick's code: the change of
 	// keys below would otherwise close them as "key changed".
 	out := &Kicked{}
@@ -300,8 +308,11 @@ func (h *Hub) Kick(ctx context.Context, channel int) (*Kicked, error) {
 		return nil, err
 	}
 	out.NewKeys = newKeys
-	cl := target.snapshot()
-	h.log.Info("websocket client kicked", "channel", cl.Channel, "address", cl.Address, "closed", out.Closed, "newKeys", newKeys)
+	address := ""
+	if target != nil {
+		address = target.snapshot().Address
+	}
+	h.log.Info("websocket client kicked", "channel", channel, "address", address, "closed", out.Closed, "newKeys", newKeys)
 	return out, nil
 }
 
