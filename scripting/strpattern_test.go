@@ -80,13 +80,16 @@ func TestPatternFunctionsMatchGopherLua(t *testing.T) {
 // reused after.
 func TestPatternMatchingStopsAtTheDeadlineWithItsPosition(t *testing.T) {
 	rt := start(t, map[string]string{"system.lua": kindWith(`local s = ("a"):rep(5000)
-return { r = s:find(".-.-.-.-b") }`)}, Options{CallTimeout: 20 * time.Millisecond})
+return { r = s:find(".-.-.-.-b") }`)}, Options{CallTimeout: 250 * time.Millisecond})
+	// The limit also bounds the entry script's first run, which a loaded
+	// machine under -race once took past 20 ms; this search runs for
+	// minutes unstopped, so 250 ms still proves the stop.
 	began := time.Now()
 	_, err := rt.CallTable(context.Background(), "thing", "view", map[string]any{})
-	if err == nil || !strings.Contains(err.Error(), "system.lua:6:") || !strings.Contains(err.Error(), "string.find") || !strings.Contains(err.Error(), "ran longer than 20ms") {
+	if err == nil || !strings.Contains(err.Error(), "system.lua:6:") || !strings.Contains(err.Error(), "string.find") || !strings.Contains(err.Error(), "ran longer than 250ms") {
 		t.Fatalf("want a located timeout in string.find, got %v", err)
 	}
-	if d := time.Since(began); d > time.Second {
+	if d := time.Since(began); d > 5*time.Second {
 		t.Fatalf("stopped after %v", d)
 	}
 }
