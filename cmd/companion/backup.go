@@ -61,8 +61,7 @@ func runBackup(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, err.Error())
 		return 1
 	}
-	data, _ := json.Marshal(res)
-	fmt.Fprintln(stdout, string(data))
+	printResult(stdout, res, func(w io.Writer) { describeBackup(w, res) })
 	return 0
 }
 
@@ -96,8 +95,7 @@ func runRestore(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, err.Error())
 		return 1
 	}
-	data, _ := json.Marshal(out)
-	fmt.Fprintln(stdout, string(data))
+	printResult(stdout, out, func(w io.Writer) { describeRestore(w, out) })
 	return 0
 }
 

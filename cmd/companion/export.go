@@ -60,8 +60,7 @@ func runExport(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "note: this %s points at entities of %s '%s' (id %s), which the archive does not carry: export it too (companion export %s %s)\n",
 			kind, n.Kind, n.Name, n.ID, n.Kind, n.ID)
 	}
-	data, _ := json.Marshal(res)
-	fmt.Fprintln(stdout, string(data))
+	printResult(stdout, res, func(w io.Writer) { describeExport(w, res) })
 	return 0
 }
 

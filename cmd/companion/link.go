@@ -74,8 +74,7 @@ func runOpen(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, err.Error())
 		return 1
 	}
-	data, _ := json.Marshal(offer)
-	fmt.Fprintln(stdout, string(data))
+	printResult(stdout, offer, func(w io.Writer) { describeOffer(w, offer) })
 	return 0
 }
 
@@ -111,8 +110,7 @@ func runImport(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, err.Error())
 		return 1
 	}
-	data, _ := json.Marshal(res)
-	fmt.Fprintln(stdout, string(data))
+	printResult(stdout, res, func(w io.Writer) { describeImport(w, res) })
 	return 0
 }
 
