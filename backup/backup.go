@@ -11,7 +11,7 @@
 // the folders are copied once before it and again after it for what
 // appeared meanwhile, and every file the snapshot names is in the copy.
 //
-// It knows the data folder's layout, not the database: core/sqlite does
+// It knows the data folder's layout, not the database: store/sqlite does
 // the snapshot and the check of a restored database.
 package backup
 

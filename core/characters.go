@@ -51,7 +51,7 @@ const (
 
 // ActionDice rewrites an action's formula for one roll: advantage (> 0)
 // or disadvantage (< 0) on its first lone d20, the critical marks from
-// critAt, doubled dice (core/dice's Roller).
+// critAt, doubled dice (the dice package's Roller).
 type ActionDice interface {
 	ActionFormula(formula string, advantage int, double bool, critAt int) (string, error)
 }

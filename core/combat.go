@@ -37,7 +37,7 @@ type InitiativeRules interface {
 	InitiativeFor(ctx context.Context, e *Entity) (*InitiativeRule, error)
 }
 
-// TotalRoller rolls a dice formula to a number (core/dice's Roller).
+// TotalRoller rolls a dice formula to a number (the dice package's Roller).
 type TotalRoller interface {
 	Total(expr string) (float64, error)
 }

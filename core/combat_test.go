@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/vttapp/companion/core"
-	"github.com/vttapp/companion/core/sqlite"
+	"github.com/vttapp/companion/store/sqlite"
 )
 
 // combatRules is a system with monsters and unique characters keeping

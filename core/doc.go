@@ -14,7 +14,7 @@
 //     Settings...), live.go (Live: settings and tracked objects, memory
 //     only), newmap.go, hostcampaign.go, combat.go, screen.go.
 //   - Interfaces the core needs: store.go (Store and Tx, implemented by
-//     core/sqlite), rules.go (Rules and SwappableRules, implemented by
+//     store/sqlite), rules.go (Rules and SwappableRules, implemented by
 //     systems.Holder; the optional InitiativeRules, InitiativeSorter and
 //     TokenRules beside the code that asks them), events.go (Event,
 //     Publisher and the Bus).
@@ -24,8 +24,9 @@
 //     (combat steps), merge.go (RFC 7386 merge patch), messagecontent.go,
 //     fog.go, dragrights.go, serverowned.go (the fields a client's write
 //     never changes).
-//   - Sight: sight.go (vision polygons by angular sweep) and sightpayload.go
-//     (the polygons as clients read them).
+//   - Sight: sightpayload.go (whose vision is cast on a map, a token and a
+//     drag, against which walls; the polygons as clients read them). The
+//     geometry, the angular sweep, is package sight.
 //   - Drags: drag.go and hostdrag.go (Drags: token drag streams, committed
 //     at their end; the service owns one, Service.Drags), dragsweep.go
 //     (which published events may end a drag, and the sweep that ends
@@ -43,7 +44,7 @@
 // transaction until the events are published. Events therefore reach
 // subscribers in commit order, and none are published when the change
 // fails. Generation counts committed writes, so read caches can key on it.
-// The importers (core/imports) change content in bulk through
+// The importers (package imports) change content in bulk through
 // ChangeContent, which publishes reload rather than an event per row.
 //
 // # Views

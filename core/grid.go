@@ -251,3 +251,6 @@ func hexLattice(kind string, size, ox, oy, w, h float64) *HexLattice {
 
 // evenFloor is the greatest even integer not above v.
 func evenFloor(v float64) float64 { return 2 * math.Floor(v/2) }
+
+// round2 rounds v to hundredths.
+func round2(v float64) float64 { return math.Round(v*100) / 100 }

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/vttapp/companion/core"
-	"github.com/vttapp/companion/core/dice"
+	"github.com/vttapp/companion/dice"
 )
 
 // A message is bounded before anything is rolled or stored: its text, its

@@ -72,7 +72,7 @@ func DecodeMessage(data []byte) (*Message, error) {
 }
 
 // Roller finds and rolls the dice in a message's text: /roll and /r
-// commands and inline [[...]] rolls. core/dice implements it, with
+// commands and inline [[...]] rolls. The dice package implements it, with
 // standard types only, so that it need not import core.
 type Roller interface {
 	// RollText returns the text to store, one JSON result per roll found

@@ -6,8 +6,8 @@ import (
 	"testing"
 
 	"github.com/vttapp/companion/core"
-	"github.com/vttapp/companion/core/dice"
-	"github.com/vttapp/companion/core/sqlite"
+	"github.com/vttapp/companion/dice"
+	"github.com/vttapp/companion/store/sqlite"
 )
 
 // A line a player types (PostMessage, the WebSocket's createMessage) with a

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/sight"
 )
 
 const liveFoeID = "tok-foe"
@@ -45,7 +46,7 @@ func TestPlayersReceiveOnlyThePartysSight(t *testing.T) {
 	noFoeSight(t, "GET /api's map", snap.Map)
 	for _, tok := range snap.Map.Tokens {
 		if tok.ID == liveTokenID {
-			if s, _ := tok.Vision.Sight.(*core.Sight); s == nil || len(s.Polygon) < 6 {
+			if s, _ := tok.Vision.Sight.(*sight.Sight); s == nil || len(s.Polygon) < 6 {
 				t.Fatalf("the party's token lost its sight: %#v", tok.Vision.Sight)
 			}
 		}
@@ -71,7 +72,7 @@ func TestPlayersReceiveOnlyThePartysSight(t *testing.T) {
 	wantNames(t, events, core.EventTokenUpdated)
 	foe := core.PlayersView(events[0].Data).(*core.Token)
 	noFoeSight(t, "tokenUpdated as the hub sends it", core.TokenForPlayers(foe))
-	if s, _ := core.HostView(events[0].Data).(*core.Token).Vision.Sight.(*core.Sight); s == nil {
+	if s, _ := core.HostView(events[0].Data).(*core.Token).Vision.Sight.(*sight.Sight); s == nil {
 		t.Error("the game master's tokenUpdated lost the foe's sight")
 	}
 	if tok, err := f.svc.Players().Token(ctx, liveFoeID); err != nil {

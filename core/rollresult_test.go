@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/vttapp/companion/core"
-	"github.com/vttapp/companion/core/dice"
+	"github.com/vttapp/companion/dice"
 )
 
 // A roll is stored and sent exactly as the engine made it (every field,

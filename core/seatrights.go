@@ -9,6 +9,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/vttapp/companion/sight"
 )
 
 // What a player may change on the public listener.
@@ -194,7 +196,7 @@ func (p PlayerAccess) PostMessage(ctx context.Context, m *Message) (*Message, er
 
 // UpdateDoor is a player's updateDoor: refused when remote interaction is
 // off, and to a spectator.
-func (p PlayerAccess) UpdateDoor(ctx context.Context, d Door) ([]Sight, error) {
+func (p PlayerAccess) UpdateDoor(ctx context.Context, d Door) ([]sight.Sight, error) {
 	if err := p.who.refuseSpectator("open or close doors"); err != nil {
 		return nil, err
 	}

@@ -8,9 +8,9 @@ import (
 	"testing"
 
 	"github.com/vttapp/companion/core"
-	"github.com/vttapp/companion/core/dice"
-	"github.com/vttapp/companion/core/sqlite"
+	"github.com/vttapp/companion/dice"
 	"github.com/vttapp/companion/internal/testkit"
+	"github.com/vttapp/companion/store/sqlite"
 	"github.com/vttapp/companion/systems"
 )
 

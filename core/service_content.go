@@ -3,7 +3,7 @@ package core
 import "context"
 
 // The installed content as a whole: the reads and the one write the
-// importers (core/imports) need. Content is installed and removed in bulk
+// importers (package imports) need. Content is installed and removed in bulk
 // (a module, a campaign, a map, a system), so clients are told to reload
 // rather than sent an event per row.
 

@@ -1,6 +1,10 @@
 package core
 
-import "context"
+import (
+	"context"
+
+	"github.com/vttapp/companion/sight"
+)
 
 // UpdateDoor changes the state of a door wall on its map in one transaction,
 // recomputes the map's line of sight and broadcasts mapUpdated then
@@ -10,7 +14,7 @@ import "context"
 // returns. What blocks sight is the map's walls, in mapUpdated. It does
 // not check remote interaction: the WebSocket hub does, so that the host
 // console may still open doors.
-func (s *Service) UpdateDoor(ctx context.Context, d Door) ([]Sight, error) {
+func (s *Service) UpdateDoor(ctx context.Context, d Door) ([]sight.Sight, error) {
 	p := s.pin()
 	if d.MapID == "" {
 		return nil, Invalidf("updateDoor: 'mapId' is required")
@@ -23,7 +27,7 @@ func (s *Service) UpdateDoor(ctx context.Context, d Door) ([]Sight, error) {
 	default:
 		return nil, Invalidf("updateDoor: 'state' must be open, closed or locked, not '%s'", d.State)
 	}
-	var los []Sight
+	var los []sight.Sight
 	err := p.write(ctx, func(tx Tx) ([]Event, error) {
 		m, err := tx.Map(d.MapID)
 		if IsNotFound(err) {

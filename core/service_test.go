@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/vttapp/companion/core"
-	"github.com/vttapp/companion/core/sqlite"
+	"github.com/vttapp/companion/store/sqlite"
 )
 
 var svcCtx = context.Background()

@@ -1,21 +1,15 @@
 package core
 
-// Sight is the area a token's vision or a light reaches, as the real web
-// client reads it: in a token's vision.sight, a light's sight and the
-// array lineOfSightUpdated carries. Key names the source: "vision-<vision
-// id>" or "light-<light id>". Polygon is a flat x,y list around (X, Y).
-type Sight struct {
-	Key     string    `json:"key"`
-	X       float64   `json:"x"`
-	Y       float64   `json:"y"`
-	Polygon []float64 `json:"polygon"`
-}
+import (
+	"math"
 
-// VisionSightKey and LightSightKey are the keys of a Sight.
-func VisionSightKey(visionID string) string { return "vision-" + visionID }
+	"github.com/vttapp/companion/sight"
+)
 
-// LightSightKey is the key of a light's Sight.
-func LightSightKey(lightID string) string { return "light-" + lightID }
+// The sight players and the game master receive on a map, a token and a
+// drag: whose vision is cast (PartySight), against which walls
+// (SightSegments) and box (sightBox). The geometry itself is package
+// sight's.
 
 // SightSegments lists every straight piece (x1, y1, x2, y2) of every wall
 // that currently blocks sight: closed and locked doors included; open
@@ -54,24 +48,24 @@ func PartySight(t *Token) bool {
 // that of every enabled light, in that order, when m has line of sight
 // on (nil otherwise: the client draws no vision layer then). m should be
 // the players' map (PlayerMap): hidden tokens are skipped anyway.
-func MapSights(m *Map) []Sight { return mapSights(m, PartySight) }
+func MapSights(m *Map) []sight.Sight { return mapSights(m, PartySight) }
 
 // mapSights is MapSights for the tokens viewer accepts.
-func mapSights(m *Map, viewer func(*Token) bool) []Sight {
+func mapSights(m *Map, viewer func(*Token) bool) []sight.Sight {
 	if m == nil || !m.LineOfSight {
 		return nil
 	}
 	segments := SightSegments(m)
 	box := sightBox(m, segments)
-	out := []Sight{}
+	out := []sight.Sight{}
 	for _, t := range m.Tokens {
 		if viewer(t) {
-			out = append(out, Sight{Key: VisionSightKey(t.Vision.ID), X: t.X, Y: t.Y, Polygon: VisionPolygon(t.X, t.Y, segments, box)})
+			out = append(out, sight.Sight{Key: sight.VisionSightKey(t.Vision.ID), X: t.X, Y: t.Y, Polygon: sight.VisionPolygon(t.X, t.Y, segments, box)})
 		}
 	}
 	for _, l := range m.Lights {
 		if l.Enabled {
-			out = append(out, Sight{Key: LightSightKey(l.ID), X: l.X, Y: l.Y, Polygon: VisionPolygon(l.X, l.Y, segments, box)})
+			out = append(out, sight.Sight{Key: sight.LightSightKey(l.ID), X: l.X, Y: l.Y, Polygon: sight.VisionPolygon(l.X, l.Y, segments, box)})
 		}
 	}
 	return out
@@ -92,7 +86,7 @@ func withSight(m *Map, viewer func(*Token) bool) *Map {
 	if sights == nil {
 		return m
 	}
-	byKey := make(map[string]*Sight, len(sights))
+	byKey := make(map[string]*sight.Sight, len(sights))
 	for i := range sights {
 		byKey[sights[i].Key] = &sights[i]
 	}
@@ -102,14 +96,14 @@ func withSight(m *Map, viewer func(*Token) bool) *Map {
 		out.Tokens[i] = t
 		switch {
 		case viewer(t):
-			out.Tokens[i] = tokenWithSight(t, byKey[VisionSightKey(t.Vision.ID)])
+			out.Tokens[i] = tokenWithSight(t, byKey[sight.VisionSightKey(t.Vision.ID)])
 		case t.Vision != nil && t.Vision.Sight != nil:
 			out.Tokens[i] = tokenWithSight(t, nil) // a sight stored or written by a client is never passed on
 		}
 	}
 	out.Lights = make([]Light, len(m.Lights))
 	for i, l := range m.Lights {
-		if s := byKey[LightSightKey(l.ID)]; s != nil && l.Enabled {
+		if s := byKey[sight.LightSightKey(l.ID)]; s != nil && l.Enabled {
 			l.Sight = s
 		}
 		out.Lights[i] = l
@@ -120,17 +114,17 @@ func withSight(m *Map, viewer func(*Token) bool) *Map {
 // sightsIn lists the sights WithSight gave m's tokens and lights, in
 // MapSights' order (tokens, then lights): the payload of
 // lineOfSightUpdated, never nil.
-func sightsIn(m *Map) []Sight {
-	out := []Sight{}
+func sightsIn(m *Map) []sight.Sight {
+	out := []sight.Sight{}
 	for _, t := range m.Tokens {
 		if t.Vision != nil {
-			if s, ok := t.Vision.Sight.(*Sight); ok && s != nil {
+			if s, ok := t.Vision.Sight.(*sight.Sight); ok && s != nil {
 				out = append(out, *s)
 			}
 		}
 	}
 	for _, l := range m.Lights {
-		if s, ok := l.Sight.(*Sight); ok && s != nil {
+		if s, ok := l.Sight.(*sight.Sight); ok && s != nil {
 			out = append(out, *s)
 		}
 	}
@@ -139,7 +133,7 @@ func sightsIn(m *Map) []Sight {
 
 // tokenWithSight is a copy of t whose vision.sight is s (null when s is
 // nil).
-func tokenWithSight(t *Token, s *Sight) *Token {
+func tokenWithSight(t *Token, s *sight.Sight) *Token {
 	cp := *t
 	v := *t.Vision
 	v.Sight = nil
@@ -166,7 +160,7 @@ func tokenSight(tx Tx, t *Token) (*Token, error) {
 	}
 	segments := SightSegments(m)
 	box := sightBox(m, segments)
-	return tokenWithSight(t, &Sight{Key: VisionSightKey(t.Vision.ID), X: t.X, Y: t.Y, Polygon: VisionPolygon(t.X, t.Y, segments, box)}), nil
+	return tokenWithSight(t, &sight.Sight{Key: sight.VisionSightKey(t.Vision.ID), X: t.X, Y: t.Y, Polygon: sight.VisionPolygon(t.X, t.Y, segments, box)}), nil
 }
 
 // dragSight is what a dragged token's vision is cast against: the blocking
@@ -183,5 +177,32 @@ func (ds *dragSight) cast(m *Movement) {
 		m.Polygon = nil
 		return
 	}
-	m.Polygon = VisionPolygon(m.X, m.Y, ds.segments, ds.box)
+	m.Polygon = sight.VisionPolygon(m.X, m.Y, ds.segments, ds.box)
+}
+
+// sightMargin pads the bounding box of a map without a size.
+const sightMargin = 1000
+
+// sightBox is the area vision is bounded by: the map's size when it has
+// one, else everything on it with a margin.
+func sightBox(m *Map, segments [][4]float64) [4]float64 {
+	if m.Width > 0 && m.Height > 0 {
+		return [4]float64{0, 0, float64(m.Width), float64(m.Height)}
+	}
+	box := [4]float64{math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)}
+	grow := func(x, y float64) {
+		box[0], box[1] = math.Min(box[0], x), math.Min(box[1], y)
+		box[2], box[3] = math.Max(box[2], x), math.Max(box[3], y)
+	}
+	for _, s := range segments {
+		grow(s[0], s[1])
+		grow(s[2], s[3])
+	}
+	for _, t := range m.Tokens {
+		grow(t.X, t.Y)
+	}
+	if math.IsInf(box[0], 1) {
+		return [4]float64{-sightMargin, -sightMargin, sightMargin, sightMargin}
+	}
+	return [4]float64{box[0] - sightMargin, box[1] - sightMargin, box[2] + sightMargin, box[3] + sightMargin}
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/sight"
 )
 
 func TestSnapshotMapCarriesSightOfVisibleTokensAndLights(t *testing.T) {
@@ -22,11 +23,11 @@ func TestSnapshotMapCarriesSightOfVisibleTokensAndLights(t *testing.T) {
 			hero = tok
 		}
 	}
-	s, ok := hero.Vision.Sight.(*core.Sight)
+	s, ok := hero.Vision.Sight.(*sight.Sight)
 	if !ok || s.Key != "vision-v-"+liveTokenID || s.X != 50 || s.Y != 50 || len(s.Polygon) < 6 {
 		t.Fatalf("token vision.sight = %#v, want {key: vision-<vision id>, x, y, polygon}", hero.Vision.Sight)
 	}
-	light, _ := snap.Map.Lights[0].Sight.(*core.Sight)
+	light, _ := snap.Map.Lights[0].Sight.(*sight.Sight)
 	if light == nil || light.Key != "light-l-1" || light.X != 50 || len(light.Polygon) < 6 {
 		t.Fatalf("light sight = %#v", snap.Map.Lights[0].Sight)
 	}
@@ -63,7 +64,7 @@ func TestDoorBroadcastsLineOfSightAsAnArrayOfSights(t *testing.T) {
 	events := f.events.take()
 	wantNames(t, events, core.EventMapUpdated, core.EventLineOfSightUpdated)
 	b, _ := json.Marshal(events[1].Data)
-	var sights []core.Sight
+	var sights []sight.Sight
 	if err := json.Unmarshal(b, &sights); err != nil {
 		t.Fatalf("lineOfSightUpdated is not an array of sights: %s", b)
 	}
@@ -77,7 +78,7 @@ func TestDoorBroadcastsLineOfSightAsAnArrayOfSights(t *testing.T) {
 	m := core.PlayersView(events[0].Data).(*core.Map)
 	for _, tok := range m.Tokens {
 		if tok.ID == liveTokenID {
-			if s, _ := tok.Vision.Sight.(*core.Sight); s == nil || s.Key != sights[0].Key {
+			if s, _ := tok.Vision.Sight.(*sight.Sight); s == nil || s.Key != sights[0].Key {
 				t.Fatalf("mapUpdated token sight %#v", tok.Vision.Sight)
 			}
 		}
@@ -92,7 +93,7 @@ func TestTokenUpdatedCarriesItsSight(t *testing.T) {
 	}
 	events := f.events.take()
 	tok := events[0].Data.(*core.Token)
-	if s, _ := tok.Vision.Sight.(*core.Sight); s == nil || s.Key != "vision-v-"+liveTokenID || s.X != 150 {
+	if s, _ := tok.Vision.Sight.(*sight.Sight); s == nil || s.Key != "vision-v-"+liveTokenID || s.X != 150 {
 		t.Fatalf("tokenUpdated vision.sight %#v, want the sight at the new place", tok.Vision.Sight)
 	}
 }

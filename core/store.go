@@ -3,7 +3,7 @@ package core
 import "context"
 
 // Store is the persistent state. Every change runs in one transaction
-// (Update); the callback's error rolls it back whole. core/sqlite
+// (Update); the callback's error rolls it back whole. store/sqlite
 // implements it.
 type Store interface {
 	View(ctx context.Context, fn func(tx Tx) error) error

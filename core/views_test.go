@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/sight"
 )
 
 // What players and the host receive of an event payload (views.go): the
@@ -58,7 +59,7 @@ func TestForPlayersHidesHiddenObjects(t *testing.T) {
 // players.
 func TestTokenSentAloneNamesItsMap(t *testing.T) {
 	foe := &core.Token{ID: "t", Name: "Ghoul", Role: core.RoleHostile, MapID: "lair",
-		Vision: &core.Vision{ID: "v", Enabled: true, Sight: &core.Sight{Key: "vision-v", Polygon: []float64{0, 0, 1, 0, 1, 1}}}}
+		Vision: &core.Vision{ID: "v", Enabled: true, Sight: &sight.Sight{Key: "vision-v", Polygon: []float64{0, 0, 1, 0, 1, 1}}}}
 	players, _ := json.Marshal(core.ForPlayers(foe))
 	if !strings.Contains(string(players), `"mapId":"lair"`) || strings.Contains(string(players), "vision-v") {
 		t.Fatalf("players get %s", players)

@@ -16,7 +16,7 @@ import (
 // cookie, scoped to /ws, naming the installed client it served (and clears
 // it for the built-in one). A WebSocket whose cookie names the client
 // installed now receives integer drag states from its first message
-// (routes/hub/dragstate.go); a cookie left from a removed or replaced client, or
+// (hub/dragstate.go); a cookie left from a removed or replaced client, or
 // from another server on the same host, names nothing and counts for
 // nothing.
 const installedClientCookie = "companion_client"

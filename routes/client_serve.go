@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/go-chi/chi/v5"
-	"github.com/vttapp/companion/core/imports"
+	"github.com/vttapp/companion/imports"
 	"github.com/vttapp/companion/web"
 )
 

@@ -1,7 +1,7 @@
 // Package routes is the HTTP face of Companion: the /api routes, static
 // folders, entity reference pages, the import endpoint and the host
 // console API on its loopback listener. The WebSocket engine lives in
-// routes/hub; these handlers hand it every upgrade.
+// hub; these handlers hand it every upgrade.
 package routes
 
 import (
@@ -10,8 +10,8 @@ import (
 
 	"github.com/vttapp/companion/backup"
 	"github.com/vttapp/companion/core"
-	"github.com/vttapp/companion/core/imports"
-	"github.com/vttapp/companion/routes/hub"
+	"github.com/vttapp/companion/hub"
+	"github.com/vttapp/companion/imports"
 	"github.com/vttapp/companion/systems"
 )
 

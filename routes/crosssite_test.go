@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/vttapp/companion/routes/hub"
+	"github.com/vttapp/companion/hub"
 )
 
 // A page on another site cannot write through a player's browser: its

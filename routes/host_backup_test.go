@@ -11,8 +11,8 @@ import (
 
 	"github.com/vttapp/companion/backup"
 	"github.com/vttapp/companion/core"
-	"github.com/vttapp/companion/core/sqlite"
 	"github.com/vttapp/companion/internal/testkit"
+	"github.com/vttapp/companion/store/sqlite"
 )
 
 func TestHostBackupsWhileTheServerRuns(t *testing.T) {

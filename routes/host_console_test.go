@@ -14,9 +14,9 @@ import (
 	"github.com/go-chi/chi/v5"
 	"github.com/gorilla/websocket"
 	"github.com/vttapp/companion/core"
-	"github.com/vttapp/companion/core/sqlite"
+	"github.com/vttapp/companion/hub"
 	"github.com/vttapp/companion/internal/testkit"
-	"github.com/vttapp/companion/routes/hub"
+	"github.com/vttapp/companion/store/sqlite"
 	"github.com/vttapp/companion/systems"
 )
 

@@ -9,7 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/go-chi/chi/v5"
-	"github.com/vttapp/companion/core/imports"
+	"github.com/vttapp/companion/imports"
 )
 
 // mountHostExport adds the downloads of a module's or a campaign's

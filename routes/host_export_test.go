@@ -15,7 +15,7 @@ import (
 	"testing"
 
 	"github.com/vttapp/companion/core"
-	"github.com/vttapp/companion/core/imports"
+	"github.com/vttapp/companion/imports"
 	"github.com/vttapp/companion/internal/testkit"
 )
 

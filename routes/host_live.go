@@ -6,7 +6,7 @@ import (
 	"github.com/go-chi/chi/v5"
 	"github.com/gorilla/websocket"
 	"github.com/vttapp/companion/core"
-	"github.com/vttapp/companion/routes/hub"
+	"github.com/vttapp/companion/hub"
 )
 
 // mountHostLive adds the host console's view of the live game: the

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/vttapp/companion/core/imports"
+	"github.com/vttapp/companion/imports"
 	"github.com/vttapp/companion/internal/testkit"
 )
 

@@ -6,7 +6,7 @@ import (
 	"net/http"
 	"testing"
 
-	"github.com/vttapp/companion/core/imports"
+	"github.com/vttapp/companion/imports"
 	"github.com/vttapp/companion/internal/testkit"
 )
 

@@ -12,9 +12,9 @@ import (
 	"time"
 
 	"github.com/vttapp/companion/core"
-	"github.com/vttapp/companion/core/imports"
-	"github.com/vttapp/companion/core/sqlite"
+	"github.com/vttapp/companion/imports"
 	"github.com/vttapp/companion/internal/testkit"
+	"github.com/vttapp/companion/store/sqlite"
 )
 
 // importCollections stands in for the loaded system's collection labels.

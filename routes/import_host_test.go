@@ -13,7 +13,7 @@ import (
 	"testing"
 
 	"github.com/vttapp/companion/core"
-	"github.com/vttapp/companion/core/imports"
+	"github.com/vttapp/companion/imports"
 	"github.com/vttapp/companion/internal/shareddata"
 	"github.com/vttapp/companion/internal/testkit"
 )

@@ -11,7 +11,7 @@ import (
 
 	"github.com/go-chi/chi/v5"
 	"github.com/vttapp/companion/core"
-	"github.com/vttapp/companion/core/imports"
+	"github.com/vttapp/companion/imports"
 )
 
 // mountImport adds POST /api/import to the public router (contract 4.6):

@@ -9,7 +9,7 @@ import (
 	"sync"
 
 	"github.com/vttapp/companion/core"
-	"github.com/vttapp/companion/routes/hub"
+	"github.com/vttapp/companion/hub"
 )
 
 // The join key on the public listener (core/access.go has the rules).

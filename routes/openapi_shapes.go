@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/sight"
 )
 
 // The wire shapes of the API and the WebSocket, described once: each
@@ -53,7 +54,7 @@ var wireShapes = []wireShape{
 	{"Token", core.Token{}, "A piece on the battle map; size, health, hitpoints, bloodied and dead are derived when sent"},
 	{"TokenOnMap", tokenOnMap{}, "A token sent alone (tokenUpdated, the answer to updateToken) with the map it stands on"},
 	{"Vision", core.Vision{}, "A token's sight and carried light"},
-	{"Sight", core.Sight{}, "What a token's vision or a light sees, computed by the server: key is vision-<id> or light-<id>, polygon a flat x,y list"},
+	{"Sight", sight.Sight{}, "What a token's vision or a light sees, computed by the server: key is vision-<id> or light-<id>, polygon a flat x,y list"},
 	{"Screen", core.Screen{}, "The player screen's configuration"},
 	{"Message", core.Message{}, "A message of the shared log; content is what a client shows: the text, or for a roll message a RollContent"},
 	{"RollContent", core.RollContent{}, "The content of a roll message: its name, kind, formula, total and die-by-die detail"},

@@ -11,8 +11,8 @@ import (
 	"time"
 
 	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/hub"
 	"github.com/vttapp/companion/internal/testkit"
-	"github.com/vttapp/companion/routes/hub"
 )
 
 const (

@@ -13,9 +13,9 @@ import (
 
 	"github.com/gorilla/websocket"
 	"github.com/vttapp/companion/core"
-	"github.com/vttapp/companion/core/dice"
+	"github.com/vttapp/companion/dice"
+	"github.com/vttapp/companion/hub"
 	"github.com/vttapp/companion/internal/testkit"
-	"github.com/vttapp/companion/routes/hub"
 )
 
 // seatEnv is the public handler with its hub at hand (kicks, seats given

@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/hub"
 	"github.com/vttapp/companion/internal/testkit"
-	"github.com/vttapp/companion/routes/hub"
 )
 
 const otherHeroID = "e0000000-0000-4000-8000-0000000000f3"

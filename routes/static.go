@@ -81,7 +81,7 @@ func (s *server) serveDataFolder(folder string) http.HandlerFunc {
 // game.json, screen.json, messages.json, collection files) holds what the
 // game master hides: hidden tokens, the dm layer, notes, foes' numbers,
 // private messages. The importer no longer keeps those files, since the
-// database holds what they held (core/imports installStaged), but a data
+// database holds what they held (imports.installStaged), but a data
 // folder written by an older version may still have them, and an archive
 // may bring any other file: whatever is not media here answers 404 as a
 // missing file does.

@@ -4,7 +4,7 @@ import "testing"
 
 // TestAuditNonUTF8IsRefused: JSON text is UTF-8 (RFC 8259 8.1);
 // encoding/json would quietly store U+FFFD for the bad bytes. HTTP bodies
-// get 400 and nothing is written (the hub's frames: routes/hub).
+// get 400 and nothing is written (the hub's frames: package hub).
 func TestAuditNonUTF8IsRefused(t *testing.T) {
 	e := newEnv(t, envOptions{})
 	for _, c := range []apiCall{

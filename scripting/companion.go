@@ -6,7 +6,7 @@ import (
 
 	lua "github.com/yuin/gopher-lua"
 
-	"github.com/vttapp/companion/core/dice"
+	"github.com/vttapp/companion/dice"
 	"github.com/vttapp/companion/textfmt"
 )
 
@@ -292,7 +292,7 @@ func luaJoin(L *lua.LState) int {
 
 // diceAverage is companion.dice.average: the floor of the formula's mean,
 // as stat blocks print it ("2d6+1" -> 8), from the project's one dice engine
-// (core/dice reads the formula exactly as a chat roll would). A system's
+// (the dice package reads the formula exactly as a chat roll would). A system's
 // views average the same few formulas over and over ("2d6", "1d8+2"); the
 // state remembers the averages (a pure function of the text) rather than
 // parsing each again.
@@ -335,7 +335,7 @@ const (
 )
 
 // roller rolls companion.dice.roll formulas with the project's dice engine
-// (core/dice: the full notation of chat rolls). It is safe for concurrent use.
+// (the dice package: the full notation of chat rolls). It is safe for concurrent use.
 var roller = dice.NewRoller()
 
 func luaDiceRoll(L *lua.LState) int {

@@ -13,14 +13,14 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/vttapp/companion/core/dice"
+	"github.com/vttapp/companion/dice"
 )
 
-// companion.dice.average is core/dice's average, rounded down. The cases
+// companion.dice.average is the dice package's average, rounded down. The cases
 // include formulas only the full notation reads ("d%", "4dF", "2d6*2",
 // "(2d6)"): a narrower parser brought back into this package would fail them.
-// Before core/dice served it, a second parser here refused those and read
-// "1 d6" as 1d6; where the two disagreed, core/dice's reading is the one
+// Before the dice package served it, a second parser here refused those and read
+// "1 d6" as 1d6; where the two disagreed, the dice package's reading is the one
 // kept, as chat rolls and `companion roll` read the same text.
 func TestDiceAverageFromLua(t *testing.T) {
 	rt := start(t, map[string]string{"system.lua": kindWith(`
@@ -43,7 +43,7 @@ func TestDiceAverageFromLua(t *testing.T) {
 		}
 		mean, err := dice.Average(formula)
 		if err != nil || int64(math.Floor(mean)) != want {
-			t.Errorf("core/dice averages %q as %v, %v: companion.dice.average must agree with it", formula, mean, err)
+			t.Errorf("the dice package averages %q as %v, %v: companion.dice.average must agree with it", formula, mean, err)
 		}
 	}
 	// A malformed formula raises an error naming it (the empty one says it is empty).
@@ -75,12 +75,12 @@ func TestDiceAverageOfRealHitDice(t *testing.T) {
 }
 
 // diceNames are the only declarations of this package whose names speak of
-// dice: the Lua bindings of companion.dice, which call core/dice.
+// dice: the Lua bindings of companion.dice, which call the dice package.
 var diceNames = map[string]bool{"diceAverage": true, "luaDiceRoll": true, "roller": true}
 
-// The package has one dice engine, core/dice: it imports it, declares no
+// The package has one dice engine, the dice package: it imports it, declares no
 // dice parser of its own (no type, function, constant or variable named for
-// dice or rolls but the bindings), and each binding calls into core/dice.
+// dice or rolls but the bindings), and each binding calls into the dice package.
 func TestScriptingUsesCoreDiceOnly(t *testing.T) {
 	files, err := filepath.Glob("*.go")
 	if err != nil {
@@ -102,7 +102,7 @@ func TestScriptingUsesCoreDiceOnly(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, imp := range f.Imports {
-			if imp.Path.Value == `"github.com/vttapp/companion/core/dice"` {
+			if imp.Path.Value == `"github.com/vttapp/companion/dice"` {
 				importsDice = true
 			}
 		}
@@ -111,15 +111,15 @@ func TestScriptingUsesCoreDiceOnly(t *testing.T) {
 				if !named.MatchString(id.Name) || diceNames[id.Name] {
 					continue
 				}
-				t.Errorf("%s declares %s: dice belong to core/dice (call it from the companion.dice bindings)", fset.Position(id.Pos()), id.Name)
+				t.Errorf("%s declares %s: dice belong to the dice package (call it from the companion.dice bindings)", fset.Position(id.Pos()), id.Name)
 			}
 			if fn, ok := decl.(*ast.FuncDecl); ok && diceNames[fn.Name.Name] && !callsPackage(fn, "dice") && !callsName(fn, "roller") {
-				t.Errorf("%s: %s does not call core/dice", fset.Position(fn.Pos()), fn.Name.Name)
+				t.Errorf("%s: %s does not call the dice package", fset.Position(fn.Pos()), fn.Name.Name)
 			}
 		}
 	}
 	if !importsDice {
-		t.Error("scripting does not import core/dice: companion.dice must use the project's dice engine")
+		t.Error("scripting does not import the dice package: companion.dice must use the project's dice engine")
 	}
 }
 
@@ -156,7 +156,7 @@ func callsPackage(fn *ast.FuncDecl, pkg string) bool {
 	return found
 }
 
-// callsName reports whether fn uses the identifier name (a core/dice roller).
+// callsName reports whether fn uses the identifier name (a roller of the dice package).
 func callsName(fn *ast.FuncDecl, name string) bool {
 	found := false
 	ast.Inspect(fn, func(n ast.Node) bool {

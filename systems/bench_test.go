@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/vttapp/companion/core"
-	"github.com/vttapp/companion/core/dice"
+	"github.com/vttapp/companion/dice"
 	"github.com/vttapp/companion/internal/cputime"
 	"github.com/vttapp/companion/templates"
 	"github.com/vttapp/companion/textfmt"

@@ -216,7 +216,7 @@ func TestHostConsoleGridExportAndBackup(t *testing.T) {
 	}
 	// A video becomes a map too, its first frame drawn under the grid (a
 	// WebM recorded by Chromium, the media package's test file).
-	video, err := filepath.Abs(filepath.Join("..", "core", "imports", "media", "testdata", "canvas-321x187.webm"))
+	video, err := filepath.Abs(filepath.Join("..", "imports", "media", "testdata", "canvas-321x187.webm"))
 	if err != nil {
 		t.Fatal(err)
 	}

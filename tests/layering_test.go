@@ -14,20 +14,22 @@ func TestLayering(t *testing.T) {
 	if _, err := exec.LookPath("go"); err != nil {
 		t.Skip("go command not on PATH")
 	}
-	upper := []string{module + "/routes", module + "/cmd", module + "/web", module + "/tests"}
+	upper := []string{module + "/routes", module + "/hub", module + "/cmd", module + "/web", module + "/tests"}
 	rules := []struct {
 		pkg       string
 		forbidden []string
 	}{
 		// The domain knows nothing of HTTP, Lua, templates or the loaded system.
-		{"core", append([]string{module + "/systems", module + "/scripting", module + "/templates", module + "/core/sqlite", module + "/core/imports",
+		{"core", append([]string{module + "/systems", module + "/scripting", module + "/templates", module + "/store/sqlite", module + "/imports",
 			"net/http", "github.com/yuin/gopher-lua", "github.com/flosch/pongo2", "github.com/go-chi", "github.com/gorilla/websocket", "modernc.org/sqlite"}, upper...)},
 		// Dice is a leaf: the standard library only.
-		{"core/dice", []string{module + "/"}},
+		{"dice", []string{module + "/"}},
+		// So is the geometry of line of sight: core gives it bare segments.
+		{"sight", []string{module + "/"}},
 		// The legacy XML readers are a leaf: the importer and its tests use them.
-		{"core/imports/legacyxml", []string{module + "/"}},
+		{"imports/legacyxml", []string{module + "/"}},
 		// So is the reader of image and video headers.
-		{"core/imports/media", []string{module + "/"}},
+		{"imports/media", []string{module + "/"}},
 		// The text helpers of Lua and templates are a leaf too.
 		{"textfmt", []string{module + "/"}},
 		// The mDNS advertiser knows nothing of the server it advertises.
@@ -35,21 +37,21 @@ func TestLayering(t *testing.T) {
 		// Nor does the desktop hand-off know the server: it writes files
 		// and opens pages.
 		{"desktop", []string{module + "/"}},
-		{"core/sqlite", append([]string{module + "/systems", module + "/scripting", module + "/templates", module + "/core/imports", "net/http"}, upper...)},
-		{"core/imports", append([]string{module + "/systems", module + "/scripting", module + "/templates", module + "/core/sqlite"}, upper...)},
+		{"store/sqlite", append([]string{module + "/systems", module + "/scripting", module + "/templates", module + "/imports", "net/http"}, upper...)},
+		{"imports", append([]string{module + "/systems", module + "/scripting", module + "/templates", module + "/store/sqlite"}, upper...)},
 		// The Lua runtime knows nothing of HTTP.
-		{"scripting", append([]string{module + "/systems", module + "/templates", module + "/core/sqlite", module + "/core/imports", "net/http"}, upper...)},
-		{"templates", append([]string{module + "/systems", module + "/scripting", module + "/core/sqlite", module + "/core/imports"}, upper...)},
-		{"systems", append([]string{module + "/core/sqlite", module + "/core/imports", "github.com/go-chi", "github.com/gorilla/websocket"}, upper...)},
+		{"scripting", append([]string{module + "/systems", module + "/templates", module + "/store/sqlite", module + "/imports", "net/http"}, upper...)},
+		{"templates", append([]string{module + "/systems", module + "/scripting", module + "/store/sqlite", module + "/imports"}, upper...)},
+		{"systems", append([]string{module + "/store/sqlite", module + "/imports", "github.com/go-chi", "github.com/gorilla/websocket"}, upper...)},
 		// Backups know the data folder's layout, not the database (its
 		// snapshot and check are given to them) nor the rest of the server.
-		{"backup", append([]string{module + "/core/sqlite", module + "/core/imports", module + "/systems", module + "/scripting",
+		{"backup", append([]string{module + "/store/sqlite", module + "/imports", module + "/systems", module + "/scripting",
 			module + "/templates", "net/http", "modernc.org/sqlite"}, upper...)},
-		{"routes", []string{module + "/cmd", module + "/tests", module + "/core/sqlite"}},
+		{"routes", []string{module + "/cmd", module + "/tests", module + "/store/sqlite"}},
 		// The WebSocket hub speaks to the core alone: it knows nothing of the
 		// HTTP routes that hand it connections, of systems, Lua or templates.
-		{"routes/hub", []string{module + "/routes", module + "/cmd", module + "/tests", module + "/web", module + "/systems",
-			module + "/scripting", module + "/templates", module + "/core/sqlite", module + "/core/imports", "github.com/go-chi"}},
+		{"hub", []string{module + "/routes", module + "/cmd", module + "/tests", module + "/web", module + "/systems",
+			module + "/scripting", module + "/templates", module + "/store/sqlite", module + "/imports", "github.com/go-chi"}},
 	}
 	for _, r := range rules {
 		t.Run(r.pkg, func(t *testing.T) {
@@ -104,15 +106,16 @@ func TestNoProductionPackageImportsTesting(t *testing.T) {
 }
 
 // TestOneImplementation names packages that must use a shared one instead
-// of their own: the Lua runtime rolls and averages dice with core/dice (the
-// project's one dice engine), and Lua's companion.format and the template
-// filters both write numbers with textfmt, so a view and a page agree.
+// of their own: the Lua runtime rolls and averages dice with the dice
+// package (the project's one dice engine), and Lua's companion.format and
+// the template filters both write numbers with textfmt, so a view and a
+// page agree.
 func TestOneImplementation(t *testing.T) {
 	if _, err := exec.LookPath("go"); err != nil {
 		t.Skip("go command not on PATH")
 	}
 	required := map[string][]string{
-		"scripting": {module + "/core/dice", module + "/textfmt"},
+		"scripting": {module + "/dice", module + "/textfmt"},
 		"templates": {module + "/textfmt"},
 	}
 	for pkg, imports := range required {

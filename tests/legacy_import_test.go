@@ -20,7 +20,7 @@ import (
 )
 
 // The fixture of the legacy XML readers: one entry of every compendium kind.
-const legacyFixture = "../core/imports/legacyxml/testdata/compendium.xml"
+const legacyFixture = "../imports/legacyxml/testdata/compendium.xml"
 
 type compendiumResult struct {
 	Kind, ID, Name string

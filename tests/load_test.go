@@ -25,11 +25,11 @@ import (
 	"time"
 
 	"github.com/vttapp/companion/core"
-	"github.com/vttapp/companion/core/sqlite"
 	"github.com/vttapp/companion/examples/dnd5e"
 	"github.com/vttapp/companion/internal/cputime"
 	"github.com/vttapp/companion/internal/shareddata"
 	"github.com/vttapp/companion/routes"
+	"github.com/vttapp/companion/store/sqlite"
 	"github.com/vttapp/companion/systems"
 )
 

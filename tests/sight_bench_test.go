@@ -6,8 +6,9 @@ import (
 	"testing"
 
 	"github.com/vttapp/companion/core"
-	"github.com/vttapp/companion/core/imports"
+	"github.com/vttapp/companion/imports"
 	"github.com/vttapp/companion/internal/shareddata"
+	"github.com/vttapp/companion/sight"
 )
 
 // BenchmarkRealMapSight measures what the sight payloads the real web
@@ -54,7 +55,7 @@ func BenchmarkRealMapSight(b *testing.B) {
 		b.Run(file+"/polygon", func(b *testing.B) {
 			box := [4]float64{0, 0, w, h}
 			for b.Loop() {
-				core.VisionPolygon(0.5*w, 0.5*h, segments, box)
+				sight.VisionPolygon(0.5*w, 0.5*h, segments, box)
 			}
 		})
 	}

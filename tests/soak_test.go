@@ -19,12 +19,12 @@ import (
 
 	"github.com/gorilla/websocket"
 	"github.com/vttapp/companion/core"
-	"github.com/vttapp/companion/core/dice"
-	"github.com/vttapp/companion/core/sqlite"
+	"github.com/vttapp/companion/dice"
 	"github.com/vttapp/companion/examples/dnd5e"
+	"github.com/vttapp/companion/hub"
 	"github.com/vttapp/companion/internal/testkit"
 	"github.com/vttapp/companion/routes"
-	"github.com/vttapp/companion/routes/hub"
+	"github.com/vttapp/companion/store/sqlite"
 	"github.com/vttapp/companion/systems"
 )
 

@@ -24,9 +24,9 @@ import (
 
 	"github.com/gorilla/websocket"
 	"github.com/vttapp/companion/core"
-	"github.com/vttapp/companion/core/sqlite"
+	"github.com/vttapp/companion/hub"
 	"github.com/vttapp/companion/routes"
-	"github.com/vttapp/companion/routes/hub"
+	"github.com/vttapp/companion/store/sqlite"
 )
 
 // The WebSocket benchmarks run each server in a child process (this test

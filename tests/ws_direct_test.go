@@ -8,11 +8,11 @@ import (
 
 	"github.com/gorilla/websocket"
 	"github.com/vttapp/companion/core"
-	"github.com/vttapp/companion/routes/hub"
+	"github.com/vttapp/companion/hub"
 )
 
 // Broadcast frames are built by the hub itself and written straight to an
-// idle client's socket (routes/hub/direct.go). A gorilla client must read
+// idle client's socket (hub/direct.go). A gorilla client must read
 // them as it reads gorilla's own: every length encoding (7-bit, 16-bit,
 // 64-bit), in order.
 func TestWSDirectFramesEveryLengthEncoding(t *testing.T) {

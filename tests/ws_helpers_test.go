@@ -18,10 +18,10 @@ import (
 
 	"github.com/gorilla/websocket"
 	"github.com/vttapp/companion/core"
-	"github.com/vttapp/companion/core/sqlite"
+	"github.com/vttapp/companion/hub"
 	"github.com/vttapp/companion/internal/testkit"
 	"github.com/vttapp/companion/routes"
-	"github.com/vttapp/companion/routes/hub"
+	"github.com/vttapp/companion/store/sqlite"
 )
 
 // The WebSocket end-to-end tests run the real handlers (routes.NewPublicHandler

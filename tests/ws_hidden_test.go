@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/vttapp/companion/core"
-	"github.com/vttapp/companion/routes/hub"
+	"github.com/vttapp/companion/hub"
 )
 
 // TestWSHiddenTokenReachesPlayersAsAStub: hiding a token tells players only

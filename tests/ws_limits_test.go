@@ -10,10 +10,10 @@ import (
 
 	"github.com/gorilla/websocket"
 	"github.com/vttapp/companion/core"
-	"github.com/vttapp/companion/routes/hub"
+	"github.com/vttapp/companion/hub"
 )
 
-// The flood limits (routes/hub/limits.go) with real gorilla clients.
+// The flood limits (hub/limits.go) with real gorilla clients.
 
 // nextMove returns the next tokenMoved or pointerUpdated b receives,
 // skipping anything else (tokenUpdated, replies).

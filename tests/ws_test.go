@@ -14,7 +14,8 @@ import (
 
 	"github.com/gorilla/websocket"
 	"github.com/vttapp/companion/core"
-	"github.com/vttapp/companion/routes/hub"
+	"github.com/vttapp/companion/hub"
+	"github.com/vttapp/companion/sight"
 )
 
 func TestWSConnectAppClientsAndDisconnect(t *testing.T) {
@@ -318,7 +319,7 @@ func TestWSUpdateDoorAndPointer(t *testing.T) {
 		if segments := core.SightSegments(&m); len(segments) != 1 {
 			t.Fatalf("walls blocking sight with the door open %+v, want only the plain wall", segments)
 		}
-		var los []core.Sight
+		var los []sight.Sight
 		msgs[1].decode(t, &los)
 		if los == nil {
 			t.Fatalf("lineOfSightUpdated %s, want an array", msgs[1].Data)

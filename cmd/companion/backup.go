@@ -15,7 +15,7 @@ import (
 
 	"github.com/vttapp/companion/backup"
 	"github.com/vttapp/companion/core"
-	"github.com/vttapp/companion/core/sqlite"
+	"github.com/vttapp/companion/store/sqlite"
 )
 
 // runBackup implements `companion backup [FOLDER]`: a consistent copy of

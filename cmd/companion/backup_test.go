@@ -13,8 +13,8 @@ import (
 
 	"github.com/vttapp/companion/backup"
 	"github.com/vttapp/companion/core"
-	"github.com/vttapp/companion/core/sqlite"
 	"github.com/vttapp/companion/routes"
+	"github.com/vttapp/companion/store/sqlite"
 )
 
 // gameFolder is a data folder with a database holding a campaign and a

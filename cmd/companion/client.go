@@ -8,7 +8,7 @@ import (
 	"net/http"
 	"strings"
 
-	"github.com/vttapp/companion/core/imports"
+	"github.com/vttapp/companion/imports"
 )
 
 const clientUsage = `usage: companion client install [--data DIR | --host-addr ADDR] FILE|URL

@@ -40,7 +40,7 @@ type serveConfig struct {
 	MaxBodyBytes      int64
 	MaxClients        int
 	ClientRate        int
-	// MaxPerAddress is --max-clients-per-address (routes/hub/peraddress.go).
+	// MaxPerAddress is --max-clients-per-address (hub/peraddress.go).
 	MaxPerAddress int
 
 	// AddrGiven and HostAddrGiven tell an address chosen on the command

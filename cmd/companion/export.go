@@ -13,7 +13,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/vttapp/companion/core/imports"
+	"github.com/vttapp/companion/imports"
 )
 
 // exportResult is what `companion export` prints.

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/vttapp/companion/core/imports"
+	"github.com/vttapp/companion/imports"
 )
 
 // The commands that talk to the running server find it by its data folder

@@ -14,8 +14,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/vttapp/companion/core/imports"
 	"github.com/vttapp/companion/desktop"
+	"github.com/vttapp/companion/imports"
 )
 
 // runLaunch implements `companion launch [LINK|FILE ...]`, what the

@@ -14,7 +14,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/vttapp/companion/core/imports"
+	"github.com/vttapp/companion/imports"
 )
 
 // runLink implements `companion link check LINK`: it prints the parsed

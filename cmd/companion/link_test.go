@@ -13,9 +13,9 @@ import (
 	"testing"
 
 	"github.com/vttapp/companion/core"
-	"github.com/vttapp/companion/core/imports"
-	"github.com/vttapp/companion/core/sqlite"
+	"github.com/vttapp/companion/imports"
 	"github.com/vttapp/companion/routes"
+	"github.com/vttapp/companion/store/sqlite"
 )
 
 func TestLinkCheck(t *testing.T) {

@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"github.com/vttapp/companion/backup"
-	"github.com/vttapp/companion/core/imports"
+	"github.com/vttapp/companion/imports"
 )
 
 // A command's result goes to stdout in one of two forms: sentences for a

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/vttapp/companion/backup"
-	"github.com/vttapp/companion/core/imports"
+	"github.com/vttapp/companion/imports"
 )
 
 // A pipe gets one line of JSON (scripts and the tests parse it); a person

@@ -3,7 +3,7 @@ package main
 import (
 	"io"
 
-	"github.com/vttapp/companion/core/dice"
+	"github.com/vttapp/companion/dice"
 )
 
 // runRoll implements "companion roll EXPR [--json] [--seed N]": it prints

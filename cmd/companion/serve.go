@@ -18,14 +18,14 @@ import (
 
 	"github.com/vttapp/companion/backup"
 	"github.com/vttapp/companion/core"
-	"github.com/vttapp/companion/core/dice"
-	"github.com/vttapp/companion/core/imports"
-	"github.com/vttapp/companion/core/sqlite"
 	"github.com/vttapp/companion/desktop"
+	"github.com/vttapp/companion/dice"
 	"github.com/vttapp/companion/discovery"
 	"github.com/vttapp/companion/examples/dnd5e"
+	"github.com/vttapp/companion/hub"
+	"github.com/vttapp/companion/imports"
 	"github.com/vttapp/companion/routes"
-	"github.com/vttapp/companion/routes/hub"
+	"github.com/vttapp/companion/store/sqlite"
 	"github.com/vttapp/companion/systems"
 	"github.com/vttapp/companion/web"
 )

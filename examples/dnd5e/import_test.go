@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"github.com/vttapp/companion/core"
-	"github.com/vttapp/companion/core/imports/legacyxml"
+	"github.com/vttapp/companion/imports/legacyxml"
 	"github.com/vttapp/companion/internal/shareddata"
 	"github.com/vttapp/companion/systems"
 )
@@ -77,7 +77,7 @@ func importCompendium(t *testing.T, s *systems.System, r io.Reader, file string)
 
 // fixtureCompendium is the legacy XML readers' own fixture: one entry of
 // every kind, written for the tests.
-const fixtureCompendium = "../../core/imports/legacyxml/testdata/compendium.xml"
+const fixtureCompendium = "../../imports/legacyxml/testdata/compendium.xml"
 
 func openFile(t *testing.T, path string) *os.File {
 	t.Helper()

@@ -11,8 +11,8 @@ import (
 	"time"
 
 	"github.com/vttapp/companion/core"
-	"github.com/vttapp/companion/core/sqlite"
 	"github.com/vttapp/companion/examples/dnd5e"
+	"github.com/vttapp/companion/store/sqlite"
 	"github.com/vttapp/companion/systems"
 )
 
@@ -105,7 +105,7 @@ type GameOptions struct {
 	NoCampaign bool
 	// Seed, when set, stores more content after the fixture.
 	Seed func(tx core.Tx) error
-	// Roller replaces FixedRoller (a seeded core/dice roller, for rolls
+	// Roller replaces FixedRoller (a seeded roller of the dice package, for rolls
 	// whose dice a test reads).
 	Roller core.Roller
 }

@@ -15,7 +15,7 @@ import (
 	"time"
 
 	"github.com/vttapp/companion/core"
-	"github.com/vttapp/companion/core/imports/legacyxml"
+	"github.com/vttapp/companion/imports/legacyxml"
 )
 
 // KindCompendium is what an archive holding compendium.xml (or a bare

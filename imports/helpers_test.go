@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/vttapp/companion/core"
-	"github.com/vttapp/companion/core/sqlite"
+	"github.com/vttapp/companion/store/sqlite"
 )
 
 // testCollections is a loaded system with three collections.

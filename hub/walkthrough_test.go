@@ -13,7 +13,7 @@ import (
 // this package it cites is declared here, so the walk-through cannot
 // drift from the code it describes.
 func TestAddingAnEventWalkThroughIsTrue(t *testing.T) {
-	root := filepath.Join("..", "..")
+	root := ".."
 	doc, err := os.ReadFile(filepath.Join(root, "docs", "architecture.md"))
 	if err != nil {
 		t.Fatal(err)
@@ -46,7 +46,7 @@ func TestAddingAnEventWalkThroughIsTrue(t *testing.T) {
 		case regexp.MustCompile(`^[a-z][A-Za-z]+$|^Test[A-Za-z0-9]+$`).MatchString(item) && item != "requestId":
 			names++
 			if !regexp.MustCompile(`\b` + item + `\b`).MatchString(source.String()) {
-				t.Errorf("the walk-through cites %s, which routes/hub does not declare", item)
+				t.Errorf("the walk-through cites %s, which hub does not declare", item)
 			}
 		}
 	}

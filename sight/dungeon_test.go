@@ -1,4 +1,4 @@
-package core_test
+package sight_test
 
 import (
 	"math"

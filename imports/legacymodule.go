@@ -10,7 +10,7 @@ import (
 	"strings"
 
 	"github.com/vttapp/companion/core"
-	"github.com/vttapp/companion/core/imports/legacyxml"
+	"github.com/vttapp/companion/imports/legacyxml"
 )
 
 // Legacy modules, campaigns and asset packs (module.xml, campaign.xml,

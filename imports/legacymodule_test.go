@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"github.com/vttapp/companion/core"
-	"github.com/vttapp/companion/core/imports/legacyxml"
+	"github.com/vttapp/companion/imports/legacyxml"
 	"github.com/vttapp/companion/internal/shareddata"
 )
 

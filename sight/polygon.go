@@ -1,4 +1,4 @@
-package core
+package sight
 
 import (
 	"math"
@@ -10,9 +10,6 @@ import (
 // of each wall end, so that they slip past a corner and reach what is
 // behind it.
 const sightEpsilon = 1e-4
-
-// sightMargin pads the bounding box of a map without a size.
-const sightMargin = 1000
 
 // sightTolerance is the distance, relative to the extent of the walls seen
 // from the viewer, under which two points count as the same line: a viewer
@@ -774,26 +771,13 @@ func (sc *visionScratch) swap(i, j int) {
 
 func round2(v float64) float64 { return math.Round(v*100) / 100 }
 
-// sightBox is the area vision is bounded by: the map's size when it has
-// one, else everything on it with a margin.
-func sightBox(m *Map, segments [][4]float64) [4]float64 {
-	if m.Width > 0 && m.Height > 0 {
-		return [4]float64{0, 0, float64(m.Width), float64(m.Height)}
+// finite reports whether every value is a number (neither NaN nor an
+// infinity).
+func finite(vs ...float64) bool {
+	for _, v := range vs {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return false
+		}
 	}
-	box := [4]float64{math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)}
-	grow := func(x, y float64) {
-		box[0], box[1] = math.Min(box[0], x), math.Min(box[1], y)
-		box[2], box[3] = math.Max(box[2], x), math.Max(box[3], y)
-	}
-	for _, s := range segments {
-		grow(s[0], s[1])
-		grow(s[2], s[3])
-	}
-	for _, t := range m.Tokens {
-		grow(t.X, t.Y)
-	}
-	if math.IsInf(box[0], 1) {
-		return [4]float64{-sightMargin, -sightMargin, sightMargin, sightMargin}
-	}
-	return [4]float64{box[0] - sightMargin, box[1] - sightMargin, box[2] + sightMargin, box[3] + sightMargin}
+	return true
 }

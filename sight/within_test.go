@@ -1,11 +1,11 @@
-package core_test
+package sight_test
 
 import (
 	"math"
 	"math/rand/v2"
 	"testing"
 
-	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/sight"
 )
 
 // withinDiff says how the polygon within radius differs from the whole
@@ -35,9 +35,9 @@ func TestVisionPolygonWithinMatchesInsideTheRadius(t *testing.T) {
 	}
 	for i := 0; i < len(d.viewers); i += step {
 		v := d.viewers[i]
-		whole := core.VisionPolygon(v[0], v[1], d.segments, d.box)
+		whole := sight.VisionPolygon(v[0], v[1], d.segments, d.box)
 		for _, radius := range []float64{120, 600, 2500} {
-			within := core.VisionPolygonWithin(v[0], v[1], radius, d.segments, d.box)
+			within := sight.VisionPolygonWithin(v[0], v[1], radius, d.segments, d.box)
 			checkShape(t, "within", within)
 			if diff := withinDiff(within, whole, v[0], v[1], radius, 600, rng); diff != "" {
 				t.Fatalf("viewer at %v, radius %v: %s", v, radius, diff)
@@ -54,19 +54,19 @@ func TestVisionPolygonWithinMatchesInsideTheRadius(t *testing.T) {
 func TestVisionPolygonWithinEdgeCases(t *testing.T) {
 	box := [4]float64{0, 0, 100, 100}
 	for _, radius := range []float64{0, -5, math.NaN()} {
-		if p := core.VisionPolygonWithin(50, 50, radius, closedRoom, box); p == nil || len(p) != 0 {
+		if p := sight.VisionPolygonWithin(50, 50, radius, closedRoom, box); p == nil || len(p) != 0 {
 			t.Fatalf("radius %v sees %v, want an empty polygon", radius, p)
 		}
 	}
-	if p := core.VisionPolygonWithin(500, 500, 10, closedRoom, box); p == nil || len(p) != 0 {
+	if p := sight.VisionPolygonWithin(500, 500, 10, closedRoom, box); p == nil || len(p) != 0 {
 		t.Fatalf("a viewer whose reach misses the map sees %v, want an empty polygon", p)
 	}
-	whole := core.VisionPolygon(50, 50, closedRoom, wideBox)
-	if p := core.VisionPolygonWithin(50, 50, math.Inf(1), closedRoom, wideBox); len(p) != len(whole) {
+	whole := sight.VisionPolygon(50, 50, closedRoom, wideBox)
+	if p := sight.VisionPolygonWithin(50, 50, math.Inf(1), closedRoom, wideBox); len(p) != len(whole) {
 		t.Fatalf("an infinite radius sees %v, want the whole polygon %v", p, whole)
 	}
 	// A small radius inside the room: the square around it, walls unseen.
-	if a := polygonArea(core.VisionPolygonWithin(50, 50, 10, closedRoom, wideBox)); math.Abs(a-400) > 0.01 {
+	if a := polygonArea(sight.VisionPolygonWithin(50, 50, 10, closedRoom, wideBox)); math.Abs(a-400) > 0.01 {
 		t.Fatalf("radius 10 in an empty room covers %v, want its 20 x 20 square", a)
 	}
 }

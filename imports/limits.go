@@ -3,7 +3,7 @@ package imports
 import (
 	"time"
 
-	"github.com/vttapp/companion/core/imports/legacyxml"
+	"github.com/vttapp/companion/imports/legacyxml"
 )
 
 // Limits bound what a download or an archive may cost. The zero value of a

@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 
 	"github.com/vttapp/companion/core"
-	"github.com/vttapp/companion/core/imports/media"
+	"github.com/vttapp/companion/imports/media"
 )
 
 // Images and videos as maps: a PNG, JPEG, WebP or GIF image, or an MP4 or

@@ -1,4 +1,4 @@
-package core_test
+package sight_test
 
 import (
 	"math"
@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"testing"
 
-	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/sight"
 )
 
 // Polygons are compared as areas, not vertex lists: the sweep and the ray
@@ -99,7 +99,7 @@ func btoa(b bool) string {
 // they differ.
 func checkAgainstRays(t *testing.T, label string, vx, vy float64, segs [][4]float64, box [4]float64, samples int, rng *rand.Rand) {
 	t.Helper()
-	got := core.VisionPolygon(vx, vy, segs, box)
+	got := sight.VisionPolygon(vx, vy, segs, box)
 	want := visionPolygonRays(vx, vy, segs, box)
 	if d := polygonDiff(got, want, vx, vy, box, samples, rng); d != "" {
 		t.Errorf("%s: viewer at %v,%v: the sweep and the ray caster differ: %s (%d and %d points)",

@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"github.com/vttapp/companion/core"
-	"github.com/vttapp/companion/core/imports/media"
+	"github.com/vttapp/companion/imports/media"
 )
 
 // Universal VTT battle maps (.uvtt, .dd2vtt, .df2vtt): one JSON object with

@@ -1,6 +1,6 @@
 //go:build race
 
-package core_test
+package sight_test
 
 // raceEnabled: the race detector slows the ray caster, which the sweep is
 // checked against, tenfold; the heaviest comparisons take fewer viewers.

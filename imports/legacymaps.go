@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/vttapp/companion/core"
-	"github.com/vttapp/companion/core/imports/legacyxml"
+	"github.com/vttapp/companion/imports/legacyxml"
 )
 
 // legacyFiles resolves the file references of a legacy archive: a file of

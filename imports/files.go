@@ -9,8 +9,8 @@ import (
 	"strings"
 
 	"github.com/vttapp/companion/core"
-	"github.com/vttapp/companion/core/imports/legacyxml"
-	"github.com/vttapp/companion/core/imports/media"
+	"github.com/vttapp/companion/imports/legacyxml"
+	"github.com/vttapp/companion/imports/media"
 )
 
 // InstallFile installs a file on disk: a zip archive (.module, .campaign,

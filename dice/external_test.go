@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/vttapp/companion/core"
-	"github.com/vttapp/companion/core/dice"
+	"github.com/vttapp/companion/dice"
 )
 
 // The server stores rolls through core.Roller.

@@ -13,7 +13,7 @@ var exampleRow = regexp.MustCompile("(?m)^\\| `([^`]+)` \\| (\\d+) \\| `([^`]+)`
 
 // Every example in docs/dice.md is what the engine does.
 func TestDocsExamples(t *testing.T) {
-	doc, err := os.ReadFile("../../docs/dice.md")
+	doc, err := os.ReadFile("../docs/dice.md")
 	if err != nil {
 		t.Fatal(err)
 	}

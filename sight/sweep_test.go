@@ -1,4 +1,4 @@
-package core_test
+package sight_test
 
 import (
 	"encoding/json"
@@ -10,8 +10,9 @@ import (
 	"testing"
 
 	"github.com/vttapp/companion/core"
-	"github.com/vttapp/companion/core/imports"
+	"github.com/vttapp/companion/imports"
 	"github.com/vttapp/companion/internal/shareddata"
+	"github.com/vttapp/companion/sight"
 )
 
 // realMapSegments loads a Universal VTT map from the shared test data and
@@ -148,7 +149,7 @@ func TestVisionSweepMatchesRaysOnAGeneratedDungeon(t *testing.T) {
 		if few && i%8 != 0 {
 			continue
 		}
-		if a := polygonArea(core.VisionPolygon(v[0], v[1], d.segments, d.box)); a > widestArea {
+		if a := polygonArea(sight.VisionPolygon(v[0], v[1], d.segments, d.box)); a > widestArea {
 			widest, widestArea = i, a
 		}
 	}

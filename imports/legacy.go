@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"github.com/vttapp/companion/core"
-	"github.com/vttapp/companion/core/imports/legacyxml"
+	"github.com/vttapp/companion/imports/legacyxml"
 )
 
 // The legacy XML formats: an archive whose root holds compendium.xml,

@@ -13,7 +13,7 @@ import (
 // The example archive of docs/content-format.md installs as documented:
 // its JSON blocks are read from the document itself.
 func TestDocumentedExampleArchiveInstalls(t *testing.T) {
-	doc, err := os.ReadFile("../../docs/content-format.md")
+	doc, err := os.ReadFile("../docs/content-format.md")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -95,7 +95,7 @@ func TestDocumentedExampleArchiveInstalls(t *testing.T) {
 
 // The documented manifest example passes the schema.
 func TestDocumentedManifestIsValid(t *testing.T) {
-	doc, err := os.ReadFile("../../docs/content-format.md")
+	doc, err := os.ReadFile("../docs/content-format.md")
 	if err != nil {
 		t.Fatal(err)
 	}

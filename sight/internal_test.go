@@ -1,4 +1,4 @@
-package core
+package sight
 
 import (
 	"math"
@@ -9,7 +9,7 @@ import (
 // The sweep's two ways of keeping the crossed walls: cut where they cross
 // and ordered in a heap, or, when walls cross far more often than real
 // ones, whole and scanned. The results are checked against the ray caster
-// in sight_sweep_test.go; these tests check that each way is the one
+// in sweep_test.go; these tests check that each way is the one
 // taken.
 
 func TestVisionSweepCutsCrossingWalls(t *testing.T) {

@@ -1,4 +1,4 @@
-package core_test
+package sight_test
 
 import (
 	"math"
@@ -6,10 +6,10 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/sight"
 )
 
-// closedRoom is the 100 x 100 room of sight_test.go with its gap shut.
+// closedRoom is the 100 x 100 room of polygon_test.go with its gap shut.
 var closedRoom = append(append([][4]float64{}, room...), [4]float64{100, 40, 100, 60})
 
 var wideBox = [4]float64{-500, -500, 500, 500}
@@ -38,7 +38,7 @@ func TestVisionPolygonEdgeCases(t *testing.T) {
 	same := func(label string, x, y float64, segs [][4]float64, box [4]float64) []float64 {
 		t.Helper()
 		checkAgainstRays(t, label, x, y, segs, box, 2000, rng)
-		return core.VisionPolygon(x, y, segs, box)
+		return sight.VisionPolygon(x, y, segs, box)
 	}
 
 	t.Run("walls drawn as polylines, touching at their ends", func(t *testing.T) {
@@ -103,7 +103,7 @@ func TestVisionPolygonEdgeCases(t *testing.T) {
 			{0, 0, 100, math.NaN()},
 			{math.Inf(-1), 0, 100, 100},
 		} {
-			p := core.VisionPolygon(25, 50, room, box)
+			p := sight.VisionPolygon(25, 50, room, box)
 			checkShape(t, "degenerate box", p)
 			if finiteBox(box) {
 				same("degenerate box", 25, 50, room, box)
@@ -112,12 +112,12 @@ func TestVisionPolygonEdgeCases(t *testing.T) {
 	})
 	t.Run("input that is not a number", func(t *testing.T) {
 		for _, v := range [][2]float64{{math.NaN(), 1}, {1, math.Inf(1)}} {
-			if p := core.VisionPolygon(v[0], v[1], closedRoom, wideBox); p == nil || len(p) != 0 {
+			if p := sight.VisionPolygon(v[0], v[1], closedRoom, wideBox); p == nil || len(p) != 0 {
 				t.Fatalf("a viewer at %v sees %v, want an empty polygon", v, p)
 			}
 		}
 		segs := append(slices.Clone(closedRoom), [4]float64{math.NaN(), 0, 1, 1}, [4]float64{0, math.Inf(1), 5, 5})
-		wantRoomArea(t, "NaN walls", core.VisionPolygon(50, 50, segs, wideBox))
+		wantRoomArea(t, "NaN walls", sight.VisionPolygon(50, 50, segs, wideBox))
 	})
 }
 

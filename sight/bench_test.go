@@ -1,11 +1,11 @@
-package core_test
+package sight_test
 
 import (
 	"testing"
 	"time"
 
-	"github.com/vttapp/companion/core"
 	"github.com/vttapp/companion/internal/cputime"
+	"github.com/vttapp/companion/sight"
 )
 
 // The sweep against the ray caster it replaced, on the same inputs in the
@@ -53,7 +53,7 @@ func benchVision(b *testing.B, name string, c visionCase) {
 	}
 	b.ReportAllocs()
 	b.ResetTimer()
-	wall, cpu := timeVision(c, b.N, core.VisionPolygon)
+	wall, cpu := timeVision(c, b.N, sight.VisionPolygon)
 	if cpu > 0 && baseline[1] > 0 {
 		b.ReportMetric(cpu/1e6, "cpu-ms/op")
 		b.ReportMetric(baseline[1]/cpu, "x-rays")
@@ -89,9 +89,9 @@ func BenchmarkVisionWithinDungeon5000(b *testing.B) {
 		viewers = append(viewers, d.viewers[i])
 	}
 	c := visionCase{d.segments, d.box, viewers}
-	whole, wholeCPU := timeVision(c, 20*len(viewers), core.VisionPolygon)
+	whole, wholeCPU := timeVision(c, 20*len(viewers), sight.VisionPolygon)
 	within := func(x, y float64, segs [][4]float64, box [4]float64) []float64 {
-		return core.VisionPolygonWithin(x, y, 600, segs, box)
+		return sight.VisionPolygonWithin(x, y, 600, segs, box)
 	}
 	b.ReportAllocs()
 	b.ResetTimer()
