@@ -176,6 +176,11 @@ const panelsClosed = `try {
 	localStorage.setItem("companion.panel.chat", "0");
 } catch (e) {}`
 
+// qualityPinned keeps a page at full quality, as a player's "restore"
+// does: for tests that measure one frame's work, which the page lowering
+// its own quality on a loaded machine would change mid-test.
+const qualityPinned = `try { localStorage.setItem("companion.quality", JSON.stringify({pinned: true})); } catch (e) {}`
+
 // wireRecorder is an init script that keeps, in the order the page's own
 // code sees them, the tokenMoved messages the page sends and receives
 // (window.__wire, entries {sent: bool, data}). The order is the page's,
