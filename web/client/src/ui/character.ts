@@ -7,6 +7,8 @@
 // actions (a tap rolls into the chat), and the initiative roll and "end my
 // turn" during combat. Every change goes to the server, which decides; the
 // panel only draws what the server answers.
+import type { ClientRequests, RequestRollAction } from "../wire.gen";
+import type { Reply, RequestName } from "../net/events";
 import { button, h } from "./dom";
 
 export interface SeatView {
@@ -65,13 +67,33 @@ export interface CharacterSheet {
 
 export interface CharacterDeps {
   /** Sends a request on the socket and resolves with its answer (rejects with the server's message). */
-  request(name: string, data?: unknown): Promise<unknown>;
+  request<K extends RequestName>(name: K, data: ClientRequests[K]): Promise<Reply<K>>;
   openEntity(path: string, title: string): void;
   /** Opens the seat picker. */
   pickSeat(): void;
 }
 
 type Advantage = "normal" | "advantage" | "disadvantage";
+
+/** The rollAction request for a tap on an action: advantage only where the action allows it, an attack's damage with it. */
+export function rollRequest(a: SheetAction, advantage: Advantage): RequestRollAction {
+  const data: RequestRollAction = { action: a.id };
+  if (advantage !== "normal" && a.advantage) data.advantage = advantage;
+  if (a.type === "attack" && a.damage) data.damage = true;
+  return data;
+}
+
+/** The line a roll's answer shows ("Longsword: 17 · Longsword damage: 8 — critical hit!"). */
+export function rollSummary(answer: Reply<"rollAction">, title: string): string {
+  const messages = (answer.messages ?? []) as { content?: { name?: string; result?: number } }[];
+  const lines = messages.map((m) => `${m.content?.name ?? title}: ${m.content?.result ?? "?"}`);
+  return lines.join(" · ") + (answer.critical ? " — critical hit!" : answer.fumble ? " — a natural 1" : "");
+}
+
+/** How full the hit-point bar is, 0 to 100. */
+export function hitPointPercent(hp: { current: number; max: number }): number {
+  return hp.max > 0 ? Math.max(0, Math.min(100, (hp.current / hp.max) * 100)) : 0;
+}
 
 export class CharacterPanel {
   readonly el = h("div", { className: "character" });
@@ -122,7 +144,7 @@ export class CharacterPanel {
     }
     this.fetching = true;
     try {
-      this.sheet = (await this.deps.request("getCharacter")) as CharacterSheet;
+      this.sheet = (await this.deps.request("getCharacter", null)) as unknown as CharacterSheet;
       this.error = "";
     } catch (err) {
       this.sheet = null;
@@ -143,7 +165,7 @@ export class CharacterPanel {
     this.refresh();
   }
 
-  private async act(name: string, data: unknown, after?: (answer: unknown) => void): Promise<void> {
+  private async act<K extends RequestName>(name: K, data: ClientRequests[K], after?: (answer: Reply<K>) => void): Promise<void> {
     try {
       const answer = await this.deps.request(name, data);
       this.error = "";
@@ -194,7 +216,7 @@ export class CharacterPanel {
   private hitPoints(s: CharacterSheet): HTMLElement | null {
     const hp = s.hitPoints;
     if (!hp) return null;
-    const pct = hp.max > 0 ? Math.max(0, Math.min(100, (hp.current / hp.max) * 100)) : 0;
+    const pct = hitPointPercent(hp);
     const box = h("section", { className: "char-hp" + (hp.bloodied ? " bloodied" : "") + (hp.defeated ? " defeated" : "") },
       h("div", { className: "hp-line" },
         h("span", { className: "hp-label" }, "Hit points "),
@@ -283,14 +305,10 @@ export class CharacterPanel {
   }
 
   private roll(a: SheetAction): void {
-    const data: Record<string, unknown> = { action: a.id };
-    if (this.advantage !== "normal" && a.advantage) data.advantage = this.advantage;
-    if (a.type === "attack" && a.damage) data.damage = true;
+    const data = rollRequest(a, this.advantage);
     this.advantage = "normal";
     this.act("rollAction", data, (answer) => {
-      const r = answer as { messages?: { content?: { name?: string; result?: number } }[]; critical?: boolean; fumble?: boolean };
-      const lines = (r.messages ?? []).map((m) => `${m.content?.name ?? a.title}: ${m.content?.result ?? "?"}`);
-      this.lastRoll = lines.join(" · ") + (r.critical ? " — critical hit!" : r.fumble ? " — a natural 1" : "");
+      this.lastRoll = rollSummary(answer, a.title);
     });
   }
 }

@@ -2,7 +2,7 @@
 // The log keeps at most domLimit messages in the page (older ones stay in
 // TableState and come back on "show older"): a new message appends one
 // element, so a long session stays smooth. What the player sends goes out
-// as createMessage with a requestId; the server's error for it (a bad dice
+// as a createMessage request; the server's error for it (a bad dice
 // expression) is shown under the input, to the sender alone, with the text
 // put back. While the connection is down, sends wait in a queue shown in
 // the log and leave when it is back.
@@ -15,18 +15,21 @@ import type { MessageView, TableState } from "../table/state";
 export const domLimit = 200;
 
 export interface Outgoing {
-  requestId: string;
   text: string;
 }
 
 export interface ChatDeps {
   state: TableState;
-  /** Sends createMessage; false when the socket is not open. */
-  send(text: string, requestId: string): boolean;
+  /** Sends createMessage and settles with the server's answer; null when the socket is not open (nothing was sent). */
+  send(text: string): Promise<unknown> | null;
   onEntity(path: string, title: string): void;
 }
 
-let seq = 0;
+/** What the input says when the server refused a line: a dice error in plain words, else the server's message. */
+export function refusalText(text: string, message: string): string {
+  const human = humanRollError(message);
+  return human !== message ? human : t.refused(text, message);
+}
 
 export class ChatPanel {
   readonly el = document.createElement("section");
@@ -42,7 +45,6 @@ export class ChatPanel {
   private historyAt = -1;
   private draft = "";
   readonly queue: Outgoing[] = [];
-  private sentAwaiting = new Map<string, string>();
   inputError: string | null = null;
   /** Whether the log follows new messages: the reader is at its end (kept from scroll events, never read from layout per message). */
   private stick = true;
@@ -182,10 +184,8 @@ export class ChatPanel {
     this.historyAt = -1;
     if (raw === this.input.value) this.input.value = "";
     this.setError(null);
-    const out: Outgoing = { requestId: `chat-${Date.now().toString(36)}-${++seq}`, text };
-    if (this.deps.send(out.text, out.requestId)) this.sentAwaiting.set(out.requestId, text);
-    else {
-      this.queue.push(out);
+    if (!this.sendLine(text)) {
+      this.queue.push({ text });
       this.drawQueue();
     }
   }
@@ -193,26 +193,20 @@ export class ChatPanel {
   /** The connection is back: send what waited, in order. */
   flush(): void {
     while (this.queue.length) {
-      const out = this.queue[0];
-      if (!this.deps.send(out.text, out.requestId)) break;
-      this.sentAwaiting.set(out.requestId, out.text);
+      if (!this.sendLine(this.queue[0].text)) break;
       this.queue.shift();
     }
     this.drawQueue();
   }
 
-  /** A reply to one of our requests: an error is shown under the input, the text given back. */
-  reply(responseId: string, name: string, data: unknown): boolean {
-    const text = this.sentAwaiting.get(responseId);
-    if (text === undefined) return false;
-    this.sentAwaiting.delete(responseId);
-    if (name === "error") {
-      const msg = (data && typeof data === "object" && typeof (data as { message?: unknown }).message === "string")
-        ? (data as { message: string }).message : String(data);
+  /** Sends one line; false when it could not go. A refusal is shown under the input, the text given back. */
+  private sendLine(text: string): boolean {
+    const answer = this.deps.send(text);
+    if (!answer) return false;
+    answer.catch((err: Error) => {
       if (!this.input.value) this.input.value = text;
-      const human = humanRollError(msg);
-      this.setError(human !== msg ? human : t.refused(text, msg));
-    }
+      this.setError(refusalText(text, err.message));
+    });
     return true;
   }
 

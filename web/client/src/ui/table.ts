@@ -15,7 +15,8 @@ import { diagonalRule, type Diagonal } from "../table/measure";
 import { setEntityKinds } from "../table/markdown";
 import { TableState, type CombatantRow } from "../table/state";
 import type { Store } from "../state/store";
-import type { Envelope, Token } from "../types";
+import type { EventRouter } from "../net/events";
+import type { Token } from "../types";
 import { ChatPanel } from "./chat";
 import { InitiativePanel } from "./initiative";
 import { ScreenOverlays } from "./screen";
@@ -28,8 +29,8 @@ export interface TableDeps {
   display: boolean;
   name: string;
   renderer(): MapRenderer | null;
-  /** Sends an envelope; false when the socket is not open. */
-  send(name: string, data: unknown, requestId?: string): boolean;
+  /** The page's one event router: the table reads its events and sends through it. */
+  events: EventRouter;
 }
 
 type Theme = "light" | "dark";
@@ -69,7 +70,7 @@ export class TableUI {
     this.initiative = new InitiativePanel(s, (r) => isOwnCombatant(r, deps.name, deps.store.tokens));
     this.chat = new ChatPanel({
       state: s,
-      send: (text, requestId) => deps.send("createMessage", { text, type: text.startsWith("/") ? "command" : "chat" }, requestId),
+      send: (text) => deps.events.request("createMessage", { text, type: text.startsWith("/") ? "command" : "chat" }),
       onEntity: (path, title) => this.screen.openEntity(path, title),
     });
     this.initiative.onReference = (ref, title) => this.screen.openEntity(ref, title);
@@ -77,7 +78,7 @@ export class TableUI {
     this.pointers = new PointerLayer(deps.mapEl, {
       renderer: deps.renderer,
       state: s,
-      send: (p) => deps.send("pointerUpdated", p),
+      send: (p) => deps.events.send("pointerUpdated", p),
       mayPoint: () => !deps.display && deps.store.interaction !== "none",
     });
     this.ruler = new Ruler(deps.mapEl, deps.renderer, () => this.diagonal);
@@ -102,6 +103,10 @@ export class TableUI {
         this.rulerMap = id;
       }
     });
+    // What the table reads of the socket; the chat's replies are settled
+    // by the router before any of these run.
+    deps.events.on("reload", () => this.fetchSystem());
+    deps.events.onTable(s.events);
     this.fetchSystem();
   }
 
@@ -138,13 +143,6 @@ export class TableUI {
 
   load(snap: unknown): void {
     this.state.load(snap);
-  }
-
-  /** One envelope from the socket; replies to our own requests are handled here. */
-  onEnvelope(env: Envelope): void {
-    if (env.responseId && this.chat.reply(String(env.responseId), env.name, env.data)) return;
-    if (env.name === "reload") this.fetchSystem();
-    this.state.apply(env.name, env.data);
   }
 
   /** The socket's state: show "reconnecting", send what waited once open. */
