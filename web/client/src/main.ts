@@ -213,7 +213,7 @@ async function start(): Promise<void> {
     notice?.update(r.quality);
     document.body.classList.toggle("quality-lowered", r.quality.lowered);
   } catch (err) {
-    lastError = "cannot draw the map (WebGL unavailable?): " + (err as Error).message;
+    lastError = `cannot draw the map (WebGL unavailable?): ${(err as Error).message}`;
     showNotice(lastError);
   }
   if (renderer) table.attachRenderer(renderer);

@@ -24,13 +24,13 @@ interface Row {
 // statBlockButton opens the row's page: the console (web/host/workspace.js)
 // listens for "companion:statblock" and shows it in its drawer.
 function statBlockButton(r: Row): HTMLButtonElement | null {
-  const ref = r.kind && /^[a-z][a-z0-9_]*$/.test(r.kind) ? "/" + r.kind + "/" + (r.slug || r.id) : "";
+  const ref = r.kind && /^[a-z][a-z0-9_]*$/.test(r.kind) ? `/${r.kind}/${r.slug || r.id}` : "";
   if (!ref) return null;
   const b = document.createElement("button");
   b.type = "button";
   b.className = "gm-stat";
   // The mark is drawn by CSS, so the row's text stays the entity's name.
-  b.title = "Stat block of " + nameOf(r);
+  b.title = `Stat block of ${nameOf(r)}`;
   b.setAttribute("aria-label", b.title);
   b.dataset.statblock = ref;
   b.addEventListener("pointerdown", (e) => e.stopPropagation()); // not a drag, not arming the row
@@ -125,7 +125,7 @@ export class EntityPicker {
     const c = this.select.value;
     if (!c) return;
     try {
-      const rows = await hostAPI<Row[]>("GET", "entities/" + encodeURIComponent(c) + "?schema=list");
+      const rows = await hostAPI<Row[]>("GET", `entities/${encodeURIComponent(c)}?schema=list`);
       this.rows = (Array.isArray(rows) ? rows : []).filter((r) => r && typeof r.id === "string");
       this.rows.sort((a, b) => nameOf(a).localeCompare(nameOf(b)));
       this.draw();
@@ -163,7 +163,7 @@ export class EntityPicker {
   }
 
   private highlight(): void {
-    this.list.querySelectorAll("li").forEach((li) => li.classList.toggle("armed", li.dataset.entityId === this.armed?.id));
+    for (const li of this.list.querySelectorAll("li")) li.classList.toggle("armed", li.dataset.entityId === this.armed?.id);
     document.body.classList.toggle("gm-placing", !!this.armed);
     if (this.addButton && !this.addButton.dataset.busy) this.addButton.disabled = !this.armed;
     if (this.armed) this.say(`Release or click on the map to place ${nameOf(this.armed)}; Escape cancels.`);

@@ -62,7 +62,7 @@ async function start(root: HTMLElement): Promise<void> {
   const say = (text: string, bad = false) => {
     const p = document.getElementById("gm-msg")!;
     p.textContent = text;
-    p.className = "msg" + (text ? (bad ? " bad" : " good") : "");
+    p.className = `msg${text ? (bad ? " bad" : " good") : ""}`;
   };
 
   installDebug({
@@ -103,7 +103,7 @@ async function start(root: HTMLElement): Promise<void> {
       userViewport: true,
     });
   } catch (err) {
-    lastError = "cannot draw the map (WebGL unavailable?): " + (err as Error).message;
+    lastError = `cannot draw the map (WebGL unavailable?): ${(err as Error).message}`;
     say(lastError, true);
     return;
   }
@@ -124,7 +124,7 @@ async function start(root: HTMLElement): Promise<void> {
 
   const title = () => {
     document.getElementById("gm-map-title")!.textContent = store.map
-      ? (store.map.name || "Map") + " — on the player screen"
+      ? `${store.map.name || "Map"} — on the player screen`
       : "No map on the player screen: choose one under Campaign";
   };
   store.subscribe((c) => {
@@ -138,7 +138,7 @@ async function start(root: HTMLElement): Promise<void> {
     try {
       const camp = await hostAPI<{ screen?: { mapId?: string }; game?: { combatants?: unknown[] } }>("GET", "campaign");
       screenMapId = camp.screen?.mapId ?? "";
-      const map = screenMapId ? await hostAPI<MapData>("GET", "maps/" + encodeURIComponent(screenMapId)) : null;
+      const map = screenMapId ? await hostAPI<MapData>("GET", `maps/${encodeURIComponent(screenMapId)}`) : null;
       store.load({ map, screen: camp.screen ?? {}, game: camp.game as never });
       lastError = null;
     } catch (err) {
@@ -183,7 +183,7 @@ async function start(root: HTMLElement): Promise<void> {
   await resync();
   // Players' viewports are recorded by the server, never broadcast: polled.
   window.setInterval(refreshFrames, 1000);
-  const url = (location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/host/ws";
+  const url = `${location.protocol === "https:" ? "wss://" : "ws://"}${location.host}/host/ws`;
   socket = new Socket(url, {
     onOpen(reconnected) {
       if (reconnected) resync();

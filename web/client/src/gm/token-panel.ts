@@ -60,13 +60,25 @@ export class TokenPanel {
       }));
       bar.appendChild(b);
     };
-    if (t.hidden) button("Reveal to players", "reveal", async () => (await hostAPI("PATCH", "tokens/" + id, { hidden: false }), "Revealed: players see it on the map and in the initiative."), "primary");
-    else button("Hide from players", "hide", async () => (await hostAPI("PATCH", "tokens/" + id, { hidden: true }), "Hidden: players no longer see it on the map or in the initiative."));
-    button("Add to combat", "combat", async () => (await hostAPI("POST", "combatants", { tokenId: t.id }), "Added to combat."));
-    button("Players look here", "focus", async () => (await hostAPI("POST", "screen/focus", { x: t.x, y: t.y }), "The players' displays look at it."));
+    if (t.hidden) button("Reveal to players", "reveal", async () => {
+      await hostAPI("PATCH", `tokens/${id}`, { hidden: false });
+      return "Revealed: players see it on the map and in the initiative.";
+    }, "primary");
+    else button("Hide from players", "hide", async () => {
+      await hostAPI("PATCH", `tokens/${id}`, { hidden: true });
+      return "Hidden: players no longer see it on the map or in the initiative.";
+    });
+    button("Add to combat", "combat", async () => {
+      await hostAPI("POST", "combatants", { tokenId: t.id });
+      return "Added to combat.";
+    });
+    button("Players look here", "focus", async () => {
+      await hostAPI("POST", "screen/focus", { x: t.x, y: t.y });
+      return "The players' displays look at it.";
+    });
     button("Delete", "delete", async () => {
       if (!confirm(`Delete the token “${t.name || t.label || t.id}”?`)) return "";
-      await hostAPI("DELETE", "tokens/" + id);
+      await hostAPI("DELETE", `tokens/${id}`);
       this.select(null);
       return "Deleted.";
     }, "danger");

@@ -50,7 +50,7 @@ export class MapTools {
   choose(tool: Tool): void {
     this.tool = tool;
     this.abort();
-    document.querySelectorAll<HTMLButtonElement>("[data-tool]").forEach((b) => b.setAttribute("aria-pressed", String(b.dataset.tool === tool)));
+    for (const b of document.querySelectorAll<HTMLButtonElement>("[data-tool]")) b.setAttribute("aria-pressed", String(b.dataset.tool === tool));
     const vp = this.r?.viewport;
     if (vp) {
       if (tool === "move") vp.plugins.resume("drag");

@@ -354,7 +354,7 @@ export class MapRenderer {
       this.frames++;
       this.names.place();
     } catch (err) {
-      this.lastError = "render: " + (err as Error).message;
+      this.lastError = `render: ${(err as Error).message}`;
     }
     const idlers = this.idlers;
     this.idlers = [];

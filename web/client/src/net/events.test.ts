@@ -19,10 +19,10 @@ function wire(open = true): Transport & { sent: OutboundEnvelope[]; open: boolea
 test("handlers run by name, in the order they were added, then onAny", () => {
   const r = new EventRouter();
   const seen: string[] = [];
-  r.on("tokenMoved", (m) => seen.push("first " + m.id));
-  r.on("tokenMoved", (m) => seen.push("second " + m.x));
-  r.on("systemPaused", (p) => seen.push("paused " + p));
-  r.onAny((env) => seen.push("any " + env.name));
+  r.on("tokenMoved", (m) => seen.push(`first ${m.id}`));
+  r.on("tokenMoved", (m) => seen.push(`second ${m.x}`));
+  r.on("systemPaused", (p) => seen.push(`paused ${p}`));
+  r.onAny((env) => seen.push(`any ${env.name}`));
   r.dispatch({ name: "tokenMoved", data: { id: "A", x: 5, y: 6, state: "end" } });
   r.dispatch({ name: "systemPaused", data: true });
   r.dispatch({ name: "somethingNew", data: {} });
@@ -79,7 +79,7 @@ test("a request's answer settles it and reaches no handler", async () => {
   const r = new EventRouter(() => t);
   const seen: string[] = [];
   r.on("takeSeat" as never, () => seen.push("handler"));
-  r.onAny((env) => seen.push("any " + env.name));
+  r.onAny((env) => seen.push(`any ${env.name}`));
   const answer = r.request("takeSeat", { seatId: "S1", player: "Ann" })!;
   assert.ok(answer);
   const sent = t.sent[0];

@@ -163,7 +163,7 @@ export class EventRouter {
    * sent, and the caller decides whether to wait for it or give up.
    */
   request<K extends RequestName>(name: K, data: ClientRequests[K], options: RequestOptions = {}): Promise<Reply<K>> | null {
-    const requestId = "r" + ++this.nextId;
+    const requestId = `r${++this.nextId}`;
     if (!this.transport()?.send({ name, data, requestId } as OutboundEnvelope)) return null;
     return new Promise<Reply<K>>((resolve, reject) => {
       const p: Pending = { name, resolve: resolve as (d: unknown) => void, reject };

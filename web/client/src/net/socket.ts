@@ -109,5 +109,5 @@ export class Socket {
 
 /** ws(s)://<host>/ for the page's own origin. */
 export function socketURL(loc: Location = window.location): string {
-  return (loc.protocol === "https:" ? "wss://" : "ws://") + loc.host + "/";
+  return `${loc.protocol === "https:" ? "wss://" : "ws://"}${loc.host}/`;
 }

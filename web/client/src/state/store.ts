@@ -240,7 +240,7 @@ export class Store {
     const id = data.id;
     if (data.hidden && !this.keepHidden) {
       if (this.tokens.delete(id)) {
-        this.sights.forEach((s, k) => k === "token-" + id && this.sights.delete(k));
+        this.sights.delete(`token-${id}`);
         this.emit({ kind: "tokenRemoved", id });
       }
       return;
@@ -283,7 +283,7 @@ export class Store {
     const own = t.vision?.sight?.key;
     if (typeof own === "string" && own) return own;
     const id = (t.vision as { id?: string } | null | undefined)?.id;
-    return id ? "vision-" + id : "token-" + t.id;
+    return id ? `vision-${id}` : `token-${t.id}`;
   }
 
   private list(layer: ObjectList): { id: string }[] {

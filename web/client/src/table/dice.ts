@@ -159,7 +159,7 @@ export function humanRollError(err: string): string {
     const last = chars.slice(0, col - 1).join("").trimEnd().slice(-1);
     why = (hint || "it ends too soon") + (last ? ` after '${last}'` : "");
   } else if (what.startsWith("unexpected ")) {
-    why = `${what.slice("unexpected ".length)} is out of place (character ${col})` + (hint ? `: ${hint}` : "");
+    why = `${what.slice("unexpected ".length)} is out of place (character ${col})${hint ? `: ${hint}` : ""}`;
   } else why = what + (hint ? `: ${hint}` : "");
   return `Couldn't read '${expr}' — ${why}`;
 }

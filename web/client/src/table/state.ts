@@ -320,9 +320,8 @@ export class TableState {
       if (r) rows.push(r);
     }
     // Turn order first (1, 2, …), then the unrolled in their stored order.
-    rows.forEach((r, i) => ((r as { seq?: number }).seq = i));
-    rows.sort((a, b) => a.order - b.order || ((a as { seq?: number }).seq ?? 0) - ((b as { seq?: number }).seq ?? 0));
-    for (const r of rows) delete (r as { seq?: number }).seq;
+    // (Array.prototype.sort is stable: rows with the same order keep theirs.)
+    rows.sort((a, b) => (a.order === b.order ? 0 : a.order - b.order));
     this.combatants = rows;
   }
 

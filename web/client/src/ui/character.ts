@@ -203,7 +203,7 @@ export class CharacterPanel {
     const row = h("div", { className: "char-turn" });
     if (s.combatant && s.initiative == null) {
       row.append(button("Roll initiative", () => this.act("rollInitiative", null, () => (this.initiativeAsked = false)),
-        "primary char-initiative" + (this.initiativeAsked ? " asked" : "")));
+        `primary char-initiative${this.initiativeAsked ? " asked" : ""}`));
       if (this.initiativeAsked) row.append(h("span", { className: "char-note" }, "Combat starts: roll your initiative."));
     }
     if (s.myTurn) {
@@ -217,7 +217,7 @@ export class CharacterPanel {
     const hp = s.hitPoints;
     if (!hp) return null;
     const pct = hitPointPercent(hp);
-    const box = h("section", { className: "char-hp" + (hp.bloodied ? " bloodied" : "") + (hp.defeated ? " defeated" : "") },
+    const box = h("section", { className: `char-hp${hp.bloodied ? " bloodied" : ""}${hp.defeated ? " defeated" : ""}` },
       h("div", { className: "hp-line" },
         h("span", { className: "hp-label" }, "Hit points "),
         h("span", { className: "hp-now" }, String(hp.current)), " / ", h("span", { className: "hp-max" }, String(hp.max)),
@@ -239,7 +239,7 @@ export class CharacterPanel {
         button("Heal", () => apply("healing"), "hp-heal"),
         button("Set temp", () => apply("temp"), "hp-set-temp")));
     }
-    const maxKey = "max_" + hp.key;
+    const maxKey = `max_${hp.key}`;
     if (s.editable?.includes(maxKey)) {
       const max = h("input", { type: "number", min: "1", step: "1", inputmode: "numeric", className: "hp-max-input", value: String(hp.max), "aria-label": "Maximum hit points" });
       box.append(h("div", { className: "hp-max-edit" }, h("label", {}, "Maximum ", max),
@@ -260,7 +260,7 @@ export class CharacterPanel {
     const down = (s.hitPoints?.current ?? 1) <= 0;
     if (!down && !successes && !failures) return null;
     const row = (label: string, n: number, set: (k: number) => void, cls: string) =>
-      h("div", { className: "saves " + cls }, h("span", {}, label),
+      h("div", { className: `saves ${cls}` }, h("span", {}, label),
         ...[1, 2, 3].map((k) => button(k <= n ? "●" : "○", () => set(k === n ? k - 1 : k), k <= n ? "on" : "",
           { "aria-label": `${label} ${k}`, "aria-pressed": String(k <= n) })));
     const write = (succ: number, fail: number) => this.act("updateCharacter", { data: { death_saves: { successes: succ, failures: fail } } });
@@ -286,7 +286,7 @@ export class CharacterPanel {
       adv.append(button(mode === "normal" ? "Normal" : mode === "advantage" ? "Advantage" : "Disadvantage", () => {
         this.advantage = mode;
         this.draw();
-      }, "adv-" + mode, { role: "radio", "aria-checked": String(this.advantage === mode) }));
+      }, `adv-${mode}`, { role: "radio", "aria-checked": String(this.advantage === mode) }));
     }
     const groups = new Map<string, SheetAction[]>();
     for (const a of list) {
@@ -298,7 +298,7 @@ export class CharacterPanel {
     if (this.lastRoll) out.append(h("p", { className: "last-roll", role: "status" }, this.lastRoll));
     for (const [g, acts] of groups) {
       out.append(h("h4", {}, g), h("div", { className: "action-list" },
-        ...acts.map((a) => button(a.title, () => this.roll(a), "action action-" + (a.type || "other"),
+        ...acts.map((a) => button(a.title, () => this.roll(a), `action action-${a.type || "other"}`,
           { title: a.roll, "data-action": a.id }))));
     }
     return out;

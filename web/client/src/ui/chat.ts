@@ -115,7 +115,7 @@ export class ChatPanel {
     const mod = numberField(t.modifier, "modifier", 0, -100, 100);
     const mode = document.createElement("select");
     mode.name = "mode";
-    mode.setAttribute("aria-label", t.advantage + " / " + t.disadvantage);
+    mode.setAttribute("aria-label", `${t.advantage} / ${t.disadvantage}`);
     for (const [v, label] of [["normal", t.normal], ["advantage", t.advantage], ["disadvantage", t.disadvantage]]) {
       const o = document.createElement("option");
       o.value = v;
@@ -257,7 +257,10 @@ export class ChatPanel {
     const m = this.deps.state.messages.get(id);
     if (!m) return;
     const list = this.deps.state.order;
-    if (list[list.length - 1] !== id) return this.rebuild(); // arrived out of order
+    if (list[list.length - 1] !== id) {
+      this.rebuild(); // arrived out of order
+      return;
+    }
     const li = this.elementFor(m, false);
     const firstPending = this.log.querySelector("li.pending");
     this.log.insertBefore(li, firstPending);
@@ -296,13 +299,13 @@ export class ChatPanel {
 }
 
 function sigOf(m: MessageView): string {
-  return m.created + "|" + m.text.length + "|" + m.rolls.length + "|" + m.text.slice(0, 64);
+  return `${m.created}|${m.text.length}|${m.rolls.length}|${m.text.slice(0, 64)}`;
 }
 
 /** One message element: sender, colour, time, creature, the text, each roll die by die. */
 export function renderMessage(m: MessageView): HTMLLIElement {
   const li = document.createElement("li");
-  li.className = "message " + (m.type === "roll" ? "roll-message" : "chat-message");
+  li.className = `message ${m.type === "roll" ? "roll-message" : "chat-message"}`;
   li.dataset.id = m.id;
   li.dataset.sig = sigOf(m);
   if (/^#[0-9a-f]{6}$/i.test(m.color)) li.style.setProperty("--sender", m.color);
@@ -318,7 +321,7 @@ export function renderMessage(m: MessageView): HTMLLIElement {
     head.append(" · ", c);
   }
   const when = new Date(m.created);
-  if (!isNaN(when.getTime())) {
+  if (!Number.isNaN(when.getTime())) {
     const time = document.createElement("time");
     time.dateTime = m.created;
     time.textContent = when.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
@@ -405,6 +408,6 @@ function numberField(label: string, name: string, value: number, min: number, ma
   i.value = String(value);
   i.min = String(min);
   i.max = String(max);
-  l.append(label + " ", i);
+  l.append(`${label} `, i);
   return l;
 }

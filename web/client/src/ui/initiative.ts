@@ -161,7 +161,7 @@ export class InitiativePanel {
 /** A small icon with its name on hover (title) and for screen readers (aria-label); focusable so a tap shows it. */
 function badge(kind: string, icon: string, name: string, svg = false): HTMLElement {
   const b = document.createElement("span");
-  b.className = "badge " + kind;
+  b.className = `badge ${kind}`;
   if (svg) b.innerHTML = icon; // one of the fixed icons, never data
   else b.textContent = icon;
   b.title = name;

@@ -155,7 +155,7 @@ export class SeatUI {
       } catch (err) {
         store(tokenKey, null);
         this.setSeat(null);
-        return this.openPicker("Your seat is no longer yours (" + (err as Error).message + "): pick a character again.");
+        return this.openPicker(`Your seat is no longer yours (${(err as Error).message}): pick a character again.`);
       }
     }
     // With the join key on the game master has taken charge of who plays:
@@ -253,7 +253,7 @@ export class SeatUI {
   private drawSeats(): void {
     if (this.deps.display) {
       this.strip.replaceChildren(h("strong", {}, "At the table"), ...this.seats.map((s) =>
-        h("span", { className: "seat-pill" + (s.taken ? " taken" : "") }, s.name + " — " + (s.taken ? s.player || "taken" : "free"))));
+        h("span", { className: `seat-pill${s.taken ? " taken" : ""}` }, `${s.name} — ${s.taken ? s.player || "taken" : "free"}`)));
       this.strip.hidden = this.seats.length === 0;
       return;
     }
@@ -290,7 +290,7 @@ export class SeatUI {
         const ans = await this.request("takeSeat", { seatId: s.id, player: this.deps.name() });
         if (ans.seatToken) store(tokenKey, ans.seatToken);
         this.setSeat(ans.seat ?? null);
-      }), "seat-choice" + (s.taken ? " taken" : ""), { disabled: s.taken && !mine, "data-seat": s.id });
+      }), `seat-choice${s.taken ? " taken" : ""}`, { disabled: s.taken && !mine, "data-seat": s.id });
       return h("li", {}, b);
     }));
     const actions = h("div", { className: "seat-actions" });

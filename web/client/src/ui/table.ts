@@ -172,14 +172,14 @@ export class TableUI {
     }
     for (const [p, key] of [[left, "initiative"], [right, "chat"]] as const) {
       const toggle = p.querySelector(".panel-toggle") as HTMLButtonElement;
-      const stored = localStorage.getItem("companion.panel." + key);
+      const stored = localStorage.getItem(`companion.panel.${key}`);
       this.setOpen(p, stored === null ? true : stored === "1");
       toggle.addEventListener("click", () => {
         if (this.phone.matches) return this.setPhoneTab(this.phoneTab === key ? "map" : key);
         const open = !p.classList.contains("open");
         this.setOpen(p, open);
         try {
-          localStorage.setItem("companion.panel." + key, open ? "1" : "0");
+          localStorage.setItem(`companion.panel.${key}`, open ? "1" : "0");
         } catch {
           /* not remembered */
         }
@@ -189,7 +189,7 @@ export class TableUI {
     const tabs = document.createElement("nav");
     tabs.className = "tabs";
     tabs.dataset.coversMap = "";
-    tabs.setAttribute("aria-label", t.map + " / " + t.initiative + " / " + t.chat);
+    tabs.setAttribute("aria-label", `${t.map} / ${t.initiative} / ${t.chat}`);
     for (const [key, label] of [["map", t.map], ["initiative", t.initiative], ["chat", t.chat]] as const) {
       const b = document.createElement("button");
       b.type = "button";
@@ -237,19 +237,19 @@ export class TableUI {
    * a display. Returns the panel.
    */
   addPanel(key: string, label: string, body: HTMLElement): HTMLElement {
-    const p = panel("panel-" + key, label, body);
+    const p = panel(`panel-${key}`, label, body);
     this.deps.app.append(p);
     if (this.deps.display) {
       p.hidden = true;
       return p;
     }
-    this.setOpen(p, localStorage.getItem("companion.panel." + key) !== "0");
+    this.setOpen(p, localStorage.getItem(`companion.panel.${key}`) !== "0");
     (p.querySelector(".panel-toggle") as HTMLButtonElement).addEventListener("click", () => {
       if (this.phone.matches) return this.setPhoneTab(this.phoneTab === key ? "map" : key);
       const open = !p.classList.contains("open");
       this.setOpen(p, open);
       try {
-        localStorage.setItem("companion.panel." + key, open ? "1" : "0");
+        localStorage.setItem(`companion.panel.${key}`, open ? "1" : "0");
       } catch {
         /* not remembered */
       }
@@ -269,8 +269,11 @@ export class TableUI {
 
   /** Opens a panel added with addPanel (a phone switches to its tab). */
   showPanel(key: string): void {
-    if (this.phone.matches) return this.setPhoneTab(key);
-    const p = document.getElementById("panel-" + key);
+    if (this.phone.matches) {
+      this.setPhoneTab(key);
+      return;
+    }
+    const p = document.getElementById(`panel-${key}`);
     if (p) this.setOpen(p, true);
   }
 
@@ -280,7 +283,7 @@ export class TableUI {
     const name = p.dataset.name ?? "";
     toggle.setAttribute("aria-expanded", String(open));
     toggle.title = open ? t.hidePanel(name) : t.showPanel(name);
-    document.body.classList.toggle(p.id + "-open", open);
+    document.body.classList.toggle(`${p.id}-open`, open);
   }
 
   private setPhoneTab(tab: string): void {
@@ -355,10 +358,10 @@ function panel(id: string, name: string, body: HTMLElement): HTMLElement {
   toggle.type = "button";
   toggle.className = "panel-toggle";
   toggle.textContent = name;
-  toggle.setAttribute("aria-controls", id + "-body");
+  toggle.setAttribute("aria-controls", `${id}-body`);
   const inner = document.createElement("div");
   inner.className = "panel-body";
-  inner.id = id + "-body";
+  inner.id = `${id}-body`;
   inner.dataset.coversMap = ""; // the map's fit keeps the party out from under it (map/view-fit.ts)
   inner.append(body);
   p.append(toggle, inner);
