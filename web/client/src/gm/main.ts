@@ -18,6 +18,7 @@ import { hostAPI } from "./api";
 import { GMOverlay, type ClientFrame } from "./overlay";
 import { EntityPicker } from "./entities";
 import { MapTools } from "./tools";
+import { nextDoorState } from "./edits";
 import { TokenPanel } from "./token-panel";
 
 const root = document.getElementById("gm-root");
@@ -87,8 +88,8 @@ async function start(root: HTMLElement): Promise<void> {
       onTokenTap: (t: Token) => panel.select(t.id),
       onDoorTap: (mapId, door, shift) => {
         // A tap opens or closes; shift+tap locks (and unlocks to closed).
-        const state = shift ? (door.state === "locked" ? "closed" : "locked") : door.state === "open" ? "closed" : door.state === "locked" ? "locked" : "open";
-        if (state === door.state) {
+        const state = nextDoorState(door.state, shift);
+        if (!state) {
           say("The door is locked: shift+click unlocks it.");
           return;
         }

@@ -302,6 +302,35 @@ function sigOf(m: MessageView): string {
   return `${m.created}|${m.text.length}|${m.rolls.length}|${m.text.slice(0, 64)}`;
 }
 
+/** A roll's title as printed: "" when it only repeats one of its formulas (a /r command's name). */
+export function rollTitle(m: MessageView): string {
+  if (!m.title || m.rolls.some((r) => r.formula === m.title || r.expression === m.title)) return "";
+  return m.title;
+}
+
+type Die = RollView["dice"][number];
+
+/** One die as drawn: its value with a mark (★ critical, ✗ fumble, ✸ exploded), and what a screen reader says. */
+export function dieFace(d: Die): { text: string; label: string } {
+  const notes: string[] = [];
+  if (!d.kept) notes.push(d.rerolled ? t.rerolled : t.dropped);
+  if (d.exploded) notes.push(t.exploded);
+  if (d.crit) notes.push(t.critical);
+  if (d.fumble) notes.push(t.fumble);
+  const text = String(d.value) + (d.crit ? "★" : d.fumble ? "✗" : "") + (d.exploded ? "✸" : "");
+  return { text, label: t.dieAria(d.sides, d.value, notes) };
+}
+
+/** A roll's total, to two decimals at most; "?" when the server sent none. */
+export function totalText(total: number | null): string {
+  return total == null ? "?" : String(Math.round(total * 100) / 100);
+}
+
+/** The formula line: the formula, and the roller's comment after a #. */
+export function formulaText(r: RollView): string {
+  return r.formula + (r.comment ? ` # ${r.comment}` : "");
+}
+
 /** One message element: sender, colour, time, creature, the text, each roll die by die. */
 export function renderMessage(m: MessageView): HTMLLIElement {
   const li = document.createElement("li");
@@ -336,11 +365,11 @@ export function renderMessage(m: MessageView): HTMLLIElement {
     body.append(renderMarkdown(m.text));
     li.append(body);
   }
-  // A roll's title is often its formula again (a /r command's name): print it once.
-  if (isRoll && m.title && !m.rolls.some((r) => r.formula === m.title || r.expression === m.title)) {
+  const title = isRoll ? rollTitle(m) : "";
+  if (title) {
     const h = document.createElement("p");
     h.className = "roll-title";
-    h.textContent = m.title;
+    h.textContent = title;
     li.append(h);
   }
   for (const r of m.rolls) li.append(renderRoll(r));
@@ -361,29 +390,25 @@ export function renderRoll(r: RollView): HTMLElement {
   for (const d of r.dice) {
     const s = document.createElement(d.kept ? "span" : "s");
     s.className = "die";
-    const notes: string[] = [];
-    if (!d.kept) notes.push(d.rerolled ? t.rerolled : t.dropped);
-    if (d.exploded) notes.push(t.exploded);
-    if (d.crit) notes.push(t.critical);
-    if (d.fumble) notes.push(t.fumble);
+    const face = dieFace(d);
     s.classList.toggle("dropped", !d.kept);
     s.classList.toggle("crit", !!d.crit);
     s.classList.toggle("fumble", !!d.fumble);
     s.classList.toggle("exploded", !!d.exploded);
     s.dataset.sides = String(d.sides);
-    s.textContent = String(d.value) + (d.crit ? "★" : d.fumble ? "✗" : "") + (d.exploded ? "✸" : "");
-    s.title = t.dieAria(d.sides, d.value, notes);
+    s.textContent = face.text;
+    s.title = face.label;
     s.setAttribute("aria-label", s.title);
     s.setAttribute("role", "img");
     dice.append(s);
   }
   const total = document.createElement("span");
   total.className = "total";
-  total.textContent = r.total == null ? "?" : String(Math.round(r.total * 100) / 100);
+  total.textContent = totalText(r.total);
   total.setAttribute("aria-label", `${t.total} ${total.textContent}`);
   const formula = document.createElement("small");
   formula.className = "formula";
-  formula.textContent = r.formula + (r.comment ? ` # ${r.comment}` : "");
+  formula.textContent = formulaText(r);
   box.append(formula, dice, total);
   return box;
 }

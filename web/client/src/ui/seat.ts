@@ -44,6 +44,28 @@ function store(key: string, value: string | null): void {
   }
 }
 
+/**
+ * Why the server closed the socket, as far as seats care: 4403 the game
+ * master removed this page ("kicked": stop, the seat is gone), 4401 the join
+ * key changed ("key": stop, and reload if the page still gets in), anything
+ * else a drop the socket reconnects after.
+ */
+export function closeReason(code: number): "kicked" | "key" | "drop" {
+  return code === 4403 ? "kicked" : code === 4401 ? "key" : "drop";
+}
+
+/** A seat in the picker: its button's text, and whether it is this page's. */
+export function seatChoice(s: SeatView, mySeatId: string | undefined): { label: string; mine: boolean } {
+  const mine = !!mySeatId && mySeatId === s.id;
+  const label = mine ? `${s.name} (yours)` : s.taken ? `${s.name} — ${s.player || "taken"}` : s.name;
+  return { label, mine };
+}
+
+/** Whether initiativeRequested asks this page's seat to roll. */
+export function asksForInitiative(seats: unknown, mySeatId: string | undefined): boolean {
+  return !!mySeatId && Array.isArray(seats) && seats.includes(mySeatId);
+}
+
 export class SeatUI {
   seat: SeatView | null = null;
   seats: SeatView[] = [];
@@ -113,7 +135,7 @@ export class SeatUI {
     });
     events.on("roleChanged", (d) => this.setSpectator(d?.role === "spectator"));
     events.on("initiativeRequested", (d) => {
-      if (this.seat && Array.isArray(d?.seats) && d.seats.includes(this.seat.id)) {
+      if (asksForInitiative(d?.seats, this.seat?.id)) {
         this.character.promptInitiative();
         this.deps.table.showPanel("character");
       }
@@ -170,7 +192,8 @@ export class SeatUI {
    * reconnects as before, unless the server now wants a key this page has not.
    */
   closed(code: number): boolean {
-    if (code === 4403) {
+    const why = closeReason(code);
+    if (why === "kicked") {
       store(tokenKey, null);
       this.shutOut("kicked");
       // The server revokes the kicked device's pass just after closing its
@@ -178,8 +201,8 @@ export class SeatUI {
       for (const wait of [400, 1500]) setTimeout(() => this.probeKey(), wait);
       return true;
     }
-    this.probeKey(code === 4401);
-    return code === 4401;
+    this.probeKey(why === "key");
+    return why === "key";
   }
 
   /** Whether the join key still lets this page in; shut out when not. */
@@ -284,8 +307,7 @@ export class SeatUI {
     const error = h("p", { className: "seat-error", role: "alert" });
     const run = (fn: () => Promise<void>) => () => fn().catch((err) => (error.textContent = (err as Error).message));
     const list = h("ul", { className: "seat-list" }, ...this.seats.map((s) => {
-      const mine = this.seat?.id === s.id;
-      const label = mine ? `${s.name} (yours)` : s.taken ? `${s.name} — ${s.player || "taken"}` : s.name;
+      const { label, mine } = seatChoice(s, this.seat?.id);
       const b = button(label, run(async () => {
         const ans = await this.request("takeSeat", { seatId: s.id, player: this.deps.name() });
         if (ans.seatToken) store(tokenKey, ans.seatToken);
