@@ -168,7 +168,7 @@ func openAPIDocument(sys *systems.System) obj {
 	addSeatPaths(paths, schemas) // openapi_seats.go
 	tags = append(tags, obj{"name": "game"}, obj{"name": "combatants"}, obj{"name": "tokens"}, obj{"name": "messages"},
 		obj{"name": "import"}, obj{"name": "references"}, obj{"name": "meta"}, obj{"name": "seats"})
-	events, replies := eventSchemas(schemas)
+	events, requests, replies := eventSchemas(schemas)
 	return obj{
 		"openapi": "3.1.0",
 		"info": obj{
@@ -176,12 +176,13 @@ func openAPIDocument(sys *systems.System) obj {
 			"version": core.Version,
 			"description": "HTTP interface of the game companion with the game system " + sys.Name() + " " + sys.Version() + " loaded. No authentication while the join key is off (then every request carries the key: the X-Companion-Key header, the key query parameter or a pass cookie, else 401); no DELETE; writes are refused cross-origin at CORS preflight. " +
 				"Everyone on this API is a player: hidden tokens and combatants do not exist for it (404), and combatants leave out the game master's notes. " +
-				"The WebSocket's events are under x-events: each event name with the component schema of its data (Event<Name>); the answers to a client's requests under x-replies (Reply<Name>); every message is an Envelope. " +
+				"The WebSocket's events are under x-events: each event name with the component schema of its data (Event<Name>); the data of each request a client sends under x-requests (Request<Name>), the answers to them under x-replies (Reply<Name>); every message is an Envelope. " +
 				"The repository's docs/api.md says when each is sent and how a client uses them.",
 		},
 		"tags":       tags,
 		"paths":      paths,
 		"x-events":   events,
+		"x-requests": requests,
 		"x-replies":  replies,
 		"components": obj{"schemas": schemas, "securitySchemes": joinKeySchemes},
 	}

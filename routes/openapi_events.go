@@ -117,9 +117,10 @@ var okSchema = obj{"type": "object", "description": "The request was done; coale
 	"required": []string{"ok"}, "additionalProperties": false,
 	"properties": obj{"ok": obj{"const": true}, "coalesced": obj{"const": true}}}
 
-// eventSchemas adds every event's and reply's component to schemas and
-// returns the document's x-events and x-replies indexes.
-func eventSchemas(schemas obj) (events, replies obj) {
+// eventSchemas adds every event's, request's and reply's component to
+// schemas and returns the document's x-events, x-requests and x-replies
+// indexes.
+func eventSchemas(schemas obj) (events, requests, replies obj) {
 	schemas["Ok"] = okSchema
 	schemas["Envelope"] = obj{"type": "object", "description": "Every WebSocket message, both ways: one text frame holding one envelope; name decides the shape of data (x-events)",
 		"required": []string{"name"}, "properties": obj{
@@ -140,5 +141,5 @@ func eventSchemas(schemas obj) (events, replies obj) {
 		}
 		return out
 	}
-	return index(wireEvents, "Event", "the event"), index(wireReplies, "Reply", "the answer to")
+	return index(wireEvents, "Event", "the event"), index(wireRequests, "Request", "the request"), index(wireReplies, "Reply", "the answer to")
 }

@@ -82,9 +82,9 @@ func TestOpenAPISaysHiddenIsNotFound(t *testing.T) {
 	}
 }
 
-// TestOpenAPIIndexesTheWebSocket: x-events and x-replies name a component
-// for every event the server sends and every request it answers, and each
-// resolves in the served document.
+// TestOpenAPIIndexesTheWebSocket: x-events, x-requests and x-replies name a
+// component for every event the server sends, every request a client sends
+// and every request it answers, and each resolves in the served document.
 func TestOpenAPIIndexesTheWebSocket(t *testing.T) {
 	e := newEnv(t, envOptions{})
 	body := e.do(t, "GET", "/api/openapi.json", "").body
@@ -93,8 +93,9 @@ func TestOpenAPIIndexesTheWebSocket(t *testing.T) {
 		t.Fatal(err)
 	}
 	var raw struct {
-		Events  map[string]struct{ Schema string } `json:"x-events"`
-		Replies map[string]struct{ Schema string } `json:"x-replies"`
+		Events   map[string]struct{ Schema string } `json:"x-events"`
+		Requests map[string]struct{ Schema string } `json:"x-requests"`
+		Replies  map[string]struct{ Schema string } `json:"x-replies"`
 	}
 	if err := json.Unmarshal(body, &raw); err != nil {
 		t.Fatal(err)
@@ -117,6 +118,18 @@ func TestOpenAPIIndexesTheWebSocket(t *testing.T) {
 	for name, e := range raw.Replies {
 		if s := doc.Components.Schemas[strings.TrimPrefix(e.Schema, "#/components/schemas/")]; s == nil || s.Value == nil {
 			t.Errorf("x-replies %s: %q does not resolve", name, e.Schema)
+		}
+	}
+	// Every request answered is described as sent, and every request
+	// described resolves (the client's typed senders are generated from it).
+	for name := range raw.Replies {
+		if _, ok := raw.Requests[name]; !ok {
+			t.Errorf("x-requests lacks %s, which x-replies answers", name)
+		}
+	}
+	for name, e := range raw.Requests {
+		if s := doc.Components.Schemas[strings.TrimPrefix(e.Schema, "#/components/schemas/")]; s == nil || s.Value == nil {
+			t.Errorf("x-requests %s: %q does not resolve", name, e.Schema)
 		}
 	}
 	// Derived from the Go type: a token's fields, and nothing else allowed.

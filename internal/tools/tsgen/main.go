@@ -3,7 +3,10 @@
 // serves at GET /api/openapi.json, built here for the shipped D&D 5e system.
 // Only the shapes that do not depend on the system are written (a system's
 // entity kinds are marked x-system-kind), and the WebSocket's events
-// (x-events) become the ServerEvents map from an event's name to its data.
+// (x-events), the requests a client sends (x-requests) and the answers to
+// them (x-replies) become the ServerEvents, ClientRequests and ClientReplies
+// maps from a name to its data, which the client's one event router
+// (web/client/src/net/events.ts) is typed by.
 //
 //	go generate ./internal/tools/tsgen
 //
@@ -60,8 +63,9 @@ func generate(doc []byte) ([]byte, error) {
 		Components struct {
 			Schemas map[string]schema `json:"schemas"`
 		} `json:"components"`
-		Events  map[string]indexEntry `json:"x-events"`
-		Replies map[string]indexEntry `json:"x-replies"`
+		Events   map[string]indexEntry `json:"x-events"`
+		Requests map[string]indexEntry `json:"x-requests"`
+		Replies  map[string]indexEntry `json:"x-replies"`
 	}
 	if err := json.Unmarshal(doc, &d); err != nil {
 		return nil, fmt.Errorf("reading the OpenAPI document: %w", err)
@@ -85,11 +89,12 @@ func generate(doc []byte) ([]byte, error) {
 		}
 	}
 	index(&b, "The data of each event the server sends over the WebSocket, by the envelope's name.", "ServerEvents", d.Events)
+	index(&b, "The data of each request a client sends over the WebSocket, by the envelope's name.", "ClientRequests", d.Requests)
 	index(&b, "The data of the answer to each request a client sends, by the request's name.", "ClientReplies", d.Replies)
 	return []byte(b.String()), nil
 }
 
-// indexEntry is one row of x-events or x-replies.
+// indexEntry is one row of x-events, x-requests or x-replies.
 type indexEntry struct {
 	Schema      string `json:"schema"`
 	Description string `json:"description"`
@@ -130,6 +135,10 @@ func objectType(props map[string]any, s schema, indent string) string {
 			opt = ""
 		}
 		fmt.Fprintf(&b, "%s  %s%s: %s;\n", indent, key(k), opt, tsType(p, indent+"  "))
+	}
+	if extra, ok := s["additionalProperties"].(map[string]any); ok {
+		// Named properties and any others (a patch that names its target).
+		fmt.Fprintf(&b, "%s  [key: string]: %s;\n", indent, tsType(extra, indent+"  "))
 	}
 	b.WriteString(indent + "}")
 	return b.String()

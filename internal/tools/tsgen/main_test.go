@@ -33,8 +33,10 @@ func TestGenerateTypes(t *testing.T) {
 	    "l":{"type":"array","items":{"anyOf":[{"$ref":"#/components/schemas/B"},{"type":"null"}]}},
 	    "m":{"type":"object","additionalProperties":{"type":"integer"}},"any":{},"bad-key":{"type":"boolean"}}},
 	  "B":{"const":true},
+	  "P":{"type":"object","required":["id"],"properties":{"id":{"type":"string"}},"additionalProperties":{}},
 	  "Monster":{"type":"object","x-system-kind":"monster","properties":{}}}},
 	 "x-events":{"bEvent":{"schema":"#/components/schemas/B","description":"when"}},
+	 "x-requests":{"aRequest":{"schema":"#/components/schemas/B","description":"asks"}},
 	 "x-replies":{"aRequest":{"schema":"#/components/schemas/A","description":"answered"}}}`
 	out, err := generate([]byte(doc))
 	if err != nil {
@@ -44,7 +46,8 @@ func TestGenerateTypes(t *testing.T) {
 		"/** an A */\nexport interface A {\n",
 		"  id: string;\n", "  n: number | null;\n", "  s?: \"x\" | \"y\";\n", "  l?: (B | null)[];\n",
 		"  m?: Record<string, number>;\n", "  any?: unknown;\n", "  \"bad-key\"?: boolean;\n",
-		"export type B = true;\n", "export interface ServerEvents {\n  /** when */\n  bEvent: B;\n",
+		"export type B = true;\n", "export interface P {\n  id: string;\n  [key: string]: unknown;\n}\n", "export interface ServerEvents {\n  /** when */\n  bEvent: B;\n",
+		"export interface ClientRequests {\n  /** asks */\n  aRequest: B;\n",
 		"export interface ClientReplies {\n  /** answered */\n  aRequest: A;\n",
 	} {
 		if !strings.Contains(string(out), want) {

@@ -38,7 +38,7 @@ export const t = {
   rerolled: "rerolled",
   critical: "critical",
   fumble: "fumble",
-  dieAria: (sides: number, value: number, notes: string[]) => `d${sides}: ${value}${notes.length ? " (" + notes.join(", ") + ")" : ""}`,
+  dieAria: (sides: number, value: number, notes: string[]) => `d${sides}: ${value}${notes.length ? ` (${notes.join(", ")})` : ""}`,
   rollFailed: (err: string) => `Could not roll: ${err}`,
   refused: (typed: string, err: string) => `“${typed}”: ${err}`,
   notSent: "Not sent yet: waiting for the connection",

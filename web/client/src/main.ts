@@ -4,6 +4,7 @@
 // reconnect, so the page always shows the current state.
 import { Assets } from "pixi.js";
 import { fetchSnapshot } from "./net/api";
+import { EventRouter } from "./net/events";
 import { Socket, socketURL } from "./net/socket";
 import { Store } from "./state/store";
 import { MapRenderer, nextTask, preloadBackground } from "./map/renderer";
@@ -26,6 +27,10 @@ const params = new URLSearchParams(location.search);
 const displayParam = params.get("display");
 const store = new Store();
 let socket: Socket | null = null;
+// Every envelope in and out goes through this one router (net/events.ts).
+const events = new EventRouter(() => socket, (name, err) => {
+  lastError = `${name}: ${(err as Error).message}`;
+});
 let renderer: MapRenderer | null = null;
 let profile: Profile | null = null;
 let joined = false;
@@ -61,7 +66,7 @@ function canDrag(t: Token): boolean {
 
 function register(): void {
   if (!socket || !profile) return;
-  socket.send("clientUpdated", {
+  events.send("clientUpdated", {
     name: profile.name,
     color: profile.color,
     runMode: profile.display ? "display" : "normal",
@@ -168,9 +173,9 @@ async function start(): Promise<void> {
     canDrag,
     canUseDoors: () => mayUseDoors(profile && seats ? { ...profile, ...seats.who() } : profile, store.interaction, store.paused),
     isViewer: (t) => seesThrough(t, profile, store.screen.sharedVision, store.tokens.values()),
-    sendMove: (m) => socket?.send("tokenMoved", m),
-    sendDoor: (mapId, id, state) => socket?.send("updateDoor", { mapId, id, state }),
-    sendViewport: (f) => socket?.send("mapViewportUpdated", f),
+    sendMove: (m) => events.send("tokenMoved", m),
+    sendDoor: (mapId, id, state) => events.send("updateDoor", { mapId, id, state }),
+    sendViewport: (f) => events.send("mapViewportUpdated", f),
     reducedMotion: () => reducedMotion.matches,
     userViewport: !profile.display,
     adaptQuality: true,
@@ -183,14 +188,18 @@ async function start(): Promise<void> {
   table = mountTable({
     app, mapEl, store, display: profile.display, name: profile.name,
     renderer: () => renderer,
-    send: (name, data, requestId) => socket?.send(name, data, requestId) ?? false,
+    events,
   });
   seats = new SeatUI({
     app, table, display: profile.display,
     name: () => profile?.name ?? "",
-    send: (name, data, requestId) => socket?.send(name, data, requestId) ?? false,
+    events,
     stopSocket: () => socket?.stop(),
   });
+  // After the table's and the seats' handlers (added as they were built):
+  // a reload reads everything again; the rest is the map's.
+  events.on("reload", () => resync());
+  events.onTable(store.events);
   store.subscribe((c) => {
     if (c.kind === "map" || c.kind === "screen") updateChrome();
   });
@@ -204,7 +213,7 @@ async function start(): Promise<void> {
     notice?.update(r.quality);
     document.body.classList.toggle("quality-lowered", r.quality.lowered);
   } catch (err) {
-    lastError = "cannot draw the map (WebGL unavailable?): " + (err as Error).message;
+    lastError = `cannot draw the map (WebGL unavailable?): ${(err as Error).message}`;
     showNotice(lastError);
   }
   if (renderer) table.attachRenderer(renderer);
@@ -221,19 +230,7 @@ async function start(): Promise<void> {
     onClose(code) {
       return seats?.closed(code) ?? false;
     },
-    onMessage(env) {
-      if (seats?.onEnvelope(env)) return;
-      table?.onEnvelope(env);
-      if (env.name === "reload") {
-        resync();
-        return;
-      }
-      try {
-        store.apply(env.name, env.data);
-      } catch (err) {
-        lastError = `${env.name}: ${(err as Error).message}`;
-      }
-    },
+    onMessage: (env) => events.dispatch(env),
     onState(state, detail) {
       table?.connection(state);
       status.show(state, store.paused, detail);

@@ -9,8 +9,6 @@
 // it refuses a field the wire does not have.
 import type * as Wire from "./wire.gen";
 
-export type { ServerEvents } from "./wire.gen";
-
 export type GridType = "square" | "hexFlat" | "hexPointy";
 export type Interaction = "none" | "token" | "all";
 export type DragState = "start" | "control" | "end" | "block" | "cancel";
@@ -150,5 +148,3 @@ export type Movement = Refine<Wire.Movement, {
   path?: number[];
   source?: Partial<Wire.EventSource>;
 }, "id" | "x" | "y">;
-
-export type Envelope = Refine<Wire.Envelope, { data?: unknown }, "name">;

@@ -574,6 +574,136 @@ export type ReplyUpdateEntity = Entity;
 /** The data of the answer to updateToken: the stored token */
 export type ReplyUpdateToken = TokenOnMap | Hidden;
 
+/** The data of the request changeHitPoints: damage, healing or temporary hit points for the seat's character */
+export interface RequestChangeHitPoints {
+  damage?: number;
+  healing?: number;
+  temp?: number;
+}
+
+/** The data of the request clientUpdated: a client registers, or changes its name, colour, screen or view; send it first */
+export interface RequestClientUpdated {
+  color?: string;
+  device?: string;
+  mapCenterX?: number;
+  mapCenterY?: number;
+  mapZoom?: number;
+  name?: string;
+  runMode?: string;
+  screenHeight?: number;
+  screenWidth?: number;
+}
+
+/** The data of the request createMessage: posts a message: a chat line, or a command such as /roll */
+export type RequestCreateMessage = MessageInput;
+
+/** The data of the request endTurn: ends the seat's turn */
+export type RequestEndTurn = null;
+
+/** The data of the request getAttribute: reads an entity's attributes */
+export interface RequestGetAttribute {
+  entityId: string;
+}
+
+/** The data of the request getCharacter: reads the seat's character */
+export type RequestGetCharacter = null;
+
+/** The data of the request leaveSeat: frees this client's seat */
+export type RequestLeaveSeat = null;
+
+/** The data of the request mapViewportUpdated: where this client looks on a map (recorded, never broadcast) */
+export interface RequestMapViewportUpdated {
+  id?: string;
+  x?: number;
+  y?: number;
+  zoom?: number;
+}
+
+/** The data of the request pointerUpdated: this client's pointer moves */
+export interface RequestPointerUpdated {
+  state?: string | number;
+  x: number;
+  y: number;
+}
+
+/** The data of the request rollAction: rolls one of the sheet's actions into the chat */
+export interface RequestRollAction {
+  action: string;
+  advantage?: "" | "advantage" | "disadvantage";
+  critical?: boolean;
+  damage?: boolean;
+}
+
+/** The data of the request rollInitiative: rolls the seat's initiative */
+export type RequestRollInitiative = null;
+
+/** The data of the request setAttribute: merges attributes into an entity's */
+export type RequestSetAttribute = Attribute;
+
+/** The data of the request setRole: becomes a spectator, or a player again */
+export interface RequestSetRole {
+  role: "player" | "spectator";
+}
+
+/** The data of the request takeSeat: takes a seat (seatId, with the player's name) or resumes one held before (seatToken) */
+export interface RequestTakeSeat {
+  player?: string;
+  seatId?: string;
+  seatToken?: string;
+}
+
+/** The data of the request tokenMoved: a drag step of a token */
+export interface RequestTokenMoved {
+  animated?: boolean;
+  distance?: string;
+  id: string;
+  mapId?: string;
+  path?: number[];
+  state: "start" | "control" | "end" | "block" | "cancel" | 0 | 1 | 2 | 3 | 4;
+  x: number;
+  y: number;
+}
+
+/** The data of the request trackedObjectCreated: a table display reports objects */
+export type RequestTrackedObjectCreated = TrackedObject | TrackedObject[];
+
+/** The data of the request trackedObjectDeleted: a table display reports objects */
+export type RequestTrackedObjectDeleted = TrackedObject | TrackedObject[];
+
+/** The data of the request trackedObjectUpdated: a table display reports objects */
+export type RequestTrackedObjectUpdated = TrackedObject | TrackedObject[];
+
+/** The data of the request trackedObjectsUpdated: a table display reports objects */
+export type RequestTrackedObjectsUpdated = TrackedObject | TrackedObject[];
+
+/** The data of the request updateCharacter: changes the seat's character */
+export type RequestUpdateCharacter = Record<string, unknown>;
+
+/** The data of the request updateCombatant: changes a combatant's fields */
+export interface RequestUpdateCombatant {
+  id: string;
+  [key: string]: unknown;
+}
+
+/** The data of the request updateDoor: opens, closes or locks a door */
+export interface RequestUpdateDoor {
+  id: string;
+  mapId?: string;
+  state: "open" | "closed" | "locked";
+}
+
+/** The data of the request updateEntity: changes an entity's fields */
+export interface RequestUpdateEntity {
+  id: string;
+  [key: string]: unknown;
+}
+
+/** The data of the request updateToken: changes a token's fields */
+export interface RequestUpdateToken {
+  id: string;
+  [key: string]: unknown;
+}
+
 /** The content of a roll message: its name, kind, formula, total and die-by-die detail */
 export interface RollContent {
   detail: string;
@@ -870,6 +1000,58 @@ export interface ServerEvents {
   trackedObjectUpdated: EventTrackedObjectUpdated;
   /** a table display reported objects */
   trackedObjectsUpdated: EventTrackedObjectsUpdated;
+}
+
+/** The data of each request a client sends over the WebSocket, by the envelope's name. */
+export interface ClientRequests {
+  /** damage, healing or temporary hit points for the seat's character */
+  changeHitPoints: RequestChangeHitPoints;
+  /** a client registers, or changes its name, colour, screen or view; send it first */
+  clientUpdated: RequestClientUpdated;
+  /** posts a message: a chat line, or a command such as /roll */
+  createMessage: RequestCreateMessage;
+  /** ends the seat's turn */
+  endTurn: RequestEndTurn;
+  /** reads an entity's attributes */
+  getAttribute: RequestGetAttribute;
+  /** reads the seat's character */
+  getCharacter: RequestGetCharacter;
+  /** frees this client's seat */
+  leaveSeat: RequestLeaveSeat;
+  /** where this client looks on a map (recorded, never broadcast) */
+  mapViewportUpdated: RequestMapViewportUpdated;
+  /** this client's pointer moves */
+  pointerUpdated: RequestPointerUpdated;
+  /** rolls one of the sheet's actions into the chat */
+  rollAction: RequestRollAction;
+  /** rolls the seat's initiative */
+  rollInitiative: RequestRollInitiative;
+  /** merges attributes into an entity's */
+  setAttribute: RequestSetAttribute;
+  /** becomes a spectator, or a player again */
+  setRole: RequestSetRole;
+  /** takes a seat (seatId, with the player's name) or resumes one held before (seatToken) */
+  takeSeat: RequestTakeSeat;
+  /** a drag step of a token */
+  tokenMoved: RequestTokenMoved;
+  /** a table display reports objects */
+  trackedObjectCreated: RequestTrackedObjectCreated;
+  /** a table display reports objects */
+  trackedObjectDeleted: RequestTrackedObjectDeleted;
+  /** a table display reports objects */
+  trackedObjectUpdated: RequestTrackedObjectUpdated;
+  /** a table display reports objects */
+  trackedObjectsUpdated: RequestTrackedObjectsUpdated;
+  /** changes the seat's character */
+  updateCharacter: RequestUpdateCharacter;
+  /** changes a combatant's fields */
+  updateCombatant: RequestUpdateCombatant;
+  /** opens, closes or locks a door */
+  updateDoor: RequestUpdateDoor;
+  /** changes an entity's fields */
+  updateEntity: RequestUpdateEntity;
+  /** changes a token's fields */
+  updateToken: RequestUpdateToken;
 }
 
 /** The data of the answer to each request a client sends, by the request's name. */

@@ -9,7 +9,7 @@ export async function hostAPI<T = unknown>(method: string, path: string, body?: 
   }
   let res: Response;
   try {
-    res = await fetch("/host/api/" + path, init);
+    res = await fetch(`/host/api/${path}`, init);
   } catch {
     throw new Error("The server is not answering.");
   }

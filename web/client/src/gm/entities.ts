@@ -7,13 +7,13 @@ import type { MapRenderer } from "../map/renderer";
 import type { Store } from "../state/store";
 import { hostAPI } from "./api";
 
-interface Kind {
+export interface Kind {
   kind: string;
   collection: string;
   title?: string;
   collectionTitle?: string;
 }
-interface Row {
+export interface Row {
   id: string;
   kind?: string;
   slug?: string;
@@ -24,13 +24,13 @@ interface Row {
 // statBlockButton opens the row's page: the console (web/host/workspace.js)
 // listens for "companion:statblock" and shows it in its drawer.
 function statBlockButton(r: Row): HTMLButtonElement | null {
-  const ref = r.kind && /^[a-z][a-z0-9_]*$/.test(r.kind) ? "/" + r.kind + "/" + (r.slug || r.id) : "";
+  const ref = statBlockRef(r);
   if (!ref) return null;
   const b = document.createElement("button");
   b.type = "button";
   b.className = "gm-stat";
   // The mark is drawn by CSS, so the row's text stays the entity's name.
-  b.title = "Stat block of " + nameOf(r);
+  b.title = `Stat block of ${nameOf(r)}`;
   b.setAttribute("aria-label", b.title);
   b.dataset.statblock = ref;
   b.addEventListener("pointerdown", (e) => e.stopPropagation()); // not a drag, not arming the row
@@ -112,9 +112,8 @@ export class EntityPicker {
         o.textContent = k.collectionTitle || k.collection;
         return o;
       }));
-      const monsters = kinds.find((k) => /monster/i.test(k.collection));
-      if (kinds.some((k) => k.collection === chosen)) this.select.value = chosen;
-      else if (monsters) this.select.value = monsters.collection;
+      const pick = chooseCollection(kinds, chosen);
+      if (pick) this.select.value = pick;
       await this.load();
     } catch (err) {
       this.say((err as Error).message, true);
@@ -125,9 +124,8 @@ export class EntityPicker {
     const c = this.select.value;
     if (!c) return;
     try {
-      const rows = await hostAPI<Row[]>("GET", "entities/" + encodeURIComponent(c) + "?schema=list");
-      this.rows = (Array.isArray(rows) ? rows : []).filter((r) => r && typeof r.id === "string");
-      this.rows.sort((a, b) => nameOf(a).localeCompare(nameOf(b)));
+      const rows = await hostAPI<Row[]>("GET", `entities/${encodeURIComponent(c)}?schema=list`);
+      this.rows = listRows(rows);
       this.draw();
     } catch (err) {
       this.say((err as Error).message, true);
@@ -135,8 +133,7 @@ export class EntityPicker {
   }
 
   private draw(): void {
-    const q = this.search.value.trim().toLowerCase();
-    const shown = this.rows.filter((r) => !q || nameOf(r).toLowerCase().includes(q)).slice(0, 200);
+    const shown = matchingRows(this.rows, this.search.value);
     this.list.replaceChildren(...shown.map((r) => {
       const li = document.createElement("li");
       const label = document.createElement("span");
@@ -163,7 +160,7 @@ export class EntityPicker {
   }
 
   private highlight(): void {
-    this.list.querySelectorAll("li").forEach((li) => li.classList.toggle("armed", li.dataset.entityId === this.armed?.id));
+    for (const li of this.list.querySelectorAll("li")) li.classList.toggle("armed", li.dataset.entityId === this.armed?.id);
     document.body.classList.toggle("gm-placing", !!this.armed);
     if (this.addButton && !this.addButton.dataset.busy) this.addButton.disabled = !this.armed;
     if (this.armed) this.say(`Release or click on the map to place ${nameOf(this.armed)}; Escape cancels.`);
@@ -184,6 +181,30 @@ export class EntityPicker {
   }
 }
 
-function nameOf(r: Row): string {
+/** A row's name as listed: its name, else its data's, else its id. */
+export function nameOf(r: Row): string {
   return r.name || r.data?.name || r.id;
+}
+
+/** The page of a row's stat block (/kind/slug), or "" when its kind is not one a page can have. */
+export function statBlockRef(r: Row): string {
+  return r.kind && /^[a-z][a-z0-9_]*$/.test(r.kind) ? `/${r.kind}/${r.slug || r.id}` : "";
+}
+
+/** The collection to show after the list of kinds was read: the one shown before if still there, else the monsters, else none (the first). */
+export function chooseCollection(kinds: Kind[], shown: string): string {
+  if (kinds.some((k) => k.collection === shown)) return shown;
+  return kinds.find((k) => /monster/i.test(k.collection))?.collection ?? "";
+}
+
+/** The rows of an answer as listed: those with an id, by name. */
+export function listRows(rows: unknown): Row[] {
+  const list = (Array.isArray(rows) ? rows : []).filter((r): r is Row => !!r && typeof r.id === "string");
+  return list.sort((a, b) => nameOf(a).localeCompare(nameOf(b)));
+}
+
+/** The rows whose name holds the search (any case), at most limit of them. */
+export function matchingRows(rows: Row[], search: string, limit = 200): Row[] {
+  const q = search.trim().toLowerCase();
+  return rows.filter((r) => !q || nameOf(r).toLowerCase().includes(q)).slice(0, limit);
 }

@@ -8,6 +8,7 @@
 // PixiJS then needs its eval-free shader and uniform code paths.
 import "pixi.js/unsafe-eval";
 import { Assets } from "pixi.js";
+import { EventRouter } from "../net/events";
 import { Socket } from "../net/socket";
 import { Store } from "../state/store";
 import { MapRenderer } from "../map/renderer";
@@ -17,6 +18,7 @@ import { hostAPI } from "./api";
 import { GMOverlay, type ClientFrame } from "./overlay";
 import { EntityPicker } from "./entities";
 import { MapTools } from "./tools";
+import { nextDoorState } from "./edits";
 import { TokenPanel } from "./token-panel";
 
 const root = document.getElementById("gm-root");
@@ -31,6 +33,10 @@ async function start(root: HTMLElement): Promise<void> {
   let lastError: string | null = null;
   let screenMapId = "";
   const reducedMotion = window.matchMedia("(prefers-reduced-motion: reduce)");
+  // Every envelope in and out goes through this one router (net/events.ts).
+  const events = new EventRouter(() => socket, (name, err) => {
+    lastError = `${name}: ${(err as Error).message}`;
+  });
 
   root.innerHTML = `
     <div class="gm-toolbar" role="toolbar" aria-label="Map tools">
@@ -57,7 +63,7 @@ async function start(root: HTMLElement): Promise<void> {
   const say = (text: string, bad = false) => {
     const p = document.getElementById("gm-msg")!;
     p.textContent = text;
-    p.className = "msg" + (text ? (bad ? " bad" : " good") : "");
+    p.className = `msg${text ? (bad ? " bad" : " good") : ""}`;
   };
 
   installDebug({
@@ -82,8 +88,8 @@ async function start(root: HTMLElement): Promise<void> {
       onTokenTap: (t: Token) => panel.select(t.id),
       onDoorTap: (mapId, door, shift) => {
         // A tap opens or closes; shift+tap locks (and unlocks to closed).
-        const state = shift ? (door.state === "locked" ? "closed" : "locked") : door.state === "open" ? "closed" : door.state === "locked" ? "locked" : "open";
-        if (state === door.state) {
+        const state = nextDoorState(door.state, shift);
+        if (!state) {
           say("The door is locked: shift+click unlocks it.");
           return;
         }
@@ -91,14 +97,14 @@ async function start(root: HTMLElement): Promise<void> {
           .then(() => say(`Door ${state}.`), (e: Error) => say(e.message, true));
       },
       // The host socket's tokenMoved moves any token, hidden or locked.
-      sendMove: (m) => socket?.send("tokenMoved", m),
-      sendDoor: (mapId, id, state) => socket?.send("updateDoor", { mapId, id, state }),
+      sendMove: (m) => events.send("tokenMoved", m),
+      sendDoor: (mapId, id, state) => events.send("updateDoor", { mapId, id, state }),
       sendViewport: () => {}, // the GM's own view is nobody's business
       reducedMotion: () => reducedMotion.matches,
       userViewport: true,
     });
   } catch (err) {
-    lastError = "cannot draw the map (WebGL unavailable?): " + (err as Error).message;
+    lastError = `cannot draw the map (WebGL unavailable?): ${(err as Error).message}`;
     say(lastError, true);
     return;
   }
@@ -119,7 +125,7 @@ async function start(root: HTMLElement): Promise<void> {
 
   const title = () => {
     document.getElementById("gm-map-title")!.textContent = store.map
-      ? (store.map.name || "Map") + " — on the player screen"
+      ? `${store.map.name || "Map"} — on the player screen`
       : "No map on the player screen: choose one under Campaign";
   };
   store.subscribe((c) => {
@@ -133,7 +139,7 @@ async function start(root: HTMLElement): Promise<void> {
     try {
       const camp = await hostAPI<{ screen?: { mapId?: string }; game?: { combatants?: unknown[] } }>("GET", "campaign");
       screenMapId = camp.screen?.mapId ?? "";
-      const map = screenMapId ? await hostAPI<MapData>("GET", "maps/" + encodeURIComponent(screenMapId)) : null;
+      const map = screenMapId ? await hostAPI<MapData>("GET", `maps/${encodeURIComponent(screenMapId)}`) : null;
       store.load({ map, screen: camp.screen ?? {}, game: camp.game as never });
       lastError = null;
     } catch (err) {
@@ -155,38 +161,35 @@ async function start(root: HTMLElement): Promise<void> {
     }, 150);
   }
 
+  // What the GM map reads of the socket. The map on the player screen is
+  // read whole from the host API, so a map put on it, or a screen that
+  // names another, is a resync; everything else is the store's.
+  const { mapLoaded: _loadedByResync, ...storeEvents } = store.events;
+  events.on("reload", () => {
+    resync();
+    picker.reloadKinds(); // the system's collections may have changed
+  });
+  events.onTable(storeEvents);
+  events.on("screenUpdated", (screen) => {
+    if ((screen?.mapId ?? "") !== screenMapId) resync();
+  });
+  events.on("mapLoaded", () => resync());
+  events.on("gameUpdated", (game) => {
+    if (game && "combatants" in game && Array.isArray(game.combatants)) store.setCombatantList(game.combatants);
+  });
+  for (const name of ["clientUpdated", "clientConnected", "clientDisconnected"] as const) events.on(name, refreshFrames);
+  // The rest of the console (plain JavaScript) redraws from these.
+  events.onAny((env) => window.dispatchEvent(new CustomEvent("companion:host-event", { detail: env })));
+
   await resync();
   // Players' viewports are recorded by the server, never broadcast: polled.
   window.setInterval(refreshFrames, 1000);
-  const url = (location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/host/ws";
+  const url = `${location.protocol === "https:" ? "wss://" : "ws://"}${location.host}/host/ws`;
   socket = new Socket(url, {
     onOpen(reconnected) {
       if (reconnected) resync();
     },
-    onMessage(env) {
-      const name = env.name;
-      if (name === "reload") {
-        resync();
-        picker.reloadKinds(); // the system's collections may have changed
-      }
-      else if (name === "screenUpdated" || name === "mapLoaded") {
-        const id = (env.data as { mapId?: string; id?: string } | null)?.[name === "mapLoaded" ? "id" : "mapId"] ?? "";
-        if (name === "screenUpdated") store.apply(name, env.data);
-        if (id !== screenMapId || name === "mapLoaded") resync();
-      } else if (name === "gameUpdated") {
-        const g = env.data as { combatants?: unknown[] } | null;
-        if (g && Array.isArray(g.combatants)) store.apply("combatantsUpdated", g.combatants);
-      } else if (name === "clientUpdated" || name === "mapViewportUpdated" || name === "clientConnected" || name === "clientDisconnected") {
-        refreshFrames();
-      } else {
-        try {
-          store.apply(name, env.data);
-        } catch (err) {
-          lastError = `${name}: ${(err as Error).message}`;
-        }
-      }
-      window.dispatchEvent(new CustomEvent("companion:host-event", { detail: env }));
-    },
+    onMessage: (env) => events.dispatch(env),
     onState(state) {
       document.body.dataset.hostSocket = state;
       window.dispatchEvent(new CustomEvent("companion:host-socket", { detail: state }));

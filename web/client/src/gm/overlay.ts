@@ -68,7 +68,7 @@ export class GMOverlay {
     const map = this.store.map;
     this.walls.clear();
     this.lights.clear();
-    this.frames.removeChildren().forEach((c) => c.destroy());
+    for (const c of this.frames.removeChildren()) c.destroy();
     if (!map || !this.r) return;
     if (this.show.walls) {
       for (const w of map.walls ?? []) {

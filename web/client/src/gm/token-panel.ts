@@ -3,7 +3,20 @@
 // disabled while their request runs; the panel redraws from the token the
 // socket sends back, so it always shows the server's state.
 import type { Store } from "../state/store";
+import type { Token } from "../types";
 import { hostAPI, whileBusy } from "./api";
+
+/** What the panel says of a token: its name, and what players see of it. */
+export function tokenSummary(t: Pick<Token, "id" | "name" | "label" | "hidden">): { name: string; seen: string; visibility: "reveal" | "hide" } {
+  // Hiding a token hides its combatant too (one rule, in the core), so say both.
+  return {
+    name: t.name || t.label || "Token",
+    seen: t.hidden
+      ? "Hidden: players see neither the token nor its place in the initiative."
+      : "Players see this token, and its place in the initiative if it is in combat.",
+    visibility: t.hidden ? "reveal" : "hide",
+  };
+}
 
 export class TokenPanel {
   selectedId: string | null = null;
@@ -30,17 +43,14 @@ export class TokenPanel {
       this.el.appendChild(p);
       return;
     }
+    const summary = tokenSummary(t);
     const name = document.createElement("p");
     name.className = "gm-token-name";
-    name.textContent = t.name || t.label || "Token";
+    name.textContent = summary.name;
     this.el.appendChild(name);
-    // What players will see: hiding a token hides its combatant too (one
-    // rule, in the core), so say both.
     const seen = document.createElement("p");
     seen.className = "small gm-token-seen";
-    seen.textContent = t.hidden
-      ? "Hidden: players see neither the token nor its place in the initiative."
-      : "Players see this token, and its place in the initiative if it is in combat.";
+    seen.textContent = summary.seen;
     this.el.appendChild(seen);
     const bar = document.createElement("div");
     bar.className = "buttons";
@@ -60,13 +70,25 @@ export class TokenPanel {
       }));
       bar.appendChild(b);
     };
-    if (t.hidden) button("Reveal to players", "reveal", async () => (await hostAPI("PATCH", "tokens/" + id, { hidden: false }), "Revealed: players see it on the map and in the initiative."), "primary");
-    else button("Hide from players", "hide", async () => (await hostAPI("PATCH", "tokens/" + id, { hidden: true }), "Hidden: players no longer see it on the map or in the initiative."));
-    button("Add to combat", "combat", async () => (await hostAPI("POST", "combatants", { tokenId: t.id }), "Added to combat."));
-    button("Players look here", "focus", async () => (await hostAPI("POST", "screen/focus", { x: t.x, y: t.y }), "The players' displays look at it."));
+    if (summary.visibility === "reveal") button("Reveal to players", "reveal", async () => {
+      await hostAPI("PATCH", `tokens/${id}`, { hidden: false });
+      return "Revealed: players see it on the map and in the initiative.";
+    }, "primary");
+    else button("Hide from players", "hide", async () => {
+      await hostAPI("PATCH", `tokens/${id}`, { hidden: true });
+      return "Hidden: players no longer see it on the map or in the initiative.";
+    });
+    button("Add to combat", "combat", async () => {
+      await hostAPI("POST", "combatants", { tokenId: t.id });
+      return "Added to combat.";
+    });
+    button("Players look here", "focus", async () => {
+      await hostAPI("POST", "screen/focus", { x: t.x, y: t.y });
+      return "The players' displays look at it.";
+    });
     button("Delete", "delete", async () => {
       if (!confirm(`Delete the token “${t.name || t.label || t.id}”?`)) return "";
-      await hostAPI("DELETE", "tokens/" + id);
+      await hostAPI("DELETE", `tokens/${id}`);
       this.select(null);
       return "Deleted.";
     }, "danger");

@@ -7,6 +7,7 @@ import type { MapRenderer } from "../map/renderer";
 import type { Store } from "../state/store";
 import { gridOf } from "../map/grid";
 import { hostAPI } from "./api";
+import { extendBrush, fogEdit } from "./edits";
 
 export type Tool = "move" | "reveal-rect" | "cover-rect" | "reveal-brush" | "cover-brush" | "focus";
 
@@ -50,7 +51,7 @@ export class MapTools {
   choose(tool: Tool): void {
     this.tool = tool;
     this.abort();
-    document.querySelectorAll<HTMLButtonElement>("[data-tool]").forEach((b) => b.setAttribute("aria-pressed", String(b.dataset.tool === tool)));
+    for (const b of document.querySelectorAll<HTMLButtonElement>("[data-tool]")) b.setAttribute("aria-pressed", String(b.dataset.tool === tool));
     const vp = this.r?.viewport;
     if (vp) {
       if (tool === "move") vp.plugins.resume("drag");
@@ -82,8 +83,7 @@ export class MapTools {
     const p = this.r.screenToMap(e.clientX, e.clientY);
     s.x = p.x;
     s.y = p.y;
-    const lx = s.path[s.path.length - 2], ly = s.path[s.path.length - 1];
-    if (Math.hypot(p.x - lx, p.y - ly) > this.brushRadius() / 3) s.path.push(Math.round(p.x), Math.round(p.y));
+    extendBrush(s.path, p.x, p.y, this.brushRadius());
     this.draw();
   }
 
@@ -93,19 +93,9 @@ export class MapTools {
     if (!s || !map || e.pointerId !== s.pointer) return;
     this.stroke = null;
     this.draw();
-    const mode = this.tool.startsWith("reveal") ? "reveal" : "cover";
-    let body: Record<string, unknown>;
-    if (this.tool.endsWith("rect")) {
-      const x = Math.min(s.x0, s.x), y = Math.min(s.y0, s.y);
-      const width = Math.abs(s.x - s.x0), height = Math.abs(s.y - s.y0);
-      if (width < 2 || height < 2) return;
-      body = { mode, shape: "rect", x: Math.round(x), y: Math.round(y), width: Math.round(width), height: Math.round(height) };
-    } else {
-      if (s.path.length === 2) s.path.push(s.path[0], s.path[1]);
-      body = { mode, shape: "brush", path: s.path, radius: Math.round(this.brushRadius()) };
-    }
-    // Fog on a map that has none yet: turn it on with the first edit.
-    if (!map.fogOfWar) body.fogOfWar = true;
+    const body = fogEdit(this.tool, s, this.brushRadius(), !!map.fogOfWar);
+    if (!body) return;
+    const mode = body.mode;
     hostAPI("POST", `maps/${encodeURIComponent(map.id)}/fog`, body).then(
       () => this.say(mode === "reveal" ? "Fog revealed." : "Fog covered."),
       (err: Error) => this.say(err.message, true));

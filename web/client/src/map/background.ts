@@ -39,7 +39,7 @@ function isOpaque(tex: Texture): boolean {
 }
 
 function backgroundURL(src: string): string {
-  return /^(https?:|data:|blob:|\/)/i.test(src) ? src : "/" + src;
+  return /^(https?:|data:|blob:|\/)/i.test(src) ? src : `/${src}`;
 }
 
 /** Resolves in a task of its own: what waits on the main thread runs first. */
@@ -125,7 +125,7 @@ export class BackgroundLayer extends Container {
   }
 
   clear(): void {
-    this.removeChildren().forEach((c) => c.destroy());
+    for (const c of this.removeChildren()) c.destroy();
     this.video?.pause();
     this.video = null;
     this.key = "";
@@ -179,12 +179,12 @@ export class BackgroundLayer extends Container {
         place(new Texture({ source: new VideoSource({ resource: v, autoPlay: true }) }));
         v.play().catch(() => {});
       }, { once: true });
-      v.addEventListener("error", () => this.hooks.failed("background video failed to load: " + url), { once: true });
+      v.addEventListener("error", () => this.hooks.failed(`background video failed to load: ${url}`), { once: true });
       this.video = v;
       return;
     }
     loadBackgroundTexture(url).then(place, (err: Error) => {
-      this.hooks.failed("background image failed to load: " + url + (err?.message ? ` (${err.message})` : ""));
+      this.hooks.failed(`background image failed to load: ${url}${err?.message ? ` (${err.message})` : ""}`);
       this.hooks.requestRender();
     });
   }

@@ -165,7 +165,7 @@ export class DragController {
   /** A pointer move as soon as it happens (before the frame that draws it): the position goes out now. */
   private onRawMove(e: PointerEvent): void {
     const d = this.local;
-    if (!d || !d.started || e.pointerId !== d.pointerId) return;
+    if (!d?.started || e.pointerId !== d.pointerId) return;
     const r = this.r.app.canvas.getBoundingClientRect();
     const p = this.r.viewport.toWorld(e.clientX - r.left, e.clientY - r.top);
     d.latestX = p.x + d.grabDX;

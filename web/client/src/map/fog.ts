@@ -144,6 +144,6 @@ export class FogLayer extends Container {
 /** A fog image as a URL: kept when it is one; base64 data (fogUpdated's) becomes a data URL; a path is rooted. */
 export function imageSource(v: string, mayBeBase64: boolean): string {
   if (/^(data:|blob:|https?:|\/)/i.test(v)) return v;
-  if (mayBeBase64 && /^[A-Za-z0-9+/=\s]+$/.test(v) && v.length > 64) return "data:image/png;base64," + v.replace(/\s/g, "");
-  return "/" + v;
+  if (mayBeBase64 && /^[A-Za-z0-9+/=\s]+$/.test(v) && v.length > 64) return `data:image/png;base64,${v.replace(/\s/g, "")}`;
+  return `/${v}`;
 }

@@ -42,7 +42,11 @@ test("a busy map runs every animation frame and reports back-to-back intervals; 
   let dirty = 10; // frames to draw
   const intervals: number[] = [];
   const loop = new FrameLoop({
-    frame: () => (dirty > 0 ? (dirty--, true) : false),
+    frame: () => {
+      if (dirty <= 0) return false;
+      dirty--;
+      return true;
+    },
     pending: () => dirty > 0,
     interval: (ms) => intervals.push(ms),
   });
@@ -65,7 +69,13 @@ test("wake() asks for frames at once", () => {
   const clock = fakeClock();
   let drawn = 0;
   let want = false;
-  const loop = new FrameLoop({ frame: () => (want ? ((want = false), drawn++, true) : false), pending: () => false, interval: () => {} });
+  const frame = () => {
+    if (!want) return false;
+    want = false;
+    drawn++;
+    return true;
+  };
+  const loop = new FrameLoop({ frame, pending: () => false, interval: () => {} });
   loop.start();
   clock.advance(16 * (idleTicks + 2));
   assert.equal(loop.running, false);

@@ -12,7 +12,7 @@
  */
 export function clipToRadius(poly: number[], cx: number, cy: number, r: number): number[] {
   if (!(r > 0)) return [];
-  if (!isFinite(r)) return poly;
+  if (!Number.isFinite(r)) return poly;
   const out: number[] = [];
   const n = poly.length / 2;
   const step = (3 * Math.PI) / 180;

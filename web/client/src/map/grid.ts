@@ -3,7 +3,7 @@
 // hex, across its flats), shifted by gridOffsetX/Y. Snapping puts a token
 // of w x h cells where the grid wants it: an odd footprint on a cell
 // centre, an even one on a grid corner; on a hex grid, on a hex centre.
-import { Graphics } from "pixi.js";
+import type { Graphics } from "pixi.js";
 import type { MapData } from "../types";
 
 export interface GridSpec {

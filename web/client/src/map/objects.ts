@@ -1,7 +1,7 @@
 // The map's other objects, each list drawn into its own container so an
 // event redraws only what it names: tiles (by layer; never dm), drawings,
 // area effects, measurements and markers (door icons: doors.ts).
-import { Assets, Container, Graphics, Sprite, Text, Texture } from "pixi.js";
+import { Assets, Container, Graphics, Sprite, Text, type Texture } from "pixi.js";
 import type { AreaEffect, Drawing, Marker, Measurement, Tile, Wall } from "../types";
 import { parseColor } from "./grid";
 import { capTexture } from "./textures";
@@ -9,12 +9,12 @@ import { capTexture } from "./textures";
 function imageURL(path: string | undefined): string | null {
   if (!path) return null;
   if (/^(https?:|data:|blob:)/i.test(path)) return path;
-  return path.startsWith("/") ? path : "/" + path;
+  return path.startsWith("/") ? path : `/${path}`;
 }
 
 /** Tiles of the given layers, in zIndex order. */
 export function drawTiles(c: Container, tiles: Tile[], layers: string[]): void {
-  c.removeChildren().forEach((o) => o.destroy({ children: true }));
+  for (const o of c.removeChildren()) o.destroy({ children: true });
   const list = tiles.filter((t) => !t.hidden && layers.includes(t.layer ?? "object")).sort((a, b) => (a.zIndex ?? 0) - (b.zIndex ?? 0));
   for (const t of list) {
     const url = imageURL(t.asset?.resource);
@@ -89,7 +89,7 @@ export function drawAreaEffects(g: Graphics, effects: AreaEffect[]): void {
 }
 
 export function drawMeasurements(c: Container, list: Measurement[], labelFor: (pixels: number) => string): void {
-  c.removeChildren().forEach((o) => o.destroy());
+  for (const o of c.removeChildren()) o.destroy();
   const g = new Graphics();
   c.addChild(g);
   for (const m of list) {
@@ -112,7 +112,7 @@ export function drawMeasurements(c: Container, list: Measurement[], labelFor: (p
 const markerSizes: Record<string, number> = { tiny: 16, small: 22, medium: 30, large: 42, huge: 56 };
 
 export function drawMarkers(c: Container, list: Marker[]): void {
-  c.removeChildren().forEach((o) => o.destroy());
+  for (const o of c.removeChildren()) o.destroy();
   for (const m of list) {
     if (m.hidden) continue;
     const size = markerSizes[m.size ?? "medium"] ?? 30;

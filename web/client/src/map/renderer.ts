@@ -51,7 +51,7 @@ export interface RendererOptions {
   /** Sends a drag step (tokenMoved). */
   sendMove(m: Movement): void;
   /** Sends a door change (updateDoor). */
-  sendDoor(mapId: string, id: string, state: string): void;
+  sendDoor(mapId: string, id: string, state: "open" | "closed" | "locked"): void;
   /** Reports where the user looks (mapViewportUpdated); the renderer throttles it. */
   sendViewport(frame: { id: string; x: number; y: number; zoom: number }): void;
   /** Whether animations should be cut short (prefers-reduced-motion). */
@@ -354,7 +354,7 @@ export class MapRenderer {
       this.frames++;
       this.names.place();
     } catch (err) {
-      this.lastError = "render: " + (err as Error).message;
+      this.lastError = `render: ${(err as Error).message}`;
     }
     const idlers = this.idlers;
     this.idlers = [];
@@ -727,14 +727,15 @@ export class MapRenderer {
     else this.viewportTimer = window.setTimeout(send, wait);
   }
 
-  private command(name: string, data: unknown): void {
+  private command(name: Extract<Change, { kind: "command" }>["name"], data: unknown): void {
     const d = (data && typeof data === "object" ? data : {}) as Record<string, unknown>;
-    const quick = this.options.reducedMotion();
-    if (name === "mapFitScreen") {
-      this.fit();
-      return;
-    }
-    if (name === "mapVideoControlUpdated") {
+    this.commands[name](d);
+  }
+
+  /** What the view does for each command the store passes on (Change "command"). */
+  private readonly commands = {
+    mapFitScreen: () => this.fit(),
+    mapVideoControlUpdated: (d: Record<string, unknown>) => {
       // The host plays, pauses and seeks a video background for everyone.
       const v = this.background.video;
       if (!v) return;
@@ -743,23 +744,21 @@ export class MapRenderer {
       if (d.state === "pause") v.pause();
       else if (d.state === "play") v.play().catch(() => {});
       this.requestRender();
-      return;
-    }
-    if (name === "mapFrameUpdated") {
+    },
+    mapFrameUpdated: (d: Record<string, unknown>) => {
       if (this.options.userViewport) return; // only displays follow the host's frame
       if (typeof d.id === "string" && this.store.map && d.id !== this.store.map.id) return; // another map's frame
       const x = Number(d.x), y = Number(d.y), zoom = Number(d.zoom);
       if (!Number.isFinite(x) || !Number.isFinite(y)) return;
-      if (quick) {
+      if (this.options.reducedMotion()) {
         if (zoom > 0) this.viewport.setZoom(zoom, true);
         this.viewport.moveCenter(x, y);
       } else {
         this.viewport.animate({ position: { x, y }, scale: zoom > 0 ? zoom : undefined, time: 400, ease: "easeInOutSine" });
       }
       this.requestRender();
-      return;
-    }
-    if (name === "mapFocus") {
+    },
+    mapFocus: (d: Record<string, unknown>) => {
       const x = Number(d.x), y = Number(d.y);
       if (!Number.isFinite(x) || !Number.isFinite(y)) return;
       if (d.reset) {
@@ -768,14 +767,14 @@ export class MapRenderer {
       }
       if (d.pan || d.zoom) {
         const scale = d.zoom ? Math.max(this.viewport.scaled, 1.5) : undefined;
-        if (quick) {
+        if (this.options.reducedMotion()) {
           if (scale) this.viewport.setZoom(scale, true);
           this.viewport.moveCenter(x, y);
         } else this.viewport.animate({ position: { x, y }, scale, time: 500, ease: "easeInOutSine" });
       }
       if (d.effect !== false) this.pulse(x, y, typeof d.color === "string" ? d.color : "#ffcc00");
-    }
-  }
+    },
+  } satisfies Record<Extract<Change, { kind: "command" }>["name"], (d: Record<string, unknown>) => void>;
 
   /** The attention ring of mapFocus: expanding circles for 1.2 s (one still ring with reduced motion). */
   private pulse(x: number, y: number, color: string): void {

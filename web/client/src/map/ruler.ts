@@ -87,7 +87,7 @@ export class Ruler {
       // Start at a token's centre when the click is on one.
       for (const tk of r.store.tokens.values()) {
         const v = r.views.get(tk.id);
-        if (!v || !v.visible) continue;
+        if (!v?.visible) continue;
         const g = gridOf(map);
         const hw = ((tk.width ?? 1) * g.size) / 2, hh = ((tk.height ?? 1) * g.size) / 2;
         if (Math.abs(x - tk.x) <= hw && Math.abs(y - tk.y) <= hh) return [tk.x, tk.y];

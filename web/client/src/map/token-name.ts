@@ -34,7 +34,10 @@ export class TokenNames {
   show(view: TokenView, ms: number): void {
     const t = view.token;
     const name = (t.name || t.label || "").trim();
-    if (!name || view.destroyed) return this.hide();
+    if (!name || view.destroyed) {
+      this.hide();
+      return;
+    }
     this.shown = view;
     this.el.textContent = name;
     this.el.hidden = false;
@@ -47,7 +50,10 @@ export class TokenNames {
   place(): void {
     const v = this.shown;
     if (!v || this.el.hidden) return;
-    if (v.destroyed || !v.visible) return this.hide();
+    if (v.destroyed || !v.visible) {
+      this.hide();
+      return;
+    }
     const top = this.toPage(v.drawnX, v.drawnY - v.pixelHeight / 2);
     const box = this.parent.getBoundingClientRect();
     this.el.style.left = `${top.x - box.left}px`;

@@ -3,7 +3,7 @@
 // footprint is width x height cells; rotation turns the art; badges show
 // elevation; auras are drawn around it; bloodied and defeated tokens look
 // it. Position is animated: other players' drags glide, tokenUpdated jumps.
-import { Assets, BitmapFont, BitmapText, Container, Ellipse, Graphics, Sprite, Text, Texture } from "pixi.js";
+import { Assets, BitmapFont, BitmapText, Container, Ellipse, Graphics, Sprite, Text, type Texture } from "pixi.js";
 import type { Token } from "../types";
 import { parseColor } from "./grid";
 import { Glide } from "./glide";
@@ -21,7 +21,7 @@ export function tokenImageURL(t: Token): string | null {
   const raw = t.asset?.resource || (typeof t.image === "string" ? t.image : "");
   if (!raw) return null;
   if (/^(https?:|data:|blob:)/i.test(raw)) return raw;
-  return raw.startsWith("/") ? raw : "/" + raw;
+  return raw.startsWith("/") ? raw : `/${raw}`;
 }
 
 /**

@@ -9,7 +9,7 @@ function input(map: MapData, tokens: Token[], sights: Sight[] = []): VisionInput
   const byKey = new Map(sights.map((s) => [s.key, s]));
   return {
     map, tokens, position: (t) => ({ x: t.x, y: t.y }), sight: (k) => byKey.get(k),
-    visionKey: (t) => ("id" in (t.vision ?? {}) ? "vision-" + (t.vision as { id: string }).id : "token-" + t.id),
+    visionKey: (t) => ("id" in (t.vision ?? {}) ? `vision-${(t.vision as { id: string }).id}` : `token-${t.id}`),
   };
 }
 

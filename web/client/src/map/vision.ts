@@ -86,11 +86,11 @@ export function computeAreas(inp: VisionInput): VisionAreas {
     if (!(inp.isViewer ?? isPartyViewer)(t)) continue;
     const v = t.vision!;
     const at = inp.position(t);
-    const key = inp.sight(inp.visionKey(t)) ? inp.visionKey(t) : "token-" + t.id;
+    const key = inp.sight(inp.visionKey(t)) ? inp.visionKey(t) : `token-${t.id}`;
     const { poly, cx: x, cy: y, here } = polygonAt(key, at.x, at.y, inp.target?.(t), inp.dragging?.(t) ?? false);
     if (here) areas.followsDrawn = true;
     if (poly.length < 6) continue;
-    areas.sight.push(isFinite(limit) ? clipToRadius(poly, x, y, limit) : poly);
+    areas.sight.push(Number.isFinite(limit) ? clipToRadius(poly, x, y, limit) : poly);
     if (v.light) {
       const max = (v.lightRadiusMax ?? 0) * ppu, min = (v.lightRadiusMin ?? 0) * ppu;
       if (max > 0) {
@@ -106,7 +106,7 @@ export function computeAreas(inp: VisionInput): VisionAreas {
   const lights = [...(map.lights ?? []), ...(map.tiles ?? []).filter((t) => t.light && !t.hidden).map((t) => ({ ...t.light!, x: t.x, y: t.y }))];
   for (const l of lights) {
     if (l.enabled === false) continue;
-    const { poly } = polygonAt("light-" + l.id, l.x, l.y);
+    const { poly } = polygonAt(`light-${l.id}`, l.x, l.y);
     if (poly.length < 6) continue;
     const max = (l.radiusMax ?? 0) * ppu, min = (l.radiusMin ?? 0) * ppu;
     if (max > 0) {

@@ -7,9 +7,9 @@ export class ApiError extends Error {}
 export async function fetchSnapshot(base = ""): Promise<Snapshot> {
   let res: Response;
   try {
-    res = await fetch(base + "/api", { headers: { Accept: "application/json" }, cache: "no-store" });
+    res = await fetch(`${base}/api`, { headers: { Accept: "application/json" }, cache: "no-store" });
   } catch (err) {
-    throw new ApiError("cannot reach the server: " + (err as Error).message);
+    throw new ApiError(`cannot reach the server: ${(err as Error).message}`);
   }
   let body: unknown;
   try {

@@ -78,7 +78,7 @@ export function lineOfSightFrom(v: unknown): { mapId: string | null; sights: Sig
     const vision = o.vision;
     if (vision && typeof vision === "object") {
       for (const [tokenId, poly] of Object.entries(vision as Record<string, unknown>)) {
-        if (isPolygon(poly)) sights.push({ key: "token-" + tokenId, x: NaN, y: NaN, polygon: poly });
+        if (isPolygon(poly)) sights.push({ key: `token-${tokenId}`, x: NaN, y: NaN, polygon: poly });
       }
     }
   }

@@ -2,14 +2,15 @@
 // message. It reconnects by itself with exponential backoff and jitter,
 // so a restarting server is not hammered by every page at the same
 // instant; after each (re)connect the owner re-registers and resyncs.
-import type { Envelope } from "../types";
+import type { OutboundEnvelope, RawEnvelope } from "./events";
 
 export type ConnectionState = "connecting" | "open" | "reconnecting" | "closed";
 
 export interface SocketHandlers {
   /** The socket opened: send clientUpdated, then fetch the snapshot. */
   onOpen(reconnected: boolean): void;
-  onMessage(env: Envelope): void;
+  /** One envelope off the socket: give it to the page's EventRouter (net/events.ts). */
+  onMessage(env: RawEnvelope): void;
   onState(state: ConnectionState, detail: string): void;
   /** The socket closed with this code (before any retry); return true to stop retrying (a kick, a changed join key). */
   onClose?(code: number, reason: string): boolean;
@@ -41,10 +42,14 @@ export class Socket {
     this.setState("closed", "closed");
   }
 
-  /** Sends an envelope (with a requestId when an answer is wanted); false when the socket is not open (the caller may drop it). */
-  send(name: string, data: unknown, requestId?: string): boolean {
+  /**
+   * Sends an envelope (with a requestId when an answer is wanted); false when
+   * the socket is not open (the caller may drop it). Pages send through their
+   * EventRouter, which types the envelope by its name.
+   */
+  send(env: OutboundEnvelope): boolean {
     if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return false;
-    this.ws.send(JSON.stringify(requestId ? { name, data, requestId } : { name, data }));
+    this.ws.send(JSON.stringify(env.requestId ? env : { name: env.name, data: env.data }));
     return true;
   }
 
@@ -72,7 +77,7 @@ export class Socket {
     };
     ws.onmessage = (ev) => {
       if (typeof ev.data !== "string") return;
-      let env: Envelope;
+      let env: RawEnvelope;
       try {
         env = JSON.parse(ev.data);
       } catch {
@@ -104,5 +109,5 @@ export class Socket {
 
 /** ws(s)://<host>/ for the page's own origin. */
 export function socketURL(loc: Location = window.location): string {
-  return (loc.protocol === "https:" ? "wss://" : "ws://") + loc.host + "/";
+  return `${loc.protocol === "https:" ? "wss://" : "ws://"}${loc.host}/`;
 }

@@ -3,6 +3,7 @@
 // the WebSocket and snapshots from GET /api go in through apply() and
 // load(); listeners learn what changed so they redraw only that.
 import { dragState, interactionFrom, lineOfSightFrom, pausedFrom, screenInteraction, sightFrom } from "../net/compat";
+import { applyTo, type HandlerTable } from "../net/events";
 import type { Interaction, MapData, Movement, Screen, Sight, Snapshot, Token } from "../types";
 
 /** What changed; a renderer redraws what a change names and nothing else. */
@@ -20,23 +21,6 @@ export type Change =
   | { kind: "command"; name: "mapFrameUpdated" | "mapFitScreen" | "mapFocus" | "mapVideoControlUpdated"; data: unknown };
 
 export type ObjectList = "tiles" | "markers" | "drawings" | "areaEffects" | "measurements" | "lights";
-
-const singular: Record<string, ObjectList> = {
-  tileUpdated: "tiles",
-  markerUpdated: "markers",
-  lightUpdated: "lights",
-  areaEffectUpdated: "areaEffects",
-  measurementUpdated: "measurements",
-};
-const plural: Record<string, ObjectList> = {
-  tilesUpdated: "tiles",
-  markersUpdated: "markers",
-  lightsUpdated: "lights",
-  areaEffectsUpdated: "areaEffects",
-  measurementsUpdated: "measurements",
-  drawingsUpdated: "drawings",
-};
-const movedLists: Record<string, ObjectList> = { markerMoved: "markers", tileMoved: "tiles", areaEffectMoved: "areaEffects" };
 
 function isObject(v: unknown): v is Record<string, unknown> {
   return !!v && typeof v === "object" && !Array.isArray(v);
@@ -154,79 +138,101 @@ export class Store {
     return !this.map || data[key] !== this.map.id;
   }
 
-  /** Applies one broadcast; returns false for a name the map does not use. */
+  /**
+   * The events the map reads, by name (net/events.ts): a page adds them to
+   * its EventRouter (router.onTable(store.events)).
+   */
+  readonly events: HandlerTable = {
+    mapLoaded: (data) => this.loadMap(data),
+    // "The map on the player screen changes": one shown since is not it.
+    mapUpdated: (data) => {
+      if (!this.map || !this.otherMap(data, "id")) this.loadMap(data);
+    },
+    tokenUpdated: (data) => {
+      if (!this.otherMap(data)) this.updateToken(data);
+    },
+    tokensUpdated: (data) => this.replaceTokens(data),
+    tokenMoved: (data) => {
+      if (!this.otherMap(data)) this.moved(data);
+    },
+    lineOfSightUpdated: (data) => this.replaceSights(data),
+    fogUpdated: (data) => {
+      if (isObject(data) && typeof data.image === "string" && (!this.map || !data.id || data.id === this.map.id)) {
+        this.fogImage = data.image;
+        this.emit({ kind: "fog" });
+      }
+    },
+    systemPaused: (data) => {
+      this.paused = pausedFrom(data);
+      this.emit({ kind: "screen" });
+    },
+    interactionUpdated: (data) => {
+      this.interaction = interactionFrom(data, this.interaction);
+      this.emit({ kind: "screen" });
+    },
+    screenUpdated: (data) => {
+      if (isObject(data)) {
+        this.screen = data as Screen;
+        this.interaction = screenInteraction(this.screen, this.interaction);
+        this.emit({ kind: "screen" });
+      }
+    },
+    combatantsUpdated: (data) => this.setCombatantList(Array.isArray(data) ? data : isObject(data) ? data.combatants : null),
+    // Commands to the view (follow the host's frame, fit, focus, a video's
+    // state): the renderer acts on them.
+    mapFrameUpdated: (data) => this.emit({ kind: "command", name: "mapFrameUpdated", data }),
+    mapFitScreen: (data) => this.emit({ kind: "command", name: "mapFitScreen", data }),
+    mapFocus: (data) => this.emit({ kind: "command", name: "mapFocus", data }),
+    mapVideoControlUpdated: (data) => this.emit({ kind: "command", name: "mapVideoControlUpdated", data }),
+    // The map's other objects, one at a time, whole lists, and moves.
+    tileUpdated: (data) => this.updateObject("tiles", data),
+    markerUpdated: (data) => this.updateObject("markers", data),
+    lightUpdated: (data) => this.updateObject("lights", data),
+    areaEffectUpdated: (data) => this.updateObject("areaEffects", data),
+    measurementUpdated: (data) => this.updateObject("measurements", data),
+    tilesUpdated: (data) => this.replaceObjects("tiles", data),
+    markersUpdated: (data) => this.replaceObjects("markers", data),
+    lightsUpdated: (data) => this.replaceObjects("lights", data),
+    areaEffectsUpdated: (data) => this.replaceObjects("areaEffects", data),
+    measurementsUpdated: (data) => this.replaceObjects("measurements", data),
+    drawingsUpdated: (data) => this.replaceObjects("drawings", data),
+    markerMoved: (data) => this.moveObject("markers", data),
+    tileMoved: (data) => this.moveObject("tiles", data),
+    areaEffectMoved: (data) => this.moveObject("areaEffects", data),
+  };
+
+  /** Applies one envelope not checked yet (tests); false for a name the map does not read. */
   apply(name: string, data: unknown): boolean {
-    switch (name) {
-      case "mapLoaded":
-        if (isObject(data) && typeof data.id === "string") this.setMap(data as unknown as MapData);
-        else if (data === null) this.setMap(null);
-        return true;
-      case "mapUpdated":
-        // "The map on the player screen changes": one shown since is not it.
-        if (this.map && this.otherMap(data, "id")) return true;
-        if (isObject(data) && typeof data.id === "string") this.setMap(data as unknown as MapData);
-        else if (data === null) this.setMap(null);
-        return true;
-      case "tokenUpdated":
-        if (!this.otherMap(data)) this.updateToken(data);
-        return true;
-      case "tokensUpdated": {
-        if (this.otherMap(data)) return true;
-        const list = Array.isArray(data) ? data : isObject(data) && Array.isArray(data.tokens) ? data.tokens : null;
-        if (!list) return true;
-        this.tokens.clear();
-        for (const t of this.shown<Token>(list)) this.tokens.set(t.id, t);
-        this.collectSights();
-        this.emit({ kind: "tokens" });
-        return true;
-      }
-      case "tokenMoved":
-        if (!this.otherMap(data)) this.moved(data);
-        return true;
-      case "lineOfSightUpdated": {
-        const { mapId, sights } = lineOfSightFrom(data);
-        if (mapId && this.map && mapId !== this.map.id) return true;
-        this.sights.clear();
-        for (const s of sights) this.sights.set(s.key, s);
-        this.emit({ kind: "vision" });
-        return true;
-      }
-      case "fogUpdated":
-        if (isObject(data) && typeof data.image === "string" && (!this.map || !data.id || data.id === this.map.id)) {
-          this.fogImage = data.image;
-          this.emit({ kind: "fog" });
-        }
-        return true;
-      case "systemPaused":
-        this.paused = pausedFrom(data);
-        this.emit({ kind: "screen" });
-        return true;
-      case "interactionUpdated":
-        this.interaction = interactionFrom(data, this.interaction);
-        this.emit({ kind: "screen" });
-        return true;
-      case "screenUpdated":
-        if (isObject(data)) {
-          this.screen = data as Screen;
-          this.interaction = screenInteraction(this.screen, this.interaction);
-          this.emit({ kind: "screen" });
-        }
-        return true;
-      case "combatantsUpdated":
-        this.setCombatants(Array.isArray(data) ? data : isObject(data) ? data.combatants : null);
-        this.emit({ kind: "tokens" });
-        return true;
-      case "mapFrameUpdated":
-      case "mapFitScreen":
-      case "mapFocus":
-      case "mapVideoControlUpdated":
-        this.emit({ kind: "command", name, data });
-        return true;
-    }
-    if (name in singular) return this.updateObject(singular[name], data), true;
-    if (name in plural) return this.replaceObjects(plural[name], data), true;
-    if (name in movedLists) return this.moveObject(movedLists[name], data), true;
-    return false;
+    return applyTo(this.events, name, data);
+  }
+
+  /** The combatants' looks on their tokens (bloodied, defeated), from a whole list. */
+  setCombatantList(list: unknown): void {
+    this.setCombatants(list);
+    this.emit({ kind: "tokens" });
+  }
+
+  private loadMap(data: unknown): void {
+    if (isObject(data) && typeof data.id === "string") this.setMap(data as unknown as MapData);
+    else if (data === null) this.setMap(null);
+  }
+
+  private replaceTokens(data: unknown): void {
+    if (this.otherMap(data)) return;
+    const list = Array.isArray(data) ? data : isObject(data) && Array.isArray(data.tokens) ? data.tokens : null;
+    if (!list) return;
+    this.tokens.clear();
+    for (const t of this.shown<Token>(list)) this.tokens.set(t.id, t);
+    this.collectSights();
+    this.emit({ kind: "tokens" });
+  }
+
+  private replaceSights(data: unknown): void {
+    const { mapId, sights } = lineOfSightFrom(data);
+    if (mapId && this.map && mapId !== this.map.id) return;
+    this.sights.clear();
+    for (const s of sights) this.sights.set(s.key, s);
+    this.emit({ kind: "vision" });
   }
 
   private updateToken(data: unknown): void {
@@ -234,7 +240,7 @@ export class Store {
     const id = data.id;
     if (data.hidden && !this.keepHidden) {
       if (this.tokens.delete(id)) {
-        this.sights.forEach((s, k) => k === "token-" + id && this.sights.delete(k));
+        this.sights.delete(`token-${id}`);
         this.emit({ kind: "tokenRemoved", id });
       }
       return;
@@ -277,7 +283,7 @@ export class Store {
     const own = t.vision?.sight?.key;
     if (typeof own === "string" && own) return own;
     const id = (t.vision as { id?: string } | null | undefined)?.id;
-    return id ? "vision-" + id : "token-" + t.id;
+    return id ? `vision-${id}` : `token-${t.id}`;
   }
 
   private list(layer: ObjectList): { id: string }[] {

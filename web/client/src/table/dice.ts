@@ -1,5 +1,5 @@
 // Reads the dice engine's result JSON (a message's `rolls`, the shape of
-// core/dice/result.go: {expression, formula, total, text, comment, tree}
+// dice/result.go: {expression, formula, total, text, comment, tree}
 // or {expression, error}) into what the chat draws: every die in order
 // with whether it counted, and how the dice tray's choices become an
 // expression.
@@ -159,7 +159,7 @@ export function humanRollError(err: string): string {
     const last = chars.slice(0, col - 1).join("").trimEnd().slice(-1);
     why = (hint || "it ends too soon") + (last ? ` after '${last}'` : "");
   } else if (what.startsWith("unexpected ")) {
-    why = `${what.slice("unexpected ".length)} is out of place (character ${col})` + (hint ? `: ${hint}` : "");
+    why = `${what.slice("unexpected ".length)} is out of place (character ${col})${hint ? `: ${hint}` : ""}`;
   } else why = what + (hint ? `: ${hint}` : "");
   return `Couldn't read '${expr}' — ${why}`;
 }

@@ -22,7 +22,7 @@ test("a late message goes where its time puts it; the log is capped", () => {
   s.apply("messageCreated", msg("b", "2026-01-01T00:00:02Z"));
   s.apply("messageCreated", msg("a", "2026-01-01T00:00:01Z"));
   assert.deepEqual(s.order, ["a", "b"]);
-  for (let i = 0; i < maxMessages + 5; i++) s.apply("messageCreated", msg("m" + i, "2026-01-02T00:00:00Z"));
+  for (let i = 0; i < maxMessages + 5; i++) s.apply("messageCreated", msg(`m${i}`, "2026-01-02T00:00:00Z"));
   assert.equal(s.order.length, maxMessages);
   assert.equal(s.messages.size, maxMessages);
   assert.equal(s.dropped, 7);

@@ -2,6 +2,7 @@
 // host's screen overlays, kept from GET /api and the WebSocket's events.
 // Pure data (no DOM), so it is unit-tested in Node; the panels in src/ui
 // draw it and learn what changed from the listeners.
+import { applyTo, type HandlerTable } from "../net/events";
 import { readRoll, type RollView } from "./dice";
 
 export interface Condition {
@@ -194,92 +195,95 @@ export class TableState {
     this.emit("paused");
   }
 
-  /** One WebSocket event; true when it was one of the table's. */
-  apply(name: string, data: unknown): boolean {
-    switch (name) {
-      case "gameUpdated":
-        this.setGame(data);
-        this.emit("game");
-        return true;
-      case "combatantsUpdated":
-        if (Array.isArray(data)) {
-          this.rawCombatants = data.filter(isObj);
-          this.rebuildRows();
-          this.emit("game");
-        }
-        return true;
-      case "combatantCreated":
-      case "combatantUpdated":
-        if (isObj(data) && str(data.id)) {
-          const i = this.rawCombatants.findIndex((c) => c.id === data.id);
-          if (i >= 0) this.rawCombatants[i] = data;
-          else this.rawCombatants.push(data);
-          this.rebuildRows();
-          this.emit("game");
-        }
-        return true;
-      case "combatantDeleted": {
-        const id = isObj(data) ? str(data.id) : str(data);
-        this.rawCombatants = this.rawCombatants.filter((c) => c.id !== id);
+  /**
+   * The events the table reads, by name (net/events.ts): a page adds them to
+   * its EventRouter (router.onTable(state.events)).
+   */
+  readonly events: HandlerTable = {
+    gameUpdated: (data) => {
+      this.setGame(data);
+      this.emit("game");
+    },
+    combatantsUpdated: (data) => {
+      if (Array.isArray(data)) {
+        this.rawCombatants = data.filter(isObj);
         this.rebuildRows();
         this.emit("game");
-        return true;
       }
-      case "messageCreated": {
-        const v = messageView(data);
-        if (v) {
-          const fresh = !this.messages.has(v.id);
-          this.putMessage(v);
-          this.trim();
-          this.emit(fresh ? "message" : "messages", v.id);
-        }
-        return true;
+    },
+    combatantCreated: (data) => this.putCombatant(data),
+    combatantUpdated: (data) => this.putCombatant(data),
+    combatantDeleted: (data) => {
+      const id = isObj(data) ? str(data.id) : str(data);
+      this.rawCombatants = this.rawCombatants.filter((c) => c.id !== id);
+      this.rebuildRows();
+      this.emit("game");
+    },
+    messageCreated: (data) => {
+      const v = messageView(data);
+      if (v) {
+        const fresh = !this.messages.has(v.id);
+        this.putMessage(v);
+        this.trim();
+        this.emit(fresh ? "message" : "messages", v.id);
       }
-      case "messagesUpdated": {
-        const list = Array.isArray(data) ? data : isObj(data) && Array.isArray(data.messages) ? data.messages : null;
-        if (list) {
-          // The whole log as the server has it now.
-          this.messages.clear();
-          this.order = [];
-          this.dropped = 0;
-          this.mergeMessages(list);
-          this.emit("messages");
-        }
-        return true;
+    },
+    messagesUpdated: (data) => {
+      const list = Array.isArray(data) ? data : isObj(data) && Array.isArray(data.messages) ? data.messages : null;
+      if (list) {
+        // The whole log as the server has it now.
+        this.messages.clear();
+        this.order = [];
+        this.dropped = 0;
+        this.mergeMessages(list);
+        this.emit("messages");
       }
-      case "messageDeleted": {
-        const id = isObj(data) ? str(data.id) : str(data);
-        if (this.messages.delete(id)) {
-          this.order = this.order.filter((o) => o !== id);
-          this.emit("messages");
-        }
-        return true;
+    },
+    messageDeleted: (data) => {
+      const id = isObj(data) ? str(data.id) : str(data);
+      if (this.messages.delete(id)) {
+        this.order = this.order.filter((o) => o !== id);
+        this.emit("messages");
       }
-      case "systemPaused":
-        this.paused = data === true || (isObj(data) && data.paused === true);
-        this.emit("paused");
-        return true;
-      case "screenUpdated":
-        if (isObj(data)) {
-          this.screen = data;
-          this.emit("screen");
-        }
-        return true;
-      case "pointerUpdated":
-      case "pointerMoved":
-        this.movePointer(data);
-        return true;
-      case "clientConnected":
-      case "clientUpdated":
-        if (isObj(data) && str(data.id)) this.clientNames.set(str(data.id), str(data.name));
-        return false;
-      case "clientDisconnected": {
-        const id = isObj(data) ? str(data.id) : str(data);
-        if (this.pointers.delete(id)) this.emit("pointers");
-        return false;
+    },
+    systemPaused: (data) => {
+      this.paused = data === true || (isObj(data) && data.paused === true);
+      this.emit("paused");
+    },
+    screenUpdated: (data) => {
+      if (isObj(data)) {
+        this.screen = data;
+        this.emit("screen");
       }
+    },
+    pointerUpdated: (data) => this.movePointer(data),
+    pointerMoved: (data) => this.movePointer(data),
+    clientConnected: (data) => this.nameClient(data),
+    clientUpdated: (data) => this.nameClient(data),
+    clientDisconnected: (data) => {
+      const id = isObj(data) ? str(data.id) : str(data);
+      if (this.pointers.delete(id)) this.emit("pointers");
+    },
+  };
+
+  /** Applies one envelope not checked yet (tests); false for a name the table does not read. */
+  apply(name: string, data: unknown): boolean {
+    return applyTo(this.events, name, data);
+  }
+
+  private putCombatant(data: unknown): void {
+    if (isObj(data) && str(data.id)) {
+      const i = this.rawCombatants.findIndex((c) => c.id === data.id);
+      if (i >= 0) this.rawCombatants[i] = data;
+      else this.rawCombatants.push(data);
+      this.rebuildRows();
+      this.emit("game");
     }
-    return false;
+  }
+
+  /** Pointers carry client ids; their names come from clientConnected and clientUpdated. */
+  private nameClient(data: unknown): void {
+    if (isObj(data) && str(data.id)) this.clientNames.set(str(data.id), str(data.name));
   }
 
   /** Messages in log order, oldest first. */
@@ -316,9 +320,8 @@ export class TableState {
       if (r) rows.push(r);
     }
     // Turn order first (1, 2, …), then the unrolled in their stored order.
-    rows.forEach((r, i) => ((r as { seq?: number }).seq = i));
-    rows.sort((a, b) => a.order - b.order || ((a as { seq?: number }).seq ?? 0) - ((b as { seq?: number }).seq ?? 0));
-    for (const r of rows) delete (r as { seq?: number }).seq;
+    // (Array.prototype.sort is stable: rows with the same order keep theirs.)
+    rows.sort((a, b) => (a.order === b.order ? 0 : a.order - b.order));
     this.combatants = rows;
   }
 

@@ -7,6 +7,8 @@
 // actions (a tap rolls into the chat), and the initiative roll and "end my
 // turn" during combat. Every change goes to the server, which decides; the
 // panel only draws what the server answers.
+import type { ClientRequests, RequestRollAction } from "../wire.gen";
+import type { Reply, RequestName } from "../net/events";
 import { button, h } from "./dom";
 
 export interface SeatView {
@@ -65,13 +67,33 @@ export interface CharacterSheet {
 
 export interface CharacterDeps {
   /** Sends a request on the socket and resolves with its answer (rejects with the server's message). */
-  request(name: string, data?: unknown): Promise<unknown>;
+  request<K extends RequestName>(name: K, data: ClientRequests[K]): Promise<Reply<K>>;
   openEntity(path: string, title: string): void;
   /** Opens the seat picker. */
   pickSeat(): void;
 }
 
 type Advantage = "normal" | "advantage" | "disadvantage";
+
+/** The rollAction request for a tap on an action: advantage only where the action allows it, an attack's damage with it. */
+export function rollRequest(a: SheetAction, advantage: Advantage): RequestRollAction {
+  const data: RequestRollAction = { action: a.id };
+  if (advantage !== "normal" && a.advantage) data.advantage = advantage;
+  if (a.type === "attack" && a.damage) data.damage = true;
+  return data;
+}
+
+/** The line a roll's answer shows ("Longsword: 17 · Longsword damage: 8 — critical hit!"). */
+export function rollSummary(answer: Reply<"rollAction">, title: string): string {
+  const messages = (answer.messages ?? []) as { content?: { name?: string; result?: number } }[];
+  const lines = messages.map((m) => `${m.content?.name ?? title}: ${m.content?.result ?? "?"}`);
+  return lines.join(" · ") + (answer.critical ? " — critical hit!" : answer.fumble ? " — a natural 1" : "");
+}
+
+/** How full the hit-point bar is, 0 to 100. */
+export function hitPointPercent(hp: { current: number; max: number }): number {
+  return hp.max > 0 ? Math.max(0, Math.min(100, (hp.current / hp.max) * 100)) : 0;
+}
 
 export class CharacterPanel {
   readonly el = h("div", { className: "character" });
@@ -122,7 +144,7 @@ export class CharacterPanel {
     }
     this.fetching = true;
     try {
-      this.sheet = (await this.deps.request("getCharacter")) as CharacterSheet;
+      this.sheet = (await this.deps.request("getCharacter", null)) as unknown as CharacterSheet;
       this.error = "";
     } catch (err) {
       this.sheet = null;
@@ -143,7 +165,7 @@ export class CharacterPanel {
     this.refresh();
   }
 
-  private async act(name: string, data: unknown, after?: (answer: unknown) => void): Promise<void> {
+  private async act<K extends RequestName>(name: K, data: ClientRequests[K], after?: (answer: Reply<K>) => void): Promise<void> {
     try {
       const answer = await this.deps.request(name, data);
       this.error = "";
@@ -181,7 +203,7 @@ export class CharacterPanel {
     const row = h("div", { className: "char-turn" });
     if (s.combatant && s.initiative == null) {
       row.append(button("Roll initiative", () => this.act("rollInitiative", null, () => (this.initiativeAsked = false)),
-        "primary char-initiative" + (this.initiativeAsked ? " asked" : "")));
+        `primary char-initiative${this.initiativeAsked ? " asked" : ""}`));
       if (this.initiativeAsked) row.append(h("span", { className: "char-note" }, "Combat starts: roll your initiative."));
     }
     if (s.myTurn) {
@@ -194,8 +216,8 @@ export class CharacterPanel {
   private hitPoints(s: CharacterSheet): HTMLElement | null {
     const hp = s.hitPoints;
     if (!hp) return null;
-    const pct = hp.max > 0 ? Math.max(0, Math.min(100, (hp.current / hp.max) * 100)) : 0;
-    const box = h("section", { className: "char-hp" + (hp.bloodied ? " bloodied" : "") + (hp.defeated ? " defeated" : "") },
+    const pct = hitPointPercent(hp);
+    const box = h("section", { className: `char-hp${hp.bloodied ? " bloodied" : ""}${hp.defeated ? " defeated" : ""}` },
       h("div", { className: "hp-line" },
         h("span", { className: "hp-label" }, "Hit points "),
         h("span", { className: "hp-now" }, String(hp.current)), " / ", h("span", { className: "hp-max" }, String(hp.max)),
@@ -217,7 +239,7 @@ export class CharacterPanel {
         button("Heal", () => apply("healing"), "hp-heal"),
         button("Set temp", () => apply("temp"), "hp-set-temp")));
     }
-    const maxKey = "max_" + hp.key;
+    const maxKey = `max_${hp.key}`;
     if (s.editable?.includes(maxKey)) {
       const max = h("input", { type: "number", min: "1", step: "1", inputmode: "numeric", className: "hp-max-input", value: String(hp.max), "aria-label": "Maximum hit points" });
       box.append(h("div", { className: "hp-max-edit" }, h("label", {}, "Maximum ", max),
@@ -238,7 +260,7 @@ export class CharacterPanel {
     const down = (s.hitPoints?.current ?? 1) <= 0;
     if (!down && !successes && !failures) return null;
     const row = (label: string, n: number, set: (k: number) => void, cls: string) =>
-      h("div", { className: "saves " + cls }, h("span", {}, label),
+      h("div", { className: `saves ${cls}` }, h("span", {}, label),
         ...[1, 2, 3].map((k) => button(k <= n ? "●" : "○", () => set(k === n ? k - 1 : k), k <= n ? "on" : "",
           { "aria-label": `${label} ${k}`, "aria-pressed": String(k <= n) })));
     const write = (succ: number, fail: number) => this.act("updateCharacter", { data: { death_saves: { successes: succ, failures: fail } } });
@@ -264,7 +286,7 @@ export class CharacterPanel {
       adv.append(button(mode === "normal" ? "Normal" : mode === "advantage" ? "Advantage" : "Disadvantage", () => {
         this.advantage = mode;
         this.draw();
-      }, "adv-" + mode, { role: "radio", "aria-checked": String(this.advantage === mode) }));
+      }, `adv-${mode}`, { role: "radio", "aria-checked": String(this.advantage === mode) }));
     }
     const groups = new Map<string, SheetAction[]>();
     for (const a of list) {
@@ -276,21 +298,17 @@ export class CharacterPanel {
     if (this.lastRoll) out.append(h("p", { className: "last-roll", role: "status" }, this.lastRoll));
     for (const [g, acts] of groups) {
       out.append(h("h4", {}, g), h("div", { className: "action-list" },
-        ...acts.map((a) => button(a.title, () => this.roll(a), "action action-" + (a.type || "other"),
+        ...acts.map((a) => button(a.title, () => this.roll(a), `action action-${a.type || "other"}`,
           { title: a.roll, "data-action": a.id }))));
     }
     return out;
   }
 
   private roll(a: SheetAction): void {
-    const data: Record<string, unknown> = { action: a.id };
-    if (this.advantage !== "normal" && a.advantage) data.advantage = this.advantage;
-    if (a.type === "attack" && a.damage) data.damage = true;
+    const data = rollRequest(a, this.advantage);
     this.advantage = "normal";
     this.act("rollAction", data, (answer) => {
-      const r = answer as { messages?: { content?: { name?: string; result?: number } }[]; critical?: boolean; fumble?: boolean };
-      const lines = (r.messages ?? []).map((m) => `${m.content?.name ?? a.title}: ${m.content?.result ?? "?"}`);
-      this.lastRoll = lines.join(" · ") + (r.critical ? " — critical hit!" : r.fumble ? " — a natural 1" : "");
+      this.lastRoll = rollSummary(answer, a.title);
     });
   }
 }

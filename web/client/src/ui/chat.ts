@@ -2,7 +2,7 @@
 // The log keeps at most domLimit messages in the page (older ones stay in
 // TableState and come back on "show older"): a new message appends one
 // element, so a long session stays smooth. What the player sends goes out
-// as createMessage with a requestId; the server's error for it (a bad dice
+// as a createMessage request; the server's error for it (a bad dice
 // expression) is shown under the input, to the sender alone, with the text
 // put back. While the connection is down, sends wait in a queue shown in
 // the log and leave when it is back.
@@ -15,18 +15,21 @@ import type { MessageView, TableState } from "../table/state";
 export const domLimit = 200;
 
 export interface Outgoing {
-  requestId: string;
   text: string;
 }
 
 export interface ChatDeps {
   state: TableState;
-  /** Sends createMessage; false when the socket is not open. */
-  send(text: string, requestId: string): boolean;
+  /** Sends createMessage and settles with the server's answer; null when the socket is not open (nothing was sent). */
+  send(text: string): Promise<unknown> | null;
   onEntity(path: string, title: string): void;
 }
 
-let seq = 0;
+/** What the input says when the server refused a line: a dice error in plain words, else the server's message. */
+export function refusalText(text: string, message: string): string {
+  const human = humanRollError(message);
+  return human !== message ? human : t.refused(text, message);
+}
 
 export class ChatPanel {
   readonly el = document.createElement("section");
@@ -42,7 +45,6 @@ export class ChatPanel {
   private historyAt = -1;
   private draft = "";
   readonly queue: Outgoing[] = [];
-  private sentAwaiting = new Map<string, string>();
   inputError: string | null = null;
   /** Whether the log follows new messages: the reader is at its end (kept from scroll events, never read from layout per message). */
   private stick = true;
@@ -113,7 +115,7 @@ export class ChatPanel {
     const mod = numberField(t.modifier, "modifier", 0, -100, 100);
     const mode = document.createElement("select");
     mode.name = "mode";
-    mode.setAttribute("aria-label", t.advantage + " / " + t.disadvantage);
+    mode.setAttribute("aria-label", `${t.advantage} / ${t.disadvantage}`);
     for (const [v, label] of [["normal", t.normal], ["advantage", t.advantage], ["disadvantage", t.disadvantage]]) {
       const o = document.createElement("option");
       o.value = v;
@@ -182,10 +184,8 @@ export class ChatPanel {
     this.historyAt = -1;
     if (raw === this.input.value) this.input.value = "";
     this.setError(null);
-    const out: Outgoing = { requestId: `chat-${Date.now().toString(36)}-${++seq}`, text };
-    if (this.deps.send(out.text, out.requestId)) this.sentAwaiting.set(out.requestId, text);
-    else {
-      this.queue.push(out);
+    if (!this.sendLine(text)) {
+      this.queue.push({ text });
       this.drawQueue();
     }
   }
@@ -193,26 +193,20 @@ export class ChatPanel {
   /** The connection is back: send what waited, in order. */
   flush(): void {
     while (this.queue.length) {
-      const out = this.queue[0];
-      if (!this.deps.send(out.text, out.requestId)) break;
-      this.sentAwaiting.set(out.requestId, out.text);
+      if (!this.sendLine(this.queue[0].text)) break;
       this.queue.shift();
     }
     this.drawQueue();
   }
 
-  /** A reply to one of our requests: an error is shown under the input, the text given back. */
-  reply(responseId: string, name: string, data: unknown): boolean {
-    const text = this.sentAwaiting.get(responseId);
-    if (text === undefined) return false;
-    this.sentAwaiting.delete(responseId);
-    if (name === "error") {
-      const msg = (data && typeof data === "object" && typeof (data as { message?: unknown }).message === "string")
-        ? (data as { message: string }).message : String(data);
+  /** Sends one line; false when it could not go. A refusal is shown under the input, the text given back. */
+  private sendLine(text: string): boolean {
+    const answer = this.deps.send(text);
+    if (!answer) return false;
+    answer.catch((err: Error) => {
       if (!this.input.value) this.input.value = text;
-      const human = humanRollError(msg);
-      this.setError(human !== msg ? human : t.refused(text, msg));
-    }
+      this.setError(refusalText(text, err.message));
+    });
     return true;
   }
 
@@ -263,7 +257,10 @@ export class ChatPanel {
     const m = this.deps.state.messages.get(id);
     if (!m) return;
     const list = this.deps.state.order;
-    if (list[list.length - 1] !== id) return this.rebuild(); // arrived out of order
+    if (list[list.length - 1] !== id) {
+      this.rebuild(); // arrived out of order
+      return;
+    }
     const li = this.elementFor(m, false);
     const firstPending = this.log.querySelector("li.pending");
     this.log.insertBefore(li, firstPending);
@@ -302,13 +299,42 @@ export class ChatPanel {
 }
 
 function sigOf(m: MessageView): string {
-  return m.created + "|" + m.text.length + "|" + m.rolls.length + "|" + m.text.slice(0, 64);
+  return `${m.created}|${m.text.length}|${m.rolls.length}|${m.text.slice(0, 64)}`;
+}
+
+/** A roll's title as printed: "" when it only repeats one of its formulas (a /r command's name). */
+export function rollTitle(m: MessageView): string {
+  if (!m.title || m.rolls.some((r) => r.formula === m.title || r.expression === m.title)) return "";
+  return m.title;
+}
+
+type Die = RollView["dice"][number];
+
+/** One die as drawn: its value with a mark (★ critical, ✗ fumble, ✸ exploded), and what a screen reader says. */
+export function dieFace(d: Die): { text: string; label: string } {
+  const notes: string[] = [];
+  if (!d.kept) notes.push(d.rerolled ? t.rerolled : t.dropped);
+  if (d.exploded) notes.push(t.exploded);
+  if (d.crit) notes.push(t.critical);
+  if (d.fumble) notes.push(t.fumble);
+  const text = String(d.value) + (d.crit ? "★" : d.fumble ? "✗" : "") + (d.exploded ? "✸" : "");
+  return { text, label: t.dieAria(d.sides, d.value, notes) };
+}
+
+/** A roll's total, to two decimals at most; "?" when the server sent none. */
+export function totalText(total: number | null): string {
+  return total == null ? "?" : String(Math.round(total * 100) / 100);
+}
+
+/** The formula line: the formula, and the roller's comment after a #. */
+export function formulaText(r: RollView): string {
+  return r.formula + (r.comment ? ` # ${r.comment}` : "");
 }
 
 /** One message element: sender, colour, time, creature, the text, each roll die by die. */
 export function renderMessage(m: MessageView): HTMLLIElement {
   const li = document.createElement("li");
-  li.className = "message " + (m.type === "roll" ? "roll-message" : "chat-message");
+  li.className = `message ${m.type === "roll" ? "roll-message" : "chat-message"}`;
   li.dataset.id = m.id;
   li.dataset.sig = sigOf(m);
   if (/^#[0-9a-f]{6}$/i.test(m.color)) li.style.setProperty("--sender", m.color);
@@ -324,7 +350,7 @@ export function renderMessage(m: MessageView): HTMLLIElement {
     head.append(" · ", c);
   }
   const when = new Date(m.created);
-  if (!isNaN(when.getTime())) {
+  if (!Number.isNaN(when.getTime())) {
     const time = document.createElement("time");
     time.dateTime = m.created;
     time.textContent = when.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
@@ -339,11 +365,11 @@ export function renderMessage(m: MessageView): HTMLLIElement {
     body.append(renderMarkdown(m.text));
     li.append(body);
   }
-  // A roll's title is often its formula again (a /r command's name): print it once.
-  if (isRoll && m.title && !m.rolls.some((r) => r.formula === m.title || r.expression === m.title)) {
+  const title = isRoll ? rollTitle(m) : "";
+  if (title) {
     const h = document.createElement("p");
     h.className = "roll-title";
-    h.textContent = m.title;
+    h.textContent = title;
     li.append(h);
   }
   for (const r of m.rolls) li.append(renderRoll(r));
@@ -364,29 +390,25 @@ export function renderRoll(r: RollView): HTMLElement {
   for (const d of r.dice) {
     const s = document.createElement(d.kept ? "span" : "s");
     s.className = "die";
-    const notes: string[] = [];
-    if (!d.kept) notes.push(d.rerolled ? t.rerolled : t.dropped);
-    if (d.exploded) notes.push(t.exploded);
-    if (d.crit) notes.push(t.critical);
-    if (d.fumble) notes.push(t.fumble);
+    const face = dieFace(d);
     s.classList.toggle("dropped", !d.kept);
     s.classList.toggle("crit", !!d.crit);
     s.classList.toggle("fumble", !!d.fumble);
     s.classList.toggle("exploded", !!d.exploded);
     s.dataset.sides = String(d.sides);
-    s.textContent = String(d.value) + (d.crit ? "★" : d.fumble ? "✗" : "") + (d.exploded ? "✸" : "");
-    s.title = t.dieAria(d.sides, d.value, notes);
+    s.textContent = face.text;
+    s.title = face.label;
     s.setAttribute("aria-label", s.title);
     s.setAttribute("role", "img");
     dice.append(s);
   }
   const total = document.createElement("span");
   total.className = "total";
-  total.textContent = r.total == null ? "?" : String(Math.round(r.total * 100) / 100);
+  total.textContent = totalText(r.total);
   total.setAttribute("aria-label", `${t.total} ${total.textContent}`);
   const formula = document.createElement("small");
   formula.className = "formula";
-  formula.textContent = r.formula + (r.comment ? ` # ${r.comment}` : "");
+  formula.textContent = formulaText(r);
   box.append(formula, dice, total);
   return box;
 }
@@ -411,6 +433,6 @@ function numberField(label: string, name: string, value: number, min: number, ma
   i.value = String(value);
   i.min = String(min);
   i.max = String(max);
-  l.append(label + " ", i);
+  l.append(`${label} `, i);
   return l;
 }

@@ -37,7 +37,7 @@ export class InitiativePanel {
 
   update(): void {
     const s = this.state;
-    this.heading.textContent = s.started || s.round > 0 ? t.round(Math.max(1, s.round)) : t.noCombat;
+    this.heading.textContent = roundHeading(s.started, s.round);
     const seen = new Set<string>();
     let prev: HTMLLIElement | null = null;
     for (const r of s.combatants) {
@@ -111,9 +111,6 @@ export class InitiativePanel {
       label.textContent = r.label;
       who.append(" ", label);
     }
-    const tags: string[] = [t.roles[r.role] ?? r.role];
-    if (own) tags.push(t.you);
-    if (active) tags.push(t.acting);
     const state = document.createElement("span");
     state.className = "state";
     if (r.hp) {
@@ -141,11 +138,11 @@ export class InitiativePanel {
       if (/^#[0-9a-f]{6}$/i.test(c.color)) b.style.borderColor = c.color;
       conds.append(b);
     }
-    li.setAttribute("aria-label", [r.name, r.label, ...tags, r.defeated ? t.defeated : r.bloodied ? t.bloodied : "", ...r.conditions.map((c) => c.name)].filter(Boolean).join(", "));
+    li.setAttribute("aria-label", rowLabel(r, own, active));
     li.append(pic, who, state, conds);
     if (own) state.append(badge("you", icons.star, t.you, true));
     // A foe's stat block is the game master's to reveal (they can still link it in chat).
-    if (r.reference && r.role !== "hostile") {
+    if (offersReference(r)) {
       const b = document.createElement("button");
       b.type = "button";
       b.className = "ref";
@@ -158,10 +155,29 @@ export class InitiativePanel {
   }
 }
 
+/** The panel's heading: the round once combat started, else "No combat". */
+export function roundHeading(started: boolean, round: number): string {
+  return started || round > 0 ? t.round(Math.max(1, round)) : t.noCombat;
+}
+
+/** What a screen reader says for a row: name, label, role, you, acting, its state and conditions. */
+export function rowLabel(r: CombatantRow, own: boolean, active: boolean): string {
+  const tags: string[] = [t.roles[r.role] ?? r.role];
+  if (own) tags.push(t.you);
+  if (active) tags.push(t.acting);
+  const state = r.defeated ? t.defeated : r.bloodied ? t.bloodied : "";
+  return [r.name, r.label, ...tags, state, ...r.conditions.map((c) => c.name)].filter(Boolean).join(", ");
+}
+
+/** Whether a foe's or a friend's reference page is offered: a foe's stat block is the game master's to reveal. */
+export function offersReference(r: CombatantRow): boolean {
+  return !!r.reference && r.role !== "hostile";
+}
+
 /** A small icon with its name on hover (title) and for screen readers (aria-label); focusable so a tap shows it. */
 function badge(kind: string, icon: string, name: string, svg = false): HTMLElement {
   const b = document.createElement("span");
-  b.className = "badge " + kind;
+  b.className = `badge ${kind}`;
   if (svg) b.innerHTML = icon; // one of the fixed icons, never data
   else b.textContent = icon;
   b.title = name;

@@ -25,7 +25,7 @@ export function savedProfile(): Profile | null {
 
 function lastProfile(): Profile | null {
   try {
-    const p = JSON.parse(localStorage.getItem(storageKey + ".last") ?? "null");
+    const p = JSON.parse(localStorage.getItem(`${storageKey}.last`) ?? "null");
     return p && typeof p.name === "string" ? p : null;
   } catch {
     return null;
@@ -75,7 +75,7 @@ export function askProfile(root: HTMLElement, displayFromURL: boolean): Promise<
 export function forgetProfile(): void {
   try {
     const p = savedProfile();
-    if (p) localStorage.setItem(storageKey + ".last", JSON.stringify(p));
+    if (p) localStorage.setItem(`${storageKey}.last`, JSON.stringify(p));
     localStorage.removeItem(storageKey);
   } catch {
     /* nothing to forget */

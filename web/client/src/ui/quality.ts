@@ -38,7 +38,18 @@ export class QualityNotice {
 
   /** Shows the notice while quality is lowered (unless dismissed), hides it at full quality. */
   update(q: QualityGovernor): void {
-    if (!q.lowered) this.dismissed = false;
-    this.el.hidden = !q.lowered || this.dismissed;
+    const next = noticeState(q.lowered, this.dismissed);
+    this.dismissed = next.dismissed;
+    this.el.hidden = next.hidden;
   }
+}
+
+/**
+ * Whether the notice shows: while quality is lowered, unless the player
+ * dismissed it; back at full quality the dismissal is forgotten, so the
+ * next lowering says so again.
+ */
+export function noticeState(lowered: boolean, dismissed: boolean): { hidden: boolean; dismissed: boolean } {
+  const still = lowered && dismissed;
+  return { hidden: !lowered || still, dismissed: still };
 }

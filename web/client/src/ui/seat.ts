@@ -5,7 +5,8 @@
 // the spectator's limits, the character panel, the "ask the game master
 // for the link" page when the join key shuts this page out, and, on a
 // table display, who sits where.
-import type { Envelope } from "../types";
+import type { ClientRequests } from "../wire.gen";
+import type { EventRouter, Reply, RequestName } from "../net/events";
 import { CharacterPanel, type SeatView, type CharacterSheet } from "./character";
 import { button, h } from "./dom";
 import { seatStyles } from "./seat-styles";
@@ -20,7 +21,8 @@ export interface SeatDeps {
   display: boolean;
   /** The name the player joined with (the seat's player name). */
   name(): string;
-  send(name: string, data: unknown, requestId?: string): boolean;
+  /** The page's one event router: seats read their events and send their requests through it. */
+  events: EventRouter;
   /** Stops the socket for good (kicked, or shut out by the join key). */
   stopSocket(): void;
 }
@@ -42,6 +44,28 @@ function store(key: string, value: string | null): void {
   }
 }
 
+/**
+ * Why the server closed the socket, as far as seats care: 4403 the game
+ * master removed this page ("kicked": stop, the seat is gone), 4401 the join
+ * key changed ("key": stop, and reload if the page still gets in), anything
+ * else a drop the socket reconnects after.
+ */
+export function closeReason(code: number): "kicked" | "key" | "drop" {
+  return code === 4403 ? "kicked" : code === 4401 ? "key" : "drop";
+}
+
+/** A seat in the picker: its button's text, and whether it is this page's. */
+export function seatChoice(s: SeatView, mySeatId: string | undefined): { label: string; mine: boolean } {
+  const mine = !!mySeatId && mySeatId === s.id;
+  const label = mine ? `${s.name} (yours)` : s.taken ? `${s.name} — ${s.player || "taken"}` : s.name;
+  return { label, mine };
+}
+
+/** Whether initiativeRequested asks this page's seat to roll. */
+export function asksForInitiative(seats: unknown, mySeatId: string | undefined): boolean {
+  return !!mySeatId && Array.isArray(seats) && seats.includes(mySeatId);
+}
+
 export class SeatUI {
   seat: SeatView | null = null;
   seats: SeatView[] = [];
@@ -56,11 +80,10 @@ export class SeatUI {
   private seatButton = h("button", { type: "button", className: "seat-button" });
   private strip = h("div", { className: "seat-strip", "aria-label": "Who sits where" });
   private note = h("p", { className: "spectator-note" }, "You are watching as a spectator: you see the map, the initiative and the chat, but you cannot chat, drag tokens or roll.");
-  private pending = new Map<string, { resolve(v: unknown): void; reject(e: Error): void; timer: number }>();
-  private nextId = 0;
 
   constructor(private deps: SeatDeps) {
     document.head.append(h("style", {}, seatStyles));
+    this.listen(deps.events);
     this.character = new CharacterPanel({
       request: (name, data) => this.request(name, data),
       openEntity: (path, title) => deps.table.screen.openEntity(path, title),
@@ -89,69 +112,41 @@ export class SeatUI {
   }
 
   /** Sends a request and resolves with its answer; rejects with the server's message. */
-  request(name: string, data?: unknown): Promise<unknown> {
-    const id = "seat-" + ++this.nextId;
-    return new Promise((resolve, reject) => {
-      if (!this.deps.send(name, data ?? null, id)) {
-        reject(new Error("Not connected: try again in a moment."));
-        return;
-      }
-      const timer = window.setTimeout(() => {
-        this.pending.delete(id);
-        reject(new Error("The server did not answer."));
-      }, 10_000);
-      this.pending.set(id, { resolve, reject, timer });
-    });
+  request<K extends RequestName>(name: K, data: ClientRequests[K]): Promise<Reply<K>> {
+    const answer = this.deps.events.request(name, data, { timeoutMs: 10_000 });
+    return answer ?? Promise.reject(new Error("Not connected: try again in a moment."));
   }
 
-  /** One envelope from the socket; true when it was the answer to one of ours. */
-  onEnvelope(env: Envelope): boolean {
-    if (env.responseId) {
-      const p = this.pending.get(String(env.responseId));
-      if (p) {
-        this.pending.delete(String(env.responseId));
-        clearTimeout(p.timer);
-        if (env.name === "error") p.reject(new Error(String((env.data as { message?: string })?.message ?? "refused")));
-        else p.resolve(env.data);
-        return true;
+  /** The events seats read (the answers to their requests are settled by the router). */
+  private listen(events: EventRouter): void {
+    events.on("seatsUpdated", (d) => {
+      this.seats = Array.isArray(d?.seats) ? (d.seats as SeatView[]) : [];
+      this.drawSeats();
+      if (this.seat) this.character.refreshSoon(); // the tokens the seat controls may have changed
+    });
+    events.on("seatChanged", (d) => {
+      if (d && "seatToken" in d && typeof d.seatToken === "string") store(tokenKey, d.seatToken);
+      if (d?.seat) this.setSeat(d.seat as SeatView);
+      else {
+        store(tokenKey, null);
+        this.setSeat(null);
+        this.openPicker("The game master freed your seat: pick a character again.");
       }
+    });
+    events.on("roleChanged", (d) => this.setSpectator(d?.role === "spectator"));
+    events.on("initiativeRequested", (d) => {
+      if (asksForInitiative(d?.seats, this.seat?.id)) {
+        this.character.promptInitiative();
+        this.deps.table.showPanel("character");
+      }
+    });
+    // What may change the seat's sheet: read it again.
+    const refresh = () => {
+      if (this.seat) this.character.refreshSoon();
+    };
+    for (const name of ["entityUpdated", "combatantUpdated", "combatantsUpdated", "gameUpdated", "tokenUpdated", "tokensUpdated", "mapLoaded"] as const) {
+      events.on(name, refresh);
     }
-    const d = (env.data ?? {}) as Record<string, unknown>;
-    switch (env.name) {
-      case "seatsUpdated":
-        this.seats = Array.isArray(d.seats) ? (d.seats as SeatView[]) : [];
-        this.drawSeats();
-        if (this.seat) this.character.refreshSoon(); // the tokens the seat controls may have changed
-        break;
-      case "seatChanged":
-        if (typeof d.seatToken === "string") store(tokenKey, d.seatToken);
-        if (d.seat) this.setSeat(d.seat as SeatView);
-        else {
-          store(tokenKey, null);
-          this.setSeat(null);
-          this.openPicker("The game master freed your seat: pick a character again.");
-        }
-        break;
-      case "roleChanged":
-        this.setSpectator(d.role === "spectator");
-        break;
-      case "initiativeRequested":
-        if (this.seat && Array.isArray(d.seats) && d.seats.includes(this.seat.id)) {
-          this.character.promptInitiative();
-          this.deps.table.showPanel("character");
-        }
-        break;
-      case "entityUpdated":
-      case "combatantUpdated":
-      case "combatantsUpdated":
-      case "gameUpdated":
-      case "tokenUpdated":
-      case "tokensUpdated":
-      case "mapLoaded":
-        if (this.seat) this.character.refreshSoon();
-        break;
-    }
-    return false;
   }
 
   /** The socket (re)opened and the page registered: take the seat back, or offer one. */
@@ -177,12 +172,12 @@ export class SeatUI {
     const token = stored(tokenKey);
     if (token) {
       try {
-        const ans = (await this.request("takeSeat", { seatToken: token })) as { seat: SeatView };
-        return this.setSeat(ans.seat);
+        const ans = await this.request("takeSeat", { seatToken: token });
+        return this.setSeat(ans.seat ?? null);
       } catch (err) {
         store(tokenKey, null);
         this.setSeat(null);
-        return this.openPicker("Your seat is no longer yours (" + (err as Error).message + "): pick a character again.");
+        return this.openPicker(`Your seat is no longer yours (${(err as Error).message}): pick a character again.`);
       }
     }
     // With the join key on the game master has taken charge of who plays:
@@ -197,7 +192,8 @@ export class SeatUI {
    * reconnects as before, unless the server now wants a key this page has not.
    */
   closed(code: number): boolean {
-    if (code === 4403) {
+    const why = closeReason(code);
+    if (why === "kicked") {
       store(tokenKey, null);
       this.shutOut("kicked");
       // The server revokes the kicked device's pass just after closing its
@@ -205,8 +201,8 @@ export class SeatUI {
       for (const wait of [400, 1500]) setTimeout(() => this.probeKey(), wait);
       return true;
     }
-    this.probeKey(code === 4401);
-    return code === 4401;
+    this.probeKey(why === "key");
+    return why === "key";
   }
 
   /** Whether the join key still lets this page in; shut out when not. */
@@ -280,7 +276,7 @@ export class SeatUI {
   private drawSeats(): void {
     if (this.deps.display) {
       this.strip.replaceChildren(h("strong", {}, "At the table"), ...this.seats.map((s) =>
-        h("span", { className: "seat-pill" + (s.taken ? " taken" : "") }, s.name + " — " + (s.taken ? s.player || "taken" : "free"))));
+        h("span", { className: `seat-pill${s.taken ? " taken" : ""}` }, `${s.name} — ${s.taken ? s.player || "taken" : "free"}`)));
       this.strip.hidden = this.seats.length === 0;
       return;
     }
@@ -311,13 +307,12 @@ export class SeatUI {
     const error = h("p", { className: "seat-error", role: "alert" });
     const run = (fn: () => Promise<void>) => () => fn().catch((err) => (error.textContent = (err as Error).message));
     const list = h("ul", { className: "seat-list" }, ...this.seats.map((s) => {
-      const mine = this.seat?.id === s.id;
-      const label = mine ? `${s.name} (yours)` : s.taken ? `${s.name} — ${s.player || "taken"}` : s.name;
+      const { label, mine } = seatChoice(s, this.seat?.id);
       const b = button(label, run(async () => {
-        const ans = (await this.request("takeSeat", { seatId: s.id, player: this.deps.name() })) as { seat: SeatView; seatToken?: string };
+        const ans = await this.request("takeSeat", { seatId: s.id, player: this.deps.name() });
         if (ans.seatToken) store(tokenKey, ans.seatToken);
-        this.setSeat(ans.seat);
-      }), "seat-choice" + (s.taken ? " taken" : ""), { disabled: s.taken && !mine, "data-seat": s.id });
+        this.setSeat(ans.seat ?? null);
+      }), `seat-choice${s.taken ? " taken" : ""}`, { disabled: s.taken && !mine, "data-seat": s.id });
       return h("li", {}, b);
     }));
     const actions = h("div", { className: "seat-actions" });
@@ -329,7 +324,7 @@ export class SeatUI {
       }), "seat-play"));
     } else {
       actions.append(button("Watch as a spectator", run(async () => {
-        if (this.seat) await this.request("leaveSeat");
+        if (this.seat) await this.request("leaveSeat", null);
         store(tokenKey, null);
         await this.request("setRole", { role: "spectator" });
         this.setSpectator(true);
@@ -337,7 +332,7 @@ export class SeatUI {
     }
     if (this.seat) {
       actions.append(button("Leave my seat", run(async () => {
-        await this.request("leaveSeat");
+        await this.request("leaveSeat", null);
         store(tokenKey, null);
         this.setSeat(null);
         this.drawPicker();

@@ -15,7 +15,8 @@ import { diagonalRule, type Diagonal } from "../table/measure";
 import { setEntityKinds } from "../table/markdown";
 import { TableState, type CombatantRow } from "../table/state";
 import type { Store } from "../state/store";
-import type { Envelope, Token } from "../types";
+import type { EventRouter } from "../net/events";
+import type { Token } from "../types";
 import { ChatPanel } from "./chat";
 import { InitiativePanel } from "./initiative";
 import { ScreenOverlays } from "./screen";
@@ -28,8 +29,8 @@ export interface TableDeps {
   display: boolean;
   name: string;
   renderer(): MapRenderer | null;
-  /** Sends an envelope; false when the socket is not open. */
-  send(name: string, data: unknown, requestId?: string): boolean;
+  /** The page's one event router: the table reads its events and sends through it. */
+  events: EventRouter;
 }
 
 type Theme = "light" | "dark";
@@ -69,7 +70,7 @@ export class TableUI {
     this.initiative = new InitiativePanel(s, (r) => isOwnCombatant(r, deps.name, deps.store.tokens));
     this.chat = new ChatPanel({
       state: s,
-      send: (text, requestId) => deps.send("createMessage", { text, type: text.startsWith("/") ? "command" : "chat" }, requestId),
+      send: (text) => deps.events.request("createMessage", { text, type: text.startsWith("/") ? "command" : "chat" }),
       onEntity: (path, title) => this.screen.openEntity(path, title),
     });
     this.initiative.onReference = (ref, title) => this.screen.openEntity(ref, title);
@@ -77,7 +78,7 @@ export class TableUI {
     this.pointers = new PointerLayer(deps.mapEl, {
       renderer: deps.renderer,
       state: s,
-      send: (p) => deps.send("pointerUpdated", p),
+      send: (p) => deps.events.send("pointerUpdated", p),
       mayPoint: () => !deps.display && deps.store.interaction !== "none",
     });
     this.ruler = new Ruler(deps.mapEl, deps.renderer, () => this.diagonal);
@@ -102,6 +103,10 @@ export class TableUI {
         this.rulerMap = id;
       }
     });
+    // What the table reads of the socket; the chat's replies are settled
+    // by the router before any of these run.
+    deps.events.on("reload", () => this.fetchSystem());
+    deps.events.onTable(s.events);
     this.fetchSystem();
   }
 
@@ -140,13 +145,6 @@ export class TableUI {
     this.state.load(snap);
   }
 
-  /** One envelope from the socket; replies to our own requests are handled here. */
-  onEnvelope(env: Envelope): void {
-    if (env.responseId && this.chat.reply(String(env.responseId), env.name, env.data)) return;
-    if (env.name === "reload") this.fetchSystem();
-    this.state.apply(env.name, env.data);
-  }
-
   /** The socket's state: show "reconnecting", send what waited once open. */
   connection(state: string): void {
     const down = state === "reconnecting" || state === "closed";
@@ -174,14 +172,14 @@ export class TableUI {
     }
     for (const [p, key] of [[left, "initiative"], [right, "chat"]] as const) {
       const toggle = p.querySelector(".panel-toggle") as HTMLButtonElement;
-      const stored = localStorage.getItem("companion.panel." + key);
+      const stored = localStorage.getItem(`companion.panel.${key}`);
       this.setOpen(p, stored === null ? true : stored === "1");
       toggle.addEventListener("click", () => {
         if (this.phone.matches) return this.setPhoneTab(this.phoneTab === key ? "map" : key);
         const open = !p.classList.contains("open");
         this.setOpen(p, open);
         try {
-          localStorage.setItem("companion.panel." + key, open ? "1" : "0");
+          localStorage.setItem(`companion.panel.${key}`, open ? "1" : "0");
         } catch {
           /* not remembered */
         }
@@ -191,7 +189,7 @@ export class TableUI {
     const tabs = document.createElement("nav");
     tabs.className = "tabs";
     tabs.dataset.coversMap = "";
-    tabs.setAttribute("aria-label", t.map + " / " + t.initiative + " / " + t.chat);
+    tabs.setAttribute("aria-label", `${t.map} / ${t.initiative} / ${t.chat}`);
     for (const [key, label] of [["map", t.map], ["initiative", t.initiative], ["chat", t.chat]] as const) {
       const b = document.createElement("button");
       b.type = "button";
@@ -239,19 +237,19 @@ export class TableUI {
    * a display. Returns the panel.
    */
   addPanel(key: string, label: string, body: HTMLElement): HTMLElement {
-    const p = panel("panel-" + key, label, body);
+    const p = panel(`panel-${key}`, label, body);
     this.deps.app.append(p);
     if (this.deps.display) {
       p.hidden = true;
       return p;
     }
-    this.setOpen(p, localStorage.getItem("companion.panel." + key) !== "0");
+    this.setOpen(p, localStorage.getItem(`companion.panel.${key}`) !== "0");
     (p.querySelector(".panel-toggle") as HTMLButtonElement).addEventListener("click", () => {
       if (this.phone.matches) return this.setPhoneTab(this.phoneTab === key ? "map" : key);
       const open = !p.classList.contains("open");
       this.setOpen(p, open);
       try {
-        localStorage.setItem("companion.panel." + key, open ? "1" : "0");
+        localStorage.setItem(`companion.panel.${key}`, open ? "1" : "0");
       } catch {
         /* not remembered */
       }
@@ -271,8 +269,11 @@ export class TableUI {
 
   /** Opens a panel added with addPanel (a phone switches to its tab). */
   showPanel(key: string): void {
-    if (this.phone.matches) return this.setPhoneTab(key);
-    const p = document.getElementById("panel-" + key);
+    if (this.phone.matches) {
+      this.setPhoneTab(key);
+      return;
+    }
+    const p = document.getElementById(`panel-${key}`);
     if (p) this.setOpen(p, true);
   }
 
@@ -282,7 +283,7 @@ export class TableUI {
     const name = p.dataset.name ?? "";
     toggle.setAttribute("aria-expanded", String(open));
     toggle.title = open ? t.hidePanel(name) : t.showPanel(name);
-    document.body.classList.toggle(p.id + "-open", open);
+    document.body.classList.toggle(`${p.id}-open`, open);
   }
 
   private setPhoneTab(tab: string): void {
@@ -357,10 +358,10 @@ function panel(id: string, name: string, body: HTMLElement): HTMLElement {
   toggle.type = "button";
   toggle.className = "panel-toggle";
   toggle.textContent = name;
-  toggle.setAttribute("aria-controls", id + "-body");
+  toggle.setAttribute("aria-controls", `${id}-body`);
   const inner = document.createElement("div");
   inner.className = "panel-body";
-  inner.id = id + "-body";
+  inner.id = `${id}-body`;
   inner.dataset.coversMap = ""; // the map's fit keeps the party out from under it (map/view-fit.ts)
   inner.append(body);
   p.append(toggle, inner);
