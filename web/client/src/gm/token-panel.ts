@@ -3,7 +3,8 @@
 // disabled while their request runs; the panel redraws from the token the
 // socket sends back, so it always shows the server's state.
 import type { Store } from "../state/store";
-import { hostAPI, whileBusy } from "./api";
+import { hostAPI } from "../net/host-api";
+import { busy } from "../ui/busy";
 
 export class TokenPanel {
   selectedId: string | null = null;
@@ -51,7 +52,7 @@ export class TokenPanel {
       b.textContent = label;
       b.dataset.tokenAction = act;
       if (cls) b.className = cls;
-      b.addEventListener("click", () => whileBusy(b, async () => {
+      b.addEventListener("click", () => busy(b, async () => {
         try {
           this.say(await fn());
         } catch (err) {

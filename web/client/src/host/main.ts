@@ -5,4 +5,7 @@ import "./workspace.js";
 import "./console.js";
 import "./library.js";
 import "./maps-admin.js";
-import "./seats.js";
+import { startSeats } from "./seats";
+import { onReady } from "./dom";
+
+onReady(startSeats);
