@@ -1,11 +1,16 @@
 // The host console's page script: one bundle (dist/host/console.js) of the
-// console's parts, in the order the page needs them (the workspace first:
-// the others call into it). The GM map is its own bundle (src/gm).
-import "./workspace.js";
+// console's parts. The GM map is its own bundle (src/gm), loaded by the
+// same page; the two meet through DOM events (events.ts) and
+// window.companionGM (gm/handle.ts).
+import { onReady } from "./dom";
+import { startWorkspace } from "./workspace";
 import "./console.js";
-import "./library.js";
+import { startLibrary } from "./library";
 import "./maps-admin.js";
 import { startSeats } from "./seats";
-import { onReady } from "./dom";
 
-onReady(startSeats);
+onReady(() => {
+  startWorkspace();
+  startLibrary();
+  startSeats();
+});
