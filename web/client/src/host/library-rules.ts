@@ -3,6 +3,7 @@
 // players may read of a page, and whether players would see nothing of a
 // map.
 import type { MapToken } from "./types";
+import { plural } from "./format";
 
 export interface Library {
   id: string;
@@ -34,7 +35,6 @@ export interface PageView {
   encounters?: { id: string; name: string }[];
 }
 
-export const plural = (n: number, one: string, many: string): string => n + " " + (n === 1 ? one : many);
 
 /** Modules and campaigns with something to read first (compendiums last), then by name. */
 export function sortLibraries(list: Library[]): Library[] {

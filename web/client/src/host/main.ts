@@ -6,11 +6,12 @@ import { onReady } from "./dom";
 import { startWorkspace } from "./workspace";
 import "./console.js";
 import { startLibrary } from "./library";
-import "./maps-admin.js";
+import { startMapsAdmin } from "./maps-admin";
 import { startSeats } from "./seats";
 
 onReady(() => {
   startWorkspace();
   startLibrary();
+  startMapsAdmin();
   startSeats();
 });
