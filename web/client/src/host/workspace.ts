@@ -238,6 +238,4 @@ export function startWorkspace(): void {
     drawTokenFacts();
   });
   watchTokenPanel();
-  // console.js (still plain JavaScript) reaches these through the window.
-  (window as unknown as { companionWorkspace: unknown }).companionWorkspace = { openTab, openStatBlock, statButton, entityFacts };
 }
