@@ -63,9 +63,8 @@ export function kindLabel(type: string): string {
 
 /** A name made of a reference's slug: "/monster/ford-toad" is "Ford Toad". */
 export function nameFrom(ref: string | undefined): string {
-  return (ref || "")
-    .split("/")
-    .pop()!
+  const slug = (ref || "").split("/").pop() ?? "";
+  return slug
     .split(/[-_]/)
     .filter(Boolean)
     .map((w) => w[0].toUpperCase() + w.slice(1))
