@@ -105,7 +105,10 @@ const facts = new Map<string, EntityFacts | Promise<void>>(); // "kind/id" -> fa
 function loadCollections(): Promise<Record<string, string>> {
   collections ??= hostAPI<{ kinds?: { kind: string; collection: string }[] }>("GET", "system").then(
     (sys) => Object.fromEntries((sys.kinds ?? []).map((k) => [k.kind, k.collection])),
-    () => ({}),
+    () => {
+      collections = null; // not answered: ask again next time
+      return {};
+    },
   );
   return collections;
 }
