@@ -120,7 +120,7 @@ func NewHostHandler(cfg Config) http.Handler {
 	})
 	// The console's GM map is a second entry of the player client's build
 	// (web/client/src/gm), so it reuses the map renderer.
-	r.Get("/host/gm/*", s.serveWeb("client/dist/gm"))
+	r.Get("/host/gm/*", s.serveWeb(web.HostGMDir))
 	// The console's searchable monster and character lists: the public
 	// listing, read-only, on the host origin (the page may only fetch its own).
 	r.Get("/host/api/entities/{collection}", s.listCollection)
@@ -141,7 +141,8 @@ func NewHostHandler(cfg Config) http.Handler {
 	// beside the map (pages.go); host_library.go has the library's API.
 	s.mountPages(r, false)
 	mountHostLibrary(r, cfg)
-	r.Get("/host/*", s.serveWeb("host"))
+	// The console's page, a third entry of the same build (web/client/src/host).
+	r.Get("/host/*", s.serveWeb(web.HostConsoleDir))
 	r.Get("/icon.png", s.serveWebFile("icon.png"))
 	// Entity pages (stat blocks) at the reference path the player listener
 	// answers, /<kind>/<slug>, for the game master, who may read every

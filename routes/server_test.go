@@ -4,6 +4,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -60,5 +61,21 @@ func TestHostHandler(t *testing.T) {
 	}
 	if status, _, _ := get("/host/console.js"); status != 200 {
 		t.Fatalf("/host/console.js: %d", status)
+	}
+	// Every script and style the page names is served (the page and its
+	// bundle are built into web/client/dist/host, the GM map into dist/gm).
+	_, page, _ := get("/host/")
+	names := regexp.MustCompile(`(?:src|href)="(/host/[^"]+)"`).FindAllStringSubmatch(page, -1)
+	if len(names) < 4 {
+		t.Fatalf("/host/ names %d files of its own: %v", len(names), names)
+	}
+	for _, m := range names {
+		status, body, h := get(m[1])
+		if status != 200 || body == "" {
+			t.Errorf("%s (named by /host/): %d", m[1], status)
+		}
+		if strings.HasSuffix(m[1], ".js") && !strings.Contains(h.Get("Content-Type"), "javascript") {
+			t.Errorf("%s: Content-Type %q", m[1], h.Get("Content-Type"))
+		}
 	}
 }

@@ -49,15 +49,25 @@ func TestClientLicencesNameTheBundledLibraries(t *testing.T) {
 	}
 }
 
-// The GM map bundle is the host console's: the player client's files do
-// not include it, though it is embedded.
-func TestGMBundleOnlyThroughGM(t *testing.T) {
-	for _, name := range []string{"gm/gm.js", "gm", "gm/gm.css"} {
+// The GM map bundle and the console's page are the host console's: the
+// player client's files do not include them, though they are embedded.
+func TestHostFilesOnlyThroughTheHostConsole(t *testing.T) {
+	for _, name := range []string{"gm/gm.js", "gm", "gm/gm.css", "host", "host/index.html", "host/console.js", "host/console.css"} {
 		if _, err := fs.Stat(Client(), name); err == nil {
 			t.Errorf("Client() serves %s", name)
 		}
 	}
-	if info, err := fs.Stat(FS, "client/dist/gm/gm.js"); err != nil || info.Size() == 0 {
-		t.Fatalf("embedded gm.js: %v", err)
+	for _, name := range []string{HostGMDir + "/gm.js", HostConsoleDir + "/console.js", HostConsoleDir + "/index.html", HostConsoleDir + "/console.css"} {
+		if info, err := fs.Stat(FS, name); err != nil || info.Size() == 0 {
+			t.Fatalf("embedded %s: %v", name, err)
+		}
+	}
+	// The page loads the built bundle, not the sources it was built from.
+	page, err := fs.ReadFile(FS, HostConsoleDir+"/index.html")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(page), `src="/host/console.js"`) || strings.Contains(string(page), ".ts\"") {
+		t.Fatalf("host index.html does not load the bundle:\n%s", page)
 	}
 }

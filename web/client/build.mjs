@@ -1,5 +1,6 @@
 // Builds the player web client into dist/: app.js (one bundle, minified),
-// app.css, index.html and THIRD_PARTY_LICENSES.txt (the licence of every
+// app.css, index.html, the host console's GM map (gm/) and page (host/),
+// and THIRD_PARTY_LICENSES.txt (the licence of every
 // npm package that ends up in the bundle). The output is committed and
 // embedded in the Go binary, so the build must be deterministic: same
 // sources and lockfile, same bytes (no timestamps, no absolute paths,
@@ -53,6 +54,26 @@ const gm = await esbuild.build({
 });
 copyFileSync(join(root, "src/gm/gm.css"), join(dist, "gm", "gm.css"));
 
+// The host console (src/host): its page, its styles and one bundle,
+// served on the host listener at /host/ (the GM map above is loaded by
+// the same page from /host/gm/).
+const host = await esbuild.build({
+  entryPoints: [join(root, "src/host/main.ts")],
+  bundle: true,
+  minify,
+  format: "esm",
+  target: ["es2022"],
+  outfile: join(dist, "host", "console.js"),
+  metafile: true,
+  legalComments: "none",
+  sourcemap: false,
+  absWorkingDir: root,
+  logLevel: "warning",
+});
+for (const f of readdirSync(join(root, "src/host")).filter((f) => /\.(html|css)$/.test(f)).sort()) {
+  copyFileSync(join(root, "src/host", f), join(dist, "host", f));
+}
+
 // The floor benchmark's bare PixiJS page (floor/): built here so that it
 // uses the same PixiJS and esbuild as the client, but written to
 // tests/testdata/floor/, which only the tests serve (no listener of the
@@ -76,12 +97,12 @@ copyFileSync(join(root, "floor/floor.html"), join(floorOut, "floor.html"));
 
 // The packages whose code is in the bundle, from esbuild's list of inputs.
 const packages = new Map(); // name -> folder
-for (const input of [...Object.keys(result.metafile.inputs), ...Object.keys(gm.metafile.inputs)]) {
+for (const input of [result, gm, host].flatMap((r) => Object.keys(r.metafile.inputs))) {
   const m = input.match(/node_modules\/((?:@[^/]+\/)?[^/]+)\//);
   if (m && !packages.has(m[1])) packages.set(m[1], join(root, "node_modules", m[1]));
 }
 const licenceNames = /^(licen[cs]e|copying|notice)(\.(md|txt))?$/i;
-let text = "Third-party software bundled in app.js and gm/gm.js, with its licence.\n";
+let text = "Third-party software bundled in app.js, gm/gm.js and host/console.js, with its licence.\n";
 for (const name of [...packages.keys()].sort()) {
   const dir = packages.get(name);
   const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8"));

@@ -5,7 +5,7 @@
 // from the entity through the system's Lua rules (art, size, vision).
 import type { MapRenderer } from "../map/renderer";
 import type { Store } from "../state/store";
-import { hostAPI } from "./api";
+import { hostAPI } from "../net/host-api";
 
 export interface Kind {
   kind: string;
@@ -21,7 +21,7 @@ export interface Row {
   data?: { name?: string };
 }
 
-// statBlockButton opens the row's page: the console (web/host/workspace.js)
+// statBlockButton opens the row's page: the console (src/host/workspace.ts)
 // listens for "companion:statblock" and shows it in its drawer.
 function statBlockButton(r: Row): HTMLButtonElement | null {
   const ref = statBlockRef(r);

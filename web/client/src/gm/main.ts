@@ -1,9 +1,10 @@
 // The host console's GM map: the player client's MapRenderer in "gm" mode,
 // fed by the game master's live socket (GET /host/ws, nothing filtered).
-// It mounts into #gm-root of the console page (web/host/index.html) and
+// It mounts into #gm-root of the console page (src/host/index.html) and
 // re-broadcasts every socket event to the page as a "companion:host-event"
-// DOM event, so the rest of the console (plain JavaScript) redraws what
-// changed instead of polling.
+// DOM event, so the rest of the console (src/host, its own bundle) redraws
+// what changed instead of polling; window.companionGM (handle.ts) is how
+// the console reaches the map.
 // The console's Content-Security-Policy forbids eval (script-src 'self'):
 // PixiJS then needs its eval-free shader and uniform code paths.
 import "pixi.js/unsafe-eval";
@@ -14,12 +15,13 @@ import { Store } from "../state/store";
 import { MapRenderer } from "../map/renderer";
 import { installDebug } from "../debug";
 import type { MapData, Token } from "../types";
-import { hostAPI } from "./api";
+import { hostAPI } from "../net/host-api";
 import { GMOverlay, type ClientFrame } from "./overlay";
 import { EntityPicker } from "./entities";
 import { MapTools } from "./tools";
 import { nextDoorState } from "./edits";
 import { TokenPanel } from "./token-panel";
+import { setGMHandle } from "./handle";
 
 const root = document.getElementById("gm-root");
 if (root) start(root);
@@ -196,7 +198,7 @@ async function start(root: HTMLElement): Promise<void> {
     },
   });
   socket.start();
-  (window as unknown as { companionGM: unknown }).companionGM = {
+  setGMHandle({
     store,
     renderer,
     overlay,
@@ -204,5 +206,5 @@ async function start(root: HTMLElement): Promise<void> {
     panel,
     selected: () => panel.selectedId,
     socketState: () => socket?.state,
-  };
+  });
 }

@@ -4,7 +4,8 @@
 // socket sends back, so it always shows the server's state.
 import type { Store } from "../state/store";
 import type { Token } from "../types";
-import { hostAPI, whileBusy } from "./api";
+import { hostAPI } from "../net/host-api";
+import { busy } from "../ui/busy";
 
 /** What the panel says of a token: its name, and what players see of it. */
 export function tokenSummary(t: Pick<Token, "id" | "name" | "label" | "hidden">): { name: string; seen: string; visibility: "reveal" | "hide" } {
@@ -61,7 +62,7 @@ export class TokenPanel {
       b.textContent = label;
       b.dataset.tokenAction = act;
       if (cls) b.className = cls;
-      b.addEventListener("click", () => whileBusy(b, async () => {
+      b.addEventListener("click", () => busy(b, async () => {
         try {
           this.say(await fn());
         } catch (err) {

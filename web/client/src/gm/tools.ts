@@ -6,7 +6,7 @@ import { Graphics } from "pixi.js";
 import type { MapRenderer } from "../map/renderer";
 import type { Store } from "../state/store";
 import { gridOf } from "../map/grid";
-import { hostAPI } from "./api";
+import { hostAPI } from "../net/host-api";
 import { extendBrush, fogEdit } from "./edits";
 
 export type Tool = "move" | "reveal-rect" | "cover-rect" | "reveal-brush" | "cover-brush" | "focus";

@@ -1,0 +1,38 @@
+// The Messages card's rules, apart from drawing (so Node tests them): who
+// said a message, its line (with a roll's total, read by the player
+// client's roll reader), and the names the game master may speak as.
+import { readRoll } from "../table/dice";
+import type { CampaignView, Message } from "./types";
+
+/**
+ * Who said a message: the creature it was said as, with the player (the
+ * message's source, a name) beside it; the game master when neither is
+ * set (the console's own messages carry neither).
+ */
+export function speaker(m: Message): string {
+  const source = typeof m.source === "string" ? m.source : "";
+  if (m.creature) return source && source !== m.creature ? `${m.creature} (${source})` : m.creature;
+  return source || "Game master";
+}
+
+/** A message's text, and " → total" when it carries a roll with one. */
+export function messageText(m: Message): string {
+  const text = m.text || m.message || "";
+  const roll = readRoll(m.roll ?? m.rolls?.[0]);
+  return roll && roll.total !== null ? `${text} → ${roll.total}` : text;
+}
+
+/** The combatants' names, once each and sorted: whom the game master may speak as. */
+export function speakerNames(view: CampaignView): string[] {
+  return [...new Set((view.game?.combatants ?? []).map((c) => c.name ?? "").filter(Boolean))].sort();
+}
+
+/** What POST /host/api/messages gets from the form. */
+export function messageBody(text: string, as: string, privately: boolean): { text: string; creature?: string; private?: boolean } | null {
+  const t = text.trim();
+  if (!t) return null;
+  const body: { text: string; creature?: string; private?: boolean } = { text: t };
+  if (as) body.creature = as;
+  if (privately) body.private = true;
+  return body;
+}

@@ -1,0 +1,236 @@
+// Host console: seats, roles and the join key (docs/host-console.md,
+// "Seats and the join key"). It draws into the #seats section of the page
+// and keeps itself current from the host socket's events (the
+// "companion:host-event" DOM events the GM map passes on), with a slow poll
+// as the fallback. What it decides is in seat-rules.ts.
+import { hostAPI, errorText } from "../net/host-api";
+import type { ClientRow, JoinInfo, MapToken, Seat, CampaignView } from "./types";
+import { $, el, sayIn, type Tone } from "./dom";
+import { onHostEvent } from "./events";
+import { clientName, controlsSummary, givable, isDisplay, otherRole, otherTokens, roleOf, seatHolder, withControl } from "./seat-rules";
+
+interface SeatToken {
+  id: string;
+  name: string;
+  entityId: string;
+}
+
+const say = (text: string, kind: Tone = "") => sayIn($("seats-msg"), text, kind);
+
+// run does fn with the control disabled, saying what went wrong.
+async function run(control: HTMLButtonElement | HTMLInputElement | HTMLSelectElement | null, fn: () => Promise<void>): Promise<void> {
+  if (control) control.disabled = true;
+  try {
+    await fn();
+  } catch (e) {
+    say(errorText(e), "bad");
+  } finally {
+    if (control) control.disabled = false;
+  }
+  refresh();
+}
+
+let last = "";
+let clients: ClientRow[] = [];
+// The tokens of the map on the player screen, read when the game master
+// first opens a seat's "Other tokens…" (the campaign is not polled: the
+// console's own card follows it from the live socket), and again when
+// the screen's map or its tokens change.
+let tokens: SeatToken[] | null = null;
+let openSeat = "";
+
+async function load(): Promise<void> {
+  const [join, seats, list] = await Promise.all([
+    hostAPI<JoinInfo>("GET", "join"),
+    hostAPI<Seat[]>("GET", "seats"),
+    hostAPI<ClientRow[]>("GET", "clients"),
+  ]);
+  const key = JSON.stringify([join, seats, list.map((c) => [c.channel, c.name, c.role, c.seat, c.runMode]), tokens]);
+  if (key === last) return;
+  last = key;
+  clients = list;
+  drawJoin(join);
+  drawSeats(seats);
+  drawClients(list, seats);
+}
+
+async function loadTokens(): Promise<void> {
+  tokens = await mapTokens();
+  last = "";
+  await load();
+}
+
+async function mapTokens(): Promise<SeatToken[]> {
+  try {
+    const view = await hostAPI<CampaignView>("GET", "campaign");
+    const onScreen = (view.maps ?? []).find((m) => m.onScreen);
+    if (!onScreen) return [];
+    const map = await hostAPI<{ tokens?: MapToken[] }>("GET", `maps/${encodeURIComponent(onScreen.id)}`);
+    return (map.tokens ?? []).map((t) => ({ id: t.id, name: t.name || t.id, entityId: t.entityId || "" }));
+  } catch {
+    return [];
+  }
+}
+
+function drawJoin(join: JoinInfo): void {
+  const box = $("join-key");
+  const toggle = el("input", { type: "checkbox", id: "join-key-on", checked: !!join.enabled });
+  toggle.onchange = () =>
+    run(toggle, async () => {
+      await hostAPI("PATCH", "join", { enabled: toggle.checked });
+      say(
+        toggle.checked
+          ? "The join key is on: only those with the link below get in. Everyone else was disconnected."
+          : "The join key is off: anyone on the network may join.",
+        "good",
+      );
+    });
+  const parts: Node[] = [el("label", { className: "switch" }, toggle, " Players need the link with the join key")];
+  if (join.enabled) {
+    const fresh = el("button", { type: "button", id: "join-new-key" }, "Draw a new key");
+    fresh.onclick = () => {
+      if (!confirm("Draw a new key? Everyone who joined with the old link is disconnected and needs the new one.")) return;
+      run(fresh, async () => {
+        await hostAPI("POST", "join/new-key");
+        say("New keys drawn: give the players the new link.", "good");
+      });
+    };
+    parts.push(
+      el("div", { className: "buttons" }, fresh),
+      linkBox("Players' link", join.playerLink, join.playerLinkQR, "join-player-link"),
+      linkBox("Spectators' link (watch only)", join.spectatorLink, join.spectatorLinkQR, "join-spectator-link"),
+    );
+  } else {
+    parts.push(linkBox("Link for players", join.clientLink, join.clientLinkQR, "join-client-link"));
+  }
+  box.replaceChildren(...parts);
+}
+
+function linkBox(title: string, link = "", qr: string | undefined, id: string): HTMLElement {
+  return el(
+    "div",
+    { className: "join-link" },
+    el("h3", {}, title),
+    qr ? el("img", { src: qr, alt: `QR code of ${title}`, width: 148, height: 148 }) : null,
+    el("a", { href: link, id, target: "_blank", rel: "noopener" }, link),
+  );
+}
+
+function drawSeats(seats: Seat[]): void {
+  $("seats-empty").hidden = seats.length > 0;
+  $("seats-table").hidden = seats.length === 0;
+  const players = givable(clients);
+  $("seat-rows").replaceChildren(...seats.map((s) => seatRow(s, players)));
+}
+
+function seatRow(s: Seat, players: ClientRow[]): HTMLElement {
+  const give = el(
+    "select",
+    { "aria-label": `Give ${s.name} to` },
+    el("option", { value: "" }, "Give to…"),
+    ...players.map((c) => el("option", { value: String(c.channel) }, clientName(c) + (c.seat ? " (has a seat)" : ""))),
+  );
+  give.onchange = () => {
+    const channel = Number(give.value);
+    if (!channel) return;
+    run(give, async () => {
+      await hostAPI("POST", `seats/${encodeURIComponent(s.id)}/assign`, { channel });
+      say(`${s.name} is played by ${players.find((c) => c.channel === channel)?.name || `#${channel}`}.`, "good");
+    });
+  };
+  const free = el("button", { type: "button", className: "seat-free", disabled: !s.taken }, "Free");
+  free.onclick = () =>
+    run(free, async () => {
+      await hostAPI("POST", `seats/${encodeURIComponent(s.id)}/free`);
+      say(`${s.name} is free.`, "good");
+    });
+  const others = otherTokens(tokens ?? [], s);
+  const controls = el(
+    "details",
+    { open: openSeat === s.id },
+    el("summary", {}, controlsSummary(s)),
+    tokens === null
+      ? el("p", { className: "small muted" }, "Reading the map…")
+      : others.length
+        ? el("div", { className: "seat-controls" }, ...others.map((t) => controlBox(s, t)))
+        : el("p", { className: "small muted" }, "No other token on the player screen's map."),
+  );
+  controls.addEventListener("toggle", () => {
+    openSeat = controls.open ? s.id : openSeat === s.id ? "" : openSeat;
+    if (controls.open && tokens === null) loadTokens().catch((e) => say(errorText(e), "bad"));
+  });
+  return el(
+    "tr",
+    { "data-seat": s.id },
+    el("td", {}, s.name),
+    el("td", { className: s.taken ? "seat-taken" : "muted" }, seatHolder(s)),
+    el("td", {}, el("div", { className: "buttons" }, give, free), controls),
+  );
+}
+
+function controlBox(s: Seat, t: SeatToken): HTMLElement {
+  const box = el("input", { type: "checkbox", checked: (s.controls ?? []).includes(t.id) });
+  box.onchange = () =>
+    run(box, async () => {
+      await hostAPI("PUT", `seats/${encodeURIComponent(s.id)}/controls`, { tokens: withControl(s.controls, t.id, box.checked) });
+      say(`${s.name + (box.checked ? " now moves " : " no longer moves ") + t.name}.`, "good");
+    });
+  return el("label", {}, box, ` ${t.name}`);
+}
+
+function drawClients(list: ClientRow[], seats: Seat[]): void {
+  $("roles-empty").hidden = list.length > 0;
+  $("roles-table").hidden = list.length === 0;
+  const seatName = (id: string) => seats.find((s) => s.id === id)?.name || "";
+  $("role-rows").replaceChildren(
+    ...list.map((c) => {
+      const role = roleOf(c);
+      const kick = el("button", { type: "button", className: "danger client-kick" }, "Kick");
+      kick.onclick = () => {
+        if (!confirm(`Send ${clientName(c)} away? Their seat is freed; with the join key on, they need a new link (everyone else keeps playing).`)) return;
+        run(kick, async () => {
+          await hostAPI("POST", `clients/${c.channel}/kick`);
+          say(`${clientName(c)} was sent away.`, "good");
+        });
+      };
+      let roleButton: HTMLButtonElement | null = null;
+      if (!isDisplay(c)) {
+        const b = el("button", { type: "button", className: "client-role" }, role === "spectator" ? "Make a player" : "Make a spectator");
+        b.onclick = () => run(b, () => hostAPI("PATCH", `clients/${c.channel}`, { role: otherRole(role) }).then(() => undefined));
+        roleButton = b;
+      }
+      return el(
+        "tr",
+        { "data-channel": String(c.channel) },
+        el("td", {}, c.name || `(unnamed) #${c.channel}`),
+        el("td", { className: "client-role-name" }, role),
+        el("td", {}, c.seat ? seatName(c.seat) : "—"),
+        el("td", {}, el("div", { className: "buttons" }, roleButton, kick)),
+      );
+    }),
+  );
+}
+
+let timer = 0;
+function refresh(): void {
+  if (timer) return;
+  timer = window.setTimeout(() => {
+    timer = 0;
+    load().catch(() => {});
+  }, 30);
+}
+
+const events = new Set(["seatsUpdated", "accessChanged", "clientUpdated", "clientConnected", "clientDisconnected", "reload"]);
+// Changes of the screen's map or its token list (not single tokens: a
+// drag sends many) read the tokens again, once they were read.
+const mapEvents = new Set(["mapLoaded", "screenUpdated", "tokensUpdated", "reload"]);
+
+export function startSeats(): void {
+  if (!document.getElementById("seats")) return;
+  onHostEvent((name) => {
+    if (mapEvents.has(name) && tokens !== null) loadTokens().catch(() => {});
+    else if (events.has(name)) refresh();
+  });
+  load().catch((e) => say(errorText(e), "bad"));
+  window.setInterval(() => load().catch(() => {}), 3000);
+}
