@@ -362,6 +362,44 @@ func TestRunEncounterPlacesTokensAndCombatantsAtOnce(t *testing.T) {
 	svcWantErr(t, err, core.KindInvalid, "both 'x' and 'y'")
 }
 
+// A second run of an encounter whose creatures still stand on its map is
+// refused (most often a double click), unless asked for again; once one
+// of them is gone, a run is a new band.
+func TestRunEncounterTwiceAsks(t *testing.T) {
+	f := newLibraryFixture(t)
+	first, err := f.svc.RunEncounter(svcCtx, libFight, core.RunEncounter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.rec.reset()
+	before, _ := f.svc.HostCampaign(svcCtx)
+	_, err = f.svc.RunEncounter(svcCtx, libFight, core.RunEncounter{})
+	svcWantErr(t, err, core.KindConflict, "already on map")
+	if len(f.rec.events) != 0 {
+		t.Fatalf("a refused run sent %v", f.rec.names())
+	}
+	if after, _ := f.svc.HostCampaign(svcCtx); len(after.Game.Combatants) != len(before.Game.Combatants) {
+		t.Fatalf("a refused run added combatants: %d -> %d", len(before.Game.Combatants), len(after.Game.Combatants))
+	}
+	again, err := f.svc.RunEncounter(svcCtx, libFight, core.RunEncounter{Again: true})
+	if err != nil || len(again.Tokens) != 4 {
+		t.Fatalf("run again: %+v %v", again, err)
+	}
+	// Both bands stand there: a third run is refused too.
+	_, err = f.svc.RunEncounter(svcCtx, libFight, core.RunEncounter{})
+	svcWantErr(t, err, core.KindConflict, "already on map")
+	// A defeated goblin of each band is removed: the encounter is not
+	// whole on the map any more, and a run is a new one.
+	for _, run := range []*core.EncounterRun{first, again} {
+		if err := f.svc.DeleteToken(svcCtx, run.Tokens[1].ID); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := f.svc.RunEncounter(svcCtx, libFight, core.RunEncounter{}); err != nil {
+		t.Fatalf("a run after the band thinned out: %v", err)
+	}
+}
+
 func TestParseAppLink(t *testing.T) {
 	cases := map[string]core.AppLink{
 		"/monster/goblin":               {Kind: core.LinkEntity, EntityKind: "monster", Slug: "goblin"},

@@ -18,6 +18,10 @@ type RunEncounter struct {
 	Y      *float64 `json:"y"`
 	Hidden bool     `json:"hidden"`
 	Combat *bool    `json:"combat"`
+	// Again runs an encounter whose creatures already stand on the map
+	// (see alreadyPlaced): without it such a run is refused, since a
+	// second click most often means a double click, not a second band.
+	Again bool `json:"again"`
 }
 
 // EncounterRun is what running an encounter made: the tokens on the map,
@@ -167,10 +171,21 @@ func (s *Service) RunEncounter(ctx context.Context, encounterID string, run RunE
 			if err := checkEncodedSize("token", t, MaxTokenBytes); err != nil {
 				return nil, err
 			}
+			tokens = append(tokens, t)
+		}
+		if !run.Again {
+			onMap, err := tx.Tokens(m.ID)
+			if err != nil {
+				return nil, err
+			}
+			if alreadyPlaced(tokens, onMap) {
+				return nil, Conflictf("encounter '%s' is already on map '%s': its %d creatures stand there; give \"again\": true to add them once more", Clip(enc.Name), Clip(m.Name), len(tokens))
+			}
+		}
+		for _, t := range tokens {
 			if err := tx.PutToken(t); err != nil {
 				return nil, err
 			}
-			tokens = append(tokens, t)
 		}
 		out.Tokens = tokens
 		var events []Event
@@ -331,6 +346,26 @@ func creatureLabel(label string, i, count int) string {
 		n, _ = strconv.Atoi(label[len(head):])
 	}
 	return head + strconv.Itoa(n+i)
+}
+
+// alreadyPlaced reports whether every token a run would place already has
+// one of the same name and label on the map: the encounter was run there
+// before and its creatures still stand there. One of them defeated and
+// removed, or renamed, makes the run a new one.
+func alreadyPlaced(tokens, onMap []*Token) bool {
+	type key struct{ name, label string }
+	standing := map[key]int{}
+	for _, t := range onMap {
+		standing[key{t.Name, t.Label}]++
+	}
+	for _, t := range tokens {
+		k := key{t.Name, t.Label}
+		if standing[k] == 0 {
+			return false
+		}
+		standing[k]--
+	}
+	return len(tokens) > 0
 }
 
 func containsString(list []string, s string) bool {

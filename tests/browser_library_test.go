@@ -114,6 +114,21 @@ func TestHostConsoleLibrary(t *testing.T) {
 	gm.waitFor("what the library did", `document.getElementById("library-msg").textContent.startsWith("2 tokens placed and 2 combatants added.")`, 5*time.Second)
 	player.waitFor("the toads on the player's map", `window.companionDebug.state().tokens.filter(t => t.name === "Ford Toad").length === 2`, 15*time.Second)
 	saveScreenshot(t, gm, "library-encounter")
+	// A second click: the toads still stand there, so the console asks;
+	// declined, nothing is added.
+	gm.eval(`(() => { window.__asked = ""; window.confirm = (q) => { window.__asked = q; return false; }; return true; })()`)
+	gm.eval(`document.getElementById("library-run").click()`)
+	gm.waitFor("the console to say it added nothing", `document.getElementById("library-msg").textContent.startsWith("Not added again")`, 10*time.Second)
+	var asked string
+	gm.evalInto(`window.__asked`, &asked)
+	if !strings.Contains(asked, "already stand on the map") {
+		t.Errorf("a second run asked %q, want the question whether to add them once more", asked)
+	}
+	var toads int
+	gm.evalInto(`window.companionDebug.state().tokens.filter(t => t.name === "Ford Toad").length`, &toads)
+	if toads != 2 {
+		t.Errorf("a declined second run left %d toads on the GM map, want 2", toads)
+	}
 
 	// Nothing of the page has reached the player yet.
 	for _, f := range player.receivedFrames() {

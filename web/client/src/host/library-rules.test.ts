@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { creatureLine, kindLabel, libraryLabel, nameFrom, playersSeeNothing, shownText, sortLibraries } from "./library-rules";
+import { alreadyRun, creatureLine, kindLabel, libraryLabel, nameFrom, playersSeeNothing, shownText, sortLibraries } from "./library-rules";
 
 const lib = (id: string, name: string, pages = 0, maps = 0, encounters = 0, kind = "module") => ({ id, name, kind, pages, maps, encounters });
 
@@ -45,4 +45,10 @@ test("a map is dark for players with line of sight on and no party token with vi
   assert.equal(playersSeeNothing({ lineOfSight: true, tokens: [{ ...seer, role: "hostile" }] }), true);
   assert.equal(playersSeeNothing({ lineOfSight: true, tokens: [{ ...seer, role: "hostile", player: "p1" }] }), false);
   assert.equal(playersSeeNothing(null), false);
+});
+
+test("only the refusal of an encounter already on its map asks to run it once more", () => {
+  assert.equal(alreadyRun(409, "encounter 'Ambush' is already on map 'Cave': its 4 creatures stand there"), true);
+  assert.equal(alreadyRun(409, "the encounter names no map and none is on the player screen: give 'mapId'"), false);
+  assert.equal(alreadyRun(404, "already on map"), false);
 });

@@ -95,3 +95,12 @@ export function playersSeeNothing(m: { lineOfSight?: boolean; tokens?: MapToken[
   if (!m?.lineOfSight) return false;
   return !(m.tokens ?? []).some((t) => !t.hidden && t.vision?.enabled && (t.role === "friendly" || !!t.player));
 }
+
+/**
+ * alreadyRun tells the server's refusal of an encounter whose creatures
+ * still stand on its map (409, "already on map") from its other conflicts
+ * (no map to play it on): only that one is worth asking "once more?".
+ */
+export function alreadyRun(status: number, message: string): boolean {
+  return status === 409 && message.includes("already on map");
+}

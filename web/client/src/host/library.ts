@@ -14,11 +14,12 @@
 // (pagehtml); it is parsed inertly here and cleaned once more (no script,
 // no event attribute, no javascript: URL) before it is shown. Everything
 // else goes in as text.
-import { hostAPI, errorText } from "../net/host-api";
+import { hostAPI, errorText, errorStatus } from "../net/host-api";
 import { el, replaceChildren, sayIn, type Tone } from "./dom";
 import { onHostEvent } from "./events";
 import type { CampaignView, MapToken } from "./types";
 import {
+  alreadyRun,
   creatureLine,
   kindLabel,
   libraryLabel,
@@ -307,7 +308,17 @@ export function startLibrary(): void {
           const campaign = await hostAPI<CampaignView>("GET", "campaign");
           if (!campaign.screen || campaign.screen.mapId !== enc.mapId) await hostAPI("POST", "screen", { mapId: enc.mapId });
         }
-        const out = await hostAPI<EncounterRun>("POST", `encounters/${encodeURIComponent(enc.id)}/run`, { hidden: hidden.checked });
+        const path = `encounters/${encodeURIComponent(enc.id)}/run`;
+        let out: EncounterRun;
+        try {
+          out = await hostAPI<EncounterRun>("POST", path, { hidden: hidden.checked });
+        } catch (e) {
+          // Its creatures already stand on the map: most often a second
+          // click, sometimes a second band on purpose.
+          if (!alreadyRun(errorStatus(e), errorText(e))) throw e;
+          if (!confirm(`${enc.name}: its creatures already stand on the map. Add them once more?`)) return "Not added again: its creatures already stand on the map.";
+          out = await hostAPI<EncounterRun>("POST", path, { hidden: hidden.checked, again: true });
+        }
         const missing = out.missing?.length ? ` Not installed, placed by name: ${out.missing.join(", ")}.` : "";
         return `${out.tokens.length} tokens placed and ${out.combatants.length} combatants added.${missing}${await darkNote(out.mapId)}`;
       });
