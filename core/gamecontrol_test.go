@@ -510,6 +510,9 @@ func TestHostCampaignView(t *testing.T) {
 	if !reflect.DeepEqual(maps, []string{"Cave", "Hall"}) {
 		t.Fatalf("maps = %v, want the campaign's own [Cave Hall]", maps)
 	}
+	if sm := view.ScreenMap; sm == nil || sm.ID != gcHall || sm.Name != "Hall" || !sm.OnScreen || sm.Library != "" {
+		t.Fatalf("screenMap = %+v, want the campaign's Hall", sm)
+	}
 	if len(view.Game.Combatants) != 4 {
 		t.Fatalf("the host sees %d combatants, want 4 (hidden included)", len(view.Game.Combatants))
 	}

@@ -4,11 +4,15 @@ package core
 // maps, the player screen, and the game with every combatant (hidden ones
 // included: the host sees them) and the turn order.
 type HostCampaign struct {
-	Campaign  *Campaign     `json:"campaign"`
-	Maps      []CampaignMap `json:"maps"`
-	Screen    *Screen       `json:"screen"`
-	Game      *Game         `json:"game"`
-	TurnOrder []TurnSlot    `json:"turnOrder"`
+	Campaign *Campaign     `json:"campaign"`
+	Maps     []CampaignMap `json:"maps"`
+	Screen   *Screen       `json:"screen"`
+	// ScreenMap is the map on the player screen, whoever owns it: one of
+	// Maps, or a module's map (its row names the module in Library); nil
+	// when the screen is clear.
+	ScreenMap *CampaignMap `json:"screenMap,omitempty"`
+	Game      *Game        `json:"game"`
+	TurnOrder []TurnSlot   `json:"turnOrder"`
 }
 
 // CampaignMap is a row of HostCampaign.Maps: enough to choose a map.
@@ -25,4 +29,7 @@ type CampaignMap struct {
 	// GridPending is true for a map made from an image whose grid is not
 	// set yet: it cannot go on the player screen until it is.
 	GridPending bool `json:"gridPending,omitempty"`
+	// Library names the module a map comes from (ScreenMap only; empty
+	// for the campaign's own maps).
+	Library string `json:"library,omitempty"`
 }

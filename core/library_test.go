@@ -400,6 +400,33 @@ func TestRunEncounterTwiceAsks(t *testing.T) {
 	}
 }
 
+// A module's map on the player screen is named in the host's view, with
+// its module, though it is not one of the campaign's maps.
+func TestHostCampaignNamesAModulesMapOnScreen(t *testing.T) {
+	f := newLibraryFixture(t)
+	if _, err := f.svc.ShowMap(svcCtx, libMap); err != nil {
+		t.Fatal(err)
+	}
+	view, err := f.svc.HostCampaign(svcCtx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range view.Maps {
+		if m.ID == libMap {
+			t.Fatalf("the module's map is listed among the campaign's: %+v", m)
+		}
+	}
+	if sm := view.ScreenMap; sm == nil || sm.ID != libMap || sm.Library != "Marsh Bats" || !sm.OnScreen {
+		t.Fatalf("screenMap = %+v, want the module's map, from Marsh Bats", sm)
+	}
+	if _, err := f.svc.ShowMap(svcCtx, ""); err != nil {
+		t.Fatal(err)
+	}
+	if view, _ := f.svc.HostCampaign(svcCtx); view.ScreenMap != nil {
+		t.Fatalf("a clear screen has screenMap %+v", view.ScreenMap)
+	}
+}
+
 func TestParseAppLink(t *testing.T) {
 	cases := map[string]core.AppLink{
 		"/monster/goblin":               {Kind: core.LinkEntity, EntityKind: "monster", Slug: "goblin"},

@@ -22,8 +22,28 @@ func (s *Service) HostCampaign(ctx context.Context) (*HostCampaign, error) {
 		}
 		out.Maps = make([]CampaignMap, 0, len(maps))
 		for _, m := range maps {
-			out.Maps = append(out.Maps, CampaignMap{ID: m.ID, Name: m.Name, Image: m.Image, Width: m.Width, Height: m.Height,
-				GridSize: m.GridSize, Tokens: len(m.Tokens), OnScreen: m.ID == out.Screen.MapID, GridPending: m.GridPending})
+			out.Maps = append(out.Maps, campaignMap(m, out.Screen.MapID))
+			if m.ID == out.Screen.MapID {
+				row := out.Maps[len(out.Maps)-1]
+				out.ScreenMap = &row
+			}
+		}
+		if out.ScreenMap == nil && out.Screen.MapID != "" {
+			// A module's map on the screen (the library shows them): the
+			// console must say so, not "nothing is on the player screen".
+			m, err := tx.Map(out.Screen.MapID)
+			if err != nil && !IsNotFound(err) {
+				return err
+			}
+			if m != nil {
+				row := campaignMap(m, m.ID)
+				if mod, err := tx.Module(m.Owner); err == nil {
+					row.Library = mod.Name
+				} else if !IsNotFound(err) {
+					return err
+				}
+				out.ScreenMap = &row
+			}
 		}
 		if out.Game, err = tx.Game(c.ID); err != nil {
 			return err
@@ -39,4 +59,10 @@ func (s *Service) HostCampaign(ctx context.Context) (*HostCampaign, error) {
 	}
 	p.liveScreen(out.Screen)
 	return out, nil
+}
+
+// campaignMap is a map's row in the host console's lists.
+func campaignMap(m *Map, screenMapID string) CampaignMap {
+	return CampaignMap{ID: m.ID, Name: m.Name, Image: m.Image, Width: m.Width, Height: m.Height,
+		GridSize: m.GridSize, Tokens: len(m.Tokens), OnScreen: m.ID == screenMapID, GridPending: m.GridPending}
 }

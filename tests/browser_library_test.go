@@ -114,6 +114,9 @@ func TestHostConsoleLibrary(t *testing.T) {
 	gm.waitFor("what the library did", `document.getElementById("library-msg").textContent.startsWith("2 tokens placed and 2 combatants added.")`, 5*time.Second)
 	player.waitFor("the toads on the player's map", `window.companionDebug.state().tokens.filter(t => t.name === "Ford Toad").length === 2`, 15*time.Second)
 	saveScreenshot(t, gm, "library-encounter")
+	// The encounter's map is the module's: the Player screen card names it
+	// and its module, where it said the screen was empty.
+	gm.waitFor("the Player screen card naming the module's map", `/is on the player screen/.test(document.getElementById("screen-state").textContent) && document.getElementById("screen-state").textContent.includes("(from ")`, 10*time.Second)
 	// A second click: the toads still stand there, so the console asks;
 	// declined, nothing is added.
 	gm.eval(`(() => { window.__asked = ""; window.confirm = (q) => { window.__asked = q; return false; }; return true; })()`)

@@ -40,8 +40,11 @@ export function mapLine(m: CampaignMap): string {
 /** What is on the player screen, and under which handout. */
 export function screenState(view: CampaignView): { text: string; map: CampaignMap | undefined; overlay: string } {
   const sc = view.screen ?? {};
-  const map = (view.maps ?? []).find((m) => m.onScreen);
+  // screenMap names a module's map too (the library puts those on screen),
+  // which the campaign's own list does not hold.
+  const map = view.screenMap ?? (view.maps ?? []).find((m) => m.onScreen);
   const overlay = sc.overlayType === "image" ? "an image handout" : sc.overlayType === "handout" ? "a text handout" : "";
-  const text = (map ? `“${map.name}” is on the player screen` : "Nothing is on the player screen") + (overlay ? `, under ${overlay}.` : ".");
+  const from = map?.library ? ` (from ${map.library})` : "";
+  const text = (map ? `“${map.name}”${from} is on the player screen` : "Nothing is on the player screen") + (overlay ? `, under ${overlay}.` : ".");
   return { text, map, overlay };
 }

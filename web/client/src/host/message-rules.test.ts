@@ -37,6 +37,11 @@ test("the new map form sends the sizes given, as numbers", () => {
 test("the player screen says what is on it and under which handout", () => {
   assert.equal(screenState({ maps: [{ id: "m", name: "Cave", onScreen: true }], screen: { overlayType: "image" } }).text, "“Cave” is on the player screen, under an image handout.");
   assert.equal(screenState({ maps: [{ id: "m", name: "Cave" }], screen: { overlayType: "handout" } }).text, "Nothing is on the player screen, under a text handout.");
+  // A module's map, which the campaign's list does not hold.
+  assert.equal(
+    screenState({ maps: [{ id: "m", name: "Cave" }], screen: { mapId: "x" }, screenMap: { id: "x", name: "Bog Ford", onScreen: true, library: "Marsh Bats" } }).text,
+    "“Bog Ford” (from Marsh Bats) is on the player screen.",
+  );
   assert.equal(screenState({}).text, "Nothing is on the player screen.");
 });
 

@@ -92,6 +92,8 @@ export interface CampaignMap {
   height?: number;
   tokens?: number;
   onScreen?: boolean;
+  /** The module a map on the screen comes from (screenMap only). */
+  library?: string;
 }
 
 export interface Screen {
@@ -105,6 +107,8 @@ export interface CampaignView {
   campaign?: { id: string; name: string };
   maps?: CampaignMap[];
   screen?: Screen;
+  /** The map on the player screen, the campaign's or a module's. */
+  screenMap?: CampaignMap;
   game?: Game;
   turnOrder?: TurnSlot[];
 }
