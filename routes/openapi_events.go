@@ -69,7 +69,7 @@ var wireEvents = []wireEvent{
 		"properties": obj{"enabled": obj{"type": "boolean"}}}, "the join key was turned on, off or drawn anew (the host console only; never the key)"},
 	{"error", obj{"type": "object", "required": []string{"message", "kind"}, "additionalProperties": false, "properties": obj{
 		"message": obj{"type": "string"},
-		"kind":    obj{"type": "string", "enum": []string{"invalid", "not found", "conflict", "too large", "internal", "rate limited"}},
+		"kind":    obj{"type": "string", "enum": []string{"invalid", "not found", "conflict", "too large", "forbidden", "internal", "rate limited"}},
 		"request": obj{"type": "string", "description": "the request's name; absent when the frame could not be read"}}},
 		"the answer to a failed request, to its sender alone"},
 }

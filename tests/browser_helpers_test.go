@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"image"
 	"image/png"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -231,6 +232,11 @@ type browserPage struct {
 	mu       sync.Mutex
 	problems []string
 	wsFrames []string
+	// playerFrames are the frames of the page's player sockets (not the
+	// host console's), checked against the served description when the
+	// test ends (checkPlayerFrames); hostSockets names the others.
+	playerFrames []string
+	hostSockets  map[network.RequestID]bool
 	// framed is closed (and replaced) when a frame is received, to wake
 	// those waiting for one.
 	framed   chan struct{}
@@ -255,10 +261,11 @@ func newPage(t testing.TB, name string, size viewportSize) *browserPage {
 	// each player has their own device.
 	ctx, cancel := chromedp.NewContext(browserContext(t), chromedp.WithNewBrowserContext())
 	t.Cleanup(cancel)
-	p := &browserPage{t: t, name: name, ctx: ctx, requests: map[network.RequestID]*pageRequest{}}
+	p := &browserPage{t: t, name: name, ctx: ctx, requests: map[network.RequestID]*pageRequest{}, hostSockets: map[network.RequestID]bool{}}
 	if err := chromedp.Listen(ctx, p.record); err != nil {
 		t.Fatalf("page %s: %v", name, err)
 	}
+	t.Cleanup(p.checkPlayerFrames)
 	p.do(
 		chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
 			_, err := chromedp.Call(ctx, network.Enable, network.EnableParams{})
@@ -299,9 +306,16 @@ func (p *browserPage) record(ev any) {
 			text += " " + d.Exception.Description
 		}
 		p.problems = append(p.problems, fmt.Sprintf("uncaught %s (%s:%d)", text, d.URL, d.LineNumber))
+	case *network.EventWebSocketCreated:
+		if u, err := url.Parse(ev.URL); err == nil && strings.HasPrefix(u.Path, "/host/") {
+			p.hostSockets[ev.RequestID] = true
+		}
 	case *network.EventWebSocketFrameReceived:
 		if ev.Response != nil && ev.Response.Opcode == 1 {
 			p.wsFrames = append(p.wsFrames, string(ev.Response.PayloadData))
+			if !p.hostSockets[ev.RequestID] {
+				p.playerFrames = append(p.playerFrames, string(ev.Response.PayloadData))
+			}
 			if p.framed != nil {
 				close(p.framed)
 				p.framed = nil
@@ -325,6 +339,36 @@ func (p *browserPage) record(ev any) {
 		if r := p.requests[ev.RequestID]; r != nil {
 			r.Bytes, r.Finished = ev.EncodedDataLength, true
 		}
+	}
+}
+
+// checkPlayerFrames validates every frame the page's player sockets
+// received against the wire description (x-events and x-replies), as the
+// WebSocket tests' own clients are: what a browser receives, the Encounter+
+// client included, is what the description promises.
+func (p *browserPage) checkPlayerFrames() {
+	p.mu.Lock()
+	frames := append([]string(nil), p.playerFrames...)
+	p.mu.Unlock()
+	if len(frames) == 0 {
+		return
+	}
+	d := eventDescription(p.t)
+	bad := 0
+	for _, f := range frames {
+		var m wsMsg
+		err := json.Unmarshal([]byte(f), &m)
+		if err == nil {
+			err = d.checkFrame(m)
+		}
+		if err != nil {
+			if bad++; bad <= 5 {
+				p.t.Errorf("page %s received a frame that contradicts the wire description: %v\n  frame: %.400s", p.name, err, f)
+			}
+		}
+	}
+	if bad > 5 {
+		p.t.Errorf("page %s: %d frames in all contradict the wire description", p.name, bad)
 	}
 }
 

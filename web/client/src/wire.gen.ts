@@ -178,7 +178,7 @@ export type EventEntityUpdated = Entity;
 
 /** The data of the event error: the answer to a failed request, to its sender alone */
 export interface EventError {
-  kind: "invalid" | "not found" | "conflict" | "too large" | "internal" | "rate limited";
+  kind: "invalid" | "not found" | "conflict" | "too large" | "forbidden" | "internal" | "rate limited";
   message: string;
   /** the request's name; absent when the frame could not be read */
   request?: string;
