@@ -3,7 +3,7 @@
 // server root, clientUpdated first; GET /api again after `reload` or a
 // reconnect, so the page always shows the current state.
 import { Assets } from "pixi.js";
-import { fetchSnapshot } from "./net/api";
+import { earlySnapshot, fetchSnapshot } from "./net/api";
 import { Socket, socketURL } from "./net/socket";
 import { Store } from "./state/store";
 import { MapRenderer, nextTask, preloadBackground } from "./map/renderer";
@@ -152,7 +152,7 @@ async function start(): Promise<void> {
   // the map's image, start downloading before anything is built, while the
   // page builds its table and WebGL starts up (a first visit fetches them
   // once the join form is answered).
-  const early = fromURL || saved ? fetchSnapshot() : null;
+  const early = fromURL || saved ? earlySnapshot() : null;
   early?.then((snap) => preloadBackground(snap.map), () => {}); // an error is reported by resync below
   if (fromURL) profile = { name: saved?.name ?? "Display", color: saved?.color ?? "#888888", display: true };
   else profile = saved ?? (await askProfile(app, false));

@@ -105,6 +105,12 @@ export class MapRenderer {
   private markers = new Container();
   private tokenLayer = new Container();
   readonly overlay = new Graphics(); // drag path and target cell
+  /**
+   * The overlay in a render group of its own: it changes on every pointer
+   * move of a drag, and a changed shape in the map's group made PixiJS
+   * rebuild the whole map's draw instructions (every token) each frame.
+   */
+  private overlayGroup = new Container({ isRenderGroup: true });
   private vision = new VisionLayer();
   private fog = new FogLayer();
   private doors = new DoorLayer();
@@ -177,14 +183,15 @@ export class MapRenderer {
     this.app.stage.addChild(this.viewport);
     this.screen = new ScreenCache(this.app.stage, this.viewport);
     this.viewport.addChild(this.background, this.floorTiles, this.grid, this.mapTiles, this.drawings, this.effects, this.measures,
-      this.objectTiles, this.markers, this.tokenLayer, this.overlay, this.vision, this.fog, this.doors, this.focus, this.gmLayer);
+      this.objectTiles, this.markers, this.tokenLayer, this.overlayGroup, this.vision, this.fog, this.doors, this.focus, this.gmLayer);
+    this.overlayGroup.addChild(this.overlay);
     this.tokenLayer.sortableChildren = true;
     this.viewport.addChild(this.gridMask);
     // Under the interactive viewport, any drawn shape would catch the
     // pointer (Pixi hit-tests geometry inside an interactive parent) and
     // hide the tokens and doors below it: only those two take events.
     for (const layer of [this.background, this.floorTiles, this.grid, this.mapTiles, this.drawings, this.effects, this.measures,
-      this.objectTiles, this.markers, this.overlay, this.vision, this.fog, this.focus, this.gmLayer]) layer.eventMode = "none";
+      this.objectTiles, this.markers, this.overlayGroup, this.vision, this.fog, this.focus, this.gmLayer]) layer.eventMode = "none";
     this.viewport.on("moved", () => this.viewportMoved());
     this.viewport.on("zoomed", () => this.viewportMoved());
     this.drag = new DragController(this);
