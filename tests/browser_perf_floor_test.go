@@ -14,7 +14,8 @@ package tests
 // COMPANION_FLOOR_ROUNDS (default 3) sets the rounds; COMPANION_FLOOR_FLAGS
 // picks the browser flag sets ("default", "unlimited" for
 // --disable-frame-rate-limit; both when unset); COMPANION_FLOOR_PROFILE=1
-// adds a JavaScript CPU profile of page B during the drags, and
+// adds a JavaScript CPU profile of pages A and B during the drags after
+// the first, with the browser's longest tasks then, and
 // COMPANION_FLOOR_PROFILE=first one of pages A and B during the first
 // drag after load with the browser's longest tasks in that drag, and
 // COMPANION_FLOOR_PROFILE=start the same of each start-up (the
@@ -26,6 +27,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"sort"
 	"strconv"
 	"strings"
 	"testing"
@@ -235,8 +237,10 @@ func floorPan(t *testing.T, b *benchBrowser, rounds int) []floorRow {
 			frames[kind].addRound(intervals, percentile(sortedCopy(intervals), 95))
 			gpu[kind].addRound(nil, used.GPU/n)
 			gpuTraced[kind].addRound(nil, traced/n)
-			t.Logf("round %d %s: %d frames drawn while panning, interval p50 %.1f p95 %.1f ms; GPU process CPU a frame: %.1f ms (/proc, all threads), %.1f ms (trace, top-level tasks)%s",
-				r+1, kind, drawn, percentile(sortedCopy(intervals), 50), percentile(sortedCopy(intervals), 95), used.GPU/n, traced/n, qualityNote(kind, p))
+			longest := sortedCopy(intervals)
+			longest = longest[max(0, len(longest)-5):]
+			t.Logf("round %d %s: %d frames drawn while panning, interval p50 %.1f p95 %.1f ms (the longest %.0f); GPU process CPU a frame: %.1f ms (/proc, all threads), %.1f ms (trace, top-level tasks)%s",
+				r+1, kind, drawn, percentile(sortedCopy(intervals), 50), percentile(sortedCopy(intervals), 95), longest, used.GPU/n, traced/n, qualityNote(kind, p))
 			if !b.noShots {
 				saveScreenshot(t, p, fmt.Sprintf("pan-%d-%s", r+1, kind))
 			}
@@ -293,7 +297,9 @@ func floorDrag(t *testing.T, b *benchBrowser, rounds int) []floorRow {
 			// during the drags below (JavaScript CPU profile; build the
 			// client readable first, browser_perf_profile_test.go).
 			if profiling == "1" {
+				startProfile(a)
 				startProfile(bp)
+				tr = startTrace(bp, "toplevel", "disabled-by-default-devtools.timeline", "gpu", "v8")
 			}
 			cpu0 := readBrowserCPUOf(b.dataDir)
 			f0 := bp.state().Frames
@@ -304,6 +310,7 @@ func floorDrag(t *testing.T, b *benchBrowser, rounds int) []floorRow {
 				}
 				lat, missed := dragLatencies(t, a, bp, id, from, y, to)
 				all = append(all, lat...)
+				t.Logf("round %d %s: drag %d: the slowest moves %s", r+1, kind, i+2, slowest(lat, 4))
 				if missed > 0 {
 					t.Logf("round %d %s: drag %d: %d moves never reached in B", r+1, kind, i+2, missed)
 				}
@@ -311,7 +318,9 @@ func floorDrag(t *testing.T, b *benchBrowser, rounds int) []floorRow {
 			used := readBrowserCPUOf(b.dataDir).sub(cpu0)
 			drawn := bp.state().Frames - f0
 			if profiling == "1" {
+				profileSummary(t, fmt.Sprintf("round %d %s, page A during drags 2-4", r+1, kind), stopProfile(a), 25)
 				profileSummary(t, fmt.Sprintf("round %d %s, page B during drags 2-4", r+1, kind), stopProfile(bp), 25)
+				longestTasks(t, fmt.Sprintf("round %d %s, drags 2-4", r+1, kind), tr.stop(), 25)
 			}
 			warm[kind].addRound(all, percentile(sortedCopy(all), 50))
 			cpu[kind].addRound(nil, used.GPU/float64(max(1, drawn)))
@@ -383,4 +392,20 @@ func dragLatencies(t *testing.T, a, b *browserPage, id string, from, y, to float
 		}
 	}
 	return lat, missed
+}
+
+// slowest lists the n longest latencies with their move's index in the
+// drag (#0 the first move): whether a drag's slow moves come at its
+// start, its end or anywhere.
+func slowest(lat []float64, n int) string {
+	idx := make([]int, len(lat))
+	for i := range idx {
+		idx[i] = i
+	}
+	sort.Slice(idx, func(a, b int) bool { return lat[idx[a]] > lat[idx[b]] })
+	var out []string
+	for _, i := range idx[:min(n, len(idx))] {
+		out = append(out, fmt.Sprintf("#%d %.0f ms", i, lat[i]))
+	}
+	return strings.Join(out, ", ")
 }

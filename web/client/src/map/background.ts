@@ -157,9 +157,10 @@ export class BackgroundLayer extends Container {
       // The plain floor under an opaque image that covers the map is never
       // seen, yet it cost a full-screen pass every frame on a CPU renderer.
       // Finding out reads the image's pixels back (a wait on the GPU), so it
-      // is done after the first frame with the image, not before it.
+      // is done after the first frame with the image, in a task of its own:
+      // in the frame's callback it held that frame off the screen.
       if (covers(tex, scale, map) && !map.video) {
-        this.hooks.afterFrame().then(() => {
+        this.hooks.afterFrame().then(nextTask).then(() => {
           if (this.key === key && isOpaque(tex)) {
             base.visible = false;
             this.hooks.requestRender();
