@@ -16,6 +16,8 @@ import { QualityNotice } from "./ui/quality";
 import { mayDrag, mayUseDoors, seesThrough } from "./permissions";
 import type { Snapshot, Token } from "./types";
 
+performance.mark("companion:bundle-ran"); // what index.html's script started came before this
+
 // Images decode on the page, not in Pixi's worker: starting that worker
 // (a blob: script, compiled afresh) held the first background and token
 // images back by up to seconds on a slow or busy device, while the decode

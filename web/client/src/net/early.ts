@@ -4,7 +4,7 @@
 
 interface Early {
   api?: Promise<Response>;
-  images?: Record<string, Promise<Blob> | undefined>;
+  images?: Record<string, Promise<Blob> | null | undefined>;
 }
 
 function early(): Early | undefined {
@@ -19,10 +19,14 @@ export function takeEarlyAPI(): Promise<Response> | null {
   return p;
 }
 
-/** The early download of the image at url, once; null when there is none. */
+/**
+ * The early download of the image at url, once; null when there is none.
+ * Taken or not, the url is marked (null) so that index.html's script does
+ * not start it after the bundle has.
+ */
 export function takeEarlyImage(url: string): Promise<Blob> | null {
   const images = early()?.images;
   const p = images?.[url] ?? null;
-  if (images) delete images[url];
+  if (images) images[url] = null;
   return p;
 }
