@@ -313,8 +313,8 @@ func TestPlayerClientKeepsQualityDuringAPan(t *testing.T) {
 	}
 	p.eval(`window.__slow = true`)
 	// A pan with the middle button, a pointer move in every animation frame
-	// for 5 s: far more than one measuring window (24 frames drawn back to
-	// back, each at least 90 ms long).
+	// until it has drawn 40 frames, each at least 90 ms long: more than one
+	// measuring window (24 frames drawn back to back).
 	var pan struct {
 		Darkness []int // the darkness mask's side drawn in each frame of the pan
 		Notice   bool
@@ -337,14 +337,14 @@ func TestPlayerClientKeepsQualityDuringAPan(t *testing.T) {
 			const q = window.companionDebug.state().quality;
 			sides.add(q.darkness);
 			notice = notice || q.notice;
-			if (performance.now() - t0 < 5000) return requestAnimationFrame(step);
+			if (window.companionDebug.state().frames - f0 < 40 && performance.now() - t0 < 60000) return requestAnimationFrame(step);
 			send("pointerup", x0 + dx, y0 + dx / 2, 0);
 			done({Darkness: [...sides], Notice: notice, Frames: window.companionDebug.state().frames - f0});
 		};
 		requestAnimationFrame(step);
 	})`, &pan)
-	if pan.Frames < 30 {
-		t.Fatalf("the pan drew %d frames in 5 s: not a pan to judge", pan.Frames)
+	if pan.Frames < 40 {
+		t.Fatalf("the pan drew %d frames in 60 s: not a pan to judge", pan.Frames)
 	}
 	if len(pan.Darkness) != 1 || pan.Darkness[0] != 1024 || pan.Notice {
 		t.Fatalf("quality changed in the middle of a pan of %d frames: darkness mask sides %v, notice %v", pan.Frames, pan.Darkness, pan.Notice)
