@@ -495,7 +495,9 @@ func TestPlayerClientDragMovesTheTokenElsewhere(t *testing.T) {
 	for i := 1; i <= 3; i++ {
 		a.mouse(input.DispatchMouseEventTypeMouseMoved, ax+float64(i)*20, ay, 1)
 	}
-	a.waitFor("the drag to reach the server", fmt.Sprintf(`window.companionDebug.state().tokens.some(t => t.id === %q && t.drawnX > %g)`, tokID, targetX+20), 10*time.Second)
+	// Page B drawing the drag means the server has it (page A drawing it
+	// did not: under load the veto could overtake the drag's start).
+	b.waitFor("the drag to reach the server", fmt.Sprintf(`window.companionDebug.state().tokens.some(t => t.id === %q && t.drawnX > %g)`, tokID, targetX+20), 10*time.Second)
 	var veto struct{ Blocked bool }
 	if code := httpJSON(t, http.MethodPost, srv.HostURL+"/host/api/drags/"+tokID+"/block", "", &veto); code != 200 || !veto.Blocked {
 		t.Fatalf("host veto: %d %+v", code, veto)

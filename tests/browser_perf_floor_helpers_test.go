@@ -148,6 +148,18 @@ func serveFloorFile(ctx context.Context, e *cdpfetch.EventRequestPaused, files m
 // drawn unless wait is false.
 func openBenchPage(t *testing.T, b *benchBrowser, srv *Server, kind pageKind, name string, wait bool, scripts ...string) *browserPage {
 	t.Helper()
+	p := prepareBenchPage(t, b, kind, name, scripts...)
+	navigateBenchPage(p, srv, kind)
+	if wait {
+		waitPlayerReady(t, p)
+	}
+	return p
+}
+
+// prepareBenchPage is openBenchPage's tab before it navigates (a profile
+// may start there).
+func prepareBenchPage(t *testing.T, b *benchBrowser, kind pageKind, name string, scripts ...string) *browserPage {
+	t.Helper()
 	p := newBenchPage(t, b, fmt.Sprintf("%s (%s)", name, kind), kind)
 	if kind == playerPage {
 		p.addInitScript(rememberedPlayer(name))
@@ -155,15 +167,15 @@ func openBenchPage(t *testing.T, b *benchBrowser, srv *Server, kind pageKind, na
 	for _, s := range scripts {
 		p.addInitScript(s)
 	}
+	return p
+}
+
+func navigateBenchPage(p *browserPage, srv *Server, kind pageKind) {
 	if kind == floorPage {
 		p.navigate(srv.URL + floorPath + "floor.html")
 	} else {
 		p.navigate(srv.URL + "/client/")
 	}
-	if wait {
-		waitPlayerReady(t, p)
-	}
-	return p
 }
 
 // closePage closes a tab now (not at the end of the test), so that no
@@ -359,4 +371,45 @@ func (r floorRow) String() string {
 	}
 	return fmt.Sprintf("| %-52s | %8.1f %s (%s) | %8.1f %s (%s) | %5.2fx | %-7s | %-6s |",
 		r.measure, r.player, r.unit, r.pSpread, r.floor, r.unit, r.fSpr, ratio, target, verdict)
+}
+
+// longestTasks logs the longest complete events of a trace (top-level
+// tasks and the timeline's own events), with the process and thread they
+// ran on: what held a page or the GPU process for long.
+func longestTasks(t *testing.T, title string, events []traceEvent, top int) {
+	t.Helper()
+	procs, threads := map[int]string{}, map[[2]int]string{}
+	for _, e := range events {
+		if e.Ph != "M" {
+			continue
+		}
+		name, _ := e.Args["name"].(string)
+		switch e.Name {
+		case "process_name":
+			procs[e.Pid] = name
+		case "thread_name":
+			threads[[2]int{e.Pid, e.Tid}] = name
+		}
+	}
+	var long []traceEvent
+	for _, e := range events {
+		if e.Ph == "X" && e.Dur >= 20000 {
+			long = append(long, e)
+		}
+	}
+	sort.Slice(long, func(i, j int) bool { return long[i].Dur > long[j].Dur })
+	var lines []string
+	for i := 0; i < len(long) && i < top; i++ {
+		e := long[i]
+		detail := ""
+		if d, ok := e.Args["data"].(map[string]any); ok {
+			for _, k := range []string{"functionName", "url", "type", "name"} {
+				if v, ok := d[k].(string); ok && v != "" {
+					detail += " " + k + "=" + v
+				}
+			}
+		}
+		lines = append(lines, fmt.Sprintf("  %8.1f ms wall %8.1f ms cpu  %s / %s  %s (%s)%s", e.Dur/1000, e.Tdur/1000, procs[e.Pid], threads[[2]int{e.Pid, e.Tid}], e.Name, e.Cat, detail))
+	}
+	t.Logf("%s: the longest of %d events (>= 20 ms)\n%s", title, len(long), strings.Join(lines, "\n"))
 }

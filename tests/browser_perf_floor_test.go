@@ -14,13 +14,20 @@ package tests
 // COMPANION_FLOOR_ROUNDS (default 3) sets the rounds; COMPANION_FLOOR_FLAGS
 // picks the browser flag sets ("default", "unlimited" for
 // --disable-frame-rate-limit; both when unset); COMPANION_FLOOR_PROFILE=1
-// adds a JavaScript CPU profile of page B during the drags (the profile
-// costs time of its own: not for the figures).
+// adds a JavaScript CPU profile of pages A and B during the drags after
+// the first, with the browser's longest tasks then, and
+// COMPANION_FLOOR_PROFILE=first one of pages A and B during the first
+// drag after load with the browser's longest tasks in that drag, and
+// COMPANION_FLOOR_PROFILE=start the same of each start-up (the
+// profile costs time of its own: not for the figures).
+// COMPANION_FLOOR_PARTS picks the measures ("start", "pan", "drag"; all
+// when unset), for a run that checks one change.
 
 import (
 	"fmt"
 	"math"
 	"os"
+	"sort"
 	"strconv"
 	"strings"
 	"testing"
@@ -114,9 +121,16 @@ func TestFloorBenchmark(t *testing.T) {
 			b := startBenchBrowser(t, fs.flags...)
 			b.noShots = fs.name != "default"
 			var rows []floorRow
-			rows = append(rows, floorStart(t, b, rounds)...)
-			rows = append(rows, floorPan(t, b, rounds)...)
-			rows = append(rows, floorDrag(t, b, rounds)...)
+			parts := os.Getenv("COMPANION_FLOOR_PARTS")
+			if parts == "" || strings.Contains(parts, "start") {
+				rows = append(rows, floorStart(t, b, rounds)...)
+			}
+			if parts == "" || strings.Contains(parts, "pan") {
+				rows = append(rows, floorPan(t, b, rounds)...)
+			}
+			if parts == "" || strings.Contains(parts, "drag") {
+				rows = append(rows, floorDrag(t, b, rounds)...)
+			}
 			var lines []string
 			for _, r := range rows {
 				lines = append(lines, r.String())
@@ -137,6 +151,19 @@ func kindsOf(r int) []pageKind {
 	return []pageKind{floorPage, playerPage}
 }
 
+// startTimeline is a script that lists when the page's requests started
+// and ended and its performance marks (ms since navigation): where a
+// start-up's time went.
+const startTimeline = `(() => {
+	const out = [];
+	for (const e of performance.getEntriesByType("resource")) {
+		const name = e.name.replace(location.origin, "").split("?")[0];
+		out.push(name.slice(-24) + " " + Math.round(e.startTime) + "-" + Math.round(e.responseEnd));
+	}
+	for (const e of performance.getEntriesByType("mark")) out.push(e.name.replace("companion:", "") + " " + Math.round(e.startTime));
+	return out.join(", ");
+})()`
+
 // floorStart: navigation to the map drawn with 50 tokens, a first visit
 // each time (a fresh browser context: nothing cached).
 func floorStart(t *testing.T, b *benchBrowser, rounds int) []floorRow {
@@ -153,12 +180,27 @@ func floorStart(t *testing.T, b *benchBrowser, rounds int) []floorRow {
 	}
 	for r := range rounds {
 		for _, kind := range kindsOf(r) {
-			p := openBenchPage(t, b, srv, kind, "Start", false, mapDrawnProbe(50))
+			// COMPANION_FLOOR_PROFILE=start: where the page's main thread
+			// and the browser went until the map was drawn.
+			profiling := os.Getenv("COMPANION_FLOOR_PROFILE") == "start"
+			p := prepareBenchPage(t, b, kind, "Start", mapDrawnProbe(50))
+			var tr *browserTrace
+			if profiling {
+				startProfile(p)
+				tr = startTrace(p, "toplevel", "disabled-by-default-devtools.timeline", "gpu", "v8")
+			}
+			navigateBenchPage(p, srv, kind)
 			p.waitFor("the map drawn with 50 tokens", `window.__mapDrawnAt !== undefined`, 90*time.Second)
+			if profiling {
+				profileSummary(t, fmt.Sprintf("round %d %s, the page until the map was drawn", r+1, kind), stopProfile(p), 30)
+				longestTasks(t, fmt.Sprintf("round %d %s, until the map was drawn", r+1, kind), tr.stop(), 30)
+			}
 			var at float64
 			p.evalInto(`window.__mapDrawnAt`, &at)
 			got[kind].addRound([]float64{at}, at)
-			t.Logf("round %d %s: map drawn %.0f ms after navigation", r+1, kind, at)
+			var timeline string
+			p.evalInto(startTimeline, &timeline)
+			t.Logf("round %d %s: map drawn %.0f ms after navigation; %s", r+1, kind, at, timeline)
 			closePage(p)
 		}
 	}
@@ -195,8 +237,10 @@ func floorPan(t *testing.T, b *benchBrowser, rounds int) []floorRow {
 			frames[kind].addRound(intervals, percentile(sortedCopy(intervals), 95))
 			gpu[kind].addRound(nil, used.GPU/n)
 			gpuTraced[kind].addRound(nil, traced/n)
-			t.Logf("round %d %s: %d frames drawn while panning, interval p50 %.1f p95 %.1f ms; GPU process CPU a frame: %.1f ms (/proc, all threads), %.1f ms (trace, top-level tasks)%s",
-				r+1, kind, drawn, percentile(sortedCopy(intervals), 50), percentile(sortedCopy(intervals), 95), used.GPU/n, traced/n, qualityNote(kind, p))
+			longest := sortedCopy(intervals)
+			longest = longest[max(0, len(longest)-5):]
+			t.Logf("round %d %s: %d frames drawn while panning, interval p50 %.1f p95 %.1f ms (the longest %.0f); GPU process CPU a frame: %.1f ms (/proc, all threads), %.1f ms (trace, top-level tasks)%s",
+				r+1, kind, drawn, percentile(sortedCopy(intervals), 50), percentile(sortedCopy(intervals), 95), longest, used.GPU/n, traced/n, qualityNote(kind, p))
 			if !b.noShots {
 				saveScreenshot(t, p, fmt.Sprintf("pan-%d-%s", r+1, kind))
 			}
@@ -230,7 +274,21 @@ func floorDrag(t *testing.T, b *benchBrowser, rounds int) []floorRow {
 			id, x, y := uncoveredToken(t, a, 5, demoBrannocID, demoIlsaID, demoQuillID)
 			bp.eval(tokenLog(id))
 			bp.idle()
+			// COMPANION_FLOOR_PROFILE=first: where pages A and B and the
+			// browser's other processes go during the first drag.
+			profiling := os.Getenv("COMPANION_FLOOR_PROFILE")
+			var tr *browserTrace
+			if profiling == "first" {
+				startProfile(a)
+				startProfile(bp)
+				tr = startTrace(bp, "toplevel", "disabled-by-default-devtools.timeline", "gpu", "v8")
+			}
 			lat, missed := dragLatencies(t, a, bp, id, x, y, x+5*demoGrid)
+			if profiling == "first" {
+				profileSummary(t, fmt.Sprintf("round %d %s, page A during the first drag", r+1, kind), stopProfile(a), 25)
+				profileSummary(t, fmt.Sprintf("round %d %s, page B during the first drag", r+1, kind), stopProfile(bp), 25)
+				longestTasks(t, fmt.Sprintf("round %d %s, the first drag", r+1, kind), tr.stop(), 25)
+			}
 			first[kind].addRound(lat, percentile(sortedCopy(lat), 99))
 			t.Logf("round %d %s: first drag after load: p50 %.0f, p99 %.0f, max %.0f ms (%d moves, %d never reached)",
 				r+1, kind, percentile(sortedCopy(lat), 50), percentile(sortedCopy(lat), 99), percentile(sortedCopy(lat), 100), len(lat), missed)
@@ -238,9 +296,10 @@ func floorDrag(t *testing.T, b *benchBrowser, rounds int) []floorRow {
 			// COMPANION_FLOOR_PROFILE=1: where page B's main thread goes
 			// during the drags below (JavaScript CPU profile; build the
 			// client readable first, browser_perf_profile_test.go).
-			profiling := os.Getenv("COMPANION_FLOOR_PROFILE") != ""
-			if profiling {
+			if profiling == "1" {
+				startProfile(a)
 				startProfile(bp)
+				tr = startTrace(bp, "toplevel", "disabled-by-default-devtools.timeline", "gpu", "v8")
 			}
 			cpu0 := readBrowserCPUOf(b.dataDir)
 			f0 := bp.state().Frames
@@ -251,14 +310,17 @@ func floorDrag(t *testing.T, b *benchBrowser, rounds int) []floorRow {
 				}
 				lat, missed := dragLatencies(t, a, bp, id, from, y, to)
 				all = append(all, lat...)
+				t.Logf("round %d %s: drag %d: the slowest moves %s", r+1, kind, i+2, slowest(lat, 4))
 				if missed > 0 {
 					t.Logf("round %d %s: drag %d: %d moves never reached in B", r+1, kind, i+2, missed)
 				}
 			}
 			used := readBrowserCPUOf(b.dataDir).sub(cpu0)
 			drawn := bp.state().Frames - f0
-			if profiling {
+			if profiling == "1" {
+				profileSummary(t, fmt.Sprintf("round %d %s, page A during drags 2-4", r+1, kind), stopProfile(a), 25)
 				profileSummary(t, fmt.Sprintf("round %d %s, page B during drags 2-4", r+1, kind), stopProfile(bp), 25)
+				longestTasks(t, fmt.Sprintf("round %d %s, drags 2-4", r+1, kind), tr.stop(), 25)
 			}
 			warm[kind].addRound(all, percentile(sortedCopy(all), 50))
 			cpu[kind].addRound(nil, used.GPU/float64(max(1, drawn)))
@@ -330,4 +392,20 @@ func dragLatencies(t *testing.T, a, b *browserPage, id string, from, y, to float
 		}
 	}
 	return lat, missed
+}
+
+// slowest lists the n longest latencies with their move's index in the
+// drag (#0 the first move): whether a drag's slow moves come at its
+// start, its end or anywhere.
+func slowest(lat []float64, n int) string {
+	idx := make([]int, len(lat))
+	for i := range idx {
+		idx[i] = i
+	}
+	sort.Slice(idx, func(a, b int) bool { return lat[idx[a]] > lat[idx[b]] })
+	var out []string
+	for _, i := range idx[:min(n, len(idx))] {
+		out = append(out, fmt.Sprintf("#%d %.0f ms", i, lat[i]))
+	}
+	return strings.Join(out, ", ")
 }

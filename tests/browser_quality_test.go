@@ -300,3 +300,61 @@ func TestPlayerClientLowersCanvasResolutionNotText(t *testing.T) {
 		t.Errorf("after Restore full quality the canvas is %+v, want two device pixels per CSS pixel", back)
 	}
 }
+
+// TestPlayerClientKeepsQualityDuringAPan: slow frames while the map pans
+// do not change quality in the middle of the pan (a new darkness size
+// draws the whole map again, and the pan's saved frame with it: the
+// longest frames a pan had); the change comes once the view rests.
+func TestPlayerClientKeepsQualityDuringAPan(t *testing.T) {
+	srv := StartServer(t, ServerOptions{})
+	p := openPlayerWith(t, srv, "Slow pan", slowFrames)
+	if q := p.quality(); q.Lowered || q.Darkness != 1024 {
+		t.Fatalf("a first visit starts lowered: %+v", q)
+	}
+	p.eval(`window.__slow = true`)
+	// A pan with the middle button, a pointer move in every animation frame
+	// until it has drawn 40 frames, each at least 90 ms long: more than one
+	// measuring window (24 frames drawn back to back).
+	var pan struct {
+		Darkness []int // the darkness mask's side drawn in each frame of the pan
+		Notice   bool
+		Frames   int
+	}
+	p.evalInto(`new Promise((done) => {
+		const c = document.querySelector("#map canvas"), r = c.getBoundingClientRect();
+		const x0 = r.left + r.width / 2, y0 = r.top + r.height / 2;
+		const send = (type, x, y, buttons) => c.dispatchEvent(new PointerEvent(type, {
+			clientX: x, clientY: y, button: type === "pointermove" ? -1 : 1, buttons, pointerId: 7, pointerType: "mouse", isPrimary: true, bubbles: true,
+		}));
+		const f0 = window.companionDebug.state().frames, t0 = performance.now();
+		const sides = new Set();
+		let notice = false, i = 0;
+		send("pointerdown", x0, y0, 4);
+		const step = () => {
+			i++;
+			const dx = 3 * (i % 40);
+			send("pointermove", x0 + dx, y0 + dx / 2, 4);
+			const q = window.companionDebug.state().quality;
+			sides.add(q.darkness);
+			notice = notice || q.notice;
+			if (window.companionDebug.state().frames - f0 < 40 && performance.now() - t0 < 60000) return requestAnimationFrame(step);
+			send("pointerup", x0 + dx, y0 + dx / 2, 0);
+			done({Darkness: [...sides], Notice: notice, Frames: window.companionDebug.state().frames - f0});
+		};
+		requestAnimationFrame(step);
+	})`, &pan)
+	if pan.Frames < 40 {
+		t.Fatalf("the pan drew %d frames in 60 s: not a pan to judge", pan.Frames)
+	}
+	if len(pan.Darkness) != 1 || pan.Darkness[0] != 1024 || pan.Notice {
+		t.Fatalf("quality changed in the middle of a pan of %d frames: darkness mask sides %v, notice %v", pan.Frames, pan.Darkness, pan.Notice)
+	}
+	// Once the view rests, the slow frames' verdict applies.
+	deadline := time.Now().Add(60 * time.Second)
+	for q := p.quality(); q.Darkness > 512 || !q.Notice; q = p.quality() {
+		if time.Now().After(deadline) {
+			t.Fatalf("a slow pan of %d frames never lowered quality once the view rested: %+v", pan.Frames, q)
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+}

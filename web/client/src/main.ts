@@ -3,7 +3,7 @@
 // server root, clientUpdated first; GET /api again after `reload` or a
 // reconnect, so the page always shows the current state.
 import { Assets } from "pixi.js";
-import { fetchSnapshot } from "./net/api";
+import { earlySnapshot, fetchSnapshot } from "./net/api";
 import { EventRouter } from "./net/events";
 import { Socket, socketURL } from "./net/socket";
 import { Store } from "./state/store";
@@ -16,6 +16,8 @@ import { SeatUI } from "./ui/seat";
 import { QualityNotice } from "./ui/quality";
 import { mayDrag, mayUseDoors, seesThrough } from "./permissions";
 import type { Snapshot, Token } from "./types";
+
+performance.mark("companion:bundle-ran"); // what index.html's script started came before this
 
 // Images decode on the page, not in Pixi's worker: starting that worker
 // (a blob: script, compiled afresh) held the first background and token
@@ -157,7 +159,7 @@ async function start(): Promise<void> {
   // the map's image, start downloading before anything is built, while the
   // page builds its table and WebGL starts up (a first visit fetches them
   // once the join form is answered).
-  const early = fromURL || saved ? fetchSnapshot() : null;
+  const early = fromURL || saved ? earlySnapshot() : null;
   early?.then((snap) => preloadBackground(snap.map), () => {}); // an error is reported by resync below
   if (fromURL) profile = { name: saved?.name ?? "Display", color: saved?.color ?? "#888888", display: true };
   else profile = saved ?? (await askProfile(app, false));

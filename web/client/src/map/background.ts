@@ -7,6 +7,7 @@
 import { Container, Graphics, ImageSource, Sprite, Texture, VideoSource } from "pixi.js";
 import type { MapData } from "../types";
 import { capTexture } from "./textures";
+import { takeEarlyImage } from "../net/early";
 
 /** Whether a background texture at `scale` covers the whole map. */
 function covers(tex: Texture, scale: number, map: MapData): boolean {
@@ -73,11 +74,12 @@ async function decodeImage(blob: Blob): Promise<ImageBitmap | HTMLImageElement> 
 function loadBackgroundTexture(url: string): Promise<Texture> {
   let p = backgrounds.get(url);
   if (!p) {
-    p = fetch(url)
-      .then((res) => {
-        if (!res.ok) throw new Error(`${res.status} ${res.statusText}`);
-        return res.blob();
-      })
+    // index.html's script may have started this download already.
+    const blob = takeEarlyImage(url) ?? fetch(url).then((res) => {
+      if (!res.ok) throw new Error(`${res.status} ${res.statusText}`);
+      return res.blob();
+    });
+    p = blob
       .then((blob) => decodeImage(blob))
       .then((image) => new Texture({ source: new ImageSource({ resource: image }) }));
     p.catch(() => backgrounds.delete(url)); // a later load tries again
@@ -155,9 +157,10 @@ export class BackgroundLayer extends Container {
       // The plain floor under an opaque image that covers the map is never
       // seen, yet it cost a full-screen pass every frame on a CPU renderer.
       // Finding out reads the image's pixels back (a wait on the GPU), so it
-      // is done after the first frame with the image, not before it.
+      // is done after the first frame with the image, in a task of its own:
+      // in the frame's callback it held that frame off the screen.
       if (covers(tex, scale, map) && !map.video) {
-        this.hooks.afterFrame().then(() => {
+        this.hooks.afterFrame().then(nextTask).then(() => {
           if (this.key === key && isOpaque(tex)) {
             base.visible = false;
             this.hooks.requestRender();

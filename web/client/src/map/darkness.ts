@@ -90,6 +90,8 @@ interface Mask {
   k: number;
   /** Map pixels to texture coordinates. */
   uvScale: Float32Array;
+  /** The tints the tint texture holds (null: none baked yet). */
+  tints: VisionAreas["tints"] | null;
 }
 
 function makeMask(mw: number, mh: number, side: number): Mask {
@@ -97,7 +99,7 @@ function makeMask(mw: number, mh: number, side: number): Mask {
   const tw = Math.max(1, Math.ceil(mw * k)), th = Math.max(1, Math.ceil(mh * k));
   const texture = RenderTexture.create({ width: tw, height: th, resolution: 1 });
   const tint = RenderTexture.create({ width: tw, height: th, resolution: 1 });
-  return { texture, tint, k, uvScale: new Float32Array([k / tw, k / th]) };
+  return { texture, tint, k, uvScale: new Float32Array([k / tw, k / th]), tints: null };
 }
 
 export class VisionLayer extends Container {
@@ -169,11 +171,17 @@ export class VisionLayer extends Container {
       this.polysKey = null;
       this.makeLayers(mw, mh, dark, blindAlpha, side);
     }
-    if (this.polysKey && sameDarkness(this.polysKey, a) && this.tintsKey && sameTints(this.tintsKey, a.tints)) return;
+    // The tints are kept (and baked) apart: a drag of a token that carries
+    // no light changes the mask, not the tints, and a bake then skips the
+    // tint texture's pass (bake() compares what each texture holds).
+    const tintsChanged = !this.tintsKey || !sameTints(this.tintsKey, a.tints);
+    if (this.polysKey && sameDarkness(this.polysKey, a) && !tintsChanged) return;
     this.polysKey = a;
-    this.tintsKey = a.tints;
-    this.tintFill.clear();
-    for (const t of a.tints) this.tintFill.poly(t.poly, true).fill({ color: t.color, alpha: Math.min(0.35, t.alpha * 0.35) });
+    if (tintsChanged) {
+      this.tintsKey = a.tints;
+      this.tintFill.clear();
+      for (const t of a.tints) this.tintFill.poly(t.poly, true).fill({ color: t.color, alpha: Math.min(0.35, t.alpha * 0.35) });
+    }
     const fill = (g: Graphics, polys: number[][], color: number) => {
       g.clear();
       for (const p of polys) if (p.length >= 6) g.poly(p, true);
@@ -270,8 +278,11 @@ export class VisionLayer extends Container {
     this.due = null;
     this.maskScene.scale.set(m.k);
     renderer.render({ container: this.maskScene, target: m.texture, clear: true, clearColor: [0, 0, 0, 0] });
-    this.tintScene.scale.set(m.k);
-    renderer.render({ container: this.tintScene, target: m.tint, clear: true, clearColor: [0, 0, 0, 0] });
+    if (m.tints !== this.tintsKey) {
+      m.tints = this.tintsKey;
+      this.tintScene.scale.set(m.k);
+      renderer.render({ container: this.tintScene, target: m.tint, clear: true, clearColor: [0, 0, 0, 0] });
+    }
     if (m !== this.shown) this.show(m);
   }
 

@@ -5,8 +5,9 @@
 // too), with the path. Escape, a lost pointer, window blur or a second
 // finger (which then pans and zooms instead) send `cancel` and put the
 // token back. A `block` from the server sends it back with a short glide.
-// Remote: other clients' drags glide to each new position; `end` commits.
-import { Point, Text, type FederatedPointerEvent } from "pixi.js";
+// Remote: other clients' drags are drawn at each position sent; `end` glides
+// to the committed cell.
+import { Container, Point, Text, type FederatedPointerEvent } from "pixi.js";
 import type { Movement, Token } from "../types";
 import { gridOf, hexCorners, pixelsPerUnit, snap } from "./grid";
 import type { MapRenderer } from "./renderer";
@@ -14,7 +15,6 @@ import type { TokenView } from "./tokens";
 
 const controlInterval = 1000 / 30;
 const startThreshold = 4; // screen pixels before a press becomes a drag
-const remoteGlide = 1000 / 60; // ms: one frame of a 60 Hz display
 
 interface LocalDrag {
   view: TokenView;
@@ -48,7 +48,12 @@ export class DragController {
     this.distance.anchor.set(0.5, 1.3);
     this.distance.visible = false;
     this.distance.eventMode = "none";
-    r.viewport.addChild(this.distance);
+    // Above the whole map, in a render group of its own: a text changed on
+    // every move in the map's group rebuilt the map's draw instructions.
+    const above = new Container({ isRenderGroup: true });
+    above.eventMode = "none";
+    above.addChild(this.distance);
+    r.viewport.addChild(above);
     const stage = r.app.stage;
     stage.eventMode = "static";
     stage.on("globalpointermove", (e) => this.onMove(e));
@@ -326,14 +331,14 @@ export class DragController {
         if (!this.isDragging(m.id)) v.moveTo(v.token.x, v.token.y, quick ? 0 : 150);
         break;
       default:
-        // start/control from another client: a glide of one display frame
-        // from where the token is drawn. The steps between 30 controls a
-        // second look continuous, yet the token is drawn exactly where the
-        // other player's pointer was by the next frame but one (the next
-        // frame on a slow page): a longer glide put it a glide behind the
-        // pointer all along the drag.
+        // start/control from another client: drawn where it was sent, in
+        // the next frame. A glide of one display frame toward it (60 Hz
+        // steps between 30 controls a second) drew the token where the
+        // other pointer was only one frame later, and on a slow page, whose
+        // next frame comes long after the glide's time, a whole slow frame
+        // later: twice the floor's latency (tests/browser_perf_floor_test.go).
         // Our own drag's echoes (during it, or late after its end) are skipped.
-        if (!this.isDragging(m.id) && !this.pendingOrigin.has(m.id)) v.moveTo(m.x, m.y, quick ? 0 : remoteGlide);
+        if (!this.isDragging(m.id) && !this.pendingOrigin.has(m.id)) v.jumpTo(m.x, m.y);
     }
     this.r.requestRender();
   }

@@ -7,7 +7,7 @@
 // Rendering is on demand: a frame is drawn only when something changed
 // (an event, a viewport move, an animation), which keeps phones cool and
 // leaves the CPU to the rest of the page.
-import { Application, Container, Graphics, RenderTexture, Sprite, Texture, Ticker } from "pixi.js";
+import { Application, Container, Graphics, Ticker } from "pixi.js";
 import { Viewport } from "pixi-viewport";
 import type { Change, Store } from "../state/store";
 import type { MapData, Movement, Token } from "../types";
@@ -26,8 +26,12 @@ import { QualityGovernor, qualityKey, readStoredQuality } from "./quality";
 import { setTextureLimit, textureLimit } from "./textures";
 import { BackgroundLayer, nextTask } from "./background";
 import { ScreenCache } from "./screencache";
+import { warmUpShaders } from "./warmup";
 
 export { nextTask, preloadBackground } from "./background";
+
+/** A pan has ended when the view has not moved for this long (ms). */
+const panRestMs = 300;
 
 export interface RendererOptions {
   /**
@@ -88,6 +92,8 @@ export class MapRenderer {
   /** The map's quality on this device (quality.ts). */
   quality!: QualityGovernor;
   private dirty = true;
+  private lastPanFrame = -Infinity; // when the view last moved alone (performance.now() ms)
+  private qualityDue = false; // a quality change waits for the view to rest
   private idlers: (() => void)[] = [];
   private background = new BackgroundLayer({
     requestRender: () => this.requestRender(),
@@ -105,6 +111,8 @@ export class MapRenderer {
   private markers = new Container();
   private tokenLayer = new Container();
   readonly overlay = new Graphics(); // drag path and target cell
+  /** The overlay's own render group: changed in the map's, it rebuilt every token's draw instructions each move. */
+  private overlayGroup = new Container({ isRenderGroup: true });
   private vision = new VisionLayer();
   private fog = new FogLayer();
   private doors = new DoorLayer();
@@ -142,7 +150,9 @@ export class MapRenderer {
       resolution: this.quality.resolution,
       autoDensity: true,
       preference: "webgl",
-      preserveDrawingBuffer: true, // screenshots and pixel reads in tests see the last frame
+      // Not preserved: a preserved buffer is copied for the compositor every
+      // frame, a full-screen pass on a CPU renderer; screenshots still work.
+      preserveDrawingBuffer: false,
     });
     this.app.ticker.stop();
     const gl = (this.app.renderer as unknown as { gl?: WebGLRenderingContext }).gl;
@@ -177,14 +187,15 @@ export class MapRenderer {
     this.app.stage.addChild(this.viewport);
     this.screen = new ScreenCache(this.app.stage, this.viewport);
     this.viewport.addChild(this.background, this.floorTiles, this.grid, this.mapTiles, this.drawings, this.effects, this.measures,
-      this.objectTiles, this.markers, this.tokenLayer, this.overlay, this.vision, this.fog, this.doors, this.focus, this.gmLayer);
+      this.objectTiles, this.markers, this.tokenLayer, this.overlayGroup, this.vision, this.fog, this.doors, this.focus, this.gmLayer);
+    this.overlayGroup.addChild(this.overlay);
     this.tokenLayer.sortableChildren = true;
     this.viewport.addChild(this.gridMask);
     // Under the interactive viewport, any drawn shape would catch the
     // pointer (Pixi hit-tests geometry inside an interactive parent) and
     // hide the tokens and doors below it: only those two take events.
     for (const layer of [this.background, this.floorTiles, this.grid, this.mapTiles, this.drawings, this.effects, this.measures,
-      this.objectTiles, this.markers, this.overlay, this.vision, this.fog, this.focus, this.gmLayer]) layer.eventMode = "none";
+      this.objectTiles, this.markers, this.overlayGroup, this.vision, this.fog, this.focus, this.gmLayer]) layer.eventMode = "none";
     this.viewport.on("moved", () => this.viewportMoved());
     this.viewport.on("zoomed", () => this.viewportMoved());
     this.drag = new DragController(this);
@@ -201,7 +212,8 @@ export class MapRenderer {
     // Let what the network brought meanwhile (the map's data, starting its
     // image's download) run before the warm-up's wait on WebGL.
     await nextTask();
-    this.warmUp();
+    installLabelFont(); // the label glyph atlas, and every shader (warmup.ts), before the first frame needs them
+    warmUpShaders(this.app.renderer, this.vision.warmUpMesh());
     this.store.subscribe((c) => this.onChange(c));
     this.onChange({ kind: "map" });
     this.ticker.autoStart = false;
@@ -216,7 +228,7 @@ export class MapRenderer {
         Ticker.system.update(now);
         return this.tick();
       },
-      pending: () => this.dirty || this.viewport.dirty || this.idlers.length > 0 || this.vision.settling || (!!this.background.video && !this.background.video.paused),
+      pending: () => this.dirty || this.viewport.dirty || this.idlers.length > 0 || this.qualityDue || this.vision.settling || (!!this.background.video && !this.background.video.paused),
       interval: (ms, now) => this.measured(ms, now),
     });
     // Input on the map may start a pan, a zoom or a drag: frames at once.
@@ -224,31 +236,6 @@ export class MapRenderer {
       this.app.canvas.addEventListener(kind, () => this.loop.wake(), { passive: true });
     }
     this.loop.start();
-  }
-
-  /**
-   * Work the first frame would otherwise wait for, done while the map's
-   * data and image download: the label glyph atlas, and one tiny render
-   * with every kind of shader the map uses (sprites, shapes, the
-   * darkness), so that WebGL compiles them now. On a CPU renderer a
-   * first compile blocked the first frame for a second or more.
-   */
-  private warmUp(): void {
-    installLabelFont();
-    const target = RenderTexture.create({ width: 4, height: 4 });
-    const scene = new Container();
-    // Small shapes are batched with sprites; large ones (the darkness
-    // mask's polygons, the grid) are drawn by a shader of their own.
-    const large = new Graphics().rect(0, 0, 2, 2).fill(0xffffff);
-    large.context.batchMode = "no-batch";
-    scene.addChild(new Sprite(Texture.WHITE), new Graphics().rect(0, 0, 2, 2).fill(0xffffff), large, this.vision.warmUpMesh());
-    try {
-      this.app.renderer.render({ container: scene, target, clear: true });
-    } catch {
-      /* only a head start: the real frames draw the same */
-    }
-    scene.destroy({ children: true });
-    target.destroy(true);
   }
 
   /** Sizes the canvas to its element now (the page around it changed). */
@@ -300,7 +287,11 @@ export class MapRenderer {
 
   private measured(ms: number, now: number): void {
     const before = JSON.stringify(this.quality.stored());
-    if (this.quality.recordFrame(ms, now)) this.applyQuality();
+    if (this.quality.recordFrame(ms, now)) {
+      // Not mid-pan: a new darkness size redraws the map and the pan's saved frame (its longest frames).
+      if (now - this.lastPanFrame < panRestMs) this.qualityDue = true;
+      else this.applyQuality();
+    }
     const after = JSON.stringify(this.quality.stored());
     if (after !== before && this.options.adaptQuality) storage()?.setItem(qualityKey, after);
   }
@@ -313,6 +304,7 @@ export class MapRenderer {
   }
 
   private applyQuality(): void {
+    this.qualityDue = false;
     const q = this.quality;
     if (this.vision.maxSide !== q.darknessSide) {
       this.vision.maxSide = q.darknessSide;
@@ -340,6 +332,7 @@ export class MapRenderer {
     else for (const v of moved) this.judgeVisible(v);
     const viewMoved = this.viewport.dirty;
     this.viewport.dirty = false;
+    if (this.qualityDue && !viewMoved && now - this.lastPanFrame >= panRestMs) this.applyQuality();
     if (this.background.video && !this.background.video.paused) this.dirty = true;
     if (this.vision.needsSettle(now)) this.dirty = true; // the darkness at full size again
     const changed = this.dirty || moving;
@@ -364,6 +357,7 @@ export class MapRenderer {
 
   /** A frame in which only the view moved: replayed from the last one when it can be (screencache.ts). */
   private panFrame(): void {
+    this.lastPanFrame = performance.now();
     const r = this.app.renderer;
     const view = { x: this.viewport.x, y: this.viewport.y, scale: this.viewport.scale.x };
     if (this.screen.replay(r, view)) return;

@@ -63,6 +63,7 @@ export class TokenView extends Container {
   token: Token;
   /** Where the token is drawn, and where it glides to. */
   private glide: Glide;
+  private jumped = false; // moved by a jump since the last step()
   private art = new Container();
   private disc = new Sprite();
   private ring = new Sprite();
@@ -213,19 +214,28 @@ export class TokenView extends Container {
 
   /** Jumps to (x, y) (tokenUpdated, snapshots, my own drag). */
   jumpTo(x: number, y: number): void {
+    if (x !== this.glide.x || y !== this.glide.y) this.jumped = true;
     this.glide.jumpTo(x, y);
     this.position.set(x, y);
   }
 
-  /** Glides to (x, y), arriving `ms` from now (others' drags, block snap-back); 0 jumps. */
+  /** Glides to (x, y), arriving `ms` from now (block snap-back, a drag's end); 0 jumps. */
   moveTo(x: number, y: number, ms: number): void {
+    if (!(ms > 0)) {
+      this.jumpTo(x, y);
+      return;
+    }
     this.glide.moveTo(x, y, ms, performance.now());
-    if (!(ms > 0)) this.position.set(x, y);
   }
 
-  /** Advances a glide to time `now` (performance.now() ms); true while still moving. */
+  /**
+   * Advances a glide to time `now` (performance.now() ms); true while still
+   * moving, and once after a jump (the renderer judges what moved).
+   */
   step(now: number): boolean {
-    if (!this.glide.step(now)) return false;
+    const jumped = this.jumped;
+    this.jumped = false;
+    if (!this.glide.step(now)) return jumped;
     this.position.set(this.glide.x, this.glide.y);
     return true;
   }
