@@ -10,7 +10,7 @@ import "strings"
 // others are shown unless hidden. When nothing is hidden m itself is
 // returned; it is never changed.
 func PlayerMap(m *Map) *Map {
-	if m == nil || !mapHasHidden(m) {
+	if m == nil || (!mapHasHidden(m) && !tokensHaveSecrets(m.Tokens)) {
 		return m
 	}
 	out := *m
@@ -181,11 +181,24 @@ func tokensHaveHidden(tokens []*Token) bool {
 	return false
 }
 
+// tokensHaveSecrets reports whether a visible token carries what players
+// may not see (TokenForPlayers strips it): a list or a map with none of
+// those and no hidden token goes to players as it is.
+func tokensHaveSecrets(tokens []*Token) bool {
+	for _, t := range tokens {
+		if !t.Hidden && TokenForPlayers(t) != t {
+			return true
+		}
+	}
+	return false
+}
+
+// visibleTokens is the tokens players see, each as TokenForPlayers shows it.
 func visibleTokens(tokens []*Token) []*Token {
 	out := make([]*Token, 0, len(tokens))
 	for _, t := range tokens {
 		if !t.Hidden {
-			out = append(out, t)
+			out = append(out, TokenForPlayers(t))
 		}
 	}
 	return out

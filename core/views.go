@@ -114,7 +114,7 @@ func ForPlayers(data any) any {
 	case *Map:
 		return PlayerMap(v)
 	case []*Token:
-		if tokensHaveHidden(v) {
+		if tokensHaveHidden(v) || tokensHaveSecrets(v) {
 			return visibleTokens(v)
 		}
 	}
