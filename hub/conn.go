@@ -44,10 +44,22 @@ type conn struct {
 	done        chan struct{}
 	closeCode   int
 	closeReason string
+	// readEnded is closed when the reader stops: the writer, having sent
+	// the close frame, waits for it (closeGrace at most) before closing the
+	// socket, so that what the client sent meanwhile is read, not left in
+	// the kernel's buffer; a socket closed with unread data resets the
+	// connection, and the client loses the frames still on their way and
+	// the close frame that says why.
+	readEnded chan struct{}
 }
 
+// closeGrace is how long the writer waits, after its close frame, for the
+// client's answer (or for the reader to drain what it still sends) before
+// closing the socket.
+const closeGrace = 5 * time.Second
+
 func newConn(h *Hub, ws *websocket.Conn, bc *batchConn) *conn {
-	return &conn{hub: h, ws: ws, bc: bc, queue: newSendQueue(h.opts.SendQueue), done: make(chan struct{})}
+	return &conn{hub: h, ws: ws, bc: bc, queue: newSendQueue(h.opts.SendQueue), done: make(chan struct{}), readEnded: make(chan struct{})}
 }
 
 // snapshot returns the client's registration.
@@ -131,7 +143,14 @@ func (c *conn) writeLoop() {
 	for range c.queue.ready {
 		signals := c.queue.takeSignals()
 		if signals&signalClose != 0 {
-			c.sendClose()
+			if c.sendClose() {
+				// A lingering close: the reader drains until the client
+				// answers the close frame or the grace ends.
+				select {
+				case <-c.readEnded:
+				case <-time.After(closeGrace):
+				}
+			}
 			return
 		}
 		if signals&signalFlush != 0 {
@@ -197,12 +216,13 @@ func (c *conn) writeBatch(msgs [][]byte) error {
 }
 
 // sendClose writes the close frame with the code close was given.
-func (c *conn) sendClose() {
+// sendClose writes the close frame; it reports whether one went out.
+func (c *conn) sendClose() bool {
 	if c.closeCode == websocket.CloseAbnormalClosure {
-		return // 1006 is never sent on the wire
+		return false // 1006 is never sent on the wire
 	}
 	msg := websocket.FormatCloseMessage(c.closeCode, c.closeReason)
-	_ = c.ws.WriteControl(websocket.CloseMessage, msg, time.Now().Add(c.hub.opts.WriteWait))
+	return c.ws.WriteControl(websocket.CloseMessage, msg, time.Now().Add(c.hub.opts.WriteWait)) == nil
 }
 
 // readLoop is the connection's only reader: it handles client events one
@@ -210,6 +230,7 @@ func (c *conn) sendClose() {
 func (c *conn) readLoop() {
 	h := c.hub
 	defer func() {
+		close(c.readEnded)
 		c.close(websocket.CloseNormalClosure, "")
 		c.limits.stop() // no held move acts for a client that is gone
 		if !c.host {
@@ -231,8 +252,10 @@ func (c *conn) readLoop() {
 		select {
 		case <-c.done:
 			// Closed (dropped as too slow, say) while its writer still
-			// delivers the close frame: what it sends now is not acted on.
-			return
+			// delivers the close frame: what it sends now is read and
+			// not acted on, until its answer to the close frame ends the
+			// read (or the writer's grace closes the socket).
+			continue
 		default:
 		}
 		alive()
