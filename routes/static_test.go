@@ -2,10 +2,12 @@ package routes
 
 import (
 	"bytes"
+	"compress/gzip"
 	"encoding/base64"
 	"fmt"
 	"html"
 	"image/png"
+	"io"
 	"io/fs"
 	"net"
 	"net/http"
@@ -17,6 +19,7 @@ import (
 
 	"github.com/vttapp/companion/internal/testkit"
 	"github.com/vttapp/companion/systems"
+	"github.com/vttapp/companion/web"
 )
 
 // rawGet sends path exactly as written (no client-side cleaning or
@@ -218,6 +221,7 @@ func TestWebPages(t *testing.T) {
 	if js := e.do(t, "GET", "/client/app.js", ""); js.status != 200 || !strings.Contains(js.header.Get("Content-Type"), "javascript") {
 		t.Fatalf("app.js: %d %q", js.status, js.header.Get("Content-Type"))
 	}
+	checkBuiltInClientBodies(t, e)
 	// Only the built client is served: its sources and packages are not embedded.
 	for _, p := range []string{"/client/src/main.ts", "/client/package.json", "/client/node_modules/pixi.js/package.json", "/client/dist/app.js"} {
 		if r := e.do(t, "GET", p, ""); r.status != http.StatusNotFound {
@@ -274,6 +278,40 @@ func TestDataFoldersServeMediaNeverDataFiles(t *testing.T) {
 		writeFile(t, filepath.Join(e.dataDir, "campaigns", "c1", filepath.FromSlash(name)), "media")
 		if r := e.do(t, "GET", "/campaigns/c1/"+name, ""); r.status != 200 || string(r.body) != "media" {
 			t.Errorf("/campaigns/c1/%s: %d", name, r.status)
+		}
+	}
+}
+
+// checkBuiltInClientBodies: the built-in client's files are served from a
+// cache (client_serve.go): the embedded bytes, gzipped for a browser that
+// takes it, with an ETag a revalidation answers 304 to.
+func checkBuiltInClientBodies(t *testing.T, e *testEnv) {
+	t.Helper()
+	want, err := fs.ReadFile(web.Client(), "app.js")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for round := range 2 { // the first request fills the cache, the second reads it
+		plain := e.do(t, "GET", "/client/app.js", "")
+		if plain.status != 200 || !bytes.Equal(plain.body, want) || plain.header.Get("Content-Encoding") != "" {
+			t.Fatalf("round %d: app.js: %d, %d bytes (want %d), encoding %q", round, plain.status, len(plain.body), len(want), plain.header.Get("Content-Encoding"))
+		}
+		if plain.header.Get("X-Content-Type-Options") != "nosniff" || plain.header.Get("Content-Security-Policy") == "" {
+			t.Fatalf("round %d: app.js lost its headers: %v", round, plain.header)
+		}
+		zipped := e.do(t, "GET", "/client/app.js", "", "Accept-Encoding", "gzip")
+		if zipped.header.Get("Content-Encoding") != "gzip" || len(zipped.body) >= len(want) {
+			t.Fatalf("round %d: gzip asked: encoding %q, %d bytes", round, zipped.header.Get("Content-Encoding"), len(zipped.body))
+		}
+		r, err := gzip.NewReader(bytes.NewReader(zipped.body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, err := io.ReadAll(r); err != nil || !bytes.Equal(got, want) {
+			t.Fatalf("round %d: the gzipped app.js is not the embedded one (%v)", round, err)
+		}
+		if again := e.do(t, "GET", "/client/app.js", "", "If-None-Match", plain.header.Get("ETag")); again.status != http.StatusNotModified {
+			t.Fatalf("round %d: revalidation: %d, want 304", round, again.status)
 		}
 	}
 }

@@ -3,6 +3,7 @@ package tests
 import (
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestPlayerClientAsksForTheSnapshotBeforeItsBundle: a returning player's
@@ -38,5 +39,64 @@ func TestPlayerClientAsksForTheSnapshotBeforeItsBundle(t *testing.T) {
 	p.evalInto(`window.companionDebug.state().map.backgroundLoaded && !window.companionEarly.api && Object.values(window.companionEarly.images).every((v) => v === null)`, &ok)
 	if !ok {
 		t.Errorf("the page did not take the early answers (window.companionEarly still holds them, or the map has no background)")
+	}
+}
+
+// firstFramesProbe is an init script that keeps, for the page's start-up,
+// the name of every WebGL program linked (PixiJS names each one in its
+// source, #define SHADER_NAME) and whether a frame was drawn that showed
+// the map without its background image.
+const firstFramesProbe = `(() => {
+	const probe = window.__firstFrames = {links: [], bare: 0};
+	for (const C of [window.WebGL2RenderingContext, window.WebGLRenderingContext]) {
+		if (!C) continue;
+		const link = C.prototype.linkProgram;
+		C.prototype.linkProgram = function (program) {
+			link.call(this, program);
+			const names = this.getAttachedShaders(program).map((s) => ((this.getShaderSource(s) || "").match(/SHADER_NAME\s+(\S+)/) || [])[1]);
+			probe.links.push(names.join(","));
+		};
+	}
+	let seen = 0;
+	const check = () => {
+		const d = window.companionDebug, s = d && d.state();
+		if (s && s.frames > seen) {
+			seen = s.frames;
+			if (s.map && !s.map.backgroundLoaded) probe.bare++;
+		}
+		requestAnimationFrame(check);
+	};
+	requestAnimationFrame(check);
+})()`
+
+// TestPlayerClientFirstMapFrame: the start-up's first map frame has what
+// it needs at hand. For a returning player, index.html's script has
+// downloaded and decoded the map's image, so the first frame that shows
+// the map draws its background too (it used to wait a frame, and on a CPU
+// renderer that frame's drawing held the next one back by up to 250 ms).
+// The darkness program is linked once: written in GLSL ES 3.00 on WebGL 2,
+// PixiJS does not link it a second time to place its attributes.
+func TestPlayerClientFirstMapFrame(t *testing.T) {
+	srv := StartServer(t, ServerOptions{})
+	p := openPlayerWith(t, srv, "First frame", firstFramesProbe)
+	p.waitFor("the darkness drawn", `window.__firstFrames.links.some((l) => l.includes("companion-darkness"))`, 20*time.Second)
+	var probe struct {
+		Links []string
+		Bare  int
+	}
+	p.evalInto(`window.__firstFrames`, &probe)
+	if probe.Bare != 0 {
+		t.Errorf("%d frames showed the map without its background image", probe.Bare)
+	}
+	var webGL2 bool
+	p.evalInto(`!!document.querySelector("canvas").getContext("webgl2")`, &webGL2)
+	darkness := 0
+	for _, l := range probe.Links {
+		if strings.Contains(l, "companion-darkness") {
+			darkness++
+		}
+	}
+	if want := map[bool]int{true: 1, false: 2}[webGL2]; darkness != want {
+		t.Errorf("the darkness program was linked %d times (WebGL 2: %v), want %d; every link: %q", darkness, webGL2, want, probe.Links)
 	}
 }

@@ -49,9 +49,14 @@ export function nextTask(): Promise<void> {
 }
 
 const backgrounds = new Map<string, Promise<Texture>>();
+// The loads that have finished, so that a map shown after its image is
+// ready draws it in the same frame, not one promise turn (often a whole
+// frame on a busy page) later.
+const loadedBackgrounds = new Map<string, Texture>();
 
 /** A decoded image: off the main thread where the browser can, else an <img> decoded before use. */
-async function decodeImage(blob: Blob): Promise<ImageBitmap | HTMLImageElement> {
+async function decodeImage(blob: Blob | ImageBitmap): Promise<ImageBitmap | HTMLImageElement> {
+  if (!(blob instanceof Blob)) return blob; // index.html's script decoded it
   if (typeof createImageBitmap === "function") return createImageBitmap(blob);
   const img = new Image();
   const url = URL.createObjectURL(blob);
@@ -81,7 +86,11 @@ function loadBackgroundTexture(url: string): Promise<Texture> {
     });
     p = blob
       .then((blob) => decodeImage(blob))
-      .then((image) => new Texture({ source: new ImageSource({ resource: image }) }));
+      .then((image) => {
+        const tex = new Texture({ source: new ImageSource({ resource: image }) });
+        loadedBackgrounds.set(url, tex);
+        return tex;
+      });
     p.catch(() => backgrounds.delete(url)); // a later load tries again
     backgrounds.set(url, p);
   }
@@ -184,6 +193,11 @@ export class BackgroundLayer extends Container {
       }, { once: true });
       v.addEventListener("error", () => this.hooks.failed(`background video failed to load: ${url}`), { once: true });
       this.video = v;
+      return;
+    }
+    const ready = loadedBackgrounds.get(url);
+    if (ready) {
+      place(ready);
       return;
     }
     loadBackgroundTexture(url).then(place, (err: Error) => {

@@ -41,9 +41,14 @@ export const streamMs = 250;
 /** After the last change of a stream, the mask is baked again at full size. */
 export const settleMs = 250;
 
-const vertex = `
-attribute vec2 aPosition;
-varying vec2 vUV;
+// Written in GLSL ES 3.00's words. With WebGL 2 the sources say so
+// (#version 300 es): PixiJS then links the program once. Without that
+// line, PixiJS turns the words into GLSL ES 1.00's (the only choice on
+// WebGL 1) and links every such program twice, the second time to fix its
+// attributes' places, which cost a CPU renderer's start 30-80 ms.
+const vertexBody = `
+in vec2 aPosition;
+out vec2 vUV;
 uniform mat3 uProjectionMatrix;
 uniform mat3 uWorldTransformMatrix;
 uniform mat3 uTransformMatrix;
@@ -56,19 +61,20 @@ void main() {
 
 // The layers' premultiplied colours composited "over" one another, as
 // the render-texture bakes of the layers did.
-const fragment = `
+const fragmentBody = `
 precision mediump float;
-varying vec2 vUV;
+in vec2 vUV;
 uniform sampler2D uMask;
 uniform sampler2D uTint;
 uniform vec4 uLayers; // alphas: unlit, undim, blind; unused
 uniform vec4 uDark;   // rgb: colour of unlit and undim (blind is black)
+out vec4 finalColor;
 void main() {
   vec3 m = vec3(0.0);
   vec3 tint = vec3(0.0); // premultiplied, added under the darkness
   if (vUV.x >= 0.0 && vUV.x <= 1.0 && vUV.y >= 0.0 && vUV.y <= 1.0) {
-    m = texture2D(uMask, vUV).rgb;
-    tint = texture2D(uTint, vUV).rgb;
+    m = texture(uMask, vUV).rgb;
+    tint = texture(uTint, vUV).rgb;
   }
   float a1 = uLayers.x * (1.0 - m.g);
   float a2 = uLayers.y * (1.0 - m.b);
@@ -79,8 +85,14 @@ void main() {
   a = a2 + a * (1.0 - a2);
   c = c * (1.0 - a3);
   a = a3 + a * (1.0 - a3);
-  gl_FragColor = vec4(c + tint * (1.0 - a), a);
+  finalColor = vec4(c + tint * (1.0 - a), a);
 }`;
+
+/** The darkness program's sources for a WebGL version. */
+function darknessProgram(webGLVersion: number): { vertex: string; fragment: string; name: string } {
+  const version = webGLVersion >= 2 ? "#version 300 es\n" : "";
+  return { vertex: version + vertexBody, fragment: version + fragmentBody, name: "companion-darkness" };
+}
 
 /** A mask texture, its tint texture, and how map points map onto them. */
 interface Mask {
@@ -125,6 +137,8 @@ export class VisionLayer extends Container {
   maxSide = 1024;
   /** The device's largest texture side (WebGL MAX_TEXTURE_SIZE). */
   maxTextureSize = 4096;
+  /** The renderer's WebGL version (the shader's language follows it). */
+  webGLVersion = 1;
 
   constructor() {
     super();
@@ -137,7 +151,7 @@ export class VisionLayer extends Container {
   /** A tiny quad with the darkness shader, for the renderer's warm-up render (compiles it early). */
   warmUpMesh(): Mesh<Geometry, Shader> {
     const shader = Shader.from({
-      gl: { vertex, fragment, name: "companion-darkness" },
+      gl: darknessProgram(this.webGLVersion),
       resources: {
         uMask: Texture.WHITE.source,
         uTint: Texture.WHITE.source,
@@ -209,7 +223,7 @@ export class VisionLayer extends Container {
     const colour = new Float32Array([0x05 / 255, 0x06 / 255, 0x0a / 255, 1]);
     if (!this.shader) {
       this.shader = Shader.from({
-        gl: { vertex, fragment, name: "companion-darkness" },
+        gl: darknessProgram(this.webGLVersion),
         resources: {
           uMask: this.full.texture.source,
           uTint: this.full.tint.source,

@@ -1,10 +1,11 @@
 // What index.html's inline script started before this bundle ran: the
-// GET /api answer and the map image's download. Each is taken once; a
+// GET /api answer and the map image's download (and decode, where the
+// browser has createImageBitmap). Each is taken once; a
 // later request (a resync, another map) goes out as usual.
 
 interface Early {
   api?: Promise<Response>;
-  images?: Record<string, Promise<Blob> | null | undefined>;
+  images?: Record<string, Promise<Blob | ImageBitmap> | null | undefined>;
 }
 
 function early(): Early | undefined {
@@ -20,11 +21,12 @@ export function takeEarlyAPI(): Promise<Response> | null {
 }
 
 /**
- * The early download of the image at url, once; null when there is none.
+ * The early download of the image at url (decoded, or a blob where the
+ * browser cannot decode off the page), once; null when there is none.
  * Taken or not, the url is marked (null) so that index.html's script does
  * not start it after the bundle has.
  */
-export function takeEarlyImage(url: string): Promise<Blob> | null {
+export function takeEarlyImage(url: string): Promise<Blob | ImageBitmap> | null {
   const images = early()?.images;
   const p = images?.[url] ?? null;
   if (images) images[url] = null;
