@@ -60,11 +60,20 @@ func TestPlayerClientMovingVisionFrameWork(t *testing.T) {
 	b.eval(movingFrameWork(tokID))
 	// The darkness mask B shows during the drag (half size while the
 	// polygons stream, to bake a quarter of the texels).
-	b.eval(`(() => {
+	// And the side of the first frame that drew the token moved: a drag's
+	// first move is part of the stream too (it was baked at full size,
+	// which made each drag's first move the slowest).
+	b.eval(fmt.Sprintf(`(() => {
 		window.__shownSides = new Set();
-		const loop = () => { window.__shownSides.add(window.companionDebug.state().quality.darknessShown); if (!window.__stopSides) requestAnimationFrame(loop); };
+		const loop = () => {
+			const s = window.companionDebug.state();
+			window.__shownSides.add(s.quality.darknessShown);
+			const tok = s.tokens.find(t => t.id === %q);
+			if (window.__firstMovedSide === undefined && tok && tok.drawnX !== %g) window.__firstMovedSide = s.quality.darknessShown;
+			if (!window.__stopSides) requestAnimationFrame(loop);
+		};
 		requestAnimationFrame(loop);
-	})()`)
+	})()`, tokID, fromX))
 	dragInPage(t, a, fromX, fromY, fromX+5*demoGrid, fromY, 30, nil)
 	b.waitFor("the drag to end in B", fmt.Sprintf(`window.companionDebug.state().tokens.some(t => t.id === %q && t.x !== %g)`, tokID, fromX), 20*time.Second)
 	b.idle()
@@ -97,6 +106,11 @@ func TestPlayerClientMovingVisionFrameWork(t *testing.T) {
 	}
 	if !halved {
 		t.Errorf("while the party token moved, B's darkness mask was %v texels, never half of the full %d (baked at full size each move)", sides.During, sides.Full)
+	}
+	var firstMoved int
+	b.evalInto(`window.__firstMovedSide`, &firstMoved)
+	if firstMoved == 0 || firstMoved > sides.Full/2 {
+		t.Errorf("the first frame of B that drew the dragged party token moved showed a darkness mask of %d texels; want half of the full %d or less (a drag's first move baked at full size)", firstMoved, sides.Full)
 	}
 	if stencils != 0 {
 		t.Errorf("frames in which a party token moved made %d stencil operations (%.1f a frame); want none (the darkness is cut by erasing, not masked)",

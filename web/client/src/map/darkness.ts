@@ -165,8 +165,13 @@ export class VisionLayer extends Container {
     return new Mesh({ geometry: quadGeometry(0, 0, 2, 2), shader });
   }
 
-  /** Records what to draw for areas at time now (the mask is baked later, by bake()). */
-  draw(a: VisionAreas, map: MapData, blindAlpha = 1, now = performance.now()): void {
+  /**
+   * Records what to draw for areas at time now (the mask is baked later, by
+   * bake()). dragging: a drag is moving a token now, so this change starts
+   * (or continues) a stream even when it is the first: baked at full size,
+   * each drag's first move cost page B 2-4 times its later ones.
+   */
+  draw(a: VisionAreas, map: MapData, blindAlpha = 1, now = performance.now(), dragging = false): void {
     this.areas = a;
     this.visible = a.lineOfSight;
     if (!a.lineOfSight) {
@@ -204,7 +209,7 @@ export class VisionLayer extends Container {
     fill(this.sightFill, a.sight, 0xff0000);
     fill(this.dimFill, a.dim.concat(a.bright), 0x00ff00);
     fill(this.brightFill, a.bright, 0x0000ff);
-    const streaming = now - this.lastChange < streamMs || this.framesSinceChange <= 1;
+    const streaming = dragging || now - this.lastChange < streamMs || this.framesSinceChange <= 1;
     this.lastChange = now;
     this.framesSinceChange = 0;
     this.due = streaming ? this.motion : this.full;

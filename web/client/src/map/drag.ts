@@ -98,6 +98,13 @@ export class DragController {
     view.on("pointerdown", (e: FederatedPointerEvent) => this.onDown(view, e));
   }
 
+  /**
+   * When a drag, ours or someone's, last moved a token (performance.now()):
+   * the darkness treats the first change of a drag as part of a stream
+   * (darkness.ts), so a drag's first move is not baked at full size.
+   */
+  lastMoveAt = -Infinity;
+
   isDragging(id: string): boolean {
     return this.local?.view.token.id === id;
   }
@@ -158,6 +165,7 @@ export class DragController {
     const x = p.x + d.grabDX, y = p.y + d.grabDY;
     d.latestX = x;
     d.latestY = y;
+    this.lastMoveAt = performance.now();
     d.view.jumpTo(x, y);
     d.view.zIndex = 10_000;
     const n = d.path.length;
@@ -338,7 +346,10 @@ export class DragController {
         // next frame comes long after the glide's time, a whole slow frame
         // later: twice the floor's latency (tests/browser_perf_floor_test.go).
         // Our own drag's echoes (during it, or late after its end) are skipped.
-        if (!this.isDragging(m.id) && !this.pendingOrigin.has(m.id)) v.jumpTo(m.x, m.y);
+        if (!this.isDragging(m.id) && !this.pendingOrigin.has(m.id)) {
+          this.lastMoveAt = performance.now();
+          v.jumpTo(m.x, m.y);
+        }
     }
     this.r.requestRender();
   }

@@ -16,7 +16,7 @@ import { DoorLayer } from "./doors";
 import { drawGrid, gridOf, pixelsPerUnit } from "./grid";
 import { installLabelFont, TokenView } from "./tokens";
 import { computeAreas, isPartyViewer, visibleIn, type VisionAreas } from "./vision";
-import { VisionLayer } from "./darkness";
+import { streamMs, VisionLayer } from "./darkness";
 import { FogLayer } from "./fog";
 import { DragController } from "./drag";
 import { TokenNames } from "./token-name";
@@ -555,7 +555,8 @@ export class MapRenderer {
       isViewer: this.options.isViewer,
       dragging: (t) => this.drag.isDragging(t.id),
     });
-    this.vision.draw(this.areas, map, map.fogOfWar ? 0.7 : 1);
+    const now = performance.now();
+    this.vision.draw(this.areas, map, map.fogOfWar ? 0.7 : 1, now, now - this.drag.lastMoveAt < streamMs);
     this.fog.reveal(this.areas);
     if (this.options.mode === "gm") {
       // The GM sees the whole map; fog is a see-through veil showing what players miss.
