@@ -71,6 +71,9 @@ func TestPlayerClientVisionBaseline(t *testing.T) {
 			dragInPage(t, a, x, y, x+2*demoGrid, y, 20, nil)
 			p.waitFor("the drag to end", fmt.Sprintf(`window.companionDebug.state().tokens.some(t => t.id === %q && t.x !== %g && t.drawnX === t.x)`, id, x), 30*time.Second)
 			p.waitFor("the polygon after the drag", fmt.Sprintf(`window.companionDebug.isVisibleAt(%g, %g)`, x+2*demoGrid, y), 10*time.Second)
+			// The darkness at rest: baked at full size again (darkness.ts's
+			// settleMs after the last move), as both builds show it then.
+			p.waitFor("the darkness at full size again", `window.companionDebug.state().quality.darknessShown === window.companionDebug.state().quality.darkness`, 10*time.Second)
 			p.idle()
 			p.idle()
 			shots["after-drag"] = saveScreenshot(t, p, "after-drag")

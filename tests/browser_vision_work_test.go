@@ -74,10 +74,24 @@ func TestPlayerClientMovingVisionFrameWork(t *testing.T) {
 		};
 		requestAnimationFrame(loop);
 	})()`, tokID, fromX))
+	// The side panels: a token's move changes nothing in them, so nothing
+	// in them may be written (a write repaints the panel, which on a CPU
+	// renderer held the next drag's first frames back by a frame).
+	b.eval(`(() => {
+		window.__panelWrites = [];
+		const panel = document.querySelector("#panel-initiative");
+		new MutationObserver((list) => { for (const m of list) window.__panelWrites.push(m.type + " " + (m.target.className || m.target.nodeName)); })
+			.observe(panel, {subtree: true, childList: true, characterData: true, attributes: true});
+	})()`)
 	dragInPage(t, a, fromX, fromY, fromX+5*demoGrid, fromY, 30, nil)
 	b.waitFor("the drag to end in B", fmt.Sprintf(`window.companionDebug.state().tokens.some(t => t.id === %q && t.x !== %g)`, tokID, fromX), 20*time.Second)
 	b.idle()
 	b.idle()
+	var panelWrites []string
+	b.evalInto(`window.__panelWrites`, &panelWrites)
+	if len(panelWrites) > 0 {
+		t.Errorf("a token's drag wrote %d times into B's initiative panel, whose content did not change: %q", len(panelWrites), panelWrites)
+	}
 	var log []movingFrame
 	b.evalInto(`window.__movingLog`, &log)
 	moving, stencils, draws := 0, 0, 0

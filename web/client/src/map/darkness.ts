@@ -38,8 +38,16 @@ const pad = 4000; // darkness reaches past the map edges when panned out
  * (a slow page draws seldom), are a stream: baked at half size.
  */
 export const streamMs = 250;
-/** After the last change of a stream, the mask is baked again at full size. */
-export const settleMs = 250;
+/**
+ * After the last change of a stream, the mask is baked again at full size.
+ * Not sooner: on a CPU renderer that bake and its frame keep the browser's
+ * GPU process busy for 100-200 ms, and a drag begun meanwhile (a player
+ * moving a second token, or the same one on) waited for them; at 250 ms
+ * each drag's first move took twice the others' time (the floor benchmark,
+ * tests/browser_perf_floor_test.go). Edges a little soft for 0.6 s are not
+ * seen; a hitch at the start of a drag is.
+ */
+export const settleMs = 600;
 
 // Written in GLSL ES 3.00's words. With WebGL 2 the sources say so
 // (#version 300 es): PixiJS then links the program once. Without that

@@ -37,7 +37,12 @@ export class InitiativePanel {
 
   update(): void {
     const s = this.state;
-    this.heading.textContent = roundHeading(s.started, s.round);
+    // Written only when it changes: the same text written again still
+    // replaces the text node, and the panel is painted again (its blur and
+    // shadow on a CPU renderer: a whole frame's time) after every token
+    // update, such as the end of each drag.
+    const heading = roundHeading(s.started, s.round);
+    if (this.heading.textContent !== heading) this.heading.textContent = heading;
     const seen = new Set<string>();
     let prev: HTMLLIElement | null = null;
     for (const r of s.combatants) {
