@@ -141,8 +141,11 @@ export class Ruler {
     const r = this.renderer();
     const path = this.fullPath();
     if (!r || path.length < 2) {
-      this.line.setAttribute("points", "");
-      this.label.textContent = "";
+      // Cleared once: this runs on every frame of a pan, and a write, even
+      // of the same value, has the browser paint the layer again (on a CPU
+      // renderer a pan frame's cost rose by half).
+      if (this.line.getAttribute("points") !== "") this.line.setAttribute("points", "");
+      if (this.label.textContent !== "") this.label.textContent = "";
       return;
     }
     const box = this.mapEl.getBoundingClientRect();
