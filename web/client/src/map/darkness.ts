@@ -281,6 +281,9 @@ export class VisionLayer extends Container {
     return { width: this.full?.texture.width ?? 0, height: this.full?.texture.height ?? 0 };
   }
 
+  /** Masks baked so far (the test hook reports it: which bake came first after a change). */
+  bakes = 0;
+
   /** The longest side of the mask the quad shows now, in texels. */
   get shownSide(): number {
     return this.shown ? Math.max(this.shown.texture.width, this.shown.texture.height) : 0;
@@ -303,6 +306,7 @@ export class VisionLayer extends Container {
     if (!m && this.needsSettle(now)) m = this.full;
     if (!m) return;
     this.due = null;
+    this.bakes++;
     this.maskScene.scale.set(m.k);
     renderer.render({ container: this.maskScene, target: m.texture, clear: true, clearColor: [0, 0, 0, 0] });
     if (m.tints !== this.tintsKey) {

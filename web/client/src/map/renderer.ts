@@ -7,7 +7,7 @@
 // Rendering is on demand: a frame is drawn only when something changed
 // (an event, a viewport move, an animation), which keeps phones cool and
 // leaves the CPU to the rest of the page.
-import { Application, Container, Graphics, Ticker } from "pixi.js";
+import { Application, Container, Graphics, Ticker, type Geometry, type Mesh, type Shader } from "pixi.js";
 import { Viewport } from "pixi-viewport";
 import type { Change, Store } from "../state/store";
 import type { MapData, Movement, Token } from "../types";
@@ -26,7 +26,7 @@ import { QualityGovernor, qualityKey, readStoredQuality } from "./quality";
 import { setTextureLimit, textureLimit } from "./textures";
 import { BackgroundLayer, nextTask } from "./background";
 import { ScreenCache } from "./screencache";
-import { warmUpShaders } from "./warmup";
+import { precompileShaders, warmUpShaders } from "./warmup";
 
 export { nextTask, preloadBackground } from "./background";
 
@@ -84,6 +84,8 @@ export class MapRenderer {
   app!: Application;
   viewport!: Viewport;
   frames = 0;
+  private warmUpMesh: Mesh<Geometry, Shader> | null = null; // until warmUp() ran
+  private releasePrecompiled: () => void = () => {};
   lastError: string | null = null;
   readonly views = new Map<string, TokenView>();
   private ticker = new Ticker();
@@ -160,6 +162,11 @@ export class MapRenderer {
     this.vision.maxTextureSize = textureLimit();
     this.vision.webGLVersion = (this.app.renderer as unknown as { context?: { webGLVersion?: number } }).context?.webGLVersion ?? 1;
     this.vision.maxSide = this.quality.darknessSide;
+    // The shaders start compiling in the GPU process now, while the page
+    // reads the map's data and builds the scene; the warm-up links them
+    // just before the first frame (warmUp).
+    this.warmUpMesh = this.vision.warmUpMesh();
+    this.releasePrecompiled = precompileShaders(this.app.renderer, this.warmUpMesh);
     this.el.appendChild(this.app.canvas);
     this.app.canvas.setAttribute("aria-label", "Battle map");
     this.app.canvas.tabIndex = 0;
@@ -211,14 +218,8 @@ export class MapRenderer {
       this.requestRender();
     });
     // Let what the network brought meanwhile (the map's data, starting its
-    // image's download) run before the warm-up's wait on WebGL.
+    // image's download) run first.
     await nextTask();
-    // The label glyph atlas, and every shader (warmup.ts), before the first
-    // frame needs them. Compiled in that frame instead, they cost it more
-    // (100-250 ms against 130 ms here on a CPU renderer): each compile then
-    // waits for the frame's queued drawing to finish.
-    installLabelFont();
-    warmUpShaders(this.app.renderer, this.vision.warmUpMesh());
     this.store.subscribe((c) => this.onChange(c));
     this.onChange({ kind: "map" });
     this.ticker.autoStart = false;
@@ -241,6 +242,22 @@ export class MapRenderer {
       this.app.canvas.addEventListener(kind, () => this.loop.wake(), { passive: true });
     }
     this.loop.start();
+  }
+
+  /**
+   * The label glyph atlas and every shader (warmup.ts), once, at the start
+   * of the first frame, before it queues any drawing. Here rather than
+   * when WebGL starts, the GPU process has had the page's start-up to
+   * compile them (precompileShaders): 30-40 ms sooner to the first map on
+   * a CPU renderer. Inside the frame's drawing they cost it more (100-250
+   * ms against 130): each compile's answer waits for the queued drawing.
+   */
+  private warmUp(): void {
+    if (!this.warmUpMesh) return;
+    installLabelFont();
+    warmUpShaders(this.app.renderer, this.warmUpMesh);
+    this.warmUpMesh = null;
+    this.releasePrecompiled();
   }
 
   /** Sizes the canvas to its element now (the page around it changed). */
@@ -276,6 +293,11 @@ export class MapRenderer {
   /** The longest side of the darkness mask shown now (half the full side while polygons stream). */
   get darknessShownSide(): number {
     return this.vision.shownSide;
+  }
+
+  /** Darkness masks baked so far (the test hook reports it). */
+  get darknessBakes(): number {
+    return this.vision.bakes;
   }
 
   /** The largest texture side the map uses (the device's WebGL limit). */
@@ -345,6 +367,7 @@ export class MapRenderer {
     this.dirty = false;
     try {
       if (changed) {
+        this.warmUp();
         this.screen.invalidate();
         this.vision.bake(this.app.renderer, now);
         this.app.render();
