@@ -108,6 +108,18 @@ func TestPlayerClientFirstMapFrame(t *testing.T) {
 	if darkness == 0 {
 		t.Fatalf("no darkness program was linked: %+v", probe.Links)
 	}
+	// The darkness's polygons are drawn by the batcher: the demo map needs
+	// no program for large shapes (the start-up compiles it ahead, once,
+	// without waiting; PixiJS linking it would be a second and a third link).
+	shapes := 0
+	for _, l := range probe.Links {
+		if strings.Contains(l.Name, "graphics-vertex") {
+			shapes++
+		}
+	}
+	if shapes > 1 {
+		t.Errorf("the program for large shapes was linked %d times: the demo map drew a large shape outside the batcher; every link: %+v", shapes, probe.Links)
+	}
 	if relinked > 0 && webGL2 {
 		t.Errorf("a darkness program was linked again %d times on WebGL 2 (PixiJS placing the attributes of GLSL ES 1.00); every link: %+v", relinked, probe.Links)
 	}

@@ -6,15 +6,18 @@
 // precompileShaders starts the same compiles earlier, without waiting.
 import { Container, DefaultBatcher, Graphics, RenderTexture, Sprite, Texture, type Geometry, type GlProgram, type Mesh, type Renderer, type Shader } from "pixi.js";
 
-/** Renders sprites, small and large shapes and extra (the darkness's quad) once, off screen. */
+/**
+ * Renders sprites and shapes (the batcher's program) and extra (the
+ * darkness's quad) once, off screen. Large shapes (a big map's grid, many
+ * drawings) have a program of their own, which precompileShaders starts
+ * but the warm-up leaves to the first frame that needs it: most maps
+ * never do, the darkness's polygons being batched (darkness.ts).
+ */
 export function warmUpShaders(renderer: Renderer, extra: Container): void {
   const target = RenderTexture.create({ width: 4, height: 4 });
   const scene = new Container();
-  // Small shapes are batched with sprites; large ones (the darkness
-  // mask's polygons, the grid) are drawn by a shader of their own.
-  const large = new Graphics().rect(0, 0, 2, 2).fill(0xffffff);
-  large.context.batchMode = "no-batch";
-  scene.addChild(new Sprite(Texture.WHITE), new Graphics().rect(0, 0, 2, 2).fill(0xffffff), large, extra);
+  // Shapes are batched with sprites: one program.
+  scene.addChild(new Sprite(Texture.WHITE), new Graphics().rect(0, 0, 2, 2).fill(0xffffff), extra);
   try {
     renderer.render({ container: scene, target, clear: true });
   } catch {
@@ -39,10 +42,10 @@ export function precompileShaders(renderer: Renderer, extra: Mesh<Geometry, Shad
   try {
     // One batcher shader serves the whole page: the renderer will use this one.
     programs.push(new DefaultBatcher({ maxTextures: renderer.limits.maxBatchableTextures }).shader.glProgram);
-    // PixiJS's own shader for large shapes (not a public field).
     const graphics = (renderer.renderPipes as unknown as { graphics?: { _adaptor?: { shader?: { glProgram?: GlProgram } } } }).graphics;
     const shape = graphics?._adaptor?.shader?.glProgram;
     if (shape) programs.push(shape);
+    // PixiJS's own shader for large shapes (not a public field).
     if (extra.shader?.glProgram) programs.push(extra.shader.glProgram);
   } catch {
     /* only a head start: the warm-up compiles them anyway */
