@@ -525,6 +525,10 @@ func TestGMConsoleDragsAndStaysLive(t *testing.T) {
 	gm.waitFor("the effect on the hound", `(`+hound+`).textContent.includes("Poisoned (2 rounds)")`, 10*time.Second)
 	// A round later the console counts it down.
 	for i := 0; i < 12 && !strings.HasPrefix(gm.eval(`document.getElementById("combat-state").textContent`).(string), "Round 2"); i++ {
+		// The button ignores clicks while its last request runs (ui/busy.ts),
+		// and the new turn may show, from the socket, before that request
+		// has answered.
+		gm.waitFor("the next-turn button free", `(() => { const b = document.querySelector("[data-combat=next]"); return !b.dataset.busy && !b.disabled; })()`, 10*time.Second)
 		before := gm.eval(`document.getElementById("combat-state").textContent`).(string)
 		gm.eval(`document.querySelector("[data-combat=next]").click()`)
 		gm.waitFor("the next turn", fmt.Sprintf(`document.getElementById("combat-state").textContent !== %q`, before), 10*time.Second)
