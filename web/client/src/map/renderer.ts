@@ -26,7 +26,7 @@ import { QualityGovernor, qualityKey, readStoredQuality } from "./quality";
 import { setTextureLimit, textureLimit } from "./textures";
 import { BackgroundLayer, nextTask } from "./background";
 import { ScreenCache } from "./screencache";
-import { precompileShaders, warmUpShaders } from "./warmup";
+import { precompileShaders, warmUpLargeShapes, warmUpShaders } from "./warmup";
 
 export { nextTask, preloadBackground } from "./background";
 
@@ -257,7 +257,16 @@ export class MapRenderer {
     installLabelFont();
     warmUpShaders(this.app.renderer, this.warmUpMesh);
     this.warmUpMesh = null;
-    this.releasePrecompiled();
+    // The program for large shapes (a drag's path, a big grid) once this
+    // frame is drawn, in a task of its own: needed by the first drag, not
+    // by the first map (a first drag that compiled it took 3 times the
+    // bare page's time).
+    this.idle()
+      .then(nextTask)
+      .then(() => {
+        if (this.app.renderer) warmUpLargeShapes(this.app.renderer);
+        this.releasePrecompiled();
+      });
   }
 
   /** Sizes the canvas to its element now (the page around it changed). */

@@ -8,10 +8,10 @@ import { Container, DefaultBatcher, Graphics, RenderTexture, Sprite, Texture, ty
 
 /**
  * Renders sprites and shapes (the batcher's program) and extra (the
- * darkness's quad) once, off screen. Large shapes (a big map's grid, many
- * drawings) have a program of their own, which precompileShaders starts
- * but the warm-up leaves to the first frame that needs it: most maps
- * never do, the darkness's polygons being batched (darkness.ts).
+ * darkness's quad) once, off screen. Large shapes (a drag's path, a big
+ * map's grid) have a program of their own, which precompileShaders starts
+ * and warmUpLargeShapes links after the first frame: most first maps
+ * never need it, the darkness's polygons being batched (darkness.ts).
  */
 export function warmUpShaders(renderer: Renderer, extra: Container): void {
   const target = RenderTexture.create({ width: 4, height: 4 });
@@ -24,6 +24,20 @@ export function warmUpShaders(renderer: Renderer, extra: Container): void {
     /* only a head start: the real frames draw the same */
   }
   scene.destroy({ children: true });
+  target.destroy(true);
+}
+
+/** Renders one large shape off screen: PixiJS's program for large shapes compiles now. */
+export function warmUpLargeShapes(renderer: Renderer): void {
+  const target = RenderTexture.create({ width: 4, height: 4 });
+  const large = new Graphics().rect(0, 0, 2, 2).fill(0xffffff);
+  large.context.batchMode = "no-batch";
+  try {
+    renderer.render({ container: large, target, clear: true });
+  } catch {
+    /* only a head start */
+  }
+  large.destroy();
   target.destroy(true);
 }
 
