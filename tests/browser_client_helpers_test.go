@@ -67,6 +67,7 @@ type playerToken struct {
 	Height   float64 `json:"height"`
 	Rotation float64 `json:"rotation"`
 	HasImage bool    `json:"hasImage"`
+	Badge    string  `json:"badge"`
 	Visible  bool    `json:"visible"`
 }
 

@@ -30,7 +30,7 @@ export function installDebug(ctx: DebugContext): void {
         return {
           id: t.id, name: t.name ?? "", label: t.label ?? "", x: t.x, y: t.y, drawnX, drawnY,
           width: t.width ?? 1, height: t.height ?? 1, rotation: t.rotation ?? 0,
-          hasImage: v?.hasImage ?? false,
+          hasImage: v?.hasImage ?? false, badge: v?.badgeText ?? "",
           visible: !!v && !v.destroyed && v.visible && !!r && r.isVisibleAt(drawnX, drawnY),
         };
       });

@@ -73,9 +73,9 @@ export class TokenView extends Container {
   private disc = new Sprite();
   private ring = new Sprite();
   private labelText: BitmapText;
-  private badge: Text;
+  /** The elevation badge and its back, made the first time the token has an elevation. */
+  private badge: { text: Text; back: Graphics } | null = null;
   private auras = new Graphics();
-  private badgeBack = new Graphics();
   private overlay = new Graphics();
   private sprite: Sprite | null = null;
   private imageURL: string | null = null;
@@ -87,18 +87,16 @@ export class TokenView extends Container {
     this.glide = new Glide(t.x, t.y);
     this.labelText = labelText();
     this.labelText.anchor.set(0.5);
-    this.badge = new Text({ text: "", style: { fontFamily: "system-ui, sans-serif", fontWeight: "700", fill: 0xffffff, fontSize: 15 }, resolution: 2 });
-    this.badge.anchor.set(0.5);
     // Pixi batches a Graphics only below 200 vertices by default; auras
     // and rims are a little more, so each token cost its own draw calls and
     // shader switches (about 1000 of each for 500 tokens on a CPU renderer).
     // Batched, the whole token layer is a handful of draws. The shapes are
     // the same. (The disc and ring are sprites: see token-art.ts.)
-    for (const g of [this.auras, this.badgeBack, this.overlay]) g.context.batchMode = "batch";
+    for (const g of [this.auras, this.overlay]) g.context.batchMode = "batch";
     this.disc.anchor.set(0.5);
     this.ring.anchor.set(0.5);
     this.art.addChild(this.disc);
-    this.addChild(this.auras, this.art, this.ring, this.overlay, this.labelText, this.badgeBack, this.badge);
+    this.addChild(this.auras, this.art, this.ring, this.overlay, this.labelText);
     this.eventMode = "static";
     this.cursor = "grab";
     this.update(t, { bloodied: false, defeated: false }, cell);
@@ -125,15 +123,20 @@ export class TokenView extends Container {
     this.labelText.style.fontSize = Math.max(10, r * [0.8, 0.8, 0.62, 0.48, 0.4][this.labelText.text.length]);
     this.art.rotation = ((t.rotation ?? 0) * Math.PI) / 180;
     this.art.scale.set(t.scale && t.scale > 0 ? Math.min(3, t.scale) : 1);
-    // Elevation badge, top right.
+    // Elevation badge, top right. Most tokens have none: it is made when
+    // one first needs it, and laid out only while shown (measuring its text
+    // for every token cost a first map of 500 tokens a tenth of a second).
     const elev = t.elevation ?? 0;
-    this.badge.visible = this.badgeBack.visible = elev !== 0;
-    this.badge.text = elev > 0 ? `↑${elev}` : `↓${-elev}`;
-    this.badge.style.fontSize = Math.max(10, r * 0.32);
-    this.badge.position.set(w / 2 - r * 0.2, -h / 2 + r * 0.2);
-    const bw = this.badge.width + 8, bh = this.badge.height + 2;
-    this.badgeBack.clear().roundRect(-bw / 2, -bh / 2, bw, bh, bh / 2).fill({ color: 0x15181e, alpha: 0.9 }).stroke({ width: 1.5, color: 0xffffff, alpha: 0.8 });
-    this.badgeBack.position.copyFrom(this.badge.position);
+    if (this.badge) this.badge.text.visible = this.badge.back.visible = elev !== 0;
+    if (elev !== 0) {
+      const b = this.badgeParts();
+      b.text.text = elev > 0 ? `↑${elev}` : `↓${-elev}`;
+      b.text.style.fontSize = Math.max(10, r * 0.32);
+      b.text.position.set(w / 2 - r * 0.2, -h / 2 + r * 0.2);
+      const bw = b.text.width + 8, bh = b.text.height + 2;
+      b.back.clear().roundRect(-bw / 2, -bh / 2, bw, bh, bh / 2).fill({ color: 0x15181e, alpha: 0.9 }).stroke({ width: 1.5, color: 0xffffff, alpha: 0.8 });
+      b.back.position.copyFrom(b.text.position);
+    }
     // Auras: discs around the token, radius in grid units from its edge.
     this.auras.clear();
     for (const a of t.auras ?? []) {
@@ -153,6 +156,24 @@ export class TokenView extends Container {
     this.loadImage(tokenImageURL(t));
     this.labelText.visible = !this.hasImage;
     this.drawBase();
+  }
+
+  /** The elevation badge's text while it shows, else "" (the test hook reports it). */
+  get badgeText(): string {
+    return this.badge?.text.visible ? this.badge.text.text : "";
+  }
+
+  /** The badge's text and back, made (above everything else of the token) on first use. */
+  private badgeParts(): { text: Text; back: Graphics } {
+    if (!this.badge) {
+      const text = new Text({ text: "", style: { fontFamily: "system-ui, sans-serif", fontWeight: "700", fill: 0xffffff, fontSize: 15 }, resolution: 2 });
+      text.anchor.set(0.5);
+      const back = new Graphics();
+      back.context.batchMode = "batch";
+      this.addChild(back, text);
+      this.badge = { text, back };
+    }
+    return this.badge;
   }
 
   /**
