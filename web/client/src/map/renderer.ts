@@ -26,7 +26,7 @@ import { QualityGovernor, qualityKey, readStoredQuality } from "./quality";
 import { setTextureLimit, textureLimit } from "./textures";
 import { BackgroundLayer, nextTask } from "./background";
 import { ScreenCache } from "./screencache";
-import { precompileShaders, warmUpLargeShapes, warmUpShaders } from "./warmup";
+import { precompileShaders, type Precompiled, warmUpLargeShapes, warmUpShaders } from "./warmup";
 
 export { nextTask, preloadBackground } from "./background";
 
@@ -85,7 +85,7 @@ export class MapRenderer {
   viewport!: Viewport;
   frames = 0;
   private warmUpMesh: Mesh<Geometry, Shader> | null = null; // until warmUp() ran
-  private releasePrecompiled: () => void = () => {};
+  private precompiled: Precompiled | null = null;
   lastError: string | null = null;
   readonly views = new Map<string, TokenView>();
   private ticker = new Ticker();
@@ -166,7 +166,7 @@ export class MapRenderer {
     // reads the map's data and builds the scene; the warm-up links them
     // just before the first frame (warmUp).
     this.warmUpMesh = this.vision.warmUpMesh();
-    this.releasePrecompiled = precompileShaders(this.app.renderer, this.warmUpMesh);
+    this.precompiled = precompileShaders(this.app.renderer, this.warmUpMesh);
     this.el.appendChild(this.app.canvas);
     this.app.canvas.setAttribute("aria-label", "Battle map");
     this.app.canvas.tabIndex = 0;
@@ -255,6 +255,7 @@ export class MapRenderer {
   private warmUp(): void {
     if (!this.warmUpMesh) return;
     installLabelFont();
+    this.precompiled?.adopt(false);
     warmUpShaders(this.app.renderer, this.warmUpMesh);
     this.warmUpMesh = null;
     // The program for large shapes (a drag's path, a big grid) once this
@@ -264,8 +265,9 @@ export class MapRenderer {
     this.idle()
       .then(nextTask)
       .then(() => {
+        this.precompiled?.adopt(true);
         if (this.app.renderer) warmUpLargeShapes(this.app.renderer);
-        this.releasePrecompiled();
+        this.precompiled?.release();
       });
   }
 

@@ -4,7 +4,10 @@
 // renderer a first compile inside the first frame blocked it for a second
 // or more (each compile's answer waits for the frame's queued drawing).
 // precompileShaders starts the same compiles earlier, without waiting.
-import { Container, DefaultBatcher, Graphics, RenderTexture, Sprite, Texture, type Geometry, type GlProgram, type Mesh, type Renderer, type Shader } from "pixi.js";
+import {
+  Container, DefaultBatcher, defaultValue, getAttributeInfoFromFormat, getUboData, getUniformData, GlProgramData, Graphics, mapGlToVertexFormat,
+  RenderTexture, Sprite, Texture, type Geometry, type GlProgram, type Mesh, type Renderer, type Shader,
+} from "pixi.js";
 
 /**
  * Renders sprites and shapes (the batcher's program) and extra (the
@@ -41,44 +44,123 @@ export function warmUpLargeShapes(renderer: Renderer): void {
   target.destroy(true);
 }
 
+/** What precompileShaders started: hand it to PixiJS (adopt) once the renderer needs it, or free it. */
+export interface Precompiled {
+  /**
+   * Gives PixiJS the programs whose link has finished meanwhile (the
+   * batcher's and extra's, or with large true the large shapes' one), as
+   * if it had linked them itself, so that it does not compile them anew.
+   * A program that failed or would need other attribute places is left to
+   * PixiJS (and freed).
+   */
+  adopt(large: boolean): void;
+  /** Frees what was not adopted. */
+  release(): void;
+}
+
+// The GLSL ES 3.00 marker PixiJS looks for (generateProgram.ts).
+const es300 = /^[ \t]*#[ \t]*version[ \t]+300[ \t]+es[ \t]*$/m;
+
+/** The attribute names a vertex shader declares, in PixiJS's order for GLSL ES 1.00 (sorted). */
+function declaredAttributes(vertex: string): string[] {
+  const names = [...vertex.matchAll(/^[ \t]*(?:in|attribute)[ \t]+(?:(?:lowp|mediump|highp)[ \t]+)?\w+[ \t]+(\w+)[ \t]*;/gm)].map((m) => m[1]);
+  return names.sort((a, b) => (a > b ? 1 : -1));
+}
+
 /**
- * Starts compiling the programs warmUpShaders will link (sprites and small
- * shapes, large shapes, and extra's), and returns at once: nothing here
- * asks WebGL for an answer, so the browser's GPU process compiles them
- * while the page goes on with its own work (the map's data, the panels,
- * the scene). The warm-up's own links of the same sources, later, then
- * wait less. The returned function frees these copies once it has run.
+ * Starts compiling the programs warmUpShaders links (sprites and shapes,
+ * large shapes, and extra's) and returns at once: nothing here asks WebGL
+ * for an answer, so the browser's GPU process compiles them while the
+ * page goes on with its own work (the map's data, the panels, the scene).
+ * The attributes get the places PixiJS would give them before the link,
+ * so that adopt() can hand PixiJS the linked programs as they are:
+ * PixiJS itself would link each again, waiting for every step.
  */
-export function precompileShaders(renderer: Renderer, extra: Mesh<Geometry, Shader>): () => void {
+export function precompileShaders(renderer: Renderer, extra: Mesh<Geometry, Shader>): Precompiled {
   const gl = (renderer as unknown as { gl?: WebGL2RenderingContext }).gl;
-  if (!gl) return () => {};
-  const programs: GlProgram[] = [];
+  const none: Precompiled = { adopt() {}, release() {} };
+  if (!gl) return none;
+  const programs: { p: GlProgram; large: boolean }[] = [];
   try {
     // One batcher shader serves the whole page: the renderer will use this one.
-    programs.push(new DefaultBatcher({ maxTextures: renderer.limits.maxBatchableTextures }).shader.glProgram);
+    programs.push({ p: new DefaultBatcher({ maxTextures: renderer.limits.maxBatchableTextures }).shader.glProgram, large: false });
+    if (extra.shader?.glProgram) programs.push({ p: extra.shader.glProgram, large: false });
+    // PixiJS's own shader for large shapes (not a public field), last: the
+    // GPU process compiles in this order, and the first frame needs the others.
     const graphics = (renderer.renderPipes as unknown as { graphics?: { _adaptor?: { shader?: { glProgram?: GlProgram } } } }).graphics;
     const shape = graphics?._adaptor?.shader?.glProgram;
-    if (shape) programs.push(shape);
-    // PixiJS's own shader for large shapes (not a public field).
-    if (extra.shader?.glProgram) programs.push(extra.shader.glProgram);
+    if (shape) programs.push({ p: shape, large: true });
   } catch {
-    /* only a head start: the warm-up compiles them anyway */
+    return none; // only a head start: the warm-up compiles them anyway
   }
-  const made: WebGLProgram[] = [];
-  for (const p of programs) {
+  let made: { glProgram: GlProgram; program: WebGLProgram; sorted: boolean; large: boolean }[] = [];
+  for (const { p, large } of programs) {
+    if (!p.vertex || !p.fragment) continue;
     const program = gl.createProgram();
     for (const [type, source] of [[gl.VERTEX_SHADER, p.vertex], [gl.FRAGMENT_SHADER, p.fragment]] as const) {
       const shader = gl.createShader(type);
-      if (!shader || !source) continue;
+      if (!shader) continue;
       gl.shaderSource(shader, source);
       gl.compileShader(shader);
       gl.attachShader(program, shader);
       gl.deleteShader(shader); // freed with the program
     }
+    const sorted = !es300.test(p.vertex);
+    if (sorted) declaredAttributes(p.vertex).forEach((name, i) => gl.bindAttribLocation(program, i, name));
     gl.linkProgram(program);
-    made.push(program);
+    made.push({ glProgram: p, program, sorted, large });
   }
-  return () => {
-    for (const p of made) gl.deleteProgram(p);
+  const shaders = (renderer as unknown as { shader?: { _programDataHash?: Record<string, GlProgramData> } }).shader;
+  return {
+    adopt(large) {
+      for (const m of made.filter((m) => m.large === large)) {
+        const hash = shaders?._programDataHash;
+        const key = (m.glProgram as unknown as { _key: string })._key;
+        const data = hash && !hash[key] ? programData(gl, m.glProgram, m.program, m.sorted) : null;
+        if (data && hash) hash[key] = data;
+        else gl.deleteProgram(m.program);
+      }
+      made = made.filter((m) => m.large !== large);
+    },
+    release() {
+      for (const m of made) gl.deleteProgram(m.program);
+      made = [];
+    },
   };
+}
+
+/**
+ * What PixiJS's generateProgram makes of a linked program (its attributes,
+ * uniforms and their places), for a program linked here; null when the
+ * link failed or an attribute is not where PixiJS would put it (PixiJS
+ * then makes the program itself).
+ */
+function programData(gl: WebGL2RenderingContext, p: GlProgram, program: WebGLProgram, sorted: boolean): GlProgramData | null {
+  if (!gl.getProgramParameter(program, gl.LINK_STATUS)) return null;
+  const attributes: Record<string, { location: number; format: ReturnType<typeof mapGlToVertexFormat>; stride: number; offset: number; instance: boolean; start: number }> = {};
+  const names: string[] = [];
+  const count = gl.getProgramParameter(program, gl.ACTIVE_ATTRIBUTES) as number;
+  for (let i = 0; i < count; i++) {
+    const a = gl.getActiveAttrib(program, i);
+    if (!a || a.name.startsWith("gl_")) continue;
+    const format = mapGlToVertexFormat(gl, a.type);
+    attributes[a.name] = { location: 0, format, stride: getAttributeInfoFromFormat(format).stride, offset: 0, instance: false, start: 0 };
+    names.push(a.name);
+  }
+  if (sorted) names.sort((a, b) => (a > b ? 1 : -1));
+  for (let i = 0; i < names.length; i++) {
+    const at = gl.getAttribLocation(program, names[i]);
+    if (sorted && at !== i) return null; // PixiJS would place it elsewhere
+    attributes[names[i]].location = at;
+  }
+  const internal = p as unknown as { _attributeData: unknown; _uniformData: Record<string, { type: string; size: number }>; _uniformBlockData: unknown };
+  internal._attributeData = attributes;
+  internal._uniformData = getUniformData(program, gl);
+  internal._uniformBlockData = getUboData(program, gl);
+  const uniformData: Record<string, { location: WebGLUniformLocation | null; value: unknown }> = {};
+  for (const name in internal._uniformData) {
+    const u = internal._uniformData[name];
+    uniformData[name] = { location: gl.getUniformLocation(program, name), value: defaultValue(u.type, u.size) };
+  }
+  return new GlProgramData(program, uniformData as never);
 }
