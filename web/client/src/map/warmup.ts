@@ -106,7 +106,9 @@ export function precompileShaders(renderer: Renderer, extra: Mesh<Geometry, Shad
       gl.deleteShader(shader); // freed with the program
     }
     const sorted = !es300.test(p.vertex);
-    if (sorted) declaredAttributes(p.vertex).forEach((name, i) => gl.bindAttribLocation(program, i, name));
+    if (sorted) {
+      for (const [i, name] of declaredAttributes(p.vertex).entries()) gl.bindAttribLocation(program, i, name);
+    }
     gl.linkProgram(program);
     made.push({ glProgram: p, program, sorted, large });
   }
