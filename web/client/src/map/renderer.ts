@@ -273,7 +273,12 @@ export class MapRenderer {
 
   /** Sizes the canvas to its element now (the page around it changed). */
   fitToElement(): void {
-    this.app.resize();
+    // Not app.resize(): it draws a frame of its own, outside this loop,
+    // and resizes the canvas (its drawing buffer made anew) even when the
+    // size is the same; at start-up both came before the first map frame.
+    const w = this.el.clientWidth, h = this.el.clientHeight;
+    const screen = this.app.renderer.screen;
+    if (w !== screen.width || h !== screen.height) this.app.renderer.resize(w, h);
     this.requestRender();
   }
 
