@@ -133,8 +133,12 @@ func TestRealClientSequence(t *testing.T) {
 	}
 
 	// Two browsers connect to /ws; each sends clientUpdated first.
-	a, b := rcDial(t, s), rcDial(t, s)
+	// b dials once a has its app event: the server numbers a connection
+	// after its handshake has answered, so two dials in a row could make b
+	// channel 1, which the seat assignment below gives to a.
+	a := rcDial(t, s)
 	a.next(core.EventApp)
+	b := rcDial(t, s)
 	b.next(core.EventApp)
 	a.send(core.EventClientUpdated, map[string]any{"name": "Ellie", "color": "#4caf50", "runMode": "normal", "device": nil, "screenWidth": 1280, "screenHeight": 800})
 	b.send(core.EventClientUpdated, map[string]any{"name": "Tom", "color": "#2196f3", "runMode": "normal", "screenWidth": 800, "screenHeight": 600})
