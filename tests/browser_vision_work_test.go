@@ -60,35 +60,12 @@ func TestPlayerClientMovingVisionFrameWork(t *testing.T) {
 	b.eval(movingFrameWork(tokID))
 	// The darkness mask B shows during the drag (half size while the
 	// polygons stream, to bake a quarter of the texels).
-	// And the side of the first mask baked once the token moved: a drag's
-	// first move is part of the stream too (it was baked at full size,
-	// which made each drag's first move the slowest).
-	b.eval(fmt.Sprintf(`(() => {
-		window.__shownSides = new Set();
-		let bakes;
-		const loop = () => {
-			const s = window.companionDebug.state();
-			window.__shownSides.add(s.quality.darknessShown);
-			const tok = s.tokens.find(t => t.id === %q);
-			if (bakes === undefined && tok && tok.drawnX !== %g) bakes = s.quality.darknessBakes;
-			if (window.__firstMovedSide === undefined && bakes !== undefined && s.quality.darknessBakes > bakes) window.__firstMovedSide = s.quality.darknessShown;
-			if (!window.__stopSides) requestAnimationFrame(loop);
-		};
-		requestAnimationFrame(loop);
-	})()`, tokID, fromX))
-	a.eval(fmt.Sprintf(`(() => {
-		window.__shownSides = new Set();
-		let bakes;
-		const loop = () => {
-			const s = window.companionDebug.state();
-			window.__shownSides.add(s.quality.darknessShown);
-			const tok = s.tokens.find(t => t.id === %q);
-			if (bakes === undefined && tok && tok.drawnX !== %g) bakes = s.quality.darknessBakes;
-			if (window.__firstMovedSide === undefined && bakes !== undefined && s.quality.darknessBakes > bakes) window.__firstMovedSide = s.quality.darknessShown;
-			if (!window.__stopSides) requestAnimationFrame(loop);
-		};
-		requestAnimationFrame(loop);
-	})()`, tokID, fromX))
+	// And the side of the first mask baked once the token moved, on both
+	// pages: a drag's first move is part of the stream too (it was baked at
+	// full size, which made each drag's first move the slowest).
+	probe := darknessSidesProbe(tokID, fromX)
+	b.eval(probe)
+	a.eval(probe)
 	// The side panels: a token's move changes nothing in them, so nothing
 	// in them may be written (a write repaints the panel, which on a CPU
 	// renderer held the next drag's first frames back by a frame).
@@ -149,4 +126,24 @@ func TestPlayerClientMovingVisionFrameWork(t *testing.T) {
 		t.Errorf("frames in which a party token moved made %d stencil operations (%.1f a frame); want none (the darkness is cut by erasing, not masked)",
 			stencils, float64(stencils)/float64(moving))
 	}
+}
+
+// darknessSidesProbe is a script that keeps, in every animation frame,
+// the side of the darkness mask shown (window.__shownSides, until
+// window.__stopSides), and the side of the first mask baked once token id
+// is drawn away from map x fromX (window.__firstMovedSide).
+func darknessSidesProbe(id string, fromX float64) string {
+	return fmt.Sprintf(`(() => {
+		window.__shownSides = new Set();
+		let bakes;
+		const loop = () => {
+			const s = window.companionDebug.state();
+			window.__shownSides.add(s.quality.darknessShown);
+			const tok = s.tokens.find(t => t.id === %q);
+			if (bakes === undefined && tok && tok.drawnX !== %g) bakes = s.quality.darknessBakes;
+			if (window.__firstMovedSide === undefined && bakes !== undefined && s.quality.darknessBakes > bakes) window.__firstMovedSide = s.quality.darknessShown;
+			if (!window.__stopSides) requestAnimationFrame(loop);
+		};
+		requestAnimationFrame(loop);
+	})()`, id, fromX)
 }

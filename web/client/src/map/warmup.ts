@@ -17,30 +17,28 @@ import {
  * never need it, the darkness's polygons being batched (darkness.ts).
  */
 export function warmUpShaders(renderer: Renderer, extra: Container): void {
-  const target = RenderTexture.create({ width: 4, height: 4 });
   const scene = new Container();
   // Shapes are batched with sprites: one program.
   scene.addChild(new Sprite(Texture.WHITE), new Graphics().rect(0, 0, 2, 2).fill(0xffffff), extra);
+  renderOffScreen(renderer, scene);
+}
+
+/** Renders one large shape off screen: PixiJS's program for large shapes compiles now. */
+export function warmUpLargeShapes(renderer: Renderer): void {
+  const large = new Graphics().rect(0, 0, 2, 2).fill(0xffffff);
+  large.context.batchMode = "no-batch";
+  renderOffScreen(renderer, large);
+}
+
+/** Renders scene once into a tiny texture, then destroys both (a warm-up's render). */
+function renderOffScreen(renderer: Renderer, scene: Container): void {
+  const target = RenderTexture.create({ width: 4, height: 4 });
   try {
     renderer.render({ container: scene, target, clear: true });
   } catch {
     /* only a head start: the real frames draw the same */
   }
   scene.destroy({ children: true });
-  target.destroy(true);
-}
-
-/** Renders one large shape off screen: PixiJS's program for large shapes compiles now. */
-export function warmUpLargeShapes(renderer: Renderer): void {
-  const target = RenderTexture.create({ width: 4, height: 4 });
-  const large = new Graphics().rect(0, 0, 2, 2).fill(0xffffff);
-  large.context.batchMode = "no-batch";
-  try {
-    renderer.render({ container: large, target, clear: true });
-  } catch {
-    /* only a head start */
-  }
-  large.destroy();
   target.destroy(true);
 }
 
