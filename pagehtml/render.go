@@ -17,7 +17,7 @@ func (d *Doc) HTML() string {
 
 func writeNode(b *strings.Builder, n *Node) {
 	if n.Tag == "" {
-		b.WriteString(html.EscapeString(n.Text))
+		b.WriteString(escape(n.Text))
 		return
 	}
 	b.WriteByte('<')
@@ -29,7 +29,7 @@ func writeNode(b *strings.Builder, n *Node) {
 			continue
 		}
 		b.WriteString(`="`)
-		b.WriteString(html.EscapeString(a.Val))
+		b.WriteString(escape(a.Val))
 		b.WriteByte('"')
 	}
 	b.WriteByte('>')
@@ -42,4 +42,15 @@ func writeNode(b *strings.Builder, n *Node) {
 	b.WriteString("</")
 	b.WriteString(n.Tag)
 	b.WriteByte('>')
+}
+
+// escape is html.EscapeString, with a carriage return written as a
+// character reference: a parser turns a raw one into a line feed, so
+// the document would not read back the same ("&#xd" in a page is a CR).
+func escape(s string) string {
+	s = html.EscapeString(s)
+	if strings.Contains(s, "\r") {
+		s = strings.ReplaceAll(s, "\r", "&#13;")
+	}
+	return s
 }
