@@ -154,7 +154,7 @@ func (p PlayerAccess) PutEntity(ctx context.Context, kind, pathID string, e *Ent
 	if err := p.who.refuseSpectator("change entities"); err != nil {
 		return nil, err
 	}
-	return p.s.putEntity(ctx, kind, pathID, e, p.entityGuard(ctx))
+	return playersEntity(p.s.putEntity(ctx, kind, pathID, e, p.entityGuard(ctx), true))
 }
 
 // PatchEntity is Service.PatchEntity for a player.
@@ -162,7 +162,7 @@ func (p PlayerAccess) PatchEntity(ctx context.Context, kind, id string, patch Ob
 	if err := p.who.refuseSpectator("change entities"); err != nil {
 		return nil, err
 	}
-	return p.s.patchEntity(ctx, kind, id, patch, p.entityGuard(ctx))
+	return playersEntity(p.s.patchEntity(ctx, kind, id, patch, p.entityGuard(ctx), true))
 }
 
 // SetAttribute is Service.SetAttribute for a player: with the join key on,

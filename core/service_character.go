@@ -171,7 +171,7 @@ func (s *Service) CharacterSheet(ctx context.Context, who Actor) (*CharacterShee
 
 func (s pinned) sheet(tx Tx, o *ownCharacter) (*CharacterSheet, error) {
 	e := o.entity
-	out := &CharacterSheet{Seat: o.view, Character: e, Reference: "/" + e.Kind + "/" + e.Slug,
+	out := &CharacterSheet{Seat: o.view, Character: EntityForPlayers(e), Reference: "/" + e.Kind + "/" + e.Slug,
 		TokenIDs: []string{}, Controls: []string{}, Effects: []EffectView{}, Editable: s.ownEditable(e.Kind),
 		Actions: []Action{}, Round: o.game.Round}
 	if out.Editable == nil {
@@ -367,7 +367,7 @@ func (s *Service) PatchOwnCharacter(ctx context.Context, who Actor, patch Object
 	if _, ok := patch["data"].(map[string]any); !ok {
 		return nil, Invalidf(`expected {"data": {...}}: the editable data keys and their new values`)
 	}
-	return s.patchEntity(ctx, o.entity.Kind, o.entity.ID, patch, ownGuard(who))
+	return playersEntity(s.patchEntity(ctx, o.entity.Kind, o.entity.ID, patch, ownGuard(who), true))
 }
 
 // RollAction rolls one of the sheet's actions into the chat, as the
