@@ -178,20 +178,26 @@ func (p PlayerAccess) SetAttribute(ctx context.Context, a Attribute) (*Attribute
 	return p.s.SetAttribute(ctx, a)
 }
 
-// CreateMessage is Service.CreateMessage (POST /api/messages) for a player.
+// CreateMessage is POST /api/messages: a player's (or a tool's) message,
+// its speaker named by the server (speaker.go), counted in the device's
+// message budget (messagebudget.go). A /roll command that cannot be
+// rolled is stored with its error, as the contract's endpoint does.
 func (p PlayerAccess) CreateMessage(ctx context.Context, m *Message) (*Message, error) {
 	if err := p.who.refuseSpectator("chat or roll"); err != nil {
 		return nil, err
 	}
-	return p.s.CreateMessage(ctx, m)
+	return p.s.createMessage(ctx, m, messageAuthor{who: p.who}, false)
 }
 
-// PostMessage is Service.PostMessage (createMessage) for a player.
+// PostMessage is createMessage over the WebSocket: CreateMessage, except
+// that a /roll command that cannot be rolled is refused with the dice
+// engine's explanation and nothing is stored (the typo goes back to the
+// one who typed it).
 func (p PlayerAccess) PostMessage(ctx context.Context, m *Message) (*Message, error) {
 	if err := p.who.refuseSpectator("chat or roll"); err != nil {
 		return nil, err
 	}
-	return p.s.PostMessage(ctx, m)
+	return p.s.createMessage(ctx, m, messageAuthor{who: p.who}, true)
 }
 
 // UpdateDoor is a player's updateDoor: refused when remote interaction is

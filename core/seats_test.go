@@ -181,25 +181,26 @@ func TestJoinKeyAdmitsAndDrops(t *testing.T) {
 	if !ok || spectator.Role != core.ClientSpectator {
 		t.Fatalf("the spectators' key: %+v", spectator)
 	}
-	passA, err := g.svc.IssuePass(ctx, player)
+	// Three devices on this machine (loopback: not bound to one another).
+	passA, err := g.svc.IssuePass(ctx, player, "127.0.0.1", "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	passB, _ := g.svc.IssuePass(ctx, player)
-	passS, _ := g.svc.IssuePass(ctx, spectator)
+	passB, _ := g.svc.IssuePass(ctx, player, "127.0.0.1", "")
+	passS, _ := g.svc.IssuePass(ctx, spectator, "127.0.0.1", "")
 	gA, okA := g.svc.Admit(ctx, passA)
 	gS, okS := g.svc.Admit(ctx, passS)
 	if !okA || gA.Pass == "" || !okS || gS.Role != core.ClientSpectator {
 		t.Fatalf("passes: %+v %+v", gA, gS)
 	}
-	if _, err := g.svc.IssuePass(ctx, gA); err == nil {
+	if _, err := g.svc.IssuePass(ctx, gA, "127.0.0.1", ""); err == nil {
 		t.Fatal("a pass was traded for another")
 	}
 	// A kick revokes one pass and draws new keys; the other passes stay.
 	gB, _ := g.svc.Admit(ctx, passB)
-	newKeys, err := g.svc.Kick(ctx, "", gA.Pass)
-	if err != nil || !newKeys {
-		t.Fatalf("kick: %v %v", newKeys, err)
+	kicked, err := g.svc.Kick(ctx, core.KickTarget{Pass: gA.Pass, Address: "127.0.0.1"})
+	if err != nil || !kicked.NewKeys || len(kicked.Passes) != 1 {
+		t.Fatalf("kick: %+v %v", kicked, err)
 	}
 	if _, ok := g.svc.Admit(ctx, passA); ok || g.svc.StillAdmitted(gA) {
 		t.Fatal("the kicked pass still admits")

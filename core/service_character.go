@@ -413,6 +413,13 @@ func (s *Service) RollAction(ctx context.Context, who Actor, req ActionRequest) 
 	if req.Critical && a.Type != ActionDamage {
 		return nil, Invalidf("only a damage roll is doubled by a critical hit; %s is a %s roll", a.Title, cmp.Or(a.Type, "plain"))
 	}
+	posts := 1
+	if req.Damage && a.Damage != "" {
+		posts = 2
+	}
+	if err := s.messages.take(who.Device, posts); err != nil {
+		return nil, err
+	}
 	out := &ActionResult{Messages: []*Message{}}
 	critAt := 0
 	if a.Type == ActionAttack {
@@ -485,6 +492,9 @@ func (s pinned) postRoll(ctx context.Context, o *ownCharacter, who Actor, title,
 	if msg := failedRoll(rolls); msg != "" || len(rolls) != 1 {
 		return nil, Invalidf("the roll of %s: %s", title, cmp.Or(msg, "not one roll"))
 	}
+	if err := checkMessageRolls(rolls); err != nil {
+		return nil, err
+	}
 	detail := strings.TrimSuffix(rolls[0].Text, " # "+rolls[0].Comment)
 	m := &Message{ID: NewID(), Type: MessageRoll, Text: title + ": " + detail, Rolls: rolls,
 		Source: o.entity.Name, Creature: o.entity.Name, Color: who.Color, Created: s.now().UTC()}
@@ -519,6 +529,9 @@ func (s *Service) RollOwnInitiative(ctx context.Context, who Actor) (*ActionResu
 	formula := rule.Formula
 	if rule.Bonus != 0 {
 		formula += signedNumber(rule.Bonus)
+	}
+	if err := s.messages.take(who.Device, 1); err != nil {
+		return nil, err
 	}
 	m, err := p.postRoll(ctx, o, who, "Initiative", ActionCheck, formula)
 	if err != nil {

@@ -3,7 +3,6 @@ package imports
 import (
 	"context"
 	"fmt"
-	"net/netip"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -74,7 +73,7 @@ type PackageInfo struct {
 type offerState struct {
 	Offer
 	// address is who offered it over the network, as offers are counted
-	// per address (addressKey); empty for the device's own offers.
+	// per address (core.AddressKey); empty for the device's own offers.
 	address string
 	pkg     *Package
 	done    chan struct{} // closed when the offer settles (installed, declined, failed)
@@ -109,26 +108,7 @@ const DefaultMaxOffersPerAddress = 5
 // with the others of its /64, which one device may take as many of as it
 // likes.
 func (m *Manager) OfferFrom(src Source, address string) (Offer, error) {
-	return m.offer(src, "api "+address, "", addressKey(address), nil)
-}
-
-// addressKey is what offers from address are counted under: "" (not
-// counted) for loopback, the /64 of an IPv6 address, the address itself
-// otherwise.
-func addressKey(address string) string {
-	ip, err := netip.ParseAddr(address)
-	if err != nil {
-		return address
-	}
-	ip = ip.Unmap().WithZone("")
-	switch {
-	case ip.IsLoopback():
-		return ""
-	case ip.Is6():
-		p, _ := ip.Prefix(64)
-		return p.String()
-	}
-	return ip.String()
+	return m.offer(src, "api "+address, "", core.AddressKey(address), nil)
 }
 
 // offer records an offer of the given type (empty for content), made from
