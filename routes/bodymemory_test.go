@@ -110,10 +110,10 @@ func hostileBodies(size int) map[string][]byte {
 	atBound := min(core.MaxJSONValues-100, core.JSONContainersBase+size/core.JSONContainerBytes-100)
 	depth := size / 2
 	return map[string][]byte{
-		"numbers": fill(`{"data":{"x":[`, "0", ",", `]}}`),
-		"objects": fill(`{"data":{"x":[`, "{}", ",", `]}}`),
-		"keys":    keys(),
-		"nesting": []byte(`{"data":{"x":` + strings.Repeat("[", depth/2) + strings.Repeat("]", depth/2) + `}}`),
+		"numbers":             fill(`{"data":{"x":[`, "0", ",", `]}}`),
+		"objects":             fill(`{"data":{"x":[`, "{}", ",", `]}}`),
+		"keys":                keys(),
+		"nesting":             []byte(`{"data":{"x":` + strings.Repeat("[", depth/2) + strings.Repeat("]", depth/2) + `}}`),
 		"bounded, one string": bounded(atBound, func(n int) string { return `"` + strings.Repeat("x", n-2) + `"` }),
 		"bounded, strings": bounded(atBound-10_000*size/(8<<20), func(n int) string {
 			item := `"` + strings.Repeat("y", 998) + `"`
