@@ -51,14 +51,14 @@ var DefaultLimits = Limits{
 	ManifestTimeout:      20 * time.Second,
 	OfferManifestBytes:   128 << 10,
 	OfferManifestTimeout: 5 * time.Second,
-	MaxDownloadBytes: 2 << 30,
-	DownloadTimeout:  30 * time.Minute,
-	MaxMapBytes:      256 << 20,
-	MaxImageSide:     DefaultMaxImageSide,
-	MaxEntries:       50000,
-	MaxTotalBytes:    4 << 30,
-	MaxRatio:         200,
-	XML:              legacyxml.DefaultLimits,
+	MaxDownloadBytes:     2 << 30,
+	DownloadTimeout:      30 * time.Minute,
+	MaxMapBytes:          256 << 20,
+	MaxImageSide:         DefaultMaxImageSide,
+	MaxEntries:           50000,
+	MaxTotalBytes:        4 << 30,
+	MaxRatio:             200,
+	XML:                  legacyxml.DefaultLimits,
 }
 
 // withDefaults returns l with every zero field set to its default.
