@@ -123,6 +123,17 @@ func (s pinned) checkDataEdit(kind string, oldData, newData Object) error {
 		}
 	}
 	if len(refused) == 0 {
+		// Within the keys a player may write, the values the system
+		// allows (its bounds: health values are the system's to declare).
+		for _, k := range changedKeys(oldData, newData) {
+			if v, present := newData[k]; present {
+				if b, ok := s.bound(kind, k); ok {
+					if err := b.check("'"+k+"'", v); err != nil {
+						return err
+					}
+				}
+			}
+		}
 		return nil
 	}
 	if locked := s.hitPointKeys(kind); len(locked) > 0 && slices.Contains(locked, refused[0]) {

@@ -302,6 +302,9 @@ func (s *Service) ChangeOwnHitPoints(ctx context.Context, who Actor, ch HitPoint
 	if len(keys) == 0 || !slices.Contains(p.editableKeys(o.entity.Kind), keys[0]) {
 		return nil, Forbiddenf("the game system does not let players change the hit points of a %s", o.entity.Kind)
 	}
+	if err := p.checkHitPointAmount(o.entity.Kind, keys, ch); err != nil {
+		return nil, err
+	}
 	if o.combatant != nil {
 		if _, err := s.ChangeHitPoints(ctx, o.combatant.ID, ch); err != nil {
 			return nil, err
@@ -314,6 +317,28 @@ func (s *Service) ChangeOwnHitPoints(ctx context.Context, who Actor, ch HitPoint
 		return nil, err
 	}
 	return p.hitPointsOf(o), nil
+}
+
+// checkHitPointAmount holds a player's change to the system's bounds
+// (health values are the system's to declare): temporary hit points
+// within those of its temporary hit point key; damage and healing, as an
+// amount of hit points, whole when they are and no more than the most
+// there may be.
+func (s pinned) checkHitPointAmount(kind string, keys []string, ch HitPointChange) error {
+	if ch.Temp != nil {
+		if b, ok := s.bound(kind, keys[1]); ok {
+			return b.check("temp", *ch.Temp)
+		}
+		return nil
+	}
+	amount, what := ch.Damage, "damage"
+	if amount == nil {
+		amount, what = ch.Healing, "healing"
+	}
+	if b, ok := s.bound(kind, keys[0]); ok && amount != nil {
+		return ValueBound{Integer: b.Integer, Max: b.Max}.check(what, *amount)
+	}
+	return nil
 }
 
 // changeEntityHitPoints applies a hit point change to a character that
