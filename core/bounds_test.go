@@ -61,5 +61,3 @@ func TestAPlayersHealthValuesStayWithinTheSystemsBounds(t *testing.T) {
 		}
 	}
 }
-
-

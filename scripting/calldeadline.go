@@ -37,9 +37,9 @@ type callDeadline struct {
 
 	// The CPU time of the call (callclock_*.go): timeout is its budget,
 	// and deadline is then the wall-clock backstop (wallFactor times it).
-	clock    callClock
-	cpu      bool
-	timeout  time.Duration
+	clock   callClock
+	cpu     bool
+	timeout time.Duration
 
 	parent     context.Context
 	stopParent func() bool
