@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/vttapp/companion/core"
 	"github.com/vttapp/companion/dice"
@@ -21,6 +23,7 @@ type seatGame struct {
 	store  *sqlite.Store
 	faces  *faces
 	events *testkit.EventLog
+	bus    *core.Bus
 }
 
 // The fixture's second character (the first is testkit.HeroID, whose
@@ -76,7 +79,7 @@ func newSeatGame(t *testing.T) *seatGame {
 	bus.Subscribe(func(evs []core.Event) { events.Publish(evs...) })
 	svc := core.NewService(core.ServiceConfig{Store: st, Events: bus, Rules: systems.NewHolder(testkit.DnD5e(t)),
 		Roller: dice.NewRollerWithSource(f)})
-	return &seatGame{svc: svc, store: st, faces: f, events: events}
+	return &seatGame{svc: svc, store: st, faces: f, events: events, bus: bus}
 }
 
 // take gives a seat to a player and returns who they are then.
@@ -502,5 +505,44 @@ func TestOwnInitiativeAndEndTurn(t *testing.T) {
 	}
 	if _, err := g.svc.EndTurn(ctx, ann); core.KindOf(err) != core.KindConflict {
 		t.Fatalf("a second end turn passed another's turn: %v", err)
+	}
+}
+
+// The attack of issue 32 (its lows): 500 seat take and leave pairs sent
+// 1,000 seat lists to every client. The lists are coalesced: the first
+// change goes out at once, those that follow within a quarter of a second
+// together, and the last list sent is the seats as they are.
+func TestSeatChangesAreCoalesced(t *testing.T) {
+	g := newSeatGame(t)
+	ctx := context.Background()
+	var mu sync.Mutex
+	var lists []*core.SeatList
+	g.bus.Subscribe(func(evs []core.Event) {
+		for _, e := range evs {
+			if e.Name == core.EventSeatsUpdated {
+				mu.Lock()
+				lists = append(lists, e.Data.(*core.SeatList))
+				mu.Unlock()
+			}
+		}
+	})
+	start := time.Now()
+	for range 500 {
+		ann := g.take(t, testkit.HeroID, "Ann")
+		if err := g.svc.LeaveSeat(ctx, ann); err != nil {
+			t.Fatal(err)
+		}
+	}
+	took := time.Since(start)
+	time.Sleep(400 * time.Millisecond) // the last held changes go out
+	mu.Lock()
+	defer mu.Unlock()
+	most := int(took/(250*time.Millisecond)) + 3
+	t.Logf("1000 seat changes in %v: %d seat lists sent (at most %d allowed)", took.Round(time.Millisecond), len(lists), most)
+	if len(lists) > most {
+		t.Fatalf("%d seat lists for 1000 changes in %v", len(lists), took)
+	}
+	if last := lists[len(lists)-1]; last.Seats[0].Taken {
+		t.Fatalf("the last list sent shows the seat taken: %+v", last.Seats[0])
 	}
 }

@@ -30,6 +30,8 @@ type Service struct {
 	seats  seatIndex
 	// messages counts each device's messages (messagebudget.go).
 	messages *budget
+	// seatNews paces seatsUpdated (seatnews.go).
+	seatNews seatNews
 
 	mu sync.Mutex // the commit lock: serialises commit + publish (see write)
 

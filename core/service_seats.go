@@ -206,7 +206,10 @@ func (s pinned) changeSeats(ctx context.Context, change func(tx Tx, t *seatTable
 			t.stored[st.EntityID] = st
 		}
 		changed = seats
-		return append([]Event{{Name: EventSeatsUpdated, Data: t.list()}}, events...), nil
+		if s.seatListDue() { // else it goes out shortly, with the changes that follow (seatnews.go)
+			events = append([]Event{{Name: EventSeatsUpdated, Data: t.list()}}, events...)
+		}
+		return events, nil
 	}, func() { s.seats.set(changed...) })
 }
 
@@ -466,7 +469,7 @@ func (s *Service) Kick(ctx context.Context, k KickTarget) (*Kicked, error) {
 				t.stored[f.EntityID] = f
 				freed = append(freed, f)
 			}
-			if len(freed) > 0 {
+			if len(freed) > 0 && s.seatListDue() {
 				events = append(events, Event{Name: EventSeatsUpdated, Data: t.list()})
 			}
 		}

@@ -204,7 +204,11 @@ func bigCompendiumFile(tb testing.TB, dir string, size int64) (string, int) {
 	tb.Helper()
 	one := string(bigCompendium(tb, 3))
 	start, end := strings.Index(one, "<monster"), strings.LastIndex(one, "</compendium>")
-	body := one[start:end]
+	// Every text a little longer, as in a published compendium (a stat
+	// block's traits are paragraphs): the file stays within the reader's
+	// limit of elements at this size.
+	pad := " " + strings.Repeat("The marsh remembers every step taken through it. ", 6)
+	body := strings.ReplaceAll(one[start:end], "</text>", pad+"</text>")
 	path := filepath.Join(dir, "big.compendium.xml")
 	f, err := os.Create(path)
 	if err != nil {
