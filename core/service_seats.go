@@ -141,6 +141,22 @@ func (t *seatTable) list() *SeatList {
 	return out
 }
 
+// viewSeats reads the primary campaign's seats in a read transaction;
+// without a primary campaign there are none (read is not called).
+func (s pinned) viewSeats(ctx context.Context, read func(t *seatTable)) error {
+	return s.store.View(ctx, func(tx Tx) error {
+		t, err := s.seatTable(tx)
+		if IsNotFound(err) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		read(t)
+		return nil
+	})
+}
+
 // Seats lists the primary campaign's seats as everyone reads them: which
 // are free, who sits where (names only).
 func (s *Service) Seats(ctx context.Context) (*SeatList, error) {
@@ -396,18 +412,10 @@ func (s *Service) KickPlan(ctx context.Context, k KickTarget) (*Kicked, error) {
 	st := s.access.state.clone()
 	s.access.mu.RUnlock()
 	out := &Kicked{Passes: st.devicePasses(k.Pass, AddressKey(k.Address)), NewKeys: st.Enabled}
-	err := p.store.View(ctx, func(tx Tx) error {
-		t, err := p.seatTable(tx)
-		if IsNotFound(err) {
-			return nil
-		}
-		if err != nil {
-			return err
-		}
+	err := p.viewSeats(ctx, func(t *seatTable) {
 		for _, seat := range t.deviceSeats(k, out.Passes) {
 			out.Seats = append(out.Seats, seat.Holder)
 		}
-		return nil
 	})
 	return out, err
 }

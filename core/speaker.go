@@ -60,20 +60,12 @@ type heldSeat struct {
 // either).
 func (s pinned) heldSeats(ctx context.Context) ([]heldSeat, error) {
 	var out []heldSeat
-	err := s.store.View(ctx, func(tx Tx) error {
-		t, err := s.seatTable(tx)
-		if IsNotFound(err) {
-			return nil
-		}
-		if err != nil {
-			return err
-		}
+	err := s.viewSeats(ctx, func(t *seatTable) {
 		for _, e := range t.characters {
 			if st := t.seat(e.ID); st.Taken() {
 				out = append(out, heldSeat{holder: st.Holder, character: e.Name, player: st.Player})
 			}
 		}
-		return nil
 	})
 	return out, err
 }

@@ -295,20 +295,9 @@ func (h *Hub) Kick(ctx context.Context, channel int) (*Kicked, error) {
 	// Its connections close first, with the kick's code: the change of
 	// keys below would otherwise close them as "key changed".
 	out := &Kicked{}
-	h.mu.RLock()
-	var gone []*conn
-	for c := range h.conns {
-		if c.host {
-			continue
-		}
-		c.mu.Lock()
-		same := c == target || passes[c.grant.Pass] || seats[c.seat] || address != "" && core.AddressKey(c.client.Address) == address
-		c.mu.Unlock()
-		if same {
-			gone = append(gone, c)
-		}
-	}
-	h.mu.RUnlock()
+	gone := h.playersWhere(func(c *conn) bool {
+		return c == target || passes[c.grant.Pass] || seats[c.seat] || address != "" && core.AddressKey(c.client.Address) == address
+	})
 	for _, c := range gone {
 		c.close(CloseKicked, "removed by the game master")
 		out.Closed++
@@ -321,6 +310,26 @@ func (h *Hub) Kick(ctx context.Context, channel int) (*Kicked, error) {
 	h.log.Info("websocket client kicked", "channel", channel, "address", who.Address, "closed", out.Closed,
 		"passes", len(kicked.Passes), "seats", len(kicked.Seats), "newKeys", kicked.NewKeys)
 	return out, nil
+}
+
+// playersWhere lists the player connections match selects; match runs
+// with the connection's lock held (it may change what that lock guards).
+func (h *Hub) playersWhere(match func(c *conn) bool) []*conn {
+	h.mu.RLock()
+	defer h.mu.RUnlock()
+	var out []*conn
+	for c := range h.conns {
+		if c.host {
+			continue
+		}
+		c.mu.Lock()
+		ok := match(c)
+		c.mu.Unlock()
+		if ok {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 // setOf is a set of the non-empty strings of list.
@@ -385,13 +394,7 @@ func (h *Hub) SetSpectator(ctx context.Context, channel int, on bool) error {
 		byAddress = h.svc.SetAddressSpectator(address, on)
 	}
 	key := core.AddressKey(address)
-	h.mu.RLock()
-	var told []*conn
-	for o := range h.conns {
-		if o.host {
-			continue
-		}
-		o.mu.Lock()
+	told := h.playersWhere(func(o *conn) bool {
 		same := o == c || pass != "" && o.grant.Pass == pass || byAddress && o.grant.Pass == "" && core.AddressKey(o.client.Address) == key
 		if same {
 			o.gmSpectator, o.spectator = on, on
@@ -399,12 +402,8 @@ func (h *Hub) SetSpectator(ctx context.Context, channel int, on bool) error {
 				o.grant.Role = role
 			}
 		}
-		o.mu.Unlock()
-		if same {
-			told = append(told, o)
-		}
-	}
-	h.mu.RUnlock()
+		return same
+	})
 	for _, o := range told {
 		o.tellDrags()
 		o.send1(core.EventRoleChanged, map[string]string{"role": role})

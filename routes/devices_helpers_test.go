@@ -2,7 +2,6 @@ package routes
 
 import (
 	"context"
-	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -76,27 +75,7 @@ func (e *lanEnv) device(n byte) *device {
 // do sends one request from the device; headers are pairs.
 func (d *device) do(t testing.TB, method, path, body string, headers ...string) reply {
 	t.Helper()
-	var rd io.Reader
-	if body != "" {
-		rd = strings.NewReader(body)
-	}
-	req, err := http.NewRequest(method, d.env.srv.URL+path, rd)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if body != "" {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	for i := 0; i+1 < len(headers); i += 2 {
-		req.Header.Set(headers[i], headers[i+1])
-	}
-	resp, err := d.client.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	data, _ := io.ReadAll(resp.Body)
-	return reply{status: resp.StatusCode, header: resp.Header, body: data}
+	return doWith(t, d.client, d.env.srv.URL, method, path, body, headers...)
 }
 
 // dial opens the device's WebSocket, or returns the refusal.
