@@ -1,6 +1,10 @@
 package core
 
-import "context"
+import (
+	"context"
+	"math"
+	"strconv"
+)
 
 // What a game system says about a player's own character (its Lua
 // declarations: the kind's `editable` list and `actions` hook).
@@ -54,6 +58,64 @@ const (
 // critAt, doubled dice (the dice package's Roller).
 type ActionDice interface {
 	ActionFormula(formula string, advantage int, double bool, critAt int) (string, error)
+}
+
+// ValueBound is what a system declares a numeric data key may hold when a
+// player writes it: at least Min, at most Max (when set), and a whole
+// number when Integer.
+type ValueBound struct {
+	Min, Max *float64
+	Integer  bool
+}
+
+// BoundRules is implemented by Rules whose system declares bounds on its
+// kinds' data keys (the `bounds` option of a kind): hit points, their
+// maximum, temporary hit points.
+type BoundRules interface {
+	Bounds(kind string) map[string]ValueBound
+}
+
+// bound is the bound the system declares on a data key of kind, and
+// whether it declares one.
+func (s pinned) bound(kind, key string) (ValueBound, bool) {
+	br, ok := s.rules.(BoundRules)
+	if !ok {
+		return ValueBound{}, false
+	}
+	b, ok := br.Bounds(kind)[key]
+	return b, ok
+}
+
+// check refuses a value outside the bound; what names it in the error.
+func (b ValueBound) check(what string, v any) error {
+	n, isNumber := v.(float64)
+	if !isNumber {
+		return Invalidf("%s must be a number", what)
+	}
+	if math.IsNaN(n) || math.IsInf(n, 0) {
+		return Invalidf("%s must be a finite number", what)
+	}
+	if b.Integer && n != math.Trunc(n) {
+		return Invalidf("%s must be a whole number, not %s", what, strconv.FormatFloat(n, 'g', -1, 64))
+	}
+	if (b.Min != nil && n < *b.Min) || (b.Max != nil && n > *b.Max) {
+		return Invalidf("%s must be %s, not %s", what, b.rangeText(), strconv.FormatFloat(n, 'g', -1, 64))
+	}
+	return nil
+}
+
+// rangeText says the bound in words: "from 0 to 9999", "at least 1".
+func (b ValueBound) rangeText() string {
+	f := func(p *float64) string { return strconv.FormatFloat(*p, 'g', -1, 64) }
+	switch {
+	case b.Min != nil && b.Max != nil:
+		return "from " + f(b.Min) + " to " + f(b.Max)
+	case b.Min != nil:
+		return "at least " + f(b.Min)
+	case b.Max != nil:
+		return "at most " + f(b.Max)
+	}
+	return "a number"
 }
 
 // editableKeys is the kind's editable list as the loaded system gives it.

@@ -180,6 +180,9 @@ type Entity struct {
 	// part of the published shape.
 	Owner    string `json:"-"`
 	Revision int64  `json:"-"`
+	// Redacted marks a copy made for players (EntityForPlayers): what a
+	// system renders of it is cached apart from the whole entity's.
+	Redacted bool `json:"-"`
 }
 
 // Normalize fills the defaults an entity always carries. kind is the kind

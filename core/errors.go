@@ -26,6 +26,10 @@ const (
 	// KindForbidden means the caller may not do this: a spectator chatting,
 	// a player writing another player's character (seats.go).
 	KindForbidden
+	// KindRateLimited means the caller asked too often: one device's
+	// messages past its budget (messagebudget.go), a device minting passes
+	// over and over (access.go). Trying again later works.
+	KindRateLimited
 )
 
 func (k ErrorKind) String() string {
@@ -40,6 +44,8 @@ func (k ErrorKind) String() string {
 		return "too large"
 	case KindForbidden:
 		return "forbidden"
+	case KindRateLimited:
+		return "rate limited"
 	default:
 		return "internal"
 	}
@@ -85,6 +91,11 @@ func TooLargef(format string, args ...any) error {
 // Forbiddenf returns a KindForbidden error with a formatted user-facing message.
 func Forbiddenf(format string, args ...any) error {
 	return &Error{Kind: KindForbidden, Message: fmt.Sprintf(format, args...)}
+}
+
+// RateLimitedf returns a KindRateLimited error with a formatted user-facing message.
+func RateLimitedf(format string, args ...any) error {
+	return &Error{Kind: KindRateLimited, Message: fmt.Sprintf(format, args...)}
 }
 
 // Internal wraps an unexpected error; its message is generic so that no

@@ -21,9 +21,14 @@ const (
 	// MaxMessageText is the longest chat or command text, in bytes.
 	MaxMessageText = 16 << 10
 	// MaxMessageRolls bounds a stored message's dice results (what the
-	// server rolled, or the result a client posts as a roll message's
-	// text): ten rolls of 1000d6 fit.
+	// server rolled), and the text of a message a client sends as already
+	// rolled (its roll object, which the server rolls again from its
+	// formula: speaker.go).
 	MaxMessageRolls = 256 << 10
+	// MaxMessageDice bounds the dice one message rolls (explosions and
+	// rerolls included): every die is kept in the message's roll detail,
+	// stored and sent to everyone. A fireball is eight, a big one forty.
+	MaxMessageDice = 1000
 	// MaxMessageField is the longest id, type, source, colour or creature
 	// of a message.
 	MaxMessageField = 256
@@ -96,11 +101,26 @@ func checkMessageInput(m *Message) error {
 	return nil
 }
 
-// checkMessageRolls bounds what rolling a message's dice produced.
+// checkMessageText bounds the text of a message once it is known to be
+// words or a command (a roll sent as already rolled may be longer until
+// clientRoll has made its command of it).
+func checkMessageText(m *Message) error {
+	if len(m.Text) > MaxMessageText {
+		return tooLarge("message: 'text'", len(m.Text), MaxMessageText)
+	}
+	return nil
+}
+
+// checkMessageRolls bounds what rolling a message's dice produced: the
+// dice rolled, and the size of their results.
 func checkMessageRolls(rolls []RollResult) error {
-	size := 0
+	size, dice := 0, 0
 	for _, r := range rolls {
 		size += r.Size()
+		dice += r.Dice()
+	}
+	if dice > MaxMessageDice {
+		return TooLargef("message: it rolls %d dice, more than the limit of %d in one message; roll them in several messages", dice, MaxMessageDice)
 	}
 	if size > MaxMessageRolls {
 		return tooLarge("message: its dice results", size, MaxMessageRolls)

@@ -26,7 +26,8 @@ func TestCreateMessageRefusesWhatIsTooLarge(t *testing.T) {
 		{"color", f.svc, core.Message{Text: "hi", Color: strings.Repeat("c", 1000)}, "message: 'color'"},
 		{"creature", f.svc, core.Message{Text: "hi", Creature: strings.Repeat("c", 1000)}, "message: 'creature'"},
 		{"roll text", f.svc, core.Message{Type: core.MessageRoll, Text: strings.Repeat("x", core.MaxMessageRolls+1)}, "more than the limit of 256 KiB"},
-		{"rolls", diceSvc, core.Message{Text: strings.Repeat("[[1000d6]] ", 11)}, "message: its dice results"},
+		{"dice", diceSvc, core.Message{Text: strings.Repeat("[[1000d6]] ", 11)}, "it rolls 11000 dice, more than the limit of 1000 in one message"},
+		{"dice of two rolls", diceSvc, core.Message{Text: "/r {600d6, 401d6}"}, "it rolls 1001 dice"},
 	} {
 		f.rec.reset()
 		_, err := c.svc.CreateMessage(svcCtx, &c.m)
@@ -48,15 +49,22 @@ func TestCreateMessageRefusesWhatIsTooLarge(t *testing.T) {
 	if _, err := diceSvc.CreateMessage(svcCtx, &core.Message{Text: "/r 4d6"}); err != nil {
 		t.Fatalf("an ordinary roll: %v", err)
 	}
+	if _, err := diceSvc.CreateMessage(svcCtx, &core.Message{Text: "[[500d6]] [[500d6]]"}); err != nil {
+		t.Fatalf("a thousand dice, the limit: %v", err)
+	}
 }
 
 // GET /api carries the last thirty messages; however large they are, their
 // JSON in one snapshot stays under MaxSnapshotMessages, newest kept.
 func TestSnapshotMessagesAreBounded(t *testing.T) {
 	f := newSvcFixture(t, true)
+	// Messages of 200 KiB (as an older server stored rolled results):
+	// written to the store directly.
 	for i := range 30 {
 		text := strings.Repeat(string(rune('a'+i%26)), 200<<10)
-		if _, err := f.svc.CreateMessage(svcCtx, &core.Message{Type: core.MessageRoll, Text: text}); err != nil {
+		if err := f.store.Update(svcCtx, func(tx core.Tx) error {
+			return tx.AddMessage(&core.Message{Type: core.MessageChat, Text: text, Campaign: svcCampaign})
+		}); err != nil {
 			t.Fatal(err)
 		}
 	}

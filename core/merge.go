@@ -37,6 +37,13 @@ func patchDocument(current any, patch Object, out any) error {
 		return Internal(err)
 	}
 	merged := MergePatch(doc, patch)
+	if what, limit := storedLimit(out); limit > 0 {
+		// Refused before it is encoded and decoded again: a patch of a few
+		// megabytes would otherwise be held three more times.
+		if n := encodedAtLeast(merged, limit); n > limit {
+			return TooLargef("%s is more than %s once patched, the limit of what is stored", what, byteSize(limit))
+		}
+	}
 	raw, err = json.Marshal(merged)
 	if err != nil {
 		return Internal(err)

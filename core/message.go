@@ -28,6 +28,10 @@ type Message struct {
 	// Private marks the game master's private roll: stored, shown on the
 	// host console only, never sent to players (service_hostmessages.go).
 	Private bool `json:"private,omitempty"`
+	// GM marks a message the game master posted (the host console). No
+	// message from the public listener carries it, whatever it names as
+	// its source (speaker.go).
+	GM bool `json:"gm,omitempty"`
 }
 
 // messageWire is Message as accepted on input: content is a synonym of text.

@@ -41,6 +41,15 @@ func (m Message) MarshalJSON() ([]byte, error) {
 	}{plain(m), content})
 }
 
+// StoredJSON is the message as the store keeps it: its fields without
+// the content MarshalJSON adds, which is made from them again whenever
+// the message is sent (a roll's die-by-die detail would otherwise be kept
+// a third time).
+func (m *Message) StoredJSON() ([]byte, error) {
+	type plain Message // without MarshalJSON
+	return json.Marshal((*plain)(m))
+}
+
 // Content is the content the real client reads for m (see MarshalJSON). A
 // roll message whose first roll failed, or that has no roll, falls back to
 // its text; a roll message a client sent with an object content keeps it.

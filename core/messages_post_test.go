@@ -31,7 +31,7 @@ func TestPostMessageRefusesABadRollCommand(t *testing.T) {
 	rec := &svcRecorder{}
 	svc := core.NewService(core.ServiceConfig{Store: store, Events: rec, Rules: svcRules{}, Roller: dice.NewRoller()})
 
-	_, err = svc.PostMessage(svcCtx, &core.Message{Text: "/r 2d", Source: "Ann"})
+	_, err = svc.PlayerAs(core.Actor{Role: core.ClientPlayer}).PostMessage(svcCtx, &core.Message{Text: "/r 2d", Source: "Ann"})
 	svcWantErr(t, err, core.KindInvalid, "cannot roll '2d'")
 	if !strings.Contains(err.Error(), "expected the number of sides") {
 		t.Fatalf("the engine's explanation is lost: %v", err)
@@ -40,7 +40,7 @@ func TestPostMessageRefusesABadRollCommand(t *testing.T) {
 		t.Fatalf("a refused roll published %v", names)
 	}
 	for _, text := range []string{"/roll 1d20+5", "hello [[2d]]"} {
-		if _, err := svc.PostMessage(svcCtx, &core.Message{Text: text}); err != nil {
+		if _, err := svc.PlayerAs(core.Actor{Role: core.ClientPlayer}).PostMessage(svcCtx, &core.Message{Text: text}); err != nil {
 			t.Fatalf("%q: %v", text, err)
 		}
 	}

@@ -77,6 +77,40 @@ func rollResults(raws []json.RawMessage) []RollResult {
 	return out
 }
 
+// diceTree is the part of a stored roll's tree that Dice counts.
+type diceTree struct {
+	Dice      []struct{}  `json:"dice"`
+	Args      []*diceTree `json:"args"`
+	CountFrom *diceTree   `json:"countFrom"`
+	SidesFrom *diceTree   `json:"sidesFrom"`
+}
+
+// Dice counts the dice the roll rolled, rerolled and dropped ones
+// included (every one is in its detail); 0 for a roll that failed.
+func (r RollResult) Dice() int {
+	if r.Error != "" || r.raw == nil {
+		return 0
+	}
+	var root struct {
+		Tree *diceTree `json:"tree"`
+	}
+	if json.Unmarshal(r.raw, &root) != nil {
+		return 0
+	}
+	var count func(n *diceTree, depth int) int
+	count = func(n *diceTree, depth int) int {
+		if n == nil || depth > 256 {
+			return 0
+		}
+		total := len(n.Dice)
+		for _, a := range n.Args {
+			total += count(a, depth+1)
+		}
+		return total + count(n.CountFrom, depth+1) + count(n.SidesFrom, depth+1)
+	}
+	return count(root.Tree, 0)
+}
+
 // rollTree is the part of a stored roll's tree that Critical reads.
 type rollTree struct {
 	Dice []struct {

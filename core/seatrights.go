@@ -123,6 +123,17 @@ func (s pinned) checkDataEdit(kind string, oldData, newData Object) error {
 		}
 	}
 	if len(refused) == 0 {
+		// Within the keys a player may write, the values the system
+		// allows (its bounds: health values are the system's to declare).
+		for _, k := range changedKeys(oldData, newData) {
+			if v, present := newData[k]; present {
+				if b, ok := s.bound(kind, k); ok {
+					if err := b.check("'"+k+"'", v); err != nil {
+						return err
+					}
+				}
+			}
+		}
 		return nil
 	}
 	if locked := s.hitPointKeys(kind); len(locked) > 0 && slices.Contains(locked, refused[0]) {
@@ -154,7 +165,7 @@ func (p PlayerAccess) PutEntity(ctx context.Context, kind, pathID string, e *Ent
 	if err := p.who.refuseSpectator("change entities"); err != nil {
 		return nil, err
 	}
-	return p.s.putEntity(ctx, kind, pathID, e, p.entityGuard(ctx))
+	return playersEntity(p.s.putEntity(ctx, kind, pathID, e, p.entityGuard(ctx), true))
 }
 
 // PatchEntity is Service.PatchEntity for a player.
@@ -162,7 +173,7 @@ func (p PlayerAccess) PatchEntity(ctx context.Context, kind, id string, patch Ob
 	if err := p.who.refuseSpectator("change entities"); err != nil {
 		return nil, err
 	}
-	return p.s.patchEntity(ctx, kind, id, patch, p.entityGuard(ctx))
+	return playersEntity(p.s.patchEntity(ctx, kind, id, patch, p.entityGuard(ctx), true))
 }
 
 // SetAttribute is Service.SetAttribute for a player: with the join key on,
@@ -178,20 +189,26 @@ func (p PlayerAccess) SetAttribute(ctx context.Context, a Attribute) (*Attribute
 	return p.s.SetAttribute(ctx, a)
 }
 
-// CreateMessage is Service.CreateMessage (POST /api/messages) for a player.
+// CreateMessage is POST /api/messages: a player's (or a tool's) message,
+// its speaker named by the server (speaker.go), counted in the device's
+// message budget (messagebudget.go). A /roll command that cannot be
+// rolled is stored with its error, as the contract's endpoint does.
 func (p PlayerAccess) CreateMessage(ctx context.Context, m *Message) (*Message, error) {
 	if err := p.who.refuseSpectator("chat or roll"); err != nil {
 		return nil, err
 	}
-	return p.s.CreateMessage(ctx, m)
+	return p.s.createMessage(ctx, m, messageAuthor{who: p.who}, false)
 }
 
-// PostMessage is Service.PostMessage (createMessage) for a player.
+// PostMessage is createMessage over the WebSocket: CreateMessage, except
+// that a /roll command that cannot be rolled is refused with the dice
+// engine's explanation and nothing is stored (the typo goes back to the
+// one who typed it).
 func (p PlayerAccess) PostMessage(ctx context.Context, m *Message) (*Message, error) {
 	if err := p.who.refuseSpectator("chat or roll"); err != nil {
 		return nil, err
 	}
-	return p.s.PostMessage(ctx, m)
+	return p.s.createMessage(ctx, m, messageAuthor{who: p.who}, true)
 }
 
 // UpdateDoor is a player's updateDoor: refused when remote interaction is

@@ -40,10 +40,20 @@ type Seat struct {
 	Holder   string    `json:"holder,omitempty"`
 	Controls []string  `json:"controls,omitempty"`
 	Since    time.Time `json:"since,omitzero"`
+	// TakenBy is the device that holds it (Actor.Device when it was taken
+	// or given), so that kicking a device frees every seat it holds.
+	TakenBy string `json:"takenBy,omitempty"`
 }
 
 // Taken reports whether someone holds the seat.
 func (s *Seat) Taken() bool { return s != nil && s.Holder != "" }
+
+// freed is the seat as it is once nobody holds it.
+func (s *Seat) freed() *Seat {
+	f := *s
+	f.Holder, f.Player, f.TakenBy = "", "", ""
+	return &f
+}
 
 // SeatView is a seat as anyone at the table may read it (GET /api/seats,
 // seatsUpdated): which character, whether it is free, and the name of who
@@ -126,6 +136,32 @@ type Actor struct {
 	Seat string
 	// Name and Color sign what the actor posts (an action's roll).
 	Name, Color string
+	// Device names the device the request comes from, for the limits
+	// counted per device across HTTP and the WebSocket (the message
+	// budget): its pass, else its seat, else its network address (a /64
+	// for IPv6), else its connection; "" when nothing names it (a tool on
+	// this machine), which is not counted. DeviceOf builds it.
+	Device string
+}
+
+// DeviceOf names a device for Actor.Device from what a request carries:
+// the hash of its pass, the hash of its seat token, the address it comes
+// from (loopback is this machine, and not a device of the table) and, for
+// a WebSocket, its connection.
+func DeviceOf(pass, seat, address, connection string) string {
+	switch {
+	case pass != "":
+		return "pass:" + pass
+	case seat != "":
+		return "seat:" + seat
+	}
+	if key := AddressKey(address); key != "" {
+		return "address:" + key
+	}
+	if connection != "" {
+		return "connection:" + connection
+	}
+	return ""
 }
 
 // spectating reports whether the actor may only look.

@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/vttapp/companion/core"
 	"github.com/vttapp/companion/dice"
@@ -21,6 +23,7 @@ type seatGame struct {
 	store  *sqlite.Store
 	faces  *faces
 	events *testkit.EventLog
+	bus    *core.Bus
 }
 
 // The fixture's second character (the first is testkit.HeroID, whose
@@ -76,7 +79,7 @@ func newSeatGame(t *testing.T) *seatGame {
 	bus.Subscribe(func(evs []core.Event) { events.Publish(evs...) })
 	svc := core.NewService(core.ServiceConfig{Store: st, Events: bus, Rules: systems.NewHolder(testkit.DnD5e(t)),
 		Roller: dice.NewRollerWithSource(f)})
-	return &seatGame{svc: svc, store: st, faces: f, events: events}
+	return &seatGame{svc: svc, store: st, faces: f, events: events, bus: bus}
 }
 
 // take gives a seat to a player and returns who they are then.
@@ -181,25 +184,26 @@ func TestJoinKeyAdmitsAndDrops(t *testing.T) {
 	if !ok || spectator.Role != core.ClientSpectator {
 		t.Fatalf("the spectators' key: %+v", spectator)
 	}
-	passA, err := g.svc.IssuePass(ctx, player)
+	// Three devices on this machine (loopback: not bound to one another).
+	passA, err := g.svc.IssuePass(ctx, player, "127.0.0.1", "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	passB, _ := g.svc.IssuePass(ctx, player)
-	passS, _ := g.svc.IssuePass(ctx, spectator)
+	passB, _ := g.svc.IssuePass(ctx, player, "127.0.0.1", "")
+	passS, _ := g.svc.IssuePass(ctx, spectator, "127.0.0.1", "")
 	gA, okA := g.svc.Admit(ctx, passA)
 	gS, okS := g.svc.Admit(ctx, passS)
 	if !okA || gA.Pass == "" || !okS || gS.Role != core.ClientSpectator {
 		t.Fatalf("passes: %+v %+v", gA, gS)
 	}
-	if _, err := g.svc.IssuePass(ctx, gA); err == nil {
+	if _, err := g.svc.IssuePass(ctx, gA, "127.0.0.1", ""); err == nil {
 		t.Fatal("a pass was traded for another")
 	}
 	// A kick revokes one pass and draws new keys; the other passes stay.
 	gB, _ := g.svc.Admit(ctx, passB)
-	newKeys, err := g.svc.Kick(ctx, "", gA.Pass)
-	if err != nil || !newKeys {
-		t.Fatalf("kick: %v %v", newKeys, err)
+	kicked, err := g.svc.Kick(ctx, core.KickTarget{Pass: gA.Pass, Address: "127.0.0.1"})
+	if err != nil || !kicked.NewKeys || len(kicked.Passes) != 1 {
+		t.Fatalf("kick: %+v %v", kicked, err)
 	}
 	if _, ok := g.svc.Admit(ctx, passA); ok || g.svc.StillAdmitted(gA) {
 		t.Fatal("the kicked pass still admits")
@@ -501,5 +505,44 @@ func TestOwnInitiativeAndEndTurn(t *testing.T) {
 	}
 	if _, err := g.svc.EndTurn(ctx, ann); core.KindOf(err) != core.KindConflict {
 		t.Fatalf("a second end turn passed another's turn: %v", err)
+	}
+}
+
+// The attack of issue 32 (its lows): 500 seat take and leave pairs sent
+// 1,000 seat lists to every client. The lists are coalesced: the first
+// change goes out at once, those that follow within a quarter of a second
+// together, and the last list sent is the seats as they are.
+func TestSeatChangesAreCoalesced(t *testing.T) {
+	g := newSeatGame(t)
+	ctx := context.Background()
+	var mu sync.Mutex
+	var lists []*core.SeatList
+	g.bus.Subscribe(func(evs []core.Event) {
+		for _, e := range evs {
+			if e.Name == core.EventSeatsUpdated {
+				mu.Lock()
+				lists = append(lists, e.Data.(*core.SeatList))
+				mu.Unlock()
+			}
+		}
+	})
+	start := time.Now()
+	for range 500 {
+		ann := g.take(t, testkit.HeroID, "Ann")
+		if err := g.svc.LeaveSeat(ctx, ann); err != nil {
+			t.Fatal(err)
+		}
+	}
+	took := time.Since(start)
+	time.Sleep(400 * time.Millisecond) // the last held changes go out
+	mu.Lock()
+	defer mu.Unlock()
+	most := int(took/(250*time.Millisecond)) + 3
+	t.Logf("1000 seat changes in %v: %d seat lists sent (at most %d allowed)", took.Round(time.Millisecond), len(lists), most)
+	if len(lists) > most {
+		t.Fatalf("%d seat lists for 1000 changes in %v", len(lists), took)
+	}
+	if last := lists[len(lists)-1]; last.Seats[0].Taken {
+		t.Fatalf("the last list sent shows the seat taken: %+v", last.Seats[0])
 	}
 }

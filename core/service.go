@@ -28,6 +28,10 @@ type Service struct {
 	// the hash of their token (seatindex.go).
 	access access
 	seats  seatIndex
+	// messages counts each device's messages (messagebudget.go).
+	messages *budget
+	// seatNews paces seatsUpdated (seatnews.go).
+	seatNews seatNews
 
 	mu sync.Mutex // the commit lock: serialises commit + publish (see write)
 
@@ -46,6 +50,11 @@ type ServiceConfig struct {
 	Now    func() time.Time
 	Live   *Live
 	Log    *slog.Logger
+	// MessageRate and MessageBurst bound each device's messages
+	// (messagebudget.go): zero takes the defaults, a negative rate lifts
+	// the limit.
+	MessageRate  float64
+	MessageBurst int
 }
 
 // NewService returns a Service over the given store, publisher and rules.
@@ -64,6 +73,7 @@ func NewService(cfg ServiceConfig) *Service {
 		s.log = slog.New(slog.DiscardHandler)
 	}
 	s.drags = newDrags(s)
+	s.messages = newMessageBudget(cfg.MessageRate, cfg.MessageBurst, func() time.Time { return s.now() })
 	return s
 }
 

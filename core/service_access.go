@@ -1,6 +1,9 @@
 package core
 
-import "context"
+import (
+	"context"
+	"time"
+)
 
 // AccessChanged is the data of accessChanged.
 type AccessChanged struct {
@@ -29,6 +32,11 @@ func (s *Service) loadAccess(ctx context.Context) error {
 	s.access.mu.Lock()
 	if !s.access.loaded {
 		s.access.state, s.access.loaded = *st, true
+		// Every pass counts as used now: what was in use before a restart
+		// is not known, and none may be forgotten for it.
+		for _, p := range st.Passes {
+			s.access.markUsed(p.Hash, s.now())
+		}
 	}
 	s.access.mu.Unlock()
 	return nil
@@ -43,7 +51,11 @@ func (s *Service) Admit(ctx context.Context, credential string) (Grant, bool) {
 		s.log.Error("join key: cannot read it; refusing the request", "err", err)
 		return Grant{}, false
 	}
-	return s.access.admit(credential)
+	g, ok := s.access.admit(credential)
+	if ok {
+		s.access.markUsed(g.Pass, s.now())
+	}
+	return g, ok
 }
 
 // StillAdmitted reports whether a grant Admit made still holds (the hub
@@ -93,23 +105,105 @@ func (s *Service) NewJoinKeys(ctx context.Context) (JoinStatus, error) {
 
 // IssuePass gives a browser that opened a link with a key its own pass
 // (routes set it as a cookie). Only a key's grant gets one: a pass is not
-// traded for another.
-func (s *Service) IssuePass(ctx context.Context, g Grant) (string, error) {
+// traded for another. address is where the request comes from (its
+// host); held is the pass the browser already holds, if any (its cookie),
+// whose device the new pass joins. Minting is bounded per address
+// (PassMintBurst, then one each PassMintEvery; loopback is not counted),
+// and refused when every pass the game keeps is in use (addPass).
+func (s *Service) IssuePass(ctx context.Context, g Grant, address, held string) (string, error) {
 	if g.Open || g.Pass != "" {
 		return "", Invalidf("only a join key is exchanged for a pass")
 	}
+	if err := s.loadAccess(ctx); err != nil {
+		return "", err
+	}
+	key := AddressKey(address)
+	if err := s.access.mintBudget(s.now).take(key, 1); err != nil {
+		return "", err
+	}
 	pass := randomSecret(32)
+	now := s.now().UTC()
 	_, err := s.changeAccessQuiet(ctx, func(st *JoinAccess) error {
 		if !st.Enabled || st.KeyGeneration != g.KeyGeneration {
 			return Conflictf("the join key changed: ask the game master for the new link")
 		}
-		st.addPass(JoinPass{Hash: passHash(pass), Role: g.Role, Created: s.now().UTC()})
-		return nil
+		device := NewID()
+		if old := st.pass(passHash(held)); held != "" && old != nil && old.Device != "" {
+			device = old.Device
+		}
+		return st.addPass(JoinPass{Hash: passHash(pass), Role: g.Role, Created: now, Address: key, Device: device},
+			func(p JoinPass) bool { return s.access.inUse(p, now) })
 	})
 	if err != nil {
 		return "", err
 	}
 	return pass, nil
+}
+
+// mintBudget is the per-address budget of passes, made on first use.
+func (a *access) mintBudget(now func() time.Time) *budget {
+	a.usedMu.Lock()
+	defer a.usedMu.Unlock()
+	if a.mints == nil {
+		a.mints = &budget{rate: 1 / PassMintEvery.Seconds(), burst: PassMintBurst, now: now, devices: map[string]*bucket{},
+			refusal: func(burst, _, wait float64) error {
+				return RateLimitedf("too many passes asked for from this address: at most %g at once, then one a minute; wait %.0f s", burst, wait)
+			}}
+	}
+	return a.mints
+}
+
+// SetPassRole is the game master changing the role of a pass (a
+// spectator, or a player again): it holds for every request and
+// connection that pass opens, until the game master changes it again.
+// The hub gives its connections the new role.
+func (s *Service) SetPassRole(ctx context.Context, hash, role string) error {
+	if role != ClientPlayer && role != ClientSpectator {
+		return Invalidf("a pass is a player's or a spectator's, not '%s'", Clip(role))
+	}
+	_, err := s.changeAccessQuiet(ctx, func(st *JoinAccess) error {
+		p := st.pass(hash)
+		if p == nil {
+			return NotFoundf("this client's pass is no longer kept")
+		}
+		p.Role = role
+		return nil
+	})
+	return err
+}
+
+// SetAddressSpectator makes every request and connection from an address
+// (its host) a spectator's, or lifts it: the game master's word for a
+// device that holds no pass (the join key off). Loopback, this machine,
+// is never marked; it reports whether the address was.
+func (s *Service) SetAddressSpectator(address string, on bool) bool {
+	key := AddressKey(address)
+	if key == "" {
+		return false
+	}
+	s.access.mu.Lock()
+	defer s.access.mu.Unlock()
+	if s.access.spectators == nil {
+		s.access.spectators = map[string]bool{}
+	}
+	if on {
+		s.access.spectators[key] = true
+	} else {
+		delete(s.access.spectators, key)
+	}
+	return true
+}
+
+// SpectatorAddress reports whether the game master made the address (its
+// host) a spectator's (SetAddressSpectator).
+func (s *Service) SpectatorAddress(address string) bool {
+	key := AddressKey(address)
+	if key == "" {
+		return false
+	}
+	s.access.mu.RLock()
+	defer s.access.mu.RUnlock()
+	return s.access.spectators[key]
 }
 
 // changeAccess stores a change of the join key and tells the hub

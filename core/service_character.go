@@ -171,7 +171,7 @@ func (s *Service) CharacterSheet(ctx context.Context, who Actor) (*CharacterShee
 
 func (s pinned) sheet(tx Tx, o *ownCharacter) (*CharacterSheet, error) {
 	e := o.entity
-	out := &CharacterSheet{Seat: o.view, Character: e, Reference: "/" + e.Kind + "/" + e.Slug,
+	out := &CharacterSheet{Seat: o.view, Character: EntityForPlayers(e), Reference: "/" + e.Kind + "/" + e.Slug,
 		TokenIDs: []string{}, Controls: []string{}, Effects: []EffectView{}, Editable: s.ownEditable(e.Kind),
 		Actions: []Action{}, Round: o.game.Round}
 	if out.Editable == nil {
@@ -302,6 +302,9 @@ func (s *Service) ChangeOwnHitPoints(ctx context.Context, who Actor, ch HitPoint
 	if len(keys) == 0 || !slices.Contains(p.editableKeys(o.entity.Kind), keys[0]) {
 		return nil, Forbiddenf("the game system does not let players change the hit points of a %s", o.entity.Kind)
 	}
+	if err := p.checkHitPointAmount(o.entity.Kind, keys, ch); err != nil {
+		return nil, err
+	}
 	if o.combatant != nil {
 		if _, err := s.ChangeHitPoints(ctx, o.combatant.ID, ch); err != nil {
 			return nil, err
@@ -314,6 +317,28 @@ func (s *Service) ChangeOwnHitPoints(ctx context.Context, who Actor, ch HitPoint
 		return nil, err
 	}
 	return p.hitPointsOf(o), nil
+}
+
+// checkHitPointAmount holds a player's change to the system's bounds
+// (health values are the system's to declare): temporary hit points
+// within those of its temporary hit point key; damage and healing, as an
+// amount of hit points, whole when they are and no more than the most
+// there may be.
+func (s pinned) checkHitPointAmount(kind string, keys []string, ch HitPointChange) error {
+	if ch.Temp != nil {
+		if b, ok := s.bound(kind, keys[1]); ok {
+			return b.check("temp", *ch.Temp)
+		}
+		return nil
+	}
+	amount, what := ch.Damage, "damage"
+	if amount == nil {
+		amount, what = ch.Healing, "healing"
+	}
+	if b, ok := s.bound(kind, keys[0]); ok && amount != nil {
+		return ValueBound{Integer: b.Integer, Max: b.Max}.check(what, *amount)
+	}
+	return nil
 }
 
 // changeEntityHitPoints applies a hit point change to a character that
@@ -367,7 +392,7 @@ func (s *Service) PatchOwnCharacter(ctx context.Context, who Actor, patch Object
 	if _, ok := patch["data"].(map[string]any); !ok {
 		return nil, Invalidf(`expected {"data": {...}}: the editable data keys and their new values`)
 	}
-	return s.patchEntity(ctx, o.entity.Kind, o.entity.ID, patch, ownGuard(who))
+	return playersEntity(s.patchEntity(ctx, o.entity.Kind, o.entity.ID, patch, ownGuard(who), true))
 }
 
 // RollAction rolls one of the sheet's actions into the chat, as the
@@ -412,6 +437,13 @@ func (s *Service) RollAction(ctx context.Context, who Actor, req ActionRequest) 
 	}
 	if req.Critical && a.Type != ActionDamage {
 		return nil, Invalidf("only a damage roll is doubled by a critical hit; %s is a %s roll", a.Title, cmp.Or(a.Type, "plain"))
+	}
+	posts := 1
+	if req.Damage && a.Damage != "" {
+		posts = 2
+	}
+	if err := s.messages.take(who.Device, posts); err != nil {
+		return nil, err
 	}
 	out := &ActionResult{Messages: []*Message{}}
 	critAt := 0
@@ -485,6 +517,9 @@ func (s pinned) postRoll(ctx context.Context, o *ownCharacter, who Actor, title,
 	if msg := failedRoll(rolls); msg != "" || len(rolls) != 1 {
 		return nil, Invalidf("the roll of %s: %s", title, cmp.Or(msg, "not one roll"))
 	}
+	if err := checkMessageRolls(rolls); err != nil {
+		return nil, err
+	}
 	detail := strings.TrimSuffix(rolls[0].Text, " # "+rolls[0].Comment)
 	m := &Message{ID: NewID(), Type: MessageRoll, Text: title + ": " + detail, Rolls: rolls,
 		Source: o.entity.Name, Creature: o.entity.Name, Color: who.Color, Created: s.now().UTC()}
@@ -519,6 +554,9 @@ func (s *Service) RollOwnInitiative(ctx context.Context, who Actor) (*ActionResu
 	formula := rule.Formula
 	if rule.Bonus != 0 {
 		formula += signedNumber(rule.Bonus)
+	}
+	if err := s.messages.take(who.Device, 1); err != nil {
+		return nil, err
 	}
 	m, err := p.postRoll(ctx, o, who, "Initiative", ActionCheck, formula)
 	if err != nil {

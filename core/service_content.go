@@ -1,6 +1,9 @@
 package core
 
-import "context"
+import (
+	"context"
+	"errors"
+)
 
 // The installed content as a whole: the reads and the one write the
 // importers (package imports) need. Content is installed and removed in bulk
@@ -85,4 +88,30 @@ func (s *Service) ChangeContent(ctx context.Context, change func(tx Tx) (reload 
 		}
 		return []Event{{Name: EventReload, Data: reload}}, nil
 	})
+}
+
+// StageEntities keeps entities an import makes under stage, in one
+// transaction, where nothing reads them and nobody is told (Tx.StageEntity):
+// an import of a large compendium writes them in batches while it reads
+// its file, so that it never holds them all, and adopts them all in the
+// one transaction that installs it (Tx.AdoptStaged, through
+// ChangeContent).
+func (s *Service) StageEntities(ctx context.Context, stage string, list []*Entity) error {
+	if stage == "" {
+		return Internal(errors.New("stage entities: no stage named"))
+	}
+	return s.store.Update(ctx, func(tx Tx) error {
+		for _, e := range list {
+			if err := tx.StageEntity(stage, e); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// DropStaged forgets what an import staged (every stage when stage is
+// empty: what an interrupted import left behind, at start-up).
+func (s *Service) DropStaged(ctx context.Context, stage string) error {
+	return s.store.Update(ctx, func(tx Tx) error { return tx.DropStaged(stage) })
 }

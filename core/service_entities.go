@@ -51,42 +51,46 @@ func (s *Service) Entities(ctx context.Context, kind string) ([]*Entity, error) 
 // creation time are kept. A unique entity's linked combatants are updated to
 // match in the same transaction.
 func (s *Service) PutEntity(ctx context.Context, kind, pathID string, e *Entity) (*Entity, error) {
-	return s.putEntity(ctx, kind, pathID, e, nil)
+	return s.putEntity(ctx, kind, pathID, e, nil, false)
 }
 
-func (s *Service) putEntity(ctx context.Context, kind, pathID string, e *Entity, guard editGuard[Entity]) (*Entity, error) {
+func (s *Service) putEntity(ctx context.Context, kind, pathID string, e *Entity, guard editGuard[Entity], players bool) (*Entity, error) {
 	if e.ID != pathID {
 		return nil, Invalidf("body id '%s' does not match path id '%s'", Clip(e.ID), Clip(pathID))
 	}
 	if e.Kind != "" && e.Kind != kind {
 		return nil, Invalidf("body kind '%s' does not match the collection's kind '%s'", Clip(e.Kind), kind)
 	}
-	return s.replaceEntity(ctx, kind, pathID, wholeDocument(e), guard)
+	return s.replaceEntity(ctx, kind, pathID, wholeDocument(e), guard, players)
 }
 
 // PatchEntity merges patch into the entity (RFC 7386: unmentioned keys are
 // unchanged, null removes a key), as PATCH and updateEntity do.
 func (s *Service) PatchEntity(ctx context.Context, kind, id string, patch Object) (*Entity, error) {
-	return s.patchEntity(ctx, kind, id, patch, nil)
+	return s.patchEntity(ctx, kind, id, patch, nil, false)
 }
 
-func (s *Service) patchEntity(ctx context.Context, kind, id string, patch Object, guard editGuard[Entity]) (*Entity, error) {
+func (s *Service) patchEntity(ctx context.Context, kind, id string, patch Object, guard editGuard[Entity], players bool) (*Entity, error) {
 	if err := checkPatchID(patch, id); err != nil {
 		return nil, err
 	}
 	if k, ok := patch["kind"]; ok && kind != "" && k != kind {
 		return nil, Invalidf("body kind '%s' does not match the collection's kind '%s'", Clip(fmt.Sprint(k)), kind)
 	}
-	return s.replaceEntity(ctx, kind, id, mergePatch[Entity](patch), guard)
+	return s.replaceEntity(ctx, kind, id, mergePatch[Entity](patch), guard, players)
 }
 
 // replaceEntity stores a client's edit of an entity of kind (any kind when
-// kind is empty), its server-owned fields kept.
-func (s *Service) replaceEntity(ctx context.Context, kind, id string, e edit[Entity], guard editGuard[Entity]) (*Entity, error) {
+// kind is empty), its server-owned fields kept (and, for a player's edit,
+// what players never receive: keepFromPlayers).
+func (s *Service) replaceEntity(ctx context.Context, kind, id string, e edit[Entity], guard editGuard[Entity], players bool) (*Entity, error) {
 	return replaceStored(s, ctx, e,
 		func(_ pinned, tx Tx) (*Entity, error) { return entityOfKind(tx, kind, id) },
 		func(next, old *Entity) {
 			next.restoreServerOwned(old)
+			if players {
+				next.keepFromPlayers(old)
+			}
 			if e.whole != nil && next.System == "" {
 				next.System = old.System // a whole document without a system keeps the one it had
 			}

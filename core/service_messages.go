@@ -5,22 +5,22 @@ import (
 	"strings"
 )
 
-// CreateMessage rolls the dice in m's text, stores it in the loaded system's
-// primary campaign and broadcasts messageCreated. It returns the stored
-// message with its rolls and campaign.
+// CreateMessage is the game master's message (the host console): its
+// dice are rolled, it is stored in the loaded system's primary campaign,
+// marked as the game master's (gm), and broadcast as messageCreated (a
+// private one to the host console alone). It returns the stored message
+// with its rolls and campaign. Players post through PlayerAccess, which
+// names the speaker from their seat (speaker.go).
 func (s *Service) CreateMessage(ctx context.Context, m *Message) (*Message, error) {
-	return s.createMessage(ctx, m, false)
+	return s.createMessage(ctx, m, messageAuthor{gm: true}, false)
 }
 
-// PostMessage is CreateMessage for a line a player typed in a client: a
-// /roll or /r command whose expression cannot be rolled is refused with the
-// dice engine's explanation (KindInvalid) and nothing is stored, so the
-// mistake goes back to the sender alone instead of into everyone's log.
-func (s *Service) PostMessage(ctx context.Context, m *Message) (*Message, error) {
-	return s.createMessage(ctx, m, true)
-}
-
-func (s *Service) createMessage(ctx context.Context, m *Message, refuseBadRoll bool) (*Message, error) {
+// createMessage posts a message by author. With refuseBadRoll (a line a
+// player typed in a client: createMessage) a /roll or /r command whose
+// expression cannot be rolled is refused with the dice engine's
+// explanation (KindInvalid) and nothing is stored, so the mistake goes
+// back to the sender alone instead of into everyone's log.
+func (s *Service) createMessage(ctx context.Context, m *Message, author messageAuthor, refuseBadRoll bool) (*Message, error) {
 	p := s.pin()
 	if strings.TrimSpace(m.Text) == "" {
 		return nil, Invalidf("message: 'text' is required and must not be empty")
@@ -29,16 +29,27 @@ func (s *Service) createMessage(ctx context.Context, m *Message, refuseBadRoll b
 		return nil, err
 	}
 	out := *m
+	out.Private = m.Private && author.gm // a private roll is the game master's
+	clientRoll(&out)                     // what a client says it rolled is rolled again, or is chat
+	if err := checkMessageText(&out); err != nil {
+		return nil, err
+	}
+	if err := p.signMessage(ctx, &out, author); err != nil {
+		return nil, err
+	}
+	if !author.gm {
+		if err := s.messages.take(author.who.Device, 1); err != nil {
+			return nil, err
+		}
+	}
 	out.ID = NewID()
 	out.Created = p.now().UTC()
 	if out.Type == "" {
 		out.Type = MessageChat
 	}
-	// A roll or table-roll message already carries its result as JSON
-	// text: rolling it again would read nested arrays as [[...]] dice.
-	alreadyRolled := out.Type == MessageRoll || out.Type == "tableRoll"
-	if p.roller != nil && !alreadyRolled {
-		stored, raws, command, err := p.roller.RollText(m.Text)
+	out.Rolls = nil
+	if p.roller != nil {
+		stored, raws, command, err := p.roller.RollText(out.Text)
 		if err != nil {
 			return nil, Invalidf("message: %s", err.Error())
 		}

@@ -141,6 +141,22 @@ func (t *seatTable) list() *SeatList {
 	return out
 }
 
+// viewSeats reads the primary campaign's seats in a read transaction;
+// without a primary campaign there are none (read is not called).
+func (s pinned) viewSeats(ctx context.Context, read func(t *seatTable)) error {
+	return s.store.View(ctx, func(tx Tx) error {
+		t, err := s.seatTable(tx)
+		if IsNotFound(err) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		read(t)
+		return nil
+	})
+}
+
 // Seats lists the primary campaign's seats as everyone reads them: which
 // are free, who sits where (names only).
 func (s *Service) Seats(ctx context.Context) (*SeatList, error) {
@@ -206,7 +222,10 @@ func (s pinned) changeSeats(ctx context.Context, change func(tx Tx, t *seatTable
 			t.stored[st.EntityID] = st
 		}
 		changed = seats
-		return append([]Event{{Name: EventSeatsUpdated, Data: t.list()}}, events...), nil
+		if s.seatListDue() { // else it goes out shortly, with the changes that follow (seatnews.go)
+			events = append([]Event{{Name: EventSeatsUpdated, Data: t.list()}}, events...)
+		}
+		return events, nil
 	}, func() { s.seats.set(changed...) })
 }
 
@@ -236,12 +255,10 @@ func (s *Service) TakeSeat(ctx context.Context, who Actor, seatID, player string
 		}
 		var changed []*Seat
 		if old := t.heldBy(who.Seat); old != nil && old.EntityID != e.ID {
-			freed := *old
-			freed.Holder, freed.Player = "", ""
-			changed = append(changed, &freed)
+			changed = append(changed, old.freed())
 		}
 		next := *st
-		next.Holder, next.Player, next.Since = SeatHash(token), name, s.now().UTC()
+		next.Holder, next.Player, next.Since, next.TakenBy = SeatHash(token), name, s.now().UTC(), who.Device
 		out = &TakenSeat{Seat: seatView(e, &next), SeatToken: token}
 		return append(changed, &next), nil, nil
 	})
@@ -298,17 +315,15 @@ func (s *Service) LeaveSeat(ctx context.Context, who Actor) error {
 		if st == nil {
 			return nil, nil, NotFoundf("you hold no seat")
 		}
-		freed := *st
-		freed.Holder, freed.Player = "", ""
-		return []*Seat{&freed}, nil, nil
+		return []*Seat{st.freed()}, nil, nil
 	})
 }
 
 // AssignSeat is the game master giving a seat to a player, whoever held it
 // before (their token opens nothing any more): it draws the token the hub
-// hands to that player's connection. previous is the hash of the seat the
-// player held before, freed in the same change.
-func (s *Service) AssignSeat(ctx context.Context, seatID, player, previous string) (*TakenSeat, error) {
+// hands to that player's connection. who is that player (their device; the
+// seat they held before, freed in the same change).
+func (s *Service) AssignSeat(ctx context.Context, seatID, player string, who Actor) (*TakenSeat, error) {
 	name, err := playerName(player)
 	if err != nil {
 		return nil, err
@@ -321,13 +336,11 @@ func (s *Service) AssignSeat(ctx context.Context, seatID, player, previous strin
 			return nil, nil, err
 		}
 		var changed []*Seat
-		if old := t.heldBy(previous); old != nil && old.EntityID != e.ID {
-			freed := *old
-			freed.Holder, freed.Player = "", ""
-			changed = append(changed, &freed)
+		if old := t.heldBy(who.Seat); old != nil && old.EntityID != e.ID {
+			changed = append(changed, old.freed())
 		}
 		next := *t.seat(e.ID)
-		next.Holder, next.Player, next.Since = SeatHash(token), name, s.now().UTC()
+		next.Holder, next.Player, next.Since, next.TakenBy = SeatHash(token), name, s.now().UTC(), who.Device
 		out = &TakenSeat{Seat: seatView(e, &next), SeatToken: token}
 		return append(changed, &next), nil, nil
 	})
@@ -342,9 +355,7 @@ func (s *Service) FreeSeat(ctx context.Context, seatID string) error {
 		if err != nil {
 			return nil, nil, err
 		}
-		freed := *t.seat(e.ID)
-		freed.Holder, freed.Player = "", ""
-		return []*Seat{&freed}, nil, nil
+		return []*Seat{t.seat(e.ID).freed()}, nil, nil
 	})
 }
 
@@ -375,46 +386,105 @@ func (s *Service) SetSeatControls(ctx context.Context, seatID string, tokenIDs [
 	})
 }
 
-// Kick is the game master sending a client away: the seat its token holds
-// is freed and, with the join key on, the pass it joined with is revoked
-// and new keys are drawn (new links), so that it cannot come back with
-// the link it had; every other device keeps its pass and stays. seat and
-// pass are hashes ("" when the client has none). It reports whether new
-// keys were drawn.
-func (s *Service) Kick(ctx context.Context, seat, pass string) (newKeys bool, err error) {
+// KickTarget is the device the game master sends away: the hash of the
+// seat token and of the pass one of its connections holds ("" when none),
+// and the address it comes from (its host).
+type KickTarget struct {
+	Seat, Pass, Address string
+}
+
+// Kicked is what a kick ends: the passes revoked and the seats freed (by
+// the hash of their token), for the hub to close every connection they
+// open; and whether new keys were drawn.
+type Kicked struct {
+	Passes, Seats []string
+	NewKeys       bool
+}
+
+// KickPlan is what Kick would end now, without ending it: the hub closes
+// those connections first, with the kick's code.
+func (s *Service) KickPlan(ctx context.Context, k KickTarget) (*Kicked, error) {
 	if err := s.loadAccess(ctx); err != nil {
-		return false, err
+		return nil, err
 	}
 	p := s.pin()
+	s.access.mu.RLock()
+	st := s.access.state.clone()
+	s.access.mu.RUnlock()
+	out := &Kicked{Passes: st.devicePasses(k.Pass, AddressKey(k.Address)), NewKeys: st.Enabled}
+	err := p.viewSeats(ctx, func(t *seatTable) {
+		for _, seat := range t.deviceSeats(k, out.Passes) {
+			out.Seats = append(out.Seats, seat.Holder)
+		}
+	})
+	return out, err
+}
+
+// deviceSeats lists the seats a kicked device holds: the one its seat
+// token names, and every one taken by one of its passes or from its
+// address.
+func (t *seatTable) deviceSeats(k KickTarget, passes []string) []*Seat {
+	devices := map[string]bool{}
+	for _, p := range passes {
+		devices[DeviceOf(p, "", "", "")] = true
+	}
+	if key := AddressKey(k.Address); key != "" {
+		devices[DeviceOf("", "", k.Address, "")] = true
+	}
+	if k.Seat != "" {
+		devices[DeviceOf("", k.Seat, "", "")] = true
+	}
+	var out []*Seat
+	for _, e := range t.characters {
+		st := t.seat(e.ID)
+		if st.Taken() && (st.Holder == k.Seat || devices[st.TakenBy]) {
+			out = append(out, st)
+		}
+	}
+	return out
+}
+
+// Kick is the game master sending a device away: every seat it holds is
+// freed and, with the join key on, every pass it holds is revoked (the
+// passes it minted from its address, or as the same device: KickTarget)
+// and new keys are drawn (new links), so that it cannot come back with
+// the link it had; every other device keeps its pass and stays.
+func (s *Service) Kick(ctx context.Context, k KickTarget) (*Kicked, error) {
+	if err := s.loadAccess(ctx); err != nil {
+		return nil, err
+	}
+	p := s.pin()
+	out := &Kicked{}
 	var freed []*Seat
 	var next JoinAccess
-	err = p.writeThen(ctx, func(tx Tx) ([]Event, error) {
+	err := p.writeThen(ctx, func(tx Tx) ([]Event, error) {
 		var events []Event
-		if seat != "" {
-			t, err := p.seatTable(tx)
-			if err != nil && !IsNotFound(err) {
-				return nil, err
-			}
-			if t != nil {
-				if st := t.heldBy(seat); st != nil {
-					f := *st
-					f.Holder, f.Player = "", ""
-					if err := tx.PutSeat(&f); err != nil {
-						return nil, err
-					}
-					t.stored[f.EntityID] = &f
-					freed = append(freed, &f)
-					events = append(events, Event{Name: EventSeatsUpdated, Data: t.list()})
-				}
-			}
-		}
 		s.access.mu.RLock()
 		next = s.access.state.clone()
 		s.access.mu.RUnlock()
+		out.Passes = next.devicePasses(k.Pass, AddressKey(k.Address))
+		t, err := p.seatTable(tx)
+		if err != nil && !IsNotFound(err) {
+			return nil, err
+		}
+		if t != nil {
+			for _, st := range t.deviceSeats(k, out.Passes) {
+				f := st.freed()
+				if err := tx.PutSeat(f); err != nil {
+					return nil, err
+				}
+				out.Seats = append(out.Seats, st.Holder)
+				t.stored[f.EntityID] = f
+				freed = append(freed, f)
+			}
+			if len(freed) > 0 && s.seatListDue() {
+				events = append(events, Event{Name: EventSeatsUpdated, Data: t.list()})
+			}
+		}
 		if next.Enabled {
-			newKeys = true
-			if pass != "" {
-				next.revoke(pass)
+			out.NewKeys = true
+			for _, hash := range out.Passes {
+				next.revoke(hash)
 			}
 			next.drawKeys()
 			if err := tx.PutAccess(&next); err != nil {
@@ -425,11 +495,14 @@ func (s *Service) Kick(ctx context.Context, seat, pass string) (newKeys bool, er
 		return events, nil
 	}, func() {
 		s.seats.set(freed...)
-		if newKeys {
+		if out.NewKeys {
 			s.access.mu.Lock()
 			s.access.state = next
 			s.access.mu.Unlock()
 		}
 	})
-	return newKeys, err
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
 }

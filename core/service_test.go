@@ -403,18 +403,6 @@ func TestUpdateSettingsPublishesOnlyChanges(t *testing.T) {
 	}
 }
 
-func TestCreateMessageDoesNotReRollARollMessage(t *testing.T) {
-	f := newSvcFixture(t, true)
-	content := `{"formula":"1d20","rolls":[[20]]}`
-	out, err := f.svc.CreateMessage(svcCtx, &core.Message{Type: core.MessageRoll, Text: content})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if out.Text != content || len(out.Rolls) != 0 || out.Type != core.MessageRoll {
-		t.Fatalf("a roll message was rolled again: %+v", out)
-	}
-}
-
 func TestPatchEntityRefusesDataNestedTooDeep(t *testing.T) {
 	f := newSvcFixture(t, true)
 	var deep any = "leaf"

@@ -70,6 +70,15 @@ type Tx interface {
 	Entities(q EntityQuery) ([]*Entity, error)
 	PutEntity(e *Entity) error
 	DeleteEntity(id string) error
+	// StageEntity keeps an entity an import writes in batches, under
+	// stage, where no read sees it (the same id twice in a stage is a
+	// conflict); AdoptStaged moves all of stage into the entities, owned
+	// by owner, in the caller's transaction (an id another entity has is
+	// a conflict, and nothing moves); DropStaged forgets stage (every
+	// stage when empty).
+	StageEntity(stage string, e *Entity) error
+	AdoptStaged(stage, owner string) (int, error)
+	DropStaged(stage string) error
 
 	Combatant(id string) (*Combatant, error)
 	// Combatants lists a campaign's combatants by rank.

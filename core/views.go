@@ -67,7 +67,7 @@ func HostPayload(data any) any { return onMap(HostView(data)) }
 // change. Where it does not, one encoding serves both.
 func HostPayloadDiffers(data any) bool {
 	switch data.(type) {
-	case Views, *Token, *Combatant, *Game, []*Combatant, *Map, []*Token:
+	case Views, *Token, *Combatant, *Game, []*Combatant, *Map, []*Token, *Entity, Client:
 		return true
 	}
 	return false
@@ -86,7 +86,8 @@ type hiddenStub struct {
 // TokenForPlayers shows it, naming its map; a combatant as
 // CombatantForPlayers; a game without its hidden combatants and their
 // turns (GameForPlayers); a map without its hidden objects (PlayerMap); a
-// list without its hidden tokens or combatants. The WebSocket clients of
+// list without its hidden tokens or combatants; an entity without its notes
+// (EntityForPlayers); a client without its address (ClientForPlayers). The WebSocket clients of
 // the public listener are players and player displays (the game master
 // uses the host console), so this is applied to everything they receive,
 // the same rules GET /api follows. data is never changed. Whether players
@@ -117,6 +118,10 @@ func ForPlayers(data any) any {
 		if tokensHaveHidden(v) || tokensHaveSecrets(v) {
 			return visibleTokens(v)
 		}
+	case *Entity:
+		return EntityForPlayers(v)
+	case Client:
+		return ClientForPlayers(v)
 	}
 	return data
 }

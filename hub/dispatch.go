@@ -88,6 +88,11 @@ func (h *Hub) dispatch(c *conn, frame []byte) {
 		return
 	}
 	env.event = ev
+	if err := core.CheckJSON(env.Data); err != nil {
+		// Bounded before any handler decodes it (core/jsonbounds.go).
+		c.reply(errorEvent, env.RequestID, errorData(env.Name, err))
+		return
+	}
 	if c.host {
 		h.handle(c, &env) // the game master is never rate limited (host.go)
 		return

@@ -25,7 +25,7 @@ var clientEvents = map[string]*clientEvent{
 	core.RequestUpdateDoor:         {player: onUpdateDoor, host: onHostUpdateDoor},
 	core.EventPointerUpdated:       {player: onPointerUpdated, stream: pointerStream},
 	core.RequestUpdateToken:        {player: onUpdateToken, host: onHostUpdateToken},
-	core.RequestUpdateEntity:       {player: onUpdateEntity},
+	core.RequestUpdateEntity:       {player: onUpdateEntity, host: onHostUpdateEntity},
 	core.RequestUpdateCombatant:    {player: onUpdateCombatant, host: onHostUpdateCombatant},
 	core.RequestCreateMessage:      {player: onCreateMessage},
 	core.RequestGetAttribute:       {player: onGetAttribute, alwaysAnswered: true},

@@ -234,6 +234,16 @@ func onUpdateEntity(ctx context.Context, c *conn, data json.RawMessage) (any, er
 	return c.hub.svc.PlayerAs(c.actor()).PatchEntity(ctx, "", id, patch)
 }
 
+// onHostUpdateEntity is updateEntity from the game master: the whole
+// entity is theirs to write (its notes included), whatever the join key.
+func onHostUpdateEntity(ctx context.Context, c *conn, data json.RawMessage) (any, error) {
+	id, patch, err := decodePatch(core.RequestUpdateEntity, data)
+	if err != nil {
+		return nil, err
+	}
+	return c.hub.svc.PatchEntity(ctx, "", id, patch)
+}
+
 func onUpdateCombatant(ctx context.Context, c *conn, data json.RawMessage) (any, error) {
 	id, patch, err := decodePatch(core.RequestUpdateCombatant, data)
 	if err != nil {

@@ -318,7 +318,7 @@ func (h *Hub) unregister(c *conn) {
 	c.mu.Lock()
 	seat, pass := c.seat, c.grant.Pass
 	c.mu.Unlock()
-	h.gone.remember(client.Channel, seat, pass, time.Now())
+	h.gone.remember(client.Channel, seat, pass, client.Address, time.Now())
 	h.svc.Publish(core.Event{Name: core.EventClientDisconnected, Data: client})
 	h.log.Info("websocket client disconnected", "channel", client.Channel, "address", client.Address)
 }

@@ -3,6 +3,8 @@ package hub
 import (
 	"sync"
 	"time"
+
+	"github.com/vttapp/companion/core"
 )
 
 // goneFor is how long a closed connection's identity is kept for a kick:
@@ -22,13 +24,14 @@ type recentlyGone struct {
 }
 
 type goneClient struct {
-	seat, pass string
-	at         time.Time
+	seat, pass, address string
+	at                  time.Time
 }
 
 // remember records a closed connection that held a seat or a pass (one
-// with neither cannot be told apart from any other device).
-func (g *recentlyGone) remember(channel int, seat, pass string, now time.Time) {
+// with neither cannot be told apart from any other device), and the
+// address it came from.
+func (g *recentlyGone) remember(channel int, seat, pass, address string, now time.Time) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	for ch, c := range g.byChan {
@@ -42,17 +45,17 @@ func (g *recentlyGone) remember(channel int, seat, pass string, now time.Time) {
 	if g.byChan == nil {
 		g.byChan = map[int]goneClient{}
 	}
-	g.byChan[channel] = goneClient{seat: seat, pass: pass, at: now}
+	g.byChan[channel] = goneClient{seat: seat, pass: pass, address: address, at: now}
 }
 
-// lookup reports the seat and pass a connection on channel held when it
-// closed, if it closed less than goneFor ago.
-func (g *recentlyGone) lookup(channel int, now time.Time) (seat, pass string, ok bool) {
+// lookup reports who a connection on channel was (its seat, its pass, its
+// address) when it closed, if it closed less than goneFor ago.
+func (g *recentlyGone) lookup(channel int, now time.Time) (core.KickTarget, bool) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	c, ok := g.byChan[channel]
 	if !ok || now.Sub(c.at) >= goneFor {
-		return "", "", false
+		return core.KickTarget{}, false
 	}
-	return c.seat, c.pass, true
+	return core.KickTarget{Seat: c.seat, Pass: c.pass, Address: c.address}, true
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"strconv"
 	"strings"
 	"time"
 
@@ -55,12 +56,13 @@ func (c *conn) actor() core.Actor {
 	defer c.mu.Unlock()
 	role := core.ClientPlayer
 	switch {
-	case c.grant.Role == core.ClientSpectator || c.spectator:
+	case c.grant.Role == core.ClientSpectator || c.spectator || c.hub.svc.SpectatorAddress(c.client.Address):
 		role = core.ClientSpectator
 	case c.client.IsPlayerDisplay():
 		role = core.ClientDisplay
 	}
-	return core.Actor{Role: role, Seat: c.seat, Name: c.client.Name, Color: c.client.Color}
+	return core.Actor{Role: role, Seat: c.seat, Name: c.client.Name, Color: c.client.Color,
+		Device: core.DeviceOf(c.grant.Pass, c.seat, c.client.Address, strconv.Itoa(c.client.Channel))}
 }
 
 // tellDrags gives the drag tracker who the connection now is.
@@ -144,8 +146,8 @@ func onSetRole(_ context.Context, c *conn, data json.RawMessage) (any, error) {
 	case core.ClientSpectator:
 		c.spectator = true
 	case core.ClientPlayer:
-		if c.grant.Role == core.ClientSpectator || c.gmSpectator {
-			return nil, core.Forbiddenf("you joined as a spectator: ask the game master for the players' link")
+		if c.grant.Role == core.ClientSpectator || c.gmSpectator || c.hub.svc.SpectatorAddress(c.client.Address) {
+			return nil, core.Forbiddenf("you joined as a spectator, or the game master made you one: ask the game master")
 		}
 		c.spectator = false
 	default:
@@ -255,65 +257,90 @@ func (h *Hub) connByChannel(channel int) *conn {
 
 // Kicked is what Kick did.
 type Kicked struct {
-	// Closed is how many connections were closed (the client's, and any
-	// other holding its seat or its pass).
+	// Closed is how many connections were closed (the client's, and every
+	// other of the same device: holding one of its seats or passes, or
+	// coming from its address).
 	Closed int `json:"closed"`
 	// NewKeys: the join key is on, so new keys were drawn (new links);
 	// the others keep their passes.
 	NewKeys bool `json:"newKeys"`
 }
 
-// Kick sends a client away: the seat it holds is freed, and with the join
-// key on its pass is revoked and new keys drawn (core.Service.Kick); its
-// connections (every one holding the same seat or pass) are closed with
-// CloseKicked. A channel that closed in the last minute is still the
-// device it was (recentlyGone): the kick reaches the connection it
-// reconnected with, by its seat or pass.
+// Kick sends a device away (core.Service.Kick): every seat it holds is
+// freed, and with the join key on every pass it holds is revoked and new
+// keys drawn; its connections (every one holding one of those seats or
+// passes, or coming from its address; loopback, this machine, is never a
+// device's address) are closed with CloseKicked. A channel that closed in
+// the last minute is still the device it was (recentlyGone): the kick
+// reaches the connection it reconnected with.
 func (h *Hub) Kick(ctx context.Context, channel int) (*Kicked, error) {
-	var seat, pass string
+	var who core.KickTarget
 	target := h.connByChannel(channel)
 	if target != nil {
 		target.mu.Lock()
-		seat, pass = target.seat, target.grant.Pass
+		who = core.KickTarget{Seat: target.seat, Pass: target.grant.Pass, Address: target.client.Address}
 		target.mu.Unlock()
 	} else {
 		var ok bool
-		if seat, pass, ok = h.gone.lookup(channel, time.Now()); !ok {
+		if who, ok = h.gone.lookup(channel, time.Now()); !ok {
 			return nil, core.NotFoundf("no client on channel %d", channel)
 		}
 	}
+	plan, err := h.svc.KickPlan(ctx, who)
+	if err != nil {
+		return nil, err
+	}
+	passes, seats := setOf(plan.Passes), setOf(append(plan.Seats, who.Seat))
+	address := core.AddressKey(who.Address)
 	// Its connections close first, with the kick's code: the change of
 	// keys below would otherwise close them as "key changed".
 	out := &Kicked{}
+	gone := h.playersWhere(func(c *conn) bool {
+		return c == target || passes[c.grant.Pass] || seats[c.seat] || address != "" && core.AddressKey(c.client.Address) == address
+	})
+	for _, c := range gone {
+		c.close(CloseKicked, "removed by the game master")
+		out.Closed++
+	}
+	kicked, err := h.svc.Kick(ctx, who)
+	if err != nil {
+		return nil, err
+	}
+	out.NewKeys = kicked.NewKeys
+	h.log.Info("websocket client kicked", "channel", channel, "address", who.Address, "closed", out.Closed,
+		"passes", len(kicked.Passes), "seats", len(kicked.Seats), "newKeys", kicked.NewKeys)
+	return out, nil
+}
+
+// playersWhere lists the player connections match selects; match runs
+// with the connection's lock held (it may change what that lock guards).
+func (h *Hub) playersWhere(match func(c *conn) bool) []*conn {
 	h.mu.RLock()
-	var gone []*conn
+	defer h.mu.RUnlock()
+	var out []*conn
 	for c := range h.conns {
 		if c.host {
 			continue
 		}
 		c.mu.Lock()
-		same := c == target || (pass != "" && c.grant.Pass == pass) || (seat != "" && c.seat == seat)
+		ok := match(c)
 		c.mu.Unlock()
-		if same {
-			gone = append(gone, c)
+		if ok {
+			out = append(out, c)
 		}
 	}
-	h.mu.RUnlock()
-	for _, c := range gone {
-		c.close(CloseKicked, "removed by the game master")
-		out.Closed++
+	return out
+}
+
+// setOf is a set of the non-empty strings of list.
+func setOf(list []string) map[string]bool {
+	out := make(map[string]bool, len(list))
+	for _, s := range list {
+		if s != "" {
+			out[s] = true
+		}
 	}
-	newKeys, err := h.svc.Kick(ctx, seat, pass)
-	if err != nil {
-		return nil, err
-	}
-	out.NewKeys = newKeys
-	address := ""
-	if target != nil {
-		address = target.snapshot().Address
-	}
-	h.log.Info("websocket client kicked", "channel", channel, "address", address, "closed", out.Closed, "newKeys", newKeys)
-	return out, nil
+	return out
 }
 
 // AssignSeat is the game master giving a seat to a connected client: the
@@ -331,7 +358,7 @@ func (h *Hub) AssignSeat(ctx context.Context, channel int, seatID, player string
 	if strings.TrimSpace(player) == "" {
 		player = who.Name
 	}
-	taken, err := h.svc.AssignSeat(ctx, seatID, player, who.Seat)
+	taken, err := h.svc.AssignSeat(ctx, seatID, player, who)
 	if err != nil {
 		return nil, err
 	}
@@ -340,22 +367,47 @@ func (h *Hub) AssignSeat(ctx context.Context, channel int, seatID, player string
 	return &taken.Seat, nil
 }
 
-// SetSpectator makes a connected client a spectator (or a player again)
-// for as long as it stays connected; the client cannot undo it.
-func (h *Hub) SetSpectator(channel int, on bool) error {
+// SetSpectator makes a connected client a spectator (or a player again),
+// and the client cannot undo it. The role belongs to the device: to its
+// pass when it holds one (kept across restarts: every connection and HTTP
+// request that pass opens is a spectator's, reconnections included), else
+// to its address (loopback, this machine, excepted), else to the
+// connection alone. Every connection of that pass or address is told.
+func (h *Hub) SetSpectator(ctx context.Context, channel int, on bool) error {
 	c := h.connByChannel(channel)
 	if c == nil {
 		return core.NotFoundf("no client on channel %d", channel)
 	}
-	c.mu.Lock()
-	c.gmSpectator, c.spectator = on, on
-	c.mu.Unlock()
-	c.tellDrags()
 	role := core.ClientPlayer
 	if on {
 		role = core.ClientSpectator
 	}
-	c.send1(core.EventRoleChanged, map[string]string{"role": role})
+	c.mu.Lock()
+	pass, address := c.grant.Pass, c.client.Address
+	c.mu.Unlock()
+	byAddress := false
+	if pass != "" {
+		if err := h.svc.SetPassRole(ctx, pass, role); err != nil {
+			return err
+		}
+	} else {
+		byAddress = h.svc.SetAddressSpectator(address, on)
+	}
+	key := core.AddressKey(address)
+	told := h.playersWhere(func(o *conn) bool {
+		same := o == c || pass != "" && o.grant.Pass == pass || byAddress && o.grant.Pass == "" && core.AddressKey(o.client.Address) == key
+		if same {
+			o.gmSpectator, o.spectator = on, on
+			if pass != "" && o.grant.Pass == pass {
+				o.grant.Role = role
+			}
+		}
+		return same
+	})
+	for _, o := range told {
+		o.tellDrags()
+		o.send1(core.EventRoleChanged, map[string]string{"role": role})
+	}
 	return nil
 }
 

@@ -215,7 +215,7 @@ func TestWSSlowClientIsDroppedNotWaitedFor(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := e.svc.PostMessage(context.Background(), m); err != nil {
+		if _, err := e.svc.CreateMessage(context.Background(), m); err != nil {
 			t.Fatalf("message %d: %v", i, err)
 		}
 		// The reading client gets each broadcast while the slow one stalls.

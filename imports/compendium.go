@@ -132,15 +132,31 @@ func (in *Installer) compendiumStep(ctx context.Context, src compendiumSource, o
 
 	r := compendiumReader{in: in, src: src, mapper: mapper, owner: dest.ID, prefix: prefix,
 		progress: newThrottle(opt.Progress), now: in.now().UTC()}
+	if src.entries == nil {
+		// A file of any size: its entities are written in batches as
+		// they are made, where nothing reads them, and adopted all at
+		// once when the install commits (core.Service.StageEntities).
+		r.stage, r.keepIDs = "import-"+core.NewID(), module == nil
+	}
 	content, err := r.read(ctx)
+	abandon := func() {
+		if r.stage != "" {
+			// Should this fail, the rows are dropped at the next start
+			// (NewManager); nothing reads them meanwhile.
+			_ = in.svc.DropStaged(context.WithoutCancel(ctx), r.stage)
+		}
+	}
 	if err != nil {
+		abandon()
 		return nil, err
 	}
-	if len(content.entities) == 0 {
+	total := r.made
+	if total == 0 {
+		abandon()
 		return nil, core.Invalidf("nothing to import: %s", r.skippedText())
 	}
 	res := dest
-	res.Compendium = &CompendiumReport{Entities: len(content.entities), Notes: r.notes()}
+	res.Compendium = &CompendiumReport{Entities: total, Notes: r.notes()}
 	if len(r.skipped) > 0 {
 		res.Compendium.Skipped = r.skipped
 	}
@@ -150,13 +166,13 @@ func (in *Installer) compendiumStep(ctx context.Context, src compendiumSource, o
 			res.Compendium.Notes = append(res.Compendium.Notes, note)
 		}
 	}
-	total := int64(len(content.entities))
 	content.progress = func(done int) {
-		r.progress.note(InstallProgress{Stage: StageWriting, Done: int64(done), Total: total, Entries: len(content.entities)})
+		r.progress.note(InstallProgress{Stage: StageWriting, Done: int64(done), Total: int64(total), Entries: total})
 	}
 	return &installStep{
-		result: res,
-		target: dir,
+		result:  res,
+		target:  dir,
+		abandon: abandon,
 		write: func(tx core.Tx) error {
 			if module == nil {
 				if err := dest.check(tx); err != nil {
@@ -168,13 +184,18 @@ func (in *Installer) compendiumStep(ctx context.Context, src compendiumSource, o
 			if err := content.put(tx); err != nil {
 				return err
 			}
-			r.progress.flush(InstallProgress{Stage: StageWriting, Done: total, Total: total, Entries: len(content.entities)})
+			if r.stage != "" {
+				if _, err := tx.AdoptStaged(r.stage, dest.ID); err != nil {
+					return err
+				}
+			}
+			r.progress.flush(InstallProgress{Stage: StageWriting, Done: int64(total), Total: int64(total), Entries: total})
 			return nil
 		},
 		undo: func(tx core.Tx) error {
 			if module == nil {
-				for _, e := range content.entities {
-					if err := tx.DeleteEntity(e.ID); err != nil && !core.IsNotFound(err) {
+				for _, id := range r.ids {
+					if err := tx.DeleteEntity(id); err != nil && !core.IsNotFound(err) {
 						return err
 					}
 				}
@@ -235,8 +256,27 @@ type compendiumReader struct {
 
 	imported map[string]int // entities made, by entity kind
 	skipped  map[string]int // entries not imported, by element kind
-	missing  []string       // file references the archive does not hold
+	missing  []string       // file references the archive does not hold (the first maxMissing)
+	missed   int            // how many references in all
+
+	// stage, when set, is where the entities go as they are made, in
+	// batches of stageBatch (core.Service.StageEntities), instead of
+	// being held until the install: a compendium of any size then costs
+	// the memory of one batch. made counts them; ids keeps their ids when
+	// keepIDs (an import into an existing module or campaign, whose undo
+	// deletes them one by one).
+	stage   string
+	keepIDs bool
+	made    int
+	ids     []string
+	batch   []*core.Entity
 }
+
+// stageBatch is how many entities a staged import writes at once.
+const stageBatch = 500
+
+// maxMissing bounds the missing file references kept for the notes.
+const maxMissing = 20
 
 // mapped is one entry of a compendium once its system hook has run.
 type mapped struct {
@@ -325,7 +365,7 @@ func (r *compendiumReader) read(ctx context.Context) (*owned, error) {
 	go func() { wg.Wait(); close(results) }()
 
 	out := &owned{owner: r.owner}
-	seen := map[string]*legacyxml.Element{}
+	seen := map[string]int{} // entity id -> the line of the entry that made it
 	pending := map[int]mapped{}
 	next := 0
 	var failure error
@@ -341,11 +381,14 @@ func (r *compendiumReader) read(ctx context.Context) (*owned, error) {
 			}
 			delete(pending, next)
 			next++
-			if failure = r.collect(m, out, seen); failure != nil {
+			if failure = r.collect(ctx, m, out, seen); failure != nil {
 				cancel()
 				break
 			}
 		}
+	}
+	if failure == nil {
+		failure = r.flush(ctx)
 	}
 	if failure != nil {
 		return nil, failure
@@ -358,6 +401,16 @@ func (r *compendiumReader) read(ctx context.Context) (*owned, error) {
 		return nil, core.Internal(fmt.Errorf("compendium: %d entries were not collected", len(pending)))
 	}
 	return out, nil
+}
+
+// flush writes the entities waiting in a staged import's batch.
+func (r *compendiumReader) flush(ctx context.Context) error {
+	if r.stage == "" || len(r.batch) == 0 {
+		return nil
+	}
+	err := r.in.svc.StageEntities(ctx, r.stage, r.batch)
+	r.batch = nil
+	return err
 }
 
 // mapEntry runs the system's hook on one entry (on a worker).
@@ -376,13 +429,25 @@ func (r *compendiumReader) mapEntry(ctx context.Context, job mapped, kinds map[s
 	}
 	job.entities, job.err = r.mapper.MapCompendium(ctx, job.entry.Kind, table)
 	if job.err != nil && ctx.Err() == nil {
-		job.err = core.Invalidf("%s", legacyxml.Errorf(r.src.file, el, "the system's import hook failed: %v", job.err).Error())
+		// Named by its line, its path and its name: in a file of thousands
+		// of entries the person finds the one at fault.
+		job.err = core.Invalidf("%s", legacyxml.Errorf(r.src.file, el, "the system's import hook failed on %s: %v", entryName(el), job.err).Error())
 	}
 	return job
 }
 
-// collect takes one mapped entry, in document order, into out.
-func (r *compendiumReader) collect(m mapped, out *owned, seen map[string]*legacyxml.Element) error {
+// entryName is how an entry is named in an error: its kind and its
+// <name>, when it has one.
+func entryName(el *legacyxml.Element) string {
+	if name := strings.TrimSpace(el.ChildText("name")); name != "" {
+		return fmt.Sprintf("%s %q", el.Name, clipRef(name))
+	}
+	return "this " + el.Name
+}
+
+// collect takes one mapped entry, in document order, into out, or into
+// the batch of a staged import (written when full).
+func (r *compendiumReader) collect(ctx context.Context, m mapped, out *owned, seen map[string]int) error {
 	switch {
 	case m.err != nil:
 		return xmlError(m.err)
@@ -398,14 +463,27 @@ func (r *compendiumReader) collect(m mapped, out *owned, seen map[string]*legacy
 		if err := e.Normalize(r.now); err != nil {
 			return core.Invalidf("%s", legacyxml.Errorf(r.src.file, el, "the entity made from it: %s", core.MessageOf(err)).Error())
 		}
-		if first, dup := seen[e.ID]; dup {
-			return core.Invalidf("%s", legacyxml.Errorf(r.src.file, el, "entity id '%s' was already made from the entry at line %d", e.ID, first.Line).Error())
+		if line, dup := seen[e.ID]; dup {
+			return core.Invalidf("%s", legacyxml.Errorf(r.src.file, el, "entity id '%s' was already made from the entry at line %d", e.ID, line).Error())
 		}
-		seen[e.ID] = el
+		seen[e.ID] = el.Line
 		e.Image = r.resolve(e.Image, m.entry.Kind)
 		e.Token = r.resolve(e.Token, m.entry.Kind)
 		r.imported[e.Kind]++
-		out.entities = append(out.entities, e)
+		r.made++
+		if r.stage == "" {
+			out.entities = append(out.entities, e)
+			continue
+		}
+		if r.keepIDs {
+			r.ids = append(r.ids, e.ID)
+		}
+		r.batch = append(r.batch, e)
+		if len(r.batch) >= stageBatch {
+			if err := r.flush(ctx); err != nil {
+				return err
+			}
+		}
 	}
 	return nil
 }
@@ -437,7 +515,10 @@ func (r *compendiumReader) resolve(ref, kind string) string {
 			}
 		}
 	}
-	r.missing = append(r.missing, ref)
+	r.missed++
+	if len(r.missing) < maxMissing {
+		r.missing = append(r.missing, ref)
+	}
 	return ""
 }
 
@@ -447,7 +528,7 @@ func (r *compendiumReader) notes() []string {
 	if len(r.skipped) > 0 {
 		notes = append(notes, r.skippedText())
 	}
-	if n := len(r.missing); n > 0 {
+	if n := r.missed; n > 0 {
 		notes = append(notes, fmt.Sprintf("%d image %s the archive does not hold and %s left out (first: %s)",
 			n, plural(n, "reference names a file", "references name files"), plural(n, "was", "were"), clipRef(r.missing[0])))
 	}

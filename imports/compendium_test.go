@@ -193,7 +193,7 @@ func TestInstallCompendiumHookFailureWritesNothing(t *testing.T) {
 	env := newCompendiumEnv(t)
 	doc := "<compendium>\n<monster><name>A</name></monster>\n<monster><name>B</name></monster>\n<bomb><name>C</name></bomb>\n</compendium>"
 	_, err := env.in.InstallFile(context.Background(), writeTemp(t, "x.xml", []byte(doc)), "x.xml", InstallOptions{})
-	wantKind(t, err, core.KindInvalid, "x.xml line 4, compendium/bomb: the system's import hook failed: lib/import.lua:7: attempt to index a nil value")
+	wantKind(t, err, core.KindInvalid, "x.xml line 4, compendium/bomb: the system's import hook failed on bomb \"C\": lib/import.lua:7: attempt to index a nil value")
 	if m, _, e, _ := env.counts(t); m != 0 || e != 0 {
 		t.Errorf("%d modules, %d entities written", m, e)
 	}

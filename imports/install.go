@@ -172,6 +172,9 @@ func (in *Installer) installStaged(ctx context.Context, dir string, opt InstallO
 		}
 	}
 	if err != nil {
+		if step != nil && step.abandon != nil {
+			step.abandon()
+		}
 		return Result{}, err
 	}
 	handedOff = true
@@ -194,6 +197,9 @@ func (in *Installer) commitStaged(ctx context.Context, dir string, step *install
 		}
 		return reloadData(step.result), nil
 	}); err != nil {
+		if step.abandon != nil {
+			step.abandon()
+		}
 		return Result{}, err
 	}
 	if err := placeDir(dir, step.target); err != nil {
@@ -240,6 +246,9 @@ type installStep struct {
 	target string
 	write  func(tx core.Tx) error
 	undo   func(tx core.Tx) error
+	// abandon, when set, forgets what the step wrote ahead of its
+	// transaction (a compendium's staged entities) when it never commits.
+	abandon func()
 }
 
 // reloadData tells clients that content changed wholesale.

@@ -13,6 +13,13 @@ type Limits struct {
 	MaxManifestBytes int64
 	// ManifestTimeout bounds fetching a manifest, redirects included.
 	ManifestTimeout time.Duration
+	// OfferManifestBytes and OfferManifestTimeout bound the manifest an
+	// offer fetches as soon as anyone on the network offers it (before
+	// the person at the device has seen it): smaller and shorter than
+	// MaxManifestBytes and ManifestTimeout, which bound the fetches the
+	// person asks for (an update check, an accepted offer).
+	OfferManifestBytes   int64
+	OfferManifestTimeout time.Duration
 	// MaxDownloadBytes caps a downloaded or uploaded archive or map file.
 	MaxDownloadBytes int64
 	// DownloadTimeout bounds a whole download, redirects included.
@@ -40,16 +47,18 @@ const RatioFloor = 1 << 20
 
 // DefaultLimits are the limits used for every zero field.
 var DefaultLimits = Limits{
-	MaxManifestBytes: 1 << 20,
-	ManifestTimeout:  20 * time.Second,
-	MaxDownloadBytes: 2 << 30,
-	DownloadTimeout:  30 * time.Minute,
-	MaxMapBytes:      256 << 20,
-	MaxImageSide:     DefaultMaxImageSide,
-	MaxEntries:       50000,
-	MaxTotalBytes:    4 << 30,
-	MaxRatio:         200,
-	XML:              legacyxml.DefaultLimits,
+	MaxManifestBytes:     1 << 20,
+	ManifestTimeout:      20 * time.Second,
+	OfferManifestBytes:   128 << 10,
+	OfferManifestTimeout: 5 * time.Second,
+	MaxDownloadBytes:     2 << 30,
+	DownloadTimeout:      30 * time.Minute,
+	MaxMapBytes:          256 << 20,
+	MaxImageSide:         DefaultMaxImageSide,
+	MaxEntries:           50000,
+	MaxTotalBytes:        4 << 30,
+	MaxRatio:             200,
+	XML:                  legacyxml.DefaultLimits,
 }
 
 // withDefaults returns l with every zero field set to its default.
@@ -60,6 +69,12 @@ func (l Limits) withDefaults() Limits {
 	}
 	if l.ManifestTimeout > 0 {
 		d.ManifestTimeout = l.ManifestTimeout
+	}
+	if l.OfferManifestBytes > 0 {
+		d.OfferManifestBytes = l.OfferManifestBytes
+	}
+	if l.OfferManifestTimeout > 0 {
+		d.OfferManifestTimeout = l.OfferManifestTimeout
 	}
 	if l.MaxDownloadBytes > 0 {
 		d.MaxDownloadBytes = l.MaxDownloadBytes

@@ -67,7 +67,14 @@ type Manager struct {
 // folders left in the data folder by a process that died mid-import are
 // removed: one process owns a data folder (its SQLite database).
 func NewManager(cfg Config) *Manager {
+	// What an import interrupted by a stop left: its staged folder, and
+	// the entities it staged in the store (compendium.go).
 	os.RemoveAll(filepath.Join(cfg.DataDir, ".staging"))
+	if cfg.Service != nil {
+		if err := cfg.Service.DropStaged(context.Background(), ""); err != nil && cfg.Log != nil {
+			cfg.Log.Warn("imports: cannot drop what an interrupted import staged", "err", err)
+		}
+	}
 	cfg.Limits = cfg.Limits.withDefaults()
 	if cfg.MaxOffers <= 0 {
 		cfg.MaxOffers = 100

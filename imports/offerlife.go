@@ -64,6 +64,7 @@ func (m *Manager) Retry(id string) (Offer, error) {
 		return Offer{}, core.Conflictf("the file %s was used by the failed install; open it again to offer it anew", name)
 	}
 	st.Status, st.Error, st.Result = StatusPending, "", nil
+	st.acted = false // pending again: it waits for the person as a new offer does
 	st.Progress = Transfer{Total: -1}
 	st.settled, st.done = false, make(chan struct{})
 	st.Checking = st.Manifest != ""

@@ -3,7 +3,6 @@ package imports
 import (
 	"context"
 	"fmt"
-	"net/netip"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -74,7 +73,7 @@ type PackageInfo struct {
 type offerState struct {
 	Offer
 	// address is who offered it over the network, as offers are counted
-	// per address (addressKey); empty for the device's own offers.
+	// per address (core.AddressKey); empty for the device's own offers.
 	address string
 	pkg     *Package
 	done    chan struct{} // closed when the offer settles (installed, declined, failed)
@@ -83,6 +82,10 @@ type offerState struct {
 	// unstage (fileoffer.go).
 	staged  string
 	unstage func()
+	// acted: the person at the device accepted, declined or retried it.
+	// Until then the offer counts for its address whatever became of its
+	// manifest (makeRoomForLocked).
+	acted bool
 }
 
 // Offer records an import request as an offer on the host console. For a
@@ -103,32 +106,15 @@ const DefaultMaxOffersPerAddress = 5
 
 // OfferFrom is Offer for a request made over the network from address
 // (POST /api/import). One address has at most MaxOffersPerAddress offers
-// in the list: its oldest settled one makes room for a new one, and when
-// all of them still wait for the person at the device the request is
-// refused. Loopback (this machine) is not counted; an IPv6 address counts
-// with the others of its /64, which one device may take as many of as it
-// likes.
+// in the list: its oldest one the person at the device has acted on
+// (accepted, declined) makes room for a new one, and when none has been
+// the request is refused. An offer whose manifest could not be fetched
+// counts like one waiting: the fetch's outcome never frees a place, so
+// the offerer cannot learn it, nor send the device fetching without end.
+// Loopback (this machine) is not counted; an IPv6 address counts with the
+// others of its /64, which one device may take as many of as it likes.
 func (m *Manager) OfferFrom(src Source, address string) (Offer, error) {
-	return m.offer(src, "api "+address, "", addressKey(address), nil)
-}
-
-// addressKey is what offers from address are counted under: "" (not
-// counted) for loopback, the /64 of an IPv6 address, the address itself
-// otherwise.
-func addressKey(address string) string {
-	ip, err := netip.ParseAddr(address)
-	if err != nil {
-		return address
-	}
-	ip = ip.Unmap().WithZone("")
-	switch {
-	case ip.IsLoopback():
-		return ""
-	case ip.Is6():
-		p, _ := ip.Prefix(64)
-		return p.String()
-	}
-	return ip.String()
+	return m.offer(src, "api "+address, "", core.AddressKey(address), nil)
 }
 
 // offer records an offer of the given type (empty for content), made from
@@ -175,13 +161,14 @@ func (m *Manager) offer(src Source, from, offerType, key string, init func(st *o
 
 // makeRoomForLocked makes room for one more offer from the address counted
 // under key: under MaxOffersPerAddress there is room; at it, its oldest
-// settled offer is forgotten; false when all of them are unsettled.
+// settled offer the person acted on is forgotten; false when there is none
+// (every one waits, or failed before anyone saw it).
 func (m *Manager) makeRoomForLocked(key string) bool {
 	count, oldestSettled := 0, -1
 	for i, id := range m.order {
 		if st := m.offers[id]; st.address == key {
 			count++
-			if st.settled && oldestSettled < 0 {
+			if st.settled && st.acted && oldestSettled < 0 {
 				oldestSettled = i
 			}
 		}
@@ -212,12 +199,16 @@ func (m *Manager) evictLocked() {
 	}
 }
 
-// checkManifest fetches an offer's manifest and fills in the package.
+// checkManifest fetches an offer's manifest and fills in the package,
+// under the offer's own bounds (OfferManifestBytes, OfferManifestTimeout):
+// anyone on the network may make the device fetch it.
 func (m *Manager) checkManifest(ctx context.Context, id, manifest string) {
 	var pkg *Package
 	var info *PackageInfo
+	lim := m.cfg.Limits.withDefaults()
+	lim.MaxManifestBytes, lim.ManifestTimeout = lim.OfferManifestBytes, lim.OfferManifestTimeout
 	err := m.recovered(func() (err error) {
-		if pkg, err = FetchPackage(ctx, m.fetcher, manifest, m.cfg.Limits); err == nil {
+		if pkg, err = FetchPackage(ctx, m.fetcher, manifest, lim); err == nil {
 			info, err = m.packageInfo(ctx, pkg)
 		}
 		return err
@@ -315,6 +306,7 @@ func (m *Manager) Decline(id string) (Offer, error) {
 		if st.Status != StatusPending {
 			return
 		}
+		st.acted = true
 		m.settleLocked(st, StatusDeclined, "")
 	})
 	if err == nil {
@@ -351,6 +343,7 @@ func (m *Manager) Accept(id, destination string) (Offer, error) {
 			refusal = core.Conflictf("the file %s is no longer held; open it again", st.File)
 		default:
 			st.Status = StatusDownloading
+			st.acted = true
 			pkg = st.pkg
 			staged = st.staged
 		}

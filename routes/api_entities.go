@@ -90,7 +90,7 @@ func (s *server) listCollection(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, s.cfg.Log, core.Invalidf("schema must be list, basic, model or view, not '%s'", core.Clip(schema)))
 		return
 	}
-	body, err := s.listings.get(r.Context(), s.cfg.Service, sys, kind, schema)
+	body, err := s.listings.get(r.Context(), s.cfg.Service, sys, kind, schema, s.players)
 	if err != nil {
 		writeError(w, r, s.cfg.Log, err)
 		return
@@ -114,7 +114,7 @@ type listingEntry struct {
 	body       *cachedBody
 }
 
-func (c *listingCache) get(ctx context.Context, svc *core.Service, sys *systems.System, kind *systems.Kind, schema string) (*cachedBody, error) {
+func (c *listingCache) get(ctx context.Context, svc *core.Service, sys *systems.System, kind *systems.Kind, schema string, players bool) (*cachedBody, error) {
 	key := listingKey{kind.Name, schema}
 	gen := svc.Generation() // read before the store, so a racing write only makes the entry stale
 	c.mu.Lock()
@@ -126,7 +126,7 @@ func (c *listingCache) get(ctx context.Context, svc *core.Service, sys *systems.
 	}
 	c.mu.Unlock()
 
-	body, err := renderListing(ctx, svc, sys, kind, schema)
+	body, err := renderListing(ctx, svc, sys, kind, schema, players)
 	if err != nil {
 		return nil, err
 	}
@@ -141,11 +141,15 @@ func (c *listingCache) get(ctx context.Context, svc *core.Service, sys *systems.
 	return cached, nil
 }
 
-// renderListing builds the JSON array of a collection in one schema.
-func renderListing(ctx context.Context, svc *core.Service, sys *systems.System, kind *systems.Kind, schema string) ([]byte, error) {
+// renderListing builds the JSON array of a collection in one schema; for
+// players, without the game master's notes.
+func renderListing(ctx context.Context, svc *core.Service, sys *systems.System, kind *systems.Kind, schema string, players bool) ([]byte, error) {
 	list, err := svc.Entities(ctx, kind.Name)
 	if err != nil {
 		return nil, err
+	}
+	if players {
+		list = core.EntitiesForPlayers(list)
 	}
 	var buf bytes.Buffer
 	buf.Grow(len(list) * 256)
@@ -215,6 +219,7 @@ func (s *server) getEntity(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, s.cfg.Log, err)
 		return
 	}
+	e = s.forReaders(e)
 	body, err := entityJSON(ctx, sys, e, schema)
 	if err == nil && withRefs {
 		var refs []byte
@@ -256,7 +261,7 @@ func (s *server) referencesJSON(ctx context.Context, sys *systems.System, e *cor
 		if err != nil {
 			return nil, err
 		}
-		row, err := entityJSON(ctx, sys, linked, schema)
+		row, err := entityJSON(ctx, sys, s.forReaders(linked), schema)
 		if err != nil {
 			return nil, err
 		}
@@ -318,6 +323,15 @@ func memberValueSpan(obj []byte, key string) (start, end int, found bool) {
 		}
 	}
 	return 0, 0, false
+}
+
+// forReaders is an entity as this listener's readers may see it: for
+// players, without the game master's notes (core.EntityForPlayers).
+func (s *server) forReaders(e *core.Entity) *core.Entity {
+	if s.players {
+		return core.EntityForPlayers(e)
+	}
+	return e
 }
 
 // putEntity answers PUT /api/{collection}/{id}: a complete entity whose id

@@ -156,13 +156,13 @@ func TestUniqueEntityWriteUpdatesCombatant(t *testing.T) {
 
 func TestPatchEntityMerges(t *testing.T) {
 	e := newEnv(t, envOptions{})
-	r := e.do(t, "PATCH", "/api/monsters/"+goblinID, `{"notes":"sneaky","data":{"size":null,"hit_points":9}}`)
+	r := e.do(t, "PATCH", "/api/monsters/"+goblinID, `{"descr":"sneaky","data":{"size":null,"hit_points":9}}`)
 	if r.status != 200 {
 		t.Fatalf("PATCH: %d %s", r.status, r.body)
 	}
 	got := e.do(t, "GET", "/api/monsters/"+goblinID, "").json(t)
 	data := got["data"].(map[string]any)
-	if got["name"] != "Goblin" || got["notes"] != "sneaky" || data["hit_points"] != 9.0 || data["type"] != "humanoid" {
+	if got["name"] != "Goblin" || got["descr"] != "sneaky" || data["hit_points"] != 9.0 || data["type"] != "humanoid" {
 		t.Fatalf("merged = %v", got)
 	}
 	if _, has := data["size"]; has {

@@ -36,11 +36,13 @@ func (s *server) getSystem(w http.ResponseWriter, r *http.Request) {
 	}).serve(w, r)
 }
 
-// getClients answers GET /api/clients: the clients connected over WebSocket.
+// getClients answers GET /api/clients: the clients connected over
+// WebSocket, without their network addresses (the game master's to see,
+// on the host console).
 func (s *server) getClients(w http.ResponseWriter, r *http.Request) {
 	clients := []core.Client{} // a server without a hub has no clients
 	if s.cfg.Hub != nil {
-		clients = s.cfg.Hub.Clients() // never nil: [] when nobody is connected
+		clients = core.ClientsForPlayers(s.cfg.Hub.Clients()) // never nil: [] when nobody is connected
 	}
 	writeJSON(w, r, &s.cfg, http.StatusOK, clients)
 }

@@ -58,8 +58,8 @@ func TestAuditPercentEncodedIDs(t *testing.T) {
 		t.Fatalf("GET /api/mon%%73ters: %d %s", r.status, r.body)
 	}
 	// Writes compare the body id with the decoded path id.
-	r := e.do(t, "PATCH", "/api/monsters/"+escaped, `{"id":"`+oddID+`","notes":"found"}`)
-	if r.status != 200 || r.json(t)["notes"] != "found" {
+	r := e.do(t, "PATCH", "/api/monsters/"+escaped, `{"id":"`+oddID+`","descr":"found"}`)
+	if r.status != 200 || r.json(t)["descr"] != "found" {
 		t.Fatalf("PATCH: %d %s", r.status, r.body)
 	}
 	r = e.do(t, "PUT", "/api/combatants/"+escaped, `{"id":"`+oddID+`","name":"Renamed"}`)

@@ -26,6 +26,8 @@ func statusOf(err error) int {
 		return http.StatusRequestEntityTooLarge
 	case core.KindForbidden:
 		return http.StatusForbidden
+	case core.KindRateLimited:
+		return http.StatusTooManyRequests
 	default:
 		return http.StatusInternalServerError
 	}

@@ -87,11 +87,20 @@ func (r reply) array(t testing.TB) []map[string]any {
 // do sends a request without transparent gzip; headers are pairs.
 func (e *testEnv) do(t testing.TB, method, path, body string, headers ...string) reply {
 	t.Helper()
+	return doWith(t, noGzipClient, e.srv.URL, method, path, body, headers...)
+}
+
+var noGzipClient = &http.Client{Transport: &http.Transport{DisableCompression: true},
+	CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+
+// doWith sends one request with client to base+path; headers are pairs.
+func doWith(t testing.TB, client *http.Client, base, method, path, body string, headers ...string) reply {
+	t.Helper()
 	var rd io.Reader
 	if body != "" {
 		rd = strings.NewReader(body)
 	}
-	req, err := http.NewRequest(method, e.srv.URL+path, rd)
+	req, err := http.NewRequest(method, base+path, rd)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -101,7 +110,7 @@ func (e *testEnv) do(t testing.TB, method, path, body string, headers ...string)
 	for i := 0; i+1 < len(headers); i += 2 {
 		req.Header.Set(headers[i], headers[i+1])
 	}
-	resp, err := noGzipClient.Do(req)
+	resp, err := client.Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -113,10 +122,6 @@ func (e *testEnv) do(t testing.TB, method, path, body string, headers ...string)
 	return reply{status: resp.StatusCode, header: resp.Header, body: data}
 }
 
-var noGzipClient = &http.Client{Transport: &http.Transport{DisableCompression: true},
-	CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
-
-// wantError checks a status and the {"message": ...} body.
 func wantError(t testing.TB, r reply, status int, message string) {
 	t.Helper()
 	if r.status != status {

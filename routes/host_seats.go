@@ -156,7 +156,7 @@ func (h hostSeats) patchClient(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, core.Invalidf(`'role' must be "spectator" or "player", not '%s'`, core.Clip(in.Role)))
 		return
 	}
-	if err := h.cfg.Hub.SetSpectator(n, in.Role == core.ClientSpectator); err != nil {
+	if err := h.cfg.Hub.SetSpectator(r.Context(), n, in.Role == core.ClientSpectator); err != nil {
 		h.fail(w, r, err)
 		return
 	}

@@ -71,7 +71,13 @@ func (s *server) joinKeyGuard(next http.Handler) http.Handler {
 			return
 		}
 		token := seatToken(r)
-		who := core.Actor{Role: grant.Role, Seat: core.SeatHash(token)}
+		seat := core.SeatHash(token)
+		address := core.RemoteHost(r.RemoteAddr)
+		role := grant.Role
+		if s.cfg.Service.SpectatorAddress(address) {
+			role = core.ClientSpectator // the game master's word for this device (no pass)
+		}
+		who := core.Actor{Role: role, Seat: seat, Device: core.DeviceOf(grant.Pass, seat, address, "")}
 		r = r.WithContext(context.WithValue(r.Context(), actorKey{}, who))
 		r = hub.WithAdmission(r, grant)
 		if token != "" {
@@ -82,12 +88,13 @@ func (s *server) joinKeyGuard(next http.Handler) http.Handler {
 }
 
 // actorOf is who made a request (the join key's role, the seat token's
-// hash); a request the guard did not see is a player without a seat.
+// hash, the device: core.DeviceOf); a request the guard did not see is a
+// player without a seat, its device its address.
 func actorOf(r *http.Request) core.Actor {
 	if who, ok := r.Context().Value(actorKey{}).(core.Actor); ok {
 		return who
 	}
-	return core.Actor{Role: core.ClientPlayer}
+	return core.Actor{Role: core.ClientPlayer, Device: core.DeviceOf("", "", core.RemoteHost(r.RemoteAddr), "")}
 }
 
 // openPath: what needs no key.
@@ -152,7 +159,11 @@ func hubUpgrade(r *http.Request) bool {
 func (s *server) keepLinkInCookies(w http.ResponseWriter, r *http.Request, grant core.Grant, trade bool) {
 	q := r.URL.Query()
 	if trade {
-		pass, err := s.cfg.Service.IssuePass(r.Context(), grant)
+		held := ""
+		if c, err := r.Cookie(passCookie); err == nil {
+			held = c.Value
+		}
+		pass, err := s.cfg.Service.IssuePass(r.Context(), grant, core.RemoteHost(r.RemoteAddr), held)
 		if err != nil {
 			writeError(w, r, s.cfg.Log, err)
 			return

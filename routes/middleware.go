@@ -103,9 +103,48 @@ func limitBodies(limit int64, streamUploads bool, next http.Handler) http.Handle
 				return
 			}
 			r.Body = http.MaxBytesReader(w, r.Body, limit)
+			if !streamUploads && (r.ContentLength < 0 || r.ContentLength > largeBody) {
+				release, ok := largeBodies.acquire(r)
+				if !ok {
+					writeMessage(w, http.StatusServiceUnavailable, "too many large requests at once; try again in a moment")
+					return
+				}
+				defer release()
+			}
 		}
 		next.ServeHTTP(w, r)
 	})
+}
+
+// Large bodies on the public listener. Nothing the server stores is
+// larger than 1 MiB (an entity), so a write body above largeBody is rare
+// from a real client; each is bounded (core.CheckJSON), but sixteen of
+// them at once from one address cost sixteen times as much. At most
+// largeBodySlots are read and handled at a time, the others wait their
+// turn (largeBodyWait at most, then 503). Small writes never wait.
+const (
+	largeBody      = 1 << 20
+	largeBodySlots = 2
+	largeBodyWait  = 30 * time.Second
+)
+
+var largeBodies = slots(make(chan struct{}, largeBodySlots))
+
+// slots is a counting semaphore.
+type slots chan struct{}
+
+// acquire takes a slot for r, waiting largeBodyWait at most (less when the
+// client goes away); release gives it back.
+func (s slots) acquire(r *http.Request) (release func(), ok bool) {
+	timer := time.NewTimer(largeBodyWait)
+	defer timer.Stop()
+	select {
+	case s <- struct{}{}:
+		return func() { <-s }, true
+	case <-timer.C:
+	case <-r.Context().Done():
+	}
+	return nil, false
 }
 
 func isMultipart(r *http.Request) bool {

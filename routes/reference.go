@@ -80,7 +80,7 @@ func (s *server) serveEntityPage(w http.ResponseWriter, r *http.Request, kindNam
 		s.referenceError(w, r, err)
 		return
 	}
-	page, err := sys.RenderPage(ctx, e)
+	page, err := sys.RenderPage(ctx, s.forReaders(e))
 	if err != nil {
 		s.referenceError(w, r, err)
 		return

@@ -27,14 +27,19 @@ func pathParam(r *http.Request, name string) string {
 	return v
 }
 
-// readBody reads a request body whole. The body limit is applied by the
-// middleware; an oversized body comes back as a 413 error.
+// readBody reads a JSON request body whole and checks its bounds before
+// anything decodes it (core.CheckJSON: values, nesting, members), so that
+// a body costs a few times its size at most. The body limit is applied by
+// the middleware; an oversized body comes back as a 413 error.
 func readBody(r *http.Request) ([]byte, error) {
-	data, err := readAll(r.Body)
+	data, err := readAll(r.Body, r.ContentLength)
 	if err != nil {
 		return nil, bodyError(err)
 	}
 	if err := core.CheckUTF8("body", data); err != nil {
+		return nil, err
+	}
+	if err := core.CheckJSON(data); err != nil {
 		return nil, err
 	}
 	return data, nil
@@ -43,8 +48,22 @@ func readBody(r *http.Request) ([]byte, error) {
 // readAll is io.ReadAll, except when a read fails: io.ReadAll then still
 // joins what it read into one new slice, which for a body cut for its pace
 // (bodytime.go) is one more copy of up to 8 MiB per stalled upload, made
-// at the moment it is cut. Here the chunks read so far are dropped.
-func readAll(r io.Reader) ([]byte, error) {
+// at the moment it is cut. Here the chunks read so far are dropped. A body
+// that says its length (size, at most the body limit, which the reader
+// enforces) is read into one slice of that length: no chunks to join, so
+// it is held once, not twice.
+func readAll(r io.Reader, size int64) ([]byte, error) {
+	if size > 0 && size <= maxExactBody {
+		buf := make([]byte, size)
+		n, err := io.ReadFull(r, buf)
+		if err == io.ErrUnexpectedEOF {
+			return buf[:n], nil // shorter than it said: what came
+		}
+		if err != nil {
+			return nil, err
+		}
+		return buf, nil // the server reads no further than the length said
+	}
 	var chunks [][]byte
 	size, total := 512, 0
 	for {
@@ -67,6 +86,11 @@ func readAll(r io.Reader) ([]byte, error) {
 		size = min(2*size, 1<<20)
 	}
 }
+
+// maxExactBody bounds the length a body's Content-Length may make readAll
+// allocate at once (limitBodies has refused one over the body limit; past
+// this a larger limit reads in chunks).
+const maxExactBody = 64 << 20
 
 // decodeBody reads a JSON object body into v (a pointer to a struct). The
 // error says what is wrong in words: empty, malformed at byte N, a field

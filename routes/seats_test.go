@@ -312,13 +312,13 @@ func TestSpectatorAndKickOverWebSocket(t *testing.T) {
 	}
 	// The game master makes it a spectator: it cannot undo that.
 	channel := e.hub.HostClients()[0].Channel
-	if err := e.hub.SetSpectator(channel, true); err != nil {
+	if err := e.hub.SetSpectator(ctx, channel, true); err != nil {
 		t.Fatal(err)
 	}
 	if name, v := request(t, a, "setRole", map[string]any{"role": "player"}); name != "error" || v["kind"] != "forbidden" {
 		t.Fatalf("undoing the game master's spectator: %s %v", name, v)
 	}
-	e.hub.SetSpectator(channel, false)
+	e.hub.SetSpectator(ctx, channel, false)
 
 	// Kick, key off: closed, seat freed; the client may come back, seatless.
 	_, taken := request(t, a, "takeSeat", map[string]any{"seatId": heroID, "player": "Ann"})

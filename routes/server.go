@@ -29,6 +29,10 @@ type server struct {
 	openapi    perSystem
 	landing    landingPage
 	askPage    askPage
+	// players: this is the public listener, whose readers are players:
+	// what it answers of an entity leaves out the game master's notes
+	// (core.EntityForPlayers). The host listener's is the whole entity.
+	players bool
 }
 
 func newServer(cfg Config) *server {
@@ -70,6 +74,7 @@ func newRouter() *chi.Mux {
 // upgrade on any path.
 func NewPublicHandler(cfg Config) http.Handler {
 	s := newServer(cfg)
+	s.players = true
 	cfg = s.cfg
 	r := newRouter()
 

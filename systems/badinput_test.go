@@ -69,6 +69,8 @@ companion.entity("caps", { collection = "Caps", view = function(e) return {} end
 companion.types("sizes", { "S" })
 companion.types("sizes", { "M" })
 companion.system{ config = { a = 1 }, other = true }
+companion.entity("hp", { collection = "hps", view = function(e) return {} end, bounds = { a = 3, b = { min = "x", integer = 1, step = 2 }, c = { min = 5, max = 1 } } })
+companion.entity("hq", { collection = "hqs", view = function(e) return {} end, bounds = "whole" })
 `,
 		"templates/monster.html": "<p>{{ view.name }}</p>",
 	})
@@ -92,6 +94,12 @@ companion.system{ config = { a = 1 }, other = true }
 		`system.lua:11: kind "caps": collectionTitle must be a value, not a function`,
 		`system.lua:13: types "sizes" declared twice (first at system.lua:12)`,
 		`system.lua:14: companion.system: unknown field "other"`,
+		`system.lua:15: kind "hp": bounds.a must be a table`,
+		`system.lua:15: kind "hp": bounds.b.min must be a number`,
+		`system.lua:15: kind "hp": bounds.b.integer must be true or false`,
+		`system.lua:15: kind "hp": bounds.b: unknown field "step"`,
+		`system.lua:15: kind "hp": bounds.c: min 5 is above max 1`,
+		`system.lua:16: kind "hq": bounds must be a table of data keys`,
 	)
 }
 

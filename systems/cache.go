@@ -14,6 +14,9 @@ type cacheKey struct {
 	id       string
 	revision int64
 	variant  byte // 'l' list row, 'b' basic row, 'r' references, 'v' view, 'p' page
+	// redacted: rendered from players' copy (core.EntityForPlayers), which
+	// may differ from the whole entity's.
+	redacted bool
 }
 
 type cacheEntry struct {

@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/vttapp/companion/core"
 	"github.com/vttapp/companion/scripting"
 )
 
@@ -24,6 +25,9 @@ type Kind struct {
 	// the actions hook (the rolls of a character's sheet).
 	Editable   []string `json:"editable"`
 	HasActions bool     `json:"actions"`
+	// Bounds are the values the kind's data keys may hold when a player
+	// writes them (bounds.go).
+	Bounds map[string]core.ValueBound `json:"-"`
 	// HasReferences tells whether the kind declares a references function.
 	HasReferences bool `json:"-"`
 }
@@ -37,7 +41,7 @@ var collectionLabel = regexp.MustCompile(`^[a-z][a-z0-9_-]*$`)
 // whether the key holds a function.
 var entityOptions = map[string]bool{
 	"collection": false, "title": false, "collectionTitle": false, "template": false,
-	"filters": false, "unique": false, "ranges": false, "editable": false,
+	"filters": false, "unique": false, "ranges": false, "editable": false, "bounds": false,
 	"view": true, "references": true, "token": true, "initiative": true, "actions": true,
 }
 
@@ -81,6 +85,7 @@ func buildKinds(decl *scripting.Declarations, problems *scripting.Problems) []*K
 		}
 		k.Ranges = stringListOption(d, "ranges", add)
 		k.Editable = stringListOption(d, "editable", add)
+		k.Bounds = boundOption(d, add)
 		_, k.HasActions = d.Funcs["actions"]
 		if v, ok := d.Fields["unique"]; ok {
 			b, isBool := v.(bool)

@@ -40,7 +40,7 @@ func (s *System) ListRow(_ context.Context, e *core.Entity, basic bool) ([]byte,
 	if basic {
 		variant = 'b'
 	}
-	key := cacheKey{id: e.ID, revision: e.Revision, variant: variant}
+	key := cacheKey{id: e.ID, revision: e.Revision, variant: variant, redacted: e.Redacted}
 	if cacheable(e.Revision) {
 		if ce, ok := s.rowCache.get(key); ok {
 			return copyBytes(ce.bytes), nil
@@ -146,7 +146,7 @@ func (s *System) view(ctx context.Context, e *core.Entity, m map[string]any) (*c
 		return nil, core.Invalidf("no entity given")
 	}
 	// The cache first: only an entity of a known kind was ever cached.
-	key := cacheKey{id: e.ID, revision: e.Revision, variant: 'v'}
+	key := cacheKey{id: e.ID, revision: e.Revision, variant: 'v', redacted: e.Redacted}
 	if cacheable(e.Revision) {
 		if ce, ok := s.viewCache.get(key); ok {
 			return ce, nil
@@ -211,7 +211,7 @@ func (s *System) RenderPage(ctx context.Context, e *core.Entity) ([]byte, error)
 	if err != nil {
 		return nil, err
 	}
-	key := cacheKey{id: e.ID, revision: e.Revision, variant: 'p'}
+	key := cacheKey{id: e.ID, revision: e.Revision, variant: 'p', redacted: e.Redacted}
 	if cacheable(e.Revision) {
 		if ce, ok := s.pageCache.get(key); ok {
 			return copyBytes(ce.bytes), nil
@@ -295,7 +295,7 @@ func (s *System) References(ctx context.Context, e *core.Entity) ([]string, erro
 	if !k.HasReferences {
 		return []string{}, nil
 	}
-	key := cacheKey{id: e.ID, revision: e.Revision, variant: 'r'}
+	key := cacheKey{id: e.ID, revision: e.Revision, variant: 'r', redacted: e.Redacted}
 	if cacheable(e.Revision) {
 		if ce, ok := s.rowCache.get(key); ok {
 			return append([]string{}, ce.refs...), nil

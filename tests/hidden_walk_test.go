@@ -129,6 +129,9 @@ var walkDemoFoeSights = []string{"vision-5e0ca000-0000-4000-8000-000000000154", 
 
 const walkDemoHoundCombatant = "5e0ca000-0000-4000-8000-000000000502"
 
+// walkDemoHoundEntity is the demo compendium's Cinder Hound.
+const walkDemoHoundEntity = "5e0c0000-0000-4000-8000-000000000003"
+
 func TestPlayersNeverReceiveWhatTheGameMasterHides(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and starts the companion binary")
@@ -235,6 +238,20 @@ func TestPlayersNeverReceiveWhatTheGameMasterHides(t *testing.T) {
 	}
 	// A private roll.
 	hostDo("POST", "/host/api/messages", `{"text": "SECRET-PRIVATE-ROLL [[1d20]]", "private": true}`, 201)
+	// The game master's notes on Tom's character and on a monster (the
+	// original's shape: an entity's notes are the game master's); Tom then
+	// reads his sheet and writes his character, and a player writes the
+	// monster's notes over, which keeps them as stored.
+	hostWS.SendJSON(map[string]any{"name": "updateEntity", "requestId": "note-1", "data": map[string]any{"id": demoIlsaChar, "notes": "SECRET-CHARACTER-NOTE"}})
+	hostWS.AwaitReply(walkWait, "note-1", nil)
+	hostWS.SendJSON(map[string]any{"name": "updateEntity", "requestId": "note-2", "data": map[string]any{"id": walkDemoHoundEntity, "notes": "SECRET-MONSTER-NOTE"}})
+	hostWS.AwaitReply(walkWait, "note-2", nil)
+	p2.send("getCharacter", nil, "tom-sheet")
+	p2.waitFor(`"responseId":"tom-sheet"`)
+	p2.send("updateCharacter", map[string]any{"data": map[string]any{"death_saves": map[string]any{"successes": 1}}}, "tom-edit")
+	p2.waitFor(`"responseId":"tom-edit"`)
+	p1.send("updateEntity", map[string]any{"id": walkDemoHoundEntity, "notes": "overwritten by a player"}, "note-3")
+	p1.waitFor(`"responseId":"note-3"`)
 
 	// The game master drags the hidden token, the lair's token and the foe.
 	for _, id := range []string{hidden, offscreen, "walk-guard"} {
@@ -374,6 +391,26 @@ func TestPlayersNeverReceiveWhatTheGameMasterHides(t *testing.T) {
 				t.Errorf("%s got the foe's drag with its polygon: %.300s", who, text)
 			}
 		}
+	}
+	// Players' network addresses are the game master's (the host console
+	// lists them): not in GET /api/clients, not in a client event.
+	for _, b := range bodies {
+		if strings.Contains(string(b.reply.body), `"address":"127.`) {
+			t.Errorf("GET %s shows a client's address: %.200s", b.path, b.reply.body)
+		}
+	}
+	for who, p := range map[string]*walkSocket{"Ellie": p1, "Tom": p2, "Late": p3} {
+		for _, f := range p.all() {
+			if strings.Contains(string(f), `"address":"127.`) {
+				t.Errorf("%s's frame shows a client's address: %.200s", who, f)
+			}
+		}
+	}
+	// The notes a player wrote over were not kept: the game master's are.
+	var hound struct{ Notes string }
+	host.get("/host/api/entities/monsters/"+walkDemoHoundEntity, &hound)
+	if hound.Notes != "SECRET-MONSTER-NOTE" {
+		t.Errorf("the monster's notes after a player's write: %q, want the game master's kept", hound.Notes)
 	}
 	if frames < 60 || len(bodies) < 50 {
 		t.Fatalf("the walk saw %d frames and %d HTTP answers: too few to mean anything", frames, len(bodies))

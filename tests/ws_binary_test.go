@@ -72,8 +72,12 @@ func TestWSRealBinary(t *testing.T) {
 	}
 	var clients []core.Client
 	httpJSON(t, "GET", s.URL+"/api/clients", "", &clients)
-	if len(clients) != 1 || clients[0].Name != "Ellie" || clients[0].Address != "127.0.0.1" {
-		t.Fatalf("GET /api/clients = %+v", clients)
+	if len(clients) != 1 || clients[0].Name != "Ellie" || clients[0].Address != "" {
+		t.Fatalf("GET /api/clients = %+v (players see no address)", clients)
+	}
+	httpJSON(t, "GET", s.HostURL+"/host/api/clients", "", &clients)
+	if len(clients) != 1 || clients[0].Address != "127.0.0.1" {
+		t.Fatalf("GET /host/api/clients = %+v (the game master sees the address)", clients)
 	}
 
 	httpJSON(t, "PATCH", s.HostURL+"/host/api/settings", `{"remoteInteraction": true}`, &settings)

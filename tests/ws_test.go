@@ -59,9 +59,12 @@ func TestWSConnectAppClientsAndDisconnect(t *testing.T) {
 		t.Fatalf("GET /api/clients = %+v, want channels %d and %d", listed, ca.Channel, cb.Channel)
 	}
 	for _, c := range listed {
-		if c.Address != "127.0.0.1" || c.RunMode != core.RunModeNormal {
-			t.Fatalf("client %+v: want address 127.0.0.1 and runMode normal", c)
+		if c.Address != "" || c.RunMode != core.RunModeNormal {
+			t.Fatalf("client %+v: want no address (the game master's to see) and runMode normal", c)
 		}
+	}
+	if all := e.hub.Clients(); len(all) != 2 || all[0].Address != "127.0.0.1" {
+		t.Fatalf("the hub's clients (the host console's list) %+v: want their addresses", all)
 	}
 	var raw []map[string]any
 	httpJSON(t, "GET", e.public.URL+"/api/clients", "", &raw)
@@ -92,8 +95,8 @@ func TestWSClientUpdatedAndViewport(t *testing.T) {
 	for _, c := range []*wsClient{a, b} {
 		var got core.Client
 		c.waitFor(core.EventClientUpdated).decode(t, &got)
-		if got.Channel != chA || got.Name != "Table" || got.Color != "#112233" || got.RunMode != "tv" || got.ScreenWidth != 1920 || got.Address != "127.0.0.1" {
-			t.Fatalf("clientUpdated %+v: registration lost or channel/address taken from the client", got)
+		if got.Channel != chA || got.Name != "Table" || got.Color != "#112233" || got.RunMode != "tv" || got.ScreenWidth != 1920 || got.Address != "" {
+			t.Fatalf("clientUpdated %+v: registration lost, channel taken from the client, or an address shown to players", got)
 		}
 		if !got.IsPlayerDisplay() {
 			t.Fatal("runMode tv must make a player display")
@@ -102,6 +105,9 @@ func TestWSClientUpdatedAndViewport(t *testing.T) {
 	a.send(core.RequestMapViewportUpdated, map[string]any{"id": wsMapID, "x": 350, "y": 250, "zoom": 1.5}, "vp-1")
 	a.reply("vp-1")
 	cl := e.hub.Clients()[0]
+	if cl.Address != "127.0.0.1" {
+		t.Fatalf("the hub's client %+v: its address is the connection's, not the client's", cl)
+	}
 	if cl.MapCenterX != 350 || cl.MapCenterY != 250 || cl.MapZoom != 1.5 || cl.Name != "Table" {
 		t.Fatalf("client after viewport %+v", cl)
 	}

@@ -14,11 +14,13 @@ import (
 )
 
 // schemaOneUndo takes a database of the newest schema back to schema 1:
-// the seats' tables (3) and the library's (2) gone, the owner triggers as
+// the staged entities' table (4), the seats' tables (3) and the
+// library's (2) gone, the owner triggers as
 // migration 1 wrote them. It is the fixture of a data folder left by the
 // version before the library came in; a new migration adds its own undo
 // here.
 const schemaOneUndo = `
+DROP TABLE staged_entities;
 DROP TABLE seats;
 DROP TABLE access;
 DROP TABLE page_shows;
@@ -40,7 +42,7 @@ PRAGMA user_version = 1;
 `
 
 // newestSchema is the schema version schemaOneUndo starts from.
-const newestSchema = 3
+const newestSchema = 4
 
 // userVersion reads a database file's schema version.
 func userVersion(t *testing.T, path string) int {

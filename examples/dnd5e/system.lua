@@ -93,6 +93,13 @@ companion.entity("character", {
   -- through damage, healing and temporary hit points (the game master's
   -- rules), the maximum, and the death saves they mark.
   editable = { "hit_points", "max_hit_points", "death_saves" },
+  -- What a player may write there: whole hit points, as the rules count
+  -- them (the temporary ones are temp_hit_points).
+  bounds = {
+    hit_points = { min = 0, max = 9999, integer = true },
+    max_hit_points = { min = 1, max = 9999, integer = true },
+    temp_hit_points = { min = 0, max = 9999, integer = true },
+  },
   actions = character.actions,
   references = character.references,
   view = character.view,

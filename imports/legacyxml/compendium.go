@@ -138,9 +138,11 @@ func (rd *reader) finish() error {
 }
 
 // ReadDocument reads a whole document into one tree (module.xml,
-// campaign.xml, pack.xml, an SVG canvas: documents that are read whole).
+// campaign.xml, pack.xml, an SVG canvas: documents that are read whole),
+// under the whole-document limits (Limits.MaxWholeBytes,
+// MaxWholeElements).
 func ReadDocument(r io.Reader, file string, lim Limits) (*Element, error) {
-	rd, err := newReader(r, file, lim)
+	rd, err := newReader(r, file, lim.whole())
 	if err != nil {
 		return nil, err
 	}

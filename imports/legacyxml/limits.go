@@ -16,6 +16,13 @@ type Limits struct {
 	MaxText int
 	// MaxAttrs caps the attributes of one element.
 	MaxAttrs int
+	// MaxWholeBytes and MaxWholeElements cap a document read whole into
+	// one tree (module.xml, campaign.xml, pack.xml, a canvas), which
+	// costs about 170 bytes of memory an element besides its texts: a
+	// compendium is read entry by entry and held to MaxBytes and
+	// MaxElements alone.
+	MaxWholeBytes    int64
+	MaxWholeElements int
 }
 
 // DefaultLimits hold a whole published compendium (the largest Fight Club
@@ -23,11 +30,13 @@ type Limits struct {
 // five deep, with texts of a few kilobytes) with room to spare, and keep a
 // hostile document far from gigabytes.
 var DefaultLimits = Limits{
-	MaxBytes:    256 << 20,
-	MaxElements: 4_000_000,
-	MaxDepth:    64,
-	MaxText:     4 << 20,
-	MaxAttrs:    256,
+	MaxBytes:         256 << 20,
+	MaxElements:      4_000_000,
+	MaxDepth:         64,
+	MaxText:          4 << 20,
+	MaxAttrs:         256,
+	MaxWholeBytes:    64 << 20,
+	MaxWholeElements: 500_000,
 }
 
 // WithDefaults returns l with every zero or negative field set to its
@@ -49,5 +58,20 @@ func (l Limits) WithDefaults() Limits {
 	if l.MaxAttrs > 0 {
 		d.MaxAttrs = l.MaxAttrs
 	}
+	if l.MaxWholeBytes > 0 {
+		d.MaxWholeBytes = l.MaxWholeBytes
+	}
+	if l.MaxWholeElements > 0 {
+		d.MaxWholeElements = l.MaxWholeElements
+	}
 	return d
+}
+
+// whole is l for a document read whole: its size and elements capped by
+// MaxWholeBytes and MaxWholeElements too.
+func (l Limits) whole() Limits {
+	l = l.WithDefaults()
+	l.MaxBytes = min(l.MaxBytes, l.MaxWholeBytes)
+	l.MaxElements = min(l.MaxElements, l.MaxWholeElements)
+	return l
 }

@@ -184,3 +184,32 @@ func TestSniff(t *testing.T) {
 		}
 	}
 }
+
+// A document read whole into one tree (module.xml, campaign.xml, pack.xml,
+// a canvas) is held to the whole-document limits, far below those of a
+// compendium read entry by entry: a tree costs about 170 bytes an element.
+func TestADocumentReadWholeHasItsOwnLimits(t *testing.T) {
+	doc := "<module>" + strings.Repeat("<page><name>x</name></page>", 20) + "</module>"
+	lim := Limits{MaxWholeElements: 30, MaxWholeBytes: 1 << 20}
+	_, err := ReadDocument(strings.NewReader(doc), "module.xml", lim)
+	var xe *Error
+	if !errors.As(err, &xe) || !xe.TooLarge || !strings.Contains(xe.Msg, "more than 30 elements") {
+		t.Fatalf("a module of 41 elements with a whole-document limit of 30: %v", err)
+	}
+	comp := "<compendium>" + strings.Repeat("<spell><name>x</name></spell>", 20) + "</compendium>"
+	cr, err := NewCompendiumReader(strings.NewReader(comp), "c.xml", lim)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for n := 0; ; n++ {
+		if _, err := cr.Next(); err != nil {
+			if !errors.Is(err, io.EOF) || n != 20 {
+				t.Fatalf("a compendium of the same size, read entry by entry: %d entries, %v", n, err)
+			}
+			break
+		}
+	}
+	if _, err := ReadDocument(strings.NewReader(doc), "module.xml", Limits{MaxWholeBytes: 100}); err == nil || !strings.Contains(err.Error(), "larger than 100 bytes") {
+		t.Fatalf("the whole-document byte limit: %v", err)
+	}
+}

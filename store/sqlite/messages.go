@@ -36,10 +36,11 @@ func (t *tx) AddMessage(m *core.Message) error {
 	if m.Created.IsZero() {
 		m.Created = time.Now().UTC()
 	}
-	doc, err := encode("message", m.ID, m)
+	raw, err := m.StoredJSON() // without the content clients are sent, made again on every read
 	if err != nil {
-		return err
+		return core.Invalidf("message '%s' cannot be stored: %s", m.ID, core.JSONErrorText(err))
 	}
+	doc := string(raw)
 	_, err = t.exec("add message "+m.ID,
 		"INSERT INTO messages (id, campaign, created, doc) VALUES (?, ?, ?, ?)",
 		m.ID, m.Campaign, m.Created.UTC().Format(time.RFC3339Nano), doc)

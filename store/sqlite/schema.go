@@ -216,6 +216,21 @@ CREATE TABLE access (
 	doc  TEXT NOT NULL
 );
 `,
+	// 4: entities an import writes in batches before they are installed
+	// (core.Tx.StageEntity): invisible to every read until one
+	// transaction adopts them all.
+	`
+CREATE TABLE staged_entities (
+	stage  TEXT NOT NULL,
+	id     TEXT NOT NULL,
+	kind   TEXT NOT NULL,
+	system TEXT NOT NULL,
+	name   TEXT NOT NULL,
+	slug   TEXT NOT NULL,
+	doc    TEXT NOT NULL,
+	PRIMARY KEY (stage, id)
+);
+`,
 }
 
 // migrate brings db to the newest version of steps, each step in its own

@@ -439,6 +439,7 @@ export interface Message {
   content: string | RollContent | Record<string, unknown>;
   created: string;
   creature?: string;
+  gm?: boolean;
   id: string;
   private?: boolean;
   rolls?: RollResult[];

@@ -1,0 +1,87 @@
+package scripting
+
+import (
+	"context"
+	"errors"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// The attack of issue 32 (its lows): the Lua time limit was wall-clock, so
+// on a busy machine a large import failed at random entries whose work
+// was well within the limit. Here a call that needs about a third of its
+// limit of CPU time runs while every processor is kept busy by other
+// goroutines, so that it takes several times its limit of wall time: it
+// completes. An endless loop under the same load still stops.
+func TestTheTimeLimitIsTheCallsCPUTimeNotTheLoad(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("the per-thread CPU clock is Linux's; elsewhere the limit is wall time")
+	}
+	src := kindWith(`
+    local n = 0
+    for i = 1, e.steps do n = n + i % 7 end
+    if e.forever then while true do end end
+    return { n = n }
+`)
+	// Calibrate: the steps that take about 40 ms of one processor here.
+	probe := start(t, map[string]string{"system.lua": src}, Options{CallTimeout: 30 * time.Second, PoolSize: 1})
+	steps := 200000
+	for {
+		begin := time.Now()
+		if _, err := probe.CallTable(context.Background(), "thing", "view", map[string]any{"steps": steps}); err != nil {
+			t.Fatal(err)
+		}
+		if took := time.Since(begin); took >= 40*time.Millisecond || steps > 1<<30 {
+			break
+		}
+		steps *= 2
+	}
+	const limit = 150 * time.Millisecond
+	rt := start(t, map[string]string{"system.lua": src}, Options{CallTimeout: limit, PoolSize: 1})
+
+	// The load: many more spinning goroutines than processors.
+	var stop atomic.Bool
+	var wg sync.WaitGroup
+	for range 8 * runtime.GOMAXPROCS(0) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			x := 0
+			for !stop.Load() {
+				for i := range 100000 {
+					x += i
+				}
+			}
+			_ = x
+		}()
+	}
+	defer func() { stop.Store(true); wg.Wait() }()
+
+	slowest := time.Duration(0)
+	for range 3 {
+		begin := time.Now()
+		v, err := rt.CallTable(context.Background(), "thing", "view", map[string]any{"steps": steps})
+		took := time.Since(begin)
+		slowest = max(slowest, took)
+		if err != nil || v["n"] == nil {
+			t.Fatalf("a call of about 40 ms of work failed under load after %v of wall time: %v", took, err)
+		}
+	}
+	t.Logf("a call of about 40 ms of CPU time took up to %v of wall time under load; its limit is %v of CPU time", slowest, limit)
+	if slowest <= limit {
+		t.Logf("the load did not slow the call past its limit (a machine with many processors?): the test shows less than it could")
+	}
+
+	begin := time.Now()
+	_, err := rt.CallTable(context.Background(), "thing", "view", map[string]any{"steps": 1, "forever": true})
+	var se *ScriptError
+	if !errors.As(err, &se) || !se.Timeout {
+		t.Fatalf("an endless loop under load: %v", err)
+	}
+	if took := time.Since(begin); took > wallFactor*limit+2*time.Second {
+		t.Fatalf("the endless loop was stopped after %v, past its wall-clock backstop", took)
+	}
+}
