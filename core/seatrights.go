@@ -183,7 +183,7 @@ func (p PlayerAccess) CreateMessage(ctx context.Context, m *Message) (*Message, 
 	if err := p.who.refuseSpectator("chat or roll"); err != nil {
 		return nil, err
 	}
-	return p.s.CreateMessage(ctx, m)
+	return p.s.CreateMessage(ctx, playerText(m))
 }
 
 // PostMessage is Service.PostMessage (createMessage) for a player.
@@ -191,7 +191,7 @@ func (p PlayerAccess) PostMessage(ctx context.Context, m *Message) (*Message, er
 	if err := p.who.refuseSpectator("chat or roll"); err != nil {
 		return nil, err
 	}
-	return p.s.PostMessage(ctx, m)
+	return p.s.PostMessage(ctx, playerText(m))
 }
 
 // UpdateDoor is a player's updateDoor: refused when remote interaction is

@@ -81,8 +81,22 @@ func (s *Service) AddCombatants(ctx context.Context, list []NewCombatant) ([]*Co
 			rank = max(rank, c.Rank)
 		}
 		var changed []*Combatant
+		inCombat := map[string]bool{} // token ids that have a combatant
+		for _, c := range existing {
+			if c.TokenID != nil && *c.TokenID != "" {
+				inCombat[*c.TokenID] = true
+			}
+		}
 		for _, item := range ready {
 			c := item.c
+			if c.TokenID != nil {
+				// A second click on Add to combat: the token has its
+				// combatant, and a second would take a second turn.
+				if inCombat[*c.TokenID] {
+					return nil, Conflictf("'%s' is in combat already", Clip(c.Name))
+				}
+				inCombat[*c.TokenID] = true
+			}
 			if shared := sharedCombatant(existing, c, p.rules); shared != nil {
 				if c.TokenID != nil {
 					shared.TokenID = c.TokenID
@@ -135,10 +149,10 @@ func (s pinned) fromEntity(c *Combatant, e *Entity, noToken bool) {
 			continue
 		}
 		c.Data[r] = v
-		if m, ok := numberOf(e.Data["max_"+r]); ok {
-			c.Data["max_"+r] = m
+		if m, ok := numberOf(e.Data[maxKey(r)]); ok {
+			c.Data[maxKey(r)] = m
 		} else {
-			c.Data["max_"+r] = v
+			c.Data[maxKey(r)] = v
 		}
 	}
 	if ranges := s.rules.Ranges(e.Kind); len(ranges) > 0 {
@@ -271,10 +285,7 @@ func (s pinned) settleTies(all []*Combatant, tiebreak map[string]float64, rolled
 			rolloff[c.ID], _ = roller.Total("1d20")
 		}
 	}
-	ascending := false
-	if sorter, ok := s.rules.(InitiativeSorter); ok {
-		ascending = sorter.InitiativeAscending()
-	}
+	ascending := s.ascending()
 	slices.SortStableFunc(order, func(a, b *Combatant) int {
 		va, vb := firstInitiative(a), firstInitiative(b)
 		if va != vb {
@@ -372,8 +383,12 @@ func (s *Service) DeleteCombatant(ctx context.Context, id string) error {
 // gameUpdated and the tokens they stand on. A change of initiative may move
 // the acting combatant in the order: the game's turn follows it.
 func (s pinned) storeCombat(tx Tx, campaignID string, changed []*Combatant) ([]Event, error) {
+	stored, err := s.orderedWith(tx, campaignID, changed)
+	if err != nil {
+		return nil, err
+	}
 	var events []Event
-	for _, c := range changed {
+	for _, c := range stored {
 		e, err := s.storeCombatant(tx, c)
 		if err != nil {
 			return nil, err
@@ -393,6 +408,36 @@ func (s pinned) storeCombat(tx Tx, campaignID string, changed []*Combatant) ([]E
 		return nil, err
 	}
 	return append(events, tokens...), nil
+}
+
+// orderedWith is changed, and the other combatants of the game whose
+// explicit turn order must change for changed to take their places in it
+// (keepExplicitOrder): a combatant added to a seeded game, or one whose
+// initiative the game master set, acts where its value puts it.
+func (s pinned) orderedWith(tx Tx, campaignID string, changed []*Combatant) ([]*Combatant, error) {
+	stored, err := tx.Combatants(campaignID)
+	if err != nil {
+		return nil, err
+	}
+	byID := make(map[string]int, len(stored))
+	for i, c := range stored {
+		byID[c.ID] = i
+	}
+	all := slices.Clone(stored)
+	for _, c := range changed {
+		if i, ok := byID[c.ID]; ok {
+			all[i] = c
+		} else {
+			all = append(all, c)
+		}
+	}
+	out := changed
+	for _, c := range keepExplicitOrder(all, s.ascending()) {
+		if !slices.Contains(out, c) {
+			out = append(slices.Clip(out), c)
+		}
+	}
+	return out, nil
 }
 
 // followActing sets a running game's turn number to the acting slot's place
@@ -483,9 +528,11 @@ func (s *Service) TurnOrder(combatants []*Combatant) []TurnSlot {
 }
 
 func (s pinned) turnOrder(combatants []*Combatant) []TurnSlot {
-	ascending := false
-	if sorter, ok := s.rules.(InitiativeSorter); ok {
-		ascending = sorter.InitiativeAscending()
-	}
-	return TurnOrder(combatants, ascending)
+	return TurnOrder(combatants, s.ascending())
+}
+
+// ascending reports a system whose lowest initiative acts first.
+func (s pinned) ascending() bool {
+	sorter, ok := s.rules.(InitiativeSorter)
+	return ok && sorter.InitiativeAscending()
 }

@@ -28,20 +28,9 @@ func (s *Service) ChangeHitPoints(ctx context.Context, id string, ch HitPointCha
 		if !ok {
 			return Invalidf("combatant '%s' has no %s value to change", Clip(c.Name), r)
 		}
-		maxHP, ok := numberOf(c.Data["max_"+r])
-		if !ok {
-			maxHP = cur
-			// A shared combatant keeps only the current value in step; its
-			// character holds the maximum (healthSources).
-			if c.EntityID != "" {
-				if e, err := tx.Entity(c.EntityID); err == nil {
-					if m, ok := numberOf(e.Data["max_"+r]); ok {
-						maxHP = m
-					}
-				} else if !IsNotFound(err) {
-					return err
-				}
-			}
+		maxHP, err := p.hitPointMaximum(tx, c, r, cur)
+		if err != nil {
+			return err
 		}
 		cur = applyHitPoints(c.Data, r, cur, maxHP, ch)
 		c.Bloodied = cur > 0 && cur <= maxHP/2
@@ -96,6 +85,50 @@ func checkHitPointChange(ch HitPointChange) error {
 	}
 	return nil
 }
+
+// hitPointMaximum is a combatant's maximum for its range r (whose current
+// value is cur): its own maxKey(r), else its entity's; else, for an entity
+// of a kind that is not unique (a monster's stat block, which play never
+// changes), the entity's value of r, its full hit points; else cur. A
+// maximum read from the entity is written into the combatant's data (not a
+// shared combatant's: its character holds the maximum, healthSources), so
+// that players' health and the console read it from then on: combatants
+// seeded or imported without one (an SRD monster carries hit_points alone)
+// were otherwise taken to be at full health whatever they had lost.
+func (s pinned) hitPointMaximum(tx Tx, c *Combatant, r string, cur float64) (float64, error) {
+	key := maxKey(r)
+	if m, ok := numberOf(c.Data[key]); ok {
+		return m, nil
+	}
+	if c.EntityID == "" {
+		return cur, nil
+	}
+	e, err := tx.Entity(c.EntityID)
+	if IsNotFound(err) {
+		return cur, nil // links are soft
+	}
+	if err != nil {
+		return 0, err
+	}
+	if m, ok := numberOf(e.Data[key]); ok {
+		return m, nil
+	}
+	if s.rules.IsUnique(e.Kind) {
+		return cur, nil
+	}
+	m, ok := numberOf(e.Data[r])
+	if !ok {
+		return cur, nil
+	}
+	m = math.Max(m, cur)
+	c.Data[key] = m
+	return m, nil
+}
+
+// maxKey is the data key of a range's maximum: max_<range>, as
+// docs/system-authoring.md tells system authors (D&D 5e: max_hit_points
+// for the range hit_points).
+func maxKey(r string) string { return "max_" + r }
 
 // hitPointRange is the system's first range for a combatant's kind, or
 // the one its data carries when it has no kind.

@@ -29,6 +29,9 @@ type server struct {
 	openapi    perSystem
 	landing    landingPage
 	askPage    askPage
+	// scripts are the installed client's scripts as rewritten
+	// (client_rebase.go).
+	scripts clientScripts
 }
 
 func newServer(cfg Config) *server {

@@ -123,7 +123,7 @@ func TestGameMasterFlow(t *testing.T) {
 		t.Fatalf("hide: %d %s", r.status, r.body)
 	}
 	gone := player.WaitFor(gmWait, nil, "tokenUpdated", goblinID)
-	if string(gone.Data) != `{"id":"`+goblinID+`","hidden":true}` {
+	if string(gone.Data) != `{"id":"`+goblinID+`","hidden":true,"size":""}` {
 		t.Fatalf("players got %s for the hidden goblin", gone.Data)
 	}
 	hostWS.WaitFor(gmWait, nil, "tokenUpdated", goblinID, `"name":"Goblin"`, `"hidden":true`)
