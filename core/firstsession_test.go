@@ -186,11 +186,10 @@ func gameLists(t *testing.T, events []core.Event) []bool {
 	return out
 }
 
-// A gameUpdated whose lists players would receive byte for byte as they
-// last did carries players the turn alone (the Encounter+ web client
-// rebuilds its tokens on lists and loses the acting token's ring); lists
-// that changed go out, and so do the next ones after a change that went
-// out without a gameUpdated.
+// A change to combatants that leaves the lists players receive byte for
+// byte as they were carries players the turn alone (the Encounter+ web
+// client rebuilds its tokens on lists and loses the acting token's ring);
+// the game master gets the whole game; lists that changed go out.
 func TestUnchangedListsReachPlayersAsTheTurn(t *testing.T) {
 	f := newCombatFixture(t)
 	ctx := context.Background()
@@ -199,7 +198,9 @@ func TestUnchangedListsReachPlayersAsTheTurn(t *testing.T) {
 		t.Fatal(err)
 	}
 	id := added[0].ID
-	f.events.take()
+	if got := gameLists(t, f.events.take()); len(got) != 1 || !got[0] {
+		t.Fatalf("a combatant added: lists sent %v, want the lists", got)
+	}
 	damage := func(v float64) []bool {
 		t.Helper()
 		if _, err := f.svc.ChangeHitPoints(ctx, id, core.HitPointChange{Damage: &v}); err != nil {
@@ -218,14 +219,12 @@ func TestUnchangedListsReachPlayersAsTheTurn(t *testing.T) {
 	if got := damage(1); len(got) != 1 || got[0] {
 		t.Fatalf("1 more damage: lists sent %v, want the turn alone", got)
 	}
-	// A combatant patched over the API is told without a gameUpdated:
-	// the next one carries its lists.
-	if _, err := f.svc.PatchCombatant(ctx, id, core.Object{"name": "Imp of the Fen"}); err != nil {
+	v := 12.0
+	if _, err := f.svc.SetInitiative(ctx, id, &v); err != nil {
 		t.Fatal(err)
 	}
-	f.events.take()
-	if got := damage(1); len(got) != 1 || !got[0] {
-		t.Fatalf("after a patch: lists sent %v, want the lists", got)
+	if got := gameLists(t, f.events.take()); len(got) != 1 || !got[0] {
+		t.Fatalf("initiative set: lists sent %v, want the lists", got)
 	}
 }
 

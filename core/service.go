@@ -28,8 +28,6 @@ type Service struct {
 	// the hash of their token (seatindex.go).
 	access access
 	seats  seatIndex
-	// lists are the game lists players last received (gamelists.go).
-	lists playerLists
 
 	mu sync.Mutex // the commit lock: serialises commit + publish (see write)
 
@@ -88,7 +86,6 @@ func (s *Service) Publish(events ...Event) {
 // tracker of them (dragsweep.go). The caller holds the commit lock: every
 // event the service sends goes through here, in commit order.
 func (s *Service) publishLocked(events ...Event) {
-	events = s.lists.trim(events)
 	for _, e := range events {
 		if e.Name == EventReload {
 			s.seats.forget() // content changed under the seats (a campaign replaced or deleted)

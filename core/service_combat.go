@@ -381,8 +381,14 @@ func (s *Service) DeleteCombatant(ctx context.Context, id string) error {
 
 // storeCombat stores changed combatants and returns their events, then
 // gameUpdated and the tokens they stand on. A change of initiative may move
-// the acting combatant in the order: the game's turn follows it.
+// the acting combatant in the order: the game's turn follows it. A change
+// players see nothing of in the lists (a foe's hit points) reaches them as
+// the turn alone (gamelists.go).
 func (s pinned) storeCombat(tx Tx, campaignID string, changed []*Combatant) ([]Event, error) {
+	before, err := s.playerListsIn(tx, campaignID) // gamelists.go
+	if err != nil {
+		return nil, err
+	}
 	stored, err := s.orderedWith(tx, campaignID, changed)
 	if err != nil {
 		return nil, err
@@ -402,6 +408,7 @@ func (s pinned) storeCombat(tx Tx, campaignID string, changed []*Combatant) ([]E
 	if err != nil {
 		return nil, err
 	}
+	turnIfListsAre(game, before)
 	events = append(events, game...)
 	tokens, err := s.linkedTokenEvents(tx, changed)
 	if err != nil {
