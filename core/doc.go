@@ -15,8 +15,8 @@
 //     only), newmap.go, hostcampaign.go, combat.go, screen.go.
 //   - Interfaces the core needs: store.go (Store and Tx, implemented by
 //     store/sqlite), rules.go (Rules and SwappableRules, implemented by
-//     systems.Holder; the optional InitiativeRules, InitiativeSorter and
-//     TokenRules beside the code that asks them), events.go (Event,
+//     systems.Holder; the optional InitiativeRules, InitiativeSorter,
+//     TokenRules and RangeLister beside the code that asks them), events.go (Event,
 //     Publisher and the Bus).
 //   - Errors and limits: errors.go (Error and its kinds, which routes map
 //     to HTTP statuses), limits.go (every bound on what a write may store).

@@ -130,8 +130,19 @@ func (s pinned) hitPointMaximum(tx Tx, c *Combatant, r string, cur float64) (flo
 // for the range hit_points).
 func maxKey(r string) string { return "max_" + r }
 
-// hitPointRange is the system's first range for a combatant's kind, or
-// the one its data carries when it has no kind.
+// RangeLister is implemented by Rules that list the first range of each
+// of their kinds (systems.Holder): the keys a combatant of no kind may
+// keep its hit points under.
+type RangeLister interface {
+	// HitPointRanges lists the first range of every kind that declares one,
+	// once each, in the order the kinds were declared.
+	HitPointRanges() []string
+}
+
+// hitPointRange is the system's first range for a combatant's kind, or,
+// when it has no kind, the first of the system's hit point ranges
+// (RangeLister) that its data carries: the system names the key, the core
+// knows none.
 func (s pinned) hitPointRange(c *Combatant) string {
 	if s.rules == nil {
 		return ""
@@ -142,8 +153,12 @@ func (s pinned) hitPointRange(c *Combatant) string {
 		}
 		return ""
 	}
-	if _, ok := c.Data["hit_points"]; ok {
-		return "hit_points"
+	if lister, ok := s.rules.(RangeLister); ok {
+		for _, r := range lister.HitPointRanges() {
+			if _, ok := c.Data[r]; ok {
+				return r
+			}
+		}
 	}
 	return ""
 }
