@@ -16,8 +16,8 @@
 //   - Interfaces the core needs: store.go (Store and Tx, implemented by
 //     store/sqlite), rules.go (Rules and SwappableRules, implemented by
 //     systems.Holder; the optional InitiativeRules, InitiativeSorter,
-//     TokenRules and RangeLister beside the code that asks them), events.go (Event,
-//     Publisher and the Bus).
+//     TokenRules and RangeLister beside the code that asks them),
+//     events.go (Event, Publisher and the Bus).
 //   - Errors and limits: errors.go (Error and its kinds, which routes map
 //     to HTTP statuses), limits.go (every bound on what a write may store).
 //   - Pure rules of play: turnorder.go (also the place an added combatant
