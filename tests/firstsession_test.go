@@ -83,11 +83,13 @@ func TestFirstSessionAtTheHostAPI(t *testing.T) {
 		}
 		return r.object(t)
 	}
-	c := hp(`{"damage": 5}`)
+	if c := hp(`{"damage": 5}`); c["data"].(map[string]any)["hit_points"] != 22.0 || c["bloodied"] != false {
+		t.Fatalf("after 5 damage: %v", c["data"])
+	}
 	if game := player.WaitFor(gmWait, nil, "gameUpdated"); strings.Contains(string(game.Data), `"creatures"`) {
 		t.Errorf("5 damage to a foe at full health sent players the lists again: %.300s", game.Data)
 	}
-	c = hp(`{"damage": 10}`)
+	c := hp(`{"damage": 10}`)
 	data := c["data"].(map[string]any)
 	if data["hit_points"] != 12.0 || data["max_hit_points"] != 27.0 || c["bloodied"] != true {
 		t.Fatalf("after 5 and 10 damage: %v bloodied %v, want 12 of 27, bloodied", data, c["bloodied"])
