@@ -41,6 +41,7 @@ func readHeader(p *browserPage, selector string) headerText {
 // the formula as a player writes it, and clearing the player screen takes
 // the map off the phone.
 func TestFirstSessionOnAPhone(t *testing.T) {
+	t.Parallel()
 	s := StartServer(t, ServerOptions{})
 	phone := startPlayer(t, s, "Mara", phoneSize, "")
 	finishTablePlayer(t, phone)
@@ -139,6 +140,7 @@ func TestFirstSessionOnAPhone(t *testing.T) {
 // shows no button of another module's page, and the Maps drawer's Export
 // column is whole at 1440 px.
 func TestFirstSessionInTheConsole(t *testing.T) {
+	t.Parallel()
 	s := StartServer(t, ServerOptions{})
 	var body bytes.Buffer
 	mw := multipart.NewWriter(&body)
