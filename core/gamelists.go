@@ -13,16 +13,14 @@ import (
 // which players see only as bloodied or not).
 
 // playerListsIn is the encoding of the lists players receive of a
-// campaign's game as it stands in tx: its combatants and creatures as
-// they see them.
-func (s pinned) playerListsIn(tx Tx, campaignID string) ([]byte, error) {
+// campaign's game as it stands in tx, whose combatants are given: its
+// combatants and creatures as they see them.
+func (s pinned) playerListsIn(tx Tx, campaignID string, combatants []*Combatant) ([]byte, error) {
 	g, err := tx.Game(campaignID)
 	if err != nil {
 		return nil, err
 	}
-	if g.Combatants, err = tx.Combatants(campaignID); err != nil {
-		return nil, err
-	}
+	g.Combatants = combatants
 	players, err := s.playerGameIn(tx, g)
 	if err != nil {
 		return nil, err

@@ -385,14 +385,15 @@ func (s *Service) DeleteCombatant(ctx context.Context, id string) error {
 // players see nothing of in the lists (a foe's hit points) reaches them as
 // the turn alone (gamelists.go).
 func (s pinned) storeCombat(tx Tx, campaignID string, changed []*Combatant) ([]Event, error) {
-	before, err := s.playerListsIn(tx, campaignID) // gamelists.go
+	all, err := tx.Combatants(campaignID)
 	if err != nil {
 		return nil, err
 	}
-	stored, err := s.orderedWith(tx, campaignID, changed)
+	before, err := s.playerListsIn(tx, campaignID, all) // gamelists.go
 	if err != nil {
 		return nil, err
 	}
+	stored := s.orderedWith(all, changed)
 	var events []Event
 	for _, c := range stored {
 		e, err := s.storeCombatant(tx, c)
@@ -417,15 +418,12 @@ func (s pinned) storeCombat(tx Tx, campaignID string, changed []*Combatant) ([]E
 	return append(events, tokens...), nil
 }
 
-// orderedWith is changed, and the other combatants of the game whose
-// explicit turn order must change for changed to take their places in it
-// (keepExplicitOrder): a combatant added to a seeded game, or one whose
-// initiative the game master set, acts where its value puts it.
-func (s pinned) orderedWith(tx Tx, campaignID string, changed []*Combatant) ([]*Combatant, error) {
-	stored, err := tx.Combatants(campaignID)
-	if err != nil {
-		return nil, err
-	}
+// orderedWith is changed, and the other combatants of the game (stored:
+// all of them as the store has them now) whose explicit turn order must
+// change for changed to take their places in it (keepExplicitOrder): a
+// combatant added to a seeded game, or one whose initiative the game
+// master set, acts where its value puts it.
+func (s pinned) orderedWith(stored, changed []*Combatant) []*Combatant {
 	byID := make(map[string]int, len(stored))
 	for i, c := range stored {
 		byID[c.ID] = i
@@ -444,7 +442,7 @@ func (s pinned) orderedWith(tx Tx, campaignID string, changed []*Combatant) ([]*
 			out = append(slices.Clip(out), c)
 		}
 	}
-	return out, nil
+	return out
 }
 
 // followActing sets a running game's turn number to the acting slot's place

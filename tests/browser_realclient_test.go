@@ -126,6 +126,7 @@ func newProblems(p *browserPage, skip int) []string {
 //   - a player's <img> in chat stays text in its log (item 18);
 //   - hiding a token it shows drops it without an error (item 14).
 func TestRealClientSession(t *testing.T) {
+	t.Parallel()
 	s, p := installRealClient(t)
 	host := newAPIClient(t, s.HostURL)
 	// The demo's fight is on: Ilsa (a party token, in the light) acts.
