@@ -59,7 +59,7 @@ type combatFixture struct {
 	roller *seqRoller
 }
 
-func newCombatFixture(t *testing.T) *combatFixture {
+func newCombatFixture(t testing.TB) *combatFixture {
 	t.Helper()
 	st, err := sqlite.Open(filepath.Join(t.TempDir(), "companion.db"))
 	if err != nil {

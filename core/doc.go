@@ -15,12 +15,13 @@
 //     only), newmap.go, hostcampaign.go, combat.go, screen.go.
 //   - Interfaces the core needs: store.go (Store and Tx, implemented by
 //     store/sqlite), rules.go (Rules and SwappableRules, implemented by
-//     systems.Holder; the optional InitiativeRules, InitiativeSorter and
-//     TokenRules beside the code that asks them), events.go (Event,
-//     Publisher and the Bus).
+//     systems.Holder; the optional InitiativeRules, InitiativeSorter,
+//     TokenRules and RangeLister beside the code that asks them),
+//     events.go (Event, Publisher and the Bus).
 //   - Errors and limits: errors.go (Error and its kinds, which routes map
 //     to HTTP statuses), limits.go (every bound on what a write may store).
-//   - Pure rules of play: turnorder.go, effects.go, gamecontrol.go
+//   - Pure rules of play: turnorder.go (also the place an added combatant
+//     takes among explicit orders), effects.go, gamecontrol.go
 //     (combat steps), merge.go (RFC 7386 merge patch), messagecontent.go,
 //     fog.go, dragrights.go, serverowned.go (the fields a client's write
 //     never changes).
@@ -31,9 +32,9 @@
 //     at their end; the service owns one, Service.Drags), dragsweep.go
 //     (which published events may end a drag, and the sweep that ends
 //     the drags that lost their right).
-//   - Messages: message.go, messagecontent.go (what the real client
-//     reads), rollresult.go (RollResult: a roll as the engine made it,
-//     read once).
+//   - Messages: message.go (a player's text made text: playerText),
+//     messagecontent.go (what the real client reads), rollresult.go
+//     (RollResult: a roll as the engine made it, read once).
 //
 // # The write path
 //
@@ -62,9 +63,11 @@
 // When players and the host must receive different payloads, an event
 // carries Views{Players, Host} (views.go); HostOnly marks a payload for
 // the game master alone. views.go also turns any event's data into what
-// players receive (PlayersPayload, ForPlayers: a hidden token or
-// combatant as {id, hidden}) and what the game master receives
-// (HostPayload); the hub encodes each once.
+// players receive (PlayersPayload, ForPlayers: a hidden combatant as
+// {id, hidden}, a hidden token with an empty size besides) and what the
+// game master receives (HostPayload); the hub encodes each once.
+// gamelists.go sends players a combat change as the turn alone when the
+// lists they hold would not change.
 //
 // # Events
 //

@@ -48,6 +48,7 @@ func (h *reloadingRules) SystemID() string            { return h.reload().System
 func (h *reloadingRules) IsUnique(kind string) bool   { return h.reload().IsUnique(kind) }
 func (h *reloadingRules) Ranges(kind string) []string { return h.reload().Ranges(kind) }
 func (h *reloadingRules) InitiativeAscending() bool   { return h.reload().InitiativeAscending() }
+func (h *reloadingRules) HitPointRanges() []string    { return h.reload().HitPointRanges() }
 func (h *reloadingRules) TokenFor(ctx context.Context, e *core.Entity) (*core.TokenTemplate, error) {
 	return h.reload().TokenFor(ctx, e)
 }
@@ -71,6 +72,10 @@ func (r versionRules) Ranges(kind string) []string {
 	return svcRules{}.Ranges(kind)
 }
 func (r versionRules) InitiativeAscending() bool { r.holder.saw(r.version); return false }
+func (r versionRules) HitPointRanges() []string {
+	r.holder.saw(r.version)
+	return svcRules{}.HitPointRanges()
+}
 func (r versionRules) TokenFor(context.Context, *core.Entity) (*core.TokenTemplate, error) {
 	r.holder.saw(r.version)
 	return &core.TokenTemplate{Role: core.RoleHostile}, nil

@@ -197,7 +197,7 @@ func (p PlayerAccess) CreateMessage(ctx context.Context, m *Message) (*Message, 
 	if err := p.who.refuseSpectator("chat or roll"); err != nil {
 		return nil, err
 	}
-	return p.s.createMessage(ctx, m, messageAuthor{who: p.who}, false)
+	return p.s.createMessage(ctx, playerText(m), messageAuthor{who: p.who}, false)
 }
 
 // PostMessage is createMessage over the WebSocket: CreateMessage, except
@@ -208,7 +208,7 @@ func (p PlayerAccess) PostMessage(ctx context.Context, m *Message) (*Message, er
 	if err := p.who.refuseSpectator("chat or roll"); err != nil {
 		return nil, err
 	}
-	return p.s.createMessage(ctx, m, messageAuthor{who: p.who}, true)
+	return p.s.createMessage(ctx, playerText(m), messageAuthor{who: p.who}, true)
 }
 
 // UpdateDoor is a player's updateDoor: refused when remote interaction is

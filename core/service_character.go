@@ -235,9 +235,9 @@ func (s pinned) hitPointsOf(o *ownCharacter) *HitPoints {
 	if !ok {
 		return nil
 	}
-	maxHP, ok := numberOf(data["max_"+r])
+	maxHP, ok := numberOf(data[maxKey(r)])
 	if !ok {
-		if maxHP, ok = numberOf(o.entity.Data["max_"+r]); !ok {
+		if maxHP, ok = numberOf(o.entity.Data[maxKey(r)]); !ok {
 			maxHP = cur
 		}
 	}
@@ -354,7 +354,7 @@ func (s pinned) changeEntityHitPoints(ctx context.Context, id, r string, ch HitP
 		if !ok {
 			return nil, Invalidf("%s has no %s value to change", Clip(e.Name), r)
 		}
-		maxHP, ok := numberOf(e.Data["max_"+r])
+		maxHP, ok := numberOf(e.Data[maxKey(r)])
 		if !ok {
 			maxHP = cur
 		}

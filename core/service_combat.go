@@ -81,8 +81,22 @@ func (s *Service) AddCombatants(ctx context.Context, list []NewCombatant) ([]*Co
 			rank = max(rank, c.Rank)
 		}
 		var changed []*Combatant
+		inCombat := map[string]bool{} // token ids that have a combatant
+		for _, c := range existing {
+			if c.TokenID != nil && *c.TokenID != "" {
+				inCombat[*c.TokenID] = true
+			}
+		}
 		for _, item := range ready {
 			c := item.c
+			if c.TokenID != nil {
+				// A second click on Add to combat: the token has its
+				// combatant, and a second would take a second turn.
+				if inCombat[*c.TokenID] {
+					return nil, Conflictf("'%s' is in combat already", Clip(c.Name))
+				}
+				inCombat[*c.TokenID] = true
+			}
 			if shared := sharedCombatant(existing, c, p.rules); shared != nil {
 				if c.TokenID != nil {
 					shared.TokenID = c.TokenID
@@ -135,10 +149,10 @@ func (s pinned) fromEntity(c *Combatant, e *Entity, noToken bool) {
 			continue
 		}
 		c.Data[r] = v
-		if m, ok := numberOf(e.Data["max_"+r]); ok {
-			c.Data["max_"+r] = m
+		if m, ok := numberOf(e.Data[maxKey(r)]); ok {
+			c.Data[maxKey(r)] = m
 		} else {
-			c.Data["max_"+r] = v
+			c.Data[maxKey(r)] = v
 		}
 	}
 	if ranges := s.rules.Ranges(e.Kind); len(ranges) > 0 {
@@ -271,10 +285,7 @@ func (s pinned) settleTies(all []*Combatant, tiebreak map[string]float64, rolled
 			rolloff[c.ID], _ = roller.Total("1d20")
 		}
 	}
-	ascending := false
-	if sorter, ok := s.rules.(InitiativeSorter); ok {
-		ascending = sorter.InitiativeAscending()
-	}
+	ascending := s.ascending()
 	slices.SortStableFunc(order, func(a, b *Combatant) int {
 		va, vb := firstInitiative(a), firstInitiative(b)
 		if va != vb {
@@ -370,10 +381,21 @@ func (s *Service) DeleteCombatant(ctx context.Context, id string) error {
 
 // storeCombat stores changed combatants and returns their events, then
 // gameUpdated and the tokens they stand on. A change of initiative may move
-// the acting combatant in the order: the game's turn follows it.
+// the acting combatant in the order: the game's turn follows it. A change
+// players see nothing of in the lists (a foe's hit points) reaches them as
+// the turn alone (gamelists.go).
 func (s pinned) storeCombat(tx Tx, campaignID string, changed []*Combatant) ([]Event, error) {
+	all, err := tx.Combatants(campaignID)
+	if err != nil {
+		return nil, err
+	}
+	before, err := s.playerListsIn(tx, campaignID, all) // gamelists.go
+	if err != nil {
+		return nil, err
+	}
+	stored := s.orderedWith(all, changed)
 	var events []Event
-	for _, c := range changed {
+	for _, c := range stored {
 		e, err := s.storeCombatant(tx, c)
 		if err != nil {
 			return nil, err
@@ -387,12 +409,40 @@ func (s pinned) storeCombat(tx Tx, campaignID string, changed []*Combatant) ([]E
 	if err != nil {
 		return nil, err
 	}
+	turnIfListsAre(game, before)
 	events = append(events, game...)
 	tokens, err := s.linkedTokenEvents(tx, changed)
 	if err != nil {
 		return nil, err
 	}
 	return append(events, tokens...), nil
+}
+
+// orderedWith is changed, and the other combatants of the game (stored:
+// all of them as the store has them now) whose explicit turn order must
+// change for changed to take their places in it (keepExplicitOrder): a
+// combatant added to a seeded game, or one whose initiative the game
+// master set, acts where its value puts it.
+func (s pinned) orderedWith(stored, changed []*Combatant) []*Combatant {
+	byID := make(map[string]int, len(stored))
+	for i, c := range stored {
+		byID[c.ID] = i
+	}
+	all := slices.Clone(stored)
+	for _, c := range changed {
+		if i, ok := byID[c.ID]; ok {
+			all[i] = c
+		} else {
+			all = append(all, c)
+		}
+	}
+	out := changed
+	for _, c := range keepExplicitOrder(all, s.ascending()) {
+		if !slices.Contains(out, c) {
+			out = append(slices.Clip(out), c)
+		}
+	}
+	return out
 }
 
 // followActing sets a running game's turn number to the acting slot's place
@@ -483,9 +533,11 @@ func (s *Service) TurnOrder(combatants []*Combatant) []TurnSlot {
 }
 
 func (s pinned) turnOrder(combatants []*Combatant) []TurnSlot {
-	ascending := false
-	if sorter, ok := s.rules.(InitiativeSorter); ok {
-		ascending = sorter.InitiativeAscending()
-	}
-	return TurnOrder(combatants, ascending)
+	return TurnOrder(combatants, s.ascending())
+}
+
+// ascending reports a system whose lowest initiative acts first.
+func (s pinned) ascending() bool {
+	sorter, ok := s.rules.(InitiativeSorter)
+	return ok && sorter.InitiativeAscending()
 }

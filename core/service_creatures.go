@@ -30,7 +30,7 @@ func (s pinned) healthSources(tx Tx, combatants []*Combatant) ([]*Combatant, err
 		if len(ranges) == 0 {
 			continue
 		}
-		key := "max_" + ranges[0]
+		key := maxKey(ranges[0])
 		if _, ok := numberOf(c.Data[key]); ok {
 			continue
 		}
@@ -132,7 +132,7 @@ func (s pinned) health(c *Combatant) (health, hitpoints *float64) {
 		return nil, nil
 	}
 	max := cur
-	if m, ok := numberOf(c.Data["max_"+ranges[0]]); ok {
+	if m, ok := numberOf(c.Data[maxKey(ranges[0])]); ok {
 		max = m
 	}
 	return &cur, &max

@@ -28,20 +28,9 @@ func (s *Service) ChangeHitPoints(ctx context.Context, id string, ch HitPointCha
 		if !ok {
 			return Invalidf("combatant '%s' has no %s value to change", Clip(c.Name), r)
 		}
-		maxHP, ok := numberOf(c.Data["max_"+r])
-		if !ok {
-			maxHP = cur
-			// A shared combatant keeps only the current value in step; its
-			// character holds the maximum (healthSources).
-			if c.EntityID != "" {
-				if e, err := tx.Entity(c.EntityID); err == nil {
-					if m, ok := numberOf(e.Data["max_"+r]); ok {
-						maxHP = m
-					}
-				} else if !IsNotFound(err) {
-					return err
-				}
-			}
+		maxHP, err := p.hitPointMaximum(tx, c, r, cur)
+		if err != nil {
+			return err
 		}
 		cur = applyHitPoints(c.Data, r, cur, maxHP, ch)
 		c.Bloodied = cur > 0 && cur <= maxHP/2
@@ -97,8 +86,63 @@ func checkHitPointChange(ch HitPointChange) error {
 	return nil
 }
 
-// hitPointRange is the system's first range for a combatant's kind, or
-// the one its data carries when it has no kind.
+// hitPointMaximum is a combatant's maximum for its range r (whose current
+// value is cur): its own maxKey(r), else its entity's; else, for an entity
+// of a kind that is not unique (a monster's stat block, which play never
+// changes), the entity's value of r, its full hit points; else cur. A
+// maximum read from the entity is written into the combatant's data (not a
+// shared combatant's: its character holds the maximum, healthSources), so
+// that players' health and the console read it from then on: combatants
+// seeded or imported without one (an SRD monster carries hit_points alone)
+// were otherwise taken to be at full health whatever they had lost.
+func (s pinned) hitPointMaximum(tx Tx, c *Combatant, r string, cur float64) (float64, error) {
+	key := maxKey(r)
+	if m, ok := numberOf(c.Data[key]); ok {
+		return m, nil
+	}
+	if c.EntityID == "" {
+		return cur, nil
+	}
+	e, err := tx.Entity(c.EntityID)
+	if IsNotFound(err) {
+		return cur, nil // links are soft
+	}
+	if err != nil {
+		return 0, err
+	}
+	if m, ok := numberOf(e.Data[key]); ok {
+		return m, nil
+	}
+	if s.rules.IsUnique(e.Kind) {
+		return cur, nil
+	}
+	m, ok := numberOf(e.Data[r])
+	if !ok {
+		return cur, nil
+	}
+	m = math.Max(m, cur)
+	c.Data[key] = m
+	return m, nil
+}
+
+// maxKey is the data key of a range's maximum: max_<range>, as
+// docs/system-authoring.md tells system authors (D&D 5e: max_hit_points
+// for the range hit_points).
+func maxKey(r string) string { return "max_" + r }
+
+// RangeLister is implemented by Rules that list the first range of each
+// of their kinds (systems.Holder): the keys a combatant of no kind may
+// keep its hit points under.
+type RangeLister interface {
+	// HitPointRanges lists the first range of every kind that declares one,
+	// once each, in the order the kinds were declared.
+	HitPointRanges() []string
+}
+
+// hitPointRange is the system's first range for a combatant's kind, or,
+// when it has no kind, the first of the system's hit point ranges
+// (RangeLister) that its data carries: the system names the key, the core
+// knows none.
 func (s pinned) hitPointRange(c *Combatant) string {
 	if s.rules == nil {
 		return ""
@@ -109,8 +153,12 @@ func (s pinned) hitPointRange(c *Combatant) string {
 		}
 		return ""
 	}
-	if _, ok := c.Data["hit_points"]; ok {
-		return "hit_points"
+	if lister, ok := s.rules.(RangeLister); ok {
+		for _, r := range lister.HitPointRanges() {
+			if _, ok := c.Data[r]; ok {
+				return r
+			}
+		}
 	}
 	return ""
 }

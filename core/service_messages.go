@@ -15,6 +15,14 @@ func (s *Service) CreateMessage(ctx context.Context, m *Message) (*Message, erro
 	return s.createMessage(ctx, m, messageAuthor{gm: true}, false)
 }
 
+// PostMessage posts a line the game master typed (the host console's
+// chat): as CreateMessage, except that a /roll that cannot be rolled is
+// refused with the dice engine's words, as a player's typed line is, and
+// nothing is stored.
+func (s *Service) PostMessage(ctx context.Context, m *Message) (*Message, error) {
+	return s.createMessage(ctx, m, messageAuthor{gm: true}, true)
+}
+
 // createMessage posts a message by author. With refuseBadRoll (a line a
 // player typed in a client: createMessage) a /roll or /r command whose
 // expression cannot be rolled is refused with the dice engine's

@@ -28,6 +28,10 @@ func (svcRules) Ranges(kind string) []string {
 	return nil
 }
 
+// HitPointRanges is core.RangeLister: a combatant of no kind keeps its hit
+// points under the characters' range.
+func (svcRules) HitPointRanges() []string { return []string{"hit_points"} }
+
 // svcRoller replaces "[[x]]" with "[[x=4]]" and reports one roll per
 // bracket; text "fail" is an error.
 type svcRoller struct{}

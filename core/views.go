@@ -81,8 +81,21 @@ type hiddenStub struct {
 	Hidden bool   `json:"hidden"`
 }
 
+// hiddenToken is what players learn of a hidden token they saw before:
+// hiddenStub with an empty size, which reads as one cell. The Encounter+
+// web client replaces the token it holds with whatever tokenUpdated
+// carries and sizes it before it finds it hidden: without a size it
+// throws (three times a hide) instead of dropping the token. An empty
+// size tells nothing of the token (a name, an image, a place or its real
+// size would).
+type hiddenToken struct {
+	hiddenStub
+	Size string `json:"size"`
+}
+
 // ForPlayers returns an event's payload (or a reply's) as players may see
-// it: a hidden token or combatant as {id, hidden}; a token sent alone as
+// it: a hidden token as {id, hidden, size: ""} (hiddenToken), a hidden
+// combatant as {id, hidden}; a token sent alone as
 // TokenForPlayers shows it, naming its map; a combatant as
 // CombatantForPlayers; a game without its hidden combatants and their
 // turns (GameForPlayers); a map without its hidden objects (PlayerMap); a
@@ -96,7 +109,7 @@ func ForPlayers(data any) any {
 	switch v := data.(type) {
 	case *Token:
 		if v != nil && v.Hidden {
-			return hiddenStub{ID: v.ID, Hidden: true}
+			return hiddenToken{hiddenStub: hiddenStub{ID: v.ID, Hidden: true}}
 		}
 		return onMap(TokenForPlayers(v))
 	case *Combatant:

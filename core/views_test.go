@@ -68,8 +68,16 @@ func TestTokenSentAloneNamesItsMap(t *testing.T) {
 	if !strings.Contains(string(host), `"mapId":"lair"`) || !strings.Contains(string(host), "vision-v") {
 		t.Fatalf("the host gets %s", host)
 	}
-	if stub, _ := json.Marshal(core.ForPlayers(&core.Token{ID: "h", Hidden: true, MapID: "lair"})); string(stub) != `{"id":"h","hidden":true}` {
+	// A hidden token: that it is hidden, and the empty size the Encounter+
+	// web client reads before it drops it (issue 33); nothing of the
+	// token itself, not even its map.
+	hidden := &core.Token{ID: "h", Hidden: true, MapID: "lair", Name: "Ghoul", X: 140, Y: 70, Size: "L", Image: ptr("/ghoul.png")}
+	if stub, _ := json.Marshal(core.ForPlayers(hidden)); string(stub) != `{"id":"h","hidden":true,"size":""}` {
 		t.Fatalf("a hidden token for players: %s", stub)
+	}
+	// A hidden combatant stays {id, hidden}.
+	if stub, _ := json.Marshal(core.ForPlayers(&core.Combatant{ID: "c", Hidden: true, Name: "Ghoul"})); string(stub) != `{"id":"c","hidden":true}` {
+		t.Fatalf("a hidden combatant for players: %s", stub)
 	}
 }
 

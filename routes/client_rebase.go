@@ -5,6 +5,8 @@ import (
 	"io"
 	"io/fs"
 	"regexp"
+	"strconv"
+	"sync"
 	"time"
 )
 
@@ -71,3 +73,59 @@ func (m *memFile) Mode() fs.FileMode          { return 0o444 }
 func (m *memFile) ModTime() time.Time         { return time.Time{} }
 func (m *memFile) IsDir() bool                { return false }
 func (m *memFile) Sys() any                   { return nil }
+
+// entityFrameLiteral is the fixed origin the Encounter+ web client frames
+// entity pages at (`http://localhost:8080${reference}` in its stat-block
+// modal): the address of the application it was written for, on the same
+// device. On a player's phone that is the phone itself, and the frame
+// stays empty. Served by Companion, the literal is dropped where a rooted
+// path or a template expression follows it, leaving the rooted path
+// ("/monster/goblin"): the page's own origin, whatever address, port or
+// proxy the player reached it through (and without trusting a Host header
+// to write script). Other occurrences are left as they are.
+var entityFrameLiteral = regexp.MustCompile(`http://localhost:8080(/|\$\{)`)
+
+// maxRebasedScript caps a script read whole to be rewritten; a larger one
+// is served as it is.
+const maxRebasedScript = 32 << 20
+
+// clientScript is the rewritten form of one installed script (or none,
+// when it has nothing to rewrite), for the file it was made from.
+type clientScript struct {
+	key  string // name, size and time of the file it was made from
+	body *cachedBody
+}
+
+// clientScripts keeps the rewritten scripts of the installed client by
+// name: read, rewritten, hashed and gzipped once per installed file, not
+// once a request (the real client's main script is about 1.5 MB).
+type clientScripts struct{ byName sync.Map }
+
+// rebased returns the cached answer for an installed script (open as f)
+// whose entity frame literal was rewritten, or nil when it has none (or
+// cannot be read whole) and the file is served as it is. f is rewound.
+func (c *clientScripts) rebased(name string, f fs.File) *cachedBody {
+	info, err := f.Stat()
+	if err != nil || !info.Mode().IsRegular() || info.Size() > maxRebasedScript {
+		return nil
+	}
+	key := name + "\x00" + strconv.FormatInt(info.Size(), 10) + "\x00" + info.ModTime().UTC().Format(time.RFC3339Nano)
+	if v, ok := c.byName.Load(name); ok && v.(*clientScript).key == key {
+		return v.(*clientScript).body
+	}
+	seeker, ok := f.(io.ReadSeeker)
+	if !ok {
+		return nil
+	}
+	data, err := io.ReadAll(io.LimitReader(seeker, maxRebasedScript))
+	if _, seekErr := seeker.Seek(0, io.SeekStart); err != nil || seekErr != nil {
+		return nil
+	}
+	entry := &clientScript{key: key}
+	if entityFrameLiteral.Match(data) {
+		out := entityFrameLiteral.ReplaceAll(data, []byte("$1"))
+		entry.body = newCachedBody(out, "", "text/javascript; charset=utf-8")
+	}
+	c.byName.Store(name, entry)
+	return entry.body
+}

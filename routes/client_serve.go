@@ -28,9 +28,10 @@ import (
 // frame-src also allows http://localhost:8080: a token tap in the real
 // client opens the entity page (/monster/goblin) in a frame at that fixed
 // address, where the application it was written for serves it on the same
-// device. Companion serves the same page there when the browser runs on
-// the machine Companion runs on with its default port; elsewhere the frame
-// stays empty, which no server can change.
+// device. Companion serves its scripts with that literal made the page's
+// own origin (client_rebase.go), so on every device the frame is 'self';
+// the address stays allowed for a build whose literal is written in a
+// form the rewrite leaves alone, framed on the machine Companion runs on.
 const clientPolicy = "default-src 'self' data: blob:; img-src * data: blob:; media-src * data: blob:; " +
 	"style-src 'self' 'unsafe-inline'; font-src 'self' data:; script-src 'self' 'unsafe-inline' 'unsafe-eval'; " +
 	"worker-src 'self' blob:; connect-src 'self' ws: wss:; frame-src 'self' " + realClientEntityOrigin + "; " +
@@ -61,12 +62,24 @@ func (s *server) serveClient(w http.ResponseWriter, r *http.Request) {
 	if name == "index.html" {
 		s.markClientPage(w, installed) // client_kind.go
 	}
-	if !installed {
-		if body := builtInClientBody(name, f); body != nil {
-			w.Header().Set("X-Content-Type-Options", "nosniff")
-			body.serve(w, r)
-			return
-		}
+	var body *cachedBody
+	switch {
+	case !installed:
+		body = builtInClientBody(name, f)
+	case path.Ext(name) == ".js":
+		body = s.scripts.rebased(name, f) // client_rebase.go
+	}
+	if body != nil {
+		w.Header().Set("X-Content-Type-Options", "nosniff")
+		body.serve(w, r)
+		return
+	}
+	if installed && name == "index.html" {
+		// Never kept by the browser: a Back to the client after following
+		// a link from its chat would otherwise restore the page from the
+		// browser's cache with its socket long closed, dead until a reload.
+		s.serveFileCached(w, r, name, f, "no-store")
+		return
 	}
 	s.serveFile(w, r, name, f)
 }

@@ -53,7 +53,7 @@ func TestHostPlacesHidesAndDeletesTokens(t *testing.T) {
 
 	e.decode(t, e.call(t, "PATCH", "/host/api/tokens/"+tok.ID, `{"hidden": true}`), 200, &tok)
 	got := player.waitFor("tokenUpdated", tok.ID)
-	if string(got.Data) != `{"id":"`+tok.ID+`","hidden":true}` {
+	if string(got.Data) != `{"id":"`+tok.ID+`","hidden":true,"size":""}` {
 		t.Fatalf("players got %s after hiding", got.Data)
 	}
 	host.waitFor("tokenUpdated", tok.ID, `"name":"Goblin"`, `"hidden":true`)

@@ -30,6 +30,9 @@ func (h hostGame) listMessages(w http.ResponseWriter, r *http.Request) {
 // postMessage answers POST /host/api/messages {text, creature?, color?,
 // private?}: a message from the game master, or spoken by a creature. A
 // private one (a GM roll) is stored and sent to the host console alone.
+// The game master typed it, as a player types a chat line: a /roll whose
+// expression cannot be rolled is refused with the same words
+// (Service.PostMessage) rather than stored, and reported, as rolled.
 func (h hostGame) postMessage(w http.ResponseWriter, r *http.Request) {
 	var in struct {
 		Text     string `json:"text"`
@@ -42,7 +45,7 @@ func (h hostGame) postMessage(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	m := &core.Message{Text: in.Text, Creature: strings.TrimSpace(in.Creature), Color: in.Color, Private: in.Private}
-	out, err := h.cfg.Service.CreateMessage(r.Context(), m)
+	out, err := h.cfg.Service.PostMessage(r.Context(), m)
 	if err != nil {
 		h.fail(w, r, err)
 		return

@@ -106,11 +106,18 @@ var rollResultSchema = obj{"type": "object", "description": "One roll: expressio
 	"properties": obj{"expression": obj{"type": "string"}, "formula": obj{"type": "string"}, "total": obj{"type": "number"},
 		"text": obj{"type": "string"}, "error": obj{"type": "string"}, "start": obj{"type": "integer"}, "end": obj{"type": "integer"}}}
 
-// hiddenSchema is what players learn of a token or combatant they saw that
-// is now hidden (core/views.go): enough to drop it.
-var hiddenSchema = obj{"type": "object", "description": "A token or combatant players saw that the game master hid: drop it",
+// hiddenSchema is what players learn of a combatant they saw that is now
+// hidden (core/views.go): enough to drop it.
+var hiddenSchema = obj{"type": "object", "description": "A combatant players saw that the game master hid: drop it",
 	"required": []string{"id", "hidden"}, "additionalProperties": false,
 	"properties": obj{"id": obj{"type": "string"}, "hidden": obj{"const": true}}}
+
+// hiddenTokenSchema is what players learn of a token they saw that is now
+// hidden (core/views.go): enough to drop it, with the empty size the
+// Encounter+ web client reads before it finds the token hidden.
+var hiddenTokenSchema = obj{"type": "object", "description": "A token players saw that the game master hid: drop it (size is empty, read as one cell)",
+	"required": []string{"id", "hidden", "size"}, "additionalProperties": false,
+	"properties": obj{"id": obj{"type": "string"}, "hidden": obj{"const": true}, "size": obj{"const": ""}}}
 
 // wireSchemas derives every component of wireShapes.
 func wireSchemas() obj {
@@ -118,7 +125,7 @@ func wireSchemas() obj {
 	for _, s := range wireShapes {
 		names[reflect.TypeOf(s.value)] = s.name
 	}
-	out := obj{"RollResult": rollResultSchema, "Hidden": hiddenSchema}
+	out := obj{"RollResult": rollResultSchema, "Hidden": hiddenSchema, "HiddenToken": hiddenTokenSchema}
 	for _, s := range wireShapes {
 		schema := structSchema(reflect.TypeOf(s.value), s.name, names)
 		schema["description"] = s.descr

@@ -33,6 +33,9 @@ type server struct {
 	// what it answers of an entity leaves out the game master's notes
 	// (core.EntityForPlayers). The host listener's is the whole entity.
 	players bool
+	// scripts are the installed client's scripts as rewritten
+	// (client_rebase.go).
+	scripts clientScripts
 }
 
 func newServer(cfg Config) *server {

@@ -228,6 +228,11 @@ func (s *server) serveWebPath(w http.ResponseWriter, r *http.Request, name strin
 // the extension, Range, If-None-Match and If-Modified-Since. A folder is
 // not listed.
 func (s *server) serveFile(w http.ResponseWriter, r *http.Request, name string, f fs.File) {
+	s.serveFileCached(w, r, name, f, "no-cache")
+}
+
+// serveFileCached is serveFile with the given Cache-Control.
+func (s *server) serveFileCached(w http.ResponseWriter, r *http.Request, name string, f fs.File, cacheControl string) {
 	info, err := f.Stat()
 	if err != nil || info.IsDir() || !info.Mode().IsRegular() {
 		notFound(w, r)
@@ -246,7 +251,7 @@ func (s *server) serveFile(w http.ResponseWriter, r *http.Request, name string, 
 	}
 	h := w.Header()
 	h.Set("ETag", fileETag(info, data))
-	h.Set("Cache-Control", "no-cache")
+	h.Set("Cache-Control", cacheControl)
 	h.Set("X-Content-Type-Options", "nosniff")
 	http.ServeContent(w, r, path.Base(name), info.ModTime(), content)
 }

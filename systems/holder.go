@@ -44,6 +44,14 @@ func (h *Holder) Ranges(kind string) []string { return h.Current().Ranges(kind) 
 // InitiativeAscending forwards to the current system (core.InitiativeSorter).
 func (h *Holder) InitiativeAscending() bool { return h.Current().InitiativeAscending() }
 
+// HitPointRanges lists the current system's hit point ranges (core.RangeLister).
+func (h *Holder) HitPointRanges() []string { return h.Current().HitPointRanges() }
+
+var (
+	_ core.RangeLister = (*Holder)(nil)
+	_ core.RangeLister = (*System)(nil)
+)
+
 var (
 	_ core.Rules          = (*Holder)(nil)
 	_ core.SwappableRules = (*Holder)(nil)

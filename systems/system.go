@@ -11,6 +11,7 @@ import (
 	"io/fs"
 	"log/slog"
 	"path"
+	"slices"
 	"sort"
 	"time"
 
@@ -359,6 +360,18 @@ func (s *System) Ranges(kind string) []string {
 		return append([]string(nil), k.Ranges...)
 	}
 	return nil
+}
+
+// HitPointRanges lists the first range of each kind that declares one,
+// once each (core.RangeLister).
+func (s *System) HitPointRanges() []string {
+	var out []string
+	for _, k := range s.kinds {
+		if len(k.Ranges) > 0 && !slices.Contains(out, k.Ranges[0]) {
+			out = append(out, k.Ranges[0])
+		}
+	}
+	return out
 }
 
 func (s *System) String() string { return fmt.Sprintf("%s %s", s.manifest.ID, s.manifest.Version) }

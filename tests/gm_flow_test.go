@@ -123,7 +123,7 @@ func TestGameMasterFlow(t *testing.T) {
 		t.Fatalf("hide: %d %s", r.status, r.body)
 	}
 	gone := player.WaitFor(gmWait, nil, "tokenUpdated", goblinID)
-	if string(gone.Data) != `{"id":"`+goblinID+`","hidden":true}` {
+	if string(gone.Data) != `{"id":"`+goblinID+`","hidden":true,"size":""}` {
 		t.Fatalf("players got %s for the hidden goblin", gone.Data)
 	}
 	hostWS.WaitFor(gmWait, nil, "tokenUpdated", goblinID, `"name":"Goblin"`, `"hidden":true`)
@@ -183,7 +183,7 @@ func TestGameMasterFlow(t *testing.T) {
 			t.Fatalf("the player's socket got the private roll: %s %s", env.Name, env.Data)
 		}
 	}
-	if r := host.do("POST", "/host/api/messages", `{"text": "/r 1d20 SECRET-ROLL", "private": true}`); r.status != 201 {
+	if r := host.do("POST", "/host/api/messages", `{"text": "/r 1d20 # SECRET-ROLL", "private": true}`); r.status != 201 {
 		t.Fatalf("private roll: %d %s", r.status, r.body)
 	}
 	hostWS.WaitFor(gmWait, nil, "messageCreated", "SECRET-ROLL", `"private":true`)

@@ -268,7 +268,7 @@ func TestDescriptionCatchesMismatches(t *testing.T) {
 		frame(core.EventApp, `{"version":"0.1.0","build":1}`),
 		frame(core.EventClientConnected, string(client)),
 		frame(core.EventTokenMoved, string(move)),
-		frame(core.EventTokenUpdated, `{"id":"t1","hidden":true}`),
+		frame(core.EventTokenUpdated, `{"id":"t1","hidden":true,"size":""}`),
 		frame(core.EventInteractionUpdated, `"token"`),
 		{Name: core.EventTokenMoved, Data: json.RawMessage(`{"ok":true}`), ResponseID: json.RawMessage(`"r1"`)},
 		{Name: core.EventTokenMoved, Data: json.RawMessage(`{"ok":true,"coalesced":true}`), ResponseID: json.RawMessage(`"r1"`)},

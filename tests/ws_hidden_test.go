@@ -27,8 +27,8 @@ func TestWSHiddenTokenReachesPlayersAsAStub(t *testing.T) {
 	msg := a.waitFor(core.EventTokenUpdated)
 	var got map[string]any
 	msg.decode(t, &got)
-	if got["id"] != wsTokenID || got["hidden"] != true || len(got) != 2 {
-		t.Fatalf("hidden token broadcast as %v, want only id and hidden", got)
+	if got["id"] != wsTokenID || got["hidden"] != true || got["size"] != "" || len(got) != 3 {
+		t.Fatalf("hidden token broadcast as %v, want only id, hidden and the empty size", got)
 	}
 	if tok := e.token(t); tok.Name != "Secret Assassin" || !tok.Hidden || tok.X != 77 {
 		t.Fatalf("the stored token lost the change: %+v", tok)

@@ -58,7 +58,7 @@ func runBackup(args []string, stdout, stderr io.Writer) int {
 			Snapshot: func(ctx context.Context, path string) error { return sqlite.SnapshotFile(ctx, db, path) }})
 	}
 	if err != nil {
-		fmt.Fprintln(stderr, err.Error())
+		printError(stderr, err)
 		return 1
 	}
 	printResult(stdout, res, func(w io.Writer) { describeBackup(w, res) })
@@ -92,7 +92,7 @@ func runRestore(args []string, stdout, stderr io.Writer) int {
 	}
 	out, err := restore(rest[0], *dataDir, *replace)
 	if err != nil {
-		fmt.Fprintln(stderr, err.Error())
+		printError(stderr, err)
 		return 1
 	}
 	printResult(stdout, out, func(w io.Writer) { describeRestore(w, out) })

@@ -30,36 +30,37 @@ func runClient(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("companion client "+action, flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	host := addHostFlags(fs)
-	if err := fs.Parse(args[1:]); err != nil {
+	rest, err := parseInterleaved(fs, args[1:]) // flags before or after FILE, as the other commands take them
+	if err != nil {
 		return 2
 	}
 	want := 1
 	if action == "remove" {
 		want = 0
 	}
-	if fs.NArg() != want {
+	if len(rest) != want {
 		fmt.Fprintln(stderr, clientUsage)
 		return 2
 	}
 	addr, err := host.resolve()
 	if err != nil {
-		fmt.Fprintln(stderr, err.Error())
+		printError(stderr, err)
 		return 1
 	}
 	var info imports.ClientInfo
 	switch {
 	case action == "remove":
 		err = linkCall(addr, http.MethodDelete, "/host/api/client", "", nil, http.StatusOK, &info)
-	case strings.Contains(fs.Arg(0), "://"):
-		_, err = offerAndFollow(addr, map[string]string{"type": imports.KindClient, "url": fs.Arg(0)}, map[string]string{}, stderr)
+	case strings.Contains(rest[0], "://"):
+		_, err = offerAndFollow(addr, map[string]string{"type": imports.KindClient, "url": rest[0]}, map[string]string{}, stderr)
 		if err == nil {
 			err = linkCall(addr, http.MethodGet, "/host/api/client", "", nil, http.StatusOK, &info)
 		}
 	default:
-		err = uploadVia(addr, "/host/api/client", fs.Arg(0), nil, stderr, &info)
+		err = uploadVia(addr, "/host/api/client", rest[0], nil, stderr, &info)
 	}
 	if err != nil {
-		fmt.Fprintln(stderr, err.Error())
+		printError(stderr, err)
 		return 1
 	}
 	data, _ := json.Marshal(info)

@@ -103,7 +103,11 @@ func parseServeFlags(args []string, getenv func(string) string) (*serveConfig, *
 		if v := getenv(name); v != "" && envErr == nil {
 			given[f.Name] = true
 			if err := f.Value.Set(v); err != nil {
-				envErr = fmt.Errorf("%s=%q: %v", name, v, err)
+				why := err.Error()
+				if why == "parse error" || why == "value out of range" {
+					why = takes(fs, f.Name)
+				}
+				envErr = fmt.Errorf("%s=%q: %s", name, v, why)
 			}
 		}
 	})
@@ -118,13 +122,16 @@ func parseServeFlags(args []string, getenv func(string) string) (*serveConfig, *
 			fmt.Fprintln(os.Stderr, "Usage of companion serve:")
 			fs.PrintDefaults()
 		}
-		return nil, fs, flagText(err)
+		return nil, fs, flagText(err, fs)
 	}
 	if fs.NArg() > 0 {
 		return nil, fs, fmt.Errorf("unexpected argument %q", fs.Arg(0))
 	}
 	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
 	cfg.AddrGiven, cfg.HostAddrGiven = given["addr"], given["host-addr"]
+	if err := checkAddr("addr", cfg.Addr, ""); err != nil {
+		return nil, fs, err
+	}
 	hostAddr, err := hostConsoleAddr(cfg.HostAddr, cfg.HostAddrContainer)
 	if err != nil {
 		return nil, fs, err
@@ -244,6 +251,9 @@ func (f openFlag) IsBoolFlag() bool { return true }
 // bound as 127.0.0.1, never handed to the resolver, whose answer (a hosts
 // file, a search domain) could name another interface.
 func loopbackAddr(addr string) (string, error) {
+	if err := checkAddr("host-addr", addr, "127.0.0.1"); err != nil {
+		return "", err
+	}
 	host, port, err := net.SplitHostPort(addr)
 	if err != nil {
 		return "", fmt.Errorf("--host-addr %q: %v", addr, err)
@@ -259,6 +269,28 @@ func loopbackAddr(addr string) (string, error) {
 		return "", fmt.Errorf("--host-addr %q must be a loopback address (127.0.0.1, [::1] or localhost): the host console is for the person at the device only", addr)
 	}
 	return addr, nil
+}
+
+// checkAddr refuses a listen address without the host:port form, saying
+// the form with an example: the commonest slip is a port alone ("8080"),
+// which names no port to a listener. host is the example's host ("" for
+// every interface).
+func checkAddr(flagName, addr, host string) error {
+	_, port, err := net.SplitHostPort(addr)
+	if err == nil {
+		if _, err := strconv.ParseUint(port, 10, 16); err != nil {
+			return fmt.Errorf("--%s %q: the port must be a number from 0 to 65535, e.g. --%s %s:8080", flagName, addr, flagName, host)
+		}
+		return nil
+	}
+	if _, perr := strconv.ParseUint(addr, 10, 16); perr == nil {
+		hint := fmt.Sprintf("--%s %s:%s", flagName, host, addr)
+		if host == "" {
+			hint += " (every interface) or --" + flagName + " 127.0.0.1:" + addr + " (this machine only)"
+		}
+		return fmt.Errorf("--%s %q: a port is written after a colon, e.g. %s", flagName, addr, hint)
+	}
+	return fmt.Errorf("--%s %q: give host:port, e.g. --%s %s:8080", flagName, addr, flagName, host)
 }
 
 // defaultDataDir is the platform's per-user data folder.

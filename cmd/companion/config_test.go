@@ -148,7 +148,14 @@ func TestServeFlagErrorsNameTheFlagAndItsValues(t *testing.T) {
 		{[]string{"--remote-interaction=bogus"}, `--remote-interaction "bogus": use none, token or all (true is all, false none)`},
 		{[]string{"--open=maybe"}, `--open "maybe": use auto, true or false`},
 		{[]string{"--log-level", "loud"}, `--log-level "loud": use debug, info, warn or error`},
-		{[]string{"--max-clients", "many"}, `--max-clients "many": not a number`},
+		{[]string{"--max-clients", "many"}, `--max-clients "many": takes a whole number, e.g. --max-clients=500`},
+		// What the value is, with an example: a boolean is not "not a number".
+		{[]string{"--mdns=maybe"}, `--mdns "maybe": takes true or false, e.g. --mdns=false`},
+		{[]string{"--lua-timeout=fast"}, `--lua-timeout "fast": takes a duration such as 500ms, 2s or 1m, e.g. --lua-timeout=250ms`},
+		// A port alone is a common slip: the form that works is suggested.
+		{[]string{"--addr", "8080"}, `--addr "8080": a port is written after a colon, e.g. --addr :8080 (every interface) or --addr 127.0.0.1:8080 (this machine only)`},
+		{[]string{"--host-addr", "8081"}, `--host-addr "8081": a port is written after a colon, e.g. --host-addr 127.0.0.1:8081`},
+		{[]string{"--addr", "localhost"}, `--addr "localhost": give host:port, e.g. --addr :8080`},
 		{[]string{"--colour", "red"}, `there is no flag --colour (companion serve -h lists them)`},
 		{[]string{"--remote-interaction", "bogus"}, `unexpected argument "bogus"`},
 	} {

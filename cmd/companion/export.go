@@ -44,7 +44,7 @@ func runExport(args []string, stdout, stderr io.Writer) int {
 	}
 	addr, err := host.resolve()
 	if err != nil {
-		fmt.Fprintln(stderr, err.Error())
+		printError(stderr, err)
 		return 1
 	}
 	kind, id := rest[0], ""
@@ -53,7 +53,7 @@ func runExport(args []string, stdout, stderr io.Writer) int {
 	}
 	res, err := exportVia(addr, kind, id, *output, stderr)
 	if err != nil {
-		fmt.Fprintln(stderr, err.Error())
+		printError(stderr, err)
 		return 1
 	}
 	for _, n := range res.Needs {
@@ -117,7 +117,7 @@ func exportVia(hostAddr, kind, id, output string, stderr io.Writer) (exportResul
 		return exportResult{}, fmt.Errorf("cannot write next to %s: %v", output, errors.Unwrap(err))
 	}
 	defer os.Remove(tmp.Name()) // gone once renamed
-	bar := &linkBar{w: stderr, label: "export"}
+	bar := newLinkBar(stderr, "export")
 	n, err := io.Copy(tmp, &linkProgressReader{r: resp.Body, bar: bar, total: -1})
 	bar.finish()
 	if cerr := tmp.Close(); err == nil {

@@ -51,8 +51,8 @@ func openDataFolder(dir string, seed bool, notes func(string)) (*dataFolder, err
 		}
 	}
 	for _, sub := range append([]string{""}, dataFolders...) {
-		if err := os.MkdirAll(filepath.Join(dir, sub), 0o755); err != nil {
-			return nil, fmt.Errorf("data folder: %w", err)
+		if err := makeFolder(filepath.Join(dir, sub)); err != nil {
+			return nil, err
 		}
 	}
 	_, err := os.Stat(filepath.Join(dir, "companion.db"))
@@ -65,6 +65,29 @@ func openDataFolder(dir string, seed bool, notes func(string)) (*dataFolder, err
 		}
 	}
 	return d, nil
+}
+
+// makeFolder makes a folder of the data folder (and the folders above it),
+// with an error a person can act on: the raw one names mkdir and a path
+// element, not what is wrong.
+func makeFolder(dir string) error {
+	err := os.MkdirAll(dir, 0o755)
+	if err == nil {
+		return nil
+	}
+	// The first element of the path that exists and is not a folder.
+	for p := dir; ; p = filepath.Dir(p) {
+		if info, serr := os.Stat(p); serr == nil && !info.IsDir() {
+			return fmt.Errorf("the data folder cannot be made: %s is a file, not a folder (give another folder with --data)", p)
+		}
+		if next := filepath.Dir(p); next == p {
+			break
+		}
+	}
+	if errors.Is(err, fs.ErrPermission) {
+		return fmt.Errorf("the data folder %s cannot be made: permission denied (give a folder you may write with --data)", dir)
+	}
+	return fmt.Errorf("the data folder %s cannot be made: %v", dir, errors.Unwrap(err))
 }
 
 // seeded records that the first start finished.

@@ -106,30 +106,50 @@ func TestPortTakenIsOneClearLine(t *testing.T) {
 
 // TestDefaultPortTakenTakesTheNext: without --addr, a taken port gives way
 // to the next free one, skipping the other listener's, and the line says
-// which.
+// which, in words that agree with whom the port is for.
 func TestDefaultPortTakenTakesTheNext(t *testing.T) {
-	taken, err := net.Listen("tcp", "127.0.0.1:0")
+	for _, tc := range []struct{ flag, who, use string }{{"--addr", "players", "use"}, {"--host-addr", "the host console", "uses"}} {
+		taken, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer taken.Close()
+		port := taken.Addr().(*net.TCPAddr).Port
+		// The port after it is the other listener's: it must be skipped even
+		// though it is free.
+		avoid := net.JoinHostPort("127.0.0.1", itoa(port+1))
+		var notes bytes.Buffer
+		ln, err := listenOrNext(taken.Addr().String(), true, tc.flag, tc.who, tc.use, avoid, &notes)
+		if err != nil {
+			t.Skipf("no free port after %d here: %v", port, err)
+		}
+		defer ln.Close()
+		got := ln.Addr().(*net.TCPAddr).Port
+		if got <= port+1 || got > port+portTries {
+			t.Fatalf("listening on %d, want a port after %d other than %d", got, port, port+1)
+		}
+		want := "Port " + itoa(port) + " is taken, so " + tc.who + " " + tc.use + " port " + itoa(got) + " instead (choose one with " + tc.flag + ").\n"
+		if notes.String() != want {
+			t.Fatalf("note %q, want %q", notes.String(), want)
+		}
+	}
+	// The banner's own words for the host console.
+	cfg := &serveConfig{Addr: "127.0.0.1:0", HostAddr: "127.0.0.1:0"}
+	hold, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer taken.Close()
-	port := taken.Addr().(*net.TCPAddr).Port
-	// The port after it is the other listener's: it must be skipped even
-	// though it is free.
-	avoid := net.JoinHostPort("127.0.0.1", itoa(port+1))
+	defer hold.Close()
+	cfg.HostAddr = hold.Addr().String()
 	var notes bytes.Buffer
-	ln, err := listenOrNext(taken.Addr().String(), true, "--addr", "players", avoid, &notes)
+	public, host, err := listenBoth(cfg, &notes)
 	if err != nil {
-		t.Skipf("no free port after %d here: %v", port, err)
+		t.Skipf("no free port here: %v", err)
 	}
-	defer ln.Close()
-	got := ln.Addr().(*net.TCPAddr).Port
-	if got <= port+1 || got > port+portTries {
-		t.Fatalf("listening on %d, want a port after %d other than %d", got, port, port+1)
-	}
-	want := "Port " + itoa(port) + " is taken, so players use port " + itoa(got) + " instead (choose one with --addr).\n"
-	if notes.String() != want {
-		t.Fatalf("note %q, want %q", notes.String(), want)
+	public.Close()
+	host.Close()
+	if !strings.Contains(notes.String(), ", so the host console uses port ") {
+		t.Errorf("the note for the host console reads %q", notes.String())
 	}
 }
 

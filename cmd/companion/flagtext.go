@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"time"
 )
 
 // Flags that take a word but, for what they meant before, also stand alone
@@ -47,9 +48,11 @@ func joinModeWords(args []string) []string {
 var flagPackageError = regexp.MustCompile(`^invalid (?:boolean )?value "(.*)" for (?:flag )?-([A-Za-z0-9-]+): (.*)$`)
 
 // flagText words a parse error of the flag package for a person: the flag
-// as they typed it, the value, and what it takes, once (the package would
-// say "invalid boolean value" for a mode and then print every flag).
-func flagText(err error) error {
+// as they typed it, the value, and what it takes with an example, once
+// (the package would say "invalid boolean value" or "parse error" and then
+// print every flag). fs is the set the flag belongs to: the kind of value
+// and the example come from its declaration.
+func flagText(err error, fs *flag.FlagSet) error {
 	if err == nil || errors.Is(err, flag.ErrHelp) {
 		return err
 	}
@@ -61,8 +64,34 @@ func flagText(err error) error {
 		return err
 	}
 	why := m[3]
-	if why == "parse error" || strings.Contains(why, "invalid syntax") {
-		why = "not a number"
+	if why == "parse error" || strings.Contains(why, "invalid syntax") || strings.Contains(why, "value out of range") {
+		why = takes(fs, m[2])
 	}
 	return fmt.Errorf("--%s %q: %s", m[2], m[1], why)
+}
+
+// takes says what kind of value a flag takes, with an example made from
+// its default (for a boolean, the other value: the one a person sets). The
+// kind is read from the flag's value, which a failed parse has already
+// set to its zero: the example comes from DefValue.
+func takes(fs *flag.FlagSet, name string) string {
+	f := fs.Lookup(name)
+	if f == nil {
+		return "not a value it takes"
+	}
+	getter, ok := f.Value.(flag.Getter)
+	if !ok {
+		return "not a value it takes"
+	}
+	switch getter.Get().(type) {
+	case bool:
+		return fmt.Sprintf("takes true or false, e.g. --%s=%t", name, f.DefValue != "true")
+	case time.Duration:
+		return fmt.Sprintf("takes a duration such as 500ms, 2s or 1m, e.g. --%s=%s", name, f.DefValue)
+	case int, int64, uint, uint64:
+		return fmt.Sprintf("takes a whole number, e.g. --%s=%s", name, f.DefValue)
+	case float64:
+		return fmt.Sprintf("takes a number, e.g. --%s=%s", name, f.DefValue)
+	}
+	return "not a value it takes"
 }

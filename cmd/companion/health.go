@@ -1,7 +1,9 @@
 package main
 
 import (
+	"bytes"
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -23,7 +25,7 @@ func runHealth(args []string, stdout, stderr io.Writer) int {
 	}
 	addr, err := host.resolve()
 	if err != nil {
-		fmt.Fprintln(stderr, err.Error())
+		printError(stderr, err)
 		return 1
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), *timeout)
@@ -31,18 +33,18 @@ func runHealth(args []string, stdout, stderr io.Writer) int {
 	url := "http://" + dialAddr(addr) + "/api/-/ready"
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
 	if err != nil {
-		fmt.Fprintln(stderr, "companion:", err)
+		printError(stderr, err)
 		return 2
 	}
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
-		fmt.Fprintf(stderr, "companion: not running on %s: %v\n", addr, err)
+		printError(stderr, fmt.Errorf("companion is not running on %s: %v", addr, errors.Unwrap(err)))
 		return 1
 	}
 	defer resp.Body.Close()
 	body, _ := io.ReadAll(io.LimitReader(resp.Body, 4096))
 	if resp.StatusCode != http.StatusOK {
-		fmt.Fprintf(stderr, "companion: not ready (%s): %s\n", resp.Status, body)
+		printError(stderr, fmt.Errorf("companion is not ready (%s): %s", resp.Status, bytes.TrimSpace(body)))
 		return 1
 	}
 	fmt.Fprintf(stdout, "%s", body)

@@ -70,8 +70,8 @@ func launchServer(dataDir string, wait time.Duration, stderr io.Writer) (string,
 	if err != nil {
 		return "", fmt.Errorf("cannot find this program to start the server: %v", err)
 	}
-	if err := os.MkdirAll(dataDir, 0o755); err != nil {
-		return "", fmt.Errorf("data folder: %v", err)
+	if err := makeFolder(dataDir); err != nil {
+		return "", err
 	}
 	// The server outlives this command: its output goes to a log file in
 	// the data folder, and it runs in a session of its own.

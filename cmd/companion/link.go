@@ -30,7 +30,7 @@ func runLink(args []string, stdout, stderr io.Writer) int {
 	}
 	src, err := imports.ParseLink(args[0])
 	if err != nil {
-		fmt.Fprintln(stderr, err.Error())
+		fmt.Fprintln(stderr, err.Error()) // the contract's words, as a link shows them
 		return 1
 	}
 	out := struct {
@@ -50,28 +50,29 @@ func runOpen(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("companion open", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	host := addHostFlags(fs)
-	if err := fs.Parse(args); err != nil {
+	rest, err := parseInterleaved(fs, args)
+	if err != nil {
 		return 2
 	}
-	if fs.NArg() != 1 {
+	if len(rest) != 1 {
 		fmt.Fprintln(stderr, "usage: companion open [--data DIR | --host-addr ADDR] LINK")
 		return 2
 	}
 	// Check the link here first, so that a bad link is explained even when
 	// no server is running.
-	if _, err := imports.ParseLink(fs.Arg(0)); err != nil {
-		fmt.Fprintln(stderr, err.Error())
+	if _, err := imports.ParseLink(rest[0]); err != nil {
+		printError(stderr, err)
 		return 1
 	}
 	addr, err := host.resolve()
 	if err != nil {
-		fmt.Fprintln(stderr, err.Error())
+		printError(stderr, err)
 		return 1
 	}
-	body, _ := json.Marshal(map[string]string{"link": fs.Arg(0)})
+	body, _ := json.Marshal(map[string]string{"link": rest[0]})
 	var offer imports.Offer
 	if err := linkCall(addr, http.MethodPost, "/host/api/offers", "application/json", bytes.NewReader(body), http.StatusCreated, &offer); err != nil {
-		fmt.Fprintln(stderr, err.Error())
+		printError(stderr, err)
 		return 1
 	}
 	printResult(stdout, offer, func(w io.Writer) { describeOffer(w, offer) })
@@ -87,19 +88,20 @@ func runImport(args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	host := addHostFlags(fs)
 	destination := fs.String("destination", "", "module or campaign id that receives a loose collection or a map (default: the primary campaign)")
-	if err := fs.Parse(args); err != nil {
+	rest, err := parseInterleaved(fs, args)
+	if err != nil {
 		return 2
 	}
-	if fs.NArg() != 1 {
+	if len(rest) != 1 {
 		fmt.Fprintln(stderr, "usage: companion import [--data DIR | --host-addr ADDR] [--destination ID] FILE|URL")
 		return 2
 	}
 	addr, err := host.resolve()
 	if err != nil {
-		fmt.Fprintln(stderr, err.Error())
+		printError(stderr, err)
 		return 1
 	}
-	target := fs.Arg(0)
+	target := rest[0]
 	var res imports.Result
 	if strings.Contains(target, "://") {
 		res, err = importURLVia(addr, target, *destination, stderr)
@@ -107,7 +109,7 @@ func runImport(args []string, stdout, stderr io.Writer) int {
 		res, err = importFileVia(addr, target, *destination, stderr)
 	}
 	if err != nil {
-		fmt.Fprintln(stderr, err.Error())
+		printError(stderr, err)
 		return 1
 	}
 	printResult(stdout, res, func(w io.Writer) { describeImport(w, res) })
@@ -139,7 +141,7 @@ func uploadVia(hostAddr, apiPath, path string, fields map[string]string, stderr 
 	if err != nil || info.IsDir() {
 		return fmt.Errorf("%s is not a file", path)
 	}
-	bar := &linkBar{w: stderr, label: "upload"}
+	bar := newLinkBar(stderr, "upload")
 	pr, pw := io.Pipe()
 	mw := multipart.NewWriter(pw)
 	go func() {
@@ -184,7 +186,7 @@ func offerAndFollow(hostAddr string, offerBody, acceptBody map[string]string, st
 	if err := linkCall(hostAddr, http.MethodPost, "/host/api/offers/"+offer.ID+"/accept", "application/json", bytes.NewReader(accept), http.StatusAccepted, &offer); err != nil {
 		return imports.Result{}, err
 	}
-	bar := &linkBar{w: stderr, label: "download"}
+	bar := newLinkBar(stderr, "download")
 	defer bar.finish()
 	for {
 		if err := linkCall(hostAddr, http.MethodGet, "/host/api/offers/"+offer.ID, "", nil, http.StatusOK, &offer); err != nil {
@@ -206,9 +208,9 @@ func offerAndFollow(hostAddr string, offerBody, acceptBody map[string]string, st
 
 // hostTarget is how a command that talks to the running server finds its
 // host console: --host-addr, else COMPANION_HOST_ADDR as `companion serve`
-// reads it (unless --data is given), else where the server running with --data (COMPANION_DATA, or
-// the default data folder) listens (it may have taken another port), else
-// the default. --data is there because backup, restore, launch and serve
+// reads it (unless --data is given), else where the server running with
+// --data (COMPANION_DATA, or the default data folder) listens (it may have
+// taken another port); never a guess. --data is there because backup, restore, launch and serve
 // take it: a game master who runs their server with --data gives the same
 // folder to import into it.
 type hostTarget struct {
@@ -221,15 +223,17 @@ type hostTarget struct {
 func addHostFlags(fs *flag.FlagSet) *hostTarget {
 	return &hostTarget{
 		fs:       fs,
-		hostAddr: fs.String("host-addr", "", "address of the running server's host console (default: COMPANION_HOST_ADDR, else the server running with --data, else "+defaultHostAddr+")"),
+		hostAddr: fs.String("host-addr", "", "address of the running server's host console (default: COMPANION_HOST_ADDR, else the server running with --data)"),
 		dataDir:  fs.String("data", envOr("COMPANION_DATA", defaultDataDir()), "data folder of the running server to talk to"),
 	}
 }
 
-// resolve is the host console to talk to, once the flags are parsed. A
-// --data given on the command line with no server running on it is an
-// error rather than the default address: the content would otherwise go
-// into whatever server listens there, another folder's.
+// resolve is the host console to talk to, once the flags are parsed: the
+// one given (--host-addr, COMPANION_HOST_ADDR), else that of the server
+// whose server.json is in the data folder (--data, COMPANION_DATA, the
+// default one). With neither, no server is assumed at the default address:
+// whatever listens there may be another data folder's server, and the
+// content would go into it.
 func (h *hostTarget) resolve() (string, error) {
 	if *h.hostAddr != "" {
 		return *h.hostAddr, nil
@@ -242,10 +246,11 @@ func (h *hostTarget) resolve() (string, error) {
 	if inst, ok := runningInstance(*h.dataDir); ok {
 		return dialAddr(inst.HostAddr), nil
 	}
-	if dataGiven {
-		return "", fmt.Errorf("companion is not running with the data folder %s (start it with 'companion serve --data %s', or give --host-addr)", *h.dataDir, *h.dataDir)
+	start := "companion serve"
+	if dataGiven || os.Getenv("COMPANION_DATA") != "" {
+		start += " --data " + *h.dataDir
 	}
-	return defaultHostAddr, nil
+	return "", fmt.Errorf("companion is not running with the data folder %s (start it with '%s', or give --data or --host-addr)", *h.dataDir, start)
 }
 
 // linkCall sends a request to the host console and decodes the answer into
@@ -284,9 +289,12 @@ func linkCall(hostAddr, method, path, contentType string, body io.Reader, want i
 	return nil
 }
 
-// linkBar draws a one-line progress bar, redrawn at most every 100 ms.
+// linkBar draws a one-line progress bar, redrawn at most every 100 ms, for
+// a person only (output.go: a terminal, or COMPANION_OUTPUT=text): for a
+// script it draws nothing.
 type linkBar struct {
 	w     io.Writer
+	on    bool
 	label string
 	last  time.Time
 	drawn bool
@@ -296,8 +304,16 @@ type linkBar struct {
 
 const linkBarWidth = 30
 
+// newLinkBar is a bar on w (stderr), drawn when a person reads w.
+func newLinkBar(w io.Writer, label string) *linkBar {
+	return &linkBar{w: w, on: wantsText(w), label: label}
+}
+
 func (b *linkBar) show(done, total int64) {
 	b.done, b.total = done, total
+	if !b.on {
+		return
+	}
 	if time.Since(b.last) < 100*time.Millisecond && (total <= 0 || done < total) {
 		return
 	}
@@ -322,7 +338,7 @@ func (b *linkBar) draw() {
 
 // finish draws the last state and ends the line.
 func (b *linkBar) finish() {
-	if b.drawn || b.done > 0 {
+	if b.on && (b.drawn || b.done > 0) {
 		b.draw()
 		fmt.Fprintln(b.w)
 	}

@@ -102,7 +102,7 @@ func TestOpenOffersTheLink(t *testing.T) {
 	}
 	out.Reset()
 	errOut.Reset()
-	if code := runOpen([]string{"--host-addr", addr, "vttapp://import"}, &out, &errOut); code != 1 || strings.TrimSpace(errOut.String()) != imports.MsgNoSource {
+	if code := runOpen([]string{"--host-addr", addr, "vttapp://import"}, &out, &errOut); code != 1 || errorLine(t, errOut.String()) != imports.MsgNoSource {
 		t.Errorf("bad link: %d %q", code, errOut.String())
 	}
 	errOut.Reset()
@@ -111,12 +111,27 @@ func TestOpenOffersTheLink(t *testing.T) {
 	}
 }
 
+// errorLine is the message of the one JSON error line a command writes on
+// stderr for a script; it fails the test when stderr is anything else.
+func errorLine(t *testing.T, stderr string) string {
+	t.Helper()
+	var e struct {
+		Error string `json:"error"`
+	}
+	if strings.Count(stderr, "\n") != 1 || json.Unmarshal([]byte(stderr), &e) != nil || e.Error == "" {
+		t.Errorf("stderr %q is not one JSON line {\"error\": ...}", stderr)
+	}
+	return e.Error
+}
+
 func TestImportFileAndURL(t *testing.T) {
 	addr, _, dataDir := hostConsole(t)
 	archive := linkTestModule(t, "Marsh Bats")
 	path := filepath.Join(t.TempDir(), "bats.module")
 	os.WriteFile(path, archive, 0o644)
 	var out, errOut bytes.Buffer
+	// For a script (stdout and stderr not a terminal): the result as JSON,
+	// and no progress bar.
 	if code := runImport([]string{"--host-addr", addr, path}, &out, &errOut); code != 0 {
 		t.Fatalf("file: %d %s", code, errOut.String())
 	}
@@ -124,9 +139,22 @@ func TestImportFileAndURL(t *testing.T) {
 	if err := json.Unmarshal(out.Bytes(), &res); err != nil || res.Kind != "module" || res.Name != "Marsh Bats" {
 		t.Fatalf("%s %v", out.String(), err)
 	}
+	if errOut.Len() != 0 {
+		t.Errorf("piped, the import wrote %q on stderr, want nothing (no progress bar)", errOut.String())
+	}
+	// For a person, the bar and the sentence.
+	out.Reset()
+	t.Setenv("COMPANION_OUTPUT", "text")
+	if code := runImport([]string{"--host-addr", addr, path}, &out, &errOut); code != 0 {
+		t.Fatalf("file: %d %s", code, errOut.String())
+	}
+	if !strings.Contains(out.String(), `Imported module "Marsh Bats"`) {
+		t.Errorf("for a person: %q", out.String())
+	}
 	if !strings.Contains(errOut.String(), "upload [") || !strings.Contains(errOut.String(), "100%") {
 		t.Errorf("no progress bar: %q", errOut.String())
 	}
+	t.Setenv("COMPANION_OUTPUT", "")
 	if _, err := os.Stat(filepath.Join(dataDir, "modules", res.ID, "padding.bin")); err != nil {
 		t.Error(err)
 	}
@@ -143,16 +171,19 @@ func TestImportFileAndURL(t *testing.T) {
 	defer content.Close()
 	out.Reset()
 	errOut.Reset()
+	t.Setenv("COMPANION_OUTPUT", "text")
 	if code := runImport([]string{"--host-addr", addr, content.URL + "/rats.module"}, &out, &errOut); code != 0 {
 		t.Fatalf("url: %d %s", code, errOut.String())
 	}
-	if err := json.Unmarshal(out.Bytes(), &res); err != nil || res.Name != "Marsh Rats" {
-		t.Fatalf("%s %v", out.String(), err)
+	if !strings.Contains(out.String(), `Imported module "Marsh Rats"`) {
+		t.Fatalf("%s", out.String())
 	}
 	if !strings.Contains(errOut.String(), "download") {
 		t.Errorf("no progress bar: %q", errOut.String())
 	}
+	t.Setenv("COMPANION_OUTPUT", "")
 
+	// Errors: a sentence for a person, one JSON line for a script.
 	for _, tc := range []struct {
 		args []string
 		want string
@@ -162,8 +193,14 @@ func TestImportFileAndURL(t *testing.T) {
 		{[]string{"--host-addr", addr, content.URL + "/missing.module"}, "404"},
 	} {
 		errOut.Reset()
-		if code := runImport(tc.args, &out, &errOut); code != 1 || !strings.Contains(errOut.String(), tc.want) {
+		t.Setenv("COMPANION_OUTPUT", "text")
+		if code := runImport(tc.args, &out, &errOut); code != 1 || !strings.Contains(errOut.String(), tc.want) || strings.HasPrefix(errOut.String(), "{") {
 			t.Errorf("%v: %d %q", tc.args, code, errOut.String())
+		}
+		errOut.Reset()
+		t.Setenv("COMPANION_OUTPUT", "")
+		if code := runImport(tc.args, &out, &errOut); code != 1 || !strings.Contains(errorLine(t, errOut.String()), tc.want) {
+			t.Errorf("piped %v: %d %q", tc.args, code, errOut.String())
 		}
 	}
 }

@@ -17,11 +17,11 @@ const portTries = 20
 // gives way to the next free port, and the line says which. Nothing is
 // written to the data folder before this succeeds.
 func listenBoth(cfg *serveConfig, notes io.Writer) (public, host net.Listener, err error) {
-	public, err = listenOrNext(cfg.Addr, !cfg.AddrGiven, "--addr", "players", "", notes)
+	public, err = listenOrNext(cfg.Addr, !cfg.AddrGiven, "--addr", "players", "use", "", notes)
 	if err != nil {
 		return nil, nil, err
 	}
-	host, err = listenOrNext(cfg.HostAddr, !cfg.HostAddrGiven, "--host-addr", "the host console", public.Addr().String(), notes)
+	host, err = listenOrNext(cfg.HostAddr, !cfg.HostAddrGiven, "--host-addr", "the host console", "uses", public.Addr().String(), notes)
 	if err != nil {
 		public.Close()
 		return nil, nil, err
@@ -31,8 +31,9 @@ func listenBoth(cfg *serveConfig, notes io.Writer) (public, host net.Listener, e
 
 // listenOrNext listens on addr; when its port is taken and next is true it
 // tries the following ports, skipping the one avoid names (the other
-// listener's).
-func listenOrNext(addr string, next bool, flagName, who, avoid string, notes io.Writer) (net.Listener, error) {
+// listener's). who is whom the port is for, and use the verb that agrees
+// with it in the note.
+func listenOrNext(addr string, next bool, flagName, who, use, avoid string, notes io.Writer) (net.Listener, error) {
 	ln, err := net.Listen("tcp", addr)
 	if err == nil || !portTaken(err) {
 		if err != nil {
@@ -50,7 +51,7 @@ func listenOrNext(addr string, next bool, flagName, who, avoid string, notes io.
 			}
 			candidate := net.JoinHostPort(host, strconv.Itoa(p))
 			if ln, err := net.Listen("tcp", candidate); err == nil {
-				fmt.Fprintf(notes, "Port %d is taken, so %s use port %d instead (choose one with %s).\n", port, who, p, flagName)
+				fmt.Fprintf(notes, "Port %d is taken, so %s %s port %d instead (choose one with %s).\n", port, who, use, p, flagName)
 				return ln, nil
 			}
 		}

@@ -15,7 +15,10 @@ import (
 // A command's result goes to stdout in one of two forms: sentences for a
 // person at a terminal, or one line of JSON for a script. The JSON is what
 // a pipe or a file gets (and what the tests read), so scripts that parse
-// it keep working; COMPANION_OUTPUT=json or =text forces either.
+// it keep working; COMPANION_OUTPUT=json or =text forces either. Errors go
+// to stderr the same way, judged by stderr: a sentence at a terminal, else
+// one line {"error": "..."}. A progress bar is drawn for a person only:
+// redrawn with carriage returns, a file or a pipe would get every frame.
 
 // printResult writes v as JSON, or as what human writes when stdout is a
 // terminal.
@@ -28,15 +31,32 @@ func printResult(stdout io.Writer, v any, human func(w io.Writer)) {
 	fmt.Fprintln(stdout, string(data))
 }
 
-// wantsText reports whether stdout is read by a person.
-func wantsText(stdout io.Writer) bool {
+// printError writes a command's error on stderr: the sentence for a
+// person, or one line of JSON {"error": "..."} for a script.
+func printError(stderr io.Writer, err error) {
+	if wantsText(stderr) {
+		fmt.Fprintln(stderr, err.Error())
+		return
+	}
+	enc := json.NewEncoder(stderr)
+	enc.SetEscapeHTML(false) // "<" stays "<" in a message a script shows
+	enc.Encode(map[string]string{"error": err.Error()})
+}
+
+// wantsText reports whether w (stdout, stderr) is read by a person.
+func wantsText(w io.Writer) bool {
 	switch os.Getenv("COMPANION_OUTPUT") {
 	case "json":
 		return false
 	case "text":
 		return true
 	}
-	f, ok := stdout.(*os.File)
+	return isTerminal(w)
+}
+
+// isTerminal reports whether w is a terminal.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
 	if !ok {
 		return false
 	}

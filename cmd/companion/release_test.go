@@ -1,6 +1,7 @@
 package main
 
 import (
+	"net"
 	"os"
 	"regexp"
 	"slices"
@@ -283,5 +284,70 @@ func TestArchivesHoldTheDocuments(t *testing.T) {
 		if !strings.Contains(string(text), want) {
 			t.Errorf("the archives lack %s", want)
 		}
+	}
+}
+
+// TestArchiveREADMEIsForGameMasters: the README.md an archive carries is
+// the short guide for the person who downloaded the program (start it, let
+// players join, where the data lives), not the repository's, which opens
+// with go run and go test for contributors (issue 33). What it says of
+// addresses, folders and commands is held to the code: the default ports,
+// the default data folder on each system, the commands that exist. It
+// links nowhere: an archive holds no docs/ folder.
+func TestArchiveREADMEIsForGameMasters(t *testing.T) {
+	cfg := readGoreleaser(t)
+	src := ""
+	for _, f := range cfg.Archives[0].Files {
+		if m, ok := f.(map[string]any); ok && m["dst"] == "README.md" {
+			src, _ = m["src"].(string)
+		}
+		if f == "README.md" {
+			t.Errorf("the archives carry the repository's README.md")
+		}
+	}
+	if src == "" {
+		t.Fatalf("no file of .goreleaser.yaml's archives becomes README.md: %v", cfg.Archives[0].Files)
+	}
+	data, err := os.ReadFile("../../" + src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(data)
+	for _, bad := range []string{"go run", "go test", "](", "docs/"} {
+		if strings.Contains(text, bad) {
+			t.Errorf("%s says %q: it is for game masters, and the archive holds nothing to link to", src, bad)
+		}
+	}
+	for _, section := range []string{"## Start it", "## Your players join", "## Where your data lives"} {
+		if !strings.Contains(text, section) {
+			t.Errorf("%s has no %q", src, section)
+		}
+	}
+	cfgServe, fs, err := parseServeFlags(nil, func(string) string { return "" })
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, playerPort, _ := net.SplitHostPort(cfgServe.Addr)
+	for _, want := range []string{
+		"http://" + defaultHostAddr + "/host/",      // the host console
+		":" + playerPort + "/client/",               // the players' page
+		"`~/.local/share/companion`",                // defaultDataDir on Linux
+		"`~/Library/Application Support/Companion`", // on macOS (UserConfigDir)
+		"`%AppData%\\Companion`",                    // on Windows (UserConfigDir)
+		"`./companion --data FOLDER`", "`./companion backup`", "`./companion restore --replace BACKUP`",
+		"`./companion help`", "`./companion serve -h`",
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("%s does not say %s", src, want)
+		}
+	}
+	// Every command it names exists.
+	for _, m := range regexp.MustCompile("`\\./companion ([a-z-]+)").FindAllStringSubmatch(text, -1) {
+		if !strings.Contains(usage+"companion help", "companion "+m[1]) && !strings.HasPrefix(m[1], "-") {
+			t.Errorf("%s names the command %q, which companion help does not list", src, m[1])
+		}
+	}
+	if fs.Lookup("data") == nil || fs.Lookup("mdns-name") == nil || fs.Lookup("remote-interaction") == nil {
+		t.Errorf("serve lacks a flag the README tells of (--data, the name players type, what players may move)")
 	}
 }

@@ -342,6 +342,11 @@ func TestKindsAndDocument(t *testing.T) {
 			t.Errorf("kind %s = %+v, want %+v", k.Name, *k, w)
 		}
 	}
+	// The key a combatant of no kind keeps its hit points under is the
+	// system's to name (core.RangeLister), once for both kinds.
+	if got := s.HitPointRanges(); strings.Join(got, " ") != "hit_points" {
+		t.Errorf("HitPointRanges = %v, want [hit_points]", got)
+	}
 	body, etag := s.Document()
 	if etag == "" {
 		t.Error("document has no ETag")

@@ -262,8 +262,8 @@ export type EventSystemPaused = boolean;
 /** The data of the event tokenMoved: a drag step of any client or of the game master */
 export type EventTokenMoved = Movement;
 
-/** The data of the event tokenUpdated: a token changes; one players saw that is now hidden reaches them as {id, hidden} */
-export type EventTokenUpdated = TokenOnMap | Hidden;
+/** The data of the event tokenUpdated: a token changes; one players saw that is now hidden reaches them as {id, hidden, size: ""} */
+export type EventTokenUpdated = TokenOnMap | HiddenToken;
 
 /** The data of the event tokensUpdated: every token of a map, after one is deleted */
 export type EventTokensUpdated = MapTokens;
@@ -335,10 +335,17 @@ export interface Health {
   version?: string;
 }
 
-/** A token or combatant players saw that the game master hid: drop it */
+/** A combatant players saw that the game master hid: drop it */
 export interface Hidden {
   hidden: true;
   id: string;
+}
+
+/** A token players saw that the game master hid: drop it (size is empty, read as one cell) */
+export interface HiddenToken {
+  hidden: true;
+  id: string;
+  size: "";
 }
 
 export interface HitPoints {
@@ -573,7 +580,7 @@ export type ReplyUpdateDoor = Sight[] | null;
 export type ReplyUpdateEntity = Entity;
 
 /** The data of the answer to updateToken: the stored token */
-export type ReplyUpdateToken = TokenOnMap | Hidden;
+export type ReplyUpdateToken = TokenOnMap | HiddenToken;
 
 /** The data of the request changeHitPoints: damage, healing or temporary hit points for the seat's character */
 export interface RequestChangeHitPoints {
@@ -989,7 +996,7 @@ export interface ServerEvents {
   systemPaused: EventSystemPaused;
   /** a drag step of any client or of the game master */
   tokenMoved: EventTokenMoved;
-  /** a token changes; one players saw that is now hidden reaches them as {id, hidden} */
+  /** a token changes; one players saw that is now hidden reaches them as {id, hidden, size: ""} */
   tokenUpdated: EventTokenUpdated;
   /** every token of a map, after one is deleted */
   tokensUpdated: EventTokensUpdated;

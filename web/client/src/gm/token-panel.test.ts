@@ -13,3 +13,8 @@ test("the panel names the token and says what players see, and offers the opposi
   assert.equal(hidden.visibility, "reveal");
   assert.equal(tokenSummary({ id: "T" }).name, "Token");
 });
+
+test("a token in combat already offers no second Add to combat", () => {
+  assert.deepEqual(tokenSummary({ id: "T", name: "Goblin" }).combat, { label: "Add to combat", enabled: true });
+  assert.deepEqual(tokenSummary({ id: "T", name: "Goblin" }, true).combat, { label: "In combat", enabled: false });
+});

@@ -5,10 +5,17 @@
 import type { Store } from "../state/store";
 import type { Token } from "../types";
 import { hostAPI } from "../net/host-api";
-import { busy } from "../ui/busy";
+import { busy, want } from "../ui/busy";
 
-/** What the panel says of a token: its name, and what players see of it. */
-export function tokenSummary(t: Pick<Token, "id" | "name" | "label" | "hidden">): { name: string; seen: string; visibility: "reveal" | "hide" } {
+/**
+ * What the panel says of a token: its name, what players see of it, and
+ * whether it may join combat (a token in combat already has its
+ * combatant: the server refuses a second).
+ */
+export function tokenSummary(
+  t: Pick<Token, "id" | "name" | "label" | "hidden">,
+  inCombat = false,
+): { name: string; seen: string; visibility: "reveal" | "hide"; combat: { label: string; enabled: boolean } } {
   // Hiding a token hides its combatant too (one rule, in the core), so say both.
   return {
     name: t.name || t.label || "Token",
@@ -16,6 +23,7 @@ export function tokenSummary(t: Pick<Token, "id" | "name" | "label" | "hidden">)
       ? "Hidden: players see neither the token nor its place in the initiative."
       : "Players see this token, and its place in the initiative if it is in combat.",
     visibility: t.hidden ? "reveal" : "hide",
+    combat: inCombat ? { label: "In combat", enabled: false } : { label: "Add to combat", enabled: true },
   };
 }
 
@@ -44,7 +52,7 @@ export class TokenPanel {
       this.el.appendChild(p);
       return;
     }
-    const summary = tokenSummary(t);
+    const summary = tokenSummary(t, this.store.combatantsByToken.has(t.id));
     const name = document.createElement("p");
     name.className = "gm-token-name";
     name.textContent = summary.name;
@@ -70,6 +78,7 @@ export class TokenPanel {
         }
       }));
       bar.appendChild(b);
+      return b;
     };
     if (summary.visibility === "reveal") button("Reveal to players", "reveal", async () => {
       await hostAPI("PATCH", `tokens/${id}`, { hidden: false });
@@ -79,10 +88,11 @@ export class TokenPanel {
       await hostAPI("PATCH", `tokens/${id}`, { hidden: true });
       return "Hidden: players no longer see it on the map or in the initiative.";
     });
-    button("Add to combat", "combat", async () => {
+    const combat = button(summary.combat.label, "combat", async () => {
       await hostAPI("POST", "combatants", { tokenId: t.id });
       return "Added to combat.";
     });
+    want(combat, summary.combat.enabled);
     button("Players look here", "focus", async () => {
       await hostAPI("POST", "screen/focus", { x: t.x, y: t.y });
       return "The players' displays look at it.";

@@ -69,6 +69,16 @@ export function startLibrary(): void {
 
   const say = (text: string, kind: Tone = "") => sayIn(msg, text, kind);
 
+  // The reader and its buttons show one module's or campaign's page or
+  // encounter: choosing another module clears them, rather than leave the
+  // old page's buttons under the new tree.
+  let readerOwner = "";
+  function clearReader(): void {
+    readerOwner = "";
+    actions.replaceChildren();
+    reader.replaceChildren();
+  }
+
   // run does an action on a button, saying what it did or why it failed.
   async function run(button: HTMLButtonElement | null, fn: () => Promise<string>): Promise<void> {
     if (button) button.disabled = true;
@@ -104,6 +114,7 @@ export function startLibrary(): void {
 
   async function loadTree(): Promise<void> {
     const o = owner();
+    if (readerOwner && readerOwner !== o?.id) clearReader();
     if (!o) {
       tree.replaceChildren(el("li", { className: "muted" }, "Nothing is installed."));
       return;
@@ -197,6 +208,7 @@ export function startLibrary(): void {
   }
 
   async function openPage(id: string): Promise<void> {
+    const from = ownerPick.value;
     let v: PageView;
     try {
       v = await hostAPI<PageView>("GET", `pages/${encodeURIComponent(id)}`);
@@ -204,6 +216,8 @@ export function startLibrary(): void {
       say(errorText(e), "bad");
       return;
     }
+    if (ownerPick.value !== from) return; // another module was chosen meanwhile
+    readerOwner = from;
     drawPage(v);
     say("");
   }
@@ -286,6 +300,7 @@ export function startLibrary(): void {
   // ---- encounters -------------------------------------------------------
 
   async function openEncounter(id: string): Promise<void> {
+    const from = ownerPick.value;
     let enc: Encounter;
     try {
       enc = await hostAPI<Encounter>("GET", `encounters/${encodeURIComponent(id)}`);
@@ -293,6 +308,8 @@ export function startLibrary(): void {
       say(errorText(e), "bad");
       return;
     }
+    if (ownerPick.value !== from) return; // another module was chosen meanwhile
+    readerOwner = from;
     const list = el(
       "ul",
       { className: "rows" },

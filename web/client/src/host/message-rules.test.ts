@@ -55,3 +55,7 @@ test("the system's last reload and a client's view, as the cards say them", () =
   assert.equal(viewText({ channel: 1, mapZoom: 0 }), null);
   assert.equal(viewText({ channel: 1 }), null);
 });
+
+test("a player's text shows as typed: the server's &lt; for a tag opener is a <", () => {
+  assert.equal(messageText({ text: "look &lt;img src=x> and a &lt; b" }), "look <img src=x> and a &lt; b");
+});

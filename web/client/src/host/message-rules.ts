@@ -15,9 +15,18 @@ export function speaker(m: Message): string {
   return source || "Game master";
 }
 
+/**
+ * A player's text as they typed it: the server writes each "<" that would
+ * open a tag as "&lt;" (core.playerText), so that no page renders it as
+ * markup; the console shows the text, where it is text already.
+ */
+export function typedText(text: string): string {
+  return text.replace(/&lt;(?=[A-Za-z/!?])/g, "<");
+}
+
 /** A message's text, and " → total" when it carries a roll with one. */
 export function messageText(m: Message): string {
-  const text = m.text || m.message || "";
+  const text = typedText(m.text || m.message || "");
   const roll = readRoll(m.roll ?? m.rolls?.[0]);
   return roll && roll.total !== null ? `${text} → ${roll.total}` : text;
 }

@@ -48,29 +48,42 @@ export interface View {
  * The view (zoom and the map point at the screen's centre) that fits a map
  * of mapW x mapH into the free part of a screenW x screenH box. When a grid
  * cell (cell, in map units) would come out too small to read there (a
- * phone), the party (its bounding box in map units, when there is one) is
- * put in the middle of the free part instead, at a readable scale, zoomed
- * out only as far as it needs to fit there.
+ * phone), the map fills the free part instead, with no empty band beside
+ * it, and the party (its bounding box in map units, when there is one) in
+ * the middle as far as the map's edges allow; zoomed out further only as
+ * far as the party needs to fit, never under a readable cell.
  */
 export function fitView(mapW: number, mapH: number, screenW: number, screenH: number, free: Rect, party: Rect | null, cell = 0): View {
   const margin = 1.04;
   const fw = free.right - free.left, fh = free.bottom - free.top;
-  const whole = Math.min(screenW / (mapW * margin), screenH / (mapH * margin));
   const inFree = Math.min(fw / (mapW * margin), fh / (mapH * margin));
   let zoom = inFree;
   let px = mapW / 2, py = mapH / 2;
   // A grid cell under about 24 px (a phone's whole-map fit) leaves tokens
-  // too small to tell apart or to touch: then the party sets the view.
+  // too small to tell apart or to touch, and the map a strip in the middle
+  // of a black screen.
   const readable = cell > 0 ? readableCell / cell : 0;
-  if (party && inFree < readable) {
-    const pad = 1.3;
-    const pw = Math.max(1, party.right - party.left), ph = Math.max(1, party.bottom - party.top);
-    const partyFits = Math.min(fw / (pw * pad + 140), fh / (ph * pad + 140));
-    zoom = Math.max(inFree, Math.min(Math.max(whole, readable), partyFits));
-    px = (party.left + party.right) / 2;
-    py = (party.top + party.bottom) / 2;
+  if (inFree < readable) {
+    const cover = Math.max(fw / mapW, fh / mapH);
+    let partyFits = Infinity;
+    if (party) {
+      const pad = 1.3;
+      const pw = Math.max(1, party.right - party.left), ph = Math.max(1, party.bottom - party.top);
+      partyFits = Math.min(fw / (pw * pad + 140), fh / (ph * pad + 140));
+      px = (party.left + party.right) / 2;
+      py = (party.top + party.bottom) / 2;
+    }
+    zoom = Math.max(readable, Math.min(cover, partyFits));
+    // Keep the map's edges out of the free part where the map is larger.
+    px = within(px, fw / 2 / zoom, mapW - fw / 2 / zoom, mapW / 2);
+    py = within(py, fh / 2 / zoom, mapH - fh / 2 / zoom, mapH / 2);
   }
   // The map point px, py shows at the free part's centre.
   const sx = (free.left + free.right) / 2 - screenW / 2, sy = (free.top + free.bottom) / 2 - screenH / 2;
   return { zoom, centerX: px - sx / zoom, centerY: py - sy / zoom };
+}
+
+/** v kept between lo and hi; mid when there is no room between them. */
+function within(v: number, lo: number, hi: number, mid: number): number {
+  return lo > hi ? mid : Math.min(hi, Math.max(lo, v));
 }

@@ -153,3 +153,16 @@ test("the game master's store keeps hidden tokens, hidden objects and the dm lay
   player.apply("tokenUpdated", { id: "A", hidden: true });
   assert.equal(player.tokens.has("A"), false);
 });
+
+test("a screen that names no map clears the map; one naming another map waits for its mapLoaded", () => {
+  const { s, changes } = loaded();
+  s.apply("screenUpdated", { mapId: "M2", interaction: "all" });
+  assert.equal(s.map?.id, "M1", "another map comes with its mapLoaded");
+  s.apply("screenUpdated", { interaction: "all" }); // cleared: mapId left out
+  assert.equal(s.map, null);
+  assert.equal(s.tokens.size, 0);
+  assert.ok(changes.some((c) => c.kind === "map"), "the renderer is told the map went");
+  s.load({ map: demoMap(), screen: { mapId: "M1" }, paused: false });
+  s.apply("screenUpdated", { mapId: "", interaction: "all" });
+  assert.equal(s.map, null);
+});

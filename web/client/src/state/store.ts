@@ -174,6 +174,10 @@ export class Store {
       if (isObject(data)) {
         this.screen = data as Screen;
         this.interaction = screenInteraction(this.screen, this.interaction);
+        // A screen that names no map was cleared (or its map deleted): no
+        // mapLoaded follows, so the map goes now. One that names another
+        // map waits for that map's mapLoaded.
+        if (this.map && !(typeof data.mapId === "string" && data.mapId)) this.setMap(null);
         this.emit({ kind: "screen" });
       }
     },

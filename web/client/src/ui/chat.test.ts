@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { dieFace, formulaText, refusalText, rollTitle, totalText } from "./chat";
+import { dieFace, formulaText, readableFormula, refusalText, rollTitle, totalText } from "./chat";
 import type { MessageView } from "../table/state";
 
 const roll = { formula: "1d20+5", total: 20, comment: "", label: "", dice: [], expression: "1d20+5" };
@@ -38,4 +38,15 @@ test("a refused line says what was typed and why; a dice error in plain words", 
   const human = refusalText("/r 1d20+", 'expected a number at 5 in "1d20+"');
   assert.notEqual(human, "“/r 1d20+”: expected a number at 5 in \"1d20+\"");
   assert.match(human, /1d20\+/);
+});
+
+test("a sheet's roll reads as a player writes it: no critical marks, no comment repeating its title", () => {
+  assert.equal(readableFormula("1d20cs>=20cf+7"), "1d20+7");
+  assert.equal(readableFormula("2d20kh1cs>=19cf+5"), "2d20kh1+5");
+  assert.equal(readableFormula("5d20cs=20cf<=1"), "5d20");
+  assert.equal(readableFormula("2d6[fire cs]+1d6"), "2d6[fire cs]+1d6", "labels are left as written");
+  const attack = { ...roll, formula: "1d20cs>=20cf+7", comment: "Longbow attack:attack" };
+  assert.equal(formulaText(attack, "Longbow attack"), "1d20+7");
+  assert.equal(formulaText({ ...roll, formula: "1d8+3", comment: "Longbow damage (piercing):damage" }, "Longbow damage (piercing)"), "1d8+3");
+  assert.equal(formulaText(attack, ""), "1d20+7 # Longbow attack:attack", "a comment that is not the title is kept");
 });

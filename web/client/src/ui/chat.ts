@@ -326,9 +326,30 @@ export function totalText(total: number | null): string {
   return total == null ? "?" : String(Math.round(total * 100) / 100);
 }
 
-/** The formula line: the formula, and the roller's comment after a #. */
-export function formulaText(r: RollView): string {
-  return r.formula + (r.comment ? ` # ${r.comment}` : "");
+/**
+ * A formula as a player reads it: without the critical and fumble marks the
+ * server adds to a sheet's attack (`1d20cs>=20cf+7` is `1d20+7`), which the
+ * dice themselves show (★, ✗). Labels in brackets are left as written.
+ */
+export function readableFormula(formula: string): string {
+  return formula.replace(/(\[[^\]]*\])|c[sf](?:[<>]=?|=)?\d*(?:\.\d+)?/g, (_all, label: string | undefined) => label ?? "");
+}
+
+/** A comment without the roll kind a sheet's roll carries after a colon ("Longbow attack:attack"). */
+function commentTitle(comment: string): string {
+  return comment.replace(/:\s*(attack|damage|heal|check|save)\s*$/i, "").trim();
+}
+
+/**
+ * The formula line: the formula as a player reads it, and the roller's
+ * comment after a #, unless it only repeats the roll's title (title: the
+ * name its message gives it, printed above).
+ */
+export function formulaText(r: RollView, title = ""): string {
+  const formula = readableFormula(r.formula);
+  const comment = r.comment.trim();
+  if (!comment || (title !== "" && commentTitle(comment) === title.trim())) return formula;
+  return `${formula} # ${comment}`;
 }
 
 /** One message element: sender, colour, time, creature, the text, each roll die by die. */
@@ -343,7 +364,8 @@ export function renderMessage(m: MessageView): HTMLLIElement {
   who.className = "sender";
   who.textContent = m.source || t.gameMaster;
   head.append(who);
-  if (m.creature) {
+  // A character's own roll is said by the character: its name once.
+  if (m.creature && m.creature !== m.source) {
     const c = document.createElement("span");
     c.className = "creature";
     c.textContent = m.creature;
@@ -372,11 +394,12 @@ export function renderMessage(m: MessageView): HTMLLIElement {
     h.textContent = title;
     li.append(h);
   }
-  for (const r of m.rolls) li.append(renderRoll(r));
+  for (const r of m.rolls) li.append(renderRoll(r, isRoll ? m.title : ""));
   return li;
 }
 
-export function renderRoll(r: RollView): HTMLElement {
+/** One roll, die by die; title is its message's name for it (see formulaText). */
+export function renderRoll(r: RollView, title = ""): HTMLElement {
   const box = document.createElement("div");
   box.className = "roll";
   if (r.error) {
@@ -408,7 +431,7 @@ export function renderRoll(r: RollView): HTMLElement {
   total.setAttribute("aria-label", `${t.total} ${total.textContent}`);
   const formula = document.createElement("small");
   formula.className = "formula";
-  formula.textContent = formulaText(r);
+  formula.textContent = formulaText(r, title);
   box.append(formula, dice, total);
   return box;
 }
