@@ -12,10 +12,16 @@ import (
 
 // The attack of issue 32 (its lows): the Lua time limit was wall-clock, so
 // on a busy machine a large import failed at random entries whose work
-// was well within the limit. Here a call that needs about a third of its
-// limit of CPU time runs while every processor is kept busy by other
-// goroutines, so that it takes several times its limit of wall time: it
+// was well within the limit. Here a call that needs at most a seventh of
+// its limit of CPU time runs while every processor is kept busy by other
+// goroutines, so that it takes longer than its limit of wall time: it
 // completes. An endless loop under the same load still stops.
+//
+// The margin is wide on purpose: the same work costs more CPU time on a
+// loaded machine than on a quiet one (a busy sibling hyperthread, a
+// hypervisor's stolen time counted as the thread's, the race detector's
+// and the collector's extra work), and CI once measured a call
+// calibrated at 40-80 ms of quiet time past a 150 ms limit under load.
 func TestTheTimeLimitIsTheCallsCPUTimeNotTheLoad(t *testing.T) {
 	if runtime.GOOS != "linux" {
 		t.Skip("the per-thread CPU clock is Linux's; elsewhere the limit is wall time")
@@ -26,7 +32,8 @@ func TestTheTimeLimitIsTheCallsCPUTimeNotTheLoad(t *testing.T) {
     if e.forever then while true do end end
     return { n = n }
 `)
-	// Calibrate: the steps that take about 40 ms of one processor here.
+	// Calibrate: the steps that take 20 to 40 ms of wall time here (wall
+	// time is at least the CPU time the call used).
 	probe := start(t, map[string]string{"system.lua": src}, Options{CallTimeout: 30 * time.Second, PoolSize: 1})
 	steps := 200000
 	for {
@@ -34,18 +41,18 @@ func TestTheTimeLimitIsTheCallsCPUTimeNotTheLoad(t *testing.T) {
 		if _, err := probe.CallTable(context.Background(), "thing", "view", map[string]any{"steps": steps}); err != nil {
 			t.Fatal(err)
 		}
-		if took := time.Since(begin); took >= 40*time.Millisecond || steps > 1<<30 {
+		if took := time.Since(begin); took >= 20*time.Millisecond || steps > 1<<30 {
 			break
 		}
 		steps *= 2
 	}
-	const limit = 150 * time.Millisecond
+	const limit = 300 * time.Millisecond
 	rt := start(t, map[string]string{"system.lua": src}, Options{CallTimeout: limit, PoolSize: 1})
 
 	// The load: many more spinning goroutines than processors.
 	var stop atomic.Bool
 	var wg sync.WaitGroup
-	for range 8 * runtime.GOMAXPROCS(0) {
+	for range 16 * runtime.GOMAXPROCS(0) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -67,10 +74,10 @@ func TestTheTimeLimitIsTheCallsCPUTimeNotTheLoad(t *testing.T) {
 		took := time.Since(begin)
 		slowest = max(slowest, took)
 		if err != nil || v["n"] == nil {
-			t.Fatalf("a call of about 40 ms of work failed under load after %v of wall time: %v", took, err)
+			t.Fatalf("a call of 20-40 ms of work failed under load after %v of wall time: %v", took, err)
 		}
 	}
-	t.Logf("a call of about 40 ms of CPU time took up to %v of wall time under load; its limit is %v of CPU time", slowest, limit)
+	t.Logf("a call of 20-40 ms of CPU time took up to %v of wall time under load; its limit is %v of CPU time", slowest, limit)
 	if slowest <= limit {
 		t.Logf("the load did not slow the call past its limit (a machine with many processors?): the test shows less than it could")
 	}
