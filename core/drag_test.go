@@ -85,7 +85,7 @@ func TestDragStartControlEndCommitsAndBroadcasts(t *testing.T) {
 // a change only when Active says one is in progress; counted after the
 // broadcast, a change made by someone who had just seen the start (remote
 // interaction turned off) could find none, and the drag went on
-// (tests/realclient_test.go waited for its block in vain on a loaded
+// (tests/api/realclient_test.go waited for its block in vain on a loaded
 // machine).
 func TestDragCountedBeforeItsStartIsBroadcast(t *testing.T) {
 	f := newLiveFixture(t)

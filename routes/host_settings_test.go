@@ -10,7 +10,7 @@ import (
 
 func TestHostSettingsInteractionModes(t *testing.T) {
 	e := newConsoleEnv(t)
-	for _, tc := range []struct{ body, mode, remote, event string }{ // payloads: core and tests/realclient_test.go
+	for _, tc := range []struct{ body, mode, remote, event string }{ // payloads: core and tests/api/realclient_test.go
 		{`{"interaction": "token"}`, "token", "true", "interactionUpdated"},
 		{`{"remoteInteraction": false}`, "none", "false", "interactionUpdated"},
 		{`{"remoteInteraction": true}`, "all", "true", "interactionUpdated"},

@@ -13,7 +13,7 @@ import (
 // and the document's top-level x-events lists them by the name a frame
 // carries, with when they are sent: a newcomer reading the document finds
 // the socket under one key, and a test looks an event's schema up by its
-// name (tests/openapi_validate_test.go).
+// name (tests/api/openapi_validate_test.go).
 
 // wireEvent is one event the server sends over the WebSocket.
 type wireEvent struct {

@@ -18,7 +18,7 @@ import (
 // fieldNotes adds what a struct cannot say (enums, a sentence). Every
 // derived object refuses properties it does not list (additionalProperties
 // false), so a field added to a Go type and not to the wire is caught by
-// the tests that validate recorded traffic (tests/openapi_validate_test.go).
+// the tests that validate recorded traffic (tests/api/openapi_validate_test.go).
 //
 // web/client/src/wire.gen.ts is generated from these components
 // (internal/tools/tsgen); a test fails when it is stale.

@@ -52,7 +52,7 @@ func TestExportCommand(t *testing.T) {
 	}
 
 	// Under the server's own name, in the working folder. (Without an id,
-	// the primary campaign: tests/backup_test.go, on a real server.)
+	// the primary campaign: tests/api/backup_test.go, on a real server.)
 	t.Chdir(dir)
 	out.Reset()
 	if code := runExport([]string{"--host-addr", addr, "campaign", "camp"}, &out, &errOut); code != 0 {

@@ -1,5 +1,5 @@
 // The floor: a bare PixiJS 8 page that draws what the player client draws
-// at its simplest, for the floor benchmark (tests/browser_perf_floor_test.go)
+// at its simplest, for the floor benchmark (tests/perf/browser_perf_floor_test.go)
 // and nothing else. It is built beside the client (build.mjs) into
 // tests/testdata/floor/, which only the tests serve: no server listener
 // ever has it.

@@ -44,7 +44,7 @@ export const streamMs = 250;
  * GPU process busy for 100-200 ms, and a drag begun meanwhile (a player
  * moving a second token, or the same one on) waited for them; at 250 ms
  * each drag's first move took twice the others' time (the floor benchmark,
- * tests/browser_perf_floor_test.go). Edges a little soft for 0.6 s are not
+ * tests/perf/browser_perf_floor_test.go). Edges a little soft for 0.6 s are not
  * seen; a hitch at the start of a drag is.
  */
 export const settleMs = 600;

@@ -344,7 +344,7 @@ export class DragController {
         // steps between 30 controls a second) drew the token where the
         // other pointer was only one frame later, and on a slow page, whose
         // next frame comes long after the glide's time, a whole slow frame
-        // later: twice the floor's latency (tests/browser_perf_floor_test.go).
+        // later: twice the floor's latency (tests/perf/browser_perf_floor_test.go).
         // Our own drag's echoes (during it, or late after its end) are skipped.
         if (!this.isDragging(m.id) && !this.pendingOrigin.has(m.id)) {
           this.lastMoveAt = performance.now();

@@ -1,0 +1,150 @@
+package player
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/vttapp/companion/tests/e2e"
+)
+
+// TestPlayerClientAsksForTheSnapshotBeforeItsBundle: a returning player's
+// page asks for GET /api as index.html is read, before the bundle has run
+// (its own request waited for the bundle's evaluation: half a second on a
+// busy CPU renderer), and the bundle uses that answer and the image
+// download it started: one GET /api, one image download.
+func TestPlayerClientAsksForTheSnapshotBeforeItsBundle(t *testing.T) {
+	srv := e2e.StartServer(t, e2e.ServerOptions{})
+	p := e2e.OpenPlayerWith(t, srv, "Early")
+	var requests []struct {
+		Name  string
+		Start float64
+	}
+	p.EvalInto(`performance.getEntriesByType("resource").map((e) => ({Name: new URL(e.name).pathname, Start: e.startTime}))`, &requests)
+	start := map[string][]float64{}
+	var image string
+	for _, r := range requests {
+		start[r.Name] = append(start[r.Name], r.Start)
+		if strings.Contains(r.Name, "/maps/") {
+			image = r.Name
+		}
+	}
+	if len(start["/api"]) != 1 || len(start["/client/app.js"]) != 1 || image == "" || len(start[image]) != 1 {
+		t.Fatalf("want one GET /api, one app.js and one map image download, got %v", start)
+	}
+	var ran float64
+	p.EvalInto(`performance.getEntriesByName("companion:bundle-ran")[0].startTime`, &ran)
+	if start["/api"][0] >= ran {
+		t.Errorf("GET /api started at %.0f ms, the bundle ran at %.0f ms: the bundle asked for it", start["/api"][0], ran)
+	}
+	var ok bool
+	p.EvalInto(`window.companionDebug.state().map.backgroundLoaded && !window.companionEarly.api && Object.values(window.companionEarly.images).every((v) => v === null)`, &ok)
+	if !ok {
+		t.Errorf("the page did not take the early answers (window.companionEarly still holds them, or the map has no background)")
+	}
+}
+
+// firstFramesProbe is an init script that keeps, for the page's start-up,
+// every link of a WebGL program: its name (PixiJS names each one in its
+// source, #define SHADER_NAME), how many times that same program had
+// been linked and how many frames the page had drawn then; the count of
+// frames once the first frame with the map was drawn (mapFrame); and
+// whether a frame was drawn that showed the map without its background
+// image.
+const firstFramesProbe = `(() => {
+	const probe = window.__firstFrames = {links: [], bare: 0};
+	const times = new WeakMap();
+	for (const C of [window.WebGL2RenderingContext, window.WebGLRenderingContext]) {
+		if (!C) continue;
+		const link = C.prototype.linkProgram;
+		C.prototype.linkProgram = function (program) {
+			link.call(this, program);
+			times.set(program, (times.get(program) || 0) + 1);
+			const names = this.getAttachedShaders(program).map((s) => ((this.getShaderSource(s) || "").match(/SHADER_NAME\s+(\S+)/) || [])[1]);
+			const d = window.companionDebug, st = d && d.state();
+			probe.links.push({name: names.join(","), time: times.get(program), frames: st ? st.frames : -1});
+		};
+	}
+	let seen = 0;
+	const check = () => {
+		const d = window.companionDebug, s = d && d.state();
+		if (s && s.frames > seen) {
+			seen = s.frames;
+			if (s.map && !s.map.backgroundLoaded) probe.bare++;
+			if (s.map && probe.mapFrame === undefined) probe.mapFrame = s.frames;
+		}
+		requestAnimationFrame(check);
+	};
+	requestAnimationFrame(check);
+})()`
+
+// TestPlayerClientFirstMapFrame: the start-up's first map frame has what
+// it needs at hand. For a returning player, index.html's script has
+// downloaded and decoded the map's image, so the first frame that shows
+// the map draws its background too (it used to wait a frame, and on a CPU
+// renderer that frame's drawing held the next one back by up to 250 ms).
+// No darkness program is linked twice: written in GLSL ES 3.00 on WebGL 2,
+// PixiJS does not link it again to place its attributes (and the
+// start-up's own link of it is handed to PixiJS, warmup.ts).
+func TestPlayerClientFirstMapFrame(t *testing.T) {
+	srv := e2e.StartServer(t, e2e.ServerOptions{})
+	p := e2e.OpenPlayerWith(t, srv, "First frame", firstFramesProbe)
+	p.WaitFor("the darkness drawn", `window.__firstFrames.links.some((l) => l.name.includes("companion-darkness"))`, 20*time.Second)
+	var probe struct {
+		Links []struct {
+			Name   string
+			Time   int
+			Frames int
+		}
+		Bare     int
+		MapFrame int
+	}
+	p.EvalInto(`window.__firstFrames`, &probe)
+	if probe.Bare != 0 {
+		t.Errorf("%d frames showed the map without its background image", probe.Bare)
+	}
+	var webGL2 bool
+	p.EvalInto(`!!document.querySelector("canvas").getContext("webgl2")`, &webGL2)
+	relinked, darkness := 0, 0
+	for _, l := range probe.Links {
+		if strings.Contains(l.Name, "companion-darkness") {
+			darkness++
+			if l.Time > 1 {
+				relinked++
+			}
+		}
+	}
+	if darkness == 0 {
+		t.Fatalf("no darkness program was linked: %+v", probe.Links)
+	}
+	// The darkness's polygons are drawn by the batcher: the demo map's
+	// first frame needs no program for large shapes. The start-up compiles
+	// it ahead without waiting (one link, before any frame) and hands it to
+	// PixiJS after the first map frame, for the first drag; PixiJS linking
+	// it in the first frame would add two links (its own and a second to
+	// place the attributes).
+	early := 0
+	for _, l := range probe.Links {
+		if strings.Contains(l.Name, "graphics-vertex") && l.Frames < probe.MapFrame {
+			early++
+		}
+	}
+	// The batcher's program, compiled at start-up with its attributes
+	// already where PixiJS puts them, is handed to PixiJS: one link in all
+	// (PixiJS linking it would be two more, the second to move them).
+	batch := 0
+	for _, l := range probe.Links {
+		if strings.Contains(l.Name, "batch-vertex") {
+			batch++
+		}
+	}
+	if batch != 1 && webGL2 {
+		t.Errorf("the batcher's program was linked %d times, want once (the start-up's link, handed to PixiJS); every link: %+v", batch, probe.Links)
+	}
+	if early > 1 {
+		t.Errorf("the program for large shapes was linked %d times before the first map frame was drawn (frame %d): the map waited for it; every link: %+v", early, probe.MapFrame, probe.Links)
+	}
+	if relinked > 0 && webGL2 {
+		t.Errorf("a darkness program was linked again %d times on WebGL 2 (PixiJS placing the attributes of GLSL ES 1.00); every link: %+v", relinked, probe.Links)
+	}
+}
