@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/gorilla/websocket"
+	"github.com/vttapp/companion/core"
 )
 
 // TestAuditWSHandlerPanicIsAnErrorReply: a bug in one event handler must
@@ -107,5 +108,25 @@ func TestAuditNonUTF8FrameIsRefused(t *testing.T) {
 	}
 	if ev := e.events.Take(); strings.Contains(ev, "messageCreated") {
 		t.Fatalf("a non-UTF-8 message was stored: %s", ev)
+	}
+}
+
+// TestEveryHandledEventIsDescribed: every handler answers a row of
+// core.EventTable that clients may send (so the served description and
+// the web client's types know the request and its reply), and every such
+// row has a handler. The check itself is checked: a handler without a row
+// and a row without its handler are both reported.
+func TestEveryHandledEventIsDescribed(t *testing.T) {
+	if problems := handlerProblems(); len(problems) > 0 {
+		t.Fatalf("the hub's handlers and core.EventTable disagree:\n%s", strings.Join(problems, "\n"))
+	}
+	handlers["undescribedEvent"] = eventHandlers{player: onLeaveSeat}
+	removed := handlers[core.RequestEndTurn]
+	delete(handlers, core.RequestEndTurn)
+	problems := strings.Join(handlerProblems(), "\n")
+	delete(handlers, "undescribedEvent")
+	handlers[core.RequestEndTurn] = removed
+	if !strings.Contains(problems, "undescribedEvent: handled, but") || !strings.Contains(problems, "endTurn: described as a request") {
+		t.Fatalf("a handler without a row and a row without a handler are not both reported:\n%s", problems)
 	}
 }
