@@ -153,6 +153,9 @@ var EventTable = []EventSpec{
 	{Name: RequestEndTurn, From: ByPlayers, Request: "NoData", Asks: "ends the seat's turn",
 		Reply: "Game", Answer: "the game after the turn passed"},
 
+	{Name: RequestPing, From: ByClients, Request: "NoData", Asks: "asks for its answer alone, a marker: the connection's frames are handled in order",
+		Reply: "Ok", Answer: "every frame the connection sent before it is handled, and what they changed has been sent to it", AlwaysAnswered: true},
+
 	// Parsed, logged at debug level, and not acted on (contract 6.2).
 	{Name: RequestCreateEntity, From: ParsedOnly},
 	{Name: RequestCreateCombatant, From: ParsedOnly},

@@ -48,6 +48,8 @@ var handlers = map[string]eventHandlers{
 	core.RequestRollAction:      {player: onRollAction},
 	core.RequestRollInitiative:  {player: onRollInitiative},
 	core.RequestEndTurn:         {player: onEndTurn},
+
+	core.RequestPing: {player: onPing},
 }
 
 // eventHandlers are the hub's own parts of a client event: its handlers and
