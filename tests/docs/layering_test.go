@@ -37,6 +37,9 @@ func TestLayering(t *testing.T) {
 		// Nor does the desktop hand-off know the server: it writes files
 		// and opens pages.
 		{"desktop", []string{module + "/"}},
+		// The fog mask is image work on the core's types: no HTTP, no store.
+		{"fog", append([]string{module + "/systems", module + "/scripting", module + "/templates", module + "/store/sqlite", module + "/imports",
+			"net/http"}, upper...)},
 		{"store/sqlite", append([]string{module + "/systems", module + "/scripting", module + "/templates", module + "/imports", "net/http"}, upper...)},
 		{"imports", append([]string{module + "/systems", module + "/scripting", module + "/templates", module + "/store/sqlite"}, upper...)},
 		// The Lua runtime knows nothing of HTTP.
