@@ -532,6 +532,9 @@ export type ReplyLeaveSeat = Ok;
 /** The data of the answer to mapViewportUpdated: recorded */
 export type ReplyMapViewportUpdated = Ok;
 
+/** The data of the answer to ping: every frame the connection sent before it is handled, and what they changed has been sent to it */
+export type ReplyPing = Ok;
+
 /** The data of the answer to pointerUpdated: moved */
 export type ReplyPointerUpdated = Ok;
 
@@ -626,6 +629,9 @@ export interface RequestMapViewportUpdated {
   y?: number;
   zoom?: number;
 }
+
+/** The data of the request ping: asks for its answer alone, a marker: the connection's frames are handled in order */
+export type RequestPing = null;
 
 /** The data of the request pointerUpdated: this client's pointer moves */
 export interface RequestPointerUpdated {
@@ -1028,6 +1034,8 @@ export interface ClientRequests {
   leaveSeat: RequestLeaveSeat;
   /** where this client looks on a map (recorded, never broadcast) */
   mapViewportUpdated: RequestMapViewportUpdated;
+  /** asks for its answer alone, a marker: the connection's frames are handled in order */
+  ping: RequestPing;
   /** this client's pointer moves */
   pointerUpdated: RequestPointerUpdated;
   /** rolls one of the sheet's actions into the chat */
@@ -1080,6 +1088,8 @@ export interface ClientReplies {
   leaveSeat: ReplyLeaveSeat;
   /** recorded */
   mapViewportUpdated: ReplyMapViewportUpdated;
+  /** every frame the connection sent before it is handled, and what they changed has been sent to it */
+  ping: ReplyPing;
   /** moved */
   pointerUpdated: ReplyPointerUpdated;
   /** the messages the roll posted */
