@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"image"
 	"image/color"
+	"image/png"
 	"math"
 	"os"
 	"path/filepath"
@@ -510,4 +511,71 @@ func (p *BrowserPage) Quality() quality {
 	var q quality
 	p.EvalInto(`window.companionDebug.state().quality`, &q)
 	return q
+}
+
+// CheckMapImagePixels: the map image is a checkerboard of lighter and
+// darker floor tiles. Between neighbouring visible cells the page's
+// pixels must get lighter or darker as the image's do (lighting changes
+// slowly across the map, the checkerboard flips every cell), so the image
+// is drawn, and where it belongs.
+func CheckMapImagePixels(t *testing.T, p *BrowserPage, shot image.Image) {
+	t.Helper()
+	src := DecodePNGFile(t, "../../examples/dnd5e/sample/campaign/maps/drowned-chapel.png")
+	occupied := map[[2]int]bool{}
+	for _, tok := range p.State().Tokens {
+		occupied[[2]int{int(tok.X / DemoGrid), int(tok.Y / DemoGrid)}] = true
+	}
+	type sample struct{ src, page float64 }
+	cell := func(col, row int) (sample, bool) {
+		if occupied[[2]int{col, row}] {
+			return sample{}, false
+		}
+		x, y := float64(col)*DemoGrid+DemoGrid/2, float64(row)*DemoGrid+DemoGrid/2
+		if !p.VisibleAt(x, y) {
+			return sample{}, false
+		}
+		sx, sy := p.MapToScreen(x, y)
+		c, ok := Pixel(shot, sx, sy)
+		if !ok || !p.CanvasAt(sx, sy) {
+			return sample{}, false
+		}
+		s, _ := Pixel(src, x, y)
+		return sample{Luminance(s), Luminance(c)}, true
+	}
+	var pairs, agree int
+	for row := 1; row < 13; row++ {
+		for col := 1; col < 18; col++ {
+			a, okA := cell(col, row)
+			b, okB := cell(col+1, row)
+			if !okA || !okB || math.Abs(b.src-a.src) < 4 {
+				continue
+			}
+			pairs++
+			if (b.src > a.src) == (b.page > a.page) && math.Abs(b.page-a.page) >= 1 {
+				agree++
+			}
+		}
+	}
+	if pairs < 10 {
+		t.Fatalf("only %d pairs of visible neighbouring cells to compare with the map image", pairs)
+	}
+	if agree*10 < pairs*8 {
+		t.Errorf("the page's floor follows the map image's checkerboard in %d of %d neighbouring cells; want at least 80%%", agree, pairs)
+	}
+}
+
+// DecodePNGFile reads a PNG file of the repository, failing the test
+// when it cannot.
+func DecodePNGFile(t *testing.T, path string) image.Image {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	return img
 }

@@ -5,10 +5,8 @@ import (
 	"fmt"
 	"image"
 	"image/color"
-	"image/png"
 	"math"
 	"net/http"
-	"os"
 	"strings"
 	"testing"
 	"time"
@@ -119,7 +117,7 @@ func TestPlayerClientPagesDrawTheMap(t *testing.T) {
 
 	checkTokenPixels(t, playerA, shot)
 	checkGridPixels(t, playerA, shot)
-	checkMapImagePixels(t, playerA, shot)
+	e2e.CheckMapImagePixels(t, playerA, shot)
 }
 
 // checkTokenPixels: each visible token's centre differs in colour from
@@ -208,71 +206,6 @@ func checkGridPixels(t *testing.T, p *e2e.BrowserPage, shot image.Image) {
 		t.Errorf("grid drawn at %d of %d visible points on grid lines and at %d of %d points inside cells; want nearly all and nearly none",
 			onLineMagenta, onLine, inCellMagenta, inCell)
 	}
-}
-
-// checkMapImagePixels: the map image is a checkerboard of lighter and
-// darker floor tiles. Between neighbouring visible cells the page's
-// pixels must get lighter or darker as the image's do (lighting changes
-// slowly across the map, the checkerboard flips every cell), so the image
-// is drawn, and where it belongs.
-func checkMapImagePixels(t *testing.T, p *e2e.BrowserPage, shot image.Image) {
-	t.Helper()
-	src := decodePNGFile(t, "../../examples/dnd5e/sample/campaign/maps/drowned-chapel.png")
-	occupied := map[[2]int]bool{}
-	for _, tok := range p.State().Tokens {
-		occupied[[2]int{int(tok.X / e2e.DemoGrid), int(tok.Y / e2e.DemoGrid)}] = true
-	}
-	type sample struct{ src, page float64 }
-	cell := func(col, row int) (sample, bool) {
-		if occupied[[2]int{col, row}] {
-			return sample{}, false
-		}
-		x, y := float64(col)*e2e.DemoGrid+e2e.DemoGrid/2, float64(row)*e2e.DemoGrid+e2e.DemoGrid/2
-		if !p.VisibleAt(x, y) {
-			return sample{}, false
-		}
-		sx, sy := p.MapToScreen(x, y)
-		c, ok := e2e.Pixel(shot, sx, sy)
-		if !ok || !p.CanvasAt(sx, sy) {
-			return sample{}, false
-		}
-		s, _ := e2e.Pixel(src, x, y)
-		return sample{e2e.Luminance(s), e2e.Luminance(c)}, true
-	}
-	var pairs, agree int
-	for row := 1; row < 13; row++ {
-		for col := 1; col < 18; col++ {
-			a, okA := cell(col, row)
-			b, okB := cell(col+1, row)
-			if !okA || !okB || math.Abs(b.src-a.src) < 4 {
-				continue
-			}
-			pairs++
-			if (b.src > a.src) == (b.page > a.page) && math.Abs(b.page-a.page) >= 1 {
-				agree++
-			}
-		}
-	}
-	if pairs < 10 {
-		t.Fatalf("only %d pairs of visible neighbouring cells to compare with the map image", pairs)
-	}
-	if agree*10 < pairs*8 {
-		t.Errorf("the page's floor follows the map image's checkerboard in %d of %d neighbouring cells; want at least 80%%", agree, pairs)
-	}
-}
-
-func decodePNGFile(t *testing.T, path string) image.Image {
-	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	img, err := png.Decode(f)
-	if err != nil {
-		t.Fatalf("%s: %v", path, err)
-	}
-	return img
 }
 
 // checkDragStream: the page sent the drag as the contract's stream:

@@ -1,13 +1,13 @@
-package player
+package playerview
 
 // Screenshots of five vision cases compared with those of another build
 // of the client: what a change of how vision is drawn does to what
 // people see, counted in pixels. Opt-in, as a tool:
 //
 //	# with the other build in web/client/dist (say main's):
-//	COMPANION_VISION_BASELINE=/tmp/vision-main go test -run TestPlayerClientVisionBaseline ./tests/player/
+//	COMPANION_VISION_BASELINE=/tmp/vision-main go test -run TestPlayerClientVisionBaseline ./tests/playerview/
 //	# then with this build:
-//	COMPANION_VISION_BASELINE=/tmp/vision-main go test -run TestPlayerClientVisionBaseline -v ./tests/player/
+//	COMPANION_VISION_BASELINE=/tmp/vision-main go test -run TestPlayerClientVisionBaseline -v ./tests/playerview/
 //
 // The first run writes the folder's screenshots, the second compares with
 // them and fails past the tolerance below. The pages run at full quality

@@ -1,4 +1,4 @@
-package player
+package playerview
 
 import (
 	"fmt"
@@ -169,7 +169,7 @@ func TestPlayerClientCapsTexturesAtTheDeviceLimit(t *testing.T) {
 		t.Errorf("the page tried %d texture uploads larger than the device's limit", refused)
 	}
 	shot := e2e.SaveScreenshot(t, p, "small-textures")
-	checkMapImagePixels(t, p, shot)
+	e2e.CheckMapImagePixels(t, p, shot)
 }
 
 // countAnimationFrames is an init script counting the page's calls of

@@ -1,4 +1,4 @@
-package player
+package playerview
 
 // What the darkness of line of sight looks like, pixel by pixel: the same
 // map with line of sight on and off, and each sampled pixel of the first

@@ -1,4 +1,4 @@
-package player
+package playerview
 
 // A pan replays the frame drawn before instead of drawing the map again
 // (web/client/src/map/screencache.ts): counted in WebGL calls, and the

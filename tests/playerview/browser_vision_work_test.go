@@ -1,4 +1,4 @@
-package player
+package playerview
 
 // What a frame costs while a party token moves (issue 12's drag latency):
 // the token carries the party's sight, so every such frame draws the
