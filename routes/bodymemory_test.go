@@ -207,29 +207,57 @@ func TestHostileBodiesCostAFewTimesTheirSize(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer ws.Close()
-	for name, data := range hostileBodies(1<<20 - 256) {
-		frame := []byte(`{"name":"updateEntity","requestId":"m","data":{"id":"` + goblinID + `",` + string(data[1:]) + `}`)
+	// awaitAnswer reads frames until the answer to requestID.
+	awaitAnswer := func(requestID string) string {
+		for {
+			ws.SetReadDeadline(time.Now().Add(30 * time.Second))
+			_, b, err := ws.ReadMessage()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if strings.Contains(string(b), `"responseId":"`+requestID+`"`) {
+				return string(b)
+			}
+		}
+	}
+	// measure sends frame once, after everything before it has settled,
+	// and returns the server's answer and the heap's peak rise meanwhile.
+	measure := func(frame []byte) (string, int64) {
+		// The frame before may have been stored and broadcast: its
+		// entityUpdated reaches this connection after its answer. A ping
+		// answers once all of it has, so none of it is counted here.
+		if err := ws.WriteMessage(websocket.TextMessage, []byte(`{"name":"ping","requestId":"settled"}`)); err != nil {
+			t.Fatal(err)
+		}
+		awaitAnswer("settled")
 		runtime.GC()
 		before := heapNow()
 		peak := startHeapPeak()
 		if err := ws.WriteMessage(websocket.TextMessage, frame); err != nil {
 			t.Fatal(err)
 		}
-		answer := ""
-		for !strings.Contains(answer, `"responseId":"m"`) {
-			ws.SetReadDeadline(time.Now().Add(30 * time.Second))
-			_, b, err := ws.ReadMessage()
-			if err != nil {
-				t.Fatal(err)
-			}
-			answer = string(b)
-		}
-		rise := int64(peak.end()) - int64(before)
-		t.Logf("WS     updateEntity                 %-20s -> %.60s: heap peak +%5.1f MB, %.2fx the frame", name, answer, float64(rise)/1e6, float64(rise)/float64(len(frame)))
+		answer := awaitAnswer("m")
+		return answer, int64(peak.end()) - int64(before)
+	}
+	for name, data := range hostileBodies(1<<20 - 256) {
+		frame := []byte(`{"name":"updateEntity","requestId":"m","data":{"id":"` + goblinID + `",` + string(data[1:]) + `}`)
+		answer, rise := measure(frame)
 		// What a refused frame costs is bounded; one the server accepts
 		// (an entity of 1 MiB, the most it stores) is stored, encoded for
-		// the store, the event and the answer, and reported only.
-		if refused := strings.Contains(answer, `"name":"error"`); refused && rise > 5*int64(len(frame))+4<<20 {
+		// the store, the event and the answer, and reported only. The
+		// sample counts garbage not yet collected, so where the collector
+		// ran decides the figure: about 1 run in 4, a refused frame that
+		// costs 6 MB shows 14 (the same before and after the hub moved to
+		// gorilla's writer). A cost is its least of three tries: noise
+		// passes, a real rise shows in all three.
+		refused := strings.Contains(answer, `"name":"error"`)
+		limit := 5*int64(len(frame)) + 4<<20
+		for try := 1; refused && rise > limit && try < 3; try++ {
+			_, again := measure(frame)
+			rise = min(rise, again)
+		}
+		t.Logf("WS     updateEntity                 %-20s -> %.60s: heap peak +%5.1f MB, %.2fx the frame", name, answer, float64(rise)/1e6, float64(rise)/float64(len(frame)))
+		if refused && rise > limit {
 			t.Errorf("updateEntity with %s: the heap rose by %.1f MB, over 5x the frame's %.1f MB", name, float64(rise)/1e6, float64(len(frame))/1e6)
 		}
 	}
