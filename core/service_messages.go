@@ -42,6 +42,9 @@ func (s *Service) createMessage(ctx context.Context, m *Message, author messageA
 	if err := checkMessageText(&out); err != nil {
 		return nil, err
 	}
+	if err := p.addressMessage(ctx, &out, author); err != nil {
+		return nil, err
+	}
 	if err := p.signMessage(ctx, &out, author); err != nil {
 		return nil, err
 	}
@@ -83,7 +86,7 @@ func (s *Service) createMessage(ctx context.Context, m *Message, author messageA
 }
 
 // storeMessage adds a message, rolled already, to the primary campaign's
-// log and tells clients (a private one only the game master).
+// log and tells those who may read it (messageEvent).
 func (p pinned) storeMessage(ctx context.Context, out *Message) error {
 	if err := checkEncodedSize("message", out, MaxMessageBytes); err != nil {
 		return err
@@ -97,9 +100,6 @@ func (p pinned) storeMessage(ctx context.Context, out *Message) error {
 		if err := tx.AddMessage(out); err != nil {
 			return nil, err
 		}
-		if out.Private {
-			return []Event{{Name: EventMessageCreated, Data: HostOnly(out)}}, nil
-		}
-		return []Event{{Name: EventMessageCreated, Data: out}}, nil
+		return []Event{messageEvent(out)}, nil
 	})
 }

@@ -52,7 +52,7 @@ const guestName = "Guest"
 // heldSeat is a seat someone holds: the hash of its token, its character's
 // name and the name its player sits under.
 type heldSeat struct {
-	holder, character, player string
+	id, holder, character, player string
 }
 
 // heldSeats lists the seats of the primary campaign that someone holds
@@ -63,7 +63,7 @@ func (s pinned) heldSeats(ctx context.Context) ([]heldSeat, error) {
 	err := s.viewSeats(ctx, func(t *seatTable) {
 		for _, e := range t.characters {
 			if st := t.seat(e.ID); st.Taken() {
-				out = append(out, heldSeat{holder: st.Holder, character: e.Name, player: st.Player})
+				out = append(out, heldSeat{id: e.ID, holder: st.Holder, character: e.Name, player: st.Player})
 			}
 		}
 	})

@@ -135,6 +135,10 @@ type Tx interface {
 	AddMessage(m *Message) error
 	// RecentMessages returns the n most recent messages, oldest first.
 	RecentMessages(campaignID string, n int) ([]*Message, error)
+	// RecentMessagesFor returns the n most recent messages a player
+	// holding seat (a seat token's hash, "" for none) may read, oldest
+	// first: n counted among those alone (whisper.go).
+	RecentMessagesFor(campaignID, seat string, n int) ([]*Message, error)
 	// EachMessage calls fn with every message of the campaign, oldest
 	// first, one at a time; an error from fn stops it and is returned.
 	EachMessage(campaignID string, fn func(*Message) error) error

@@ -348,6 +348,7 @@ func (h *Hub) Clients() []core.Client {
 func (h *Hub) broadcast(events []core.Event) {
 	msgs := make([][]byte, len(events))
 	frames := make([][]byte, len(events))
+	var only [][]string // per event: the seats it is for, nil for every player (a whisper: core.Views.Seats)
 	hosts := h.hostCount.Load() > 0
 	var host *hostFrames
 	if hosts {
@@ -367,6 +368,12 @@ func (h *Hub) broadcast(events []core.Event) {
 			continue
 		}
 		msgs[i], frames[i] = b, textFrame(b) // once for every client (direct.go)
+		if seats := core.PlayersSeats(e.Data); seats != nil {
+			if only == nil {
+				only = make([][]string, len(events))
+			}
+			only[i] = seats
+		}
 	}
 	numMsgs, numFrames := h.numericFrames(events) // tokenMoved with integer states (dragstate.go)
 	h.mu.RLock()
@@ -384,7 +391,7 @@ func (h *Hub) broadcast(events []core.Event) {
 		}
 		numeric := numMsgs != nil && c.numericDragStates.Load()
 		for i, m := range msgs {
-			if m == nil {
+			if m == nil || only != nil && only[i] != nil && !c.holdsOneOf(only[i]) {
 				continue
 			}
 			frame := frames[i]

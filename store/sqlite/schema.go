@@ -231,6 +231,13 @@ CREATE TABLE staged_entities (
 	PRIMARY KEY (stage, id)
 );
 `,
+	// 5: who reads a private message besides the game master (core's
+	// whisper.go): '' for everyone, else '|' and the hashes of the seats
+	// that read it, each followed by '|' ('|' alone: the game master's
+	// only). A player's read filters on it (RecentMessagesFor).
+	`
+ALTER TABLE messages ADD COLUMN audience TEXT NOT NULL DEFAULT '';
+`,
 }
 
 // migrate brings db to the newest version of steps, each step in its own
