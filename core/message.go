@@ -132,4 +132,3 @@ func failedRoll(rolls []RollResult) string {
 	}
 	return "cannot roll '" + Clip(rolls[0].Expression) + "': " + rolls[0].Error
 }
-

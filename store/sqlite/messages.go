@@ -48,7 +48,7 @@ func (t *tx) AddMessage(m *core.Message) error {
 	return err
 }
 
-// audienceColumn is the audience column of a message (schema 5): '' for
+// audienceColumn is the audience column of a message (schema 5): ” for
 // one everyone reads, else '|' followed by each seat that reads it and
 // '|'.
 func audienceColumn(m *core.Message) string {
