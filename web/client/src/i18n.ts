@@ -23,6 +23,8 @@ export const t = {
   chatPlaceholder: "Say something, /r 1d20+5, [[2d6]] …",
   send: "Send",
   diceTray: "Dice tray",
+  privateRoll: "Private: to the game master only",
+  privateTo: (to: string[]) => `Private to ${to.length ? to.join(", ") : "GM"}`,
   count: "Count",
   modifier: "Modifier",
   advantage: "Advantage",

@@ -452,6 +452,7 @@ export interface Message {
   rolls?: RollResult[];
   source?: string;
   text: string;
+  to?: string[];
   /** chat (default), roll, tableRoll or command */
   type: string;
 }

@@ -31,6 +31,18 @@ export function messageText(m: Message): string {
   return roll && roll.total !== null ? `${text} → ${roll.total}` : text;
 }
 
+/**
+ * The mark of a private message in the log: the game master's own private
+ * roll, a player's roll or whisper to the game master, or a whisper to
+ * players (named); "" for a message everyone reads.
+ */
+export function privateTag(m: Message): string {
+  if (!m.private) return "";
+  const to = (m.to ?? []).filter((n) => n !== "GM");
+  if (to.length) return `whisper to ${to.join(", ")}`;
+  return typeof m.source === "string" && m.source ? "private to GM" : "private GM roll";
+}
+
 /** The combatants' names, once each and sorted: whom the game master may speak as. */
 export function speakerNames(view: CampaignView): string[] {
   return [...new Set((view.game?.combatants ?? []).map((c) => c.name ?? "").filter(Boolean))].sort();

@@ -176,6 +176,7 @@ export interface Message {
   source?: unknown;
   creature?: string;
   private?: boolean;
+  to?: string[];
   roll?: unknown;
   rolls?: unknown[];
 }

@@ -40,6 +40,10 @@ export interface MessageView {
   /** A roll message's title (content.name), else "". */
   title: string;
   rolls: RollView[];
+  /** A private roll or whisper: only its sender, its recipients and the game master read it. */
+  private: boolean;
+  /** A private message's recipients as readers see them ("GM", players' names). */
+  to: string[];
 }
 
 export interface PointerView {
@@ -151,6 +155,8 @@ export function messageView(m: unknown): MessageView | null {
     text,
     title,
     rolls,
+    private: m.private === true,
+    to: Array.isArray(m.to) ? m.to.filter((x): x is string => typeof x === "string") : [],
   };
 }
 
