@@ -93,6 +93,22 @@ func TestWhispersAndPrivateRollsReachOnlyTheirReaders(t *testing.T) {
 		}
 	}
 
+	// The character panel's private roll: the attack and its damage, each
+	// to the game master and Ann alone.
+	res, err := g.svc.RollAction(ctx, ann, core.ActionRequest{Action: "attack-mace", Damage: true, Private: true})
+	if err != nil || len(res.Messages) != 2 {
+		t.Fatalf("a private attack: %v %+v", err, res)
+	}
+	attack := frames.take()
+	if len(attack) != 2 {
+		t.Fatalf("the private attack published %d messages", len(attack))
+	}
+	for i, got := range attack {
+		if !got.host.Private || !got.players || !slices.Equal(got.seats, []string{ann.Seat}) || !slices.Equal(got.host.To, []string{"GM"}) {
+			t.Errorf("the private attack's message %d: %+v", i, got)
+		}
+	}
+
 	// A public line goes to everyone.
 	if _, err := asAnn.PostMessage(ctx, &core.Message{Text: "hello all"}); err != nil {
 		t.Fatal(err)
@@ -109,7 +125,7 @@ func TestWhispersAndPrivateRollsReachOnlyTheirReaders(t *testing.T) {
 	if len(snap.Messages) != 1 || snap.Messages[0].Text != "hello all" {
 		t.Fatalf("the snapshot carries %d messages: %+v", len(snap.Messages), snap.Messages)
 	}
-	for who, want := range map[*core.Actor]int{&ann: 6, &bob: 4} {
+	for who, want := range map[*core.Actor]int{&ann: 8, &bob: 4} {
 		list, err := g.svc.SeatMessages(ctx, who.Seat)
 		if err != nil {
 			t.Fatal(err)
@@ -124,7 +140,7 @@ func TestWhispersAndPrivateRollsReachOnlyTheirReaders(t *testing.T) {
 		}
 	}
 	host, err := g.svc.HostMessages(ctx, 100)
-	if err != nil || len(host) != 7 {
+	if err != nil || len(host) != 9 {
 		t.Fatalf("the host console reads %d messages: %v", len(host), err)
 	}
 

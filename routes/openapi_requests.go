@@ -48,8 +48,8 @@ var wireRequests = []wireEvent{
 		"damage, healing or temporary hit points for the seat's character"},
 	{core.RequestRollAction, obj{"type": "object", "required": []string{"action"}, "properties": obj{
 		"action": reqString, "advantage": obj{"type": "string", "enum": []string{"", "advantage", "disadvantage"}},
-		"critical": obj{"type": "boolean"}, "damage": obj{"type": "boolean"}}},
-		"rolls one of the sheet's actions into the chat"},
+		"critical": obj{"type": "boolean"}, "damage": obj{"type": "boolean"}, "private": obj{"type": "boolean"}}},
+		"rolls one of the sheet's actions into the chat (private: to the game master only)"},
 	{core.RequestRollInitiative, noData, "rolls the seat's initiative"},
 	{core.RequestEndTurn, noData, "ends the seat's turn"},
 }

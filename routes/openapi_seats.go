@@ -56,7 +56,7 @@ func addSeatPaths(paths, schemas obj) {
 		obj{"type": "object", "properties": obj{"damage": num, "healing": num, "temp": num}}, ref("HitPoints"), forbidden...)}
 	paths["/api/me/actions/{action}"] = obj{"parameters": []obj{{"name": "action", "in": "path", "required": true, "schema": str}},
 		"post": seatOp("rollAction", "Roll one of the sheet's actions into the chat",
-			obj{"type": "object", "properties": obj{"advantage": obj{"type": "string", "enum": []string{"advantage", "disadvantage"}}, "critical": boolean, "damage": boolean}},
+			obj{"type": "object", "properties": obj{"advantage": obj{"type": "string", "enum": []string{"advantage", "disadvantage"}}, "critical": boolean, "damage": boolean, "private": boolean}},
 			ref("ActionResult"), forbidden...)}
 	paths["/api/me/initiative"] = obj{"post": seatOp("rollInitiative", "Roll one's initiative and enter the turn order", nil, ref("ActionResult"), "409", "Not in the game, or rolled already")}
 	paths["/api/me/end-turn"] = obj{"post": seatOp("endTurn", "End one's turn", nil, ref("Game"), "409", "Not one's turn")}

@@ -635,12 +635,13 @@ export interface RequestPointerUpdated {
   y: number;
 }
 
-/** The data of the request rollAction: rolls one of the sheet's actions into the chat */
+/** The data of the request rollAction: rolls one of the sheet's actions into the chat (private: to the game master only) */
 export interface RequestRollAction {
   action: string;
   advantage?: "" | "advantage" | "disadvantage";
   critical?: boolean;
   damage?: boolean;
+  private?: boolean;
 }
 
 /** The data of the request rollInitiative: rolls the seat's initiative */
@@ -1031,7 +1032,7 @@ export interface ClientRequests {
   mapViewportUpdated: RequestMapViewportUpdated;
   /** this client's pointer moves */
   pointerUpdated: RequestPointerUpdated;
-  /** rolls one of the sheet's actions into the chat */
+  /** rolls one of the sheet's actions into the chat (private: to the game master only) */
   rollAction: RequestRollAction;
   /** rolls the seat's initiative */
   rollInitiative: RequestRollInitiative;
