@@ -36,6 +36,16 @@ func (s *Service) createMessage(ctx context.Context, m *Message, author messageA
 	if err := checkMessageInput(m); err != nil {
 		return nil, err
 	}
+	if key, private, ok := tableCommand(m.Text); ok {
+		if !author.gm {
+			return nil, Forbiddenf("tables are the game master's to roll: ask them")
+		}
+		rolled, err := s.RollTable(ctx, key, private)
+		if err != nil {
+			return nil, err
+		}
+		return rolled.Message, nil
+	}
 	out := *m
 	out.Private = m.Private && author.gm // a private roll is the game master's
 	clientRoll(&out)                     // what a client says it rolled is rolled again, or is chat

@@ -122,6 +122,17 @@ type Tx interface {
 	PutAsset(a *Asset) error
 	DeleteAsset(id string) error
 
+	// Tables lists an owner's random tables (everything when owner is
+	// empty) ordered by rank, name and id (tables.go).
+	Table(id string) (*Table, error)
+	Tables(owner string) ([]*Table, error)
+	PutTable(t *Table) error
+	DeleteTable(id string) error
+	// TableHistory returns the rows a noRepeat table gave in a campaign
+	// since it last started over; PutTableHistory replaces them.
+	TableHistory(campaignID, tableID string) ([]int, error)
+	PutTableHistory(campaignID, tableID string, rows []int) error
+
 	// PageShows lists what a campaign's game master showed its players:
 	// pages whole (Section "") or some of their sections, in the order
 	// they were shown. They go with the campaign or the page.

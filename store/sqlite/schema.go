@@ -238,6 +238,47 @@ CREATE TABLE staged_entities (
 	`
 ALTER TABLE messages ADD COLUMN audience TEXT NOT NULL DEFAULT '';
 `,
+	// 6: random tables, owned like pages and encounters, and the rows a
+	// noRepeat table gave in each campaign (core's tables.go).
+	`
+CREATE TABLE roll_tables (
+	id       TEXT PRIMARY KEY,
+	owner    TEXT NOT NULL,
+	name     TEXT NOT NULL,
+	slug     TEXT NOT NULL,
+	rank     INTEGER NOT NULL,
+	revision INTEGER NOT NULL,
+	doc      TEXT NOT NULL
+);
+CREATE INDEX roll_tables_by_owner ON roll_tables (owner, rank, name COLLATE NOCASE, id);
+CREATE TABLE roll_table_history (
+	campaign TEXT NOT NULL REFERENCES campaigns (id) ON DELETE CASCADE,
+	table_id TEXT NOT NULL REFERENCES roll_tables (id) ON DELETE CASCADE,
+	rows     TEXT NOT NULL,
+	PRIMARY KEY (campaign, table_id)
+);
+
+DROP TRIGGER modules_delete_owned;
+DROP TRIGGER campaigns_delete_owned;
+CREATE TRIGGER modules_delete_owned AFTER DELETE ON modules BEGIN
+	DELETE FROM entities WHERE owner = OLD.id;
+	DELETE FROM maps WHERE owner = OLD.id;
+	DELETE FROM pages WHERE owner = OLD.id;
+	DELETE FROM encounters WHERE owner = OLD.id;
+	DELETE FROM library_groups WHERE owner = OLD.id;
+	DELETE FROM assets WHERE owner = OLD.id;
+	DELETE FROM roll_tables WHERE owner = OLD.id;
+END;
+CREATE TRIGGER campaigns_delete_owned AFTER DELETE ON campaigns BEGIN
+	DELETE FROM entities WHERE owner = OLD.id;
+	DELETE FROM maps WHERE owner = OLD.id;
+	DELETE FROM pages WHERE owner = OLD.id;
+	DELETE FROM encounters WHERE owner = OLD.id;
+	DELETE FROM library_groups WHERE owner = OLD.id;
+	DELETE FROM assets WHERE owner = OLD.id;
+	DELETE FROM roll_tables WHERE owner = OLD.id;
+END;
+`,
 }
 
 // migrate brings db to the newest version of steps, each step in its own
