@@ -29,8 +29,8 @@ func seededDice(seed uint64) func(string) (int, error) {
 
 func testRoller(seed uint64, tables ...*Table) *tableRoller {
 	return &tableRoller{
-		dice: seededDice(seed),
-		find: func(slug string) (*Table, error) { return findTable(tables, slug), nil },
+		dice:    seededDice(seed),
+		find:    func(slug string) (*Table, error) { return findTable(tables, slug), nil },
 		history: func(string) ([]int, error) { return nil, nil },
 		taken:   map[string][]int{},
 	}
