@@ -66,3 +66,8 @@ test("a private message is marked by who reads it", () => {
   assert.equal(privateTag({ text: "x", private: true, to: ["GM"], source: "Ann" }), "private to GM");
   assert.equal(privateTag({ text: "x", private: true, to: ["Bo", "Cy"] }), "whisper to Bo, Cy");
 });
+
+test("a table roll reads as lines in the log, not as JSON", () => {
+  const text = JSON.stringify({ id: "r", name: "Loot", formula: "1d6", result: 4, details: [{ name: "Find", value: "a gem" }] });
+  assert.equal(messageText({ type: "tableRoll", text }), "Loot (1d6: 4)\n- Find: a gem");
+});

@@ -2,6 +2,7 @@
 // said a message, its line (with a roll's total, read by the player
 // client's roll reader), and the names the game master may speak as.
 import { readRoll } from "../table/dice";
+import { tableRollText } from "../table/tableroll";
 import type { CampaignView, Message } from "./types";
 
 /**
@@ -26,6 +27,10 @@ export function typedText(text: string): string {
 
 /** A message's text, and " → total" when it carries a roll with one. */
 export function messageText(m: Message): string {
+  if (m.type === "tableRoll" && m.text) {
+    const roll = tableRollText(m.text);
+    if (roll) return roll.replace(/\*\*/g, "");
+  }
   const text = typedText(m.text || m.message || "");
   const roll = readRoll(m.roll ?? m.rolls?.[0]);
   return roll && roll.total !== null ? `${text} → ${roll.total}` : text;

@@ -171,6 +171,7 @@ export interface Offer {
 }
 
 export interface Message {
+  type?: string;
   text?: string;
   message?: string;
   source?: unknown;
