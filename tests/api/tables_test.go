@@ -63,6 +63,12 @@ func TestTablesOverTheHostAPI(t *testing.T) {
 	if len(list) != 2 {
 		t.Fatalf("the tables stored: %d", len(list))
 	}
+	// They stand in the campaign's library tree, linking their pages.
+	var campaign struct{ Campaign struct{ ID string } }
+	host.Get("/host/api/campaign", &campaign)
+	if tree := host.Do("GET", "/host/api/library/"+campaign.Campaign.ID, ""); !strings.Contains(string(tree.Body), `"type":"table"`) || !strings.Contains(string(tree.Body), `"url":"/table/treasure-hoard"`) {
+		t.Errorf("the library tree lacks the tables: %.400s", tree.Body)
+	}
 
 	// Private by default: the host hears of it, the player does not.
 	r = host.Do("POST", "/host/api/tables/"+hoard.ID+"/roll", "")

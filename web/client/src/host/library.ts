@@ -160,6 +160,10 @@ export function startLibrary(): void {
           kind,
         );
         break;
+      case "table":
+        // The table's page, with its Roll buttons, in a tab of its own.
+        head = el("span", null, el("a", { href: it.url ?? `/table/${encodeURIComponent(it.slug ?? it.id)}`, target: "_blank", rel: "noopener" }, label), kind);
+        break;
       default:
         head = el("span", null, it.type === "group" ? el("strong", null, label) : label, kind);
     }
