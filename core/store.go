@@ -133,6 +133,11 @@ type Tx interface {
 	TableHistory(campaignID, tableID string) ([]int, error)
 	PutTableHistory(campaignID, tableID string, rows []int) error
 
+	// JournalEntries lists a campaign's handout journal (journal.go), in
+	// no set order; PutJournalEntry adds or replaces one (by id).
+	JournalEntries(campaignID string) ([]*JournalEntry, error)
+	PutJournalEntry(e *JournalEntry) error
+
 	// PageShows lists what a campaign's game master showed its players:
 	// pages whole (Section "") or some of their sections, in the order
 	// they were shown. They go with the campaign or the page.

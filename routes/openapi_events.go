@@ -65,6 +65,7 @@ var wireEvents = []wireEvent{
 	{core.EventInitiativeRequested, obj{"type": "object", "additionalProperties": false, "properties": obj{
 		"combatants": arrayOf(obj{"type": "string"}), "seats": arrayOf(obj{"type": "string"})}}, "combat started: seated players roll their initiative"},
 	{core.EventRoleChanged, roleSchema, "to one connection: the game master changed its role"},
+	{core.EventJournalUpdated, ref("Journal"), "the handout journal changed: something was shown, taken back or shown again (players get theirs, without what was taken back)"},
 	{core.EventAccessChanged, obj{"type": "object", "additionalProperties": false, "required": []string{"enabled"},
 		"properties": obj{"enabled": obj{"type": "boolean"}}}, "the join key was turned on, off or drawn anew (the host console only; never the key)"},
 	{"error", obj{"type": "object", "required": []string{"message", "kind"}, "additionalProperties": false, "properties": obj{

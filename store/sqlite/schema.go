@@ -279,6 +279,16 @@ CREATE TRIGGER campaigns_delete_owned AFTER DELETE ON campaigns BEGIN
 	DELETE FROM roll_tables WHERE owner = OLD.id;
 END;
 `,
+	// 7: the handout journal: what each campaign's game master showed
+	// players (core's journal.go).
+	`
+CREATE TABLE journal (
+	id       TEXT PRIMARY KEY,
+	campaign TEXT NOT NULL REFERENCES campaigns (id) ON DELETE CASCADE,
+	doc      TEXT NOT NULL
+);
+CREATE INDEX journal_by_campaign ON journal (campaign);
+`,
 }
 
 // migrate brings db to the newest version of steps, each step in its own

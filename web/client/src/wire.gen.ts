@@ -199,6 +199,9 @@ export interface EventInitiativeRequested {
 /** The data of the event interactionUpdated: the game master changed the interaction mode (a bare string) */
 export type EventInteractionUpdated = "none" | "token" | "all";
 
+/** The data of the event journalUpdated: the handout journal changed: something was shown, taken back or shown again (players get theirs, without what was taken back) */
+export type EventJournalUpdated = Journal;
+
 /** The data of the event lineOfSightUpdated: after a door changes: the sights, matched by key */
 export type EventLineOfSightUpdated = Sight[] | null;
 
@@ -364,6 +367,21 @@ export interface Initiative {
   order?: number;
   /** a number, or anything a system uses */
   value: unknown;
+}
+
+export interface Journal {
+  entries: ({
+    id: string;
+    kind: "page" | "image" | "handout";
+    pageId?: string;
+    /** the host console's only: the game master took it back */
+    revoked?: boolean;
+    section?: string;
+    shown: string;
+    text?: string;
+    title: string;
+    url?: string;
+  })[];
 }
 
 /** A light source on a map */
@@ -968,6 +986,8 @@ export interface ServerEvents {
   initiativeRequested: EventInitiativeRequested;
   /** the game master changed the interaction mode (a bare string) */
   interactionUpdated: EventInteractionUpdated;
+  /** the handout journal changed: something was shown, taken back or shown again (players get theirs, without what was taken back) */
+  journalUpdated: EventJournalUpdated;
   /** after a door changes: the sights, matched by key */
   lineOfSightUpdated: EventLineOfSightUpdated;
   /** displays fit a map in their view */
