@@ -2,6 +2,7 @@ package player
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -20,7 +21,9 @@ const (
 // takes it off the screen; the player, after a reload, finds it in the
 // Journal panel marked new, opens it (the page in the reference panel),
 // and when the game master takes the entry back it leaves the panel at
-// once, without a reload, and the page no longer opens.
+// once, without a reload, and the page no longer opens. Then, on the same
+// page, the private dice-tray roll and a whisper from the game master show
+// marked private, before and after a reload.
 func TestThePlayerReadsAShownPageAgainFromTheJournal(t *testing.T) {
 	t.Parallel()
 	srv := e2e.StartServer(t, e2e.ServerOptions{})
@@ -68,6 +71,47 @@ func TestThePlayerReadsAShownPageAgainFromTheJournal(t *testing.T) {
 	if status.Status != 404 {
 		t.Fatalf("a revoked page still opens: %d", status.Status)
 	}
+
+	// Secrets in the chat, on the same page: seated, the player rolls a
+	// d20 from the dice tray with its private switch on; the game master
+	// whispers to the seat. Both show marked private, and still do after
+	// a reload (GET /api names the seat).
+	var clients []struct {
+		Channel int
+		Name    string
+	}
+	host.Get("/host/api/clients", &clients)
+	channel := -1
+	for _, c := range clients {
+		if c.Name == "Reader" {
+			channel = c.Channel
+		}
+	}
+	if r := host.Do("POST", "/host/api/seats/"+e2e.DemoIlsaChar+"/assign", fmt.Sprintf(`{"channel": %d, "player": "Reader"}`, channel)); r.Status != 200 {
+		t.Fatalf("giving the player a seat: %d %s", r.Status, r.Body)
+	}
+	p.WaitFor("the seat token kept", `!!localStorage.getItem("companion.seatToken")`, 15*time.Second)
+	p.EvalInto(`(() => {
+		const chat = document.querySelector("#panel-chat");
+		if (!chat.classList.contains("open")) chat.querySelector(".panel-toggle").click();
+		const tray = document.querySelector(".chat .tray");
+		if (tray.hidden) document.querySelector(".tray-toggle").click();
+		document.querySelector(".tray input[name=private]").click();
+		document.querySelector(".tray button[data-sides='20']").click();
+		return true;
+	})()`, nil)
+	private := `[...document.querySelectorAll(".chat .log li.message.private")]`
+	p.WaitFor("the private roll marked in the chat", private+`.some((li) => li.innerText.includes("Private to GM") && li.querySelector(".private-mark").getBoundingClientRect().width > 0)`, 15*time.Second)
+	if r := host.Do("POST", "/host/api/messages", `{"text": "WHISPERTOREADER you hear a click", "to": ["`+e2e.DemoIlsaChar+`"]}`); r.Status != 201 {
+		t.Fatalf("the game master's whisper: %d %s", r.Status, r.Body)
+	}
+	p.WaitFor("the whisper marked private", private+`.some((li) => li.innerText.includes("WHISPERTOREADER") && li.innerText.includes("Private to Reader"))`, 15*time.Second)
+	if log := string(host.Do("GET", "/host/api/messages", "").Body); !strings.Contains(log, `"private":true,"to":["GM"]`) {
+		t.Fatalf("the tray's private roll is not a private roll on the server: %.400s", log)
+	}
+	p.Navigate(srv.URL + "/client/")
+	e2e.WaitPlayerReady(t, p)
+	p.WaitFor("both still there after a reload", private+`.length === 2 && `+private+`.some((li) => li.innerText.includes("WHISPERTOREADER"))`, 15*time.Second)
 }
 
 func jsString(s string) string {
