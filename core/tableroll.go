@@ -2,13 +2,17 @@ package core
 
 import (
 	"fmt"
+	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 )
 
 // Rolling on a table (tables.go). A roll picks a row and reads its cells
 // (the range column left out); inline dice in a cell ([[2d4]]) are rolled,
-// and every link in it to another table is rolled too, recursively, to a
+// and every link in it to another table is rolled too (as many times as
+// a count or dice written just before it say: "2d4 [gems](/table/gems)"),
+// recursively, to a
 // depth of MaxNestedTableRolls and at most MaxTableRollsPerRoll rolls in
 // all: a loop of tables linking one another ends there, with a note.
 //
@@ -161,25 +165,72 @@ func (r *tableRoller) cells(t *Table, row []string, die tableDie, depth int) ([]
 		if strings.Contains(cell, "[[") && r.inline != nil {
 			d.Value = r.inline(cell)
 		}
-		for _, m := range tableLink.FindAllStringSubmatch(cell, -1) {
-			if depth+1 >= MaxNestedTableRolls || r.rolls >= MaxTableRollsPerRoll {
-				d.Value += fmt.Sprintf(" (not rolled: tables nest %d deep at most, %d rolls in all)", MaxNestedTableRolls, MaxTableRollsPerRoll)
-				break
-			}
-			linked, err := r.find(m[1])
+	links:
+		for _, m := range tableLink.FindAllStringSubmatchIndex(cell, -1) {
+			linked, err := r.find(cell[m[2]:m[3]])
 			if err != nil {
 				return nil, err
 			}
 			if linked == nil {
 				continue // a link to no table stays a link
 			}
-			nested, err := r.roll(linked, depth+1)
+			times, err := r.times(cell[:linkStart(cell, m[0])])
 			if err != nil {
 				return nil, err
 			}
-			d.Rolls = append(d.Rolls, nested)
+			for range times {
+				if depth+1 >= MaxNestedTableRolls || r.rolls >= MaxTableRollsPerRoll {
+					d.Value += fmt.Sprintf(" (not rolled: tables nest %d deep at most, %d rolls in all)", MaxNestedTableRolls, MaxTableRollsPerRoll)
+					break links
+				}
+				nested, err := r.roll(linked, depth+1)
+				if err != nil {
+					return nil, err
+				}
+				d.Rolls = append(d.Rolls, nested)
+			}
 		}
 		out = append(out, d)
 	}
 	return out, nil
+}
+
+// maxLinkRepeats bounds how many times a dice expression before a link
+// rolls it ("2d4 [gems](/table/gems)").
+const maxLinkRepeats = 20
+
+// timesBefore reads the count or dice expression just before a link:
+// "3 ", "2d4 ", "1d4+1 x ".
+var timesBefore = regexp.MustCompile(`(?i)(?:^|[\s(])(\d{0,2}d\d{1,3}(?:\s*[+-]\s*\d{1,3})?|\d{1,2})\s*[x×*]?\s*$`)
+
+// times is how many times a link is rolled: the count or the dice written
+// just before it (rolled), else once; at most maxLinkRepeats.
+func (r *tableRoller) times(before string) (int, error) {
+	m := timesBefore.FindStringSubmatch(before)
+	if m == nil {
+		return 1, nil
+	}
+	expr := strings.ReplaceAll(m[1], " ", "")
+	if n, err := strconv.Atoi(expr); err == nil {
+		return min(max(n, 1), maxLinkRepeats), nil
+	}
+	if strings.HasPrefix(strings.ToLower(expr), "d") {
+		expr = "1" + expr
+	}
+	n, err := r.dice(expr)
+	if err != nil {
+		return 0, err
+	}
+	return min(max(n, 1), maxLinkRepeats), nil
+}
+
+// linkStart is where the link whose target starts at i begins: the "[" of
+// a Markdown link [text](/table/x), else i.
+func linkStart(cell string, i int) int {
+	if i >= 2 && cell[i-1] == '(' && cell[i-2] == ']' {
+		if open := strings.LastIndexByte(cell[:i-2], '['); open >= 0 {
+			return open
+		}
+	}
+	return i
 }

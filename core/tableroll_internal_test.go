@@ -17,9 +17,13 @@ func seededDice(seed uint64) func(string) (int, error) {
 		if !ok {
 			return 0, fmt.Errorf("not a die: %s", formula)
 		}
+		s, plus, _ := strings.Cut(s, "+")
 		count, _ := strconv.Atoi(n)
-		sides, _ := strconv.Atoi(s)
-		total := 0
+		sides, err := strconv.Atoi(s)
+		if err != nil || sides < 1 {
+			return 0, fmt.Errorf("not a die: %s", formula)
+		}
+		total, _ := strconv.Atoi(plus)
 		for range max(count, 1) {
 			total += 1 + r.IntN(sides)
 		}
@@ -130,6 +134,15 @@ func TestNestedTablesRollThroughAndLoopsStop(t *testing.T) {
 	}
 	if depth != MaxNestedTableRolls-1 || !strings.Contains(last.Details[0].Value, "not rolled") {
 		t.Fatalf("a loop went %d deep, ending %+v", depth, last)
+	}
+	// A count or dice before a link roll it that many times.
+	twice := &Table{Name: "Twice", Columns: []TableColumn{{Name: "x"}}, Rows: TableRows{{"2 [gems](/table/gems) and 1d1+2 x /table/gems"}}}
+	if err := twice.Normalize(); err != nil {
+		t.Fatal(err)
+	}
+	roll, err = testRoller(5, gems, twice).roll(twice, 0)
+	if err != nil || len(roll.Details[0].Rolls) != 5 {
+		t.Fatalf("a link rolled by count and dice: %v, %d rolls", err, len(roll.Details[0].Rolls))
 	}
 	roll, err = testRoller(3, gems, parts).roll(parts, 0)
 	if err != nil || roll.Formula != "Multiple rolls" || len(roll.Details) != 4 || len(roll.Details[3].Rolls) != 1 {
