@@ -110,8 +110,24 @@ func (s pinned) recordShown(tx Tx, campaignID string, e *JournalEntry) (Event, e
 	if err := tx.PutJournalEntry(e); err != nil {
 		return Event{}, err
 	}
+	if len(all) >= MaxJournalEntries {
+		// A long campaign's journal keeps its newest: the oldest leave.
+		sortJournal(all)
+		for _, old := range all[:len(all)-MaxJournalEntries+1] {
+			if old.ID == e.ID {
+				continue
+			}
+			if err := tx.DeleteJournalEntry(old.ID); err != nil {
+				return Event{}, err
+			}
+		}
+	}
 	return s.journalEvent(tx, campaignID)
 }
+
+// MaxJournalEntries bounds a campaign's journal (docs/limits.md): past it
+// the entry shown longest ago leaves.
+const MaxJournalEntries = 500
 
 // pictureTitle names a picture by its file: "Old map" for
 // /campaigns/x/old-map.png.

@@ -1,6 +1,7 @@
 package core_test
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -89,5 +90,25 @@ func TestTheJournalKeepsWhatWasShown(t *testing.T) {
 	}
 	if _, err := f.svc.RevokeJournal(svcCtx, "nope"); core.KindOf(err) != core.KindNotFound {
 		t.Fatalf("revoking no entry: %v", err)
+	}
+}
+
+// A journal keeps its newest MaxJournalEntries: the entry shown longest
+// ago leaves first.
+func TestTheJournalKeepsItsNewestEntries(t *testing.T) {
+	f := newLibraryFixture(t)
+	for i := range core.MaxJournalEntries + 2 {
+		img := fmt.Sprintf("/campaigns/x/picture-%d.png", i)
+		if _, err := f.svc.SetOverlay(svcCtx, core.ScreenOverlay{Image: &img}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	j, err := f.svc.HostJournal(svcCtx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(j.Entries) != core.MaxJournalEntries || j.Entries[0].URL != "/campaigns/x/picture-2.png" ||
+		j.Entries[len(j.Entries)-1].URL != fmt.Sprintf("/campaigns/x/picture-%d.png", core.MaxJournalEntries+1) {
+		t.Fatalf("the journal holds %d entries, from %s", len(j.Entries), j.Entries[0].URL)
 	}
 }

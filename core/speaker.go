@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
+	"slices"
 	"strings"
 )
 
@@ -59,15 +60,8 @@ type heldSeat struct {
 // (none when there is no primary campaign: the message will not be stored
 // either).
 func (s pinned) heldSeats(ctx context.Context) ([]heldSeat, error) {
-	var out []heldSeat
-	err := s.viewSeats(ctx, func(t *seatTable) {
-		for _, e := range t.characters {
-			if st := t.seat(e.ID); st.Taken() {
-				out = append(out, heldSeat{id: e.ID, holder: st.Holder, character: e.Name, player: st.Player})
-			}
-		}
-	})
-	return out, err
+	all, err := s.seatSlots(ctx)
+	return slices.DeleteFunc(all, func(h heldSeat) bool { return h.holder == "" }), err
 }
 
 // sameName compares two names as a person reads them: case and runs of

@@ -137,6 +137,7 @@ type Tx interface {
 	// no set order; PutJournalEntry adds or replaces one (by id).
 	JournalEntries(campaignID string) ([]*JournalEntry, error)
 	PutJournalEntry(e *JournalEntry) error
+	DeleteJournalEntry(id string) error
 
 	// PageShows lists what a campaign's game master showed its players:
 	// pages whole (Section "") or some of their sections, in the order

@@ -50,7 +50,8 @@ func privateCommand(text string) (cmd, rest string) {
 	return "", ""
 }
 
-// seatSlots lists every seat of the primary campaign (none without one).
+// seatSlots lists every seat of the primary campaign, held or not (none
+// without a primary campaign); a seat nobody holds has no holder.
 func (s pinned) seatSlots(ctx context.Context) ([]heldSeat, error) {
 	var out []heldSeat
 	err := s.viewSeats(ctx, func(t *seatTable) {

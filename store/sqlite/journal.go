@@ -46,3 +46,12 @@ func (t *tx) PutJournalEntry(e *core.JournalEntry) error {
 		ON CONFLICT (id) DO UPDATE SET doc = excluded.doc`, e.ID, e.Campaign, doc)
 	return err
 }
+
+// DeleteJournalEntry removes an entry (the oldest, when a journal is full).
+func (t *tx) DeleteJournalEntry(id string) error {
+	if err := t.checkWritable("DeleteJournalEntry"); err != nil {
+		return err
+	}
+	_, err := t.exec("delete journal entry "+id, "DELETE FROM journal WHERE id = ?", id)
+	return err
+}
