@@ -17,14 +17,16 @@
 //     store/sqlite), rules.go (Rules and SwappableRules, implemented by
 //     systems.Holder; the optional InitiativeRules, InitiativeSorter,
 //     TokenRules and RangeLister beside the code that asks them),
-//     events.go (Event, Publisher and the Bus).
+//     events.go (Event, Publisher and the Bus), eventtable.go (every
+//     WebSocket event's row: who sends it, its shapes, its answer).
 //   - Errors and limits: errors.go (Error and its kinds, which routes map
 //     to HTTP statuses), limits.go (every bound on what a write may store).
 //   - Pure rules of play: turnorder.go (also the place an added combatant
 //     takes among explicit orders), effects.go, gamecontrol.go
 //     (combat steps), merge.go (RFC 7386 merge patch), messagecontent.go,
-//     fog.go, dragrights.go, serverowned.go (the fields a client's write
-//     never changes).
+//     fog.go (the game master's fog edits; the mask they paint, a raster
+//     and its PNG, is package fog), dragrights.go, serverowned.go (the
+//     fields a client's write never changes).
 //   - Sight: sightpayload.go (whose vision is cast on a map, a token and a
 //     drag, against which walls; the polygons as clients read them). The
 //     geometry, the angular sweep, is package sight.

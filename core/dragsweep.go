@@ -14,25 +14,14 @@ import (
 // drag the tracker sweeps its drags, without waiting for the dragger's
 // next message: a drag everyone saw ends with block for everyone at once.
 
-// cannotEndDrags are the events that cannot make a drag in progress
-// unlawful: the live streams themselves, the clients coming and going, the
-// log, tracked objects and the greeting. (A pause does end them: paused,
-// players move nothing.) Any other event makes
-// the tracker sweep; a sweep that finds every drag lawful changes nothing,
-// so an event missing here costs a sweep, never a wrong block.
-var cannotEndDrags = map[string]bool{
-	EventTokenMoved: true, EventPointerUpdated: true, EventPointerMoved: true,
-	EventClientConnected: true, EventClientDisconnected: true, EventClientUpdated: true,
-	EventMessageCreated: true, EventMessagesUpdated: true, EventMessageDeleted: true,
-	EventTrackedObjectCreated: true, EventTrackedObjectUpdated: true,
-	EventTrackedObjectDeleted: true, EventTrackedObjectsUpdated: true,
-	EventApp: true,
-}
-
-// mayEndDrags reports whether any of events may end a drag in progress.
+// mayEndDrags reports whether any of events may end a drag in progress:
+// any event whose row in EventTable does not say it keeps drags (a pause
+// does end them: paused, players move nothing), or that has no row. A
+// sweep that finds every drag lawful changes nothing, so an event that
+// need not sweep costs a sweep, never a wrong block.
 func mayEndDrags(events []Event) bool {
 	for _, e := range events {
-		if !cannotEndDrags[e.Name] {
+		if spec := EventSpecOf(e.Name); spec == nil || !spec.KeepsDrags {
 			return true
 		}
 	}

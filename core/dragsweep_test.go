@@ -63,21 +63,47 @@ func TestServiceDragsEndWhenAChangeTakesTheirRightAway(t *testing.T) {
 }
 
 // A change that cannot end a drag (the log, the streams) leaves it alone,
-// and so does one that leaves it lawful.
+// and so does one that leaves it lawful. Proving that nothing happened
+// takes a marker, not a pause: a second drag that a last change does end.
+// Sweeps run one after another, each over every drag, so once the marker's
+// sweep is over (its drag blocked, the count of drags down by one) any
+// sweep the earlier changes caused has run too.
 func TestServiceDragsGoOnThroughChangesThatKeepTheirRight(t *testing.T) {
 	f := newLiveFixture(t)
 	d := f.svc.Drags()
 	ctx := context.Background()
+	if _, err := f.svc.PatchToken(ctx, liveLockedID, core.Object{"locked": false}); err != nil {
+		t.Fatal(err)
+	}
+	if block, err := d.Move(ctx, bob, core.Movement{ID: liveLockedID, X: 50, Y: 60, State: core.DragStart}); err != nil || block != nil {
+		t.Fatalf("the marker's drag: %v %+v", err, block)
+	}
 	move(t, d, alice, core.DragStart, 10, 20)
 	f.svc.Publish(core.Event{Name: core.EventMessageCreated, Data: &core.Message{ID: "m"}})
 	if _, err := f.svc.PatchToken(ctx, liveTokenID, core.Object{"name": "Heroine"}); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(50 * time.Millisecond) // a sweep, were one wrongly due, has run
-	for _, e := range f.events.take() {
-		if m, ok := core.HostView(e.Data).(*core.Movement); ok && m.State == core.DragBlock {
-			t.Fatalf("a lawful drag was blocked after %s", e.Name)
+	if _, err := f.svc.PatchToken(ctx, liveLockedID, core.Object{"locked": true}); err != nil { // the marker
+		t.Fatal(err)
+	}
+	var events []core.Event
+	for deadline := time.Now().Add(5 * time.Second); d.Active() != 1; time.Sleep(5 * time.Millisecond) {
+		if d.Active() == 0 || time.Now().After(deadline) {
+			t.Fatalf("%d drags after the marker's sweep, want the lawful one alone", d.Active())
 		}
+	}
+	events = f.events.take()
+	marked := false
+	for _, e := range events {
+		if m, ok := core.HostView(e.Data).(*core.Movement); ok && m.State == core.DragBlock {
+			if m.ID != liveLockedID {
+				t.Fatalf("a lawful drag was blocked after %s", e.Name)
+			}
+			marked = true
+		}
+	}
+	if !marked {
+		t.Fatal("the marker's drag ended without its block: the check above proves nothing")
 	}
 	if d.Active() != 1 {
 		t.Fatal("a lawful drag ended")

@@ -118,6 +118,9 @@ const (
 	RequestRollAction      = "rollAction"
 	RequestRollInitiative  = "rollInitiative"
 	RequestEndTurn         = "endTurn"
+	// RequestPing asks for nothing but its answer, which comes after
+	// everything the connection sent before it was handled: a marker.
+	RequestPing = "ping"
 
 	// EventRoleChanged tells one connection the game master changed its
 	// role: {"role": "spectator"|"player"}.

@@ -7,7 +7,6 @@ import (
 	"net/http"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"time"
 )
 
@@ -32,13 +31,6 @@ type batchConn struct {
 	dropBy  atomic.Int64
 	// deadline is the write deadline last given to the socket.
 	deadline time.Time
-
-	// raw is the socket for direct writes (direct.go); nil when the
-	// connection has none, and then every frame goes through the writer.
-	raw syscall.RawConn
-	// tail is the rest of a frame a direct write sent in part: it goes
-	// out before any other byte.
-	tail []byte
 }
 
 // deadlineSlack is the share of a write's time allowance by which a new
@@ -62,9 +54,6 @@ func (b *batchConn) Write(p []byte) (int, error) {
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	if err := b.writeTailLocked(); err != nil {
-		return 0, err
-	}
 	if !b.batching {
 		return b.Conn.Write(p)
 	}
@@ -179,10 +168,5 @@ func (w *hijackWriter) Hijack() (net.Conn, *bufio.ReadWriter, error) {
 		return nil, nil, errors.New("websocket: the response cannot be hijacked: " + err.Error())
 	}
 	w.conn = &batchConn{Conn: nc}
-	if sc, ok := nc.(syscall.Conn); ok {
-		if raw, err := sc.SyscallConn(); err == nil {
-			w.conn.raw = raw
-		}
-	}
 	return w.conn, brw, nil
 }

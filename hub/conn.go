@@ -75,33 +75,18 @@ func (c *conn) source() core.EventSource {
 	return core.EventSource{ID: c.id, Name: cl.Name, Color: cl.Color}
 }
 
-// enqueue adds a message to the send queue without ever waiting. A client
-// whose queue is full is too slow to follow the game: it is disconnected
-// (1013, try again later) so that it never holds anyone else up.
-func (c *conn) enqueue(msg []byte) bool { return c.send(msg, nil) }
+// enqueue adds a message for this connection alone to its send queue.
+func (c *conn) enqueue(msg []byte) bool { return c.send(outMsg{data: msg}) }
 
-// send delivers msg: written to the socket at once when frame (msg as a
-// frame, see textFrame) is given and the socket takes it without
-// waiting, queued otherwise.
-func (c *conn) send(msg, frame []byte) bool {
+// send adds msg to the send queue without ever waiting; the writer
+// goroutine writes it. A client whose queue is full is too slow to follow
+// the game: it is disconnected (1013, try again later) so that it never
+// holds anyone else up.
+func (c *conn) send(msg outMsg) bool {
 	select {
 	case <-c.done:
 		return false
 	default:
-	}
-	if frame != nil {
-		var flush bool
-		sent := c.queue.direct(func() bool {
-			var ok bool
-			ok, flush = c.bc.tryWrite(frame, c.done)
-			return ok
-		})
-		if flush {
-			c.queue.signal(signalFlush)
-		}
-		if sent {
-			return true
-		}
 	}
 	if c.queue.push(msg) {
 		return true
@@ -139,7 +124,7 @@ func (c *conn) writeLoop() {
 		c.ws.Close() // unblocks the reader
 		h.running.Done()
 	}()
-	var batch [][]byte
+	var batch []outMsg
 	for range c.queue.ready {
 		signals := c.queue.takeSignals()
 		if signals&signalClose != 0 {
@@ -153,16 +138,9 @@ func (c *conn) writeLoop() {
 			}
 			return
 		}
-		if signals&signalFlush != 0 {
-			if err := c.bc.flushTail(c.setWriteDeadline); err != nil {
-				c.close(websocket.CloseAbnormalClosure, "")
-				return
-			}
-		}
 		batch = c.queue.take(batch[:0])
 		if len(batch) > 0 {
 			err := c.writeBatch(batch)
-			c.queue.written()
 			clear(batch)
 			if cap(batch) > 16 {
 				batch = nil // an idle connection keeps no burst-sized slice
@@ -184,18 +162,14 @@ func (c *conn) writeLoop() {
 	}
 }
 
-func (c *conn) setWriteDeadline() error {
-	return c.ws.SetWriteDeadline(time.Now().Add(c.hub.opts.WriteWait))
-}
-
 // writeBatch writes the messages, one frame each, and hands them to the
 // socket together.
-func (c *conn) writeBatch(msgs [][]byte) error {
+func (c *conn) writeBatch(msgs []outMsg) error {
 	if err := c.ws.SetWriteDeadline(time.Now().Add(c.hub.opts.WriteWait)); err != nil {
 		return err
 	}
 	if len(msgs) == 1 {
-		return c.ws.WriteMessage(websocket.TextMessage, msgs[0])
+		return c.write(msgs[0])
 	}
 	c.bc.beginBatch()
 	var err error
@@ -205,7 +179,7 @@ func (c *conn) writeBatch(msgs [][]byte) error {
 			return c.bc.flush(time.Now().Add(c.hub.opts.WriteWait)) // closing: the rest is moot
 		default:
 		}
-		if err = c.ws.WriteMessage(websocket.TextMessage, m); err != nil {
+		if err = c.write(m); err != nil {
 			break
 		}
 	}
@@ -215,7 +189,15 @@ func (c *conn) writeBatch(msgs [][]byte) error {
 	return err
 }
 
-// sendClose writes the close frame with the code close was given.
+// write hands one message to gorilla: its prepared frame when the
+// broadcast made one, its bytes otherwise.
+func (c *conn) write(m outMsg) error {
+	if m.prepared != nil {
+		return c.ws.WritePreparedMessage(m.prepared)
+	}
+	return c.ws.WriteMessage(websocket.TextMessage, m.data)
+}
+
 // sendClose writes the close frame; it reports whether one went out.
 func (c *conn) sendClose() bool {
 	if c.closeCode == websocket.CloseAbnormalClosure {

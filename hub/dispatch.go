@@ -54,7 +54,7 @@ type outEnvelope struct {
 // errorEvent is the name of the reply to a request that failed. Its data
 // is {"message", "kind", "request"}: the text for a person, the error kind
 // (invalid, not found, conflict, too large, internal) and the request name.
-const errorEvent = "error"
+const errorEvent = core.EventError
 
 // requestIDPattern finds a requestId in a frame that is not valid JSON,
 // so that even a broken request gets its error on the right id.
@@ -120,7 +120,7 @@ func (h *Hub) handle(c *conn, env *inEnvelope) {
 			h.log.Error("websocket: event failed", "event", env.Name, "err", err)
 		}
 		c.reply(errorEvent, env.RequestID, errorData(env.Name, err))
-	case reply != nil && (len(env.RequestID) > 0 || env.event.alwaysAnswered):
+	case reply != nil && (len(env.RequestID) > 0 || env.event.alwaysAnswered()):
 		c.reply(env.Name, env.RequestID, reply)
 	case len(env.RequestID) > 0:
 		c.reply(env.Name, env.RequestID, map[string]any{"ok": true})

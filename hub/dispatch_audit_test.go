@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/gorilla/websocket"
+	"github.com/vttapp/companion/core"
 )
 
 // TestAuditWSHandlerPanicIsAnErrorReply: a bug in one event handler must
@@ -61,7 +62,7 @@ func TestAuditWSHandlerTableIsContract62(t *testing.T) {
 		trackedObjectDeleted trackedObjectsUpdated`)
 	ignored := strings.Fields("createEntity createCombatant deleteEntity deleteCombatant")
 	extensions := strings.Fields(`takeSeat leaveSeat setRole getCharacter updateCharacter changeHitPoints rollAction
-		rollInitiative endTurn`)
+		rollInitiative endTurn ping`)
 	want = append(want, extensions...)
 	if len(clientEvents) != len(want)+len(ignored) {
 		t.Fatalf("%d rows, contract 6.2 names %d events and %d ignored ones, and %d are documented extensions",
@@ -107,5 +108,64 @@ func TestAuditNonUTF8FrameIsRefused(t *testing.T) {
 	}
 	if ev := e.events.Take(); strings.Contains(ev, "messageCreated") {
 		t.Fatalf("a non-UTF-8 message was stored: %s", ev)
+	}
+}
+
+// TestEveryHandledEventIsDescribed: every handler answers a row of
+// core.EventTable that clients may send (so the served description and
+// the web client's types know the request and its reply), and every such
+// row has a handler. The check itself is checked: a handler without a row
+// and a row without its handler are both reported.
+func TestEveryHandledEventIsDescribed(t *testing.T) {
+	if problems := handlerProblems(); len(problems) > 0 {
+		t.Fatalf("the hub's handlers and core.EventTable disagree:\n%s", strings.Join(problems, "\n"))
+	}
+	handlers["undescribedEvent"] = eventHandlers{player: onLeaveSeat}
+	removed := handlers[core.RequestEndTurn]
+	delete(handlers, core.RequestEndTurn)
+	problems := strings.Join(handlerProblems(), "\n")
+	delete(handlers, "undescribedEvent")
+	handlers[core.RequestEndTurn] = removed
+	if !strings.Contains(problems, "undescribedEvent: handled, but") || !strings.Contains(problems, "endTurn: described as a request") {
+		t.Fatalf("a handler without a row and a row without a handler are not both reported:\n%s", problems)
+	}
+}
+
+// TestPingAnswersAfterWhatCameBefore: a ping is answered, even without a
+// requestId, and only after the frames sent before it were handled and
+// what they changed was sent: the marker tests and tools rely on to show
+// that something did not happen.
+func TestPingAnswersAfterWhatCameBefore(t *testing.T) {
+	e := newHubEnv(t, Options{})
+	ws, _, err := websocket.DefaultDialer.Dial("ws"+strings.TrimPrefix(e.srv.URL, "http")+"/", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ws.Close()
+	ws.WriteJSON(map[string]any{"name": "updateToken", "data": map[string]any{"id": tokenA, "name": "Before the ping"}})
+	ws.WriteJSON(map[string]any{"name": core.RequestPing})
+	var before []string
+	for {
+		ws.SetReadDeadline(time.Now().Add(5 * time.Second))
+		var env map[string]any
+		if err := ws.ReadJSON(&env); err != nil {
+			t.Fatalf("no answer to the ping (got %v): %v", before, err)
+		}
+		if env["name"] != core.RequestPing {
+			data, _ := json.Marshal(env["data"])
+			before = append(before, env["name"].(string)+" "+string(data))
+			continue
+		}
+		if data, _ := env["data"].(map[string]any); data["ok"] != true || env["responseId"] != nil {
+			t.Fatalf("the ping's answer: %v", env)
+		}
+		break
+	}
+	seen := false
+	for _, m := range before {
+		seen = seen || strings.HasPrefix(m, core.EventTokenUpdated+" ") && strings.Contains(m, "Before the ping") && strings.Contains(m, tokenA)
+	}
+	if !seen {
+		t.Fatalf("the ping was answered before the change sent ahead of it reached the client:\n%s", strings.Join(before, "\n"))
 	}
 }

@@ -37,14 +37,13 @@
 // The price is that a broadcast must never wait for a client, or one slow
 // phone would stall every write. It does not: it encodes each event once
 // (and once more for the host console when the game master's view
-// differs), then, for each connection, either writes the frame to the
-// socket with one non-blocking system call when the connection's writer
-// is idle (direct.go), or appends it to the connection's bounded send
-// queue (queue.go) for the connection's writer goroutine to send under its
-// write deadline. It never waits for a lock that anyone holds across a
-// blocking socket write: the socket's own lock it only tries (TryLock),
-// and the queue's lock is held elsewhere only around slice operations. A connection whose queue is full (Options.SendQueue,
-// default 1024 messages) is closed with 1013 rather than waited for. What
-// the lock does pay for is CPU: encoding plus one write system call per
-// idle connection, per event.
+// differs), then appends it to each connection's bounded send queue
+// (queue.go). Each connection has one writer goroutine, as in gorilla's
+// chat example, which sends what its queue holds through gorilla's writer
+// under its write deadline, several waiting frames in one system call
+// (batch.go). The broadcast never touches a socket, and the queue's lock is
+// held elsewhere only around slice operations. A connection whose queue is
+// full (Options.SendQueue, default 1024 messages) is closed with 1013
+// rather than waited for. What the lock does pay for is CPU: encoding plus
+// one queue append and one wake-up per connection, per event.
 package hub

@@ -90,7 +90,7 @@ func numericMovement(data any) (any, bool) {
 // dragger giving up) and is sent as end at the position the token goes
 // back to: the Encounter+ web client marks a token controlled by someone on
 // every state but end, and refuses its own drags of it until an end comes.
-func (h *Hub) numericFrames(events []core.Event) (msgs, frames [][]byte) {
+func (h *Hub) numericFrames(events []core.Event) (msgs []outMsg) {
 	for i, e := range events {
 		if e.Name != core.EventTokenMoved {
 			continue
@@ -109,11 +109,11 @@ func (h *Hub) numericFrames(events []core.Event) (msgs, frames [][]byte) {
 			continue
 		}
 		if msgs == nil {
-			msgs, frames = make([][]byte, len(events)), make([][]byte, len(events))
+			msgs = make([]outMsg, len(events))
 		}
-		msgs[i], frames[i] = b, textFrame(b)
+		msgs[i] = broadcastMsg(b)
 	}
-	return msgs, frames
+	return msgs
 }
 
 // dragState reads a drag state given as a name or as an integer 0 to 4

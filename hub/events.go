@@ -7,28 +7,29 @@ import (
 	"github.com/vttapp/companion/core"
 )
 
-// The client events of contract 6.2, one row each. This is the hub's only
-// table keyed by a client event's name: dispatch looks each frame's name
-// up here, and a name without a row is ignored, even one the application
-// knows as a broadcast ("any other name is ignored", contract 6.2).
-// Adding a client event is one row here plus its handler (handlers.go);
-// the rest (replies, errors, flood limits, the host's socket) follows
-// from the row.
+// The handlers of the client events, by name. What the hub does with a
+// frame beyond calling its handler follows from the event's row in
+// core.EventTable: who may send it (a player, the host console too, or
+// nobody: a name without an acted-on row is ignored, even one the server
+// itself broadcasts, "any other name is ignored", contract 6.2), whether
+// it is answered without a requestId, and its description in the served
+// wire document. Adding a client event is one row there plus its handler
+// here; TestEveryHandledEventIsDescribed fails when one lacks the other.
 //
 // Every message from a player passes the flood limits (limits.go): a
 // stream's moves are coalesced, everything else is charged to the request
 // bucket. The host console's messages never are.
-var clientEvents = map[string]*clientEvent{
+var handlers = map[string]eventHandlers{
 	core.EventClientUpdated:        {player: onClientUpdated, host: onHostClientUpdated},
 	core.RequestMapViewportUpdated: {player: onViewportUpdated, stream: viewportStream},
-	core.EventTokenMoved:           {player: onTokenMoved, host: onHostTokenMoved, alwaysAnswered: true, stream: dragStream},
+	core.EventTokenMoved:           {player: onTokenMoved, host: onHostTokenMoved, stream: dragStream},
 	core.RequestUpdateDoor:         {player: onUpdateDoor, host: onHostUpdateDoor},
 	core.EventPointerUpdated:       {player: onPointerUpdated, stream: pointerStream},
 	core.RequestUpdateToken:        {player: onUpdateToken, host: onHostUpdateToken},
 	core.RequestUpdateEntity:       {player: onUpdateEntity, host: onHostUpdateEntity},
 	core.RequestUpdateCombatant:    {player: onUpdateCombatant, host: onHostUpdateCombatant},
 	core.RequestCreateMessage:      {player: onCreateMessage},
-	core.RequestGetAttribute:       {player: onGetAttribute, alwaysAnswered: true},
+	core.RequestGetAttribute:       {player: onGetAttribute},
 	core.RequestSetAttribute:       {player: onSetAttribute},
 
 	core.EventTrackedObjectCreated:  {player: onTrackObject(core.EventTrackedObjectCreated)},
@@ -37,36 +38,76 @@ var clientEvents = map[string]*clientEvent{
 	core.EventTrackedObjectsUpdated: {player: onTrackObject(core.EventTrackedObjectsUpdated)},
 
 	// This server's own: seats and a player's character (seats.go,
-	// docs/api.md). A client that knows none of them plays as contract 6.2
-	// says.
-	core.RequestTakeSeat:        {player: onTakeSeat, host: onHostSeat},
-	core.RequestLeaveSeat:       {player: onLeaveSeat, host: onHostSeat},
-	core.RequestSetRole:         {player: onSetRole, host: onHostSeat},
-	core.RequestGetCharacter:    {player: onGetCharacter, host: onHostSeat, alwaysAnswered: true},
-	core.RequestUpdateCharacter: {player: onUpdateCharacter, host: onHostSeat},
-	core.RequestChangeHitPoints: {player: onChangeHitPoints, host: onHostSeat},
-	core.RequestRollAction:      {player: onRollAction, host: onHostSeat},
-	core.RequestRollInitiative:  {player: onRollInitiative, host: onHostSeat},
-	core.RequestEndTurn:         {player: onEndTurn, host: onHostSeat},
+	// docs/api.md), sent by players only.
+	core.RequestTakeSeat:        {player: onTakeSeat},
+	core.RequestLeaveSeat:       {player: onLeaveSeat},
+	core.RequestSetRole:         {player: onSetRole},
+	core.RequestGetCharacter:    {player: onGetCharacter},
+	core.RequestUpdateCharacter: {player: onUpdateCharacter},
+	core.RequestChangeHitPoints: {player: onChangeHitPoints},
+	core.RequestRollAction:      {player: onRollAction},
+	core.RequestRollInitiative:  {player: onRollInitiative},
+	core.RequestEndTurn:         {player: onEndTurn},
 
-	// Parsed, logged at debug level, and not acted on (contract 6.2).
-	core.RequestCreateEntity:    {},
-	core.RequestCreateCombatant: {},
-	core.RequestDeleteEntity:    {},
-	core.RequestDeleteCombatant: {},
+	core.RequestPing: {player: onPing},
+}
+
+// eventHandlers are the hub's own parts of a client event: its handlers and
+// its stream.
+type eventHandlers struct {
+	player, host handler
+	stream       func(id, state string) (key string, coalesce bool)
+}
+
+// clientEvents is the dispatch table: every row of core.EventTable a
+// client may send (or that is parsed only), with its handlers. Built once
+// from the two tables above; handlerProblems lists where they disagree.
+var clientEvents = func() map[string]*clientEvent {
+	m := map[string]*clientEvent{}
+	for i := range core.EventTable {
+		spec := &core.EventTable[i]
+		if spec.From == core.ByNobody {
+			continue
+		}
+		ev := &clientEvent{spec: spec}
+		if spec.Requested() {
+			h := handlers[spec.Name]
+			ev.player, ev.host, ev.stream = h.player, h.host, h.stream
+			if spec.From == core.ByPlayers {
+				ev.host = onHostSeat
+			}
+		}
+		m[spec.Name] = ev
+	}
+	return m
+}()
+
+// handlerProblems lists the handlers without a row of core.EventTable that
+// a client may send, and the rows a client may send without a handler.
+func handlerProblems() []string {
+	var out []string
+	for name := range handlers {
+		if spec := core.EventSpecOf(name); spec == nil || !spec.Requested() {
+			out = append(out, name+": handled, but core.EventTable does not describe it as a request")
+		}
+	}
+	for _, spec := range core.EventTable {
+		if spec.Requested() && handlers[spec.Name].player == nil {
+			out = append(out, spec.Name+": described as a request in core.EventTable, but the hub has no handler")
+		}
+	}
+	return out
 }
 
 // clientEvent is what the hub does with one client event.
 type clientEvent struct {
+	spec *core.EventSpec
 	// player acts on the event from a player's connection; nil: the event
 	// is parsed and ignored.
 	player handler
 	// host acts on it from the host console's socket (host.go) where the
 	// game master's rights differ from a player's; nil: as player.
 	host handler
-	// alwaysAnswered: the reply goes back even without a requestId (the
-	// value read, the block that snaps a refused drag back).
-	alwaysAnswered bool
 	// stream makes the event a live stream, coalesced by the flood limits
 	// (limits.go): given the id and state a message names, it returns
 	// the stream's key within the event (one token's drag, one pointer)
@@ -75,6 +116,9 @@ type clientEvent struct {
 	// request.
 	stream func(id, state string) (key string, coalesce bool)
 }
+
+// alwaysAnswered: the reply goes back even without a requestId.
+func (e *clientEvent) alwaysAnswered() bool { return e.spec != nil && e.spec.AlwaysAnswered }
 
 // handler acts on one client event. A non-nil reply is sent to the sender
 // alone; whatever the event changed reaches everyone through the bus.

@@ -72,6 +72,7 @@ func hubFrameSeeds() [][]byte {
 		"rollAction":            `{"action":"check-str","advantage":"advantage"}`,
 		"rollInitiative":        `{}`,
 		"endTurn":               `{}`,
+		"ping":                  `null`,
 	}
 	names := make([]string, 0, len(clientEvents))
 	for name := range clientEvents {

@@ -348,3 +348,11 @@ func onHostUpdateDoor(ctx context.Context, c *conn, data json.RawMessage) (any, 
 	}
 	return c.hub.svc.UpdateDoor(ctx, d)
 }
+
+// onPing answers a ping. Its answer is the marker: a connection's frames
+// are handled one at a time, in order, and what each changed is queued to
+// the connection before the next is read, so the answer comes after all
+// of it (docs/api.md).
+func onPing(context.Context, *conn, json.RawMessage) (any, error) {
+	return map[string]any{"ok": true}, nil
+}

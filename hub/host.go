@@ -58,11 +58,11 @@ func hostOrigin(r *http.Request) bool {
 // hostFrames are the host's frames of one broadcast: nil where the host
 // gets the players' frame.
 type hostFrames struct {
-	msgs, frames [][]byte
+	msgs []outMsg
 }
 
 func newHostFrames(n int) *hostFrames {
-	return &hostFrames{msgs: make([][]byte, n), frames: make([][]byte, n)}
+	return &hostFrames{msgs: make([]outMsg, n)}
 }
 
 // encode builds the host's frame of event i when it differs from the
@@ -80,7 +80,7 @@ func (f *hostFrames) encode(h *Hub, i int, e core.Event, forPlayersToo bool) {
 		h.log.Error("websocket: event not sent to the host, cannot encode it", "event", e.Name, "err", err)
 		return
 	}
-	f.msgs[i], f.frames[i] = b, textFrame(b)
+	f.msgs[i] = broadcastMsg(b)
 }
 
 // hostFramesOf encodes the host's frames of a broadcast on their own, for
@@ -96,16 +96,16 @@ func (h *Hub) hostFramesOf(events []core.Event) *hostFrames {
 
 // send delivers one broadcast to a host socket: its own frame where there
 // is one, the players' otherwise.
-func (f *hostFrames) send(c *conn, msgs, frames [][]byte) {
+func (f *hostFrames) send(c *conn, msgs []outMsg) {
 	for i := range msgs {
-		m, frame := f.msgs[i], f.frames[i]
-		if m == nil {
-			m, frame = msgs[i], frames[i]
+		m := f.msgs[i]
+		if m.data == nil {
+			m = msgs[i]
 		}
-		if m == nil {
+		if m.data == nil {
 			continue
 		}
-		if !c.send(m, frame) {
+		if !c.send(m) {
 			return
 		}
 	}

@@ -29,7 +29,7 @@ func TestBroadcastReachesAHostSocketThatJustJoined(t *testing.T) {
 	secret := &core.Token{ID: "t1", Name: "Assassin", Hidden: true, MapID: "m"}
 	h.broadcast([]core.Event{{Name: core.EventTokenUpdated, Data: secret}})
 	got := c.queue.take(nil)
-	if len(got) != 1 || !strings.Contains(string(got[0]), "Assassin") {
+	if len(got) != 1 || !strings.Contains(string(got[0].data), "Assassin") {
 		t.Fatalf("the host socket got %q, want the game master's whole token", got)
 	}
 }

@@ -111,9 +111,8 @@ func (o *Options) fill() {
 // has one reader goroutine (decodes and handles client events in order) and
 // one writer goroutine (drains a bounded send queue). Broadcasts come from
 // the event bus, inside the core's commit lock (see the package doc): the
-// subscriber marshals each event once, writes its frame to each idle
-// client's socket without waiting (direct.go) and queues it for the
-// others, so a slow client never slows the service or the other clients.
+// subscriber marshals each event once and queues it for every client, so
+// a slow client never slows the service or the other clients.
 type Hub struct {
 	svc      *core.Service
 	log      *slog.Logger
@@ -246,7 +245,7 @@ func (h *Hub) serve(ws *websocket.Conn, bc *batchConn, address string, host, num
 	c.numericDragStates.Store(numericStates)
 	// app goes first in the queue, before any broadcast can reach it.
 	app, _ := json.Marshal(outEnvelope{Name: core.EventApp, Data: map[string]any{"version": core.Version, "build": core.Build}})
-	c.queue.push(app)
+	c.queue.push(outMsg{data: app})
 
 	h.mu.Lock()
 	if h.closed {
@@ -340,14 +339,12 @@ func (h *Hub) Clients() []core.Client {
 // broadcast is the bus subscriber. It runs inside the core's commit lock
 // (core.Service publishes while it holds its write lock; see the package
 // doc), which is what gives every connection the events in commit order.
-// So it must never wait for a client: each event is marshalled and framed
-// once, then written with one non-blocking system call or appended to the
-// connection's bounded queue, on every connection, the originator
-// included. A full queue closes that connection (1013); nothing here
+// So it must never wait for a client: each event is marshalled once, then
+// appended to every connection's bounded queue, the originator included;
+// the connections' writers send it. A full queue closes that connection (1013); nothing here
 // blocks on a socket.
 func (h *Hub) broadcast(events []core.Event) {
-	msgs := make([][]byte, len(events))
-	frames := make([][]byte, len(events))
+	msgs := make([]outMsg, len(events))
 	var only [][]string // per event: the seats it is for, nil for every player (a whisper: core.Views.Seats)
 	hosts := h.hostCount.Load() > 0
 	var host *hostFrames
@@ -367,7 +364,7 @@ func (h *Hub) broadcast(events []core.Event) {
 			h.log.Error("websocket: event not sent, cannot encode it", "event", e.Name, "err", err)
 			continue
 		}
-		msgs[i], frames[i] = b, textFrame(b) // once for every client (direct.go)
+		msgs[i] = broadcastMsg(b) // framed once for every client
 		if seats := core.PlayersSeats(e.Data); seats != nil {
 			if only == nil {
 				only = make([][]string, len(events))
@@ -375,7 +372,7 @@ func (h *Hub) broadcast(events []core.Event) {
 			only[i] = seats
 		}
 	}
-	numMsgs, numFrames := h.numericFrames(events) // tokenMoved with integer states (dragstate.go)
+	numMsgs := h.numericFrames(events) // tokenMoved with integer states (dragstate.go)
 	h.mu.RLock()
 	defer h.mu.RUnlock()
 	for c := range h.conns {
@@ -386,19 +383,18 @@ func (h *Hub) broadcast(events []core.Event) {
 				// of the broadcast in order).
 				host = h.hostFramesOf(events)
 			}
-			host.send(c, msgs, frames)
+			host.send(c, msgs)
 			continue
 		}
 		numeric := numMsgs != nil && c.numericDragStates.Load()
 		for i, m := range msgs {
-			if m == nil || only != nil && only[i] != nil && !c.holdsOneOf(only[i]) {
+			if m.data == nil || only != nil && only[i] != nil && !c.holdsOneOf(only[i]) {
 				continue
 			}
-			frame := frames[i]
-			if numeric && numMsgs[i] != nil {
-				m, frame = numMsgs[i], numFrames[i]
+			if numeric && numMsgs[i].data != nil {
+				m = numMsgs[i]
 			}
-			if !c.send(m, frame) {
+			if !c.send(m) {
 				break
 			}
 		}

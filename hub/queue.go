@@ -3,14 +3,22 @@ package hub
 import (
 	"sync"
 	"sync/atomic"
+
+	"github.com/gorilla/websocket"
 )
 
 // Signals for the writer besides queued messages.
 const (
 	signalPing  uint32 = 1 << iota // time to ping
 	signalClose                    // the connection is closing
-	signalFlush                    // a direct write left the rest of a frame to send
 )
+
+// outMsg is one message for a connection: its bytes and, for a broadcast,
+// the frame gorilla prepared once for every connection it goes to.
+type outMsg struct {
+	data     []byte
+	prepared *websocket.PreparedMessage
+}
 
 // sendQueue is a connection's bounded send queue. Unlike a buffered channel
 // it allocates only while messages wait, so an idle connection holds no
@@ -18,7 +26,7 @@ const (
 // is what lets it batch the writes.
 type sendQueue struct {
 	mu    sync.Mutex
-	items [][]byte
+	items []outMsg
 	limit int
 	// ready has room for one wake-up: "there is something to take or a
 	// signal to read". The writer blocks on it alone, which is cheaper
@@ -26,17 +34,38 @@ type sendQueue struct {
 	// connection.
 	ready   chan struct{}
 	signals atomic.Uint32
-	// writing is set while the writer writes what it took: a direct
-	// write (direct.go) must then wait its turn in the queue.
-	writing bool
 }
+
+func (m outMsg) String() string { return string(m.data) }
+
+// broadcastMsg is msg as it goes to many connections. A large one is
+// framed once by gorilla (a PreparedMessage), and each connection's writer
+// writes that frame in one piece. A small one is not: gorilla copies it
+// into the connection's write buffer behind the header for less than a
+// prepared message costs (its build, and a lock at every write); the
+// hub does not compress, where preparing would pay most. Measured with
+// BenchmarkWSFanout60 (tests/perf), whose moves are about 100 bytes.
+func broadcastMsg(msg []byte) outMsg {
+	if len(msg) < prepareFrom {
+		return outMsg{data: msg}
+	}
+	pm, err := websocket.NewPreparedMessage(websocket.TextMessage, msg)
+	if err != nil { // cannot happen for an uncompressed text message
+		return outMsg{data: msg}
+	}
+	return outMsg{data: msg, prepared: pm}
+}
+
+// prepareFrom is the size from which a broadcast is prepared: gorilla's
+// write buffer (4 KiB by default), past which a plain write is two pieces.
+const prepareFrom = 4 << 10
 
 func newSendQueue(limit int) *sendQueue {
 	return &sendQueue{limit: limit, ready: make(chan struct{}, 1)}
 }
 
 // push adds msg unless limit messages are already waiting; it never blocks.
-func (q *sendQueue) push(msg []byte) bool {
+func (q *sendQueue) push(msg outMsg) bool {
 	q.mu.Lock()
 	if len(q.items) >= q.limit {
 		q.mu.Unlock()
@@ -66,10 +95,9 @@ func (q *sendQueue) wake() {
 
 // take moves every waiting message into dst (reused by the caller) and
 // returns it.
-func (q *sendQueue) take(dst [][]byte) [][]byte {
+func (q *sendQueue) take(dst []outMsg) []outMsg {
 	q.mu.Lock()
 	dst = append(dst, q.items...)
-	q.writing = len(q.items) > 0
 	clear(q.items)
 	if cap(q.items) > 16 {
 		q.items = nil // a burst is over: give its memory back
@@ -85,23 +113,4 @@ func (q *sendQueue) len() int {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	return len(q.items)
-}
-
-// written tells the queue the writer has written what it took.
-func (q *sendQueue) written() {
-	q.mu.Lock()
-	q.writing = false
-	q.mu.Unlock()
-}
-
-// direct runs write, a direct write of the next message, if the message
-// may skip the queue: nothing waits in it and the writer is idle, so the
-// order of the messages is kept. It reports whether write sent it.
-func (q *sendQueue) direct(write func() bool) bool {
-	q.mu.Lock()
-	defer q.mu.Unlock()
-	if len(q.items) > 0 || q.writing {
-		return false
-	}
-	return write()
 }

@@ -11,11 +11,11 @@ import (
 func TestWSQueueIsBoundedAndOrdered(t *testing.T) {
 	q := newSendQueue(3)
 	for i, m := range []string{"a", "b", "c"} {
-		if !q.push([]byte(m)) {
+		if !q.push(outMsg{data: []byte(m)}) {
 			t.Fatalf("push %d refused below the limit", i)
 		}
 	}
-	if q.push([]byte("d")) {
+	if q.push(outMsg{data: []byte("d")}) {
 		t.Fatal("push past the limit accepted")
 	}
 	select {
@@ -24,10 +24,10 @@ func TestWSQueueIsBoundedAndOrdered(t *testing.T) {
 		t.Fatal("no wake-up after a push")
 	}
 	got := q.take(nil)
-	if len(got) != 3 || string(got[0]) != "a" || string(got[2]) != "c" {
+	if len(got) != 3 || string(got[0].data) != "a" || string(got[2].data) != "c" {
 		t.Fatalf("take = %q", got)
 	}
-	if q.len() != 0 || !q.push([]byte("e")) {
+	if q.len() != 0 || !q.push(outMsg{data: []byte("e")}) {
 		t.Fatal("the queue did not empty on take")
 	}
 	q.signal(signalPing)

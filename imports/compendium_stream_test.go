@@ -34,17 +34,30 @@ func (s *countingStore) Update(ctx context.Context, fn func(tx core.Tx) error) e
 }
 
 // peekingMapper is fakeMapper that, at the entry named "Peek", counts the
-// monsters the service lists.
+// monsters the service lists, once the batches before it are written
+// (the store's writes reach base+batches).
 type peekingMapper struct {
 	fakeMapper
-	svc  *core.Service
-	mu   sync.Mutex
-	seen []int
+	svc     *core.Service
+	writes  *atomic.Int64
+	base    atomic.Int64
+	batches int64
+	mu      sync.Mutex
+	seen    []int
+	early   int // peeks that came before the batches were written
 }
 
 func (p *peekingMapper) MapCompendium(ctx context.Context, kind string, el map[string]any) ([]*core.Entity, error) {
 	if el["name"] == "Peek" {
-		time.Sleep(200 * time.Millisecond) // the batches before it are written meanwhile
+		written := false
+		for deadline := time.Now().Add(10 * time.Second); !written && time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+			written = p.writes.Load()-p.base.Load() >= p.batches
+		}
+		if !written {
+			p.mu.Lock()
+			p.early++
+			p.mu.Unlock()
+		}
 		list, err := p.svc.Entities(ctx, "monster")
 		if err != nil {
 			return nil, err
@@ -86,12 +99,13 @@ func TestACompendiumIsWrittenInBatchesAndSeenAllAtOnce(t *testing.T) {
 	env := newTestEnv(t)
 	counting := &countingStore{Store: env.store}
 	env.svc = core.NewService(core.ServiceConfig{Store: counting, Events: env.bus})
-	peek := &peekingMapper{svc: env.svc}
+	peek := &peekingMapper{svc: env.svc, writes: &counting.updates, batches: 2}
 	env.in = NewInstaller(env.svc, env.dataDir, peekingCollections{m: peek})
 	const n = 3*stageBatch + 17
 	ctx := context.Background()
 
 	// It fails at its last entry: nothing is seen, before or after.
+	peek.base.Store(counting.updates.Load())
 	_, err := env.in.InstallFile(ctx, writeTemp(t, "big.xml", monsterDoc(n, 2*stageBatch+5, true)), "big.xml", InstallOptions{})
 	wantKind(t, err, core.KindInvalid, `failed on monster "Boom"`)
 	if m, _, e, _ := env.counts(t); m != 0 || e != 0 {
@@ -99,6 +113,7 @@ func TestACompendiumIsWrittenInBatchesAndSeenAllAtOnce(t *testing.T) {
 	}
 	// Whole: written in batches, seen only once installed, all of it.
 	before := counting.updates.Load()
+	peek.base.Store(before)
 	res, err := env.in.InstallFile(ctx, writeTemp(t, "big.xml", monsterDoc(n, 2*stageBatch+5, false)), "big.xml", InstallOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -115,8 +130,8 @@ func TestACompendiumIsWrittenInBatchesAndSeenAllAtOnce(t *testing.T) {
 			t.Errorf("a reader saw %d of the import's monsters before it was installed", seen)
 		}
 	}
-	if len(peek.seen) != 2 {
-		t.Fatalf("peeked %d times", len(peek.seen))
+	if len(peek.seen) != 2 || peek.early != 0 {
+		t.Fatalf("peeked %d times, %d of them before two batches were written", len(peek.seen), peek.early)
 	}
 	// A staged import interrupted by a stop leaves nothing once the
 	// server starts again (NewManager drops what was staged).

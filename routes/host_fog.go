@@ -14,6 +14,7 @@ import (
 
 	"github.com/go-chi/chi/v5"
 	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/fog"
 )
 
 // Fog masks live in the primary campaign's folder, fog/<map id>-<version>.png,
@@ -109,12 +110,12 @@ func (h hostGame) editFog(w http.ResponseWriter, r *http.Request) {
 
 // currentMask reads the map's mask when it is one of ours, else starts a
 // fully covered one.
-func (h hostGame) currentMask(m *core.Map) (*core.FogMask, error) {
+func (h hostGame) currentMask(m *core.Map) (*fog.Mask, error) {
 	if file, ok := h.maskFile(m.Fog); ok {
 		data, err := os.ReadFile(file)
 		switch {
 		case err == nil:
-			if mask, err := core.DecodeFogMask(data, m); err == nil {
+			if mask, err := fog.Decode(data, m); err == nil {
 				return mask, nil
 			}
 			h.cfg.Log.Warn("fog: the stored mask is unreadable, starting a covered one", "map", m.ID, "file", file)
@@ -122,14 +123,14 @@ func (h hostGame) currentMask(m *core.Map) (*core.FogMask, error) {
 			return nil, core.Internal(err)
 		}
 	}
-	return core.NewFogMask(m)
+	return fog.New(m)
 }
 
 // maskFile is the file behind a fog path this server wrote
 // (/campaigns/<id>/fog/<name>.png), ok=false for any other.
-func (h hostGame) maskFile(fog string) (string, bool) {
-	fog, _, _ = strings.Cut(fog, "?")
-	parts := strings.Split(strings.TrimPrefix(fog, "/"), "/")
+func (h hostGame) maskFile(fogPath string) (string, bool) {
+	fogPath, _, _ = strings.Cut(fogPath, "?")
+	parts := strings.Split(strings.TrimPrefix(fogPath, "/"), "/")
 	if len(parts) != 4 || parts[0] != "campaigns" || parts[2] != "fog" || !strings.HasSuffix(parts[3], ".png") {
 		return "", false
 	}

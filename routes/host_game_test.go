@@ -16,6 +16,7 @@ import (
 	"testing"
 
 	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/fog"
 )
 
 const consoleDoorID = "w-door-1"
@@ -107,9 +108,9 @@ func TestHostPaintsFog(t *testing.T) {
 	}
 	first := filepath.Join(e.dataDir, filepath.FromSlash(out.Fog))
 	env := player.waitFor("fogUpdated", mapID)
-	var fog core.FogImage
-	json.Unmarshal(env.Data, &fog)
-	raw, err := base64.StdEncoding.DecodeString(fog.Image)
+	var sent core.FogImage
+	json.Unmarshal(env.Data, &sent)
+	raw, err := base64.StdEncoding.DecodeString(sent.Image)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -137,7 +138,7 @@ func TestHostPaintsFog(t *testing.T) {
 		t.Fatal(err)
 	}
 	m := &core.Map{Name: "Cave", Width: 700, Height: 350, GridSize: 70}
-	mask, err := core.DecodeFogMask(data, m)
+	mask, err := fog.Decode(data, m)
 	if err != nil {
 		t.Fatal(err)
 	}

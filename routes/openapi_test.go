@@ -132,6 +132,19 @@ func TestOpenAPIIndexesTheWebSocket(t *testing.T) {
 			t.Errorf("x-requests %s: %q does not resolve", name, e.Schema)
 		}
 	}
+	// Every row of the table of events is described: what the server
+	// sends, what a client may send and its answer, each with a shape.
+	for _, row := range core.EventTable {
+		if row.Sent() && raw.Events[row.Name].Schema == "" {
+			t.Errorf("core.EventTable says the server sends %s, x-events lacks it", row.Name)
+		}
+		if row.Requested() && (row.Request == "" || row.Reply == "" || raw.Requests[row.Name].Schema == "" || raw.Replies[row.Name].Schema == "") {
+			t.Errorf("core.EventTable says clients send %s: it needs its request and its answer described", row.Name)
+		}
+		if !row.Sent() && !row.Requested() && row.From != core.ParsedOnly {
+			t.Errorf("core.EventTable's row %s says nothing: not sent, not requested", row.Name)
+		}
+	}
 	// Derived from the Go type: a token's fields, and nothing else allowed.
 	token := doc.Components.Schemas["Token"].Value
 	for _, field := range []string{"id", "x", "y", "vision", "combatant", "size", "health"} {

@@ -63,6 +63,15 @@ func (c *rcClient) next(name string) e2e.WsMsg {
 
 // nextBlock returns the next tokenMoved of token id in state block, the
 // others' drags skipped (it fails on timeout when none comes).
+// ping sends a ping and waits for its answer: the server handles a
+// connection's frames in order, so every frame sent before it has been
+// acted on, and what it changed sent, by then.
+func (c *rcClient) ping() {
+	c.t.Helper()
+	c.send(core.RequestPing, nil)
+	c.next(core.RequestPing)
+}
+
 func (c *rcClient) nextBlock(id string) map[string]any {
 	c.t.Helper()
 	for {
@@ -523,7 +532,7 @@ func TestRealClientDragWhilePausedIsRefused(t *testing.T) {
 		t.Fatalf("a drag start while paused: %v, want block at the committed 245, 385", got)
 	}
 	a.send(core.EventTokenMoved, map[string]any{"id": demoBrannoc, "x": 320, "y": 400, "state": 2})
-	time.Sleep(500 * time.Millisecond) // the end, had it been taken, is committed by now
+	a.ping() // the end, had it been taken, is committed by now
 	if tok := rcToken(t, s, demoBrannoc); tok["x"] != float64(245) {
 		t.Fatalf("a paused drag moved Brannoc to %v", tok["x"])
 	}

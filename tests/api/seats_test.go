@@ -333,7 +333,16 @@ func TestTheJoinKeyNeverReachesTheLog(t *testing.T) {
 	newKey, _ := joinLinks(t, srv)
 	host.Do("POST", "/host/api/join/new-key", "")
 	latest, _ := joinLinks(t, srv)
-	time.Sleep(200 * time.Millisecond) // the last lines reach the buffer
+	// A marker: a socket on the latest key sends an event the server only
+	// logs (at debug level); once that line is in the output, so is every
+	// line before it.
+	last := testkit.Dial(t, srv.URL+"/ws?key="+url.QueryEscape(latest), nil)
+	last.Send("createEntity", `{"name":"marker"}`)
+	for deadline := time.Now().Add(10 * time.Second); !strings.Contains(srv.Output(), "parsed and ignored"); time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the marker's log line never came:\n%s", srv.Output())
+		}
+	}
 
 	var logLines, banner []string
 	for _, line := range strings.Split(srv.Output(), "\n") {

@@ -1,7 +1,9 @@
 package docs
 
 import (
+	"errors"
 	"os/exec"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -37,6 +39,9 @@ func TestLayering(t *testing.T) {
 		// Nor does the desktop hand-off know the server: it writes files
 		// and opens pages.
 		{"desktop", []string{module + "/"}},
+		// The fog mask is image work on the core's types: no HTTP, no store.
+		{"fog", append([]string{module + "/systems", module + "/scripting", module + "/templates", module + "/store/sqlite", module + "/imports",
+			"net/http"}, upper...)},
 		{"store/sqlite", append([]string{module + "/systems", module + "/scripting", module + "/templates", module + "/imports", "net/http"}, upper...)},
 		{"imports", append([]string{module + "/systems", module + "/scripting", module + "/templates", module + "/store/sqlite"}, upper...)},
 		// The Lua runtime knows nothing of HTTP.
@@ -133,4 +138,45 @@ func TestOneImplementation(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestHubWritesThroughGorillaAlone: the hub writes its frames through
+// gorilla's writer, never on the socket beside it (issue 34): none of its
+// files imports syscall, golang.org/x/sys or net's raw connections. A raw
+// write assumed no compression, could not work behind TLS, and raced Go's
+// poller.
+func TestHubWritesThroughGorillaAlone(t *testing.T) {
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("go command not on PATH")
+	}
+	out, err := exec.Command("go", "list", "-f", `{{join .Imports " "}}`, module+"/hub").CombinedOutput()
+	if err != nil {
+		t.Fatalf("go list hub: %v\n%s", err, out)
+	}
+	imports := strings.Fields(string(out))
+	if !slices.Contains(imports, "github.com/gorilla/websocket") {
+		t.Fatalf("hub imports %v: no gorilla/websocket, the check below reads the wrong list", imports)
+	}
+	for _, imp := range imports {
+		if imp == "syscall" || strings.HasPrefix(imp, "golang.org/x/sys") || imp == "internal/poll" {
+			t.Errorf("hub imports %s: frames go through gorilla's writer, not the raw socket", imp)
+		}
+	}
+	src, err := exec.Command("grep", "-rl", "SyscallConn\\|RawConn", "../../hub").CombinedOutput()
+	if len(src) > 0 {
+		t.Errorf("hub reaches the raw socket in %s", src)
+	} else if code := exitCode(err); code != 1 {
+		t.Fatalf("grep: %v", err)
+	}
+}
+
+func exitCode(err error) int {
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		return ee.ExitCode()
+	}
+	if err != nil {
+		return -1
+	}
+	return 0
 }

@@ -604,7 +604,9 @@ func artifactDir(t testing.TB) string {
 	t.Helper()
 	root := os.Getenv("COMPANION_ARTIFACTS")
 	if root == "" {
-		root = "artifacts"
+		// Tests run in their package's folder (tests/<package>): one
+		// folder for all of them, beside the packages.
+		root = filepath.Join("..", "artifacts")
 	}
 	dir := filepath.Join(root, regexp.MustCompile(`[^A-Za-z0-9_.-]+`).ReplaceAllString(t.Name(), "_"))
 	if err := os.MkdirAll(dir, 0o755); err != nil {

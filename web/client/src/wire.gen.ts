@@ -220,7 +220,7 @@ export type EventMapLoaded = Map;
 /** The data of the event mapUpdated: the map on the player screen changes */
 export type EventMapUpdated = Map;
 
-/** The data of the event messageCreated: a message was posted */
+/** The data of the event messageCreated: a message was posted; a private roll or a whisper only to the host console and the seats that read it */
 export type EventMessageCreated = Message;
 
 /** The data of the event pointerUpdated: a client's pointer moves */
@@ -551,6 +551,9 @@ export type ReplyLeaveSeat = Ok;
 /** The data of the answer to mapViewportUpdated: recorded */
 export type ReplyMapViewportUpdated = Ok;
 
+/** The data of the answer to ping: every frame the connection sent before it is handled, and what they changed has been sent to it */
+export type ReplyPing = Ok;
+
 /** The data of the answer to pointerUpdated: moved */
 export type ReplyPointerUpdated = Ok;
 
@@ -645,6 +648,9 @@ export interface RequestMapViewportUpdated {
   y?: number;
   zoom?: number;
 }
+
+/** The data of the request ping: asks for its answer alone, a marker: the connection's frames are handled in order */
+export type RequestPing = null;
 
 /** The data of the request pointerUpdated: this client's pointer moves */
 export interface RequestPointerUpdated {
@@ -1000,7 +1006,7 @@ export interface ServerEvents {
   mapLoaded: EventMapLoaded;
   /** the map on the player screen changes */
   mapUpdated: EventMapUpdated;
-  /** a message was posted */
+  /** a message was posted; a private roll or a whisper only to the host console and the seats that read it */
   messageCreated: EventMessageCreated;
   /** a client's pointer moves */
   pointerUpdated: EventPointerUpdated;
@@ -1050,6 +1056,8 @@ export interface ClientRequests {
   leaveSeat: RequestLeaveSeat;
   /** where this client looks on a map (recorded, never broadcast) */
   mapViewportUpdated: RequestMapViewportUpdated;
+  /** asks for its answer alone, a marker: the connection's frames are handled in order */
+  ping: RequestPing;
   /** this client's pointer moves */
   pointerUpdated: RequestPointerUpdated;
   /** rolls one of the sheet's actions into the chat (private: to the game master only) */
@@ -1102,6 +1110,8 @@ export interface ClientReplies {
   leaveSeat: ReplyLeaveSeat;
   /** recorded */
   mapViewportUpdated: ReplyMapViewportUpdated;
+  /** every frame the connection sent before it is handled, and what they changed has been sent to it */
+  ping: ReplyPing;
   /** moved */
   pointerUpdated: ReplyPointerUpdated;
   /** the messages the roll posted */

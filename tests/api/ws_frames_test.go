@@ -12,11 +12,11 @@ import (
 	"github.com/vttapp/companion/tests/e2e"
 )
 
-// Broadcast frames are built by the hub itself and written straight to an
-// idle client's socket (hub/direct.go). A gorilla client must read
-// them as it reads gorilla's own: every length encoding (7-bit, 16-bit,
-// 64-bit), in order.
-func TestWSDirectFramesEveryLengthEncoding(t *testing.T) {
+// Broadcast frames go out as gorilla writes them: small ones copied into
+// each connection's write buffer, large ones (4 KiB and up) prepared once
+// for all (hub/queue.go). A client reads them all whole, in order, in every
+// length encoding (7-bit, 16-bit, 64-bit).
+func TestWSBroadcastFramesEveryLengthEncoding(t *testing.T) {
 	e := e2e.NewWSEnv(t, hub.Options{})
 	a, _ := e.Connect(t)
 	sizes := []int{0, 90, 125, 126, 200, 65400, 65535, 65536, 70000, 300000}
@@ -36,10 +36,10 @@ func TestWSDirectFramesEveryLengthEncoding(t *testing.T) {
 	}
 }
 
-// A client that stops reading for a while fills its socket: direct writes
-// then send part of a frame, or nothing, and the rest goes through the
-// queue. When it reads again it gets every frame whole and in order.
-func TestWSDirectWritesResumeInOrderAfterAStall(t *testing.T) {
+// A client that stops reading for a while fills its socket: its writer
+// blocks mid-frame, the rest waits in its queue and goes out in batches.
+// When it reads again it gets every frame whole and in order.
+func TestWSWritesResumeInOrderAfterAStall(t *testing.T) {
 	e := e2e.NewWSEnv(t, hub.Options{SendQueue: 4096})
 	conn, _, err := websocket.DefaultDialer.Dial(e.WsURL("/"), nil)
 	if err != nil {
