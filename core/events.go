@@ -125,6 +125,11 @@ const (
 	// EventRoleChanged tells one connection the game master changed its
 	// role: {"role": "spectator"|"player"}.
 	EventRoleChanged = "roleChanged"
+
+	// EventJournalUpdated carries the handout journal after any change
+	// (journal.go): to players their journal (entries taken back left
+	// out), to the host console every entry.
+	EventJournalUpdated = "journalUpdated"
 )
 
 // Bus fans events out to subscribers synchronously, in the order Publish is

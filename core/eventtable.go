@@ -96,7 +96,7 @@ var EventTable = []EventSpec{
 	{Name: EventMapFrameUpdated, Payload: "Frame", When: "displays follow the game master's view of a map"},
 	{Name: EventInteractionUpdated, Payload: "InteractionMode", When: "the game master changed the interaction mode (a bare string)"},
 	{Name: EventSystemPaused, Payload: "Paused", When: "the game master paused or resumed (a bare boolean)"},
-	{Name: EventMessageCreated, Payload: "Message", When: "a message was posted", KeepsDrags: true},
+	{Name: EventMessageCreated, Payload: "Message", When: "a message was posted; a private roll or a whisper only to the host console and the seats that read it", KeepsDrags: true},
 	{Name: EventReload, Payload: "ReloadReason", When: "the game system or the content changed: fetch GET /api/system and GET /api again"},
 	{Name: EventTrackedObjectCreated, Payload: "TrackedObject|TrackedObject[]", When: "a table display reported objects", KeepsDrags: true,
 		From: ByClients, Request: "TrackedObject|TrackedObject[]", Asks: "a table display reports objects", Reply: "Ok", Answer: "recorded"},
@@ -115,6 +115,7 @@ var EventTable = []EventSpec{
 	{Name: EventInitiativeRequested, Payload: "InitiativeRequest", When: "combat started: seated players roll their initiative"},
 	{Name: EventRoleChanged, Payload: "Role", When: "to one connection: the game master changed its role"},
 	{Name: EventAccessChanged, Payload: "AccessChange", When: "the join key was turned on, off or drawn anew (the host console only; never the key)"},
+	{Name: EventJournalUpdated, Payload: "Journal", When: "the handout journal changed: something was shown, taken back or shown again (players get theirs, without what was taken back)"},
 	{Name: EventError, Payload: "ErrorReply", When: "the answer to a failed request, to its sender alone"},
 
 	// What clients send that the server never sends under the same name.
@@ -146,7 +147,7 @@ var EventTable = []EventSpec{
 		Reply: "Entity", Answer: "the stored character after the player's change"},
 	{Name: RequestChangeHitPoints, From: ByPlayers, Request: "HitPointsChange", Asks: "damage, healing or temporary hit points for the seat's character",
 		Reply: "HitPoints", Answer: "the hit points after damage, healing or temporary hit points"},
-	{Name: RequestRollAction, From: ByPlayers, Request: "ActionRoll", Asks: "rolls one of the sheet's actions into the chat",
+	{Name: RequestRollAction, From: ByPlayers, Request: "ActionRoll", Asks: "rolls one of the sheet's actions into the chat (private: to the game master only)",
 		Reply: "ActionResult", Answer: "the messages the roll posted"},
 	{Name: RequestRollInitiative, From: ByPlayers, Request: "NoData", Asks: "rolls the seat's initiative",
 		Reply: "ActionResult", Answer: "the initiative roll's message"},

@@ -199,7 +199,7 @@ func TestPlayersReadOnlyShownPages(t *testing.T) {
 	if !strings.Contains(v.HTML, "The reeds whisper") || strings.Contains(v.HTML, "vampire") || strings.Contains(v.HTML, "the secret") || v.Page.Content != "" {
 		t.Errorf("players' view of one section: %s", v.HTML)
 	}
-	if got := f.rec.names(); len(got) != 1 || got[0] != "screenUpdated" {
+	if got := f.rec.names(); len(got) != 2 || got[0] != "journalUpdated" || got[1] != "screenUpdated" {
 		t.Errorf("events %v", got)
 	}
 	text := shown.Screen.OverlayHandoutText
@@ -212,14 +212,14 @@ func TestPlayersReadOnlyShownPages(t *testing.T) {
 		t.Errorf("the secret page: %v", err)
 	}
 
-	// The whole page, without the overlay: nothing is broadcast; links to
+	// The whole page, without the overlay: only the journal is broadcast; links to
 	// pages players cannot open, maps and encounters keep their text only.
 	f.rec.reset()
 	no := false
 	if _, err := f.svc.ShowPage(svcCtx, libIntro, core.ShowPage{Overlay: &no}); err != nil {
 		t.Fatal(err)
 	}
-	if got := f.rec.names(); len(got) != 0 {
+	if got := f.rec.names(); len(got) != 1 || got[0] != "journalUpdated" {
 		t.Errorf("a show without overlay broadcast %v", got)
 	}
 	v, _ = players.PageAt(svcCtx, addrs[2])
@@ -243,7 +243,7 @@ func TestPlayersReadOnlyShownPages(t *testing.T) {
 	if _, err := players.PageAt(svcCtx, addrs[0]); core.KindOf(err) != core.KindNotFound {
 		t.Errorf("a hidden page: %v", err)
 	}
-	if got := f.rec.names(); len(got) != 1 || got[0] != "screenUpdated" {
+	if got := f.rec.names(); len(got) != 2 || got[0] != "journalUpdated" || got[1] != "screenUpdated" {
 		t.Errorf("hide events %v", got)
 	}
 

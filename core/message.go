@@ -26,9 +26,22 @@ type Message struct {
 	Rolls    []RollResult `json:"rolls,omitempty"`
 	Campaign string       `json:"campaign"`
 	Created  time.Time    `json:"created"`
-	// Private marks the game master's private roll: stored, shown on the
-	// host console only, never sent to players (service_hostmessages.go).
+	// Private marks a message not everyone reads (whisper.go): the game
+	// master's private roll, a player's /gmroll, a whisper. The game
+	// master reads every one; players only those whose Audience holds
+	// their seat. Nobody else receives anything of it.
 	Private bool `json:"private,omitempty"`
+	// To names the recipients of a private message as its readers see
+	// them ("GM", a player's name), for the mark clients show.
+	To []string `json:"to,omitempty"`
+	// Audience lists the seats (the hashes of their holders' seat tokens)
+	// that read a private message besides the game master: its sender's
+	// and its recipients'. Empty on a private message: the game master's
+	// alone. It is kept in a column of its own and never sent.
+	Audience []string `json:"-"`
+	// ToSeats is input only: the seats (character ids) the game master
+	// whispers to from the host console (POST /host/api/messages "to").
+	ToSeats []string `json:"-"`
 	// GM marks a message the game master posted (the host console). No
 	// message from the public listener carries it, whatever it names as
 	// its source (speaker.go).
@@ -118,16 +131,4 @@ func failedRoll(rolls []RollResult) string {
 		return ""
 	}
 	return "cannot roll '" + Clip(rolls[0].Expression) + "': " + rolls[0].Error
-}
-
-// withoutPrivate leaves the game master's private rolls out of a list
-// players read (GET /api).
-func withoutPrivate(list []*Message) []*Message {
-	out := list[:0:0]
-	for _, m := range list {
-		if !m.Private {
-			out = append(out, m)
-		}
-	}
-	return out
 }

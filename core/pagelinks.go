@@ -14,7 +14,7 @@ import (
 //	/campaign/<slug>/page/<slug>     a page of one campaign
 //	/map/<slug>, /encounter/<slug>, /group/<slug>, /asset/<slug>,
 //	/module/<slug>/map/<slug>, /campaign/<slug>/map/<slug> ...
-//	/table/<x>, /roll/<formula>/...  roll tables and rolls (not served)
+//	/table/<x>, /roll/<formula>/...  roll tables (the host listener's table pages) and rolls
 //
 // A Markdown link may name an entity by its kind alone, the link's text
 // naming it: [Goblin](monster) is /monster/goblin.

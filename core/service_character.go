@@ -83,6 +83,9 @@ type ActionRequest struct {
 	// Damage, for an attack with a damage action, rolls the damage right
 	// after it, doubled when the attack is a critical hit.
 	Damage bool `json:"damage"`
+	// Private rolls to the game master only (whisper.go): the player and
+	// the game master read it, nobody else.
+	Private bool `json:"private"`
 }
 
 // ActionResult is what a roll posted: its messages (already broadcast),
@@ -450,7 +453,7 @@ func (s *Service) RollAction(ctx context.Context, who Actor, req ActionRequest) 
 	if a.Type == ActionAttack {
 		critAt = cmp.Or(a.Critical, 20)
 	}
-	m, err := p.rollAs(ctx, o, who, *a, adv, req.Critical, critAt)
+	m, err := p.rollAs(ctx, o, who, *a, adv, req.Critical, critAt, req.Private)
 	if err != nil {
 		return nil, err
 	}
@@ -463,7 +466,7 @@ func (s *Service) RollAction(ctx context.Context, who Actor, req ActionRequest) 
 		if err != nil {
 			return nil, err
 		}
-		dm, err := p.rollAs(ctx, o, who, *d, 0, out.Critical, 0)
+		dm, err := p.rollAs(ctx, o, who, *d, 0, out.Critical, 0, req.Private)
 		if err != nil {
 			return nil, err
 		}
@@ -473,7 +476,7 @@ func (s *Service) RollAction(ctx context.Context, who Actor, req ActionRequest) 
 }
 
 // rollAs rolls an action's formula and posts it as the character.
-func (s pinned) rollAs(ctx context.Context, o *ownCharacter, who Actor, a Action, adv int, double bool, critAt int) (*Message, error) {
+func (s pinned) rollAs(ctx context.Context, o *ownCharacter, who Actor, a Action, adv int, double bool, critAt int, private bool) (*Message, error) {
 	formula := a.Roll
 	if adv != 0 || double || critAt > 0 {
 		ad, ok := s.roller.(ActionDice)
@@ -494,13 +497,14 @@ func (s pinned) rollAs(ctx context.Context, o *ownCharacter, who Actor, a Action
 	case adv < 0:
 		title += " (disadvantage)"
 	}
-	return s.postRoll(ctx, o, who, title, a.Type, formula)
+	return s.postRoll(ctx, o, who, title, a.Type, formula, private)
 }
 
 // postRoll rolls formula and posts it as the character: a roll message
 // whose content names the roll (title) and its type, the die-by-die
-// detail in its text.
-func (s pinned) postRoll(ctx context.Context, o *ownCharacter, who Actor, title, kind, formula string) (*Message, error) {
+// detail in its text; a private one is read by the game master and the
+// player alone (whisper.go).
+func (s pinned) postRoll(ctx context.Context, o *ownCharacter, who Actor, title, kind, formula string, private bool) (*Message, error) {
 	if s.roller == nil {
 		return nil, Conflictf("this server has no dice roller")
 	}
@@ -523,6 +527,9 @@ func (s pinned) postRoll(ctx context.Context, o *ownCharacter, who Actor, title,
 	detail := strings.TrimSuffix(rolls[0].Text, " # "+rolls[0].Comment)
 	m := &Message{ID: NewID(), Type: MessageRoll, Text: title + ": " + detail, Rolls: rolls,
 		Source: o.entity.Name, Creature: o.entity.Name, Color: who.Color, Created: s.now().UTC()}
+	if private {
+		m.Private, m.To, m.Audience = true, []string{gmRecipient}, []string{who.Seat}
+	}
 	if err := s.storeMessage(ctx, m); err != nil {
 		return nil, err
 	}
@@ -558,7 +565,7 @@ func (s *Service) RollOwnInitiative(ctx context.Context, who Actor) (*ActionResu
 	if err := s.messages.take(who.Device, 1); err != nil {
 		return nil, err
 	}
-	m, err := p.postRoll(ctx, o, who, "Initiative", ActionCheck, formula)
+	m, err := p.postRoll(ctx, o, who, "Initiative", ActionCheck, formula, false)
 	if err != nil {
 		return nil, err
 	}

@@ -123,12 +123,12 @@ func ownersAt(tx Tx, kind, slugOrID string) ([]ContentOwner, error) {
 // LibraryItem is a node of a library tree: a group with what it holds, or
 // a page, map, encounter or asset.
 type LibraryItem struct {
-	Type string `json:"type"` // group, page, map, encounter, asset
+	Type string `json:"type"` // group, page, map, encounter, asset, table
 	ID   string `json:"id"`
 	Name string `json:"name"`
 	Slug string `json:"slug"`
 	Rank int    `json:"rank"`
-	// A page: its URL and what players may read of it in the primary
+	// A page (or a table): its URL and what players may read of it in the primary
 	// campaign (Shown "page" or "sections", with those sections' ids).
 	URL      string   `json:"url,omitempty"`
 	Shown    string   `json:"shown,omitempty"`
@@ -263,6 +263,10 @@ func (s *Service) Library(ctx context.Context, ownerID string) (*Library, error)
 		if err != nil {
 			return nil, err
 		}
+		tables, err := tx.Tables(owner.ID)
+		if err != nil {
+			return nil, err
+		}
 		urls, err := newPageURLs(tx, owner)
 		if err != nil {
 			return nil, err
@@ -297,6 +301,9 @@ func (s *Service) Library(ctx context.Context, ownerID string) (*Library, error)
 			}
 			all = append(all, placed{&LibraryItem{Type: "encounter", ID: e.ID, Name: e.Name, Slug: e.Slug, Rank: e.Rank,
 				Creatures: n, MapID: e.MapID}, e.ParentID})
+		}
+		for _, t := range tables {
+			all = append(all, placed{&LibraryItem{Type: "table", ID: t.ID, Name: t.Name, Slug: t.Slug, Rank: t.Rank, URL: "/table/" + t.Slug}, t.ParentID})
 		}
 		for _, a := range assets {
 			all = append(all, placed{&LibraryItem{Type: "asset", ID: a.ID, Name: a.Name, Slug: a.Slug, Rank: a.Rank, Image: a.Resource}, a.ParentID})

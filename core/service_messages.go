@@ -36,10 +36,23 @@ func (s *Service) createMessage(ctx context.Context, m *Message, author messageA
 	if err := checkMessageInput(m); err != nil {
 		return nil, err
 	}
+	if key, private, ok := tableCommand(m.Text); ok {
+		if !author.gm {
+			return nil, Forbiddenf("tables are the game master's to roll: ask them")
+		}
+		rolled, err := s.RollTable(ctx, key, private)
+		if err != nil {
+			return nil, err
+		}
+		return rolled.Message, nil
+	}
 	out := *m
 	out.Private = m.Private && author.gm // a private roll is the game master's
 	clientRoll(&out)                     // what a client says it rolled is rolled again, or is chat
 	if err := checkMessageText(&out); err != nil {
+		return nil, err
+	}
+	if err := p.addressMessage(ctx, &out, author); err != nil {
 		return nil, err
 	}
 	if err := p.signMessage(ctx, &out, author); err != nil {
@@ -83,7 +96,7 @@ func (s *Service) createMessage(ctx context.Context, m *Message, author messageA
 }
 
 // storeMessage adds a message, rolled already, to the primary campaign's
-// log and tells clients (a private one only the game master).
+// log and tells those who may read it (messageEvent).
 func (p pinned) storeMessage(ctx context.Context, out *Message) error {
 	if err := checkEncodedSize("message", out, MaxMessageBytes); err != nil {
 		return err
@@ -97,9 +110,6 @@ func (p pinned) storeMessage(ctx context.Context, out *Message) error {
 		if err := tx.AddMessage(out); err != nil {
 			return nil, err
 		}
-		if out.Private {
-			return []Event{{Name: EventMessageCreated, Data: HostOnly(out)}}, nil
-		}
-		return []Event{{Name: EventMessageCreated, Data: out}}, nil
+		return []Event{messageEvent(out)}, nil
 	})
 }

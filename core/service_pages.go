@@ -175,8 +175,21 @@ func (s *Service) ShowPage(ctx context.Context, pageID string, show ShowPage) (*
 		}
 		out = &PageShown{URL: u}
 		out.Shown, out.ShownSections = shownState(shows, page.ID)
+		entry := &JournalEntry{Kind: JournalPage, Title: page.Name, URL: u, PageID: page.ID, Section: show.Section}
+		if show.Section != "" {
+			entry.URL += "#" + show.Section
+			for _, sec := range doc.Sections() {
+				if sec.ID == show.Section {
+					entry.Title += " — " + sec.Title
+				}
+			}
+		}
+		journal, err := p.recordShown(tx, c.ID, entry)
+		if err != nil {
+			return nil, err
+		}
 		if !overlay {
-			return nil, nil
+			return []Event{journal}, nil
 		}
 		text, err := r.handout(page, show.Section, u)
 		if err != nil {
@@ -192,7 +205,7 @@ func (s *Service) ShowPage(ctx context.Context, pageID string, show ShowPage) (*
 		}
 		p.liveScreen(screen)
 		out.Screen = screen
-		return []Event{{Name: EventScreenUpdated, Data: screen}}, nil
+		return []Event{journal, {Name: EventScreenUpdated, Data: screen}}, nil
 	})
 	return out, err
 }
@@ -215,6 +228,28 @@ func (s *Service) HidePage(ctx context.Context, pageID string) (*PageShown, erro
 		if err := tx.DeletePageShows(c.ID, page.ID); err != nil {
 			return nil, err
 		}
+		// Its entries leave players' journals: they can no longer open it.
+		entries, err := tx.JournalEntries(c.ID)
+		if err != nil {
+			return nil, err
+		}
+		var events []Event
+		revoked := false
+		for _, e := range entries {
+			if e.Kind == JournalPage && e.PageID == page.ID && !e.Revoked {
+				e.Revoked, revoked = true, true
+				if err := tx.PutJournalEntry(e); err != nil {
+					return nil, err
+				}
+			}
+		}
+		if revoked {
+			ev, err := p.journalEvent(tx, c.ID)
+			if err != nil {
+				return nil, err
+			}
+			events = []Event{ev}
+		}
 		u, err := newReader(tx, true, nil).urlOf(page)
 		if err != nil {
 			return nil, err
@@ -225,7 +260,7 @@ func (s *Service) HidePage(ctx context.Context, pageID string) (*PageShown, erro
 			return nil, err
 		}
 		if screen.OverlayType != OverlayHandout || !strings.Contains(screen.OverlayHandoutText, "]("+u) {
-			return nil, nil
+			return events, nil
 		}
 		screen.OverlayHandoutText, screen.OverlayType = "", ""
 		if screen.OverlayImage != "" {
@@ -236,7 +271,7 @@ func (s *Service) HidePage(ctx context.Context, pageID string) (*PageShown, erro
 		}
 		p.liveScreen(screen)
 		out.Screen = screen
-		return []Event{{Name: EventScreenUpdated, Data: screen}}, nil
+		return append(events, Event{Name: EventScreenUpdated, Data: screen}), nil
 	})
 	return out, err
 }

@@ -52,7 +52,23 @@ func (s *Service) SetOverlay(ctx context.Context, o ScreenOverlay) (*Screen, err
 		}
 		p.liveScreen(screen)
 		out = screen
-		return []Event{{Name: EventScreenUpdated, Data: screen}}, nil
+		events := []Event{{Name: EventScreenUpdated, Data: screen}}
+		// What this put on the screen goes into the journal (journal.go).
+		var shown *JournalEntry
+		switch {
+		case o.Image != nil && *o.Image != "":
+			shown = &JournalEntry{Kind: JournalImage, Title: pictureTitle(*o.Image), URL: *o.Image}
+		case o.Text != nil && strings.TrimSpace(*o.Text) != "":
+			shown = &JournalEntry{Kind: JournalHandout, Title: handoutTitle(*o.Text), Text: *o.Text}
+		}
+		if shown != nil {
+			ev, err := p.recordShown(tx, c.ID, shown)
+			if err != nil {
+				return nil, err
+			}
+			events = append([]Event{ev}, events...)
+		}
+		return events, nil
 	})
 	return out, err
 }

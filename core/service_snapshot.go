@@ -4,7 +4,8 @@ import "context"
 
 // Snapshot assembles GET /api for the loaded system's primary campaign:
 // the game with its combatants, the map on the player screen, the screen,
-// the 30 most recent messages (oldest first), tracked objects and pause.
+// the 30 most recent messages everyone reads (oldest first; SeatMessages
+// are a seated player's), tracked objects and pause.
 // Hidden combatants and hidden map objects are left out (playerGameIn,
 // PlayerMap): the snapshot is what players see.
 func (s *Service) Snapshot(ctx context.Context) (*Snapshot, error) {
@@ -47,8 +48,7 @@ func (s *Service) Snapshot(ctx context.Context) (*Snapshot, error) {
 				snap.Map = p.playerMap(m, sources)
 			}
 		}
-		messages, err := tx.RecentMessages(c.ID, RecentMessageCount)
-		snap.Messages = withoutPrivate(messages)
+		snap.Messages, err = tx.RecentMessagesFor(c.ID, "", RecentMessageCount)
 		return err
 	})
 	if err != nil {
@@ -63,4 +63,29 @@ func (s *Service) Snapshot(ctx context.Context) (*Snapshot, error) {
 	snap.Paused = settings.Paused
 	p.liveScreen(snap.Screen)
 	return snap, nil
+}
+
+// SeatMessages returns the RecentMessageCount most recent messages a
+// player holding seat (the hash of their seat token) reads, oldest first:
+// those for everyone and the whispers and private rolls they sent or were
+// sent (whisper.go). GET /api carries them in place of the snapshot's for
+// a request naming a seat.
+func (s *Service) SeatMessages(ctx context.Context, seat string) ([]*Message, error) {
+	p := s.pin()
+	var out []*Message
+	err := p.store.View(ctx, func(tx Tx) error {
+		c, err := p.primaryCampaign(tx)
+		if err != nil {
+			return err
+		}
+		out, err = tx.RecentMessagesFor(c.ID, seat, RecentMessageCount)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	if out == nil {
+		out = []*Message{}
+	}
+	return trimSnapshotMessages(out), nil
 }

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
+	"slices"
 	"strings"
 )
 
@@ -52,22 +53,15 @@ const guestName = "Guest"
 // heldSeat is a seat someone holds: the hash of its token, its character's
 // name and the name its player sits under.
 type heldSeat struct {
-	holder, character, player string
+	id, holder, character, player string
 }
 
 // heldSeats lists the seats of the primary campaign that someone holds
 // (none when there is no primary campaign: the message will not be stored
 // either).
 func (s pinned) heldSeats(ctx context.Context) ([]heldSeat, error) {
-	var out []heldSeat
-	err := s.viewSeats(ctx, func(t *seatTable) {
-		for _, e := range t.characters {
-			if st := t.seat(e.ID); st.Taken() {
-				out = append(out, heldSeat{holder: st.Holder, character: e.Name, player: st.Player})
-			}
-		}
-	})
-	return out, err
+	all, err := s.seatSlots(ctx)
+	return slices.DeleteFunc(all, func(h heldSeat) bool { return h.holder == "" }), err
 }
 
 // sameName compares two names as a person reads them: case and runs of

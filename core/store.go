@@ -122,6 +122,23 @@ type Tx interface {
 	PutAsset(a *Asset) error
 	DeleteAsset(id string) error
 
+	// Tables lists an owner's random tables (everything when owner is
+	// empty) ordered by rank, name and id (tables.go).
+	Table(id string) (*Table, error)
+	Tables(owner string) ([]*Table, error)
+	PutTable(t *Table) error
+	DeleteTable(id string) error
+	// TableHistory returns the rows a noRepeat table gave in a campaign
+	// since it last started over; PutTableHistory replaces them.
+	TableHistory(campaignID, tableID string) ([]int, error)
+	PutTableHistory(campaignID, tableID string, rows []int) error
+
+	// JournalEntries lists a campaign's handout journal (journal.go), in
+	// no set order; PutJournalEntry adds or replaces one (by id).
+	JournalEntries(campaignID string) ([]*JournalEntry, error)
+	PutJournalEntry(e *JournalEntry) error
+	DeleteJournalEntry(id string) error
+
 	// PageShows lists what a campaign's game master showed its players:
 	// pages whole (Section "") or some of their sections, in the order
 	// they were shown. They go with the campaign or the page.
@@ -135,6 +152,10 @@ type Tx interface {
 	AddMessage(m *Message) error
 	// RecentMessages returns the n most recent messages, oldest first.
 	RecentMessages(campaignID string, n int) ([]*Message, error)
+	// RecentMessagesFor returns the n most recent messages a player
+	// holding seat (a seat token's hash, "" for none) may read, oldest
+	// first: n counted among those alone (whisper.go).
+	RecentMessagesFor(campaignID, seat string, n int) ([]*Message, error)
 	// EachMessage calls fn with every message of the campaign, oldest
 	// first, one at a time; an error from fn stops it and is returned.
 	EachMessage(campaignID string, fn func(*Message) error) error

@@ -19,6 +19,10 @@ package core
 type Views struct {
 	Players any
 	Host    any
+	// Seats, when not nil, narrows Players to the connections holding
+	// one of these seats (the hashes of their seat tokens): a whisper
+	// (whisper.go). Every other player receives nothing.
+	Seats []string
 }
 
 // HostOnly wraps a payload only the game master may receive.
@@ -43,6 +47,15 @@ func HostView(data any) any {
 		return v.Host
 	}
 	return data
+}
+
+// PlayersSeats returns the seats an event's players payload is for, nil
+// when it is for every player (Views.Seats).
+func PlayersSeats(data any) []string {
+	if v, ok := data.(Views); ok {
+		return v.Seats
+	}
+	return nil
 }
 
 // PlayersPayload is what players receive of an event's data, ready to

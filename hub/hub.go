@@ -345,6 +345,7 @@ func (h *Hub) Clients() []core.Client {
 // blocks on a socket.
 func (h *Hub) broadcast(events []core.Event) {
 	msgs := make([]outMsg, len(events))
+	var only [][]string // per event: the seats it is for, nil for every player (a whisper: core.Views.Seats)
 	hosts := h.hostCount.Load() > 0
 	var host *hostFrames
 	if hosts {
@@ -364,6 +365,12 @@ func (h *Hub) broadcast(events []core.Event) {
 			continue
 		}
 		msgs[i] = broadcastMsg(b) // framed once for every client
+		if seats := core.PlayersSeats(e.Data); seats != nil {
+			if only == nil {
+				only = make([][]string, len(events))
+			}
+			only[i] = seats
+		}
 	}
 	numMsgs := h.numericFrames(events) // tokenMoved with integer states (dragstate.go)
 	h.mu.RLock()
@@ -381,7 +388,7 @@ func (h *Hub) broadcast(events []core.Event) {
 		}
 		numeric := numMsgs != nil && c.numericDragStates.Load()
 		for i, m := range msgs {
-			if m.data == nil {
+			if m.data == nil || only != nil && only[i] != nil && !c.holdsOneOf(only[i]) {
 				continue
 			}
 			if numeric && numMsgs[i].data != nil {

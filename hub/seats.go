@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -441,4 +442,13 @@ func (h *Hub) HostClients() []HostClient {
 		out = append(out, hc)
 	}
 	return out
+}
+
+// holdsOneOf reports whether the connection holds one of seats (hashes of
+// seat tokens): whether it receives a whisper.
+func (c *conn) holdsOneOf(seats []string) bool {
+	c.mu.Lock()
+	seat := c.seat
+	c.mu.Unlock()
+	return seat != "" && slices.Contains(seats, seat)
 }

@@ -62,6 +62,7 @@ var exportParts = []exportPart{
 	{write: (*exportWriter).groups},                         // groups.json
 	{write: (*exportWriter).pages},                          // pages.json, own files' URLs made relative again
 	{write: (*exportWriter).encounters},                     // encounters.json
+	{write: (*exportWriter).tables},                         // tables.json
 	{write: (*exportWriter).assets},                         // assets.json
 	{campaignOnly: true, write: (*exportWriter).combatants}, // combatants.json, in initiative rank order
 	{campaignOnly: true, write: (*exportWriter).game},       // game.json

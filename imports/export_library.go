@@ -5,7 +5,8 @@ import (
 	"github.com/vttapp/companion/pagehtml"
 )
 
-// The library's parts of an export: pages, encounters, groups and assets,
+// The library's parts of an export: pages, encounters, groups, assets and
+// random tables,
 // each the file the installer reads back (library.go). Without them a
 // module exported from an adventure came back as its maps alone.
 
@@ -93,4 +94,12 @@ func (w *exportWriter) relativePage(format, content string) string {
 	doc.RewriteImages(func(src string) (string, bool) { return w.relative(src, false), true })
 	doc.RewriteLinks(func(href, _ string) pagehtml.Link { return pagehtml.Link{Href: w.relative(href, false)} })
 	return doc.HTML()
+}
+
+func (w *exportWriter) tables() error {
+	list, err := w.tx.Tables(w.owner)
+	if err != nil {
+		return err
+	}
+	return writeLibraryArray(w, tablesFile, list)
 }

@@ -42,7 +42,14 @@ func libraryOf(t *testing.T, env *testEnv, owner string) map[string]string {
 		for _, a := range assets {
 			a.Revision = 0
 		}
-		for what, v := range map[string]any{"pages": pages, "encounters": encs, "groups": groups, "assets": assets} {
+		tables, err := tx.Tables(owner)
+		if err != nil {
+			return err
+		}
+		for _, tb := range tables {
+			tb.Revision = 0
+		}
+		for what, v := range map[string]any{"pages": pages, "encounters": encs, "groups": groups, "assets": assets, "tables": tables} {
 			data, _ := json.MarshalIndent(v, "", " ")
 			out[what] = string(data)
 		}
@@ -63,11 +70,17 @@ func TestExportCarriesTheLibrary(t *testing.T) {
 		zipEntry{name: "groups.json", body: `[{"id": "G1", "name": "Ch 1"}, {"id": "G2", "name": "Ch 2", "parentId": "G1"}]`},
 		zipEntry{name: "encounters.json", body: `[{"id": "E1", "name": "Bats", "parentId": "G2", "combatants": [{"reference": "/monster/bat", "count": 3}, {"name": "Boss", "role": "neutral", "x": 10, "y": 20}]}]`},
 		zipEntry{name: "assets.json", body: `[{"id": "A1", "name": "Tent", "resource": "art/a.png", "tags": ["camp"]}]`},
+		// The original's Table: rows as a string, fields this server keeps no use for.
+		zipEntry{name: "tables.json", body: `[{"id": "T1", "name": "Loot", "slug": "loot", "type": null, "moduleId": null, "campaignId": null, "parentId": null, "sources": [], "tags": ["treasure"],
+			"columns": [{"name": "d6"}, {"name": "Find"}], "rows": "[[\"1-3\",\"coins\"],[\"4-6\",\"a gem\"]]", "rollMode": "noRepeat", "rolls": "[]"}]`},
 		zipEntry{name: "art/a.png", body: "png"}, zipEntry{name: "notes/map.pdf", body: "%PDF"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := libraryOf(t, src, res.ID)
+	if !strings.Contains(want["tables"], `"a gem"`) || !strings.Contains(want["tables"], `"noRepeat"`) {
+		t.Fatalf("the original's table did not import: %s", want["tables"])
+	}
 	for what, v := range want {
 		if v == "null" || v == "[]" {
 			t.Fatalf("the source module has no %s", what)
@@ -76,7 +89,7 @@ func TestExportCarriesTheLibrary(t *testing.T) {
 
 	_, archive := exportZip(t, src, KindModule, res.ID)
 	files := zipJSON(t, archive)
-	for _, name := range []string{pagesFile, encountersFile, groupsFile, assetsFile} {
+	for _, name := range []string{pagesFile, encountersFile, groupsFile, assetsFile, tablesFile} {
 		if _, ok := files[name]; !ok {
 			t.Errorf("the module's archive has no %s: %v", name, keys(files))
 		}

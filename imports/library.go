@@ -1,6 +1,7 @@
 package imports
 
 import (
+	"encoding/json"
 	"regexp"
 	"strings"
 
@@ -16,6 +17,7 @@ const (
 	encountersFile = "encounters.json"
 	groupsFile     = "groups.json"
 	assetsFile     = "assets.json"
+	tablesFile     = "tables.json"
 )
 
 // library is what the library files of a folder hold.
@@ -24,10 +26,11 @@ type library struct {
 	encounters []*core.Encounter
 	groups     []*core.Group
 	assets     []*core.Asset
+	tables     []*core.Table
 }
 
 func (l *library) empty() bool {
-	return len(l.pages)+len(l.encounters)+len(l.groups)+len(l.assets) == 0
+	return len(l.pages)+len(l.encounters)+len(l.groups)+len(l.assets)+len(l.tables) == 0
 }
 
 // readLibraryFile reads one library file into out.
@@ -82,6 +85,17 @@ func (r contentReader) readLibraryFile(name string, out *library) error {
 			}
 			id = g.ID
 			out.groups = append(out.groups, &g)
+		case tablesFile:
+			t, err := decodeTableItem(where, item)
+			if err != nil {
+				return err
+			}
+			t.Owner = r.owner
+			if t.Rank == 0 {
+				t.Rank = i
+			}
+			id = t.ID
+			out.tables = append(out.tables, t)
 		case assetsFile:
 			var a core.Asset
 			if err := decodeStrict(where, item, &a); err != nil {
@@ -231,6 +245,16 @@ func (l *library) put(tx core.Tx, owner string) error {
 			return err
 		}
 	}
+	for _, t := range l.tables {
+		if old, err := tx.Table(t.ID); err == nil && old.Owner != owner {
+			return core.Conflictf("table id '%s' (%s) already belongs to other content", t.ID, t.Name)
+		} else if err != nil && !core.IsNotFound(err) {
+			return err
+		}
+		if err := tx.PutTable(t); err != nil {
+			return err
+		}
+	}
 	for _, a := range l.assets {
 		if old, err := tx.Asset(a.ID); err == nil && old.Owner != owner {
 			return core.Conflictf("asset id '%s' (%s) already belongs to other content", a.ID, a.Name)
@@ -242,4 +266,22 @@ func (l *library) put(tx core.Tx, owner string) error {
 		}
 	}
 	return nil
+}
+
+// decodeTableItem reads one element of tables.json (the original's Table,
+// whose other fields, such as its roll history, are left out) and checks
+// it whole (core.Table.Normalize).
+func decodeTableItem(where string, item []byte) (*core.Table, error) {
+	var in struct {
+		core.Table
+		Notes string `json:"notes"`
+	}
+	if err := json.Unmarshal(item, &in); err != nil {
+		return nil, core.Invalidf("%s: %s", where, core.JSONErrorText(err))
+	}
+	t := in.Table
+	if err := t.Normalize(); err != nil {
+		return nil, core.Invalidf("%s: %s", where, core.MessageOf(err))
+	}
+	return &t, nil
 }

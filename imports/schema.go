@@ -34,12 +34,12 @@ var (
 // libraryFiles are the library files of an archive and their schemas.
 var libraryFiles = map[string]string{
 	pagesFile: "page.schema.json", encountersFile: "encounter.schema.json",
-	groupsFile: "group.schema.json", assetsFile: "asset.schema.json",
+	groupsFile: "group.schema.json", assetsFile: "asset.schema.json", tablesFile: "table.schema.json",
 }
 
 func compileSchemas() {
 	c := jsonschema.NewCompiler()
-	for _, name := range []string{"module.schema.json", "package.schema.json", "page.schema.json", "encounter.schema.json", "group.schema.json", "asset.schema.json"} {
+	for _, name := range []string{"module.schema.json", "package.schema.json", "page.schema.json", "encounter.schema.json", "group.schema.json", "asset.schema.json", "table.schema.json"} {
 		data, err := Schemas.ReadFile("schemas/" + name)
 		if err != nil {
 			schemaErr = err

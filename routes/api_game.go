@@ -8,13 +8,14 @@ import (
 )
 
 // getSnapshot answers GET /api (contract 4.1): 404 when the loaded system
-// has no primary campaign.
+// has no primary campaign. A request naming a seat reads that seat's
+// messages (its whispers among them).
 func (s *server) getSnapshot(w http.ResponseWriter, r *http.Request) {
 	var sys *systems.System
 	if s.cfg.Systems != nil {
 		sys = s.cfg.Systems.Current()
 	}
-	body, err := s.snapshots.body(r.Context(), s.cfg.Service, sys)
+	body, err := s.snapshots.body(r.Context(), s.cfg.Service, sys, actorOf(r).Seat)
 	if err != nil {
 		writeError(w, r, s.cfg.Log, err)
 		return

@@ -15,6 +15,7 @@ func (s *server) mountSeats(r chi.Router) {
 	r.Get("/api/seats", s.getSeats)
 	r.Post("/api/seats/{id}/take", s.takeSeat)
 	r.Get("/api/me", s.getMe)
+	r.Get("/api/me/journal", s.getJournal)
 	r.Post("/api/me/leave", s.leaveSeat)
 	r.Get("/api/me/character", s.getCharacter)
 	r.Patch("/api/me/character", s.patchCharacter)
@@ -128,4 +129,11 @@ func (s *server) endTurn(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	writeJSON(w, r, &s.cfg, http.StatusOK, core.GameForPlayers(game))
+}
+
+// getJournal answers GET /api/me/journal: the handout journal, what the
+// game master showed the table (core's journal.go).
+func (s *server) getJournal(w http.ResponseWriter, r *http.Request) {
+	j, err := s.cfg.Service.PlayerAs(actorOf(r)).Journal(r.Context())
+	s.answer(w, r, j, err)
 }

@@ -22,6 +22,41 @@ func mountHostLibrary(r chi.Router, cfg Config) {
 	r.Post("/host/api/pages/{id}/map", h.showPageMap)
 	r.Get("/host/api/encounters/{id}", h.encounter)
 	r.Post("/host/api/encounters/{id}/run", h.runEncounter)
+	r.Get("/host/api/journal", h.journal)
+	r.Post("/host/api/journal/{id}/revoke", h.revokeJournal)
+	r.Post("/host/api/journal/{id}/show", h.showJournal)
+}
+
+// journal answers GET /host/api/journal: every entry of the handout
+// journal, those taken back included (core's journal.go).
+func (h hostGame) journal(w http.ResponseWriter, r *http.Request) {
+	j, err := h.cfg.Service.HostJournal(r.Context())
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	h.reply(w, r, http.StatusOK, j)
+}
+
+// revokeJournal takes an entry back from players' journals.
+func (h hostGame) revokeJournal(w http.ResponseWriter, r *http.Request) {
+	e, err := h.cfg.Service.RevokeJournal(r.Context(), pathParam(r, "id"))
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	h.reply(w, r, http.StatusOK, e)
+}
+
+// showJournal shows an entry again, on the player screen and in players'
+// journals.
+func (h hostGame) showJournal(w http.ResponseWriter, r *http.Request) {
+	e, err := h.cfg.Service.ShowJournal(r.Context(), pathParam(r, "id"))
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	h.reply(w, r, http.StatusOK, e)
 }
 
 func (h hostGame) libraries(w http.ResponseWriter, r *http.Request) {

@@ -28,8 +28,10 @@ func (h hostGame) listMessages(w http.ResponseWriter, r *http.Request) {
 }
 
 // postMessage answers POST /host/api/messages {text, creature?, color?,
-// private?}: a message from the game master, or spoken by a creature. A
-// private one (a GM roll) is stored and sent to the host console alone.
+// private?, to?}: a message from the game master, or spoken by a
+// creature. A private one (a GM roll) is stored and sent to the host
+// console alone; one with "to" (seat ids) is whispered to those seats
+// (core's whisper.go), as /w in the text is.
 // The game master typed it, as a player types a chat line: a /roll whose
 // expression cannot be rolled is refused with the same words
 // (Service.PostMessage) rather than stored, and reported, as rolled.
@@ -39,12 +41,14 @@ func (h hostGame) postMessage(w http.ResponseWriter, r *http.Request) {
 		Creature string `json:"creature"`
 		Color    string `json:"color"`
 		Private  bool   `json:"private"`
+		// To: the seats (character ids) to whisper to.
+		To []string `json:"to"`
 	}
 	if err := decodeStrict(r, &in); err != nil {
 		h.fail(w, r, err)
 		return
 	}
-	m := &core.Message{Text: in.Text, Creature: strings.TrimSpace(in.Creature), Color: in.Color, Private: in.Private}
+	m := &core.Message{Text: in.Text, Creature: strings.TrimSpace(in.Creature), Color: in.Color, Private: in.Private, ToSeats: in.To}
 	out, err := h.cfg.Service.PostMessage(r.Context(), m)
 	if err != nil {
 		h.fail(w, r, err)

@@ -66,7 +66,7 @@ var eventShapes = map[string]obj{
 	"HitPointsChange": {"type": "object", "properties": obj{"damage": reqNumber, "healing": reqNumber, "temp": reqNumber}},
 	"ActionRoll": {"type": "object", "required": []string{"action"}, "properties": obj{
 		"action": reqString, "advantage": obj{"type": "string", "enum": []string{"", "advantage", "disadvantage"}},
-		"critical": obj{"type": "boolean"}, "damage": obj{"type": "boolean"}}},
+		"critical": obj{"type": "boolean"}, "damage": obj{"type": "boolean"}, "private": obj{"type": "boolean"}}},
 }
 
 var (

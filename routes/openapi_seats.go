@@ -39,6 +39,11 @@ func addSeatPaths(paths, schemas obj) {
 		"hitPoints": obj{"oneOf": []obj{ref("HitPoints"), {"type": "null"}}}, "effects": arrayOf(obj{"type": "object"}),
 		"editable": arrayOf(str), "hitPointsEditable": boolean, "actions": arrayOf(ref("Action")),
 		"initiative": obj{"type": []string{"number", "null"}}, "myTurn": boolean, "round": num}}
+	schemas["Journal"] = obj{"type": "object", "required": []string{"entries"}, "properties": obj{"entries": arrayOf(obj{"type": "object",
+		"required": []string{"id", "kind", "title", "shown"}, "properties": obj{
+			"id": str, "kind": obj{"type": "string", "enum": []string{"page", "image", "handout"}}, "title": str,
+			"url": str, "pageId": str, "section": str, "text": str, "shown": obj{"type": "string", "format": "date-time"},
+			"revoked": obj{"type": "boolean", "description": "the host console's only: the game master took it back"}}})}}
 	schemas["ActionResult"] = obj{"type": "object", "properties": obj{"messages": arrayOf(obj{"type": "object"}), "critical": boolean, "fumble": boolean}}
 	forbidden := []string{"403", "A spectator, no seat, a seat that was freed, or a change the system does not let players make"}
 
@@ -46,6 +51,7 @@ func addSeatPaths(paths, schemas obj) {
 		"responses": obj{"200": response("The seat list", ref("SeatList")), "404": errorResponse("No primary campaign")}}}
 	paths["/api/seats/{id}/take"] = obj{"parameters": []obj{idParam}, "post": seatOp("takeSeatByID", "Take a free seat: the answer's seat token is the only copy",
 		obj{"type": "object", "properties": obj{"player": str}}, ref("TakenSeat"), "404", "No such seat", "409", "Taken by someone else", "403", "A spectator or a display")}
+	paths["/api/me/journal"] = obj{"get": seatOp("getJournal", "What the game master showed the table, oldest first (the handout journal)", nil, ref("Journal"))}
 	paths["/api/me"] = obj{"get": seatOp("getMe", "The requester's role and seat", nil, obj{"type": "object", "properties": obj{"role": str, "seat": obj{"oneOf": []obj{ref("SeatView"), {"type": "null"}}}, "joinKey": obj{"type": "boolean"}}})}
 	paths["/api/me/leave"] = obj{"post": seatOp("leaveSeat", "Free one's seat", nil, nil, "404", "No seat held")}
 	paths["/api/me/character"] = obj{
@@ -56,7 +62,7 @@ func addSeatPaths(paths, schemas obj) {
 		obj{"type": "object", "properties": obj{"damage": num, "healing": num, "temp": num}}, ref("HitPoints"), forbidden...)}
 	paths["/api/me/actions/{action}"] = obj{"parameters": []obj{{"name": "action", "in": "path", "required": true, "schema": str}},
 		"post": seatOp("rollAction", "Roll one of the sheet's actions into the chat",
-			obj{"type": "object", "properties": obj{"advantage": obj{"type": "string", "enum": []string{"advantage", "disadvantage"}}, "critical": boolean, "damage": boolean}},
+			obj{"type": "object", "properties": obj{"advantage": obj{"type": "string", "enum": []string{"advantage", "disadvantage"}}, "critical": boolean, "damage": boolean, "private": boolean}},
 			ref("ActionResult"), forbidden...)}
 	paths["/api/me/initiative"] = obj{"post": seatOp("rollInitiative", "Roll one's initiative and enter the turn order", nil, ref("ActionResult"), "409", "Not in the game, or rolled already")}
 	paths["/api/me/end-turn"] = obj{"post": seatOp("endTurn", "End one's turn", nil, ref("Game"), "409", "Not one's turn")}

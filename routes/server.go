@@ -149,6 +149,7 @@ func NewHostHandler(cfg Config) http.Handler {
 	// beside the map (pages.go); host_library.go has the library's API.
 	s.mountPages(r, false)
 	mountHostLibrary(r, cfg)
+	mountHostTables(r, cfg) // host_tables.go: the API and /table/<slug>
 	// The console's page, a third entry of the same build (web/client/src/host).
 	r.Get("/host/*", s.serveWeb(web.HostConsoleDir))
 	r.Get("/icon.png", s.serveWebFile("icon.png"))

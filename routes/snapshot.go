@@ -32,6 +32,42 @@ type snapshotParts struct {
 	head       []byte // {"version":...,"build":...,"game":...[,"map":...]
 	screen     core.Screen
 	messages   []byte
+
+	// seatMessages are the messages of seated players, by seat (the hash
+	// of its token): those for everyone and their whispers
+	// (core.Service.SeatMessages), encoded on a seat's first read of this
+	// generation.
+	seatMu       sync.Mutex
+	seatMessages map[string][]byte
+}
+
+// maxCachedSeats bounds seatMessages: past it the map starts afresh.
+const maxCachedSeats = 64
+
+// messagesFor returns the messages of seat's GET /api: everyone's without
+// a seat, else the seat's own list, encoded once per generation.
+func (p *snapshotParts) messagesFor(ctx context.Context, svc *core.Service, seat string) ([]byte, error) {
+	if seat == "" {
+		return p.messages, nil
+	}
+	p.seatMu.Lock()
+	defer p.seatMu.Unlock()
+	if b, ok := p.seatMessages[seat]; ok {
+		return b, nil
+	}
+	list, err := svc.SeatMessages(ctx, seat)
+	if err != nil {
+		return nil, err
+	}
+	b, err := json.Marshal(list)
+	if err != nil {
+		return nil, core.Internal(err)
+	}
+	if p.seatMessages == nil || len(p.seatMessages) >= maxCachedSeats {
+		p.seatMessages = map[string][]byte{}
+	}
+	p.seatMessages[seat] = b
+	return b, nil
 }
 
 func (c *snapshotCache) parts(ctx context.Context, svc *core.Service, sys *systems.System) (*snapshotParts, error) {
@@ -99,8 +135,12 @@ func encodeSnapshotParts(snap *core.Snapshot) (*snapshotParts, error) {
 
 // body returns GET /api: the cached stored part with the live part of now.
 // The key order is that of core.Snapshot.
-func (c *snapshotCache) body(ctx context.Context, svc *core.Service, sys *systems.System) ([]byte, error) {
+func (c *snapshotCache) body(ctx context.Context, svc *core.Service, sys *systems.System, seat string) ([]byte, error) {
 	p, err := c.parts(ctx, svc, sys)
+	if err != nil {
+		return nil, err
+	}
+	messages, err := p.messagesFor(ctx, svc, seat)
 	if err != nil {
 		return nil, err
 	}
@@ -116,12 +156,12 @@ func (c *snapshotCache) body(ctx context.Context, svc *core.Service, sys *system
 	if err != nil {
 		return nil, core.Internal(err)
 	}
-	out := make([]byte, 0, len(p.head)+len(p.messages)+len(screenJSON)+len(tracked)+64)
+	out := make([]byte, 0, len(p.head)+len(messages)+len(screenJSON)+len(tracked)+64)
 	out = append(out, p.head...)
 	out = append(out, `,"screen":`...)
 	out = append(out, screenJSON...)
 	out = append(out, `,"messages":`...)
-	out = append(out, p.messages...)
+	out = append(out, messages...)
 	out = append(out, `,"trackedObjects":`...)
 	out = append(out, tracked...)
 	out = append(out, `,"paused":`...)

@@ -14,12 +14,19 @@ import (
 )
 
 // schemaOneUndo takes a database of the newest schema back to schema 1:
-// the staged entities' table (4), the seats' tables (3) and the
+// the journal (7), the random tables (6), the messages' audience (5), the
+// staged entities' table (4), the seats' tables (3) and the
 // library's (2) gone, the owner triggers as
 // migration 1 wrote them. It is the fixture of a data folder left by the
 // version before the library came in; a new migration adds its own undo
 // here.
 const schemaOneUndo = `
+DROP TRIGGER modules_delete_owned;
+DROP TRIGGER campaigns_delete_owned;
+DROP TABLE journal;
+DROP TABLE roll_table_history;
+DROP TABLE roll_tables;
+ALTER TABLE messages DROP COLUMN audience;
 DROP TABLE staged_entities;
 DROP TABLE seats;
 DROP TABLE access;
@@ -28,8 +35,6 @@ DROP TABLE pages;
 DROP TABLE encounters;
 DROP TABLE library_groups;
 DROP TABLE assets;
-DROP TRIGGER modules_delete_owned;
-DROP TRIGGER campaigns_delete_owned;
 CREATE TRIGGER modules_delete_owned AFTER DELETE ON modules BEGIN
 	DELETE FROM entities WHERE owner = OLD.id;
 	DELETE FROM maps WHERE owner = OLD.id;
@@ -42,7 +47,7 @@ PRAGMA user_version = 1;
 `
 
 // newestSchema is the schema version schemaOneUndo starts from.
-const newestSchema = 4
+const newestSchema = 7
 
 // userVersion reads a database file's schema version.
 func userVersion(t *testing.T, path string) int {

@@ -2,6 +2,7 @@ package sqlite
 
 import (
 	"database/sql"
+	"strings"
 	"time"
 
 	"github.com/vttapp/companion/core"
@@ -42,9 +43,42 @@ func (t *tx) AddMessage(m *core.Message) error {
 	}
 	doc := string(raw)
 	_, err = t.exec("add message "+m.ID,
-		"INSERT INTO messages (id, campaign, created, doc) VALUES (?, ?, ?, ?)",
-		m.ID, m.Campaign, m.Created.UTC().Format(time.RFC3339Nano), doc)
+		"INSERT INTO messages (id, campaign, created, doc, audience) VALUES (?, ?, ?, ?, ?)",
+		m.ID, m.Campaign, m.Created.UTC().Format(time.RFC3339Nano), doc, audienceColumn(m))
 	return err
+}
+
+// audienceColumn is the audience column of a message (schema 5): ” for
+// one everyone reads, else '|' followed by each seat that reads it and
+// '|'.
+func audienceColumn(m *core.Message) string {
+	if !m.Private {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteByte('|')
+	for _, seat := range m.Audience {
+		if seat == "" || strings.Contains(seat, "|") {
+			continue // not a seat's hash: nobody reads through it
+		}
+		b.WriteString(seat)
+		b.WriteByte('|')
+	}
+	return b.String()
+}
+
+// audienceOf reads the audience column back into Message.Audience.
+func audienceOf(column string) []string {
+	if column == "" {
+		return nil
+	}
+	var out []string
+	for seat := range strings.SplitSeq(strings.Trim(column, "|"), "|") {
+		if seat != "" {
+			out = append(out, seat)
+		}
+	}
+	return out
 }
 
 // RecentMessages returns the n most recently added messages of the
@@ -60,9 +94,35 @@ func (t *tx) RecentMessages(campaignID string, n int) ([]*core.Message, error) {
 		return []*core.Message{}, nil
 	}
 	return queryAll(t, "list the messages of campaign "+campaignID, scanMessage, `
-		SELECT id, doc FROM (
-			SELECT seq, id, doc FROM messages WHERE campaign = ? ORDER BY seq DESC LIMIT ?
+		SELECT id, doc, audience FROM (
+			SELECT seq, id, doc, audience FROM messages WHERE campaign = ? ORDER BY seq DESC LIMIT ?
 		) ORDER BY seq`, campaignID, n)
+}
+
+// RecentMessagesFor returns the n most recent messages of the campaign a
+// player holding seat (the hash of a seat token; "" for none) may read,
+// oldest first: those for everyone and the private ones whose audience
+// holds the seat. The n are counted among those alone, so that what the
+// player reads shows no gap where a private message stands.
+func (t *tx) RecentMessagesFor(campaignID, seat string, n int) ([]*core.Message, error) {
+	if n < 0 {
+		return nil, core.Invalidf("the number of messages must not be negative (got %d)", n)
+	}
+	if err := t.requireCampaign(campaignID); err != nil {
+		return nil, err
+	}
+	if n == 0 {
+		return []*core.Message{}, nil
+	}
+	if seat == "" || strings.Contains(seat, "|") {
+		seat = "-" // no audience holds it
+	}
+	return queryAll(t, "list the messages of campaign "+campaignID, scanMessage, `
+		SELECT id, doc, audience FROM (
+			SELECT seq, id, doc, audience FROM messages
+			WHERE campaign = ? AND (audience = '' OR instr(audience, '|' || ? || '|') > 0)
+			ORDER BY seq DESC LIMIT ?
+		) ORDER BY seq`, campaignID, seat, n)
 }
 
 // EachMessage calls fn with every message of the campaign, oldest first,
@@ -72,7 +132,7 @@ func (t *tx) EachMessage(campaignID string, fn func(*core.Message) error) error 
 		return err
 	}
 	doing := "read the messages of campaign " + campaignID
-	rows, err := t.query("SELECT id, doc FROM messages WHERE campaign = ? ORDER BY seq", campaignID)
+	rows, err := t.query("SELECT id, doc, audience FROM messages WHERE campaign = ? ORDER BY seq", campaignID)
 	if err != nil {
 		return internal(doing, err)
 	}
@@ -93,14 +153,15 @@ func (t *tx) EachMessage(campaignID string, fn func(*core.Message) error) error 
 }
 
 func scanMessage(rows *sql.Rows) (*core.Message, error) {
-	var id string
+	var id, audience string
 	var doc sql.RawBytes
-	if err := rows.Scan(&id, &doc); err != nil {
+	if err := rows.Scan(&id, &doc, &audience); err != nil {
 		return nil, err
 	}
 	m := new(core.Message)
 	if err := decode("message", id, doc, m); err != nil {
 		return nil, err
 	}
+	m.Audience = audienceOf(audience)
 	return m, nil
 }

@@ -231,6 +231,64 @@ CREATE TABLE staged_entities (
 	PRIMARY KEY (stage, id)
 );
 `,
+	// 5: who reads a private message besides the game master (core's
+	// whisper.go): '' for everyone, else '|' and the hashes of the seats
+	// that read it, each followed by '|' ('|' alone: the game master's
+	// only). A player's read filters on it (RecentMessagesFor).
+	`
+ALTER TABLE messages ADD COLUMN audience TEXT NOT NULL DEFAULT '';
+`,
+	// 6: random tables, owned like pages and encounters, and the rows a
+	// noRepeat table gave in each campaign (core's tables.go).
+	`
+CREATE TABLE roll_tables (
+	id       TEXT PRIMARY KEY,
+	owner    TEXT NOT NULL,
+	name     TEXT NOT NULL,
+	slug     TEXT NOT NULL,
+	rank     INTEGER NOT NULL,
+	revision INTEGER NOT NULL,
+	doc      TEXT NOT NULL
+);
+CREATE INDEX roll_tables_by_owner ON roll_tables (owner, rank, name COLLATE NOCASE, id);
+CREATE TABLE roll_table_history (
+	campaign TEXT NOT NULL REFERENCES campaigns (id) ON DELETE CASCADE,
+	table_id TEXT NOT NULL REFERENCES roll_tables (id) ON DELETE CASCADE,
+	rows     TEXT NOT NULL,
+	PRIMARY KEY (campaign, table_id)
+);
+
+DROP TRIGGER modules_delete_owned;
+DROP TRIGGER campaigns_delete_owned;
+CREATE TRIGGER modules_delete_owned AFTER DELETE ON modules BEGIN
+	DELETE FROM entities WHERE owner = OLD.id;
+	DELETE FROM maps WHERE owner = OLD.id;
+	DELETE FROM pages WHERE owner = OLD.id;
+	DELETE FROM encounters WHERE owner = OLD.id;
+	DELETE FROM library_groups WHERE owner = OLD.id;
+	DELETE FROM assets WHERE owner = OLD.id;
+	DELETE FROM roll_tables WHERE owner = OLD.id;
+END;
+CREATE TRIGGER campaigns_delete_owned AFTER DELETE ON campaigns BEGIN
+	DELETE FROM entities WHERE owner = OLD.id;
+	DELETE FROM maps WHERE owner = OLD.id;
+	DELETE FROM pages WHERE owner = OLD.id;
+	DELETE FROM encounters WHERE owner = OLD.id;
+	DELETE FROM library_groups WHERE owner = OLD.id;
+	DELETE FROM assets WHERE owner = OLD.id;
+	DELETE FROM roll_tables WHERE owner = OLD.id;
+END;
+`,
+	// 7: the handout journal: what each campaign's game master showed
+	// players (core's journal.go).
+	`
+CREATE TABLE journal (
+	id       TEXT PRIMARY KEY,
+	campaign TEXT NOT NULL REFERENCES campaigns (id) ON DELETE CASCADE,
+	doc      TEXT NOT NULL
+);
+CREATE INDEX journal_by_campaign ON journal (campaign);
+`,
 }
 
 // migrate brings db to the newest version of steps, each step in its own

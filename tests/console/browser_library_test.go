@@ -8,10 +8,13 @@ import (
 	"image/png"
 	"mime/multipart"
 	"net/http"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/chromedp/chromedp"
 	"github.com/vttapp/companion/internal/testkit"
 	"github.com/vttapp/companion/tests/e2e"
 )
@@ -171,6 +174,38 @@ func TestHostConsoleLibrary(t *testing.T) {
 	gm.WaitFor("the hidden state", `document.getElementById("library-shown").textContent.startsWith("Players cannot read this page.")`, 10*time.Second)
 	if status, page := e2e.HttpGet(t, pageURL); status == http.StatusOK || strings.Contains(page, toll) {
 		t.Errorf("the page after it was hidden: %d", status)
+	}
+	// The Journal card (beside the player screen's) lists the section as
+	// shown, then taken back with the page.
+	gm.OpenConsoleTab("screen")
+	gm.WaitFor("the section in the Journal card, taken back", `(() => {
+		const li = [...document.querySelectorAll("#journal-list li")].find((l) => l.innerText.includes("The Ferry — The Toll"));
+		return !!li && li.innerText.includes("taken back") && li.querySelector("button").textContent === "Show again" && li.getBoundingClientRect().height > 0;
+	})()`, 10*time.Second)
+
+	// A random table from a CSV file, added to the module from the
+	// library; its page rolls it from the browser.
+	gm.OpenConsoleTab("library")
+	csv := filepath.Join(t.TempDir(), "ferry-tolls.csv")
+	if err := os.WriteFile(csv, []byte("d6,Toll\n1-3,FERRYTOLLCOPPER\n4-6,FERRYTOLLFEATHER\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	gm.Do(chromedp.SetUploadFiles(chromedp.CSS("#table-file"), []string{csv}))
+	gm.Eval(`document.getElementById("table-add").click()`)
+	gm.WaitFor("the table in the tree", `(() => {
+		const a = [...document.querySelectorAll("#library-tree .lib-table a")].find((a) => a.textContent === "ferry-tolls");
+		return !!a && a.getAttribute("href") === "/table/ferry-tolls";
+	})()`, 10*time.Second)
+	reader.Navigate(srv.HostURL + "/table/ferry-tolls")
+	reader.WaitFor("the table's rows", `document.body.innerText.includes("FERRYTOLLFEATHER")`, 10*time.Second)
+	reader.Eval(`[...document.querySelectorAll("button")].find((b) => b.textContent === "Roll (private)").click()`)
+	reader.WaitFor("the roll's result", `(() => { const r = document.querySelector(".table-result"); return !!r && /1d6: [1-6] \(sent to the chat, for you alone\)/.test(r.innerText) && /FERRYTOLL(COPPER|FEATHER)/.test(r.innerText); })()`, 10*time.Second)
+	gm.OpenConsoleTab("messages")
+	gm.WaitFor("the private table roll in the console's log", `[...document.querySelectorAll("#message-list li.private")].some((li) => li.innerText.includes("ferry-tolls (1d6:"))`, 10*time.Second)
+	for _, f := range player.ReceivedFrames() {
+		if strings.Contains(f, "FERRYTOLL") {
+			t.Errorf("a player received the private table roll: %.200s", f)
+		}
 	}
 	if problems := gm.ConsoleProblems(); len(problems) > 0 {
 		t.Errorf("console problems: %v", problems)

@@ -199,6 +199,9 @@ export interface EventInitiativeRequested {
 /** The data of the event interactionUpdated: the game master changed the interaction mode (a bare string) */
 export type EventInteractionUpdated = "none" | "token" | "all";
 
+/** The data of the event journalUpdated: the handout journal changed: something was shown, taken back or shown again (players get theirs, without what was taken back) */
+export type EventJournalUpdated = Journal;
+
 /** The data of the event lineOfSightUpdated: after a door changes: the sights, matched by key */
 export type EventLineOfSightUpdated = Sight[] | null;
 
@@ -217,7 +220,7 @@ export type EventMapLoaded = Map;
 /** The data of the event mapUpdated: the map on the player screen changes */
 export type EventMapUpdated = Map;
 
-/** The data of the event messageCreated: a message was posted */
+/** The data of the event messageCreated: a message was posted; a private roll or a whisper only to the host console and the seats that read it */
 export type EventMessageCreated = Message;
 
 /** The data of the event pointerUpdated: a client's pointer moves */
@@ -366,6 +369,21 @@ export interface Initiative {
   value: unknown;
 }
 
+export interface Journal {
+  entries: ({
+    id: string;
+    kind: "page" | "image" | "handout";
+    pageId?: string;
+    /** the host console's only: the game master took it back */
+    revoked?: boolean;
+    section?: string;
+    shown: string;
+    text?: string;
+    title: string;
+    url?: string;
+  })[];
+}
+
 /** A light source on a map */
 export interface Light {
   alwaysVisible: boolean;
@@ -452,6 +470,7 @@ export interface Message {
   rolls?: RollResult[];
   source?: string;
   text: string;
+  to?: string[];
   /** chat (default), roll, tableRoll or command */
   type: string;
 }
@@ -640,12 +659,13 @@ export interface RequestPointerUpdated {
   y: number;
 }
 
-/** The data of the request rollAction: rolls one of the sheet's actions into the chat */
+/** The data of the request rollAction: rolls one of the sheet's actions into the chat (private: to the game master only) */
 export interface RequestRollAction {
   action: string;
   advantage?: "" | "advantage" | "disadvantage";
   critical?: boolean;
   damage?: boolean;
+  private?: boolean;
 }
 
 /** The data of the request rollInitiative: rolls the seat's initiative */
@@ -972,6 +992,8 @@ export interface ServerEvents {
   initiativeRequested: EventInitiativeRequested;
   /** the game master changed the interaction mode (a bare string) */
   interactionUpdated: EventInteractionUpdated;
+  /** the handout journal changed: something was shown, taken back or shown again (players get theirs, without what was taken back) */
+  journalUpdated: EventJournalUpdated;
   /** after a door changes: the sights, matched by key */
   lineOfSightUpdated: EventLineOfSightUpdated;
   /** displays fit a map in their view */
@@ -984,7 +1006,7 @@ export interface ServerEvents {
   mapLoaded: EventMapLoaded;
   /** the map on the player screen changes */
   mapUpdated: EventMapUpdated;
-  /** a message was posted */
+  /** a message was posted; a private roll or a whisper only to the host console and the seats that read it */
   messageCreated: EventMessageCreated;
   /** a client's pointer moves */
   pointerUpdated: EventPointerUpdated;
@@ -1038,7 +1060,7 @@ export interface ClientRequests {
   ping: RequestPing;
   /** this client's pointer moves */
   pointerUpdated: RequestPointerUpdated;
-  /** rolls one of the sheet's actions into the chat */
+  /** rolls one of the sheet's actions into the chat (private: to the game master only) */
   rollAction: RequestRollAction;
   /** rolls the seat's initiative */
   rollInitiative: RequestRollInitiative;

@@ -7,7 +7,7 @@ import { el, maybe, replaceChildren } from "./dom";
 import { Drawn } from "./format";
 import type { CampaignView, ModuleRow } from "./types";
 
-export type Section = "campaign" | "settings" | "clients" | "messages" | "offers" | "modules" | "webclient" | "system";
+export type Section = "campaign" | "settings" | "clients" | "messages" | "journal" | "offers" | "modules" | "webclient" | "system";
 
 export const state = {
   campaign: null as CampaignView | null, // GET campaign (null without one)

@@ -15,7 +15,7 @@ test("a library's label names its kind and counts, singular and plural", () => {
 });
 
 test("tree rows say what they are; groups say nothing", () => {
-  assert.deepEqual(["page", "map", "encounter", "asset", "group", "x"].map(kindLabel), ["page", "map", "encounter", "asset", "", ""]);
+  assert.deepEqual(["page", "map", "encounter", "asset", "table", "group", "x"].map(kindLabel), ["page", "map", "encounter", "asset", "table", "", ""]);
 });
 
 test("a creature is named by itself, its reference's slug or its label", () => {

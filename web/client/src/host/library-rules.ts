@@ -18,6 +18,9 @@ export interface LibraryItem {
   id: string;
   type: string;
   name: string;
+  slug?: string;
+  /** A page's or a table's address. */
+  url?: string;
   shown?: string;
   onScreen?: boolean;
   creatures?: number;
@@ -58,7 +61,7 @@ export function libraryLabel(l: Library): string {
 
 /** What a tree row is, in words (no icon font is assumed); "" for a group. */
 export function kindLabel(type: string): string {
-  return type === "page" || type === "map" || type === "encounter" || type === "asset" ? type : "";
+  return type === "page" || type === "map" || type === "encounter" || type === "asset" || type === "table" ? type : "";
 }
 
 /** A name made of a reference's slug: "/monster/ford-toad" is "Ford Toad". */

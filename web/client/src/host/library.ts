@@ -14,7 +14,7 @@
 // (pagehtml); it is parsed inertly here and cleaned once more (no script,
 // no event attribute, no javascript: URL) before it is shown. Everything
 // else goes in as text.
-import { hostAPI, errorText, errorStatus } from "../net/host-api";
+import { hostAPI, errorText, errorStatus, readAnswer } from "../net/host-api";
 import { el, replaceChildren, sayIn, type Tone } from "./dom";
 import { onHostEvent } from "./events";
 import type { CampaignView, MapToken } from "./types";
@@ -68,6 +68,27 @@ export function startLibrary(): void {
   );
 
   const say = (text: string, kind: Tone = "") => sayIn(msg, text, kind);
+
+  // A random table from a spreadsheet: a CSV file whose first line names
+  // the columns, added to the module or campaign chosen above.
+  const tableName = el("input", { type: "text", id: "table-name", placeholder: "Table name", "aria-label": "Table name" });
+  const tableFile = el("input", { type: "file", id: "table-file", accept: ".csv,text/csv", "aria-label": "CSV file" });
+  const tableAdd = el("button", { type: "button", id: "table-add" }, "Add the table");
+  tableAdd.onclick = () =>
+    run(tableAdd, async () => {
+      const file = tableFile.files?.[0];
+      const name = tableName.value.trim() || file?.name.replace(/\.csv$/i, "") || "";
+      if (!file || !name) throw new Error("Choose a CSV file (its first line names the columns) and a name.");
+      const q = new URLSearchParams({ name, owner: ownerPick.value });
+      const res = await fetch(`/host/api/tables?${q}`, { method: "POST", headers: { "Content-Type": "text/csv" }, body: await file.text() });
+      readAnswer("POST", "tables", res.status, res.ok, await res.text());
+      tableName.value = "";
+      tableFile.value = "";
+      librariesSig = undefined;
+      await loadLibraries();
+      return `Table "${name}" added: open it from the tree to roll.`;
+    });
+  root.append(el("div", { className: "buttons" }, el("span", null, "Random table from CSV: "), tableName, tableFile, tableAdd));
 
   // The reader and its buttons show one module's or campaign's page or
   // encounter: choosing another module clears them, rather than leave the
@@ -159,6 +180,10 @@ export function startLibrary(): void {
           ),
           kind,
         );
+        break;
+      case "table":
+        // The table's page, with its Roll buttons, in a tab of its own.
+        head = el("span", null, el("a", { href: it.url ?? `/table/${encodeURIComponent(it.slug ?? it.id)}`, target: "_blank", rel: "noopener" }, label), kind);
         break;
       default:
         head = el("span", null, it.type === "group" ? el("strong", null, label) : label, kind);

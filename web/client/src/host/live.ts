@@ -26,11 +26,12 @@ export const eventSections: Record<string, Section[]> = {
   mapViewportUpdated: ["clients"],
   messageCreated: ["messages"],
   messageUpdated: ["messages"],
-  reload: ["campaign", "settings", "clients", "messages"],
+  journalUpdated: ["journal"],
+  reload: ["campaign", "settings", "clients", "messages", "journal"],
 };
 
 /** The cards that follow the socket (and are polled only while it is down). */
-const followed: Section[] = ["campaign", "settings", "clients", "messages"];
+const followed: Section[] = ["campaign", "settings", "clients", "messages", "journal"];
 
 let liveSocket = false;
 const due = new Set<Section>();

@@ -12,6 +12,7 @@ import { startOffers } from "./offers";
 import { startCampaign } from "./campaign";
 import { startCombat } from "./combat";
 import { startMessages } from "./messages";
+import { startJournal } from "./journal";
 import { startModules } from "./modules";
 import { startLibrary } from "./library";
 import { startMapsAdmin } from "./maps-admin";
@@ -25,6 +26,7 @@ onReady(() => {
   startCampaign();
   startCombat();
   startMessages();
+  startJournal();
   startModules();
   refreshDestinationSelects();
   // No event exists for these: polled.
@@ -37,6 +39,7 @@ onReady(() => {
   every(1000, "settings", true);
   every(2000, "campaign", true);
   every(2000, "messages", true);
+  every(2000, "journal", true);
   startLibrary();
   startMapsAdmin();
   startSeats();

@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { messageBody, messageText, speaker, speakerNames } from "./message-rules";
+import { messageBody, messageText, privateTag, speaker, speakerNames } from "./message-rules";
 import { newMapFields, mapLine, screenState } from "./campaign-rules";
 import { reloadLine, viewText } from "./system";
 
@@ -58,4 +58,16 @@ test("the system's last reload and a client's view, as the cards say them", () =
 
 test("a player's text shows as typed: the server's &lt; for a tag opener is a <", () => {
   assert.equal(messageText({ text: "look &lt;img src=x> and a &lt; b" }), "look <img src=x> and a &lt; b");
+});
+
+test("a private message is marked by who reads it", () => {
+  assert.equal(privateTag({ text: "x" }), "");
+  assert.equal(privateTag({ text: "x", private: true }), "private GM roll");
+  assert.equal(privateTag({ text: "x", private: true, to: ["GM"], source: "Ann" }), "private to GM");
+  assert.equal(privateTag({ text: "x", private: true, to: ["Bo", "Cy"] }), "whisper to Bo, Cy");
+});
+
+test("a table roll reads as lines in the log, not as JSON", () => {
+  const text = JSON.stringify({ id: "r", name: "Loot", formula: "1d6", result: 4, details: [{ name: "Find", value: "a gem" }] });
+  assert.equal(messageText({ type: "tableRoll", text }), "Loot (1d6: 4)\n- Find: a gem");
 });

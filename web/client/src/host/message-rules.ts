@@ -2,6 +2,7 @@
 // said a message, its line (with a roll's total, read by the player
 // client's roll reader), and the names the game master may speak as.
 import { readRoll } from "../table/dice";
+import { tableRollText } from "../table/tableroll";
 import type { CampaignView, Message } from "./types";
 
 /**
@@ -26,9 +27,25 @@ export function typedText(text: string): string {
 
 /** A message's text, and " → total" when it carries a roll with one. */
 export function messageText(m: Message): string {
+  if (m.type === "tableRoll" && m.text) {
+    const roll = tableRollText(m.text);
+    if (roll) return roll.replace(/\*\*/g, "");
+  }
   const text = typedText(m.text || m.message || "");
   const roll = readRoll(m.roll ?? m.rolls?.[0]);
   return roll && roll.total !== null ? `${text} → ${roll.total}` : text;
+}
+
+/**
+ * The mark of a private message in the log: the game master's own private
+ * roll, a player's roll or whisper to the game master, or a whisper to
+ * players (named); "" for a message everyone reads.
+ */
+export function privateTag(m: Message): string {
+  if (!m.private) return "";
+  const to = (m.to ?? []).filter((n) => n !== "GM");
+  if (to.length) return `whisper to ${to.join(", ")}`;
+  return typeof m.source === "string" && m.source ? "private to GM" : "private GM roll";
 }
 
 /** The combatants' names, once each and sorted: whom the game master may speak as. */

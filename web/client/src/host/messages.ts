@@ -1,11 +1,11 @@
-// The Messages card: the last thirty messages (private GM rolls marked)
+// The Messages card: the last thirty messages (private rolls and whispers marked)
 // and the form to say something or roll, as the game master or as a
 // combatant, privately or not. Rules in message-rules.ts.
 import { errorText, hostAPI } from "../net/host-api";
 import { busy } from "../ui/busy";
 import { $, el, replaceChildren, say } from "./dom";
 import { drawn, load, setLoader } from "./console-state";
-import { messageBody, messageText, speaker, speakerNames } from "./message-rules";
+import { messageBody, messageText, privateTag, speaker, speakerNames } from "./message-rules";
 import type { CampaignView, Message } from "./types";
 
 export function drawSpeakers(view: CampaignView): void {
@@ -21,7 +21,7 @@ async function loadMessages(): Promise<void> {
   replaceChildren(
     box,
     (list ?? []).slice(-30).map((m) =>
-      el("li", { className: m.private ? "private" : "" }, m.private ? el("span", { className: "tag" }, "private GM roll") : null, el("strong", {}, `${speaker(m)}: `), messageText(m)),
+      el("li", { className: m.private ? "private" : "" }, m.private ? el("span", { className: "tag" }, privateTag(m)) : null, el("strong", {}, `${speaker(m)}: `), messageText(m)),
     ),
   );
   box.scrollTop = box.scrollHeight;

@@ -171,11 +171,13 @@ export interface Offer {
 }
 
 export interface Message {
+  type?: string;
   text?: string;
   message?: string;
   source?: unknown;
   creature?: string;
   private?: boolean;
+  to?: string[];
   roll?: unknown;
   rolls?: unknown[];
 }

@@ -27,6 +27,7 @@ const TAB_OF_CARD: Record<string, string> = {
   campaign: "maps",
   "maps-admin": "maps",
   screen: "screen",
+  journal: "screen",
   messages: "messages",
   seats: "seats",
   clients: "seats",

@@ -5,8 +5,27 @@ import { takeEarlyAPI } from "./early";
 
 export class ApiError extends Error {}
 
+/** The seat token this browser keeps (ui/seat.ts), if any. */
+const seatTokenKey = "companion.seatToken";
+
+/**
+ * The headers of a read of the public API: JSON, and the seat this
+ * browser holds, so that the answer holds what is its own (its whispers
+ * in GET /api's messages).
+ */
+export function apiHeaders(): Record<string, string> {
+  const headers: Record<string, string> = { Accept: "application/json" };
+  try {
+    const seat = localStorage.getItem(seatTokenKey);
+    if (seat) headers["X-Companion-Seat"] = seat;
+  } catch {
+    /* no storage: no seat to name */
+  }
+  return headers;
+}
+
 export async function fetchSnapshot(base = ""): Promise<Snapshot> {
-  return readSnapshot(fetch(`${base}/api`, { headers: { Accept: "application/json" }, cache: "no-store" }));
+  return readSnapshot(fetch(`${base}/api`, { headers: apiHeaders(), cache: "no-store" }));
 }
 
 /** The snapshot index.html's script asked for before the bundle ran (net/early.ts), else a new GET /api. */

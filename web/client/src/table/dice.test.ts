@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { humanRollError, readRoll, trayExpression, trayText } from "./dice";
+import { humanRollError, privateTrayText, readRoll, trayExpression, trayText } from "./dice";
 
 // The engine's JSON for `companion roll 2d20kh1+5 --json --seed 3`.
 const advantage = {
@@ -71,4 +71,9 @@ test("dice errors read as a person would say them", () => {
   assert.equal(humanRollError(`cannot roll '1d20+': unexpected end at 6 in "1d20+": expected a number, dice or '('`),
     "Couldn't read '1d20+' — expected a number, dice or '(' after '+'");
   assert.equal(humanRollError("empty expression: write dice such as 1d20+5"), "empty expression: write dice such as 1d20+5");
+});
+
+test("the tray's private switch rolls to the game master only: /gmroll, or inline rolls whispered to the GM", () => {
+  assert.equal(privateTrayText(trayText({ sides: 20, count: 1, modifier: 3, mode: "normal" })), "/gmroll 1d20+3");
+  assert.equal(privateTrayText("[[2d20kh1]] [[2d20kh1]]"), "/w GM [[2d20kh1]] [[2d20kh1]]");
 });

@@ -129,6 +129,15 @@ export function trayText(c: TrayChoice): string {
   return Array.from({ length: Math.min(count, 20) }, () => `[[${expr}]]`).join(" ");
 }
 
+/**
+ * The tray's line rolled privately, to the game master only: a /r command
+ * becomes /gmroll, inline rolls are whispered to the GM.
+ */
+export function privateTrayText(text: string): string {
+  if (text.startsWith("/r ")) return `/gmroll ${text.slice(3)}`;
+  return `/w GM ${text}`;
+}
+
 function trayCount(c: TrayChoice): number {
   return Math.max(1, Math.min(100, Math.floor(c.count) || 1));
 }

@@ -84,3 +84,12 @@ test("initials", () => {
   assert.equal(initialsOf("Ilsa of the Reeds"), "IR");
   assert.equal(initialsOf("goblin 12"), "G12");
 });
+
+test("a private message is read as private, with its recipients; any other is not", () => {
+  const w = messageView({ id: "w", type: "chat", text: "psst", private: true, to: ["GM", "Bo", 3] })!;
+  assert.equal(w.private, true);
+  assert.deepEqual(w.to, ["GM", "Bo"]);
+  const p = messageView({ id: "p", type: "chat", text: "hi" })!;
+  assert.equal(p.private, false);
+  assert.deepEqual(p.to, []);
+});

@@ -2,6 +2,7 @@
 // host's screen overlays, kept from GET /api and the WebSocket's events.
 // Pure data (no DOM), so it is unit-tested in Node; the panels in src/ui
 // draw it and learn what changed from the listeners.
+import { tableRollText } from "./tableroll";
 import { applyTo, type HandlerTable } from "../net/events";
 import { readRoll, type RollView } from "./dice";
 
@@ -40,6 +41,10 @@ export interface MessageView {
   /** A roll message's title (content.name), else "". */
   title: string;
   rolls: RollView[];
+  /** A private roll or whisper: only its sender, its recipients and the game master read it. */
+  private: boolean;
+  /** A private message's recipients as readers see them ("GM", players' names). */
+  to: string[];
 }
 
 export interface PointerView {
@@ -126,6 +131,7 @@ export function messageView(m: unknown): MessageView | null {
   const content = m.content;
   let text = str(m.text);
   if (!text && typeof content === "string") text = content;
+  if (m.type === "tableRoll") text = tableRollText(text) ?? text;
   const rolls: RollView[] = [];
   if (Array.isArray(m.rolls)) {
     for (const r of m.rolls) {
@@ -151,6 +157,8 @@ export function messageView(m: unknown): MessageView | null {
     text,
     title,
     rolls,
+    private: m.private === true,
+    to: Array.isArray(m.to) ? m.to.filter((x): x is string => typeof x === "string") : [],
   };
 }
 

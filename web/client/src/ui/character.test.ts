@@ -9,6 +9,7 @@ test("a tap on an action asks for advantage only where the action allows it, and
   assert.deepEqual(rollRequest(sword, "normal"), { action: "a1", damage: true });
   assert.deepEqual(rollRequest({ ...sword, advantage: false }, "disadvantage"), { action: "a1", damage: true });
   assert.deepEqual(rollRequest({ ...sword, type: "save", damage: "" }, "disadvantage"), { action: "a1", advantage: "disadvantage" });
+  assert.deepEqual(rollRequest(sword, "normal", true), { action: "a1", damage: true, private: true });
 });
 
 test("a roll's answer is one line: each message's name and result, and a critical or a natural 1", () => {

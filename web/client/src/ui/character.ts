@@ -9,6 +9,7 @@
 // panel only draws what the server answers.
 import type { ClientRequests, RequestRollAction } from "../wire.gen";
 import type { Reply, RequestName } from "../net/events";
+import { t } from "../i18n";
 import { button, h } from "./dom";
 
 export interface SeatView {
@@ -76,10 +77,11 @@ export interface CharacterDeps {
 type Advantage = "normal" | "advantage" | "disadvantage";
 
 /** The rollAction request for a tap on an action: advantage only where the action allows it, an attack's damage with it. */
-export function rollRequest(a: SheetAction, advantage: Advantage): RequestRollAction {
+export function rollRequest(a: SheetAction, advantage: Advantage, privately = false): RequestRollAction {
   const data: RequestRollAction = { action: a.id };
   if (advantage !== "normal" && a.advantage) data.advantage = advantage;
   if (a.type === "attack" && a.damage) data.damage = true;
+  if (privately) data.private = true;
   return data;
 }
 
@@ -103,6 +105,8 @@ export class CharacterPanel {
   lastRoll = "";
   error = "";
   private advantage: Advantage = "normal";
+  /** Roll to the game master only: kept until switched off. */
+  private privately = false;
   private initiativeAsked = false;
   private refreshTimer: number | undefined;
   private fetching = false;
@@ -288,6 +292,10 @@ export class CharacterPanel {
         this.draw();
       }, `adv-${mode}`, { role: "radio", "aria-checked": String(this.advantage === mode) }));
     }
+    adv.append(button(t.privateRoll, () => {
+      this.privately = !this.privately;
+      this.draw();
+    }, "private-roll", { "aria-pressed": String(this.privately) }));
     const groups = new Map<string, SheetAction[]>();
     for (const a of list) {
       const g = a.group || "Actions";
@@ -305,7 +313,7 @@ export class CharacterPanel {
   }
 
   private roll(a: SheetAction): void {
-    const data = rollRequest(a, this.advantage);
+    const data = rollRequest(a, this.advantage, this.privately);
     this.advantage = "normal";
     this.act("rollAction", data, (answer) => {
       this.lastRoll = rollSummary(answer, a.title);

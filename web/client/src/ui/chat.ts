@@ -8,7 +8,7 @@
 // the log and leave when it is back.
 import { t } from "../i18n";
 import { icons } from "./icons";
-import { humanRollError, trayExpression, trayText, type RollView, type TrayChoice } from "../table/dice";
+import { humanRollError, privateTrayText, trayExpression, trayText, type RollView, type TrayChoice } from "../table/dice";
 import { renderMarkdown } from "../table/markdown";
 import type { MessageView, TableState } from "../table/state";
 
@@ -122,6 +122,12 @@ export class ChatPanel {
       o.textContent = label;
       mode.append(o);
     }
+    const secret = document.createElement("label");
+    secret.className = "private-roll";
+    const secretBox = document.createElement("input");
+    secretBox.type = "checkbox";
+    secretBox.name = "private";
+    secret.append(secretBox, " ", t.privateRoll);
     const dice = document.createElement("div");
     dice.className = "dice";
     for (const sides of [4, 6, 8, 10, 12, 20, 100]) {
@@ -138,13 +144,14 @@ export class ChatPanel {
         modifier: Number((mod.querySelector("input") as HTMLInputElement).value),
         mode: mode.value as TrayChoice["mode"],
       };
-      this.submit(trayText(choice));
+      const line = trayText(choice);
+      this.submit(secretBox.checked ? privateTrayText(line) : line);
     });
     for (const b of dice.querySelectorAll("button")) {
       b.addEventListener("pointerenter", () => (b.title = t.rollOf(this.previewFor(Number(b.dataset.sides), count, mod, mode))));
       b.setAttribute("aria-label", t.rollOf(`d${b.dataset.sides}`));
     }
-    this.tray.append(legend, dice, count, mod, mode);
+    this.tray.append(legend, dice, count, mod, mode, secret);
   }
 
   private previewFor(sides: number, count: HTMLElement, mod: HTMLElement, mode: HTMLSelectElement): string {
@@ -299,7 +306,7 @@ export class ChatPanel {
 }
 
 function sigOf(m: MessageView): string {
-  return `${m.created}|${m.text.length}|${m.rolls.length}|${m.text.slice(0, 64)}`;
+  return `${m.created}|${m.text.length}|${m.rolls.length}|${m.private}|${m.text.slice(0, 64)}`;
 }
 
 /** A roll's title as printed: "" when it only repeats one of its formulas (a /r command's name). */
@@ -378,6 +385,13 @@ export function renderMessage(m: MessageView): HTMLLIElement {
     time.textContent = when.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
     time.title = when.toLocaleString();
     head.append(time);
+  }
+  if (m.private) {
+    li.classList.add("private");
+    const mark = document.createElement("span");
+    mark.className = "private-mark";
+    mark.textContent = t.privateTo(m.to);
+    head.append(mark);
   }
   li.append(head);
   const isRoll = m.type === "roll" && m.rolls.length > 0;

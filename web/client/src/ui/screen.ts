@@ -67,33 +67,45 @@ export class ScreenOverlays {
     if (key === this.closedKey) return;
     if (key !== this.shownKey) {
       this.shownKey = key;
-      const box = document.createElement("div");
-      box.className = "sheet";
-      if (/^[a-z][a-z0-9-]*$/i.test(style)) box.dataset.style = style;
-      const close = document.createElement("button");
-      close.type = "button";
-      close.className = "close";
-      close.textContent = "×";
-      close.title = t.close;
-      close.setAttribute("aria-label", t.close);
-      close.addEventListener("click", () => this.closeLightbox());
-      box.append(close);
-      if (image && /^(\/|https?:|data:image\/)/i.test(image)) {
-        const img = document.createElement("img");
-        img.src = image;
-        img.alt = t.handout;
-        box.append(img);
-      }
-      if (text) {
-        const body = document.createElement("div");
-        body.className = "handout-text";
-        body.append(renderMarkdown(text));
-        box.append(body);
-      }
-      this.lightbox.replaceChildren(box);
+      this.fillLightbox(image, text, style);
     }
     this.lightbox.hidden = false;
     (this.lightbox.querySelector(".close") as HTMLElement | null)?.focus({ preventScroll: true });
+  }
+
+  /** Opens a picture or a text handout again, from the journal (ui/journal.ts). */
+  openHandout(image: string, text: string): void {
+    this.shownKey = JSON.stringify(["journal", image, text]);
+    this.fillLightbox(image, text, "");
+    this.lightbox.hidden = false;
+    (this.lightbox.querySelector(".close") as HTMLElement | null)?.focus({ preventScroll: true });
+  }
+
+  private fillLightbox(image: string, text: string, style: string): void {
+    const box = document.createElement("div");
+    box.className = "sheet";
+    if (/^[a-z][a-z0-9-]*$/i.test(style)) box.dataset.style = style;
+    const close = document.createElement("button");
+    close.type = "button";
+    close.className = "close";
+    close.textContent = "×";
+    close.title = t.close;
+    close.setAttribute("aria-label", t.close);
+    close.addEventListener("click", () => this.closeLightbox());
+    box.append(close);
+    if (image && /^(\/|https?:|data:image\/)/i.test(image)) {
+      const img = document.createElement("img");
+      img.src = image;
+      img.alt = t.handout;
+      box.append(img);
+    }
+    if (text) {
+      const body = document.createElement("div");
+      body.className = "handout-text";
+      body.append(renderMarkdown(text));
+      box.append(body);
+    }
+    this.lightbox.replaceChildren(box);
   }
 
   closeLightbox(): void {
@@ -111,13 +123,22 @@ export class ScreenOverlays {
     if (!m) return;
     // The app's link /monster/goblin is served as the single-segment
     // reference page /monster.goblin (contract: GET /{reference}).
-    const page = `/${m[1]}.${encodeURIComponent(m[2])}`;
+    this.openFrame(`/${m[1]}.${encodeURIComponent(m[2])}`, title, path, m[2]);
+  }
+
+  /** Opens a page players were shown (/module/<m>/page/<p>#section) in the reference panel: the journal's. */
+  openPage(url: string, title: string): void {
+    if (!/^\/(module|campaign)\/[^/]+\/page\/[^/]+$/.test(url.split("#")[0])) return;
+    this.openFrame(url, title, url, "");
+  }
+
+  private openFrame(page: string, title: string, path: string, slug: string): void {
     const head = document.createElement("header");
     const h = document.createElement("strong");
     // A link's text is often the path itself: name the entry instead, from
     // its slug at once, then from the page's own heading.
     const given = title.trim() && !title.trim().startsWith("/") ? title.trim() : "";
-    title = given || nameFromSlug(m[2]);
+    title = given || nameFromSlug(slug);
     h.textContent = title;
     if (!given) {
       fetch(page).then((r) => (r.ok ? r.text() : "")).then((html) => {

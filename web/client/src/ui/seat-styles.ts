@@ -54,7 +54,7 @@ body.panel-character-open #panel-initiative { bottom: calc(48% + 1.5rem); }
 .saves button.on { color: var(--accent); }
 .char-effects ul { margin: 0; padding-left: 1.1rem; }
 .adv { display: flex; gap: .3rem; margin-bottom: .3rem; }
-.adv button[aria-checked=true] { background: var(--accent); color: #fff; border-color: var(--accent); }
+.adv button[aria-checked=true], .adv button[aria-pressed=true] { background: var(--accent); color: #fff; border-color: var(--accent); }
 .action-list { display: flex; flex-wrap: wrap; gap: .3rem; }
 .action-attack { border-color: var(--hostile) !important; }
 .last-roll { font-weight: 600; margin: .2rem 0; }

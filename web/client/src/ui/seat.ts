@@ -9,6 +9,8 @@ import type { ClientRequests } from "../wire.gen";
 import type { EventRouter, Reply, RequestName } from "../net/events";
 import { CharacterPanel, type SeatView, type CharacterSheet } from "./character";
 import { button, h } from "./dom";
+import { JournalPanel } from "./journal";
+import { t } from "../i18n";
 import { seatStyles } from "./seat-styles";
 import type { TableUI } from "./table";
 
@@ -73,6 +75,7 @@ export class SeatUI {
   /** What blocks the page, when something does: "key" (ask for the link) or "kicked". */
   blocked: "" | "key" | "kicked" = "";
   readonly character: CharacterPanel;
+  journal: JournalPanel | null = null;
   private picker: HTMLElement | null = null;
   private pickerNote = "";
   /** The player closed the picker without a seat: reconnects do not open it again. */
@@ -94,6 +97,10 @@ export class SeatUI {
       return;
     }
     deps.table.addPanel("character", "Character", this.character.el);
+    // The handout journal, beside the character (ui/journal.ts).
+    this.journal = new JournalPanel(deps.table.screen, deps.events);
+    deps.table.addPanel("journal", t.journal, this.journal.el, false);
+    void this.journal.load();
     this.seatButton.addEventListener("click", () => this.openPicker());
     // Before the name button, which keeps clear of the connection badge.
     const who = deps.app.querySelector(".bar .who");

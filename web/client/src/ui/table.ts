@@ -233,17 +233,19 @@ export class TableUI {
 
   /**
    * Adds a panel of another module (the character panel, ui/character.ts):
-   * a side panel on desktops, opened by default, and a tab on phones. Not on
+   * a side panel on desktops, opened by default (or closed: openByDefault),
+   * and a tab on phones. Not on
    * a display. Returns the panel.
    */
-  addPanel(key: string, label: string, body: HTMLElement): HTMLElement {
+  addPanel(key: string, label: string, body: HTMLElement, openByDefault = true): HTMLElement {
     const p = panel(`panel-${key}`, label, body);
     this.deps.app.append(p);
     if (this.deps.display) {
       p.hidden = true;
       return p;
     }
-    this.setOpen(p, localStorage.getItem(`companion.panel.${key}`) !== "0");
+    const remembered = localStorage.getItem(`companion.panel.${key}`);
+    this.setOpen(p, remembered === null ? openByDefault : remembered !== "0");
     (p.querySelector(".panel-toggle") as HTMLButtonElement).addEventListener("click", () => {
       if (this.phone.matches) return this.setPhoneTab(this.phoneTab === key ? "map" : key);
       const open = !p.classList.contains("open");

@@ -1,0 +1,236 @@
+package core
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// Rolling on a table (tables.go). A roll picks a row and reads its cells
+// (the range column left out); inline dice in a cell ([[2d4]]) are rolled,
+// and every link in it to another table is rolled too (as many times as
+// a count or dice written just before it say: "2d4 [gems](/table/gems)"),
+// recursively, to a
+// depth of MaxNestedTableRolls and at most MaxTableRollsPerRoll rolls in
+// all: a loop of tables linking one another ends there, with a note.
+//
+//   - normal: one roll of the table's die picks the row;
+//   - noRepeat: as normal, but a row already picked in this campaign is
+//     not picked again: the roll takes one of the rows left instead, at
+//     random, until none is left, and then starts over;
+//   - eachRow: every row is read, no die rolled (a table of parts, each
+//     with its own dice).
+
+// Bounds of a roll (docs/limits.md).
+const (
+	// MaxNestedTableRolls is how deep links from cell to table are
+	// followed.
+	MaxNestedTableRolls = 8
+	// MaxTableRollsPerRoll bounds the tables one roll rolls, nested ones
+	// included.
+	MaxTableRollsPerRoll = 100
+)
+
+// TableRoll is the outcome of a roll on a table (the original's
+// TableRoll): the table's name, the formula rolled and its result, the
+// matched row's cells and a link back to the table.
+type TableRoll struct {
+	ID        string            `json:"id"`
+	Name      string            `json:"name"`
+	Formula   string            `json:"formula"`
+	Result    int               `json:"result"`
+	Details   []TableRollDetail `json:"details"`
+	Reference string            `json:"reference,omitempty"`
+}
+
+// TableRollDetail is one cell of the matched row: its column's name, its
+// text (inline dice rolled) and the rolls of the tables it links.
+type TableRollDetail struct {
+	Name  string      `json:"name,omitempty"`
+	Value string      `json:"value"`
+	Rolls []TableRoll `json:"rolls,omitempty"`
+}
+
+// tableRoller rolls tables: dice rolls a formula, inline rolls a cell's
+// inline dice, find names a linked table (nil, nil: none), history reads
+// the rows a noRepeat table already gave in this campaign.
+type tableRoller struct {
+	dice    func(formula string) (int, error)
+	inline  func(text string) string
+	find    func(slug string) (*Table, error)
+	history func(tableID string) ([]int, error)
+	// taken are the histories this roll read and changed, by table id.
+	taken map[string][]int
+	rolls int
+}
+
+// roll rolls t at depth (0 for the table asked for).
+func (r *tableRoller) roll(t *Table, depth int) (TableRoll, error) {
+	r.rolls++
+	out := TableRoll{ID: NewID(), Name: t.Name, Reference: "/table/" + t.Slug}
+	die := t.die()
+	if t.RollMode == RollEachRow {
+		out.Formula = "Multiple rolls"
+		for _, row := range t.Rows {
+			details, err := r.cells(t, row, die, depth)
+			if err != nil {
+				return out, err
+			}
+			out.Details = append(out.Details, details...)
+		}
+		return out, nil
+	}
+	out.Formula = die.formula
+	total, err := r.dice(die.formula)
+	if err != nil {
+		return out, err
+	}
+	out.Result = total
+	row, err := r.pick(t, die, total)
+	if err != nil {
+		return out, err
+	}
+	if row < 0 {
+		out.Details = []TableRollDetail{{Value: fmt.Sprintf("no row of the table answers %d", total)}}
+		return out, nil
+	}
+	if t.RollMode == RollNoRepeat && r.taken[t.ID] != nil {
+		// The row given may not be the one rolled: its own value says which.
+		if die.ranged {
+			if rr, ok := parseRange(t.Rows[row][0], die); ok && (total < rr.low || total > rr.high) {
+				out.Result = rr.low
+			}
+		} else {
+			out.Result = row + 1
+		}
+	}
+	out.Details, err = r.cells(t, t.Rows[row], die, depth)
+	return out, err
+}
+
+// pick finds the row a result gives (-1 when no row answers it); a
+// noRepeat table never gives a row twice until every row was given.
+func (r *tableRoller) pick(t *Table, die tableDie, total int) (int, error) {
+	row := -1
+	if die.ranged {
+		ranges, err := t.ranges(die)
+		if err != nil {
+			return -1, err
+		}
+		row = slices.IndexFunc(ranges, func(rr rowRange) bool { return total >= rr.low && total <= rr.high })
+	} else if total >= 1 && total <= len(t.Rows) {
+		row = total - 1
+	}
+	if t.RollMode != RollNoRepeat {
+		return row, nil
+	}
+	taken, ok := r.taken[t.ID]
+	if !ok {
+		var err error
+		if taken, err = r.history(t.ID); err != nil {
+			return -1, err
+		}
+	}
+	if len(taken) >= len(t.Rows) {
+		taken = nil // every row was given: start over
+	}
+	if row < 0 || slices.Contains(taken, row) {
+		var left []int
+		for i := range t.Rows {
+			if !slices.Contains(taken, i) {
+				left = append(left, i)
+			}
+		}
+		n, err := r.dice(fmt.Sprintf("1d%d", len(left)))
+		if err != nil {
+			return -1, err
+		}
+		row = left[min(max(n, 1), len(left))-1]
+	}
+	r.taken[t.ID] = append(slices.Clone(taken), row)
+	return row, nil
+}
+
+// cells reads a row's cells, the range column left out, rolling their
+// inline dice and the tables they link.
+func (r *tableRoller) cells(t *Table, row []string, die tableDie, depth int) ([]TableRollDetail, error) {
+	var out []TableRollDetail
+	for i, cell := range row {
+		if i == 0 && die.ranged {
+			continue
+		}
+		d := TableRollDetail{Name: t.Columns[i].Name, Value: cell}
+		if strings.Contains(cell, "[[") && r.inline != nil {
+			d.Value = r.inline(cell)
+		}
+	links:
+		for _, m := range tableLink.FindAllStringSubmatchIndex(cell, -1) {
+			linked, err := r.find(cell[m[2]:m[3]])
+			if err != nil {
+				return nil, err
+			}
+			if linked == nil {
+				continue // a link to no table stays a link
+			}
+			times, err := r.times(cell[:linkStart(cell, m[0])])
+			if err != nil {
+				return nil, err
+			}
+			for range times {
+				if depth+1 >= MaxNestedTableRolls || r.rolls >= MaxTableRollsPerRoll {
+					d.Value += fmt.Sprintf(" (not rolled: tables nest %d deep at most, %d rolls in all)", MaxNestedTableRolls, MaxTableRollsPerRoll)
+					break links
+				}
+				nested, err := r.roll(linked, depth+1)
+				if err != nil {
+					return nil, err
+				}
+				d.Rolls = append(d.Rolls, nested)
+			}
+		}
+		out = append(out, d)
+	}
+	return out, nil
+}
+
+// maxLinkRepeats bounds how many times a dice expression before a link
+// rolls it ("2d4 [gems](/table/gems)").
+const maxLinkRepeats = 20
+
+// timesBefore reads the count or dice expression just before a link:
+// "3 ", "2d4 ", "1d4+1 x ".
+var timesBefore = regexp.MustCompile(`(?i)(?:^|[\s(])(\d{0,2}d\d{1,3}(?:\s*[+-]\s*\d{1,3})?|\d{1,2})\s*[x×*]?\s*$`)
+
+// times is how many times a link is rolled: the count or the dice written
+// just before it (rolled), else once; at most maxLinkRepeats.
+func (r *tableRoller) times(before string) (int, error) {
+	m := timesBefore.FindStringSubmatch(before)
+	if m == nil {
+		return 1, nil
+	}
+	expr := strings.ReplaceAll(m[1], " ", "")
+	if n, err := strconv.Atoi(expr); err == nil {
+		return min(max(n, 1), maxLinkRepeats), nil
+	}
+	if strings.HasPrefix(strings.ToLower(expr), "d") {
+		expr = "1" + expr
+	}
+	n, err := r.dice(expr)
+	if err != nil {
+		return 0, err
+	}
+	return min(max(n, 1), maxLinkRepeats), nil
+}
+
+// linkStart is where the link whose target starts at i begins: the "[" of
+// a Markdown link [text](/table/x), else i.
+func linkStart(cell string, i int) int {
+	if i >= 2 && cell[i-1] == '(' && cell[i-2] == ']' {
+		if open := strings.LastIndexByte(cell[:i-2], '['); open >= 0 {
+			return open
+		}
+	}
+	return i
+}
