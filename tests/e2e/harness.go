@@ -78,7 +78,7 @@ func CompanionBinary(t testing.TB) string {
 			binPath += ".exe"
 		}
 		args := []string{"build", "-o", binPath}
-		if raceEnabled {
+		if RaceEnabled {
 			args = append(args, "-race")
 		}
 		cmd := exec.Command("go", append(args, "../../cmd/companion")...)

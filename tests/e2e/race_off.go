@@ -2,4 +2,6 @@
 
 package e2e
 
-const raceEnabled = false
+// RaceEnabled is true when the tests run with -race; the server under
+// test is then built with it too.
+const RaceEnabled = false

@@ -2,5 +2,6 @@
 
 package e2e
 
-// raceEnabled builds the server under test with -race when the tests run with it.
-const raceEnabled = true
+// RaceEnabled is true when the tests run with -race; the server under
+// test is then built with it too.
+const RaceEnabled = true
