@@ -19,7 +19,7 @@ import (
 func TestPlayerClientPanReplaysTheFrame(t *testing.T) {
 	srv := e2e.StartServer(t, e2e.ServerOptions{Args: []string{"--system", e2e.CrowdedSystem(t, 500, 20, 400)}})
 	closed := `localStorage.setItem("companion.panel.chat", "0"); localStorage.setItem("companion.panel.initiative", "0")`
-	p := e2e.OpenPlayerWith(t, srv, "Panner", e2e.CountGLWork, closed)
+	p := e2e.OpenPlayerWith(t, srv, "Panner", e2e.CountGLWork, e2e.QualityPinned, closed)
 	cx, cy := float64(e2e.DesktopSize.Width)/2, float64(e2e.DesktopSize.Height)/2
 	e2e.MiddleMouse(p, input.DispatchMouseEventTypeMouseMoved, cx, cy, 0)
 	e2e.MiddleMouse(p, input.DispatchMouseEventTypeMousePressed, cx, cy, 4)
@@ -40,16 +40,25 @@ func TestPlayerClientPanReplaysTheFrame(t *testing.T) {
 		e2e.MiddleMouse(p, input.DispatchMouseEventTypeMouseMoved, cx+step, cy+step/2, 4)
 		time.Sleep(50 * time.Millisecond)
 	}
-	var before struct{ Draws, Frames, Replays float64 }
-	p.EvalInto(`({Draws: window.__glWork.draws, Frames: window.companionDebug.state().frames, Replays: window.companionDebug.state().quality.replayedFrames})`, &before)
-	step += 9
-	e2e.MiddleMouse(p, input.DispatchMouseEventTypeMouseMoved, cx+step, cy+step/2, 4)
-	p.WaitFor("the pan's next frame", `window.companionDebug.state().quality.replayedFrames > `+ftoa(before.Replays), 20*time.Second)
-	var after struct{ Draws, Frames, Replays float64 }
-	p.EvalInto(`({Draws: window.__glWork.draws, Frames: window.companionDebug.state().frames, Replays: window.companionDebug.state().quality.replayedFrames})`, &after)
-	frames := after.Frames - before.Frames
-	draws := after.Draws - before.Draws
-	t.Logf("%.0f pan frames replayed: %.0f draw calls", frames, draws)
+	// One pan frame, counted. Something else may ask for a full frame
+	// while it runs (a sight answer arriving late from a slow, race-built
+	// server): that frame is drawn in full, rightly. A pan that replays
+	// shows it in one of three tries; one that does not, in none.
+	var frames, draws float64
+	for try := 0; try < 3; try++ {
+		var before struct{ Draws, Frames, Replays float64 }
+		p.EvalInto(`({Draws: window.__glWork.draws, Frames: window.companionDebug.state().frames, Replays: window.companionDebug.state().quality.replayedFrames})`, &before)
+		step += 9
+		e2e.MiddleMouse(p, input.DispatchMouseEventTypeMouseMoved, cx+step, cy+step/2, 4)
+		p.WaitFor("the pan's next frame", `window.companionDebug.state().quality.replayedFrames > `+ftoa(before.Replays), 20*time.Second)
+		var after struct{ Draws, Frames, Replays float64 }
+		p.EvalInto(`({Draws: window.__glWork.draws, Frames: window.companionDebug.state().frames, Replays: window.companionDebug.state().quality.replayedFrames})`, &after)
+		frames, draws = after.Frames-before.Frames, after.Draws-before.Draws
+		t.Logf("%.0f pan frames replayed: %.0f draw calls", frames, draws)
+		if frames >= 1 && draws <= 2*frames {
+			break
+		}
+	}
 	if frames < 1 || draws > 2*frames {
 		t.Errorf("%.0f pan frames made %.0f draw calls; a replayed frame is one (the saved frame, moved)", frames, draws)
 	}
