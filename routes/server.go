@@ -109,7 +109,13 @@ func NewPublicHandler(cfg Config) http.Handler {
 // (loopback only): the host API under /host/api and the host page at /host/.
 func NewHostHandler(cfg Config) http.Handler {
 	s := newServer(cfg)
-	cfg = s.cfg
+	return recoverPanics(s.cfg.Log, hostSocketFirst(s.cfg.Hub, s.wrap(s.hostRouter(), false)))
+}
+
+// hostRouter routes the host listener (a test walks it: every /host/api
+// route is in the wire package's description).
+func (s *server) hostRouter() chi.Router {
+	cfg := s.cfg
 	r := newRouter()
 	r.Use(hostConsoleGuard)
 	s.mountHealth(r, true) // the same answers as on the public listener, with the instance id
@@ -120,6 +126,7 @@ func NewHostHandler(cfg Config) http.Handler {
 	mountHostGame(r, cfg)
 	mountHostBackup(r, cfg)
 	mountHostSeats(r, cfg) // host_seats.go
+	r.Get("/host/api/openapi.json", s.getHostOpenAPI)
 	r.Get("/", func(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, "/host/", http.StatusFound)
 	})
@@ -158,7 +165,7 @@ func NewHostHandler(cfg Config) http.Handler {
 	// entity: the console opens them from a combatant, a token or a list
 	// row. After the fixed names above: chi prefers them.
 	r.Get("/{kind}/{slug}", s.servePathReference)
-	return recoverPanics(s.cfg.Log, hostSocketFirst(cfg.Hub, s.wrap(r, false)))
+	return r
 }
 
 // wrap puts the middleware around a router, outermost first: panic
