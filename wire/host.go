@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"reflect"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -164,12 +165,21 @@ func HostDocument() ([]byte, error) {
 var pathParamPattern = regexp.MustCompile(`\{([^}]+)\}`)
 
 func hostDocument() obj {
-	names := map[reflect.Type]string{}
+	names := wireNames()
 	components := obj{"Error": obj{"type": "object", "required": []string{"message"}, "additionalProperties": false, "properties": obj{"message": obj{"type": "string"}}}}
 	// A named Go type used by a row becomes a component of its name; the
 	// public shapes keep theirs (Map, Token, Combatant...).
-	for _, s := range wireShapes {
-		names[reflect.TypeOf(s.value)] = s.name
+	public := map[reflect.Type]bool{}
+	for t := range names {
+		public[t] = true
+	}
+	// Names that would be unclear or taken twice (imports' and backup's
+	// Result) are given here.
+	for t, n := range map[reflect.Type]string{
+		reflect.TypeFor[imports.Result](): "ImportResult", reflect.TypeFor[backup.Result](): "BackupResult",
+		reflect.TypeFor[backup.Entry](): "BackupEntry", reflect.TypeFor[imports.Update](): "ModuleUpdate",
+	} {
+		names[t] = n
 	}
 	var pending []reflect.Type
 	name := func(t reflect.Type) {
@@ -181,6 +191,8 @@ func hostDocument() obj {
 		}
 		if _, ok := names[t]; !ok {
 			names[t] = t.Name()
+		}
+		if !slices.Contains(pending, t) && !public[t] && t != reflect.TypeFor[Multipart]() {
 			pending = append(pending, t)
 		}
 	}

@@ -134,12 +134,19 @@ var hiddenTokenSchema = obj{"type": "object", "description": "A token players sa
 	"required": []string{"id", "hidden", "size"}, "additionalProperties": false,
 	"properties": obj{"id": obj{"type": "string"}, "hidden": obj{"const": true}, "size": obj{"const": ""}}}
 
-// wireSchemas derives every component of wireShapes.
-func wireSchemas() obj {
+// wireNames is the component name of each Go type wireShapes describes,
+// and of the one described by hand (RollResult marshals itself).
+func wireNames() map[reflect.Type]string {
 	names := map[reflect.Type]string{reflect.TypeFor[core.RollResult](): "RollResult"}
 	for _, s := range wireShapes {
 		names[reflect.TypeOf(s.value)] = s.name
 	}
+	return names
+}
+
+// wireSchemas derives every component of wireShapes.
+func wireSchemas() obj {
+	names := wireNames()
 	out := obj{"RollResult": rollResultSchema, "Hidden": hiddenSchema, "HiddenToken": hiddenTokenSchema}
 	for _, s := range wireShapes {
 		schema := structSchema(reflect.TypeOf(s.value), s.name, names)

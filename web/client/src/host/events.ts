@@ -1,7 +1,7 @@
 // The host socket's events as the GM map passes them on to the page
 // ("companion:host-event", "companion:host-socket" DOM events: the map is
 // another bundle), and the page's own "companion:campaign".
-import type { CampaignView } from "./types";
+import type { HostCampaign as CampaignView } from "./types";
 
 export interface HostEnvelope {
   name: string;
