@@ -58,6 +58,8 @@ test("token events that name another map are ignored; those naming the shown map
   assert.deepEqual([...s.tokens.keys()], ["A"], "another map's tokens do not replace this map's");
   s.apply("mapUpdated", { id: "M2", name: "Lair", tokens: [] });
   assert.equal(s.map!.id, "M1", "mapUpdated of another map does not replace the shown one");
+  s.apply("markersUpdated", { mapId: "M2", markers: [{ id: "K9", x: 1, y: 1, hidden: false }] });
+  assert.deepEqual(s.map!.markers!.map((m) => m.id), ["K1"], "another map's markers do not replace this map's");
   assert.equal(changes.length, 0);
   s.apply("tokenUpdated", { id: "Z", mapId: "M1", x: 10, y: 20, name: "Zed" });
   assert.equal(s.tokens.get("Z")!.name, "Zed");

@@ -311,7 +311,9 @@ export class Store {
   }
 
   private replaceObjects(layer: ObjectList, data: unknown): void {
-    if (!this.map) return;
+    // {mapId, <layer>: [...]} names its map: the host console's socket
+    // also hears of the maps the game master prepares off screen.
+    if (!this.map || this.otherMap(data)) return;
     const raw = Array.isArray(data) ? data : isObject(data) && Array.isArray(data[layer]) ? data[layer] : null;
     if (!raw) return;
     (this.map as unknown as Record<string, unknown>)[layer] = layer === "lights" ? raw : this.shown(raw);
