@@ -178,3 +178,21 @@ func TestPlayersNeverReceiveHiddenMapObjects(t *testing.T) {
 		}
 	}, "markersUpdated", "after")
 }
+
+// The map's own line of sight settings change over PATCH /host/api/maps/{id}:
+// players get the map and its sights; bad values are refused whole.
+func TestHostChangesAMapsLineOfSight(t *testing.T) {
+	e := newConsoleEnv(t)
+	player := e.playerSocket(t)
+	player.waitFor("app")
+	wantError(t, e.call(t, "PATCH", "/host/api/maps/"+mapID, `{"losDaylight": 2}`), 400, "'losDaylight' is from 0")
+	wantError(t, e.call(t, "PATCH", "/host/api/maps/"+mapID, `{"losVisionLimit": -5}`), 400, "'losVisionLimit' is -1")
+	wantError(t, e.call(t, "PATCH", "/host/api/maps/"+mapID, `{"lineOfSight": true, "losDaylight": -1}`), 400, "losDaylight")
+	wantError(t, e.call(t, "PATCH", "/host/api/maps/"+mapID, `{}`), 400, "nothing to change")
+	r := e.call(t, "PATCH", "/host/api/maps/"+mapID, `{"lineOfSight": true, "losDaylight": 0.25, "losVisionLimit": 12}`)
+	if r.status != 200 {
+		t.Fatalf("PATCH: %d %s", r.status, r.body)
+	}
+	player.waitFor("mapUpdated", `"lineOfSight":true`, `"losDaylight":0.25`, `"losVisionLimit":12`)
+	player.waitFor("lineOfSightUpdated")
+}
