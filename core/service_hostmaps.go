@@ -13,7 +13,8 @@ func (s *Service) CreateMap(ctx context.Context, n NewMap) (*Map, error) {
 		return nil, err
 	}
 	m := &Map{Name: strings.TrimSpace(n.Name), Width: n.Width, Height: n.Height, GridType: n.GridType,
-		GridSize: n.GridSize, GridVisible: true, Image: n.Image}
+		GridSize: n.GridSize, GridVisible: true, Image: n.Image,
+		LosVisionLimit: -1} // no limit: 0 would let no token see anything once line of sight is on
 	if err := m.Normalize(); err != nil {
 		return nil, err
 	}

@@ -50,6 +50,7 @@ async function start(root: HTMLElement): Promise<void> {
         <span id="gm-players-see" class="gm-players-see" role="status"></span>
       </span>
       <span class="gm-group" id="gm-tools"></span>
+      <span class="gm-group gm-draw" id="gm-draw"></span>
       <span class="gm-group">
         <label><input type="checkbox" id="gm-walls" checked> Walls</label>
         <label><input type="checkbox" id="gm-lights" checked> Light radii</label>
@@ -118,6 +119,7 @@ async function start(root: HTMLElement): Promise<void> {
   }
   overlay.attach(renderer);
   tools.attach(renderer, document.getElementById("gm-tools")!);
+  tools.attachOptions(document.getElementById("gm-draw")!);
   const picker = new EntityPicker(document.getElementById("gm-picker")!, store, () => renderer, say);
 
   for (const id of ["gm-walls", "gm-lights", "gm-frames"]) {
