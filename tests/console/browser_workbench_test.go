@@ -115,9 +115,26 @@ func TestGMPreparesAPictureMapOffScreenAndShowsIt(t *testing.T) {
 	gm.WaitFor("the light undone", `(window.companionGM.store.map.lights || []).length === 0`, 10*time.Second)
 	gm.Eval(`document.getElementById("gm-redo").click()`)
 	gm.WaitFor("the light redone", `(window.companionGM.store.map.lights || []).length === 1`, 10*time.Second)
+	// A room note: a marker, hidden as markers are unless they say not.
+	// The GM map draws it, faded; players never receive it.
+	hostJSON("POST", "/host/api/maps/"+cellar.ID+"/markers", `{"id": "cellar-note", "name": "SECRET-CELLAR-NOTE", "x": 490, "y": 260, "color": "#ff0000", "size": "huge", "label": ""}`, 201)
+	gm.WaitFor("the hidden marker on the GM map", `(window.companionGM.store.map.markers || []).some(m => m.id === "cellar-note")`, 10*time.Second)
 	gm.Eval(`document.querySelector("[data-tool=move]").click()`)
 	gm.Idle()
-	e2e.SaveScreenshot(t, gm, "workbench-prepared")
+	prepared := e2e.SaveScreenshot(t, gm, "workbench-prepared")
+	redness := func(p *e2e.BrowserPage, shot image.Image, x, y float64) int {
+		t.Helper()
+		sx, sy := p.MapToScreen(x, y)
+		c, ok := e2e.Pixel(shot, sx, sy)
+		if !ok {
+			t.Fatalf("map point (%g, %g) is off the page %s", x, y, p.Name)
+		}
+		return int(c.R) - int(c.G)
+	}
+	const noteX, noteY = 490.0, 260.0 - 50 // the pin's head, above its point
+	if r := redness(gm, prepared, noteX, noteY); r < 60 || r > 200 {
+		t.Fatalf("the hidden marker on the GM map: red minus green %d, want it drawn faded (60 to 200)", r)
+	}
 
 	// The player saw none of it: still the demo map, no frame naming the cellar.
 	player.Idle()
@@ -163,6 +180,14 @@ func TestGMPreparesAPictureMapOffScreenAndShowsIt(t *testing.T) {
 	player.WaitFor("the view through the open door", fmt.Sprintf(`window.companionDebug.isVisibleAt(%g, %g)`, throughX, throughY), 10*time.Second)
 	player.Idle()
 	open := e2e.SaveScreenshot(t, player, "workbench-player-door-open")
+	if r := redness(player, open, noteX, noteY); r > 20 {
+		t.Fatalf("the player's page draws the hidden marker: red minus green %d", r)
+	}
+	for _, f := range player.ReceivedFrames() {
+		if strings.Contains(f, "cellar-note") || strings.Contains(f, "SECRET") {
+			t.Fatalf("the player received the hidden marker: %.300s", f)
+		}
+	}
 	if now := lum(open, throughX, throughY); !(now > through+40) {
 		t.Fatalf("beyond the door: %.0f closed, %.0f open: the view did not widen", through, now)
 	}
