@@ -142,7 +142,7 @@ func NewHostHandler(cfg Config) http.Handler {
 	// art, fog masks, handouts): the data folders, read-only, as on the
 	// public listener.
 	for _, folder := range dataFolders {
-		r.Get("/"+folder+"/*", s.serveDataFolder(folder))
+		r.Get("/"+folder+"/*", s.serveDataFolder(folder, false))
 	}
 	r.Get("/systems/*", s.serveSystems)
 	// Module pages, every one of them whole: the game master reads them

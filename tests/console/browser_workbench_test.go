@@ -7,6 +7,7 @@ import (
 	"image"
 	"image/png"
 	"mime/multipart"
+	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -40,7 +41,7 @@ func TestGMPreparesAPictureMapOffScreenAndShowsIt(t *testing.T) {
 	fw.Write(pic.Bytes())
 	mw.Close()
 	created := e2e.GmuiDo(t, srv, "POST", "/host/api/maps", &form, mw.FormDataContentType())
-	var cellar struct{ ID string }
+	var cellar struct{ ID, Image string }
 	if created.Status != 201 || json.Unmarshal([]byte(created.Body), &cellar) != nil {
 		t.Fatalf("the picture map: %d %s", created.Status, created.Body)
 	}
@@ -147,9 +148,27 @@ func TestGMPreparesAPictureMapOffScreenAndShowsIt(t *testing.T) {
 		}
 	}
 
+	// Nor can it fetch the staged map's picture, whose name the game master's
+	// pages know.
+	picture := func() int {
+		t.Helper()
+		resp, err := http.Get(srv.URL + cellar.Image)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	if cellar.Image == "" || picture() != 404 {
+		t.Fatalf("the staged map's picture %q reaches players", cellar.Image)
+	}
+
 	// Show to players.
 	gm.Eval(`document.getElementById("gm-show").click()`)
 	player.WaitFor("the cellar on the player's page", fmt.Sprintf(`(() => { const s = window.companionDebug.state(); return s.map && s.map.id === %q && s.map.backgroundLoaded; })()`, cellar.ID), 20*time.Second)
+	if got := picture(); got != 200 {
+		t.Fatalf("the shown map's picture: %d", got)
+	}
 	gm.WaitFor("the console following the screen", `document.getElementById("gm-show").hidden && document.getElementById("gm-map-title").textContent.includes("on the player screen")`, 10*time.Second)
 	const insideX, insideY = 455.0, 455.0   // in the room
 	const behindX, behindY = 630.0, 210.0   // outside, behind the east wall
