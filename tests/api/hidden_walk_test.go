@@ -182,6 +182,9 @@ func TestPlayersNeverReceiveWhatTheGameMasterHides(t *testing.T) {
 	}
 	host.Get("/host/api/campaign", &campaign)
 	demo := campaign.Campaign.ID
+	if r := read("/campaigns/" + demo + "/maps/drowned-chapel.png"); r.Status != 200 {
+		t.Errorf("the image of the map on the player screen: %d, want it served", r.Status)
+	}
 
 	// The game master imports the hall and the lair into the campaign and
 	// shows the hall.
@@ -376,8 +379,8 @@ func TestPlayersNeverReceiveWhatTheGameMasterHides(t *testing.T) {
 	if r := read("/campaigns/" + demo + "/combatants.json"); r.Status != 404 {
 		t.Errorf("the demo's combatants.json: %d", r.Status)
 	}
-	if r := read("/campaigns/" + demo + "/maps/drowned-chapel.png"); r.Status != 200 {
-		t.Errorf("the demo's map image: %d, want it served", r.Status)
+	if r := read("/campaigns/" + demo + "/maps/drowned-chapel.png"); r.Status != 404 {
+		t.Errorf("the demo's map image, its map off the player screen: %d, want 404 (it was served while shown)", r.Status)
 	}
 
 	// Nothing of it reached a player.
