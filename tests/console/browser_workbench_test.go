@@ -71,9 +71,10 @@ func TestGMPreparesAPictureMapOffScreenAndShowsIt(t *testing.T) {
 
 	// Line of sight on, then the room: 12 walls clicked corner to corner
 	// (snapped to the grid), the door in the east wall, a light.
+	gm.Eval(`document.querySelector("[data-tool=wall]").click()`)
+	gm.WaitFor("the drawing options", `!document.getElementById("gm-draw").hidden && document.getElementById("gm-los").offsetParent !== null`, 5*time.Second)
 	gm.Eval(`document.getElementById("gm-los").click()`)
 	gm.WaitFor("line of sight on", `window.companionGM.store.map.lineOfSight === true`, 10*time.Second)
-	gm.Eval(`document.querySelector("[data-tool=wall]").click()`)
 	gm.Idle()
 	click := func(x, y float64) {
 		sx, sy := gm.MapToScreen(x+3, y-4) // a little off: the snap puts it on the corner

@@ -33,18 +33,21 @@ const toolNames: [Tool, string, string][] = [
 // light's radii (grid units), colour and intensity, undo and redo, and the
 // map's own line of sight.
 const drawOptions = `
-  <label>Wall <select id="gm-wall-type"><option value="normal">wall</option><option value="window">window</option>
+  <label data-for="wall">Wall <select id="gm-wall-type"><option value="normal">wall</option><option value="window">window</option>
     <option value="invisible">invisible</option><option value="ethereal">ethereal</option><option value="terrain">terrain</option></select></label>
-  <label>Door <select id="gm-door-type"><option value="door">door</option><option value="secretDoor">secret door</option></select></label>
-  <label>Bright <input id="gm-light-bright" type="number" min="0" max="1000" step="5" value="20" size="4"></label>
-  <label>Dim <input id="gm-light-dim" type="number" min="0" max="1000" step="5" value="40" size="4"></label>
-  <label>Colour <input id="gm-light-color" type="color" value="#ffe08a"></label>
-  <label>Intensity <input id="gm-light-intensity" type="range" min="0" max="1" step="0.05" value="0.5"></label>
+  <label data-for="door">Door <select id="gm-door-type"><option value="door">door</option><option value="secretDoor">secret door</option></select></label>
+  <label data-for="light">Bright <input id="gm-light-bright" type="number" min="0" max="1000" step="5" value="20" size="4"></label>
+  <label data-for="light">Dim <input id="gm-light-dim" type="number" min="0" max="1000" step="5" value="40" size="4"></label>
+  <label data-for="light">Colour <input id="gm-light-color" type="color" value="#ffe08a"></label>
+  <label data-for="light">Intensity <input id="gm-light-intensity" type="range" min="0" max="1" step="0.05" value="0.5"></label>
   <button type="button" id="gm-undo" title="Undo the last wall, door or light edit (Ctrl+Z)" disabled>Undo</button>
   <button type="button" id="gm-redo" title="Redo (Ctrl+Shift+Z)" disabled>Redo</button>
   <label><input type="checkbox" id="gm-los"> Line of sight</label>
   <label>Daylight <input id="gm-daylight" type="number" min="0" max="1" step="0.1" size="3"></label>
   <label>Vision limit <input id="gm-vision-limit" type="number" min="-1" max="1000" step="5" size="4" title="grid units; -1: none"></label>`;
+
+/** The tools that draw (their options show while one is chosen). */
+const drawingTools: Tool[] = ["wall", "door", "light", "erase"];
 
 export class MapTools {
   tool: Tool = "move";
@@ -55,6 +58,18 @@ export class MapTools {
   private points: Point[] = [];
   private hover: Point | null = null;
   readonly history = new EditHistory();
+  private options: HTMLElement | null = null;
+
+  /**
+   * Shows the drawing options while a drawing tool is chosen, each only
+   * for its own tool (data-for): the toolbar stays short while moving.
+   */
+  private showOptions(): void {
+    const g = this.options;
+    if (!g) return;
+    g.hidden = !drawingTools.includes(this.tool);
+    for (const el of g.querySelectorAll<HTMLElement>("[data-for]")) el.hidden = el.dataset.for !== this.tool;
+  }
 
   constructor(private store: Store, private renderer: () => MapRenderer | null, private say: (t: string, bad?: boolean) => void) {
     store.subscribe((c) => {
@@ -65,6 +80,8 @@ export class MapTools {
   /** Attaches the drawing options (drawOptions) to their group of the toolbar. */
   attachOptions(group: HTMLElement): void {
     group.innerHTML = drawOptions;
+    this.options = group;
+    this.showOptions();
     const el = <T extends HTMLElement>(id: string) => group.querySelector<T>(`#${id}`)!;
     el("gm-undo").addEventListener("click", () => this.step("undo"));
     el("gm-redo").addEventListener("click", () => this.step("redo"));
@@ -198,6 +215,7 @@ export class MapTools {
     if (this.tool === "wall" && tool !== "wall") this.finishWall(); // a wall in progress is kept
     this.tool = tool;
     this.points = [];
+    this.showOptions();
     this.abort();
     for (const b of document.querySelectorAll<HTMLButtonElement>("[data-tool]")) b.setAttribute("aria-pressed", String(b.dataset.tool === tool));
     const vp = this.r?.viewport;
