@@ -3,23 +3,29 @@ package core
 import "strings"
 
 // PlayerMap returns m as players may see it (GET /api and every map
-// broadcast): a copy without the hidden tokens, markers, tiles, area
-// effects and measurements, and without any of those or of its drawings
-// that lies on the game master's layer ("layer": "dm", dmLayer). A marker
-// is hidden unless it says otherwise, as the Marker schema defaults; the
-// others are shown unless hidden. When nothing is hidden m itself is
-// returned; it is never changed.
+// broadcast): a copy without the hidden tokens, and with each kind of
+// object as its row of MapKinds shows it to players (mapkinds.go): hidden
+// markers, tiles, area effects, measurements and drawings, and those on
+// the game master's layer ("layer": "dm", dmLayer), left out; a secret
+// door not yet open a plain wall. A marker is hidden unless it says
+// otherwise, as the Marker schema defaults; the others are shown unless
+// hidden. When nothing is hidden m itself is returned; it is never
+// changed.
 func PlayerMap(m *Map) *Map {
-	if m == nil || (!mapHasHidden(m) && !tokensHaveSecrets(m.Tokens)) {
+	if m == nil {
 		return m
 	}
 	out := *m
+	changed := tokensHaveHidden(m.Tokens) || tokensHaveSecrets(m.Tokens)
+	for i := range MapKinds {
+		if MapKinds[i].redact(m, &out) {
+			changed = true
+		}
+	}
+	if !changed {
+		return m
+	}
 	out.Tokens = visibleTokens(m.Tokens)
-	out.Markers = visibleObjects(m.Markers, true)
-	out.Tiles = visibleObjects(m.Tiles, false)
-	out.AreaEffects = visibleObjects(m.AreaEffects, false)
-	out.Measurements = visibleObjects(m.Measurements, false)
-	out.Drawings = visibleObjects(m.Drawings, false)
 	return &out
 }
 
@@ -107,23 +113,6 @@ func isVisible(list []*Combatant, id string) bool {
 	for _, c := range list {
 		if c.ID == id {
 			return !c.Hidden
-		}
-	}
-	return false
-}
-
-func mapHasHidden(m *Map) bool {
-	if tokensHaveHidden(m.Tokens) {
-		return true
-	}
-	for _, group := range []struct {
-		list          []Object
-		hiddenDefault bool
-	}{{m.Markers, true}, {m.Tiles, false}, {m.AreaEffects, false}, {m.Measurements, false}, {m.Drawings, false}} {
-		for _, o := range group.list {
-			if objectHidden(o, group.hiddenDefault) {
-				return true
-			}
 		}
 	}
 	return false

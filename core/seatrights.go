@@ -212,7 +212,8 @@ func (p PlayerAccess) PostMessage(ctx context.Context, m *Message) (*Message, er
 }
 
 // UpdateDoor is a player's updateDoor: refused when remote interaction is
-// off, and to a spectator.
+// off, and to a spectator; only a door players see, on the map on the
+// player screen.
 func (p PlayerAccess) UpdateDoor(ctx context.Context, d Door) ([]sight.Sight, error) {
 	if err := p.who.refuseSpectator("open or close doors"); err != nil {
 		return nil, err
@@ -220,7 +221,7 @@ func (p PlayerAccess) UpdateDoor(ctx context.Context, d Door) ([]sight.Sight, er
 	if err := p.s.CheckRemoteInteraction(RequestUpdateDoor); err != nil {
 		return nil, err
 	}
-	return p.s.UpdateDoor(ctx, d)
+	return p.s.updateDoor(ctx, d, true)
 }
 
 // MovePointer is a player's pointerUpdated (refused to a spectator).

@@ -15,6 +15,13 @@ import (
 // not check remote interaction: the WebSocket hub does, so that the host
 // console may still open doors.
 func (s *Service) UpdateDoor(ctx context.Context, d Door) ([]sight.Sight, error) {
+	return s.updateDoor(ctx, d, false)
+}
+
+// updateDoor is UpdateDoor; for players (byPlayer) a door on a map off the
+// player screen does not exist, and a secret door not yet open is the plain
+// wall they see (PlayerMap): they can neither find nor open it.
+func (s *Service) updateDoor(ctx context.Context, d Door, byPlayer bool) ([]sight.Sight, error) {
 	p := s.pin()
 	if d.MapID == "" {
 		return nil, Invalidf("updateDoor: 'mapId' is required")
@@ -36,9 +43,17 @@ func (s *Service) UpdateDoor(ctx context.Context, d Door) ([]sight.Sight, error)
 		if err != nil {
 			return nil, err
 		}
+		if byPlayer {
+			if onScreen, err := p.onPlayerScreen(tx, m.ID); err != nil || !onScreen {
+				return nil, orNotFound(err, "no map with id '%s'", d.MapID)
+			}
+		}
 		i := wallIndex(m.Walls, d.ID)
 		if i < 0 {
 			return nil, NotFoundf("map '%s' has no wall with id '%s'", d.MapID, d.ID)
+		}
+		if byPlayer && m.Walls[i].Type == WallSecretDoor && m.Walls[i].Door != DoorOpen {
+			return nil, Invalidf("updateDoor: wall '%s' is a %s wall, not a door", d.ID, WallNormal)
 		}
 		if !m.Walls[i].IsDoor() {
 			return nil, Invalidf("updateDoor: wall '%s' is a %s wall, not a door", d.ID, wallTypeName(m.Walls[i].Type))
@@ -74,4 +89,12 @@ func (s *Service) UpdateDoor(ctx context.Context, d Door) ([]sight.Sight, error)
 		return nil, err
 	}
 	return los, nil
+}
+
+// orNotFound is err, or when it is nil the not-found error described.
+func orNotFound(err error, format string, args ...any) error {
+	if err != nil {
+		return err
+	}
+	return NotFoundf(format, args...)
 }

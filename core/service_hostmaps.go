@@ -13,7 +13,8 @@ func (s *Service) CreateMap(ctx context.Context, n NewMap) (*Map, error) {
 		return nil, err
 	}
 	m := &Map{Name: strings.TrimSpace(n.Name), Width: n.Width, Height: n.Height, GridType: n.GridType,
-		GridSize: n.GridSize, GridVisible: true, Image: n.Image}
+		GridSize: n.GridSize, GridVisible: true, Image: n.Image,
+		LosVisionLimit: -1} // no limit: 0 would let no token see anything once line of sight is on
 	if err := m.Normalize(); err != nil {
 		return nil, err
 	}
@@ -31,13 +32,44 @@ func (s *Service) CreateMap(ctx context.Context, n NewMap) (*Map, error) {
 	return m, nil
 }
 
-// RenameMap renames a map. When it is on the player screen, clients get
-// mapUpdated.
+// MapChange is what PATCH /host/api/maps/{id} may change: the name and
+// the map's line of sight (on or off, daylight 0 to 1, the vision limit
+// in grid units, -1 for none). An absent field is kept.
+type MapChange struct {
+	Name           *string  `json:"name"`
+	LineOfSight    *bool    `json:"lineOfSight"`
+	LosDaylight    *float64 `json:"losDaylight"`
+	LosVisionLimit *int     `json:"losVisionLimit"`
+}
+
+func (c MapChange) check() error {
+	if c.Name != nil && strings.TrimSpace(*c.Name) == "" {
+		return Invalidf("a map needs a 'name'")
+	}
+	if c.LosDaylight != nil && !(*c.LosDaylight >= 0 && *c.LosDaylight <= 1) {
+		return Invalidf("'losDaylight' is from 0 (dark) to 1 (broad daylight)")
+	}
+	if c.LosVisionLimit != nil && (*c.LosVisionLimit < -1 || *c.LosVisionLimit > MaxLightRadius) {
+		return Invalidf("'losVisionLimit' is -1 (no limit) or a distance in grid units up to %d", MaxLightRadius)
+	}
+	if c == (MapChange{}) {
+		return Invalidf("nothing to change: send name, lineOfSight, losDaylight or losVisionLimit")
+	}
+	return nil
+}
+
+// RenameMap renames a map (ChangeMap with a name alone).
 func (s *Service) RenameMap(ctx context.Context, id, name string) (*Map, error) {
+	return s.ChangeMap(ctx, id, MapChange{Name: &name})
+}
+
+// ChangeMap changes a map's name or its line of sight. When it is on the
+// player screen, clients get mapUpdated, and lineOfSightUpdated after a
+// change of its sight; a map off screen tells the host alone.
+func (s *Service) ChangeMap(ctx context.Context, id string, c MapChange) (*Map, error) {
 	p := s.pin()
-	name = strings.TrimSpace(name)
-	if name == "" {
-		return nil, Invalidf("a map needs a 'name'")
+	if err := c.check(); err != nil {
+		return nil, err
 	}
 	var out *Map
 	err := p.write(ctx, func(tx Tx) ([]Event, error) {
@@ -45,7 +77,18 @@ func (s *Service) RenameMap(ctx context.Context, id, name string) (*Map, error) 
 		if err != nil {
 			return nil, err
 		}
-		m.Name = name
+		if c.Name != nil {
+			m.Name = strings.TrimSpace(*c.Name)
+		}
+		if c.LineOfSight != nil {
+			m.LineOfSight = *c.LineOfSight
+		}
+		if c.LosDaylight != nil {
+			m.LosDaylight = *c.LosDaylight
+		}
+		if c.LosVisionLimit != nil {
+			m.LosVisionLimit = *c.LosVisionLimit
+		}
 		tokens := m.Tokens
 		m.Tokens = nil
 		if err := tx.PutMap(m); err != nil {
@@ -54,7 +97,7 @@ func (s *Service) RenameMap(ctx context.Context, id, name string) (*Map, error) 
 		m.Tokens = tokens
 		out = m
 		onScreen, err := p.onPlayerScreen(tx, id)
-		if err != nil || !onScreen {
+		if err != nil {
 			return nil, err
 		}
 		players, err := p.playerMapIn(tx, m)
@@ -65,7 +108,17 @@ func (s *Service) RenameMap(ctx context.Context, id, name string) (*Map, error) 
 		if err != nil {
 			return nil, err
 		}
-		return []Event{{Name: EventMapUpdated, Data: Views{Players: players, Host: host}}}, nil
+		views := func(forPlayers, forHost any) Views {
+			if !onScreen {
+				return HostOnly(forHost)
+			}
+			return Views{Players: forPlayers, Host: forHost}
+		}
+		events := []Event{{Name: EventMapUpdated, Data: views(players, host)}}
+		if c.LineOfSight != nil || c.LosDaylight != nil || c.LosVisionLimit != nil {
+			events = append(events, Event{Name: EventLineOfSightUpdated, Data: views(sightsIn(players), sightsIn(host))})
+		}
+		return events, nil
 	})
 	return out, err
 }

@@ -309,18 +309,30 @@ func TestHostCreatesRenamesAndDeletesMaps(t *testing.T) {
 	if swamp.Width != 320 || swamp.Height != 160 || !strings.HasPrefix(swamp.Image, "/campaigns/"+campaignID+"/maps/") {
 		t.Fatalf("swamp %+v", swamp)
 	}
-	resp, err := http.Get(e.public.URL + swamp.Image)
-	if err != nil {
-		t.Fatal(err)
+	// The background is the game master's while the map is off screen,
+	// and everyone's once it is shown.
+	served := func(base string) int {
+		t.Helper()
+		resp, err := http.Get(base + swamp.Image)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp.StatusCode
 	}
-	resp.Body.Close()
-	if resp.StatusCode != 200 {
-		t.Fatalf("background served with %d", resp.StatusCode)
+	if got := served(e.host.URL); got != 200 {
+		t.Fatalf("background served to the host with %d", got)
+	}
+	if got := served(e.public.URL); got != 404 {
+		t.Fatalf("the background of a map off screen served to players with %d", got)
 	}
 
 	// Renaming the map on screen tells players; deleting it clears the screen.
 	if r := e.call(t, "POST", "/host/api/screen", `{"mapId": "`+swamp.ID+`"}`); r.status != 200 {
 		t.Fatalf("show: %d", r.status)
+	}
+	if got := served(e.public.URL); got != 200 {
+		t.Fatalf("background of the map on screen served with %d", got)
 	}
 	e.decode(t, e.call(t, "PATCH", "/host/api/maps/"+swamp.ID, `{"name": "Black Swamp"}`), 200, &swamp)
 	player.waitFor("mapUpdated", "Black Swamp")

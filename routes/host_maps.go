@@ -19,7 +19,6 @@ import (
 
 	"github.com/go-chi/chi/v5"
 	"github.com/vttapp/companion/core"
-	"github.com/vttapp/companion/wire"
 )
 
 // maxBackgroundBytes bounds an uploaded map background.
@@ -106,13 +105,15 @@ func (h hostGame) createMap(w http.ResponseWriter, r *http.Request) {
 	h.reply(w, r, http.StatusCreated, m)
 }
 
+// renameMap answers PATCH /host/api/maps/{id}: a core.MapChange (name,
+// lineOfSight, losDaylight, losVisionLimit).
 func (h hostGame) renameMap(w http.ResponseWriter, r *http.Request) {
-	var in wire.MapName
+	var in core.MapChange
 	if err := decodeStrict(r, &in); err != nil {
 		h.fail(w, r, err)
 		return
 	}
-	m, err := h.cfg.Service.RenameMap(r.Context(), pathParam(r, "id"), in.Name)
+	m, err := h.cfg.Service.ChangeMap(r.Context(), pathParam(r, "id"), in)
 	if err != nil {
 		h.fail(w, r, err)
 		return

@@ -27,6 +27,7 @@ func mountHostGame(r chi.Router, cfg Config) {
 	mountHostOffers(r, h)
 	mountHostMaps(r, h)
 	mountHostGrid(r, h)
+	mountHostMapObjects(r, h)
 }
 
 type hostGame struct{ cfg Config }

@@ -150,7 +150,7 @@ func (s *server) hostRouter() chi.Router {
 	// art, fog masks, handouts): the data folders, read-only, as on the
 	// public listener.
 	for _, folder := range dataFolders {
-		r.Get("/"+folder+"/*", s.serveDataFolder(folder))
+		r.Get("/"+folder+"/*", s.serveDataFolder(folder, false))
 	}
 	r.Get("/systems/*", s.serveSystems)
 	// Module pages, every one of them whole: the game master reads them

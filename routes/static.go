@@ -32,7 +32,7 @@ func (s *server) mountStatic(r chi.Router) {
 	})
 	r.Get("/client/*", s.serveClient) // client_serve.go
 	for _, folder := range dataFolders {
-		r.Get("/"+folder+"/*", s.serveDataFolder(folder))
+		r.Get("/"+folder+"/*", s.serveDataFolder(folder, true))
 	}
 	r.Get("/systems/*", s.serveSystems)
 	s.mountPages(r, true) // pages.go: only what the game master showed players
@@ -62,13 +62,22 @@ func requestedFile(r *http.Request) (name string, ok bool) {
 
 // serveDataFolder serves the media files of DataDir/<folder> (isMedia).
 // Files are opened through os.Root, so neither ".." nor a symbolic link
-// can reach outside the folder; folders themselves are not listed.
-func (s *server) serveDataFolder(folder string) http.HandlerFunc {
+// can reach outside the folder; folders themselves are not listed. To
+// players the picture or fog of a map off the player screen is missing
+// (core.MapFileShown): the game master may be preparing it.
+func (s *server) serveDataFolder(folder string, players bool) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		name, ok := requestedFile(r)
 		if !ok || !isMedia(name) {
 			notFound(w, r)
 			return
+		}
+		if players && s.cfg.Service != nil {
+			shown, err := s.cfg.Service.MapFileShown(r.Context(), "/"+folder+"/"+name)
+			if err != nil || !shown {
+				notFound(w, r)
+				return
+			}
 		}
 		s.serveFromRoot(w, r, filepath.Join(s.cfg.DataDir, folder), name)
 	}

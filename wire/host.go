@@ -49,6 +49,10 @@ type Multipart struct{}
 // document): described as an object.
 type anyObject map[string]any
 
+// objectOrList is a body or answer that is one object or a list of them
+// (map objects are added one or many at once).
+type objectOrList []any
+
 // HostRoutes lists every operation of the host API.
 var HostRoutes = []HostRoute{
 	// The game system and the campaign.
@@ -64,11 +68,19 @@ var HostRoutes = []HostRoute{
 	{Method: "GET", Path: "/host/api/maps", Tag: "maps", Summary: "Every map of the campaigns and modules", Answer: []imports.MapSummary{}},
 	{Method: "POST", Path: "/host/api/maps", Tag: "maps", Summary: "A new map of the primary campaign", Body: core.NewMap{}, Answer: core.Map{}, Status: http.StatusCreated},
 	{Method: "GET", Path: "/host/api/maps/{id}", Tag: "maps", Summary: "One map, everything on it", Answer: core.Map{}},
-	{Method: "PATCH", Path: "/host/api/maps/{id}", Tag: "maps", Summary: "Rename a map", Body: MapName{}, Answer: core.Map{}},
+	{Method: "PATCH", Path: "/host/api/maps/{id}", Tag: "maps", Summary: "Rename a map, or set its line of sight, daylight and vision limit", Body: core.MapChange{}, Answer: core.Map{}},
 	{Method: "DELETE", Path: "/host/api/maps/{id}", Tag: "maps", Summary: "Delete a map, its tokens and its files", Status: http.StatusNoContent},
 	{Method: "GET", Path: "/host/api/maps/{id}/grid", Tag: "maps", Summary: "The map's grid and how it fits the picture", Answer: core.GridPreview{}},
 	{Method: "PUT", Path: "/host/api/maps/{id}/grid", Tag: "maps", Summary: "Set the map's grid", Body: core.GridChange{}, Answer: core.GridPreview{}},
 	{Method: "POST", Path: "/host/api/maps/{id}/grid/preview", Tag: "maps", Summary: "How a grid would fit, without keeping it", Body: core.GridChange{}, Answer: core.GridPreview{}},
+	// The map's objects, one path for every kind (core/mapkinds.go): {kind}
+	// is the map field's name (walls, lights, markers, drawings,
+	// areaEffects, measurements, tiles); an object is the original's shape
+	// of that kind, so the body and answer are objects.
+	{Method: "GET", Path: "/host/api/maps/{mapId}/{kind}", Tag: "maps", Summary: "Every object of one kind on a map", Answer: []anyObject{}},
+	{Method: "POST", Path: "/host/api/maps/{mapId}/{kind}", Tag: "maps", Summary: "Add an object of the kind, or a list of them (all or none)", Body: objectOrList{}, Answer: objectOrList{}, Status: http.StatusCreated},
+	{Method: "PATCH", Path: "/host/api/maps/{mapId}/{kind}/{objectId}", Tag: "maps", Summary: "Change an object (JSON merge patch)", Body: anyObject{}, Answer: anyObject{}},
+	{Method: "DELETE", Path: "/host/api/maps/{mapId}/{kind}/{objectId}", Tag: "maps", Summary: "Delete an object", Status: http.StatusNoContent},
 	{Method: "POST", Path: "/host/api/maps/{mapId}/doors/{wallId}", Tag: "maps", Summary: "Open, close or lock a door", Body: DoorState{}, Answer: DoorChanged{}},
 	{Method: "POST", Path: "/host/api/maps/{mapId}/fog", Tag: "maps", Summary: "Paint the fog of war, or turn it on or off", Body: FogChange{}, Answer: FogState{}},
 	{Method: "POST", Path: "/host/api/maps/{mapId}/tokens", Tag: "tokens", Summary: "Place a token on a map", Body: core.PlaceToken{}, Answer: core.Token{}, Status: http.StatusCreated},
@@ -335,8 +347,11 @@ func hostOperation(r HostRoute, names map[reflect.Type]string) obj {
 // hostSchema is the schema of a row's body or answer: a reference to its
 // component, a list of them, or a plain object.
 func hostSchema(t reflect.Type, names map[reflect.Type]string) obj {
-	if t == reflect.TypeFor[anyObject]() {
+	switch t {
+	case reflect.TypeFor[anyObject]():
 		return obj{"type": "object"}
+	case reflect.TypeFor[objectOrList]():
+		return obj{"oneOf": []obj{{"type": "object"}, arrayOf(obj{"type": "object"})}}
 	}
 	if t.Kind() == reflect.Slice {
 		return arrayOf(hostSchema(t.Elem(), names))

@@ -150,11 +150,6 @@ type HostMessage struct {
 	To []string `json:"to"`
 }
 
-// MapName: PATCH /host/api/maps/{id}.
-type MapName struct {
-	Name string `json:"name"`
-}
-
 // MapChoice: POST /host/api/screen and /host/api/pages/{id}/map.
 type MapChoice struct {
 	MapID string `json:"mapId"`

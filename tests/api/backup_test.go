@@ -124,7 +124,9 @@ func TestBackupWhileRunningAndRestore(t *testing.T) {
 	}
 	restored := e2e.StartServer(t, e2e.ServerOptions{DataDir: fresh})
 	e2e.SameGame(t, "after backup and restore", want, e2e.GameOf(t, restored))
-	// The restored server's files are served: the picture map's background.
+	// The restored server's files are served: the picture map's background
+	// (to the game master: a map off the player screen keeps its picture
+	// from players).
 	var campaign struct {
 		Maps []struct{ Image string } `json:"maps"`
 	}
@@ -133,7 +135,7 @@ func TestBackupWhileRunningAndRestore(t *testing.T) {
 		if m.Image == "" {
 			continue
 		}
-		if status, _ := get(t, restored.URL+m.Image); status != 200 {
+		if status, _ := get(t, restored.HostURL+m.Image); status != 200 {
 			t.Errorf("%s: %d on the restored server", m.Image, status)
 		}
 	}

@@ -182,6 +182,9 @@ func TestPlayersNeverReceiveWhatTheGameMasterHides(t *testing.T) {
 	}
 	host.Get("/host/api/campaign", &campaign)
 	demo := campaign.Campaign.ID
+	if r := read("/campaigns/" + demo + "/maps/drowned-chapel.png"); r.Status != 200 {
+		t.Errorf("the image of the map on the player screen: %d, want it served", r.Status)
+	}
 
 	// The game master imports the hall and the lair into the campaign and
 	// shows the hall.
@@ -212,6 +215,29 @@ func TestPlayersNeverReceiveWhatTheGameMasterHides(t *testing.T) {
 	offscreen := hostDo("POST", "/host/api/maps/walk-lair-map/tokens", `{"reference": "/monster/cinder-hound", "x": 105, "y": 105}`, 201)["id"].(string)
 	hostDo("PATCH", "/host/api/tokens/"+offscreen, `{"name": "SECRET-OFFSCREEN-TOKEN"}`, 200)
 	hostDo("PATCH", "/host/api/tokens/walk-lair-imported", `{"name": "SECRET-OFFSCREEN-RENAMED"}`, 200)
+	// The lair prepared off screen: a room of walls, a door, a light and
+	// every other kind of map object, through the one host API (issue 35);
+	// on the hall on screen, a hidden marker, objects on the dm layer and
+	// a secret door (a plain wall to players until opened).
+	for kind, body := range map[string]string{
+		"walls":        `[{"id": "walk-staged-wall", "data": [0, 0, 700, 0, 700, 700]}, {"id": "walk-staged-door", "data": [0, 0, 0, 700], "type": "door"}]`,
+		"lights":       `{"id": "walk-staged-light", "x": 350, "y": 350, "radiusMin": 2, "radiusMax": 4, "color": "#fedcba"}`,
+		"markers":      `{"id": "walk-staged-marker", "name": "SECRET-STAGED-MARKER", "x": 35, "y": 35, "hidden": false}`,
+		"drawings":     `{"id": "walk-staged-drawing", "data": [0, 0, 70, 70], "text": "SECRET-STAGED-DRAWING"}`,
+		"areaEffects":  `{"id": "walk-staged-area", "x": 70, "y": 70, "radius": 70, "name": "SECRET-STAGED-AREA"}`,
+		"measurements": `{"id": "walk-staged-measure", "data": [0, 0, 140, 0], "name": "SECRET-STAGED-MEASURE"}`,
+		"tiles":        `{"id": "walk-staged-tile", "x": 0, "y": 0, "width": 70, "height": 70, "name": "SECRET-STAGED-TILE"}`,
+	} {
+		if r := host.Do("POST", "/host/api/maps/walk-lair-map/"+kind, body); r.Status != 201 {
+			t.Fatalf("draw %s on the staged map: %d %s", kind, r.Status, r.Body)
+		}
+	}
+	hostDo("PATCH", "/host/api/maps/walk-lair-map/lights/walk-staged-light", `{"radiusMax": 6}`, 200)
+	hostDo("DELETE", "/host/api/maps/walk-lair-map/walls/walk-staged-wall", "", 204)
+	hostDo("POST", "/host/api/maps/walk-hall-map/markers", `{"id": "walk-new-hidden-marker", "name": "SECRET-NEW-HIDDEN-MARKER", "x": 30, "y": 30}`, 201)
+	hostDo("POST", "/host/api/maps/walk-hall-map/tiles", `{"id": "walk-new-dm-tile", "name": "SECRET-NEW-DM-TILE", "x": 30, "y": 30, "layer": "dm"}`, 201)
+	hostDo("POST", "/host/api/maps/walk-hall-map/drawings", `{"id": "walk-new-hidden-drawing", "data": [0, 0, 9, 9], "hidden": true}`, 201)
+	hostDo("POST", "/host/api/maps/walk-hall-map/walls", `{"id": "walk-secret-door", "data": [600, 0, 600, 100], "type": "secretDoor"}`, 201)
 
 	// A hidden combatant on the hidden token, acting first; the visible
 	// Cinder Hound with a GM note, an effect with numbers, and the hidden
@@ -274,6 +300,8 @@ func TestPlayersNeverReceiveWhatTheGameMasterHides(t *testing.T) {
 		{"updateCombatant", map[string]any{"id": hiddenCombatant, "name": "x"}},
 		{"clientUpdated", map[string]any{"name": "Ellie", "tokenId": hidden}},
 		{"getAttribute", map[string]any{"entityId": hiddenCombatant}},
+		{"updateDoor", map[string]any{"mapId": "walk-lair-map", "id": "walk-staged-door", "state": "open"}},
+		{"updateDoor", map[string]any{"mapId": "walk-hall-map", "id": "walk-secret-door", "state": "open"}},
 	} {
 		p1.send(probe.name, probe.data, "probe-"+itoa(i))
 	}
@@ -351,13 +379,16 @@ func TestPlayersNeverReceiveWhatTheGameMasterHides(t *testing.T) {
 	if r := read("/campaigns/" + demo + "/combatants.json"); r.Status != 404 {
 		t.Errorf("the demo's combatants.json: %d", r.Status)
 	}
-	if r := read("/campaigns/" + demo + "/maps/drowned-chapel.png"); r.Status != 200 {
-		t.Errorf("the demo's map image: %d, want it served", r.Status)
+	if r := read("/campaigns/" + demo + "/maps/drowned-chapel.png"); r.Status != 404 {
+		t.Errorf("the demo's map image, its map off the player screen: %d, want 404 (it was served while shown)", r.Status)
 	}
 
 	// Nothing of it reached a player.
 	secretIDs := []string{hidden, offscreen, hiddenCombatant, "walk-hidden-imported", "walk-lair-imported", "walk-lair-map",
-		"walk-dm-marker", "walk-hidden-marker", "walk-dm-tile", "walk-dm-drawing", "walk-dm-area"}
+		"walk-dm-marker", "walk-hidden-marker", "walk-dm-tile", "walk-dm-drawing", "walk-dm-area",
+		"walk-staged-wall", "walk-staged-door", "walk-staged-light", "walk-staged-marker", "walk-staged-drawing",
+		"walk-staged-area", "walk-staged-measure", "walk-staged-tile", "#fedcba",
+		"walk-new-hidden-marker", "walk-new-dm-tile", "walk-new-hidden-drawing", "secretDoor"}
 	foeSights := append([]string{"vision-walk-foe-vision"}, walkDemoFoeSights...)
 	for _, b := range bodies {
 		text := string(b.reply.Body)

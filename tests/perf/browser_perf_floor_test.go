@@ -275,6 +275,7 @@ func floorDrag(t *testing.T, b *benchBrowser, rounds int) []floorRow {
 	first := map[pageKind]*series{playerPage: {}, floorPage: {}}
 	warm := map[pageKind]*series{playerPage: {}, floorPage: {}}
 	cpu := map[pageKind]*series{playerPage: {}, floorPage: {}}
+	wall := &series{} // the player's page only: the floor page has no line of sight
 	for r := range rounds {
 		for _, kind := range kindsOf(r) {
 			a := openBenchPage(t, b, srv, kind, "Player A", true, pointerLog)
@@ -334,6 +335,16 @@ func floorDrag(t *testing.T, b *benchBrowser, rounds int) []floorRow {
 			cpu[kind].addRound(nil, used.GPU/float64(max(1, drawn)))
 			t.Logf("round %d %s: drags 2-4: p50 %.0f, p95 %.0f, p99 %.0f ms over %d moves; B drew %d frames, GPU process %.1f ms CPU a frame of B (/proc)%s",
 				r+1, kind, e2e.Percentile(sortedCopy(all), 50), e2e.Percentile(sortedCopy(all), 95), e2e.Percentile(sortedCopy(all), 99), len(all), drawn, used.GPU/float64(max(1, drawn)), qualityNote(kind, a, bp))
+			if kind == playerPage {
+				// Issue 35: a wall drawn by the game master, honoured by a
+				// player's vision, beside the drag's figure.
+				lat := wallLatencies(t, srv, bp, e2e.DemoMapID, x, y, 5)
+				if len(lat) > 0 {
+					wall.addRound(lat, e2e.Percentile(sortedCopy(lat), 50))
+					t.Logf("round %d: wall drawn -> B's vision stops at it: p50 %.0f, max %.0f ms over %d walls", r+1,
+						e2e.Percentile(sortedCopy(lat), 50), e2e.Percentile(sortedCopy(lat), 100), len(lat))
+				}
+			}
 			closePage(a)
 			closePage(bp)
 		}
@@ -347,6 +358,7 @@ func floorDrag(t *testing.T, b *benchBrowser, rounds int) []floorRow {
 		{measure: "drag A->B p99, pages that have dragged", player: pw.pct(99), floor: fw.pct(99), pSpread: pw.pctSpread(99), fSpr: fw.pctSpread(99), target: 2, unit: "ms"},
 		{measure: "first drag after load, p99 of its moves", player: pf.pct(99), floor: ff.pct(99), pSpread: pf.pctSpread(99), fSpr: ff.pctSpread(99), target: 3, unit: "ms"},
 		{measure: "first drag after load, p50 of its moves", player: pf.pct(50), floor: ff.pct(50), pSpread: pf.pctSpread(50), fSpr: ff.pctSpread(50), unit: "ms", informational: true},
+		{measure: "wall drawn by the GM -> B's vision stops, vs drag p50", player: wall.median(), floor: fw.pct(50), pSpread: wall.spread(), fSpr: fw.pctSpread(50), unit: "ms", informational: true},
 		{measure: "GPU-process CPU per frame of B while dragging (/proc)", player: pc.median(), floor: fc.median(), pSpread: pc.spread(), fSpr: fc.spread(), unit: "ms", informational: true},
 	}
 }

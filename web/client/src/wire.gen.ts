@@ -161,6 +161,11 @@ export interface EventApp {
   version: string;
 }
 
+/** The data of the event areaEffectsUpdated: an area effect of a map was added, changed or deleted: every area effect of that map players see */
+export interface EventAreaEffectsUpdated {
+  mapId: string;
+}
+
 /** The data of the event clientConnected: a player client connects (channel and address only) */
 export type EventClientConnected = Client;
 
@@ -172,6 +177,11 @@ export type EventClientUpdated = Client;
 
 /** The data of the event combatantUpdated: a combatant changes; one players saw that is now hidden reaches them as {id, hidden} */
 export type EventCombatantUpdated = Combatant | Hidden;
+
+/** The data of the event drawingsUpdated: a drawing of a map was added, changed or deleted: every drawing of that map players see */
+export interface EventDrawingsUpdated {
+  mapId: string;
+}
 
 /** The data of the event entityUpdated: an entity changes */
 export type EventEntityUpdated = Entity;
@@ -202,7 +212,12 @@ export type EventInteractionUpdated = "none" | "token" | "all";
 /** The data of the event journalUpdated: the handout journal changed: something was shown, taken back or shown again (players get theirs, without what was taken back) */
 export type EventJournalUpdated = Journal;
 
-/** The data of the event lineOfSightUpdated: after a door changes: the sights, matched by key */
+/** The data of the event lightsUpdated: a light of a map was added, changed or deleted: every light of that map */
+export interface EventLightsUpdated {
+  mapId: string;
+}
+
+/** The data of the event lineOfSightUpdated: after a door, a wall or a light changes: the sights, matched by key */
 export type EventLineOfSightUpdated = Sight[] | null;
 
 /** The data of the event mapFitScreen: displays fit a map in their view */
@@ -219,6 +234,16 @@ export type EventMapLoaded = Map;
 
 /** The data of the event mapUpdated: the map on the player screen changes */
 export type EventMapUpdated = Map;
+
+/** The data of the event markersUpdated: a marker of a map was added, changed or deleted: every marker of that map players see */
+export interface EventMarkersUpdated {
+  mapId: string;
+}
+
+/** The data of the event measurementsUpdated: a measurement of a map was added, changed or deleted: every measurement of that map players see */
+export interface EventMeasurementsUpdated {
+  mapId: string;
+}
 
 /** The data of the event messageCreated: a message was posted; a private roll or a whisper only to the host console and the seats that read it */
 export type EventMessageCreated = Message;
@@ -261,6 +286,11 @@ export interface EventSource {
 
 /** The data of the event systemPaused: the game master paused or resumed (a bare boolean) */
 export type EventSystemPaused = boolean;
+
+/** The data of the event tilesUpdated: a tile of a map was added, changed or deleted: every tile of that map players see */
+export interface EventTilesUpdated {
+  mapId: string;
+}
 
 /** The data of the event tokenMoved: a drag step of any client or of the game master */
 export type EventTokenMoved = Movement;
@@ -972,6 +1002,8 @@ export interface ServerEvents {
   accessChanged: EventAccessChanged;
   /** to a new connection, first */
   app: EventApp;
+  /** an area effect of a map was added, changed or deleted: every area effect of that map players see */
+  areaEffectsUpdated: EventAreaEffectsUpdated;
   /** a player client connects (channel and address only) */
   clientConnected: EventClientConnected;
   /** a player client leaves */
@@ -980,6 +1012,8 @@ export interface ServerEvents {
   clientUpdated: EventClientUpdated;
   /** a combatant changes; one players saw that is now hidden reaches them as {id, hidden} */
   combatantUpdated: EventCombatantUpdated;
+  /** a drawing of a map was added, changed or deleted: every drawing of that map players see */
+  drawingsUpdated: EventDrawingsUpdated;
   /** an entity changes */
   entityUpdated: EventEntityUpdated;
   /** the answer to a failed request, to its sender alone */
@@ -994,7 +1028,9 @@ export interface ServerEvents {
   interactionUpdated: EventInteractionUpdated;
   /** the handout journal changed: something was shown, taken back or shown again (players get theirs, without what was taken back) */
   journalUpdated: EventJournalUpdated;
-  /** after a door changes: the sights, matched by key */
+  /** a light of a map was added, changed or deleted: every light of that map */
+  lightsUpdated: EventLightsUpdated;
+  /** after a door, a wall or a light changes: the sights, matched by key */
   lineOfSightUpdated: EventLineOfSightUpdated;
   /** displays fit a map in their view */
   mapFitScreen: EventMapFitScreen;
@@ -1006,6 +1042,10 @@ export interface ServerEvents {
   mapLoaded: EventMapLoaded;
   /** the map on the player screen changes */
   mapUpdated: EventMapUpdated;
+  /** a marker of a map was added, changed or deleted: every marker of that map players see */
+  markersUpdated: EventMarkersUpdated;
+  /** a measurement of a map was added, changed or deleted: every measurement of that map players see */
+  measurementsUpdated: EventMeasurementsUpdated;
   /** a message was posted; a private roll or a whisper only to the host console and the seats that read it */
   messageCreated: EventMessageCreated;
   /** a client's pointer moves */
@@ -1022,6 +1062,8 @@ export interface ServerEvents {
   seatsUpdated: EventSeatsUpdated;
   /** the game master paused or resumed (a bare boolean) */
   systemPaused: EventSystemPaused;
+  /** a tile of a map was added, changed or deleted: every tile of that map players see */
+  tilesUpdated: EventTilesUpdated;
   /** a drag step of any client or of the game master */
   tokenMoved: EventTokenMoved;
   /** a token changes; one players saw that is now hidden reaches them as {id, hidden, size: ""} */

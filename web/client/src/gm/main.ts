@@ -43,7 +43,14 @@ async function start(root: HTMLElement): Promise<void> {
   root.innerHTML = `
     <div class="gm-toolbar" role="toolbar" aria-label="Map tools">
       <span class="gm-title" id="gm-map-title">No map on the player screen</span>
+      <span class="gm-group gm-stage">
+        <label>GM map <select id="gm-view-map" aria-label="The map the GM map shows">
+          <option value="">The player screen's map</option></select></label>
+        <button type="button" id="gm-show" hidden title="Put this map on the player screen">Show to players</button>
+        <span id="gm-players-see" class="gm-players-see" role="status"></span>
+      </span>
       <span class="gm-group" id="gm-tools"></span>
+      <span class="gm-group gm-draw" id="gm-draw"></span>
       <span class="gm-group">
         <label><input type="checkbox" id="gm-walls" checked> Walls</label>
         <label><input type="checkbox" id="gm-lights" checked> Light radii</label>
@@ -112,6 +119,7 @@ async function start(root: HTMLElement): Promise<void> {
   }
   overlay.attach(renderer);
   tools.attach(renderer, document.getElementById("gm-tools")!);
+  tools.attachOptions(document.getElementById("gm-draw")!);
   const picker = new EntityPicker(document.getElementById("gm-picker")!, store, () => renderer, say);
 
   for (const id of ["gm-walls", "gm-lights", "gm-frames"]) {
@@ -125,24 +133,66 @@ async function start(root: HTMLElement): Promise<void> {
   document.getElementById("gm-preview")!.addEventListener("change", () => renderer?.refreshVision());
   document.getElementById("gm-fit")!.addEventListener("click", () => renderer?.fit());
 
+  // Staging: the GM map shows viewMapId, any map of the campaign or of a
+  // module, while players keep the map on the player screen (screenMapId);
+  // "" follows the player screen. The server sends a staged map's changes
+  // to this socket alone, so nothing done here reaches players until
+  // "Show to players" puts the map on their screen.
+  let viewMapId = "";
+  let mapNames = new Map<string, string>();
+  const shownId = () => viewMapId || screenMapId;
   const title = () => {
-    document.getElementById("gm-map-title")!.textContent = store.map
-      ? `${store.map.name || "Map"} — on the player screen`
-      : "No map on the player screen: choose one under Campaign";
+    const staged = !!viewMapId && viewMapId !== screenMapId;
+    const name = store.map?.name || "Map";
+    document.getElementById("gm-map-title")!.textContent = !store.map
+      ? "No map on the player screen: choose one here or under Campaign"
+      : staged ? `Preparing ${name} — players do not see it` : `${name} — on the player screen`;
+    const screenName = screenMapId ? mapNames.get(screenMapId) ?? (screenMapId === store.map?.id ? name : "a map") : "";
+    document.getElementById("gm-players-see")!.textContent = screenName ? `Players see: ${screenName}` : "Players see: no map";
+    (document.getElementById("gm-show") as HTMLButtonElement).hidden = !staged;
+    document.body.dataset.gmStaged = String(staged);
   };
+  const viewSelect = document.getElementById("gm-view-map") as HTMLSelectElement;
+  const fillMaps = (list: { id: string; name: string }[]) => {
+    mapNames = new Map(list.map((m) => [m.id, m.name]));
+    const keep = viewMapId;
+    viewSelect.replaceChildren(new Option("The player screen's map", ""), ...list.map((m) => new Option(m.name, m.id)));
+    viewSelect.value = mapNames.has(keep) ? keep : "";
+  };
+  viewSelect.addEventListener("change", () => {
+    viewMapId = viewSelect.value;
+    resync();
+  });
+  document.getElementById("gm-show")!.addEventListener("click", () => {
+    const id = viewMapId;
+    hostAPI("POST", "screen", { mapId: id }).then(() => {
+      viewMapId = "";
+      viewSelect.value = "";
+      title();
+      say(`${mapNames.get(id) ?? "The map"} is on the player screen.`);
+    }, (e: Error) => say(e.message, true));
+  });
   store.subscribe((c) => {
     if (c.kind === "map") title();
     if (c.kind === "map" || c.kind === "token" || c.kind === "tokenRemoved" || c.kind === "tokens") panel.redraw();
   });
 
-  // What the GM map shows: the map on the player screen, read whole from
-  // the host API (hidden tokens and the dm layer included).
+  // What the GM map shows: the map chosen, else the one on the player
+  // screen, read whole from the host API (hidden tokens and the dm layer
+  // included).
   async function resync(): Promise<void> {
     try {
-      const camp = await hostAPI<{ screen?: { mapId?: string }; game?: { combatants?: unknown[] } }>("GET", "campaign");
+      const [camp, maps] = await Promise.all([
+        hostAPI<{ screen?: { mapId?: string }; game?: { combatants?: unknown[] } }>("GET", "campaign"),
+        hostAPI<{ id: string; name: string }[]>("GET", "maps"),
+      ]);
       screenMapId = camp.screen?.mapId ?? "";
-      const map = screenMapId ? await hostAPI<MapData>("GET", `maps/${encodeURIComponent(screenMapId)}`) : null;
+      fillMaps(Array.isArray(maps) ? maps : []);
+      if (viewMapId && !mapNames.has(viewMapId)) viewMapId = ""; // deleted meanwhile
+      const id = shownId();
+      const map = id ? await hostAPI<MapData>("GET", `maps/${encodeURIComponent(id)}`) : null;
       store.load({ map, screen: camp.screen ?? {}, game: camp.game as never });
+      title();
       lastError = null;
     } catch (err) {
       lastError = (err as Error).message;
@@ -166,7 +216,10 @@ async function start(root: HTMLElement): Promise<void> {
   // What the GM map reads of the socket. The map on the player screen is
   // read whole from the host API, so a map put on it, or a screen that
   // names another, is a resync; everything else is the store's.
-  const { mapLoaded: _loadedByResync, ...storeEvents } = store.events;
+  // lineOfSightUpdated names no map, and this socket hears of staged maps
+  // too: the GM map takes its sights from the mapUpdated that the server
+  // sends before every lineOfSightUpdated (the host's map carries them).
+  const { mapLoaded: _loadedByResync, lineOfSightUpdated: _sightsFromTheMap, ...storeEvents } = store.events;
   events.on("reload", () => {
     resync();
     picker.reloadKinds(); // the system's collections may have changed

@@ -5,7 +5,7 @@
 import { Container, Graphics, Text } from "pixi.js";
 import type { MapRenderer } from "../map/renderer";
 import type { Store } from "../state/store";
-import { parseColor } from "../map/grid";
+import { parseColor, pixelsPerUnit } from "../map/grid";
 
 export interface ClientFrame {
   name?: string;
@@ -81,11 +81,12 @@ export class GMOverlay {
       }
     }
     if (this.show.lights) {
+      const ppu = pixelsPerUnit(map); // radii are in grid units, as the renderer's vision reads them
       for (const l of map.lights ?? []) {
         if (l.enabled === false) continue;
         const c = parseColor(l.color, 0xffe08a);
-        if (l.radiusMax) this.lights.circle(l.x, l.y, l.radiusMax).stroke({ width: 2, color: c, alpha: 0.6 });
-        if (l.radiusMin) this.lights.circle(l.x, l.y, l.radiusMin).stroke({ width: 2, color: c, alpha: 0.9 });
+        if (l.radiusMax) this.lights.circle(l.x, l.y, l.radiusMax * ppu).stroke({ width: 2, color: c, alpha: 0.6 });
+        if (l.radiusMin) this.lights.circle(l.x, l.y, l.radiusMin * ppu).stroke({ width: 2, color: c, alpha: 0.9 });
         this.lights.circle(l.x, l.y, 6).fill({ color: c, alpha: 0.9 });
       }
     }

@@ -1,6 +1,10 @@
 // The GM map's tools: Move (drag tokens, pan), fog reveal or cover with a
-// rectangle or a brush, and Focus (the players' displays look at a point).
-// While a tool other than Move is chosen, a press on the map draws with it
+// rectangle or a brush, Focus (the players' displays look at a point), and
+// the drawing tools: Wall (a polyline: click its points, snapped to wall
+// ends and grid corners; Enter or a double click ends it, Escape drops
+// it), Door (two clicks), Light (a click) and Erase (a click on a wall or
+// a light), with undo and redo of the last edits (drawing.ts). While a
+// tool other than Move is chosen, a press on the map draws with it
 // instead of panning, and tokens stay put.
 import { Graphics } from "pixi.js";
 import type { MapRenderer } from "../map/renderer";
@@ -8,8 +12,9 @@ import type { Store } from "../state/store";
 import { gridOf } from "../map/grid";
 import { hostAPI } from "../net/host-api";
 import { extendBrush, fogEdit } from "./edits";
+import { EditHistory, type Edit, type MapObject, type Point, lightFrom, objectAt, requestFor, snapPoint, wallFrom } from "./drawing";
 
-export type Tool = "move" | "reveal-rect" | "cover-rect" | "reveal-brush" | "cover-brush" | "focus";
+export type Tool = "move" | "reveal-rect" | "cover-rect" | "reveal-brush" | "cover-brush" | "focus" | "wall" | "door" | "light" | "erase";
 
 const toolNames: [Tool, string, string][] = [
   ["move", "Move", "Drag tokens and pan the map"],
@@ -18,15 +23,170 @@ const toolNames: [Tool, string, string][] = [
   ["reveal-brush", "Reveal ✎", "Paint to reveal fog"],
   ["cover-brush", "Cover ✎", "Paint to cover with fog"],
   ["focus", "Focus ◎", "Click a point: the players' displays look there"],
+  ["wall", "Wall ╱", "Click the points of a wall (they snap to wall ends and the grid); Enter or a double click ends it, Escape drops it"],
+  ["door", "Door ▯", "Click the two ends of a door"],
+  ["light", "Light ☀", "Click where a light goes"],
+  ["erase", "Erase ✕", "Click a wall, a door or a light to delete it"],
 ];
+
+// The drawing options, beside the tools: the wall and door types, the
+// light's radii (grid units), colour and intensity, undo and redo, and the
+// map's own line of sight.
+const drawOptions = `
+  <label data-for="wall">Wall <select id="gm-wall-type"><option value="normal">wall</option><option value="window">window</option>
+    <option value="invisible">invisible</option><option value="ethereal">ethereal</option><option value="terrain">terrain</option></select></label>
+  <label data-for="door">Door <select id="gm-door-type"><option value="door">door</option><option value="secretDoor">secret door</option></select></label>
+  <label data-for="light">Bright <input id="gm-light-bright" type="number" min="0" max="1000" step="5" value="20" size="4"></label>
+  <label data-for="light">Dim <input id="gm-light-dim" type="number" min="0" max="1000" step="5" value="40" size="4"></label>
+  <label data-for="light">Colour <input id="gm-light-color" type="color" value="#ffe08a"></label>
+  <label data-for="light">Intensity <input id="gm-light-intensity" type="range" min="0" max="1" step="0.05" value="0.5"></label>
+  <button type="button" id="gm-undo" title="Undo the last wall, door or light edit (Ctrl+Z)" disabled>Undo</button>
+  <button type="button" id="gm-redo" title="Redo (Ctrl+Shift+Z)" disabled>Redo</button>
+  <label><input type="checkbox" id="gm-los"> Line of sight</label>
+  <label>Daylight <input id="gm-daylight" type="number" min="0" max="1" step="0.1" size="3"></label>
+  <label>Vision limit <input id="gm-vision-limit" type="number" min="-1" max="1000" step="5" size="4" title="grid units; -1: none"></label>`;
+
+/** The tools that draw (their options show while one is chosen). */
+const drawingTools: Tool[] = ["wall", "door", "light", "erase"];
 
 export class MapTools {
   tool: Tool = "move";
   private r: MapRenderer | null = null;
   private preview = new Graphics();
   private stroke: { x0: number; y0: number; x: number; y: number; path: number[]; pointer: number } | null = null;
+  /** The points of the wall or door being drawn, and where the pointer is. */
+  private points: Point[] = [];
+  private hover: Point | null = null;
+  readonly history = new EditHistory();
+  private options: HTMLElement | null = null;
 
-  constructor(private store: Store, private renderer: () => MapRenderer | null, private say: (t: string, bad?: boolean) => void) {}
+  /**
+   * Shows the drawing options while a drawing tool is chosen, each only
+   * for its own tool (data-for): the toolbar stays short while moving.
+   */
+  private showOptions(): void {
+    const g = this.options;
+    if (!g) return;
+    g.hidden = !drawingTools.includes(this.tool);
+    for (const el of g.querySelectorAll<HTMLElement>("[data-for]")) el.hidden = el.dataset.for !== this.tool;
+  }
+
+  constructor(private store: Store, private renderer: () => MapRenderer | null, private say: (t: string, bad?: boolean) => void) {
+    store.subscribe((c) => {
+      if (c.kind === "map") this.syncSettings();
+    });
+  }
+
+  /** Attaches the drawing options (drawOptions) to their group of the toolbar. */
+  attachOptions(group: HTMLElement): void {
+    group.innerHTML = drawOptions;
+    this.options = group;
+    this.showOptions();
+    const el = <T extends HTMLElement>(id: string) => group.querySelector<T>(`#${id}`)!;
+    el("gm-undo").addEventListener("click", () => this.step("undo"));
+    el("gm-redo").addEventListener("click", () => this.step("redo"));
+    const settings = () => {
+      const map = this.store.map;
+      if (!map) return;
+      const body: Record<string, unknown> = { lineOfSight: el<HTMLInputElement>("gm-los").checked };
+      const daylight = Number.parseFloat(el<HTMLInputElement>("gm-daylight").value);
+      const limit = Number.parseInt(el<HTMLInputElement>("gm-vision-limit").value, 10);
+      if (Number.isFinite(daylight)) body.losDaylight = daylight;
+      if (Number.isFinite(limit)) body.losVisionLimit = limit;
+      hostAPI("PATCH", `maps/${encodeURIComponent(map.id)}`, body).then(
+        () => this.say(body.lineOfSight ? "Line of sight is on for this map." : "Line of sight is off for this map."),
+        (err: Error) => this.say(err.message, true));
+    };
+    for (const id of ["gm-los", "gm-daylight", "gm-vision-limit"]) el(id).addEventListener("change", settings);
+    window.addEventListener("keydown", (e) => {
+      const typing = e.target instanceof HTMLInputElement || e.target instanceof HTMLSelectElement || e.target instanceof HTMLTextAreaElement;
+      if (typing) return;
+      if (this.tool === "wall" && e.key === "Enter") this.finishWall();
+      else if ((this.tool === "wall" || this.tool === "door") && e.key === "Escape") this.dropWall();
+      else if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === "z") {
+        e.preventDefault();
+        this.step(e.shiftKey ? "redo" : "undo");
+      }
+    });
+    this.syncSettings();
+  }
+
+  /** The map's line of sight settings, shown as the map has them. */
+  private syncSettings(): void {
+    const map = this.store.map;
+    const los = document.getElementById("gm-los") as HTMLInputElement | null;
+    if (!los) return;
+    los.checked = !!map?.lineOfSight;
+    (document.getElementById("gm-daylight") as HTMLInputElement).value = map ? String(map.losDaylight ?? 0) : "";
+    (document.getElementById("gm-vision-limit") as HTMLInputElement).value = map ? String(map.losVisionLimit ?? -1) : "";
+  }
+
+  /** Sends an edit to the server; the map redraws from the broadcast. */
+  private async apply(e: Edit): Promise<MapObject | null> {
+    const req = requestFor(e);
+    return hostAPI<MapObject | null>(req.method, req.path, req.body);
+  }
+
+  /** Records an edit sent and done, for undo. */
+  private record(e: Edit): void {
+    this.history.push(e);
+    this.syncHistory();
+  }
+
+  private syncHistory(): void {
+    const undo = document.getElementById("gm-undo") as HTMLButtonElement | null;
+    const redo = document.getElementById("gm-redo") as HTMLButtonElement | null;
+    if (undo) undo.disabled = !this.history.canUndo;
+    if (redo) redo.disabled = !this.history.canRedo;
+  }
+
+  /** Undoes or redoes the last edit. */
+  async step(which: "undo" | "redo"): Promise<void> {
+    const e = which === "undo" ? this.history.undo() : this.history.redo();
+    if (!e) return;
+    try {
+      await this.apply(e);
+      this.say(which === "undo" ? "Undone." : "Redone.");
+    } catch (err) {
+      this.history.failed(which);
+      this.say((err as Error).message, true);
+    }
+    this.syncHistory();
+  }
+
+  /** Adds an object of a kind to the map shown, and records it. */
+  private async add(kind: string, object: Record<string, unknown>, what: string): Promise<void> {
+    const map = this.store.map;
+    if (!map) return;
+    try {
+      const created = await hostAPI<MapObject>("POST", `maps/${encodeURIComponent(map.id)}/${kind}`, object);
+      this.record({ mapId: map.id, kind, before: null, after: created });
+      this.say(`${what} added.`);
+    } catch (err) {
+      this.say((err as Error).message, true);
+    }
+  }
+
+  private snap(p: Point): Point {
+    const map = this.store.map;
+    const scale = this.r?.viewport.scale.x || 1;
+    const grid = map && (map.gridType ?? "square") === "square" ? gridOf(map) : null;
+    return snapPoint(p, map?.walls ?? [], grid, 14 / scale);
+  }
+
+  private finishWall(): void {
+    const wall = wallFrom(this.points, (document.getElementById("gm-wall-type") as HTMLSelectElement | null)?.value ?? "normal");
+    this.points = [];
+    this.hover = null;
+    this.draw();
+    if (wall) this.add("walls", wall, "Wall");
+  }
+
+  private dropWall(): void {
+    this.points = [];
+    this.hover = null;
+    this.draw();
+  }
 
   attach(r: MapRenderer, bar: HTMLElement): void {
     this.r = r;
@@ -46,10 +206,16 @@ export class MapTools {
     canvas.addEventListener("pointermove", (e) => this.move(e));
     canvas.addEventListener("pointerup", (e) => this.up(e));
     canvas.addEventListener("pointercancel", () => this.abort());
+    canvas.addEventListener("dblclick", () => {
+      if (this.tool === "wall") this.finishWall();
+    });
   }
 
   choose(tool: Tool): void {
+    if (this.tool === "wall" && tool !== "wall") this.finishWall(); // a wall in progress is kept
     this.tool = tool;
+    this.points = [];
+    this.showOptions();
     this.abort();
     for (const b of document.querySelectorAll<HTMLButtonElement>("[data-tool]")) b.setAttribute("aria-pressed", String(b.dataset.tool === tool));
     const vp = this.r?.viewport;
@@ -67,6 +233,7 @@ export class MapTools {
   private down(e: PointerEvent): void {
     if (this.tool === "move" || !this.r || !this.store.map || e.button !== 0) return;
     const p = this.r.screenToMap(e.clientX, e.clientY);
+    if (this.drawTool(p)) return;
     if (this.tool === "focus") {
       hostAPI("POST", "screen/focus", { x: Math.round(p.x), y: Math.round(p.y) }).then(
         () => this.say(`The players' displays look at ${Math.round(p.x)}, ${Math.round(p.y)}.`),
@@ -77,7 +244,60 @@ export class MapTools {
     this.draw();
   }
 
+  /** A press of a drawing tool at p; false for the other tools. */
+  private drawTool(p: Point): boolean {
+    const map = this.store.map;
+    if (!map) return false;
+    switch (this.tool) {
+      case "wall":
+        this.points.push(this.snap(p));
+        this.draw();
+        return true;
+      case "door": {
+        this.points.push(this.snap(p));
+        if (this.points.length === 2) {
+          const door = wallFrom(this.points, (document.getElementById("gm-door-type") as HTMLSelectElement | null)?.value ?? "door");
+          this.points = [];
+          this.hover = null;
+          if (door) this.add("walls", door, "Door");
+        }
+        this.draw();
+        return true;
+      }
+      case "light": {
+        const num = (id: string, d: number) => {
+          const v = Number.parseFloat((document.getElementById(id) as HTMLInputElement | null)?.value ?? "");
+          return Number.isFinite(v) ? v : d;
+        };
+        const color = (document.getElementById("gm-light-color") as HTMLInputElement | null)?.value ?? "#ffe08a";
+        this.add("lights", lightFrom(p, num("gm-light-bright", 20), num("gm-light-dim", 40), color, num("gm-light-intensity", 0.5)), "Light");
+        return true;
+      }
+      case "erase": {
+        const scale = this.r?.viewport.scale.x || 1;
+        const hit = objectAt(p, (map.walls ?? []) as unknown as MapObject[], (map.lights ?? []) as unknown as MapObject[], 12 / scale);
+        if (!hit) {
+          this.say("Nothing to erase there: click on a wall, a door or a light.");
+          return true;
+        }
+        const edit: Edit = { mapId: map.id, kind: hit.kind, before: hit.object, after: null };
+        this.apply(edit).then(() => {
+          this.record(edit);
+          this.say(hit.kind === "lights" ? "Light deleted." : "Wall deleted.");
+        }, (err: Error) => this.say(err.message, true));
+        return true;
+      }
+      default:
+        return false;
+    }
+  }
+
   private move(e: PointerEvent): void {
+    if ((this.tool === "wall" || this.tool === "door") && this.r && this.points.length > 0) {
+      this.hover = this.snap(this.r.screenToMap(e.clientX, e.clientY));
+      this.draw();
+      return;
+    }
     const s = this.stroke;
     if (!s || !this.r || e.pointerId !== s.pointer) return;
     const p = this.r.screenToMap(e.clientX, e.clientY);
@@ -109,6 +329,13 @@ export class MapTools {
   private draw(): void {
     const s = this.stroke;
     this.preview.clear();
+    if (this.points.length > 0) {
+      const pts = this.hover ? [...this.points, this.hover] : this.points;
+      this.preview.moveTo(pts[0].x, pts[0].y);
+      for (const q of pts.slice(1)) this.preview.lineTo(q.x, q.y);
+      this.preview.stroke({ width: 3, color: this.tool === "door" ? 0xffcc00 : 0x4fc3ff, alpha: 0.9 });
+      for (const q of this.points) this.preview.circle(q.x, q.y, 5).fill({ color: 0xffffff, alpha: 0.9 });
+    }
     if (s) {
       const color = this.tool.startsWith("reveal") ? 0xffffff : 0x000000;
       if (this.tool.endsWith("rect")) {

@@ -689,12 +689,15 @@ export interface Map {
   zoom: number;
 }
 
-export interface MapChoice {
-  mapId: string;
+export interface MapChange {
+  lineOfSight: boolean | null;
+  losDaylight: number | null;
+  losVisionLimit: number | null;
+  name: string | null;
 }
 
-export interface MapName {
-  name: string;
+export interface MapChoice {
+  mapId: string;
 }
 
 export interface MapSummary {

@@ -1,6 +1,9 @@
 // The map's other objects, each list drawn into its own container so an
-// event redraws only what it names: tiles (by layer; never dm), drawings,
-// area effects, measurements and markers (door icons: doors.ts).
+// event redraws only what it names: tiles (by layer), drawings, area
+// effects, measurements and markers (door icons: doors.ts). Players'
+// pages never draw what is hidden or on the dm layer (the server does not
+// even send it); the GM map (gm true) draws it too, faded (hiddenAlpha),
+// the game master's layer.
 import { Assets, Container, Graphics, Sprite, Text, type Texture } from "pixi.js";
 import type { AreaEffect, Drawing, Marker, Measurement, Tile, Wall } from "../types";
 import { parseColor } from "./grid";
@@ -12,16 +15,44 @@ function imageURL(path: string | undefined): string | null {
   return path.startsWith("/") ? path : `/${path}`;
 }
 
-/** Tiles of the given layers, in zIndex order. */
-export function drawTiles(c: Container, tiles: Tile[], layers: string[]): void {
+/** How faded the GM map draws what players do not see. */
+export const hiddenAlpha = 0.45;
+
+/**
+ * Whether players do not see an object: hidden, or on the dm layer. A
+ * marker without a hidden flag is hidden (the Marker schema's default, as
+ * the server applies it).
+ */
+export function hiddenFromPlayers(o: { hidden?: boolean; layer?: string }, hiddenByDefault = false): boolean {
+  if (typeof o.layer === "string" && o.layer.toLowerCase() === "dm") return true;
+  return typeof o.hidden === "boolean" ? o.hidden : hiddenByDefault;
+}
+
+/**
+ * The alpha an object is drawn with: 1 when players see it, hiddenAlpha
+ * on the GM map when they do not, and null (not drawn) on a player's page.
+ */
+function drawnAlpha(o: { hidden?: boolean; layer?: string }, gm: boolean, hiddenByDefault = false): number | null {
+  const hidden = gm ? hiddenFromPlayers(o, hiddenByDefault) : o.hidden === true || o.layer === "dm";
+  if (!hidden) return 1;
+  return gm ? hiddenAlpha : null;
+}
+
+/** Tiles of the given layers, in zIndex order; the GM map's dm-layer tiles go with the objects. */
+export function drawTiles(c: Container, tiles: Tile[], layers: string[], gm = false): void {
   for (const o of c.removeChildren()) o.destroy({ children: true });
-  const list = tiles.filter((t) => !t.hidden && layers.includes(t.layer ?? "object")).sort((a, b) => (a.zIndex ?? 0) - (b.zIndex ?? 0));
+  const shown = gm && layers.includes("object") ? [...layers, "dm"] : layers;
+  const list = tiles.filter((t) => drawnAlpha(t, gm) !== null && shown.includes(t.layer ?? "object")).sort((a, b) => (a.zIndex ?? 0) - (b.zIndex ?? 0));
   for (const t of list) {
     const url = imageURL(t.asset?.resource);
     const holder = new Container();
     holder.position.set(t.x, t.y);
     holder.rotation = ((t.rotation ?? 0) * Math.PI) / 180;
-    holder.alpha = t.opacity ?? 1;
+    holder.alpha = (t.opacity ?? 1) * (drawnAlpha(t, gm) ?? 1);
+    if (gm && hiddenFromPlayers(t) && t.width && t.height) {
+      // Marked as the game master's: a dashed-looking outline shows where it is even without art.
+      holder.addChild(new Graphics().rect(-t.width / 2, -t.height / 2, t.width, t.height).stroke({ width: 3, color: 0xb388ff, alpha: 0.9 }));
+    }
     c.addChild(holder);
     if (!url) continue;
     Assets.load<Texture>({ src: url, parser: "texture" } as never).then(
@@ -38,11 +69,12 @@ export function drawTiles(c: Container, tiles: Tile[], layers: string[]): void {
   }
 }
 
-export function drawDrawings(g: Graphics, drawings: Drawing[]): void {
+export function drawDrawings(g: Graphics, drawings: Drawing[], gm = false): void {
   g.clear();
   for (const d of drawings) {
-    if (!Array.isArray(d.data) || d.data.length < 4 || d.layer === "dm") continue;
-    const stroke = { width: d.strokeWidth ?? 3, color: parseColor(d.strokeColor, 0xffffff), alpha: d.opacity ?? 1 };
+    const fade = drawnAlpha(d, gm);
+    if (!Array.isArray(d.data) || d.data.length < 4 || fade === null) continue;
+    const stroke = { width: d.strokeWidth ?? 3, color: parseColor(d.strokeColor, 0xffffff), alpha: (d.opacity ?? 1) * fade };
     const [x0, y0, x1, y1] = d.data;
     if (d.shape === "rectangle") g.rect(Math.min(x0, x1), Math.min(y0, y1), Math.abs(x1 - x0), Math.abs(y1 - y0));
     else if (d.shape === "ellipse") g.ellipse((x0 + x1) / 2, (y0 + y1) / 2, Math.abs(x1 - x0) / 2, Math.abs(y1 - y0) / 2);
@@ -51,17 +83,18 @@ export function drawDrawings(g: Graphics, drawings: Drawing[]): void {
       g.moveTo(x0, y0);
       for (let i = 2; i + 1 < d.data.length; i += 2) g.lineTo(d.data[i], d.data[i + 1]);
     }
-    if (d.fillColor) g.fill({ color: parseColor(d.fillColor, 0xffffff), alpha: (d.opacity ?? 1) * 0.5 });
+    if (d.fillColor) g.fill({ color: parseColor(d.fillColor, 0xffffff), alpha: (d.opacity ?? 1) * 0.5 * fade });
     g.stroke(stroke);
   }
 }
 
-export function drawAreaEffects(g: Graphics, effects: AreaEffect[]): void {
+export function drawAreaEffects(g: Graphics, effects: AreaEffect[], gm = false): void {
   g.clear();
   for (const e of [...effects].sort((a, b) => (a.zIndex ?? 0) - (b.zIndex ?? 0))) {
-    if (e.hidden) continue;
+    const fade = drawnAlpha(e, gm);
+    if (fade === null) continue;
     const color = parseColor(e.color, 0xff6600);
-    const alpha = e.opacity ?? 0.5;
+    const alpha = (e.opacity ?? 0.5) * fade;
     const a = e.angle ?? 0;
     switch (e.shape) {
       case "cone": {
@@ -88,12 +121,13 @@ export function drawAreaEffects(g: Graphics, effects: AreaEffect[]): void {
   }
 }
 
-export function drawMeasurements(c: Container, list: Measurement[], labelFor: (pixels: number) => string): void {
+export function drawMeasurements(c: Container, list: Measurement[], labelFor: (pixels: number) => string, gm = false): void {
   for (const o of c.removeChildren()) o.destroy();
   const g = new Graphics();
   c.addChild(g);
   for (const m of list) {
-    if (m.hidden || !Array.isArray(m.data) || m.data.length < 4) continue;
+    const fade = drawnAlpha(m, gm);
+    if (fade === null || !Array.isArray(m.data) || m.data.length < 4) continue;
     const color = parseColor(m.color, 0x00aaff);
     let total = 0;
     g.moveTo(m.data[0], m.data[1]);
@@ -101,7 +135,7 @@ export function drawMeasurements(c: Container, list: Measurement[], labelFor: (p
       g.lineTo(m.data[i], m.data[i + 1]);
       total += Math.hypot(m.data[i] - m.data[i - 2], m.data[i + 1] - m.data[i - 1]);
     }
-    g.stroke({ width: 4, color, alpha: 0.9, cap: "round", join: "round" });
+    g.stroke({ width: 4, color, alpha: 0.9 * fade, cap: "round", join: "round" });
     const t = new Text({ text: labelFor(total), style: { fontFamily: "system-ui, sans-serif", fontSize: 18, fill: 0xffffff, stroke: { color: 0x000000, width: 4 } }, resolution: 2 });
     t.anchor.set(0.5, 1.2);
     t.position.set(m.data[m.data.length - 2], m.data[m.data.length - 1]);
@@ -111,10 +145,11 @@ export function drawMeasurements(c: Container, list: Measurement[], labelFor: (p
 
 const markerSizes: Record<string, number> = { tiny: 16, small: 22, medium: 30, large: 42, huge: 56 };
 
-export function drawMarkers(c: Container, list: Marker[]): void {
+export function drawMarkers(c: Container, list: Marker[], gm = false): void {
   for (const o of c.removeChildren()) o.destroy();
   for (const m of list) {
-    if (m.hidden) continue;
+    const fade = drawnAlpha(m, gm, true);
+    if (fade === null) continue;
     const size = markerSizes[m.size ?? "medium"] ?? 30;
     const color = parseColor(m.color, 0xff3344);
     const g = new Graphics();
@@ -126,6 +161,7 @@ export function drawMarkers(c: Container, list: Marker[]): void {
     t.anchor.set(0.5);
     t.position.set(0, m.shape === "circle" || m.shape === "label" ? 0 : -size * 0.9);
     g.addChild(t);
+    g.alpha = fade;
     c.addChild(g);
   }
 }

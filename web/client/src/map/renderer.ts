@@ -506,25 +506,28 @@ export class MapRenderer {
   }
 
   private drawObjects(map: MapData, layer: string): void {
+    // The GM map draws the game master's layer too (faded): hidden
+    // objects and those on the dm layer (objects.ts).
+    const gm = this.options.mode === "gm";
     switch (layer) {
       case "tiles":
-        drawTiles(this.floorTiles, map.tiles ?? [], ["floor"]);
-        drawTiles(this.mapTiles, map.tiles ?? [], ["map"]);
-        drawTiles(this.objectTiles, map.tiles ?? [], ["object", "token"]);
+        drawTiles(this.floorTiles, map.tiles ?? [], ["floor"], gm);
+        drawTiles(this.mapTiles, map.tiles ?? [], ["map"], gm);
+        drawTiles(this.objectTiles, map.tiles ?? [], ["object", "token"], gm);
         return;
       case "drawings":
-        drawDrawings(this.drawings, map.drawings ?? []);
+        drawDrawings(this.drawings, map.drawings ?? [], gm);
         return;
       case "areaEffects":
-        drawAreaEffects(this.effects, map.areaEffects ?? []);
+        drawAreaEffects(this.effects, map.areaEffects ?? [], gm);
         return;
       case "measurements": {
         const ppu = pixelsPerUnit(map);
-        drawMeasurements(this.measures, map.measurements ?? [], (px) => `${Math.round(px / ppu)} ${map.gridUnits ?? "ft"}`);
+        drawMeasurements(this.measures, map.measurements ?? [], (px) => `${Math.round(px / ppu)} ${map.gridUnits ?? "ft"}`, gm);
         return;
       }
       case "markers":
-        drawMarkers(this.markers, map.markers ?? []);
+        drawMarkers(this.markers, map.markers ?? [], gm);
         return;
     }
   }

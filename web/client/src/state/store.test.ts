@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { Store, type Change } from "./store";
+import { Store, mapObjectKinds, type Change } from "./store";
 import type { MapData } from "../types";
 
 function demoMap(): MapData {
@@ -58,6 +58,8 @@ test("token events that name another map are ignored; those naming the shown map
   assert.deepEqual([...s.tokens.keys()], ["A"], "another map's tokens do not replace this map's");
   s.apply("mapUpdated", { id: "M2", name: "Lair", tokens: [] });
   assert.equal(s.map!.id, "M1", "mapUpdated of another map does not replace the shown one");
+  s.apply("markersUpdated", { mapId: "M2", markers: [{ id: "K9", x: 1, y: 1, hidden: false }] });
+  assert.deepEqual(s.map!.markers!.map((m) => m.id), ["K1"], "another map's markers do not replace this map's");
   assert.equal(changes.length, 0);
   s.apply("tokenUpdated", { id: "Z", mapId: "M1", x: 10, y: 20, name: "Zed" });
   assert.equal(s.tokens.get("Z")!.name, "Zed");
@@ -165,4 +167,21 @@ test("a screen that names no map clears the map; one naming another map waits fo
   s.load({ map: demoMap(), screen: { mapId: "M1" }, paused: false });
   s.apply("screenUpdated", { mapId: "", interaction: "all" });
   assert.equal(s.map, null);
+});
+
+test("every kind of map object is kept by its row: its whole list, one object, a move", () => {
+  const { s } = loaded();
+  for (const k of mapObjectKinds) {
+    const list = () => (s.map as unknown as Record<string, { id: string; x?: number }[]>)[k.field].map((o) => `${o.id}@${o.x}`);
+    assert.ok(s.apply(k.many, { mapId: "M1", [k.field]: [{ id: "N", x: 1, y: 1, data: [0, 0, 1, 1] }] }), k.many);
+    assert.deepEqual(list(), ["N@1"], k.many);
+    if (k.one) {
+      s.apply(k.one, { id: "N", x: 2 });
+      assert.deepEqual(list(), ["N@2"], k.one);
+    }
+    if (k.moved) {
+      s.apply(k.moved, { id: "N", x: 3, y: 3, state: "end" });
+      assert.deepEqual(list(), ["N@3"], k.moved);
+    }
+  }
 });

@@ -20,7 +20,24 @@ export type Change =
   | { kind: "moved"; movement: Movement }
   | { kind: "command"; name: "mapFrameUpdated" | "mapFitScreen" | "mapFocus" | "mapVideoControlUpdated"; data: unknown };
 
-export type ObjectList = "tiles" | "markers" | "drawings" | "areaEffects" | "measurements" | "lights";
+/**
+ * The kinds of map object the page keeps beside its tokens, one row each,
+ * as the server's table of kinds (core/mapkinds.go): the map field, and
+ * the events that carry one object, the whole list ({mapId, <field>}) and
+ * a move. The store's handlers for all of them come from these rows; a
+ * new kind is one row here (walls have no events of their own: mapUpdated
+ * carries them).
+ */
+export const mapObjectKinds = [
+  { field: "tiles", one: "tileUpdated", many: "tilesUpdated", moved: "tileMoved" },
+  { field: "markers", one: "markerUpdated", many: "markersUpdated", moved: "markerMoved" },
+  { field: "lights", one: "lightUpdated", many: "lightsUpdated", moved: null },
+  { field: "areaEffects", one: "areaEffectUpdated", many: "areaEffectsUpdated", moved: "areaEffectMoved" },
+  { field: "measurements", one: "measurementUpdated", many: "measurementsUpdated", moved: null },
+  { field: "drawings", one: null, many: "drawingsUpdated", moved: null },
+] as const;
+
+export type ObjectList = (typeof mapObjectKinds)[number]["field"];
 
 function isObject(v: unknown): v is Record<string, unknown> {
   return !!v && typeof v === "object" && !Array.isArray(v);
@@ -188,22 +205,21 @@ export class Store {
     mapFitScreen: (data) => this.emit({ kind: "command", name: "mapFitScreen", data }),
     mapFocus: (data) => this.emit({ kind: "command", name: "mapFocus", data }),
     mapVideoControlUpdated: (data) => this.emit({ kind: "command", name: "mapVideoControlUpdated", data }),
-    // The map's other objects, one at a time, whole lists, and moves.
-    tileUpdated: (data) => this.updateObject("tiles", data),
-    markerUpdated: (data) => this.updateObject("markers", data),
-    lightUpdated: (data) => this.updateObject("lights", data),
-    areaEffectUpdated: (data) => this.updateObject("areaEffects", data),
-    measurementUpdated: (data) => this.updateObject("measurements", data),
-    tilesUpdated: (data) => this.replaceObjects("tiles", data),
-    markersUpdated: (data) => this.replaceObjects("markers", data),
-    lightsUpdated: (data) => this.replaceObjects("lights", data),
-    areaEffectsUpdated: (data) => this.replaceObjects("areaEffects", data),
-    measurementsUpdated: (data) => this.replaceObjects("measurements", data),
-    drawingsUpdated: (data) => this.replaceObjects("drawings", data),
-    markerMoved: (data) => this.moveObject("markers", data),
-    tileMoved: (data) => this.moveObject("tiles", data),
-    areaEffectMoved: (data) => this.moveObject("areaEffects", data),
+    // The map's other objects, one at a time, whole lists, and moves:
+    // by the table of kinds (mapObjectKinds).
+    ...this.objectHandlers(),
   };
+
+  /** The handlers of every kind's events, from mapObjectKinds. */
+  private objectHandlers(): HandlerTable {
+    const out: Record<string, (data: unknown) => void> = {};
+    for (const k of mapObjectKinds) {
+      if (k.one) out[k.one] = (data) => this.updateObject(k.field, data);
+      out[k.many] = (data) => this.replaceObjects(k.field, data);
+      if (k.moved) out[k.moved] = (data) => this.moveObject(k.field, data);
+    }
+    return out as HandlerTable;
+  }
 
   /** Applies one envelope not checked yet (tests); false for a name the map does not read. */
   apply(name: string, data: unknown): boolean {
@@ -311,7 +327,9 @@ export class Store {
   }
 
   private replaceObjects(layer: ObjectList, data: unknown): void {
-    if (!this.map) return;
+    // {mapId, <layer>: [...]} names its map: the host console's socket
+    // also hears of the maps the game master prepares off screen.
+    if (!this.map || this.otherMap(data)) return;
     const raw = Array.isArray(data) ? data : isObject(data) && Array.isArray(data[layer]) ? data[layer] : null;
     if (!raw) return;
     (this.map as unknown as Record<string, unknown>)[layer] = layer === "lights" ? raw : this.shown(raw);

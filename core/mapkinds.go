@@ -1,0 +1,400 @@
+package core
+
+import (
+	"encoding/json"
+	"math"
+	"strings"
+)
+
+// The table of map object kinds: one row per field of the map shape that
+// holds a list of objects beside the tokens (walls, lights, markers,
+// drawings, area effects, measurements, tiles). One pipeline reads it
+// (service_mapobjects.go): the host API GET/POST /host/api/maps/{mapId}/{kind}
+// and PATCH/DELETE …/{kind}/{objectId} validate an object by its row, store
+// it in the row's field of the map, leave out of the players' copy what its
+// row hides (PlayerMap) and broadcast the row's event.
+//
+// A new kind is one row here: its field (as the map shape names it, also
+// the {kind} of the API), a noun for messages, its event, whether it shapes
+// line of sight, its accessors and what it checks. Nothing else in the
+// pipeline names a kind.
+var MapKinds = []MapKind{
+	{Field: "walls", Noun: "wall", Sight: true, // no wallsUpdated in the contract: mapUpdated carries them
+		list: typedList(func(m *Map) *[]Wall { return &m.Walls }), check: checkWall,
+		forPlayers: playerWalls},
+	{Field: "lights", Noun: "light", Event: EventLightsUpdated, Sight: true,
+		list: typedList(func(m *Map) *[]Light { return &m.Lights }), check: checkLight,
+		forPlayers: playersSeeEvery}, // a light has no hidden flag
+	{Field: "markers", Noun: "marker", Event: EventMarkersUpdated, HiddenByDefault: true,
+		list: objectList(func(m *Map) *[]Object { return &m.Markers }), check: checkMarker},
+	{Field: "drawings", Noun: "drawing", Event: EventDrawingsUpdated,
+		list: objectList(func(m *Map) *[]Object { return &m.Drawings }), check: checkDrawing},
+	{Field: "areaEffects", Noun: "area effect", Event: EventAreaEffectsUpdated,
+		list: objectList(func(m *Map) *[]Object { return &m.AreaEffects }), check: checkAreaEffect},
+	{Field: "measurements", Noun: "measurement", Event: EventMeasurementsUpdated,
+		list: objectList(func(m *Map) *[]Object { return &m.Measurements }), check: checkPath},
+	{Field: "tiles", Noun: "tile", Event: EventTilesUpdated,
+		list: objectList(func(m *Map) *[]Object { return &m.Tiles }), check: checkTile},
+}
+
+// MapKind is one row of MapKinds.
+type MapKind struct {
+	// Field is the map's field holding the objects, and the {kind} of the
+	// host API.
+	Field string
+	// Noun names one object in messages.
+	Noun string
+	// Event is broadcast after a change with {"mapId", <Field>: the list};
+	// empty when the contract names none (walls: mapUpdated carries them).
+	Event string
+	// Sight: the kind shapes line of sight, so mapUpdated and
+	// lineOfSightUpdated follow a change (as after a door).
+	Sight bool
+	// HiddenByDefault: an object without a "hidden" flag is hidden from
+	// players (a Marker's schema default).
+	HiddenByDefault bool
+
+	list       listAccess
+	check      func(o Object) error
+	forPlayers func(src, dst *Map) bool
+}
+
+// listAccess reads and writes a kind's list on a map as plain JSON objects,
+// whatever Go type the map keeps it in.
+type listAccess struct {
+	get func(m *Map) ([]Object, error)
+	put func(m *Map, list []Object) error
+}
+
+// MapKindOf returns the row of a {kind}, or a 404 naming the kinds there are.
+func MapKindOf(field string) (*MapKind, error) {
+	for i := range MapKinds {
+		if MapKinds[i].Field == field {
+			return &MapKinds[i], nil
+		}
+	}
+	names := make([]string, len(MapKinds))
+	for i, k := range MapKinds {
+		names[i] = k.Field
+	}
+	return nil, NotFoundf("a map holds no '%s': its kinds of objects are %s", Clip(field), strings.Join(names, ", "))
+}
+
+// Limits on the objects of one kind (docs/limits.md).
+const (
+	// MaxMapObjectsPerWrite bounds the objects one request adds: a drawn
+	// room is tens of walls, a converted dungeon a few thousand. (A body
+	// also meets the server's bound on its JSON objects and arrays,
+	// CheckJSON, which a list of walls meets first past some thousands.)
+	MaxMapObjectsPerWrite = 5000
+	// MaxMapObjects bounds one kind's objects on a map, every one of which
+	// goes to every player with the map.
+	MaxMapObjects = 20000
+	// MaxMapObjectBytes bounds one object as stored (JSON).
+	MaxMapObjectBytes = 64 << 10
+	// MaxMapCoordinate bounds a coordinate or a length, in map pixels
+	// (ten times the widest map, maxMapSide), so that no sweep or
+	// renderer meets an infinity.
+	MaxMapCoordinate = 10 * maxMapSide
+	// MaxLightRadius bounds a light's radius, in grid units.
+	MaxLightRadius = 1000
+)
+
+// objectList is the listAccess of a field kept as plain objects.
+func objectList(field func(*Map) *[]Object) listAccess {
+	return listAccess{
+		get: func(m *Map) ([]Object, error) { return *field(m), nil },
+		put: func(m *Map, list []Object) error { *field(m) = list; return nil },
+	}
+}
+
+// typedList is the listAccess of a field kept as Go values: objects are
+// decoded strictly, so a field the type does not have is refused rather
+// than dropped.
+func typedList[T any](field func(*Map) *[]T) listAccess {
+	return listAccess{
+		get: func(m *Map) ([]Object, error) {
+			raw, err := json.Marshal(*field(m))
+			if err != nil {
+				return nil, Internal(err)
+			}
+			var out []Object
+			if err := json.Unmarshal(raw, &out); err != nil {
+				return nil, Internal(err)
+			}
+			if out == nil {
+				out = []Object{}
+			}
+			return out, nil
+		},
+		put: func(m *Map, list []Object) error {
+			out := make([]T, len(list))
+			for i, o := range list {
+				if err := decodeObject(o, &out[i]); err != nil {
+					return err
+				}
+			}
+			*field(m) = out
+			return nil
+		},
+	}
+}
+
+// decodeObject decodes one object into a Go value, refusing fields it does
+// not have.
+func decodeObject(o Object, out any) error {
+	raw, err := json.Marshal(o)
+	if err != nil {
+		return Invalidf("%v", err)
+	}
+	dec := json.NewDecoder(strings.NewReader(string(raw)))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(out); err != nil {
+		return Invalidf("%s", jsonErrorText(err))
+	}
+	return nil
+}
+
+// checkCommon is what every object must be: a string id, a hidden flag
+// that is a boolean, coordinates that are finite numbers within
+// MaxMapCoordinate, and at most MaxMapObjectBytes.
+func checkCommon(k *MapKind, o Object) error {
+	id, ok := o["id"].(string)
+	if !ok || id == "" {
+		return Invalidf("a %s needs an 'id' that is a string", k.Noun)
+	}
+	if len(id) > MaxTrackedField {
+		return tooLarge(k.Noun+": 'id'", len(id), MaxTrackedField)
+	}
+	if v, ok := o["hidden"]; ok {
+		if _, isBool := v.(bool); !isBool {
+			return Invalidf("%s '%s': 'hidden' must be true or false", k.Noun, Clip(id))
+		}
+	}
+	for _, key := range []string{"x", "y", "width", "height", "radius", "length"} {
+		if v, ok := o[key]; ok {
+			if _, err := coordinate(k, id, key, v); err != nil {
+				return err
+			}
+		}
+	}
+	if v, ok := o["data"]; ok {
+		if _, err := points(k, id, v); err != nil {
+			return err
+		}
+	}
+	if n := encodedAtLeast(o, MaxMapObjectBytes); n > MaxMapObjectBytes {
+		return TooLargef("%s '%s' is more than %s, the limit of one stored object", k.Noun, Clip(id), byteSize(MaxMapObjectBytes))
+	}
+	return k.check(o)
+}
+
+// coordinate reads a number within ±MaxMapCoordinate.
+func coordinate(k *MapKind, id, key string, v any) (float64, error) {
+	f, ok := v.(float64)
+	if !ok {
+		return 0, Invalidf("%s '%s': '%s' must be a number", k.Noun, Clip(id), key)
+	}
+	if math.IsNaN(f) || math.IsInf(f, 0) || math.Abs(f) > MaxMapCoordinate {
+		return 0, Invalidf("%s '%s': '%s' must be a number from -%d to %d map pixels", k.Noun, Clip(id), key, MaxMapCoordinate, MaxMapCoordinate)
+	}
+	return f, nil
+}
+
+// points reads a flat [x1, y1, x2, y2, …] list of coordinates.
+func points(k *MapKind, id string, v any) ([]float64, error) {
+	list, ok := v.([]any)
+	if !ok || len(list)%2 != 0 {
+		return nil, Invalidf("%s '%s': 'data' must be a flat list of points [x1, y1, x2, y2, …]", k.Noun, Clip(id))
+	}
+	out := make([]float64, len(list))
+	for i, n := range list {
+		f, err := coordinate(k, id, "data", n)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = f
+	}
+	return out, nil
+}
+
+// needs reports a required field's absence.
+func needs(o Object, noun string, keys ...string) error {
+	for _, key := range keys {
+		if _, ok := o[key]; !ok {
+			return Invalidf("a %s needs '%s'", noun, key)
+		}
+	}
+	return nil
+}
+
+// oneOf checks an optional string field against its values.
+func oneOf(o Object, noun, key string, values ...string) error {
+	v, ok := o[key]
+	if !ok {
+		return nil
+	}
+	s, _ := v.(string)
+	for _, want := range values {
+		if s == want {
+			return nil
+		}
+	}
+	return Invalidf("a %s's '%s' is one of %s", noun, key, strings.Join(values, ", "))
+}
+
+// atLeastTwoPoints checks a path's data.
+func atLeastTwoPoints(o Object, noun string) error {
+	if err := needs(o, noun, "data"); err != nil {
+		return err
+	}
+	if list, _ := o["data"].([]any); len(list) < 4 {
+		return Invalidf("a %s needs at least two points in 'data' [x1, y1, x2, y2, …]", noun)
+	}
+	return nil
+}
+
+// checkWall: a polyline of two points or more, a known type, side and door
+// state; a door without a state is closed.
+func checkWall(o Object) error {
+	if err := atLeastTwoPoints(o, "wall"); err != nil {
+		return err
+	}
+	if err := oneOf(o, "wall", "type", WallNormal, WallInvisible, WallEthereal, WallTerrain, WallDoor, WallSecretDoor, WallWindow); err != nil {
+		return err
+	}
+	if err := oneOf(o, "wall", "side", "both", "left", "right"); err != nil {
+		return err
+	}
+	if err := oneOf(o, "wall", "door", DoorClosed, DoorOpen, DoorLocked); err != nil {
+		return err
+	}
+	door := o["type"] == WallDoor || o["type"] == WallSecretDoor
+	if _, ok := o["door"]; ok && !door {
+		return Invalidf("only a wall of type door or secretDoor has a 'door' state")
+	}
+	if _, ok := o["door"]; door && !ok {
+		o["door"] = DoorClosed
+	}
+	return nil
+}
+
+// checkLight: a place, radii in grid units with the bright one inside the
+// dim one, an opacity from 0 to 1. A light is lit unless it says not, and
+// its sight is the server's to compute.
+func checkLight(o Object) error {
+	if err := needs(o, "light", "x", "y"); err != nil {
+		return err
+	}
+	delete(o, "sight")
+	if _, ok := o["enabled"]; !ok {
+		o["enabled"] = true
+	}
+	if _, ok := o["color"]; !ok {
+		o["color"] = "#ffffff"
+	}
+	if _, ok := o["opacity"]; !ok {
+		o["opacity"] = 0.5
+	}
+	for _, key := range []string{"radiusMin", "radiusMax"} {
+		if v, present := o[key]; present {
+			if f, ok := v.(float64); !ok || math.IsNaN(f) || f < 0 || f > MaxLightRadius {
+				return Invalidf("a light's '%s' is a radius in grid units, 0 to %d", key, MaxLightRadius)
+			}
+		}
+	}
+	bright, _ := o["radiusMin"].(float64)
+	dim, _ := o["radiusMax"].(float64)
+	if bright > dim {
+		return Invalidf("a light's bright radius (radiusMin) cannot reach beyond its dim radius (radiusMax)")
+	}
+	if f, ok := o["opacity"].(float64); !ok || f < 0 || f > 1 {
+		return Invalidf("a light's 'opacity' is from 0 to 1")
+	}
+	return nil
+}
+
+// checkMarker: a marker stands at a point.
+func checkMarker(o Object) error { return needs(o, "marker", "x", "y") }
+
+// checkDrawing: a shape through two points or more.
+func checkDrawing(o Object) error {
+	if err := atLeastTwoPoints(o, "drawing"); err != nil {
+		return err
+	}
+	return oneOf(o, "drawing", "shape", "polygon", "ellipse", "rectangle")
+}
+
+// checkPath: a measurement's path of two points or more.
+func checkPath(o Object) error { return atLeastTwoPoints(o, "measurement") }
+
+// checkAreaEffect: an origin, and sizes that are not negative.
+func checkAreaEffect(o Object) error {
+	if err := needs(o, "area effect", "x", "y"); err != nil {
+		return err
+	}
+	return notNegative(o, "area effect", "radius", "length", "width")
+}
+
+// checkTile: a place and a size that is not negative.
+func checkTile(o Object) error {
+	if err := needs(o, "tile", "x", "y"); err != nil {
+		return err
+	}
+	return notNegative(o, "tile", "width", "height")
+}
+
+func notNegative(o Object, noun string, keys ...string) error {
+	for _, key := range keys {
+		if f, ok := o[key].(float64); ok && f < 0 {
+			return Invalidf("a %s's '%s' cannot be below zero", noun, key)
+		}
+	}
+	return nil
+}
+
+// playerWalls sets dst's walls to src's as players see them: a secret door
+// that is not open is a plain wall to them (its type would tell them where
+// to search). It reports whether any wall changed.
+func playerWalls(src, dst *Map) bool {
+	var out []Wall
+	for i, w := range src.Walls {
+		if w.Type != WallSecretDoor || w.Door == DoorOpen {
+			continue
+		}
+		if out == nil {
+			out = append([]Wall(nil), src.Walls...)
+		}
+		out[i] = Wall{ID: w.ID, Data: w.Data, Side: w.Side, Type: WallNormal}
+	}
+	if out == nil {
+		return false
+	}
+	dst.Walls = out
+	return true
+}
+
+// playerObjects is the forPlayers of a kind kept as plain objects whose
+// "hidden" flag (or dm layer) hides them.
+func (k *MapKind) playerObjects(src, dst *Map) bool {
+	list, _ := k.list.get(src)
+	for _, o := range list {
+		if objectHidden(o, k.HiddenByDefault) {
+			_ = k.list.put(dst, visibleObjects(list, k.HiddenByDefault))
+			return true
+		}
+	}
+	return false
+}
+
+// redact sets dst's list of this kind to what players see of src's, and
+// reports whether it differs.
+func (k *MapKind) redact(src, dst *Map) bool {
+	if k.forPlayers != nil {
+		return k.forPlayers(src, dst)
+	}
+	return k.playerObjects(src, dst)
+}
+
+// playersSeeEvery is the forPlayers of a kind players see whole.
+func playersSeeEvery(_, _ *Map) bool { return false }

@@ -1,0 +1,53 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { EditHistory, lightFrom, objectAt, requestFor, snapPoint, wallFrom } from "./drawing";
+
+const grid = { size: 70, offsetX: 0, offsetY: 0 };
+
+test("a click snaps to a wall's end first, then to a grid corner, within reach", () => {
+  const walls = [{ data: [100, 100, 300, 100] }];
+  assert.deepEqual(snapPoint({ x: 296, y: 104 }, walls, grid, 15), { x: 300, y: 100 }, "the end of a wall");
+  assert.deepEqual(snapPoint({ x: 146, y: 137 }, walls, grid, 15), { x: 140, y: 140 }, "a grid corner");
+  assert.deepEqual(snapPoint({ x: 175.4, y: 35.2 }, walls, grid, 15), { x: 175, y: 35 }, "nothing near: where it was");
+  assert.deepEqual(snapPoint({ x: 12, y: 9 }, [], { size: 70, offsetX: 10, offsetY: 10 }, 15), { x: 10, y: 10 }, "the grid's offset");
+});
+
+test("a wall needs two distinct points; a door starts closed", () => {
+  assert.equal(wallFrom([{ x: 0, y: 0 }], "normal"), null);
+  assert.equal(wallFrom([{ x: 0, y: 0 }, { x: 0, y: 0 }], "normal"), null, "a double click is one point");
+  assert.deepEqual(wallFrom([{ x: 0, y: 0 }, { x: 70, y: 0 }, { x: 70, y: 0 }, { x: 70, y: 70 }], "normal"), { data: [0, 0, 70, 0, 70, 70] });
+  assert.deepEqual(wallFrom([{ x: 0, y: 0 }, { x: 70, y: 0 }], "secretDoor"), { data: [0, 0, 70, 0], type: "secretDoor", door: "closed" });
+  assert.deepEqual(wallFrom([{ x: 0, y: 0 }, { x: 70, y: 0 }], "window"), { data: [0, 0, 70, 0], type: "window" });
+});
+
+test("a light's dim radius is never inside its bright one; intensity is 0 to 1", () => {
+  assert.deepEqual(lightFrom({ x: 10.4, y: 20.6 }, 20, 10, "#ff0000", 3), { x: 10, y: 21, radiusMin: 20, radiusMax: 20, color: "#ff0000", opacity: 1, enabled: true });
+});
+
+test("the eraser finds the nearest wall or light", () => {
+  const walls = [{ id: "w", data: [0, 0, 100, 0] }];
+  const lights = [{ id: "l", x: 50, y: 40 }];
+  assert.equal(objectAt({ x: 50, y: 5 }, walls, lights, 10)?.object.id, "w");
+  assert.equal(objectAt({ x: 50, y: 36 }, walls, lights, 10)?.object.id, "l");
+  assert.equal(objectAt({ x: 50, y: 20 }, walls, lights, 10), null);
+});
+
+test("undo and redo walk the edits as host API calls", () => {
+  const h = new EditHistory();
+  const wall = { id: "w1", data: [0, 0, 70, 0] };
+  h.push({ mapId: "M", kind: "walls", before: null, after: wall });
+  h.push({ mapId: "M", kind: "walls", before: wall, after: { id: "w1", data: [0, 0, 70, 70], type: "door" } });
+  const u1 = h.undo()!;
+  assert.deepEqual(requestFor(u1), { method: "PATCH", path: "maps/M/walls/w1", body: { id: "w1", data: [0, 0, 70, 0], type: null } });
+  const u2 = h.undo()!;
+  assert.deepEqual(requestFor(u2), { method: "DELETE", path: "maps/M/walls/w1" });
+  assert.equal(h.undo(), null);
+  const r1 = h.redo()!;
+  assert.deepEqual(requestFor(r1), { method: "POST", path: "maps/M/walls", body: wall });
+  h.push({ mapId: "M", kind: "lights", before: null, after: { id: "l" } });
+  assert.equal(h.redo(), null, "a new edit forgets what was undone");
+  h.undo();
+  h.failed("undo");
+  assert.equal(h.canRedo, false, "a failed undo is still to undo");
+  assert.equal(requestFor(h.undo()!).method, "DELETE");
+});
