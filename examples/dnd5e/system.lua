@@ -10,6 +10,7 @@ local monster = require("lib.monster")
 local spell = require("lib.spell")
 local item = require("lib.item")
 local character = require("lib.character")
+local actions = require("lib.actions")
 local token = require("lib.token")
 local options = require("lib.options")
 
@@ -101,6 +102,12 @@ companion.entity("character", {
     temp_hit_points = { min = 0, max = 9999, integer = true },
   },
   actions = character.actions,
+  -- How the actions roll (lib/actions.lua): the options a roll offers, the
+  -- formula each rolls with them, and what an attack's d20 comes to.
+  rollOptions = actions.OPTIONS,
+  outcomes = actions.OUTCOMES,
+  roll = actions.roll,
+  outcome = actions.outcome,
   references = character.references,
   view = character.view,
   token = token.of("friendly", true),

@@ -4,20 +4,21 @@
 // a property is optional when the server may leave it out.
 
 export interface Action {
-  advantage?: boolean;
-  critical?: number;
-  damage?: string;
+  /** the action rolled after this one when asked (follow) */
+  follow?: string;
   group?: string;
   id?: string;
+  /** the ids of the roll options (rollOptions) this action takes */
+  options?: string[];
   roll?: string;
   title?: string;
   type?: string;
 }
 
 export interface ActionResult {
-  critical?: boolean;
-  fumble?: boolean;
   messages?: (Record<string, unknown>)[];
+  /** what the game system named the roll, null when nothing */
+  outcome?: RollOption | null;
 }
 
 /** An entity's attributes (getAttribute, setAttribute) */
@@ -38,6 +39,7 @@ export interface CharacterSheet {
   initiative?: number | null;
   myTurn?: boolean;
   reference?: string;
+  rollOptions?: RollOption[];
   round?: number;
   seat?: SeatView;
   tokenIds?: string[];
@@ -466,6 +468,7 @@ export interface Message {
   creature?: string;
   gm?: boolean;
   id: string;
+  outcome?: string;
   private?: boolean;
   rolls?: RollResult[];
   source?: string;
@@ -662,9 +665,10 @@ export interface RequestPointerUpdated {
 /** The data of the request rollAction: rolls one of the sheet's actions into the chat (private: to the game master only) */
 export interface RequestRollAction {
   action: string;
-  advantage?: "" | "advantage" | "disadvantage";
-  critical?: boolean;
-  damage?: boolean;
+  /** roll the action's follow-up after it */
+  follow?: boolean;
+  /** ids of the roll options the action takes */
+  options?: string[];
   private?: boolean;
 }
 
@@ -745,6 +749,11 @@ export interface RollContent {
   name: string;
   result: number;
   type: string;
+}
+
+export interface RollOption {
+  id: string;
+  title: string;
 }
 
 /** One roll: expression, formula, total, text, start, end and the tree of every die; or expression, error and position for a roll that failed */

@@ -4,8 +4,9 @@
 // same rules as the game master's console), the maximum and death saves
 // where the system lets the player write them, conditions and effects
 // with the rounds they have left, the system's sheet page, the sheet's
-// actions (a tap rolls into the chat), and the initiative roll and "end my
-// turn" during combat. Every change goes to the server, which decides; the
+// actions (a tap rolls into the chat, with the roll options the system
+// declares toggled on, and the answer shows the outcome the system names),
+// and the initiative roll and "end my turn" during combat. Every change goes to the server, which decides; the
 // panel only draws what the server answers.
 import type { ClientRequests, RequestRollAction } from "../wire.gen";
 import type { Reply, RequestName } from "../net/events";
@@ -36,9 +37,16 @@ export interface SheetAction {
   type: string;
   roll: string;
   group: string;
-  advantage?: boolean | null;
-  critical?: number | null;
-  damage?: string;
+  /** The ids of the sheet's roll options this action takes. */
+  options?: string[] | null;
+  /** The action rolled after this one (an attack's damage). */
+  follow?: string;
+}
+
+/** A roll option the system declares (the sheet's rollOptions). */
+export interface RollOption {
+  id: string;
+  title: string;
 }
 
 export interface EffectView {
@@ -61,6 +69,7 @@ export interface CharacterSheet {
   editable: string[] | null;
   hitPointsEditable: boolean;
   actions: SheetAction[] | null;
+  rollOptions?: RollOption[] | null;
   initiative: number | null;
   myTurn: boolean;
   round: number;
@@ -74,22 +83,21 @@ export interface CharacterDeps {
   pickSeat(): void;
 }
 
-type Advantage = "normal" | "advantage" | "disadvantage";
-
-/** The rollAction request for a tap on an action: advantage only where the action allows it, an attack's damage with it. */
-export function rollRequest(a: SheetAction, advantage: Advantage, privately = false): RequestRollAction {
+/** The rollAction request for a tap on an action: the chosen options this action takes, its follow-up with it. */
+export function rollRequest(a: SheetAction, chosen: ReadonlySet<string>, privately = false): RequestRollAction {
   const data: RequestRollAction = { action: a.id };
-  if (advantage !== "normal" && a.advantage) data.advantage = advantage;
-  if (a.type === "attack" && a.damage) data.damage = true;
+  const options = (a.options ?? []).filter((o) => chosen.has(o));
+  if (options.length > 0) data.options = options;
+  if (a.follow) data.follow = true;
   if (privately) data.private = true;
   return data;
 }
 
-/** The line a roll's answer shows ("Longsword: 17 · Longsword damage: 8 — critical hit!"). */
+/** The line a roll's answer shows ("Longsword: 17 · Longsword damage: 8 — critical hit!"): the system's outcome last. */
 export function rollSummary(answer: Reply<"rollAction">, title: string): string {
   const messages = (answer.messages ?? []) as { content?: { name?: string; result?: number } }[];
   const lines = messages.map((m) => `${m.content?.name ?? title}: ${m.content?.result ?? "?"}`);
-  return lines.join(" · ") + (answer.critical ? " — critical hit!" : answer.fumble ? " — a natural 1" : "");
+  return lines.join(" · ") + (answer.outcome?.title ? ` — ${answer.outcome.title}` : "");
 }
 
 /** How full the hit-point bar is, 0 to 100. */
@@ -104,7 +112,8 @@ export class CharacterPanel {
   /** The last roll's result line, as shown ("Longsword attack: 17"). */
   lastRoll = "";
   error = "";
-  private advantage: Advantage = "normal";
+  /** The roll options toggled on for the next roll (cleared after it). */
+  private chosen = new Set<string>();
   /** Roll to the game master only: kept until switched off. */
   private privately = false;
   private initiativeAsked = false;
@@ -285,12 +294,14 @@ export class CharacterPanel {
   private actions(s: CharacterSheet): HTMLElement | null {
     const list = s.actions ?? [];
     if (list.length === 0) return null;
-    const adv = h("div", { className: "adv", role: "radiogroup", "aria-label": "Roll with" });
-    for (const mode of ["normal", "advantage", "disadvantage"] as const) {
-      adv.append(button(mode === "normal" ? "Normal" : mode === "advantage" ? "Advantage" : "Disadvantage", () => {
-        this.advantage = mode;
+    // The system's roll options, each a toggle: the next roll takes those
+    // on that its action offers.
+    const adv = h("div", { className: "adv roll-options", role: "group", "aria-label": "Roll with" });
+    for (const o of s.rollOptions ?? []) {
+      adv.append(button(o.title, () => {
+        if (!this.chosen.delete(o.id)) this.chosen.add(o.id);
         this.draw();
-      }, `adv-${mode}`, { role: "radio", "aria-checked": String(this.advantage === mode) }));
+      }, `roll-option option-${o.id}`, { "aria-pressed": String(this.chosen.has(o.id)), "data-option": o.id }));
     }
     adv.append(button(t.privateRoll, () => {
       this.privately = !this.privately;
@@ -313,8 +324,8 @@ export class CharacterPanel {
   }
 
   private roll(a: SheetAction): void {
-    const data = rollRequest(a, this.advantage, this.privately);
-    this.advantage = "normal";
+    const data = rollRequest(a, this.chosen, this.privately);
+    this.chosen.clear();
     this.act("rollAction", data, (answer) => {
       this.lastRoll = rollSummary(answer, a.title);
     });
