@@ -111,6 +111,26 @@ type RollRules interface {
 	OutcomeOf(ctx context.Context, e *Entity, a Action, options []string, r Rolled) (*Outcome, error)
 }
 
+// Tally is a track a player marks on their sheet, as the system declares
+// it: a data key holding a count for each mark (D&D 5e's death saves,
+// {successes, failures}), each from 0 to Most. Shown is "always", or
+// "down": while the character's health is 0 or below, or a mark is set.
+type Tally struct {
+	Key   string       `json:"key"`
+	Title string       `json:"title"`
+	Marks []RollOption `json:"marks"`
+	Most  int          `json:"most"`
+	Shown string       `json:"shown"`
+}
+
+// SheetRules is implemented by Rules whose system says what a sheet
+// draws beside the actions: what it calls a kind's health, and its
+// tallies.
+type SheetRules interface {
+	HealthTitle(kind string) string
+	Tallies(kind string) []Tally
+}
+
 // ValueBound is what a system declares a numeric data key may hold when a
 // player writes it: at least Min, at most Max (when set), and a whole
 // number when Integer.

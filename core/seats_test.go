@@ -372,6 +372,12 @@ func TestRollActionCriticalAndAdvantage(t *testing.T) {
 	if sheet.HitPoints == nil || sheet.HitPoints.Current != 30 || sheet.HitPoints.Max != 30 || !sheet.HitPointsEditable || len(sheet.Actions) < 30 {
 		t.Fatalf("sheet %+v", sheet)
 	}
+	// The sheet draws what the system declares: its name for the health,
+	// its tallies (the death saves), its roll options.
+	if sheet.HitPoints.Title != "Hit points" || len(sheet.Tallies) != 1 || sheet.Tallies[0].Key != "death_saves" || sheet.Tallies[0].Most != 3 ||
+		sheet.Tallies[0].Shown != "down" || len(sheet.Tallies[0].Marks) != 2 || len(sheet.RollOptions) != 3 || sheet.RollOptions[0].ID != "advantage" {
+		t.Fatalf("the sheet's declarations: %+v %+v %+v", sheet.HitPoints, sheet.Tallies, sheet.RollOptions)
+	}
 	if strings.Join(sheet.Editable, ",") != "max_hit_points,death_saves" || sheet.Reference != "/character/hero" {
 		t.Fatalf("editable %v, reference %s", sheet.Editable, sheet.Reference)
 	}

@@ -46,6 +46,8 @@ type CharacterSheet struct {
 	// RollOptions are the options the kind's rolls offer (each action
 	// lists those it takes).
 	RollOptions []RollOption `json:"rollOptions"`
+	// Tallies are the tracks the player marks on the sheet (SheetRules).
+	Tallies []Tally `json:"tallies"`
 	// Initiative is the combatant's first initiative value, null when not
 	// rolled; MyTurn, that combat runs and it is this combatant's turn.
 	Initiative *float64 `json:"initiative"`
@@ -57,7 +59,10 @@ type CharacterSheet struct {
 type HitPoints struct {
 	// Key is the data key of the current value ("hit_points" in D&D 5e);
 	// the maximum is max_<key>, temporary hit points temp_<key>.
-	Key      string  `json:"key"`
+	Key string `json:"key"`
+	// Title is what the system calls it ("Hit points"; "Health" when it
+	// says nothing).
+	Title    string  `json:"title"`
 	Current  float64 `json:"current"`
 	Max      float64 `json:"max"`
 	Temp     float64 `json:"temp"`
@@ -177,7 +182,12 @@ func (s pinned) sheet(tx Tx, o *ownCharacter) (*CharacterSheet, error) {
 	e := o.entity
 	out := &CharacterSheet{Seat: o.view, Character: EntityForPlayers(e), Reference: "/" + e.Kind + "/" + e.Slug,
 		TokenIDs: []string{}, Controls: []string{}, Effects: []EffectView{}, Editable: s.ownEditable(e.Kind),
-		Actions: []Action{}, RollOptions: []RollOption{}, Round: o.game.Round}
+		Actions: []Action{}, RollOptions: []RollOption{}, Tallies: []Tally{}, Round: o.game.Round}
+	if sr, ok := s.rules.(SheetRules); ok {
+		if t := sr.Tallies(e.Kind); t != nil {
+			out.Tallies = t
+		}
+	}
 	if rr, ok := s.rules.(RollRules); ok {
 		if opts := rr.RollOptions(e.Kind); opts != nil {
 			out.RollOptions = opts
@@ -251,7 +261,11 @@ func (s pinned) hitPointsOf(o *ownCharacter) *HitPoints {
 		}
 	}
 	temp, _ := numberOf(data["temp_"+r])
-	return &HitPoints{Key: r, Current: cur, Max: maxHP, Temp: temp, Bloodied: cur > 0 && cur <= maxHP/2, Defeated: cur <= 0}
+	title := "Health"
+	if sr, ok := s.rules.(SheetRules); ok {
+		title = sr.HealthTitle(o.entity.Kind)
+	}
+	return &HitPoints{Key: r, Title: title, Current: cur, Max: maxHP, Temp: temp, Bloodied: cur > 0 && cur <= maxHP/2, Defeated: cur <= 0}
 }
 
 // effectView is an effect with the rounds left of it (effects.go's rules).

@@ -29,6 +29,10 @@ type Kind struct {
 	// the outcomes its outcome hook may name (rolls.go).
 	RollOptions []core.RollOption `json:"rollOptions,omitempty"`
 	Outcomes    []core.RollOption `json:"outcomes,omitempty"`
+	// HealthTitle is what the sheet calls the first range; Tallies, the
+	// tracks a player marks on it (sheet.go).
+	HealthTitle string       `json:"health,omitempty"`
+	Tallies     []core.Tally `json:"tallies,omitempty"`
 	// Bounds are the values the kind's data keys may hold when a player
 	// writes them (bounds.go).
 	Bounds map[string]core.ValueBound `json:"-"`
@@ -46,7 +50,7 @@ var collectionLabel = regexp.MustCompile(`^[a-z][a-z0-9_-]*$`)
 var entityOptions = map[string]bool{
 	"collection": false, "title": false, "collectionTitle": false, "template": false,
 	"filters": false, "unique": false, "ranges": false, "editable": false, "bounds": false,
-	"rollOptions": false, "outcomes": false,
+	"rollOptions": false, "outcomes": false, "health": false, "tallies": false,
 	"view": true, "references": true, "token": true, "initiative": true, "actions": true,
 	"roll": true, "outcome": true,
 }
@@ -95,6 +99,8 @@ func buildKinds(decl *scripting.Declarations, problems *scripting.Problems) []*K
 		_, k.HasActions = d.Funcs["actions"]
 		k.RollOptions = namedListOption(d, "rollOptions", add)
 		k.Outcomes = namedListOption(d, "outcomes", add)
+		k.HealthTitle = stringOption(d, "health", add)
+		k.Tallies = tallyOption(d, add)
 		if _, ok := d.Funcs["outcome"]; ok && len(k.Outcomes) == 0 {
 			add("an outcome function names one of the kind's outcomes: declare them, outcomes = { { id = \"success\", title = \"Success\" } }")
 		}

@@ -104,6 +104,15 @@ companion.entity("character", {
   actions = character.actions,
   -- How the actions roll (lib/actions.lua): the options a roll offers, the
   -- formula each rolls with them, and what an attack's d20 comes to.
+  -- What the sheet calls the first range, and the death saves the player
+  -- marks while at 0 hit points.
+  health = "Hit points",
+  tallies = {
+    {
+      key = "death_saves", title = "Death saves", most = 3, shown = "down",
+      marks = { { key = "successes", title = "Successes" }, { key = "failures", title = "Failures" } },
+    },
+  },
   rollOptions = actions.OPTIONS,
   outcomes = actions.OUTCOMES,
   roll = actions.roll,

@@ -42,6 +42,7 @@ export interface CharacterSheet {
   rollOptions?: RollOption[];
   round?: number;
   seat?: SeatView;
+  tallies?: Tally[];
   tokenIds?: string[];
 }
 
@@ -360,6 +361,7 @@ export interface HitPoints {
   key?: string;
   max?: number;
   temp?: number;
+  title?: string;
 }
 
 /** One turn-order slot of a combatant; value is a number or anything a system uses */
@@ -864,6 +866,14 @@ export interface System {
 export interface TakenSeat {
   seat?: SeatView;
   seatToken?: string;
+}
+
+export interface Tally {
+  key: string;
+  marks: RollOption[];
+  most: number;
+  shown: "always" | "down";
+  title: string;
 }
 
 /** A piece on the battle map; size, health, hitpoints, bloodied and dead are derived when sent */

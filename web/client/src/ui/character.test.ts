@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { hitPointPercent, rollRequest, rollSummary, type SheetAction } from "./character";
+import { hitPointPercent, rollRequest, rollSummary, tallyCounts, type SheetAction, type Tally } from "./character";
 
 const sword: SheetAction = { id: "a1", title: "Longsword", type: "attack", roll: "1d20+5", group: "Attacks", options: ["edge", "snag"], follow: "a2" };
 const on = (...ids: string[]) => new Set(ids);
@@ -27,4 +27,12 @@ test("the hit-point bar stays between empty and full", () => {
   assert.equal(hitPointPercent({ current: -5, max: 28 }), 0);
   assert.equal(hitPointPercent({ current: 40, max: 28 }), 100);
   assert.equal(hitPointPercent({ current: 5, max: 0 }), 0);
+});
+
+test("a tally reads each mark the system declares as a whole count from 0 to its most", () => {
+  const tally: Tally = { key: "strain", title: "Strain", marks: [{ id: "body", title: "Body" }, { id: "mind", title: "Mind" }], most: 4, shown: "always" };
+  assert.deepEqual(tallyCounts(tally, { strain: { body: 2, mind: 9, luck: 1 } }), { body: 2, mind: 4 });
+  assert.deepEqual(tallyCounts(tally, { strain: { body: -1, mind: "x" } }), { body: 0, mind: 0 });
+  assert.deepEqual(tallyCounts(tally, {}), { body: 0, mind: 0 });
+  assert.deepEqual(tallyCounts(tally, undefined), { body: 0, mind: 0 });
 });

@@ -1,13 +1,14 @@
 // The character panel: the sheet of the character whose seat this page
-// holds (getCharacter, docs/api.md "A player's character"). Hit points
-// with damage, healing and temporary hit points (the server applies the
-// same rules as the game master's console), the maximum and death saves
-// where the system lets the player write them, conditions and effects
-// with the rounds they have left, the system's sheet page, the sheet's
-// actions (a tap rolls into the chat, with the roll options the system
-// declares toggled on, and the answer shows the outcome the system names),
-// and the initiative roll and "end my turn" during combat. Every change goes to the server, which decides; the
-// panel only draws what the server answers.
+// holds (getCharacter, docs/api.md "A player's character"). The health the
+// system names (its first range) with damage, healing and temporary values
+// (the server applies the same rules as the game master's console), the
+// maximum and the tallies the system declares (D&D 5e's death saves) where
+// it lets the player write them, conditions and effects with the rounds
+// they have left, the system's sheet page, the sheet's actions (a tap
+// rolls into the chat with the roll options the system declares toggled
+// on, and the answer shows the outcome the system names), and the
+// initiative roll and "end my turn" during combat. Every change goes to
+// the server, which decides; the panel only draws what the server answers.
 import type { ClientRequests, RequestRollAction } from "../wire.gen";
 import type { Reply, RequestName } from "../net/events";
 import { t } from "../i18n";
@@ -24,6 +25,8 @@ export interface SeatView {
 
 export interface HitPoints {
   key: string;
+  /** What the system calls it ("Hit points"). */
+  title?: string;
   current: number;
   max: number;
   temp: number;
@@ -41,6 +44,27 @@ export interface SheetAction {
   options?: string[] | null;
   /** The action rolled after this one (an attack's damage). */
   follow?: string;
+}
+
+/** A track the player marks, as the system declares it (D&D 5e's death saves). */
+export interface Tally {
+  key: string;
+  title: string;
+  marks: { id: string; title: string }[];
+  most: number;
+  /** "always", or "down": while health is 0 or below, or a mark is set. */
+  shown: string;
+}
+
+/** The marks of a tally as the character's data holds them, each a whole count from 0 to its most. */
+export function tallyCounts(tally: Tally, data: Record<string, unknown> | undefined): Record<string, number> {
+  const raw = (data?.[tally.key] ?? {}) as Record<string, unknown>;
+  const out: Record<string, number> = {};
+  for (const m of tally.marks) {
+    const n = Number(raw && typeof raw === "object" ? raw[m.id] : 0);
+    out[m.id] = Number.isFinite(n) ? Math.max(0, Math.min(tally.most, Math.trunc(n))) : 0;
+  }
+  return out;
 }
 
 /** A roll option the system declares (the sheet's rollOptions). */
@@ -70,6 +94,7 @@ export interface CharacterSheet {
   hitPointsEditable: boolean;
   actions: SheetAction[] | null;
   rollOptions?: RollOption[] | null;
+  tallies?: Tally[] | null;
   initiative: number | null;
   myTurn: boolean;
   round: number;
@@ -198,7 +223,7 @@ export class CharacterPanel {
       parts.push(h("p", { className: "muted" }, "Pick your character to see its sheet here."),
         button("Pick a character", () => this.deps.pickSeat(), "primary char-pick"));
     } else {
-      parts.push(this.header(s), this.turn(s), this.hitPoints(s), this.deathSaves(s), this.effects(s), this.actions(s));
+      parts.push(this.header(s), this.turn(s), this.hitPoints(s), ...this.tallies(s), this.effects(s), this.actions(s));
     }
     if (this.error) parts.push(h("p", { className: "char-error", role: "alert" }, this.error));
     this.el.replaceChildren(...parts.filter((p): p is Node => !!p));
@@ -232,7 +257,7 @@ export class CharacterPanel {
     const pct = hitPointPercent(hp);
     const box = h("section", { className: `char-hp${hp.bloodied ? " bloodied" : ""}${hp.defeated ? " defeated" : ""}` },
       h("div", { className: "hp-line" },
-        h("span", { className: "hp-label" }, "Hit points "),
+        h("span", { className: "hp-label" }, `${hp.title || "Health"} `),
         h("span", { className: "hp-now" }, String(hp.current)), " / ", h("span", { className: "hp-max" }, String(hp.max)),
         hp.temp > 0 ? h("span", { className: "hp-temp" }, ` +${hp.temp} temp`) : null),
       h("div", { className: "hp-bar", "aria-hidden": "true" }, h("div", { className: "hp-fill", style: `width:${pct}%` })));
@@ -265,21 +290,20 @@ export class CharacterPanel {
     return box;
   }
 
-  private deathSaves(s: CharacterSheet): HTMLElement | null {
-    if (!s.editable?.includes("death_saves")) return null;
-    const raw = (s.character?.data?.death_saves ?? {}) as { successes?: unknown; failures?: unknown };
-    const successes = Number(raw.successes) || 0;
-    const failures = Number(raw.failures) || 0;
-    const down = (s.hitPoints?.current ?? 1) <= 0;
-    if (!down && !successes && !failures) return null;
-    const row = (label: string, n: number, set: (k: number) => void, cls: string) =>
-      h("div", { className: `saves ${cls}` }, h("span", {}, label),
-        ...[1, 2, 3].map((k) => button(k <= n ? "●" : "○", () => set(k === n ? k - 1 : k), k <= n ? "on" : "",
-          { "aria-label": `${label} ${k}`, "aria-pressed": String(k <= n) })));
-    const write = (succ: number, fail: number) => this.act("updateCharacter", { data: { death_saves: { successes: succ, failures: fail } } });
-    return h("section", { className: "char-death" }, h("h3", {}, "Death saves"),
-      row("Successes", successes, (k) => write(k, failures), "successes"),
-      row("Failures", failures, (k) => write(successes, k), "failures"));
+  /** The system's tallies the player may mark (those in editable), each mark a row of pips. */
+  private tallies(s: CharacterSheet): (HTMLElement | null)[] {
+    return (s.tallies ?? []).map((tally) => {
+      if (!s.editable?.includes(tally.key)) return null;
+      const counts = tallyCounts(tally, s.character?.data);
+      const down = (s.hitPoints?.current ?? 1) <= 0;
+      if (tally.shown === "down" && !down && !Object.values(counts).some((n) => n > 0)) return null;
+      const write = (mark: string, k: number) => this.act("updateCharacter", { data: { [tally.key]: { ...counts, [mark]: k } } });
+      const pips = Array.from({ length: tally.most }, (_, i) => i + 1);
+      return h("section", { className: "char-tally", "data-tally": tally.key }, h("h3", {}, tally.title),
+        ...tally.marks.map((m) => h("div", { className: `saves tally-mark mark-${m.id}` }, h("span", {}, m.title),
+          ...pips.map((k) => button(k <= counts[m.id] ? "●" : "○", () => write(m.id, k === counts[m.id] ? k - 1 : k), k <= counts[m.id] ? "on" : "",
+            { "aria-label": `${m.title} ${k}`, "aria-pressed": String(k <= counts[m.id]) })))));
+    });
   }
 
   private effects(s: CharacterSheet): HTMLElement {
