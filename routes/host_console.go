@@ -33,13 +33,16 @@ func mountHostConsole(r chi.Router, cfg Config) {
 
 type hostConsole struct{ cfg Config }
 
-// SystemKind is a row of the system status: a kind and its collection.
+// SystemKind is a row of the system status: a kind, its collection, and
+// its ranges (the first is its health key, which the console's combat
+// rows and token card read: the console names none of its own).
 type SystemKind struct {
-	Kind            string `json:"kind"`
-	Collection      string `json:"collection"`
-	Title           string `json:"title"`
-	CollectionTitle string `json:"collectionTitle"`
-	Unique          bool   `json:"unique"`
+	Kind            string   `json:"kind"`
+	Collection      string   `json:"collection"`
+	Title           string   `json:"title"`
+	CollectionTitle string   `json:"collectionTitle"`
+	Unique          bool     `json:"unique"`
+	Ranges          []string `json:"ranges"`
 }
 
 // HostSystem is GET /host/api/system.
@@ -68,7 +71,7 @@ func (h hostConsole) getSystem(w http.ResponseWriter, r *http.Request) {
 		Kinds: []SystemKind{}, Time: time.Now().UTC()}
 	for _, k := range sys.Kinds() {
 		out.Kinds = append(out.Kinds, SystemKind{Kind: k.Name, Collection: k.Collection, Title: k.Title,
-			CollectionTitle: k.CollectionTitle, Unique: k.Unique})
+			CollectionTitle: k.CollectionTitle, Unique: k.Unique, Ranges: k.Ranges})
 	}
 	out.Watching, out.LastReload = h.cfg.SystemStatus.Last()
 	writeJSON(w, r, &h.cfg, http.StatusOK, out)
