@@ -30,6 +30,7 @@ func TestBrowserSecondSystemRollsWithItsOptions(t *testing.T) {
 	if alice.Eval(`/hit points|advantage|death save|d20|critical/i.test(document.querySelector("#panel-character").innerText)`) == true {
 		t.Fatalf("D&D words on the panel: %s", seatText(alice, "#panel-character"))
 	}
+	alice.WaitFor("the initiative list's health under the system's label", `(document.querySelector("#panel-initiative")?.innerText ?? "").includes("9 / 11 VIG") && !/\bHP\b/.test(document.querySelector("#panel-initiative").innerText)`, 10*time.Second)
 	e2e.ClickText(alice, ".adv button", "Bonus die")
 	alice.WaitFor("the bonus die toggled on", `document.querySelector(".adv button[data-option=bonus]")?.getAttribute("aria-pressed") === "true"`, 5*time.Second)
 	e2e.ClickText(alice, ".character button.action", "Spot Hidden")
