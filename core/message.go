@@ -47,7 +47,7 @@ type Message struct {
 	// its source (speaker.go).
 	GM bool `json:"gm,omitempty"`
 	// Outcome is what the game system named a sheet action's roll (its
-	// outcome's title, "critical hit!"), shown beside the roll; empty for
+	// outcome's title, "Hard success"), shown beside the roll; empty for
 	// every other message.
 	Outcome string `json:"outcome,omitempty"`
 }

@@ -118,7 +118,7 @@ export function rollRequest(a: SheetAction, chosen: ReadonlySet<string>, private
   return data;
 }
 
-/** The line a roll's answer shows ("Longsword: 17 · Longsword damage: 8 — critical hit!"): the system's outcome last. */
+/** The line a roll's answer shows ("Boathook swing: 17 · Boathook swing harm: 8 — Hard success"): the system's outcome last. */
 export function rollSummary(answer: Reply<"rollAction">, title: string): string {
   const messages = (answer.messages ?? []) as { content?: { name?: string; result?: number } }[];
   const lines = messages.map((m) => `${m.content?.name ?? title}: ${m.content?.result ?? "?"}`);
