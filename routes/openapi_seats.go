@@ -34,7 +34,7 @@ func addSeatPaths(paths, schemas obj) {
 	schemas["HitPoints"] = obj{"type": "object", "properties": obj{"key": str, "title": str, "current": num, "max": num, "temp": num, "bloodied": boolean, "defeated": boolean}}
 	schemas["Action"] = obj{"type": "object", "properties": obj{"id": str, "title": str, "type": str, "roll": str, "group": str,
 		"options": obj{"type": "array", "items": str, "description": "the ids of the roll options (rollOptions) this action takes"},
-		"follow": obj{"type": "string", "description": "the action rolled after this one when asked (follow)"}}}
+		"follow":  obj{"type": "string", "description": "the action rolled after this one when asked (follow)"}}}
 	schemas["Tally"] = obj{"type": "object", "required": []string{"key", "title", "marks", "most", "shown"}, "properties": obj{"key": str, "title": str,
 		"marks": arrayOf(ref("RollOption")), "most": num, "shown": obj{"type": "string", "enum": []string{"always", "down"}}}}
 	schemas["RollOption"] = obj{"type": "object", "required": []string{"id", "title"}, "properties": obj{"id": str, "title": str}}
@@ -42,7 +42,7 @@ func addSeatPaths(paths, schemas obj) {
 		"reference": str, "combatant": obj{"type": []string{"object", "null"}}, "tokenIds": arrayOf(str), "controls": arrayOf(str),
 		"hitPoints": obj{"oneOf": []obj{ref("HitPoints"), {"type": "null"}}}, "effects": arrayOf(obj{"type": "object"}),
 		"editable": arrayOf(str), "hitPointsEditable": boolean, "actions": arrayOf(ref("Action")), "rollOptions": arrayOf(ref("RollOption")),
-		"tallies": arrayOf(ref("Tally")),
+		"tallies":    arrayOf(ref("Tally")),
 		"initiative": obj{"type": []string{"number", "null"}}, "myTurn": boolean, "round": num}}
 	schemas["Journal"] = obj{"type": "object", "required": []string{"entries"}, "properties": obj{"entries": arrayOf(obj{"type": "object",
 		"required": []string{"id", "kind", "title", "shown"}, "properties": obj{
