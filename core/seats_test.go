@@ -542,7 +542,16 @@ func TestSeatChangesAreCoalesced(t *testing.T) {
 		}
 	}
 	took := time.Since(start)
-	time.Sleep(400 * time.Millisecond) // the last held changes go out
+	// The last held change goes out within the hold: wait for the list
+	// that shows the seat free (the state after the last LeaveSeat).
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+		mu.Lock()
+		done := len(lists) > 0 && !lists[len(lists)-1].Seats[0].Taken
+		mu.Unlock()
+		if done || time.Now().After(deadline) {
+			break
+		}
+	}
 	mu.Lock()
 	defer mu.Unlock()
 	most := int(took/(250*time.Millisecond)) + 3

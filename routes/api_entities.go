@@ -14,14 +14,15 @@ import (
 	"github.com/go-chi/chi/v5"
 	"github.com/vttapp/companion/core"
 	"github.com/vttapp/companion/systems"
+	"github.com/vttapp/companion/wire"
 )
 
-// Collection read schemas (contract 4.2).
+// Collection read schemas (contract 4.2), named in the wire description.
 const (
-	schemaList  = "list"
-	schemaBasic = "basic"
-	schemaModel = "model"
-	schemaView  = "view"
+	schemaList  = wire.SchemaList
+	schemaBasic = wire.SchemaBasic
+	schemaModel = wire.SchemaModel
+	schemaView  = wire.SchemaView
 )
 
 // collectionKind resolves the {collection} path segment through the loaded

@@ -3,6 +3,7 @@ package routes
 import (
 	"bufio"
 	"fmt"
+	"github.com/vttapp/companion/guard"
 	"io"
 	"net"
 	"net/http"
@@ -14,7 +15,7 @@ import (
 // The body rules of these tests: a body may be quiet 2 s, and must arrive
 // at 1 KiB/s on average after its first 2 s. The honest sender below sends
 // ten times faster; the attackers stall or trickle far below.
-var testBodyTimes = BodyTimes{Idle: 2 * time.Second, Grace: 2 * time.Second, MinRate: 1 << 10}
+var testBodyTimes = guard.BodyTimes{Idle: 2 * time.Second, Grace: 2 * time.Second, MinRate: 1 << 10}
 
 // postSlowly opens a connection and sends the headers of a POST
 // /api/messages whose body is body, then calls send to write the body.

@@ -5,6 +5,7 @@ import (
 	"compress/gzip"
 	"crypto/sha256"
 	"encoding/hex"
+	"github.com/vttapp/companion/guard"
 	"net/http"
 	"strconv"
 	"strings"
@@ -82,7 +83,7 @@ func (c *cachedBody) serve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	body := c.body
-	if len(c.body) >= gzipMinSize && acceptsGzip(r) {
+	if len(c.body) >= guard.GzipMinSize && guard.AcceptsGzip(r) {
 		body = c.gzipBody()
 		h["Content-Encoding"] = hGzip
 		h["ETag"] = c.hWeakETag

@@ -7,6 +7,7 @@ import (
 
 	"github.com/go-chi/chi/v5"
 	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/guard"
 	"github.com/vttapp/companion/imports"
 )
 
@@ -29,7 +30,7 @@ func (h hostImport) getClient(w http.ResponseWriter, r *http.Request) {
 // installClient installs the zip uploaded as multipart field "file" and
 // answers the installed client (201).
 func (h hostImport) installClient(w http.ResponseWriter, r *http.Request) {
-	if !isMultipart(r) {
+	if !guard.IsMultipart(r) {
 		h.fail(w, r, core.Invalidf(`upload the client's zip as multipart field 'file'; to install from a URL, offer it: POST /host/api/offers {"type": "client", "url": "https://..."}`))
 		return
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/vttapp/companion/backup"
 	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/guard"
 	"github.com/vttapp/companion/hub"
 	"github.com/vttapp/companion/imports"
 	"github.com/vttapp/companion/systems"
@@ -29,7 +30,7 @@ type Config struct {
 	MaxBodyBytes int64
 	// BodyTimes bounds how long a request body may take to arrive
 	// (bodytime.go; zero fields take the defaults).
-	BodyTimes BodyTimes
+	BodyTimes guard.BodyTimes
 	// AllowOrigins lists Origins besides this server's own whose pages may
 	// write (routes/crosssite.go); the WebSocket Origin check uses
 	// hub.Options.AllowOrigins, given to hub.New (the same --allow-origin).

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/vttapp/companion/guard"
 	"github.com/vttapp/companion/internal/testkit"
 )
 
@@ -58,14 +59,14 @@ func (l *fromAddress) dialAs(t *testing.T, addr string) net.Conn {
 	return c
 }
 
-// One address may hold DefaultMaxHTTPPerAddress connections open; the next
+// One address may hold guard.DefaultMaxHTTPPerAddress connections open; the next
 // is answered 503 and closed, while another address and loopback are
 // served. A connection that ends gives its slot back. Before, one address
 // could hold any number of stalled bodies.
 func TestHTTPConnectionsPerAddressAreCapped(t *testing.T) {
 	e := newEnv(t, envOptions{})
 	logs := &testkit.LogBuffer{}
-	limiter := NewConnLimiter(0, slog.New(slog.NewTextHandler(logs, nil)))
+	limiter := guard.NewConnLimiter(0, slog.New(slog.NewTextHandler(logs, nil)))
 	raw, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -80,12 +81,12 @@ func TestHTTPConnectionsPerAddressAreCapped(t *testing.T) {
 		fmt.Fprintf(c, "POST /api/messages HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{")
 	}
 	var held []net.Conn
-	for range DefaultMaxHTTPPerAddress {
+	for range guard.DefaultMaxHTTPPerAddress {
 		c := ln.dialAs(t, "10.1.2.3:40000")
 		stall(c)
 		held = append(held, c)
 	}
-	waitFor(t, func() bool { return limiter.Open("10.1.2.3") == DefaultMaxHTTPPerAddress })
+	waitFor(t, func() bool { return limiter.Open("10.1.2.3") == guard.DefaultMaxHTTPPerAddress })
 
 	refused := ln.dialAs(t, "10.1.2.3:40001")
 	_ = refused.SetReadDeadline(time.Now().Add(30 * time.Second))
@@ -111,7 +112,7 @@ func TestHTTPConnectionsPerAddressAreCapped(t *testing.T) {
 	}
 
 	held[0].Close()
-	waitFor(t, func() bool { return limiter.Open("10.1.2.3") == DefaultMaxHTTPPerAddress-1 })
+	waitFor(t, func() bool { return limiter.Open("10.1.2.3") == guard.DefaultMaxHTTPPerAddress-1 })
 	again := ln.dialAs(t, "10.1.2.3:40002")
 	fmt.Fprintf(again, "GET /api HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
 	_ = again.SetReadDeadline(time.Now().Add(30 * time.Second))
@@ -123,7 +124,7 @@ func TestHTTPConnectionsPerAddressAreCapped(t *testing.T) {
 // A WebSocket leaves the HTTP count once upgraded (the hub caps those), so
 // a device's sockets do not use up its HTTP connections.
 func TestUpgradedConnectionsLeaveTheHTTPCount(t *testing.T) {
-	limiter := NewConnLimiter(2, nil)
+	limiter := guard.NewConnLimiter(2, nil)
 	raw, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)

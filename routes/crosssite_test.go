@@ -6,8 +6,6 @@ import (
 	"net/url"
 	"strings"
 	"testing"
-
-	"github.com/vttapp/companion/hub"
 )
 
 // A page on another site cannot write through a player's browser: its
@@ -100,20 +98,5 @@ func TestCrossSiteImportOffersAreRefused(t *testing.T) {
 	resp.Body.Close()
 	if resp.StatusCode != http.StatusAccepted || len(env.manager.Offers()) != 1 {
 		t.Fatalf("a query-string offer with no body: %d", resp.StatusCode)
-	}
-}
-
-// --allow-origin lets a named site's pages write, as it lets them open a
-// WebSocket.
-func TestAllowedOriginMayWrite(t *testing.T) {
-	g := crossSiteGuard{allowOrigins: []string{"https://vtt.example/"}}
-	for origin, want := range map[string]bool{
-		"https://vtt.example":   true,
-		"https://other.example": false,
-		"http://vtt.example":    false,
-	} {
-		if got := hub.OriginAllowed(origin, "192.168.1.20:8080", g.allowOrigins); got != want {
-			t.Errorf("%s: %v, want %v", origin, got, want)
-		}
 	}
 }

@@ -1,18 +1,18 @@
 package routes
 
 import (
-	"encoding/json"
 	"errors"
 	"log/slog"
 	"net/http"
 
 	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/guard"
 )
 
 // statusOf is the one place that maps a core error kind to an HTTP status
 // (contract section 7).
 func statusOf(err error) int {
-	if errors.Is(err, errBodyTooSlow) {
+	if errors.Is(err, guard.ErrBodyTooSlow) {
 		return http.StatusRequestTimeout // bodytime.go
 	}
 	switch core.KindOf(err) {
@@ -51,15 +51,7 @@ func writeError(w http.ResponseWriter, r *http.Request, log *slog.Logger, err er
 
 // writeMessage answers status with {"message": text}.
 func writeMessage(w http.ResponseWriter, status int, text string) {
-	body, _ := json.Marshal(errorBody{Message: text})
-	h := w.Header()
-	h.Set("Content-Type", "application/json; charset=utf-8")
-	h.Set("X-Content-Type-Options", "nosniff")
-	h.Del("ETag")
-	h.Del("Content-Encoding")
-	h.Del("Content-Length")
-	w.WriteHeader(status)
-	w.Write(append(body, '\n'))
+	guard.WriteMessage(w, status, text)
 }
 
 // bodyError turns a failure to read or decode a request body into a core
@@ -70,8 +62,8 @@ func bodyError(err error) error {
 	if errors.As(err, &tooLarge) {
 		return core.TooLargef("request body is larger than the limit of %d bytes", tooLarge.Limit)
 	}
-	if errors.Is(err, errBodyTooSlow) {
-		return &core.Error{Kind: core.KindInvalid, Message: errBodyTooSlow.Error(), Err: errBodyTooSlow}
+	if errors.Is(err, guard.ErrBodyTooSlow) {
+		return &core.Error{Kind: core.KindInvalid, Message: guard.ErrBodyTooSlow.Error(), Err: guard.ErrBodyTooSlow}
 	}
 	if core.KindOf(err) != core.KindInternal {
 		return err

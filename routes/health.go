@@ -7,6 +7,7 @@ import (
 
 	"github.com/go-chi/chi/v5"
 	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/wire"
 )
 
 // Health answers, on both listeners (docs/api.md#health):
@@ -28,20 +29,8 @@ const (
 // that takes longer is not ready.
 const healthStoreTimeout = 2 * time.Second
 
-type healthAnswer struct {
-	Status  string `json:"status"`
-	App     string `json:"app"` // "companion", so that a probe knows what answered
-	Version string `json:"version,omitempty"`
-	Build   int    `json:"build,omitempty"`
-	System  string `json:"system,omitempty"`
-	// Instance is Config.InstanceID, on the host listener only: it tells
-	// the commands that look for the server of a data folder that this is
-	// it (cmd/companion/instance.go).
-	Instance string `json:"instance,omitempty"`
-}
-
 func (s *server) mountHealth(r chi.Router, host bool) {
-	answer := healthAnswer{Status: "ok", App: "companion"}
+	answer := wire.Health{Status: "ok", App: "companion"}
 	if host {
 		answer.Instance = s.cfg.InstanceID
 	}
@@ -70,6 +59,6 @@ func (s *server) ready(w http.ResponseWriter, r *http.Request) {
 		writeMessage(w, http.StatusServiceUnavailable, "not ready: no game system is loaded")
 		return
 	}
-	writeJSON(w, r, &s.cfg, http.StatusOK, healthAnswer{Status: "ready", App: "companion",
+	writeJSON(w, r, &s.cfg, http.StatusOK, wire.Health{Status: "ready", App: "companion",
 		Version: core.Version, Build: core.Build, System: sys.ID()})
 }

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/guard"
 	"github.com/vttapp/companion/hub"
 	"github.com/vttapp/companion/internal/testkit"
 	"github.com/vttapp/companion/store/sqlite"
@@ -42,7 +43,7 @@ type testEnv struct {
 type envOptions struct {
 	noCampaign   bool
 	maxBodyBytes int64
-	bodyTimes    BodyTimes
+	bodyTimes    guard.BodyTimes
 	seed         func(tx core.Tx) error
 }
 

@@ -7,6 +7,7 @@ import (
 
 	"github.com/go-chi/chi/v5"
 	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/wire"
 )
 
 // mountHostBackup adds the backups of the data folder: make one while the
@@ -40,9 +41,7 @@ func (h hostBackup) make(w http.ResponseWriter, r *http.Request) {
 		writeMessage(w, http.StatusServiceUnavailable, "backups are not available on this server")
 		return
 	}
-	var in struct {
-		Folder string `json:"folder"`
-	}
+	var in wire.BackupRequest
 	if data, err := readBody(r); err != nil {
 		writeError(w, r, h.cfg.Log, err)
 		return

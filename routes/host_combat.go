@@ -6,6 +6,7 @@ import (
 
 	"github.com/go-chi/chi/v5"
 	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/wire"
 )
 
 // mountHostCombat adds the game master's combat controls under
@@ -26,10 +27,7 @@ func mountHostCombat(r chi.Router, h hostGame) {
 // | entityId, name?, hidden?}]} (or one such object) with the combatants
 // added (201).
 func (h hostGame) addCombatants(w http.ResponseWriter, r *http.Request) {
-	var in struct {
-		Combatants []core.NewCombatant `json:"combatants"`
-		core.NewCombatant
-	}
+	var in wire.NewCombatants
 	if err := decodeStrict(r, &in); err != nil {
 		h.fail(w, r, err)
 		return
@@ -53,9 +51,7 @@ func (h hostGame) addCombatants(w http.ResponseWriter, r *http.Request) {
 // rollInitiative answers POST /host/api/combatants/initiative
 // {"combatants"?: [ids]}: every combatant when none is named.
 func (h hostGame) rollInitiative(w http.ResponseWriter, r *http.Request) {
-	var in struct {
-		Combatants []string `json:"combatants"`
-	}
+	var in wire.CombatantChoice
 	if err := decodeOptional(r, &in); err != nil {
 		h.fail(w, r, err)
 		return
@@ -74,13 +70,11 @@ func (h hostGame) campaignGame(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
-	h.reply(w, r, http.StatusOK, GameControl{Game: view.Game, TurnOrder: view.TurnOrder})
+	h.reply(w, r, http.StatusOK, wire.GameControl{Game: view.Game, TurnOrder: view.TurnOrder})
 }
 
 func (h hostGame) setInitiative(w http.ResponseWriter, r *http.Request) {
-	var in struct {
-		Value *float64 `json:"value"`
-	}
+	var in wire.InitiativeValue
 	if err := decodeStrict(r, &in); err != nil {
 		h.fail(w, r, err)
 		return

@@ -10,7 +10,7 @@ import (
 
 	"github.com/go-chi/chi/v5"
 	"github.com/vttapp/companion/core"
-	"github.com/vttapp/companion/systems"
+	"github.com/vttapp/companion/wire"
 )
 
 // The host console page keeps itself current by polling (offers with their
@@ -33,33 +33,6 @@ func mountHostConsole(r chi.Router, cfg Config) {
 
 type hostConsole struct{ cfg Config }
 
-// SystemKind is a row of the system status: a kind, its collection, and
-// its ranges (the first is its health key, which the console's combat
-// rows and token card read: the console names none of its own).
-type SystemKind struct {
-	Kind            string   `json:"kind"`
-	Collection      string   `json:"collection"`
-	Title           string   `json:"title"`
-	CollectionTitle string   `json:"collectionTitle"`
-	Unique          bool     `json:"unique"`
-	Ranges          []string `json:"ranges"`
-}
-
-// HostSystem is GET /host/api/system.
-type HostSystem struct {
-	ID          string       `json:"id"`
-	Name        string       `json:"name"`
-	Version     string       `json:"version"`
-	Description string       `json:"description,omitempty"`
-	Author      string       `json:"author,omitempty"`
-	Kinds       []SystemKind `json:"kinds"`
-	// Watching is the folder hot reload watches ("" when the system is
-	// the embedded one).
-	Watching   string                `json:"watching"`
-	LastReload *systems.ReloadResult `json:"lastReload"`
-	Time       time.Time             `json:"time"`
-}
-
 func (h hostConsole) getSystem(w http.ResponseWriter, r *http.Request) {
 	if h.cfg.Systems == nil || h.cfg.Systems.Current() == nil {
 		writeError(w, r, h.cfg.Log, core.NotFoundf("no game system is loaded"))
@@ -67,10 +40,10 @@ func (h hostConsole) getSystem(w http.ResponseWriter, r *http.Request) {
 	}
 	sys := h.cfg.Systems.Current()
 	m := sys.Manifest()
-	out := HostSystem{ID: m.ID, Name: m.Name, Version: m.Version, Description: m.Description, Author: m.Author,
-		Kinds: []SystemKind{}, Time: time.Now().UTC()}
+	out := wire.HostSystem{ID: m.ID, Name: m.Name, Version: m.Version, Description: m.Description, Author: m.Author,
+		Kinds: []wire.SystemKind{}, Time: time.Now().UTC()}
 	for _, k := range sys.Kinds() {
-		out.Kinds = append(out.Kinds, SystemKind{Kind: k.Name, Collection: k.Collection, Title: k.Title,
+		out.Kinds = append(out.Kinds, wire.SystemKind{Kind: k.Name, Collection: k.Collection, Title: k.Title,
 			CollectionTitle: k.CollectionTitle, Unique: k.Unique, Ranges: k.Ranges})
 	}
 	out.Watching, out.LastReload = h.cfg.SystemStatus.Last()
@@ -124,13 +97,6 @@ func decodeMapChoice(data []byte) (string, bool) {
 	return strings.TrimSpace(id), true
 }
 
-// GameControl is the answer of POST /host/api/game/{action}: the game with
-// every combatant and its turn order.
-type GameControl struct {
-	Game      *core.Game      `json:"game"`
-	TurnOrder []core.TurnSlot `json:"turnOrder"`
-}
-
 // controlCombat answers POST /host/api/game/{start|next|previous|end}.
 func (h hostConsole) controlCombat(w http.ResponseWriter, r *http.Request) {
 	game, err := h.cfg.Service.ControlCombat(r.Context(), chi.URLParam(r, "action"))
@@ -138,7 +104,7 @@ func (h hostConsole) controlCombat(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, h.cfg.Log, err)
 		return
 	}
-	writeJSON(w, r, &h.cfg, http.StatusOK, GameControl{Game: game, TurnOrder: h.cfg.Service.TurnOrder(game.Combatants)})
+	writeJSON(w, r, &h.cfg, http.StatusOK, wire.GameControl{Game: game, TurnOrder: h.cfg.Service.TurnOrder(game.Combatants)})
 }
 
 // hostConsoleGuard keeps the host console for the person at the device.

@@ -18,6 +18,7 @@ import (
 	"github.com/vttapp/companion/internal/testkit"
 	"github.com/vttapp/companion/store/sqlite"
 	"github.com/vttapp/companion/systems"
+	"github.com/vttapp/companion/wire"
 )
 
 const consoleHallID = "a0000000-0000-4000-8000-000000000002"
@@ -97,7 +98,7 @@ func (e *consoleEnv) decode(t *testing.T, r reply, status int, v any) {
 
 func TestHostConsoleSystemAndLastReload(t *testing.T) {
 	e := newConsoleEnv(t)
-	var sys HostSystem
+	var sys wire.HostSystem
 	e.decode(t, e.call(t, "GET", "/host/api/system", ""), 200, &sys)
 	if sys.ID != "dnd5e" || sys.Name == "" || sys.Version == "" {
 		t.Fatalf("system = %+v", sys)
@@ -124,7 +125,7 @@ func TestHostConsoleSystemAndLastReload(t *testing.T) {
 	}
 
 	e.status.Reloaded("1.2.3", 42*time.Millisecond)
-	sys = HostSystem{}
+	sys = wire.HostSystem{}
 	e.decode(t, e.call(t, "GET", "/host/api/system", ""), 200, &sys)
 	if r := sys.LastReload; r == nil || !r.OK || r.Error != "" || r.Version != "1.2.3" || r.LatencyMs != 42 {
 		t.Fatalf("after a good reload: %+v", r)
@@ -195,7 +196,7 @@ func TestHostConsoleCampaignAndShowMap(t *testing.T) {
 func TestHostConsoleCombatControls(t *testing.T) {
 	e := newConsoleEnv(t)
 	e.events.Take()
-	var gc GameControl
+	var gc wire.GameControl
 	e.decode(t, e.call(t, "POST", "/host/api/game/start", ""), 200, &gc)
 	if !gc.Game.Started || gc.Game.Round != 1 || gc.Game.Turn != 1 || gc.Game.CombatantID != heroCombatID ||
 		len(gc.TurnOrder) != 1 || gc.TurnOrder[0].InitiativeID != "i-hero" {

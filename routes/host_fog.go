@@ -15,6 +15,7 @@ import (
 	"github.com/go-chi/chi/v5"
 	"github.com/vttapp/companion/core"
 	"github.com/vttapp/companion/fog"
+	"github.com/vttapp/companion/wire"
 )
 
 // Fog masks live in the primary campaign's folder, fog/<map id>-<version>.png,
@@ -34,10 +35,7 @@ func mountHostFog(r chi.Router, h hostGame) {
 // ({mode: reveal|cover, shape: rect|brush|all, ...}) or {"fogOfWar": bool}
 // (fog on or off), or both: the map's fog state.
 func (h hostGame) editFog(w http.ResponseWriter, r *http.Request) {
-	var in struct {
-		core.FogEdit
-		FogOfWar *bool `json:"fogOfWar"`
-	}
+	var in wire.FogChange
 	if err := decodeStrict(r, &in); err != nil {
 		h.fail(w, r, err)
 		return
@@ -105,7 +103,7 @@ func (h hostGame) editFog(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
-	h.reply(w, r, http.StatusOK, map[string]any{"id": m.ID, "fogOfWar": m.FogOfWar, "fog": m.Fog})
+	h.reply(w, r, http.StatusOK, wire.FogState{ID: m.ID, FogOfWar: m.FogOfWar, Fog: m.Fog})
 }
 
 // currentMask reads the map's mask when it is one of ours, else starts a

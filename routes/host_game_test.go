@@ -17,6 +17,7 @@ import (
 
 	"github.com/vttapp/companion/core"
 	"github.com/vttapp/companion/fog"
+	"github.com/vttapp/companion/wire"
 )
 
 const consoleDoorID = "w-door-1"
@@ -224,7 +225,7 @@ func TestHostCombatAndPrivateRolls(t *testing.T) {
 	if len(goblin.Initiative) != 1 || goblin.Initiative[0].Value != 10.0 {
 		t.Fatalf("initiative %+v", goblin.Initiative)
 	}
-	var game GameControl
+	var game wire.GameControl
 	e.decode(t, e.call(t, "POST", "/host/api/combatants/initiative", `{"combatants": ["`+goblin.ID+`"]}`), 200, &game)
 	if len(game.TurnOrder) != 2 {
 		t.Fatalf("turn order %+v", game.TurnOrder)

@@ -5,6 +5,7 @@ import (
 
 	"github.com/go-chi/chi/v5"
 	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/wire"
 )
 
 // mountHostLibrary adds the console's library: the modules' and
@@ -115,28 +116,12 @@ func (h hostGame) hidePage(w http.ResponseWriter, r *http.Request) {
 
 // showPageMap answers POST /host/api/pages/{id}/map {"mapId"?}.
 func (h hostGame) showPageMap(w http.ResponseWriter, r *http.Request) {
-	var in struct {
-		MapID string `json:"mapId"`
-	}
+	var in wire.MapChoice
 	if err := decodeOptional(r, &in); err != nil {
 		h.fail(w, r, err)
 		return
 	}
 	h.screenReply(w, r)(h.cfg.Service.ShowPageMap(r.Context(), pathParam(r, "id"), in.MapID))
-}
-
-// EncounterCreatureView is an encounter's entry with the entity it names
-// (entityId, or missing when none is installed).
-type EncounterCreatureView struct {
-	core.EncounterCreature
-	Resolved string `json:"resolvedEntityId,omitempty"`
-	Missing  bool   `json:"missing,omitempty"`
-}
-
-// EncounterView is GET /host/api/encounters/{id}.
-type EncounterView struct {
-	*core.Encounter
-	Combatants []EncounterCreatureView `json:"combatants"`
 }
 
 func (h hostGame) encounter(w http.ResponseWriter, r *http.Request) {
@@ -146,9 +131,9 @@ func (h hostGame) encounter(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
-	out := EncounterView{Encounter: e, Combatants: []EncounterCreatureView{}}
+	out := wire.EncounterView{Encounter: e, Combatants: []wire.EncounterCreatureView{}}
 	for _, c := range e.Combatants {
-		v := EncounterCreatureView{EncounterCreature: c}
+		v := wire.EncounterCreatureView{EncounterCreature: c}
 		var found *core.Entity
 		if c.EntityID != "" {
 			found, _ = h.cfg.Service.Entity(ctx, "", c.EntityID)

@@ -7,6 +7,7 @@ import (
 	"github.com/gorilla/websocket"
 	"github.com/vttapp/companion/core"
 	"github.com/vttapp/companion/hub"
+	"github.com/vttapp/companion/wire"
 )
 
 // mountHostLive adds the host console's view of the live game: the
@@ -33,7 +34,7 @@ func mountHostLive(r chi.Router, cfg Config) {
 			hostSettingsError(w, core.Internal(err))
 			return
 		}
-		hostSettingsReply(w, http.StatusOK, map[string]bool{"blocked": blocked})
+		hostSettingsReply(w, http.StatusOK, wire.DragBlocked{Blocked: blocked})
 	})
 }
 

@@ -19,6 +19,7 @@ import (
 
 	"github.com/go-chi/chi/v5"
 	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/wire"
 )
 
 // maxBackgroundBytes bounds an uploaded map background.
@@ -106,9 +107,7 @@ func (h hostGame) createMap(w http.ResponseWriter, r *http.Request) {
 }
 
 func (h hostGame) renameMap(w http.ResponseWriter, r *http.Request) {
-	var in struct {
-		Name string `json:"name"`
-	}
+	var in wire.MapName
 	if err := decodeStrict(r, &in); err != nil {
 		h.fail(w, r, err)
 		return

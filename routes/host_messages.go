@@ -6,6 +6,7 @@ import (
 
 	"github.com/go-chi/chi/v5"
 	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/wire"
 )
 
 // hostMessageCount is how many messages the console's log shows.
@@ -36,14 +37,7 @@ func (h hostGame) listMessages(w http.ResponseWriter, r *http.Request) {
 // expression cannot be rolled is refused with the same words
 // (Service.PostMessage) rather than stored, and reported, as rolled.
 func (h hostGame) postMessage(w http.ResponseWriter, r *http.Request) {
-	var in struct {
-		Text     string `json:"text"`
-		Creature string `json:"creature"`
-		Color    string `json:"color"`
-		Private  bool   `json:"private"`
-		// To: the seats (character ids) to whisper to.
-		To []string `json:"to"`
-	}
+	var in wire.HostMessage
 	if err := decodeStrict(r, &in); err != nil {
 		h.fail(w, r, err)
 		return

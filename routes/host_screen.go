@@ -9,6 +9,7 @@ import (
 
 	"github.com/go-chi/chi/v5"
 	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/wire"
 )
 
 // maxHandoutBytes bounds an uploaded handout image.
@@ -34,7 +35,7 @@ func (h hostGame) fitScreen(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
-	h.reply(w, r, http.StatusOK, map[string]bool{"ok": true})
+	h.reply(w, r, http.StatusOK, wire.Done{OK: true})
 }
 
 func (h hostGame) focusScreen(w http.ResponseWriter, r *http.Request) {
@@ -47,7 +48,7 @@ func (h hostGame) focusScreen(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
-	h.reply(w, r, http.StatusOK, map[string]bool{"ok": true})
+	h.reply(w, r, http.StatusOK, wire.Done{OK: true})
 }
 
 func (h hostGame) frameScreen(w http.ResponseWriter, r *http.Request) {

@@ -1,7 +1,6 @@
 package routes
 
 import (
-	"html/template"
 	"net"
 	"net/http"
 	"net/url"
@@ -9,6 +8,7 @@ import (
 
 	"github.com/go-chi/chi/v5"
 	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/wire"
 )
 
 // The game master's side of seats, roles and the join key
@@ -32,13 +32,6 @@ func mountHostSeats(r chi.Router, cfg Config) {
 
 type hostSeats struct{ hostGame }
 
-// HostSeatRow is a seat as GET /host/api/seats lists it: the seat, the
-// tokens it controls, and the channels of the clients sitting there.
-type HostSeatRow struct {
-	core.HostSeat
-	Clients []int `json:"clients"`
-}
-
 func (h hostSeats) list(w http.ResponseWriter, r *http.Request) {
 	seats, err := h.cfg.Service.HostSeats(r.Context())
 	if err != nil {
@@ -51,9 +44,9 @@ func (h hostSeats) list(w http.ResponseWriter, r *http.Request) {
 			clients = append(clients, hubClient{channel: c.Channel, seat: c.Seat})
 		}
 	}
-	out := make([]HostSeatRow, 0, len(seats))
+	out := make([]wire.HostSeatRow, 0, len(seats))
 	for _, st := range seats {
-		row := HostSeatRow{HostSeat: st, Clients: []int{}}
+		row := wire.HostSeatRow{HostSeat: st, Clients: []int{}}
 		for _, c := range clients {
 			if c.seat == st.ID {
 				row.Clients = append(row.Clients, c.channel)
@@ -72,10 +65,7 @@ type hubClient struct {
 // assign answers POST /host/api/seats/{id}/assign {"channel", "player"?}:
 // the seat goes to that client (its token to it alone).
 func (h hostSeats) assign(w http.ResponseWriter, r *http.Request) {
-	var in struct {
-		Channel int    `json:"channel"`
-		Player  string `json:"player"`
-	}
+	var in wire.SeatAssignment
 	if err := decodeStrict(r, &in); err != nil {
 		h.fail(w, r, err)
 		return
@@ -98,9 +88,7 @@ func (h hostSeats) free(w http.ResponseWriter, r *http.Request) {
 
 // controls answers PUT /host/api/seats/{id}/controls {"tokens": [ids]}.
 func (h hostSeats) controls(w http.ResponseWriter, r *http.Request) {
-	var in struct {
-		Tokens []string `json:"tokens"`
-	}
+	var in wire.SeatControls
 	if err := decodeStrict(r, &in); err != nil {
 		h.fail(w, r, err)
 		return
@@ -143,9 +131,7 @@ func (h hostSeats) patchClient(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
-	var in struct {
-		Role string `json:"role"`
-	}
+	var in wire.ClientRole
 	if err := decodeStrict(r, &in); err != nil {
 		h.fail(w, r, err)
 		return
@@ -160,21 +146,7 @@ func (h hostSeats) patchClient(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
-	h.reply(w, r, http.StatusOK, map[string]string{"role": in.Role})
-}
-
-// HostJoin is GET /host/api/join: the join key and the links that carry
-// it, with their QR codes (PNG data URLs).
-type HostJoin struct {
-	core.JoinStatus
-	// PlayerLink and SpectatorLink open the web client with the key;
-	// empty while the key is off (then ClientLink is the link).
-	ClientLink      string       `json:"clientLink"`
-	PlayerLink      string       `json:"playerLink,omitempty"`
-	SpectatorLink   string       `json:"spectatorLink,omitempty"`
-	PlayerLinkQR    template.URL `json:"playerLinkQR,omitempty"`
-	SpectatorLinkQR template.URL `json:"spectatorLinkQR,omitempty"`
-	ClientLinkQR    template.URL `json:"clientLinkQR,omitempty"`
+	h.reply(w, r, http.StatusOK, in)
 }
 
 func (h hostSeats) join(w http.ResponseWriter, r *http.Request) {
@@ -188,8 +160,8 @@ func (h hostSeats) join(w http.ResponseWriter, r *http.Request) {
 
 // joinLinks builds the links of the join key on the public listener's
 // first address players can reach.
-func (h hostSeats) joinLinks(st core.JoinStatus) HostJoin {
-	out := HostJoin{JoinStatus: st}
+func (h hostSeats) joinLinks(st core.JoinStatus) wire.HostJoin {
+	out := wire.HostJoin{JoinStatus: st}
 	base := "http://" + publicHostPort(h.cfg.PublicAddr) + "/client/"
 	out.ClientLink, out.ClientLinkQR = base, qrDataURL(base)
 	if st.Enabled {
@@ -219,9 +191,7 @@ func publicHostPort(addr string) string {
 
 // switchKey answers PATCH /host/api/join {"enabled": bool}.
 func (h hostSeats) switchKey(w http.ResponseWriter, r *http.Request) {
-	var in struct {
-		Enabled *bool `json:"enabled"`
-	}
+	var in wire.JoinKeySwitch
 	if err := decodeStrict(r, &in); err != nil {
 		h.fail(w, r, err)
 		return
@@ -253,9 +223,7 @@ func (h hostSeats) newKey(w http.ResponseWriter, r *http.Request) {
 // {"combatants"?: [ids]}: the seated players among them who have not
 // rolled are asked to (initiativeRequested).
 func (h hostSeats) askInitiative(w http.ResponseWriter, r *http.Request) {
-	var in struct {
-		Combatants []string `json:"combatants"`
-	}
+	var in wire.CombatantChoice
 	if err := decodeOptional(r, &in); err != nil {
 		h.fail(w, r, err)
 		return

@@ -13,6 +13,7 @@ import (
 	"github.com/go-chi/chi/v5"
 	"github.com/vttapp/companion/core"
 	"github.com/vttapp/companion/templates"
+	"github.com/vttapp/companion/wire"
 )
 
 // mountHostTables adds the game master's random tables (core's tables.go):
@@ -105,9 +106,7 @@ func decodeTable(data []byte) (*core.Table, error) {
 // (the game master's alone) unless "private" is false. 200 with the
 // message posted and the roll.
 func (h hostGame) rollTable(w http.ResponseWriter, r *http.Request) {
-	in := struct {
-		Private *bool `json:"private"`
-	}{}
+	var in wire.TableRollRequest
 	if err := decodeOptional(r, &in); err != nil {
 		h.fail(w, r, err)
 		return

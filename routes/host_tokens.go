@@ -7,6 +7,7 @@ import (
 
 	"github.com/go-chi/chi/v5"
 	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/wire"
 )
 
 // mountHostGame adds the game master's controls of the live game: tokens,
@@ -108,9 +109,7 @@ func (h hostGame) deleteToken(w http.ResponseWriter, r *http.Request) {
 // updateDoor answers POST /host/api/maps/{mapId}/doors/{wallId} {state}:
 // never gated by remote interaction; players' vision is recomputed.
 func (h hostGame) updateDoor(w http.ResponseWriter, r *http.Request) {
-	var in struct {
-		State string `json:"state"`
-	}
+	var in wire.DoorState
 	if err := decodeStrict(r, &in); err != nil {
 		h.fail(w, r, err)
 		return
@@ -120,5 +119,5 @@ func (h hostGame) updateDoor(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
-	h.reply(w, r, http.StatusOK, map[string]any{"mapId": pathParam(r, "mapId"), "id": pathParam(r, "wallId"), "state": in.State, "sights": los})
+	h.reply(w, r, http.StatusOK, wire.DoorChanged{MapID: pathParam(r, "mapId"), ID: pathParam(r, "wallId"), State: in.State, Sights: los})
 }

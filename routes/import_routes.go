@@ -12,6 +12,7 @@ import (
 	"github.com/go-chi/chi/v5"
 	"github.com/vttapp/companion/core"
 	"github.com/vttapp/companion/imports"
+	"github.com/vttapp/companion/wire"
 )
 
 // mountImport adds POST /api/import to the public router (contract 4.6):
@@ -131,12 +132,7 @@ func (h hostImport) createOffer(w http.ResponseWriter, r *http.Request) {
 		h.createFileOffer(w, r)
 		return
 	}
-	var body struct {
-		Link     string `json:"link"`
-		Manifest string `json:"manifest"`
-		URL      string `json:"url"`
-		Type     string `json:"type"`
-	}
+	var body wire.OfferRequest
 	if err := decodeBody(r, &body); err != nil {
 		h.fail(w, r, err)
 		return
@@ -206,9 +202,7 @@ func (h hostImport) createFileOffer(w http.ResponseWriter, r *http.Request) {
 }
 
 func (h hostImport) acceptOffer(w http.ResponseWriter, r *http.Request) {
-	var body struct {
-		Destination string `json:"destination"`
-	}
+	var body wire.OfferAcceptance
 	data, err := readBody(r)
 	if err != nil {
 		h.fail(w, r, err)
@@ -247,10 +241,7 @@ func (h hostImport) importNow(w http.ResponseWriter, r *http.Request) {
 	if mediaType == "multipart/form-data" {
 		res, err = h.importUpload(r)
 	} else {
-		var body struct {
-			URL         string `json:"url"`
-			Destination string `json:"destination"`
-		}
+		var body wire.ImportRequest
 		if err = decodeBody(r, &body); err == nil {
 			if strings.TrimSpace(body.URL) == "" {
 				err = core.Invalidf("give a file as multipart field 'file', or a JSON body {\"url\": \"https://...\"}")

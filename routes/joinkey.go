@@ -10,6 +10,7 @@ import (
 
 	"github.com/vttapp/companion/core"
 	"github.com/vttapp/companion/hub"
+	"github.com/vttapp/companion/wire"
 )
 
 // The join key on the public listener (core/access.go has the rules).
@@ -41,10 +42,10 @@ import (
 
 // Names of the credentials on the wire.
 const (
-	joinKeyHeader  = "X-Companion-Key"
-	joinKeyQuery   = "key"
-	passCookie     = "companion_pass"
-	seatHeader     = "X-Companion-Seat"
+	joinKeyHeader  = wire.JoinKeyHeader
+	joinKeyQuery   = wire.JoinKeyQuery
+	passCookie     = wire.PassCookie
+	seatHeader     = wire.SeatHeader
 	seatQuery      = "seat"
 	seatCookie     = "companion_seat"
 	cookieLifetime = 365 * 24 * 60 * 60

@@ -15,6 +15,7 @@ import (
 
 	"github.com/gorilla/websocket"
 	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/guard"
 )
 
 func TestCORS(t *testing.T) {
@@ -85,7 +86,7 @@ func TestGzipDynamicResponses(t *testing.T) {
 	}
 	// Listings come precompressed from their cache.
 	plainList := e.do(t, "GET", "/api/monsters?schema=view", "")
-	if len(plainList.body) < gzipMinSize {
+	if len(plainList.body) < guard.GzipMinSize {
 		t.Fatalf("fixture listing too small to test gzip: %d bytes: %s", len(plainList.body), plainList.body)
 	}
 	list := e.do(t, "GET", "/api/monsters?schema=view", "", "Accept-Encoding", "gzip")
@@ -105,7 +106,7 @@ func TestGzipDynamicResponses(t *testing.T) {
 func TestPanicBecomes500(t *testing.T) {
 	var logs bytes.Buffer
 	log := slog.New(slog.NewTextHandler(&logs, nil))
-	h := recoverPanics(log, http.HandlerFunc(func(http.ResponseWriter, *http.Request) { panic("boom") }))
+	h := guard.RecoverPanics(log, http.HandlerFunc(func(http.ResponseWriter, *http.Request) { panic("boom") }))
 	rec := httptest.NewRecorder()
 	h.ServeHTTP(rec, httptest.NewRequest("GET", "/api/x", nil))
 	if rec.Code != 500 {
@@ -162,7 +163,7 @@ func TestWebSocketUpgradeOnAnyPath(t *testing.T) {
 
 func TestBodyLimitLetsHostUploadsStream(t *testing.T) {
 	var read int64
-	h := limitBodies(16, true, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	h := guard.LimitBodies(16, true, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		n, err := io.Copy(io.Discard, r.Body)
 		if err != nil {
 			writeError(w, r, nil, bodyError(err))
@@ -186,7 +187,7 @@ func TestBodyLimitLetsHostUploadsStream(t *testing.T) {
 		t.Fatalf("JSON body over the limit: %d", rec.Code)
 	}
 	// The public listener caps uploads like any write.
-	pub := limitBodies(16, false, h)
+	pub := guard.LimitBodies(16, false, h)
 	req = httptest.NewRequest("POST", "/api/import", strings.NewReader(big))
 	req.Header.Set("Content-Type", "multipart/form-data; boundary=xyz")
 	rec = httptest.NewRecorder()

@@ -3,15 +3,13 @@ package routes
 import (
 	"context"
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/vttapp/companion/core"
 	"github.com/vttapp/companion/internal/testkit"
-	"github.com/vttapp/companion/systems"
+	"github.com/vttapp/companion/wire"
 )
 
 func TestOpenAPIDescribesTheLoadedSystem(t *testing.T) {
@@ -44,7 +42,7 @@ func TestOpenAPIDescribesTheLoadedSystem(t *testing.T) {
 		if one == nil || one.Get == nil || one.Put == nil || one.Patch == nil || one.Delete != nil {
 			t.Fatalf("/api/%s/{id} operations wrong", kind.Collection)
 		}
-		if doc.Components.Schemas[typeName(kind.Name)] == nil {
+		if doc.Components.Schemas[wire.TypeName(kind.Name)] == nil {
 			t.Fatalf("no schema for kind %s", kind.Name)
 		}
 	}
@@ -154,43 +152,5 @@ func TestOpenAPIIndexesTheWebSocket(t *testing.T) {
 	}
 	if token.AdditionalProperties.Has == nil || *token.AdditionalProperties.Has {
 		t.Error("Token admits properties it does not list")
-	}
-}
-
-// TestOpenAPIKindNamedLikeAWireShape: a system kind named like a wire
-// shape (creature) gets its own schema name and leaves the shape whole.
-func TestOpenAPIKindNamedLikeAWireShape(t *testing.T) {
-	dir := t.TempDir()
-	if err := os.CopyFS(dir, os.DirFS("testdata/minisys")); err != nil {
-		t.Fatal(err)
-	}
-	lua, err := os.ReadFile(filepath.Join(dir, "system.lua"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	lua = []byte(strings.NewReplacer(`"widget"`, `"creature"`, `"widgets"`, `"creatures"`).Replace(string(lua)))
-	if err := os.WriteFile(filepath.Join(dir, "system.lua"), lua, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Rename(filepath.Join(dir, "templates", "widget.html"), filepath.Join(dir, "templates", "creature.html")); err != nil {
-		t.Fatal(err)
-	}
-	sys, err := systems.Load(os.DirFS(dir), systems.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	body, err := OpenAPIDocument(sys)
-	if err != nil {
-		t.Fatal(err)
-	}
-	doc, err := openapi3.NewLoader().LoadFromData(body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if c := doc.Components.Schemas["Creature"]; c == nil || c.Value.Properties["uid"] == nil {
-		t.Error("the wire's Creature was replaced by the system's kind")
-	}
-	if doc.Components.Schemas["CreatureEntity"] == nil || doc.Components.Schemas["CreatureEntityRow"] == nil {
-		t.Error("the kind creature has no schema of its own")
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/go-chi/chi/v5/middleware"
 	"github.com/gorilla/websocket"
 	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/guard"
 	"github.com/vttapp/companion/hub"
 	"github.com/vttapp/companion/systems"
 	"github.com/vttapp/companion/web"
@@ -109,7 +110,13 @@ func NewPublicHandler(cfg Config) http.Handler {
 // (loopback only): the host API under /host/api and the host page at /host/.
 func NewHostHandler(cfg Config) http.Handler {
 	s := newServer(cfg)
-	cfg = s.cfg
+	return guard.RecoverPanics(s.cfg.Log, hostSocketFirst(s.cfg.Hub, s.wrap(s.hostRouter(), false)))
+}
+
+// hostRouter routes the host listener (a test walks it: every /host/api
+// route is in the wire package's description).
+func (s *server) hostRouter() chi.Router {
+	cfg := s.cfg
 	r := newRouter()
 	r.Use(hostConsoleGuard)
 	s.mountHealth(r, true) // the same answers as on the public listener, with the instance id
@@ -120,6 +127,7 @@ func NewHostHandler(cfg Config) http.Handler {
 	mountHostGame(r, cfg)
 	mountHostBackup(r, cfg)
 	mountHostSeats(r, cfg) // host_seats.go
+	r.Get("/host/api/openapi.json", s.getHostOpenAPI)
 	r.Get("/", func(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, "/host/", http.StatusFound)
 	})
@@ -158,33 +166,43 @@ func NewHostHandler(cfg Config) http.Handler {
 	// entity: the console opens them from a combatant, a token or a list
 	// row. After the fixed names above: chi prefers them.
 	r.Get("/{kind}/{slug}", s.servePathReference)
-	return recoverPanics(s.cfg.Log, hostSocketFirst(cfg.Hub, s.wrap(r, false)))
+	return r
 }
 
-// wrap puts the middleware around a router, outermost first: panic
-// recovery, the time bounds of request bodies (bodytime.go), on the public
-// listener the Host check on writes and WebSocket
-// upgrades (hostcheck.go) and the WebSocket hand-off (before anything wraps
+// wrap puts the middleware around a router, outermost first (the guard
+// package): panic recovery, the time bounds of request bodies, on the
+// public listener the Host check on writes and WebSocket upgrades, the
+// cross-site check, and the WebSocket hand-off (before anything wraps
 // the connection), the request log, CORS (public only), the body limit and
 // gzip. The host listener lets multipart archive uploads through the body
 // limit (the importer caps them); its own guard is a route middleware.
 func (s *server) wrap(h http.Handler, public bool) http.Handler {
 	routes, _ := h.(chi.Routes)
-	h = compress(h)
-	h = limitBodies(s.cfg.MaxBodyBytes, !public, h) // host uploads stream to the importer
+	h = guard.Compress(h)
+	h = guard.LimitBodies(s.cfg.MaxBodyBytes, !public, h) // host uploads stream to the importer
 	if public {
 		h = cors(h, routes)
 	}
-	h = logRequests(s.cfg.Log, h)
+	h = guard.LogRequests(s.cfg.Log, h)
 	if public {
 		h = s.websocketFirst(h)
 		h = s.joinKeyGuard(h) // joinkey.go: before the upgrade, which carries its grant and seat
-		h = crossSiteGuard{allowOrigins: s.cfg.AllowOrigins}.wrap(h)
-		h = newPublicHosts(s.cfg.AllowHosts).guard(h)
+		h = guard.CrossSite{AllowOrigins: s.cfg.AllowOrigins, Refuse: refuseCrossSite}.Wrap(h)
+		h = guard.NewPublicHosts(s.cfg.AllowHosts).Guard(h)
 	}
 	// Outside every guard: a body they refuse unread is bounded in time too.
-	h = boundBodyTimes(s.cfg.BodyTimes, h)
-	return recoverPanics(s.cfg.Log, h)
+	h = guard.BoundBodyTimes(s.cfg.BodyTimes, h)
+	return guard.RecoverPanics(s.cfg.Log, h)
+}
+
+// refuseCrossSite answers a write refused by guard.CrossSite: import
+// failures keep their {"error"} body (contract 4.6 rule 7).
+func refuseCrossSite(w http.ResponseWriter, r *http.Request, status int, text string) {
+	if r.URL.Path == "/api/import" {
+		writeImportError(w, status, text)
+		return
+	}
+	writeMessage(w, status, text)
 }
 
 // websocketFirst hands every WebSocket upgrade, on any path, to the hub

@@ -16,7 +16,7 @@ import (
 
 	"github.com/vttapp/companion/core"
 	"github.com/vttapp/companion/discovery"
-	"github.com/vttapp/companion/routes"
+	"github.com/vttapp/companion/guard"
 )
 
 // defaultHostAddr is where the host console listens unless told otherwise;
@@ -91,7 +91,7 @@ func parseServeFlags(args []string, getenv func(string) string) (*serveConfig, *
 	fs.BoolVar(&cfg.MDNS, "mdns", true, "advertise the server by mDNS/DNS-SD on the player listener's interfaces (false: off)")
 	fs.StringVar(&cfg.MDNSName, "mdns-name", "companion", "the name players can type: NAME answers as NAME.local")
 	fs.BoolVar(&cfg.HostAddrContainer, "host-addr-container", false, "inside a container only: let --host-addr be a non-loopback address; publish its port on the host's loopback only (127.0.0.1:8081:8081)")
-	fs.IntVar(&cfg.MaxHTTPPerAddress, "max-http-per-address", routes.DefaultMaxHTTPPerAddress, "most open HTTP connections from one remote address at once, WebSockets aside (loopback is not counted)")
+	fs.IntVar(&cfg.MaxHTTPPerAddress, "max-http-per-address", guard.DefaultMaxHTTPPerAddress, "most open HTTP connections from one remote address at once, WebSockets aside (loopback is not counted)")
 	fs.BoolVar(&cfg.JoinKey, "join-key", false, "turn the join key on: players join only through the link (and QR code) that carries it; the host console turns it off and draws new keys")
 	fs.IntVar(&cfg.ClientRate, "client-rate", 50, "WebSocket requests one client may make per second, bursts of twice that (drags, pointers and viewports are coalesced to 60/s instead)")
 

@@ -22,6 +22,7 @@ import (
 	"github.com/vttapp/companion/dice"
 	"github.com/vttapp/companion/discovery"
 	"github.com/vttapp/companion/examples/dnd5e"
+	"github.com/vttapp/companion/guard"
 	"github.com/vttapp/companion/hub"
 	"github.com/vttapp/companion/imports"
 	"github.com/vttapp/companion/routes"
@@ -193,7 +194,7 @@ func serve(ctx context.Context, cfg *serveConfig, log *slog.Logger, out io.Write
 	public := newHTTPServer(routes.NewPublicHandler(rc), log)
 	host := newHTTPServer(routes.NewHostHandler(rc), log)
 	// The host listener is loopback only, which the cap does not count.
-	perAddress := routes.NewConnLimiter(cfg.MaxHTTPPerAddress, log)
+	perAddress := guard.NewConnLimiter(cfg.MaxHTTPPerAddress, log)
 	public.ConnState = perAddress.ConnState
 
 	if cfg.SystemDir != "" {

@@ -202,7 +202,7 @@ func TestDocsStayInsideTheRepository(t *testing.T) {
 
 // TestAddingAFieldWalkThroughIsTrue: every file the "Wire shapes" and
 // "Adding a field" sections of docs/architecture.md name exists, and the
-// Go identifiers they cite in routes are declared there, so the
+// Go identifiers they cite in wire are declared there, so the
 // walk-through cannot drift from the code.
 func TestAddingAFieldWalkThroughIsTrue(t *testing.T) {
 	doc := readDoc(t, "../../docs/architecture.md")
@@ -219,7 +219,7 @@ func TestAddingAFieldWalkThroughIsTrue(t *testing.T) {
 		section += part
 	}
 	routesSource := ""
-	for _, f := range []string{"../../routes/openapi.go", "../../routes/openapi_shapes.go", "../../routes/openapi_events.go"} {
+	for _, f := range []string{"../../wire/public.go", "../../wire/shapes.go", "../../wire/events.go"} {
 		routesSource += readDoc(t, f)
 	}
 	paths, names := 0, 0
@@ -234,7 +234,7 @@ func TestAddingAFieldWalkThroughIsTrue(t *testing.T) {
 		case regexp.MustCompile(`^(fieldNotes|wireShapes|eventShapes)$`).MatchString(item):
 			names++
 			if !strings.Contains(routesSource, item+" = ") {
-				t.Errorf("the walk-through cites %s, which routes does not declare", item)
+				t.Errorf("the walk-through cites %s, which wire does not declare", item)
 			}
 		}
 	}

@@ -53,6 +53,9 @@ func TestLayering(t *testing.T) {
 		{"backup", append([]string{module + "/store/sqlite", module + "/imports", module + "/systems", module + "/scripting",
 			module + "/templates", "net/http", "modernc.org/sqlite"}, upper...)},
 		{"routes", []string{module + "/cmd", module + "/tests", module + "/store/sqlite"}},
+		// The wire description is types and documents: no handlers, no
+		// router, no store; routes serves it and tsgen reads it.
+		{"wire", []string{module + "/routes", module + "/cmd", module + "/tests", module + "/web", module + "/store/sqlite", "github.com/go-chi"}},
 		// The WebSocket hub speaks to the core alone: it knows nothing of the
 		// HTTP routes that hand it connections, of systems, Lua or templates.
 		{"hub", []string{module + "/routes", module + "/cmd", module + "/tests", module + "/web", module + "/systems",

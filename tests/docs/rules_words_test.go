@@ -34,7 +34,7 @@ var ruleWordsAllowed = map[string]string{
 
 func TestTheCoreNamesNoGamesRules(t *testing.T) {
 	var found []string
-	for _, dir := range []string{"core", "hub", "routes", "web/client/src"} {
+	for _, dir := range []string{"core", "hub", "routes", "wire", "guard", "web/client/src"} {
 		root := filepath.Join("..", "..", dir)
 		err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 			if err != nil || d.IsDir() {

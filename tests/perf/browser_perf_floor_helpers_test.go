@@ -38,6 +38,9 @@ type benchBrowser struct {
 	// screenshot of a page drawing on demand waited for a frame past the
 	// page's time limit on a busy machine).
 	noShots bool
+	// throttle slows every tab's CPU by this factor (0: not at all), the
+	// player's and the floor's alike.
+	throttle float64
 }
 
 func startBenchBrowser(t *testing.T, extra ...chromedp.ExecAllocatorOption) *benchBrowser {
@@ -114,6 +117,11 @@ func newBenchPage(t *testing.T, b *benchBrowser, name string, kind pageKind) *e2
 		chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
 			if _, err := chromedp.Call(ctx, network.Enable, network.EnableParams{}); err != nil {
 				return err
+			}
+			if b.throttle > 1 {
+				if _, err := chromedp.Call(ctx, emulation.SetCPUThrottlingRate, emulation.SetCPUThrottlingRateParams{Rate: b.throttle}); err != nil {
+					return err
+				}
 			}
 			if kind != floorPage {
 				return nil

@@ -13,7 +13,8 @@ package perf
 //
 // COMPANION_FLOOR_ROUNDS (default 3) sets the rounds; COMPANION_FLOOR_FLAGS
 // picks the browser flag sets ("default", "unlimited" for
-// --disable-frame-rate-limit; both when unset); COMPANION_FLOOR_PROFILE=1
+// --disable-frame-rate-limit, "throttled" for the default flags with each
+// tab's CPU slowed 4x; all three when unset); COMPANION_FLOOR_PROFILE=1
 // adds a JavaScript CPU profile of pages A and B during the drags after
 // the first, with the browser's longest tasks then, and
 // COMPANION_FLOOR_PROFILE=first one of pages A and B during the first
@@ -98,12 +99,17 @@ const pointerLog = `(() => {
 })()`
 
 // floorFlagSets are the browser flag sets the benchmark runs under.
+// "throttled" is the default flags on a slow device: every tab of both
+// kinds runs with its CPU slowed 4x (DevTools'
+// Emulation.setCPUThrottlingRate), as a cheap phone would.
 var floorFlagSets = []struct {
-	name  string
-	flags []chromedp.ExecAllocatorOption
+	name     string
+	flags    []chromedp.ExecAllocatorOption
+	throttle float64
 }{
-	{"default", nil},
-	{"unlimited", []chromedp.ExecAllocatorOption{chromedp.Flag("disable-frame-rate-limit", true)}},
+	{"default", nil, 0},
+	{"unlimited", []chromedp.ExecAllocatorOption{chromedp.Flag("disable-frame-rate-limit", true)}, 0},
+	{"throttled", nil, 4},
 }
 
 func TestFloorBenchmark(t *testing.T) {
@@ -121,6 +127,7 @@ func TestFloorBenchmark(t *testing.T) {
 			loadBefore := machineLoad()
 			b := startBenchBrowser(t, fs.flags...)
 			b.noShots = fs.name != "default"
+			b.throttle = fs.throttle
 			var rows []floorRow
 			parts := os.Getenv("COMPANION_FLOOR_PARTS")
 			if parts == "" || strings.Contains(parts, "start") {

@@ -24,6 +24,28 @@ func TestWireGenIsCurrent(t *testing.T) {
 	}
 }
 
+// TestHostTypesAreCurrent fails when web/client/src/host/types.ts is not
+// what the host API's description generates: a handler's Go type changed
+// and the console's types were not regenerated.
+func TestHostTypesAreCurrent(t *testing.T) {
+	want, err := generateHost()
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := os.ReadFile("../../../web/client/src/host/types.ts")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Fatal("web/client/src/host/types.ts is stale: run go generate ./internal/tools/tsgen (and npm run check in web/client)")
+	}
+	for _, name := range []string{"HostCampaign", "HostSeatRow", "HostClient", "HostJoin", "Offer", "ImportResult", "ModuleUpdate"} {
+		if !bytes.Contains(want, []byte("export interface "+name+" {")) {
+			t.Errorf("the host types lack %s, which the console reads", name)
+		}
+	}
+}
+
 // TestGenerateTypes: optional and nullable properties, unions, enums,
 // arrays of unions and the events map come out as TypeScript says them.
 func TestGenerateTypes(t *testing.T) {

@@ -1,7 +1,11 @@
 // The Campaign and Player screen cards' rules, apart from drawing (so Node
 // tests them): the new map form's fields, a map's line, what is on the
 // player screen.
-import type { CampaignMap, CampaignView } from "./types";
+import type { DeepPartial } from "./partial";
+import type { CampaignMap as FullCampaignMap, HostCampaign } from "./types";
+
+type CampaignView = DeepPartial<HostCampaign>;
+type CampaignMap = DeepPartial<FullCampaignMap>;
 
 /** The new map form as typed. */
 export interface NewMapForm {

@@ -13,7 +13,10 @@ import { combatButtons, combatStateText, isActing } from "./combat-rules";
 import { mapLine, newMapFields, newMapForm, screenState } from "./campaign-rules";
 import { drawCombatants } from "./combat";
 import { drawSpeakers } from "./messages";
-import type { CampaignMap, CampaignView } from "./types";
+import type { CampaignMap, HostCampaign, Game } from "./types";
+
+/** The campaign as read, or why there is none (missing: the 404's text). */
+type CampaignView = HostCampaign & { missing?: string };
 
 const button = (id: string) => $<HTMLButtonElement>(id);
 const reloadCampaign = () => reload("campaign").catch(() => {});
@@ -24,7 +27,7 @@ export async function loadCampaign(): Promise<void> {
     view = await hostAPI<CampaignView>("GET", "campaign");
   } catch (e) {
     if (errorStatus(e) !== 404) throw e;
-    view = { missing: errorText(e) };
+    view = { missing: errorText(e), campaign: null, game: null, maps: null, screen: null, turnOrder: null };
   }
   const had = state.campaign?.campaign?.id;
   state.campaign = view.missing ? null : view;
@@ -48,7 +51,7 @@ function drawCampaign(view: CampaignView): void {
   replaceChildren($("maps"), maps.length ? maps.map(mapRow) : [el("li", { className: "muted" }, "This campaign has no map.")]);
   drawMapManager(maps);
 
-  const g = view.game ?? {};
+  const g: Partial<Game> = view.game ?? {};
   const order = view.turnOrder ?? [];
   $("combat-state").textContent = combatStateText(g, order);
   const enabled = combatButtons(g, order);

@@ -1,7 +1,12 @@
 // The Combat card's rules, apart from drawing (so Node tests them): what
 // an effect has left, the card's state line and which buttons it allows,
 // and what its small forms send.
-import type { Effect, Game, TurnSlot } from "./types";
+import type { DeepPartial } from "./partial";
+import type { StatusEffect, Game as FullGame, TurnSlot as FullTurnSlot } from "./types";
+
+type Effect = DeepPartial<StatusEffect>;
+type Game = DeepPartial<FullGame>;
+type TurnSlot = DeepPartial<FullTurnSlot>;
 
 const ROUNDS: Record<string, number> = { round: 1, rounds: 1, minute: 10, minutes: 10, hour: 600, hours: 600 };
 
@@ -15,7 +20,7 @@ const ROUNDS: Record<string, number> = { round: 1, rounds: 1, minute: 10, minute
  */
 export function roundsLeft(e: Effect, g: Game | undefined): number | null {
   const per = ROUNDS[String(e.durationUnit || "round").toLowerCase()];
-  if (!(e.duration !== undefined && e.duration > 0) || !per) return null;
+  if (!(e.duration != null && e.duration > 0) || !per) return null;
   const rounds = e.duration * per;
   const kind = String(e.durationType || "").toLowerCase();
   if (kind.endsWith("startnextturn") || kind.endsWith("endnextturn")) {

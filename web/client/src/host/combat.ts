@@ -10,7 +10,7 @@ import { reload } from "./console-state";
 import { effectBody, effectLabel, conditionNames, hitPointAmount, hitPointText, initiativeValue } from "./combat-rules";
 import { healthKey, hitPoints } from "./entity-facts";
 import { entityFacts, healthRanges, openStatBlock } from "./workspace";
-import type { CampaignView, Combatant, Game } from "./types";
+import type { HostCampaign as CampaignView, Combatant, Game } from "./types";
 
 let conditions: string[] | null = null; // the system's condition names, once read
 
@@ -51,7 +51,7 @@ export function drawCombatants(view: CampaignView): void {
     pending = view;
     return;
   }
-  const g = view.game ?? {};
+  const g: Partial<Game> = view.game ?? {};
   const all = g.combatants ?? [];
   const ticked = new Set([...list.querySelectorAll<HTMLInputElement>("input[data-tick]:checked")].map((b) => b.dataset.tick));
   if (!all.length) {
@@ -73,7 +73,7 @@ export function drawCombatants(view: CampaignView): void {
   );
 }
 
-function combatantRow(c: Combatant, ticked: boolean, g: Game): HTMLElement {
+function combatantRow(c: Combatant, ticked: boolean, g: Partial<Game>): HTMLElement {
   const id = encodeURIComponent(c.id);
   const name = c.name || c.id;
   const run = (b: HTMLButtonElement, fn: () => Promise<unknown>, done = "") =>

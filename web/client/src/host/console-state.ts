@@ -5,7 +5,7 @@
 // cards an event changed read again (live.ts).
 import { el, maybe, replaceChildren } from "./dom";
 import { Drawn } from "./format";
-import type { CampaignView, ModuleRow } from "./types";
+import type { HostCampaign as CampaignView, Module as ModuleRow } from "./types";
 
 export type Section = "campaign" | "settings" | "clients" | "messages" | "journal" | "offers" | "modules" | "webclient" | "system";
 

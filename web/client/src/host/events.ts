@@ -1,15 +1,17 @@
 // The host socket's events as the GM map passes them on to the page
 // ("companion:host-event", "companion:host-socket" DOM events: the map is
 // another bundle), and the page's own "companion:campaign".
-import type { CampaignView } from "./types";
+import type { ServerEvents } from "../wire.gen";
+import type { HostCampaign as CampaignView } from "./types";
 
-export interface HostEnvelope {
-  name: string;
-  data?: unknown;
-}
+/** The name of an event the server sends (the wire description's x-events). */
+export type HostEventName = keyof ServerEvents;
+
+/** An event as the GM map passes it on: its name decides its data. */
+export type HostEnvelope = { [K in HostEventName]: { name: K; data?: ServerEvents[K] } }[HostEventName];
 
 /** Calls fn with each event's name and envelope. */
-export function onHostEvent(fn: (name: string, env: HostEnvelope) => void): void {
+export function onHostEvent(fn: (name: HostEventName, env: HostEnvelope) => void): void {
   window.addEventListener("companion:host-event", (ev) => {
     const env = (ev as CustomEvent<HostEnvelope | null>).detail;
     if (env && typeof env.name === "string") fn(env.name, env);

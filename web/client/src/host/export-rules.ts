@@ -1,7 +1,10 @@
 // The Export part of the Grids, exports and backups card, apart from
 // drawing (so Node tests it): what can be exported, and what an export's
 // Companion-Needs header asks for.
-import type { ModuleRow } from "./types";
+import type { DeepPartial } from "./partial";
+import type { Module } from "./types";
+
+type ModuleRow = DeepPartial<Module>;
 
 export interface ExportRow {
   kind: "campaign" | "module";
@@ -14,7 +17,7 @@ export interface ExportRow {
 export function exportRows(campaigns: { id: string; name: string; primary?: boolean }[], modules: ModuleRow[]): ExportRow[] {
   return campaigns
     .map((c): ExportRow => ({ kind: "campaign", id: c.id, name: c.name, note: c.primary ? "the campaign being played" : "campaign" }))
-    .concat(modules.map((m): ExportRow => ({ kind: "module", id: m.id, name: m.name, note: "module" })));
+    .concat(modules.map((m): ExportRow => ({ kind: "module", id: m.id ?? "", name: m.name ?? "", note: "module" })));
 }
 
 /** What the export's Companion-Needs header asks the game master to download too. */

@@ -43,7 +43,7 @@ test("a map is dark for players with line of sight on and no party token with vi
   assert.equal(playersSeeNothing({ lineOfSight: true, tokens: [{ ...seer, hidden: true }] }), true);
   assert.equal(playersSeeNothing({ lineOfSight: true, tokens: [{ ...seer, vision: { enabled: false } }] }), true);
   assert.equal(playersSeeNothing({ lineOfSight: true, tokens: [{ ...seer, role: "hostile" }] }), true);
-  assert.equal(playersSeeNothing({ lineOfSight: true, tokens: [{ ...seer, role: "hostile", player: "p1" }] }), false);
+  assert.equal(playersSeeNothing({ lineOfSight: true, tokens: [{ ...seer, role: "hostile", player: true }] }), false);
   assert.equal(playersSeeNothing(null), false);
 });
 

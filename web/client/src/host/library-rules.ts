@@ -2,7 +2,10 @@
 // the order and labels of modules and campaigns, a creature's name, what
 // players may read of a page, and whether players would see nothing of a
 // map.
-import type { MapToken } from "./types";
+import type { DeepPartial } from "./partial";
+import type { Token } from "./types";
+
+type MapToken = DeepPartial<Token>;
 import { plural } from "./format";
 
 export interface Library {

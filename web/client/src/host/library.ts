@@ -17,7 +17,7 @@
 import { hostAPI, errorText, errorStatus, readAnswer } from "../net/host-api";
 import { el, replaceChildren, sayIn, type Tone } from "./dom";
 import { onHostEvent } from "./events";
-import type { CampaignView, MapToken } from "./types";
+import type { HostCampaign as CampaignView, Token as MapToken } from "./types";
 import {
   alreadyRun,
   creatureLine,

@@ -7,14 +7,16 @@
 import { errorStatus } from "../net/host-api";
 import { $ } from "./dom";
 import { load, type Section } from "./console-state";
-import { onHostEvent, onSocketState } from "./events";
+import { type HostEventName, onHostEvent, onSocketState } from "./events";
 import { forgetSystemKinds } from "./workspace";
 
-/** Which cards an event changes. */
-export const eventSections: Record<string, Section[]> = {
+/**
+ * Which cards an event changes, by the events the server sends (typed by
+ * the wire description: a name it does not send does not compile).
+ */
+export const eventSections: Partial<Record<HostEventName, Section[]>> = {
   gameUpdated: ["campaign"],
   combatantUpdated: ["campaign"],
-  combatantsUpdated: ["campaign"],
   screenUpdated: ["campaign"],
   mapLoaded: ["campaign"],
   tokenUpdated: ["campaign"],
@@ -24,9 +26,7 @@ export const eventSections: Record<string, Section[]> = {
   clientUpdated: ["clients"],
   clientConnected: ["clients"],
   clientDisconnected: ["clients"],
-  mapViewportUpdated: ["clients"],
   messageCreated: ["messages"],
-  messageUpdated: ["messages"],
   journalUpdated: ["journal"],
   reload: ["campaign", "settings", "clients", "messages", "journal"],
 };

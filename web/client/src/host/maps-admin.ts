@@ -20,7 +20,7 @@ import { errorStatus, errorText, hostAPI } from "../net/host-api";
 import { busy, want } from "../ui/busy";
 import { $, el, say } from "./dom";
 import { bytes } from "./format";
-import type { ModuleRow } from "./types";
+import type { Module as ModuleRow } from "./types";
 import { exportRows, needsText, type ExportRow } from "./export-rules";
 import { startGridCard } from "./grid-card";
 

@@ -3,7 +3,11 @@
 // client's roll reader), and the names the game master may speak as.
 import { readRoll } from "../table/dice";
 import { tableRollText } from "../table/tableroll";
-import type { CampaignView, Message } from "./types";
+import type { DeepPartial } from "./partial";
+import type { HostCampaign, Message as FullMessage } from "./types";
+
+type CampaignView = DeepPartial<HostCampaign>;
+type Message = DeepPartial<FullMessage>;
 
 /**
  * Who said a message: the creature it was said as, with the player (the
@@ -31,8 +35,8 @@ export function messageText(m: Message): string {
     const roll = tableRollText(m.text);
     if (roll) return roll.replace(/\*\*/g, "");
   }
-  const text = typedText(m.text || m.message || "");
-  const roll = readRoll(m.roll ?? m.rolls?.[0]);
+  const text = typedText(m.text || "");
+  const roll = readRoll(m.rolls?.[0]);
   return roll && roll.total !== null ? `${text} → ${roll.total}` : text;
 }
 

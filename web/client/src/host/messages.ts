@@ -6,7 +6,7 @@ import { busy } from "../ui/busy";
 import { $, el, replaceChildren, say } from "./dom";
 import { drawn, load, setLoader } from "./console-state";
 import { messageBody, messageText, privateTag, speaker, speakerNames } from "./message-rules";
-import type { CampaignView, Message } from "./types";
+import type { HostCampaign as CampaignView, Message } from "./types";
 
 export function drawSpeakers(view: CampaignView): void {
   const sel = $<HTMLSelectElement>("message-as");

@@ -7,7 +7,7 @@ import { $, chosenFile, el, replaceChildren, say } from "./dom";
 import { when } from "./format";
 import { drawn, load, refreshDestinationSelects, reload, setLoader, state } from "./console-state";
 import { checkUpdatesText, moduleInfo, updateText } from "./offer-rules";
-import type { ModuleRow, UpdateCheck } from "./types";
+import type { Module as ModuleRow, ModuleUpdate as UpdateCheck } from "./types";
 
 const updates = new Map<string, UpdateCheck>(); // module id -> update check result
 

@@ -1,7 +1,14 @@
 // The Content cards' rules, apart from drawing (so Node tests them): an
 // offer's title, details and status, an install's progress line, what an
 // import made, and what a module's update check says.
-import type { ImportResult, InstallProgress, ModuleRow, Offer, UpdateCheck } from "./types";
+import type { DeepPartial } from "./partial";
+import type { ImportResult as FullImportResult, InstallProgress as FullInstallProgress, Module, Offer as FullOffer, ModuleUpdate } from "./types";
+
+type Offer = DeepPartial<FullOffer>;
+type ImportResult = DeepPartial<FullImportResult>;
+type InstallProgress = DeepPartial<FullInstallProgress>;
+type ModuleRow = DeepPartial<Module>;
+type UpdateCheck = DeepPartial<ModuleUpdate>;
 
 export const offerStatus: Record<string, string> = {
   pending: "Waiting for you",

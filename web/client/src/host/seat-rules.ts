@@ -1,13 +1,17 @@
 // What the Seats card decides, apart from drawing it (so Node tests it):
 // who may be given a seat, what a seat's row says, which tokens a seat's
 // player may be allowed besides their own, and a client's role.
-import type { ClientRow, Seat } from "./types";
+import type { DeepPartial } from "./partial";
+import type { HostClient, HostSeatRow } from "./types";
+
+type ClientRow = DeepPartial<HostClient>;
+type Seat = DeepPartial<HostSeatRow>;
 
 /** A table display, not a player's browser. */
 export const isDisplay = (c: ClientRow): boolean => !!c.runMode && c.runMode !== "normal";
 
 /** The clients a seat can be given to: player browsers, not displays nor spectators. */
-export function givable(clients: ClientRow[]): ClientRow[] {
+export function givable<C extends ClientRow>(clients: C[]): C[] {
   return clients.filter((c) => !isDisplay(c) && c.role !== "spectator");
 }
 

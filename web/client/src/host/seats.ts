@@ -4,7 +4,7 @@
 // "companion:host-event" DOM events the GM map passes on), with a slow poll
 // as the fallback. What it decides is in seat-rules.ts.
 import { hostAPI, errorText } from "../net/host-api";
-import type { ClientRow, JoinInfo, MapToken, Seat, CampaignView } from "./types";
+import type { HostClient as ClientRow, HostJoin as JoinInfo, Token as MapToken, HostSeatRow as Seat, HostCampaign as CampaignView } from "./types";
 import { $, el, sayIn, type Tone } from "./dom";
 import { onHostEvent } from "./events";
 import { clientName, controlsSummary, givable, isDisplay, otherRole, otherTokens, roleOf, seatHolder, withControl } from "./seat-rules";
@@ -172,7 +172,7 @@ function controlBox(s: Seat, t: SeatToken): HTMLElement {
   const box = el("input", { type: "checkbox", checked: (s.controls ?? []).includes(t.id) });
   box.onchange = () =>
     run(box, async () => {
-      await hostAPI("PUT", `seats/${encodeURIComponent(s.id)}/controls`, { tokens: withControl(s.controls, t.id, box.checked) });
+      await hostAPI("PUT", `seats/${encodeURIComponent(s.id)}/controls`, { tokens: withControl(s.controls ?? undefined, t.id, box.checked) });
       say(`${s.name + (box.checked ? " now moves " : " no longer moves ") + t.name}.`, "good");
     });
   return el("label", {}, box, ` ${t.name}`);

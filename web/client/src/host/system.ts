@@ -4,7 +4,8 @@ import { hostAPI, errorText } from "../net/host-api";
 import { $, el, replaceChildren, say } from "./dom";
 import { when } from "./format";
 import { drawn, load, setLoader } from "./console-state";
-import type { ClientRow } from "./types";
+import type { DeepPartial } from "./partial";
+import type { HostClient as ClientRow } from "./types";
 
 interface SystemStatus {
   id: string;
@@ -109,7 +110,7 @@ function wireSettings(): void {
 }
 
 /** Where a client looks, or null when it has not said (the Encounter+ client reports it only as a display). */
-export function viewText(c: ClientRow): string | null {
+export function viewText(c: DeepPartial<ClientRow>): string | null {
   if (!(c.mapZoom !== undefined && c.mapZoom > 0)) return null;
   return `centre ${Math.round(c.mapCenterX || 0)}, ${Math.round(c.mapCenterY || 0)} · zoom ${c.mapZoom.toFixed(2)}`;
 }

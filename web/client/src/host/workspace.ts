@@ -263,7 +263,7 @@ export function startWorkspace(): void {
   });
   showHash();
   onCampaign((view) => {
-    const g: Game = view.game ?? {};
+    const g: Partial<Game> = view.game ?? {};
     combatantsByToken = new Map((g.combatants ?? []).filter((c) => c.tokenId).map((c) => [c.tokenId as string, c]));
     drawTokenFacts();
   });

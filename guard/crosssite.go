@@ -1,4 +1,4 @@
-package routes
+package guard
 
 import (
 	"mime"
@@ -9,7 +9,7 @@ import (
 	"github.com/vttapp/companion/hub"
 )
 
-// crossSiteGuard stops a page on another site from writing through a
+// CrossSite stops a page on another site from writing through a
 // player's browser. A browser sends a "simple" POST (text/plain, form
 // encodings) cross-site with no preflight, so the CORS rule (preflight
 // allows GET and OPTIONS only, contract section 7) does not stop it: a
@@ -27,20 +27,21 @@ import (
 //     needs no type, and neither does a body with no Content-Type at all
 //     (tools that do not set one; a browser that sends none still sends
 //     its Origin, judged above).
-//
-// Import failures keep their {"error"} body (contract 4.6 rule 7).
-type crossSiteGuard struct {
-	allowOrigins []string
+type CrossSite struct {
+	AllowOrigins []string
+	// Refuse writes the refusal; nil: {"message"} (WriteMessage). The
+	// public API answers import failures in its own form.
+	Refuse func(w http.ResponseWriter, r *http.Request, status int, text string)
 }
 
-func (g crossSiteGuard) wrap(next http.Handler) http.Handler {
+func (g CrossSite) Wrap(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch r.Method {
 		case http.MethodGet, http.MethodHead, http.MethodOptions:
 			next.ServeHTTP(w, r)
 			return
 		}
-		if origin := r.Header.Get("Origin"); origin != "" && !hub.OriginAllowed(origin, r.Host, g.allowOrigins) {
+		if origin := r.Header.Get("Origin"); origin != "" && !hub.OriginAllowed(origin, r.Host, g.AllowOrigins) {
 			g.refuse(w, r, http.StatusForbidden, "writes from pages of another site are refused (Origin '"+
 				core.Clip(origin)+"'); open the page from this server, or start it with --allow-origin "+core.Clip(origin))
 			return
@@ -53,12 +54,12 @@ func (g crossSiteGuard) wrap(next http.Handler) http.Handler {
 	})
 }
 
-func (g crossSiteGuard) refuse(w http.ResponseWriter, r *http.Request, status int, text string) {
-	if r.URL.Path == "/api/import" {
-		writeImportError(w, status, text)
+func (g CrossSite) refuse(w http.ResponseWriter, r *http.Request, status int, text string) {
+	if g.Refuse != nil {
+		g.Refuse(w, r, status, text)
 		return
 	}
-	writeMessage(w, status, text)
+	WriteMessage(w, status, text)
 }
 
 // hasBody reports whether a request carries a body.

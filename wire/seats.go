@@ -1,16 +1,16 @@
-package routes
+package wire
 
 // The seats and a player's own character in the OpenAPI description
 // (api_seats.go), and the join key's ways in.
 
 var joinKeySchemes = obj{
-	"joinKeyHeader": obj{"type": "apiKey", "in": "header", "name": joinKeyHeader, "description": "The join key, when the game master turned it on"},
-	"joinKeyQuery":  obj{"type": "apiKey", "in": "query", "name": joinKeyQuery, "description": "The join key in the query string (links, WebSocket URLs)"},
-	"pass":          obj{"type": "apiKey", "in": "cookie", "name": passCookie, "description": "The pass a browser gets when it opens a page with ?key="},
+	"joinKeyHeader": obj{"type": "apiKey", "in": "header", "name": JoinKeyHeader, "description": "The join key, when the game master turned it on"},
+	"joinKeyQuery":  obj{"type": "apiKey", "in": "query", "name": JoinKeyQuery, "description": "The join key in the query string (links, WebSocket URLs)"},
+	"pass":          obj{"type": "apiKey", "in": "cookie", "name": PassCookie, "description": "The pass a browser gets when it opens a page with ?key="},
 }
 
 // seatHeaderParam names the seat a request plays.
-var seatHeaderParam = obj{"name": seatHeader, "in": "header", "description": "The seat token takeSeat answered (or the companion_seat cookie a seat link sets)",
+var seatHeaderParam = obj{"name": SeatHeader, "in": "header", "description": "The seat token takeSeat answered (or the companion_seat cookie a seat link sets)",
 	"schema": obj{"type": "string"}}
 
 func seatOp(id, summary string, body obj, answer obj, errs ...string) obj {

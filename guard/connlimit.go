@@ -1,4 +1,4 @@
-package routes
+package guard
 
 import (
 	"log/slog"

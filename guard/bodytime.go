@@ -1,4 +1,4 @@
-package routes
+package guard
 
 import (
 	"errors"
@@ -48,15 +48,15 @@ func (b BodyTimes) withDefaults() BodyTimes {
 	return b
 }
 
-// errBodyTooSlow is the error of a body read cut by the rules.
-var errBodyTooSlow = errors.New("the request body arrived too slowly and was cut off")
+// ErrBodyTooSlow is the error of a body read cut by the rules.
+var ErrBodyTooSlow = errors.New("the request body arrived too slowly and was cut off")
 
-// boundBodyTimes applies the rules to every request that has a body. The
+// BoundBodyTimes applies the rules to every request that has a body. The
 // connection's read deadline is set before the handler runs, so a body the
 // handler never reads (a refused write, an unknown path) is bounded too:
 // the server reads what is left of it after the handler, under the same
 // deadline.
-func boundBodyTimes(times BodyTimes, next http.Handler) http.Handler {
+func BoundBodyTimes(times BodyTimes, next http.Handler) http.Handler {
 	times = times.withDefaults()
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Body == nil || r.Body == http.NoBody || r.ContentLength == 0 {
@@ -111,7 +111,7 @@ func (b *timedBody) Read(p []byte) (int, error) {
 		b.done = true
 		_ = b.rc.SetReadDeadline(time.Time{})
 	case errors.As(err, &ne) && ne.Timeout():
-		err = errBodyTooSlow
+		err = ErrBodyTooSlow
 	}
 	return n, err
 }

@@ -1,8 +1,9 @@
-package routes
+package wire
 
 import (
 	"encoding/json"
 	"reflect"
+	"slices"
 	"strings"
 	"time"
 
@@ -28,6 +29,20 @@ type wireShape struct {
 	name  string
 	value any // a zero value of the Go type
 	descr string
+}
+
+// Health is the answer of GET /api/-/live and /api/-/ready (and their
+// host twins): the handlers write this type.
+type Health struct {
+	Status  string `json:"status"`
+	App     string `json:"app"` // "companion", so that a probe knows what answered
+	Version string `json:"version,omitempty"`
+	Build   int    `json:"build,omitempty"`
+	System  string `json:"system,omitempty"`
+	// Instance is the server's instance id, on the host listener only: it
+	// tells the commands that look for the server of a data folder that
+	// this is it (cmd/companion/instance.go).
+	Instance string `json:"instance,omitempty"`
 }
 
 // tokenOnMap is core's token sent alone (tokenUpdated, the answer to
@@ -72,7 +87,7 @@ var wireShapes = []wireShape{
 	{"Focus", core.Focus{}, "Displays draw attention to a point (mapFocus)"},
 	{"ScreenMap", core.ScreenMap{}, "The map displays fit in their view (mapFitScreen)"},
 	{"Attribute", core.Attribute{}, "An entity's attributes (getAttribute, setAttribute)"},
-	{"Health", healthAnswer{}, "GET /api/-/live and /api/-/ready: the process answers, the server is ready"},
+	{"Health", Health{}, "GET /api/-/live and /api/-/ready: the process answers, the server is ready"},
 }
 
 // fieldNotes adds to a derived property what its Go type cannot say:
@@ -119,12 +134,19 @@ var hiddenTokenSchema = obj{"type": "object", "description": "A token players sa
 	"required": []string{"id", "hidden", "size"}, "additionalProperties": false,
 	"properties": obj{"id": obj{"type": "string"}, "hidden": obj{"const": true}, "size": obj{"const": ""}}}
 
-// wireSchemas derives every component of wireShapes.
-func wireSchemas() obj {
+// wireNames is the component name of each Go type wireShapes describes,
+// and of the one described by hand (RollResult marshals itself).
+func wireNames() map[reflect.Type]string {
 	names := map[reflect.Type]string{reflect.TypeFor[core.RollResult](): "RollResult"}
 	for _, s := range wireShapes {
 		names[reflect.TypeOf(s.value)] = s.name
 	}
+	return names
+}
+
+// wireSchemas derives every component of wireShapes.
+func wireSchemas() obj {
+	names := wireNames()
 	out := obj{"RollResult": rollResultSchema, "Hidden": hiddenSchema, "HiddenToken": hiddenTokenSchema}
 	for _, s := range wireShapes {
 		schema := structSchema(reflect.TypeOf(s.value), s.name, names)
@@ -171,6 +193,9 @@ func structSchema(t reflect.Type, name string, names map[reflect.Type]string) ob
 			for k, v := range fieldNotes[name+"."+key] {
 				p[k] = v
 			}
+			// A field of the outer struct hides an embedded one of the
+			// same name, as in encoding/json.
+			required = slices.DeleteFunc(required, func(k string) bool { return k == key })
 			props[key] = p
 			if !omitempty {
 				required = append(required, key)

@@ -1,4 +1,4 @@
-package routes
+package guard
 
 import (
 	"net"
@@ -11,19 +11,19 @@ import (
 	"github.com/vttapp/companion/core"
 )
 
-// publicHosts decides which Host headers the public listener accepts for
+// PublicHosts decides which Host headers the public listener accepts for
 // writes and WebSocket upgrades. Players reach the server by its address
 // (the banner prints IP URLs), by localhost, or by its mDNS name; a page on
 // another site that rebinds its own DNS name to this server's LAN address
 // arrives with that site's name as Host (and a matching Origin, so the
 // Origin check alone cannot stop it). Reads stay open: they show only what
 // players may see.
-type publicHosts struct {
+type PublicHosts struct {
 	names map[string]bool // lower-case, without port or trailing dot
 }
 
-func newPublicHosts(extra []string) publicHosts {
-	p := publicHosts{names: map[string]bool{"localhost": true}}
+func NewPublicHosts(extra []string) PublicHosts {
+	p := PublicHosts{names: map[string]bool{"localhost": true}}
 	if h, err := os.Hostname(); err == nil && h != "" {
 		h = strings.ToLower(h)
 		p.names[h] = true
@@ -50,7 +50,7 @@ func normalizeHost(hostport string) string {
 
 // allowed reports whether a Host header may write: an IP address, a
 // configured or own name, or a .local mDNS name.
-func (p publicHosts) allowed(hostport string) bool {
+func (p PublicHosts) allowed(hostport string) bool {
 	host := normalizeHost(hostport)
 	if host == "" {
 		return false
@@ -62,7 +62,7 @@ func (p publicHosts) allowed(hostport string) bool {
 }
 
 // guard refuses writes and WebSocket upgrades whose Host is not allowed.
-func (p publicHosts) guard(next http.Handler) http.Handler {
+func (p PublicHosts) Guard(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch r.Method {
 		case http.MethodGet, http.MethodHead, http.MethodOptions:
@@ -72,7 +72,7 @@ func (p publicHosts) guard(next http.Handler) http.Handler {
 			}
 		}
 		if !p.allowed(r.Host) {
-			writeMessage(w, http.StatusForbidden, "this server does not answer writes for the host name '"+
+			WriteMessage(w, http.StatusForbidden, "this server does not answer writes for the host name '"+
 				core.Clip(normalizeHost(r.Host))+"'; connect by its address, or start it with --allow-host "+core.Clip(normalizeHost(r.Host)))
 			return
 		}
