@@ -3,7 +3,6 @@ package lanternlight_test
 import (
 	"context"
 	"io"
-	"io/fs"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -22,23 +21,7 @@ import (
 // time-assert on a shared machine.
 func TestAnEditedOutcomeIsLive(t *testing.T) {
 	dir := t.TempDir()
-	err := fs.WalkDir(os.DirFS("."), ".", func(path string, d fs.DirEntry, err error) error {
-		if err != nil || path == "." || strings.HasPrefix(path, "sample") || strings.HasSuffix(path, ".go") {
-			if d != nil && d.IsDir() && strings.HasPrefix(path, "sample") {
-				return fs.SkipDir
-			}
-			return err
-		}
-		if d.IsDir() {
-			return os.MkdirAll(filepath.Join(dir, path), 0o755)
-		}
-		data, err := os.ReadFile(path)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(filepath.Join(dir, path), data, 0o644)
-	})
-	if err != nil {
+	if err := os.CopyFS(dir, os.DirFS(".")); err != nil {
 		t.Fatal(err)
 	}
 	sys, err := systems.LoadDir(dir, systems.Options{})
