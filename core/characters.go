@@ -33,18 +33,19 @@ type Action struct {
 	Roll string `json:"roll"`
 	// Group gathers actions on the sheet ("Abilities", "Skills"...).
 	Group string `json:"group,omitempty"`
-	// Advantage: the roll may be made with advantage or disadvantage (its
-	// first lone d20 rolled twice).
-	Advantage bool `json:"advantage"`
-	// Critical is, for an attack, the lowest d20 face that is a critical
-	// hit (20 unless the system says otherwise); 0 for other rolls.
-	Critical int `json:"critical,omitempty"`
-	// Damage is, for an attack, the id of the damage action that follows
-	// it (doubled dice on a critical hit).
-	Damage string `json:"damage,omitempty"`
+	// Options are the ids of the kind's roll options (RollOption) this
+	// action may be rolled with; what they change is the system's.
+	Options []string `json:"options"`
+	// Follow is the id of the action rolled right after this one when the
+	// player asks for it, with the options the outcome names.
+	Follow string `json:"follow,omitempty"`
+	// Data is what the system keeps with the action for its roll and
+	// outcome hooks; it is never sent.
+	Data any `json:"-"`
 }
 
-// Roll types.
+// Roll types: the kinds of roll the chat knows (the content types of the
+// contract's roll messages).
 const (
 	ActionAttack = "attack"
 	ActionDamage = "damage"
@@ -53,11 +54,81 @@ const (
 	ActionSave   = "save"
 )
 
-// ActionDice rewrites an action's formula for one roll: advantage (> 0)
-// or disadvantage (< 0) on its first lone d20, the critical marks from
-// critAt, doubled dice (the dice package's Roller).
-type ActionDice interface {
-	ActionFormula(formula string, advantage int, double bool, critAt int) (string, error)
+// RollOption is an option a system offers on its rolls, as the sheet
+// shows it (a toggle beside the actions).
+type RollOption struct {
+	ID    string `json:"id"`
+	Title string `json:"title"`
+}
+
+// RollPlan is what a system rolls for an action with the options chosen:
+// the formula and the title the chat shows.
+type RollPlan struct {
+	Roll  string
+	Title string
+}
+
+// RolledDie is one die of a roll as a system's outcome hook reads it.
+type RolledDie struct {
+	Sides int     `json:"sides"`
+	Value float64 `json:"value"`
+	// Dropped: the die does not count (kept out, or rerolled).
+	Dropped bool `json:"dropped"`
+	// Critical is the dice notation's mark: "success", "failure" or "".
+	Critical string `json:"critical,omitempty"`
+}
+
+// Rolled is a roll as a system's outcome hook reads it.
+type Rolled struct {
+	Formula string      `json:"formula"`
+	Total   float64     `json:"total"`
+	Dice    []RolledDie `json:"dice"`
+}
+
+// Outcome is what a system names a roll's result: one of the outcomes its
+// kind declares (ID and Title), and the options the follow-up action is
+// rolled with.
+type Outcome struct {
+	ID    string   `json:"id"`
+	Title string   `json:"title"`
+	Next  []string `json:"-"`
+}
+
+// RollRules is implemented by Rules whose system defines how its actions
+// roll: the options its kinds offer, the formula an action rolls with the
+// options chosen, and the outcome a result names. The core knows none of
+// it: it checks the options against the action's list, rolls the formula
+// and records the outcome.
+type RollRules interface {
+	// RollOptions lists the options a kind's rolls offer (none when the
+	// kind declares none).
+	RollOptions(kind string) []RollOption
+	// PlanRoll is the formula and title of a with options (the action's
+	// own when the kind declares no roll hook).
+	PlanRoll(ctx context.Context, e *Entity, a Action, options []string) (RollPlan, error)
+	// OutcomeOf names a roll's result (nil when the kind declares no
+	// outcome hook, or the hook names none).
+	OutcomeOf(ctx context.Context, e *Entity, a Action, options []string, r Rolled) (*Outcome, error)
+}
+
+// Tally is a track a player marks on their sheet, as the system declares
+// it: a data key holding a count for each mark (D&D 5e's death saves,
+// {successes, failures}), each from 0 to Most. Shown is "always", or
+// "down": while the character's health is 0 or below, or a mark is set.
+type Tally struct {
+	Key   string       `json:"key"`
+	Title string       `json:"title"`
+	Marks []RollOption `json:"marks"`
+	Most  int          `json:"most"`
+	Shown string       `json:"shown"`
+}
+
+// SheetRules is implemented by Rules whose system says what a sheet
+// draws beside the actions: what it calls a kind's health, and its
+// tallies.
+type SheetRules interface {
+	HealthTitle(kind string) string
+	Tallies(kind string) []Tally
 }
 
 // ValueBound is what a system declares a numeric data key may hold when a

@@ -46,6 +46,10 @@ type Message struct {
 	// message from the public listener carries it, whatever it names as
 	// its source (speaker.go).
 	GM bool `json:"gm,omitempty"`
+	// Outcome is what the game system named a sheet action's roll (its
+	// outcome's title, "Hard success"), shown beside the roll; empty for
+	// every other message.
+	Outcome string `json:"outcome,omitempty"`
 }
 
 // messageWire is Message as accepted on input: content is a synonym of text.

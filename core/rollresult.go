@@ -111,52 +111,50 @@ func (r RollResult) Dice() int {
 	return count(root.Tree, 0)
 }
 
-// rollTree is the part of a stored roll's tree that Critical reads.
+// rollTree is the part of a stored roll's tree that Rolled reads.
 type rollTree struct {
 	Dice []struct {
-		Critical string `json:"critical"`
-		Dropped  bool   `json:"dropped"`
-		Rerolled bool   `json:"rerolled"`
+		Value    float64 `json:"value"`
+		Sides    int     `json:"sides"`
+		Critical string  `json:"critical"`
+		Dropped  bool    `json:"dropped"`
+		Rerolled bool    `json:"rerolled"`
 	} `json:"dice"`
 	Args      []*rollTree `json:"args"`
 	CountFrom *rollTree   `json:"countFrom"`
 	SidesFrom *rollTree   `json:"sidesFrom"`
 }
 
-// Critical reports whether a die that counts in the roll was marked a
-// critical success or a critical failure (the cs and cf modifiers of the
-// dice notation; an action's attack marks its d20 so). It decodes the
-// roll's tree, so it is for the few rolls that ask (an attack), not for
-// every message.
-func (r RollResult) Critical() (success, failure bool) {
+// Rolled is the roll as a system's outcome hook reads it: its formula,
+// total and every die in reading order (a die that does not count is
+// marked dropped), with the critical marks of the dice notation. It
+// decodes the roll's tree, so it is for the few rolls that ask (a sheet's
+// action), not for every message.
+func (r RollResult) Rolled() Rolled {
+	out := Rolled{Formula: r.Formula, Dice: []RolledDie{}}
+	if r.Total != nil {
+		out.Total = *r.Total
+	}
 	var root struct {
 		Tree *rollTree `json:"tree"`
 	}
 	if json.Unmarshal(r.raw, &root) != nil || root.Tree == nil {
-		return false, false
+		return out
 	}
-	var walk func(n *rollTree)
-	walk = func(n *rollTree) {
-		if n == nil {
+	var walk func(n *rollTree, depth int)
+	walk = func(n *rollTree, depth int) {
+		if n == nil || depth > 256 {
 			return
 		}
+		walk(n.CountFrom, depth+1)
+		walk(n.SidesFrom, depth+1)
 		for _, d := range n.Dice {
-			if d.Dropped || d.Rerolled {
-				continue
-			}
-			switch d.Critical {
-			case "success":
-				success = true
-			case "failure":
-				failure = true
-			}
+			out.Dice = append(out.Dice, RolledDie{Sides: d.Sides, Value: d.Value, Dropped: d.Dropped || d.Rerolled, Critical: d.Critical})
 		}
 		for _, a := range n.Args {
-			walk(a)
+			walk(a, depth+1)
 		}
-		walk(n.CountFrom)
-		walk(n.SidesFrom)
 	}
-	walk(root.Tree)
-	return success, failure
+	walk(root.Tree, 0)
+	return out
 }

@@ -372,6 +372,12 @@ func TestRollActionCriticalAndAdvantage(t *testing.T) {
 	if sheet.HitPoints == nil || sheet.HitPoints.Current != 30 || sheet.HitPoints.Max != 30 || !sheet.HitPointsEditable || len(sheet.Actions) < 30 {
 		t.Fatalf("sheet %+v", sheet)
 	}
+	// The sheet draws what the system declares: its name for the health,
+	// its tallies (the death saves), its roll options.
+	if sheet.HitPoints.Title != "Hit points" || len(sheet.Tallies) != 1 || sheet.Tallies[0].Key != "death_saves" || sheet.Tallies[0].Most != 3 ||
+		sheet.Tallies[0].Shown != "down" || len(sheet.Tallies[0].Marks) != 2 || len(sheet.RollOptions) != 3 || sheet.RollOptions[0].ID != "advantage" {
+		t.Fatalf("the sheet's declarations: %+v %+v %+v", sheet.HitPoints, sheet.Tallies, sheet.RollOptions)
+	}
 	if strings.Join(sheet.Editable, ",") != "max_hit_points,death_saves" || sheet.Reference != "/character/hero" {
 		t.Fatalf("editable %v, reference %s", sheet.Editable, sheet.Reference)
 	}
@@ -379,11 +385,12 @@ func TestRollActionCriticalAndAdvantage(t *testing.T) {
 	// A natural 20 with advantage (the other die a 3), then the damage
 	// doubled: 2d6+3.
 	g.faces.next = []int{3, 20, 4, 5}
-	res, err := g.svc.RollAction(ctx, ann, core.ActionRequest{Action: "attack-mace", Advantage: "advantage", Damage: true})
+	res, err := g.svc.RollAction(ctx, ann, core.ActionRequest{Action: "attack-mace", Options: []string{"advantage"}, Follow: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !res.Critical || res.Fumble || len(res.Messages) != 2 {
+	if res.Outcome == nil || res.Outcome.ID != "critical" || res.Outcome.Title != "critical hit!" || len(res.Messages) != 2 ||
+		res.Messages[0].Outcome != "critical hit!" || res.Messages[1].Outcome != "" {
 		t.Fatalf("result %+v", res)
 	}
 	attack, damage := res.Messages[0], res.Messages[1]
@@ -412,22 +419,23 @@ func TestRollActionCriticalAndAdvantage(t *testing.T) {
 	// Disadvantage keeps the lower; a 1 kept is a critical miss, and the
 	// damage of a miss is not doubled.
 	g.faces.next = []int{1, 15, 2}
-	res, _ = g.svc.RollAction(ctx, ann, core.ActionRequest{Action: "attack-mace", Advantage: "disadvantage", Damage: true})
-	if !res.Fumble || res.Critical || content(res.Messages[1]).Formula != "1d6+3" {
+	res, _ = g.svc.RollAction(ctx, ann, core.ActionRequest{Action: "attack-mace", Options: []string{"disadvantage"}, Follow: true})
+	if res.Outcome == nil || res.Outcome.ID != "fumble" || content(res.Messages[1]).Formula != "1d6+3" {
 		t.Fatalf("a fumble: %+v %+v", res, content(res.Messages[1]))
 	}
 	// A damage roll asked as critical alone.
 	g.faces.next = []int{6, 6}
-	res, _ = g.svc.RollAction(ctx, ann, core.ActionRequest{Action: "damage-mace", Critical: true})
+	res, _ = g.svc.RollAction(ctx, ann, core.ActionRequest{Action: "damage-mace", Options: []string{"critical"}})
 	if c := content(res.Messages[0]); c.Formula != "2d6+3" || c.Result != 15 {
 		t.Fatalf("critical damage alone: %+v", c)
 	}
 	// Refusals.
 	for what, req := range map[string]core.ActionRequest{
 		"unknown":             {Action: "fireball"},
-		"advantage on damage": {Action: "damage-mace", Advantage: "advantage"},
-		"critical check":      {Action: "check-str", Critical: true},
-		"bad advantage":       {Action: "check-str", Advantage: "lots"},
+		"advantage on damage": {Action: "damage-mace", Options: []string{"advantage"}},
+		"critical check":      {Action: "check-str", Options: []string{"critical"}},
+		"unknown option":      {Action: "check-str", Options: []string{"lots"}},
+		"an option twice":     {Action: "check-str", Options: []string{"advantage", "advantage"}},
 	} {
 		if _, err := g.svc.RollAction(ctx, ann, req); err == nil || core.KindOf(err) == core.KindInternal {
 			t.Errorf("%s: %v", what, err)

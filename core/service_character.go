@@ -43,6 +43,11 @@ type CharacterSheet struct {
 	Editable          []string `json:"editable"`
 	HitPointsEditable bool     `json:"hitPointsEditable"`
 	Actions           []Action `json:"actions"`
+	// RollOptions are the options the kind's rolls offer (each action
+	// lists those it takes).
+	RollOptions []RollOption `json:"rollOptions"`
+	// Tallies are the tracks the player marks on the sheet (SheetRules).
+	Tallies []Tally `json:"tallies"`
 	// Initiative is the combatant's first initiative value, null when not
 	// rolled; MyTurn, that combat runs and it is this combatant's turn.
 	Initiative *float64 `json:"initiative"`
@@ -54,7 +59,10 @@ type CharacterSheet struct {
 type HitPoints struct {
 	// Key is the data key of the current value ("hit_points" in D&D 5e);
 	// the maximum is max_<key>, temporary hit points temp_<key>.
-	Key      string  `json:"key"`
+	Key string `json:"key"`
+	// Title is what the system calls it ("Hit points"; "Health" when it
+	// says nothing).
+	Title    string  `json:"title"`
 	Current  float64 `json:"current"`
 	Max      float64 `json:"max"`
 	Temp     float64 `json:"temp"`
@@ -76,24 +84,22 @@ type EffectView struct {
 // ActionRequest asks to roll one of the sheet's actions.
 type ActionRequest struct {
 	Action string `json:"action"`
-	// Advantage is "advantage", "disadvantage" or "" (a straight roll).
-	Advantage string `json:"advantage"`
-	// Critical doubles a damage roll's dice (the damage of a critical hit).
-	Critical bool `json:"critical"`
-	// Damage, for an attack with a damage action, rolls the damage right
-	// after it, doubled when the attack is a critical hit.
-	Damage bool `json:"damage"`
+	// Options are ids of the roll options the action offers (Action.Options),
+	// passed to the system's roll hook; what they do is the system's.
+	Options []string `json:"options"`
+	// Follow, for an action with a follow-up (Action.Follow), rolls it
+	// right after, with the options the first roll's outcome names.
+	Follow bool `json:"follow"`
 	// Private rolls to the game master only (whisper.go): the player and
 	// the game master read it, nobody else.
 	Private bool `json:"private"`
 }
 
 // ActionResult is what a roll posted: its messages (already broadcast),
-// and for an attack whether it is a critical hit or a critical miss.
+// and the outcome the system named for the first roll (null when none).
 type ActionResult struct {
 	Messages []*Message `json:"messages"`
-	Critical bool       `json:"critical"`
-	Fumble   bool       `json:"fumble"`
+	Outcome  *Outcome   `json:"outcome"`
 }
 
 // ownCharacter is a seated player's character as one transaction reads it.
@@ -176,7 +182,17 @@ func (s pinned) sheet(tx Tx, o *ownCharacter) (*CharacterSheet, error) {
 	e := o.entity
 	out := &CharacterSheet{Seat: o.view, Character: EntityForPlayers(e), Reference: "/" + e.Kind + "/" + e.Slug,
 		TokenIDs: []string{}, Controls: []string{}, Effects: []EffectView{}, Editable: s.ownEditable(e.Kind),
-		Actions: []Action{}, Round: o.game.Round}
+		Actions: []Action{}, RollOptions: []RollOption{}, Tallies: []Tally{}, Round: o.game.Round}
+	if sr, ok := s.rules.(SheetRules); ok {
+		if t := sr.Tallies(e.Kind); t != nil {
+			out.Tallies = t
+		}
+	}
+	if rr, ok := s.rules.(RollRules); ok {
+		if opts := rr.RollOptions(e.Kind); opts != nil {
+			out.RollOptions = opts
+		}
+	}
 	if out.Editable == nil {
 		out.Editable = []string{}
 	}
@@ -245,7 +261,11 @@ func (s pinned) hitPointsOf(o *ownCharacter) *HitPoints {
 		}
 	}
 	temp, _ := numberOf(data["temp_"+r])
-	return &HitPoints{Key: r, Current: cur, Max: maxHP, Temp: temp, Bloodied: cur > 0 && cur <= maxHP/2, Defeated: cur <= 0}
+	title := "Health"
+	if sr, ok := s.rules.(SheetRules); ok {
+		title = sr.HealthTitle(o.entity.Kind)
+	}
+	return &HitPoints{Key: r, Title: title, Current: cur, Max: maxHP, Temp: temp, Bloodied: cur > 0 && cur <= maxHP/2, Defeated: cur <= 0}
 }
 
 // effectView is an effect with the rounds left of it (effects.go's rules).
@@ -399,25 +419,17 @@ func (s *Service) PatchOwnCharacter(ctx context.Context, who Actor, patch Object
 }
 
 // RollAction rolls one of the sheet's actions into the chat, as the
-// character: a roll message titled and typed as the system declares it,
-// with the die-by-die detail. An attack marks its d20's criticals (and
-// may be followed by its damage, doubled on a critical hit); a roll with
-// a d20 may have advantage or disadvantage.
+// character: the formula and title the system plans for the options
+// chosen, a roll message typed as the system declares it with the
+// die-by-die detail and the outcome the system names; then, when asked,
+// the action's follow-up with the options that outcome names. An option
+// the action does not offer is refused, and a roll whose hook fails is
+// refused whole: nothing is posted.
 func (s *Service) RollAction(ctx context.Context, who Actor, req ActionRequest) (*ActionResult, error) {
 	p := s.pin()
 	o, err := p.readOwn(ctx, who)
 	if err != nil {
 		return nil, err
-	}
-	adv := 0
-	switch req.Advantage {
-	case "":
-	case "advantage":
-		adv = 1
-	case "disadvantage":
-		adv = -1
-	default:
-		return nil, Invalidf("'advantage' must be \"advantage\", \"disadvantage\" or absent, not '%s'", Clip(req.Advantage))
 	}
 	actions, err := p.actions(ctx, o.entity)
 	if err != nil {
@@ -435,38 +447,40 @@ func (s *Service) RollAction(ctx context.Context, who Actor, req ActionRequest) 
 	if err != nil {
 		return nil, err
 	}
-	if adv != 0 && !a.Advantage {
-		return nil, Invalidf("%s is rolled without advantage or disadvantage", a.Title)
+	if err := checkOptions(*a, req.Options); err != nil {
+		return nil, err
 	}
-	if req.Critical && a.Type != ActionDamage {
-		return nil, Invalidf("only a damage roll is doubled by a critical hit; %s is a %s roll", a.Title, cmp.Or(a.Type, "plain"))
+	var follow *Action
+	if req.Follow && a.Follow != "" {
+		if follow, err = find(a.Follow); err != nil {
+			return nil, err
+		}
 	}
 	posts := 1
-	if req.Damage && a.Damage != "" {
+	if follow != nil {
 		posts = 2
 	}
 	if err := s.messages.take(who.Device, posts); err != nil {
 		return nil, err
 	}
 	out := &ActionResult{Messages: []*Message{}}
-	critAt := 0
-	if a.Type == ActionAttack {
-		critAt = cmp.Or(a.Critical, 20)
-	}
-	m, err := p.rollAs(ctx, o, who, *a, adv, req.Critical, critAt, req.Private)
+	m, outcome, err := p.rollAs(ctx, o, who, *a, req.Options, req.Private)
 	if err != nil {
 		return nil, err
 	}
 	out.Messages = append(out.Messages, m)
-	if a.Type == ActionAttack && len(m.Rolls) > 0 {
-		out.Critical, out.Fumble = m.Rolls[0].Critical()
-	}
-	if req.Damage && a.Damage != "" {
-		d, err := find(a.Damage)
-		if err != nil {
-			return nil, err
+	out.Outcome = outcome
+	if follow != nil {
+		var next []string
+		if outcome != nil {
+			next = outcome.Next
 		}
-		dm, err := p.rollAs(ctx, o, who, *d, 0, out.Critical, 0, req.Private)
+		// The system names the follow-up's options; it may only name those
+		// the follow-up offers.
+		if err := checkOptions(*follow, next); err != nil {
+			return nil, Invalidf("the outcome of %s: %s", a.Title, MessageOf(err))
+		}
+		dm, _, err := p.rollAs(ctx, o, who, *follow, next, req.Private)
 		if err != nil {
 			return nil, err
 		}
@@ -475,36 +489,76 @@ func (s *Service) RollAction(ctx context.Context, who Actor, req ActionRequest) 
 	return out, nil
 }
 
-// rollAs rolls an action's formula and posts it as the character.
-func (s pinned) rollAs(ctx context.Context, o *ownCharacter, who Actor, a Action, adv int, double bool, critAt int, private bool) (*Message, error) {
-	formula := a.Roll
-	if adv != 0 || double || critAt > 0 {
-		ad, ok := s.roller.(ActionDice)
-		if !ok {
-			return nil, Conflictf("this server has no dice roller for actions")
+// Limits of a roll request's options.
+const maxRollOptions = 20
+
+// checkOptions refuses options the action does not offer, and the same
+// option twice.
+func checkOptions(a Action, options []string) error {
+	if len(options) > maxRollOptions {
+		return Invalidf("at most %d options on one roll, not %d", maxRollOptions, len(options))
+	}
+	for i, opt := range options {
+		if !slices.Contains(a.Options, opt) {
+			if len(a.Options) == 0 {
+				return Invalidf("%s is rolled without options, not '%s'", a.Title, Clip(opt))
+			}
+			return Invalidf("%s offers the options %s, not '%s'", a.Title, strings.Join(a.Options, ", "), Clip(opt))
 		}
-		var err error
-		if formula, err = ad.ActionFormula(a.Roll, adv, double, critAt); err != nil {
-			return nil, Invalidf("the roll of %s ('%s'): %s", a.Title, Clip(a.Roll), MessageOf(Invalidf("%s", err.Error())))
+		if slices.Contains(options[:i], opt) {
+			return Invalidf("the option '%s' is given twice", Clip(opt))
 		}
 	}
-	title := a.Title
-	switch {
-	case double:
-		title += " (critical)"
-	case adv > 0:
-		title += " (advantage)"
-	case adv < 0:
-		title += " (disadvantage)"
-	}
-	return s.postRoll(ctx, o, who, title, a.Type, formula, private)
+	return nil
 }
 
-// postRoll rolls formula and posts it as the character: a roll message
-// whose content names the roll (title) and its type, the die-by-die
-// detail in its text; a private one is read by the game master and the
-// player alone (whisper.go).
+// rollAs rolls an action with options as the system plans it, names its
+// outcome through the system, and posts it as the character.
+func (s pinned) rollAs(ctx context.Context, o *ownCharacter, who Actor, a Action, options []string, private bool) (*Message, *Outcome, error) {
+	plan := RollPlan{Roll: a.Roll, Title: a.Title}
+	rr, hasRules := s.rules.(RollRules)
+	if hasRules {
+		var err error
+		if plan, err = rr.PlanRoll(ctx, o.entity, a, options); err != nil {
+			return nil, nil, err
+		}
+	}
+	m, err := s.rollMessage(o, who, plan.Title, a.Type, plan.Roll, private)
+	if err != nil {
+		return nil, nil, err
+	}
+	var outcome *Outcome
+	if hasRules {
+		if outcome, err = rr.OutcomeOf(ctx, o.entity, a, options, m.Rolls[0].Rolled()); err != nil {
+			return nil, nil, err
+		}
+	}
+	if outcome != nil {
+		m.Outcome = outcome.Title
+	}
+	if err := s.storeMessage(ctx, m); err != nil {
+		return nil, nil, err
+	}
+	return m, outcome, nil
+}
+
+// postRoll rolls formula and posts it as the character (rollMessage).
 func (s pinned) postRoll(ctx context.Context, o *ownCharacter, who Actor, title, kind, formula string, private bool) (*Message, error) {
+	m, err := s.rollMessage(o, who, title, kind, formula, private)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.storeMessage(ctx, m); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// rollMessage rolls formula as the character, not yet posted: a roll
+// message whose content names the roll (title) and its type, the
+// die-by-die detail in its text; a private one is read by the game master
+// and the player alone (whisper.go).
+func (s pinned) rollMessage(o *ownCharacter, who Actor, title, kind, formula string, private bool) (*Message, error) {
 	if s.roller == nil {
 		return nil, Conflictf("this server has no dice roller")
 	}
@@ -529,9 +583,6 @@ func (s pinned) postRoll(ctx context.Context, o *ownCharacter, who Actor, title,
 		Source: o.entity.Name, Creature: o.entity.Name, Color: who.Color, Created: s.now().UTC()}
 	if private {
 		m.Private, m.To, m.Audience = true, []string{gmRecipient}, []string{who.Seat}
-	}
-	if err := s.storeMessage(ctx, m); err != nil {
-		return nil, err
 	}
 	return m, nil
 }

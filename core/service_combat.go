@@ -274,7 +274,7 @@ func (s pinned) applyInitiativeOut(ctx context.Context, campaignID string, total
 }
 
 // settleTies reorders the ranks of combatants with equal initiative: the
-// higher tie-break first, then the winner of a d20 roll-off. It returns the
+// higher tie-break first, then the winner of a roll-off (1d20 each). It returns the
 // combatants whose document or rank changed (the rolled ones always).
 func (s pinned) settleTies(all []*Combatant, tiebreak map[string]float64, rolled map[string]bool) []*Combatant {
 	order := slices.Clone(all)

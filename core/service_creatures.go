@@ -108,8 +108,8 @@ func (s pinned) creatures(combatants []*Combatant) []Creature {
 
 // Health returns what players may know of a combatant's hit points, as
 // health (current) and hitpoints (maximum). The value is the first range
-// the loaded system keeps in step for the combatant's kind (D&D 5e:
-// hit_points); the maximum is data["max_<range>"] when present (see
+// the loaded system keeps in step for the combatant's kind (D&D 5e's hit_points);
+// the maximum is data["max_<range>"] when present (see
 // healthSources: the combatant's, else its entity's), else the current
 // value. Only friendly combatants (the party and its allies) give
 // numbers: a hostile or neutral creature's exact hit points are the game

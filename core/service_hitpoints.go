@@ -93,7 +93,7 @@ func checkHitPointChange(ch HitPointChange) error {
 // maximum read from the entity is written into the combatant's data (not a
 // shared combatant's: its character holds the maximum, healthSources), so
 // that players' health and the console read it from then on: combatants
-// seeded or imported without one (an SRD monster carries hit_points alone)
+// seeded or imported without one (a D&D 5e SRD monster carries its hit_points alone)
 // were otherwise taken to be at full health whatever they had lost.
 func (s pinned) hitPointMaximum(tx Tx, c *Combatant, r string, cur float64) (float64, error) {
 	key := maxKey(r)
@@ -126,8 +126,8 @@ func (s pinned) hitPointMaximum(tx Tx, c *Combatant, r string, cur float64) (flo
 }
 
 // maxKey is the data key of a range's maximum: max_<range>, as
-// docs/system-authoring.md tells system authors (D&D 5e: max_hit_points
-// for the range hit_points).
+// docs/system-authoring.md tells system authors (max_hit_points for the
+// range hit_points in D&D 5e).
 func maxKey(r string) string { return "max_" + r }
 
 // RangeLister is implemented by Rules that list the first range of each

@@ -95,7 +95,7 @@ func TestWhispersAndPrivateRollsReachOnlyTheirReaders(t *testing.T) {
 
 	// The character panel's private roll: the attack and its damage, each
 	// to the game master and Ann alone.
-	res, err := g.svc.RollAction(ctx, ann, core.ActionRequest{Action: "attack-mace", Damage: true, Private: true})
+	res, err := g.svc.RollAction(ctx, ann, core.ActionRequest{Action: "attack-mace", Follow: true, Private: true})
 	if err != nil || len(res.Messages) != 2 {
 		t.Fatalf("a private attack: %v %+v", err, res)
 	}

@@ -69,7 +69,7 @@ func hubFrameSeeds() [][]byte {
 		"getCharacter":          `{}`,
 		"updateCharacter":       `{"data":{"max_hit_points":40}}`,
 		"changeHitPoints":       `{"damage":3}`,
-		"rollAction":            `{"action":"check-str","advantage":"advantage"}`,
+		"rollAction":            `{"action":"check-str","options":["advantage"]}`,
 		"rollInitiative":        `{}`,
 		"endTurn":               `{}`,
 		"ping":                  `null`,

@@ -104,8 +104,8 @@ func (s *server) changeHitPoints(w http.ResponseWriter, r *http.Request) {
 	s.answer(w, r, hp, err)
 }
 
-// rollAction answers POST /api/me/actions/{action} {"advantage"?,
-// "critical"?, "damage"?}.
+// rollAction answers POST /api/me/actions/{action} {"options"?,
+// "follow"?, "private"?}.
 func (s *server) rollAction(w http.ResponseWriter, r *http.Request) {
 	var req core.ActionRequest
 	if err := decodeOptional(r, &req); err != nil {

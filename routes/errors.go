@@ -33,11 +33,6 @@ func statusOf(err error) int {
 	}
 }
 
-// errorBody is the one-key error body of contract section 7.
-type errorBody struct {
-	Message string `json:"message"`
-}
-
 // writeError answers err as {"message": ...} with its status. Internal
 // errors are logged with their cause and answered with a generic text, so
 // no Go error ever reaches a client.

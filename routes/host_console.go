@@ -44,7 +44,7 @@ func (h hostConsole) getSystem(w http.ResponseWriter, r *http.Request) {
 		Kinds: []wire.SystemKind{}, Time: time.Now().UTC()}
 	for _, k := range sys.Kinds() {
 		out.Kinds = append(out.Kinds, wire.SystemKind{Kind: k.Name, Collection: k.Collection, Title: k.Title,
-			CollectionTitle: k.CollectionTitle, Unique: k.Unique})
+			CollectionTitle: k.CollectionTitle, Unique: k.Unique, Ranges: k.Ranges})
 	}
 	out.Watching, out.LastReload = h.cfg.SystemStatus.Last()
 	writeJSON(w, r, &h.cfg, http.StatusOK, out)

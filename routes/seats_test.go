@@ -238,7 +238,7 @@ func TestSeatsOverHTTP(t *testing.T) {
 	if sheet["seat"].(map[string]any)["id"] != heroID || sheet["hitPoints"].(map[string]any)["current"] != 25.0 {
 		t.Fatalf("sheet %v", sheet)
 	}
-	rolled := e.do(t, "POST", "/api/me/actions/check-str", `{"advantage":"advantage"}`, seat...)
+	rolled := e.do(t, "POST", "/api/me/actions/check-str", `{"options":["advantage"]}`, seat...)
 	msgs, _ := rolled.json(t)["messages"].([]any)
 	if len(msgs) == 0 {
 		t.Fatalf("an action: %d %s", rolled.status, rolled.body)

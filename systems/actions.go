@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/vttapp/companion/core"
@@ -17,10 +18,10 @@ import (
 
 // Limits of the actions hook's answer.
 const (
-	maxActions      = 500
-	maxActionText   = 200
-	maxActionRoll   = 1000
-	defaultCritical = 20
+	maxActions    = 500
+	maxActionText = 200
+	maxActionRoll = 1000
+	maxActionJSON = 8 << 10
 )
 
 var actionID = regexp.MustCompile(`^[A-Za-z0-9_.:-]{1,100}$`)
@@ -35,7 +36,8 @@ func (s *System) Editable(kind string) []string {
 
 // ActionsFor returns the rolls a character can make, through its kind's
 // actions hook (companion.entity(kind, {actions = function(e) ... end})):
-// a list of {id, title, type, roll, group, advantage, critical, damage}.
+// a list of {id, title, type, roll, group, options, follow, data}
+// (rolls.go: the options, and what a roll does with them).
 // None when the kind declares no hook.
 func (s *System) ActionsFor(ctx context.Context, e *core.Entity) ([]core.Action, error) {
 	k, err := s.kindOf(e)
@@ -79,22 +81,25 @@ func (s *System) ActionsFor(ctx context.Context, e *core.Entity) ([]core.Action,
 			return nil, bad("returned action %d that is not JSON: %v", i+1, err)
 		}
 		var got struct {
-			ID        string `json:"id"`
-			Title     string `json:"title"`
-			Type      string `json:"type"`
-			Roll      string `json:"roll"`
-			Group     string `json:"group"`
-			Advantage *bool  `json:"advantage"`
-			Critical  *int   `json:"critical"`
-			Damage    string `json:"damage"`
+			ID      string   `json:"id"`
+			Title   string   `json:"title"`
+			Type    string   `json:"type"`
+			Roll    string   `json:"roll"`
+			Group   string   `json:"group"`
+			Options []string `json:"options"`
+			Follow  string   `json:"follow"`
+			Data    any      `json:"data"`
 		}
 		dec := json.NewDecoder(strings.NewReader(string(raw)))
 		dec.DisallowUnknownFields()
 		if err := dec.Decode(&got); err != nil {
-			return nil, bad("returned action %d %s: %s (its fields: id, title, type, roll, group, advantage, critical, damage)", i+1, clip(string(raw)), core.JSONErrorText(err))
+			return nil, bad("returned action %d %s: %s (its fields: id, title, type, roll, group, options, follow, data)", i+1, clip(string(raw)), core.JSONErrorText(err))
 		}
 		a := core.Action{ID: got.ID, Title: strings.TrimSpace(got.Title), Type: got.Type, Roll: strings.TrimSpace(got.Roll),
-			Group: got.Group, Damage: got.Damage}
+			Group: got.Group, Options: got.Options, Follow: got.Follow, Data: got.Data}
+		if a.Options == nil {
+			a.Options = []string{}
+		}
 		switch {
 		case !actionID.MatchString(a.ID):
 			return nil, bad("returned action %d with id %q: an id is 1 to 100 letters, digits, '_', '.', ':' or '-'", i+1, clip(a.ID))
@@ -102,6 +107,8 @@ func (s *System) ActionsFor(ctx context.Context, e *core.Entity) ([]core.Action,
 			return nil, bad("returned action %q with a title that is empty or longer than %d bytes (or a group longer)", a.ID, maxActionText)
 		case a.Roll == "" || len(a.Roll) > maxActionRoll:
 			return nil, bad("returned action %q with a roll that is empty or longer than %d bytes", a.ID, maxActionRoll)
+		case len(raw) > maxActionJSON:
+			return nil, bad("returned action %q larger than %d bytes as JSON", a.ID, maxActionJSON)
 		}
 		switch a.Type {
 		case "", core.ActionAttack, core.ActionDamage, core.ActionHeal, core.ActionCheck, core.ActionSave:
@@ -112,33 +119,22 @@ func (s *System) ActionsFor(ctx context.Context, e *core.Entity) ([]core.Action,
 			return nil, bad("returned two actions with id %q", a.ID)
 		}
 		byID[a.ID] = i
-		switch a.Type {
-		case core.ActionAttack, core.ActionCheck, core.ActionSave:
-			a.Advantage = true
-		}
-		if got.Advantage != nil {
-			a.Advantage = *got.Advantage
-		}
-		if a.Type == core.ActionAttack {
-			a.Critical = defaultCritical
-			if got.Critical != nil {
-				if *got.Critical < 1 || *got.Critical > 20 {
-					return nil, bad("returned attack %q with critical %d: it is the lowest d20 face that hits critically, 1 to 20", a.ID, *got.Critical)
-				}
-				a.Critical = *got.Critical
+		for j, opt := range a.Options {
+			if !slices.ContainsFunc(k.RollOptions, func(o core.RollOption) bool { return o.ID == opt }) {
+				return nil, bad("returned action %q with option %q, which the kind's rollOptions do not declare", a.ID, clip(opt))
 			}
-		} else if got.Critical != nil || a.Damage != "" {
-			return nil, bad("returned action %q with critical or damage: those are for an attack", a.ID)
+			if slices.Contains(a.Options[:j], opt) {
+				return nil, bad("returned action %q with option %q twice", a.ID, clip(opt))
+			}
 		}
 		out = append(out, a)
 	}
 	for _, a := range out {
-		if a.Damage == "" {
+		if a.Follow == "" {
 			continue
 		}
-		i, ok := byID[a.Damage]
-		if !ok || out[i].Type != core.ActionDamage {
-			return nil, bad("returned attack %q whose damage %q is not a damage action of the list", a.ID, clip(a.Damage))
+		if _, ok := byID[a.Follow]; !ok || a.Follow == a.ID {
+			return nil, bad("returned action %q whose follow %q is not another action of the list", a.ID, clip(a.Follow))
 		}
 	}
 	return out, nil

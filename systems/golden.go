@@ -16,9 +16,9 @@ import (
 )
 
 // goldenOutputs are the sections RunGolden renders, in file order.
-// token.json, initiative.json and actions.json are there only for a kind
-// with a token, an initiative or an actions hook.
-var goldenOutputs = []string{"list.json", "basic.json", "view.json", "page.html", "token.json", "initiative.json", "actions.json"}
+// token.json, initiative.json, actions.json and rolls.json are there only
+// for a kind with a token, an initiative, an actions or a roll hook.
+var goldenOutputs = []string{"list.json", "basic.json", "view.json", "page.html", "token.json", "initiative.json", "actions.json", "rolls.json"}
 
 // goldenTime stands in for created/modified when a case's entity has none,
 // so that outputs do not depend on the clock.
@@ -202,8 +202,42 @@ func renderCase(sys *System, cf *caseFile, name string) (map[string][]byte, erro
 			return nil, err
 		}
 		out["actions.json"] = append(b, '\n')
+		if sys.rt.HasFunc(e.Kind, "roll") {
+			if out["rolls.json"], err = goldenRolls(ctx, sys, &e, actions); err != nil {
+				return nil, err
+			}
+		}
 	}
 	return out, nil
+}
+
+// goldenRolls is what the kind's roll hook plans for each action, with no
+// option and with each of its options alone: "id +option" -> "formula ·
+// title".
+func goldenRolls(ctx context.Context, sys *System, e *core.Entity, actions []core.Action) ([]byte, error) {
+	plans := map[string]string{}
+	for _, a := range actions {
+		for _, opt := range append([]string{""}, a.Options...) {
+			var options []string
+			key := a.ID
+			if opt != "" {
+				options, key = []string{opt}, a.ID+" +"+opt
+			}
+			plan, err := sys.PlanRoll(ctx, e, a, options)
+			if err != nil {
+				return nil, err
+			}
+			plans[key] = plan.Roll + " · " + plan.Title
+		}
+	}
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false) // a formula's ">=" reads as written
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(plans); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
 }
 
 func pretty(data []byte) ([]byte, error) {

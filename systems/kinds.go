@@ -25,6 +25,14 @@ type Kind struct {
 	// the actions hook (the rolls of a character's sheet).
 	Editable   []string `json:"editable"`
 	HasActions bool     `json:"actions"`
+	// RollOptions and Outcomes are the options the kind's rolls offer and
+	// the outcomes its outcome hook may name (rolls.go).
+	RollOptions []core.RollOption `json:"rollOptions,omitempty"`
+	Outcomes    []core.RollOption `json:"outcomes,omitempty"`
+	// HealthTitle is what the sheet calls the first range; Tallies, the
+	// tracks a player marks on it (sheet.go).
+	HealthTitle string       `json:"health,omitempty"`
+	Tallies     []core.Tally `json:"tallies,omitempty"`
 	// Bounds are the values the kind's data keys may hold when a player
 	// writes them (bounds.go).
 	Bounds map[string]core.ValueBound `json:"-"`
@@ -42,7 +50,9 @@ var collectionLabel = regexp.MustCompile(`^[a-z][a-z0-9_-]*$`)
 var entityOptions = map[string]bool{
 	"collection": false, "title": false, "collectionTitle": false, "template": false,
 	"filters": false, "unique": false, "ranges": false, "editable": false, "bounds": false,
+	"rollOptions": false, "outcomes": false, "health": false, "tallies": false,
 	"view": true, "references": true, "token": true, "initiative": true, "actions": true,
+	"roll": true, "outcome": true,
 }
 
 // buildKinds validates the entity declarations, adding every problem.
@@ -87,6 +97,13 @@ func buildKinds(decl *scripting.Declarations, problems *scripting.Problems) []*K
 		k.Editable = stringListOption(d, "editable", add)
 		k.Bounds = boundOption(d, add)
 		_, k.HasActions = d.Funcs["actions"]
+		k.RollOptions = namedListOption(d, "rollOptions", add)
+		k.Outcomes = namedListOption(d, "outcomes", add)
+		k.HealthTitle = stringOption(d, "health", add)
+		k.Tallies = tallyOption(d, add)
+		if _, ok := d.Funcs["outcome"]; ok && len(k.Outcomes) == 0 {
+			add("an outcome function names one of the kind's outcomes: declare them, outcomes = { { id = \"success\", title = \"Success\" } }")
+		}
 		if v, ok := d.Fields["unique"]; ok {
 			b, isBool := v.(bool)
 			if !isBool {

@@ -68,8 +68,8 @@ var eventShapes = map[string]obj{
 	"CharacterPatch":  {"type": "object", "description": "the character's fields to change, as the sheet says they may be"},
 	"HitPointsChange": {"type": "object", "properties": obj{"damage": reqNumber, "healing": reqNumber, "temp": reqNumber}},
 	"ActionRoll": {"type": "object", "required": []string{"action"}, "properties": obj{
-		"action": reqString, "advantage": obj{"type": "string", "enum": []string{"", "advantage", "disadvantage"}},
-		"critical": obj{"type": "boolean"}, "damage": obj{"type": "boolean"}, "private": obj{"type": "boolean"}}},
+		"action": reqString, "options": obj{"type": "array", "items": reqString, "description": "ids of the roll options the action takes"},
+		"follow": obj{"type": "boolean", "description": "roll the action's follow-up after it"}, "private": obj{"type": "boolean"}}},
 }
 
 var (

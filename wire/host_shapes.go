@@ -13,13 +13,16 @@ import (
 // write and read these types, and the host description (host.go) is
 // derived from them, so neither can drift from the other.
 
-// SystemKind is a row of the system status: a kind and its collection.
+// SystemKind is a row of the system status: a kind, its collection, and
+// its ranges (the first is its health key, which the console's combat
+// rows and token card read: the console names none of its own).
 type SystemKind struct {
-	Kind            string `json:"kind"`
-	Collection      string `json:"collection"`
-	Title           string `json:"title"`
-	CollectionTitle string `json:"collectionTitle"`
-	Unique          bool   `json:"unique"`
+	Kind            string   `json:"kind"`
+	Collection      string   `json:"collection"`
+	Title           string   `json:"title"`
+	CollectionTitle string   `json:"collectionTitle"`
+	Unique          bool     `json:"unique"`
+	Ranges          []string `json:"ranges"`
 }
 
 // HostSystem is GET /host/api/system.

@@ -31,20 +31,26 @@ func addSeatPaths(paths, schemas obj) {
 		"properties": obj{"id": str, "name": str, "kind": str, "image": str, "taken": boolean, "player": str}}
 	schemas["SeatList"] = obj{"type": "object", "properties": obj{"seats": arrayOf(ref("SeatView"))}}
 	schemas["TakenSeat"] = obj{"type": "object", "properties": obj{"seat": ref("SeatView"), "seatToken": str}}
-	schemas["HitPoints"] = obj{"type": "object", "properties": obj{"key": str, "current": num, "max": num, "temp": num, "bloodied": boolean, "defeated": boolean}}
+	schemas["HitPoints"] = obj{"type": "object", "properties": obj{"key": str, "title": str, "current": num, "max": num, "temp": num, "bloodied": boolean, "defeated": boolean}}
 	schemas["Action"] = obj{"type": "object", "properties": obj{"id": str, "title": str, "type": str, "roll": str, "group": str,
-		"advantage": boolean, "critical": num, "damage": str}}
+		"options": obj{"type": "array", "items": str, "description": "the ids of the roll options (rollOptions) this action takes"},
+		"follow":  obj{"type": "string", "description": "the action rolled after this one when asked (follow)"}}}
+	schemas["Tally"] = obj{"type": "object", "required": []string{"key", "title", "marks", "most", "shown"}, "properties": obj{"key": str, "title": str,
+		"marks": arrayOf(ref("RollOption")), "most": num, "shown": obj{"type": "string", "enum": []string{"always", "down"}}}}
+	schemas["RollOption"] = obj{"type": "object", "required": []string{"id", "title"}, "properties": obj{"id": str, "title": str}}
 	schemas["CharacterSheet"] = obj{"type": "object", "properties": obj{"seat": ref("SeatView"), "character": obj{"type": "object"},
 		"reference": str, "combatant": obj{"type": []string{"object", "null"}}, "tokenIds": arrayOf(str), "controls": arrayOf(str),
 		"hitPoints": obj{"oneOf": []obj{ref("HitPoints"), {"type": "null"}}}, "effects": arrayOf(obj{"type": "object"}),
-		"editable": arrayOf(str), "hitPointsEditable": boolean, "actions": arrayOf(ref("Action")),
+		"editable": arrayOf(str), "hitPointsEditable": boolean, "actions": arrayOf(ref("Action")), "rollOptions": arrayOf(ref("RollOption")),
+		"tallies":    arrayOf(ref("Tally")),
 		"initiative": obj{"type": []string{"number", "null"}}, "myTurn": boolean, "round": num}}
 	schemas["Journal"] = obj{"type": "object", "required": []string{"entries"}, "properties": obj{"entries": arrayOf(obj{"type": "object",
 		"required": []string{"id", "kind", "title", "shown"}, "properties": obj{
 			"id": str, "kind": obj{"type": "string", "enum": []string{"page", "image", "handout"}}, "title": str,
 			"url": str, "pageId": str, "section": str, "text": str, "shown": obj{"type": "string", "format": "date-time"},
 			"revoked": obj{"type": "boolean", "description": "the host console's only: the game master took it back"}}})}}
-	schemas["ActionResult"] = obj{"type": "object", "properties": obj{"messages": arrayOf(obj{"type": "object"}), "critical": boolean, "fumble": boolean}}
+	schemas["ActionResult"] = obj{"type": "object", "properties": obj{"messages": arrayOf(obj{"type": "object"}),
+		"outcome": obj{"oneOf": []obj{ref("RollOption"), {"type": "null"}}, "description": "what the game system named the roll, null when nothing"}}}
 	forbidden := []string{"403", "A spectator, no seat, a seat that was freed, or a change the system does not let players make"}
 
 	paths["/api/seats"] = obj{"get": obj{"operationId": "getSeats", "summary": "The seats: which are free, who sits where (names only)", "tags": []string{"seats"},
@@ -62,7 +68,7 @@ func addSeatPaths(paths, schemas obj) {
 		obj{"type": "object", "properties": obj{"damage": num, "healing": num, "temp": num}}, ref("HitPoints"), forbidden...)}
 	paths["/api/me/actions/{action}"] = obj{"parameters": []obj{{"name": "action", "in": "path", "required": true, "schema": str}},
 		"post": seatOp("rollAction", "Roll one of the sheet's actions into the chat",
-			obj{"type": "object", "properties": obj{"advantage": obj{"type": "string", "enum": []string{"advantage", "disadvantage"}}, "critical": boolean, "damage": boolean, "private": boolean}},
+			obj{"type": "object", "properties": obj{"options": arrayOf(str), "follow": boolean, "private": boolean}},
 			ref("ActionResult"), forbidden...)}
 	paths["/api/me/initiative"] = obj{"post": seatOp("rollInitiative", "Roll one's initiative and enter the turn order", nil, ref("ActionResult"), "409", "Not in the game, or rolled already")}
 	paths["/api/me/end-turn"] = obj{"post": seatOp("endTurn", "End one's turn", nil, ref("Game"), "409", "Not one's turn")}

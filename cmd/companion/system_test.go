@@ -71,3 +71,18 @@ func TestRunSystemUsage(t *testing.T) {
 		t.Fatalf("a folder without a system: exit %d, %s", code, errOut.String())
 	}
 }
+
+func TestRunSystemNew(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "heist")
+	var out, errOut bytes.Buffer
+	if code := runSystem([]string{"new", "heist", dir}, &out, &errOut); code != 0 {
+		t.Fatalf("new: exit %d\n%s%s", code, out.String(), errOut.String())
+	}
+	out.Reset()
+	if code := runSystem([]string{"test", dir}, &out, &errOut); code != 0 || !strings.Contains(out.String(), "ok   hero-example") {
+		t.Fatalf("the new folder's tests: exit %d\n%s%s", code, out.String(), errOut.String())
+	}
+	if code := runSystem([]string{"new", "heist", dir}, &out, &errOut); code != 2 || !strings.Contains(errOut.String(), "not empty") {
+		t.Fatalf("over an existing folder: exit %d %s", code, errOut.String())
+	}
+}

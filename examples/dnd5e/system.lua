@@ -10,6 +10,7 @@ local monster = require("lib.monster")
 local spell = require("lib.spell")
 local item = require("lib.item")
 local character = require("lib.character")
+local actions = require("lib.actions")
 local token = require("lib.token")
 local options = require("lib.options")
 
@@ -101,6 +102,21 @@ companion.entity("character", {
     temp_hit_points = { min = 0, max = 9999, integer = true },
   },
   actions = character.actions,
+  -- How the actions roll (lib/actions.lua): the options a roll offers, the
+  -- formula each rolls with them, and what an attack's d20 comes to.
+  -- What the sheet calls the first range, and the death saves the player
+  -- marks while at 0 hit points.
+  health = "Hit points",
+  tallies = {
+    {
+      key = "death_saves", title = "Death saves", most = 3, shown = "down",
+      marks = { { key = "successes", title = "Successes" }, { key = "failures", title = "Failures" } },
+    },
+  },
+  rollOptions = actions.OPTIONS,
+  outcomes = actions.OUTCOMES,
+  roll = actions.roll,
+  outcome = actions.outcome,
   references = character.references,
   view = character.view,
   token = token.of("friendly", true),

@@ -143,7 +143,7 @@ func TestTwoPhonesTakeSeatsPlayAndOneIsKicked(t *testing.T) {
 	}
 
 	// Alice rolls her warhammer: both phones see the attack and its dice.
-	alice.send("rollAction", map[string]any{"action": "attack-warhammer", "damage": true}, "a-roll")
+	alice.send("rollAction", map[string]any{"action": "attack-warhammer", "follow": true}, "a-roll")
 	if name, res := alice.answer("a-roll"); name != "rollAction" || len(res["messages"].([]any)) != 2 {
 		t.Fatalf("the attack: %s %v", name, res)
 	}

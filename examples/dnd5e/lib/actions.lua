@@ -5,6 +5,11 @@
 -- the character is down. Bonuses come from the data as the sheet shows
 -- them: an ability's modifier, or the value of a saving throw or skill
 -- proficiency (which already adds the proficiency bonus).
+--
+-- How they roll is here too (the kind's roll and outcome hooks): a d20
+-- roll may take advantage or disadvantage (two d20, the higher or the
+-- lower kept); an attack's d20 hits critically on a natural 20 and misses
+-- on a natural 1; the damage of a critical hit rolls twice the dice.
 local type, ipairs, tostring, tonumber = type, ipairs, tostring, tonumber
 local companion = require("companion")
 local util = require("lib.util")
@@ -40,6 +45,25 @@ local CASTING = {
   artificer = "intelligence", bard = "charisma", cleric = "wisdom", druid = "wisdom", paladin = "charisma",
   ranger = "wisdom", sorcerer = "charisma", warlock = "charisma", wizard = "intelligence",
 }
+
+-- The options a roll offers (the kind's rollOptions): a d20 roll's
+-- advantage and disadvantage, the doubled dice of a critical hit's damage.
+actions.OPTIONS = {
+  { id = "advantage", title = "Advantage" },
+  { id = "disadvantage", title = "Disadvantage" },
+  { id = "critical", title = "Critical hit" },
+}
+local D20_OPTIONS = { "advantage", "disadvantage" }
+local DAMAGE_OPTIONS = { "critical" }
+
+-- What an attack's roll may come to (the kind's outcomes).
+actions.OUTCOMES = {
+  { id = "critical", title = "critical hit!" },
+  { id = "fumble", title = "a natural 1" },
+}
+
+-- The lowest d20 face that hits critically.
+local CRITICAL_AT = 20
 
 local function modifier(score)
   if type(score) ~= "number" then
@@ -179,15 +203,15 @@ function actions.of(e)
           id = id .. "-" .. tostring(#out + 1)
         end
         used[id] = true
-        local attack = { id = "attack-" .. id, title = a.name .. " attack", type = "attack", roll = d20(bonus), group = "Attacks" }
+        local attack = { id = "attack-" .. id, title = a.name .. " attack", type = "attack", roll = d20(bonus), group = "Attacks", options = D20_OPTIONS }
         if dice then
           local title = a.name .. " damage"
           if kind and kind ~= "" then
             title = title .. " (" .. lower(kind) .. ")"
           end
-          attack.damage = "damage-" .. id
+          attack.follow = "damage-" .. id
           add(attack)
-          add({ id = "damage-" .. id, title = title, type = "damage", roll = dice, group = "Attacks" })
+          add({ id = "damage-" .. id, title = title, type = "damage", roll = dice, group = "Attacks", options = DAMAGE_OPTIONS })
         else
           add(attack)
         end
@@ -198,31 +222,97 @@ function actions.of(e)
   local casting = casting_ability(data.classes)
   if casting then
     local bonus = proficiency_bonus(data) + mods[casting]
-    add({ id = "spell-attack", title = "Spell attack", type = "attack", roll = d20(bonus), group = "Spells" })
+    add({ id = "spell-attack", title = "Spell attack", type = "attack", roll = d20(bonus), group = "Spells", options = D20_OPTIONS })
   end
 
   for _, a in ipairs(ABILITIES) do
-    add({ id = "check-" .. sub(a.key, 1, 3), title = a.name .. " check", type = "check", roll = d20(mods[a.key]), group = "Ability checks" })
+    add({ id = "check-" .. sub(a.key, 1, 3), title = a.name .. " check", type = "check", roll = d20(mods[a.key]), group = "Ability checks", options = D20_OPTIONS })
   end
   for _, a in ipairs(ABILITIES) do
     local bonus = saves[a.short]
     if bonus == nil then
       bonus = mods[a.key]
     end
-    add({ id = "save-" .. sub(a.key, 1, 3), title = a.name .. " saving throw", type = "save", roll = d20(bonus), group = "Saving throws" })
+    add({ id = "save-" .. sub(a.key, 1, 3), title = a.name .. " saving throw", type = "save", roll = d20(bonus), group = "Saving throws", options = D20_OPTIONS })
   end
   for _, s in ipairs(SKILLS) do
     local bonus = skills[s[1]]
     if bonus == nil then
       bonus = mods[s[2]]
     end
-    add({ id = "skill-" .. slug(s[1]), title = s[1], type = "check", roll = d20(bonus), group = "Skills" })
+    add({ id = "skill-" .. slug(s[1]), title = s[1], type = "check", roll = d20(bonus), group = "Skills", options = D20_OPTIONS })
   end
 
   if type(data.hit_points) == "number" and data.hit_points <= 0 then
-    add({ id = "death-save", title = "Death saving throw", type = "save", roll = "1d20", group = "Death saves" })
+    add({ id = "death-save", title = "Death saving throw", type = "save", roll = "1d20", group = "Death saves", options = D20_OPTIONS })
   end
   return out
+end
+
+local function set_of(list)
+  local set = {}
+  for _, v in ipairs(list) do
+    set[v] = true
+  end
+  return set
+end
+
+-- roll is the formula and title of an action with the options chosen.
+-- Every d20 roll of the sheet starts with its 1d20 (d20 above), which
+-- advantage turns into 2d20kh1 and disadvantage into 2d20kl1 (both: a
+-- straight roll); an attack marks it critical on CRITICAL_AT and up and a
+-- miss on a 1. A critical hit's damage rolls twice the number of each die.
+function actions.roll(r)
+  local a, chosen = r.action, set_of(r.options)
+  local roll, title = a.roll, a.title
+  if chosen.critical then
+    roll = gsub(roll, "(%d+)d(%d+)", function(n, sides)
+      return tostring(tonumber(n) * 2) .. "d" .. sides
+    end)
+    title = title .. " (critical)"
+  end
+  local keep = ""
+  if chosen.advantage and not chosen.disadvantage then
+    keep, title = "kh1", title .. " (advantage)"
+  elseif chosen.disadvantage and not chosen.advantage then
+    keep, title = "kl1", title .. " (disadvantage)"
+  end
+  local marks = ""
+  if a.type == "attack" then
+    marks = "cs>=" .. CRITICAL_AT .. "cf"
+  end
+  if (keep ~= "" or marks ~= "") and sub(roll, 1, 4) == "1d20" and not find(sub(roll, 5, 5), "%d") then
+    local die = "1d20"
+    if keep ~= "" then
+      die = "2d20" .. keep
+    end
+    roll = die .. marks .. sub(roll, 5)
+  end
+  return { roll = roll, title = title }
+end
+
+-- outcome names an attack's result from its kept d20: a critical hit,
+-- whose damage follows with its dice doubled, or a natural 1.
+function actions.outcome(r)
+  if r.action.type ~= "attack" then
+    return nil
+  end
+  local critical, fumble = false, false
+  for _, d in ipairs(r.roll.dice) do
+    if not d.dropped then
+      if d.critical == "success" then
+        critical = true
+      elseif d.critical == "failure" then
+        fumble = true
+      end
+    end
+  end
+  if critical then
+    return { outcome = "critical", next = { "critical" } }
+  elseif fumble then
+    return "fumble"
+  end
+  return nil
 end
 
 return actions

@@ -15,7 +15,8 @@ export const t = {
   you: "You",
   bloodied: "Bloodied",
   defeated: "Defeated",
-  hitPoints: (cur: number, max: number | null) => (max != null ? `${cur} / ${max} HP` : `${cur} HP`),
+  /** A combatant's health with the label the system gives its bar ("HP", "VIG"). */
+  hitPoints: (cur: number, max: number | null, label: string) => (max != null ? `${cur} / ${max} ${label}` : `${cur} ${label}`).trim(),
   roles: { friendly: "Friendly", hostile: "Hostile", neutral: "Neutral" } as Record<string, string>,
   conditions: "Conditions",
   gameMaster: "Game master",

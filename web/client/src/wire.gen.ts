@@ -4,20 +4,21 @@
 // a property is optional when the server may leave it out.
 
 export interface Action {
-  advantage?: boolean;
-  critical?: number;
-  damage?: string;
+  /** the action rolled after this one when asked (follow) */
+  follow?: string;
   group?: string;
   id?: string;
+  /** the ids of the roll options (rollOptions) this action takes */
+  options?: string[];
   roll?: string;
   title?: string;
   type?: string;
 }
 
 export interface ActionResult {
-  critical?: boolean;
-  fumble?: boolean;
   messages?: (Record<string, unknown>)[];
+  /** what the game system named the roll, null when nothing */
+  outcome?: RollOption | null;
 }
 
 /** An entity's attributes (getAttribute, setAttribute) */
@@ -38,8 +39,10 @@ export interface CharacterSheet {
   initiative?: number | null;
   myTurn?: boolean;
   reference?: string;
+  rollOptions?: RollOption[];
   round?: number;
   seat?: SeatView;
+  tallies?: Tally[];
   tokenIds?: string[];
 }
 
@@ -388,6 +391,7 @@ export interface HitPoints {
   key?: string;
   max?: number;
   temp?: number;
+  title?: string;
 }
 
 /** One turn-order slot of a combatant; value is a number or anything a system uses */
@@ -496,6 +500,7 @@ export interface Message {
   creature?: string;
   gm?: boolean;
   id: string;
+  outcome?: string;
   private?: boolean;
   rolls?: RollResult[];
   source?: string;
@@ -692,9 +697,10 @@ export interface RequestPointerUpdated {
 /** The data of the request rollAction: rolls one of the sheet's actions into the chat (private: to the game master only) */
 export interface RequestRollAction {
   action: string;
-  advantage?: "" | "advantage" | "disadvantage";
-  critical?: boolean;
-  damage?: boolean;
+  /** roll the action's follow-up after it */
+  follow?: boolean;
+  /** ids of the roll options the action takes */
+  options?: string[];
   private?: boolean;
 }
 
@@ -775,6 +781,11 @@ export interface RollContent {
   name: string;
   result: number;
   type: string;
+}
+
+export interface RollOption {
+  id: string;
+  title: string;
 }
 
 /** One roll: expression, formula, total, text, start, end and the tree of every die; or expression, error and position for a roll that failed */
@@ -885,6 +896,14 @@ export interface System {
 export interface TakenSeat {
   seat?: SeatView;
   seatToken?: string;
+}
+
+export interface Tally {
+  key: string;
+  marks: RollOption[];
+  most: number;
+  shown: "always" | "down";
+  title: string;
 }
 
 /** A piece on the battle map; size, health, hitpoints, bloodied and dead are derived when sent */

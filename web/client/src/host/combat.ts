@@ -8,8 +8,8 @@ import { busy } from "../ui/busy";
 import { $, el, maybe, replaceChildren, say } from "./dom";
 import { reload } from "./console-state";
 import { effectBody, effectLabel, conditionNames, hitPointAmount, hitPointText, initiativeValue } from "./combat-rules";
-import { hitPoints } from "./entity-facts";
-import { entityFacts, openStatBlock } from "./workspace";
+import { healthKey, hitPoints } from "./entity-facts";
+import { entityFacts, healthRanges, openStatBlock } from "./workspace";
 import type { HostCampaign as CampaignView, Combatant, Game } from "./types";
 
 let conditions: string[] | null = null; // the system's condition names, once read
@@ -98,7 +98,7 @@ function combatantRow(c: Combatant, ticked: boolean, g: Partial<Game>): HTMLElem
   init.addEventListener("change", () => {
     hostAPI("PUT", `combatants/${id}/initiative`, { value: initiativeValue(init.value) }).then(reloadCampaign, (e) => say("campaign-msg", errorText(e), "bad"));
   });
-  const hp = hitPoints(c.data);
+  const hp = hitPoints(c.data, healthKey(c.entityType, c.data, healthRanges(reloadCampaign) ?? {}));
   const amount = el("input", { type: "number", min: "0", step: "1", className: "hp-amount", "aria-label": `Hit points for ${c.name}`, "data-hp": c.id });
   const damage = el("button", { type: "button", "data-act": "damage" }, "Damage");
   const heal = el("button", { type: "button", "data-act": "heal" }, "Heal");

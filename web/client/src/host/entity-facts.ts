@@ -1,6 +1,8 @@
 // What the console reads of an entity for the combat rows and the selected
-// token's card: armour class and maximum hit points, as the SRD writes
-// them. Pure, so Node tests it.
+// token's card: armour class, and the health the system keeps under its
+// kind's first range (max_<key> its maximum, temp_<key> its temporary
+// points: GET /host/api/system lists each kind's ranges). Pure, so Node
+// tests it.
 
 export interface EntityFacts {
   ac: number | null;
@@ -15,11 +17,24 @@ export function armorClass(v: unknown): number | null {
   return null;
 }
 
-/** The facts of an entity (GET /host/api/entities/{collection}/{id}). */
-export function factsOf(entity: unknown): EntityFacts {
+/** The facts of an entity (GET /host/api/entities/{collection}/{id}); key is its health key ("" when it keeps none). */
+export function factsOf(entity: unknown, key: string): EntityFacts {
   const d = ((entity && typeof entity === "object" ? (entity as { data?: unknown }).data : null) ?? {}) as Record<string, unknown>;
-  const maxHP = typeof d.max_hit_points === "number" ? d.max_hit_points : typeof d.hit_points === "number" ? d.hit_points : null;
+  const max = key ? d[`max_${key}`] : undefined;
+  const cur = key ? d[key] : undefined;
+  const maxHP = typeof max === "number" ? max : typeof cur === "number" ? cur : null;
   return { ac: armorClass(d.armor_class ?? d.ac), maxHP };
+}
+
+/**
+ * The health key of a combatant: its kind's first range; for one of no
+ * kind (or a kind the system does not know), the first of the system's
+ * health keys its data carries; "" when none.
+ */
+export function healthKey(kind: string | null | undefined, data: Record<string, unknown> | undefined, ranges: Record<string, string>): string {
+  if (kind && kind in ranges) return ranges[kind];
+  for (const key of new Set(Object.values(ranges))) if (key && data && key in data) return key;
+  return "";
 }
 
 /**
@@ -30,13 +45,12 @@ export function isStatReference(ref: unknown): ref is string {
   return typeof ref === "string" && /^\/[a-z][a-z0-9_]*\/[A-Za-z0-9_-]+$/.test(ref);
 }
 
-/** A combatant's hit points when the system keeps them as hit_points (D&D 5e). */
-export function hitPoints(data: Record<string, unknown> | undefined): { hp: number; max: number | null; temp: number | null } | null {
+/** A combatant's health under the system's key, when kept as a number. */
+export function hitPoints(data: Record<string, unknown> | undefined, key: string): { hp: number; max: number | null; temp: number | null } | null {
   const d = data ?? {};
-  if (typeof d.hit_points !== "number") return null;
-  return {
-    hp: d.hit_points,
-    max: typeof d.max_hit_points === "number" ? d.max_hit_points : null,
-    temp: typeof d.temp_hit_points === "number" ? d.temp_hit_points : null,
-  };
+  const cur = key ? d[key] : undefined;
+  if (typeof cur !== "number") return null;
+  const max = d[`max_${key}`];
+  const temp = d[`temp_${key}`];
+  return { hp: cur, max: typeof max === "number" ? max : null, temp: typeof temp === "number" ? temp : null };
 }

@@ -8,6 +8,7 @@ import { errorStatus } from "../net/host-api";
 import { $ } from "./dom";
 import { load, type Section } from "./console-state";
 import { type HostEventName, onHostEvent, onSocketState } from "./events";
+import { forgetSystemKinds } from "./workspace";
 
 /**
  * Which cards an event changes, by the events the server sends (typed by
@@ -50,6 +51,7 @@ function flushDue(): void {
 
 export function wireLive(): void {
   onHostEvent((name) => {
+    if (name === "reload") forgetSystemKinds(); // its kinds and their health keys may have changed
     for (const section of eventSections[name] ?? []) due.add(section);
     scheduleFlush();
   });

@@ -730,6 +730,7 @@ export interface Message {
   creature?: string;
   gm?: boolean;
   id: string;
+  outcome?: string;
   private?: boolean;
   rolls?: RollResult[];
   source?: string;
@@ -1059,6 +1060,7 @@ export interface SystemKind {
   collection: string;
   collectionTitle: string;
   kind: string;
+  ranges: string[] | null;
   title: string;
   unique: boolean;
 }

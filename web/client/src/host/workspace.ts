@@ -8,7 +8,7 @@ import { hostAPI } from "../net/host-api";
 import { gmHandle } from "../gm/handle";
 import { $, maybe } from "./dom";
 import { onCampaign } from "./events";
-import { factsOf, isStatReference, type EntityFacts } from "./entity-facts";
+import { factsOf, healthKey, hitPoints, isStatReference, type EntityFacts } from "./entity-facts";
 import type { Combatant, Game } from "./types";
 
 const TITLES: Record<string, string> = {
@@ -100,18 +100,43 @@ function statButton(reference: string, name: string): HTMLButtonElement {
 
 // ---- entity facts: armour class and maximum hit points ---------------------------
 
-let collections: Promise<Record<string, string>> | null = null; // kind -> collection, from the system
+interface SystemKinds {
+  /** kind -> collection */
+  collections: Record<string, string>;
+  /** kind -> its health key (its first range), for the kinds that declare one */
+  ranges: Record<string, string>;
+}
+let systemKinds: Promise<SystemKinds> | null = null; // from the system
+let knownRanges: Record<string, string> | null = null; // once read
 const facts = new Map<string, EntityFacts | Promise<void>>(); // "kind/id" -> facts, or their reading
 
-function loadCollections(): Promise<Record<string, string>> {
-  collections ??= hostAPI<{ kinds?: { kind: string; collection: string }[] }>("GET", "system").then(
-    (sys) => Object.fromEntries((sys.kinds ?? []).map((k) => [k.kind, k.collection])),
+function loadSystemKinds(): Promise<SystemKinds> {
+  systemKinds ??= hostAPI<{ kinds?: { kind: string; collection: string; ranges?: string[] }[] }>("GET", "system").then(
+    (sys) => {
+      const kinds = sys.kinds ?? [];
+      knownRanges = Object.fromEntries(kinds.filter((k) => k.ranges?.length).map((k) => [k.kind, k.ranges![0]]));
+      return { collections: Object.fromEntries(kinds.map((k) => [k.kind, k.collection])), ranges: knownRanges };
+    },
     () => {
-      collections = null; // not answered: ask again next time
-      return {};
+      systemKinds = null; // not answered: ask again next time
+      return { collections: {}, ranges: {} };
     },
   );
-  return collections;
+  return systemKinds;
+}
+
+/** The system's health keys by kind, null until read (onReady is called when they arrive). */
+export function healthRanges(onReady?: () => void): Record<string, string> | null {
+  if (knownRanges) return knownRanges;
+  loadSystemKinds().then(() => knownRanges && onReady?.());
+  return null;
+}
+
+/** The system was reloaded: its kinds and their ranges may have changed. */
+export function forgetSystemKinds(): void {
+  systemKinds = null;
+  knownRanges = null;
+  facts.clear();
 }
 
 /**
@@ -128,9 +153,10 @@ export function entityFacts(kind: string | null | undefined, id: string | null |
       key,
       (async () => {
         try {
-          const col = (await loadCollections())[kind];
+          const sys = await loadSystemKinds();
+          const col = sys.collections[kind];
           if (!col) throw new Error("no collection");
-          facts.set(key, factsOf(await hostAPI("GET", `entities/${encodeURIComponent(col)}/${encodeURIComponent(id)}`)));
+          facts.set(key, factsOf(await hostAPI("GET", `entities/${encodeURIComponent(col)}/${encodeURIComponent(id)}`), sys.ranges[kind] ?? ""));
         } catch {
           facts.set(key, { ac: null, maxHP: null });
         }
@@ -161,9 +187,9 @@ function drawTokenFacts(): void {
   const kind = c?.entityType || ref.split("/")[1] || "";
   const entityId = c?.entityId || t.entityId;
   const f = entityFacts(kind, entityId, drawTokenFacts) ?? { ac: null, maxHP: null };
-  const d = c?.data ?? {};
-  const hp = typeof d.hit_points === "number" ? d.hit_points : typeof t.hitpoints === "number" ? t.hitpoints : null;
-  const max = typeof d.max_hit_points === "number" ? d.max_hit_points : f.maxHP;
+  const health = c ? hitPoints(c.data, healthKey(c.entityType, c.data, healthRanges(drawTokenFacts) ?? {})) : null;
+  const hp = health ? health.hp : typeof t.hitpoints === "number" ? t.hitpoints : null;
+  const max = health?.max ?? f.maxHP;
   const box = document.createElement("div");
   box.className = "gm-token-facts";
   const line = document.createElement("p");

@@ -45,6 +45,8 @@ export interface MessageView {
   private: boolean;
   /** A private message's recipients as readers see them ("GM", players' names). */
   to: string[];
+  /** What the game system named a sheet roll ("Hard success"), else "". */
+  outcome: string;
 }
 
 export interface PointerView {
@@ -159,6 +161,7 @@ export function messageView(m: unknown): MessageView | null {
     rolls,
     private: m.private === true,
     to: Array.isArray(m.to) ? m.to.filter((x): x is string => typeof x === "string") : [],
+    outcome: str(m.outcome),
   };
 }
 

@@ -1,21 +1,24 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { hitPointPercent, rollRequest, rollSummary, type SheetAction } from "./character";
+import { hitPointPercent, rollRequest, rollSummary, tallyCounts, type SheetAction, type Tally } from "./character";
 
-const sword: SheetAction = { id: "a1", title: "Longsword", type: "attack", roll: "1d20+5", group: "Attacks", advantage: true, damage: "1d8+3" };
+const sword: SheetAction = { id: "a1", title: "Longsword", type: "attack", roll: "1d20+5", group: "Attacks", options: ["edge", "snag"], follow: "a2" };
+const on = (...ids: string[]) => new Set(ids);
 
-test("a tap on an action asks for advantage only where the action allows it, and an attack's damage with it", () => {
-  assert.deepEqual(rollRequest(sword, "advantage"), { action: "a1", advantage: "advantage", damage: true });
-  assert.deepEqual(rollRequest(sword, "normal"), { action: "a1", damage: true });
-  assert.deepEqual(rollRequest({ ...sword, advantage: false }, "disadvantage"), { action: "a1", damage: true });
-  assert.deepEqual(rollRequest({ ...sword, type: "save", damage: "" }, "disadvantage"), { action: "a1", advantage: "disadvantage" });
-  assert.deepEqual(rollRequest(sword, "normal", true), { action: "a1", damage: true, private: true });
+test("a tap on an action asks for the chosen options it takes, and its follow-up with it", () => {
+  assert.deepEqual(rollRequest(sword, on("edge")), { action: "a1", options: ["edge"], follow: true });
+  assert.deepEqual(rollRequest(sword, on()), { action: "a1", follow: true });
+  assert.deepEqual(rollRequest(sword, on("pushed")), { action: "a1", follow: true });
+  assert.deepEqual(rollRequest({ ...sword, options: [], follow: "" }, on("snag")), { action: "a1" });
+  assert.deepEqual(rollRequest({ ...sword, follow: undefined }, on("snag", "edge")), { action: "a1", options: ["edge", "snag"] });
+  assert.deepEqual(rollRequest(sword, on(), true), { action: "a1", follow: true, private: true });
 });
 
-test("a roll's answer is one line: each message's name and result, and a critical or a natural 1", () => {
-  const answer = { messages: [{ content: { name: "Longsword", result: 21 } }, { content: { name: "Longsword damage", result: 14 } }], critical: true };
+test("a roll's answer is one line: each message's name and result, and the outcome the system names", () => {
+  const answer = { messages: [{ content: { name: "Longsword", result: 21 } }, { content: { name: "Longsword damage", result: 14 } }], outcome: { id: "crit", title: "critical hit!" } };
   assert.equal(rollSummary(answer, "Longsword"), "Longsword: 21 · Longsword damage: 14 — critical hit!");
-  assert.equal(rollSummary({ messages: [{ content: { result: 1 } }], fumble: true }, "Dagger"), "Dagger: 1 — a natural 1");
+  assert.equal(rollSummary({ messages: [{ content: { result: 1 } }], outcome: { id: "x", title: "Extreme success" } }, "Dagger"), "Dagger: 1 — Extreme success");
+  assert.equal(rollSummary({ messages: [{ content: { result: 1 } }], outcome: null }, "Dagger"), "Dagger: 1");
   assert.equal(rollSummary({ messages: [{}] }, "Dagger"), "Dagger: ?");
 });
 
@@ -24,4 +27,12 @@ test("the hit-point bar stays between empty and full", () => {
   assert.equal(hitPointPercent({ current: -5, max: 28 }), 0);
   assert.equal(hitPointPercent({ current: 40, max: 28 }), 100);
   assert.equal(hitPointPercent({ current: 5, max: 0 }), 0);
+});
+
+test("a tally reads each mark the system declares as a whole count from 0 to its most", () => {
+  const tally: Tally = { key: "strain", title: "Strain", marks: [{ id: "body", title: "Body" }, { id: "mind", title: "Mind" }], most: 4, shown: "always" };
+  assert.deepEqual(tallyCounts(tally, { strain: { body: 2, mind: 9, luck: 1 } }), { body: 2, mind: 4 });
+  assert.deepEqual(tallyCounts(tally, { strain: { body: -1, mind: "x" } }), { body: 0, mind: 0 });
+  assert.deepEqual(tallyCounts(tally, {}), { body: 0, mind: 0 });
+  assert.deepEqual(tallyCounts(tally, undefined), { body: 0, mind: 0 });
 });

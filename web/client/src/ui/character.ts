@@ -1,12 +1,14 @@
 // The character panel: the sheet of the character whose seat this page
-// holds (getCharacter, docs/api.md "A player's character"). Hit points
-// with damage, healing and temporary hit points (the server applies the
-// same rules as the game master's console), the maximum and death saves
-// where the system lets the player write them, conditions and effects
-// with the rounds they have left, the system's sheet page, the sheet's
-// actions (a tap rolls into the chat), and the initiative roll and "end my
-// turn" during combat. Every change goes to the server, which decides; the
-// panel only draws what the server answers.
+// holds (getCharacter, docs/api.md "A player's character"). The health the
+// system names (its first range) with damage, healing and temporary values
+// (the server applies the same rules as the game master's console), the
+// maximum and the tallies the system declares (D&D 5e's death saves) where
+// it lets the player write them, conditions and effects with the rounds
+// they have left, the system's sheet page, the sheet's actions (a tap
+// rolls into the chat with the roll options the system declares toggled
+// on, and the answer shows the outcome the system names), and the
+// initiative roll and "end my turn" during combat. Every change goes to
+// the server, which decides; the panel only draws what the server answers.
 import type { ClientRequests, RequestRollAction } from "../wire.gen";
 import type { Reply, RequestName } from "../net/events";
 import { t } from "../i18n";
@@ -23,6 +25,8 @@ export interface SeatView {
 
 export interface HitPoints {
   key: string;
+  /** What the system calls it ("Hit points"). */
+  title?: string;
   current: number;
   max: number;
   temp: number;
@@ -36,9 +40,37 @@ export interface SheetAction {
   type: string;
   roll: string;
   group: string;
-  advantage?: boolean | null;
-  critical?: number | null;
-  damage?: string;
+  /** The ids of the sheet's roll options this action takes. */
+  options?: string[] | null;
+  /** The action rolled after this one (an attack's damage). */
+  follow?: string;
+}
+
+/** A track the player marks, as the system declares it (D&D 5e's death saves). */
+export interface Tally {
+  key: string;
+  title: string;
+  marks: { id: string; title: string }[];
+  most: number;
+  /** "always", or "down": while health is 0 or below, or a mark is set. */
+  shown: string;
+}
+
+/** The marks of a tally as the character's data holds them, each a whole count from 0 to its most. */
+export function tallyCounts(tally: Tally, data: Record<string, unknown> | undefined): Record<string, number> {
+  const raw = (data?.[tally.key] ?? {}) as Record<string, unknown>;
+  const out: Record<string, number> = {};
+  for (const m of tally.marks) {
+    const n = Number(raw && typeof raw === "object" ? raw[m.id] : 0);
+    out[m.id] = Number.isFinite(n) ? Math.max(0, Math.min(tally.most, Math.trunc(n))) : 0;
+  }
+  return out;
+}
+
+/** A roll option the system declares (the sheet's rollOptions). */
+export interface RollOption {
+  id: string;
+  title: string;
 }
 
 export interface EffectView {
@@ -61,6 +93,8 @@ export interface CharacterSheet {
   editable: string[] | null;
   hitPointsEditable: boolean;
   actions: SheetAction[] | null;
+  rollOptions?: RollOption[] | null;
+  tallies?: Tally[] | null;
   initiative: number | null;
   myTurn: boolean;
   round: number;
@@ -74,22 +108,21 @@ export interface CharacterDeps {
   pickSeat(): void;
 }
 
-type Advantage = "normal" | "advantage" | "disadvantage";
-
-/** The rollAction request for a tap on an action: advantage only where the action allows it, an attack's damage with it. */
-export function rollRequest(a: SheetAction, advantage: Advantage, privately = false): RequestRollAction {
+/** The rollAction request for a tap on an action: the chosen options this action takes, its follow-up with it. */
+export function rollRequest(a: SheetAction, chosen: ReadonlySet<string>, privately = false): RequestRollAction {
   const data: RequestRollAction = { action: a.id };
-  if (advantage !== "normal" && a.advantage) data.advantage = advantage;
-  if (a.type === "attack" && a.damage) data.damage = true;
+  const options = (a.options ?? []).filter((o) => chosen.has(o));
+  if (options.length > 0) data.options = options;
+  if (a.follow) data.follow = true;
   if (privately) data.private = true;
   return data;
 }
 
-/** The line a roll's answer shows ("Longsword: 17 · Longsword damage: 8 — critical hit!"). */
+/** The line a roll's answer shows ("Boathook swing: 17 · Boathook swing harm: 8 — Hard success"): the system's outcome last. */
 export function rollSummary(answer: Reply<"rollAction">, title: string): string {
   const messages = (answer.messages ?? []) as { content?: { name?: string; result?: number } }[];
   const lines = messages.map((m) => `${m.content?.name ?? title}: ${m.content?.result ?? "?"}`);
-  return lines.join(" · ") + (answer.critical ? " — critical hit!" : answer.fumble ? " — a natural 1" : "");
+  return lines.join(" · ") + (answer.outcome?.title ? ` — ${answer.outcome.title}` : "");
 }
 
 /** How full the hit-point bar is, 0 to 100. */
@@ -104,7 +137,8 @@ export class CharacterPanel {
   /** The last roll's result line, as shown ("Longsword attack: 17"). */
   lastRoll = "";
   error = "";
-  private advantage: Advantage = "normal";
+  /** The roll options toggled on for the next roll (cleared after it). */
+  private chosen = new Set<string>();
   /** Roll to the game master only: kept until switched off. */
   private privately = false;
   private initiativeAsked = false;
@@ -189,7 +223,7 @@ export class CharacterPanel {
       parts.push(h("p", { className: "muted" }, "Pick your character to see its sheet here."),
         button("Pick a character", () => this.deps.pickSeat(), "primary char-pick"));
     } else {
-      parts.push(this.header(s), this.turn(s), this.hitPoints(s), this.deathSaves(s), this.effects(s), this.actions(s));
+      parts.push(this.header(s), this.turn(s), this.hitPoints(s), ...this.tallies(s), this.effects(s), this.actions(s));
     }
     if (this.error) parts.push(h("p", { className: "char-error", role: "alert" }, this.error));
     this.el.replaceChildren(...parts.filter((p): p is Node => !!p));
@@ -223,7 +257,7 @@ export class CharacterPanel {
     const pct = hitPointPercent(hp);
     const box = h("section", { className: `char-hp${hp.bloodied ? " bloodied" : ""}${hp.defeated ? " defeated" : ""}` },
       h("div", { className: "hp-line" },
-        h("span", { className: "hp-label" }, "Hit points "),
+        h("span", { className: "hp-label" }, `${hp.title || "Health"} `),
         h("span", { className: "hp-now" }, String(hp.current)), " / ", h("span", { className: "hp-max" }, String(hp.max)),
         hp.temp > 0 ? h("span", { className: "hp-temp" }, ` +${hp.temp} temp`) : null),
       h("div", { className: "hp-bar", "aria-hidden": "true" }, h("div", { className: "hp-fill", style: `width:${pct}%` })));
@@ -256,21 +290,20 @@ export class CharacterPanel {
     return box;
   }
 
-  private deathSaves(s: CharacterSheet): HTMLElement | null {
-    if (!s.editable?.includes("death_saves")) return null;
-    const raw = (s.character?.data?.death_saves ?? {}) as { successes?: unknown; failures?: unknown };
-    const successes = Number(raw.successes) || 0;
-    const failures = Number(raw.failures) || 0;
-    const down = (s.hitPoints?.current ?? 1) <= 0;
-    if (!down && !successes && !failures) return null;
-    const row = (label: string, n: number, set: (k: number) => void, cls: string) =>
-      h("div", { className: `saves ${cls}` }, h("span", {}, label),
-        ...[1, 2, 3].map((k) => button(k <= n ? "●" : "○", () => set(k === n ? k - 1 : k), k <= n ? "on" : "",
-          { "aria-label": `${label} ${k}`, "aria-pressed": String(k <= n) })));
-    const write = (succ: number, fail: number) => this.act("updateCharacter", { data: { death_saves: { successes: succ, failures: fail } } });
-    return h("section", { className: "char-death" }, h("h3", {}, "Death saves"),
-      row("Successes", successes, (k) => write(k, failures), "successes"),
-      row("Failures", failures, (k) => write(successes, k), "failures"));
+  /** The system's tallies the player may mark (those in editable), each mark a row of pips. */
+  private tallies(s: CharacterSheet): (HTMLElement | null)[] {
+    return (s.tallies ?? []).map((tally) => {
+      if (!s.editable?.includes(tally.key)) return null;
+      const counts = tallyCounts(tally, s.character?.data);
+      const down = (s.hitPoints?.current ?? 1) <= 0;
+      if (tally.shown === "down" && !down && !Object.values(counts).some((n) => n > 0)) return null;
+      const write = (mark: string, k: number) => this.act("updateCharacter", { data: { [tally.key]: { ...counts, [mark]: k } } });
+      const pips = Array.from({ length: tally.most }, (_, i) => i + 1);
+      return h("section", { className: "char-tally", "data-tally": tally.key }, h("h3", {}, tally.title),
+        ...tally.marks.map((m) => h("div", { className: `saves tally-mark mark-${m.id}` }, h("span", {}, m.title),
+          ...pips.map((k) => button(k <= counts[m.id] ? "●" : "○", () => write(m.id, k === counts[m.id] ? k - 1 : k), k <= counts[m.id] ? "on" : "",
+            { "aria-label": `${m.title} ${k}`, "aria-pressed": String(k <= counts[m.id]) })))));
+    });
   }
 
   private effects(s: CharacterSheet): HTMLElement {
@@ -285,12 +318,14 @@ export class CharacterPanel {
   private actions(s: CharacterSheet): HTMLElement | null {
     const list = s.actions ?? [];
     if (list.length === 0) return null;
-    const adv = h("div", { className: "adv", role: "radiogroup", "aria-label": "Roll with" });
-    for (const mode of ["normal", "advantage", "disadvantage"] as const) {
-      adv.append(button(mode === "normal" ? "Normal" : mode === "advantage" ? "Advantage" : "Disadvantage", () => {
-        this.advantage = mode;
+    // The system's roll options, each a toggle: the next roll takes those
+    // on that its action offers.
+    const adv = h("div", { className: "adv roll-options", role: "group", "aria-label": "Roll with" });
+    for (const o of s.rollOptions ?? []) {
+      adv.append(button(o.title, () => {
+        if (!this.chosen.delete(o.id)) this.chosen.add(o.id);
         this.draw();
-      }, `adv-${mode}`, { role: "radio", "aria-checked": String(this.advantage === mode) }));
+      }, `roll-option option-${o.id}`, { "aria-pressed": String(this.chosen.has(o.id)), "data-option": o.id }));
     }
     adv.append(button(t.privateRoll, () => {
       this.privately = !this.privately;
@@ -313,8 +348,8 @@ export class CharacterPanel {
   }
 
   private roll(a: SheetAction): void {
-    const data = rollRequest(a, this.advantage, this.privately);
-    this.advantage = "normal";
+    const data = rollRequest(a, this.chosen, this.privately);
+    this.chosen.clear();
     this.act("rollAction", data, (answer) => {
       this.lastRoll = rollSummary(answer, a.title);
     });

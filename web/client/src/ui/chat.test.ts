@@ -6,7 +6,7 @@ import type { MessageView } from "../table/state";
 const roll = { formula: "1d20+5", total: 20, comment: "", label: "", dice: [], expression: "1d20+5" };
 
 function message(over: Partial<MessageView>): MessageView {
-  return { id: "m", type: "roll", source: "Ann", color: "", creature: "", created: "", text: "", title: "", rolls: [roll], private: false, to: [], ...over };
+  return { id: "m", type: "roll", source: "Ann", color: "", creature: "", created: "", text: "", title: "", rolls: [roll], private: false, to: [], outcome: "", ...over };
 }
 
 test("a roll's title is printed unless it repeats a formula or the expression", () => {

@@ -409,6 +409,13 @@ export function renderMessage(m: MessageView): HTMLLIElement {
     li.append(h);
   }
   for (const r of m.rolls) li.append(renderRoll(r, isRoll ? m.title : ""));
+  // The outcome the game system named the roll, in its own words.
+  if (isRoll && m.outcome) {
+    const o = document.createElement("p");
+    o.className = "roll-outcome";
+    o.textContent = m.outcome;
+    li.append(o);
+  }
   return li;
 }
 

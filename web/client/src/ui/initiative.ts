@@ -23,6 +23,9 @@ export class InitiativePanel {
 
   private reducedMotion = () => window.matchMedia("(prefers-reduced-motion: reduce)").matches;
 
+  /** The label of the system's health bar (config.entities.Default.combatant.bars[0].label). */
+  healthLabel = "";
+
   constructor(private state: TableState, private isOwn: (r: CombatantRow) => boolean) {
     this.el.className = "initiative";
     this.el.setAttribute("aria-label", t.initiative);
@@ -49,7 +52,7 @@ export class InitiativePanel {
       seen.add(r.id);
       const own = this.isOwn(r);
       const active = r.id === s.activeId;
-      const sig = JSON.stringify([r, own, active]);
+      const sig = JSON.stringify([r, own, active, this.healthLabel]);
       let v = this.rows.get(r.id);
       if (!v) {
         v = { el: document.createElement("li"), sig: "" };
@@ -121,7 +124,7 @@ export class InitiativePanel {
     if (r.hp) {
       const hp = document.createElement("span");
       hp.className = "hp";
-      hp.textContent = t.hitPoints(r.hp.current, r.hp.max);
+      hp.textContent = t.hitPoints(r.hp.current, r.hp.max, this.healthLabel);
       state.append(hp);
     }
     if (r.defeated) state.append(badge("defeated", icons.skull, t.defeated, true));

@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { isOwnCombatant, isOwnToken } from "./table";
+import { healthBarLabel, isOwnCombatant, isOwnToken } from "./table";
 import type { CombatantRow } from "../table/state";
 import type { Token } from "../types";
 
@@ -21,4 +21,11 @@ test("a combatant is the player's own by its name, or by its token", () => {
   assert.equal(isOwnCombatant(row, "ilsa reedwhisper", tokens), true);
   assert.equal(isOwnCombatant({ ...row, name: "Hero", tokenId: "T1" }, "Ilsa", tokens), true);
   assert.equal(isOwnCombatant({ ...row, name: "Hero", tokenId: "T2" }, "Ilsa", tokens), false);
+});
+
+test("the health label is the system's first combatant bar's", () => {
+  assert.equal(healthBarLabel({ entities: { Default: { combatant: { bars: [{ attribute: "data.vigour", label: "VIG" }] } } } }), "VIG");
+  assert.equal(healthBarLabel({ entities: { Default: { combatant: { bars: [] } } } }), "");
+  assert.equal(healthBarLabel(null), "");
+  assert.equal(healthBarLabel({ entities: { Default: { combatant: { bars: [{ label: 7 }] } } } }), "");
 });

@@ -136,6 +136,11 @@ export class TableUI {
       this.diagonal = diagonalRule(sys?.config?.measurement?.diagonal);
       const kinds = sys?.definitions?.entities;
       if (kinds && typeof kinds === "object") setEntityKinds(Object.keys(kinds));
+      const label = healthBarLabel(sys?.config);
+      if (label !== this.initiative.healthLabel) {
+        this.initiative.healthLabel = label;
+        this.initiative.update();
+      }
     } catch {
       /* defaults: one square per diagonal, any /kind/slug is a link */
     }
@@ -372,4 +377,11 @@ function panel(id: string, name: string, body: HTMLElement): HTMLElement {
 
 export function mountTable(deps: TableDeps): TableUI {
   return new TableUI(deps);
+}
+
+/** The label of the system's first combatant bar (its health: D&D 5e's "HP"), "" when it declares none. */
+export function healthBarLabel(config: unknown): string {
+  const bars = (config as { entities?: { Default?: { combatant?: { bars?: unknown } } } } | null)?.entities?.Default?.combatant?.bars;
+  const first = Array.isArray(bars) ? (bars[0] as { label?: unknown } | undefined) : undefined;
+  return typeof first?.label === "string" ? first.label.slice(0, 12) : "";
 }

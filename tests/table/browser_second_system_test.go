@@ -1,0 +1,45 @@
+package table
+
+import (
+	"testing"
+	"time"
+
+	"github.com/vttapp/companion/tests/e2e"
+)
+
+// TestBrowserSecondSystemRollsWithItsOptions: with examples/lanternlight,
+// a seated player's panel shows that system's health, tally and roll
+// options and none of D&D 5e's words; a skill rolled with a bonus die
+// from the panel shows two dice in the chat and the outcome the system
+// names, in its words.
+func TestBrowserSecondSystemRollsWithItsOptions(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts the server and Chromium")
+	}
+	srv := e2e.StartServer(t, e2e.ServerOptions{Args: []string{"--system", "../../examples/lanternlight"}})
+	alice := e2e.NewPage(t, "Alice", e2e.DesktopSize)
+	alice.Navigate(srv.URL + "/client/")
+	e2e.JoinAs(t, alice, "Alice")
+	e2e.WaitPlayerReady(t, alice)
+	e2e.ClickText(alice, ".seat-button", "Pick a character")
+	e2e.ClickText(alice, ".seat-choice", "Maud Gallager")
+	alice.WaitFor("Maud's panel: her vigour, her nerve and the system's roll options", `(() => {
+		const p = document.querySelector("#panel-character")?.innerText ?? "";
+		return p.includes("Maud Gallager") && p.includes("Vigour") && /nerve/i.test(p) && p.includes("Shaken") && p.includes("Bonus die") && p.includes("Penalty die");
+	})()`, 15*time.Second)
+	if alice.Eval(`/hit points|advantage|death save|d20|critical/i.test(document.querySelector("#panel-character").innerText)`) == true {
+		t.Fatalf("D&D words on the panel: %s", seatText(alice, "#panel-character"))
+	}
+	alice.WaitFor("the initiative list's health under the system's label", `(document.querySelector("#panel-initiative")?.innerText ?? "").includes("9 / 11 VIG") && !/\bHP\b/.test(document.querySelector("#panel-initiative").innerText)`, 10*time.Second)
+	e2e.ClickText(alice, ".adv button", "Bonus die")
+	alice.WaitFor("the bonus die toggled on", `document.querySelector(".adv button[data-option=bonus]")?.getAttribute("aria-pressed") === "true"`, 5*time.Second)
+	e2e.ClickText(alice, ".character button.action", "Spot Hidden")
+	alice.WaitFor("the roll with its bonus die and the system's outcome in the chat", `[...document.querySelectorAll(".chat .roll-message")].some((m) =>
+		m.textContent.includes("Spot Hidden (60%) (bonus die)") && m.querySelectorAll(".die").length === 2 &&
+		/^(Extreme success|Hard success|Regular success|Failure|Blunder)$/.test(m.querySelector(".roll-outcome")?.textContent ?? ""))`, 10*time.Second)
+	alice.WaitFor("the panel's answer line with the outcome", `/Spot Hidden \(60%\) \(bonus die\): \d+ — (Extreme success|Hard success|Regular success|Failure|Blunder)/.test(document.querySelector(".last-roll")?.textContent ?? "")`, 5*time.Second)
+	if alice.Eval(`document.querySelector(".adv button[data-option=bonus]").getAttribute("aria-pressed")`) != "false" {
+		t.Error("the bonus die stayed on after the roll")
+	}
+	e2e.SaveScreenshot(t, alice, "second-system-roll")
+}
