@@ -284,11 +284,26 @@ func runSession(tb testing.TB, script sessionScript, real time.Duration) session
 		wmu  sync.Mutex
 	}
 	var requestIDs atomic.Int64
-	send := func(c *client, name string, data any) error {
-		frame, _ := json.Marshal(map[string]any{"name": name, "data": data, "requestId": requestIDs.Add(1)})
+	var answered sync.Map // responseId -> struct{}
+	sendID := func(c *client, name string, data any) int64 {
+		id := requestIDs.Add(1)
+		frame, _ := json.Marshal(map[string]any{"name": name, "data": data, "requestId": id})
 		c.wmu.Lock()
 		defer c.wmu.Unlock()
-		return c.conn.WriteMessage(websocket.TextMessage, frame)
+		c.conn.WriteMessage(websocket.TextMessage, frame)
+		return id
+	}
+	send := func(c *client, name string, data any) { sendID(c, name, data) }
+	// awaitAnswer waits until the server answered request id: what the
+	// client sent before it has been handled (a connection's requests are
+	// handled in order).
+	awaitAnswer := func(id int64) {
+		for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(2 * time.Millisecond) {
+			if _, ok := answered.Load(id); ok {
+				return
+			}
+		}
+		host.fail("request %d never answered", id)
 	}
 	var frames atomic.Int64
 	var seated atomic.Int64
@@ -311,11 +326,15 @@ func runSession(tb testing.TB, script sessionScript, real time.Duration) session
 				}
 				frames.Add(1)
 				var env struct {
-					Name string          `json:"name"`
-					Data json.RawMessage `json:"data"`
+					Name       string          `json:"name"`
+					Data       json.RawMessage `json:"data"`
+					ResponseID int64           `json:"responseId"`
 				}
 				if json.Unmarshal(msg, &env) != nil {
 					continue
+				}
+				if env.ResponseID != 0 {
+					answered.Store(env.ResponseID, struct{}{})
 				}
 				switch {
 				case env.Name == "error":
@@ -427,7 +446,10 @@ func runSession(tb testing.TB, script sessionScript, real time.Duration) session
 						atomic.AddInt64(&res.moves, 1)
 						time.Sleep(time.Second / 60)
 					}
-					send(c, "tokenMoved", map[string]any{"id": token, "x": x, "y": y, "state": "end"})
+					// The map may change once the server has handled the
+					// drag, not when it was sent: under load the socket's
+					// frames wait behind the game master's HTTP request.
+					awaitAnswer(sendID(c, "tokenMoved", map[string]any{"id": token, "x": x, "y": y, "state": "end"}))
 					mapChange.RUnlock()
 					drag = next(every(sessionDragsPerMinute))
 				case now.After(chat):
