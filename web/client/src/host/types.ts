@@ -3,17 +3,59 @@
 // The shapes are the Go types the host API's handlers write and read:
 // a property is optional when the server may leave it out.
 
+// The shapes the player client's wire describes alike.
+export type {
+  Attribute,
+  Client,
+  Combatant,
+  Creature,
+  Entity,
+  Error,
+  EventSource,
+  Focus,
+  FogImage,
+  Frame,
+  Game,
+  GameTurn,
+  Health,
+  Hidden,
+  HiddenToken,
+  Initiative,
+  Light,
+  Map,
+  MapTokens,
+  Message,
+  Modifier,
+  Movement,
+  Pointer,
+  RollContent,
+  RollResult,
+  Screen,
+  ScreenMap,
+  Sight,
+  Snapshot,
+  Source,
+  StatusEffect,
+  Token,
+  TokenOnMap,
+  TrackedObject,
+  Vision,
+  Wall,
+} from "../wire.gen";
+import type {
+  Combatant,
+  Game,
+  Message,
+  Screen,
+  Sight,
+  Token,
+} from "../wire.gen";
+
 export interface Activity {
   id: string;
   install?: InstallProgress;
   name: string;
   started: string;
-}
-
-/** An entity's attributes (getAttribute, setAttribute) */
-export interface Attribute {
-  attributes?: Record<string, unknown>;
-  entityId: string;
 }
 
 export interface BackupEntry {
@@ -85,21 +127,6 @@ export interface CampaignSummary {
   system: string;
 }
 
-/** A connected WebSocket client */
-export interface Client {
-  address: string;
-  channel: number;
-  color: string;
-  device: string;
-  mapCenterX: number;
-  mapCenterY: number;
-  mapZoom: number;
-  name: string;
-  runMode: string;
-  screenHeight: number;
-  screenWidth: number;
-}
-
 export interface ClientInfo {
   description?: string;
   installed: boolean;
@@ -110,31 +137,6 @@ export interface ClientInfo {
 
 export interface ClientRole {
   role: string;
-}
-
-/** An entry in the initiative order; players never receive a foe's data, attributes or modifiers, nor anyone's notes */
-export interface Combatant {
-  attributes: Record<string, unknown> | null;
-  bloodied: boolean;
-  data?: Record<string, unknown>;
-  defeated: boolean;
-  effects: StatusEffect[] | null;
-  entityId?: string;
-  entityType?: string;
-  hidden: boolean;
-  id: string;
-  image: string | null;
-  initiative: Initiative[] | null;
-  label?: string;
-  modifiers: Modifier[] | null;
-  name?: string;
-  notes?: string;
-  player: boolean;
-  reference?: string;
-  /** absent means hostile */
-  role?: "hostile" | "friendly" | "neutral";
-  /** null for players when it names a token they do not see */
-  tokenId: string | null;
 }
 
 export interface CombatantChoice {
@@ -152,25 +154,6 @@ export interface ContentOwner {
   kind: string;
   name: string;
   slug: string;
-}
-
-/** One initiative row per visible combatant, in turn order (game.creatures) */
-export interface Creature {
-  bloodied: boolean;
-  dead: boolean;
-  health: number | null;
-  hidden: boolean;
-  hitpoints: number | null;
-  id: string;
-  image: string | null;
-  initiative: number;
-  name: string;
-  player: boolean;
-  rank: number;
-  role: string;
-  tokenId: string | null;
-  type: string;
-  uid: string;
 }
 
 export interface Done {
@@ -236,54 +219,6 @@ export interface EncounterView {
   slug: string;
 }
 
-/** An entity as stored (schema=model); its data keys are defined by the system */
-export interface Entity {
-  appVersion?: string;
-  attributes: Record<string, unknown> | null;
-  combatant?: Combatant;
-  created: string;
-  data?: Record<string, unknown>;
-  descr?: string;
-  icon?: string;
-  id: string;
-  image?: string;
-  kind?: string;
-  meta: unknown;
-  modified: string;
-  modifiers: Modifier[] | null;
-  name: string;
-  notes?: string;
-  slug: string;
-  sources: Source[] | null;
-  system: string;
-  systemVersion?: string;
-  tags: string[] | null;
-  token?: string;
-  type?: string;
-}
-
-export interface Error {
-  message: string;
-}
-
-/** Who sent a drag step: the server's name for the connection */
-export interface EventSource {
-  color?: string;
-  id: string;
-  name?: string;
-}
-
-/** Displays draw attention to a point (mapFocus) */
-export interface Focus {
-  color: string;
-  effect: boolean;
-  pan: boolean;
-  reset: boolean;
-  x: number;
-  y: number;
-  zoom: boolean;
-}
-
 export interface FogChange {
   fogOfWar: boolean | null;
   height: number;
@@ -296,49 +231,15 @@ export interface FogChange {
   y: number;
 }
 
-/** A map's fog mask as base64 PNG, white where players see (fogUpdated) */
-export interface FogImage {
-  id: string;
-  image: string;
-}
-
 export interface FogState {
   fog: string;
   fogOfWar: boolean;
   id: string;
 }
 
-/** Where a view looks on a map (mapFrameUpdated, mapViewportUpdated) */
-export interface Frame {
-  id: string;
-  x: number;
-  y: number;
-  zoom: number;
-}
-
-/** Initiative and combat (gameUpdated) */
-export interface Game {
-  combatantId?: string;
-  combatants: Combatant[] | null;
-  creatures: Creature[] | null;
-  initiativeId?: string;
-  round: number;
-  started: boolean;
-  turn: number;
-}
-
 export interface GameControl {
   game: Game | null;
   turnOrder: TurnSlot[] | null;
-}
-
-/** A change of turn alone, as players receive it: the Game without its lists */
-export interface GameTurn {
-  combatantId?: string;
-  initiativeId?: string;
-  round: number;
-  started: boolean;
-  turn: number;
 }
 
 export interface GridCells {
@@ -397,16 +298,6 @@ export interface GridView {
   gridVisible: boolean;
 }
 
-/** GET /api/-/live and /api/-/ready: the process answers, the server is ready */
-export interface Health {
-  app: string;
-  build?: number;
-  instance?: string;
-  status: string;
-  system?: string;
-  version?: string;
-}
-
 export interface HexLattice {
   columns: number;
   corners: number[] | null;
@@ -417,19 +308,6 @@ export interface HexLattice {
   shift: GridPoint;
   shiftOdd: string;
   step: GridPoint;
-}
-
-/** A combatant players saw that the game master hid: drop it */
-export interface Hidden {
-  hidden: true;
-  id: string;
-}
-
-/** A token players saw that the game master hid: drop it (size is empty, read as one cell) */
-export interface HiddenToken {
-  hidden: true;
-  id: string;
-  size: "";
 }
 
 export interface HitPointChange {
@@ -519,15 +397,6 @@ export interface ImportResult {
   kind: string;
   library?: LibraryReport;
   name: string;
-}
-
-/** One turn-order slot of a combatant; value is a number or anything a system uses */
-export interface Initiative {
-  id: string;
-  name?: string;
-  order?: number;
-  /** a number, or anything a system uses */
-  value: unknown;
 }
 
 export interface InitiativeRequest {
@@ -622,73 +491,6 @@ export interface LibrarySummary {
   slug: string;
 }
 
-/** A light source on a map */
-export interface Light {
-  alwaysVisible: boolean;
-  color: string;
-  enabled: boolean;
-  id: string;
-  opacity: number;
-  radiusMax: number;
-  radiusMin: number;
-  sight: unknown;
-  x: number;
-  y: number;
-}
-
-/** A battle map; coordinates are map pixels, gridSize pixels to a cell */
-export interface Map {
-  areaEffects: (Record<string, unknown>)[] | null;
-  canvas?: string;
-  data?: Record<string, unknown>;
-  descr: string;
-  dmDarkness: number;
-  dmMarkerStyle?: string;
-  drawings: (Record<string, unknown>)[] | null;
-  floor?: string;
-  fog?: string;
-  fogExploration: boolean;
-  fogOfWar: boolean;
-  gridColor: string;
-  gridOffsetX: number;
-  gridOffsetY: number;
-  gridOpacity: number;
-  gridPending?: boolean;
-  gridScale: number;
-  gridSize: number;
-  gridStyle: string;
-  gridType: string;
-  gridUnits: string;
-  gridVisible: boolean;
-  height: number;
-  id: string;
-  image?: string;
-  lights: Light[] | null;
-  lineOfSight: boolean;
-  losDaylight: number;
-  /** -1: none */
-  losVisionLimit: number;
-  markers: (Record<string, unknown>)[] | null;
-  measurements: (Record<string, unknown>)[] | null;
-  name: string;
-  parentId: string;
-  rank: number;
-  scale: number;
-  slug: string;
-  snapshot?: string;
-  tiles: (Record<string, unknown>)[] | null;
-  tokens: Token[] | null;
-  version: number;
-  video?: string;
-  walls: Wall[] | null;
-  weatherIntensity: number;
-  weatherType?: string;
-  width: number;
-  x: number;
-  y: number;
-  zoom: number;
-}
-
 export interface MapChange {
   lineOfSight: boolean | null;
   losDaylight: number | null;
@@ -713,42 +515,6 @@ export interface MapSummary {
   tokens: number;
   walls: number;
   width: number;
-}
-
-/** Every token of a map (tokensUpdated) */
-export interface MapTokens {
-  mapId: string;
-  tokens: Token[] | null;
-}
-
-/** A message of the shared log; content is what a client shows: the text, or for a roll message a RollContent */
-export interface Message {
-  campaign: string;
-  color?: string;
-  content: string | RollContent | Record<string, unknown>;
-  created: string;
-  creature?: string;
-  gm?: boolean;
-  id: string;
-  outcome?: string;
-  private?: boolean;
-  rolls?: RollResult[];
-  source?: string;
-  text: string;
-  to?: string[];
-  /** chat (default), roll, tableRoll or command */
-  type: string;
-}
-
-/** A rule modifier of an entity, combatant or effect */
-export interface Modifier {
-  attribute?: string;
-  enabled: boolean;
-  id: string;
-  mode?: string;
-  name?: string;
-  scope?: string;
-  value?: string;
 }
 
 export interface Module {
@@ -783,22 +549,6 @@ export interface ModuleUpdate {
   name: string;
   package: string;
   update: boolean;
-}
-
-/** A drag step (tokenMoved) */
-export interface Movement {
-  animated?: boolean;
-  distance?: string;
-  id: string;
-  /** the token's map, set by the server */
-  mapId?: string;
-  path?: number[];
-  polygon?: number[];
-  source?: EventSource;
-  /** a connection that sent integers (or a page of an installed web client) receives 0 to 4 in that order */
-  state: "start" | "control" | "end" | "block" | "cancel" | 0 | 1 | 2 | 3 | 4;
-  x: number;
-  y: number;
 }
 
 export interface NewCombatant {
@@ -903,43 +653,12 @@ export interface PlaceToken {
   y: number;
 }
 
-/** A client's shared pointer (pointerUpdated) */
-export interface Pointer {
-  color?: string;
-  id: string;
-  name?: string;
-  source?: string;
-  state?: string;
-  x: number;
-  y: number;
-}
-
 export interface ReloadResult {
   error?: string;
   latencyMs?: number;
   ok: boolean;
   time: string;
   version?: string;
-}
-
-/** The content of a roll message: its name, kind, formula, total and die-by-die detail */
-export interface RollContent {
-  detail: string;
-  formula: string;
-  name: string;
-  result: number;
-  type: string;
-}
-
-/** One roll: expression, formula, total, text, start, end and the tree of every die; or expression, error and position for a roll that failed */
-export interface RollResult {
-  end?: number;
-  error?: string;
-  expression?: string;
-  formula?: string;
-  start?: number;
-  text?: string;
-  total?: number;
 }
 
 export interface RunEncounter {
@@ -949,28 +668,6 @@ export interface RunEncounter {
   mapId: string;
   x: number | null;
   y: number | null;
-}
-
-/** The player screen's configuration */
-export interface Screen {
-  fog: boolean;
-  height: number;
-  interaction: "none" | "token" | "all";
-  mapId?: string;
-  overlayHandoutStyle: string;
-  overlayHandoutText: string;
-  overlayImage: string;
-  overlayType?: string;
-  remoteInteraction: boolean;
-  scrollLock: boolean;
-  sharedVision: string;
-  tableTopMode: boolean;
-  width: number;
-}
-
-/** The map displays fit in their view (mapFitScreen) */
-export interface ScreenMap {
-  id: string;
 }
 
 export interface ScreenOverlay {
@@ -1006,54 +703,6 @@ export interface Section {
 export interface ShowPage {
   overlay: boolean | null;
   section: string;
-}
-
-/** What a token's vision or a light sees, computed by the server: key is vision-<id> or light-<id>, polygon a flat x,y list */
-export interface Sight {
-  key: string;
-  polygon: number[] | null;
-  x: number;
-  y: number;
-}
-
-/** GET /api: the primary campaign as players see it */
-export interface Snapshot {
-  build: number;
-  game: Game | null;
-  map?: Map;
-  messages: Message[] | null;
-  paused: boolean;
-  screen: Screen | null;
-  trackedObjects: TrackedObject[] | null;
-  version: string;
-}
-
-/** A book and page citation */
-export interface Source {
-  name?: string;
-  page?: number;
-}
-
-/** An active condition, buff or debuff */
-export interface StatusEffect {
-  attributes: Record<string, unknown> | null;
-  color?: string;
-  data?: Record<string, unknown>;
-  descr?: string;
-  duration?: number;
-  durationType?: string;
-  durationUnit?: string;
-  enabled?: boolean;
-  icon?: string;
-  id: string;
-  modifiers: Modifier[] | null;
-  name?: string;
-  notes?: string;
-  reference?: string;
-  roundStart?: number;
-  source?: string;
-  turnStart?: number;
-  type?: string;
 }
 
 export interface SystemKind {
@@ -1108,89 +757,6 @@ export interface TableRolled {
   roll: TableRoll;
 }
 
-/** A piece on the battle map; size, health, hitpoints, bloodied and dead are derived when sent */
-export interface Token {
-  asset?: Record<string, unknown>;
-  auras: (Record<string, unknown>)[] | null;
-  bloodied?: boolean;
-  combatant?: Combatant;
-  dead?: boolean;
-  elevation: number;
-  entityId: string | null;
-  health?: number;
-  height: number;
-  hidden: boolean;
-  hitpoints?: number;
-  id: string;
-  image: string | null;
-  label?: string;
-  locked?: boolean;
-  name?: string;
-  path?: unknown[];
-  player: boolean;
-  reference?: string;
-  role?: string;
-  rotation: number;
-  scale: number;
-  size?: string;
-  style?: string;
-  trackingId?: number;
-  vision?: Vision;
-  /** cells */
-  width: number;
-  /** the centre, map pixels */
-  x: number;
-  y: number;
-}
-
-/** A token sent alone (tokenUpdated, the answer to updateToken) with the map it stands on */
-export interface TokenOnMap {
-  asset?: Record<string, unknown>;
-  auras: (Record<string, unknown>)[] | null;
-  bloodied?: boolean;
-  combatant?: Combatant;
-  dead?: boolean;
-  elevation: number;
-  entityId: string | null;
-  health?: number;
-  height: number;
-  hidden: boolean;
-  hitpoints?: number;
-  id: string;
-  image: string | null;
-  label?: string;
-  locked?: boolean;
-  mapId?: string;
-  name?: string;
-  path?: unknown[];
-  player: boolean;
-  reference?: string;
-  role?: string;
-  rotation: number;
-  scale: number;
-  size?: string;
-  style?: string;
-  trackingId?: number;
-  vision?: Vision;
-  width: number;
-  x: number;
-  y: number;
-}
-
-/** A physical object a table display reports; kept in memory only */
-export interface TrackedObject {
-  angle?: number;
-  categoryId?: number;
-  contour?: number[];
-  id: string | number;
-  type?: string;
-  typeId?: number;
-  velocityX?: number;
-  velocityY?: number;
-  x?: number;
-  y?: number;
-}
-
 export interface Transfer {
   done: number;
   total: number;
@@ -1203,30 +769,4 @@ export interface TurnSlot {
   name: string;
   role?: string;
   value: unknown;
-}
-
-/** A token's sight and carried light */
-export interface Vision {
-  dark: boolean;
-  darkRadiusMax: number;
-  darkRadiusMin: number;
-  enabled: boolean;
-  id: string;
-  light: boolean;
-  lightColor: string;
-  lightOpacity: number;
-  lightRadiusMax: number;
-  lightRadiusMin: number;
-  sight: unknown;
-}
-
-/** A polyline (flat x,y list) that blocks vision and/or movement; doors are walls with a door state */
-export interface Wall {
-  color?: string;
-  data: number[] | null;
-  door?: "open" | "closed" | "locked";
-  generated?: boolean;
-  id: string;
-  side?: string;
-  type?: string;
 }
