@@ -4,9 +4,9 @@ import (
 	"encoding/json"
 	"net/http"
 	"reflect"
+	"maps"
 	"regexp"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -250,7 +250,7 @@ func hostDocument() obj {
 		tags[r.Tag] = true
 	}
 	var tagList []obj
-	for _, t := range sortedNames(tags) {
+	for _, t := range slices.Sorted(maps.Keys(tags)) {
 		tagList = append(tagList, obj{"name": t})
 	}
 	return obj{
@@ -360,13 +360,4 @@ func hostSchema(t reflect.Type, names map[reflect.Type]string) obj {
 		t = t.Elem()
 	}
 	return typeSchema(t, false, names)
-}
-
-func sortedNames(m map[string]bool) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }
