@@ -2,9 +2,9 @@ package wire
 
 import (
 	"encoding/json"
+	"maps"
 	"net/http"
 	"reflect"
-	"maps"
 	"regexp"
 	"slices"
 	"strconv"
