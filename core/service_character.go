@@ -594,6 +594,9 @@ func (s pinned) rollMessage(o *ownCharacter, who Actor, title, kind, formula str
 // in the game and not have rolled yet.
 func (s *Service) RollOwnInitiative(ctx context.Context, who Actor) (*ActionResult, error) {
 	p := s.pin()
+	if p.turnsPassed() {
+		return nil, Conflictf("this game has no initiative: the one acting passes the turn")
+	}
 	o, err := p.readOwn(ctx, who)
 	if err != nil {
 		return nil, err
@@ -651,7 +654,11 @@ func signedNumber(v float64) string {
 // EndTurn passes the turn on, when combat runs and it is the player's
 // character's turn (refused otherwise, in the same transaction as the
 // step, so two taps pass one turn).
-func (s *Service) EndTurn(ctx context.Context, who Actor) (*Game, error) {
+//
+// In a system whose turns are passed (TurnsPassed) the player names who
+// acts next (to): someone who has not acted this round; with no name the
+// first such in the game's order acts.
+func (s *Service) EndTurn(ctx context.Context, who Actor, to string) (*Game, error) {
 	p := s.pin()
 	o, err := p.readOwn(ctx, who)
 	if err != nil {
@@ -661,7 +668,11 @@ func (s *Service) EndTurn(ctx context.Context, who Actor) (*Game, error) {
 		return nil, Conflictf("%s is not in the game", o.entity.Name)
 	}
 	id := o.combatant.ID
-	return p.controlCombat(ctx, CombatNext, func(g *Game) error {
+	action := CombatNext
+	if to != "" {
+		action = CombatPass
+	}
+	return p.controlCombat(ctx, action, to, func(g *Game) error {
 		if !g.Started || g.CombatantID != id {
 			return Conflictf("it is not %s's turn", o.entity.Name)
 		}

@@ -15,6 +15,7 @@ import (
 	"sort"
 	"time"
 
+	"github.com/vttapp/companion/core"
 	"github.com/vttapp/companion/scripting"
 	"github.com/vttapp/companion/templates"
 )
@@ -59,6 +60,9 @@ type System struct {
 	sample       fs.FS
 	// initiativeAscending: config combat.initiative.sortOrder is "asc".
 	initiativeAscending bool
+	// turnStyle: config combat.turns, core.TurnsByInitiative (the
+	// default) or core.TurnsPassed.
+	turnStyle string
 	// initiative: config combat.initiative's rollFormula and autoRoll
 	// (initiative.go).
 	initiative initiativeConfig
@@ -115,6 +119,7 @@ func Load(fsys fs.FS, opts Options) (*System, error) {
 	types := buildTypes(decl, &problems)
 	config, settings := buildSystemDecl(decl, &problems)
 	s.initiativeAscending = initiativeSortOrder(decl, config, &problems)
+	s.turnStyle = turnStyle(decl, config, &problems)
 	s.initiative = readInitiativeConfig(config)
 	if len(problems) > 0 {
 		rt.Close()
@@ -277,6 +282,24 @@ func initiativeSortOrder(decl *scripting.Declarations, config any, problems *scr
 	problems.Add(decl.System.File, decl.System.Line, `companion.system: config.combat.initiative.sortOrder must be "asc" or "desc", not %v`, jsonText(v))
 	return false
 }
+
+// turnStyle reads config.combat.turns: "initiative" (the default: turns
+// follow rolled initiative) or "passed" (no initiative: the one acting
+// hands the turn on). Any other value is the author's problem to fix.
+func turnStyle(decl *scripting.Declarations, config any, problems *scripting.Problems) string {
+	switch v := lookupPath(config, "combat", "turns"); v {
+	case nil, core.TurnsByInitiative:
+		return core.TurnsByInitiative
+	case core.TurnsPassed:
+		return core.TurnsPassed
+	default:
+		problems.Add(decl.System.File, decl.System.Line, `companion.system: config.combat.turns must be "initiative" or "passed", not %v`, jsonText(v))
+		return core.TurnsByInitiative
+	}
+}
+
+// TurnStyle is how the system's combat passes turns (core.TurnStyler).
+func (s *System) TurnStyle() string { return s.turnStyle }
 
 // lookupPath follows nested tables by key; nil when any step is missing.
 func lookupPath(v any, keys ...string) any {

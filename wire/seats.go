@@ -71,5 +71,6 @@ func addSeatPaths(paths, schemas obj) {
 			obj{"type": "object", "properties": obj{"options": arrayOf(str), "follow": boolean, "private": boolean}},
 			ref("ActionResult"), forbidden...)}
 	paths["/api/me/initiative"] = obj{"post": seatOp("rollInitiative", "Roll one's initiative and enter the turn order", nil, ref("ActionResult"), "409", "Not in the game, or rolled already")}
-	paths["/api/me/end-turn"] = obj{"post": seatOp("endTurn", "End one's turn", nil, ref("Game"), "409", "Not one's turn")}
+	paths["/api/me/end-turn"] = obj{"post": seatOp("endTurn", "End one's turn (body optional: {to}, whom to pass it to, when turns are passed)",
+		obj{"type": "object", "properties": obj{"to": obj{"type": "string"}}}, ref("Game"), "409", "Not one's turn, or the one named has acted this round")}
 }
