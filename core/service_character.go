@@ -53,6 +53,19 @@ type CharacterSheet struct {
 	Initiative *float64 `json:"initiative"`
 	MyTurn     bool     `json:"myTurn"`
 	Round      int      `json:"round"`
+	// Turns is how the system's combat passes turns (TurnsByInitiative or
+	// TurnsPassed); PassTo, on the acting player's sheet in a game whose
+	// turns are passed, those the turn may go to (visible, not defeated,
+	// not acted this round; empty when everyone else has acted: ending the
+	// turn starts the next round).
+	Turns  string     `json:"turns"`
+	PassTo []TurnPick `json:"passTo,omitempty"`
+}
+
+// TurnPick is a combatant the turn may be passed to.
+type TurnPick struct {
+	ID   string `json:"id"`
+	Name string `json:"name"`
 }
 
 // HitPoints are a character's hit points as the sheet shows them.
@@ -182,7 +195,11 @@ func (s pinned) sheet(tx Tx, o *ownCharacter) (*CharacterSheet, error) {
 	e := o.entity
 	out := &CharacterSheet{Seat: o.view, Character: EntityForPlayers(e), Reference: "/" + e.Kind + "/" + e.Slug,
 		TokenIDs: []string{}, Controls: []string{}, Effects: []EffectView{}, Editable: s.ownEditable(e.Kind),
-		Actions: []Action{}, RollOptions: []RollOption{}, Tallies: []Tally{}, Round: o.game.Round}
+		Actions: []Action{}, RollOptions: []RollOption{}, Tallies: []Tally{}, Round: o.game.Round,
+		Turns: TurnsByInitiative}
+	if s.turnsPassed() {
+		out.Turns = TurnsPassed
+	}
 	if sr, ok := s.rules.(SheetRules); ok {
 		if t := sr.Tallies(e.Kind); t != nil {
 			out.Tallies = t
@@ -234,6 +251,9 @@ func (s pinned) sheet(tx Tx, o *ownCharacter) (*CharacterSheet, error) {
 			out.Initiative = &v
 		}
 		out.MyTurn = o.game.Started && o.game.CombatantID == c.ID
+		if out.MyTurn && out.Turns == TurnsPassed {
+			out.PassTo = passChoices(o.game, c.ID)
+		}
 	}
 	return out, nil
 }

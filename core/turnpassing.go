@@ -141,3 +141,20 @@ func visibleActed(acted []string, shown []*Combatant) []string {
 type TurnPass struct {
 	To string `json:"to"`
 }
+
+// passChoices are the combatants players see whom the acting one (self)
+// may hand the turn to: not defeated, not acted this round.
+func passChoices(g *Game, self string) []TurnPick {
+	var out []TurnPick
+	for _, c := range g.Combatants {
+		if c.Hidden || c.Defeated || c.ID == self || slices.Contains(g.Acted, c.ID) {
+			continue
+		}
+		name := c.Name
+		if c.Label != "" && c.Label != c.Name {
+			name += " " + c.Label
+		}
+		out = append(out, TurnPick{ID: c.ID, Name: name})
+	}
+	return out
+}

@@ -9,7 +9,7 @@ import { $, el, maybe, replaceChildren, say } from "./dom";
 import { reload } from "./console-state";
 import { effectBody, effectLabel, conditionNames, hitPointAmount, hitPointText, initiativeValue } from "./combat-rules";
 import { healthKey, hitPoints } from "./entity-facts";
-import { entityFacts, healthRanges, openStatBlock } from "./workspace";
+import { entityFacts, healthRanges, openStatBlock, turnsPassed } from "./workspace";
 import type { HostCampaign as CampaignView, Combatant, Game } from "./types";
 
 let conditions: string[] | null = null; // the system's condition names, once read
@@ -151,7 +151,7 @@ function combatantRow(c: Combatant, ticked: boolean, g: Partial<Game>): HTMLElem
       "div",
       { className: "row-head cb-line" },
       el("input", { type: "checkbox", "data-tick": c.id, checked: ticked, "aria-label": `Tick ${c.name}` }),
-      init,
+      turnsPassed(reloadCampaign) === true ? null : init, // no initiative where the system passes turns
       nameButton,
       c.hidden ? el("span", { className: "tag" }, "hidden") : null,
       c.bloodied && !c.defeated ? el("span", { className: "tag bad" }, "bloodied") : null,

@@ -318,6 +318,7 @@ export interface Frame {
 
 /** Initiative and combat (gameUpdated) */
 export interface Game {
+  acted?: string[];
   combatantId?: string;
   combatants: Combatant[] | null;
   creatures: Creature[] | null;
@@ -334,6 +335,7 @@ export interface GameControl {
 
 /** A change of turn alone, as players receive it: the Game without its lists */
 export interface GameTurn {
+  acted?: string[];
   combatantId?: string;
   initiativeId?: string;
   round: number;
@@ -503,6 +505,7 @@ export interface HostSystem {
   lastReload: ReloadResult | null;
   name: string;
   time: string;
+  turns: string;
   version: string;
   watching: string;
 }
@@ -1194,6 +1197,10 @@ export interface TrackedObject {
 export interface Transfer {
   done: number;
   total: number;
+}
+
+export interface TurnPass {
+  to: string;
 }
 
 export interface TurnSlot {

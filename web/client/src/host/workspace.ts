@@ -108,12 +108,14 @@ interface SystemKinds {
 }
 let systemKinds: Promise<SystemKinds> | null = null; // from the system
 let knownRanges: Record<string, string> | null = null; // once read
+let knownTurns: string | null = null; // the system's turn style, once read
 const facts = new Map<string, EntityFacts | Promise<void>>(); // "kind/id" -> facts, or their reading
 
 function loadSystemKinds(): Promise<SystemKinds> {
-  systemKinds ??= hostAPI<{ kinds?: { kind: string; collection: string; ranges?: string[] }[] }>("GET", "system").then(
+  systemKinds ??= hostAPI<{ kinds?: { kind: string; collection: string; ranges?: string[] }[]; turns?: string }>("GET", "system").then(
     (sys) => {
       const kinds = sys.kinds ?? [];
+      knownTurns = sys.turns || "initiative";
       knownRanges = Object.fromEntries(kinds.filter((k) => k.ranges?.length).map((k) => [k.kind, k.ranges![0]]));
       return { collections: Object.fromEntries(kinds.map((k) => [k.kind, k.collection])), ranges: knownRanges };
     },
@@ -132,10 +134,18 @@ export function healthRanges(onReady?: () => void): Record<string, string> | nul
   return null;
 }
 
+/** Whether the system's combat passes turns rather than roll initiative; null until read (onReady is called when it arrives). */
+export function turnsPassed(onReady?: () => void): boolean | null {
+  if (knownTurns) return knownTurns === "passed";
+  loadSystemKinds().then(() => knownTurns && onReady?.());
+  return null;
+}
+
 /** The system was reloaded: its kinds and their ranges may have changed. */
 export function forgetSystemKinds(): void {
   systemKinds = null;
   knownRanges = null;
+  knownTurns = null;
   facts.clear();
 }
 
