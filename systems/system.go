@@ -63,6 +63,9 @@ type System struct {
 	// turnStyle: config combat.turns, core.TurnsByInitiative (the
 	// default) or core.TurnsPassed.
 	turnStyle string
+	// healthLabel: the label of config.entities.Default.combatant's
+	// first bar ("HP" in D&D 5e), "Health" when it has none.
+	healthLabel string
 	// initiative: config combat.initiative's rollFormula and autoRoll
 	// (initiative.go).
 	initiative initiativeConfig
@@ -120,6 +123,7 @@ func Load(fsys fs.FS, opts Options) (*System, error) {
 	config, settings := buildSystemDecl(decl, &problems)
 	s.initiativeAscending = initiativeSortOrder(decl, config, &problems)
 	s.turnStyle = turnStyle(decl, config, &problems)
+	s.healthLabel = healthLabel(config)
 	s.initiative = readInitiativeConfig(config)
 	if len(problems) > 0 {
 		rt.Close()
@@ -297,6 +301,21 @@ func turnStyle(decl *scripting.Declarations, config any, problems *scripting.Pro
 		return core.TurnsByInitiative
 	}
 }
+
+// healthLabel reads the short word a system shows health under: its
+// default combatant's first bar's label, the one the player client's
+// initiative list uses too.
+func healthLabel(config any) string {
+	if bars, ok := lookupPath(config, "entities", "Default", "combatant", "bars").([]any); ok && len(bars) > 0 {
+		if label, ok := lookupPath(bars[0], "label").(string); ok && label != "" {
+			return label
+		}
+	}
+	return "Health"
+}
+
+// HealthLabel is the short word the system shows health under ("HP").
+func (s *System) HealthLabel() string { return s.healthLabel }
 
 // TurnStyle is how the system's combat passes turns (core.TurnStyler).
 func (s *System) TurnStyle() string { return s.turnStyle }

@@ -84,3 +84,8 @@ test("where the system passes turns: no going back, who acted this round, and wh
   assert.deepEqual(passState(slot("c"), g), { mark: "waiting", canPass: true });
   assert.deepEqual(passState(slot("c"), {}), { mark: "waiting", canPass: false }, "no passing before combat starts");
 });
+
+test("health shows under the system's label", () => {
+  assert.equal(hitPointText({ hp: 8, max: 11, temp: null }, "VIG"), "VIG 8/11");
+  assert.equal(hitPointText({ hp: 8, max: null, temp: 2 }), "HP 8 +2");
+});

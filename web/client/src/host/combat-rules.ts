@@ -84,9 +84,9 @@ export function effectBody(name: string, rounds: string): { name: string; durati
   return r > 0 ? { name: n, duration: r, durationUnit: "round" } : { name: n };
 }
 
-/** A combatant's hit points as the row shows them. */
-export function hitPointText(hp: { hp: number; max: number | null; temp: number | null }): string {
-  return `HP ${hp.hp}${hp.max != null ? `/${hp.max}` : ""}${hp.temp ? ` +${hp.temp}` : ""}`;
+/** A combatant's health as the row shows it, under the system's label ("HP" in D&D 5e). */
+export function hitPointText(hp: { hp: number; max: number | null; temp: number | null }, label = "HP"): string {
+  return `${label} ${hp.hp}${hp.max != null ? `/${hp.max}` : ""}${hp.temp ? ` +${hp.temp}` : ""}`;
 }
 
 /** The names the system's conditions table gives (strings, or rows with a name). */

@@ -500,6 +500,7 @@ export interface HostSeatRow {
 export interface HostSystem {
   author?: string;
   description?: string;
+  healthLabel: string;
   id: string;
   kinds: SystemKind[] | null;
   lastReload: ReloadResult | null;
