@@ -59,6 +59,12 @@ func TestBrowserSecondSystemRollsWithItsOptions(t *testing.T) {
 	})()`, 10*time.Second)
 	e2e.ClickText(alice, ".char-turn button.char-pass", "Pass to Tide Wight")
 	alice.WaitFor("the turn gone from Maud", `!(document.querySelector("#panel-character")?.innerText ?? "").includes("It is your turn.")`, 10*time.Second)
+	alice.WaitFor("the turn panel: named Turns, Edwin and Maud marked as having acted", `(() => {
+		const acted = [...document.querySelectorAll("#panel-initiative li.combatant.acted")].map((li) => li.querySelector(".name").textContent);
+		return document.querySelector("#panel-initiative .panel-toggle").textContent === "Turns" && acted.length === 2 &&
+			acted.includes("Edwin Pryce") && acted.includes("Maud Gallager") &&
+			[...document.querySelectorAll("#panel-initiative li.acted .badge.acted")].every((b) => b.textContent.includes("acted"));
+	})()`, 10*time.Second)
 	_, body := e2e.HostCall(t, srv, "GET", "/host/api/campaign", "")
 	var view struct{ Game struct{ CombatantID string } }
 	if json.Unmarshal(body, &view); view.Game.CombatantID != "1a47e000-0000-4000-8000-000000000503" {
