@@ -2,6 +2,7 @@ package api
 
 import (
 	"encoding/json"
+	"fmt"
 	"regexp"
 	"strings"
 	"testing"
@@ -103,6 +104,11 @@ func passATurnRound(t *testing.T, srv *e2e.Server, key string, maud *seatPhone) 
 		t.Fatalf("Edwin passed to Maud: %s %v", name, g)
 	}
 	maud.waitFor(`"gameUpdated"`, `"combatantId":"`+lanternMaudInGame+`"`, `"acted":["`+lanternEdwinInGame+`"]`)
+	maud.send("getCharacter", nil, "my-turn")
+	if _, sheet := maud.answer("my-turn"); sheet["turns"] != "passed" || sheet["myTurn"] != true ||
+		fmt.Sprint(sheet["passTo"]) != fmt.Sprintf("[map[id:%s name:Tide Wight W]]", lanternWightInGame) {
+		t.Fatalf("Maud's sheet on her turn: turns %v, myTurn %v, passTo %v", sheet["turns"], sheet["myTurn"], sheet["passTo"])
+	}
 
 	maud.send("endTurn", map[string]any{"to": lanternEdwinInGame}, "back")
 	if name, v := maud.answer("back"); name != "error" || !strings.Contains(v["message"].(string), "has acted this round") {
