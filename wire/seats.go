@@ -46,7 +46,7 @@ func addSeatPaths(paths, schemas obj) {
 		"editable": arrayOf(str), "hitPointsEditable": boolean, "actions": arrayOf(ref("Action")), "rollOptions": arrayOf(ref("RollOption")),
 		"tallies":    arrayOf(ref("Tally")),
 		"initiative": obj{"type": []string{"number", "null"}}, "myTurn": boolean, "round": num,
-		"turns": obj{"type": "string", "enum": []string{core.TurnsByInitiative, core.TurnsPassed}, "description": "how the system's combat passes turns"},
+		"turns":  obj{"type": "string", "enum": []string{core.TurnsByInitiative, core.TurnsPassed}, "description": "how the system's combat passes turns"},
 		"passTo": arrayOf(obj{"type": "object", "properties": obj{"id": str, "name": str}, "description": "whom the acting player may pass the turn to"})}}
 	schemas["Journal"] = obj{"type": "object", "required": []string{"entries"}, "properties": obj{"entries": arrayOf(obj{"type": "object",
 		"required": []string{"id", "kind", "title", "shown"}, "properties": obj{
