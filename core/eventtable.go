@@ -158,7 +158,7 @@ var EventTable = []EventSpec{
 		Reply: "ActionResult", Answer: "the messages the roll posted"},
 	{Name: RequestRollInitiative, From: ByPlayers, Request: "NoData", Asks: "rolls the seat's initiative",
 		Reply: "ActionResult", Answer: "the initiative roll's message"},
-	{Name: RequestEndTurn, From: ByPlayers, Request: "NoData", Asks: "ends the seat's turn",
+	{Name: RequestEndTurn, From: ByPlayers, Request: "TurnPass", Asks: "ends the seat's turn (data optional: {to}, whom to pass it to, when the system's turns are passed)",
 		Reply: "Game", Answer: "the game after the turn passed"},
 
 	{Name: RequestPing, From: ByClients, Request: "NoData", Asks: "asks for its answer alone, a marker: the connection's frames are handled in order",

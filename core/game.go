@@ -10,12 +10,15 @@ const (
 // Game is a campaign's initiative order and combat state. Each campaign owns
 // exactly one.
 type Game struct {
-	Started      bool         `json:"started"`
-	Round        int          `json:"round"`
-	Turn         int          `json:"turn"`
-	CombatantID  string       `json:"combatantId,omitempty"`
-	InitiativeID string       `json:"initiativeId,omitempty"`
-	Combatants   []*Combatant `json:"combatants"`
+	Started      bool   `json:"started"`
+	Round        int    `json:"round"`
+	Turn         int    `json:"turn"`
+	CombatantID  string `json:"combatantId,omitempty"`
+	InitiativeID string `json:"initiativeId,omitempty"`
+	// Acted lists the combatants that have taken their turn this round, in
+	// a system whose turns are passed (TurnsPassed); empty otherwise.
+	Acted      []string     `json:"acted,omitempty"`
+	Combatants []*Combatant `json:"combatants"`
 	// Creatures is the initiative list as the real web client reads it
 	// (service_creatures.go): set on the game players receive, never stored.
 	Creatures []Creature `json:"creatures"`
@@ -28,16 +31,17 @@ type Game struct {
 // that repeated the list would wipe the turn highlight it just drew; the
 // lists go out only when they change (Game).
 type GameTurn struct {
-	Started      bool   `json:"started"`
-	Round        int    `json:"round"`
-	Turn         int    `json:"turn"`
-	CombatantID  string `json:"combatantId,omitempty"`
-	InitiativeID string `json:"initiativeId,omitempty"`
+	Started      bool     `json:"started"`
+	Round        int      `json:"round"`
+	Turn         int      `json:"turn"`
+	CombatantID  string   `json:"combatantId,omitempty"`
+	InitiativeID string   `json:"initiativeId,omitempty"`
+	Acted        []string `json:"acted,omitempty"`
 }
 
 // TurnOf is g's turn without its lists.
 func TurnOf(g *Game) *GameTurn {
-	return &GameTurn{Started: g.Started, Round: g.Round, Turn: g.Turn, CombatantID: g.CombatantID, InitiativeID: g.InitiativeID}
+	return &GameTurn{Started: g.Started, Round: g.Round, Turn: g.Turn, CombatantID: g.CombatantID, InitiativeID: g.InitiativeID, Acted: g.Acted}
 }
 
 // Combatant is an entry in the initiative order.

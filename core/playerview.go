@@ -51,6 +51,7 @@ func GameForPlayers(g *Game) *Game {
 func playerGame(g *Game, order func() []TurnSlot) *Game {
 	out := *g
 	out.Combatants = playerCombatants(g.Combatants)
+	out.Acted = visibleActed(g.Acted, out.Combatants)
 	if g.CombatantID != "" && (len(out.Combatants) < len(g.Combatants) || !hasCombatant(g.Combatants, g.CombatantID)) {
 		playerTurn(&out, g, order())
 	}

@@ -497,7 +497,7 @@ func TestOwnInitiativeAndEndTurn(t *testing.T) {
 		if sheet.MyTurn {
 			break
 		}
-		if _, err := g.svc.EndTurn(ctx, ann); core.KindOf(err) != core.KindConflict {
+		if _, err := g.svc.EndTurn(ctx, ann, ""); core.KindOf(err) != core.KindConflict {
 			t.Fatalf("ended a turn that was not theirs: %v", err)
 		}
 		if _, err := g.svc.ControlCombat(ctx, core.CombatNext); err != nil {
@@ -507,11 +507,11 @@ func TestOwnInitiativeAndEndTurn(t *testing.T) {
 	if !sheet.MyTurn {
 		t.Fatal("the hero's turn never came")
 	}
-	game, err := g.svc.EndTurn(ctx, ann)
+	game, err := g.svc.EndTurn(ctx, ann, "")
 	if err != nil || game.CombatantID == testkit.HeroCombatID {
 		t.Fatalf("end turn: %v %+v", err, game)
 	}
-	if _, err := g.svc.EndTurn(ctx, ann); core.KindOf(err) != core.KindConflict {
+	if _, err := g.svc.EndTurn(ctx, ann, ""); core.KindOf(err) != core.KindConflict {
 		t.Fatalf("a second end turn passed another's turn: %v", err)
 	}
 }

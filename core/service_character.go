@@ -53,6 +53,19 @@ type CharacterSheet struct {
 	Initiative *float64 `json:"initiative"`
 	MyTurn     bool     `json:"myTurn"`
 	Round      int      `json:"round"`
+	// Turns is how the system's combat passes turns (TurnsByInitiative or
+	// TurnsPassed); PassTo, on the acting player's sheet in a game whose
+	// turns are passed, those the turn may go to (visible, not defeated,
+	// not acted this round; empty when everyone else has acted: ending the
+	// turn starts the next round).
+	Turns  string     `json:"turns"`
+	PassTo []TurnPick `json:"passTo,omitempty"`
+}
+
+// TurnPick is a combatant the turn may be passed to.
+type TurnPick struct {
+	ID   string `json:"id"`
+	Name string `json:"name"`
 }
 
 // HitPoints are a character's hit points as the sheet shows them.
@@ -182,7 +195,11 @@ func (s pinned) sheet(tx Tx, o *ownCharacter) (*CharacterSheet, error) {
 	e := o.entity
 	out := &CharacterSheet{Seat: o.view, Character: EntityForPlayers(e), Reference: "/" + e.Kind + "/" + e.Slug,
 		TokenIDs: []string{}, Controls: []string{}, Effects: []EffectView{}, Editable: s.ownEditable(e.Kind),
-		Actions: []Action{}, RollOptions: []RollOption{}, Tallies: []Tally{}, Round: o.game.Round}
+		Actions: []Action{}, RollOptions: []RollOption{}, Tallies: []Tally{}, Round: o.game.Round,
+		Turns: TurnsByInitiative}
+	if s.turnsPassed() {
+		out.Turns = TurnsPassed
+	}
 	if sr, ok := s.rules.(SheetRules); ok {
 		if t := sr.Tallies(e.Kind); t != nil {
 			out.Tallies = t
@@ -234,6 +251,9 @@ func (s pinned) sheet(tx Tx, o *ownCharacter) (*CharacterSheet, error) {
 			out.Initiative = &v
 		}
 		out.MyTurn = o.game.Started && o.game.CombatantID == c.ID
+		if out.MyTurn && out.Turns == TurnsPassed {
+			out.PassTo = passChoices(o.game, c.ID)
+		}
 	}
 	return out, nil
 }
@@ -594,6 +614,9 @@ func (s pinned) rollMessage(o *ownCharacter, who Actor, title, kind, formula str
 // in the game and not have rolled yet.
 func (s *Service) RollOwnInitiative(ctx context.Context, who Actor) (*ActionResult, error) {
 	p := s.pin()
+	if p.turnsPassed() {
+		return nil, Conflictf("this game has no initiative: the one acting passes the turn")
+	}
 	o, err := p.readOwn(ctx, who)
 	if err != nil {
 		return nil, err
@@ -651,7 +674,11 @@ func signedNumber(v float64) string {
 // EndTurn passes the turn on, when combat runs and it is the player's
 // character's turn (refused otherwise, in the same transaction as the
 // step, so two taps pass one turn).
-func (s *Service) EndTurn(ctx context.Context, who Actor) (*Game, error) {
+//
+// In a system whose turns are passed (TurnsPassed) the player names who
+// acts next (to): someone who has not acted this round; with no name the
+// first such in the game's order acts.
+func (s *Service) EndTurn(ctx context.Context, who Actor, to string) (*Game, error) {
 	p := s.pin()
 	o, err := p.readOwn(ctx, who)
 	if err != nil {
@@ -661,7 +688,11 @@ func (s *Service) EndTurn(ctx context.Context, who Actor) (*Game, error) {
 		return nil, Conflictf("%s is not in the game", o.entity.Name)
 	}
 	id := o.combatant.ID
-	return p.controlCombat(ctx, CombatNext, func(g *Game) error {
+	action := CombatNext
+	if to != "" {
+		action = CombatPass
+	}
+	return p.controlCombat(ctx, action, to, func(g *Game) error {
 		if !g.Started || g.CombatantID != id {
 			return Conflictf("it is not %s's turn", o.entity.Name)
 		}

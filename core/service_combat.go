@@ -189,6 +189,9 @@ func (s *Service) rollOne(c *Combatant, rule *InitiativeRule) error {
 // combatants' ranks (ties keep rank order: see TurnOrder).
 func (s *Service) RollInitiative(ctx context.Context, ids []string) ([]*Combatant, error) {
 	p := s.pin()
+	if p.turnsPassed() {
+		return nil, Conflictf("this game has no initiative: the one acting passes the turn")
+	}
 	var camp *Campaign
 	var combatants []*Combatant
 	err := p.store.View(ctx, func(tx Tx) error {
@@ -533,6 +536,9 @@ func (s *Service) TurnOrder(combatants []*Combatant) []TurnSlot {
 }
 
 func (s pinned) turnOrder(combatants []*Combatant) []TurnSlot {
+	if s.turnsPassed() {
+		return passingOrder(combatants)
+	}
 	return TurnOrder(combatants, s.ascending())
 }
 

@@ -72,15 +72,31 @@ func (s *Service) ShowMap(ctx context.Context, mapID string) (*Screen, error) {
 // hidden ones); clients get gameUpdated with the game as players see it
 // (hidden combatants left out, as in GET /api).
 func (s *Service) ControlCombat(ctx context.Context, action string) (*Game, error) {
-	return s.pin().controlCombat(ctx, action, nil)
+	return s.pin().controlCombat(ctx, action, "", nil)
+}
+
+// PassTurn hands the turn to combatant to (CombatPass), or starts combat
+// with them acting, in a system whose turns are passed (TurnsPassed): the
+// game master may pick anyone who has not acted this round.
+func (s *Service) PassTurn(ctx context.Context, to string) (*Game, error) {
+	p := s.pin()
+	if !p.turnsPassed() {
+		return nil, Conflictf("this system takes turns by initiative: use next instead of passing the turn")
+	}
+	return p.controlCombat(ctx, CombatPass, to, nil)
 }
 
 // controlCombat is ControlCombat; guard, when not nil, may refuse the
 // action given the game as it stands in the same transaction (a player
 // ending a turn that is not theirs).
-func (p pinned) controlCombat(ctx context.Context, action string, guard func(g *Game) error) (*Game, error) {
+func (p pinned) controlCombat(ctx context.Context, action, to string, guard func(g *Game) error) (*Game, error) {
+	passed := p.turnsPassed()
 	switch action {
 	case CombatStart, CombatNext, CombatPrevious, CombatEnd:
+	case CombatPass:
+		if !passed {
+			return nil, Conflictf("this system takes turns by initiative: use next instead of passing the turn")
+		}
 	default:
 		return nil, Invalidf("unknown combat action '%s': use start, next, previous or end", action)
 	}
@@ -104,7 +120,11 @@ func (p pinned) controlCombat(ctx context.Context, action string, guard func(g *
 			return nil, err
 		}
 		ended := game.CombatantID
-		changed, err := stepCombat(game, p.turnOrder(combatants), action)
+		step := stepCombat
+		if passed {
+			step = func(g *Game, order []TurnSlot, action string) (bool, error) { return stepPassing(g, order, action, to) }
+		}
+		changed, err := step(game, p.turnOrder(combatants), action)
 		if err != nil {
 			return nil, err
 		}
@@ -117,7 +137,7 @@ func (p pinned) controlCombat(ctx context.Context, action string, guard func(g *
 			return nil, err
 		}
 		var events []Event
-		if action == CombatNext { // effects run out as turns pass (effects.go)
+		if action == CombatNext || action == CombatPass { // effects run out as turns pass (effects.go)
 			for _, expired := range expireEffects(combatants, ended, game) {
 				stored, err := p.storeCombatant(tx, expired)
 				if err != nil {
@@ -135,7 +155,7 @@ func (p pinned) controlCombat(ctx context.Context, action string, guard func(g *
 			views.Players = TurnOf(pg)
 		}
 		events = append(events, Event{Name: EventGameUpdated, Data: views})
-		if action == CombatStart {
+		if action == CombatStart && !passed {
 			// Seated players whose character has no initiative yet are
 			// asked to roll it (or the game master rolls for them).
 			ask, err := initiativeRequest(tx, c.ID, combatants, nil)

@@ -1,6 +1,7 @@
 package hub
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"net/http"
@@ -189,8 +190,14 @@ func onRollInitiative(ctx context.Context, c *conn, _ json.RawMessage) (any, err
 	return c.hub.svc.RollOwnInitiative(ctx, c.actor())
 }
 
-func onEndTurn(ctx context.Context, c *conn, _ json.RawMessage) (any, error) {
-	game, err := c.hub.svc.EndTurn(ctx, c.actor())
+func onEndTurn(ctx context.Context, c *conn, data json.RawMessage) (any, error) {
+	var pass core.TurnPass // optional: whom the turn goes to, when turns are passed
+	if len(data) > 0 && !bytes.Equal(data, []byte("null")) {
+		if err := decodeData(core.RequestEndTurn, data, &pass); err != nil {
+			return nil, err
+		}
+	}
+	game, err := c.hub.svc.EndTurn(ctx, c.actor(), pass.To)
 	if err != nil {
 		return nil, err
 	}

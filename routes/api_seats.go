@@ -1,6 +1,8 @@
 package routes
 
 import (
+	"bytes"
+	"encoding/json"
 	"net/http"
 
 	"github.com/go-chi/chi/v5"
@@ -123,7 +125,21 @@ func (s *server) rollInitiative(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *server) endTurn(w http.ResponseWriter, r *http.Request) {
-	game, err := s.cfg.Service.EndTurn(r.Context(), actorOf(r))
+	var pass core.TurnPass // optional body: whom the turn goes to, when turns are passed
+	if r.ContentLength != 0 {
+		data, err := readBody(r)
+		if err != nil {
+			writeError(w, r, s.cfg.Log, err)
+			return
+		}
+		if len(bytes.TrimSpace(data)) > 0 && string(bytes.TrimSpace(data)) != "null" {
+			if err := json.Unmarshal(data, &pass); err != nil {
+				writeError(w, r, s.cfg.Log, bodyError(err))
+				return
+			}
+		}
+	}
+	game, err := s.cfg.Service.EndTurn(r.Context(), actorOf(r), pass.To)
 	if err != nil {
 		writeError(w, r, s.cfg.Log, err)
 		return

@@ -41,7 +41,7 @@ func (h hostConsole) getSystem(w http.ResponseWriter, r *http.Request) {
 	sys := h.cfg.Systems.Current()
 	m := sys.Manifest()
 	out := wire.HostSystem{ID: m.ID, Name: m.Name, Version: m.Version, Description: m.Description, Author: m.Author,
-		Kinds: []wire.SystemKind{}, Time: time.Now().UTC()}
+		Kinds: []wire.SystemKind{}, Turns: sys.TurnStyle(), HealthLabel: sys.HealthLabel(), Time: time.Now().UTC()}
 	for _, k := range sys.Kinds() {
 		out.Kinds = append(out.Kinds, wire.SystemKind{Kind: k.Name, Collection: k.Collection, Title: k.Title,
 			CollectionTitle: k.CollectionTitle, Unique: k.Unique, Ranges: k.Ranges})
@@ -97,9 +97,20 @@ func decodeMapChoice(data []byte) (string, bool) {
 	return strings.TrimSpace(id), true
 }
 
-// controlCombat answers POST /host/api/game/{start|next|previous|end}.
+// controlCombat answers POST /host/api/game/{start|next|previous|end|pass}
+// (pass: {to}, in a system whose turns are passed).
 func (h hostConsole) controlCombat(w http.ResponseWriter, r *http.Request) {
-	game, err := h.cfg.Service.ControlCombat(r.Context(), chi.URLParam(r, "action"))
+	action := chi.URLParam(r, "action")
+	var game *core.Game
+	var err error
+	if action == core.CombatPass {
+		var pass core.TurnPass
+		if err = decodeBody(r, &pass); err == nil {
+			game, err = h.cfg.Service.PassTurn(r.Context(), pass.To)
+		}
+	} else {
+		game, err = h.cfg.Service.ControlCombat(r.Context(), action)
+	}
 	if err != nil {
 		writeError(w, r, h.cfg.Log, err)
 		return

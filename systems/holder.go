@@ -44,6 +44,9 @@ func (h *Holder) Ranges(kind string) []string { return h.Current().Ranges(kind) 
 // InitiativeAscending forwards to the current system (core.InitiativeSorter).
 func (h *Holder) InitiativeAscending() bool { return h.Current().InitiativeAscending() }
 
+// TurnStyle forwards to the current system (core.TurnStyler).
+func (h *Holder) TurnStyle() string { return h.Current().TurnStyle() }
+
 // HitPointRanges lists the current system's hit point ranges (core.RangeLister).
 func (h *Holder) HitPointRanges() []string { return h.Current().HitPointRanges() }
 

@@ -15,6 +15,7 @@ import (
 	"sort"
 	"time"
 
+	"github.com/vttapp/companion/core"
 	"github.com/vttapp/companion/scripting"
 	"github.com/vttapp/companion/templates"
 )
@@ -59,6 +60,12 @@ type System struct {
 	sample       fs.FS
 	// initiativeAscending: config combat.initiative.sortOrder is "asc".
 	initiativeAscending bool
+	// turnStyle: config combat.turns, core.TurnsByInitiative (the
+	// default) or core.TurnsPassed.
+	turnStyle string
+	// healthLabel: the label of config.entities.Default.combatant's
+	// first bar ("HP" in D&D 5e), "Health" when it has none.
+	healthLabel string
 	// initiative: config combat.initiative's rollFormula and autoRoll
 	// (initiative.go).
 	initiative initiativeConfig
@@ -115,6 +122,8 @@ func Load(fsys fs.FS, opts Options) (*System, error) {
 	types := buildTypes(decl, &problems)
 	config, settings := buildSystemDecl(decl, &problems)
 	s.initiativeAscending = initiativeSortOrder(decl, config, &problems)
+	s.turnStyle = turnStyle(decl, config, &problems)
+	s.healthLabel = healthLabel(config)
 	s.initiative = readInitiativeConfig(config)
 	if len(problems) > 0 {
 		rt.Close()
@@ -277,6 +286,39 @@ func initiativeSortOrder(decl *scripting.Declarations, config any, problems *scr
 	problems.Add(decl.System.File, decl.System.Line, `companion.system: config.combat.initiative.sortOrder must be "asc" or "desc", not %v`, jsonText(v))
 	return false
 }
+
+// turnStyle reads config.combat.turns: "initiative" (the default: turns
+// follow rolled initiative) or "passed" (no initiative: the one acting
+// hands the turn on). Any other value is the author's problem to fix.
+func turnStyle(decl *scripting.Declarations, config any, problems *scripting.Problems) string {
+	switch v := lookupPath(config, "combat", "turns"); v {
+	case nil, core.TurnsByInitiative:
+		return core.TurnsByInitiative
+	case core.TurnsPassed:
+		return core.TurnsPassed
+	default:
+		problems.Add(decl.System.File, decl.System.Line, `companion.system: config.combat.turns must be "initiative" or "passed", not %v`, jsonText(v))
+		return core.TurnsByInitiative
+	}
+}
+
+// healthLabel reads the short word a system shows health under: its
+// default combatant's first bar's label, the one the player client's
+// initiative list uses too.
+func healthLabel(config any) string {
+	if bars, ok := lookupPath(config, "entities", "Default", "combatant", "bars").([]any); ok && len(bars) > 0 {
+		if label, ok := lookupPath(bars[0], "label").(string); ok && label != "" {
+			return label
+		}
+	}
+	return "Health"
+}
+
+// HealthLabel is the short word the system shows health under ("HP").
+func (s *System) HealthLabel() string { return s.healthLabel }
+
+// TurnStyle is how the system's combat passes turns (core.TurnStyler).
+func (s *System) TurnStyle() string { return s.turnStyle }
 
 // lookupPath follows nested tables by key; nil when any step is missing.
 func lookupPath(v any, keys ...string) any {

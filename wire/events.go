@@ -64,7 +64,9 @@ var eventShapes = map[string]obj{
 	"AttributeRead": {"type": "object", "required": []string{"entityId"}, "properties": obj{"entityId": reqString}},
 	"SeatRequest":   {"type": "object", "properties": obj{"seatId": reqString, "player": reqString, "seatToken": reqString}},
 	// NoData: a request whose data the server does not read.
-	"NoData":          {"type": "null", "description": "no data (null)"},
+	"NoData": {"type": "null", "description": "no data (null)"},
+	"TurnPass": {"type": []string{"object", "null"}, "description": "optional: whom the turn goes to, in a system whose turns are passed (config combat.turns \"passed\")",
+		"properties": obj{"to": obj{"type": "string", "description": "a combatant id that has not acted this round"}}},
 	"CharacterPatch":  {"type": "object", "description": "the character's fields to change, as the sheet says they may be"},
 	"HitPointsChange": {"type": "object", "properties": obj{"damage": reqNumber, "healing": reqNumber, "temp": reqNumber}},
 	"ActionRoll": {"type": "object", "required": []string{"action"}, "properties": obj{

@@ -33,6 +33,12 @@ type HostSystem struct {
 	Description string       `json:"description,omitempty"`
 	Author      string       `json:"author,omitempty"`
 	Kinds       []SystemKind `json:"kinds"`
+	// Turns is how the system's combat passes turns: "initiative" or
+	// "passed" (config combat.turns; the console draws its combat card by it).
+	Turns string `json:"turns"`
+	// HealthLabel is the short word health shows under ("HP" in D&D 5e:
+	// the first bar's label of config.entities.Default.combatant).
+	HealthLabel string `json:"healthLabel"`
 	// Watching is the folder hot reload watches ("" when the system is
 	// the embedded one).
 	Watching   string                `json:"watching"`

@@ -3,6 +3,8 @@ package wire
 // The seats and a player's own character in the OpenAPI description
 // (api_seats.go), and the join key's ways in.
 
+import "github.com/vttapp/companion/core"
+
 var joinKeySchemes = obj{
 	"joinKeyHeader": obj{"type": "apiKey", "in": "header", "name": JoinKeyHeader, "description": "The join key, when the game master turned it on"},
 	"joinKeyQuery":  obj{"type": "apiKey", "in": "query", "name": JoinKeyQuery, "description": "The join key in the query string (links, WebSocket URLs)"},
@@ -43,7 +45,9 @@ func addSeatPaths(paths, schemas obj) {
 		"hitPoints": obj{"oneOf": []obj{ref("HitPoints"), {"type": "null"}}}, "effects": arrayOf(obj{"type": "object"}),
 		"editable": arrayOf(str), "hitPointsEditable": boolean, "actions": arrayOf(ref("Action")), "rollOptions": arrayOf(ref("RollOption")),
 		"tallies":    arrayOf(ref("Tally")),
-		"initiative": obj{"type": []string{"number", "null"}}, "myTurn": boolean, "round": num}}
+		"initiative": obj{"type": []string{"number", "null"}}, "myTurn": boolean, "round": num,
+		"turns":  obj{"type": "string", "enum": []string{core.TurnsByInitiative, core.TurnsPassed}, "description": "how the system's combat passes turns"},
+		"passTo": arrayOf(obj{"type": "object", "properties": obj{"id": str, "name": str}, "description": "whom the acting player may pass the turn to"})}}
 	schemas["Journal"] = obj{"type": "object", "required": []string{"entries"}, "properties": obj{"entries": arrayOf(obj{"type": "object",
 		"required": []string{"id", "kind", "title", "shown"}, "properties": obj{
 			"id": str, "kind": obj{"type": "string", "enum": []string{"page", "image", "handout"}}, "title": str,
@@ -71,5 +75,6 @@ func addSeatPaths(paths, schemas obj) {
 			obj{"type": "object", "properties": obj{"options": arrayOf(str), "follow": boolean, "private": boolean}},
 			ref("ActionResult"), forbidden...)}
 	paths["/api/me/initiative"] = obj{"post": seatOp("rollInitiative", "Roll one's initiative and enter the turn order", nil, ref("ActionResult"), "409", "Not in the game, or rolled already")}
-	paths["/api/me/end-turn"] = obj{"post": seatOp("endTurn", "End one's turn", nil, ref("Game"), "409", "Not one's turn")}
+	paths["/api/me/end-turn"] = obj{"post": seatOp("endTurn", "End one's turn (body optional: {to}, whom to pass it to, when turns are passed)",
+		obj{"type": "object", "properties": obj{"to": obj{"type": "string"}}}, ref("Game"), "409", "Not one's turn, or the one named has acted this round")}
 }

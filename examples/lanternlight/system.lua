@@ -19,7 +19,9 @@ companion.system {
       horror = { role = "hostile" },
     },
     -- Turns pass in order of wits: a d10 with a tenth of the wits added.
-    combat = { initiative = { mode = "roll", rollFormula = "1d10", autoRoll = "hostile", sortOrder = "desc" } },
+    -- No initiative: whoever acts hands the turn to someone who has not
+    -- acted this round; a new round begins when everyone has.
+    combat = { turns = "passed" },
     measurement = { metric = { default = true, title = "Metres", units = { "m" } }, diagonal = "euclidean" },
   },
 }
@@ -37,12 +39,6 @@ local function token(role, sees)
     end
     return { width = 1, height = 1, image = image, role = role, vision = { enabled = sees, light = false, dark = false } }
   end
-end
-
-local function initiative(e)
-  local data = type(e.data) == "table" and e.data or {}
-  local wits = type(data.wits) == "number" and data.wits or 50
-  return { bonus = math.floor(wits / 10), tiebreak = wits }
 end
 
 companion.entity("investigator", {
@@ -69,7 +65,6 @@ companion.entity("investigator", {
   outcome = rolls.outcome,
   view = views.investigator,
   token = token("friendly", true),
-  initiative = initiative,
 })
 
 companion.entity("horror", {
@@ -81,7 +76,6 @@ companion.entity("horror", {
   ranges = { "vigour" },
   view = views.horror,
   token = token("hostile", false),
-  initiative = initiative,
 })
 
 companion.entity("gear", {

@@ -2,6 +2,7 @@ package api
 
 import (
 	"encoding/json"
+	"fmt"
 	"regexp"
 	"strings"
 	"testing"
@@ -11,7 +12,11 @@ import (
 
 // The second system's demo ids (examples/lanternlight/sample).
 const (
-	lanternMaud = "1a47e000-0000-4000-8000-000000000001"
+	lanternMaud        = "1a47e000-0000-4000-8000-000000000001"
+	lanternEdwin       = "1a47e000-0000-4000-8000-000000000002"
+	lanternEdwinInGame = "1a47e000-0000-4000-8000-000000000501"
+	lanternMaudInGame  = "1a47e000-0000-4000-8000-000000000502"
+	lanternWightInGame = "1a47e000-0000-4000-8000-000000000503"
 )
 
 // TestASecondSystemPlaysEndToEnd: companion --system examples/lanternlight
@@ -73,5 +78,65 @@ func TestASecondSystemPlaysEndToEnd(t *testing.T) {
 		if strings.Contains(string(f), `"messageCreated"`) {
 			t.Fatalf("a refused roll posted: %s", f)
 		}
+	}
+
+	passATurnRound(t, srv, key, maud)
+}
+
+// passATurnRound: Lanternlight declares combat.turns "passed". The demo's
+// combat starts with Edwin acting; his player hands the turn to Maud, who
+// may not hand it back (Edwin has acted this round) and has no initiative
+// to roll; she hands it to the Tide Wight, and the game master, passing
+// the Wight's turn to Edwin again, starts round 2 (everyone had acted).
+// Every phone hears who acted.
+func passATurnRound(t *testing.T, srv *e2e.Server, key string, maud *seatPhone) {
+	t.Helper()
+	edwin := phone(t, srv, key, "Bo")
+	edwin.send("takeSeat", map[string]any{"seatId": lanternEdwin, "player": "Bo"}, "seat")
+	edwin.answer("seat")
+
+	maud.send("endTurn", map[string]any{"to": lanternWightInGame}, "not-mine")
+	if name, v := maud.answer("not-mine"); name != "error" || !strings.Contains(v["message"].(string), "not Maud Gallager's turn") {
+		t.Fatalf("Maud ended Edwin's turn: %s %v", name, v)
+	}
+	edwin.send("endTurn", map[string]any{"to": lanternMaudInGame}, "to-maud")
+	if name, g := edwin.answer("to-maud"); name != "endTurn" || g["combatantId"] != lanternMaudInGame || g["round"] != 1.0 {
+		t.Fatalf("Edwin passed to Maud: %s %v", name, g)
+	}
+	maud.waitFor(`"gameUpdated"`, `"combatantId":"`+lanternMaudInGame+`"`, `"acted":["`+lanternEdwinInGame+`"]`)
+	maud.send("getCharacter", nil, "my-turn")
+	if _, sheet := maud.answer("my-turn"); sheet["turns"] != "passed" || sheet["myTurn"] != true ||
+		fmt.Sprint(sheet["passTo"]) != fmt.Sprintf("[map[id:%s name:Tide Wight W]]", lanternWightInGame) {
+		t.Fatalf("Maud's sheet on her turn: turns %v, myTurn %v, passTo %v", sheet["turns"], sheet["myTurn"], sheet["passTo"])
+	}
+
+	maud.send("endTurn", map[string]any{"to": lanternEdwinInGame}, "back")
+	if name, v := maud.answer("back"); name != "error" || !strings.Contains(v["message"].(string), "has acted this round") {
+		t.Fatalf("Maud passed back to Edwin, who had acted: %s %v", name, v)
+	}
+	maud.send("rollInitiative", nil, "init")
+	if name, v := maud.answer("init"); name != "error" || !strings.Contains(v["message"].(string), "no initiative") {
+		t.Fatalf("an initiative roll in a game that passes turns: %s %v", name, v)
+	}
+	maud.send("endTurn", map[string]any{"to": lanternWightInGame}, "to-wight")
+	if _, g := maud.answer("to-wight"); g["combatantId"] != lanternWightInGame {
+		t.Fatalf("Maud passed to the Wight: %v", g)
+	}
+
+	status, body := e2e.HostCall(t, srv, "POST", "/host/api/game/pass", `{"to":"`+lanternEdwinInGame+`"}`)
+	var answer struct {
+		Game struct {
+			Round       int
+			CombatantID string
+			Acted       []string
+		}
+	}
+	json.Unmarshal(body, &answer)
+	if status != 200 || answer.Game.Round != 2 || answer.Game.CombatantID != lanternEdwinInGame || len(answer.Game.Acted) != 0 {
+		t.Fatalf("the game master passed the Wight's turn: %d %s", status, body)
+	}
+	edwin.waitFor(`"gameUpdated"`, `"round":2`, `"combatantId":"`+lanternEdwinInGame+`"`)
+	if status, body := e2e.HostCall(t, srv, "POST", "/host/api/game/pass", `{"to":"nobody"}`); status != 404 {
+		t.Fatalf("a pass to no one: %d %s", status, body)
 	}
 }

@@ -157,7 +157,7 @@ func TestGMConsoleRunsASession(t *testing.T) {
 	player.WaitFor("the goblin to leave the player's map", fmt.Sprintf(`!window.companionDebug.state().tokens.some(t => t.id === %q)`, goblinID), 10*time.Second)
 	gm.WaitFor("the goblin hidden on the GM map", fmt.Sprintf(`window.companionGM.store.tokens.get(%q).hidden === true`, goblinID), 10*time.Second)
 	gm.WaitFor("the reveal button", `document.querySelector("[data-token-action=reveal]")`, 5*time.Second)
-	gm.WaitFor("the panel saying what players see", `document.querySelector(".gm-token-seen").textContent.includes("neither the token nor its place in the initiative")`, 5*time.Second)
+	gm.WaitFor("the panel saying what players see", `document.querySelector(".gm-token-seen").textContent.includes("neither the token nor its place in the turn order")`, 5*time.Second)
 	e2e.SaveScreenshot(t, gm, "console-goblin-hidden")
 	gm.Eval(`document.querySelector("[data-token-action=reveal]").click()`)
 	player.WaitFor("the goblin back on the player's map", fmt.Sprintf(`window.companionDebug.state().tokens.some(t => t.id === %q)`, goblinID), 10*time.Second)

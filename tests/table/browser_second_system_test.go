@@ -1,6 +1,7 @@
 package table
 
 import (
+	"encoding/json"
 	"testing"
 	"time"
 
@@ -42,4 +43,31 @@ func TestBrowserSecondSystemRollsWithItsOptions(t *testing.T) {
 		t.Error("the bonus die stayed on after the roll")
 	}
 	e2e.SaveScreenshot(t, alice, "second-system-roll")
+
+	// Lanternlight passes turns: no initiative to roll; on her turn (the
+	// game master passes Edwin's to her) Maud's panel offers to pass it
+	// to the one who has not acted, and her tap hands it over.
+	if alice.Eval(`!!document.querySelector(".char-initiative")`) == true {
+		t.Fatal("a Roll initiative button in a game that passes turns")
+	}
+	if status, body := e2e.HostCall(t, srv, "POST", "/host/api/game/pass", `{"to":"1a47e000-0000-4000-8000-000000000502"}`); status != 200 {
+		t.Fatalf("the game master passed the turn to Maud: %d %s", status, body)
+	}
+	alice.WaitFor("Maud's turn, to pass to the Wight alone (Edwin has acted)", `(() => {
+		const p = document.querySelector("#panel-character .char-turn")?.innerText ?? "";
+		return p.includes("It is your turn.") && p.includes("Pass to Tide Wight") && !p.includes("Pass to Edwin");
+	})()`, 10*time.Second)
+	e2e.ClickText(alice, ".char-turn button.char-pass", "Pass to Tide Wight")
+	alice.WaitFor("the turn gone from Maud", `!(document.querySelector("#panel-character")?.innerText ?? "").includes("It is your turn.")`, 10*time.Second)
+	alice.WaitFor("the turn panel: named Turns, Edwin and Maud marked as having acted", `(() => {
+		const acted = [...document.querySelectorAll("#panel-initiative li.combatant.acted")].map((li) => li.querySelector(".name").textContent);
+		return document.querySelector("#panel-initiative .panel-toggle").textContent === "Turns" && acted.length === 2 &&
+			acted.includes("Edwin Pryce") && acted.includes("Maud Gallager") &&
+			[...document.querySelectorAll("#panel-initiative li.acted .badge.acted")].every((b) => b.textContent.includes("acted"));
+	})()`, 10*time.Second)
+	_, body := e2e.HostCall(t, srv, "GET", "/host/api/campaign", "")
+	var view struct{ Game struct{ CombatantID string } }
+	if json.Unmarshal(body, &view); view.Game.CombatantID != "1a47e000-0000-4000-8000-000000000503" {
+		t.Fatalf("the Wight does not act after Maud passed: %q", view.Game.CombatantID)
+	}
 }

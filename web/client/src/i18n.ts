@@ -3,6 +3,10 @@
 // assembled elsewhere.
 export const t = {
   initiative: "Initiative",
+  /** The panel's name where the system passes turns (no initiative). */
+  turns: "Turns",
+  /** A combatant that has taken its turn this round (passed turns). */
+  acted: "acted",
   chat: "Chat",
   map: "Map",
   showPanel: (name: string) => `Show ${name.toLowerCase()}`,

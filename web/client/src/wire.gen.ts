@@ -38,12 +38,18 @@ export interface CharacterSheet {
   hitPointsEditable?: boolean;
   initiative?: number | null;
   myTurn?: boolean;
+  passTo?: ({
+    id?: string;
+    name?: string;
+  })[];
   reference?: string;
   rollOptions?: RollOption[];
   round?: number;
   seat?: SeatView;
   tallies?: Tally[];
   tokenIds?: string[];
+  /** how the system's combat passes turns */
+  turns?: "initiative" | "passed";
 }
 
 /** A connected WebSocket client */
@@ -343,6 +349,7 @@ export interface Frame {
 
 /** Initiative and combat (gameUpdated) */
 export interface Game {
+  acted?: string[];
   combatantId?: string;
   combatants: Combatant[] | null;
   creatures: Creature[] | null;
@@ -354,6 +361,7 @@ export interface Game {
 
 /** A change of turn alone, as players receive it: the Game without its lists */
 export interface GameTurn {
+  acted?: string[];
   combatantId?: string;
   initiativeId?: string;
   round: number;
@@ -662,8 +670,11 @@ export interface RequestClientUpdated {
 /** The data of the request createMessage: posts a message: a chat line, or a command such as /roll */
 export type RequestCreateMessage = MessageInput;
 
-/** The data of the request endTurn: ends the seat's turn */
-export type RequestEndTurn = null;
+/** The data of the request endTurn: ends the seat's turn (data optional: {to}, whom to pass it to, when the system's turns are passed) */
+export type RequestEndTurn = {
+  /** a combatant id that has not acted this round */
+  to?: string;
+} | null;
 
 /** The data of the request getAttribute: reads an entity's attributes */
 export interface RequestGetAttribute {
@@ -1107,7 +1118,7 @@ export interface ClientRequests {
   clientUpdated: RequestClientUpdated;
   /** posts a message: a chat line, or a command such as /roll */
   createMessage: RequestCreateMessage;
-  /** ends the seat's turn */
+  /** ends the seat's turn (data optional: {to}, whom to pass it to, when the system's turns are passed) */
   endTurn: RequestEndTurn;
   /** reads an entity's attributes */
   getAttribute: RequestGetAttribute;

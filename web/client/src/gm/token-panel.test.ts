@@ -9,7 +9,7 @@ test("the panel names the token and says what players see, and offers the opposi
   assert.equal(shown.visibility, "hide");
   const hidden = tokenSummary({ id: "T", label: "G2", hidden: true });
   assert.equal(hidden.name, "G2");
-  assert.match(hidden.seen, /^Hidden: players see neither the token nor its place in the initiative/);
+  assert.match(hidden.seen, /^Hidden: players see neither the token nor its place in the turn order/);
   assert.equal(hidden.visibility, "reveal");
   assert.equal(tokenSummary({ id: "T" }).name, "Token");
 });

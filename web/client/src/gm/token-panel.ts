@@ -20,8 +20,8 @@ export function tokenSummary(
   return {
     name: t.name || t.label || "Token",
     seen: t.hidden
-      ? "Hidden: players see neither the token nor its place in the initiative."
-      : "Players see this token, and its place in the initiative if it is in combat.",
+      ? "Hidden: players see neither the token nor its place in the turn order."
+      : "Players see this token, and its place in the turn order if it is in combat.",
     visibility: t.hidden ? "reveal" : "hide",
     combat: inCombat ? { label: "In combat", enabled: false } : { label: "Add to combat", enabled: true },
   };

@@ -9,11 +9,12 @@ import { gmHandle } from "../gm/handle";
 import { $, chosenFile, el, replaceChildren, say } from "./dom";
 import { announceCampaign } from "./events";
 import { drawn, refreshDestinationSelects, reload, setLoader, state } from "./console-state";
-import { combatButtons, combatStateText, isActing } from "./combat-rules";
+import { combatButtons, combatStateText, isActing, passState } from "./combat-rules";
 import { mapLine, newMapFields, newMapForm, screenState } from "./campaign-rules";
 import { drawCombatants } from "./combat";
 import { drawSpeakers } from "./messages";
-import type { CampaignMap, HostCampaign, Game } from "./types";
+import type { CampaignMap, HostCampaign, Game, TurnSlot } from "./types";
+import { turnsPassed } from "./workspace";
 
 /** The campaign as read, or why there is none (missing: the 404's text). */
 type CampaignView = HostCampaign & { missing?: string };
@@ -53,9 +54,12 @@ function drawCampaign(view: CampaignView): void {
 
   const g: Partial<Game> = view.game ?? {};
   const order = view.turnOrder ?? [];
-  $("combat-state").textContent = combatStateText(g, order);
-  const enabled = combatButtons(g, order);
+  // The system says whether initiative is rolled or turns are passed.
+  const passed = turnsPassed(() => drawCampaign(view)) === true;
+  $("combat-state").textContent = combatStateText(g, order, passed);
+  const enabled = combatButtons(g, order, passed);
   for (const b of buttons) want(b, !!enabled[b.dataset.combat ?? ""]);
+  $("initiative-rolls").hidden = passed;
   drawScreen(view);
   drawCombatants(view);
   drawSpeakers(view);
@@ -64,6 +68,7 @@ function drawCampaign(view: CampaignView): void {
     $("initiative"),
     order.map((s) => {
       const current = isActing(s, g);
+      if (passed) return passRow(s, g);
       return el(
         "li",
         { className: (current ? "current " : "") + (s.role || "hostile"), "aria-current": current ? "step" : undefined },
@@ -73,7 +78,32 @@ function drawCampaign(view: CampaignView): void {
       );
     }),
   );
-  if (!order.length) $("initiative").append(el("li", { className: "muted" }, "Nobody has rolled initiative yet."));
+  if (!order.length) $("initiative").append(el("li", { className: "muted" }, passed ? "No combatant yet." : "Nobody has rolled initiative yet."));
+}
+
+/** A turn-order row where turns are passed: acting, acted or waiting this round, and a button that hands the turn to it. */
+function passRow(s: TurnSlot, g: Partial<Game>): HTMLElement {
+  const state = passState(s, g);
+  const pass = el("button", { type: "button", className: "small", "data-pass": s.combatantId }, "Pass the turn here");
+  pass.onclick = () =>
+    busy(pass, async () => {
+      try {
+        await hostAPI("POST", "game/pass", { to: s.combatantId });
+        say("campaign-msg", `${s.name} acts.`, "good");
+      } catch (e) {
+        say("campaign-msg", errorText(e), "bad");
+      }
+      await loadCampaign();
+    });
+  return el(
+    "li",
+    { className: `${state.mark === "acting" ? "current " : ""}${state.mark} ${s.role || "hostile"}`, "aria-current": state.mark === "acting" ? "step" : undefined },
+    el("span", { className: "init turn-mark" }, state.mark === "acted" ? "✓" : state.mark === "acting" ? "▶" : "·"),
+    el("span", { className: "who" }, s.name),
+    el("span", { className: "tag" }, state.mark === "acted" ? "acted" : state.mark === "acting" ? "acting" : "to act"),
+    s.hidden ? el("span", { className: "tag" }, "hidden") : null,
+    state.canPass ? pass : null,
+  );
 }
 
 function mapRow(m: CampaignMap): HTMLElement {

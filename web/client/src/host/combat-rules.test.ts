@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import {
-  combatButtons, combatStateText, conditionNames, effectBody, effectLabel, hitPointAmount, hitPointText, initiativeValue, isActing, roundsLeft,
+  combatButtons, combatStateText, conditionNames, effectBody, effectLabel, hitPointAmount, hitPointText, initiativeValue, isActing, passState, roundsLeft,
 } from "./combat-rules";
 
 const running = { started: true, round: 3, turn: 2 };
@@ -69,4 +69,23 @@ test("the row's small forms: initiative, hit points, effects", () => {
 test("the conditions list takes names from strings or rows", () => {
   assert.deepEqual(conditionNames(["Blinded", { name: "Charmed" }, { label: "Deafened" }, { id: "exhaustion" }, {}, 3]), ["Blinded", "Charmed", "Deafened", "exhaustion"]);
   assert.deepEqual(conditionNames(undefined), []);
+});
+
+test("where the system passes turns: no going back, who acted this round, and whom the turn may go to", () => {
+  const combatants = [{ id: "a", name: "Edwin" }, { id: "b", name: "Maud" }, { id: "c", name: "Wight" }];
+  const order = [slot("a"), slot("b"), slot("c")];
+  const g = { ...running, combatants, combatantId: "b", acted: ["a"] };
+  assert.equal(combatStateText({ combatants }, order, true), "No combat running. 3 combatants take turns, passed from one to the next.");
+  assert.equal(combatStateText(g, order, true), "Round 3 · Maud acts · 1 of 3 have acted");
+  assert.deepEqual(combatButtons(g, order, true), { start: false, previous: false, next: true, end: true });
+  assert.deepEqual(combatButtons({}, order, true), { start: true, previous: false, next: false, end: false });
+  assert.deepEqual(passState(slot("a"), g), { mark: "acted", canPass: false });
+  assert.deepEqual(passState(slot("b"), g), { mark: "acting", canPass: false });
+  assert.deepEqual(passState(slot("c"), g), { mark: "waiting", canPass: true });
+  assert.deepEqual(passState(slot("c"), {}), { mark: "waiting", canPass: false }, "no passing before combat starts");
+});
+
+test("health shows under the system's label", () => {
+  assert.equal(hitPointText({ hp: 8, max: 11, temp: null }, "VIG"), "VIG 8/11");
+  assert.equal(hitPointText({ hp: 8, max: null, temp: 2 }), "HP 8 +2");
 });

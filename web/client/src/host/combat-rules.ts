@@ -37,20 +37,29 @@ export function effectLabel(e: Effect, g: Game | undefined): string {
   return (e.name || "effect") + (left == null ? "" : ` (${left} round${left === 1 ? "" : "s"})`);
 }
 
-/** The card's state line. */
-export function combatStateText(g: Game, order: TurnSlot[]): string {
+/** The card's state line; passed: the system passes turns (no initiative). */
+export function combatStateText(g: Game, order: TurnSlot[], passed = false): string {
   const all = g.combatants ?? [];
   if (g.started) {
     const acting = all.find((c) => c.id === g.combatantId);
+    if (passed) return `Round ${g.round}${acting ? ` · ${acting.name} acts` : ""} · ${(g.acted ?? []).length} of ${order.length} have acted`;
     return `Round ${g.round} · turn ${g.turn}${acting ? ` · ${acting.name} acts` : ""}`;
   }
+  if (passed) return `No combat running. ${order.length} combatants take turns, passed from one to the next.`;
   return `No combat running. ${order.length} of ${all.length} combatants have rolled initiative.`;
 }
 
-/** Which combat buttons the game allows (by their data-combat). */
-export function combatButtons(g: Game, order: TurnSlot[]): Record<string, boolean> {
+/** Which combat buttons the game allows (by their data-combat): no going back where turns are passed. */
+export function combatButtons(g: Game, order: TurnSlot[], passed = false): Record<string, boolean> {
   const on = !!g.started;
-  return { start: !on && order.length > 0, previous: on, next: on, end: on };
+  return { start: !on && order.length > 0, previous: on && !passed, next: on, end: on };
+}
+
+/** Where turns are passed: a slot's state this round, and whether the turn may be passed to it. */
+export function passState(s: TurnSlot, g: Game): { mark: "acting" | "acted" | "waiting"; canPass: boolean } {
+  if (g.started && s.combatantId === g.combatantId) return { mark: "acting", canPass: false };
+  if (s.combatantId && (g.acted ?? []).includes(s.combatantId)) return { mark: "acted", canPass: false };
+  return { mark: "waiting", canPass: !!g.started };
 }
 
 /** Whether a slot of the turn order is the acting one. */
@@ -75,9 +84,9 @@ export function effectBody(name: string, rounds: string): { name: string; durati
   return r > 0 ? { name: n, duration: r, durationUnit: "round" } : { name: n };
 }
 
-/** A combatant's hit points as the row shows them. */
-export function hitPointText(hp: { hp: number; max: number | null; temp: number | null }): string {
-  return `HP ${hp.hp}${hp.max != null ? `/${hp.max}` : ""}${hp.temp ? ` +${hp.temp}` : ""}`;
+/** A combatant's health as the row shows it, under the system's label ("HP" in D&D 5e). */
+export function hitPointText(hp: { hp: number; max: number | null; temp: number | null }, label = "HP"): string {
+  return `${label} ${hp.hp}${hp.max != null ? `/${hp.max}` : ""}${hp.temp ? ` +${hp.temp}` : ""}`;
 }
 
 /** The names the system's conditions table gives (strings, or rows with a name). */

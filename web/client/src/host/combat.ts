@@ -9,7 +9,7 @@ import { $, el, maybe, replaceChildren, say } from "./dom";
 import { reload } from "./console-state";
 import { effectBody, effectLabel, conditionNames, hitPointAmount, hitPointText, initiativeValue } from "./combat-rules";
 import { healthKey, hitPoints } from "./entity-facts";
-import { entityFacts, healthRanges, openStatBlock } from "./workspace";
+import { entityFacts, healthLabel, healthRanges, openStatBlock, turnsPassed } from "./workspace";
 import type { HostCampaign as CampaignView, Combatant, Game } from "./types";
 
 let conditions: string[] | null = null; // the system's condition names, once read
@@ -99,13 +99,14 @@ function combatantRow(c: Combatant, ticked: boolean, g: Partial<Game>): HTMLElem
     hostAPI("PUT", `combatants/${id}/initiative`, { value: initiativeValue(init.value) }).then(reloadCampaign, (e) => say("campaign-msg", errorText(e), "bad"));
   });
   const hp = hitPoints(c.data, healthKey(c.entityType, c.data, healthRanges(reloadCampaign) ?? {}));
-  const amount = el("input", { type: "number", min: "0", step: "1", className: "hp-amount", "aria-label": `Hit points for ${c.name}`, "data-hp": c.id });
+  const label = healthLabel(reloadCampaign); // the system's word for health ("HP" in D&D 5e)
+  const amount = el("input", { type: "number", min: "0", step: "1", className: "hp-amount", "aria-label": `${label} for ${c.name}`, "data-hp": c.id });
   const damage = el("button", { type: "button", "data-act": "damage" }, "Damage");
   const heal = el("button", { type: "button", "data-act": "heal" }, "Heal");
   const hpCall = (key: "damage" | "healing", b: HTMLButtonElement) => {
     const n = hitPointAmount(amount.value);
     if (n == null) {
-      say("campaign-msg", "Type a number of hit points first.", "bad");
+      say("campaign-msg", "Type an amount first.", "bad");
       return;
     }
     run(b, () => hostAPI("POST", `combatants/${id}/hitpoints`, { [key]: n }), `${(key === "damage" ? `${n} damage to ` : `${n} healing for `) + c.name}.`);
@@ -135,7 +136,8 @@ function combatantRow(c: Combatant, ticked: boolean, g: Partial<Game>): HTMLElem
   };
   // One line: tick, initiative, the name (opens the stat block), hit points,
   // armour class, and ⋯ for the rest; conditions under it when there are any.
-  const fx = entityFacts(c.entityType, c.entityId, reloadCampaign) ?? { ac: null, maxHP: null };
+  const known = entityFacts(c.entityType, c.entityId, reloadCampaign);
+  const fx = known ?? { ac: null, maxHP: null };
   const max = hp && hp.max != null ? hp.max : fx.maxHP;
   const nameButton = el(
     "button",
@@ -151,20 +153,21 @@ function combatantRow(c: Combatant, ticked: boolean, g: Partial<Game>): HTMLElem
       "div",
       { className: "row-head cb-line" },
       el("input", { type: "checkbox", "data-tick": c.id, checked: ticked, "aria-label": `Tick ${c.name}` }),
-      init,
+      turnsPassed(reloadCampaign) === true ? null : init, // no initiative where the system passes turns
       nameButton,
       c.hidden ? el("span", { className: "tag" }, "hidden") : null,
       c.bloodied && !c.defeated ? el("span", { className: "tag bad" }, "bloodied") : null,
       c.defeated ? el("span", { className: "tag bad" }, "defeated") : null,
       hp
-        ? el("span", { className: "cb-stat hp", "data-hp-value": c.id, title: max != null ? `Hit points of ${max}` : "Hit points" }, hitPointText(hp))
-        : el("span", { className: "cb-stat hp muted" }, "HP —"),
+        ? el("span", { className: "cb-stat hp", "data-hp-value": c.id, title: max != null ? `${label} of ${max}` : label }, hitPointText(hp, label))
+        : el("span", { className: "cb-stat hp muted" }, `${label} —`),
       hp && hp.max == null && max != null ? el("span", { className: "cb-stat muted small" }, `of ${max}`) : null,
-      el("span", { className: "cb-stat ac", "data-ac-value": c.id }, `AC ${fx.ac != null ? fx.ac : "—"}`),
+      // Armour class where the entity has one (D&D 5e); "—" while its facts load.
+      !known || fx.ac != null ? el("span", { className: "cb-stat ac", "data-ac-value": c.id }, `AC ${fx.ac != null ? fx.ac : "—"}`) : null,
       el(
         "details",
         { className: "cb-more" },
-        el("summary", { title: "Hit points, effects, hide, remove", "aria-label": `More for ${c.name}` }, "⋯"),
+        el("summary", { title: "Damage, healing, effects, hide, remove", "aria-label": `More for ${c.name}` }, "⋯"),
         el("div", { className: "cb-controls" }, el("div", { className: "buttons small" }, amount, damage, heal, hide, remove), el("div", { className: "buttons small" }, effName, effRounds, addEff)),
       ),
     ),

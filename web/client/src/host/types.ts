@@ -376,11 +376,13 @@ export interface HostSeatRow {
 export interface HostSystem {
   author?: string;
   description?: string;
+  healthLabel: string;
   id: string;
   kinds: SystemKind[] | null;
   lastReload: ReloadResult | null;
   name: string;
   time: string;
+  turns: string;
   version: string;
   watching: string;
 }
@@ -760,6 +762,10 @@ export interface TableRolled {
 export interface Transfer {
   done: number;
   total: number;
+}
+
+export interface TurnPass {
+  to: string;
 }
 
 export interface TurnSlot {

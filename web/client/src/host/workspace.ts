@@ -108,12 +108,16 @@ interface SystemKinds {
 }
 let systemKinds: Promise<SystemKinds> | null = null; // from the system
 let knownRanges: Record<string, string> | null = null; // once read
+let knownTurns: string | null = null; // the system's turn style, once read
+let knownHealthLabel: string | null = null; // the word health shows under ("HP"), once read
 const facts = new Map<string, EntityFacts | Promise<void>>(); // "kind/id" -> facts, or their reading
 
 function loadSystemKinds(): Promise<SystemKinds> {
-  systemKinds ??= hostAPI<{ kinds?: { kind: string; collection: string; ranges?: string[] }[] }>("GET", "system").then(
+  systemKinds ??= hostAPI<{ kinds?: { kind: string; collection: string; ranges?: string[] }[]; turns?: string; healthLabel?: string }>("GET", "system").then(
     (sys) => {
       const kinds = sys.kinds ?? [];
+      knownHealthLabel = sys.healthLabel || "Health";
+      knownTurns = sys.turns || "initiative";
       knownRanges = Object.fromEntries(kinds.filter((k) => k.ranges?.length).map((k) => [k.kind, k.ranges![0]]));
       return { collections: Object.fromEntries(kinds.map((k) => [k.kind, k.collection])), ranges: knownRanges };
     },
@@ -132,10 +136,26 @@ export function healthRanges(onReady?: () => void): Record<string, string> | nul
   return null;
 }
 
+/** Whether the system's combat passes turns rather than roll initiative; null until read (onReady is called when it arrives). */
+export function turnsPassed(onReady?: () => void): boolean | null {
+  if (knownTurns) return knownTurns === "passed";
+  loadSystemKinds().then(() => knownTurns && onReady?.());
+  return null;
+}
+
+/** The short word the system shows health under ("HP" in D&D 5e); "Health" until read (onReady is called when it arrives). */
+export function healthLabel(onReady?: () => void): string {
+  if (knownHealthLabel) return knownHealthLabel;
+  loadSystemKinds().then(() => knownHealthLabel && onReady?.());
+  return "Health";
+}
+
 /** The system was reloaded: its kinds and their ranges may have changed. */
 export function forgetSystemKinds(): void {
   systemKinds = null;
   knownRanges = null;
+  knownTurns = null;
+  knownHealthLabel = null;
   facts.clear();
 }
 
@@ -187,6 +207,7 @@ function drawTokenFacts(): void {
   const kind = c?.entityType || ref.split("/")[1] || "";
   const entityId = c?.entityId || t.entityId;
   const f = entityFacts(kind, entityId, drawTokenFacts) ?? { ac: null, maxHP: null };
+  const label = healthLabel(drawTokenFacts);
   const health = c ? hitPoints(c.data, healthKey(c.entityType, c.data, healthRanges(drawTokenFacts) ?? {})) : null;
   const hp = health ? health.hp : typeof t.hitpoints === "number" ? t.hitpoints : null;
   const max = health?.max ?? f.maxHP;
@@ -195,8 +216,8 @@ function drawTokenFacts(): void {
   const line = document.createElement("p");
   line.className = "gm-token-stats";
   line.textContent = [
-    hp != null ? `HP ${hp}${max != null ? `/${max}` : ""}` : "HP —",
-    `AC ${f.ac != null ? f.ac : "—"}`,
+    hp != null ? `${label} ${hp}${max != null ? `/${max}` : ""}` : `${label} —`,
+    f.ac != null ? `AC ${f.ac}` : "", // armour class where the entity has one (D&D 5e)
     c ? (c.defeated ? "defeated" : c.bloodied ? "bloodied" : "") : "not in combat",
   ]
     .filter(Boolean)

@@ -93,3 +93,13 @@ test("a private message is read as private, with its recipients; any other is no
   assert.equal(p.private, false);
   assert.deepEqual(p.to, []);
 });
+
+test("passed turns: who acted this round follows each gameUpdated, the turn alone included", () => {
+  const s = new TableState();
+  s.load({ game: { round: 1, turn: 1, started: true, combatantId: "b", acted: ["a"], combatants: [{ id: "a", name: "Ada" }, { id: "b", name: "Bo" }] } });
+  assert.deepEqual(s.acted, ["a"]);
+  s.apply("gameUpdated", { round: 1, turn: 1, started: true, combatantId: "a", acted: ["a", "b", 7] });
+  assert.deepEqual(s.acted, ["a", "b"], "ids only");
+  s.apply("gameUpdated", { round: 2, turn: 1, started: true, combatantId: "a" });
+  assert.deepEqual(s.acted, [], "a new round: no one has acted (an empty list is left out)");
+});

@@ -170,6 +170,8 @@ export class TableState {
   turn = 0;
   started = false;
   activeId = "";
+  /** The combatants that have acted this round, where the system passes turns. */
+  acted: string[] = [];
   combatants: CombatantRow[] = [];
   /** Messages by id, and their order (by created, then arrival). */
   readonly messages = new Map<string, MessageView>();
@@ -307,6 +309,7 @@ export class TableState {
       this.round = this.turn = 0;
       this.started = false;
       this.activeId = "";
+      this.acted = [];
       this.rawCombatants = [];
       this.creatures.clear();
       this.rebuildRows();
@@ -316,6 +319,7 @@ export class TableState {
     this.turn = num(g.turn) ?? 0;
     this.started = g.started === true;
     this.activeId = str(g.combatantId);
+    this.acted = Array.isArray(g.acted) ? g.acted.filter((id): id is string => typeof id === "string") : [];
     if (Array.isArray(g.combatants)) this.rawCombatants = g.combatants.filter(isObj);
     if (Array.isArray(g.creatures)) {
       this.creatures.clear();

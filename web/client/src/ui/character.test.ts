@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { hitPointPercent, rollRequest, rollSummary, tallyCounts, type SheetAction, type Tally } from "./character";
+import { hitPointPercent, rollRequest, rollSummary, tallyCounts, turnChoices, type SheetAction, type Tally } from "./character";
 
 const sword: SheetAction = { id: "a1", title: "Longsword", type: "attack", roll: "1d20+5", group: "Attacks", options: ["edge", "snag"], follow: "a2" };
 const on = (...ids: string[]) => new Set(ids);
@@ -35,4 +35,19 @@ test("a tally reads each mark the system declares as a whole count from 0 to its
   assert.deepEqual(tallyCounts(tally, { strain: { body: -1, mind: "x" } }), { body: 0, mind: 0 });
   assert.deepEqual(tallyCounts(tally, {}), { body: 0, mind: 0 });
   assert.deepEqual(tallyCounts(tally, undefined), { body: 0, mind: 0 });
+});
+
+test("the turn row draws what the system declares: initiative to roll, or the turn to pass", () => {
+  const base = { combatant: { id: "c1" }, initiative: null, myTurn: false };
+  assert.deepEqual(turnChoices({ ...base, turns: "initiative" }), { rollInitiative: true, pass: [] });
+  assert.deepEqual(turnChoices({ ...base }), { rollInitiative: true, pass: [] }, "no declaration: initiative");
+  assert.deepEqual(turnChoices({ ...base, turns: "passed" }), { rollInitiative: false, pass: [] }, "no initiative to roll when turns are passed");
+  const mine = { ...base, myTurn: true, turns: "passed" as const, passTo: [{ id: "c2", name: "Maud" }, { id: "c3", name: "Tide Wight" }] };
+  assert.deepEqual(turnChoices(mine).pass, [
+    { label: "Pass to Maud", data: { to: "c2" } },
+    { label: "Pass to Tide Wight", data: { to: "c3" } },
+    { label: "End my turn", data: null },
+  ]);
+  assert.deepEqual(turnChoices({ ...mine, turns: "initiative", initiative: 12 }), { rollInitiative: false, pass: [{ label: "End my turn", data: null }] },
+    "initiative: only the end of the turn, whatever passTo says");
 });

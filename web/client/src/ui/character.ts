@@ -98,6 +98,32 @@ export interface CharacterSheet {
   initiative: number | null;
   myTurn: boolean;
   round: number;
+  /** How the system's combat passes turns (absent from older servers: initiative). */
+  turns?: "initiative" | "passed";
+  /** Whom the acting player may pass the turn to (turns "passed"). */
+  passTo?: { id?: string; name?: string }[] | null;
+}
+
+/** A button of the turn row: its label and the endTurn data it sends. */
+export interface TurnChoice {
+  label: string;
+  data: { to: string } | null;
+}
+
+/**
+ * What the turn row offers: "Roll initiative" only where the system rolls
+ * initiative; on one's turn, a button per combatant the turn may be passed
+ * to (turns "passed"), then "End my turn" (to whoever is next; a new round
+ * once everyone has acted).
+ */
+export function turnChoices(s: Pick<CharacterSheet, "combatant" | "initiative" | "myTurn" | "turns" | "passTo">): { rollInitiative: boolean; pass: TurnChoice[] } {
+  const passed = s.turns === "passed";
+  const pass: TurnChoice[] = [];
+  if (s.myTurn && passed) {
+    for (const c of s.passTo ?? []) if (c.id) pass.push({ label: `Pass to ${c.name || "?"}`, data: { to: c.id } });
+  }
+  if (s.myTurn) pass.push({ label: "End my turn", data: null });
+  return { rollInitiative: !passed && !!s.combatant && s.initiative == null, pass };
 }
 
 export interface CharacterDeps {
@@ -239,14 +265,15 @@ export class CharacterPanel {
 
   private turn(s: CharacterSheet): HTMLElement | null {
     const row = h("div", { className: "char-turn" });
-    if (s.combatant && s.initiative == null) {
+    const choices = turnChoices(s);
+    if (choices.rollInitiative) {
       row.append(button("Roll initiative", () => this.act("rollInitiative", null, () => (this.initiativeAsked = false)),
         `primary char-initiative${this.initiativeAsked ? " asked" : ""}`));
       if (this.initiativeAsked) row.append(h("span", { className: "char-note" }, "Combat starts: roll your initiative."));
     }
-    if (s.myTurn) {
-      row.append(h("span", { className: "char-note your-turn" }, "It is your turn."));
-      row.append(button("End my turn", () => this.act("endTurn", null), "primary char-end-turn"));
+    if (s.myTurn) row.append(h("span", { className: "char-note your-turn" }, "It is your turn."));
+    for (const c of choices.pass) {
+      row.append(button(c.label, () => this.act("endTurn", c.data), c.data ? "char-pass" : "primary char-end-turn"));
     }
     return row.childElementCount ? row : null;
   }

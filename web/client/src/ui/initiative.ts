@@ -52,14 +52,15 @@ export class InitiativePanel {
       seen.add(r.id);
       const own = this.isOwn(r);
       const active = r.id === s.activeId;
-      const sig = JSON.stringify([r, own, active, this.healthLabel]);
+      const acted = s.acted.includes(r.id);
+      const sig = JSON.stringify([r, own, active, acted, this.healthLabel]);
       let v = this.rows.get(r.id);
       if (!v) {
         v = { el: document.createElement("li"), sig: "" };
         this.rows.set(r.id, v);
       }
       if (v.sig !== sig) {
-        this.fill(v.el, r, own, active);
+        this.fill(v.el, r, own, active, acted);
         v.sig = sig;
       }
       // Keep DOM order = turn order, moving only rows out of place.
@@ -83,7 +84,7 @@ export class InitiativePanel {
     }
   }
 
-  private fill(li: HTMLLIElement, r: CombatantRow, own: boolean, active: boolean): void {
+  private fill(li: HTMLLIElement, r: CombatantRow, own: boolean, active: boolean, acted: boolean): void {
     li.className = "combatant";
     li.dataset.id = r.id;
     li.dataset.role = r.role;
@@ -91,6 +92,7 @@ export class InitiativePanel {
     li.classList.toggle("own", own);
     li.classList.toggle("bloodied", r.bloodied);
     li.classList.toggle("defeated", r.defeated);
+    li.classList.toggle("acted", acted);
     if (active) li.setAttribute("aria-current", "true");
     else li.removeAttribute("aria-current");
     li.replaceChildren();
@@ -127,6 +129,7 @@ export class InitiativePanel {
       hp.textContent = t.hitPoints(r.hp.current, r.hp.max, this.healthLabel);
       state.append(hp);
     }
+    if (acted) state.append(badge("acted", `✓ ${t.acted}`, t.acted));
     if (r.defeated) state.append(badge("defeated", icons.skull, t.defeated, true));
     else if (r.bloodied) state.append(badge("bloodied", icons.drop, t.bloodied, true));
     const conds = document.createElement("span");

@@ -136,6 +136,7 @@ export class TableUI {
       this.diagonal = diagonalRule(sys?.config?.measurement?.diagonal);
       const kinds = sys?.definitions?.entities;
       if (kinds && typeof kinds === "object") setEntityKinds(Object.keys(kinds));
+      this.nameTurnPanel(sys?.config?.combat?.turns === "passed");
       const label = healthBarLabel(sys?.config);
       if (label !== this.initiative.healthLabel) {
         this.initiative.healthLabel = label;
@@ -148,6 +149,17 @@ export class TableUI {
 
   load(snap: unknown): void {
     this.state.load(snap);
+  }
+
+  /** The turn panel is "Turns" where the system passes turns, "Initiative" where it rolls it. */
+  private nameTurnPanel(passed: boolean): void {
+    const name = passed ? t.turns : t.initiative;
+    const p = document.getElementById("panel-initiative");
+    const toggle = p?.querySelector<HTMLButtonElement>(".panel-toggle");
+    if (!p || !toggle || p.dataset.name === name) return;
+    p.dataset.name = name;
+    toggle.textContent = name;
+    this.initiative.el.setAttribute("aria-label", name);
   }
 
   /** The socket's state: show "reconnecting", send what waited once open. */

@@ -1,0 +1,104 @@
+package core
+
+import (
+	"slices"
+	"testing"
+)
+
+// A round passed between three combatants: the one acting picks who goes
+// next among those who have not acted; after the last, a new round lets
+// anyone act first again.
+func TestStepPassingHandsTheTurnOnAndStartsANewRound(t *testing.T) {
+	combatants := []*Combatant{{ID: "ada", Name: "Ada"}, {ID: "bo", Name: "Bo"}, {ID: "cy", Name: "Cy"}, {ID: "gone", Name: "Gone", Defeated: true}}
+	order := passingOrder(combatants)
+	if len(order) != 3 {
+		t.Fatalf("order = %+v, want the three not defeated (no initiative needed)", order)
+	}
+	g := &Game{}
+	if _, err := stepPassing(g, order, CombatStart, "bo"); err != nil {
+		t.Fatal(err)
+	}
+	if !g.Started || g.Round != 1 || g.CombatantID != "bo" || len(g.Acted) != 0 {
+		t.Fatalf("after start: %+v", g)
+	}
+	if _, err := stepPassing(g, order, CombatPass, "bo"); err == nil || KindOf(err) != KindConflict {
+		t.Fatalf("passing to oneself: %v", err)
+	}
+	if _, err := stepPassing(g, order, CombatPass, "cy"); err != nil {
+		t.Fatal(err)
+	}
+	if g.CombatantID != "cy" || !slices.Equal(g.Acted, []string{"bo"}) || g.Round != 1 {
+		t.Fatalf("after bo passed to cy: %+v", g)
+	}
+	if _, err := stepPassing(g, order, CombatPass, "bo"); KindOf(err) != KindConflict {
+		t.Fatalf("passing back to one who acted: %v", err)
+	}
+	if _, err := stepPassing(g, order, CombatPass, "gone"); KindOf(err) != KindNotFound {
+		t.Fatalf("passing to a defeated combatant: %v", err)
+	}
+	if _, err := stepPassing(g, order, CombatPass, ""); KindOf(err) != KindInvalid {
+		t.Fatalf("passing to no one: %v", err)
+	}
+	if _, err := stepPassing(g, order, CombatPrevious, ""); KindOf(err) != KindConflict {
+		t.Fatalf("previous in a passed game: %v", err)
+	}
+	// next picks the first who has not acted: Ada.
+	if _, err := stepPassing(g, order, CombatNext, ""); err != nil {
+		t.Fatal(err)
+	}
+	if g.CombatantID != "ada" || !slices.Equal(g.Acted, []string{"bo", "cy"}) || g.Round != 1 {
+		t.Fatalf("after next: %+v", g)
+	}
+	// Everyone has acted once Ada passes: round 2, and Ada may even go first.
+	if _, err := stepPassing(g, order, CombatPass, "ada"); err != nil {
+		t.Fatal(err)
+	}
+	if g.Round != 2 || g.CombatantID != "ada" || len(g.Acted) != 0 {
+		t.Fatalf("after the round ended: %+v", g)
+	}
+	if _, err := stepPassing(g, order, CombatEnd, ""); err != nil {
+		t.Fatal(err)
+	}
+	if g.Started || g.CombatantID != "" || len(g.Acted) != 0 {
+		t.Fatalf("after end: %+v", g)
+	}
+}
+
+// A combatant defeated or removed mid-round does not hold the round up.
+func TestStepPassingForgetsThoseWhoLeft(t *testing.T) {
+	order := passingOrder([]*Combatant{{ID: "a"}, {ID: "b"}, {ID: "c"}})
+	g := &Game{}
+	mustStep := func(action, to string) {
+		t.Helper()
+		if _, err := stepPassing(g, order, action, to); err != nil {
+			t.Fatal(err)
+		}
+	}
+	mustStep(CombatStart, "")
+	mustStep(CombatPass, "b") // a acted
+	order = passingOrder([]*Combatant{{ID: "b"}, {ID: "c"}})
+	mustStep(CombatPass, "c") // b acted; a is gone
+	if !slices.Equal(g.Acted, []string{"b"}) || g.Round != 1 {
+		t.Fatalf("acted = %v round %d", g.Acted, g.Round)
+	}
+	mustStep(CombatNext, "") // c was the last of those left: round 2
+	if g.Round != 2 || g.CombatantID != "b" {
+		t.Fatalf("after the last left: %+v", g)
+	}
+	if _, err := stepPassing(&Game{}, nil, CombatStart, ""); KindOf(err) != KindInvalid {
+		t.Fatalf("start with no one: %v", err)
+	}
+}
+
+// Players never learn that a hidden combatant acted.
+func TestPlayersSeeNoHiddenActed(t *testing.T) {
+	g := &Game{Started: true, Round: 1, Turn: 1, CombatantID: "a", Acted: []string{"ghost", "b"},
+		Combatants: []*Combatant{{ID: "a"}, {ID: "b"}, {ID: "ghost", Hidden: true}}}
+	out := GameForPlayers(g)
+	if !slices.Equal(out.Acted, []string{"b"}) {
+		t.Fatalf("players' acted = %v", out.Acted)
+	}
+	if turn := TurnOf(out); !slices.Equal(turn.Acted, []string{"b"}) {
+		t.Fatalf("players' turn acted = %v", turn.Acted)
+	}
+}
