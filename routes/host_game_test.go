@@ -205,6 +205,27 @@ func TestHostScreenControls(t *testing.T) {
 		t.Fatalf("after taking it down: %+v", screen)
 	}
 	player.waitFor("screenUpdated", `"overlayImage":""`)
+
+	// Whose sight players see: each seat's own token's, then the party's.
+	e.decode(t, e.call(t, "PUT", "/host/api/screen/vision", `{"sharedVision": "never"}`), 200, &screen)
+	if screen.SharedVision != core.SharedVisionNever {
+		t.Fatalf("after choosing each seat's own vision: %+v", screen)
+	}
+	player.waitFor("screenUpdated", `"sharedVision":"never"`)
+	var snap struct{ Screen core.Screen }
+	resp, err = http.Get(e.public.URL + "/api")
+	if err != nil {
+		t.Fatal(err)
+	}
+	json.NewDecoder(resp.Body).Decode(&snap)
+	resp.Body.Close()
+	if snap.Screen.SharedVision != core.SharedVisionNever {
+		t.Errorf("the players' snapshot says sharedVision %q, want never", snap.Screen.SharedVision)
+	}
+	wantError(t, e.call(t, "PUT", "/host/api/screen/vision", `{"sharedVision": "sometimes"}`), 400, "sharedVision")
+	wantError(t, e.call(t, "PUT", "/host/api/screen/vision", `{"shared": "never"}`), 400, "shared")
+	e.decode(t, e.call(t, "PUT", "/host/api/screen/vision", `{"sharedVision": "always"}`), 200, &screen)
+	player.waitFor("screenUpdated", `"sharedVision":"always"`)
 }
 
 func TestHostCombatAndPrivateRolls(t *testing.T) {

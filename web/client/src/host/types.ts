@@ -1002,6 +1002,10 @@ export interface Section {
   title: string;
 }
 
+export interface SharedVision {
+  sharedVision: string;
+}
+
 export interface ShowPage {
   overlay: boolean | null;
   section: string;
