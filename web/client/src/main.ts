@@ -201,6 +201,7 @@ async function start(): Promise<void> {
     name: () => profile?.name ?? "",
     events,
     stopSocket: () => socket?.stop(),
+    sheetChanged: () => renderer?.refreshVision(), // the seat's tokens: its own sight (sharedVision never)
   });
   // After the table's and the seats' handlers (added as they were built):
   // a reload reads everything again; the rest is the map's.

@@ -458,6 +458,7 @@ export class MapRenderer {
       case "screen":
         this.drawDoors(map);
         this.visionDue = true; // whose sight players see (sharedVision) is the screen's
+        this.requestRender();
         return;
       case "moved":
         this.drag.remoteMove(c.movement);

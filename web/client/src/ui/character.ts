@@ -72,6 +72,8 @@ export interface CharacterDeps {
   openEntity(path: string, title: string): void;
   /** Opens the seat picker. */
   pickSeat(): void;
+  /** The sheet was fetched again: the tokens the seat plays may have changed. */
+  sheetChanged?(): void;
 }
 
 type Advantage = "normal" | "advantage" | "disadvantage";
@@ -122,6 +124,7 @@ export class CharacterPanel {
       this.sheet = null;
       this.initiativeAsked = false;
       this.draw();
+      this.deps.sheetChanged?.();
       return;
     }
     this.refresh();
@@ -157,6 +160,7 @@ export class CharacterPanel {
       this.fetching = false;
     }
     this.draw();
+    this.deps.sheetChanged?.();
     if (this.again) {
       this.again = false;
       this.refresh();
