@@ -371,3 +371,36 @@ func TestHostCreatesRenamesAndDeletesMaps(t *testing.T) {
 		t.Fatalf("screen still shows %s", view.Screen.MapID)
 	}
 }
+
+// A token carries a light from the console (the token panel's "Carry a
+// light"): the patch its button sends turns on a token's vision and its
+// light; putting it out keeps the radii for next time.
+func TestHostTokenCarriesALight(t *testing.T) {
+	e := newConsoleEnv(t)
+	player := e.playerSocket(t)
+	player.waitFor("app")
+	var tok core.Token
+	e.decode(t, e.call(t, "POST", "/host/api/maps/"+mapID+"/tokens", `{"reference": "/monster/goblin", "x": 140, "y": 70}`), 201, &tok)
+	e.call(t, "PATCH", "/host/api/tokens/"+tok.ID, `{"role": "friendly"}`)
+	e.decode(t, e.call(t, "PATCH", "/host/api/tokens/"+tok.ID, `{"vision": {"light": true, "lightRadiusMin": 2, "lightRadiusMax": 4, "lightColor": "#ffe08a", "enabled": true}}`), 200, &tok)
+	if v := tok.Vision; v == nil || !v.Enabled || !v.Light || v.LightRadiusMin != 2 || v.LightRadiusMax != 4 || v.LightColor != "#ffe08a" || v.ID == "" {
+		t.Fatalf("the token's vision after lighting it: %+v", v)
+	}
+	player.waitFor("tokenUpdated", tok.ID, `"light":true`, `"lightRadiusMax":4`)
+	e.decode(t, e.call(t, "PATCH", "/host/api/tokens/"+tok.ID, `{"vision": {"light": false}}`), 200, &tok)
+	if v := tok.Vision; v == nil || v.Light || v.LightRadiusMax != 4 || !v.Enabled {
+		t.Fatalf("the token's vision after putting the light out: %+v", v)
+	}
+	player.waitFor("tokenUpdated", tok.ID, `"light":false`)
+	wantError(t, e.call(t, "PATCH", "/host/api/tokens/"+tok.ID, `{"vision": {"lightRadiusMax": -1}}`), 400, "lightRadiusMax")
+	var kept core.Token
+	resp, err := http.Get(e.public.URL + "/api/tokens/" + tok.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	json.NewDecoder(resp.Body).Decode(&kept)
+	resp.Body.Close()
+	if kept.Vision == nil || kept.Vision.LightRadiusMax != 4 {
+		t.Fatalf("a refused patch changed the token: %+v", kept.Vision)
+	}
+}
