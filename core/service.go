@@ -28,6 +28,8 @@ type Service struct {
 	// the hash of their token (seatindex.go).
 	access access
 	seats  seatIndex
+	// mapFiles indexes the files maps show, for the static routes (mapfiles.go).
+	mapFiles mapFileIndex
 	// messages counts each device's messages (messagebudget.go).
 	messages *budget
 	// seatNews paces seatsUpdated (seatnews.go).
@@ -99,6 +101,7 @@ func (s *Service) publishLocked(events ...Event) {
 	for _, e := range events {
 		if e.Name == EventReload {
 			s.seats.forget() // content changed under the seats (a campaign replaced or deleted)
+			s.mapFiles.forget()
 		}
 	}
 	s.events.Publish(events...)
@@ -132,15 +135,20 @@ func (s *Service) writeThen(ctx context.Context, fn func(tx Tx) ([]Event, error)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	var events []Event
+	var watched *mapWritesTx
 	err := s.store.Update(ctx, func(tx Tx) error {
+		watched = &mapWritesTx{Tx: tx}
 		var err error
-		events, err = fn(tx)
+		events, err = fn(watched)
 		return err
 	})
 	if err != nil {
 		return err
 	}
 	s.generation.Add(1)
+	if watched != nil && watched.touched {
+		s.mapFiles.forget()
+	}
 	if committed != nil {
 		committed()
 	}

@@ -131,3 +131,35 @@ func (s *Service) screenMapID(ctx context.Context) (string, error) {
 	}
 	return id, err
 }
+
+// SetSharedVision chooses whose sight players see on the player screen
+// (Screen.SharedVision): the whole party's (always), the acting one's
+// (partial), or each seat's own token's (never). Clients get
+// screenUpdated; the player pages read it (permissions.ts seesThrough).
+func (s *Service) SetSharedVision(ctx context.Context, mode string) (*Screen, error) {
+	switch mode {
+	case SharedVisionNever, SharedVisionPartial, SharedVisionAlways:
+	default:
+		return nil, Invalidf("sharedVision must be never, partial or always, not '%s'", Clip(mode))
+	}
+	p := s.pin()
+	var out *Screen
+	err := p.write(ctx, func(tx Tx) ([]Event, error) {
+		c, err := p.primaryCampaign(tx)
+		if err != nil {
+			return nil, err
+		}
+		screen, err := tx.Screen(c.ID)
+		if err != nil {
+			return nil, err
+		}
+		screen.SharedVision = mode
+		if err := tx.PutScreen(c.ID, screen); err != nil {
+			return nil, err
+		}
+		p.liveScreen(screen)
+		out = screen
+		return []Event{{Name: EventScreenUpdated, Data: screen}}, nil
+	})
+	return out, err
+}

@@ -60,6 +60,15 @@ func (s pinned) storeToken(tx Tx, t *Token) ([]Event, error) {
 	if t.Role != "" && t.Role != RoleHostile && t.Role != RoleFriendly && t.Role != RoleNeutral {
 		return nil, Invalidf("token: role must be hostile, friendly or neutral, not '%s'", Clip(t.Role))
 	}
+	if v := t.Vision; v != nil {
+		// A light it carries or its darkvision: distances, never below zero.
+		for name, r := range map[string]float64{"lightRadiusMin": v.LightRadiusMin, "lightRadiusMax": v.LightRadiusMax,
+			"darkRadiusMin": v.DarkRadiusMin, "darkRadiusMax": v.DarkRadiusMax} {
+			if r < 0 {
+				return nil, Invalidf("token: vision's '%s' is a radius in grid units, not below 0", name)
+			}
+		}
+	}
 	t.Size, t.Health, t.Hitpoints, t.Bloodied, t.Dead = "", nil, nil, nil, nil // derived, never stored
 	if err := checkEncodedSize("token", t, MaxTokenBytes); err != nil {
 		return nil, err

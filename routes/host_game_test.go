@@ -205,6 +205,27 @@ func TestHostScreenControls(t *testing.T) {
 		t.Fatalf("after taking it down: %+v", screen)
 	}
 	player.waitFor("screenUpdated", `"overlayImage":""`)
+
+	// Whose sight players see: each seat's own token's, then the party's.
+	e.decode(t, e.call(t, "PUT", "/host/api/screen/vision", `{"sharedVision": "never"}`), 200, &screen)
+	if screen.SharedVision != core.SharedVisionNever {
+		t.Fatalf("after choosing each seat's own vision: %+v", screen)
+	}
+	player.waitFor("screenUpdated", `"sharedVision":"never"`)
+	var snap struct{ Screen core.Screen }
+	resp, err = http.Get(e.public.URL + "/api")
+	if err != nil {
+		t.Fatal(err)
+	}
+	json.NewDecoder(resp.Body).Decode(&snap)
+	resp.Body.Close()
+	if snap.Screen.SharedVision != core.SharedVisionNever {
+		t.Errorf("the players' snapshot says sharedVision %q, want never", snap.Screen.SharedVision)
+	}
+	wantError(t, e.call(t, "PUT", "/host/api/screen/vision", `{"sharedVision": "sometimes"}`), 400, "sharedVision")
+	wantError(t, e.call(t, "PUT", "/host/api/screen/vision", `{"shared": "never"}`), 400, "shared")
+	e.decode(t, e.call(t, "PUT", "/host/api/screen/vision", `{"sharedVision": "always"}`), 200, &screen)
+	player.waitFor("screenUpdated", `"sharedVision":"always"`)
 }
 
 func TestHostCombatAndPrivateRolls(t *testing.T) {
@@ -348,5 +369,38 @@ func TestHostCreatesRenamesAndDeletesMaps(t *testing.T) {
 	e.decode(t, e.call(t, "GET", "/host/api/campaign", ""), 200, &view)
 	if view.Screen.MapID != "" {
 		t.Fatalf("screen still shows %s", view.Screen.MapID)
+	}
+}
+
+// A token carries a light from the console (the token panel's "Carry a
+// light"): the patch its button sends turns on a token's vision and its
+// light; putting it out keeps the radii for next time.
+func TestHostTokenCarriesALight(t *testing.T) {
+	e := newConsoleEnv(t)
+	player := e.playerSocket(t)
+	player.waitFor("app")
+	var tok core.Token
+	e.decode(t, e.call(t, "POST", "/host/api/maps/"+mapID+"/tokens", `{"reference": "/monster/goblin", "x": 140, "y": 70}`), 201, &tok)
+	e.call(t, "PATCH", "/host/api/tokens/"+tok.ID, `{"role": "friendly"}`)
+	e.decode(t, e.call(t, "PATCH", "/host/api/tokens/"+tok.ID, `{"vision": {"light": true, "lightRadiusMin": 2, "lightRadiusMax": 4, "lightColor": "#ffe08a", "enabled": true}}`), 200, &tok)
+	if v := tok.Vision; v == nil || !v.Enabled || !v.Light || v.LightRadiusMin != 2 || v.LightRadiusMax != 4 || v.LightColor != "#ffe08a" || v.ID == "" {
+		t.Fatalf("the token's vision after lighting it: %+v", v)
+	}
+	player.waitFor("tokenUpdated", tok.ID, `"light":true`, `"lightRadiusMax":4`)
+	e.decode(t, e.call(t, "PATCH", "/host/api/tokens/"+tok.ID, `{"vision": {"light": false}}`), 200, &tok)
+	if v := tok.Vision; v == nil || v.Light || v.LightRadiusMax != 4 || !v.Enabled {
+		t.Fatalf("the token's vision after putting the light out: %+v", v)
+	}
+	player.waitFor("tokenUpdated", tok.ID, `"light":false`)
+	wantError(t, e.call(t, "PATCH", "/host/api/tokens/"+tok.ID, `{"vision": {"lightRadiusMax": -1}}`), 400, "lightRadiusMax")
+	var kept core.Token
+	resp, err := http.Get(e.public.URL + "/api/tokens/" + tok.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	json.NewDecoder(resp.Body).Decode(&kept)
+	resp.Body.Close()
+	if kept.Vision == nil || kept.Vision.LightRadiusMax != 4 {
+		t.Fatalf("a refused patch changed the token: %+v", kept.Vision)
 	}
 }

@@ -101,6 +101,7 @@ func TestHostOpenAPIValidatesAndDescribesTheAnswers(t *testing.T) {
 		{"POST", "/host/api/screen/frame", `{"id": "` + consoleHallID + `", "x": 10, "y": 20, "zoom": 1.5}`},
 		{"PATCH", "/host/api/screen/overlay", `{"overlayHandoutText": "Intermission"}`},
 		{"DELETE", "/host/api/screen/overlay", ""},
+		{"PUT", "/host/api/screen/vision", `{"sharedVision": "never"}`},
 		{"POST", "/host/api/maps/" + consoleHallID + "/tokens", `{"entityId": "` + goblinID + `", "x": 100, "y": 100}`},
 		{"GET", "/host/api/maps/" + consoleHallID + "/grid", ""},
 		{"POST", "/host/api/maps/" + consoleHallID + "/fog", `{"fogOfWar": true}`},

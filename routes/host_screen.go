@@ -27,6 +27,7 @@ func mountHostScreen(r chi.Router, h hostGame) {
 	r.Post("/host/api/screen/frame", h.frameScreen)
 	r.Patch("/host/api/screen/overlay", h.setOverlay)
 	r.Delete("/host/api/screen/overlay", h.clearOverlay)
+	r.Put("/host/api/screen/vision", h.setSharedVision)
 	r.Post("/host/api/screen/handout", h.uploadHandout)
 }
 
@@ -72,6 +73,17 @@ func (h hostGame) setOverlay(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	h.screenReply(w, r)(h.cfg.Service.SetOverlay(r.Context(), in))
+}
+
+// setSharedVision answers PUT /host/api/screen/vision {"sharedVision":
+// "always"|"partial"|"never"}: whose sight players see.
+func (h hostGame) setSharedVision(w http.ResponseWriter, r *http.Request) {
+	var in wire.SharedVision
+	if err := decodeStrict(r, &in); err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	h.screenReply(w, r)(h.cfg.Service.SetSharedVision(r.Context(), in.SharedVision))
 }
 
 func (h hostGame) clearOverlay(w http.ResponseWriter, r *http.Request) {

@@ -63,7 +63,8 @@ func requestedFile(r *http.Request) (name string, ok bool) {
 // serveDataFolder serves the media files of DataDir/<folder> (isMedia).
 // Files are opened through os.Root, so neither ".." nor a symbolic link
 // can reach outside the folder; folders themselves are not listed. To
-// players the picture or fog of a map off the player screen is missing
+// players the picture, video or fog of a map off the player screen, of a
+// campaign or a module, is missing
 // (core.MapFileShown): the game master may be preparing it.
 func (s *server) serveDataFolder(folder string, players bool) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {

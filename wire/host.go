@@ -93,6 +93,7 @@ var HostRoutes = []HostRoute{
 	{Method: "POST", Path: "/host/api/screen/frame", Tag: "screen", Summary: "Displays look at a part of the screen map", Body: core.Frame{}, Answer: core.Frame{}},
 	{Method: "PATCH", Path: "/host/api/screen/overlay", Tag: "screen", Summary: "Show an image or text over the screen", Body: core.ScreenOverlay{}, Answer: core.Screen{}},
 	{Method: "DELETE", Path: "/host/api/screen/overlay", Tag: "screen", Summary: "Take the overlay down", Answer: core.Screen{}},
+	{Method: "PUT", Path: "/host/api/screen/vision", Tag: "screen", Summary: "Whose sight players see: the party's, the acting one's or each seat's own", Body: SharedVision{}, Answer: core.Screen{}},
 	{Method: "POST", Path: "/host/api/screen/handout", Tag: "screen", Summary: "Upload an image and show it over the screen", Body: Multipart{}, Answer: core.Screen{}},
 
 	// Combat.

@@ -149,6 +149,12 @@ type DoorState struct {
 	State string `json:"state"`
 }
 
+// SharedVision: PUT /host/api/screen/vision; always, partial or never
+// (core.SharedVisionAlways...).
+type SharedVision struct {
+	SharedVision string `json:"sharedVision"`
+}
+
 // HostMessage: POST /host/api/messages.
 type HostMessage struct {
 	Text     string `json:"text"`

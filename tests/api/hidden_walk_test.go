@@ -198,6 +198,23 @@ func TestPlayersNeverReceiveWhatTheGameMasterHides(t *testing.T) {
 		t.Fatalf("import: %d %s", r.Status, r.Body)
 	}
 	p1.waitFor(`"reload"`)
+	// A module with a map of its own: its picture, like a campaign map's,
+	// stays the game master's while the map is off the player screen.
+	form.Reset()
+	mw = multipart.NewWriter(&form)
+	fw, _ = mw.CreateFormFile("file", "vault.module")
+	fw.Write(testkit.Zip(t, "module.json", `{"id": "walk-vault", "name": "Walk Vault", "system": "dnd5e"}`,
+		"maps.json", `[{"id": "walk-vault-map", "name": "SECRET-MODULE-MAP", "image": "maps/vault.png", "width": 70, "height": 70}]`,
+		"maps/vault.png", "\x89PNG\r\n\x1a\nSECRET-MODULE-PICTURE"))
+	mw.Close()
+	if r := host.Do("POST", "/host/api/import", form.String(), "Content-Type", mw.FormDataContentType()); r.Status != 201 && r.Status != 200 {
+		t.Fatalf("import the module: %d %s", r.Status, r.Body)
+	}
+	var vault struct{ Image string }
+	host.Get("/host/api/maps/walk-vault-map", &vault)
+	if vault.Image == "" || host.Do("GET", vault.Image, "").Status != 200 {
+		t.Fatalf("the module map's picture %q is not served to the game master", vault.Image)
+	}
 	hostDo("POST", "/host/api/screen", `{"mapId": "walk-hall-map"}`, 200)
 	p1.waitFor(`"mapLoaded"`, "walk-hall-map")
 	p2.send("tokenMoved", map[string]any{"id": "walk-hero", "x": 140, "y": 105, "state": 0}, "")
@@ -379,6 +396,9 @@ func TestPlayersNeverReceiveWhatTheGameMasterHides(t *testing.T) {
 	if r := read("/campaigns/" + demo + "/combatants.json"); r.Status != 404 {
 		t.Errorf("the demo's combatants.json: %d", r.Status)
 	}
+	if r := read(vault.Image); r.Status != 404 {
+		t.Errorf("GET %s, a module map's picture off the player screen: %d, want 404", vault.Image, r.Status)
+	}
 	if r := read("/campaigns/" + demo + "/maps/drowned-chapel.png"); r.Status != 404 {
 		t.Errorf("the demo's map image, its map off the player screen: %d, want 404 (it was served while shown)", r.Status)
 	}
@@ -388,7 +408,8 @@ func TestPlayersNeverReceiveWhatTheGameMasterHides(t *testing.T) {
 		"walk-dm-marker", "walk-hidden-marker", "walk-dm-tile", "walk-dm-drawing", "walk-dm-area",
 		"walk-staged-wall", "walk-staged-door", "walk-staged-light", "walk-staged-marker", "walk-staged-drawing",
 		"walk-staged-area", "walk-staged-measure", "walk-staged-tile", "#fedcba",
-		"walk-new-hidden-marker", "walk-new-dm-tile", "walk-new-hidden-drawing", "secretDoor"}
+		"walk-new-hidden-marker", "walk-new-dm-tile", "walk-new-hidden-drawing", "secretDoor",
+		"SECRET-MODULE-MAP", "SECRET-MODULE-PICTURE"}
 	foeSights := append([]string{"vision-walk-foe-vision"}, walkDemoFoeSights...)
 	for _, b := range bodies {
 		text := string(b.reply.Body)

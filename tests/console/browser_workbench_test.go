@@ -59,6 +59,12 @@ func TestGMPreparesAPictureMapOffScreenAndShowsIt(t *testing.T) {
 	// Ilsa stands in the room-to-be, her vision on.
 	tok := hostJSON("POST", "/host/api/maps/"+cellar.ID+"/tokens", fmt.Sprintf(`{"entityId": %q, "x": 245, "y": 315}`, e2e.DemoIlsaChar), 201)
 	hostJSON("PATCH", "/host/api/tokens/"+tok["id"].(string), `{"role": "friendly", "player": true, "vision": {"id": "cellar-ilsa", "enabled": true}}`, 200)
+	// Quill, outside the room-to-be, west of it, carrying a light: the
+	// walls will hide the room from Quill (the party vision check at the
+	// end).
+	const quillX, quillY = 35.0, 455.0
+	quill := hostJSON("POST", "/host/api/maps/"+cellar.ID+"/tokens", fmt.Sprintf(`{"entityId": %q, "x": %g, "y": %g}`, e2e.DemoQuillChar, quillX, quillY), 201)
+	hostJSON("PATCH", "/host/api/tokens/"+quill["id"].(string), `{"role": "friendly", "player": true, "vision": {"id": "cellar-quill", "enabled": true, "light": true, "lightRadiusMin": 1, "lightRadiusMax": 2}}`, 200)
 
 	e2e.FinishPlayer(t, player)
 	finishConsole(t, gm)
@@ -112,9 +118,13 @@ func TestGMPreparesAPictureMapOffScreenAndShowsIt(t *testing.T) {
 			}
 		}
 	}
-	// Undo takes the light away, redo brings it back.
+	// Undo takes the light away, redo brings it back. (The light is drawn
+	// from the broadcast, which may come before the POST's answer that
+	// records the edit for undo.)
+	gm.WaitFor("undo ready", `!document.getElementById("gm-undo").disabled`, 10*time.Second)
 	gm.Eval(`document.getElementById("gm-undo").click()`)
 	gm.WaitFor("the light undone", `(window.companionGM.store.map.lights || []).length === 0`, 10*time.Second)
+	gm.WaitFor("redo ready", `!document.getElementById("gm-redo").disabled`, 10*time.Second)
 	gm.Eval(`document.getElementById("gm-redo").click()`)
 	gm.WaitFor("the light redone", `(window.companionGM.store.map.lights || []).length === 1`, 10*time.Second)
 	// A room note: a marker, hidden as markers are unless they say not.
@@ -214,4 +224,32 @@ func TestGMPreparesAPictureMapOffScreenAndShowsIt(t *testing.T) {
 	if now := lum(open, behindX, behindY); now > behind+20 {
 		t.Fatalf("behind the wall: %.0f, then %.0f with the door open: the wall stopped holding", behind, now)
 	}
+
+	// Party vision. Quill stands outside, west of the room, and the player
+	// takes Quill's seat: with shared vision the page sees the room
+	// through Ilsa; once the game master chooses "each seat's own" on the
+	// GM map, only through Quill, and the room goes dark.
+	var clients []struct {
+		Channel int
+		Name    string
+	}
+	if r := e2e.GmuiDo(t, srv, "GET", "/host/api/clients", nil, ""); json.Unmarshal([]byte(r.Body), &clients) != nil {
+		t.Fatalf("clients: %d %s", r.Status, r.Body)
+	}
+	for _, c := range clients {
+		if c.Name == "Player A" {
+			hostJSON("POST", "/host/api/seats/"+e2e.DemoQuillChar+"/assign", fmt.Sprintf(`{"channel": %d, "player": "Player A"}`, c.Channel), 200)
+		}
+	}
+	player.WaitFor("Quill's seat with its token", fmt.Sprintf(`window.companionDebug.isVisibleAt(%g, %g) && window.companionDebug.isVisibleAt(%g, %g)`, quillX, quillY, insideX, insideY), 15*time.Second)
+	gm.Eval(`(() => { const s = document.getElementById("gm-shared-vision"); s.value = "never"; s.dispatchEvent(new Event("change")); })()`)
+	player.WaitFor("the seat's own sight only", fmt.Sprintf(`window.companionDebug.isVisibleAt(%g, %g) && !window.companionDebug.isVisibleAt(%g, %g)`, quillX, quillY, insideX, insideY), 15*time.Second)
+	player.Idle()
+	own := e2e.SaveScreenshot(t, player, "workbench-player-own-vision")
+	if now, was := lum(own, insideX, insideY), lum(open, insideX, insideY); !(now < was-40) {
+		t.Fatalf("inside the room: %.0f with shared vision, %.0f with each seat's own: the room did not go dark", was, now)
+	}
+	gm.WaitFor("the GM map showing the choice", `document.getElementById("gm-shared-vision").value === "never"`, 5*time.Second)
+	gm.Eval(`(() => { const s = document.getElementById("gm-shared-vision"); s.value = "always"; s.dispatchEvent(new Event("change")); })()`)
+	player.WaitFor("the party's sight again", fmt.Sprintf(`window.companionDebug.isVisibleAt(%g, %g)`, insideX, insideY), 15*time.Second)
 }

@@ -14,7 +14,7 @@ import { installDebug } from "./debug";
 import { mountTable, type TableUI } from "./ui/table";
 import { SeatUI } from "./ui/seat";
 import { QualityNotice } from "./ui/quality";
-import { mayDrag, mayUseDoors, seesThrough } from "./permissions";
+import { mayDrag, mayUseDoors, seesThrough, type Who } from "./permissions";
 import type { Snapshot, Token } from "./types";
 
 performance.mark("companion:bundle-ran"); // what index.html's script started came before this
@@ -61,9 +61,13 @@ function deviceKind(): string {
   return "desktop";
 }
 
+/** Who this page is: the profile, with its seat once the page knows seats. */
+function whoAmI(): Who | null {
+  return profile && seats ? { ...profile, ...seats.who() } : profile;
+}
+
 function canDrag(t: Token): boolean {
-  const who = profile && seats ? { ...profile, ...seats.who() } : profile;
-  return mayDrag(t, who, store.interaction, store.paused, store.tokens.values());
+  return mayDrag(t, whoAmI(), store.interaction, store.paused, store.tokens.values());
 }
 
 function register(): void {
@@ -173,8 +177,8 @@ async function start(): Promise<void> {
   const creating = MapRenderer.create(mapEl, store, {
     mode: "player",
     canDrag,
-    canUseDoors: () => mayUseDoors(profile && seats ? { ...profile, ...seats.who() } : profile, store.interaction, store.paused),
-    isViewer: (t) => seesThrough(t, profile, store.screen.sharedVision, store.tokens.values()),
+    canUseDoors: () => mayUseDoors(whoAmI(), store.interaction, store.paused),
+    isViewer: (t) => seesThrough(t, whoAmI(), store.screen.sharedVision, store.tokens.values()),
     sendMove: (m) => events.send("tokenMoved", m),
     sendDoor: (mapId, id, state) => events.send("updateDoor", { mapId, id, state }),
     sendViewport: (f) => events.send("mapViewportUpdated", f),
@@ -197,6 +201,7 @@ async function start(): Promise<void> {
     name: () => profile?.name ?? "",
     events,
     stopSocket: () => socket?.stop(),
+    sheetChanged: () => renderer?.refreshVision(), // the seat's tokens: its own sight (sharedVision never)
   });
   // After the table's and the seats' handlers (added as they were built):
   // a reload reads everything again; the rest is the map's.

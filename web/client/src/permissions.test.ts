@@ -53,4 +53,7 @@ test("shared vision: the party's, unless the host says never; then the player's 
   assert.deepEqual(toks.map((t) => seesThrough(t, player, "never", toks)), [true, false, false]);
   assert.deepEqual(toks.map((t) => seesThrough(t, { name: "Cy", display: false }, "never", toks)), [true, true, false], "no token of theirs: the party's");
   assert.deepEqual(toks.map((t) => seesThrough(t, { name: "Ann", display: true }, "never", toks)), [true, true, false], "displays show the party's");
+  const seated = { name: "Ann", display: false, seat: { id: "char-bob", tokens: [b.id as string] } };
+  assert.deepEqual(toks.map((t) => seesThrough(t, seated, "never", toks)), [false, true, false], "a seat's own tokens, not the name's");
+  assert.deepEqual(toks.map((t) => seesThrough(t, seated, "always", toks)), [true, true, false], "shared: the party's, seat or not");
 });

@@ -50,12 +50,16 @@ export function mayUseDoors(who: Who | null, interaction: Interaction, paused: b
 /**
  * Whose sight a page shows. Party vision is shared (every friendly or
  * player token) unless the host's screen setting sharedVision is "never":
- * then a player sees through the token that carries their name, when there
- * is one. Displays always show the party's.
+ * then a player sees through the tokens their seat plays (its own and
+ * those the game master gave it), or, on a page that knows no seat, the
+ * token that carries their name; with neither, the party's. Displays
+ * always show the party's.
  */
 export function seesThrough(t: Token, who: Who | null, sharedVision: string | undefined, all: Iterable<Token>): boolean {
   const party = (t.player === true || t.role === "friendly") && !!t.vision && t.vision.enabled !== false;
   if (!party || sharedVision !== "never" || !who || who.display) return party;
+  const seated = who.seat?.tokens ?? [];
+  if (seated.length > 0) return seated.includes(t.id);
   const name = who.name.trim().toLowerCase();
   const mine = [...all].filter((o) => (o.name ?? "").trim().toLowerCase() === name && (o.player === true || o.role === "friendly"));
   return mine.length === 0 || mine.some((o) => o.id === t.id);

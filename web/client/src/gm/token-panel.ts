@@ -1,5 +1,6 @@
 // The selected token (a tap on the GM map): hide or reveal it, add it to
-// combat, have the players' displays look at it, delete it. Buttons are
+// combat, have it carry a light or put the light out, have the players'
+// displays look at it, delete it. Buttons are
 // disabled while their request runs; the panel redraws from the token the
 // socket sends back, so it always shows the server's state.
 import type { Store } from "../state/store";
@@ -25,6 +26,26 @@ export function tokenSummary(
     visibility: t.hidden ? "reveal" : "hide",
     combat: inCombat ? { label: "In combat", enabled: false } : { label: "Add to combat", enabled: true },
   };
+}
+
+/**
+ * The PATCH body that gives a token a light to carry (its vision's light,
+ * bright and dim radii in grid units, as the Light tool's) or puts it out.
+ * A token without vision gets its vision on, so that it lights its place.
+ */
+export function carriedLight(t: Pick<Token, "vision">, on: boolean, bright: number, dim: number, color: string): { vision: Record<string, unknown> } {
+  if (!on) return { vision: { light: false } };
+  const lit: Record<string, unknown> = { light: true, lightRadiusMin: bright, lightRadiusMax: Math.max(bright, dim), lightColor: color };
+  if (!t.vision) lit.enabled = true;
+  return { vision: lit };
+}
+
+/** The Light tool's radii and colour (tools.ts), or a torch's when the options are absent. */
+function lightOptions(): { bright: number; dim: number; color: string } {
+  const value = (id: string) => (document.getElementById(id) as HTMLInputElement | null)?.value;
+  const bright = Number.parseFloat(value("gm-light-bright") ?? "");
+  const dim = Number.parseFloat(value("gm-light-dim") ?? "");
+  return { bright: Number.isFinite(bright) ? bright : 20, dim: Number.isFinite(dim) ? dim : 40, color: value("gm-light-color") || "#ffe08a" };
 }
 
 export class TokenPanel {
@@ -93,6 +114,12 @@ export class TokenPanel {
       return "Added to combat.";
     });
     want(combat, summary.combat.enabled);
+    const lit = !!t.vision?.light;
+    button(lit ? "Put out its light" : "Carry a light", "light", async () => {
+      const o = lightOptions();
+      await hostAPI("PATCH", `tokens/${id}`, carriedLight(t, !lit, o.bright, o.dim, o.color));
+      return lit ? "Its light is out." : "It carries a light (the Light tool's radii and colour).";
+    });
     button("Players look here", "focus", async () => {
       await hostAPI("POST", "screen/focus", { x: t.x, y: t.y });
       return "The players' displays look at it.";

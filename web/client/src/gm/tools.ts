@@ -30,8 +30,9 @@ const toolNames: [Tool, string, string][] = [
 ];
 
 // The drawing options, beside the tools: the wall and door types, the
-// light's radii (grid units), colour and intensity, undo and redo, and the
-// map's own line of sight.
+// light's radii (grid units), colour and intensity, undo and redo, the
+// map's own line of sight, and whose sight players see (the player
+// screen's sharedVision: the party's, the acting one's, each seat's own).
 const drawOptions = `
   <label data-for="wall">Wall <select id="gm-wall-type"><option value="normal">wall</option><option value="window">window</option>
     <option value="invisible">invisible</option><option value="ethereal">ethereal</option><option value="terrain">terrain</option></select></label>
@@ -44,7 +45,16 @@ const drawOptions = `
   <button type="button" id="gm-redo" title="Redo (Ctrl+Shift+Z)" disabled>Redo</button>
   <label><input type="checkbox" id="gm-los"> Line of sight</label>
   <label>Daylight <input id="gm-daylight" type="number" min="0" max="1" step="0.1" size="3"></label>
-  <label>Vision limit <input id="gm-vision-limit" type="number" min="-1" max="1000" step="5" size="4" title="grid units; -1: none"></label>`;
+  <label>Vision limit <input id="gm-vision-limit" type="number" min="-1" max="1000" step="5" size="4" title="grid units; -1: none"></label>
+  <label title="Whose sight players see on the player screen">Party vision <select id="gm-shared-vision">
+    <option value="always">shared</option><option value="partial">the acting player's</option><option value="never">each seat's own</option></select></label>`;
+
+/** What the GM map says once a party vision is chosen. */
+const visionSaid: Record<string, string> = {
+  always: "Players see with the whole party's tokens.",
+  partial: "Players see with the acting player's tokens.",
+  never: "Each player sees with their own tokens only.",
+};
 
 /** The tools that draw (their options show while one is chosen). */
 const drawingTools: Tool[] = ["wall", "door", "light", "erase"];
@@ -73,7 +83,7 @@ export class MapTools {
 
   constructor(private store: Store, private renderer: () => MapRenderer | null, private say: (t: string, bad?: boolean) => void) {
     store.subscribe((c) => {
-      if (c.kind === "map") this.syncSettings();
+      if (c.kind === "map" || c.kind === "screen") this.syncSettings();
     });
   }
 
@@ -98,6 +108,12 @@ export class MapTools {
         (err: Error) => this.say(err.message, true));
     };
     for (const id of ["gm-los", "gm-daylight", "gm-vision-limit"]) el(id).addEventListener("change", settings);
+    el<HTMLSelectElement>("gm-shared-vision").addEventListener("change", (e) => {
+      const sharedVision = (e.target as HTMLSelectElement).value;
+      hostAPI("PUT", "screen/vision", { sharedVision }).then(
+        () => this.say(visionSaid[sharedVision] ?? "Party vision changed."),
+        (err: Error) => this.say(err.message, true));
+    });
     window.addEventListener("keydown", (e) => {
       const typing = e.target instanceof HTMLInputElement || e.target instanceof HTMLSelectElement || e.target instanceof HTMLTextAreaElement;
       if (typing) return;
@@ -119,6 +135,7 @@ export class MapTools {
     los.checked = !!map?.lineOfSight;
     (document.getElementById("gm-daylight") as HTMLInputElement).value = map ? String(map.losDaylight ?? 0) : "";
     (document.getElementById("gm-vision-limit") as HTMLInputElement).value = map ? String(map.losVisionLimit ?? -1) : "";
+    (document.getElementById("gm-shared-vision") as HTMLSelectElement).value = this.store.screen.sharedVision || "always";
   }
 
   /** Sends an edit to the server; the map redraws from the broadcast. */

@@ -702,6 +702,10 @@ export interface Section {
   title: string;
 }
 
+export interface SharedVision {
+  sharedVision: string;
+}
+
 export interface ShowPage {
   overlay: boolean | null;
   section: string;

@@ -457,6 +457,8 @@ export class MapRenderer {
         return;
       case "screen":
         this.drawDoors(map);
+        this.visionDue = true; // whose sight players see (sharedVision) is the screen's
+        this.requestRender();
         return;
       case "moved":
         this.drag.remoteMove(c.movement);

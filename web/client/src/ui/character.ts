@@ -132,6 +132,8 @@ export interface CharacterDeps {
   openEntity(path: string, title: string): void;
   /** Opens the seat picker. */
   pickSeat(): void;
+  /** The sheet was fetched again: the tokens the seat plays may have changed. */
+  sheetChanged?(): void;
 }
 
 /** The rollAction request for a tap on an action: the chosen options this action takes, its follow-up with it. */
@@ -182,6 +184,7 @@ export class CharacterPanel {
       this.sheet = null;
       this.initiativeAsked = false;
       this.draw();
+      this.deps.sheetChanged?.();
       return;
     }
     this.refresh();
@@ -217,6 +220,7 @@ export class CharacterPanel {
       this.fetching = false;
     }
     this.draw();
+    this.deps.sheetChanged?.();
     if (this.again) {
       this.again = false;
       this.refresh();

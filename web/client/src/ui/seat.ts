@@ -27,6 +27,8 @@ export interface SeatDeps {
   events: EventRouter;
   /** Stops the socket for good (kicked, or shut out by the join key). */
   stopSocket(): void;
+  /** The seat's sheet was fetched again (its tokens: whose sight the page shows). */
+  sheetChanged?(): void;
 }
 
 function stored(key: string): string | null {
@@ -91,6 +93,7 @@ export class SeatUI {
       request: (name, data) => this.request(name, data),
       openEntity: (path, title) => deps.table.screen.openEntity(path, title),
       pickSeat: () => this.openPicker(),
+      sheetChanged: () => deps.sheetChanged?.(),
     });
     if (deps.display) {
       deps.app.append(this.strip);
