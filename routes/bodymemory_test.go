@@ -2,9 +2,11 @@ package routes
 
 import (
 	"bytes"
+	"maps"
 	"net/http"
 	"runtime"
 	"runtime/metrics"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -239,7 +241,15 @@ func TestHostileBodiesCostAFewTimesTheirSize(t *testing.T) {
 		answer := awaitAnswer("m")
 		return answer, int64(peak.end()) - int64(before)
 	}
-	for name, data := range hostileBodies(1<<20 - 256) {
+	// In a fixed order, the one frame the server accepts last: it stores
+	// an entity of 1 MiB, which a refused frame measured after it would
+	// merge with and copy too (16 MB, not 8, seen in CI when the map's
+	// order put it first).
+	bodies := hostileBodies(1<<20 - 256)
+	names := slices.Sorted(maps.Keys(bodies))
+	names = append(slices.DeleteFunc(names, func(n string) bool { return n == "bounded, strings" }), "bounded, strings")
+	for _, name := range names {
+		data := bodies[name]
 		frame := []byte(`{"name":"updateEntity","requestId":"m","data":{"id":"` + goblinID + `",` + string(data[1:]) + `}`)
 		answer, rise := measure(frame)
 		// What a refused frame costs is bounded; one the server accepts
