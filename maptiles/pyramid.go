@@ -2,12 +2,15 @@ package maptiles
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"image"
 	"image/jpeg"
 	"image/png"
 	"os"
 	"path/filepath"
+	"runtime"
+	"sync"
 )
 
 // A pyramid of levels cut from rows: level 0 is the picture at full
@@ -22,14 +25,12 @@ type pyramid struct {
 	levels []*level
 	dir    string
 	format string // "png" or "jpeg"
-	// The encoder's buffers and the encoded tile, reused from tile to
-	// tile: garbage would count against the memory a cut holds.
-	png png.Encoder
-	buf bytes.Buffer
+	// encoders, one for each core that encodes a band's tiles.
+	encoders []*tileEncoder
 }
 
-// encoderBuffers is a png.EncoderBufferPool of one: a pyramid encodes one
-// tile at a time.
+// encoderBuffers is a png.EncoderBufferPool of one: a tileEncoder
+// encodes one tile at a time.
 type encoderBuffers struct{ b *png.EncoderBuffer }
 
 func (e *encoderBuffers) Get() *png.EncoderBuffer  { return e.b }
@@ -62,7 +63,9 @@ func levelsFor(w, h int) int {
 
 func newPyramid(w, h int, dir, format string) *pyramid {
 	p := &pyramid{dir: dir, format: format}
-	p.png = png.Encoder{CompressionLevel: png.BestSpeed, BufferPool: &encoderBuffers{}}
+	for range max(1, runtime.GOMAXPROCS(0)) {
+		p.encoders = append(p.encoders, newTileEncoder())
+	}
 	n := levelsFor(w, h)
 	var prev *level
 	for i := 0; i < n; i++ {
@@ -126,7 +129,9 @@ func (l *level) halve(a, b []byte) []byte {
 	return out
 }
 
-// writeBand cuts a level's full band into its tiles.
+// writeBand cuts a level's full band into its tiles, encoding them on
+// every core: encoding is most of a cut's time (a PNG encoder tries five
+// filters on every row).
 func (p *pyramid) writeBand(l *level) error {
 	dir := filepath.Join(p.dir, fmt.Sprint(l.index))
 	if l.bandY == 0 {
@@ -134,27 +139,49 @@ func (p *pyramid) writeBand(l *level) error {
 			return err
 		}
 	}
-	buf := &p.buf
-	for tx := 0; tx*TileSize < l.w; tx++ {
-		r := image.Rect(tx*TileSize, 0, min(l.w, (tx+1)*TileSize), l.rows)
-		tile := l.band.SubImage(r).(*image.RGBA)
-		buf.Reset()
-		var err error
-		if p.format == "jpeg" {
-			err = jpeg.Encode(buf, tile, &jpeg.Options{Quality: jpegQuality})
-		} else {
-			err = p.png.Encode(buf, tile)
-		}
-		if err != nil {
-			return err
-		}
-		name := filepath.Join(dir, fmt.Sprintf("%d_%d", tx, l.bandY))
-		if err := os.WriteFile(name, buf.Bytes(), 0o644); err != nil {
-			return err
-		}
-		l.written++
+	cols := (l.w + TileSize - 1) / TileSize
+	workers := min(cols, len(p.encoders))
+	errs := make([]error, cols)
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func(enc *tileEncoder) {
+			defer wg.Done()
+			for tx := w; tx < cols; tx += workers {
+				r := image.Rect(tx*TileSize, 0, min(l.w, (tx+1)*TileSize), l.rows)
+				data, err := enc.encode(l.band.SubImage(r).(*image.RGBA), p.format)
+				if err == nil {
+					err = os.WriteFile(filepath.Join(dir, fmt.Sprintf("%d_%d", tx, l.bandY)), data, 0o644)
+				}
+				errs[tx] = err
+			}
+		}(p.encoders[w])
 	}
-	return nil
+	wg.Wait()
+	l.written += cols
+	return errors.Join(errs...)
+}
+
+// tileEncoder encodes tiles one at a time, reusing its buffers: garbage
+// would count against the memory a cut holds.
+type tileEncoder struct {
+	png png.Encoder
+	buf bytes.Buffer
+}
+
+func newTileEncoder() *tileEncoder {
+	return &tileEncoder{png: png.Encoder{CompressionLevel: png.BestSpeed, BufferPool: &encoderBuffers{}}}
+}
+
+func (e *tileEncoder) encode(tile *image.RGBA, format string) ([]byte, error) {
+	e.buf.Reset()
+	var err error
+	if format == "jpeg" {
+		err = jpeg.Encode(&e.buf, tile, &jpeg.Options{Quality: jpegQuality})
+	} else {
+		err = e.png.Encode(&e.buf, tile)
+	}
+	return e.buf.Bytes(), err
 }
 
 // jpegQuality keeps a battle map's lines sharp; tiles of a JPEG picture

@@ -102,6 +102,9 @@ func (h hostGame) createMap(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
+	if in.Image != "" {
+		warmTiles(h.cfg.DataDir, in.Image) // a big picture is cut while the game master prepares the map
+	}
 	h.reply(w, r, http.StatusCreated, m)
 }
 

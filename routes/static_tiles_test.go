@@ -3,12 +3,15 @@ package routes
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"image"
 	"image/color"
 	"image/png"
+	"mime/multipart"
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/vttapp/companion/core"
 	"github.com/vttapp/companion/internal/testkit"
@@ -94,5 +97,42 @@ func TestMapPictureTilesFollowThePicture(t *testing.T) {
 	wantError(t, e.do(t, "GET", notes+"?tiles", ""), 422, "the picture cannot be cut into tiles: not a picture this server reads (PNG, JPEG or GIF)")
 	if r := e.do(t, "GET", picture+"?tile=0/0/0&v="+v, ""); r.status != 404 {
 		t.Errorf("a tile once its map left the screen: %d, want 404", r.status)
+	}
+}
+
+// A map made from a picture past 4,096 pixels a side is cut while the
+// game master prepares it: its tiles are there before any player asks. A
+// small picture is not cut at all.
+func TestBigMapPictureIsCutWhenUploaded(t *testing.T) {
+	e := newConsoleEnv(t)
+	upload := func(name string, w, h int) core.Map {
+		var body bytes.Buffer
+		mw := multipart.NewWriter(&body)
+		mw.WriteField("name", name)
+		fw, _ := mw.CreateFormFile("file", name+".png")
+		png.Encode(fw, image.NewGray(image.Rect(0, 0, w, h)))
+		mw.Close()
+		var m core.Map
+		e.decode(t, e.call(t, "POST", "/host/api/maps", body.String(), "Content-Type", mw.FormDataContentType()), 201, &m)
+		return m
+	}
+	upload("Small", 600, 400)
+	upload("Long hall", 5000, 40)
+	index := func() []string {
+		found, _ := filepath.Glob(filepath.Join(e.dataDir, ".tiles", "*", "index.json"))
+		return found
+	}
+	deadline := time.Now().Add(20 * time.Second)
+	for len(index()) == 0 && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	if got := index(); len(got) != 1 {
+		t.Fatalf("after uploading a 5,000-pixel and a 600-pixel picture, cut pictures: %v, want the big one alone", got)
+	}
+	var idx struct{ Width int }
+	b, _ := os.ReadFile(index()[0])
+	json.Unmarshal(b, &idx)
+	if idx.Width != 5000 {
+		t.Fatalf("the picture cut is %d wide, want 5000", idx.Width)
 	}
 }

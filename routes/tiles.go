@@ -4,9 +4,15 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"image"
+	"io/fs"
 	"net/http"
+	"net/url"
 	"os"
+	"path"
 	"path/filepath"
+	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -46,14 +52,7 @@ func wantsTiles(r *http.Request) bool {
 // folder dir (opened through os.Root, as serveFromRoot does), urlPath its
 // URL path.
 func (s *server) serveTiles(w http.ResponseWriter, r *http.Request, dir, name, urlPath string) {
-	open := func() (*os.File, error) {
-		root, err := os.OpenRoot(dir)
-		if err != nil {
-			return nil, err
-		}
-		defer root.Close()
-		return root.Open(name)
-	}
+	open := openInRoot(dir, name)
 	ctx, cancel := context.WithTimeout(r.Context(), tileCutWait)
 	defer cancel()
 	cache := tilesOf(s.cfg.DataDir)
@@ -93,4 +92,46 @@ func (s *server) serveTiles(w http.ResponseWriter, r *http.Request, dir, name, u
 	defer f.Close()
 	w.Header().Set("Content-Type", "image/"+idx.Format)
 	s.serveFileCached(w, r, tileFile, f, "public, max-age=31536000, immutable")
+}
+
+// warmSide: a picture with a side past it is cut as soon as it is a map's
+// (uploaded, or put on the player screen), so the first player to open it
+// does not wait for the cut. Phones' textures stop at 4,096.
+const warmSide = 4096
+
+// warmTiles starts cutting a map picture (its URL path, as a map names it)
+// in the background when it is a big picture of a served data folder.
+func warmTiles(dataDir, urlPath string) {
+	decoded, err := url.PathUnescape(urlPath) // as requestedFile decodes a request's path
+	if err != nil {
+		return
+	}
+	folder, name, ok := strings.Cut(strings.TrimPrefix(path.Clean("/"+decoded), "/"), "/")
+	if dataDir == "" || !ok || !slices.Contains(dataFolders, folder) || !fs.ValidPath(name) {
+		return
+	}
+	open := openInRoot(filepath.Join(dataDir, folder), name)
+	f, err := open()
+	if err != nil {
+		return
+	}
+	cfg, _, err := image.DecodeConfig(f)
+	f.Close()
+	if err != nil || max(cfg.Width, cfg.Height) <= warmSide {
+		return
+	}
+	go tilesOf(dataDir).Index(context.Background(), open, "/"+folder+"/"+name)
+}
+
+// openInRoot opens name in dir through os.Root: neither ".." nor a
+// symbolic link reaches outside dir.
+func openInRoot(dir, name string) maptiles.Opener {
+	return func() (*os.File, error) {
+		root, err := os.OpenRoot(dir)
+		if err != nil {
+			return nil, err
+		}
+		defer root.Close()
+		return root.Open(name)
+	}
 }

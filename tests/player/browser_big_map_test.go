@@ -2,11 +2,8 @@ package player
 
 import (
 	"bytes"
-	"compress/zlib"
-	"encoding/binary"
 	"encoding/json"
 	"fmt"
-	"hash/crc32"
 
 	"mime/multipart"
 	"strings"
@@ -30,7 +27,7 @@ func TestPlayerClientDrawsABigMapFromTiles(t *testing.T) {
 	t.Parallel()
 	const side = 12000
 	srv := e2e.StartServer(t, e2e.ServerOptions{})
-	picture := checkerPNG(t, side)
+	picture := e2e.BigMapPNG(side, false)
 	var body bytes.Buffer
 	form := multipart.NewWriter(&body)
 	form.WriteField("name", "Great hall")
@@ -103,7 +100,7 @@ func TestPlayerClientDrawsABigMapFromTiles(t *testing.T) {
 			if !ok {
 				continue
 			}
-			want := checkerBlue(int(pt.X), int(pt.Y))
+			want := e2e.BigMapBlue(int(pt.X), int(pt.Y))
 			checked++
 			if d := int(c.B) - int(want); d > 48 || d < -48 {
 				wrong++
@@ -129,61 +126,6 @@ func TestPlayerClientDrawsABigMapFromTiles(t *testing.T) {
 			t.Errorf("the page downloaded the whole %d-pixel picture: %s", side, req.URL)
 		}
 	}
-}
-
-// checkerBlue is the test picture's blue at x, y: a checker of 4-pixel cells.
-func checkerBlue(x, y int) uint8 {
-	if (x/4+y/4)%2 == 0 {
-		return 0
-	}
-	return 255
-}
-
-// checkerPNG writes a side x side PNG (a palette: red and green change
-// every 1,500 pixels, blue is the checker), a row at a time: as an image
-// in memory it would take 144 MB.
-func checkerPNG(t *testing.T, side int) []byte {
-	t.Helper()
-	var out bytes.Buffer
-	chunk := func(typ string, data []byte) {
-		binary.Write(&out, binary.BigEndian, uint32(len(data)))
-		out.WriteString(typ)
-		out.Write(data)
-		binary.Write(&out, binary.BigEndian, crc32.ChecksumIEEE(append([]byte(typ), data...)))
-	}
-	out.WriteString("\x89PNG\r\n\x1a\n")
-	head := make([]byte, 13)
-	binary.BigEndian.PutUint32(head, uint32(side))
-	binary.BigEndian.PutUint32(head[4:], uint32(side))
-	head[8], head[9] = 8, 3 // 8 bits, palette
-	chunk("IHDR", head)
-	var pal []byte
-	for i := 0; i < 128; i++ { // index: region x (3 bits), region y (3 bits), checker (1 bit)
-		rx, ry, c := i>>4&7, i>>1&7, i&1
-		pal = append(pal, uint8(rx*32+16), uint8(ry*32+16), uint8(c*255))
-	}
-	chunk("PLTE", pal)
-	var z bytes.Buffer
-	zw, _ := zlib.NewWriterLevel(&z, zlib.BestSpeed)
-	row := make([]byte, 1+side)
-	for y := 0; y < side; y++ {
-		for x := 0; x < side; x++ {
-			c := 0
-			if checkerBlue(x, y) != 0 {
-				c = 1
-			}
-			row[1+x] = byte(min(x/1500, 7)<<4 | min(y/1500, 7)<<1 | c)
-		}
-		zw.Write(row)
-	}
-	zw.Close()
-	for data := z.Bytes(); len(data) > 0; {
-		n := min(len(data), 1<<20)
-		chunk("IDAT", data[:n])
-		data = data[n:]
-	}
-	chunk("IEND", nil)
-	return out.Bytes()
 }
 
 // wheelTurn is Input.dispatchMouseEvent's parameters for a wheel turn

@@ -288,7 +288,7 @@ export class MapRenderer {
   }
 
   /** The tiles drawn of a picture too big for one texture; null when it is drawn whole. */
-  get backgroundTiles(): { tiles: number; levels: number[]; loading: number } | null {
+  get backgroundTiles(): { tiles: number; levels: number[]; loading: number; bytes: number } | null {
     return this.background.tiled?.stats() ?? null;
   }
 

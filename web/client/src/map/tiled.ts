@@ -109,10 +109,14 @@ export class TiledPicture extends Container {
   }
 
   /** How many tiles are drawn, and of which levels (for tests and benchmarks). */
-  stats(): { tiles: number; levels: number[]; loading: number } {
+  stats(): { tiles: number; levels: number[]; loading: number; bytes: number } {
     const levels = new Set<number>();
-    for (const k of this.sprites.keys()) levels.add(Number(k.split("/")[0]));
-    return { tiles: this.sprites.size, levels: [...levels].sort(), loading: this.loading.size + this.queue.length };
+    let bytes = 0;
+    for (const [k, s] of this.sprites) {
+      levels.add(Number(k.split("/")[0]));
+      bytes += s.texture.source.pixelWidth * s.texture.source.pixelHeight * 4;
+    }
+    return { tiles: this.sprites.size, levels: [...levels].sort(), loading: this.loading.size + this.queue.length, bytes };
   }
 
   destroy(): void {
