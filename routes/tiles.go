@@ -102,15 +102,11 @@ const warmSide = 4096
 // warmTiles starts cutting a map picture (its URL path, as a map names it)
 // in the background when it is a big picture of a served data folder.
 func warmTiles(dataDir, urlPath string) {
-	decoded, err := url.PathUnescape(urlPath) // as requestedFile decodes a request's path
-	if err != nil {
+	dir, name, ok := dataFile(dataDir, urlPath)
+	if !ok {
 		return
 	}
-	folder, name, ok := strings.Cut(strings.TrimPrefix(path.Clean("/"+decoded), "/"), "/")
-	if dataDir == "" || !ok || !slices.Contains(dataFolders, folder) || !fs.ValidPath(name) {
-		return
-	}
-	open := openInRoot(filepath.Join(dataDir, folder), name)
+	open := openInRoot(dir, name)
 	f, err := open()
 	if err != nil {
 		return
@@ -120,7 +116,24 @@ func warmTiles(dataDir, urlPath string) {
 	if err != nil || max(cfg.Width, cfg.Height) <= warmSide {
 		return
 	}
-	go tilesOf(dataDir).Index(context.Background(), open, "/"+folder+"/"+name)
+	go tilesOf(dataDir).Index(context.Background(), open, "/"+filepath.Base(dir)+"/"+name)
+}
+
+// dataFile finds the file a URL path names in a served data folder (as
+// content names its media: /campaigns/<id>/maps/x%20y.png): the folder
+// and the name within it, to open with openInRoot; ok is false for any
+// other path.
+func dataFile(dataDir, urlPath string) (dir, name string, ok bool) {
+	urlPath, _, _ = strings.Cut(urlPath, "?")
+	decoded, err := url.PathUnescape(urlPath) // as requestedFile decodes a request's path
+	if err != nil || dataDir == "" {
+		return "", "", false
+	}
+	folder, name, ok := strings.Cut(strings.TrimPrefix(path.Clean("/"+decoded), "/"), "/")
+	if !ok || !slices.Contains(dataFolders, folder) || !fs.ValidPath(name) || strings.ContainsAny(name, "\\\x00") {
+		return "", "", false
+	}
+	return filepath.Join(dataDir, folder), name, true
 }
 
 // openInRoot opens name in dir through os.Root: neither ".." nor a

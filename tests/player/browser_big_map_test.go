@@ -64,9 +64,12 @@ func TestPlayerClientDrawsABigMapFromTiles(t *testing.T) {
 		p.EvalInto(`window.companionDebug.state().map.backgroundTiles || {tiles: 0, levels: []}`, &v)
 		return v.Tiles, v.Levels
 	}
-	if n, _ := tiles(); n == 0 {
+	p.WaitFor("the tiles of the whole map's view", `window.companionDebug.state().map.backgroundTiles.loading === 0`, 30*time.Second)
+	n, levels := tiles()
+	if n == 0 {
 		t.Fatalf("the %d-pixel map is not drawn from tiles (the device's limit is %v)", side, limit)
 	}
+	t.Logf("the whole map in view (zoom %.3f): %d tiles drawn, levels %v", p.State().Viewport.Zoom, n, levels)
 
 	// Zoom in with the wheel, over the middle of the map, past 1:1.
 	size := e2e.DesktopSize
@@ -82,7 +85,7 @@ func TestPlayerClientDrawsABigMapFromTiles(t *testing.T) {
 	p.WaitFor("the finest tiles in view, all loaded", `(() => { const t = window.companionDebug.state().map.backgroundTiles; return t && t.levels.includes(0) && t.loading === 0; })()`, 30*time.Second)
 	p.Idle()
 	shot := e2e.SaveScreenshot(t, p, "zoomed-in")
-	n, levels := tiles()
+	n, levels = tiles()
 
 	// Every screen pixel whose picture pixel is inside a checker cell (not
 	// on its edge, where the screen blends two cells) has the cell's blue.
