@@ -29,6 +29,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"sync"
 )
 
@@ -135,6 +136,15 @@ func (c *Cache) Tile(urlPath string, idx Index, level, x, y int) (string, error)
 	return filepath.Join(c.folder(urlPath, idx.Version), strconv.Itoa(level), fmt.Sprintf("%d_%d", x, y)), nil
 }
 
+// Forget removes every version of the tiles of the picture at urlPath
+// (its map was deleted, and the picture with it).
+func (c *Cache) Forget(urlPath string) {
+	others, _ := filepath.Glob(c.folder(urlPath, "*"))
+	for _, o := range others {
+		os.RemoveAll(o)
+	}
+}
+
 func (c *Cache) folder(urlPath, version string) string {
 	sum := sha256.Sum256([]byte(urlPath))
 	return filepath.Join(c.dir, hex.EncodeToString(sum[:10])+"-"+version)
@@ -206,7 +216,22 @@ func cutFile(open Opener, folder, version string) (Index, error) {
 		}
 		return Index{}, err
 	}
+	forgetOtherVersions(folder)
 	return idx, nil
+}
+
+// forgetOtherVersions removes the tiles of the picture's earlier versions
+// (folders named like folder but for the version): a picture replaced
+// under its name leaves no tiles behind.
+func forgetOtherVersions(folder string) {
+	base := filepath.Base(folder)
+	prefix := base[:strings.LastIndexByte(base, '-')+1]
+	others, _ := filepath.Glob(filepath.Join(filepath.Dir(folder), prefix+"*"))
+	for _, o := range others {
+		if o != folder {
+			os.RemoveAll(o)
+		}
+	}
 }
 
 // cutPicture writes the tiles of the picture read from f into dir.

@@ -145,6 +145,9 @@ func TestCutOnceForCallersAtOnceAndAgainWhenThePictureChanges(t *testing.T) {
 	if err != nil || idx.Version == idxs[0].Version || idx.Width != 700 {
 		t.Fatalf("after the picture changed: %+v, %v (before %+v)", idx, err, idxs[0])
 	}
+	if folders, _ := filepath.Glob(filepath.Join(dir, ".tiles", "*")); len(folders) != 1 {
+		t.Errorf("after the picture changed, tile folders %v: the old version's should be gone", folders)
+	}
 }
 
 func TestCutRefusesWhatIsNoPictureAndLeavesNothing(t *testing.T) {

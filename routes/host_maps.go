@@ -171,6 +171,7 @@ func (h hostGame) deleteMap(w http.ResponseWriter, r *http.Request) {
 			if err := os.Remove(file); err != nil && !errors.Is(err, fs.ErrNotExist) {
 				h.cfg.Log.Warn("map deleted, its file not", "map", m.ID, "file", file, "err", err)
 			}
+			forgetTiles(h.cfg.DataDir, p)
 		}
 	}
 	w.WriteHeader(http.StatusNoContent)

@@ -117,7 +117,7 @@ func TestBigMapPictureIsCutWhenUploaded(t *testing.T) {
 		return m
 	}
 	upload("Small", 600, 400)
-	upload("Long hall", 5000, 40)
+	hall := upload("Long hall", 5000, 40)
 	index := func() []string {
 		found, _ := filepath.Glob(filepath.Join(e.dataDir, ".tiles", "*", "index.json"))
 		return found
@@ -134,5 +134,12 @@ func TestBigMapPictureIsCutWhenUploaded(t *testing.T) {
 	json.Unmarshal(b, &idx)
 	if idx.Width != 5000 {
 		t.Fatalf("the picture cut is %d wide, want 5000", idx.Width)
+	}
+	// The map deleted, its picture goes and its tiles with it.
+	if r := e.call(t, "DELETE", "/host/api/maps/"+hall.ID, ""); r.status != 204 {
+		t.Fatalf("DELETE the map: %d %s", r.status, r.body)
+	}
+	if left, _ := filepath.Glob(filepath.Join(e.dataDir, ".tiles", "*")); len(left) != 0 {
+		t.Errorf("tiles left after their map was deleted: %v", left)
 	}
 }

@@ -119,6 +119,13 @@ func warmTiles(dataDir, urlPath string) {
 	go tilesOf(dataDir).Index(context.Background(), open, "/"+filepath.Base(dir)+"/"+name)
 }
 
+// forgetTiles removes the tiles of a picture whose file was removed.
+func forgetTiles(dataDir, urlPath string) {
+	if dir, name, ok := dataFile(dataDir, urlPath); ok {
+		tilesOf(dataDir).Forget("/" + filepath.Base(dir) + "/" + name)
+	}
+}
+
 // dataFile finds the file a URL path names in a served data folder (as
 // content names its media: /campaigns/<id>/maps/x%20y.png): the folder
 // and the name within it, to open with openInRoot; ok is false for any
