@@ -25,33 +25,41 @@ type uvttPoint struct {
 }
 
 type uvttFile struct {
-	Format     json.RawMessage `json:"format"`
-	Resolution *struct {
-		MapOrigin     uvttPoint `json:"map_origin"`
-		MapSize       uvttPoint `json:"map_size"`
-		PixelsPerGrid float64   `json:"pixels_per_grid"`
-	} `json:"resolution"`
-	LineOfSight        [][]uvttPoint `json:"line_of_sight"`
-	ObjectsLineOfSight [][]uvttPoint `json:"objects_line_of_sight"`
-	Portals            []struct {
-		Position     uvttPoint   `json:"position"`
-		Bounds       []uvttPoint `json:"bounds"`
-		Rotation     float64     `json:"rotation"`
-		Closed       bool        `json:"closed"`
-		Freestanding bool        `json:"freestanding"`
-	} `json:"portals"`
-	Environment *struct {
-		BakedLighting bool   `json:"baked_lighting"`
-		AmbientLight  string `json:"ambient_light"`
-	} `json:"environment"`
-	Lights []struct {
-		Position  uvttPoint `json:"position"`
-		Range     float64   `json:"range"`
-		Intensity float64   `json:"intensity"`
-		Color     string    `json:"color"`
-		Shadows   bool      `json:"shadows"`
-	} `json:"lights"`
-	Image string `json:"image"`
+	Format             json.RawMessage  `json:"format"`
+	Resolution         *uvttResolution  `json:"resolution"`
+	LineOfSight        [][]uvttPoint    `json:"line_of_sight"`
+	ObjectsLineOfSight [][]uvttPoint    `json:"objects_line_of_sight"`
+	Portals            []uvttPortal     `json:"portals"`
+	Environment        *uvttEnvironment `json:"environment"`
+	Lights             []uvttLight      `json:"lights"`
+	Image              string           `json:"image"`
+}
+
+type uvttResolution struct {
+	MapOrigin     uvttPoint `json:"map_origin"`
+	MapSize       uvttPoint `json:"map_size"`
+	PixelsPerGrid float64   `json:"pixels_per_grid"`
+}
+
+type uvttPortal struct {
+	Position     uvttPoint   `json:"position"`
+	Bounds       []uvttPoint `json:"bounds"`
+	Rotation     float64     `json:"rotation"`
+	Closed       bool        `json:"closed"`
+	Freestanding bool        `json:"freestanding"`
+}
+
+type uvttEnvironment struct {
+	BakedLighting bool   `json:"baked_lighting"`
+	AmbientLight  string `json:"ambient_light"`
+}
+
+type uvttLight struct {
+	Position  uvttPoint `json:"position"`
+	Range     float64   `json:"range"`
+	Intensity float64   `json:"intensity"`
+	Color     string    `json:"color"`
+	Shadows   bool      `json:"shadows"`
 }
 
 // UVTTMap is a parsed Universal VTT file: the map and its background image.
@@ -279,10 +287,7 @@ func argbToRGB(c string) string {
 
 // ambientDaylight is the map's ambient light level, 0 dark to 1 daylight,
 // from the brightest channel of the ARGB ambient colour.
-func ambientDaylight(env *struct {
-	BakedLighting bool   `json:"baked_lighting"`
-	AmbientLight  string `json:"ambient_light"`
-}) float64 {
+func ambientDaylight(env *uvttEnvironment) float64 {
 	if env == nil {
 		return 1
 	}

@@ -34,20 +34,13 @@ func WriteUVTT(w io.Writer, m *core.Map, picture io.Reader) error {
 	}
 	cell := func(x, y float64) uvttPoint { return uvttPoint{X: round4(x / grid), Y: round4(y / grid)} }
 	head := struct {
-		Format     float64 `json:"format"`
-		Resolution struct {
-			MapOrigin     uvttPoint `json:"map_origin"`
-			MapSize       uvttPoint `json:"map_size"`
-			PixelsPerGrid float64   `json:"pixels_per_grid"`
-		} `json:"resolution"`
-		LineOfSight        [][]uvttPoint `json:"line_of_sight"`
-		ObjectsLineOfSight [][]uvttPoint `json:"objects_line_of_sight"`
-		Portals            []uvttPortal  `json:"portals"`
-		Environment        struct {
-			BakedLighting bool   `json:"baked_lighting"`
-			AmbientLight  string `json:"ambient_light"`
-		} `json:"environment"`
-		Lights []uvttLight `json:"lights"`
+		Format             float64         `json:"format"`
+		Resolution         uvttResolution  `json:"resolution"`
+		LineOfSight        [][]uvttPoint   `json:"line_of_sight"`
+		ObjectsLineOfSight [][]uvttPoint   `json:"objects_line_of_sight"`
+		Portals            []uvttPortal    `json:"portals"`
+		Environment        uvttEnvironment `json:"environment"`
+		Lights             []uvttLight     `json:"lights"`
 	}{Format: 0.3, LineOfSight: [][]uvttPoint{}, ObjectsLineOfSight: [][]uvttPoint{}, Portals: []uvttPortal{}, Lights: []uvttLight{}}
 	head.Resolution.MapSize = uvttPoint{X: round4(float64(m.Width) / grid), Y: round4(float64(m.Height) / grid)}
 	head.Resolution.PixelsPerGrid = grid
@@ -98,22 +91,6 @@ func WriteUVTT(w io.Writer, m *core.Map, picture io.Reader) error {
 	}
 	bw.WriteString(`"}`)
 	return bw.Flush()
-}
-
-type uvttPortal struct {
-	Position     uvttPoint   `json:"position"`
-	Bounds       []uvttPoint `json:"bounds"`
-	Rotation     float64     `json:"rotation"`
-	Closed       bool        `json:"closed"`
-	Freestanding bool        `json:"freestanding"`
-}
-
-type uvttLight struct {
-	Position  uvttPoint `json:"position"`
-	Range     float64   `json:"range"`
-	Intensity float64   `json:"intensity"`
-	Color     string    `json:"color"`
-	Shadows   bool      `json:"shadows"`
 }
 
 func portalBetween(a, b uvttPoint, closed bool) uvttPortal {

@@ -9,7 +9,6 @@ import (
 	"io/fs"
 	"net/http"
 	"net/url"
-	"os"
 	"path"
 	"path/filepath"
 	"strconv"
@@ -119,13 +118,7 @@ func (s *server) serveFromRoot(w http.ResponseWriter, r *http.Request, dir, name
 		notFound(w, r)
 		return
 	}
-	root, err := os.OpenRoot(dir)
-	if err != nil {
-		notFound(w, r)
-		return
-	}
-	defer root.Close()
-	f, err := root.Open(name)
+	f, err := openInRoot(dir, name)()
 	if err != nil {
 		notFound(w, r)
 		return

@@ -4,8 +4,18 @@ import (
 	"bytes"
 	"compress/zlib"
 	"encoding/binary"
+	"encoding/json"
 	"hash/crc32"
 	"math/rand/v2"
+	"mime/multipart"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/input"
+
+	"github.com/vttapp/companion/internal/testkit"
 )
 
 // BigMapBlue is the blue of BigMapPNG's pixel x, y: a checker of 4-pixel
@@ -71,3 +81,48 @@ func BigMapPNG(side int, noise bool) []byte {
 	chunk("IEND", nil)
 	return out.Bytes()
 }
+
+// ShownPictureMap makes a map of the primary campaign from picture
+// (POST /host/api/maps, as the console's upload does) and puts it on the
+// player screen. It returns the map's id, its picture's URL path and its
+// width.
+func ShownPictureMap(t testing.TB, srv *Server, name string, picture []byte, gridSize int) (id, image string, width int) {
+	t.Helper()
+	var body bytes.Buffer
+	form := multipart.NewWriter(&body)
+	form.WriteField("name", name)
+	if gridSize > 0 {
+		form.WriteField("gridSize", strconv.Itoa(gridSize))
+	}
+	part, _ := form.CreateFormFile("file", "map.png")
+	part.Write(picture)
+	form.Close()
+	status, raw := testkit.Do(t, "POST", srv.HostURL+"/host/api/maps", form.FormDataContentType(), &body)
+	if status != 201 {
+		t.Fatalf("POST /host/api/maps with a %d-byte picture: %d %s", len(picture), status, raw)
+	}
+	var m struct {
+		ID, Image string
+		Width     int
+	}
+	json.Unmarshal(raw, &m)
+	status, raw = testkit.Do(t, "POST", srv.HostURL+"/host/api/screen", "application/json", strings.NewReader(`{"mapId":"`+m.ID+`"}`))
+	if status != 200 {
+		t.Fatalf("POST /host/api/screen: %d %s", status, raw)
+	}
+	return m.ID, m.Image, m.Width
+}
+
+// WheelTurn is Input.dispatchMouseEvent's parameters for a wheel turn
+// (cdproto leaves out a zero deltaX, which the command requires); send it
+// with p.Do(ChromedpCall(Wheel, WheelTurn{...})).
+type WheelTurn struct {
+	Type   input.DispatchMouseEventType `json:"type"`
+	X      float64                      `json:"x"`
+	Y      float64                      `json:"y"`
+	DeltaX float64                      `json:"deltaX"`
+	DeltaY float64                      `json:"deltaY"`
+}
+
+// Wheel is the command that sends a WheelTurn.
+var Wheel = cdp.Command[WheelTurn, cdp.Empty]{Method: input.CommandDispatchMouseEvent}

@@ -1,11 +1,7 @@
 package perf
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
-	"mime/multipart"
-	"strings"
 	"testing"
 	"time"
 
@@ -26,24 +22,10 @@ func floorBigMap(t *testing.T, b *benchBrowser, rounds int) []floorRow {
 	const side = 12000
 	srv := e2e.StartServer(t, e2e.ServerOptions{})
 	picture := e2e.BigMapPNG(side, true)
-	var body bytes.Buffer
-	form := multipart.NewWriter(&body)
-	form.WriteField("name", "Great hall")
-	part, _ := form.CreateFormFile("file", "great-hall.png")
-	part.Write(picture)
-	form.Close()
-	r := e2e.GmuiDo(t, srv, "POST", "/host/api/maps", &body, form.FormDataContentType())
-	if r.Status != 201 {
-		t.Fatalf("POST /host/api/maps: %d %s", r.Status, r.Body)
-	}
-	var m struct{ ID, Image string }
-	json.Unmarshal([]byte(r.Body), &m)
-	if r := e2e.GmuiDo(t, srv, "POST", "/host/api/screen", strings.NewReader(`{"mapId":"`+m.ID+`"}`), "application/json"); r.Status != 200 {
-		t.Fatalf("POST /host/api/screen: %d %s", r.Status, r.Body)
-	}
+	_, image, _ := e2e.ShownPictureMap(t, srv, "Great hall", picture, 0)
 	// The cut, once, as the first player's request pays for it.
 	began := time.Now()
-	if status, raw := e2e.HttpGet(t, srv.URL+m.Image+"?tiles"); status != 200 {
+	if status, raw := e2e.HttpGet(t, srv.URL+image+"?tiles"); status != 200 {
 		t.Fatalf("the tile index: %d %s", status, raw)
 	}
 	t.Logf("big map: a %d-pixel PNG of %.1f MB, cut into tiles in %.1f s (once, on the first request)", side, float64(len(picture))/1e6, time.Since(began).Seconds())

@@ -1,16 +1,12 @@
 package player
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 
-	"mime/multipart"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/input"
 
 	"github.com/vttapp/companion/tests/e2e"
@@ -27,28 +23,9 @@ func TestPlayerClientDrawsABigMapFromTiles(t *testing.T) {
 	t.Parallel()
 	const side = 12000
 	srv := e2e.StartServer(t, e2e.ServerOptions{})
-	picture := e2e.BigMapPNG(side, false)
-	var body bytes.Buffer
-	form := multipart.NewWriter(&body)
-	form.WriteField("name", "Great hall")
-	form.WriteField("gridSize", "100")
-	part, _ := form.CreateFormFile("file", "great-hall.png")
-	part.Write(picture)
-	form.Close()
-	r := e2e.GmuiDo(t, srv, "POST", "/host/api/maps", &body, form.FormDataContentType())
-	if r.Status != 201 {
-		t.Fatalf("POST /host/api/maps with a %d-byte picture: %d %s", len(picture), r.Status, r.Body)
-	}
-	var m struct {
-		ID, Image string
-		Width     int
-	}
-	json.Unmarshal([]byte(r.Body), &m)
-	if m.Width != side {
-		t.Fatalf("the new map is %d wide, want %d", m.Width, side)
-	}
-	if r := e2e.GmuiDo(t, srv, "POST", "/host/api/screen", strings.NewReader(`{"mapId":"`+m.ID+`"}`), "application/json"); r.Status != 200 {
-		t.Fatalf("POST /host/api/screen: %d %s", r.Status, r.Body)
+	_, image, width := e2e.ShownPictureMap(t, srv, "Great hall", e2e.BigMapPNG(side, false), 100)
+	if width != side {
+		t.Fatalf("the new map is %d wide, want %d", width, side)
 	}
 	p := e2e.OpenPlayerWith(t, srv, "Zoomer", e2e.PanelsClosed)
 	var limit float64
@@ -75,7 +52,7 @@ func TestPlayerClientDrawsABigMapFromTiles(t *testing.T) {
 	size := e2e.DesktopSize
 	cx, cy := float64(size.Width)/2, float64(size.Height)/2
 	for i := 0; i < 120 && p.State().Viewport.Zoom < 1.3; i++ {
-		p.Do(e2e.ChromedpCall(wheel, wheelTurn{Type: input.DispatchMouseEventTypeMouseWheel, X: cx, Y: cy, DeltaY: -240}))
+		p.Do(e2e.ChromedpCall(e2e.Wheel, e2e.WheelTurn{Type: input.DispatchMouseEventTypeMouseWheel, X: cx, Y: cy, DeltaY: -240}))
 		time.Sleep(30 * time.Millisecond) // the wheel's easing
 	}
 	zoom := p.State().Viewport.Zoom
@@ -125,20 +102,8 @@ func TestPlayerClientDrawsABigMapFromTiles(t *testing.T) {
 		t.Errorf("%d tiles held for one screen", n)
 	}
 	for _, req := range p.FinishedRequests() {
-		if strings.HasSuffix(req.URL, m.Image) {
+		if strings.HasSuffix(req.URL, image) {
 			t.Errorf("the page downloaded the whole %d-pixel picture: %s", side, req.URL)
 		}
 	}
 }
-
-// wheelTurn is Input.dispatchMouseEvent's parameters for a wheel turn
-// (cdproto leaves out a zero deltaX, which the command requires).
-type wheelTurn struct {
-	Type   input.DispatchMouseEventType `json:"type"`
-	X      float64                      `json:"x"`
-	Y      float64                      `json:"y"`
-	DeltaX float64                      `json:"deltaX"`
-	DeltaY float64                      `json:"deltaY"`
-}
-
-var wheel = cdp.Command[wheelTurn, cdp.Empty]{Method: input.CommandDispatchMouseEvent}

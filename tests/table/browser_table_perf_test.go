@@ -7,7 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/input"
 	"github.com/vttapp/companion/tests/e2e"
 )
@@ -172,7 +171,7 @@ func TestTablePerf(t *testing.T) {
 				if i >= wheels/2 {
 					dy = 120
 				}
-				p.Do(e2e.ChromedpCall(dispatchWheel, wheelParams{Type: input.DispatchMouseEventTypeMouseWheel, X: x, Y: y, DeltaY: dy}))
+				p.Do(e2e.ChromedpCall(e2e.Wheel, e2e.WheelTurn{Type: input.DispatchMouseEventTypeMouseWheel, X: x, Y: y, DeltaY: dy}))
 				p.NextFrame()
 				if i == wheels/2-1 {
 					up = scrollTop()
@@ -202,18 +201,6 @@ func TestTablePerf(t *testing.T) {
 			p95H, verdict(p95H, 5), p95L, verdict(p95L, 5), p50H, p50L)
 	})
 }
-
-// wheelParams is Input.dispatchMouseEvent's parameters for a wheel turn:
-// cdproto leaves out a zero deltaX, which the command requires.
-type wheelParams struct {
-	Type   input.DispatchMouseEventType `json:"type"`
-	X      float64                      `json:"x"`
-	Y      float64                      `json:"y"`
-	DeltaX float64                      `json:"deltaX"`
-	DeltaY float64                      `json:"deltaY"`
-}
-
-var dispatchWheel = cdp.Command[wheelParams, cdp.Empty]{Method: input.CommandDispatchMouseEvent}
 
 // verdict says whether a figure meets a target.
 func verdict(v, target float64) string {
