@@ -130,6 +130,10 @@ const (
 	// (journal.go): to players their journal (entries taken back left
 	// out), to the host console every entry.
 	EventJournalUpdated = "journalUpdated"
+
+	// EventSoundUpdated carries the table's playback state (package
+	// sound) after any change: what plays, from when on the server's clock.
+	EventSoundUpdated = "soundUpdated"
 )
 
 // Bus fans events out to subscribers synchronously, in the order Publish is

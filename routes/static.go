@@ -73,6 +73,10 @@ func (s *server) serveDataFolder(folder string, players bool) http.HandlerFunc {
 			notFound(w, r)
 			return
 		}
+		if players && s.soundFileHidden("/"+folder+"/"+name) {
+			notFound(w, r)
+			return
+		}
 		if players && s.cfg.Service != nil {
 			shown, err := s.cfg.Service.MapFileShown(r.Context(), "/"+folder+"/"+name)
 			if err != nil || !shown {

@@ -20,7 +20,7 @@ import (
 // EventSoundUpdated carries the whole playback state (State) to every
 // connection after any change: players' pages and displays play what it
 // says, at the position it says.
-const EventSoundUpdated = "soundUpdated"
+const EventSoundUpdated = core.EventSoundUpdated
 
 // Limits of playlists (docs/limits.md).
 const (

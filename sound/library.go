@@ -108,7 +108,7 @@ func (l *Library) Add(ctx context.Context, fileName string, src io.Reader) (Trac
 	}
 	n, err := io.Copy(tmp, io.LimitReader(src, limit+1))
 	if err != nil {
-		return Track{}, core.Invalidf("the upload broke off after %d bytes: %v", n, err)
+		return Track{}, &core.Error{Kind: core.KindInvalid, Message: fmt.Sprintf("the upload broke off after %d bytes: %v", n, err), Err: err}
 	}
 	if n > limit {
 		return Track{}, core.TooLargef("a sound file may be at most %d MiB", limit>>20)
