@@ -18,8 +18,10 @@ import (
 
 	"github.com/vttapp/companion/guard"
 	"github.com/vttapp/companion/hub"
+	"github.com/vttapp/companion/imports"
 	"github.com/vttapp/companion/internal/testkit"
 	"github.com/vttapp/companion/sound"
+	"github.com/vttapp/companion/systems"
 )
 
 // soundEnv is both listeners over the fixture campaign, with the sound
@@ -34,11 +36,26 @@ func newSoundEnv(t *testing.T, limit int64, times guard.BodyTimes) *soundEnv {
 	g := testkit.NewGame(t, testkit.GameOptions{})
 	live := hub.New(g.Service, g.Bus, nil, hub.Options{})
 	deck := &sound.Deck{Library: &sound.Library{Locate: SoundLocator(g.Service, g.DataDir), MaxBytes: limit}, Events: g.Bus}
-	cfg := Config{Service: g.Service, Hub: live, Systems: g.Holder, DataDir: g.DataDir, Sound: deck, BodyTimes: times}
+	mgr := imports.NewManager(imports.Config{Service: g.Service, DataDir: g.DataDir, Collections: holderCollections{g.Holder}, AppVersion: "1.0.0"})
+	t.Cleanup(mgr.Close)
+	cfg := Config{Service: g.Service, Hub: live, Systems: g.Holder, DataDir: g.DataDir, Sound: deck, BodyTimes: times, Imports: mgr}
 	e := &soundEnv{consoleEnv: consoleEnv{svc: g.Service, store: g.Store, events: g.Events, dataDir: g.DataDir, liveHub: live,
 		public: httptest.NewServer(NewPublicHandler(cfg)), host: httptest.NewServer(NewHostHandler(cfg))}, deck: deck}
 	t.Cleanup(func() { deck.Close(); live.Close(); e.public.Close(); e.host.Close() })
 	return e
+}
+
+// holderCollections are the loaded system's collections, for the export.
+type holderCollections struct{ h *systems.Holder }
+
+func (c holderCollections) SystemID() string { return c.h.Current().ID() }
+func (c holderCollections) KindForCollection(label string) (string, bool) {
+	k, ok := c.h.Current().KindByCollection(label)
+	return k.Name, ok
+}
+func (c holderCollections) CollectionForKind(kind string) (string, bool) {
+	k, ok := c.h.Current().Kind(kind)
+	return k.Collection, ok
 }
 
 // upload posts data as multipart field "file" named name.
@@ -90,6 +107,15 @@ func TestSoundUploadAnswersTheTrackAndListsIt(t *testing.T) {
 	e.decode(t, e.call(t, "PATCH", "/host/api/audio/"+tr.ID, `{"name":"Tavern","tags":["Inn"]}`), 200, &tr)
 	if tr.Name != "Tavern" || tr.Tags[0] != "inn" {
 		t.Fatalf("changed %+v", tr)
+	}
+	// The campaign's export carries the file and its record.
+	resp, archive := hostGet(t, e.host.URL+"/host/api/campaigns/"+campaignID+"/export")
+	if resp.StatusCode != 200 {
+		t.Fatalf("export: %d %s", resp.StatusCode, archive)
+	}
+	names := strings.Join(zipNames(t, archive), " ")
+	if !strings.Contains(names, "audio/"+tr.ID+".wav") || !strings.Contains(names, "audio/"+tr.ID+".json") {
+		t.Fatalf("the export lacks the sound file or its record: %s", names)
 	}
 	if r := e.call(t, "DELETE", "/host/api/audio/"+tr.ID, ""); r.status != 204 {
 		t.Fatalf("delete: %d %s", r.status, r.body)
