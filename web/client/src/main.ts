@@ -14,6 +14,7 @@ import { installDebug } from "./debug";
 import { mountTable, type TableUI } from "./ui/table";
 import { SeatUI } from "./ui/seat";
 import { QualityNotice } from "./ui/quality";
+import { SoundPlayer } from "./sound/player";
 import { mayDrag, mayUseDoors, seesThrough, type Who } from "./permissions";
 import type { Snapshot, Token } from "./types";
 
@@ -39,6 +40,7 @@ let joined = false;
 let lastError: string | null = null;
 let table: TableUI | null = null;
 let seats: SeatUI | null = null;
+let sound: SoundPlayer | null = null;
 const reducedMotion = window.matchMedia("(prefers-reduced-motion: reduce)");
 
 const app = document.getElementById("app")!;
@@ -53,6 +55,7 @@ installDebug({
   runMode: () => (profile?.display ? "display" : "normal"),
   lastError: () => lastError,
   table: () => table,
+  sound: () => sound?.debug() ?? null,
 });
 
 function deviceKind(): string {
@@ -227,11 +230,13 @@ async function start(): Promise<void> {
   performance.mark("companion:renderer-ready");
   await resync(first);
   performance.mark("companion:snapshot-applied");
+  sound = new SoundPlayer({ app: document.body, events, display: profile.display });
   socket = new Socket(socketURL(), {
     onOpen(reconnected) {
       register();
       seats?.connected();
       renderer?.reportViewport(); // where this page looks, before anyone pans
+      void sound?.connected(); // the server's clock, then what plays
       if (reconnected) resync();
     },
     onClose(code) {
