@@ -10,7 +10,7 @@
 import type { EventRouter } from "../net/events";
 import type { SoundPlayback, SoundState } from "../wire.gen";
 import {
-  type ClockSample, clockOffset, driftTolerance, gainOf, positionAt, readSettings, screenPlays, type SoundSettings, settingsKey,
+  catchUpRate, type ClockSample, clockOffset, gainOf, positionAt, readSettings, seekBeyond, screenPlays, type SoundSettings, settingsKey,
 } from "./rules";
 
 interface Voice {
@@ -48,7 +48,7 @@ export class SoundPlayer {
     opt.app.append(this.panel);
     opt.events.on("soundUpdated", (s) => this.apply(s));
     // Keep every element where the server's clock says, and fades moving.
-    this.timer = window.setInterval(() => this.tick(), 250);
+    this.timer = window.setInterval(() => this.tick(), 200);
   }
 
   /** The socket opened: measure the clock (a few pings), then read the state. */
@@ -108,21 +108,30 @@ export class SoundPlayer {
     }
   }
 
-  /** Moves an element to where the server says (always when forced, else past the tolerance) and plays or pauses it. */
+  /**
+   * Brings an element to where the server says and plays or pauses it:
+   * a jump when forced (a new state) or far off, else a slightly faster or
+   * slower rate until it is in step (a jump is heard; a 3% change is not).
+   */
   private align(v: Voice, force: boolean): void {
     const p = v.playback;
     const target = positionAt(p, this.serverNow());
     v.el.volume = gainOf(p, this.settings, target);
     if (p.paused) {
       v.el.pause();
-      if (force || Math.abs(v.el.currentTime - target) > driftTolerance) v.el.currentTime = target;
+      v.el.playbackRate = 1;
+      if (force || Math.abs(v.el.currentTime - target) > 0.005) v.el.currentTime = target;
       return;
     }
     if (p.track.duration > 0 && target >= p.track.duration) {
       v.el.pause(); // ended; the server moves the list on
       return;
     }
-    if (force || Math.abs(v.el.currentTime - target) > driftTolerance) v.el.currentTime = target;
+    const drift = v.el.currentTime - target;
+    if (force || Math.abs(drift) > seekBeyond) {
+      v.el.currentTime = target;
+      v.el.playbackRate = 1;
+    } else v.el.playbackRate = v.el.paused ? 1 : catchUpRate(drift);
     if (v.el.paused && !this.blocked) {
       v.el.play().catch((err: DOMException) => {
         if (err?.name === "NotAllowedError") this.block();

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import type { SoundPlayback } from "../wire.gen";
-import { clockOffset, fadeGain, gainOf, positionAt, readSettings, screenPlays } from "./rules";
+import { catchUpRate, clockOffset, fadeGain, gainOf, positionAt, readSettings, screenPlays } from "./rules";
 
 function playback(over: Partial<SoundPlayback> = {}): SoundPlayback {
   return {
@@ -49,4 +49,12 @@ test("the game master chooses which screens play", () => {
   assert.equal(screenPlays("displays", false), false);
   assert.equal(screenPlays("displays", true), true);
   assert.equal(screenPlays("none", true), false);
+});
+
+test("a small drift is caught up by the rate, gently", () => {
+  assert.equal(catchUpRate(0.002), 1);
+  assert.ok(catchUpRate(0.02) < 1 && catchUpRate(0.02) > 0.92); // ahead: slower
+  assert.ok(catchUpRate(-0.04) > 1);
+  assert.equal(catchUpRate(0.2), 0.92);
+  assert.equal(catchUpRate(-3), 1.08);
 });

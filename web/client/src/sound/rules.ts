@@ -89,5 +89,15 @@ export function screenPlays(screens: string, display: boolean): boolean {
   return true;
 }
 
-/** How far (seconds) a playing element may drift from where the server says before it is moved back. */
-export const driftTolerance = 0.06;
+/** How far (seconds) a playing element may stray from where the server says before it jumps back (a seek). */
+export const seekBeyond = 0.25;
+
+/**
+ * The playback rate that brings an element drift seconds ahead (negative:
+ * behind) of where the server says back into step without a jump, which
+ * a listener would hear: up to 8% slower or faster, none within 5 ms.
+ */
+export function catchUpRate(drift: number): number {
+  if (Math.abs(drift) < 0.005) return 1;
+  return 1 - Math.max(-0.08, Math.min(0.08, drift * 2));
+}
