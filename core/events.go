@@ -134,6 +134,9 @@ const (
 	// EventSoundUpdated carries the table's playback state (package
 	// sound) after any change: what plays, from when on the server's clock.
 	EventSoundUpdated = "soundUpdated"
+	// EventSoundsUpdated is the map object event of ambient sounds
+	// (mapkinds.go): {"mapId", "sounds": [...]}, hidden ones left out.
+	EventSoundsUpdated = "soundsUpdated"
 )
 
 // Bus fans events out to subscribers synchronously, in the order Publish is

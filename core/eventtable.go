@@ -96,6 +96,7 @@ var EventTable = []EventSpec{
 	{Name: EventAreaEffectsUpdated, Payload: "MapObjects", When: "an area effect of a map was added, changed or deleted: every area effect of that map players see"},
 	{Name: EventMeasurementsUpdated, Payload: "MapObjects", When: "a measurement of a map was added, changed or deleted: every measurement of that map players see"},
 	{Name: EventTilesUpdated, Payload: "MapObjects", When: "a tile of a map was added, changed or deleted: every tile of that map players see"},
+	{Name: EventSoundsUpdated, Payload: "MapObjects", When: "an ambient sound of a map was added, changed or deleted: every sound of that map players hear (hidden ones left out)"},
 	{Name: EventFogUpdated, Payload: "FogImage", When: "a map's fog mask changed"},
 	{Name: EventScreenUpdated, Payload: "Screen", When: "the player screen changes"},
 	{Name: EventMapFitScreen, Payload: "ScreenMap", When: "displays fit a map in their view"},

@@ -218,12 +218,28 @@ func (s *server) getSound(w http.ResponseWriter, r *http.Request) {
 }
 
 // soundFileHidden reports whether a player may not fetch a data folder
-// file: one of a campaign's audio library that is not playing (what the
-// game master keeps for later is theirs).
-func (s *server) soundFileHidden(urlPath string) bool {
+// file: one of a campaign's audio library that neither plays nor sounds
+// from the map on the player screen (an ambient sound players hear: not
+// hidden). What the game master keeps for later is theirs.
+func (s *server) soundFileHidden(r *http.Request, urlPath string) bool {
 	parts := strings.Split(strings.TrimPrefix(urlPath, "/"), "/")
 	if len(parts) != 4 || parts[0] != "campaigns" || parts[2] != soundFolder {
 		return false
 	}
-	return s.cfg.Sound == nil || !s.cfg.Sound.Audible(urlPath)
+	if s.cfg.Sound != nil && s.cfg.Sound.Audible(urlPath) {
+		return false
+	}
+	if s.cfg.Service == nil {
+		return true
+	}
+	snap, err := s.cfg.Service.Snapshot(r.Context()) // the map as players have it: hidden sounds left out
+	if err != nil || snap.Map == nil {
+		return true
+	}
+	for _, o := range snap.Map.Sounds {
+		if u, _ := o["url"].(string); u == urlPath {
+			return false
+		}
+	}
+	return true
 }

@@ -260,3 +260,48 @@ func abs(n int64) int64 {
 	}
 	return n
 }
+
+// TestAmbientSoundsOnTheMap: a sound placed on the map on the player
+// screen reaches players with its file; a hidden one, neither; bad ones
+// are refused whole.
+func TestAmbientSoundsOnTheMap(t *testing.T) {
+	e := newSoundEnv(t, 0, guard.BodyTimes{})
+	var heard, secret sound.Track
+	e.decode(t, e.upload(t, "file", "brook.wav", testkit.WAV(1, 8000)), 201, &heard)
+	e.decode(t, e.upload(t, "file", "whisper.wav", testkit.WAV(1, 8000)), 201, &secret)
+	for _, bad := range []string{
+		`{"x": 10, "y": 10, "url": "` + heard.URL + `"}`,
+		`{"x": 10, "y": 10, "radius": 0, "url": "` + heard.URL + `"}`,
+		`{"x": 10, "y": 10, "radius": 6, "url": "/campaigns/x/maps/a.png"}`,
+		`{"x": 10, "y": 10, "radius": 6, "url": "/campaigns/x/audio/../../companion.db"}`,
+		`{"x": 10, "y": 10, "radius": 6, "volume": 2, "url": "` + heard.URL + `"}`,
+	} {
+		if r := e.call(t, "POST", "/host/api/maps/"+mapID+"/sounds", bad); r.status != 400 {
+			t.Errorf("%s: %d %s", bad, r.status, r.body)
+		}
+	}
+	player := e.playerSocket(t)
+	player.waitFor("app")
+	if r := e.call(t, "POST", "/host/api/maps/"+mapID+"/sounds", `{"x": 100, "y": 100, "radius": 6, "volume": 0.5, "url": "`+heard.URL+`"}`); r.status != 201 {
+		t.Fatalf("a sound: %d %s", r.status, r.body)
+	}
+	player.waitFor("soundsUpdated", heard.URL)
+	if r := e.call(t, "POST", "/host/api/maps/"+mapID+"/sounds", `{"x": 300, "y": 100, "radius": 6, "hidden": true, "url": "`+secret.URL+`"}`); r.status != 201 {
+		t.Fatalf("a hidden sound: %d %s", r.status, r.body)
+	}
+	player.SendJSON(map[string]any{"name": "ping", "requestId": "after"})
+	player.never("soundsUpdated", secret.ID, "ping")
+	var snap struct {
+		Map struct{ Sounds []map[string]any }
+	}
+	e.decodePublic(t, "/api", &snap)
+	if len(snap.Map.Sounds) != 1 || snap.Map.Sounds[0]["url"] != heard.URL {
+		t.Fatalf("players' map sounds: %+v", snap.Map.Sounds)
+	}
+	if r := e.publicCall(t, "GET", heard.URL, ""); r.status != 200 {
+		t.Fatalf("the ambient sound's file: %d", r.status)
+	}
+	if r := e.publicCall(t, "GET", secret.URL, ""); r.status != 404 {
+		t.Fatalf("a hidden sound's file reached a player: %d", r.status)
+	}
+}

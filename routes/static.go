@@ -73,7 +73,7 @@ func (s *server) serveDataFolder(folder string, players bool) http.HandlerFunc {
 			notFound(w, r)
 			return
 		}
-		if players && s.soundFileHidden("/"+folder+"/"+name) {
+		if players && s.soundFileHidden(r, "/"+folder+"/"+name) {
 			notFound(w, r)
 			return
 		}

@@ -289,6 +289,11 @@ export type EventSeatsUpdated = SeatList;
 /** The data of the event soundUpdated: the game master played, paused, sought, skipped or stopped a playlist, a track ended and the next began, or the screens that play changed: the whole playback state */
 export type EventSoundUpdated = SoundState;
 
+/** The data of the event soundsUpdated: an ambient sound of a map was added, changed or deleted: every sound of that map players hear (hidden ones left out) */
+export interface EventSoundsUpdated {
+  mapId: string;
+}
+
 /** Who sent a drag step: the server's name for the connection */
 export interface EventSource {
   color?: string;
@@ -483,6 +488,7 @@ export interface Map {
   scale: number;
   slug: string;
   snapshot?: string;
+  sounds?: (Record<string, unknown>)[];
   tiles: (Record<string, unknown>)[] | null;
   tokens: Token[] | null;
   version: number;
@@ -1133,6 +1139,8 @@ export interface ServerEvents {
   seatsUpdated: EventSeatsUpdated;
   /** the game master played, paused, sought, skipped or stopped a playlist, a track ended and the next began, or the screens that play changed: the whole playback state */
   soundUpdated: EventSoundUpdated;
+  /** an ambient sound of a map was added, changed or deleted: every sound of that map players hear (hidden ones left out) */
+  soundsUpdated: EventSoundsUpdated;
   /** the game master paused or resumed (a bare boolean) */
   systemPaused: EventSystemPaused;
   /** a tile of a map was added, changed or deleted: every tile of that map players see */
