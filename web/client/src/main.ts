@@ -15,7 +15,8 @@ import { mountTable, type TableUI } from "./ui/table";
 import { SeatUI } from "./ui/seat";
 import { QualityNotice } from "./ui/quality";
 import { SoundPlayer } from "./sound/player";
-import { mayDrag, mayUseDoors, seesThrough, type Who } from "./permissions";
+import { sightSegments } from "./map/geometry";
+import { hearsThrough, mayDrag, mayUseDoors, seesThrough, type Who } from "./permissions";
 import type { Snapshot, Token } from "./types";
 
 performance.mark("companion:bundle-ran"); // what index.html's script started came before this
@@ -230,7 +231,23 @@ async function start(): Promise<void> {
   performance.mark("companion:renderer-ready");
   await resync(first);
   performance.mark("companion:snapshot-applied");
-  sound = new SoundPlayer({ app: document.body, events, display: profile.display });
+  sound = new SoundPlayer({
+    app: document.body, events, display: profile.display,
+    // Ambient sounds are heard from this listener's tokens: those whose
+    // seat plays, else the party's (hearsThrough).
+    ambient: () => {
+      const map = store.map;
+      if (!map) return null;
+      const who = whoAmI();
+      const all = [...store.tokens.values()];
+      return {
+        sounds: (map.sounds ?? []) as Record<string, unknown>[],
+        listeners: all.filter((t) => hearsThrough(t, who, all)).map((t) => ({ x: t.x, y: t.y })),
+        gridSize: map.gridSize ?? 0,
+        segments: map.lineOfSight ? sightSegments(map.walls as never) : [],
+      };
+    },
+  });
   socket = new Socket(socketURL(), {
     onOpen(reconnected) {
       register();

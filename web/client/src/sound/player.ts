@@ -10,7 +10,7 @@
 import type { EventRouter } from "../net/events";
 import type { SoundPlayback, SoundState } from "../wire.gen";
 import {
-  catchUpRate, type ClockSample, clockOffset, gainOf, positionAt, readSettings, seekBeyond, screenPlays, type SoundSettings, settingsKey,
+  ambientGain, catchUpRate, type ClockSample, clockOffset, gainOf, positionAt, readSettings, seekBeyond, screenPlays, type SoundSettings, settingsKey,
 } from "./rules";
 
 interface Voice {
@@ -18,15 +18,34 @@ interface Voice {
   playback: SoundPlayback;
 }
 
+/** What the ambient sounds of the map on screen need from the page, read at each tick. */
+export interface AmbientScene {
+  /** The map's sounds players hear (hidden ones never reach them). */
+  sounds: Record<string, unknown>[];
+  /** Where this listener's tokens stand (map pixels). */
+  listeners: { x: number; y: number }[];
+  gridSize: number;
+  /** The walls that block sight, where the map has line of sight; else none. */
+  segments: [number, number, number, number][];
+}
+
 export interface SoundOptions {
   app: HTMLElement;
   events: EventRouter;
   display: boolean;
+  ambient?: () => AmbientScene | null;
+}
+
+interface AmbientVoice {
+  el: HTMLAudioElement;
+  url: string;
+  gain: number;
 }
 
 export class SoundPlayer {
   private state: SoundState | null = null;
   private voices = new Map<string, Voice>();
+  private ambient = new Map<string, AmbientVoice>();
   private samples: ClockSample[] = [];
   private offset = 0;
   private settings: SoundSettings;
@@ -143,6 +162,52 @@ export class SoundPlayer {
     for (const v of this.voices.values()) {
       if (v.el.readyState >= 1 && !v.el.seeking) this.align(v, false);
     }
+    this.syncAmbient();
+  }
+
+  /**
+   * The map's ambient sounds: one looping element each, at the level its
+   * distance from this listener's tokens (and the walls between) gives,
+   * its loop placed by the server's clock so that every screen is at the
+   * same point of it.
+   */
+  private syncAmbient(): void {
+    const scene = this.opt.ambient?.() ?? null;
+    const plays = !this.state || screenPlays(this.state.screens, this.opt.display);
+    const seen = new Set<string>();
+    for (const o of plays && scene ? scene.sounds : []) {
+      const id = typeof o.id === "string" ? o.id : "";
+      const url = typeof o.url === "string" ? o.url : "";
+      const x = Number(o.x), y = Number(o.y), radius = Number(o.radius);
+      if (!id || !url || !Number.isFinite(x) || !Number.isFinite(y)) continue;
+      seen.add(id);
+      const level = ambientGain({ x, y, radius, volume: o.volume === undefined ? 1 : Number(o.volume) }, scene!.listeners, scene!.gridSize, scene!.segments);
+      let v = this.ambient.get(id);
+      if (!v || v.url !== url) {
+        v?.el.pause();
+        const el = new Audio(url);
+        el.loop = true;
+        el.preload = "auto";
+        el.addEventListener("loadedmetadata", () => {
+          if (el.duration > 0 && Number.isFinite(el.duration)) el.currentTime = (this.serverNow() / 1000) % el.duration;
+        });
+        v = { el, url, gain: level };
+        this.ambient.set(id, v);
+      }
+      v.gain = level;
+      v.el.volume = this.settings.muted ? 0 : Math.max(0, Math.min(1, level * this.settings.ambience));
+      if (v.el.paused && !this.blocked) {
+        v.el.play().catch((err: DOMException) => {
+          if (err?.name === "NotAllowedError") this.block();
+        });
+      }
+    }
+    for (const [id, v] of this.ambient) {
+      if (!seen.has(id)) {
+        v.el.pause();
+        this.ambient.delete(id);
+      }
+    }
   }
 
   private block(): void {
@@ -157,6 +222,7 @@ export class SoundPlayer {
       this.align(v, true);
       v.el.play().catch(() => this.block());
     }
+    for (const v of this.ambient.values()) v.el.play().catch(() => this.block());
   }
 
   private save(): void {
@@ -211,12 +277,14 @@ export class SoundPlayer {
         volume: v.el.volume,
         serverNow: now,
       })),
+      ambient: [...this.ambient.entries()].map(([id, v]) => ({ id, url: v.url, gain: v.gain, volume: v.el.volume, paused: v.el.paused })),
     };
   }
 
   stop(): void {
     clearInterval(this.timer);
     for (const v of this.voices.values()) v.el.pause();
+    for (const v of this.ambient.values()) v.el.pause();
   }
 }
 

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import type { SoundPlayback } from "../wire.gen";
-import { catchUpRate, clockOffset, fadeGain, gainOf, positionAt, readSettings, screenPlays } from "./rules";
+import { ambientGain, catchUpRate, clockOffset, distanceGain, fadeGain, gainOf, positionAt, readSettings, screenPlays, wallFactor } from "./rules";
 
 function playback(over: Partial<SoundPlayback> = {}): SoundPlayback {
   return {
@@ -57,4 +57,19 @@ test("a small drift is caught up by the rate, gently", () => {
   assert.ok(catchUpRate(-0.04) > 1);
   assert.equal(catchUpRate(0.2), 0.92);
   assert.equal(catchUpRate(-3), 1.08);
+});
+
+test("an ambient sound is heard by the distance curve, muffled behind a wall", () => {
+  const rain = { x: 0, y: 0, radius: 6, volume: 1 };
+  // A token 3 squares away (grid of 50 px): half the radius left, a quarter of the level.
+  assert.equal(ambientGain(rain, [{ x: 150, y: 0 }], 50, []), 0.25);
+  // Behind a wall between them: wallFactor of that.
+  const wall: [number, number, number, number][] = [[75, -100, 75, 100]];
+  assert.equal(ambientGain(rain, [{ x: 150, y: 0 }], 50, wall), 0.25 * wallFactor);
+  // The loudest listener counts; out of the radius, nothing.
+  assert.equal(ambientGain(rain, [{ x: 150, y: 0 }, { x: 0, y: 150 }], 50, wall), 0.25);
+  assert.equal(ambientGain(rain, [{ x: 400, y: 0 }], 50, []), 0);
+  assert.equal(ambientGain({ ...rain, volume: 0.5 }, [{ x: 0, y: 0 }], 50, []), 0.5);
+  assert.equal(distanceGain(0, 6), 1);
+  assert.equal(distanceGain(6, 6), 0);
 });

@@ -101,3 +101,54 @@ export function catchUpRate(drift: number): number {
   if (Math.abs(drift) < 0.005) return 1;
   return 1 - Math.max(-0.08, Math.min(0.08, drift * 2));
 }
+
+// Ambient sounds on the map (docs/api.md, "Ambient sounds"): heard by a
+// listener's token in proportion to its distance, muffled behind walls.
+
+/** How much of a sound a wall between it and the listener lets through. */
+export const wallFactor = 0.25;
+
+/**
+ * The distance curve: full at the sound's point, nothing at its radius and
+ * beyond, the square of the share of the radius left between: at half the
+ * radius a quarter. Distances in grid units.
+ */
+export function distanceGain(distance: number, radius: number): number {
+  if (!(radius > 0) || distance >= radius) return 0;
+  const left = 1 - Math.max(0, distance) / radius;
+  return left * left;
+}
+
+function crosses(ax: number, ay: number, bx: number, by: number, s: [number, number, number, number]): boolean {
+  const [cx, cy, dx, dy] = s;
+  const d1 = (bx - ax) * (cy - ay) - (by - ay) * (cx - ax);
+  const d2 = (bx - ax) * (dy - ay) - (by - ay) * (dx - ax);
+  const d3 = (dx - cx) * (ay - cy) - (dy - cy) * (ax - cx);
+  const d4 = (dx - cx) * (by - cy) - (dy - cy) * (bx - cx);
+  return d1 * d2 < 0 && d3 * d4 < 0;
+}
+
+/** An ambient sound as the map holds it: a point (map pixels), a radius (grid units), a level. */
+export interface Ambient {
+  x: number;
+  y: number;
+  radius: number;
+  volume: number;
+}
+
+/**
+ * How loud an ambient sound is for listeners at the given points (map
+ * pixels): the loudest of them, by the distance curve, times wallFactor
+ * when a wall that blocks sight (segments: map/geometry.ts sightSegments,
+ * given only where the map has line of sight) stands between.
+ */
+export function ambientGain(a: Ambient, listeners: { x: number; y: number }[], gridSize: number, segments: [number, number, number, number][]): number {
+  let best = 0;
+  const cell = gridSize > 0 ? gridSize : 1;
+  for (const l of listeners) {
+    let g = distanceGain(Math.hypot(l.x - a.x, l.y - a.y) / cell, a.radius);
+    if (g > 0 && segments.some((s) => crosses(l.x, l.y, a.x, a.y, s))) g *= wallFactor;
+    best = Math.max(best, g);
+  }
+  return best * (Number.isFinite(a.volume) ? Math.max(0, Math.min(1, a.volume)) : 1);
+}
