@@ -73,7 +73,7 @@ type Library struct {
 	Locate func(context.Context) (Folder, error)
 	// MaxBytes bounds an upload (MaxTrackBytes when 0).
 	MaxBytes int64
-	mu     sync.Mutex // one change at a time: the count and the names
+	mu       sync.Mutex // one change at a time: the count and the names
 }
 
 // sidecar is a track's own record beside its file: <id>.json.

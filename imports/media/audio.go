@@ -87,7 +87,9 @@ func ProbeAudio(r io.ReaderAt, size int64) (AudioInfo, error) {
 	return AudioInfo{Format: f, Duration: math.Round(d*1000) / 1000}, nil
 }
 
-func leU32(b []byte) uint32 { return uint32(b[0]) | uint32(b[1])<<8 | uint32(b[2])<<16 | uint32(b[3])<<24 }
+func leU32(b []byte) uint32 {
+	return uint32(b[0]) | uint32(b[1])<<8 | uint32(b[2])<<16 | uint32(b[3])<<24
+}
 func leU64(b []byte) uint64 { return uint64(leU32(b[0:4])) | uint64(leU32(b[4:8]))<<32 }
 
 // oggAudio reads the first page's codec (Vorbis or Opus) and the length
