@@ -21,8 +21,8 @@ package perf
 // drag after load with the browser's longest tasks in that drag, and
 // COMPANION_FLOOR_PROFILE=start the same of each start-up (the
 // profile costs time of its own: not for the figures).
-// COMPANION_FLOOR_PARTS picks the measures ("start", "pan", "drag"; all
-// when unset), for a run that checks one change.
+// COMPANION_FLOOR_PARTS picks the measures ("start", "pan", "drag",
+// "bigmap"; all when unset), for a run that checks one change.
 
 import (
 	"fmt"
@@ -138,6 +138,9 @@ func TestFloorBenchmark(t *testing.T) {
 			}
 			if parts == "" || strings.Contains(parts, "drag") {
 				rows = append(rows, floorDrag(t, b, rounds)...)
+			}
+			if parts == "" || strings.Contains(parts, "bigmap") {
+				rows = append(rows, floorBigMap(t, b, rounds)...)
 			}
 			var lines []string
 			for _, r := range rows {
