@@ -214,6 +214,13 @@ func TestSoundFilesServeRangesToPlayersOnlyWhilePlaying(t *testing.T) {
 	if r := get(e.public.URL, "bytes=999999-"); r.status != http.StatusRequestedRangeNotSatisfiable {
 		t.Fatalf("a range past the end: %d", r.status)
 	}
+	if r := e.call(t, "POST", "/host/api/sound/"+list.ID, `{"action":"seek","position":999}`); r.status != 400 || !strings.Contains(string(r.body), "2.0 s long") {
+		t.Fatalf("a seek past the end: %d %s", r.status, r.body)
+	}
+	many := strings.TrimSuffix(strings.Repeat(`"`+tr.ID+`",`, 10000), ",")
+	if r := e.call(t, "POST", "/host/api/playlists", `{"name":"Long","tracks":[`+many+`]}`); r.status != 400 || !strings.Contains(string(r.body), "at most 1000") {
+		t.Fatalf("a playlist of 10,000 entries: %d %.200s", r.status, r.body)
+	}
 	var pub sound.State
 	e.decodePublic(t, "/api/sound", &pub)
 	if len(pub.Playing) != 1 || pub.Playing[0].StartedAt != st.Playing[0].StartedAt {
