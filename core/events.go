@@ -130,6 +130,13 @@ const (
 	// (journal.go): to players their journal (entries taken back left
 	// out), to the host console every entry.
 	EventJournalUpdated = "journalUpdated"
+
+	// EventSoundUpdated carries the table's playback state (package
+	// sound) after any change: what plays, from when on the server's clock.
+	EventSoundUpdated = "soundUpdated"
+	// EventSoundsUpdated is the map object event of ambient sounds
+	// (mapkinds.go): {"mapId", "sounds": [...]}, hidden ones left out.
+	EventSoundsUpdated = "soundsUpdated"
 )
 
 // Bus fans events out to subscribers synchronously, in the order Publish is

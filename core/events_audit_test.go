@@ -34,7 +34,7 @@ var contractRequests = strings.Fields(`clientUpdated mapViewportUpdated tokenMov
 // documented in docs/api.md (seats, roles, the join key, a player's
 // character): the only names beside the contract's.
 var (
-	extensionEvents   = strings.Fields(`seatsUpdated seatChanged initiativeRequested accessChanged roleChanged journalUpdated`)
+	extensionEvents   = strings.Fields(`seatsUpdated seatChanged initiativeRequested accessChanged roleChanged journalUpdated soundUpdated soundsUpdated`)
 	extensionRequests = strings.Fields(`takeSeat leaveSeat setRole getCharacter updateCharacter changeHitPoints
 		rollAction rollInitiative endTurn ping`)
 )

@@ -96,6 +96,7 @@ var EventTable = []EventSpec{
 	{Name: EventAreaEffectsUpdated, Payload: "MapObjects", When: "an area effect of a map was added, changed or deleted: every area effect of that map players see"},
 	{Name: EventMeasurementsUpdated, Payload: "MapObjects", When: "a measurement of a map was added, changed or deleted: every measurement of that map players see"},
 	{Name: EventTilesUpdated, Payload: "MapObjects", When: "a tile of a map was added, changed or deleted: every tile of that map players see"},
+	{Name: EventSoundsUpdated, Payload: "MapObjects", When: "an ambient sound of a map was added, changed or deleted: every sound of that map players hear (hidden ones left out)"},
 	{Name: EventFogUpdated, Payload: "FogImage", When: "a map's fog mask changed"},
 	{Name: EventScreenUpdated, Payload: "Screen", When: "the player screen changes"},
 	{Name: EventMapFitScreen, Payload: "ScreenMap", When: "displays fit a map in their view"},
@@ -123,6 +124,7 @@ var EventTable = []EventSpec{
 	{Name: EventRoleChanged, Payload: "Role", When: "to one connection: the game master changed its role"},
 	{Name: EventAccessChanged, Payload: "AccessChange", When: "the join key was turned on, off or drawn anew (the host console only; never the key)"},
 	{Name: EventJournalUpdated, Payload: "Journal", When: "the handout journal changed: something was shown, taken back or shown again (players get theirs, without what was taken back)"},
+	{Name: EventSoundUpdated, Payload: "SoundState", When: "the game master played, paused, sought, skipped or stopped a playlist, a track ended and the next began, or the screens that play changed: the whole playback state", KeepsDrags: true},
 	{Name: EventError, Payload: "ErrorReply", When: "the answer to a failed request, to its sender alone"},
 
 	// What clients send that the server never sends under the same name.
@@ -162,7 +164,7 @@ var EventTable = []EventSpec{
 		Reply: "Game", Answer: "the game after the turn passed"},
 
 	{Name: RequestPing, From: ByClients, Request: "NoData", Asks: "asks for its answer alone, a marker: the connection's frames are handled in order",
-		Reply: "Ok", Answer: "every frame the connection sent before it is handled, and what they changed has been sent to it", AlwaysAnswered: true},
+		Reply: "Pong", Answer: "every frame the connection sent before it is handled, and what they changed has been sent to it; serverTime is the server's clock as it answered, from which a page estimates its offset (the sound's clock)", AlwaysAnswered: true},
 
 	// Parsed, logged at debug level, and not acted on (contract 6.2).
 	{Name: RequestCreateEntity, From: ParsedOnly},

@@ -35,6 +35,7 @@ var MapKinds = []MapKind{
 		list: objectList(func(m *Map) *[]Object { return &m.Measurements }), check: checkPath},
 	{Field: "tiles", Noun: "tile", Event: EventTilesUpdated,
 		list: objectList(func(m *Map) *[]Object { return &m.Tiles }), check: checkTile},
+	{Field: "sounds", Noun: "sound", Event: EventSoundsUpdated, list: objectList(func(m *Map) *[]Object { return &m.Sounds }), check: checkSound},
 }
 
 // MapKind is one row of MapKinds.
@@ -334,6 +335,28 @@ func checkAreaEffect(o Object) error {
 		return err
 	}
 	return notNegative(o, "area effect", "radius", "length", "width")
+}
+
+// checkSound: an ambient sound is a point, a radius in grid units (heard
+// within it, docs/api.md "Ambient sounds") and a sound file of a
+// campaign's audio library; its volume, when given, is 0 to 1.
+func checkSound(o Object) error {
+	if err := needs(o, "sound", "x", "y", "radius"); err != nil {
+		return err
+	}
+	if r, _ := o["radius"].(float64); r <= 0 || r > MaxLightRadius {
+		return Invalidf("a sound's radius is above 0 and at most %d grid units", MaxLightRadius)
+	}
+	if v, ok := o["volume"]; ok {
+		if f, isNum := v.(float64); !isNum || f < 0 || f > 1 {
+			return Invalidf("a sound's volume is 0 to 1")
+		}
+	}
+	url, _ := o["url"].(string)
+	if parts := strings.Split(url, "/"); len(parts) != 5 || parts[0] != "" || parts[1] != "campaigns" || parts[3] != "audio" || parts[2] == "" || strings.HasPrefix(parts[4], ".") || parts[4] == "" {
+		return Invalidf("a sound's url is a file of an audio library, /campaigns/<id>/audio/<file>, not '%s'", Clip(url))
+	}
+	return nil
 }
 
 // checkTile: a place and a size that is not negative.

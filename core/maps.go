@@ -49,7 +49,10 @@ type Map struct {
 	AreaEffects    []Object `json:"areaEffects"`
 	Lights         []Light  `json:"lights"`
 	Measurements   []Object `json:"measurements"`
-	Data           Object   `json:"data,omitempty"`
+	// Sounds are this server's ambient sounds (package sound plays them):
+	// absent when there are none, so the contract's map is unchanged.
+	Sounds []Object `json:"sounds,omitempty"`
+	Data   Object   `json:"data,omitempty"`
 	// GridPending marks a map made from an image or a video whose grid
 	// the game master has not set yet: it stays off the player screen
 	// until then (grid.go). Players never see such a map, so never this.

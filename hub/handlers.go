@@ -15,6 +15,7 @@ import (
 	"encoding/json"
 	"regexp"
 	"strings"
+	"time"
 
 	"github.com/vttapp/companion/core"
 )
@@ -353,6 +354,8 @@ func onHostUpdateDoor(ctx context.Context, c *conn, data json.RawMessage) (any, 
 // are handled one at a time, in order, and what each changed is queued to
 // the connection before the next is read, so the answer comes after all
 // of it (docs/api.md).
+// serverTime (Unix milliseconds) lets a page measure its clock's offset
+// from the server's: offset = serverTime - (sent + received) / 2.
 func onPing(context.Context, *conn, json.RawMessage) (any, error) {
-	return map[string]any{"ok": true}, nil
+	return map[string]any{"ok": true, "serverTime": time.Now().UnixMilli()}, nil
 }

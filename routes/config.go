@@ -13,6 +13,7 @@ import (
 	"github.com/vttapp/companion/guard"
 	"github.com/vttapp/companion/hub"
 	"github.com/vttapp/companion/imports"
+	"github.com/vttapp/companion/sound"
 	"github.com/vttapp/companion/systems"
 )
 
@@ -53,6 +54,10 @@ type Config struct {
 	// InstanceID identifies this server process on the host listener's
 	// /api/-/live (routes/health.go).
 	InstanceID string
+
+	// Sound is the table's audio library and playback state (nil: the
+	// sound routes answer 404 and players fetch no library file).
+	Sound *sound.Deck
 
 	Backups      *backup.Maker         // backups of the data folder (nil: none)
 	Systems      *systems.Holder       // the loaded game system

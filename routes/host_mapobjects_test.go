@@ -20,6 +20,7 @@ var sampleObjects = map[string]string{
 	"areaEffects":  `{"id": "a-1", "x": 100, "y": 100, "shape": "sphere", "radius": 140}`,
 	"measurements": `{"id": "m-1", "data": [0, 0, 350, 0], "type": "grid", "color": "#00ff00"}`,
 	"tiles":        `{"id": "t-1", "x": 0, "y": 0, "width": 140, "height": 70}`,
+	"sounds":       `{"id": "s-1", "x": 70, "y": 70, "radius": 6, "url": "/campaigns/c/audio/rain.ogg"}`,
 }
 
 // Every kind goes through the one pipeline: added, listed, patched and

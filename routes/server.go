@@ -87,6 +87,7 @@ func NewPublicHandler(cfg Config) http.Handler {
 	r.Get("/api/system", s.getSystem)
 	r.Get("/api/clients", s.getClients)
 	r.Get("/api/openapi.json", s.getOpenAPI)
+	r.Get("/api/sound", s.getSound) // host_sound.go
 	r.Post("/api/messages", s.postMessage)
 	s.mountSeats(r) // api_seats.go: /api/seats and /api/me are fixed routes too
 	// combatants and tokens are reserved: registered before {collection}.
@@ -127,6 +128,7 @@ func (s *server) hostRouter() chi.Router {
 	mountHostGame(r, cfg)
 	mountHostBackup(r, cfg)
 	mountHostSeats(r, cfg) // host_seats.go
+	mountHostSound(r, cfg) // host_sound.go
 	r.Get("/host/api/openapi.json", s.getHostOpenAPI)
 	r.Get("/", func(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, "/host/", http.StatusFound)

@@ -72,6 +72,10 @@ func (s *server) serveDataFolder(folder string, players bool) http.HandlerFunc {
 			notFound(w, r)
 			return
 		}
+		if players && s.soundFileHidden(r, "/"+folder+"/"+name) {
+			notFound(w, r)
+			return
+		}
 		if players && s.cfg.Service != nil {
 			shown, err := s.cfg.Service.MapFileShown(r.Context(), "/"+folder+"/"+name)
 			if err != nil || !shown {

@@ -26,8 +26,10 @@ var eventShapes = map[string]obj{
 		"properties": obj{"version": obj{"type": "string"}, "build": obj{"type": "integer"}}},
 	"InteractionMode": {"type": "string", "enum": []string{core.InteractionNone, core.InteractionToken, core.InteractionAll}},
 	"Paused":          {"type": "boolean"},
+	"Pong": {"type": "object", "required": []string{"ok", "serverTime"}, "additionalProperties": false, "properties": obj{
+		"ok": obj{"const": true}, "serverTime": obj{"type": "integer", "description": "the server's clock as it answered, Unix milliseconds"}}},
 	"MapObjects": {"type": "object", "required": []string{"mapId"},
-		"description": "One kind of a map's objects (core.MapKinds): mapId and, under the kind's field (lights, markers, drawings, areaEffects, measurements, tiles), its whole list",
+		"description": "One kind of a map's objects (core.MapKinds): mapId and, under the kind's field (lights, markers, drawings, areaEffects, measurements, tiles, sounds), its whole list",
 		"properties":  obj{"mapId": obj{"type": "string"}}},
 	"ReloadReason": {"type": "object", "description": "Why: {system, version} after a system reload, {reason: import, kind, id}, {reason: moduleDeleted, id, name}",
 		"properties": obj{"system": obj{"type": "string"}, "version": obj{"type": "string"}, "reason": obj{"type": "string"},

@@ -14,6 +14,7 @@ import (
 	"github.com/vttapp/companion/core"
 	"github.com/vttapp/companion/hub"
 	"github.com/vttapp/companion/imports"
+	"github.com/vttapp/companion/sound"
 )
 
 // The host API (/host/api, the loopback listener the game master's
@@ -131,6 +132,19 @@ var HostRoutes = []HostRoute{
 	{Method: "GET", Path: "/host/api/journal", Tag: "journal", Summary: "Everything shown to the table, taken-back entries included", Answer: core.Journal{}},
 	{Method: "POST", Path: "/host/api/journal/{id}/show", Tag: "journal", Summary: "Show a journal entry again", Answer: core.JournalEntry{}},
 	{Method: "POST", Path: "/host/api/journal/{id}/revoke", Tag: "journal", Summary: "Take a journal entry back from the players", Answer: core.JournalEntry{}},
+
+	// Sound: the audio library, playlists and what plays (package sound).
+	{Method: "POST", Path: "/host/api/audio", Tag: "sound", Summary: "Upload a sound file (Ogg Vorbis or Opus, MP3, M4A/AAC, WAV, FLAC), checked by its content", Body: Multipart{}, Answer: sound.Track{}, Status: http.StatusCreated},
+	{Method: "GET", Path: "/host/api/audio", Tag: "sound", Summary: "Every sound file of the library, oldest first", Answer: []sound.Track{}},
+	{Method: "PATCH", Path: "/host/api/audio/{id}", Tag: "sound", Summary: "Rename a sound file or set its tags", Body: sound.TrackChange{}, Answer: sound.Track{}},
+	{Method: "DELETE", Path: "/host/api/audio/{id}", Tag: "sound", Summary: "Delete a sound file; what played it stops", Status: http.StatusNoContent},
+	{Method: "GET", Path: "/host/api/playlists", Tag: "sound", Summary: "Every playlist", Answer: []sound.Playlist{}},
+	{Method: "POST", Path: "/host/api/playlists", Tag: "sound", Summary: "A new playlist", Body: sound.Playlist{}, Answer: sound.Playlist{}, Status: http.StatusCreated},
+	{Method: "PUT", Path: "/host/api/playlists/{id}", Tag: "sound", Summary: "Replace a playlist (a playing one takes its volume and fade at once)", Body: sound.Playlist{}, Answer: sound.Playlist{}},
+	{Method: "DELETE", Path: "/host/api/playlists/{id}", Tag: "sound", Summary: "Delete a playlist; it stops", Status: http.StatusNoContent},
+	{Method: "GET", Path: "/host/api/sound", Tag: "sound", Summary: "The playback state", Answer: sound.State{}},
+	{Method: "PUT", Path: "/host/api/sound/screens", Tag: "sound", Summary: "Which screens play: all, displays or none", Body: sound.ScreensChange{}, Answer: sound.State{}},
+	{Method: "POST", Path: "/host/api/sound/{playlist}", Tag: "sound", Summary: "Play, pause, resume, skip, seek or stop a playlist", Body: sound.Control{}, Answer: sound.State{}},
 
 	// The library: modules' pages and encounters.
 	{Method: "GET", Path: "/host/api/library", Tag: "library", Summary: "The libraries: the campaign's and each module's", Answer: []core.LibrarySummary{}},

@@ -62,6 +62,10 @@ func publicDocument(sys System) obj {
 			"operationId": "getClients", "summary": "Clients connected over WebSocket", "tags": []string{"game"},
 			"responses": obj{"200": response("Connected clients", arrayOf(ref("Client")))},
 		}},
+		"/api/sound": obj{"get": obj{
+			"operationId": "getSound", "summary": "The table's playback state: what plays, from when on the server's clock (then soundUpdated)", "tags": []string{"game"},
+			"responses": obj{"200": response("The playback state", ref("SoundState"))},
+		}},
 		"/api/-/live": obj{"get": obj{
 			"operationId": "getLive", "summary": "The process answers HTTP", "tags": []string{"meta"},
 			"responses": obj{"200": response("Alive", ref("Health"))},

@@ -9,6 +9,7 @@ import (
 
 	"github.com/vttapp/companion/core"
 	"github.com/vttapp/companion/sight"
+	"github.com/vttapp/companion/sound"
 )
 
 // The wire shapes of the API and the WebSocket, described once: each
@@ -88,6 +89,9 @@ var wireShapes = []wireShape{
 	{"ScreenMap", core.ScreenMap{}, "The map displays fit in their view (mapFitScreen)"},
 	{"Attribute", core.Attribute{}, "An entity's attributes (getAttribute, setAttribute)"},
 	{"Health", Health{}, "GET /api/-/live and /api/-/ready: the process answers, the server is ready"},
+	{"SoundState", sound.State{}, "The table's playback state (GET /api/sound, soundUpdated): what plays on every screen, from when on the server's clock"},
+	{"SoundPlayback", sound.Playback{}, "One playlist playing or paused: its track, the server time its start played at, or the position it is paused at"},
+	{"SoundTrack", sound.Track{}, "A sound file of the library"},
 }
 
 // fieldNotes adds to a derived property what its Go type cannot say:

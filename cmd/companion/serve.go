@@ -26,6 +26,7 @@ import (
 	"github.com/vttapp/companion/hub"
 	"github.com/vttapp/companion/imports"
 	"github.com/vttapp/companion/routes"
+	"github.com/vttapp/companion/sound"
 	"github.com/vttapp/companion/store/sqlite"
 	"github.com/vttapp/companion/systems"
 	"github.com/vttapp/companion/web"
@@ -171,6 +172,10 @@ func serve(ctx context.Context, cfg *serveConfig, log *slog.Logger, out io.Write
 		joinName = advertiser.Service().Host + ".local"
 	}
 
+	// The table's sound: the primary campaign's audio library and what
+	// plays on every screen (kept in memory: a restart stops the music).
+	deck := &sound.Deck{Library: &sound.Library{Locate: routes.SoundLocator(svc, cfg.DataDir)}, Events: bus}
+	defer deck.Close()
 	reloads := &systems.ReloadStatus{} // hot reload results, shown on the host console
 	instanceID := core.NewID()
 	rc := routes.Config{
@@ -189,6 +194,7 @@ func serve(ctx context.Context, cfg *serveConfig, log *slog.Logger, out io.Write
 		PublicAddr:   publicLn.Addr().String(),
 		InstanceID:   instanceID,
 		Backups:      backup.NewMaker(cfg.DataDir, core.Version, store.BackupInto),
+		Sound:        deck,
 	}
 
 	public := newHTTPServer(routes.NewPublicHandler(rc), log)

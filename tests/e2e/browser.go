@@ -72,6 +72,10 @@ var BrowserFlags = []chromedp.ExecAllocatorOption{
 	chromedp.Flag("disable-renderer-backgrounding", true),
 	chromedp.Flag("hide-scrollbars", true),
 	chromedp.Flag("mute-audio", true),
+	// The table's sound plays without a tap (a muted element still plays
+	// and its position advances); a test that wants a browser that blocks
+	// it refuses play() itself until the page is touched.
+	chromedp.Flag("autoplay-policy", "no-user-gesture-required"),
 }
 
 // FindBrowser returns a Chromium binary, or skips the test when there is

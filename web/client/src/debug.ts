@@ -16,6 +16,8 @@ export interface DebugContext {
   lastError: () => string | null;
   /** The table around the map (initiative, chat, pointers, ruler, overlays); null before joining. */
   table?: () => TableUI | null;
+  /** The table's sound (sound/player.ts): what each element plays and where; null before joining. */
+  sound?: () => unknown;
 }
 
 export function installDebug(ctx: DebugContext): void {
@@ -71,6 +73,9 @@ export function installDebug(ctx: DebugContext): void {
     },
     table() {
       return ctx.table?.()?.debug() ?? null;
+    },
+    sound() {
+      return ctx.sound?.() ?? null;
     },
     /** Measures along map points [x, y, x, y, …] as ruler clicks would; tests should prefer real input. */
     rulerFromTo(mapPoints: number[]) {

@@ -14,7 +14,9 @@ import { installDebug } from "./debug";
 import { mountTable, type TableUI } from "./ui/table";
 import { SeatUI } from "./ui/seat";
 import { QualityNotice } from "./ui/quality";
-import { mayDrag, mayUseDoors, seesThrough, type Who } from "./permissions";
+import { SoundPlayer } from "./sound/player";
+import { sightSegments } from "./map/geometry";
+import { hearsThrough, mayDrag, mayUseDoors, seesThrough, type Who } from "./permissions";
 import type { Snapshot, Token } from "./types";
 
 performance.mark("companion:bundle-ran"); // what index.html's script started came before this
@@ -39,6 +41,7 @@ let joined = false;
 let lastError: string | null = null;
 let table: TableUI | null = null;
 let seats: SeatUI | null = null;
+let sound: SoundPlayer | null = null;
 const reducedMotion = window.matchMedia("(prefers-reduced-motion: reduce)");
 
 const app = document.getElementById("app")!;
@@ -53,6 +56,7 @@ installDebug({
   runMode: () => (profile?.display ? "display" : "normal"),
   lastError: () => lastError,
   table: () => table,
+  sound: () => sound?.debug() ?? null,
 });
 
 function deviceKind(): string {
@@ -227,11 +231,29 @@ async function start(): Promise<void> {
   performance.mark("companion:renderer-ready");
   await resync(first);
   performance.mark("companion:snapshot-applied");
+  sound = new SoundPlayer({
+    app: document.body, events, display: profile.display,
+    // Ambient sounds are heard from this listener's tokens: those whose
+    // seat plays, else the party's (hearsThrough).
+    ambient: () => {
+      const map = store.map;
+      if (!map) return null;
+      const who = whoAmI();
+      const all = [...store.tokens.values()];
+      return {
+        sounds: (map.sounds ?? []) as Record<string, unknown>[],
+        listeners: all.filter((t) => hearsThrough(t, who, all)).map((t) => ({ x: t.x, y: t.y })),
+        gridSize: map.gridSize ?? 0,
+        segments: map.lineOfSight ? sightSegments(map.walls as never) : [],
+      };
+    },
+  });
   socket = new Socket(socketURL(), {
     onOpen(reconnected) {
       register();
       seats?.connected();
       renderer?.reportViewport(); // where this page looks, before anyone pans
+      void sound?.connected(); // the server's clock, then what plays
       if (reconnected) resync();
     },
     onClose(code) {

@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mayDrag, mayUseDoors, seesThrough } from "./permissions";
+import { hearsThrough, mayDrag, mayUseDoors, seesThrough } from "./permissions";
 import type { Token } from "./types";
 
 const ann: Token = { id: "A", name: "Ann", x: 0, y: 0, player: true };
@@ -56,4 +56,15 @@ test("shared vision: the party's, unless the host says never; then the player's 
   const seated = { name: "Ann", display: false, seat: { id: "char-bob", tokens: [b.id as string] } };
   assert.deepEqual(toks.map((t) => seesThrough(t, seated, "never", toks)), [false, true, false], "a seat's own tokens, not the name's");
   assert.deepEqual(toks.map((t) => seesThrough(t, seated, "always", toks)), [true, true, false], "shared: the party's, seat or not");
+});
+
+test("ambient sounds are heard through the seat's tokens, the named one, else the party's, vision or not", () => {
+  const hero = { id: "h", name: "Ada", player: true } as Token;
+  const friend = { id: "f", name: "Guide", role: "friendly" } as Token;
+  const foe = { id: "o", name: "Orc" } as Token;
+  const all = [hero, friend, foe];
+  assert.deepEqual(all.filter((t) => hearsThrough(t, { name: "Ada", display: false }, all)).map((t) => t.id), ["h"]);
+  assert.deepEqual(all.filter((t) => hearsThrough(t, { name: "Bea", display: false }, all)).map((t) => t.id), ["h", "f"]);
+  assert.deepEqual(all.filter((t) => hearsThrough(t, { name: "Ada", display: true }, all)).map((t) => t.id), ["h", "f"]);
+  assert.deepEqual(all.filter((t) => hearsThrough(t, { name: "Bea", display: false, seat: { id: "x", tokens: ["f"] } }, all)).map((t) => t.id), ["f"]);
 });

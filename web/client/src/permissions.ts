@@ -64,3 +64,19 @@ export function seesThrough(t: Token, who: Who | null, sharedVision: string | un
   const mine = [...all].filter((o) => (o.name ?? "").trim().toLowerCase() === name && (o.player === true || o.role === "friendly"));
   return mine.length === 0 || mine.some((o) => o.id === t.id);
 }
+
+/**
+ * Whose ears a page hears the map's ambient sounds with: the tokens its
+ * seat plays, or, on a page that knows no seat, the token carrying the
+ * player's name; with neither (and on a display), the party's (player and
+ * friendly tokens). Unlike sight, a token needs no vision to hear.
+ */
+export function hearsThrough(t: Token, who: Who | null, all: Iterable<Token>): boolean {
+  const party = t.player === true || t.role === "friendly";
+  if (!who || who.display) return party;
+  const seated = who.seat?.tokens ?? [];
+  if (seated.length > 0) return seated.includes(t.id);
+  const name = who.name.trim().toLowerCase();
+  const mine = [...all].filter((o) => (o.name ?? "").trim().toLowerCase() === name && (o.player === true || o.role === "friendly"));
+  return mine.length === 0 ? party : mine.some((o) => o.id === t.id);
+}

@@ -286,6 +286,14 @@ export type EventSeatChanged = TakenSeat | {
 /** The data of the event seatsUpdated: any seat changed: the seat list as everyone reads it */
 export type EventSeatsUpdated = SeatList;
 
+/** The data of the event soundUpdated: the game master played, paused, sought, skipped or stopped a playlist, a track ended and the next began, or the screens that play changed: the whole playback state */
+export type EventSoundUpdated = SoundState;
+
+/** The data of the event soundsUpdated: an ambient sound of a map was added, changed or deleted: every sound of that map players hear (hidden ones left out) */
+export interface EventSoundsUpdated {
+  mapId: string;
+}
+
 /** Who sent a drag step: the server's name for the connection */
 export interface EventSource {
   color?: string;
@@ -480,6 +488,7 @@ export interface Map {
   scale: number;
   slug: string;
   snapshot?: string;
+  sounds?: (Record<string, unknown>)[];
   tiles: (Record<string, unknown>)[] | null;
   tokens: Token[] | null;
   version: number;
@@ -594,8 +603,12 @@ export type ReplyLeaveSeat = Ok;
 /** The data of the answer to mapViewportUpdated: recorded */
 export type ReplyMapViewportUpdated = Ok;
 
-/** The data of the answer to ping: every frame the connection sent before it is handled, and what they changed has been sent to it */
-export type ReplyPing = Ok;
+/** The data of the answer to ping: every frame the connection sent before it is handled, and what they changed has been sent to it; serverTime is the server's clock as it answered, from which a page estimates its offset (the sound's clock) */
+export interface ReplyPing {
+  ok: true;
+  /** the server's clock as it answered, Unix milliseconds */
+  serverTime: number;
+}
 
 /** The data of the answer to pointerUpdated: moved */
 export type ReplyPointerUpdated = Ok;
@@ -865,6 +878,40 @@ export interface Snapshot {
   version: string;
 }
 
+/** One playlist playing or paused: its track, the server time its start played at, or the position it is paused at */
+export interface SoundPlayback {
+  channel: string;
+  fade: number;
+  index: number;
+  loop: boolean;
+  name: string;
+  paused: boolean;
+  playlist: string;
+  position: number;
+  startedAt: number;
+  track: SoundTrack;
+  volume: number;
+}
+
+/** The table's playback state (GET /api/sound, soundUpdated): what plays on every screen, from when on the server's clock */
+export interface SoundState {
+  playing: SoundPlayback[] | null;
+  screens: string;
+  serverTime: number;
+}
+
+/** A sound file of the library */
+export interface SoundTrack {
+  added: string;
+  duration: number;
+  format: string;
+  id: string;
+  name: string;
+  size: number;
+  tags: string[] | null;
+  url: string;
+}
+
 /** A book and page citation */
 export interface Source {
   name?: string;
@@ -1090,6 +1137,10 @@ export interface ServerEvents {
   seatChanged: EventSeatChanged;
   /** any seat changed: the seat list as everyone reads it */
   seatsUpdated: EventSeatsUpdated;
+  /** the game master played, paused, sought, skipped or stopped a playlist, a track ended and the next began, or the screens that play changed: the whole playback state */
+  soundUpdated: EventSoundUpdated;
+  /** an ambient sound of a map was added, changed or deleted: every sound of that map players hear (hidden ones left out) */
+  soundsUpdated: EventSoundsUpdated;
   /** the game master paused or resumed (a bare boolean) */
   systemPaused: EventSystemPaused;
   /** a tile of a map was added, changed or deleted: every tile of that map players see */
@@ -1182,7 +1233,7 @@ export interface ClientReplies {
   leaveSeat: ReplyLeaveSeat;
   /** recorded */
   mapViewportUpdated: ReplyMapViewportUpdated;
-  /** every frame the connection sent before it is handled, and what they changed has been sent to it */
+  /** every frame the connection sent before it is handled, and what they changed has been sent to it; serverTime is the server's clock as it answered, from which a page estimates its offset (the sound's clock) */
   ping: ReplyPing;
   /** moved */
   pointerUpdated: ReplyPointerUpdated;

@@ -7,7 +7,7 @@ import { el, maybe, replaceChildren } from "./dom";
 import { Drawn } from "./format";
 import type { HostCampaign as CampaignView, Module as ModuleRow } from "./types";
 
-export type Section = "campaign" | "settings" | "clients" | "messages" | "journal" | "offers" | "modules" | "webclient" | "system";
+export type Section = "campaign" | "settings" | "clients" | "messages" | "journal" | "sound" | "offers" | "modules" | "webclient" | "system";
 
 export const state = {
   campaign: null as CampaignView | null, // GET campaign (null without one)

@@ -28,11 +28,12 @@ export const eventSections: Partial<Record<HostEventName, Section[]>> = {
   clientDisconnected: ["clients"],
   messageCreated: ["messages"],
   journalUpdated: ["journal"],
+  soundUpdated: ["sound"],
   reload: ["campaign", "settings", "clients", "messages", "journal"],
 };
 
 /** The cards that follow the socket (and are polled only while it is down). */
-const followed: Section[] = ["campaign", "settings", "clients", "messages", "journal"];
+const followed: Section[] = ["campaign", "settings", "clients", "messages", "journal", "sound"];
 
 let liveSocket = false;
 const due = new Set<Section>();

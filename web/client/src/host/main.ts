@@ -13,6 +13,7 @@ import { startCampaign } from "./campaign";
 import { startCombat } from "./combat";
 import { startMessages } from "./messages";
 import { startJournal } from "./journal";
+import { startSound } from "./sound";
 import { startModules } from "./modules";
 import { startLibrary } from "./library";
 import { startMapsAdmin } from "./maps-admin";
@@ -27,6 +28,7 @@ onReady(() => {
   startCombat();
   startMessages();
   startJournal();
+  startSound();
   startModules();
   refreshDestinationSelects();
   // No event exists for these: polled.
@@ -40,6 +42,7 @@ onReady(() => {
   every(2000, "campaign", true);
   every(2000, "messages", true);
   every(2000, "journal", true);
+  every(1000, "sound", true); // a list moves on by itself; its position moves
   startLibrary();
   startMapsAdmin();
   startSeats();

@@ -34,6 +34,9 @@ export type {
   ScreenMap,
   Sight,
   Snapshot,
+  SoundPlayback,
+  SoundState,
+  SoundTrack,
   Source,
   StatusEffect,
   Token,
@@ -154,6 +157,12 @@ export interface ContentOwner {
   kind: string;
   name: string;
   slug: string;
+}
+
+export interface Control {
+  action: string;
+  position?: number;
+  track?: number;
 }
 
 export interface Done {
@@ -655,6 +664,17 @@ export interface PlaceToken {
   y: number;
 }
 
+export interface Playlist {
+  channel: string;
+  fade: number;
+  id: string;
+  loop: boolean;
+  name: string;
+  shuffle: boolean;
+  tracks: string[] | null;
+  volume: number;
+}
+
 export interface ReloadResult {
   error?: string;
   latencyMs?: number;
@@ -676,6 +696,10 @@ export interface ScreenOverlay {
   overlayHandoutStyle: string | null;
   overlayHandoutText: string | null;
   overlayImage: string | null;
+}
+
+export interface ScreensChange {
+  screens: string;
 }
 
 export interface SeatAssignment {
@@ -761,6 +785,11 @@ export interface TableRollRequest {
 export interface TableRolled {
   message: Message | null;
   roll: TableRoll;
+}
+
+export interface TrackChange {
+  name?: string;
+  tags?: string[];
 }
 
 export interface Transfer {

@@ -14,7 +14,7 @@ import type { Combatant, Game } from "./types";
 const TITLES: Record<string, string> = {
   library: "Library",
   maps: "Maps, grid, export and backups",
-  screen: "Player screen and handouts",
+  screen: "Player screen, handouts and sound",
   messages: "Messages",
   seats: "Seats, join key and clients",
   content: "Content: imports, modules, web client",
@@ -28,6 +28,7 @@ const TAB_OF_CARD: Record<string, string> = {
   "maps-admin": "maps",
   screen: "screen",
   journal: "screen",
+  sound: "screen",
   messages: "messages",
   seats: "seats",
   clients: "seats",

@@ -35,6 +35,7 @@ export const mapObjectKinds = [
   { field: "areaEffects", one: "areaEffectUpdated", many: "areaEffectsUpdated", moved: "areaEffectMoved" },
   { field: "measurements", one: "measurementUpdated", many: "measurementsUpdated", moved: null },
   { field: "drawings", one: null, many: "drawingsUpdated", moved: null },
+  { field: "sounds", one: null, many: "soundsUpdated", moved: null },
 ] as const;
 
 export type ObjectList = (typeof mapObjectKinds)[number]["field"];

@@ -1,0 +1,245 @@
+package routes
+
+import (
+	"context"
+	"io"
+	"mime"
+	"net/http"
+	"path"
+	"path/filepath"
+	"strings"
+
+	"github.com/go-chi/chi/v5"
+	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/sound"
+)
+
+// soundFolder is the sub-folder of a campaign's folder its audio library
+// lives in: /campaigns/<id>/audio/, carried by its exports and backups
+// like its maps and handouts.
+const soundFolder = "audio"
+
+// SoundLocator is the audio library's folder: that of the primary
+// campaign in the data folder (cmd/companion gives it to sound.Library).
+func SoundLocator(svc *core.Service, dataDir string) func(context.Context) (sound.Folder, error) {
+	return func(ctx context.Context) (sound.Folder, error) {
+		if dataDir == "" {
+			return sound.Folder{}, core.Conflictf("this server has no data folder to keep sound files in")
+		}
+		camp, err := svc.PrimaryCampaign(ctx)
+		if err != nil {
+			return sound.Folder{}, err
+		}
+		return sound.Folder{Dir: filepath.Join(dataDir, "campaigns", camp.ID, soundFolder),
+			URL: path.Join("/campaigns", camp.ID, soundFolder)}, nil
+	}
+}
+
+// mountHostSound adds the audio library, the playlists and the playback
+// controls (docs/host-console.md, "Sound").
+func mountHostSound(r chi.Router, cfg Config) {
+	h := hostSound{hostGame{cfg: cfg}}
+	r = r.With(h.needSound)
+	r.Post("/host/api/audio", h.upload)
+	r.Get("/host/api/audio", h.listTracks)
+	r.Patch("/host/api/audio/{id}", h.changeTrack)
+	r.Delete("/host/api/audio/{id}", h.deleteTrack)
+	r.Get("/host/api/playlists", h.listPlaylists)
+	r.Post("/host/api/playlists", h.putPlaylist)
+	r.Put("/host/api/playlists/{id}", h.putPlaylist)
+	r.Delete("/host/api/playlists/{id}", h.deletePlaylist)
+	r.Get("/host/api/sound", h.state)
+	r.Put("/host/api/sound/screens", h.setScreens)
+	r.Post("/host/api/sound/{playlist}", h.control)
+}
+
+type hostSound struct{ hostGame }
+
+func (h hostSound) needSound(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if h.cfg.Sound == nil {
+			notFound(w, r)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// upload answers POST /host/api/audio (multipart field "file"): the file
+// streams to a temporary file of the library's folder, is checked by its
+// content and kept whole, or not at all. 201 with the track.
+func (h hostSound) upload(w http.ResponseWriter, r *http.Request) {
+	if ct, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); ct != "multipart/form-data" {
+		h.fail(w, r, core.Invalidf("upload a sound file as multipart field 'file'"))
+		return
+	}
+	mr, err := r.MultipartReader()
+	if err != nil {
+		h.fail(w, r, core.Invalidf("malformed upload: %v", err))
+		return
+	}
+	for {
+		part, err := mr.NextPart()
+		if err == io.EOF {
+			h.fail(w, r, core.Invalidf("the upload has no 'file' field"))
+			return
+		}
+		if err != nil {
+			h.fail(w, r, bodyError(core.Invalidf("malformed upload: %v", err)))
+			return
+		}
+		if part.FormName() != "file" {
+			continue
+		}
+		t, err := h.cfg.Sound.Library.Add(r.Context(), part.FileName(), part)
+		if err != nil {
+			h.fail(w, r, err)
+			return
+		}
+		h.reply(w, r, http.StatusCreated, t)
+		return
+	}
+}
+
+func (h hostSound) listTracks(w http.ResponseWriter, r *http.Request) {
+	tracks, err := h.cfg.Sound.Library.List(r.Context())
+	h.answer(w, r, tracks, err)
+}
+
+func (h hostSound) changeTrack(w http.ResponseWriter, r *http.Request) {
+	var in sound.TrackChange
+	if err := decodeStrict(r, &in); err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	t, err := h.cfg.Sound.Library.Change(r.Context(), pathParam(r, "id"), in)
+	h.answer(w, r, t, err)
+}
+
+// deleteTrack removes a track; whatever played it stops.
+func (h hostSound) deleteTrack(w http.ResponseWriter, r *http.Request) {
+	t, err := h.cfg.Sound.Library.Delete(r.Context(), pathParam(r, "id"))
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	h.cfg.Sound.Forget(t.ID)
+	w.WriteHeader(http.StatusNoContent)
+}
+
+func (h hostSound) listPlaylists(w http.ResponseWriter, r *http.Request) {
+	lists, err := h.cfg.Sound.Playlists(r.Context())
+	h.answer(w, r, lists, err)
+}
+
+// putPlaylist creates (POST, 201) or replaces (PUT) a playlist.
+func (h hostSound) putPlaylist(w http.ResponseWriter, r *http.Request) {
+	var in sound.Playlist
+	if err := decodeStrict(r, &in); err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	status := http.StatusCreated
+	if r.Method == http.MethodPut {
+		id := pathParam(r, "id")
+		if in.ID != "" && in.ID != id {
+			h.fail(w, r, core.Invalidf("the body's id '%s' is not the path's", core.Clip(in.ID)))
+			return
+		}
+		in.ID, status = id, http.StatusOK
+	} else if in.ID != "" {
+		h.fail(w, r, core.Invalidf("a new playlist's id is chosen by the server"))
+		return
+	}
+	p, err := h.cfg.Sound.PutPlaylist(r.Context(), in)
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	h.reply(w, r, status, p)
+}
+
+func (h hostSound) deletePlaylist(w http.ResponseWriter, r *http.Request) {
+	if err := h.cfg.Sound.DeletePlaylist(r.Context(), pathParam(r, "id")); err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	w.WriteHeader(http.StatusNoContent)
+}
+
+func (h hostSound) state(w http.ResponseWriter, r *http.Request) {
+	st, err := h.cfg.Sound.State(r.Context())
+	h.answer(w, r, st, err)
+}
+
+func (h hostSound) setScreens(w http.ResponseWriter, r *http.Request) {
+	var in sound.ScreensChange
+	if err := decodeStrict(r, &in); err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	st, err := h.cfg.Sound.SetScreens(r.Context(), in)
+	h.answer(w, r, st, err)
+}
+
+// control answers POST /host/api/sound/{playlist}: play, pause, resume,
+// skip, seek or stop; the state after it.
+func (h hostSound) control(w http.ResponseWriter, r *http.Request) {
+	var in sound.Control
+	if err := decodeStrict(r, &in); err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	st, err := h.cfg.Sound.Control(r.Context(), pathParam(r, "playlist"), in)
+	h.answer(w, r, st, err)
+}
+
+func (h hostSound) answer(w http.ResponseWriter, r *http.Request, v any, err error) {
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	h.reply(w, r, http.StatusOK, v)
+}
+
+// getSound answers GET /api/sound on the public listener: the playback
+// state, which a page reads when it opens (then follows soundUpdated).
+func (s *server) getSound(w http.ResponseWriter, r *http.Request) {
+	if s.cfg.Sound == nil {
+		notFound(w, r)
+		return
+	}
+	st, err := s.cfg.Sound.State(r.Context())
+	if err != nil {
+		writeError(w, r, s.cfg.Log, err)
+		return
+	}
+	writeJSON(w, r, &s.cfg, http.StatusOK, st)
+}
+
+// soundFileHidden reports whether a player may not fetch a data folder
+// file: one of a campaign's audio library that neither plays nor sounds
+// from the map on the player screen (an ambient sound players hear: not
+// hidden). What the game master keeps for later is theirs.
+func (s *server) soundFileHidden(r *http.Request, urlPath string) bool {
+	parts := strings.Split(strings.TrimPrefix(urlPath, "/"), "/")
+	if len(parts) != 4 || parts[0] != "campaigns" || parts[2] != soundFolder {
+		return false
+	}
+	if s.cfg.Sound != nil && s.cfg.Sound.Audible(urlPath) {
+		return false
+	}
+	if s.cfg.Service == nil {
+		return true
+	}
+	snap, err := s.cfg.Service.Snapshot(r.Context()) // the map as players have it: hidden sounds left out
+	if err != nil || snap.Map == nil {
+		return true
+	}
+	for _, o := range snap.Map.Sounds {
+		if u, _ := o["url"].(string); u == urlPath {
+			return false
+		}
+	}
+	return true
+}
