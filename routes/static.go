@@ -83,7 +83,7 @@ func (s *server) serveDataFolder(folder string, players bool) http.HandlerFunc {
 				return
 			}
 		}
-		if wantsTiles(r) && s.cfg.DataDir != "" {
+		if wantsTiles(r, name) && s.cfg.DataDir != "" {
 			s.serveTiles(w, r, filepath.Join(s.cfg.DataDir, folder), name, "/"+folder+"/"+name)
 			return
 		}

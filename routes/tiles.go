@@ -42,11 +42,15 @@ func tilesOf(dataDir string) *maptiles.Cache {
 // goes on after it, and the client falls back to the whole picture.
 const tileCutWait = 2 * time.Minute
 
-// wantsTiles reports whether a request for a picture asks for its tiles.
-func wantsTiles(r *http.Request) bool {
+// wantsTiles reports whether a request for a picture asks for its tiles
+// (a picture the server reads: PNG, JPEG, GIF; any other file is served
+// as it is, whatever its query).
+func wantsTiles(r *http.Request, name string) bool {
 	q := r.URL.Query()
-	return q.Has("tiles") || q.Has("tile")
+	return (q.Has("tiles") || q.Has("tile")) && tiledExtensions[strings.ToLower(path.Ext(name))]
 }
+
+var tiledExtensions = map[string]bool{".png": true, ".jpg": true, ".jpeg": true, ".jfif": true, ".gif": true}
 
 // serveTiles answers a picture's index or one of its tiles: name in the
 // folder dir (opened through os.Root, as serveFromRoot does), urlPath its
