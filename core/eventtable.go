@@ -95,6 +95,9 @@ var EventTable = []EventSpec{
 	{Name: EventDrawingsUpdated, Payload: "MapObjects", When: "a drawing of a map was added, changed or deleted: every drawing of that map players see"},
 	{Name: EventAreaEffectsUpdated, Payload: "MapObjects", When: "an area effect of a map was added, changed or deleted: every area effect of that map players see"},
 	{Name: EventMeasurementsUpdated, Payload: "MapObjects", When: "a measurement of a map was added, changed or deleted: every measurement of that map players see"},
+	{Name: EventMarkerMoved, Payload: "Movement", When: "a marker is dragged (moveMapObject): its place and the drag's state", KeepsDrags: true},
+	{Name: EventAreaEffectMoved, Payload: "Movement", When: "an area effect is dragged (moveMapObject): its origin and the drag's state", KeepsDrags: true},
+	{Name: EventMeasurementUpdated, Payload: "MeasurementMove", When: "a ruler is stretched (moveMapObject): the measurement with mapId, the drag's state, source and its distance as the system counts it", KeepsDrags: true},
 	{Name: EventTilesUpdated, Payload: "MapObjects", When: "a tile of a map was added, changed or deleted: every tile of that map players see"},
 	{Name: EventFogUpdated, Payload: "FogImage", When: "a map's fog mask changed"},
 	{Name: EventScreenUpdated, Payload: "Screen", When: "the player screen changes"},
@@ -160,6 +163,19 @@ var EventTable = []EventSpec{
 		Reply: "ActionResult", Answer: "the initiative roll's message"},
 	{Name: RequestEndTurn, From: ByPlayers, Request: "TurnPass", Asks: "ends the seat's turn (data optional: {to}, whom to pass it to, when the system's turns are passed)",
 		Reply: "Game", Answer: "the game after the turn passed"},
+
+	// Marks (marks.go): a player's own, as the interaction mode allows;
+	// the game master's socket acts on any.
+	{Name: RequestAddMapObject, From: ByClients, Request: "MapObjectAdd", Asks: "places a mark on the map on the player screen: {mapId, kind, object}",
+		Reply: "MapObject", Answer: "the mark as stored, with the id the server gave it"},
+	{Name: RequestUpdateMapObject, From: ByClients, Request: "MapObjectPatch", Asks: "changes a mark: {mapId, kind, id, patch} (a JSON merge patch)",
+		Reply: "MapObject", Answer: "the mark as stored"},
+	{Name: RequestDeleteMapObject, From: ByClients, Request: "MapObjectDelete", Asks: "removes a mark {mapId, kind, id}, or without id every mark of the kind the player made on the map",
+		Reply: "Ok", Answer: "removed"},
+	{Name: RequestMoveMapObject, From: ByClients, Request: "MapObjectMove", Asks: "a live move of a mark: {mapId, kind, id, x, y} (a template, a pin) or {…, data} (a ruler's path), state start, control, end or cancel",
+		Reply: "Ok", Answer: "moved; end stores the mark", KeepsDrags: true},
+	{Name: RequestMeasure, From: ByClients, Request: "MeasureRequest", Asks: "what a template covers {mapId, areaEffect} or how far a path goes {mapId, path}, by the system's rules",
+		Reply: "Measured", Answer: "the squares covered (flat column, row pairs) or the distance, with its units and text"},
 
 	{Name: RequestPing, From: ByClients, Request: "NoData", Asks: "asks for its answer alone, a marker: the connection's frames are handled in order",
 		Reply: "Ok", Answer: "every frame the connection sent before it is handled, and what they changed has been sent to it", AlwaysAnswered: true},
