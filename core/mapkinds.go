@@ -30,7 +30,7 @@ var MapKinds = []MapKind{
 		list: objectList(func(m *Map) *[]Object { return &m.Markers }), check: checkMarker},
 	{Field: "drawings", Noun: "drawing", Event: EventDrawingsUpdated,
 		PlayerModes: []string{InteractionAll},
-		list: objectList(func(m *Map) *[]Object { return &m.Drawings }), check: checkDrawing},
+		list:        objectList(func(m *Map) *[]Object { return &m.Drawings }), check: checkDrawing},
 	{Field: "areaEffects", Noun: "area effect", Event: EventAreaEffectsUpdated,
 		Moved: EventAreaEffectMoved, PlayerModes: []string{InteractionAll, InteractionToken},
 		list: objectList(func(m *Map) *[]Object { return &m.AreaEffects }), check: checkAreaEffect},
