@@ -170,6 +170,9 @@ export interface EventApp {
   version: string;
 }
 
+/** The data of the event areaEffectMoved: an area effect is dragged (moveMapObject): its origin and the drag's state */
+export type EventAreaEffectMoved = Movement;
+
 /** The data of the event areaEffectsUpdated: an area effect of a map was added, changed or deleted: every area effect of that map players see */
 export interface EventAreaEffectsUpdated {
   mapId: string;
@@ -244,9 +247,25 @@ export type EventMapLoaded = Map;
 /** The data of the event mapUpdated: the map on the player screen changes */
 export type EventMapUpdated = Map;
 
+/** The data of the event markerMoved: a marker is dragged (moveMapObject): its place and the drag's state */
+export type EventMarkerMoved = Movement;
+
 /** The data of the event markersUpdated: a marker of a map was added, changed or deleted: every marker of that map players see */
 export interface EventMarkersUpdated {
   mapId: string;
+}
+
+/** The data of the event measurementUpdated: a ruler is stretched (moveMapObject): the measurement with mapId, the drag's state, source and its distance as the system counts it */
+export interface EventMeasurementUpdated {
+  color?: string;
+  data: number[];
+  distance: string;
+  hidden?: boolean;
+  id: string;
+  mapId: string;
+  source?: EventSource;
+  state: string;
+  type?: string;
 }
 
 /** The data of the event measurementsUpdated: a measurement of a map was added, changed or deleted: every measurement of that map players see */
@@ -570,6 +589,12 @@ export interface Pointer {
   y: number;
 }
 
+/** The data of the answer to addMapObject: the mark as stored, with the id the server gave it */
+export interface ReplyAddMapObject {
+  id: string;
+  [key: string]: unknown;
+}
+
 /** The data of the answer to changeHitPoints: the hit points after damage, healing or temporary hit points */
 export type ReplyChangeHitPoints = HitPoints;
 
@@ -578,6 +603,9 @@ export type ReplyClientUpdated = Ok;
 
 /** The data of the answer to createMessage: the stored message, dice rolled */
 export type ReplyCreateMessage = Message;
+
+/** The data of the answer to deleteMapObject: removed */
+export type ReplyDeleteMapObject = Ok;
 
 /** The data of the answer to endTurn: the game after the turn passed */
 export type ReplyEndTurn = Game;
@@ -593,6 +621,18 @@ export type ReplyLeaveSeat = Ok;
 
 /** The data of the answer to mapViewportUpdated: recorded */
 export type ReplyMapViewportUpdated = Ok;
+
+/** The data of the answer to measure: the squares covered (flat column, row pairs) or the distance, with its units and text */
+export interface ReplyMeasure {
+  distance: number;
+  /** the cells a template covers, flat: column, row, column, row… (cell (c, r) spans gridOffset + c·gridSize …) */
+  squares?: number[];
+  text: string;
+  units: string;
+}
+
+/** The data of the answer to moveMapObject: moved; end stores the mark */
+export type ReplyMoveMapObject = Ok;
 
 /** The data of the answer to ping: every frame the connection sent before it is handled, and what they changed has been sent to it */
 export type ReplyPing = Ok;
@@ -644,8 +684,21 @@ export type ReplyUpdateDoor = Sight[] | null;
 /** The data of the answer to updateEntity: the stored entity */
 export type ReplyUpdateEntity = Entity;
 
+/** The data of the answer to updateMapObject: the mark as stored */
+export interface ReplyUpdateMapObject {
+  id: string;
+  [key: string]: unknown;
+}
+
 /** The data of the answer to updateToken: the stored token */
 export type ReplyUpdateToken = TokenOnMap | HiddenToken;
+
+/** The data of the request addMapObject: places a mark on the map on the player screen: {mapId, kind, object} */
+export interface RequestAddMapObject {
+  kind: "walls" | "lights" | "markers" | "drawings" | "areaEffects" | "measurements" | "tiles";
+  mapId: string;
+  object: Record<string, unknown>;
+}
 
 /** The data of the request changeHitPoints: damage, healing or temporary hit points for the seat's character */
 export interface RequestChangeHitPoints {
@@ -670,6 +723,13 @@ export interface RequestClientUpdated {
 /** The data of the request createMessage: posts a message: a chat line, or a command such as /roll */
 export type RequestCreateMessage = MessageInput;
 
+/** The data of the request deleteMapObject: removes a mark {mapId, kind, id}, or without id every mark of the kind the player made on the map */
+export interface RequestDeleteMapObject {
+  id?: string;
+  kind: "walls" | "lights" | "markers" | "drawings" | "areaEffects" | "measurements" | "tiles";
+  mapId: string;
+}
+
 /** The data of the request endTurn: ends the seat's turn (data optional: {to}, whom to pass it to, when the system's turns are passed) */
 export type RequestEndTurn = {
   /** a combatant id that has not acted this round */
@@ -693,6 +753,24 @@ export interface RequestMapViewportUpdated {
   x?: number;
   y?: number;
   zoom?: number;
+}
+
+/** The data of the request measure: what a template covers {mapId, areaEffect} or how far a path goes {mapId, path}, by the system's rules */
+export interface RequestMeasure {
+  areaEffect?: Record<string, unknown>;
+  mapId: string;
+  path?: number[];
+}
+
+/** The data of the request moveMapObject: a live move of a mark: {mapId, kind, id, x, y} (a template, a pin) or {…, data} (a ruler's path), state start, control, end or cancel */
+export interface RequestMoveMapObject {
+  data?: number[];
+  id: string;
+  kind: "walls" | "lights" | "markers" | "drawings" | "areaEffects" | "measurements" | "tiles";
+  mapId: string;
+  state: "start" | "control" | "end" | "cancel";
+  x?: number;
+  y?: number;
 }
 
 /** The data of the request ping: asks for its answer alone, a marker: the connection's frames are handled in order */
@@ -777,6 +855,14 @@ export interface RequestUpdateDoor {
 export interface RequestUpdateEntity {
   id: string;
   [key: string]: unknown;
+}
+
+/** The data of the request updateMapObject: changes a mark: {mapId, kind, id, patch} (a JSON merge patch) */
+export interface RequestUpdateMapObject {
+  id: string;
+  kind: "walls" | "lights" | "markers" | "drawings" | "areaEffects" | "measurements" | "tiles";
+  mapId: string;
+  patch: Record<string, unknown>;
 }
 
 /** The data of the request updateToken: changes a token's fields */
@@ -1032,6 +1118,8 @@ export interface ServerEvents {
   accessChanged: EventAccessChanged;
   /** to a new connection, first */
   app: EventApp;
+  /** an area effect is dragged (moveMapObject): its origin and the drag's state */
+  areaEffectMoved: EventAreaEffectMoved;
   /** an area effect of a map was added, changed or deleted: every area effect of that map players see */
   areaEffectsUpdated: EventAreaEffectsUpdated;
   /** a player client connects (channel and address only) */
@@ -1072,8 +1160,12 @@ export interface ServerEvents {
   mapLoaded: EventMapLoaded;
   /** the map on the player screen changes */
   mapUpdated: EventMapUpdated;
+  /** a marker is dragged (moveMapObject): its place and the drag's state */
+  markerMoved: EventMarkerMoved;
   /** a marker of a map was added, changed or deleted: every marker of that map players see */
   markersUpdated: EventMarkersUpdated;
+  /** a ruler is stretched (moveMapObject): the measurement with mapId, the drag's state, source and its distance as the system counts it */
+  measurementUpdated: EventMeasurementUpdated;
   /** a measurement of a map was added, changed or deleted: every measurement of that map players see */
   measurementsUpdated: EventMeasurementsUpdated;
   /** a message was posted; a private roll or a whisper only to the host console and the seats that read it */
@@ -1112,12 +1204,16 @@ export interface ServerEvents {
 
 /** The data of each request a client sends over the WebSocket, by the envelope's name. */
 export interface ClientRequests {
+  /** places a mark on the map on the player screen: {mapId, kind, object} */
+  addMapObject: RequestAddMapObject;
   /** damage, healing or temporary hit points for the seat's character */
   changeHitPoints: RequestChangeHitPoints;
   /** a client registers, or changes its name, colour, screen or view; send it first */
   clientUpdated: RequestClientUpdated;
   /** posts a message: a chat line, or a command such as /roll */
   createMessage: RequestCreateMessage;
+  /** removes a mark {mapId, kind, id}, or without id every mark of the kind the player made on the map */
+  deleteMapObject: RequestDeleteMapObject;
   /** ends the seat's turn (data optional: {to}, whom to pass it to, when the system's turns are passed) */
   endTurn: RequestEndTurn;
   /** reads an entity's attributes */
@@ -1128,6 +1224,10 @@ export interface ClientRequests {
   leaveSeat: RequestLeaveSeat;
   /** where this client looks on a map (recorded, never broadcast) */
   mapViewportUpdated: RequestMapViewportUpdated;
+  /** what a template covers {mapId, areaEffect} or how far a path goes {mapId, path}, by the system's rules */
+  measure: RequestMeasure;
+  /** a live move of a mark: {mapId, kind, id, x, y} (a template, a pin) or {…, data} (a ruler's path), state start, control, end or cancel */
+  moveMapObject: RequestMoveMapObject;
   /** asks for its answer alone, a marker: the connection's frames are handled in order */
   ping: RequestPing;
   /** this client's pointer moves */
@@ -1160,18 +1260,24 @@ export interface ClientRequests {
   updateDoor: RequestUpdateDoor;
   /** changes an entity's fields */
   updateEntity: RequestUpdateEntity;
+  /** changes a mark: {mapId, kind, id, patch} (a JSON merge patch) */
+  updateMapObject: RequestUpdateMapObject;
   /** changes a token's fields */
   updateToken: RequestUpdateToken;
 }
 
 /** The data of the answer to each request a client sends, by the request's name. */
 export interface ClientReplies {
+  /** the mark as stored, with the id the server gave it */
+  addMapObject: ReplyAddMapObject;
   /** the hit points after damage, healing or temporary hit points */
   changeHitPoints: ReplyChangeHitPoints;
   /** registered */
   clientUpdated: ReplyClientUpdated;
   /** the stored message, dice rolled */
   createMessage: ReplyCreateMessage;
+  /** removed */
+  deleteMapObject: ReplyDeleteMapObject;
   /** the game after the turn passed */
   endTurn: ReplyEndTurn;
   /** the entity's attributes (absent when it has none) */
@@ -1182,6 +1288,10 @@ export interface ClientReplies {
   leaveSeat: ReplyLeaveSeat;
   /** recorded */
   mapViewportUpdated: ReplyMapViewportUpdated;
+  /** the squares covered (flat column, row pairs) or the distance, with its units and text */
+  measure: ReplyMeasure;
+  /** moved; end stores the mark */
+  moveMapObject: ReplyMoveMapObject;
   /** every frame the connection sent before it is handled, and what they changed has been sent to it */
   ping: ReplyPing;
   /** moved */
@@ -1214,6 +1324,8 @@ export interface ClientReplies {
   updateDoor: ReplyUpdateDoor;
   /** the stored entity */
   updateEntity: ReplyUpdateEntity;
+  /** the mark as stored */
+  updateMapObject: ReplyUpdateMapObject;
   /** the stored token */
   updateToken: ReplyUpdateToken;
 }

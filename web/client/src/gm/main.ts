@@ -22,6 +22,7 @@ import { MapTools } from "./tools";
 import { nextDoorState } from "./edits";
 import { TokenPanel } from "./token-panel";
 import { setGMHandle } from "./handle";
+import { MarkTools } from "../ui/marks";
 
 const root = document.getElementById("gm-root");
 if (root) start(root);
@@ -51,6 +52,7 @@ async function start(root: HTMLElement): Promise<void> {
       </span>
       <span class="gm-group" id="gm-tools"></span>
       <span class="gm-group gm-draw" id="gm-draw"></span>
+      <span class="gm-group gm-marks" id="gm-marks"></span>
       <span class="gm-group">
         <label><input type="checkbox" id="gm-walls" checked> Walls</label>
         <label><input type="checkbox" id="gm-lights" checked> Light radii</label>
@@ -118,6 +120,12 @@ async function start(root: HTMLElement): Promise<void> {
     return;
   }
   overlay.attach(renderer);
+  // Templates, drawings (on the GM layer too) and pins, as players make
+  // them, but on any map and with the game master's rights (the host socket).
+  const marks = new MarkTools({ mapEl: document.getElementById("gm-map")!, store, events, renderer: () => renderer, gm: true, say: (t) => say(t) });
+  marks.bar.classList.add("in-toolbar");
+  document.getElementById("gm-marks")!.append(marks.bar);
+  (window as unknown as { companionMarks?: MarkTools }).companionMarks = marks;
   tools.attach(renderer, document.getElementById("gm-tools")!);
   tools.attachOptions(document.getElementById("gm-draw")!);
   const picker = new EntityPicker(document.getElementById("gm-picker")!, store, () => renderer, say);
