@@ -25,9 +25,9 @@ const tools: [MarkTool, string, string][] = [
   ["free", "✎", "Draw freehand"],
   ["segment", "╱", "Draw a line"],
   ["rectangle", "▭", "Draw a rectangle"],
-  ["ellipse", "⬭", "Draw an ellipse"],
+  ["ellipse", "◌", "Draw an ellipse"],
   ["text", "T", "Write the text below where you click"],
-  ["pin", "📍", "Place a pin with the text below"],
+  ["pin", "✦", "Place a pin with the text below"],
   ["erase", "⌫", "Click one of your marks to remove it"],
 ];
 
@@ -310,7 +310,10 @@ export class MarkTools {
         dropped = true;
       }
     }
-    if (dropped) r.redrawObjects("areaEffects");
+    if (dropped) {
+      r.redrawObjects("areaEffects");
+      this.noteInside();
+    }
     const mapKey = `${map.id}/${map.gridSize}/${map.gridOffsetX}/${map.gridOffsetY}`;
     for (const e of effects) {
       const key = templateKey(mapKey, e);
@@ -330,8 +333,10 @@ export class MarkTools {
     const r = this.deps.renderer(), map = this.deps.store.map;
     if (!r || !map) return;
     const shown = [...this.deps.store.tokens.values()].filter((t) => r.views.get(t.id)?.visible);
+    const before = this.inside.join(", ");
     this.inside = tokensInside(shown, map.areaEffects ?? [], r.templateSquares, gridOf(map)).map((t) => t.name ?? "").sort();
-    if (this.inside.length) this.deps.say?.(`In the templates: ${this.inside.join(", ")}`);
+    const now = this.inside.join(", ");
+    if (now !== before) this.deps.say?.(now ? `In the templates: ${now}` : "");
   }
 }
 

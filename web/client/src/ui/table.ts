@@ -256,10 +256,27 @@ export class TableUI {
     tools.append(ruler, theme);
     app.append(tools);
     if (!this.deps.display) {
+      // The marks bar opens from its button beside the ruler's.
+      const marks = document.createElement("button");
+      marks.type = "button";
+      marks.className = "marks-toggle";
+      marks.title = "Templates, drawings and pins";
+      marks.setAttribute("aria-label", marks.title);
+      marks.setAttribute("aria-pressed", "false");
+      marks.textContent = "✎";
+      tools.prepend(marks);
+      this.marks.bar.hidden = true;
+      marks.addEventListener("click", () => {
+        const open = this.marks.bar.hidden;
+        this.marks.bar.hidden = !open;
+        marks.setAttribute("aria-pressed", String(open));
+        if (!open) this.marks.choose("");
+      });
       app.append(this.marks.bar);
       const modeShown = () => {
         const mode = this.deps.store.interaction;
-        this.marks.bar.hidden = mode === "none";
+        marks.hidden = mode === "none";
+        if (mode === "none") this.marks.bar.hidden = true;
         for (const b of this.marks.bar.querySelectorAll<HTMLButtonElement>("button[data-mark]")) {
           b.disabled = mode === "token" && !["sphere", "cone", "line", "square", "erase"].includes(b.dataset.mark ?? "");
         }
