@@ -212,7 +212,7 @@ func (s pinned) changeMapObjects(ctx context.Context, mapID string, k *MapKind, 
 }
 
 // mapObjectEvents are the broadcasts after a kind changed on m: the kind's
-// event with its list, and for a kind that shapes line of sight the map and
+// event with its list (to players the list alone, to the host with mapId), and for a kind that shapes line of sight the map and
 // its sights, as after a door. Players receive them, redacted, only when m
 // is on the player screen.
 func (s pinned) mapObjectEvents(tx Tx, k *MapKind, m *Map) ([]Event, error) {
@@ -244,8 +244,11 @@ func (s pinned) mapObjectEvents(tx Tx, k *MapKind, m *Map) ([]Event, error) {
 		if err != nil {
 			return nil, err
 		}
-		events = append(events, Event{Name: k.Event, Data: views(
-			Object{"mapId": m.ID, k.Field: shown}, Object{"mapId": m.ID, k.Field: all})})
+		// Players get the bare list, as the original sends it (the
+		// Encounter+ web client sets the map's field to the event's data);
+		// they only hear of the map on the player screen. The host console,
+		// which also prepares maps off screen, gets {mapId, <field>}.
+		events = append(events, Event{Name: k.Event, Data: views(shown, Object{"mapId": m.ID, k.Field: all})})
 	}
 	if k.Sight {
 		events = append(events,
