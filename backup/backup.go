@@ -44,10 +44,11 @@ const FolderName = "backups"
 
 // notCopied are the top-level entries of a data folder a backup leaves
 // out: the live database (the snapshot stands for it), the running
-// server's address and log, work in progress, the backups themselves.
+// server's address and log, work in progress, the backups themselves,
+// and the tiles cut from map pictures (a cache, cut again on request).
 var notCopied = map[string]bool{
 	Database: true, Database + "-wal": true, Database + "-shm": true, Database + "-journal": true,
-	"server.json": true, "server.json.tmp": true, "companion.log": true, ".staging": true, ".first-run": true,
+	"server.json": true, "server.json.tmp": true, "companion.log": true, ".staging": true, ".first-run": true, ".tiles": true,
 	FolderName: true,
 }
 

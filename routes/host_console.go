@@ -78,6 +78,9 @@ func (h hostConsole) showMap(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, h.cfg.Log, err)
 		return
 	}
+	if m, err := h.cfg.Service.Map(r.Context(), mapID); err == nil && m.Video == "" {
+		warmTiles(h.cfg.DataDir, m.Image) // players are about to ask for it
+	}
 	writeJSON(w, r, &h.cfg, http.StatusOK, screen)
 }
 

@@ -19,6 +19,7 @@ import (
 
 	"github.com/go-chi/chi/v5"
 	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/imports"
 )
 
 // maxBackgroundBytes bounds an uploaded map background.
@@ -28,6 +29,7 @@ func mountHostMaps(r chi.Router, h hostGame) {
 	r.Post("/host/api/maps", h.createMap)
 	r.Patch("/host/api/maps/{id}", h.renameMap)
 	r.Delete("/host/api/maps/{id}", h.deleteMap)
+	r.Get("/host/api/maps/{id}/uvtt", h.exportUVTT)
 }
 
 // createMap answers POST /host/api/maps: a JSON core.NewMap, or multipart
@@ -102,11 +104,45 @@ func (h hostGame) createMap(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
+	if in.Image != "" {
+		warmTiles(h.cfg.DataDir, in.Image) // a big picture is cut while the game master prepares the map
+	}
 	h.reply(w, r, http.StatusCreated, m)
 }
 
 // renameMap answers PATCH /host/api/maps/{id}: a core.MapChange (name,
 // lineOfSight, losDaylight, losVisionLimit).
+// exportUVTT answers GET /host/api/maps/{id}/uvtt: the map as a Universal
+// VTT file (.dd2vtt), its walls, doors, lights and picture, for map makers
+// and other tools (imports.WriteUVTT).
+func (h hostGame) exportUVTT(w http.ResponseWriter, r *http.Request) {
+	m, err := h.cfg.Service.Map(r.Context(), pathParam(r, "id"))
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	var picture io.Reader
+	if m.Image != "" {
+		dir, name, ok := dataFile(h.cfg.DataDir, m.Image)
+		if !ok {
+			h.fail(w, r, core.Conflictf("the map's picture (%s) is not in this server's data folder: it cannot be written into the file", core.Clip(m.Image)))
+			return
+		}
+		f, err := openInRoot(dir, name)()
+		if err != nil {
+			h.fail(w, r, core.Conflictf("the map's picture is missing from the data folder"))
+			return
+		}
+		defer f.Close()
+		picture = f
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Content-Disposition", mime.FormatMediaType("attachment", map[string]string{"filename": uvttFileName(m.Name)}))
+	if err := imports.WriteUVTT(w, m, picture); err != nil {
+		h.cfg.Log.Warn("map: Universal VTT export cut short", "map", m.ID, "err", err)
+	}
+}
+
 func (h hostGame) renameMap(w http.ResponseWriter, r *http.Request) {
 	var in core.MapChange
 	if err := decodeStrict(r, &in); err != nil {
@@ -192,4 +228,13 @@ func readForm(r *http.Request, limit int64) (fields map[string]string, data []by
 		}
 		fields[part.FormName()] = string(value)
 	}
+}
+
+// uvttFileName is the name a map's Universal VTT file is saved as.
+func uvttFileName(mapName string) string {
+	slug := core.Slugify(mapName)
+	if slug == "" {
+		slug = "map"
+	}
+	return slug + ".dd2vtt"
 }

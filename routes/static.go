@@ -80,6 +80,10 @@ func (s *server) serveDataFolder(folder string, players bool) http.HandlerFunc {
 				return
 			}
 		}
+		if wantsTiles(r) && s.cfg.DataDir != "" {
+			s.serveTiles(w, r, filepath.Join(s.cfg.DataDir, folder), name, "/"+folder+"/"+name)
+			return
+		}
 		s.serveFromRoot(w, r, filepath.Join(s.cfg.DataDir, folder), name)
 	}
 }

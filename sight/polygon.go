@@ -440,6 +440,12 @@ func (sc *visionScratch) sweep(x, y float64) []float64 {
 				sc.curX, sc.curY = p.x2, p.y2
 				sc.remove(e.ref)
 			case eventStart:
+				if endsAt(ev, next, e.ref) {
+					// Rounding put its start and end at one angle (a
+					// sliver seen almost edge-on): it spans no ray, and
+					// pushed after its end it would never leave the heap.
+					continue
+				}
 				p := &sc.pieces[e.ref]
 				sc.curX, sc.curY = p.x1, p.y1
 				sc.push(e.ref)
@@ -464,6 +470,18 @@ func (sc *visionScratch) sweep(x, y float64) []float64 {
 	}
 	sc.poly = poly
 	return append(make([]float64, 0, len(poly)), poly...)
+}
+
+// endsAt reports whether piece ref also ends at the angle of ev[at], its
+// start: the events of one angle are ordered ends first, so its end is
+// among those before it.
+func endsAt(ev []sweepEvent, at int, ref int32) bool {
+	for k := at - 1; k >= 0 && ev[k].key == ev[at].key; k-- {
+		if ev[k].kind == eventEnd && ev[k].ref == ref {
+			return true
+		}
+	}
+	return false
 }
 
 // nearest is the distance along the unit ray (dx, dy) to the nearest

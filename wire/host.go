@@ -70,6 +70,7 @@ var HostRoutes = []HostRoute{
 	{Method: "GET", Path: "/host/api/maps/{id}", Tag: "maps", Summary: "One map, everything on it", Answer: core.Map{}},
 	{Method: "PATCH", Path: "/host/api/maps/{id}", Tag: "maps", Summary: "Rename a map, or set its line of sight, daylight and vision limit", Body: core.MapChange{}, Answer: core.Map{}},
 	{Method: "DELETE", Path: "/host/api/maps/{id}", Tag: "maps", Summary: "Delete a map, its tokens and its files", Status: http.StatusNoContent},
+	{Method: "GET", Path: "/host/api/maps/{id}/uvtt", Tag: "maps", Summary: "The map as a Universal VTT file (.dd2vtt): walls, doors, lights and its picture", Answer: anyObject{}},
 	{Method: "GET", Path: "/host/api/maps/{id}/grid", Tag: "maps", Summary: "The map's grid and how it fits the picture", Answer: core.GridPreview{}},
 	{Method: "PUT", Path: "/host/api/maps/{id}/grid", Tag: "maps", Summary: "Set the map's grid", Body: core.GridChange{}, Answer: core.GridPreview{}},
 	{Method: "POST", Path: "/host/api/maps/{id}/grid/preview", Tag: "maps", Summary: "How a grid would fit, without keeping it", Body: core.GridChange{}, Answer: core.GridPreview{}},

@@ -16,6 +16,7 @@ import (
 	"github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
+	"github.com/vttapp/companion/imports"
 	"github.com/vttapp/companion/tests/e2e"
 )
 
@@ -201,6 +202,25 @@ func TestHostConsoleGridExportAndBackup(t *testing.T) {
 		}
 	}
 	e2e.SameGame(t, "downloaded from the console and imported", want, e2e.GameOf(t, fresh))
+
+	// The map open in the card leaves as a Universal VTT file for map
+	// makers: its picture and grid read back.
+	p.WaitFor("the Universal VTT link", `!document.getElementById("grid-uvtt").hidden`, 10*time.Second)
+	p.Eval(`document.getElementById("grid-uvtt").click()`)
+	var uvtt string
+	for _, f := range waitDownloads(t, downloads, 3) {
+		if strings.HasSuffix(f, ".dd2vtt") {
+			uvtt = f
+		}
+	}
+	raw, err := os.ReadFile(uvtt)
+	if err != nil {
+		t.Fatalf("the Universal VTT download: %v", err)
+	}
+	back, err := imports.ParseUVTT(raw, uvtt)
+	if err != nil || back.Map.GridSize != 70 || len(back.Image) == 0 {
+		t.Fatalf("the Universal VTT file does not read back as the map (grid 70, a picture): %v", err)
+	}
 
 	// Back up now: a whole backup while the server runs, listed on the page.
 	p.Eval(`document.getElementById("backup-now").click()`)

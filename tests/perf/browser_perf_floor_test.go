@@ -22,7 +22,7 @@ package perf
 // COMPANION_FLOOR_PROFILE=start the same of each start-up (the
 // profile costs time of its own: not for the figures).
 // COMPANION_FLOOR_PARTS picks the measures ("start", "pan", "marks" (the
-// pan over a map with 50 templates and 200 strokes), "drag"; all
+// pan over a map with 50 templates and 200 strokes), "drag", "bigmap"; all
 // when unset), for a run that checks one change.
 
 import (
@@ -142,6 +142,9 @@ func TestFloorBenchmark(t *testing.T) {
 			}
 			if parts == "" || strings.Contains(parts, "drag") {
 				rows = append(rows, floorDrag(t, b, rounds)...)
+			}
+			if parts == "" || strings.Contains(parts, "bigmap") {
+				rows = append(rows, floorBigMap(t, b, rounds)...)
 			}
 			var lines []string
 			for _, r := range rows {

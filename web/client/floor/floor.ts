@@ -19,7 +19,7 @@
 // It answers the subset of window.companionDebug the benchmark reads
 // (state, mapToScreen, screenToMap, isVisibleAt, idle), so one Go helper
 // drives both pages.
-import { Application, Assets, Container, Graphics, Sprite, Texture, Ticker, type FederatedPointerEvent } from "pixi.js";
+import { Application, Assets, CanvasSource, Container, Graphics, Sprite, Texture, Ticker, type FederatedPointerEvent } from "pixi.js";
 
 interface FloorToken {
   id: string;
@@ -54,6 +54,8 @@ const world = new Container();
 const tokens = new Map<string, FloorToken>();
 let map: MapInfo | null = null;
 let backgroundLoaded = false;
+/** Bytes of the background's texture (4 a pixel), for the big map's memory figure. */
+let backgroundBytes = 0;
 let frames = 0;
 let dirty = true;
 let scheduled = false;
@@ -298,14 +300,37 @@ async function start(): Promise<void> {
     tokens.set(t.id, tok);
     world.addChild(s);
   }
-  const tex = await image;
+  let tex = await image;
   if (tex) {
+    tex = capped(tex);
+    backgroundBytes = tex.source.pixelWidth * tex.source.pixelHeight * 4;
     const bg = new Sprite(tex);
     bg.scale.set(map.scale && map.scale > 0 ? map.scale : 1);
     background.addChild(bg);
   }
   backgroundLoaded = true;
   requestRender();
+}
+
+/**
+ * The picture as one texture the device holds: one past WebGL's largest
+ * side is drawn once onto a canvas that fits (as the player client does
+ * for a picture the server has no tiles for), with a texture resolution
+ * that keeps its size on the map.
+ */
+function capped(tex: Texture): Texture {
+  const gl = (app.renderer as unknown as { gl?: WebGLRenderingContext }).gl;
+  const limit = gl ? Number(gl.getParameter(gl.MAX_TEXTURE_SIZE)) || 4096 : 4096;
+  const w = tex.source.pixelWidth, h = tex.source.pixelHeight;
+  if (w <= limit && h <= limit) return tex;
+  const k = limit / Math.max(w, h);
+  const c = document.createElement("canvas");
+  c.width = Math.max(1, Math.min(limit, Math.round(w * k)));
+  c.height = Math.max(1, Math.min(limit, Math.round(h * k)));
+  const ctx = c.getContext("2d")!;
+  ctx.imageSmoothingQuality = "high";
+  ctx.drawImage(tex.source.resource as CanvasImageSource, 0, 0, c.width, c.height);
+  return new Texture({ source: new CanvasSource({ resource: c, resolution: c.width / w }) });
 }
 
 // ---- the test hook ----------------------------------------------------------
@@ -315,7 +340,7 @@ async function start(): Promise<void> {
     return {
       connection: socketState,
       joined: true,
-      map: map ? { id: map.id, width: map.width ?? 0, height: map.height ?? 0, backgroundLoaded } : null,
+      map: map ? { id: map.id, width: map.width ?? 0, height: map.height ?? 0, backgroundLoaded, backgroundBytes } : null,
       tokens: [...tokens.values()].map((t) => ({ id: t.id, x: t.x, y: t.y, drawnX: t.sprite.x, drawnY: t.sprite.y, width: t.width, height: t.height, visible: true })),
       viewport: { centerX: (app.screen.width / 2 - world.x) / world.scale.x, centerY: (app.screen.height / 2 - world.y) / world.scale.y, zoom: world.scale.x },
       frames,

@@ -45,6 +45,7 @@ export function installDebug(ctx: DebugContext): void {
         map: map ? {
           id: map.id, name: map.name ?? "", width: map.width ?? 0, height: map.height ?? 0,
           gridType: map.gridType ?? "square", gridSize: map.gridSize ?? 0, backgroundLoaded: r?.backgroundLoaded ?? false,
+          backgroundTiles: r?.backgroundTiles ?? null,
         } : null,
         tokens,
         doors: map ? doorMidpoints(map.walls) : [],

@@ -173,10 +173,13 @@ export interface EventApp {
 /** The data of the event areaEffectMoved: an area effect is dragged (moveMapObject): its origin and the drag's state */
 export type EventAreaEffectMoved = Movement;
 
-/** The data of the event areaEffectsUpdated: an area effect of a map was added, changed or deleted: every area effect of that map players see */
-export interface EventAreaEffectsUpdated {
+/** The data of the event areaEffectsUpdated: an area effect of a map was added, changed or deleted: every area effect of that map players see (players: the list alone, of the map on the player screen; the host console: {mapId, <kind>}) */
+export type EventAreaEffectsUpdated = ({
+  id: string;
+  [key: string]: unknown;
+})[] | {
   mapId: string;
-}
+};
 
 /** The data of the event clientConnected: a player client connects (channel and address only) */
 export type EventClientConnected = Client;
@@ -190,10 +193,13 @@ export type EventClientUpdated = Client;
 /** The data of the event combatantUpdated: a combatant changes; one players saw that is now hidden reaches them as {id, hidden} */
 export type EventCombatantUpdated = Combatant | Hidden;
 
-/** The data of the event drawingsUpdated: a drawing of a map was added, changed or deleted: every drawing of that map players see */
-export interface EventDrawingsUpdated {
+/** The data of the event drawingsUpdated: a drawing of a map was added, changed or deleted: every drawing of that map players see (players: the list alone, of the map on the player screen; the host console: {mapId, <kind>}) */
+export type EventDrawingsUpdated = ({
+  id: string;
+  [key: string]: unknown;
+})[] | {
   mapId: string;
-}
+};
 
 /** The data of the event entityUpdated: an entity changes */
 export type EventEntityUpdated = Entity;
@@ -224,10 +230,13 @@ export type EventInteractionUpdated = "none" | "token" | "all";
 /** The data of the event journalUpdated: the handout journal changed: something was shown, taken back or shown again (players get theirs, without what was taken back) */
 export type EventJournalUpdated = Journal;
 
-/** The data of the event lightsUpdated: a light of a map was added, changed or deleted: every light of that map */
-export interface EventLightsUpdated {
+/** The data of the event lightsUpdated: a light of a map was added, changed or deleted: every light of that map (players: the list alone, of the map on the player screen; the host console: {mapId, lights}) */
+export type EventLightsUpdated = ({
+  id: string;
+  [key: string]: unknown;
+})[] | {
   mapId: string;
-}
+};
 
 /** The data of the event lineOfSightUpdated: after a door, a wall or a light changes: the sights, matched by key */
 export type EventLineOfSightUpdated = Sight[] | null;
@@ -250,10 +259,13 @@ export type EventMapUpdated = Map;
 /** The data of the event markerMoved: a marker is dragged (moveMapObject): its place and the drag's state */
 export type EventMarkerMoved = Movement;
 
-/** The data of the event markersUpdated: a marker of a map was added, changed or deleted: every marker of that map players see */
-export interface EventMarkersUpdated {
+/** The data of the event markersUpdated: a marker of a map was added, changed or deleted: every marker of that map players see (players: the list alone, of the map on the player screen; the host console: {mapId, <kind>}) */
+export type EventMarkersUpdated = ({
+  id: string;
+  [key: string]: unknown;
+})[] | {
   mapId: string;
-}
+};
 
 /** The data of the event measurementUpdated: a ruler is stretched (moveMapObject): the measurement with mapId, the drag's state, source and its distance as the system counts it */
 export interface EventMeasurementUpdated {
@@ -268,10 +280,13 @@ export interface EventMeasurementUpdated {
   type?: string;
 }
 
-/** The data of the event measurementsUpdated: a measurement of a map was added, changed or deleted: every measurement of that map players see */
-export interface EventMeasurementsUpdated {
+/** The data of the event measurementsUpdated: a measurement of a map was added, changed or deleted: every measurement of that map players see (players: the list alone, of the map on the player screen; the host console: {mapId, <kind>}) */
+export type EventMeasurementsUpdated = ({
+  id: string;
+  [key: string]: unknown;
+})[] | {
   mapId: string;
-}
+};
 
 /** The data of the event messageCreated: a message was posted; a private roll or a whisper only to the host console and the seats that read it */
 export type EventMessageCreated = Message;
@@ -315,10 +330,13 @@ export interface EventSource {
 /** The data of the event systemPaused: the game master paused or resumed (a bare boolean) */
 export type EventSystemPaused = boolean;
 
-/** The data of the event tilesUpdated: a tile of a map was added, changed or deleted: every tile of that map players see */
-export interface EventTilesUpdated {
+/** The data of the event tilesUpdated: a tile of a map was added, changed or deleted: every tile of that map players see (players: the list alone, of the map on the player screen; the host console: {mapId, <kind>}) */
+export type EventTilesUpdated = ({
+  id: string;
+  [key: string]: unknown;
+})[] | {
   mapId: string;
-}
+};
 
 /** The data of the event tokenMoved: a drag step of any client or of the game master */
 export type EventTokenMoved = Movement;
@@ -1120,7 +1138,7 @@ export interface ServerEvents {
   app: EventApp;
   /** an area effect is dragged (moveMapObject): its origin and the drag's state */
   areaEffectMoved: EventAreaEffectMoved;
-  /** an area effect of a map was added, changed or deleted: every area effect of that map players see */
+  /** an area effect of a map was added, changed or deleted: every area effect of that map players see (players: the list alone, of the map on the player screen; the host console: {mapId, <kind>}) */
   areaEffectsUpdated: EventAreaEffectsUpdated;
   /** a player client connects (channel and address only) */
   clientConnected: EventClientConnected;
@@ -1130,7 +1148,7 @@ export interface ServerEvents {
   clientUpdated: EventClientUpdated;
   /** a combatant changes; one players saw that is now hidden reaches them as {id, hidden} */
   combatantUpdated: EventCombatantUpdated;
-  /** a drawing of a map was added, changed or deleted: every drawing of that map players see */
+  /** a drawing of a map was added, changed or deleted: every drawing of that map players see (players: the list alone, of the map on the player screen; the host console: {mapId, <kind>}) */
   drawingsUpdated: EventDrawingsUpdated;
   /** an entity changes */
   entityUpdated: EventEntityUpdated;
@@ -1146,7 +1164,7 @@ export interface ServerEvents {
   interactionUpdated: EventInteractionUpdated;
   /** the handout journal changed: something was shown, taken back or shown again (players get theirs, without what was taken back) */
   journalUpdated: EventJournalUpdated;
-  /** a light of a map was added, changed or deleted: every light of that map */
+  /** a light of a map was added, changed or deleted: every light of that map (players: the list alone, of the map on the player screen; the host console: {mapId, lights}) */
   lightsUpdated: EventLightsUpdated;
   /** after a door, a wall or a light changes: the sights, matched by key */
   lineOfSightUpdated: EventLineOfSightUpdated;
@@ -1162,11 +1180,11 @@ export interface ServerEvents {
   mapUpdated: EventMapUpdated;
   /** a marker is dragged (moveMapObject): its place and the drag's state */
   markerMoved: EventMarkerMoved;
-  /** a marker of a map was added, changed or deleted: every marker of that map players see */
+  /** a marker of a map was added, changed or deleted: every marker of that map players see (players: the list alone, of the map on the player screen; the host console: {mapId, <kind>}) */
   markersUpdated: EventMarkersUpdated;
   /** a ruler is stretched (moveMapObject): the measurement with mapId, the drag's state, source and its distance as the system counts it */
   measurementUpdated: EventMeasurementUpdated;
-  /** a measurement of a map was added, changed or deleted: every measurement of that map players see */
+  /** a measurement of a map was added, changed or deleted: every measurement of that map players see (players: the list alone, of the map on the player screen; the host console: {mapId, <kind>}) */
   measurementsUpdated: EventMeasurementsUpdated;
   /** a message was posted; a private roll or a whisper only to the host console and the seats that read it */
   messageCreated: EventMessageCreated;
@@ -1184,7 +1202,7 @@ export interface ServerEvents {
   seatsUpdated: EventSeatsUpdated;
   /** the game master paused or resumed (a bare boolean) */
   systemPaused: EventSystemPaused;
-  /** a tile of a map was added, changed or deleted: every tile of that map players see */
+  /** a tile of a map was added, changed or deleted: every tile of that map players see (players: the list alone, of the map on the player screen; the host console: {mapId, <kind>}) */
   tilesUpdated: EventTilesUpdated;
   /** a drag step of any client or of the game master */
   tokenMoved: EventTokenMoved;

@@ -78,6 +78,9 @@ export function startGridCard(): { loadMaps: () => Promise<void> } {
     st.dataset.pending = p?.gridPending ? "1" : "";
     for (const id of FIELDS) input(id).disabled = !p;
     want($<HTMLButtonElement>("grid-show"), !!p && !p.gridPending);
+    const uvtt = $<HTMLAnchorElement>("grid-uvtt");
+    uvtt.hidden = !grid.mapId;
+    if (grid.mapId) uvtt.href = `/host/api/maps/${encodeURIComponent(grid.mapId)}/uvtt`;
   }
 
   async function openMap(id: string): Promise<void> {

@@ -84,6 +84,8 @@ function buildCard(): void {
           { className: "buttons" },
           el("button", { type: "button", id: "grid-set", className: "primary" }, "Set grid"),
           el("button", { type: "button", id: "grid-show" }, "Show on player screen"),
+          // The map for map makers and other table tools: walls, doors, lights and picture.
+          el("a", { id: "grid-uvtt", className: "button", download: "", hidden: true, title: "Walls, doors, lights and the picture, for map makers and other table tools" }, "Download as Universal VTT"),
         ),
         el("p", { id: "grid-msg", className: "msg", role: "status" }),
       ),

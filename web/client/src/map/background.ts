@@ -6,8 +6,9 @@
 // texture (textures.ts).
 import { Container, Graphics, ImageSource, Sprite, Texture, VideoSource } from "pixi.js";
 import type { MapData } from "../types";
-import { capTexture } from "./textures";
+import { capTexture, textureLimit } from "./textures";
 import { takeEarlyImage } from "../net/early";
+import { fetchTileIndex, TiledPicture, type MapView } from "./tiled";
 
 /** Whether a background texture at `scale` covers the whole map. */
 function covers(tex: Texture, scale: number, map: MapData): boolean {
@@ -104,6 +105,9 @@ function loadBackgroundTexture(url: string): Promise<Texture> {
  */
 export function preloadBackground(map: MapData | null | undefined): void {
   if (!map || map.video || !map.image) return;
+  // A picture past the largest texture may be drawn from tiles instead.
+  const scale = map.scale && map.scale > 0 ? map.scale : 1;
+  if (Math.max(map.width || 1000, map.height || 1000) / scale > textureLimit()) return;
   loadBackgroundTexture(backgroundURL(map.image)).catch(() => {
     /* the renderer's own load reports it */
   });
@@ -124,7 +128,10 @@ export class BackgroundLayer extends Container {
   loaded = false;
   /** The video background, when the map has one (the host plays and pauses it). */
   video: HTMLVideoElement | null = null;
+  /** The picture drawn from tiles, when it is too big for one texture (tiled.ts). */
+  tiled: TiledPicture | null = null;
   private key = "";
+  private lastView: MapView | null = null;
 
   constructor(private hooks: BackgroundHooks) {
     super();
@@ -135,7 +142,14 @@ export class BackgroundLayer extends Container {
     return this.key.split("|")[0];
   }
 
+  /** The part of the map in view changed: a tiled picture loads what it needs. */
+  view(v: MapView): void {
+    this.lastView = v;
+    this.tiled?.view(v);
+  }
+
   clear(): void {
+    this.tiled = null;
     for (const c of this.removeChildren()) c.destroy();
     this.video?.pause();
     this.video = null;
@@ -200,9 +214,34 @@ export class BackgroundLayer extends Container {
       place(ready);
       return;
     }
-    loadBackgroundTexture(url).then(place, (err: Error) => {
-      this.hooks.failed(`background image failed to load: ${url}${err?.message ? ` (${err.message})` : ""}`);
-      this.hooks.requestRender();
+    const whole = () =>
+      loadBackgroundTexture(url).then(place, (err: Error) => {
+        this.hooks.failed(`background image failed to load: ${url}${err?.message ? ` (${err.message})` : ""}`);
+        this.hooks.requestRender();
+      });
+    // A picture past the device's largest texture is drawn from the
+    // server's tiles, at full detail; one the server has no tiles for is
+    // drawn whole, scaled down to fit (capTexture).
+    if (Math.max(map.width || 1000, map.height || 1000) / scale <= textureLimit()) {
+      whole();
+      return;
+    }
+    fetchTileIndex(url).then((idx) => {
+      if (this.key !== key) return;
+      if (!idx || Math.max(idx.width, idx.height) <= textureLimit()) {
+        whole();
+        return;
+      }
+      const tiled = new TiledPicture(url, idx, scale, () => this.hooks.requestRender());
+      this.tiled = tiled;
+      this.addChild(tiled);
+      if (this.lastView) tiled.view(this.lastView);
+      tiled.start().then(() => {
+        if (this.key !== key) return;
+        this.loaded = true;
+        performance.mark("companion:background-loaded");
+        this.hooks.requestRender();
+      });
     });
   }
 }

@@ -297,6 +297,11 @@ export class MapRenderer {
     return this.background.loaded;
   }
 
+  /** The tiles drawn of a picture too big for one texture; null when it is drawn whole. */
+  get backgroundTiles(): { tiles: number; levels: number[]; loading: number; bytes: number } | null {
+    return this.background.tiled?.stats() ?? null;
+  }
+
   /** Asks for a frame; callers never render themselves. */
   requestRender(): void {
     this.dirty = true;
@@ -786,6 +791,8 @@ export class MapRenderer {
 
   private viewportMoved(): void {
     this.loop?.wake();
+    const vp = this.viewport;
+    this.background.view({ left: vp.left, top: vp.top, right: vp.right, bottom: vp.bottom, pixelsPerUnit: vp.scale.x * this.app.renderer.resolution });
     const map = this.store.map;
     if (!map || !this.options.userViewport) return;
     // At most 5 reports a second; the last position is always sent.
