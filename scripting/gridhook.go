@@ -41,10 +41,6 @@ func (st *state) declareGrid(L *lua.LState) int {
 		st.problem(L, "companion.grid: the argument must be a table such as { squares = function(template) ... end, distance = function(path) ... end }")
 		return 0
 	}
-	if st.decl.Grid != nil {
-		st.problem(L, "companion.grid is called twice (first at %s:%d)", st.decl.Grid.File, st.decl.Grid.Line)
-		return 0
-	}
 	decl := &GridDecl{File: file, Line: line, Funcs: map[string]Problem{}}
 	funcs := map[string]*lua.LFunction{}
 	opts.ForEach(func(k, v lua.LValue) {
@@ -58,6 +54,10 @@ func (st *state) declareGrid(L *lua.LState) int {
 		decl.Funcs[string(key)] = Problem{File: f, Line: l}
 		funcs[string(key)] = fn
 	})
+	if st.decl.Grid != nil {
+		st.problem(L, "companion.grid is called twice (first at %s:%d)", st.decl.Grid.File, st.decl.Grid.Line)
+		return 0
+	}
 	st.decl.Grid = decl
 	st.funcs[GridHooks] = funcs
 	return 0
