@@ -208,6 +208,25 @@ func TestPlayersMarkTheMapTogether(t *testing.T) {
 		t.Fatalf("after B tried to remove A's cone: %v", stored)
 	}
 
+	// A moves the cone a square south by its middle: B draws it there,
+	// over squares measured again.
+	var coneSquares []int
+	for _, e := range marksOf(b).AreaEffects {
+		coneSquares = e.Squares
+	}
+	chooseMark(a, "move")
+	e2e.DragInPage(t, a, 490, 385, 490, 385+e2e.DemoGrid, 8, nil)
+	dropMark(a, "move")
+	was := strings.Trim(strings.ReplaceAll(fmt.Sprint(coneSquares), " ", ","), "[]")
+	if !b.Poll(fmt.Sprintf(`(() => { const m = window.companionDebug.state().marks.areaEffects[0]; return !!m && !!m.squares && m.squares.join() !== %q; })()`, was), 10*time.Second) {
+		t.Fatalf("B's cone squares did not follow the move: %v", marksOf(b).AreaEffects)
+	}
+	var stored2 []map[string]any
+	e2e.HttpJSON(t, http.MethodGet, srv.HostURL+"/host/api/maps/"+mapID+"/areaEffects", "", &stored2)
+	if len(stored2) != 1 || stored2[0]["y"] != 385+e2e.DemoGrid {
+		t.Fatalf("the moved cone is stored as %v", stored2)
+	}
+
 	// A's ruler, live on B with the same distance.
 	clickAt(a, ".ruler-toggle")
 	sx, sy := a.MapToScreen(175, 455)

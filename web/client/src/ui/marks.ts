@@ -15,9 +15,10 @@ import { templateGeometry, templateKey, templateSize, tokensInside } from "../ma
 
 const svgNS = "http://www.w3.org/2000/svg";
 
-export type MarkTool = "" | "sphere" | "cone" | "line" | "square" | "free" | "segment" | "rectangle" | "ellipse" | "text" | "pin" | "erase";
+export type MarkTool = "" | "move" | "sphere" | "cone" | "line" | "square" | "free" | "segment" | "rectangle" | "ellipse" | "text" | "pin" | "erase";
 
 const tools: [MarkTool, string, string][] = [
+  ["move", "✥", "Move one of your templates or pins (drag its middle), or turn a template (drag its edge)"],
   ["sphere", "◯", "Circle template: drag from its centre"],
   ["cone", "◺", "Cone template: drag from its origin"],
   ["line", "━", "Line template: drag from its origin"],
@@ -58,6 +59,8 @@ export class MarkTools {
   private start: { x: number; y: number } | null = null;
   private points: number[] = [];
   private measured = new Map<string, string>();
+  /** The template or pin the move tool holds: moved by its middle, or turned by its edge. */
+  private grab: { kind: "areaEffects" | "markers"; id: string; turn: boolean; dx: number; dy: number } | null = null;
   /** The owner part of the ids the server gave this page's marks (core/marks.go). */
   private owner = "";
   /** The names of the tokens inside a template, for tests and the status line. */
@@ -166,14 +169,22 @@ export class MarkTools {
       this.click(p);
       return;
     }
+    if (this.tool === "move") {
+      this.startMove(p);
+      return;
+    }
     this.start = templateShapes.has(this.tool) ? this.halfCell(p) : p;
     this.points = [this.start.x, this.start.y];
   }
 
   private onMove(e: PointerEvent): void {
-    if (!this.start) return;
     const p = this.mapPoint(e);
     if (!p) return;
+    if (this.grab) {
+      this.moveGrabbed(p, "control");
+      return;
+    }
+    if (!this.start) return;
     if (this.tool === "free") {
       const n = this.points.length;
       if (Math.hypot(p.x - this.points[n - 2], p.y - this.points[n - 1]) >= 3) this.points.push(p.x, p.y);
@@ -182,6 +193,12 @@ export class MarkTools {
   }
 
   private onUp(e: PointerEvent): void {
+    if (this.grab) {
+      const p = this.mapPoint(e);
+      if (p) this.moveGrabbed(p, "end");
+      this.grab = null;
+      return;
+    }
     if (!this.start) return;
     const p = this.mapPoint(e) ?? { x: this.points[this.points.length - 2], y: this.points[this.points.length - 1] };
     if (templateShapes.has(this.tool)) {
@@ -193,6 +210,52 @@ export class MarkTools {
       this.add("drawings", d);
     }
     this.reset();
+  }
+
+  /** The move tool takes one's own template or pin under p: by its middle to move, by its edge to turn. */
+  private startMove(p: { x: number; y: number }): void {
+    const map = this.deps.store.map;
+    if (!map) return;
+    const cell = gridOf(map).size;
+    const pin = [...(map.markers ?? [])].reverse().find((m) => this.mine(m.id) && Math.hypot(m.x - p.x, m.y - 15 - p.y) < 25);
+    if (pin) {
+      this.grab = { kind: "markers", id: pin.id, turn: false, dx: p.x - pin.x, dy: p.y - pin.y };
+    } else {
+      const hit = this.markAt(p);
+      const e = hit?.kind === "areaEffects" ? (map.areaEffects ?? []).find((x) => x.id === hit.id) : undefined;
+      if (!e) return;
+      const turn = e.shape !== "sphere" && e.shape !== "cylinder" && Math.hypot(p.x - e.x, p.y - e.y) > 0.75 * cell;
+      this.grab = { kind: "areaEffects", id: e.id, turn, dx: p.x - e.x, dy: p.y - e.y };
+    }
+    if (!this.grab.turn) this.send(this.grab, p, "start");
+  }
+
+  /** Moves or turns what the move tool holds, here and (a move, live) for everyone. */
+  private moveGrabbed(p: { x: number; y: number }, state: "control" | "end"): void {
+    const g = this.grab, map = this.deps.store.map, r = this.deps.renderer();
+    if (!g || !map || !r) return;
+    const list = (g.kind === "markers" ? map.markers : map.areaEffects) as { id: string; x: number; y: number; angle?: number }[] | undefined;
+    const o = list?.find((x) => x.id === g.id);
+    if (!o) return;
+    if (g.turn) {
+      o.angle = Math.atan2(p.y - o.y, p.x - o.x);
+      r.redrawObjects("areaEffects");
+      if (state === "end") this.deps.events.request("updateMapObject", { mapId: map.id, kind: "areaEffects", id: g.id, patch: { angle: o.angle } })?.catch((err: Error) => this.deps.say?.(err.message));
+      return;
+    }
+    const at = this.send(g, p, state);
+    o.x = at.x;
+    o.y = at.y;
+    r.redrawObjects(g.kind);
+  }
+
+  /** Sends a live move of what the move tool holds; returns where it is now. */
+  private send(g: { kind: "areaEffects" | "markers"; id: string; dx: number; dy: number }, p: { x: number; y: number }, state: "start" | "control" | "end"): { x: number; y: number } {
+    const map = this.deps.store.map!;
+    const raw = { x: p.x - g.dx, y: p.y - g.dy };
+    const at = g.kind === "areaEffects" ? this.halfCell(raw) : { x: Math.round(raw.x), y: Math.round(raw.y) };
+    this.deps.events.send("moveMapObject", { mapId: map.id, kind: g.kind, id: g.id, x: at.x, y: at.y, state });
+    return at;
   }
 
   /** Draws what a drag makes, in screen space, with a template's size. */

@@ -278,7 +278,7 @@ export class TableUI {
         marks.hidden = mode === "none";
         if (mode === "none") this.marks.bar.hidden = true;
         for (const b of this.marks.bar.querySelectorAll<HTMLButtonElement>("button[data-mark]")) {
-          b.disabled = mode === "token" && !["sphere", "cone", "line", "square", "erase"].includes(b.dataset.mark ?? "");
+          b.disabled = mode === "token" && !["move", "sphere", "cone", "line", "square", "erase"].includes(b.dataset.mark ?? "");
         }
         if (mode === "none") this.marks.choose("");
       };
