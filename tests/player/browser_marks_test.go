@@ -221,11 +221,9 @@ func TestPlayersMarkTheMapTogether(t *testing.T) {
 	if !b.Poll(fmt.Sprintf(`(() => { const m = window.companionDebug.state().marks.areaEffects[0]; return !!m && !!m.squares && m.squares.join() !== %q; })()`, was), 10*time.Second) {
 		t.Fatalf("B's cone squares did not follow the move: %v", marksOf(b).AreaEffects)
 	}
-	var stored2 []map[string]any
-	e2e.HttpJSON(t, http.MethodGet, srv.HostURL+"/host/api/maps/"+mapID+"/areaEffects", "", &stored2)
-	if len(stored2) != 1 || stored2[0]["y"] != 385+e2e.DemoGrid {
-		t.Fatalf("the moved cone is stored as %v", stored2)
-	}
+	// B follows the live moves; the drag's end stores the cone where it was let go.
+	e2e.WaitAPI(t, srv.HostURL+"/host/api/maps/"+mapID+"/areaEffects", "the moved cone stored a square south",
+		func(stored []map[string]any) bool { return len(stored) == 1 && stored[0]["y"] == 385+e2e.DemoGrid })
 
 	// A's ruler, live on B with the same distance.
 	clickAt(a, ".ruler-toggle")
