@@ -297,6 +297,9 @@ func TestGMDrawsForEveryoneAndForHimself(t *testing.T) {
 	gm := e2e.StartConsole(t, srv)
 	e2e.FinishConsole(t, gm)
 	e2e.FinishPlayer(t, player)
+	clickAt(gm, "#gm-marks-toggle")
+	gm.WaitFor("the GM's marks bar", `!document.getElementById("gm-marks").hidden`, 5*time.Second)
+	gm.Idle()
 	gmBefore := e2e.SaveScreenshot(t, gm, "gm-before")
 
 	clickAt(gm, "#gm-marks .mark-hidden")
