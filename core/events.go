@@ -118,6 +118,13 @@ const (
 	RequestRollAction      = "rollAction"
 	RequestRollInitiative  = "rollInitiative"
 	RequestEndTurn         = "endTurn"
+	// The marks players and the game master make on a map, by kind
+	// (marks.go, markmoves.go, templates.go): this server's own requests.
+	RequestAddMapObject    = "addMapObject"
+	RequestUpdateMapObject = "updateMapObject"
+	RequestDeleteMapObject = "deleteMapObject"
+	RequestMoveMapObject   = "moveMapObject"
+	RequestMeasure         = "measure"
 	// RequestPing asks for nothing but its answer, which comes after
 	// everything the connection sent before it was handled: a marker.
 	RequestPing = "ping"

@@ -36,7 +36,7 @@ var contractRequests = strings.Fields(`clientUpdated mapViewportUpdated tokenMov
 var (
 	extensionEvents   = strings.Fields(`seatsUpdated seatChanged initiativeRequested accessChanged roleChanged journalUpdated soundUpdated soundsUpdated`)
 	extensionRequests = strings.Fields(`takeSeat leaveSeat setRole getCharacter updateCharacter changeHitPoints
-		rollAction rollInitiative endTurn ping`)
+		rollAction rollInitiative endTurn ping addMapObject updateMapObject deleteMapObject moveMapObject measure`)
 )
 
 // TestAuditEventNamesAreTheContracts: every Event* constant is a name of

@@ -26,12 +26,16 @@ var MapKinds = []MapKind{
 		list: typedList(func(m *Map) *[]Light { return &m.Lights }), check: checkLight,
 		forPlayers: playersSeeEvery}, // a light has no hidden flag
 	{Field: "markers", Noun: "marker", Event: EventMarkersUpdated, HiddenByDefault: true,
+		Moved: EventMarkerMoved, PlayerModes: []string{InteractionAll},
 		list: objectList(func(m *Map) *[]Object { return &m.Markers }), check: checkMarker},
 	{Field: "drawings", Noun: "drawing", Event: EventDrawingsUpdated,
-		list: objectList(func(m *Map) *[]Object { return &m.Drawings }), check: checkDrawing},
+		PlayerModes: []string{InteractionAll},
+		list:        objectList(func(m *Map) *[]Object { return &m.Drawings }), check: checkDrawing},
 	{Field: "areaEffects", Noun: "area effect", Event: EventAreaEffectsUpdated,
+		Moved: EventAreaEffectMoved, PlayerModes: []string{InteractionAll, InteractionToken},
 		list: objectList(func(m *Map) *[]Object { return &m.AreaEffects }), check: checkAreaEffect},
 	{Field: "measurements", Noun: "measurement", Event: EventMeasurementsUpdated,
+		Moved: EventMeasurementUpdated, PlayerModes: []string{InteractionAll, InteractionToken},
 		list: objectList(func(m *Map) *[]Object { return &m.Measurements }), check: checkPath},
 	{Field: "tiles", Noun: "tile", Event: EventTilesUpdated,
 		list: objectList(func(m *Map) *[]Object { return &m.Tiles }), check: checkTile},
@@ -54,6 +58,14 @@ type MapKind struct {
 	// HiddenByDefault: an object without a "hidden" flag is hidden from
 	// players (a Marker's schema default).
 	HiddenByDefault bool
+	// Moved is the event of a live move of one object (moveMapObject,
+	// marks.go): a drag of a marker or a template, a ruler being
+	// stretched; empty when the kind does not move live.
+	Moved string
+	// PlayerModes are the interaction modes in which players make, change
+	// and remove their own objects of this kind (marks.go); none: only the
+	// game master does.
+	PlayerModes []string
 
 	list       listAccess
 	check      func(o Object) error
@@ -99,6 +111,16 @@ const (
 	MaxMapCoordinate = 10 * maxMapSide
 	// MaxLightRadius bounds a light's radius, in grid units.
 	MaxLightRadius = 1000
+	// MaxPathPoints bounds the points of a drawing or a measurement: a
+	// freehand stroke drawn for a minute at a screen's rate, simplified as
+	// clients do, is well inside it.
+	MaxPathPoints = 4000
+	// MaxMarkText bounds a mark's short texts: a drawing's text, a
+	// marker's label and name, colours.
+	MaxMarkText = 2000
+	// MaxStrokeWidth bounds a drawing's stroke width and font size, in
+	// map pixels.
+	MaxStrokeWidth = 500
 )
 
 // objectList is the listAccess of a field kept as plain objects.
@@ -315,26 +337,167 @@ func checkLight(o Object) error {
 	return nil
 }
 
-// checkMarker: a marker stands at a point.
-func checkMarker(o Object) error { return needs(o, "marker", "x", "y") }
+// checkMarker: a marker stands at a point; its texts are bounded and its
+// link, when it has one, is a page of this server (/page/…, /monster/…,
+// /table/…): never a script (javascript:) nor another site, since a player
+// who taps the pin opens it.
+func checkMarker(o Object) error {
+	if err := needs(o, "marker", "x", "y"); err != nil {
+		return err
+	}
+	if err := texts(o, "marker", MaxMarkText, "label", "name", "color", "shape", "size"); err != nil {
+		return err
+	}
+	if err := texts(o, "marker", MaxMapObjectBytes, "descr", "reference"); err != nil {
+		return err
+	}
+	if ref, _ := o["reference"].(string); ref != "" && !isAppLink(ref) {
+		return Invalidf("a marker's 'reference' links to a page of this server, such as /page/roost or /monster/goblin, not '%s'", Clip(ref))
+	}
+	return nil
+}
 
-// checkDrawing: a shape through two points or more.
+// isAppLink reports whether ref is a path on this server: it starts with
+// one slash (not two, which a browser reads as another host), and has no
+// backslash, scheme or control character.
+func isAppLink(ref string) bool {
+	if !strings.HasPrefix(ref, "/") || strings.HasPrefix(ref, "//") || strings.ContainsAny(ref, "\\") {
+		return false
+	}
+	for _, r := range ref {
+		if r < 0x20 || r == 0x7f {
+			return false
+		}
+	}
+	return true
+}
+
+// checkDrawing: a shape through two points or more (at most MaxPathPoints),
+// with a stroke width that is a width and, on a text drawing, at most
+// MaxMarkText of text.
 func checkDrawing(o Object) error {
 	if err := atLeastTwoPoints(o, "drawing"); err != nil {
+		return err
+	}
+	if err := fewPoints(o, "drawing"); err != nil {
+		return err
+	}
+	if err := texts(o, "drawing", MaxMarkText, "text", "strokeColor", "fillColor", "layer"); err != nil {
+		return err
+	}
+	for _, key := range []string{"strokeWidth", "fontSize"} {
+		if v, ok := o[key]; ok {
+			if f, isNum := v.(float64); !isNum || f < 0 || f > MaxStrokeWidth {
+				return Invalidf("a drawing's '%s' is a number of pixels from 0 to %d", key, MaxStrokeWidth)
+			}
+		}
+	}
+	if err := unitInterval(o, "drawing", "opacity"); err != nil {
 		return err
 	}
 	return oneOf(o, "drawing", "shape", "polygon", "ellipse", "rectangle")
 }
 
-// checkPath: a measurement's path of two points or more.
-func checkPath(o Object) error { return atLeastTwoPoints(o, "measurement") }
+// checkPath: a measurement's path of two points or more (at most
+// MaxPathPoints).
+func checkPath(o Object) error {
+	if err := atLeastTwoPoints(o, "measurement"); err != nil {
+		return err
+	}
+	if err := texts(o, "measurement", MaxMarkText, "type", "color"); err != nil {
+		return err
+	}
+	return fewPoints(o, "measurement")
+}
 
-// checkAreaEffect: an origin, and sizes that are not negative.
+// AreaShapes are the shapes of an area effect (the AreaEffect schema's),
+// and the size each one is measured by: a sphere or cylinder by its
+// radius around the origin; a cone by its length from the origin (its
+// width at any point is its distance from the origin); a line by its
+// length and width; a cube by its side (length), one face on the origin;
+// a square by half its side (length), centred on the origin.
+var AreaShapes = []string{"sphere", "cylinder", "cone", "line", "cube", "square"}
+
+// checkAreaEffect: an origin, a known shape, and the sizes that shape is
+// measured by above zero (a template of no size covers nothing, and the
+// player who dropped it meant something else).
 func checkAreaEffect(o Object) error {
 	if err := needs(o, "area effect", "x", "y"); err != nil {
 		return err
 	}
-	return notNegative(o, "area effect", "radius", "length", "width")
+	if err := notNegative(o, "area effect", "radius", "length", "width"); err != nil {
+		return err
+	}
+	if err := oneOf(o, "area effect", "shape", AreaShapes...); err != nil {
+		return err
+	}
+	if err := texts(o, "area effect", MaxMarkText, "color", "reference"); err != nil {
+		return err
+	}
+	if v, ok := o["angle"]; ok {
+		if f, isNum := v.(float64); !isNum || math.Abs(f) > 1000 {
+			return Invalidf("an area effect's 'angle' is its aim in radians")
+		}
+	}
+	if err := unitInterval(o, "area effect", "opacity"); err != nil {
+		return err
+	}
+	shape, _ := o["shape"].(string)
+	for _, key := range areaSizes(shape) {
+		if f, _ := o[key].(float64); f <= 0 {
+			return Invalidf("a %s needs a '%s' above zero (map pixels)", shape, key)
+		}
+	}
+	return nil
+}
+
+// areaSizes are the fields a shape is measured by.
+func areaSizes(shape string) []string {
+	switch shape {
+	case "sphere", "cylinder":
+		return []string{"radius"}
+	case "line":
+		return []string{"length", "width"}
+	case "cone", "cube", "square":
+		return []string{"length"}
+	}
+	return nil
+}
+
+// texts checks optional string fields against a bound in bytes.
+func texts(o Object, noun string, limit int, keys ...string) error {
+	for _, key := range keys {
+		v, ok := o[key]
+		if !ok || v == nil {
+			continue
+		}
+		s, isString := v.(string)
+		if !isString {
+			return Invalidf("a %s's '%s' is text", noun, key)
+		}
+		if len(s) > limit {
+			return tooLarge(noun+": '"+key+"'", len(s), limit)
+		}
+	}
+	return nil
+}
+
+// fewPoints bounds a path's points.
+func fewPoints(o Object, noun string) error {
+	if list, _ := o["data"].([]any); len(list) > 2*MaxPathPoints {
+		return TooLargef("a %s of %d points: at most %d (a long stroke is simplified as it is drawn)", noun, len(list)/2, MaxPathPoints)
+	}
+	return nil
+}
+
+// unitInterval checks an optional number from 0 to 1.
+func unitInterval(o Object, noun, key string) error {
+	if v, ok := o[key]; ok {
+		if f, isNum := v.(float64); !isNum || f < 0 || f > 1 {
+			return Invalidf("a %s's '%s' is from 0 to 1", noun, key)
+		}
+	}
+	return nil
 }
 
 // checkSound: an ambient sound is a point, a radius in grid units (heard

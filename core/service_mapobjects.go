@@ -36,6 +36,12 @@ func (s *Service) AddMapObjects(ctx context.Context, mapID, kind string, objects
 	if err != nil {
 		return nil, err
 	}
+	return s.pin().addMapObjects(ctx, mapID, k, objects, nil)
+}
+
+// addMapObjects is AddMapObjects of a kind, after guard (nil: the game
+// master's write) allowed it in the write's transaction.
+func (s pinned) addMapObjects(ctx context.Context, mapID string, k *MapKind, objects []Object, guard func(Tx) error) ([]Object, error) {
 	switch {
 	case len(objects) == 0:
 		return nil, Invalidf("nothing to add: send a %s or a list of them", k.Noun)
@@ -54,7 +60,7 @@ func (s *Service) AddMapObjects(ctx context.Context, mapID, kind string, objects
 		}
 	}
 	var out []Object
-	err = s.pin().changeMapObjects(ctx, mapID, k, func(list []Object) ([]Object, error) {
+	err := s.changeMapObjects(ctx, mapID, k, guard, func(list []Object) ([]Object, error) {
 		taken := make(map[string]bool, len(list)+len(objects))
 		for _, o := range list {
 			if id, _ := o["id"].(string); id != "" {
@@ -87,11 +93,16 @@ func (s *Service) PatchMapObject(ctx context.Context, mapID, kind, id string, pa
 	if err != nil {
 		return nil, err
 	}
+	return s.pin().patchMapObject(ctx, mapID, k, id, patch, nil)
+}
+
+// patchMapObject is PatchMapObject of a kind, after guard allowed it.
+func (s pinned) patchMapObject(ctx context.Context, mapID string, k *MapKind, id string, patch Object, guard func(Tx) error) (Object, error) {
 	if err := checkPatchID(patch, id); err != nil {
 		return nil, err
 	}
 	var out Object
-	err = s.pin().changeMapObjects(ctx, mapID, k, func(list []Object) ([]Object, error) {
+	err := s.changeMapObjects(ctx, mapID, k, guard, func(list []Object) ([]Object, error) {
 		i, err := objectIndex(k, list, mapID, id)
 		if err != nil {
 			return nil, err
@@ -118,12 +129,25 @@ func (s *Service) DeleteMapObject(ctx context.Context, mapID, kind, id string) e
 	if err != nil {
 		return err
 	}
-	return s.pin().changeMapObjects(ctx, mapID, k, func(list []Object) ([]Object, error) {
-		i, err := objectIndex(k, list, mapID, id)
-		if err != nil {
-			return nil, err
+	return s.pin().deleteMapObjects(ctx, mapID, k, func(o Object) bool { return o["id"] == id }, id, nil)
+}
+
+// deleteMapObjects removes the objects of a kind that match, after guard
+// allowed it; one (named id) must match when id is not empty.
+func (s pinned) deleteMapObjects(ctx context.Context, mapID string, k *MapKind, match func(Object) bool, id string, guard func(Tx) error) error {
+	return s.changeMapObjects(ctx, mapID, k, guard, func(list []Object) ([]Object, error) {
+		if id != "" {
+			if _, err := objectIndex(k, list, mapID, id); err != nil {
+				return nil, err
+			}
 		}
-		return append(append([]Object(nil), list[:i]...), list[i+1:]...), nil
+		out := make([]Object, 0, len(list))
+		for _, o := range list {
+			if !match(o) {
+				out = append(out, o)
+			}
+		}
+		return out, nil
 	})
 }
 
@@ -153,9 +177,15 @@ func copyObject(o Object) (Object, error) {
 // changeMapObjects runs change on a kind's list of a map in one write
 // transaction, stores the list it returns and broadcasts the kind's events:
 // to players only when the map is on the player screen, as they see it.
-// A map deleted meanwhile is a 404 and nothing is stored.
-func (s pinned) changeMapObjects(ctx context.Context, mapID string, k *MapKind, change func([]Object) ([]Object, error)) error {
+// A map deleted meanwhile is a 404 and nothing is stored. guard, when not
+// nil, may refuse the write first (a player's: marks.go).
+func (s pinned) changeMapObjects(ctx context.Context, mapID string, k *MapKind, guard func(Tx) error, change func([]Object) ([]Object, error)) error {
 	return s.write(ctx, func(tx Tx) ([]Event, error) {
+		if guard != nil {
+			if err := guard(tx); err != nil {
+				return nil, err
+			}
+		}
 		m, err := mapByID(tx, mapID)
 		if err != nil {
 			return nil, err
@@ -182,7 +212,7 @@ func (s pinned) changeMapObjects(ctx context.Context, mapID string, k *MapKind, 
 }
 
 // mapObjectEvents are the broadcasts after a kind changed on m: the kind's
-// event with its list, and for a kind that shapes line of sight the map and
+// event with its list (to players the list alone, to the host with mapId), and for a kind that shapes line of sight the map and
 // its sights, as after a door. Players receive them, redacted, only when m
 // is on the player screen.
 func (s pinned) mapObjectEvents(tx Tx, k *MapKind, m *Map) ([]Event, error) {
@@ -214,8 +244,11 @@ func (s pinned) mapObjectEvents(tx Tx, k *MapKind, m *Map) ([]Event, error) {
 		if err != nil {
 			return nil, err
 		}
-		events = append(events, Event{Name: k.Event, Data: views(
-			Object{"mapId": m.ID, k.Field: shown}, Object{"mapId": m.ID, k.Field: all})})
+		// Players get the bare list, as the original sends it (the
+		// Encounter+ web client sets the map's field to the event's data);
+		// they only hear of the map on the player screen. The host console,
+		// which also prepares maps off screen, gets {mapId, <field>}.
+		events = append(events, Event{Name: k.Event, Data: views(shown, Object{"mapId": m.ID, k.Field: all})})
 	}
 	if k.Sight {
 		events = append(events,

@@ -62,7 +62,7 @@ func TestAuditWSHandlerTableIsContract62(t *testing.T) {
 		trackedObjectDeleted trackedObjectsUpdated`)
 	ignored := strings.Fields("createEntity createCombatant deleteEntity deleteCombatant")
 	extensions := strings.Fields(`takeSeat leaveSeat setRole getCharacter updateCharacter changeHitPoints rollAction
-		rollInitiative endTurn ping`)
+		rollInitiative endTurn ping addMapObject updateMapObject deleteMapObject moveMapObject measure`)
 	want = append(want, extensions...)
 	if len(clientEvents) != len(want)+len(ignored) {
 		t.Fatalf("%d rows, contract 6.2 names %d events and %d ignored ones, and %d are documented extensions",

@@ -49,6 +49,13 @@ var handlers = map[string]eventHandlers{
 	core.RequestRollInitiative:  {player: onRollInitiative},
 	core.RequestEndTurn:         {player: onEndTurn},
 
+	// Marks on a map (marks.go), players' own and the game master's.
+	core.RequestAddMapObject:    {player: onAddMapObject, host: onHostAddMapObject},
+	core.RequestUpdateMapObject: {player: onUpdateMapObject, host: onHostUpdateMapObject},
+	core.RequestDeleteMapObject: {player: onDeleteMapObject, host: onHostDeleteMapObject},
+	core.RequestMoveMapObject:   {player: onMoveMapObject, host: onHostMoveMapObject, stream: markStream},
+	core.RequestMeasure:         {player: onMeasure},
+
 	core.RequestPing: {player: onPing},
 }
 

@@ -20,6 +20,8 @@ type Declarations struct {
 	Types    []*TypeDecl
 	// Imports are the compendium import handlers (importhook.go).
 	Imports []*ImportDecl
+	// Grid is the grid hook, when declared (gridhook.go).
+	Grid *GridDecl
 	// Problems are declarations the module refused (bad arguments), located
 	// at the call.
 	Problems Problems
@@ -61,6 +63,7 @@ func (st *state) companionModule() *lua.LTable {
 		"entity": st.declareEntity,
 		"types":  st.declareTypes,
 		"system": st.declareSystem,
+		"grid":   st.declareGrid,
 		"array":  st.markTable(st.conv.arrayMT),
 		"object": st.markTable(st.conv.objectMT),
 	})

@@ -88,6 +88,13 @@ func (rt *Runtime) Declarations() *Declarations { return rt.decl }
 
 // HasFunc reports whether kind declared a function field.
 func (rt *Runtime) HasFunc(kind, field string) bool {
+	if kind == GridHooks {
+		if rt.decl.Grid == nil {
+			return false
+		}
+		_, ok := rt.decl.Grid.Funcs[field]
+		return ok
+	}
 	for _, e := range rt.decl.Entities {
 		if e.Kind == kind {
 			_, ok := e.Funcs[field]
@@ -99,6 +106,10 @@ func (rt *Runtime) HasFunc(kind, field string) bool {
 
 // FuncPos is where kind's function field is defined.
 func (rt *Runtime) FuncPos(kind, field string) (string, int) {
+	if kind == GridHooks && rt.decl.Grid != nil {
+		p := rt.decl.Grid.Funcs[field]
+		return p.File, p.Line
+	}
 	for _, e := range rt.decl.Entities {
 		if e.Kind == kind {
 			p := e.Funcs[field]

@@ -31,6 +31,15 @@ var eventShapes = map[string]obj{
 	"MapObjects": {"type": "object", "required": []string{"mapId"},
 		"description": "One kind of a map's objects (core.MapKinds): mapId and, under the kind's field (lights, markers, drawings, areaEffects, measurements, tiles, sounds), its whole list",
 		"properties":  obj{"mapId": obj{"type": "string"}}},
+	"MeasurementMove": {"type": "object", "required": []string{"id", "mapId", "state", "data", "distance"},
+		"description": "A measurement being stretched: the Measurement with mapId, the drag's state, source and its distance as the system counts it (\"30 ft\")",
+		"properties": obj{"id": reqString, "mapId": reqString, "state": reqString, "data": arrayOf(reqNumber), "distance": reqString,
+			"type": reqString, "color": reqString, "hidden": obj{"type": "boolean"}, "source": ref("EventSource")}},
+	"MapObject": {"type": "object", "required": []string{"id"}, "description": "One object of a map kind (a Marker, Drawing, AreaEffect, Measurement…), as stored",
+		"properties": obj{"id": reqString}, "additionalProperties": obj{}},
+	"Measured": {"type": "object", "required": []string{"distance", "units", "text"}, "additionalProperties": false, "properties": obj{
+		"squares":  obj{"type": "array", "items": obj{"type": "integer"}, "description": "the cells a template covers, flat: column, row, column, row… (cell (c, r) spans gridOffset + c·gridSize …)"},
+		"distance": reqNumber, "units": reqString, "text": reqString}},
 	"ReloadReason": {"type": "object", "description": "Why: {system, version} after a system reload, {reason: import, kind, id}, {reason: moduleDeleted, id, name}",
 		"properties": obj{"system": obj{"type": "string"}, "version": obj{"type": "string"}, "reason": obj{"type": "string"},
 			"kind": obj{"type": "string"}, "id": obj{"type": "string"}, "name": obj{"type": "string"}}},
@@ -61,6 +70,17 @@ var eventShapes = map[string]obj{
 		"mapId": reqString, "id": reqString, "state": obj{"type": "string", "enum": []string{core.DoorOpen, core.DoorClosed, core.DoorLocked}}}},
 	"PointerUpdate": {"type": "object", "required": []string{"x", "y"}, "properties": obj{
 		"x": reqNumber, "y": reqNumber, "state": obj{"type": []string{"string", "integer"}}}},
+	"MapObjectAdd": {"type": "object", "required": []string{"mapId", "kind", "object"}, "properties": obj{
+		"mapId": reqString, "kind": mapKindSchema, "object": obj{"type": "object"}}},
+	"MapObjectPatch": {"type": "object", "required": []string{"mapId", "kind", "id", "patch"}, "properties": obj{
+		"mapId": reqString, "kind": mapKindSchema, "id": reqString, "patch": obj{"type": "object"}}},
+	"MapObjectDelete": {"type": "object", "required": []string{"mapId", "kind"}, "properties": obj{
+		"mapId": reqString, "kind": mapKindSchema, "id": reqString}},
+	"MapObjectMove": {"type": "object", "required": []string{"mapId", "kind", "id", "state"}, "properties": obj{
+		"mapId": reqString, "kind": mapKindSchema, "id": reqString, "x": reqNumber, "y": reqNumber, "data": arrayOf(reqNumber),
+		"state": obj{"type": "string", "enum": []string{core.DragStart, core.DragControl, core.DragEnd, core.DragCancel}}}},
+	"MeasureRequest": {"type": "object", "required": []string{"mapId"}, "properties": obj{
+		"mapId": reqString, "areaEffect": obj{"type": "object"}, "path": arrayOf(reqNumber)}},
 	// Patch: a partial object naming its target by id.
 	"Patch":         {"type": "object", "required": []string{"id"}, "properties": obj{"id": reqString}, "additionalProperties": obj{}},
 	"AttributeRead": {"type": "object", "required": []string{"entityId"}, "properties": obj{"entityId": reqString}},
@@ -75,6 +95,15 @@ var eventShapes = map[string]obj{
 		"action": reqString, "options": obj{"type": "array", "items": reqString, "description": "ids of the roll options the action takes"},
 		"follow": obj{"type": "boolean", "description": "roll the action's follow-up after it"}, "private": obj{"type": "boolean"}}},
 }
+
+// mapKindSchema names a kind of map object (core.MapKinds).
+var mapKindSchema = func() obj {
+	var kinds []string
+	for _, k := range core.MapKinds {
+		kinds = append(kinds, k.Field)
+	}
+	return obj{"type": "string", "enum": kinds}
+}()
 
 var (
 	reqString = obj{"type": "string"}

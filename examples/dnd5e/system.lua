@@ -13,6 +13,7 @@ local character = require("lib.character")
 local actions = require("lib.actions")
 local token = require("lib.token")
 local options = require("lib.options")
+local grid = require("lib.grid")
 
 companion.system {
   config = {
@@ -233,3 +234,6 @@ companion.types("challenge_ratings", options({
   { 23, "23" }, { 24, "24" }, { 25, "25" }, { 26, "26" }, { 27, "27" }, { 28, "28" }, { 29, "29" },
   { 30, "30" },
 }))
+
+-- Templates and rulers on the map follow the 5e grid (lib/grid.lua).
+companion.grid { squares = grid.squares, distance = grid.distance }

@@ -43,29 +43,10 @@ func openConsole(t *testing.T, srv *e2e.Server) *e2e.BrowserPage {
 }
 
 // startConsole opens the host console and returns while it loads.
-func startConsole(t *testing.T, srv *e2e.Server) *e2e.BrowserPage {
-	t.Helper()
-	p := e2e.NewPage(t, "console", e2e.ViewportSize{Width: 1400, Height: 1000, Mobile: false})
-	p.NavigateAsync(srv.HostURL + "/host/")
-	return p
-}
+func startConsole(t *testing.T, srv *e2e.Server) *e2e.BrowserPage { return e2e.StartConsole(t, srv) }
 
 // finishConsole is the rest of openConsole for a page startConsole opened.
-func finishConsole(t *testing.T, p *e2e.BrowserPage) {
-	t.Helper()
-	// The page's load (30 s with navigate) and the GM map (20 s) together.
-	if !p.Poll(`window.companionGM && window.companionGM.socketState() === "open" && window.companionDebug.state().map && window.companionDebug.state().map.backgroundLoaded`, 50*time.Second) {
-		var st any
-		_ = p.EvalErr(`JSON.stringify({gm: !!window.companionGM, dbg: window.companionDebug ? window.companionDebug.state() : null, msg: (document.getElementById("gm-msg")||{}).textContent})`, &st)
-		t.Fatalf("the GM map did not start: %v\n%v", st, p.ConsoleProblems())
-	}
-	p.WaitFor("the GM map", `window.companionGM && window.companionDebug && (() => {
-		const s = window.companionDebug.state();
-		return s.map && s.map.backgroundLoaded && s.frames > 0 && window.companionGM.socketState() === "open";
-	})()`, 30*time.Second)
-	p.Eval(`window.confirm = () => true`)
-	p.Idle()
-}
+func finishConsole(t *testing.T, p *e2e.BrowserPage) { e2e.FinishConsole(t, p) }
 
 // gmuiClick clicks at page coordinates with the mouse, as a person would;
 // shift holds the Shift key.

@@ -125,7 +125,9 @@ func newProblems(p *e2e.BrowserPage, skip int) []string {
 //     origin, and /client/'s policy still lets a frame at the fixed
 //     address load (item 16);
 //   - a player's <img> in chat stays text in its log (item 18);
-//   - hiding a token it shows drops it without an error (item 14).
+//   - hiding a token it shows drops it without an error (item 14);
+//   - an area template the game master places is drawn, and goes when
+//     removed (issue 36: it walks the bare list areaEffectsUpdated carries).
 func TestRealClientSession(t *testing.T) {
 	// Not beside other pages: its Angular and PixiJS 6 page drawing on the
 	// CPU beside a parallel test's pan lowered that page's quality mid-pan
@@ -230,6 +232,55 @@ func TestRealClientSession(t *testing.T) {
 	for _, problem := range newProblems(p, seen) {
 		if strings.Contains(problem, "Error") || strings.Contains(problem, "uncaught") {
 			t.Errorf("hiding a token: %.300s", problem)
+		}
+	}
+
+	// A green 10-ft sphere by the party: the client draws it, and drops it
+	// when the game master removes it, without an error.
+	seen = len(p.ConsoleProblems())
+	green := func() int {
+		img, err := png.Decode(bytes.NewReader(p.Screenshot()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		b := img.Bounds()
+		for y := b.Min.Y + 60; y < b.Max.Y; y += 2 {
+			for x := b.Min.X; x < b.Min.X+1200; x += 2 {
+				if c, _ := e2e.Pixel(img, float64(x), float64(y)); c.G > 150 && int(c.G) > int(c.R)+60 && int(c.G) > int(c.B)+60 {
+					n++
+				}
+			}
+		}
+		return n
+	}
+	base := green()
+	var mapID string
+	p.EvalInto(`fetch("/api").then(r => r.json()).then(s => s.map.id)`, &mapID)
+	r := host.Do("POST", "/host/api/maps/"+mapID+"/areaEffects", `{"shape": "sphere", "x": 280, "y": 420, "radius": 140, "color": "#00ff00", "opacity": 0.8, "hidden": false}`)
+	if r.Status != 201 {
+		t.Fatalf("the sphere: %d %s", r.Status, r.Body)
+	}
+	sphere := r.Object(t)["id"].(string)
+	waitGreen := func(what string, drawn bool) {
+		t.Helper()
+		deadline := time.Now().Add(10 * time.Second)
+		for n := green(); (n > base+100) != drawn; n = green() {
+			if time.Now().After(deadline) {
+				e2e.SaveScreenshot(t, p, "sphere")
+				t.Fatalf("%s: %d green pixels, %d before%s", what, n, base, p.ProblemText())
+			}
+			time.Sleep(300 * time.Millisecond)
+		}
+	}
+	waitGreen("the sphere drawn", true)
+	if r := host.Do("DELETE", "/host/api/maps/"+mapID+"/areaEffects/"+sphere, ""); r.Status != 204 {
+		t.Fatalf("removing the sphere: %d %s", r.Status, r.Body)
+	}
+	waitGreen("the sphere removed", false)
+	for _, problem := range newProblems(p, seen) {
+		if strings.Contains(problem, "Error") || strings.Contains(problem, "uncaught") {
+			t.Errorf("a template: %.300s", problem)
 		}
 	}
 }

@@ -78,3 +78,30 @@ func (p *BrowserPage) OpenConsoleTab(name string) {
 	p.ClickElement("the "+name+" tab", `document.querySelector('#tabs [data-tab="`+name+`"]')`)
 	p.WaitFor("the "+name+" tab open", `document.getElementById("drawer").dataset.tab === "`+name+`"`, 5*time.Second)
 }
+
+// StartConsole opens the host console (its GM map) and returns while it
+// loads; FinishConsole waits for it.
+func StartConsole(t *testing.T, srv *Server) *BrowserPage {
+	t.Helper()
+	p := NewPage(t, "console", ViewportSize{Width: 1400, Height: 1000, Mobile: false})
+	p.NavigateAsync(srv.HostURL + "/host/")
+	return p
+}
+
+// FinishConsole waits until the console's GM map is drawn and its socket
+// open, and accepts its confirmations.
+func FinishConsole(t *testing.T, p *BrowserPage) {
+	t.Helper()
+	// The page's load (30 s with navigate) and the GM map (20 s) together.
+	if !p.Poll(`window.companionGM && window.companionGM.socketState() === "open" && window.companionDebug.state().map && window.companionDebug.state().map.backgroundLoaded`, 50*time.Second) {
+		var st any
+		_ = p.EvalErr(`JSON.stringify({gm: !!window.companionGM, dbg: window.companionDebug ? window.companionDebug.state() : null, msg: (document.getElementById("gm-msg")||{}).textContent})`, &st)
+		t.Fatalf("the GM map did not start: %v\n%v", st, p.ConsoleProblems())
+	}
+	p.WaitFor("the GM map", `window.companionGM && window.companionDebug && (() => {
+		const s = window.companionDebug.state();
+		return s.map && s.map.backgroundLoaded && s.frames > 0 && window.companionGM.socketState() === "open";
+	})()`, 30*time.Second)
+	p.Eval(`window.confirm = () => true`)
+	p.Idle()
+}

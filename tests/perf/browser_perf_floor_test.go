@@ -21,8 +21,9 @@ package perf
 // drag after load with the browser's longest tasks in that drag, and
 // COMPANION_FLOOR_PROFILE=start the same of each start-up (the
 // profile costs time of its own: not for the figures).
-// COMPANION_FLOOR_PARTS picks the measures ("start", "pan", "drag",
-// "bigmap"; all when unset), for a run that checks one change.
+// COMPANION_FLOOR_PARTS picks the measures ("start", "pan", "marks" (the
+// pan over a map with 50 templates and 200 strokes), "drag", "bigmap"; all
+// when unset), for a run that checks one change.
 
 import (
 	"fmt"
@@ -136,6 +137,9 @@ func TestFloorBenchmark(t *testing.T) {
 			if parts == "" || strings.Contains(parts, "pan") {
 				rows = append(rows, floorPan(t, b, rounds)...)
 			}
+			if parts == "" || strings.Contains(parts, "marks") {
+				rows = append(rows, floorPanMarks(t, b, rounds)...)
+			}
 			if parts == "" || strings.Contains(parts, "drag") {
 				rows = append(rows, floorDrag(t, b, rounds)...)
 			}
@@ -237,6 +241,42 @@ func floorStart(t *testing.T, b *benchBrowser, rounds int) []floorRow {
 // middle button, and the GPU process's CPU per drawn frame from a trace.
 func floorPan(t *testing.T, b *benchBrowser, rounds int) []floorRow {
 	srv := e2e.StartServer(t, e2e.ServerOptions{Args: []string{"--system", e2e.CrowdedSystem(t, 500, 20, 400)}})
+	return floorPanOn(t, b, rounds, srv, "")
+}
+
+// floorPanMarks: the same pan over a map that also carries 50 area
+// templates and 200 freehand strokes (issue 36), against the same bare
+// floor page: what the marks cost a pan.
+func floorPanMarks(t *testing.T, b *benchBrowser, rounds int) []floorRow {
+	srv := e2e.StartServer(t, e2e.ServerOptions{Args: []string{"--system", e2e.CrowdedSystem(t, 500, 20, 400)}})
+	var snap struct{ Map struct{ ID string } }
+	e2e.HttpJSON(t, "GET", srv.URL+"/api", "", &snap)
+	shapes := []string{"sphere", "cone", "line", "square"}
+	var templates, strokes []string
+	for i := range 50 {
+		x, y := 140+float64(i%10)*130, 140+float64(i/10)*150
+		templates = append(templates, fmt.Sprintf(`{"shape": %q, "x": %g, "y": %g, "radius": 140, "length": 210, "width": 70, "angle": %g, "color": "#ff6600", "opacity": 0.4, "hidden": false}`,
+			shapes[i%4], x, y, float64(i)*0.3))
+	}
+	for i := range 200 {
+		var pts []string
+		x0, y0 := 50+float64(i%20)*60, 60+float64(i/20)*75
+		for k := range 40 {
+			pts = append(pts, fmt.Sprintf("%g,%g", x0+float64(k)*3, y0+10*math.Sin(float64(k)/4)))
+		}
+		strokes = append(strokes, fmt.Sprintf(`{"data": [%s], "strokeColor": "#3366ff", "strokeWidth": 4}`, strings.Join(pts, ",")))
+	}
+	for kind, list := range map[string][]string{"areaEffects": templates, "drawings": strokes} {
+		if code := e2e.HttpJSON(t, "POST", srv.HostURL+"/host/api/maps/"+snap.Map.ID+"/"+kind, "["+strings.Join(list, ",")+"]", nil); code != 201 {
+			t.Fatalf("the %s of the marked map: %d", kind, code)
+		}
+	}
+	return floorPanOn(t, b, rounds, srv, ", 50 templates and 200 strokes")
+}
+
+// floorPanOn measures floorPan's figures on srv's map; what names the
+// map's marks in the rows.
+func floorPanOn(t *testing.T, b *benchBrowser, rounds int, srv *e2e.Server, what string) []floorRow {
 	frames := map[pageKind]*series{playerPage: {}, floorPage: {}}
 	gpu := map[pageKind]*series{playerPage: {}, floorPage: {}}
 	gpuTraced := map[pageKind]*series{playerPage: {}, floorPage: {}}
@@ -276,8 +316,8 @@ func floorPan(t *testing.T, b *benchBrowser, rounds int) []floorRow {
 	gp, gf := gpu[playerPage], gpu[floorPage]
 	gt, ft := gpuTraced[playerPage], gpuTraced[floorPage]
 	return []floorRow{
-		{measure: "pan frame interval p95, 500 tokens", player: pl.pct(95), floor: fl.pct(95), pSpread: pl.pctSpread(95), fSpr: fl.pctSpread(95), target: 1.5, unit: "ms"},
-		{measure: "GPU-process CPU per pan frame (/proc, median)", player: gp.median(), floor: gf.median(), pSpread: gp.spread(), fSpr: gf.spread(), target: 1.5, unit: "ms"},
+		{measure: "pan frame interval p95, 500 tokens" + what, player: pl.pct(95), floor: fl.pct(95), pSpread: pl.pctSpread(95), fSpr: fl.pctSpread(95), target: 1.5, unit: "ms"},
+		{measure: "GPU-process CPU per pan frame (/proc, median)" + what, player: gp.median(), floor: gf.median(), pSpread: gp.spread(), fSpr: gf.spread(), target: 1.5, unit: "ms"},
 		{measure: "  the same, top-level tasks of the trace only", player: gt.median(), floor: ft.median(), pSpread: gt.spread(), fSpr: ft.spread(), unit: "ms", informational: true},
 	}
 }

@@ -53,6 +53,14 @@ export function installDebug(ctx: DebugContext): void {
         doors: map ? doorMidpoints(map.walls) : [],
         vision: { lineOfSight: !!map?.lineOfSight, polygons: s.sights.size, fog: !!map?.fogOfWar },
         viewport: vp ? { centerX: vp.center.x, centerY: vp.center.y, zoom: vp.scaled } : { centerX: 0, centerY: 0, zoom: 1 },
+        // Marks: each template's squares as the server measured them, and the tokens in them.
+        marks: {
+          areaEffects: (map?.areaEffects ?? []).map((e) => ({ id: e.id, shape: e.shape ?? "", squares: r?.templateSquares.get(e.id) ?? null })),
+          drawings: (map?.drawings ?? []).map((d) => ({ id: d.id, layer: d.layer ?? "", text: d.text ?? "" })),
+          measurements: (map?.measurements ?? []).map((m) => ({ id: m.id, data: m.data, distance: m.distance ?? "" })),
+          markers: (map?.markers ?? []).map((m) => ({ id: m.id, x: m.x, y: m.y, reference: m.reference ?? "" })),
+          inside: ctx.table?.()?.marks.inside ?? [],
+        },
         frames: r?.frames ?? 0,
         quality: r ? {
           level: r.quality.level, lowered: r.quality.lowered, pinned: r.quality.pinned, antialias: r.quality.antialias,

@@ -81,6 +81,8 @@ export interface Marker {
   shape?: string;
   size?: string;
   name?: string;
+  descr?: string;
+  reference?: string;
   hidden?: boolean;
   x: number;
   y: number;
@@ -95,6 +97,9 @@ export interface Drawing {
   strokeColor?: string;
   fillColor?: string;
   opacity?: number;
+  /** A text drawing: plain text at its first point. */
+  text?: string;
+  fontSize?: number;
 }
 
 export interface AreaEffect {
@@ -118,6 +123,8 @@ export interface Measurement {
   color?: string;
   hidden?: boolean;
   data: number[];
+  /** While it is stretched live (measurementUpdated): its distance as the system counts it. */
+  distance?: string;
 }
 
 export type MapData = Refine<Wire.Map, {

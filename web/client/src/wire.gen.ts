@@ -170,10 +170,16 @@ export interface EventApp {
   version: string;
 }
 
-/** The data of the event areaEffectsUpdated: an area effect of a map was added, changed or deleted: every area effect of that map players see */
-export interface EventAreaEffectsUpdated {
+/** The data of the event areaEffectMoved: an area effect is dragged (moveMapObject): its origin and the drag's state */
+export type EventAreaEffectMoved = Movement;
+
+/** The data of the event areaEffectsUpdated: an area effect of a map was added, changed or deleted: every area effect of that map players see (players: the list alone, of the map on the player screen; the host console: {mapId, <kind>}) */
+export type EventAreaEffectsUpdated = ({
+  id: string;
+  [key: string]: unknown;
+})[] | {
   mapId: string;
-}
+};
 
 /** The data of the event clientConnected: a player client connects (channel and address only) */
 export type EventClientConnected = Client;
@@ -187,10 +193,13 @@ export type EventClientUpdated = Client;
 /** The data of the event combatantUpdated: a combatant changes; one players saw that is now hidden reaches them as {id, hidden} */
 export type EventCombatantUpdated = Combatant | Hidden;
 
-/** The data of the event drawingsUpdated: a drawing of a map was added, changed or deleted: every drawing of that map players see */
-export interface EventDrawingsUpdated {
+/** The data of the event drawingsUpdated: a drawing of a map was added, changed or deleted: every drawing of that map players see (players: the list alone, of the map on the player screen; the host console: {mapId, <kind>}) */
+export type EventDrawingsUpdated = ({
+  id: string;
+  [key: string]: unknown;
+})[] | {
   mapId: string;
-}
+};
 
 /** The data of the event entityUpdated: an entity changes */
 export type EventEntityUpdated = Entity;
@@ -221,10 +230,13 @@ export type EventInteractionUpdated = "none" | "token" | "all";
 /** The data of the event journalUpdated: the handout journal changed: something was shown, taken back or shown again (players get theirs, without what was taken back) */
 export type EventJournalUpdated = Journal;
 
-/** The data of the event lightsUpdated: a light of a map was added, changed or deleted: every light of that map */
-export interface EventLightsUpdated {
+/** The data of the event lightsUpdated: a light of a map was added, changed or deleted: every light of that map (players: the list alone, of the map on the player screen; the host console: {mapId, lights}) */
+export type EventLightsUpdated = ({
+  id: string;
+  [key: string]: unknown;
+})[] | {
   mapId: string;
-}
+};
 
 /** The data of the event lineOfSightUpdated: after a door, a wall or a light changes: the sights, matched by key */
 export type EventLineOfSightUpdated = Sight[] | null;
@@ -244,15 +256,37 @@ export type EventMapLoaded = Map;
 /** The data of the event mapUpdated: the map on the player screen changes */
 export type EventMapUpdated = Map;
 
-/** The data of the event markersUpdated: a marker of a map was added, changed or deleted: every marker of that map players see */
-export interface EventMarkersUpdated {
+/** The data of the event markerMoved: a marker is dragged (moveMapObject): its place and the drag's state */
+export type EventMarkerMoved = Movement;
+
+/** The data of the event markersUpdated: a marker of a map was added, changed or deleted: every marker of that map players see (players: the list alone, of the map on the player screen; the host console: {mapId, <kind>}) */
+export type EventMarkersUpdated = ({
+  id: string;
+  [key: string]: unknown;
+})[] | {
   mapId: string;
+};
+
+/** The data of the event measurementUpdated: a ruler is stretched (moveMapObject): the measurement with mapId, the drag's state, source and its distance as the system counts it */
+export interface EventMeasurementUpdated {
+  color?: string;
+  data: number[];
+  distance: string;
+  hidden?: boolean;
+  id: string;
+  mapId: string;
+  source?: EventSource;
+  state: string;
+  type?: string;
 }
 
-/** The data of the event measurementsUpdated: a measurement of a map was added, changed or deleted: every measurement of that map players see */
-export interface EventMeasurementsUpdated {
+/** The data of the event measurementsUpdated: a measurement of a map was added, changed or deleted: every measurement of that map players see (players: the list alone, of the map on the player screen; the host console: {mapId, <kind>}) */
+export type EventMeasurementsUpdated = ({
+  id: string;
+  [key: string]: unknown;
+})[] | {
   mapId: string;
-}
+};
 
 /** The data of the event messageCreated: a message was posted; a private roll or a whisper only to the host console and the seats that read it */
 export type EventMessageCreated = Message;
@@ -289,10 +323,13 @@ export type EventSeatsUpdated = SeatList;
 /** The data of the event soundUpdated: the game master played, paused, sought, skipped or stopped a playlist, a track ended and the next began, or the screens that play changed: the whole playback state */
 export type EventSoundUpdated = SoundState;
 
-/** The data of the event soundsUpdated: an ambient sound of a map was added, changed or deleted: every sound of that map players hear (hidden ones left out) */
-export interface EventSoundsUpdated {
+/** The data of the event soundsUpdated: an ambient sound of a map was added, changed or deleted: every sound of that map players hear, hidden ones left out (players: the list alone, of the map on the player screen; the host console: {mapId, sounds}) */
+export type EventSoundsUpdated = ({
+  id: string;
+  [key: string]: unknown;
+})[] | {
   mapId: string;
-}
+};
 
 /** Who sent a drag step: the server's name for the connection */
 export interface EventSource {
@@ -304,10 +341,13 @@ export interface EventSource {
 /** The data of the event systemPaused: the game master paused or resumed (a bare boolean) */
 export type EventSystemPaused = boolean;
 
-/** The data of the event tilesUpdated: a tile of a map was added, changed or deleted: every tile of that map players see */
-export interface EventTilesUpdated {
+/** The data of the event tilesUpdated: a tile of a map was added, changed or deleted: every tile of that map players see (players: the list alone, of the map on the player screen; the host console: {mapId, <kind>}) */
+export type EventTilesUpdated = ({
+  id: string;
+  [key: string]: unknown;
+})[] | {
   mapId: string;
-}
+};
 
 /** The data of the event tokenMoved: a drag step of any client or of the game master */
 export type EventTokenMoved = Movement;
@@ -579,6 +619,12 @@ export interface Pointer {
   y: number;
 }
 
+/** The data of the answer to addMapObject: the mark as stored, with the id the server gave it */
+export interface ReplyAddMapObject {
+  id: string;
+  [key: string]: unknown;
+}
+
 /** The data of the answer to changeHitPoints: the hit points after damage, healing or temporary hit points */
 export type ReplyChangeHitPoints = HitPoints;
 
@@ -587,6 +633,9 @@ export type ReplyClientUpdated = Ok;
 
 /** The data of the answer to createMessage: the stored message, dice rolled */
 export type ReplyCreateMessage = Message;
+
+/** The data of the answer to deleteMapObject: removed */
+export type ReplyDeleteMapObject = Ok;
 
 /** The data of the answer to endTurn: the game after the turn passed */
 export type ReplyEndTurn = Game;
@@ -602,6 +651,18 @@ export type ReplyLeaveSeat = Ok;
 
 /** The data of the answer to mapViewportUpdated: recorded */
 export type ReplyMapViewportUpdated = Ok;
+
+/** The data of the answer to measure: the squares covered (flat column, row pairs) or the distance, with its units and text */
+export interface ReplyMeasure {
+  distance: number;
+  /** the cells a template covers, flat: column, row, column, row… (cell (c, r) spans gridOffset + c·gridSize …) */
+  squares?: number[];
+  text: string;
+  units: string;
+}
+
+/** The data of the answer to moveMapObject: moved; end stores the mark */
+export type ReplyMoveMapObject = Ok;
 
 /** The data of the answer to ping: every frame the connection sent before it is handled, and what they changed has been sent to it; serverTime is the server's clock as it answered, from which a page estimates its offset (the sound's clock) */
 export interface ReplyPing {
@@ -657,8 +718,21 @@ export type ReplyUpdateDoor = Sight[] | null;
 /** The data of the answer to updateEntity: the stored entity */
 export type ReplyUpdateEntity = Entity;
 
+/** The data of the answer to updateMapObject: the mark as stored */
+export interface ReplyUpdateMapObject {
+  id: string;
+  [key: string]: unknown;
+}
+
 /** The data of the answer to updateToken: the stored token */
 export type ReplyUpdateToken = TokenOnMap | HiddenToken;
+
+/** The data of the request addMapObject: places a mark on the map on the player screen: {mapId, kind, object} */
+export interface RequestAddMapObject {
+  kind: "walls" | "lights" | "markers" | "drawings" | "areaEffects" | "measurements" | "tiles" | "sounds";
+  mapId: string;
+  object: Record<string, unknown>;
+}
 
 /** The data of the request changeHitPoints: damage, healing or temporary hit points for the seat's character */
 export interface RequestChangeHitPoints {
@@ -683,6 +757,13 @@ export interface RequestClientUpdated {
 /** The data of the request createMessage: posts a message: a chat line, or a command such as /roll */
 export type RequestCreateMessage = MessageInput;
 
+/** The data of the request deleteMapObject: removes a mark {mapId, kind, id}, or without id every mark of the kind the player made on the map */
+export interface RequestDeleteMapObject {
+  id?: string;
+  kind: "walls" | "lights" | "markers" | "drawings" | "areaEffects" | "measurements" | "tiles" | "sounds";
+  mapId: string;
+}
+
 /** The data of the request endTurn: ends the seat's turn (data optional: {to}, whom to pass it to, when the system's turns are passed) */
 export type RequestEndTurn = {
   /** a combatant id that has not acted this round */
@@ -706,6 +787,24 @@ export interface RequestMapViewportUpdated {
   x?: number;
   y?: number;
   zoom?: number;
+}
+
+/** The data of the request measure: what a template covers {mapId, areaEffect} or how far a path goes {mapId, path}, by the system's rules */
+export interface RequestMeasure {
+  areaEffect?: Record<string, unknown>;
+  mapId: string;
+  path?: number[];
+}
+
+/** The data of the request moveMapObject: a live move of a mark: {mapId, kind, id, x, y} (a template, a pin) or {…, data} (a ruler's path), state start, control, end or cancel */
+export interface RequestMoveMapObject {
+  data?: number[];
+  id: string;
+  kind: "walls" | "lights" | "markers" | "drawings" | "areaEffects" | "measurements" | "tiles" | "sounds";
+  mapId: string;
+  state: "start" | "control" | "end" | "cancel";
+  x?: number;
+  y?: number;
 }
 
 /** The data of the request ping: asks for its answer alone, a marker: the connection's frames are handled in order */
@@ -790,6 +889,14 @@ export interface RequestUpdateDoor {
 export interface RequestUpdateEntity {
   id: string;
   [key: string]: unknown;
+}
+
+/** The data of the request updateMapObject: changes a mark: {mapId, kind, id, patch} (a JSON merge patch) */
+export interface RequestUpdateMapObject {
+  id: string;
+  kind: "walls" | "lights" | "markers" | "drawings" | "areaEffects" | "measurements" | "tiles" | "sounds";
+  mapId: string;
+  patch: Record<string, unknown>;
 }
 
 /** The data of the request updateToken: changes a token's fields */
@@ -1079,7 +1186,9 @@ export interface ServerEvents {
   accessChanged: EventAccessChanged;
   /** to a new connection, first */
   app: EventApp;
-  /** an area effect of a map was added, changed or deleted: every area effect of that map players see */
+  /** an area effect is dragged (moveMapObject): its origin and the drag's state */
+  areaEffectMoved: EventAreaEffectMoved;
+  /** an area effect of a map was added, changed or deleted: every area effect of that map players see (players: the list alone, of the map on the player screen; the host console: {mapId, <kind>}) */
   areaEffectsUpdated: EventAreaEffectsUpdated;
   /** a player client connects (channel and address only) */
   clientConnected: EventClientConnected;
@@ -1089,7 +1198,7 @@ export interface ServerEvents {
   clientUpdated: EventClientUpdated;
   /** a combatant changes; one players saw that is now hidden reaches them as {id, hidden} */
   combatantUpdated: EventCombatantUpdated;
-  /** a drawing of a map was added, changed or deleted: every drawing of that map players see */
+  /** a drawing of a map was added, changed or deleted: every drawing of that map players see (players: the list alone, of the map on the player screen; the host console: {mapId, <kind>}) */
   drawingsUpdated: EventDrawingsUpdated;
   /** an entity changes */
   entityUpdated: EventEntityUpdated;
@@ -1105,7 +1214,7 @@ export interface ServerEvents {
   interactionUpdated: EventInteractionUpdated;
   /** the handout journal changed: something was shown, taken back or shown again (players get theirs, without what was taken back) */
   journalUpdated: EventJournalUpdated;
-  /** a light of a map was added, changed or deleted: every light of that map */
+  /** a light of a map was added, changed or deleted: every light of that map (players: the list alone, of the map on the player screen; the host console: {mapId, lights}) */
   lightsUpdated: EventLightsUpdated;
   /** after a door, a wall or a light changes: the sights, matched by key */
   lineOfSightUpdated: EventLineOfSightUpdated;
@@ -1119,9 +1228,13 @@ export interface ServerEvents {
   mapLoaded: EventMapLoaded;
   /** the map on the player screen changes */
   mapUpdated: EventMapUpdated;
-  /** a marker of a map was added, changed or deleted: every marker of that map players see */
+  /** a marker is dragged (moveMapObject): its place and the drag's state */
+  markerMoved: EventMarkerMoved;
+  /** a marker of a map was added, changed or deleted: every marker of that map players see (players: the list alone, of the map on the player screen; the host console: {mapId, <kind>}) */
   markersUpdated: EventMarkersUpdated;
-  /** a measurement of a map was added, changed or deleted: every measurement of that map players see */
+  /** a ruler is stretched (moveMapObject): the measurement with mapId, the drag's state, source and its distance as the system counts it */
+  measurementUpdated: EventMeasurementUpdated;
+  /** a measurement of a map was added, changed or deleted: every measurement of that map players see (players: the list alone, of the map on the player screen; the host console: {mapId, <kind>}) */
   measurementsUpdated: EventMeasurementsUpdated;
   /** a message was posted; a private roll or a whisper only to the host console and the seats that read it */
   messageCreated: EventMessageCreated;
@@ -1139,11 +1252,11 @@ export interface ServerEvents {
   seatsUpdated: EventSeatsUpdated;
   /** the game master played, paused, sought, skipped or stopped a playlist, a track ended and the next began, or the screens that play changed: the whole playback state */
   soundUpdated: EventSoundUpdated;
-  /** an ambient sound of a map was added, changed or deleted: every sound of that map players hear (hidden ones left out) */
+  /** an ambient sound of a map was added, changed or deleted: every sound of that map players hear, hidden ones left out (players: the list alone, of the map on the player screen; the host console: {mapId, sounds}) */
   soundsUpdated: EventSoundsUpdated;
   /** the game master paused or resumed (a bare boolean) */
   systemPaused: EventSystemPaused;
-  /** a tile of a map was added, changed or deleted: every tile of that map players see */
+  /** a tile of a map was added, changed or deleted: every tile of that map players see (players: the list alone, of the map on the player screen; the host console: {mapId, <kind>}) */
   tilesUpdated: EventTilesUpdated;
   /** a drag step of any client or of the game master */
   tokenMoved: EventTokenMoved;
@@ -1163,12 +1276,16 @@ export interface ServerEvents {
 
 /** The data of each request a client sends over the WebSocket, by the envelope's name. */
 export interface ClientRequests {
+  /** places a mark on the map on the player screen: {mapId, kind, object} */
+  addMapObject: RequestAddMapObject;
   /** damage, healing or temporary hit points for the seat's character */
   changeHitPoints: RequestChangeHitPoints;
   /** a client registers, or changes its name, colour, screen or view; send it first */
   clientUpdated: RequestClientUpdated;
   /** posts a message: a chat line, or a command such as /roll */
   createMessage: RequestCreateMessage;
+  /** removes a mark {mapId, kind, id}, or without id every mark of the kind the player made on the map */
+  deleteMapObject: RequestDeleteMapObject;
   /** ends the seat's turn (data optional: {to}, whom to pass it to, when the system's turns are passed) */
   endTurn: RequestEndTurn;
   /** reads an entity's attributes */
@@ -1179,6 +1296,10 @@ export interface ClientRequests {
   leaveSeat: RequestLeaveSeat;
   /** where this client looks on a map (recorded, never broadcast) */
   mapViewportUpdated: RequestMapViewportUpdated;
+  /** what a template covers {mapId, areaEffect} or how far a path goes {mapId, path}, by the system's rules */
+  measure: RequestMeasure;
+  /** a live move of a mark: {mapId, kind, id, x, y} (a template, a pin) or {…, data} (a ruler's path), state start, control, end or cancel */
+  moveMapObject: RequestMoveMapObject;
   /** asks for its answer alone, a marker: the connection's frames are handled in order */
   ping: RequestPing;
   /** this client's pointer moves */
@@ -1211,18 +1332,24 @@ export interface ClientRequests {
   updateDoor: RequestUpdateDoor;
   /** changes an entity's fields */
   updateEntity: RequestUpdateEntity;
+  /** changes a mark: {mapId, kind, id, patch} (a JSON merge patch) */
+  updateMapObject: RequestUpdateMapObject;
   /** changes a token's fields */
   updateToken: RequestUpdateToken;
 }
 
 /** The data of the answer to each request a client sends, by the request's name. */
 export interface ClientReplies {
+  /** the mark as stored, with the id the server gave it */
+  addMapObject: ReplyAddMapObject;
   /** the hit points after damage, healing or temporary hit points */
   changeHitPoints: ReplyChangeHitPoints;
   /** registered */
   clientUpdated: ReplyClientUpdated;
   /** the stored message, dice rolled */
   createMessage: ReplyCreateMessage;
+  /** removed */
+  deleteMapObject: ReplyDeleteMapObject;
   /** the game after the turn passed */
   endTurn: ReplyEndTurn;
   /** the entity's attributes (absent when it has none) */
@@ -1233,6 +1360,10 @@ export interface ClientReplies {
   leaveSeat: ReplyLeaveSeat;
   /** recorded */
   mapViewportUpdated: ReplyMapViewportUpdated;
+  /** the squares covered (flat column, row pairs) or the distance, with its units and text */
+  measure: ReplyMeasure;
+  /** moved; end stores the mark */
+  moveMapObject: ReplyMoveMapObject;
   /** every frame the connection sent before it is handled, and what they changed has been sent to it; serverTime is the server's clock as it answered, from which a page estimates its offset (the sound's clock) */
   ping: ReplyPing;
   /** moved */
@@ -1265,6 +1396,8 @@ export interface ClientReplies {
   updateDoor: ReplyUpdateDoor;
   /** the stored entity */
   updateEntity: ReplyUpdateEntity;
+  /** the mark as stored */
+  updateMapObject: ReplyUpdateMapObject;
   /** the stored token */
   updateToken: ReplyUpdateToken;
 }

@@ -22,6 +22,7 @@ import { MapTools } from "./tools";
 import { nextDoorState } from "./edits";
 import { TokenPanel } from "./token-panel";
 import { setGMHandle } from "./handle";
+import { MarkTools } from "../ui/marks";
 
 const root = document.getElementById("gm-root");
 if (root) start(root);
@@ -51,6 +52,7 @@ async function start(root: HTMLElement): Promise<void> {
       </span>
       <span class="gm-group" id="gm-tools"></span>
       <span class="gm-group gm-draw" id="gm-draw"></span>
+      <span class="gm-group gm-marks" id="gm-marks" hidden></span>
       <span class="gm-group">
         <label><input type="checkbox" id="gm-walls" checked> Walls</label>
         <label><input type="checkbox" id="gm-lights" checked> Light radii</label>
@@ -59,6 +61,7 @@ async function start(root: HTMLElement): Promise<void> {
       </span>
       <span class="gm-group">
         <button type="button" id="gm-fit" title="Fit the map in this view">Fit</button>
+        <button type="button" id="gm-marks-toggle" aria-pressed="false" title="Templates, drawings and pins">Marks ✎</button>
       </span>
     </div>
     <div class="gm-body">
@@ -118,6 +121,19 @@ async function start(root: HTMLElement): Promise<void> {
     return;
   }
   overlay.attach(renderer);
+  // Templates, drawings (on the GM layer too) and pins, as players make
+  // them, but on any map and with the game master's rights (the host socket).
+  const marks = new MarkTools({ mapEl: document.getElementById("gm-map")!, store, events, renderer: () => renderer, gm: true, say: (t) => say(t) });
+  marks.bar.classList.add("in-toolbar");
+  const marksGroup = document.getElementById("gm-marks")!;
+  marksGroup.append(marks.bar);
+  // The bar opens on demand: the toolbar keeps its rows, and the map its place on one screen.
+  document.getElementById("gm-marks-toggle")!.addEventListener("click", (e) => {
+    marksGroup.hidden = !marksGroup.hidden;
+    (e.currentTarget as HTMLElement).setAttribute("aria-pressed", String(!marksGroup.hidden));
+    if (marksGroup.hidden) marks.choose("");
+  });
+  (window as unknown as { companionMarks?: MarkTools }).companionMarks = marks;
   tools.attach(renderer, document.getElementById("gm-tools")!);
   tools.attachOptions(document.getElementById("gm-draw")!);
   const picker = new EntityPicker(document.getElementById("gm-picker")!, store, () => renderer, say);

@@ -69,11 +69,21 @@ export function drawTiles(c: Container, tiles: Tile[], layers: string[], gm = fa
   }
 }
 
-export function drawDrawings(g: Graphics, drawings: Drawing[], gm = false): void {
+export function drawDrawings(g: Graphics, drawings: Drawing[], gm = false, texts?: Container): void {
   g.clear();
+  if (texts) for (const o of texts.removeChildren()) o.destroy();
   for (const d of drawings) {
     const fade = drawnAlpha(d, gm);
     if (!Array.isArray(d.data) || d.data.length < 4 || fade === null) continue;
+    if (typeof d.text === "string" && d.text) {
+      if (!texts) continue;
+      // Plain text, never markup: Pixi draws the characters as they are.
+      const label = new Text({ text: d.text, style: { fontFamily: "system-ui, sans-serif", fontSize: d.fontSize || 24, fill: parseColor(d.strokeColor, 0xffffff), stroke: { color: 0x000000, width: 3 } }, resolution: 2 });
+      label.position.set(d.data[0], d.data[1]);
+      label.alpha = (d.opacity ?? 1) * fade;
+      texts.addChild(label);
+      continue;
+    }
     const stroke = { width: d.strokeWidth ?? 3, color: parseColor(d.strokeColor, 0xffffff), alpha: (d.opacity ?? 1) * fade };
     const [x0, y0, x1, y1] = d.data;
     if (d.shape === "rectangle") g.rect(Math.min(x0, x1), Math.min(y0, y1), Math.abs(x1 - x0), Math.abs(y1 - y0));
@@ -88,7 +98,20 @@ export function drawDrawings(g: Graphics, drawings: Drawing[], gm = false): void
   }
 }
 
-export function drawAreaEffects(g: Graphics, effects: AreaEffect[], gm = false): void {
+/** The squares a template covers (measure's answer) and the map's grid, to highlight them. */
+export interface TemplateCells {
+  squares: Map<string, number[]>;
+  size: number;
+  offsetX: number;
+  offsetY: number;
+}
+
+/**
+ * Area effects, each over the squares it covers (as the server's measure
+ * answered, the game system's rule) and ringing the token centres listed
+ * in inside: the tokens in one.
+ */
+export function drawAreaEffects(g: Graphics, effects: AreaEffect[], gm = false, cells?: TemplateCells, inside: { x: number; y: number; r: number }[] = []): void {
   g.clear();
   for (const e of [...effects].sort((a, b) => (a.zIndex ?? 0) - (b.zIndex ?? 0))) {
     const fade = drawnAlpha(e, gm);
@@ -96,10 +119,16 @@ export function drawAreaEffects(g: Graphics, effects: AreaEffect[], gm = false):
     const color = parseColor(e.color, 0xff6600);
     const alpha = (e.opacity ?? 0.5) * fade;
     const a = e.angle ?? 0;
+    const sq = cells?.squares.get(e.id);
+    if (cells && sq) {
+      for (let i = 0; i + 1 < sq.length; i += 2) g.rect(cells.offsetX + sq[i] * cells.size, cells.offsetY + sq[i + 1] * cells.size, cells.size, cells.size);
+      g.fill({ color, alpha: Math.min(1, alpha * 0.9) });
+    }
     switch (e.shape) {
       case "cone": {
-        const len = e.length ?? 0, half = Math.atan(0.5); // a 5e cone: as wide as it is long at its end
-        g.poly([e.x, e.y, e.x + len * Math.cos(a - half), e.y + len * Math.sin(a - half), e.x + len * Math.cos(a + half), e.y + len * Math.sin(a + half)], true);
+        // As wide at any point as it is far from its origin, capped by the arc of its length.
+        const len = e.length ?? 0, half = Math.atan(0.5);
+        g.moveTo(e.x, e.y).arc(e.x, e.y, len, a - half, a + half).lineTo(e.x, e.y);
         break;
       }
       case "line": {
@@ -108,17 +137,27 @@ export function drawAreaEffects(g: Graphics, effects: AreaEffect[], gm = false):
         g.poly([e.x + nx, e.y + ny, ex + nx, ey + ny, ex - nx, ey - ny, e.x - nx, e.y - ny], true);
         break;
       }
-      case "cube":
+      case "cube": {
+        // side length, one face centred on the origin, along the aim
+        const len = e.length ?? 0, w = len / 2;
+        const nx = -Math.sin(a) * w, ny = Math.cos(a) * w, ex = e.x + len * Math.cos(a), ey = e.y + len * Math.sin(a);
+        g.poly([e.x + nx, e.y + ny, ex + nx, ey + ny, ex - nx, ey - ny, e.x - nx, e.y - ny], true);
+        break;
+      }
       case "square": {
-        const w = e.width ?? 0;
-        g.rect(e.x - w / 2, e.y - w / 2, w, w);
+        // centred, half its side is length, turned by the aim
+        const h = e.length ?? 0, c = Math.cos(a), s = Math.sin(a);
+        const pts: number[] = [];
+        for (const [u, v] of [[-h, -h], [h, -h], [h, h], [-h, h]]) pts.push(e.x + u * c - v * s, e.y + u * s + v * c);
+        g.poly(pts, true);
         break;
       }
       default:
         g.circle(e.x, e.y, e.radius ?? 0);
     }
-    g.fill({ color, alpha }).stroke({ width: 2, color, alpha: Math.min(1, alpha + 0.3) });
+    g.fill({ color, alpha: alpha * 0.35 }).stroke({ width: 2, color, alpha: Math.min(1, alpha + 0.3) });
   }
+  for (const t of inside) g.circle(t.x, t.y, t.r).stroke({ width: 4, color: 0xffee00, alpha: 0.95 });
 }
 
 export function drawMeasurements(c: Container, list: Measurement[], labelFor: (pixels: number) => string, gm = false): void {
@@ -136,7 +175,9 @@ export function drawMeasurements(c: Container, list: Measurement[], labelFor: (p
       total += Math.hypot(m.data[i] - m.data[i - 2], m.data[i + 1] - m.data[i - 1]);
     }
     g.stroke({ width: 4, color, alpha: 0.9 * fade, cap: "round", join: "round" });
-    const t = new Text({ text: labelFor(total), style: { fontFamily: "system-ui, sans-serif", fontSize: 18, fill: 0xffffff, stroke: { color: 0x000000, width: 4 } }, resolution: 2 });
+    // A ruler stretched live carries the system's count; a stored one is measured here.
+    const text = typeof m.distance === "string" && m.distance ? m.distance : labelFor(total);
+    const t = new Text({ text, style: { fontFamily: "system-ui, sans-serif", fontSize: 18, fill: 0xffffff, stroke: { color: 0x000000, width: 4 } }, resolution: 2 });
     t.anchor.set(0.5, 1.2);
     t.position.set(m.data[m.data.length - 2], m.data[m.data.length - 1]);
     c.addChild(t);

@@ -11,7 +11,8 @@ import { Application, Container, Graphics, Ticker, type Geometry, type Mesh, typ
 import { Viewport } from "pixi-viewport";
 import type { Change, Store } from "../state/store";
 import type { MapData, Movement, Token } from "../types";
-import { drawAreaEffects, drawDrawings, drawMarkers, drawMeasurements, drawTiles } from "./objects";
+import { drawAreaEffects, drawDrawings, drawMarkers, drawMeasurements, drawTiles, type TemplateCells } from "./objects";
+import { tokensInside } from "./marks";
 import { DoorLayer } from "./doors";
 import { drawGrid, gridOf, pixelsPerUnit } from "./grid";
 import { installLabelFont, TokenView } from "./tokens";
@@ -107,6 +108,15 @@ export class MapRenderer {
   private gridMask = new Graphics(); // hexes stop at the map's edge
   private mapTiles = new Container();
   private drawings = new Graphics();
+  private drawingTexts = new Container();
+  /**
+   * The squares each area effect covers, by id, as the server measured
+   * them (marks.ts keeps it): the effects layer highlights them and rings
+   * the tokens inside.
+   */
+  readonly templateSquares = new Map<string, number[]>();
+  /** The page's own shared ruler (ruler.ts draws it): the measurements layer leaves it out. */
+  localRuler: string | null = null;
   private effects = new Graphics();
   private measures = new Container();
   private objectTiles = new Container();
@@ -194,7 +204,7 @@ export class MapRenderer {
     this.viewport.enableRenderGroup();
     this.app.stage.addChild(this.viewport);
     this.screen = new ScreenCache(this.app.stage, this.viewport);
-    this.viewport.addChild(this.background, this.floorTiles, this.grid, this.mapTiles, this.drawings, this.effects, this.measures,
+    this.viewport.addChild(this.background, this.floorTiles, this.grid, this.mapTiles, this.drawings, this.drawingTexts, this.effects, this.measures,
       this.objectTiles, this.markers, this.tokenLayer, this.overlayGroup, this.vision, this.fog, this.doors, this.focus, this.gmLayer);
     this.overlayGroup.addChild(this.overlay);
     this.tokenLayer.sortableChildren = true;
@@ -202,7 +212,7 @@ export class MapRenderer {
     // Under the interactive viewport, any drawn shape would catch the
     // pointer (Pixi hit-tests geometry inside an interactive parent) and
     // hide the tokens and doors below it: only those two take events.
-    for (const layer of [this.background, this.floorTiles, this.grid, this.mapTiles, this.drawings, this.effects, this.measures,
+    for (const layer of [this.background, this.floorTiles, this.grid, this.mapTiles, this.drawings, this.drawingTexts, this.effects, this.measures,
       this.objectTiles, this.markers, this.overlayGroup, this.vision, this.fog, this.focus, this.gmLayer]) layer.eventMode = "none";
     this.viewport.on("moved", () => this.viewportMoved());
     this.viewport.on("zoomed", () => this.viewportMoved());
@@ -440,14 +450,17 @@ export class MapRenderer {
       case "token":
         this.syncToken(c.id, true);
         this.visionDue = true;
+        this.ringTokensInside(map);
         return;
       case "tokenRemoved":
         this.removeToken(c.id);
         this.visionDue = true;
+        this.ringTokensInside(map);
         return;
       case "tokens":
         this.syncTokens();
         this.visionDue = true;
+        this.ringTokensInside(map);
         return;
       case "objects":
         if (map) this.drawObjects(map, c.layer);
@@ -523,20 +536,36 @@ export class MapRenderer {
         drawTiles(this.objectTiles, map.tiles ?? [], ["object", "token"], gm);
         return;
       case "drawings":
-        drawDrawings(this.drawings, map.drawings ?? [], gm);
+        drawDrawings(this.drawings, map.drawings ?? [], gm, this.drawingTexts);
         return;
-      case "areaEffects":
-        drawAreaEffects(this.effects, map.areaEffects ?? [], gm);
+      case "areaEffects": {
+        const g = gridOf(map);
+        const cells: TemplateCells = { squares: this.templateSquares, size: g.size, offsetX: g.offsetX, offsetY: g.offsetY };
+        const shown = [...this.store.tokens.values()].filter((t) => this.views.get(t.id)?.visible);
+        const inside = tokensInside(shown, map.areaEffects ?? [], this.templateSquares, g).map((t) => ({ x: t.x, y: t.y, r: (Math.max(t.width ?? 1, t.height ?? 1) * g.size) / 2 + 4 }));
+        drawAreaEffects(this.effects, map.areaEffects ?? [], gm, cells, inside);
         return;
+      }
       case "measurements": {
         const ppu = pixelsPerUnit(map);
-        drawMeasurements(this.measures, map.measurements ?? [], (px) => `${Math.round(px / ppu)} ${map.gridUnits ?? "ft"}`, gm);
+        const list = (map.measurements ?? []).filter((m) => m.id !== this.localRuler);
+        drawMeasurements(this.measures, list, (px) => `${Math.round(px / ppu)} ${map.gridUnits ?? "ft"}`, gm);
         return;
       }
       case "markers":
         drawMarkers(this.markers, map.markers ?? [], gm);
         return;
     }
+  }
+
+  /** A token came, went or moved: the templates ring the tokens inside them again. */
+  private ringTokensInside(map: MapData | null): void {
+    if (map && this.templateSquares.size > 0) this.drawObjects(map, "areaEffects");
+  }
+
+  /** Redraws one kind's layer (marks.ts, once a template's squares are measured). */
+  redrawObjects(layer: "areaEffects" | "drawings" | "measurements" | "markers"): void {
+    if (this.store.map) this.drawObjects(this.store.map, layer);
   }
 
   // ---- tokens ----------------------------------------------------------------

@@ -3,10 +3,13 @@
 // token under it), each further click adds a waypoint, the path follows
 // the pointer, and Escape or a double-click ends it. Distances are counted
 // by the system's diagonal rule in the map's units (table/measure.ts).
-// The ruler is this page's alone: the contract gives clients no event to
-// share a standalone measurement (6.2: clients cannot send measurement
-// events), so nothing is sent.
+// Given the page's socket, the ruler is shared: its first point places a
+// measurement on the map (addMapObject), each change of its path stretches
+// it (moveMapObject, which everyone sees as measurementUpdated with the
+// distance the server counts by the system's rule), and clearing it
+// removes it. Where the interaction mode refuses, it stays this page's.
 import { gridOf, snap } from "./grid";
+import type { EventRouter } from "../net/events";
 import type { MapRenderer } from "./renderer";
 import { pathDistance, type Diagonal } from "../table/measure";
 import { t } from "../i18n";
@@ -30,8 +33,10 @@ export class Ruler {
   private hover: { x: number; y: number } | null = null;
   private finished = false;
   onToggle: (on: boolean) => void = () => {};
+  /** The shared measurement's id once the server stored it; sent: the path it was last given. */
+  private shared: { id: string | null; mapId: string; sent: string; dropped: boolean } | null = null;
 
-  constructor(private mapEl: HTMLElement, private renderer: () => MapRenderer | null, private diagonal: () => Diagonal) {
+  constructor(private mapEl: HTMLElement, private renderer: () => MapRenderer | null, private diagonal: () => Diagonal, private events?: EventRouter) {
     this.svg.classList.add("ruler");
     this.svg.setAttribute("aria-hidden", "true");
     this.svg.append(this.line, this.label);
@@ -54,6 +59,11 @@ export class Ruler {
     });
   }
 
+  /** The shared measurement's id, null when there is none. */
+  get sharedId(): string | null {
+    return this.shared?.id ?? null;
+  }
+
   toggle(on = !this.active): void {
     this.active = on;
     this.catcher.hidden = !on;
@@ -66,7 +76,42 @@ export class Ruler {
     this.points = [];
     this.hover = null;
     this.finished = false;
+    this.unshare();
     this.draw();
+  }
+
+  /** Shares the path: places the measurement at the first point, then stretches it. */
+  private share(path: number[]): void {
+    const map = this.renderer()?.store.map;
+    if (!this.events || !map || path.length < 2) return;
+    if (!this.shared) {
+      const shared = { id: null as string | null, mapId: map.id, sent: "", dropped: false };
+      this.shared = shared;
+      const data = path.length >= 4 ? path : [path[0], path[1], path[0], path[1]];
+      this.events.request("addMapObject", { mapId: map.id, kind: "measurements", object: { data, type: "grid", color: "#ffd34d", hidden: false } })?.then((m) => {
+        shared.id = (m as { id?: string }).id ?? null;
+        const r = this.renderer();
+        if (r && shared.id) r.localRuler = shared.id;
+        if (shared.dropped) this.remove(shared);
+        else this.share(this.fullPath());
+      }, () => {});
+      return;
+    }
+    const key = path.join(",");
+    if (!this.shared.id || key === this.shared.sent || path.length < 4) return;
+    this.shared.sent = key;
+    this.events.send("moveMapObject", { mapId: this.shared.mapId, kind: "measurements", id: this.shared.id, data: path.map((n) => Math.round(n)), state: "control" });
+  }
+
+  private unshare(): void {
+    if (!this.shared) return;
+    this.shared.dropped = true;
+    if (this.shared.id) this.remove(this.shared);
+    this.shared = null;
+  }
+
+  private remove(shared: { id: string | null; mapId: string }): void {
+    if (shared.id) this.events?.request("deleteMapObject", { mapId: shared.mapId, kind: "measurements", id: shared.id })?.catch(() => {});
   }
 
   /** Measures along map points (the test hook's rulerFromTo), as clicks would. */
@@ -156,6 +201,7 @@ export class Ruler {
       pts.push(`${(last.x - box.left).toFixed(1)},${(last.y - box.top).toFixed(1)}`);
     }
     this.line.setAttribute("points", pts.join(" "));
+    this.share(path);
     const v = this.view();
     this.label.textContent = v ? v.text : "";
     this.label.setAttribute("x", String(last.x - box.left + 14));

@@ -33,6 +33,7 @@ export const mapObjectKinds = [
   { field: "markers", one: "markerUpdated", many: "markersUpdated", moved: "markerMoved" },
   { field: "lights", one: "lightUpdated", many: "lightsUpdated", moved: null },
   { field: "areaEffects", one: "areaEffectUpdated", many: "areaEffectsUpdated", moved: "areaEffectMoved" },
+  // measurementUpdated: a ruler stretched live (the measurement itself, with its distance)
   { field: "measurements", one: "measurementUpdated", many: "measurementsUpdated", moved: null },
   { field: "drawings", one: null, many: "drawingsUpdated", moved: null },
   { field: "sounds", one: null, many: "soundsUpdated", moved: null },
@@ -315,7 +316,7 @@ export class Store {
   }
 
   private updateObject(layer: ObjectList, data: unknown): void {
-    if (!this.map || !isObject(data) || typeof data.id !== "string") return;
+    if (!this.map || !isObject(data) || typeof data.id !== "string" || this.otherMap(data)) return;
     const list = this.list(layer);
     const i = list.findIndex((o) => o.id === data.id);
     const gone = !this.keepHidden && (data.hidden === true || data.layer === "dm");

@@ -11,6 +11,7 @@ import { t } from "../i18n";
 import type { MapRenderer } from "../map/renderer";
 import { PointerLayer } from "../map/pointer";
 import { Ruler } from "../map/ruler";
+import { MarkTools } from "./marks";
 import { diagonalRule, type Diagonal } from "../table/measure";
 import { setEntityKinds } from "../table/markdown";
 import { TableState, type CombatantRow } from "../table/state";
@@ -57,6 +58,7 @@ export class TableUI {
   readonly screen: ScreenOverlays;
   readonly pointers: PointerLayer;
   readonly ruler: Ruler;
+  readonly marks: MarkTools;
   private diagonal: Diagonal = "equal";
   private systemFetches = 0;
   /** The map the ruler measures on: a resync of the same map keeps the measurement. */
@@ -81,7 +83,14 @@ export class TableUI {
       send: (p) => deps.events.send("pointerUpdated", p),
       mayPoint: () => !deps.display && deps.store.interaction !== "none",
     });
-    this.ruler = new Ruler(deps.mapEl, deps.renderer, () => this.diagonal);
+    this.ruler = new Ruler(deps.mapEl, deps.renderer, () => this.diagonal, deps.display ? undefined : deps.events);
+    this.marks = new MarkTools({
+      mapEl: deps.mapEl, store: deps.store, events: deps.events, renderer: deps.renderer,
+      // The interaction mode: all, any mark; token, templates (the server
+      // checks the seat); none, nothing.
+      mayMark: (kind) => deps.store.interaction === "all" || (deps.store.interaction === "token" && kind === "areaEffects"),
+      openLink: (ref, title) => this.screen.openEntity(ref, title),
+    });
     this.buildLayout();
     s.subscribe((c, id) => {
       if (c === "game") this.initiative.update();
@@ -246,6 +255,38 @@ export class TableUI {
     this.ruler.onToggle = (on) => ruler.setAttribute("aria-pressed", String(on));
     tools.append(ruler, theme);
     app.append(tools);
+    if (!this.deps.display) {
+      // The marks bar opens from its button beside the ruler's.
+      const marks = document.createElement("button");
+      marks.type = "button";
+      marks.className = "marks-toggle";
+      marks.title = "Templates, drawings and pins";
+      marks.setAttribute("aria-label", marks.title);
+      marks.setAttribute("aria-pressed", "false");
+      marks.textContent = "✎";
+      tools.prepend(marks);
+      this.marks.bar.hidden = true;
+      marks.addEventListener("click", () => {
+        const open = this.marks.bar.hidden;
+        this.marks.bar.hidden = !open;
+        marks.setAttribute("aria-pressed", String(open));
+        if (!open) this.marks.choose("");
+      });
+      app.append(this.marks.bar);
+      const modeShown = () => {
+        const mode = this.deps.store.interaction;
+        marks.hidden = mode === "none";
+        if (mode === "none") this.marks.bar.hidden = true;
+        for (const b of this.marks.bar.querySelectorAll<HTMLButtonElement>("button[data-mark]")) {
+          b.disabled = mode === "token" && !["move", "sphere", "cone", "line", "square", "erase"].includes(b.dataset.mark ?? "");
+        }
+        if (mode === "none") this.marks.choose("");
+      };
+      this.deps.store.subscribe((c) => {
+        if (c.kind === "screen") modeShown();
+      });
+      modeShown();
+    }
   }
 
   /**

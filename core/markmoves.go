@@ -1,0 +1,147 @@
+package core
+
+import "context"
+
+// Live moves of marks (moveMapObject): a template or a pin dragged, a
+// ruler stretched. Like a token's drag (drag.go), a move is a stream,
+// start, control…, then end or cancel: the hub coalesces its control
+// messages as it does a drag's, every message is broadcast under the
+// kind's Moved event (markerMoved, areaEffectMoved, measurementUpdated),
+// and only end stores the mark (then the kind's list event follows).
+
+// MarkMove is a moveMapObject request: the mark, where it is now (x, y for
+// a template or a pin; data, the path, for a ruler) and the drag's state.
+type MarkMove struct {
+	MapID string    `json:"mapId"`
+	Kind  string    `json:"kind"`
+	ID    string    `json:"id"`
+	X     *float64  `json:"x,omitempty"`
+	Y     *float64  `json:"y,omitempty"`
+	Data  []float64 `json:"data,omitempty"`
+	State string    `json:"state"`
+}
+
+// MarkMoved is what a move sends of a template or a pin: a Movement (the
+// contract's shape for markerMoved and areaEffectMoved) with its map.
+// A ruler's move sends the measurement itself with mapId, state, source
+// and its distance as the system counts it (measurementUpdated).
+
+// MoveMapObject acts on a move of the game master (who nil) or a player.
+func (s *Service) MoveMapObject(ctx context.Context, from EventSource, mv MarkMove, who *Actor) (any, error) {
+	k, err := MapKindOf(mv.Kind)
+	if err != nil {
+		return nil, err
+	}
+	if k.Moved == "" {
+		return nil, Invalidf("a %s does not move live: change it with updateMapObject", k.Noun)
+	}
+	switch mv.State {
+	case DragStart, DragControl, DragEnd, DragCancel:
+	default:
+		return nil, Invalidf("moveMapObject: 'state' must be start, control, end or cancel, not '%s'", Clip(mv.State))
+	}
+	ps := s.pin()
+	var guard func(Tx) error
+	if who != nil {
+		p := s.PlayerAs(*who)
+		owner, err := p.markRights(k)
+		if err != nil {
+			return nil, err
+		}
+		guard = p.ownGuard(ps, k, mv.MapID, mv.ID, owner)
+	}
+	var (
+		m        *Map
+		moved    Object
+		onScreen bool
+	)
+	err = s.store.View(ctx, func(tx Tx) error {
+		if guard != nil {
+			if err := guard(tx); err != nil {
+				return err
+			}
+		}
+		if m, err = mapByID(tx, mv.MapID); err != nil {
+			return err
+		}
+		list, err := k.list.get(m)
+		if err != nil {
+			return err
+		}
+		i, err := objectIndex(k, list, mv.MapID, mv.ID)
+		if err != nil {
+			return err
+		}
+		if moved, err = copyObject(list[i]); err != nil {
+			return err
+		}
+		onScreen, err = ps.onPlayerScreen(tx, mv.MapID)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	patch := Object{}
+	if mv.X != nil {
+		patch["x"] = *mv.X
+	}
+	if mv.Y != nil {
+		patch["y"] = *mv.Y
+	}
+	if mv.Data != nil {
+		data := make([]any, len(mv.Data))
+		for i, v := range mv.Data {
+			data[i] = v
+		}
+		patch["data"] = data
+	}
+	if mv.State != DragCancel {
+		for key, v := range patch {
+			moved[key] = v
+		}
+	}
+	if err := checkCommon(k, moved); err != nil {
+		return nil, err
+	}
+	if mv.State == DragEnd && len(patch) > 0 {
+		if moved, err = ps.patchMapObject(ctx, mv.MapID, k, mv.ID, patch, guard); err != nil {
+			return nil, err
+		}
+	}
+	payload, err := ps.movedPayload(ctx, k, m, moved, mv.State, from)
+	if err != nil {
+		return nil, err
+	}
+	views := HostOnly(payload)
+	if onScreen && !objectHidden(moved, k.HiddenByDefault) {
+		views.Players = payload
+	}
+	s.Publish(Event{Name: k.Moved, Data: views})
+	return nil, nil
+}
+
+// movedPayload is the data of a kind's Moved event.
+func (s pinned) movedPayload(ctx context.Context, k *MapKind, m *Map, o Object, state string, from EventSource) (any, error) {
+	src := from
+	if k.Field != "measurements" {
+		x, _ := o["x"].(float64)
+		y, _ := o["y"].(float64)
+		id, _ := o["id"].(string)
+		return &Movement{ID: id, MapID: m.ID, X: x, Y: y, State: state, Source: &src}, nil
+	}
+	out, err := copyObject(o)
+	if err != nil {
+		return nil, err
+	}
+	var path []float64
+	for _, v := range o["data"].([]any) {
+		f, _ := v.(float64)
+		path = append(path, f)
+	}
+	d, err := s.measurePath(ctx, m, path)
+	if err != nil {
+		return nil, err
+	}
+	out["mapId"], out["state"], out["source"], out["distance"] = m.ID, state, &src, d.Text
+	return out, nil
+}

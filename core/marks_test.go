@@ -1,0 +1,237 @@
+package core_test
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/internal/testkit"
+)
+
+// marksGame is the fixture game (its map on the player screen) with a
+// seated player, Ann on the Hero, and an unseated one, Bo, on his device.
+func marksGame(t *testing.T, mode string) (g *testkit.Game, ann, bo core.PlayerAccess) {
+	t.Helper()
+	g = testkit.NewGame(t, testkit.GameOptions{})
+	ctx := context.Background()
+	taken, err := g.Service.TakeSeat(ctx, core.Actor{Name: "Ann"}, testkit.HeroID, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := g.Service.UpdateSettings(ctx, core.SettingsPatch{Interaction: &mode}); err != nil {
+		t.Fatal(err)
+	}
+	ann = g.Service.PlayerAs(core.Actor{Role: core.ClientPlayer, Seat: core.SeatHash(taken.SeatToken), Device: "connection:1"})
+	bo = g.Service.PlayerAs(core.Actor{Role: core.ClientPlayer, Device: "connection:2"})
+	return g, ann, bo
+}
+
+func fireball() core.Object {
+	return core.Object{"shape": "sphere", "x": 700.0, "y": 700.0, "radius": 280.0, "color": "#ff6600"}
+}
+
+func stroke() core.Object {
+	return core.Object{"data": []any{10.0, 10.0, 50.0, 60.0, 90.0, 40.0}, "strokeColor": "#ff0000", "strokeWidth": 4.0}
+}
+
+// In mode all a player places a template, a drawing, a pin and a ruler;
+// each is theirs (its id names them), each reaches players, and a pin they
+// place is seen.
+func TestPlayersMakeMarksInModeAll(t *testing.T) {
+	g, ann, bo := marksGame(t, core.InteractionAll)
+	ctx := context.Background()
+	for kind, o := range map[string]core.Object{
+		"areaEffects":  fireball(),
+		"drawings":     stroke(),
+		"markers":      {"x": 100.0, "y": 100.0, "label": "1", "name": "Trap", "reference": "/page/trap"},
+		"measurements": {"data": []any{0.0, 0.0, 70.0, 70.0}, "type": "grid", "color": "#00ff00", "hidden": false},
+	} {
+		out, err := bo.AddMapObject(ctx, testkit.MapID, kind, o)
+		if err != nil {
+			t.Fatalf("%s: %v", kind, err)
+		}
+		id := out["id"].(string)
+		if !strings.HasPrefix(core.MarkOwner(id), "dev-") {
+			t.Errorf("%s: id %q names no device", kind, id)
+		}
+		k, _ := core.MapKindOf(kind)
+		if !strings.Contains(g.Events.Take(), k.Event) {
+			t.Errorf("%s: no %s", kind, k.Event)
+		}
+	}
+	m, err := g.Service.Map(ctx, testkit.MapID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m = core.PlayerMap(m)
+	if len(m.AreaEffects) != 1 || len(m.Drawings) != 1 || len(m.Markers) != 1 || len(m.Measurements) != 1 {
+		t.Fatalf("players see %d templates, %d drawings, %d pins, %d rulers", len(m.AreaEffects), len(m.Drawings), len(m.Markers), len(m.Measurements))
+	}
+	seated, err := ann.AddMapObject(ctx, testkit.MapID, "areaEffects", fireball())
+	if err != nil || core.MarkOwner(seated["id"].(string)) != "seat-"+testkit.HeroID {
+		t.Fatalf("a seated player's template: %v %v", seated, err)
+	}
+}
+
+// Mode token: templates and rulers only, and only by a seated player;
+// mode none: nothing. A spectator never marks.
+func TestMarksFollowTheInteractionMode(t *testing.T) {
+	g, ann, bo := marksGame(t, core.InteractionToken)
+	ctx := context.Background()
+	if _, err := ann.AddMapObject(ctx, testkit.MapID, "areaEffects", fireball()); err != nil {
+		t.Fatalf("token mode, seated template: %v", err)
+	}
+	if _, err := ann.AddMapObject(ctx, testkit.MapID, "drawings", stroke()); core.KindOf(err) != core.KindConflict {
+		t.Fatalf("token mode drawing: %v", err)
+	}
+	if _, err := bo.AddMapObject(ctx, testkit.MapID, "areaEffects", fireball()); core.KindOf(err) != core.KindForbidden {
+		t.Fatalf("token mode, unseated template: %v", err)
+	}
+	none := core.InteractionNone
+	if _, err := g.Service.UpdateSettings(ctx, core.SettingsPatch{Interaction: &none}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ann.AddMapObject(ctx, testkit.MapID, "areaEffects", fireball()); core.KindOf(err) != core.KindConflict {
+		t.Fatalf("mode none: %v", err)
+	}
+	all := core.InteractionAll
+	if _, err := g.Service.UpdateSettings(ctx, core.SettingsPatch{Interaction: &all}); err != nil {
+		t.Fatal(err)
+	}
+	spectator := g.Service.PlayerAs(core.Actor{Role: core.ClientSpectator, Device: "connection:3"})
+	if _, err := spectator.AddMapObject(ctx, testkit.MapID, "drawings", stroke()); core.KindOf(err) != core.KindForbidden {
+		t.Fatalf("spectator: %v", err)
+	}
+	if _, err := bo.AddMapObject(ctx, testkit.MapID, "walls", core.Object{"data": []any{0.0, 0.0, 1.0, 1.0}}); core.KindOf(err) != core.KindForbidden {
+		t.Fatalf("a player's wall: %v", err)
+	}
+	list, _ := g.Service.MapObjects(ctx, testkit.MapID, "areaEffects")
+	if len(list) != 1 {
+		t.Fatalf("%d templates stored, want the one allowed", len(list))
+	}
+}
+
+// A player changes and removes only their own marks; the game master any.
+// Clearing one's drawings leaves the others'.
+func TestPlayersTouchOnlyTheirOwnMarks(t *testing.T) {
+	g, ann, bo := marksGame(t, core.InteractionAll)
+	ctx := context.Background()
+	annsDrawing, err := ann.AddMapObject(ctx, testkit.MapID, "drawings", stroke())
+	if err != nil {
+		t.Fatal(err)
+	}
+	bosDrawing, err := bo.AddMapObject(ctx, testkit.MapID, "drawings", stroke())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := bo.AddMapObject(ctx, testkit.MapID, "drawings", stroke()); err != nil {
+		t.Fatal(err)
+	}
+	annID, boID := annsDrawing["id"].(string), bosDrawing["id"].(string)
+	if err := bo.DeleteMapObject(ctx, testkit.MapID, "drawings", annID); core.KindOf(err) != core.KindForbidden {
+		t.Fatalf("Bo removing Ann's drawing: %v", err)
+	}
+	if _, err := bo.PatchMapObject(ctx, testkit.MapID, "drawings", annID, core.Object{"strokeColor": "#000000"}); core.KindOf(err) != core.KindForbidden {
+		t.Fatalf("Bo recolouring Ann's drawing: %v", err)
+	}
+	if _, err := bo.PatchMapObject(ctx, testkit.MapID, "drawings", boID, core.Object{"hidden": true}); core.KindOf(err) != core.KindForbidden {
+		t.Fatalf("Bo hiding his drawing: %v", err)
+	}
+	if out, err := bo.PatchMapObject(ctx, testkit.MapID, "drawings", boID, core.Object{"strokeColor": "#0000ff"}); err != nil || out["strokeColor"] != "#0000ff" {
+		t.Fatalf("Bo recolouring his own: %v %v", out, err)
+	}
+	if err := bo.DeleteMapObject(ctx, testkit.MapID, "drawings", ""); err != nil {
+		t.Fatal(err)
+	}
+	list, _ := g.Service.MapObjects(ctx, testkit.MapID, "drawings")
+	if len(list) != 1 || list[0]["id"] != annID {
+		t.Fatalf("after Bo cleared his: %v", list)
+	}
+	if err := g.Service.DeleteMapObject(ctx, testkit.MapID, "drawings", annID); err != nil {
+		t.Fatalf("the game master removing Ann's drawing: %v", err)
+	}
+}
+
+// Players mark only the map on the player screen, never hide a mark and
+// never name it; what the game master hides stays out of their map.
+func TestPlayersMarkOnlyWhatTheySee(t *testing.T) {
+	g, _, bo := marksGame(t, core.InteractionAll)
+	ctx := context.Background()
+	if _, err := bo.AddMapObject(ctx, "no-such-map", "drawings", stroke()); !core.IsNotFound(err) {
+		t.Fatalf("another map: %v", err)
+	}
+	hidden := stroke()
+	hidden["layer"] = "dm"
+	if _, err := bo.AddMapObject(ctx, testkit.MapID, "drawings", hidden); core.KindOf(err) != core.KindForbidden {
+		t.Fatalf("a player's GM-layer drawing: %v", err)
+	}
+	named := stroke()
+	named["id"] = "seat-x~1"
+	if _, err := bo.AddMapObject(ctx, testkit.MapID, "drawings", named); core.KindOf(err) != core.KindInvalid {
+		t.Fatalf("a player naming a mark: %v", err)
+	}
+	gm := stroke()
+	gm["layer"] = "dm"
+	gmDrawing, err := g.Service.AddMapObjects(ctx, testkit.MapID, "drawings", []core.Object{gm})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := g.Service.Map(ctx, testkit.MapID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m = core.PlayerMap(m)
+	raw, _ := json.Marshal(m)
+	if strings.Contains(string(raw), gmDrawing[0]["id"].(string)) {
+		t.Fatal("the GM-layer drawing reached players")
+	}
+	if err := bo.DeleteMapObject(ctx, testkit.MapID, "drawings", gmDrawing[0]["id"].(string)); !core.IsNotFound(err) {
+		t.Fatalf("a player removing a hidden drawing: %v", err)
+	}
+}
+
+// The bad input of the issue: each refused with a clear error, nothing
+// stored.
+func TestBadMarksAreRefused(t *testing.T) {
+	g, _, bo := marksGame(t, core.InteractionAll)
+	ctx := context.Background()
+	points := make([]any, 2*200000)
+	for i := range points {
+		points[i] = float64(i % 1000)
+	}
+	for name, c := range map[string]struct {
+		kind string
+		o    core.Object
+		want core.ErrorKind
+	}{
+		"radius 1e9":          {"areaEffects", core.Object{"shape": "sphere", "x": 0.0, "y": 0.0, "radius": 1e9}, core.KindInvalid},
+		"cone of no length":   {"areaEffects", core.Object{"shape": "cone", "x": 0.0, "y": 0.0, "length": 0.0, "angle": 0.0}, core.KindInvalid},
+		"unknown shape":       {"areaEffects", core.Object{"shape": "blob", "x": 0.0, "y": 0.0, "radius": 70.0}, core.KindInvalid},
+		"200,000 points":      {"drawings", core.Object{"data": points}, core.KindTooLarge},
+		"1 MB of text":        {"drawings", core.Object{"data": []any{0.0, 0.0, 1.0, 1.0}, "text": strings.Repeat("x", 1<<20)}, core.KindTooLarge},
+		"javascript: link":    {"markers", core.Object{"x": 0.0, "y": 0.0, "reference": "javascript:alert(1)"}, core.KindInvalid},
+		"another site":        {"markers", core.Object{"x": 0.0, "y": 0.0, "reference": "https://evil.example/"}, core.KindInvalid},
+		"scheme-relative":     {"markers", core.Object{"x": 0.0, "y": 0.0, "reference": "//evil.example/x"}, core.KindInvalid},
+		"ruler of one point":  {"measurements", core.Object{"data": []any{0.0, 0.0}}, core.KindInvalid},
+		"stroke width 1e6":    {"drawings", core.Object{"data": []any{0.0, 0.0, 1.0, 1.0}, "strokeWidth": 1e6}, core.KindInvalid},
+		"text that is a list": {"drawings", core.Object{"data": []any{0.0, 0.0, 1.0, 1.0}, "text": []any{"a"}}, core.KindInvalid},
+	} {
+		_, err := bo.AddMapObject(ctx, testkit.MapID, c.kind, c.o)
+		if core.KindOf(err) != c.want {
+			t.Errorf("%s: %v, want %v", name, err, c.want)
+		}
+		if _, err := g.Service.AddMapObjects(ctx, testkit.MapID, c.kind, []core.Object{c.o}); core.KindOf(err) != c.want {
+			t.Errorf("%s from the game master: %v, want %v", name, err, c.want)
+		}
+	}
+	for _, kind := range []string{"areaEffects", "drawings", "markers", "measurements"} {
+		if list, _ := g.Service.MapObjects(ctx, testkit.MapID, kind); len(list) != 0 {
+			t.Errorf("%s stored: %v", kind, list)
+		}
+	}
+	if _, err := g.Service.AddMapObjects(ctx, testkit.MapID, "markers", []core.Object{{"x": 0.0, "y": 0.0, "reference": "/page/roost"}}); err != nil {
+		t.Errorf("a link to a page: %v", err)
+	}
+}
