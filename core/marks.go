@@ -165,11 +165,47 @@ func (p PlayerAccess) AddMapObject(ctx context.Context, mapID, kind string, o Ob
 	}
 	o["id"] = owner + markOwnerSep + NewID()
 	s := p.s.pin()
-	out, err := s.addMapObjects(ctx, mapID, k, []Object{o}, p.markGuard(s, mapID))
+	onScreen := p.markGuard(s, mapID)
+	guard := func(tx Tx) error {
+		if err := onScreen(tx); err != nil {
+			return err
+		}
+		return ownMarksBelowLimit(tx, k, mapID, owner)
+	}
+	out, err := s.addMapObjects(ctx, mapID, k, []Object{o}, guard)
 	if err != nil {
 		return nil, err
 	}
 	return out[0], nil
+}
+
+// MaxMarksPerPlayer bounds the marks of one kind one player keeps on a
+// map (docs/limits.md): a table's worth of drawings, templates or pins,
+// while the map's limit (MaxMapObjects) stays for the game master, so one
+// player cannot fill a map for everyone.
+const MaxMarksPerPlayer = 500
+
+// ownMarksBelowLimit refuses a player's new mark when they hold
+// MaxMarksPerPlayer of its kind on the map already.
+func ownMarksBelowLimit(tx Tx, k *MapKind, mapID, owner string) error {
+	m, err := mapByID(tx, mapID)
+	if err != nil {
+		return err
+	}
+	list, err := k.list.get(m)
+	if err != nil {
+		return err
+	}
+	n := 0
+	for _, o := range list {
+		if id, _ := o["id"].(string); MarkOwner(id) == owner {
+			n++
+		}
+	}
+	if n >= MaxMarksPerPlayer {
+		return Conflictf("you have %d %ss on this map, the most one player may: remove some first", n, k.Noun)
+	}
+	return nil
 }
 
 // PatchMapObject is a player's change of their own mark.

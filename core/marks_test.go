@@ -235,3 +235,34 @@ func TestBadMarksAreRefused(t *testing.T) {
 		t.Errorf("a link to a page: %v", err)
 	}
 }
+
+// One player's marks of a kind on a map stop at MaxMarksPerPlayer, with a
+// message; another player may still mark, and removing one makes room.
+func TestAPlayersMarksAreBounded(t *testing.T) {
+	g, ann, bo := marksGame(t, core.InteractionAll)
+	ctx := context.Background()
+	var first core.Object
+	for i := 0; i < core.MaxMarksPerPlayer; i++ {
+		o, err := bo.AddMapObject(ctx, testkit.MapID, "drawings", stroke())
+		if err != nil {
+			t.Fatalf("drawing %d: %v", i+1, err)
+		}
+		if first == nil {
+			first = o
+		}
+	}
+	_, err := bo.AddMapObject(ctx, testkit.MapID, "drawings", stroke())
+	if core.KindOf(err) != core.KindConflict || !strings.Contains(err.Error(), "the most one player may") {
+		t.Fatalf("drawing %d: %v, want a conflict saying the limit", core.MaxMarksPerPlayer+1, err)
+	}
+	if _, err := ann.AddMapObject(ctx, testkit.MapID, "drawings", stroke()); err != nil {
+		t.Fatalf("another player's drawing: %v", err)
+	}
+	if err := bo.DeleteMapObject(ctx, testkit.MapID, "drawings", first["id"].(string)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := bo.AddMapObject(ctx, testkit.MapID, "drawings", stroke()); err != nil {
+		t.Fatalf("after removing one: %v", err)
+	}
+	_ = g
+}
