@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/vttapp/companion/internal/testkit"
 	"github.com/vttapp/companion/tests/e2e"
 )
 
@@ -127,6 +128,28 @@ func TestGMPreparesAPictureMapOffScreenAndShowsIt(t *testing.T) {
 	gm.WaitFor("redo ready", `!document.getElementById("gm-redo").disabled`, 10*time.Second)
 	gm.Eval(`document.getElementById("gm-redo").click()`)
 	gm.WaitFor("the light redone", `(window.companionGM.store.map.lights || []).length === 1`, 10*time.Second)
+	// An ambient sound of the audio library, placed with the Sound tool
+	// and drawn on the GM map (a dot where it plays, a ring at its reach).
+	var wavBody bytes.Buffer
+	wmw := multipart.NewWriter(&wavBody)
+	wfw, _ := wmw.CreateFormFile("file", "Cellar drips.wav")
+	wfw.Write(testkit.WAV(2, 8000))
+	wmw.Close()
+	if r := e2e.GmuiDo(t, srv, "POST", "/host/api/audio", &wavBody, wmw.FormDataContentType()); r.Status != 201 {
+		t.Fatalf("POST /host/api/audio: %d %s", r.Status, r.Body)
+	}
+	gm.Eval(`document.querySelector("[data-tool=sound]").click()`)
+	gm.WaitFor("the library in the Sound tool", `document.getElementById("gm-sound-file").options.length === 1`, 10*time.Second)
+	gm.Eval(`document.getElementById("gm-sound-radius").value = "2"`)
+	soundX, soundY := 420.0, 490.0
+	sx, sy := gm.MapToScreen(soundX, soundY)
+	gmuiClick(gm, sx, sy, false)
+	gm.WaitFor("the sound placed", `(window.companionGM.store.map.sounds || []).some(o => o.radius === 2 && /^\/campaigns\/[^/]+\/audio\//.test(o.url))`, 10*time.Second)
+	gm.Idle()
+	withSound := e2e.SaveScreenshot(t, gm, "workbench-sound")
+	if c, ok := e2e.Pixel(withSound, sx, sy); !ok || c.B < 60 || c.R > 60 {
+		t.Errorf("the GM map at the sound's place is %v: no sound mark drawn", c)
+	}
 	// A room note: a marker, hidden as markers are unless they say not.
 	// The GM map draws it, faded; players never receive it.
 	hostJSON("POST", "/host/api/maps/"+cellar.ID+"/markers", `{"id": "cellar-note", "name": "SECRET-CELLAR-NOTE", "x": 490, "y": 260, "color": "#ff0000", "size": "huge", "label": ""}`, 201)

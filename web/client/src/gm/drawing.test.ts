@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { EditHistory, lightFrom, objectAt, requestFor, snapPoint, wallFrom } from "./drawing";
+import { EditHistory, lightFrom, objectAt, requestFor, snapPoint, soundFrom, wallFrom } from "./drawing";
 
 const grid = { size: 70, offsetX: 0, offsetY: 0 };
 
@@ -50,4 +50,15 @@ test("undo and redo walk the edits as host API calls", () => {
   h.failed("undo");
   assert.equal(h.canRedo, false, "a failed undo is still to undo");
   assert.equal(requestFor(h.undo()!).method, "DELETE");
+});
+
+test("a click of the Sound tool makes an ambient sound; the eraser finds it", () => {
+  const o = soundFrom({ x: 140.4, y: 70.6 }, "/campaigns/c/audio/rain.ogg", 6, true);
+  assert.deepEqual(o, { x: 140, y: 71, radius: 6, url: "/campaigns/c/audio/rain.ogg", hidden: true });
+  assert.equal(soundFrom({ x: 0, y: 0 }, "/a", 0, false).radius, 1);
+  assert.equal("hidden" in soundFrom({ x: 0, y: 0 }, "/a", 3, false), false);
+  const sound = { id: "s1", x: 140, y: 71 };
+  const light = { id: "l1", x: 300, y: 300 };
+  assert.deepEqual(objectAt({ x: 145, y: 70 }, [], [light], 12, [sound]), { kind: "sounds", object: sound });
+  assert.equal(objectAt({ x: 200, y: 200 }, [], [light], 12, [sound]), null);
 });

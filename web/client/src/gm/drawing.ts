@@ -67,6 +67,13 @@ export function lightFrom(p: Point, bright: number, dim: number, color: string, 
   return { x: Math.round(p.x), y: Math.round(p.y), radiusMin: b, radiusMax: d, color, opacity: Math.min(1, Math.max(0, intensity)), enabled: true };
 }
 
+/** The ambient sound a click makes: a library file heard within radius grid units. */
+export function soundFrom(p: Point, url: string, radius: number, hidden: boolean): Record<string, unknown> {
+  const o: Record<string, unknown> = { x: Math.round(p.x), y: Math.round(p.y), radius: Math.max(1, radius), url };
+  if (hidden) o.hidden = true;
+  return o;
+}
+
 /** The distance from p to the segment a–b. */
 function segmentDistance(p: Point, ax: number, ay: number, bx: number, by: number): number {
   const dx = bx - ax, dy = by - ay;
@@ -75,15 +82,17 @@ function segmentDistance(p: Point, ax: number, ay: number, bx: number, by: numbe
   return Math.hypot(p.x - (ax + t * dx), p.y - (ay + t * dy));
 }
 
-/** The wall or light nearest p within reach (for the eraser), or null. */
-export function objectAt(p: Point, walls: MapObject[], lights: MapObject[], reach: number): { kind: "walls" | "lights"; object: MapObject } | null {
-  let best: { kind: "walls" | "lights"; object: MapObject } | null = null;
+/** The wall, light or sound nearest p within reach (for the eraser), or null. */
+export function objectAt(p: Point, walls: MapObject[], lights: MapObject[], reach: number, sounds: MapObject[] = []): { kind: "walls" | "lights" | "sounds"; object: MapObject } | null {
+  let best: { kind: "walls" | "lights" | "sounds"; object: MapObject } | null = null;
   let bestDist = reach;
-  for (const l of lights) {
-    const dist = Math.hypot(Number(l.x) - p.x, Number(l.y) - p.y);
-    if (dist <= bestDist) {
-      best = { kind: "lights", object: l };
-      bestDist = dist;
+  for (const [kind, list] of [["lights", lights], ["sounds", sounds]] as const) {
+    for (const l of list) {
+      const dist = Math.hypot(Number(l.x) - p.x, Number(l.y) - p.y);
+      if (dist <= bestDist) {
+        best = { kind, object: l };
+        bestDist = dist;
+      }
     }
   }
   for (const w of walls) {

@@ -2,19 +2,23 @@
 // rectangle or a brush, Focus (the players' displays look at a point), and
 // the drawing tools: Wall (a polyline: click its points, snapped to wall
 // ends and grid corners; Enter or a double click ends it, Escape drops
-// it), Door (two clicks), Light (a click) and Erase (a click on a wall or
-// a light), with undo and redo of the last edits (drawing.ts). While a
+// it), Door (two clicks), Light (a click), Sound (a click: an ambient
+// sound of the audio library, heard around that point) and Erase (a click
+// on a wall, a light or a sound), with undo and redo of the last edits
+// (drawing.ts). The map's ambient sounds are drawn here, as the game
+// master's marks (a ring of their reach, faded when hidden). While a
 // tool other than Move is chosen, a press on the map draws with it
 // instead of panning, and tokens stay put.
 import { Graphics } from "pixi.js";
+import { hiddenAlpha } from "../map/objects";
 import type { MapRenderer } from "../map/renderer";
 import type { Store } from "../state/store";
 import { gridOf } from "../map/grid";
 import { hostAPI } from "../net/host-api";
 import { extendBrush, fogEdit } from "./edits";
-import { EditHistory, type Edit, type MapObject, type Point, lightFrom, objectAt, requestFor, snapPoint, wallFrom } from "./drawing";
+import { EditHistory, type Edit, type MapObject, type Point, lightFrom, objectAt, requestFor, snapPoint, soundFrom, wallFrom } from "./drawing";
 
-export type Tool = "move" | "reveal-rect" | "cover-rect" | "reveal-brush" | "cover-brush" | "focus" | "wall" | "door" | "light" | "erase";
+export type Tool = "move" | "reveal-rect" | "cover-rect" | "reveal-brush" | "cover-brush" | "focus" | "wall" | "door" | "light" | "sound" | "erase";
 
 const toolNames: [Tool, string, string][] = [
   ["move", "Move", "Drag tokens and pan the map"],
@@ -26,7 +30,8 @@ const toolNames: [Tool, string, string][] = [
   ["wall", "Wall ╱", "Click the points of a wall (they snap to wall ends and the grid); Enter or a double click ends it, Escape drops it"],
   ["door", "Door ▯", "Click the two ends of a door"],
   ["light", "Light ☀", "Click where a light goes"],
-  ["erase", "Erase ✕", "Click a wall, a door or a light to delete it"],
+  ["sound", "Sound ♪", "Click where an ambient sound of the audio library plays: players hear it by their tokens' distance"],
+  ["erase", "Erase ✕", "Click a wall, a door, a light or a sound to delete it"],
 ];
 
 // The drawing options, beside the tools: the wall and door types, the
@@ -41,6 +46,9 @@ const drawOptions = `
   <label data-for="light">Dim <input id="gm-light-dim" type="number" min="0" max="1000" step="5" value="40" size="4"></label>
   <label data-for="light">Colour <input id="gm-light-color" type="color" value="#ffe08a"></label>
   <label data-for="light">Intensity <input id="gm-light-intensity" type="range" min="0" max="1" step="0.05" value="0.5"></label>
+  <label data-for="sound">Sound <select id="gm-sound-file"></select></label>
+  <label data-for="sound">Reach <input id="gm-sound-radius" type="number" min="1" max="1000" step="1" value="6" size="3" title="grid units"></label>
+  <label data-for="sound"><input type="checkbox" id="gm-sound-hidden"> Hidden</label>
   <button type="button" id="gm-undo" title="Undo the last wall, door or light edit (Ctrl+Z)" disabled>Undo</button>
   <button type="button" id="gm-redo" title="Redo (Ctrl+Shift+Z)" disabled>Redo</button>
   <label><input type="checkbox" id="gm-los"> Line of sight</label>
@@ -57,12 +65,14 @@ const visionSaid: Record<string, string> = {
 };
 
 /** The tools that draw (their options show while one is chosen). */
-const drawingTools: Tool[] = ["wall", "door", "light", "erase"];
+const drawingTools: Tool[] = ["wall", "door", "light", "sound", "erase"];
 
 export class MapTools {
   tool: Tool = "move";
   private r: MapRenderer | null = null;
   private preview = new Graphics();
+  /** The map's ambient sounds, drawn for the game master. */
+  private soundMarks = new Graphics();
   private stroke: { x0: number; y0: number; x: number; y: number; path: number[]; pointer: number } | null = null;
   /** The points of the wall or door being drawn, and where the pointer is. */
   private points: Point[] = [];
@@ -84,6 +94,7 @@ export class MapTools {
   constructor(private store: Store, private renderer: () => MapRenderer | null, private say: (t: string, bad?: boolean) => void) {
     store.subscribe((c) => {
       if (c.kind === "map" || c.kind === "screen") this.syncSettings();
+      if (c.kind === "map" || (c.kind === "objects" && c.layer === "sounds")) this.drawSounds();
     });
   }
 
@@ -207,7 +218,8 @@ export class MapTools {
 
   attach(r: MapRenderer, bar: HTMLElement): void {
     this.r = r;
-    r.gmLayer.addChild(this.preview);
+    r.gmLayer.addChild(this.soundMarks, this.preview);
+    this.drawSounds();
     for (const [tool, label, title] of toolNames) {
       const b = document.createElement("button");
       b.type = "button";
@@ -233,6 +245,7 @@ export class MapTools {
     this.tool = tool;
     this.points = [];
     this.showOptions();
+    if (tool === "sound") this.loadSounds();
     this.abort();
     for (const b of document.querySelectorAll<HTMLButtonElement>("[data-tool]")) b.setAttribute("aria-pressed", String(b.dataset.tool === tool));
     const vp = this.r?.viewport;
@@ -290,17 +303,29 @@ export class MapTools {
         this.add("lights", lightFrom(p, num("gm-light-bright", 20), num("gm-light-dim", 40), color, num("gm-light-intensity", 0.5)), "Light");
         return true;
       }
+      case "sound": {
+        const url = (document.getElementById("gm-sound-file") as HTMLSelectElement | null)?.value ?? "";
+        if (!url) {
+          this.say("No sound to place: upload one in the Sound card first.", true);
+          return true;
+        }
+        const radius = Number.parseFloat((document.getElementById("gm-sound-radius") as HTMLInputElement | null)?.value ?? "");
+        const hidden = (document.getElementById("gm-sound-hidden") as HTMLInputElement | null)?.checked ?? false;
+        this.add("sounds", soundFrom(p, url, Number.isFinite(radius) ? radius : 6, hidden), "Sound");
+        return true;
+      }
       case "erase": {
         const scale = this.r?.viewport.scale.x || 1;
-        const hit = objectAt(p, (map.walls ?? []) as unknown as MapObject[], (map.lights ?? []) as unknown as MapObject[], 12 / scale);
+        const sounds = ((map as { sounds?: unknown[] }).sounds ?? []) as MapObject[];
+        const hit = objectAt(p, (map.walls ?? []) as unknown as MapObject[], (map.lights ?? []) as unknown as MapObject[], 12 / scale, sounds);
         if (!hit) {
-          this.say("Nothing to erase there: click on a wall, a door or a light.");
+          this.say("Nothing to erase there: click on a wall, a door, a light or a sound.");
           return true;
         }
         const edit: Edit = { mapId: map.id, kind: hit.kind, before: hit.object, after: null };
         this.apply(edit).then(() => {
           this.record(edit);
-          this.say(hit.kind === "lights" ? "Light deleted." : "Wall deleted.");
+          this.say(hit.kind === "lights" ? "Light deleted." : hit.kind === "sounds" ? "Sound deleted." : "Wall deleted.");
         }, (err: Error) => this.say(err.message, true));
         return true;
       }
@@ -341,6 +366,36 @@ export class MapTools {
   private abort(): void {
     this.stroke = null;
     this.draw();
+  }
+
+  /** Fills the Sound tool's choice with the audio library's files. */
+  private async loadSounds(): Promise<void> {
+    const select = document.getElementById("gm-sound-file") as HTMLSelectElement | null;
+    if (!select) return;
+    try {
+      const tracks = await hostAPI<{ url: string; name: string }[]>("GET", "audio");
+      const keep = select.value;
+      select.replaceChildren(...tracks.map((t) => new Option(t.name, t.url, false, t.url === keep)));
+      if (tracks.length === 0) this.say("The audio library is empty: upload a sound in the Sound card first.");
+    } catch (err) {
+      this.say((err as Error).message, true);
+    }
+  }
+
+  /** Draws each ambient sound: a dot where it plays and a ring at its reach (grid units). */
+  private drawSounds(): void {
+    const g = this.soundMarks;
+    g.clear();
+    const map = this.store.map;
+    const cell = map ? gridOf(map).size : 50;
+    for (const o of ((map as { sounds?: Record<string, unknown>[] } | null)?.sounds ?? [])) {
+      const x = Number(o.x), y = Number(o.y), r = Number(o.radius) * cell;
+      if (!Number.isFinite(x) || !Number.isFinite(y)) continue;
+      const alpha = o.hidden === true ? hiddenAlpha : 1;
+      if (Number.isFinite(r) && r > 0) g.circle(x, y, r).fill({ color: 0x4fc3ff, alpha: 0.08 * alpha }).stroke({ width: 3, color: 0x4fc3ff, alpha: 0.8 * alpha });
+      g.circle(x, y, Math.max(8, cell / 5)).fill({ color: 0x0b3d5c, alpha }).stroke({ width: 3, color: 0x4fc3ff, alpha });
+    }
+    this.renderer()?.requestRender();
   }
 
   private draw(): void {
