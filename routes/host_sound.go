@@ -3,8 +3,10 @@ package routes
 import (
 	"context"
 	"io"
+	"io/fs"
 	"mime"
 	"net/http"
+	"os"
 	"path"
 	"path/filepath"
 	"strings"
@@ -44,6 +46,7 @@ func mountHostSound(r chi.Router, cfg Config) {
 	r.Get("/host/api/audio", h.listTracks)
 	r.Patch("/host/api/audio/{id}", h.changeTrack)
 	r.Delete("/host/api/audio/{id}", h.deleteTrack)
+	r.Post("/host/api/audio/modules/{id}", h.addModuleSounds)
 	r.Get("/host/api/playlists", h.listPlaylists)
 	r.Post("/host/api/playlists", h.putPlaylist)
 	r.Put("/host/api/playlists/{id}", h.putPlaylist)
@@ -99,6 +102,25 @@ func (h hostSound) upload(w http.ResponseWriter, r *http.Request) {
 		h.reply(w, r, http.StatusCreated, t)
 		return
 	}
+}
+
+// addModuleSounds answers POST /host/api/audio/modules/{id}: the sound
+// files of an installed module join the library (sound.Library.AddFrom),
+// read through os.Root so nothing outside the module's folder is reached.
+func (h hostSound) addModuleSounds(w http.ResponseWriter, r *http.Request) {
+	id := pathParam(r, "id")
+	if h.cfg.DataDir == "" || id == "" || strings.ContainsAny(id, `/\`) || !fs.ValidPath(id) || id == "." {
+		h.fail(w, r, core.NotFoundf("no module '%s'", core.Clip(id)))
+		return
+	}
+	root, err := os.OpenRoot(filepath.Join(h.cfg.DataDir, "modules", id))
+	if err != nil {
+		h.fail(w, r, core.NotFoundf("no module '%s' in the data folder", core.Clip(id)))
+		return
+	}
+	defer root.Close()
+	added, err := h.cfg.Sound.Library.AddFrom(r.Context(), root.FS(), id)
+	h.answer(w, r, added, err)
 }
 
 func (h hostSound) listTracks(w http.ResponseWriter, r *http.Request) {

@@ -312,3 +312,28 @@ func TestAmbientSoundsOnTheMap(t *testing.T) {
 		t.Fatalf("a hidden sound's file reached a player: %d", r.status)
 	}
 }
+
+// An installed module's sound files join the library from the host API;
+// a module that is not there, or a path out of the modules' folder, is a
+// 404 and adds nothing.
+func TestAModulesSoundFilesJoinTheLibrary(t *testing.T) {
+	e := newSoundEnv(t, 0, guard.BodyTimes{})
+	dir := filepath.Join(e.dataDir, "modules", "mod-harbour")
+	writeFile(t, filepath.Join(dir, "audio", "Gulls.wav"), string(testkit.WAV(1, 8000)))
+	writeFile(t, filepath.Join(dir, "audio", "fake.mp3"), "not sound")
+	var got sound.Added
+	e.decode(t, e.call(t, "POST", "/host/api/audio/modules/mod-harbour", ""), 200, &got)
+	if len(got.Added) != 1 || got.Added[0].Name != "Gulls" || got.Added[0].Tags[0] != "mod-harbour" || len(got.Skipped) != 1 {
+		t.Fatalf("added from the module: %+v", got)
+	}
+	for _, bad := range []string{"no-such-module", "..", "%2e%2e"} {
+		if r := e.call(t, "POST", "/host/api/audio/modules/"+bad, ""); r.status != 404 {
+			t.Errorf("POST …/modules/%s: %d %s, want 404", bad, r.status, r.body)
+		}
+	}
+	var list []sound.Track
+	e.decode(t, e.call(t, "GET", "/host/api/audio", ""), 200, &list)
+	if len(list) != 1 {
+		t.Errorf("the library holds %d tracks, want 1", len(list))
+	}
+}

@@ -12,10 +12,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -343,4 +345,85 @@ func writeJSON(name string, v any) error {
 		os.Remove(tmp.Name())
 	}
 	return werr
+}
+
+// soundExtensions are the file names AddFrom looks at; what each holds is
+// checked by its content, as an upload's is.
+var soundExtensions = map[string]bool{".ogg": true, ".oga": true, ".opus": true, ".mp3": true, ".m4a": true, ".aac": true, ".wav": true, ".flac": true}
+
+// Skipped is a file AddFrom left out, and why.
+type Skipped struct {
+	File   string `json:"file"`
+	Reason string `json:"reason"`
+}
+
+// Added is what AddFrom did: the tracks it added and the files it left out.
+type Added struct {
+	Added   []Track   `json:"added"`
+	Skipped []Skipped `json:"skipped"`
+}
+
+// AddFrom adds the sound files found in dir (a module's folder, walked
+// whole) to the library, each tagged tag (when given): a module's music
+// and ambience become the table's. A file is checked by its content as an
+// upload is; one the library holds already (the same name and size: the
+// module added before) is left out, as is one that is not sound.
+func (l *Library) AddFrom(ctx context.Context, dir fs.FS, tag string) (Added, error) {
+	out := Added{Added: []Track{}, Skipped: []Skipped{}}
+	have, err := l.List(ctx)
+	if err != nil {
+		return out, err
+	}
+	held := map[string]bool{}
+	for _, t := range have {
+		held[t.Name+"\x00"+strconv.FormatInt(t.Size, 10)] = true
+	}
+	var files []string
+	err = fs.WalkDir(dir, ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return nil // an unreadable folder is left out
+		}
+		if d.Type().IsRegular() && soundExtensions[strings.ToLower(path.Ext(p))] && len(files) < MaxTracks {
+			files = append(files, p)
+		}
+		return nil
+	})
+	if err != nil {
+		return out, core.Internal(err)
+	}
+	var tags []string
+	if tag != "" {
+		if tags, err = cleanTags([]string{tag}); err != nil {
+			tags = nil
+		}
+	}
+	for _, name := range files {
+		if err := ctx.Err(); err != nil {
+			return out, err
+		}
+		f, err := dir.Open(name)
+		if err != nil {
+			out.Skipped = append(out.Skipped, Skipped{name, "cannot be read"})
+			continue
+		}
+		info, err := f.Stat()
+		if err == nil && held[trackName(name)+"\x00"+strconv.FormatInt(info.Size(), 10)] {
+			f.Close()
+			out.Skipped = append(out.Skipped, Skipped{name, "already in the library"})
+			continue
+		}
+		t, err := l.Add(ctx, name, f)
+		f.Close()
+		if err != nil {
+			out.Skipped = append(out.Skipped, Skipped{name, core.MessageOf(err)})
+			continue
+		}
+		if tags != nil {
+			if changed, err := l.Change(ctx, t.ID, TrackChange{Tags: tags}); err == nil {
+				t = changed
+			}
+		}
+		out.Added = append(out.Added, t)
+	}
+	return out, nil
 }

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"testing/fstest"
 	"time"
 
 	"github.com/vttapp/companion/core"
@@ -280,4 +281,37 @@ func TestDeckRefusesBadPlaylistsAndControls(t *testing.T) {
 
 func isKind(k core.ErrorKind) func(error) bool {
 	return func(err error) bool { return err != nil && core.KindOf(err) == k }
+}
+
+// A module's sound files join the library: the sound ones, checked by
+// content and tagged; a text file named .mp3 is left out with its reason,
+// other files are not looked at, and a second pass adds nothing twice.
+func TestLibraryAddsAModulesSoundFiles(t *testing.T) {
+	lib, _ := newLibrary(t)
+	ctx := context.Background()
+	module := fstest.MapFS{
+		"audio/Harbour rain.wav": {Data: testkit.WAV(1, 8000)},
+		"music/Tavern.wav":       {Data: testkit.WAV(2, 8000)},
+		"audio/notes.mp3":        {Data: []byte("these are words, not sound")},
+		"maps/hall.png":          {Data: []byte("\x89PNG")},
+	}
+	got, err := lib.AddFrom(ctx, module, "mod-harbour")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Added) != 2 || len(got.Skipped) != 1 || got.Skipped[0].File != "audio/notes.mp3" || !strings.Contains(got.Skipped[0].Reason, "not a sound file") {
+		t.Fatalf("first pass: %+v", got)
+	}
+	for _, tr := range got.Added {
+		if len(tr.Tags) != 1 || tr.Tags[0] != "mod-harbour" || tr.Duration < 0.9 {
+			t.Errorf("added %+v: want the module's tag and its length", tr)
+		}
+	}
+	again, err := lib.AddFrom(ctx, module, "mod-harbour")
+	if err != nil || len(again.Added) != 0 || len(again.Skipped) != 3 {
+		t.Fatalf("second pass: %+v %v", again, err)
+	}
+	if list, _ := lib.List(ctx); len(list) != 2 {
+		t.Errorf("the library holds %d tracks, want 2", len(list))
+	}
 }

@@ -138,6 +138,7 @@ var HostRoutes = []HostRoute{
 	{Method: "GET", Path: "/host/api/audio", Tag: "sound", Summary: "Every sound file of the library, oldest first", Answer: []sound.Track{}},
 	{Method: "PATCH", Path: "/host/api/audio/{id}", Tag: "sound", Summary: "Rename a sound file or set its tags", Body: sound.TrackChange{}, Answer: sound.Track{}},
 	{Method: "DELETE", Path: "/host/api/audio/{id}", Tag: "sound", Summary: "Delete a sound file; what played it stops", Status: http.StatusNoContent},
+	{Method: "POST", Path: "/host/api/audio/modules/{id}", Tag: "sound", Summary: "Add an installed module's sound files to the library (checked by content, tagged with the module's id; those already there left out)", Answer: sound.Added{}},
 	{Method: "GET", Path: "/host/api/playlists", Tag: "sound", Summary: "Every playlist", Answer: []sound.Playlist{}},
 	{Method: "POST", Path: "/host/api/playlists", Tag: "sound", Summary: "A new playlist", Body: sound.Playlist{}, Answer: sound.Playlist{}, Status: http.StatusCreated},
 	{Method: "PUT", Path: "/host/api/playlists/{id}", Tag: "sound", Summary: "Replace a playlist (a playing one takes its volume and fade at once)", Body: sound.Playlist{}, Answer: sound.Playlist{}},

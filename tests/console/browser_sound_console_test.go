@@ -1,6 +1,8 @@
 package console
 
 import (
+	"bytes"
+	"mime/multipart"
 	"os"
 	"path/filepath"
 	"testing"
@@ -44,8 +46,22 @@ func TestTheConsoleSoundCardPlaysAPlaylist(t *testing.T) {
 	p.Eval(`document.getElementById("sound-upload-button").click()`)
 	p.WaitFor("the track in the library", `[...document.querySelectorAll("#sound-tracks li")].some((li) => li.innerText.includes("Harbour bells") && li.innerText.includes("0:20"))`, 15*time.Second)
 
+	// A module's sound files join the library from the card.
+	var form bytes.Buffer
+	mw := multipart.NewWriter(&form)
+	fw, _ := mw.CreateFormFile("file", "harbour.module")
+	fw.Write(testkit.Zip(t, "module.json", `{"id": "harbour-sounds", "name": "Harbour Sounds", "system": "dnd5e"}`,
+		"audio/Gulls at dawn.wav", string(testkit.WAV(3, 8000))))
+	mw.Close()
+	if r := e2e.GmuiDo(t, srv, "POST", "/host/api/import", &form, mw.FormDataContentType()); r.Status != 200 && r.Status != 201 {
+		t.Fatalf("import the module: %d %s", r.Status, r.Body)
+	}
+	p.WaitFor("the module offered", `(() => { const s = document.getElementById("sound-module"); s.dispatchEvent(new FocusEvent("focus")); return [...s.options].some((o) => o.value === "harbour-sounds"); })()`, 15*time.Second)
+	p.Eval(`(() => { document.getElementById("sound-module").value = "harbour-sounds"; document.getElementById("sound-module-button").click(); return true; })()`)
+	p.WaitFor("the module's sound in the library", `[...document.querySelectorAll("#sound-tracks li")].some((li) => li.innerText.includes("Gulls at dawn") && li.innerText.includes("harbour-sounds"))`, 15*time.Second)
+
 	p.Eval(`(() => {
-		document.querySelector("#sound-tracks input[name=sound-pick]").click();
+		[...document.querySelectorAll("#sound-tracks li")].find((li) => li.innerText.includes("Harbour bells")).querySelector("input[name=sound-pick]").click();
 		document.getElementById("sound-playlist-name").value = "Harbour";
 		document.getElementById("sound-playlist-button").click();
 		return true;

@@ -159,6 +159,35 @@ export function startSound(): void {
       }
     });
   };
+  // A module's music and ambience: its sound files join the library.
+  const fromModule = $<HTMLFormElement>("sound-module-form");
+  const modules = $<HTMLSelectElement>("sound-module");
+  const listModules = async () => {
+    try {
+      const list = await hostAPI<{ id: string; name: string }[]>("GET", "modules");
+      const keep = modules.value;
+      modules.replaceChildren(...list.map((m) => new Option(m.name || m.id, m.id, false, m.id === keep)));
+      fromModule.hidden = list.length === 0;
+    } catch {
+      fromModule.hidden = true;
+    }
+  };
+  void listModules();
+  modules.onfocus = () => void listModules(); // a module installed since
+  fromModule.onsubmit = (e) => {
+    e.preventDefault();
+    if (!modules.value) return;
+    void busy($<HTMLButtonElement>("sound-module-button"), async () => {
+      try {
+        const r = await hostAPI<{ added: SoundTrack[]; skipped: { file: string; reason: string }[] }>("POST", `audio/modules/${encodeURIComponent(modules.value)}`);
+        const left = r.skipped.filter((s) => s.reason !== "already in the library");
+        say("sound-msg", `${r.added.length} sound file${r.added.length === 1 ? "" : "s"} added from the module${left.length ? `; left out: ${left.map((s) => `${s.file} (${s.reason})`).join(", ")}` : ""}.`, left.length ? "bad" : "good");
+        await refresh();
+      } catch (err) {
+        say("sound-msg", errorText(err), "bad");
+      }
+    });
+  };
   const make = $<HTMLFormElement>("sound-playlist-form");
   make.onsubmit = (e) => {
     e.preventDefault();

@@ -51,6 +51,7 @@ import type {
   Message,
   Screen,
   Sight,
+  SoundTrack,
   Token,
 } from "../wire.gen";
 
@@ -59,6 +60,11 @@ export interface Activity {
   install?: InstallProgress;
   name: string;
   started: string;
+}
+
+export interface Added {
+  added: SoundTrack[] | null;
+  skipped: Skipped[] | null;
 }
 
 export interface BackupEntry {
@@ -733,6 +739,11 @@ export interface SharedVision {
 export interface ShowPage {
   overlay: boolean | null;
   section: string;
+}
+
+export interface Skipped {
+  file: string;
+  reason: string;
 }
 
 export interface SystemKind {
