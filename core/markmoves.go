@@ -1,6 +1,9 @@
 package core
 
-import "context"
+import (
+	"context"
+	"sync"
+)
 
 // Live moves of marks (moveMapObject): a template or a pin dragged, a
 // ruler stretched. Like a token's drag (drag.go), a move is a stream,
@@ -8,6 +11,129 @@ import "context"
 // messages as it does a drag's, every message is broadcast under the
 // kind's Moved event (markerMoved, areaEffectMoved, measurementUpdated),
 // and only end stores the mark (then the kind's list event follows).
+
+// markMoves follows who moves which mark, as Drags does for tokens, so
+// that the game master can stop a move (VetoMarkMove): the mark goes back
+// to where it is stored on every page, and the rest of that move (its
+// control and end) is refused until the mover starts a new one.
+type markMoves struct {
+	mu     sync.Mutex
+	active map[string]markMove // mark id -> its move in progress
+	vetoed map[string]string   // mark id -> the client whose move was stopped
+}
+
+// markMove is a mark's move in progress: who moves it, and where it is.
+type markMove struct {
+	source, mapID, kind string
+}
+
+// refused reports whether a move's message from source belongs to a move
+// the host stopped (then it is refused; its end or cancel also closes the
+// stopped move). A start is never refused: it begins a new move.
+func (m *markMoves) refused(id, source, state string) bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	v, ok := m.vetoed[id]
+	if state == DragStart || !ok || v != source {
+		return false
+	}
+	if state == DragEnd || state == DragCancel {
+		delete(m.vetoed, id)
+	}
+	return true
+}
+
+// record notes a move's message that went through: who moves the mark
+// now, or that its move is over.
+func (m *markMoves) record(id string, mv markMove, state string) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	switch state {
+	case DragStart:
+		delete(m.vetoed, id)
+		m.active[id] = mv
+	case DragEnd, DragCancel:
+		delete(m.active, id)
+	default:
+		m.active[id] = mv
+	}
+}
+
+// stop ends the move of a mark in progress and remembers it as vetoed;
+// ok is false when nobody moves it.
+func (m *markMoves) stop(id string) (markMove, bool) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	mv, ok := m.active[id]
+	if !ok {
+		return markMove{}, false
+	}
+	delete(m.active, id)
+	m.vetoed[id] = mv.source
+	return mv, true
+}
+
+// MarkMoving reports whether someone moves the mark id now.
+func (s *Service) MarkMoving(id string) bool {
+	s.markMoves.mu.Lock()
+	defer s.markMoves.mu.Unlock()
+	_, ok := s.markMoves.active[id]
+	return ok
+}
+
+// VetoMarkMove is the game master's veto of a mark's live move (as
+// Drags.Veto is of a token's): every page gets the mark back where it is
+// stored (its kind's Moved event, state cancel), and the mover's further
+// control and end of that move are refused. It reports whether a move was
+// stopped (false: nobody moves a mark with that id).
+func (s *Service) VetoMarkMove(ctx context.Context, id string) (bool, error) {
+	mv, ok := s.markMoves.stop(id)
+	if !ok {
+		return false, nil
+	}
+	mapID := mv.mapID
+	k, err := MapKindOf(mv.kind)
+	if err != nil {
+		return false, err
+	}
+	ps := s.pin()
+	var (
+		m        *Map
+		stored   Object
+		onScreen bool
+	)
+	err = s.store.View(ctx, func(tx Tx) error {
+		if m, err = mapByID(tx, mapID); err != nil {
+			return err
+		}
+		list, err := k.list.get(m)
+		if err != nil {
+			return err
+		}
+		i, err := objectIndex(k, list, mapID, id)
+		if err != nil {
+			return err
+		}
+		if stored, err = copyObject(list[i]); err != nil {
+			return err
+		}
+		onScreen, err = ps.onPlayerScreen(tx, mapID)
+		return err
+	})
+	if err != nil {
+		return true, err
+	}
+	payload, err := ps.movedPayload(ctx, k, m, stored, DragCancel, EventSource{ID: "host"})
+	if err != nil {
+		return true, err
+	}
+	views := HostOnly(payload)
+	if onScreen && !objectHidden(stored, k.HiddenByDefault) {
+		views.Players = payload
+	}
+	s.Publish(Event{Name: k.Moved, Data: views})
+	return true, nil
+}
 
 // MarkMove is a moveMapObject request: the mark, where it is now (x, y for
 // a template or a pin; data, the path, for a ruler) and the drag's state.
@@ -39,6 +165,9 @@ func (s *Service) MoveMapObject(ctx context.Context, from EventSource, mv MarkMo
 	case DragStart, DragControl, DragEnd, DragCancel:
 	default:
 		return nil, Invalidf("moveMapObject: 'state' must be start, control, end or cancel, not '%s'", Clip(mv.State))
+	}
+	if s.markMoves.refused(mv.ID, from.ID, mv.State) {
+		return nil, Forbiddenf("the game master stopped this move of the %s: start it again", k.Noun)
 	}
 	ps := s.pin()
 	var guard func(Tx) error
@@ -116,6 +245,7 @@ func (s *Service) MoveMapObject(ctx context.Context, from EventSource, mv MarkMo
 	if onScreen && !objectHidden(moved, k.HiddenByDefault) {
 		views.Players = payload
 	}
+	s.markMoves.record(mv.ID, markMove{source: from.ID, mapID: mv.MapID, kind: k.Field}, mv.State)
 	s.Publish(Event{Name: k.Moved, Data: views})
 	return nil, nil
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/vttapp/companion/core"
@@ -265,4 +266,76 @@ func TestAPlayersMarksAreBounded(t *testing.T) {
 		t.Fatalf("after removing one: %v", err)
 	}
 	_ = g
+}
+
+// The game master stops a player's move of a template, as a token's drag:
+// every page gets it back where it is stored (areaEffectMoved, cancel),
+// the rest of that move is refused and stores nothing, and a new move
+// goes through.
+func TestTheGameMasterStopsAMarksMove(t *testing.T) {
+	g, _, _ := marksGame(t, core.InteractionAll)
+	ctx := context.Background()
+	boActor := core.Actor{Role: core.ClientPlayer, Device: "connection:2"}
+	bo := g.Service.PlayerAs(boActor)
+	tmpl, err := bo.AddMapObject(ctx, testkit.MapID, "areaEffects", fireball())
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := tmpl["id"].(string)
+	from := core.EventSource{ID: "bo-client"}
+	at := func(x float64, state string) core.MarkMove {
+		y := 700.0
+		return core.MarkMove{MapID: testkit.MapID, Kind: "areaEffects", ID: id, X: &x, Y: &y, State: state}
+	}
+	if _, err := g.Service.MoveMapObject(ctx, from, at(750, core.DragStart), &boActor); err != nil {
+		t.Fatal(err)
+	}
+	if !g.Service.MarkMoving(id) {
+		t.Fatal("the template's move is not followed")
+	}
+	var moves []core.Event
+	var mu sync.Mutex
+	stop := g.Bus.Subscribe(func(evs []core.Event) {
+		mu.Lock()
+		defer mu.Unlock()
+		for _, e := range evs {
+			if e.Name == core.EventAreaEffectMoved {
+				moves = append(moves, e)
+			}
+		}
+	})
+	defer stop()
+	stopped, err := g.Service.VetoMarkMove(ctx, id)
+	if err != nil || !stopped {
+		t.Fatalf("veto: %v %v", stopped, err)
+	}
+	mu.Lock()
+	if len(moves) != 1 {
+		t.Fatalf("the veto published %d areaEffectMoved, want 1", len(moves))
+	}
+	raw, _ := json.Marshal(moves[0].Data.(core.Views).Players)
+	mu.Unlock()
+	if !strings.Contains(string(raw), `"state":"cancel"`) || !strings.Contains(string(raw), `"x":700`) {
+		t.Fatalf("after the veto every page gets %s, want the stored place and state cancel", raw)
+	}
+	if _, err := g.Service.MoveMapObject(ctx, from, at(900, core.DragEnd), &boActor); core.KindOf(err) != core.KindForbidden {
+		t.Fatalf("the stopped move's end: %v, want forbidden", err)
+	}
+	list, _ := g.Service.MapObjects(ctx, testkit.MapID, "areaEffects")
+	if list[0]["x"] != 700.0 {
+		t.Fatalf("the stopped move stored the template at %v", list[0]["x"])
+	}
+	if again, _ := g.Service.VetoMarkMove(ctx, id); again {
+		t.Error("a veto with no move in progress stopped something")
+	}
+	if _, err := g.Service.MoveMapObject(ctx, from, at(770, core.DragStart), &boActor); err != nil {
+		t.Fatalf("a new move after the veto: %v", err)
+	}
+	if _, err := g.Service.MoveMapObject(ctx, from, at(770, core.DragEnd), &boActor); err != nil {
+		t.Fatalf("its end: %v", err)
+	}
+	list, _ = g.Service.MapObjects(ctx, testkit.MapID, "areaEffects")
+	if list[0]["x"] != 770.0 {
+		t.Fatalf("the new move left the template at %v", list[0]["x"])
+	}
 }

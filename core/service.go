@@ -23,7 +23,10 @@ type Service struct {
 	// drags follows the token drags in progress (drag.go); the service
 	// tells it of every event it publishes (dragsweep.go).
 	drags *Drags
-	log   *slog.Logger
+	// markMoves follows the live moves of marks, for the host's veto
+	// (markmoves.go).
+	markMoves markMoves
+	log       *slog.Logger
 	// access is the join key, in memory (access.go); seats the seats by
 	// the hash of their token (seatindex.go).
 	access access
@@ -75,6 +78,7 @@ func NewService(cfg ServiceConfig) *Service {
 		s.log = slog.New(slog.DiscardHandler)
 	}
 	s.drags = newDrags(s)
+	s.markMoves = markMoves{active: map[string]markMove{}, vetoed: map[string]string{}}
 	s.messages = newMessageBudget(cfg.MessageRate, cfg.MessageBurst, func() time.Time { return s.now() })
 	return s
 }

@@ -22,10 +22,21 @@ func mountHostLive(r chi.Router, cfg Config) {
 		hostSettingsReply(w, http.StatusOK, cfg.Hub.HostClients()) // with each one's role and seat
 	})
 	// The host refuses a drag: every client snaps the token back to its
-	// committed position (tokenMoved, state block).
+	// committed position (tokenMoved, state block). A mark's live move
+	// (moveMapObject) is stopped the same way, by the mark's id: it goes
+	// back where it is stored (its kind's Moved event, state cancel).
 	r.Post("/host/api/drags/{tokenId}/block", func(w http.ResponseWriter, r *http.Request) {
 		id := pathParam(r, "tokenId")
 		if _, err := cfg.Service.Token(r.Context(), id); err != nil {
+			// Not a token: a mark someone moves now, or the token's 404.
+			if blocked, markErr := cfg.Service.VetoMarkMove(r.Context(), id); markErr != nil || blocked {
+				if markErr != nil {
+					hostSettingsError(w, markErr)
+					return
+				}
+				hostSettingsReply(w, http.StatusOK, wire.DragBlocked{Blocked: true})
+				return
+			}
 			hostSettingsError(w, err)
 			return
 		}

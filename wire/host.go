@@ -88,7 +88,7 @@ var HostRoutes = []HostRoute{
 	{Method: "POST", Path: "/host/api/maps/{mapId}/tokens", Tag: "tokens", Summary: "Place a token on a map", Body: core.PlaceToken{}, Answer: core.Token{}, Status: http.StatusCreated},
 	{Method: "PATCH", Path: "/host/api/tokens/{id}", Tag: "tokens", Summary: "Change a token (JSON merge patch)", Body: anyObject{}, Answer: core.Token{}},
 	{Method: "DELETE", Path: "/host/api/tokens/{id}", Tag: "tokens", Summary: "Remove a token", Status: http.StatusNoContent},
-	{Method: "POST", Path: "/host/api/drags/{tokenId}/block", Tag: "tokens", Summary: "Stop a player's drag: every client snaps the token back", Answer: DragBlocked{}},
+	{Method: "POST", Path: "/host/api/drags/{tokenId}/block", Tag: "tokens", Summary: "Stop a player's drag: every client snaps the token (or the mark being moved) back", Answer: DragBlocked{}},
 	{Method: "POST", Path: "/host/api/screen", Tag: "screen", Summary: "Put a map on the player screen (an empty id clears it)", Body: MapChoice{}, Answer: core.Screen{}},
 	{Method: "POST", Path: "/host/api/screen/fit", Tag: "screen", Summary: "Displays fit the screen map in their view", Answer: Done{}},
 	{Method: "POST", Path: "/host/api/screen/focus", Tag: "screen", Summary: "Displays draw attention to a point", Body: core.Focus{}, Answer: Done{}},
