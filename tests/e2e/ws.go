@@ -31,7 +31,7 @@ const (
 	WsEntityID  = "ent-hero"
 	WsCombatant = "cmb-hero"
 	WsCampaign  = "camp-1"
-	WsWait      = 5 * time.Second
+	WsWait      = 15 * time.Second
 )
 
 // WsRules: characters are unique and share hp with their combatant.

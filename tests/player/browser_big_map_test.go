@@ -27,6 +27,14 @@ func TestPlayerClientDrawsABigMapFromTiles(t *testing.T) {
 	if width != side {
 		t.Fatalf("the new map is %d wide, want %d", width, side)
 	}
+	// The server cuts the picture as soon as it becomes a map's; wait for
+	// that here (a loaded machine takes a minute or more), not in the page.
+	deadline := time.Now().Add(5 * time.Minute)
+	for status, body := e2e.HttpGet(t, srv.URL+image+"?tiles"); status != 200; status, body = e2e.HttpGet(t, srv.URL+image+"?tiles") {
+		if status != 503 || time.Now().After(deadline) {
+			t.Fatalf("the tile index: %d %s", status, body)
+		}
+	}
 	p := e2e.OpenPlayerWith(t, srv, "Zoomer", e2e.PanelsClosed)
 	var limit float64
 	p.EvalInto(`window.companionDebug.state().quality.maxTextureSize`, &limit)
