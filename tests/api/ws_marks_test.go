@@ -101,7 +101,10 @@ func skipThrough(t *testing.T, c *e2e.WsClient, last func(e2e.WsMsg) bool) []e2e
 // drags are, none refused), and its last place; released unpinned, it is
 // gone.
 func TestWSSharedRulerIsCoalescedAndMeasured(t *testing.T) {
-	e := e2e.NewWSEnv(t, hub.Options{})
+	// A stream rate far below the flood's, as the drag flood test uses: at
+	// the default rate a loaded machine sends slowly enough to pass most
+	// moves, and coalescing would be left untested.
+	e := e2e.NewWSEnv(t, hub.Options{StreamRate: 10, StreamBurst: 2})
 	a, _ := e.Connect(t)
 	b, _ := e.Connect(t)
 	ruler := wsAdd(t, a, "measurements", map[string]any{"data": []any{35, 35, 35, 35}, "type": "grid", "color": "#00aa00", "hidden": false}, "r-0")
