@@ -122,6 +122,14 @@ func mapFileKeys(ref string) []string {
 type mapWritesTx struct {
 	Tx
 	touched bool
+	// screens notes a screen written (or a campaign deleted with its
+	// screen): the cached screen map is forgotten (seatmaps.go).
+	screens bool
+}
+
+func (t *mapWritesTx) PutScreen(campaignID string, s *Screen) error {
+	t.screens = true
+	return t.Tx.PutScreen(campaignID, s)
 }
 
 func (t *mapWritesTx) PutMap(m *Map) error {
@@ -140,6 +148,13 @@ func (t *mapWritesTx) DeleteModule(id string) error {
 }
 
 func (t *mapWritesTx) DeleteCampaign(id string) error {
-	t.touched = true
+	t.touched, t.screens = true, true
 	return t.Tx.DeleteCampaign(id)
+}
+
+// PutCampaign may make another campaign the primary one, whose screen
+// players then see.
+func (t *mapWritesTx) PutCampaign(c *Campaign) error {
+	t.screens = true
+	return t.Tx.PutCampaign(c)
 }

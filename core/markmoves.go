@@ -117,7 +117,7 @@ func (s *Service) VetoMarkMove(ctx context.Context, id string) (bool, error) {
 		if stored, err = copyObject(list[i]); err != nil {
 			return err
 		}
-		onScreen, err = ps.onPlayerScreen(tx, mapID)
+		onScreen, err = ps.playersSee(tx, mapID)
 		return err
 	})
 	if err != nil {
@@ -204,7 +204,7 @@ func (s *Service) MoveMapObject(ctx context.Context, from EventSource, mv MarkMo
 		if moved, err = copyObject(list[i]); err != nil {
 			return err
 		}
-		onScreen, err = ps.onPlayerScreen(tx, mv.MapID)
+		onScreen, err = ps.playersSee(tx, mv.MapID)
 		return err
 	})
 	if err != nil {

@@ -96,7 +96,7 @@ func (s *Service) ChangeMap(ctx context.Context, id string, c MapChange) (*Map, 
 		}
 		m.Tokens = tokens
 		out = m
-		onScreen, err := p.onPlayerScreen(tx, id)
+		onScreen, err := p.playersSee(tx, id)
 		if err != nil {
 			return nil, err
 		}
@@ -112,7 +112,7 @@ func (s *Service) ChangeMap(ctx context.Context, id string, c MapChange) (*Map, 
 			if !onScreen {
 				return HostOnly(forHost)
 			}
-			return Views{Players: forPlayers, Host: forHost}
+			return Views{Players: forPlayers, Host: forHost, Map: id}
 		}
 		events := []Event{{Name: EventMapUpdated, Data: views(players, host)}}
 		if c.LineOfSight != nil || c.LosDaylight != nil || c.LosVisionLimit != nil {

@@ -451,6 +451,13 @@ func (h *Hub) HostClients() []HostClient {
 	return out
 }
 
+// seatHash is the hash of the seat token the connection holds, "" for none.
+func (c *conn) seatHash() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.seat
+}
+
 // holdsOneOf reports whether the connection holds one of seats (hashes of
 // seat tokens): whether it receives a whisper.
 func (c *conn) holdsOneOf(seats []string) bool {
