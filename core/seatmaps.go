@@ -207,28 +207,33 @@ func (s *Service) SetSeatMap(ctx context.Context, seatID, mapID string) error {
 		if mapID == screen {
 			st.MapID = "" // on the screen's map: it follows the screen from now on
 		}
-		events := []Event{}
-		if st.Holder != "" {
-			shown := mapID
-			if st.MapID == "" {
-				shown = screen
-			}
-			var players any
-			if shown != "" {
-				if m == nil || m.ID != shown {
-					if m, err = mapByID(tx, shown); err != nil {
-						return nil, nil, err
-					}
-				}
-				if players, err = p.playerMapIn(tx, m); err != nil {
-					return nil, nil, err
-				}
-			}
-			// To the holder alone (Seats), as the map they look at (Map).
-			events = append(events, Event{Name: EventMapLoaded, Data: Views{Players: orNull(players), Seats: []string{st.Holder}, Map: shown}})
-		}
-		return []*Seat{&st}, events, nil
+		events, err := p.seatMapLoaded(tx, &st, screen)
+		return []*Seat{&st}, events, err
 	})
+}
+
+// seatMapLoaded tells the holder of a seat whose map changed the map it
+// now looks at: mapLoaded, to them alone (Seats), with the map as players
+// see it, or null when it follows a screen that shows none.
+func (s pinned) seatMapLoaded(tx Tx, st *Seat, screen string) ([]Event, error) {
+	if st.Holder == "" {
+		return nil, nil
+	}
+	shown := st.MapID
+	if shown == "" {
+		shown = screen
+	}
+	var players any
+	if shown != "" {
+		m, err := mapByID(tx, shown)
+		if err != nil {
+			return nil, err
+		}
+		if players, err = s.playerMapIn(tx, m); err != nil {
+			return nil, err
+		}
+	}
+	return []Event{{Name: EventMapLoaded, Data: Views{Players: orNull(players), Seats: []string{st.Holder}, Map: shown}}}, nil
 }
 
 // orNull is v, or JSON null for nothing (a Views' Players cannot be nil:
@@ -240,25 +245,40 @@ func orNull(v any) any {
 	return v
 }
 
-// returnSeatsOf puts every seat on map id back on the player screen (the
-// map is being deleted). The caller's commit publishes the seat list.
-func (s pinned) returnSeatsOf(tx Tx, id string) ([]*Seat, error) {
+// returnSeatsOf puts every seat on map id back on the player screen's map
+// screen (map id is being deleted): their holders get that map, everyone
+// the seat list. It returns the seats changed, for the seat index.
+func (s pinned) returnSeatsOf(tx Tx, id, screen string) ([]*Seat, []Event, error) {
 	seats, err := tx.Seats("")
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	var out []*Seat
+	var events []Event
 	for _, st := range seats {
-		if st.MapID == id {
-			cp := *st
-			cp.MapID = ""
-			if err := tx.PutSeat(&cp); err != nil {
-				return nil, err
-			}
-			out = append(out, &cp)
+		if st.MapID != id {
+			continue
 		}
+		cp := *st
+		cp.MapID = ""
+		if err := tx.PutSeat(&cp); err != nil {
+			return nil, nil, err
+		}
+		out = append(out, &cp)
+		loaded, err := s.seatMapLoaded(tx, &cp, screen)
+		if err != nil {
+			return nil, nil, err
+		}
+		events = append(events, loaded...)
 	}
-	return out, nil
+	if len(out) > 0 {
+		t, err := s.seatTable(tx)
+		if err != nil {
+			return nil, nil, err
+		}
+		events = append(events, Event{Name: EventSeatsUpdated, Data: t.list()})
+	}
+	return out, events, nil
 }
 
 // onViewerMap refuses a player's request about a token that is not on the
