@@ -307,7 +307,7 @@ func (d *Drags) commit(ctx context.Context, m Movement, party bool) error {
 // blockSender answers the sender alone with block at the token's committed
 // position; a token players do not see does not exist for the sender.
 func (d *Drags) blockSender(ctx context.Context, m Movement) (*Movement, error) {
-	tok, err := d.svc.Players().Token(ctx, m.ID)
+	tok, err := d.svc.token(ctx, m.ID, true)
 	if err != nil {
 		return nil, err
 	}
