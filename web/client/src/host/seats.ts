@@ -38,14 +38,22 @@ let clients: ClientRow[] = [];
 // the screen's map or its tokens change.
 let tokens: SeatToken[] | null = null;
 let openSeat = "";
+// The maps a seat may be put on (a split party): the campaign's, read with
+// the seats, and the one on the player screen.
+let maps: { id: string; name: string }[] = [];
+let screenMap = "";
 
 async function load(): Promise<void> {
-  const [join, seats, list] = await Promise.all([
+  const [join, seats, list, campaign] = await Promise.all([
     hostAPI<JoinInfo>("GET", "join"),
     hostAPI<Seat[]>("GET", "seats"),
     hostAPI<ClientRow[]>("GET", "clients"),
+    hostAPI<CampaignView>("GET", "campaign").catch(() => null),
   ]);
-  const key = JSON.stringify([join, seats, list.map((c) => [c.channel, c.name, c.role, c.seat, c.runMode]), tokens]);
+  maps = (campaign?.maps ?? []).filter((m) => !m.gridPending).map((m) => ({ id: m.id, name: m.name || m.id }));
+  if (campaign?.screenMap && !maps.some((m) => m.id === campaign.screenMap?.id)) maps.push({ id: campaign.screenMap.id, name: campaign.screenMap.name || campaign.screenMap.id });
+  screenMap = campaign?.screen?.mapId ?? "";
+  const key = JSON.stringify([join, seats, list.map((c) => [c.channel, c.name, c.role, c.seat, c.runMode]), tokens, maps, screenMap]);
   if (key === last) return;
   last = key;
   clients = list;
@@ -164,8 +172,29 @@ function seatRow(s: Seat, players: ClientRow[]): HTMLElement {
     { "data-seat": s.id },
     el("td", {}, s.name),
     el("td", { className: s.taken ? "seat-taken" : "muted" }, seatHolder(s)),
+    el("td", {}, mapChoice(s)),
     el("td", {}, el("div", { className: "buttons" }, give, free), controls),
   );
+}
+
+// mapChoice shows where a seat is and moves it: the player screen's map
+// (the seat follows the screen), or a map of its own (a split party).
+function mapChoice(s: Seat): HTMLSelectElement {
+  const own = s.mapId ?? "";
+  const list = own && !maps.some((m) => m.id === own) ? [...maps, { id: own, name: own }] : maps;
+  const screenName = maps.find((m) => m.id === screenMap)?.name;
+  const choice = el(
+    "select",
+    { className: "seat-map", "aria-label": `Map of ${s.name}` },
+    el("option", { value: "", selected: !own }, screenName ? `The screen map (${screenName})` : "The screen map"),
+    ...list.filter((m) => m.id !== screenMap).map((m) => el("option", { value: m.id, selected: m.id === own }, m.name)),
+  );
+  choice.onchange = () =>
+    run(choice, async () => {
+      await hostAPI("PUT", `seats/${encodeURIComponent(s.id)}/map`, { mapId: choice.value || null });
+      say(choice.value ? `${s.name} is now on ${list.find((m) => m.id === choice.value)?.name}: their player sees that map alone.` : `${s.name} follows the player screen again.`, "good");
+    });
+  return choice;
 }
 
 function controlBox(s: Seat, t: SeatToken): HTMLElement {
@@ -220,7 +249,7 @@ function refresh(): void {
   }, 30);
 }
 
-const events = new Set(["seatsUpdated", "accessChanged", "clientUpdated", "clientConnected", "clientDisconnected", "reload"]);
+const events = new Set(["seatsUpdated", "accessChanged", "clientUpdated", "clientConnected", "clientDisconnected", "reload", "screenUpdated"]);
 // Changes of the screen's map or its token list (not single tokens: a
 // drag sends many) read the tokens again, once they were read.
 const mapEvents = new Set(["mapLoaded", "screenUpdated", "tokensUpdated", "reload"]);
