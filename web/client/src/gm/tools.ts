@@ -60,7 +60,7 @@ const drawOptions = `
 /** What the GM map says once a party vision is chosen. */
 const visionSaid: Record<string, string> = {
   always: "Players see with the whole party's tokens.",
-  partial: "Players see with the acting player's tokens.",
+  partial: "Out of combat players see with the whole party's tokens; in combat with the acting one's and their own.",
   never: "Each player sees with their own tokens only.",
 };
 
