@@ -293,3 +293,40 @@ func (s pinned) onViewerMap(tx Tx, who Actor, t *Token) error {
 	}
 	return nil
 }
+
+// SeatMapChange tells the hub, when a connection's seat token changes
+// from before to after (a seat taken, resumed, given, left or freed),
+// whether the map it looks at changed because one of the seats was on a
+// map of its own, and the map it looks at now. The hub then sends it
+// mapLoaded (PlayerMapOn).
+func (s *Service) SeatMapChange(before, after string) (string, bool) {
+	was := ""
+	if seat := s.seatHeld(before); seat != nil {
+		was = seat.MapID
+	} else if before != "" {
+		s.seats.mu.Lock()
+		was = s.seats.released[before]
+		delete(s.seats.released, before)
+		s.seats.mu.Unlock()
+	}
+	return s.ViewerMap(after), was != s.SeatMapID(after)
+}
+
+// PlayerMapOn is map id as players see it (PlayerMap, with the fields
+// derived from combatants and sights), nil for "".
+func (s *Service) PlayerMapOn(ctx context.Context, id string) (*Map, error) {
+	if id == "" {
+		return nil, nil
+	}
+	p := s.pin()
+	var out *Map
+	err := p.store.View(ctx, func(tx Tx) error {
+		m, err := mapByID(tx, id)
+		if err != nil {
+			return err
+		}
+		out, err = p.playerMapIn(tx, m)
+		return err
+	})
+	return out, err
+}

@@ -2,6 +2,7 @@ package routes
 
 import (
 	"context"
+	"encoding/json"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -33,6 +34,22 @@ func framesUntilPing(t *testing.T, ws *websocket.Conn) []string {
 			return out
 		}
 		out = append(out, string(b))
+	}
+}
+
+// waitFrame reads ws until a frame holds every part (10 s at most).
+func waitFrame(t *testing.T, ws *websocket.Conn, parts ...string) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		ws.SetReadDeadline(deadline)
+		_, b, err := ws.ReadMessage()
+		if err != nil {
+			t.Fatalf("no frame with %v: %v", parts, err)
+		}
+		if anyFrameHas([]string{string(b)}, parts...) {
+			return
+		}
 	}
 }
 
@@ -190,6 +207,34 @@ func TestSplitPartyHidesEachMapFromTheOther(t *testing.T) {
 			t.Fatalf("B's picture once no seat is on it (%v): %d", h, r.status)
 		}
 	}
+
+	// A seat on its own map freed by the game master: its player's page
+	// goes back to the screen's map; taking the seat again brings B.
+	if err := e.svc.SetSeatMap(ctx, heroID, mapB); err != nil {
+		t.Fatal(err)
+	}
+	waitFrame(t, ann, `"name":"mapLoaded"`, mapB)
+	if err := e.svc.FreeSeat(ctx, heroID); err != nil {
+		t.Fatal(err)
+	}
+	waitFrame(t, ann, `"name":"mapLoaded"`, testkit.MapID)
+	if err := ann.WriteJSON(map[string]any{"name": "takeSeat", "data": map[string]any{"seatId": heroID, "player": "Ann"}, "requestId": "again"}); err != nil {
+		t.Fatal(err)
+	}
+	annFrames = framesUntilPing(t, ann)
+	if !anyFrameHas(annFrames, `"name":"mapLoaded"`, mapB) {
+		t.Fatalf("Ann, seated again, was not sent map B: %v", annFrames)
+	}
+	for _, f := range annFrames {
+		var env struct {
+			ResponseID string `json:"responseId"`
+			Data       struct{ SeatToken string }
+		}
+		if json.Unmarshal([]byte(f), &env) == nil && env.ResponseID == "again" {
+			token = env.Data.SeatToken
+		}
+	}
+	seat = []string{"X-Companion-Seat", token}
 
 	// Deleting the map returns its seats to the screen.
 	if err := e.svc.SetSeatMap(ctx, heroID, mapB); err != nil {

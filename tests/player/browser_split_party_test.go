@@ -141,4 +141,24 @@ func TestSplitPartyEachPlayerSeesTheirOwnMap(t *testing.T) {
 	bea.Navigate(srv.URL + "/client/")
 	e2e.WaitPlayerReady(t, bea)
 	check("reloaded")
+
+	// The console's seats card says who is where, and moves Ilsa back to
+	// the screen's map: Bea's page follows.
+	gm := e2e.StartConsole(t, srv)
+	e2e.FinishConsole(t, gm)
+	gm.OpenConsoleTab("seats")
+	seatMap := func(char string) string {
+		return fmt.Sprintf(`document.querySelector('tr[data-seat=%q] select.seat-map')`, char)
+	}
+	gm.WaitFor("each seat's map in the seats card", fmt.Sprintf(`(() => { const i = %s, b = %s; return i && i.value === %q && i.selectedOptions[0].textContent === "Magenta cellar" && b && b.value === "" && b.selectedOptions[0].textContent.startsWith("The screen map"); })()`,
+		seatMap(e2e.DemoIlsaChar), seatMap(e2e.DemoBrannocChar), mapB), 15*time.Second)
+	gm.Eval(fmt.Sprintf(`(() => { const s = %s; s.value = ""; s.dispatchEvent(new Event("change")); })()`, seatMap(e2e.DemoIlsaChar)))
+	bea.WaitFor("the demo map back on Bea's page", fmt.Sprintf(`(() => { const s = window.companionDebug.state(); return s.map && s.map.id === %q && s.map.backgroundLoaded; })()`, e2e.DemoMapID), 15*time.Second)
+	var seats []struct{ ID, MapID string }
+	host.Get("/host/api/seats", &seats)
+	for _, s := range seats {
+		if s.MapID != "" {
+			t.Fatalf("a seat is still on a map of its own: %+v", s)
+		}
+	}
 }
