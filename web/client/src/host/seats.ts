@@ -38,21 +38,19 @@ let clients: ClientRow[] = [];
 // the screen's map or its tokens change.
 let tokens: SeatToken[] | null = null;
 let openSeat = "";
-// The maps a seat may be put on (a split party): the campaign's, read with
-// the seats, and the one on the player screen.
+// The maps a seat may be put on (a split party): the campaign's and the
+// one on the player screen, read at the start, when the screen's map
+// changes and when the game master opens a seat's map choice (the poll
+// below does not read them: the campaign is the console's own card's).
 let maps: { id: string; name: string }[] = [];
 let screenMap = "";
 
 async function load(): Promise<void> {
-  const [join, seats, list, campaign] = await Promise.all([
+  const [join, seats, list] = await Promise.all([
     hostAPI<JoinInfo>("GET", "join"),
     hostAPI<Seat[]>("GET", "seats"),
     hostAPI<ClientRow[]>("GET", "clients"),
-    hostAPI<CampaignView>("GET", "campaign").catch(() => null),
   ]);
-  maps = (campaign?.maps ?? []).filter((m) => !m.gridPending).map((m) => ({ id: m.id, name: m.name || m.id }));
-  if (campaign?.screenMap && !maps.some((m) => m.id === campaign.screenMap?.id)) maps.push({ id: campaign.screenMap.id, name: campaign.screenMap.name || campaign.screenMap.id });
-  screenMap = campaign?.screen?.mapId ?? "";
   const key = JSON.stringify([join, seats, list.map((c) => [c.channel, c.name, c.role, c.seat, c.runMode]), tokens, maps, screenMap]);
   if (key === last) return;
   last = key;
@@ -60,6 +58,19 @@ async function load(): Promise<void> {
   drawJoin(join);
   drawSeats(seats);
   drawClients(list, seats);
+}
+
+/** Reads the maps a seat may go on; the rows are drawn again when they changed. */
+async function loadMaps(): Promise<void> {
+  const campaign = await hostAPI<CampaignView>("GET", "campaign");
+  const list = (campaign.maps ?? []).filter((m) => !m.gridPending).map((m) => ({ id: m.id, name: m.name || m.id }));
+  const shown = campaign.screenMap;
+  if (shown && !list.some((m) => m.id === shown.id)) list.push({ id: shown.id, name: shown.name || shown.id });
+  const screen = campaign.screen?.mapId ?? "";
+  if (JSON.stringify([list, screen]) === JSON.stringify([maps, screenMap])) return;
+  maps = list;
+  screenMap = screen;
+  await load();
 }
 
 async function loadTokens(): Promise<void> {
@@ -189,6 +200,7 @@ function mapChoice(s: Seat): HTMLSelectElement {
     el("option", { value: "", selected: !own }, screenName ? `The screen map (${screenName})` : "The screen map"),
     ...list.filter((m) => m.id !== screenMap).map((m) => el("option", { value: m.id, selected: m.id === own }, m.name)),
   );
+  choice.addEventListener("focus", () => loadMaps().catch(() => {}), { once: true });
   choice.onchange = () =>
     run(choice, async () => {
       await hostAPI("PUT", `seats/${encodeURIComponent(s.id)}/map`, { mapId: choice.value || null });
@@ -249,7 +261,7 @@ function refresh(): void {
   }, 30);
 }
 
-const events = new Set(["seatsUpdated", "accessChanged", "clientUpdated", "clientConnected", "clientDisconnected", "reload", "screenUpdated"]);
+const events = new Set(["seatsUpdated", "accessChanged", "clientUpdated", "clientConnected", "clientDisconnected", "reload"]);
 // Changes of the screen's map or its token list (not single tokens: a
 // drag sends many) read the tokens again, once they were read.
 const mapEvents = new Set(["mapLoaded", "screenUpdated", "tokensUpdated", "reload"]);
@@ -257,9 +269,11 @@ const mapEvents = new Set(["mapLoaded", "screenUpdated", "tokensUpdated", "reloa
 export function startSeats(): void {
   if (!document.getElementById("seats")) return;
   onHostEvent((name) => {
+    if (name === "screenUpdated" || name === "mapLoaded" || name === "reload") loadMaps().catch(() => {});
     if (mapEvents.has(name) && tokens !== null) loadTokens().catch(() => {});
     else if (events.has(name)) refresh();
   });
   load().catch((e) => say(errorText(e), "bad"));
+  loadMaps().catch(() => {});
   window.setInterval(() => load().catch(() => {}), 3000);
 }
