@@ -183,8 +183,8 @@ function seatRow(s: Seat, players: ClientRow[]): HTMLElement {
     { "data-seat": s.id },
     el("td", {}, s.name),
     el("td", { className: s.taken ? "seat-taken" : "muted" }, seatHolder(s)),
-    el("td", {}, mapChoice(s)),
     el("td", {}, el("div", { className: "buttons" }, give, free), controls),
+    el("td", {}, mapChoice(s)),
   );
 }
 
