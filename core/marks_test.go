@@ -339,3 +339,74 @@ func TestTheGameMasterStopsAMarksMove(t *testing.T) {
 		t.Fatalf("the new move left the template at %v", list[0]["x"])
 	}
 }
+
+// A client that goes away mid-move leaves nothing behind: the ruler it was
+// stretching is removed (as letting it go would), the template it was
+// dragging goes back where it is stored, a pinned ruler (its move ended)
+// and another client's live ruler stay.
+func TestAGoneClientsMarkMovesEnd(t *testing.T) {
+	g, _, _ := marksGame(t, core.InteractionAll)
+	ctx := context.Background()
+	boActor := core.Actor{Role: core.ClientPlayer, Device: "connection:2"}
+	bo := g.Service.PlayerAs(boActor)
+	from, other := core.EventSource{ID: "bo-client"}, core.EventSource{ID: "ada-client"}
+	ruler := func() string {
+		m, err := bo.AddMapObject(ctx, testkit.MapID, "measurements", core.Object{"data": []any{100.0, 100.0, 100.0, 100.0}, "type": "grid"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m["id"].(string)
+	}
+	stretch := func(src core.EventSource, id, state string) {
+		mv := core.MarkMove{MapID: testkit.MapID, Kind: "measurements", ID: id, Data: []float64{100, 100, 310, 100}, State: state}
+		if _, err := g.Service.MoveMapObject(ctx, src, mv, &boActor); err != nil {
+			t.Fatalf("%s of ruler %s: %v", state, id, err)
+		}
+	}
+	live, pinned, others := ruler(), ruler(), ruler()
+	stretch(from, live, core.DragControl)
+	stretch(from, pinned, core.DragControl)
+	stretch(from, pinned, core.DragEnd)
+	stretch(other, others, core.DragControl)
+	tmpl, err := bo.AddMapObject(ctx, testkit.MapID, "areaEffects", fireball())
+	if err != nil {
+		t.Fatal(err)
+	}
+	tid := tmpl["id"].(string)
+	x, y := 900.0, 700.0
+	if _, err := g.Service.MoveMapObject(ctx, from, core.MarkMove{MapID: testkit.MapID, Kind: "areaEffects", ID: tid, X: &x, Y: &y, State: core.DragControl}, &boActor); err != nil {
+		t.Fatal(err)
+	}
+	var back []string
+	var mu sync.Mutex
+	stop := g.Bus.Subscribe(func(evs []core.Event) {
+		mu.Lock()
+		defer mu.Unlock()
+		for _, e := range evs {
+			if e.Name == core.EventAreaEffectMoved {
+				raw, _ := json.Marshal(e.Data.(core.Views).Players)
+				back = append(back, string(raw))
+			}
+		}
+	})
+	defer stop()
+
+	g.Service.ReleaseMarkMoves(ctx, from.ID)
+
+	list, _ := g.Service.MapObjects(ctx, testkit.MapID, "measurements")
+	kept := map[string]bool{}
+	for _, m := range list {
+		kept[m["id"].(string)] = true
+	}
+	if kept[live] || !kept[pinned] || !kept[others] || len(list) != 2 {
+		t.Fatalf("after bo left: rulers %v; want the pinned one and ada's live one, not bo's live one", kept)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(back) != 1 || !strings.Contains(back[0], `"state":"cancel"`) || !strings.Contains(back[0], `"x":700`) {
+		t.Fatalf("the template bo was dragging: %v; want it sent back to x 700 (cancel)", back)
+	}
+	if g.Service.MarkMoving(tid) || g.Service.MarkMoving(live) || !g.Service.MarkMoving(others) {
+		t.Error("the moves followed after bo left are wrong")
+	}
+}
