@@ -2,6 +2,7 @@ package core_test
 
 import (
 	"context"
+	"math"
 	"encoding/json"
 	"strings"
 	"sync"
@@ -408,5 +409,35 @@ func TestAGoneClientsMarkMovesEnd(t *testing.T) {
 	}
 	if g.Service.MarkMoving(tid) || g.Service.MarkMoving(live) || !g.Service.MarkMoving(others) {
 		t.Error("the moves followed after bo left are wrong")
+	}
+}
+
+// On a hex grid a template's measure lists hexes (the seven of a one-cell
+// sphere on a hex centre) and a ruler counts hex steps, not the straight
+// line.
+func TestMeasureOnAHexGrid(t *testing.T) {
+	g, _, _ := marksGame(t, core.InteractionAll)
+	ctx := context.Background()
+	if _, err := g.Service.SetGrid(ctx, testkit.MapID, core.GridChange{Type: strp("hexPointy"), Size: intp(70), OffsetX: intp(0), OffsetY: intp(0)}); err != nil {
+		t.Fatal(err)
+	}
+	sphere := core.Object{"shape": "sphere", "x": 0.0, "y": 0.0, "radius": 70.0}
+	m, err := g.Service.Measure(ctx, core.MeasureRequest{MapID: testkit.MapID, AreaEffect: sphere}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(m.Squares) != 14 {
+		t.Fatalf("a one-cell sphere on a hex covers %v, want seven hexes", m.Squares)
+	}
+	// Three hexes east along a row of pointy hexes (70 px apart), then to
+	// the hex (q+1, r+1) from there: 3 + 2 steps of 5 ft, where the straight
+	// line is 3 + 1.73 cells (23.7 ft).
+	path := []float64{0, 0, 210, 0, 210 + 105, 70 * math.Sqrt(3) / 2}
+	d, err := g.Service.Measure(ctx, core.MeasureRequest{MapID: testkit.MapID, Path: path}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Text != "25 ft" {
+		t.Fatalf("the hex path measures %q, want 25 ft", d.Text)
 	}
 }
