@@ -2,8 +2,8 @@ package core_test
 
 import (
 	"context"
-	"math"
 	"encoding/json"
+	"math"
 	"strings"
 	"sync"
 	"testing"
