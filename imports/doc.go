@@ -3,9 +3,10 @@
 // person at the device, downloads with their limits, safe archive
 // extraction, the installers (module, campaign, system, loose collection,
 // Universal VTT map, legacy compendium XML through the system's import
-// hook), package manifests and module updates. Its parts: the legacy XML
-// formats are read by legacyxml, pictures, videos and sound recognised by
-// media, Universal VTT maps read and written by uvtt.
+// hook), package manifests and module updates. Its parts: downloads and
+// their URL policy are download's, the legacy XML formats are read by
+// legacyxml, pictures, videos and sound recognised by media, Universal VTT
+// maps read and written by uvtt.
 //
 // Every install stages its files in a temporary folder under the data
 // folder, writes its rows in one store transaction, and only then moves the
