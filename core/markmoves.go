@@ -73,6 +73,25 @@ func (m *markMoves) stop(id string) (markMove, bool) {
 	return mv, true
 }
 
+// release ends every move of source and returns them by mark id.
+func (m *markMoves) release(source string) map[string]markMove {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	out := map[string]markMove{}
+	for id, mv := range m.active {
+		if mv.source == source {
+			out[id] = mv
+			delete(m.active, id)
+		}
+	}
+	for id, v := range m.vetoed {
+		if v == source {
+			delete(m.vetoed, id)
+		}
+	}
+	return out
+}
+
 // MarkMoving reports whether someone moves the mark id now.
 func (s *Service) MarkMoving(id string) bool {
 	s.markMoves.mu.Lock()
@@ -91,10 +110,35 @@ func (s *Service) VetoMarkMove(ctx context.Context, id string) (bool, error) {
 	if !ok {
 		return false, nil
 	}
+	return true, s.sendMarkBack(ctx, id, mv)
+}
+
+// ReleaseMarkMoves ends the live moves of a client that went away (as
+// Drags.Release does for its token drags): a ruler it was stretching is
+// removed, as letting it go would have, and a template or a pin it was
+// dragging goes back to where it is stored on every page. Errors are
+// logged: the client is gone, there is nobody to answer.
+func (s *Service) ReleaseMarkMoves(ctx context.Context, source string) {
+	for id, mv := range s.markMoves.release(source) {
+		var err error
+		if mv.kind == "measurements" {
+			err = s.DeleteMapObject(ctx, mv.mapID, mv.kind, id)
+		} else {
+			err = s.sendMarkBack(ctx, id, mv)
+		}
+		if err != nil && !IsNotFound(err) {
+			s.log.Warn("ending a gone client's mark move", "mark", id, "error", err)
+		}
+	}
+}
+
+// sendMarkBack tells every page where a mark whose move was stopped is
+// stored (its kind's Moved event, state cancel).
+func (s *Service) sendMarkBack(ctx context.Context, id string, mv markMove) error {
 	mapID := mv.mapID
 	k, err := MapKindOf(mv.kind)
 	if err != nil {
-		return false, err
+		return err
 	}
 	ps := s.pin()
 	var (
@@ -121,18 +165,18 @@ func (s *Service) VetoMarkMove(ctx context.Context, id string) (bool, error) {
 		return err
 	})
 	if err != nil {
-		return true, err
+		return err
 	}
 	payload, err := ps.movedPayload(ctx, k, m, stored, DragCancel, EventSource{ID: "host"})
 	if err != nil {
-		return true, err
+		return err
 	}
 	views := HostOnly(payload)
 	if onScreen && !objectHidden(stored, k.HiddenByDefault) {
 		views.Players = payload
 	}
 	s.Publish(Event{Name: k.Moved, Data: views})
-	return true, nil
+	return nil
 }
 
 // MarkMove is a moveMapObject request: the mark, where it is now (x, y for

@@ -3,6 +3,7 @@ package core_test
 import (
 	"context"
 	"encoding/json"
+	"math"
 	"strings"
 	"sync"
 	"testing"
@@ -337,5 +338,106 @@ func TestTheGameMasterStopsAMarksMove(t *testing.T) {
 	list, _ = g.Service.MapObjects(ctx, testkit.MapID, "areaEffects")
 	if list[0]["x"] != 770.0 {
 		t.Fatalf("the new move left the template at %v", list[0]["x"])
+	}
+}
+
+// A client that goes away mid-move leaves nothing behind: the ruler it was
+// stretching is removed (as letting it go would), the template it was
+// dragging goes back where it is stored, a pinned ruler (its move ended)
+// and another client's live ruler stay.
+func TestAGoneClientsMarkMovesEnd(t *testing.T) {
+	g, _, _ := marksGame(t, core.InteractionAll)
+	ctx := context.Background()
+	boActor := core.Actor{Role: core.ClientPlayer, Device: "connection:2"}
+	bo := g.Service.PlayerAs(boActor)
+	from, other := core.EventSource{ID: "bo-client"}, core.EventSource{ID: "ada-client"}
+	ruler := func() string {
+		m, err := bo.AddMapObject(ctx, testkit.MapID, "measurements", core.Object{"data": []any{100.0, 100.0, 100.0, 100.0}, "type": "grid"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m["id"].(string)
+	}
+	stretch := func(src core.EventSource, id, state string) {
+		mv := core.MarkMove{MapID: testkit.MapID, Kind: "measurements", ID: id, Data: []float64{100, 100, 310, 100}, State: state}
+		if _, err := g.Service.MoveMapObject(ctx, src, mv, &boActor); err != nil {
+			t.Fatalf("%s of ruler %s: %v", state, id, err)
+		}
+	}
+	live, pinned, others := ruler(), ruler(), ruler()
+	stretch(from, live, core.DragControl)
+	stretch(from, pinned, core.DragControl)
+	stretch(from, pinned, core.DragEnd)
+	stretch(other, others, core.DragControl)
+	tmpl, err := bo.AddMapObject(ctx, testkit.MapID, "areaEffects", fireball())
+	if err != nil {
+		t.Fatal(err)
+	}
+	tid := tmpl["id"].(string)
+	x, y := 900.0, 700.0
+	if _, err := g.Service.MoveMapObject(ctx, from, core.MarkMove{MapID: testkit.MapID, Kind: "areaEffects", ID: tid, X: &x, Y: &y, State: core.DragControl}, &boActor); err != nil {
+		t.Fatal(err)
+	}
+	var back []string
+	var mu sync.Mutex
+	stop := g.Bus.Subscribe(func(evs []core.Event) {
+		mu.Lock()
+		defer mu.Unlock()
+		for _, e := range evs {
+			if e.Name == core.EventAreaEffectMoved {
+				raw, _ := json.Marshal(e.Data.(core.Views).Players)
+				back = append(back, string(raw))
+			}
+		}
+	})
+	defer stop()
+
+	g.Service.ReleaseMarkMoves(ctx, from.ID)
+
+	list, _ := g.Service.MapObjects(ctx, testkit.MapID, "measurements")
+	kept := map[string]bool{}
+	for _, m := range list {
+		kept[m["id"].(string)] = true
+	}
+	if kept[live] || !kept[pinned] || !kept[others] || len(list) != 2 {
+		t.Fatalf("after bo left: rulers %v; want the pinned one and ada's live one, not bo's live one", kept)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(back) != 1 || !strings.Contains(back[0], `"state":"cancel"`) || !strings.Contains(back[0], `"x":700`) {
+		t.Fatalf("the template bo was dragging: %v; want it sent back to x 700 (cancel)", back)
+	}
+	if g.Service.MarkMoving(tid) || g.Service.MarkMoving(live) || !g.Service.MarkMoving(others) {
+		t.Error("the moves followed after bo left are wrong")
+	}
+}
+
+// On a hex grid a template's measure lists hexes (the seven of a one-cell
+// sphere on a hex centre) and a ruler counts hex steps, not the straight
+// line.
+func TestMeasureOnAHexGrid(t *testing.T) {
+	g, _, _ := marksGame(t, core.InteractionAll)
+	ctx := context.Background()
+	if _, err := g.Service.SetGrid(ctx, testkit.MapID, core.GridChange{Type: strp("hexPointy"), Size: intp(70), OffsetX: intp(0), OffsetY: intp(0)}); err != nil {
+		t.Fatal(err)
+	}
+	sphere := core.Object{"shape": "sphere", "x": 0.0, "y": 0.0, "radius": 70.0}
+	m, err := g.Service.Measure(ctx, core.MeasureRequest{MapID: testkit.MapID, AreaEffect: sphere}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(m.Squares) != 14 {
+		t.Fatalf("a one-cell sphere on a hex covers %v, want seven hexes", m.Squares)
+	}
+	// Three hexes east along a row of pointy hexes (70 px apart), then to
+	// the hex (q+1, r+1) from there: 3 + 2 steps of 5 ft, where the straight
+	// line is 3 + 1.73 cells (23.7 ft).
+	path := []float64{0, 0, 210, 0, 210 + 105, 70 * math.Sqrt(3) / 2}
+	d, err := g.Service.Measure(ctx, core.MeasureRequest{MapID: testkit.MapID, Path: path}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Text != "25 ft" {
+		t.Fatalf("the hex path measures %q, want 25 ft", d.Text)
 	}
 }

@@ -13,8 +13,8 @@ import (
 // of, and a diagonal step as one square); a system without the hook gets
 // the plain geometry below. Both work in grid cells: the origin of the
 // grid (gridOffsetX/Y) is 0, one cell is 1, and a cell (c, r) spans
-// c..c+1 by r..r+1. Only square grids have squares; on a hex grid a
-// template is its shape alone.
+// c..c+1 by r..r+1. On a hex grid the cells are hexes, named and
+// counted as hexcells.go says.
 
 // Template is an area effect in grid cells, as the hook receives it.
 type Template struct {
@@ -139,9 +139,12 @@ func (s pinned) measurePath(ctx context.Context, m *Map, path []float64) (*Measu
 }
 
 // pathDistance is the system's distance of a path of cells, or the
-// straight-line one.
+// straight-line one; on a hex grid the hex steps.
 func (s pinned) pathDistance(ctx context.Context, m *Map, cells []float64, scale float64) (float64, error) {
-	if g, ok := s.rules.(GridRules); ok && m.GridType != "hexFlat" && m.GridType != "hexPointy" {
+	if isHexGrid(m.GridType) {
+		return hexPathCells(m.GridType, cells) * scale, nil
+	}
+	if g, ok := s.rules.(GridRules); ok {
 		d, handled, err := g.PathDistance(ctx, cells, scale)
 		if err != nil {
 			return 0, err
@@ -189,7 +192,8 @@ func (s pinned) measureTemplate(ctx context.Context, m *Map, o Object) (*Measure
 			return nil, Invalidf("a template reaches at most %d squares (%s)", MaxTemplateCells, distanceText(MaxTemplateCells*scale, units))
 		}
 	}
-	if m.GridType == "hexFlat" || m.GridType == "hexPointy" {
+	if isHexGrid(m.GridType) {
+		out.Squares = HexCells(m.GridType, t)
 		return out, nil
 	}
 	cells, err := s.templateSquares(ctx, t)

@@ -308,6 +308,8 @@ func (h *Hub) unregister(c *conn) {
 		return
 	}
 	h.svc.Drags().Release(c.id) // its drags go back to where they started
+	// and its marks' moves end: a ruler it stretched goes, a template or a pin goes back
+	h.svc.ReleaseMarkMoves(context.Background(), c.id)
 	if c.host {
 		h.hostCount.Add(-1)
 		h.log.Info("host console socket closed", "id", c.id)

@@ -3,40 +3,13 @@ package imports
 import (
 	"archive/zip"
 	"bytes"
-	"encoding/json"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/vttapp/companion/internal/shareddata"
 )
-
-// BenchmarkParseUVTT parses a real 3 MB map and reports its cost as a
-// ratio to decoding the same JSON generically (the floor any parser pays).
-func BenchmarkParseUVTT(b *testing.B) {
-	data, err := os.ReadFile(shareddata.Path(b, "uvtt/mbround18-the-litch-and-his-tomb.webp.dd2vtt"))
-	if err != nil {
-		b.Fatal(err)
-	}
-	baseline := measure(b.N, func() {
-		var v any
-		if err := json.Unmarshal(data, &v); err != nil {
-			b.Fatal(err)
-		}
-	})
-	b.ResetTimer()
-	start := time.Now()
-	for i := 0; i < b.N; i++ {
-		if _, err := ParseUVTT(data, "x.dd2vtt"); err != nil {
-			b.Fatal(err)
-		}
-	}
-	b.ReportMetric(float64(time.Since(start))/float64(baseline), "x-json-decode")
-	b.SetBytes(int64(len(data)))
-}
 
 // BenchmarkExtractZip extracts a 200-file archive with every check and
 // reports the ratio to a naive extraction (read each entry, write it with

@@ -15,6 +15,7 @@ import (
 	"unicode"
 
 	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/imports/download"
 )
 
 // KindClient is the type of an offer that installs a web client, and the
@@ -196,7 +197,7 @@ func clientRoot(unpacked string) (string, error) {
 // import, nothing is fetched before the person at the device accepts it,
 // and the URL policy applies.
 func (m *Manager) OfferClient(raw, from string) (Offer, error) {
-	if _, err := CheckSourceURL(raw); err != nil {
+	if _, err := download.CheckSourceURL(raw); err != nil {
 		return Offer{}, err
 	}
 	return m.offer(Source{URL: raw}, from, KindClient, "", nil)

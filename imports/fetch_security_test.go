@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/imports/download"
 )
 
 // A manifest fetched over https that points its download at plain http is
@@ -34,7 +35,7 @@ func TestManifestOverHTTPSCannotPointAtPlainHTTP(t *testing.T) {
 	}
 	// A manifest served over local http may name a local http download.
 	plain.put("/manifest.json", manifestJSON(t, map[string]any{"download": plain.URL + "/bats.module"}))
-	if _, err := FetchPackage(context.Background(), &Fetcher{}, plain.URL+"/manifest.json", Limits{}); err != nil {
+	if _, err := FetchPackage(context.Background(), &download.Fetcher{}, plain.URL+"/manifest.json", Limits{}); err != nil {
 		t.Errorf("local http manifest with local http download: %v", err)
 	}
 }
@@ -52,14 +53,14 @@ func TestRedirectChainIsCheckedAtEveryHop(t *testing.T) {
 	plain.handle("/to-public", func(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, "http://example.org/x.module", http.StatusFound)
 	})
-	f := &Fetcher{Client: srv.Client()}
+	f := &download.Fetcher{Client: srv.Client()}
 	var buf bytes.Buffer
 	_, err := f.Fetch(context.Background(), srv.URL+"/a", 1<<20, 5*time.Second, &buf, nil)
 	wantKind(t, err, core.KindInvalid, "redirect from https to plain http")
 	if plain.hitCount("/secret") != 0 || buf.Len() != 0 {
 		t.Error("the downgraded target was fetched")
 	}
-	_, err = (&Fetcher{}).Fetch(context.Background(), plain.URL+"/to-public", 1<<20, 5*time.Second, &buf, nil)
+	_, err = (&download.Fetcher{}).Fetch(context.Background(), plain.URL+"/to-public", 1<<20, 5*time.Second, &buf, nil)
 	wantKind(t, err, core.KindInvalid, "Plain http can only be used for a source on the local network, not 'example.org'.")
 }
 
@@ -83,7 +84,7 @@ func TestSlowlorisServerIsStoppedByTheOverallTimeout(t *testing.T) {
 	srv.handle("/trickle.module", trickle)
 	srv.handle("/trickle.json", trickle)
 	srv.handle("/no-headers", func(w http.ResponseWriter, r *http.Request) { <-r.Context().Done() })
-	f := &Fetcher{}
+	f := &download.Fetcher{}
 	for _, path := range []string{"/trickle.module", "/no-headers"} {
 		start := time.Now()
 		var buf bytes.Buffer
@@ -104,16 +105,16 @@ func TestSlowlorisServerIsStoppedByTheOverallTimeout(t *testing.T) {
 func TestSHA256MismatchNamesBothDigests(t *testing.T) {
 	want := strings.Repeat("ab", 32)
 	got := strings.Repeat("cd", 32)
-	err := CheckSHA256(want, got)
+	err := download.CheckSHA256(want, got)
 	wantKind(t, err, core.KindInvalid, want)
 	if !strings.Contains(err.Error(), got) {
 		t.Errorf("%v", err)
 	}
-	if CheckSHA256(strings.ToUpper(got), got) != nil {
+	if download.CheckSHA256(strings.ToUpper(got), got) != nil {
 		t.Error("an upper-case digest does not match")
 	}
 	// A digest of another length never matches (no prefix match).
-	if CheckSHA256(got[:10], got) == nil {
+	if download.CheckSHA256(got[:10], got) == nil {
 		t.Error("a truncated digest matched")
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/vttapp/companion/core"
 	"github.com/vttapp/companion/imports/legacyxml"
 	"github.com/vttapp/companion/imports/media"
+	"github.com/vttapp/companion/imports/uvtt"
 )
 
 // InstallFile installs a file on disk: a zip archive (.module, .campaign,
@@ -51,7 +52,7 @@ func (in *Installer) InstallFile(ctx context.Context, path, name string, opt Ins
 	case isMedia(head):
 		format, _ := media.Sniff(head)
 		return in.installMediaMap(ctx, f, info.Size(), format, name, opt)
-	case LooksLikeUVTT(head) || hasUVTTExt(name):
+	case uvtt.LooksLike(head) || hasUVTTExt(name):
 		if opt.Expect != "" {
 			return Result{}, core.Invalidf("the package says it is a %s, but the download is a map", opt.Expect)
 		}
@@ -65,7 +66,7 @@ func (in *Installer) InstallFile(ctx context.Context, path, name string, opt Ins
 		if err != nil {
 			return Result{}, core.Internal(err)
 		}
-		um, err := ParseUVTT(data, name)
+		um, err := uvtt.Parse(data, mapName(name))
 		if err != nil {
 			return Result{}, err
 		}
@@ -90,7 +91,7 @@ func isMedia(head []byte) bool {
 
 func hasUVTTExt(name string) bool {
 	lower := strings.ToLower(name)
-	for _, ext := range UVTTExtensions {
+	for _, ext := range uvtt.Extensions {
 		if strings.HasSuffix(lower, ext) {
 			return true
 		}
@@ -101,7 +102,7 @@ func hasUVTTExt(name string) bool {
 // InstallMap files a parsed Universal VTT map into the destination module
 // or campaign (default: the primary campaign); its image is saved as
 // maps/<map id>.<ext> in the destination's folder.
-func (in *Installer) InstallMap(ctx context.Context, um *UVTTMap, opt InstallOptions) (Result, error) {
+func (in *Installer) InstallMap(ctx context.Context, um *uvtt.Map, opt InstallOptions) (Result, error) {
 	dest, err := in.destination(ctx, opt.Destination)
 	if err != nil {
 		return Result{}, err

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/imports/download"
 )
 
 // FuzzParseImportRequest: any query and body give either an Invalid error
@@ -34,7 +35,7 @@ func FuzzParseImportRequest(f *testing.F) {
 		if (src.Manifest == "") == (src.URL == "") {
 			t.Fatalf("not exactly one source: %+v", src)
 		}
-		if _, err := CheckSourceURL(src.Target()); err != nil {
+		if _, err := download.CheckSourceURL(src.Target()); err != nil {
 			t.Fatalf("accepted %q that the policy refuses: %v", src.Target(), err)
 		}
 	})

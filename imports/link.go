@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/imports/download"
 )
 
 // Link error messages shown to the reader (contract 4.10).
@@ -12,7 +13,7 @@ const (
 	MsgNoSource      = "The link must include either a 'manifest' or a 'url' parameter"
 	MsgBothSources   = "The link includes both 'manifest' and 'url'. Use only one"
 	MsgHTTPSOnly     = "Only https URLs can be imported from a link"
-	MsgNotEncoded    = "The URL in the link is not percent-encoded and may be incomplete"
+	MsgNotEncoded    = download.MsgNotEncoded
 	MsgUnknownAction = "Unknown link action"
 )
 

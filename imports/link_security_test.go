@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/imports/download"
 )
 
 // Hostile import links (contract 4.10): every refusal carries one of the
@@ -105,7 +106,7 @@ func TestImportRequestInvalidUTF8InQueryIsRefused(t *testing.T) {
 		return // refused: fine
 	}
 	// Accepted: the URL must still be https and requestable as judged.
-	if _, err := CheckSourceURL(src.URL); err != nil {
+	if _, err := download.CheckSourceURL(src.URL); err != nil {
 		t.Errorf("accepted %q that the policy refuses: %v", src.URL, err)
 	}
 }

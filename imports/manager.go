@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/imports/download"
 )
 
 // Config wires a Manager.
@@ -49,7 +50,7 @@ type Config struct {
 type Manager struct {
 	cfg     Config
 	in      *Installer
-	fetcher *Fetcher
+	fetcher *download.Fetcher
 	client  *ClientFolder
 
 	ctx    context.Context
@@ -87,7 +88,7 @@ func NewManager(cfg Config) *Manager {
 	ctx, cancel := context.WithCancel(context.Background())
 	return &Manager{
 		cfg: cfg, in: in,
-		fetcher: &Fetcher{Client: cfg.Client, UserAgent: "Companion/" + cfg.AppVersion, own: newOwnListeners(cfg.OwnAddrs)},
+		fetcher: download.NewFetcher(cfg.Client, "Companion/"+cfg.AppVersion, cfg.OwnAddrs),
 		client:  NewClientFolder(cfg.DataDir),
 		ctx:     ctx, cancel: cancel,
 		offers: map[string]*offerState{},
@@ -114,17 +115,17 @@ func (m *Manager) goBackground(fn func(ctx context.Context)) {
 
 // download fetches a source into a temporary file under the data folder
 // and returns its path and details; cleanup removes it.
-func (m *Manager) download(ctx context.Context, raw string, progress Progress) (path string, got Fetched, cleanup func(), err error) {
+func (m *Manager) download(ctx context.Context, raw string, progress download.Progress) (path string, got download.Fetched, cleanup func(), err error) {
 	dir, err := m.in.newStage()
 	if err != nil {
-		return "", Fetched{}, nil, err
+		return "", download.Fetched{}, nil, err
 	}
 	cleanup = func() { os.RemoveAll(dir) }
 	path = filepath.Join(dir, "download")
 	f, err := os.Create(path)
 	if err != nil {
 		cleanup()
-		return "", Fetched{}, nil, core.Internal(err)
+		return "", download.Fetched{}, nil, core.Internal(err)
 	}
 	got, err = m.fetcher.Fetch(ctx, raw, m.cfg.Limits.MaxDownloadBytes, m.cfg.Limits.DownloadTimeout, f, progress)
 	if cerr := f.Close(); err == nil && cerr != nil {
@@ -132,14 +133,14 @@ func (m *Manager) download(ctx context.Context, raw string, progress Progress) (
 	}
 	if err != nil {
 		cleanup()
-		return "", Fetched{}, nil, err
+		return "", download.Fetched{}, nil, err
 	}
 	return path, got, cleanup, nil
 }
 
 // ImportURL downloads a source (URL policy, limits, redirects re-checked)
 // and installs it, for the person at the device.
-func (m *Manager) ImportURL(ctx context.Context, raw, destination string, progress Progress) (Result, error) {
+func (m *Manager) ImportURL(ctx context.Context, raw, destination string, progress download.Progress) (Result, error) {
 	path, got, cleanup, err := m.download(ctx, raw, progress)
 	if err != nil {
 		return Result{}, err

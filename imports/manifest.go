@@ -7,6 +7,7 @@ import (
 	"net/url"
 
 	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/imports/download"
 )
 
 // Package is a package manifest: a JSON file describing a system or module,
@@ -61,7 +62,7 @@ func ParsePackage(data []byte) (*Package, error) {
 	if err := json.Unmarshal(data, &p); err != nil {
 		return nil, core.Invalidf("package manifest: %s", core.JSONErrorText(err))
 	}
-	if _, err := CheckSourceURL(p.Download); err != nil {
+	if _, err := download.CheckSourceURL(p.Download); err != nil {
 		return nil, core.Invalidf("package manifest download: %s", core.MessageOf(err))
 	}
 	return &p, nil
@@ -83,7 +84,7 @@ func (p *Package) Compatible(app string) bool {
 }
 
 // FetchPackage downloads and parses a manifest under the manifest limits.
-func FetchPackage(ctx context.Context, f *Fetcher, raw string, lim Limits) (*Package, error) {
+func FetchPackage(ctx context.Context, f *download.Fetcher, raw string, lim Limits) (*Package, error) {
 	lim = lim.withDefaults()
 	var buf bytes.Buffer
 	got, err := f.Fetch(ctx, raw, lim.MaxManifestBytes, lim.ManifestTimeout, &buf, nil)
@@ -105,7 +106,7 @@ func FetchPackage(ctx context.Context, f *Fetcher, raw string, lim Limits) (*Pac
 	if err != nil {
 		return nil, core.Invalidf("package manifest download: %v", err)
 	}
-	if isHTTPS(from) && !isHTTPS(to) {
+	if download.IsHTTPS(from) && !download.IsHTTPS(to) {
 		return nil, core.Invalidf("package manifest download: the manifest came over https, so its download must use https too, not plain http (%s)", to.Redacted())
 	}
 	return p, nil

@@ -8,6 +8,8 @@ import (
 
 	"github.com/vttapp/companion/core"
 	"github.com/vttapp/companion/imports/media"
+	"github.com/vttapp/companion/imports/uvtt"
+	"strings"
 )
 
 // Images and videos as maps: a PNG, JPEG, WebP or GIF image, or an MP4 or
@@ -118,4 +120,22 @@ func (in *Installer) placeMap(ctx context.Context, dest Result, m *core.Map, sta
 		return Result{}, core.Internal(err)
 	}
 	return res, nil
+}
+
+// mapName is a file name without its folder and extension.
+func mapName(name string) string {
+	if i := strings.LastIndexAny(name, `/\`); i >= 0 {
+		name = name[i+1:]
+	}
+	lower := strings.ToLower(name)
+	for _, ext := range append(uvtt.Extensions, mediaExtensions...) {
+		if strings.HasSuffix(lower, ext) {
+			name = name[:len(name)-len(ext)]
+			break
+		}
+	}
+	if strings.TrimSpace(name) == "" {
+		return "Imported map"
+	}
+	return name
 }

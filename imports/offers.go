@@ -9,6 +9,7 @@ import (
 	"runtime/debug"
 
 	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/imports/download"
 )
 
 // Offer statuses.
@@ -416,7 +417,7 @@ func (m *Manager) runAccepted(ctx context.Context, id, manifest, raw string, pkg
 	}
 	defer cleanup()
 	if pkg != nil {
-		if err := CheckSHA256(pkg.SHA256, got.SHA256); err != nil {
+		if err := download.CheckSHA256(pkg.SHA256, got.SHA256); err != nil {
 			return Result{}, err
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/imports/download"
 )
 
 // MaxRequestBytes caps the JSON body of POST /api/import.
@@ -55,7 +56,7 @@ func ParseImportRequest(r *http.Request) (Source, error) {
 	case !src.hasManifest && !src.hasURL:
 		return Source{}, core.Invalidf("%s", MsgNoSource)
 	}
-	if _, err := CheckSourceURL(src.Target()); err != nil {
+	if _, err := download.CheckSourceURL(src.Target()); err != nil {
 		return Source{}, err
 	}
 	return src.Source, nil

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/imports/download"
 )
 
 // Update is the update state of one module installed from a manifest.
@@ -61,7 +62,7 @@ func (m *Manager) moduleManifest(ctx context.Context, mod *core.Module) (*Packag
 
 // UpdateModule installs the newer version a module's manifest offers,
 // keeping the module's id: its old rows and files are replaced in one go.
-func (m *Manager) UpdateModule(ctx context.Context, id string, progress Progress) (Result, error) {
+func (m *Manager) UpdateModule(ctx context.Context, id string, progress download.Progress) (Result, error) {
 	mod, err := m.cfg.Service.Module(ctx, id)
 	if err != nil {
 		return Result{}, err
@@ -84,7 +85,7 @@ func (m *Manager) UpdateModule(ctx context.Context, id string, progress Progress
 		return Result{}, err
 	}
 	defer cleanup()
-	if err := CheckSHA256(pkg.SHA256, got.SHA256); err != nil {
+	if err := download.CheckSHA256(pkg.SHA256, got.SHA256); err != nil {
 		return Result{}, err
 	}
 	return m.in.InstallFile(ctx, path, got.Name, InstallOptions{Package: mod.Package, Expect: KindModule, Replace: mod.ID, Name: got.Name})

@@ -41,7 +41,7 @@ func (h hostConsole) getSystem(w http.ResponseWriter, r *http.Request) {
 	sys := h.cfg.Systems.Current()
 	m := sys.Manifest()
 	out := wire.HostSystem{ID: m.ID, Name: m.Name, Version: m.Version, Description: m.Description, Author: m.Author,
-		Kinds: []wire.SystemKind{}, Turns: sys.TurnStyle(), HealthLabel: sys.HealthLabel(), Time: time.Now().UTC()}
+		Kinds: []wire.SystemKind{}, Turns: sys.TurnStyle(), HealthLabel: sys.HealthLabel(), Diagonal: sys.Diagonal(), Time: time.Now().UTC()}
 	for _, k := range sys.Kinds() {
 		out.Kinds = append(out.Kinds, wire.SystemKind{Kind: k.Name, Collection: k.Collection, Title: k.Title,
 			CollectionTitle: k.CollectionTitle, Unique: k.Unique, Ranges: k.Ranges})

@@ -103,6 +103,9 @@ func TestHostConsoleSystemAndLastReload(t *testing.T) {
 	if sys.ID != "dnd5e" || sys.Name == "" || sys.Version == "" {
 		t.Fatalf("system = %+v", sys)
 	}
+	if sys.Diagonal != "equal" { // D&D 5e's config.measurement.diagonal, for the GM map's ruler
+		t.Errorf("diagonal = %q, want equal", sys.Diagonal)
+	}
 	collections := map[string]string{}
 	for _, k := range sys.Kinds {
 		collections[k.Kind] = k.Collection

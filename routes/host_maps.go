@@ -19,7 +19,7 @@ import (
 
 	"github.com/go-chi/chi/v5"
 	"github.com/vttapp/companion/core"
-	"github.com/vttapp/companion/imports"
+	"github.com/vttapp/companion/imports/uvtt"
 )
 
 // maxBackgroundBytes bounds an uploaded map background.
@@ -114,7 +114,7 @@ func (h hostGame) createMap(w http.ResponseWriter, r *http.Request) {
 // lineOfSight, losDaylight, losVisionLimit).
 // exportUVTT answers GET /host/api/maps/{id}/uvtt: the map as a Universal
 // VTT file (.dd2vtt), its walls, doors, lights and picture, for map makers
-// and other tools (imports.WriteUVTT).
+// and other tools (uvtt.Write).
 func (h hostGame) exportUVTT(w http.ResponseWriter, r *http.Request) {
 	m, err := h.cfg.Service.Map(r.Context(), pathParam(r, "id"))
 	if err != nil {
@@ -138,7 +138,7 @@ func (h hostGame) exportUVTT(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Content-Disposition", mime.FormatMediaType("attachment", map[string]string{"filename": uvttFileName(m.Name)}))
-	if err := imports.WriteUVTT(w, m, picture); err != nil {
+	if err := uvtt.Write(w, m, picture); err != nil {
 		h.cfg.Log.Warn("map: Universal VTT export cut short", "map", m.ID, "err", err)
 	}
 }

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/vttapp/companion/core"
-	"github.com/vttapp/companion/imports"
+	"github.com/vttapp/companion/imports/uvtt"
 )
 
 // A map made in the console, its walls drawn, leaves as a Universal VTT
@@ -35,7 +35,7 @@ func TestMapExportsAsUniversalVTT(t *testing.T) {
 	if r.status != 200 || r.header.Get("Content-Disposition") != `attachment; filename=old-mill.dd2vtt` {
 		t.Fatalf("export: %d %v", r.status, r.header)
 	}
-	back, err := imports.ParseUVTT(r.body, "old-mill.dd2vtt")
+	back, err := uvtt.Parse(r.body, "old-mill.dd2vtt")
 	if err != nil {
 		t.Fatalf("the export does not read back: %v", err)
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/go-chi/chi/v5"
 	"github.com/vttapp/companion/core"
 	"github.com/vttapp/companion/imports"
+	"github.com/vttapp/companion/imports/download"
 	"github.com/vttapp/companion/wire"
 )
 
@@ -159,7 +160,7 @@ func (h hostImport) createOffer(w http.ResponseWriter, r *http.Request) {
 		return
 	default:
 		src = imports.Source{Manifest: body.Manifest, URL: body.URL}
-		if _, err := imports.CheckSourceURL(src.Target()); err != nil {
+		if _, err := download.CheckSourceURL(src.Target()); err != nil {
 			h.fail(w, r, err)
 			return
 		}

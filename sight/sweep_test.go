@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/vttapp/companion/core"
-	"github.com/vttapp/companion/imports"
+	"github.com/vttapp/companion/imports/uvtt"
 	"github.com/vttapp/companion/internal/shareddata"
 	"github.com/vttapp/companion/sight"
 )
@@ -23,7 +23,7 @@ func realMapSegments(tb testing.TB, file string) (*core.Map, [][4]float64, [4]fl
 	if err != nil {
 		tb.Fatal(err)
 	}
-	um, err := imports.ParseUVTT(data, file)
+	um, err := uvtt.Parse(data, file)
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -66,6 +66,9 @@ type System struct {
 	// healthLabel: the label of config.entities.Default.combatant's
 	// first bar ("HP" in D&D 5e), "Health" when it has none.
 	healthLabel string
+	// diagonal: config.measurement.diagonal, how a ruler counts a diagonal
+	// step ("" when the system says nothing; the clients' default then).
+	diagonal string
 	// initiative: config combat.initiative's rollFormula and autoRoll
 	// (initiative.go).
 	initiative initiativeConfig
@@ -124,6 +127,7 @@ func Load(fsys fs.FS, opts Options) (*System, error) {
 	s.initiativeAscending = initiativeSortOrder(decl, config, &problems)
 	s.turnStyle = turnStyle(decl, config, &problems)
 	s.healthLabel = healthLabel(config)
+	s.diagonal, _ = lookupPath(config, "measurement", "diagonal").(string)
 	s.initiative = readInitiativeConfig(config)
 	if len(problems) > 0 {
 		rt.Close()
@@ -316,6 +320,10 @@ func healthLabel(config any) string {
 
 // HealthLabel is the short word the system shows health under ("HP").
 func (s *System) HealthLabel() string { return s.healthLabel }
+
+// Diagonal is how the system's ruler counts a diagonal step on a square
+// grid (config.measurement.diagonal), "" when it does not say.
+func (s *System) Diagonal() string { return s.diagonal }
 
 // TurnStyle is how the system's combat passes turns (core.TurnStyler).
 func (s *System) TurnStyle() string { return s.turnStyle }

@@ -39,6 +39,10 @@ type HostSystem struct {
 	// HealthLabel is the short word health shows under ("HP" in D&D 5e:
 	// the first bar's label of config.entities.Default.combatant).
 	HealthLabel string `json:"healthLabel"`
+	// Diagonal is how a ruler counts a diagonal step on a square grid
+	// (config.measurement.diagonal; the GM map's ruler counts by it), ""
+	// when the system does not say.
+	Diagonal string `json:"diagonal,omitempty"`
 	// Watching is the folder hot reload watches ("" when the system is
 	// the embedded one).
 	Watching   string                `json:"watching"`

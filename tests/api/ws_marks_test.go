@@ -161,3 +161,39 @@ func TestWSMeasure(t *testing.T) {
 		t.Fatalf("a template of 61 squares: %s %s", r.Name, r.Data)
 	}
 }
+
+// A page closed while its ruler is live does not leave the ruler on
+// everyone's map: the server removes it when the connection goes; a ruler
+// it pinned (its move ended) stays.
+func TestWSAClosedPagesLiveRulerGoes(t *testing.T) {
+	e := e2e.NewWSEnv(t, hub.Options{})
+	a, _ := e.Connect(t)
+	b, _ := e.Connect(t)
+	stretch := func(id any, state string) {
+		a.Send(core.RequestMoveMapObject, map[string]any{"mapId": e2e.WsMapID, "kind": "measurements", "id": id,
+			"data": []any{35, 35, 35 + 70*3, 35}, "state": state}, "")
+	}
+	pinned := wsAdd(t, a, "measurements", map[string]any{"data": []any{35, 35, 35, 35}, "type": "grid", "hidden": false}, "r-0")
+	stretch(pinned["id"], "control")
+	stretch(pinned["id"], "end")
+	live := wsAdd(t, a, "measurements", map[string]any{"data": []any{35, 35, 35, 35}, "type": "grid", "hidden": false}, "r-1")
+	stretch(live["id"], "control")
+	a.Send(core.RequestPing, nil, "p")
+	a.Reply("p")
+	rulers := func() []map[string]any {
+		var list []map[string]any
+		b.WaitFor(core.EventMeasurementsUpdated).Decode(t, &list)
+		return list
+	}
+	for len(rulers()) != 2 { // both on B's map
+	}
+	a.Conn.Close()
+	for {
+		if list := rulers(); len(list) == 1 {
+			if list[0]["id"] != pinned["id"] {
+				t.Fatalf("after A left, B keeps %v; want A's pinned ruler %v", list[0]["id"], pinned["id"])
+			}
+			return
+		}
+	}
+}

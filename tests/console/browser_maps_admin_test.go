@@ -16,7 +16,7 @@ import (
 	"github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
-	"github.com/vttapp/companion/imports"
+	"github.com/vttapp/companion/imports/uvtt"
 	"github.com/vttapp/companion/tests/e2e"
 )
 
@@ -207,17 +207,17 @@ func TestHostConsoleGridExportAndBackup(t *testing.T) {
 	// makers: its picture and grid read back.
 	p.WaitFor("the Universal VTT link", `!document.getElementById("grid-uvtt").hidden`, 10*time.Second)
 	p.Eval(`document.getElementById("grid-uvtt").click()`)
-	var uvtt string
+	var uvttFile string
 	for _, f := range waitDownloads(t, downloads, 3) {
 		if strings.HasSuffix(f, ".dd2vtt") {
-			uvtt = f
+			uvttFile = f
 		}
 	}
-	raw, err := os.ReadFile(uvtt)
+	raw, err := os.ReadFile(uvttFile)
 	if err != nil {
 		t.Fatalf("the Universal VTT download: %v", err)
 	}
-	back, err := imports.ParseUVTT(raw, uvtt)
+	back, err := uvtt.Parse(raw, "exported map")
 	if err != nil || back.Map.GridSize != 70 || len(back.Image) == 0 {
 		t.Fatalf("the Universal VTT file does not read back as the map (grid 70, a picture): %v", err)
 	}

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/vttapp/companion/core"
-	"github.com/vttapp/companion/imports"
+	"github.com/vttapp/companion/imports/uvtt"
 	"github.com/vttapp/companion/internal/shareddata"
 	"github.com/vttapp/companion/sight"
 )
@@ -24,7 +24,7 @@ func BenchmarkRealMapSight(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		um, err := imports.ParseUVTT(data, file)
+		um, err := uvtt.Parse(data, file)
 		if err != nil {
 			b.Fatal(err)
 		}

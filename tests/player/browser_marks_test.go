@@ -251,8 +251,31 @@ func TestPlayersMarkTheMapTogether(t *testing.T) {
 	if px, ok := e2e.Pixel(shot, mx, my); !ok || px.B > 150 || px.R < 150 {
 		t.Errorf("B does not draw A's yellow ruler at its middle: %v", px)
 	}
+	// Pinned, the ruler stays for everyone: stored where it was let go, and
+	// drawn by A from the map while A's own ruler starts afresh; put away,
+	// the pinned one stays; A's eraser removes it from every page.
+	clickAt(a, ".ruler-pin")
+	e2e.WaitAPI(t, srv.HostURL+"/host/api/maps/"+mapID+"/measurements", "the pinned ruler stored",
+		func(stored []map[string]any) bool {
+			return len(stored) == 1 && fmt.Sprint(stored[0]["data"]) == fmt.Sprint([]any{175, 455, 175 + 3*70, 455 + 2*70})
+		})
+	a.WaitFor("A draws the pinned ruler from the map, its own ruler afresh",
+		`document.querySelector(".ruler text").textContent === "" && window.companionDebug.state().marks.measurements.length === 1`, 10*time.Second)
 	a.Key("Escape")
-	b.WaitFor("the ruler gone", `window.companionDebug.state().marks.measurements.length === 0`, 10*time.Second)
+	a.Idle()
+	shot = e2e.SaveScreenshot(t, a, "ruler-pinned-on-a")
+	if px, ok := e2e.Pixel(shot, mx, my); !ok || px.B > 150 || px.R < 150 {
+		t.Errorf("A does not draw its pinned yellow ruler at its middle: %v", px)
+	}
+	if n := len(marksOf(b).Measurements); n != 1 {
+		t.Fatalf("B holds %d rulers after A pinned one and put the ruler away, want 1", n)
+	}
+	chooseMark(a, "erase")
+	ax, ay := a.MapToScreen(175+1.5*70, 455+70)
+	a.Mouse(input.DispatchMouseEventTypeMousePressed, ax, ay, 1)
+	a.Mouse(input.DispatchMouseEventTypeMouseReleased, ax, ay, 0)
+	b.WaitFor("the pinned ruler erased", `window.companionDebug.state().marks.measurements.length === 0`, 10*time.Second)
+	dropMark(a, "erase")
 
 	// A drawing on every page; the game master's hidden one on none.
 	chooseMark(a, "free")
@@ -343,4 +366,24 @@ func TestGMDrawsForEveryoneAndForHimself(t *testing.T) {
 			t.Fatalf("the player's page received the GM-layer stroke: %.300s", f)
 		}
 	}
+
+	// The GM map's ruler is shared as a player's is: the player's page
+	// draws it while it is stretched, with the distance the GM map shows.
+	clickAt(gm, "#gm-ruler-toggle")
+	gm.WaitFor("the GM's ruler on", `document.getElementById("gm-ruler-toggle").getAttribute("aria-pressed") === "true"`, 5*time.Second)
+	sx, sy := gm.MapToScreen(175, 455)
+	ex, ey := gm.MapToScreen(175+4*70, 455)
+	gm.Mouse(input.DispatchMouseEventTypeMousePressed, sx, sy, 1)
+	gm.Mouse(input.DispatchMouseEventTypeMouseReleased, sx, sy, 0)
+	for i := 1; i <= 6; i++ {
+		f := float64(i) / 6
+		gm.Mouse(input.DispatchMouseEventTypeMouseMoved, sx+(ex-sx)*f, sy+(ey-sy)*f, 0)
+		time.Sleep(20 * time.Millisecond) // input pacing
+	}
+	player.WaitFor("the GM's ruler on the player's page", `window.companionDebug.state().marks.measurements.some(m => m.distance === "20 ft")`, 10*time.Second)
+	if got := fmt.Sprint(gm.Eval(`document.querySelector("#gm-map .ruler text").textContent`)); got != "20 ft" {
+		t.Errorf("the GM map's ruler says %q, want 20 ft", got)
+	}
+	gm.Key("Escape")
+	player.WaitFor("the GM's ruler put away", `window.companionDebug.state().marks.measurements.length === 0`, 10*time.Second)
 }

@@ -65,6 +65,8 @@ export const t = {
   openReference: (name: string) => `Open ${name}`,
   ruler: "Ruler",
   rulerHelp: "Ruler: click to add points, Escape or double-click to finish",
+  rulerPin: "📌 Pin",
+  rulerPinHelp: "Pin the ruler: it stays on the map for everyone (P); erase it with the marks bar's eraser",
   rulerText: (d: number, units: string) => `${fmt(d)} ${units}`,
   pointerOf: (name: string) => name,
   qualityLowered: "Map quality lowered to keep it smooth on this device.",

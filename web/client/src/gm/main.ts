@@ -23,6 +23,8 @@ import { nextDoorState } from "./edits";
 import { TokenPanel } from "./token-panel";
 import { setGMHandle } from "./handle";
 import { MarkTools } from "../ui/marks";
+import { Ruler } from "../map/ruler";
+import { diagonalRule, type Diagonal } from "../table/measure";
 
 const root = document.getElementById("gm-root");
 if (root) start(root);
@@ -62,6 +64,7 @@ async function start(root: HTMLElement): Promise<void> {
       <span class="gm-group">
         <button type="button" id="gm-fit" title="Fit the map in this view">Fit</button>
         <button type="button" id="gm-marks-toggle" aria-pressed="false" title="Templates, drawings and pins">Marks ✎</button>
+        <button type="button" id="gm-ruler-toggle" aria-pressed="false" title="Ruler: click to add points, Enter or double-click to finish, P to pin it for everyone, Escape to put it away">Ruler</button>
       </span>
     </div>
     <div class="gm-body">
@@ -134,6 +137,27 @@ async function start(root: HTMLElement): Promise<void> {
     if (marksGroup.hidden) marks.choose("");
   });
   (window as unknown as { companionMarks?: MarkTools }).companionMarks = marks;
+  // The shared ruler, as players have it: everyone on the map sees it while
+  // it is stretched, and a pinned one stays (counted by the system's rule).
+  let diagonal: Diagonal = "equal";
+  const loadDiagonal = () =>
+    hostAPI<{ diagonal?: string }>("GET", "system").then((sys) => (diagonal = diagonalRule(sys.diagonal)), () => {});
+  loadDiagonal();
+  events.on("reload", loadDiagonal);
+  const ruler = new Ruler(document.getElementById("gm-map")!, () => renderer, () => diagonal, events);
+  const rulerToggle = document.getElementById("gm-ruler-toggle")!;
+  rulerToggle.addEventListener("click", () => ruler.toggle());
+  ruler.onToggle = (on) => {
+    rulerToggle.setAttribute("aria-pressed", String(on));
+    if (on) marks.choose(""); // one tool catches the pointer at a time
+  };
+  marks.onChoose = (tool) => {
+    if (tool !== "" && ruler.active) ruler.toggle(false);
+  };
+  const followView = () => ruler.draw();
+  renderer.viewport.on("moved", followView);
+  renderer.viewport.on("zoomed", followView);
+  renderer.app.renderer.on("resize", followView);
   tools.attach(renderer, document.getElementById("gm-tools")!);
   tools.attachOptions(document.getElementById("gm-draw")!);
   const picker = new EntityPicker(document.getElementById("gm-picker")!, store, () => renderer, say);

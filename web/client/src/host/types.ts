@@ -392,6 +392,7 @@ export interface HostSeatRow {
 export interface HostSystem {
   author?: string;
   description?: string;
+  diagonal?: string;
   healthLabel: string;
   id: string;
   kinds: SystemKind[] | null;

@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { hexCentre, hexCorners, parseColor, snap, type GridSpec } from "./grid";
+import { hexAxial, hexCentre, hexCentreOf, hexCorners, parseColor, snap, type GridSpec } from "./grid";
 
 const square: GridSpec = { type: "square", size: 70, offsetX: 0, offsetY: 0 };
 
@@ -35,4 +35,20 @@ test("colours: #rrggbb, #rgb, #rrggbbaa; anything else falls back", () => {
   assert.equal(parseColor("#ff880080", 0), 0xff8800);
   assert.equal(parseColor("red", 7), 7);
   assert.equal(parseColor(undefined, 7), 7);
+});
+
+test("a hex's axial name and its centre agree: hex (q, r) is centred where the server says", () => {
+  for (const type of ["hexFlat", "hexPointy"] as const) {
+    const g: GridSpec = { type, size: 60, offsetX: 10, offsetY: -20 };
+    assert.deepEqual(hexCentreOf(g, 0, 0), { x: 10, y: -20 }, "hex (0, 0) sits on the offset");
+    for (let q = -3; q <= 3; q++) {
+      for (let r = -3; r <= 3; r++) {
+        const c = hexCentreOf(g, q, r);
+        assert.deepEqual(hexAxial(g, c.x + 5, c.y - 5), [q, r], `${type} (${q}, ${r})`);
+      }
+    }
+    // Neighbours are one cell (gridSize) apart, across the flats.
+    const a = hexCentreOf(g, 0, 0), b = hexCentreOf(g, 1, 0), c = hexCentreOf(g, 0, 1);
+    assert.ok(Math.abs(Math.hypot(b.x - a.x, b.y - a.y) - 60) < 1e-9 && Math.abs(Math.hypot(c.x - a.x, c.y - a.y) - 60) < 1e-9, type);
+  }
 });

@@ -34,19 +34,31 @@ function cubeRound(q: number, r: number): [number, number] {
   const dq = Math.abs(rq - q), dr = Math.abs(rr - r), ds = Math.abs(rs - s);
   if (dq > dr && dq > ds) rq = -rr - rs;
   else if (dr > ds) rr = -rq - rs;
-  return [rq, rr];
+  return [rq + 0, rr + 0]; // + 0: no -0 in a hex's name
+}
+
+/**
+ * The axial coordinates (q, r) of the hex that holds (x, y): hex (0, 0) is
+ * centred on the grid's offset (the server names template hexes so too).
+ */
+export function hexAxial(g: GridSpec, x: number, y: number): [number, number] {
+  const r = g.size / sqrt3; // centre to corner
+  const px = x - g.offsetX, py = y - g.offsetY;
+  if (g.type === "hexFlat") return cubeRound(((2 / 3) * px) / r, ((-1 / 3) * px + (sqrt3 / 3) * py) / r);
+  return cubeRound(((sqrt3 / 3) * px - (1 / 3) * py) / r, ((2 / 3) * py) / r);
+}
+
+/** The centre of hex (q, r) in map pixels. */
+export function hexCentreOf(g: GridSpec, q: number, rr: number): { x: number; y: number } {
+  const r = g.size / sqrt3;
+  if (g.type === "hexFlat") return { x: g.offsetX + r * 1.5 * q, y: g.offsetY + r * sqrt3 * (rr + q / 2) };
+  return { x: g.offsetX + r * sqrt3 * (q + rr / 2), y: g.offsetY + r * 1.5 * rr };
 }
 
 /** The centre of the hex that holds (x, y). */
 export function hexCentre(g: GridSpec, x: number, y: number): { x: number; y: number } {
-  const r = g.size / sqrt3; // centre to corner
-  const px = x - g.offsetX, py = y - g.offsetY;
-  if (g.type === "hexFlat") {
-    const [q, rr] = cubeRound(((2 / 3) * px) / r, ((-1 / 3) * px + (sqrt3 / 3) * py) / r);
-    return { x: g.offsetX + r * 1.5 * q, y: g.offsetY + r * sqrt3 * (rr + q / 2) };
-  }
-  const [q, rr] = cubeRound(((sqrt3 / 3) * px - (1 / 3) * py) / r, ((2 / 3) * py) / r);
-  return { x: g.offsetX + r * sqrt3 * (q + rr / 2), y: g.offsetY + r * 1.5 * rr };
+  const [q, rr] = hexAxial(g, x, y);
+  return hexCentreOf(g, q, rr);
 }
 
 /** Where a token of w x h cells whose centre is dropped at (x, y) comes to rest. */

@@ -1,6 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { templateSize, tokenCells, tokensInside } from "./marks";
+import { hexCentreOf } from "./grid";
 
 const g = { size: 70, offsetX: 0, offsetY: 0 };
 
@@ -23,4 +24,15 @@ test("a template's size in the map's units", () => {
   assert.equal(templateSize({ shape: "sphere", radius: 280 }, 14, "ft"), "20 ft");
   assert.equal(templateSize({ shape: "cone", length: 210 }, 14, "ft"), "15 ft");
   assert.equal(templateSize({ shape: "line", length: 420, width: 70 }, 14, "ft"), "30 ft × 5 ft");
+});
+
+test("on a hex grid a token stands in the hex that holds its centre, named as the server names hexes", () => {
+  for (const type of ["hexFlat", "hexPointy"] as const) {
+    const hex = { type, size: 70, offsetX: 35, offsetY: 35 };
+    const at = hexCentreOf(hex, 2, -1);
+    assert.deepEqual(tokenCells({ x: at.x + 10, y: at.y - 8 }, hex), [[2, -1]], type);
+    const squares = new Map([["t", [0, 0, 2, -1]]]);
+    const inside = { id: "in", x: at.x, y: at.y }, out = { id: "out", ...hexCentreOf(hex, 3, -1) };
+    assert.deepEqual(tokensInside([inside, out], [{ id: "t", x: 0, y: 0 }], squares, hex).map((t) => t.id), ["in"], type);
+  }
 });

@@ -4,10 +4,17 @@
 // again whenever the template changes, and every page highlights the same
 // squares. The renderer draws them (objects.ts drawAreaEffects).
 import type { AreaEffect, Token } from "../types";
-import type { GridSpec } from "./grid";
+import { hexAxial, type GridSpec } from "./grid";
 
-/** The cells a token covers: its footprint of width x height cells around its centre. */
-export function tokenCells(t: Pick<Token, "x" | "y" | "width" | "height">, g: Pick<GridSpec, "size" | "offsetX" | "offsetY">): [number, number][] {
+/** A grid's cells: square unless its type says hexes. */
+type CellGrid = Pick<GridSpec, "size" | "offsetX" | "offsetY"> & { type?: GridSpec["type"] };
+
+/**
+ * The cells a token covers: its footprint of width x height cells around
+ * its centre; on a hex grid, the hex its centre stands in.
+ */
+export function tokenCells(t: Pick<Token, "x" | "y" | "width" | "height">, g: CellGrid): [number, number][] {
+  if (g.type === "hexFlat" || g.type === "hexPointy") return [hexAxial({ ...g, type: g.type }, t.x, t.y)];
   const w = Math.max(1, Math.round(t.width ?? 1)), h = Math.max(1, Math.round(t.height ?? 1));
   const c0 = Math.round((t.x - (w * g.size) / 2 - g.offsetX) / g.size);
   const r0 = Math.round((t.y - (h * g.size) / 2 - g.offsetY) / g.size);
@@ -17,7 +24,7 @@ export function tokenCells(t: Pick<Token, "x" | "y" | "width" | "height">, g: Pi
 }
 
 /** The tokens standing in at least one square of a template. */
-export function tokensInside<T extends Pick<Token, "x" | "y" | "width" | "height">>(tokens: T[], effects: AreaEffect[], squares: Map<string, number[]>, g: Pick<GridSpec, "size" | "offsetX" | "offsetY">): T[] {
+export function tokensInside<T extends Pick<Token, "x" | "y" | "width" | "height">>(tokens: T[], effects: AreaEffect[], squares: Map<string, number[]>, g: CellGrid): T[] {
   const covered = new Set<string>();
   for (const e of effects) {
     const sq = squares.get(e.id);

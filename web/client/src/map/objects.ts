@@ -6,7 +6,7 @@
 // the game master's layer.
 import { Assets, Container, Graphics, Sprite, Text, type Texture } from "pixi.js";
 import type { AreaEffect, Drawing, Marker, Measurement, Tile, Wall } from "../types";
-import { parseColor } from "./grid";
+import { hexCentreOf, hexCorners, parseColor, type GridSpec } from "./grid";
 import { capTexture } from "./textures";
 
 function imageURL(path: string | undefined): string | null {
@@ -101,9 +101,8 @@ export function drawDrawings(g: Graphics, drawings: Drawing[], gm = false, texts
 /** The squares a template covers (measure's answer) and the map's grid, to highlight them. */
 export interface TemplateCells {
   squares: Map<string, number[]>;
-  size: number;
-  offsetX: number;
-  offsetY: number;
+  /** The map's grid: on a hex grid the cells are hexes (axial q, r). */
+  grid: GridSpec;
 }
 
 /**
@@ -121,7 +120,14 @@ export function drawAreaEffects(g: Graphics, effects: AreaEffect[], gm = false, 
     const a = e.angle ?? 0;
     const sq = cells?.squares.get(e.id);
     if (cells && sq) {
-      for (let i = 0; i + 1 < sq.length; i += 2) g.rect(cells.offsetX + sq[i] * cells.size, cells.offsetY + sq[i + 1] * cells.size, cells.size, cells.size);
+      const grid = cells.grid;
+      for (let i = 0; i + 1 < sq.length; i += 2) {
+        if (grid.type === "square") g.rect(grid.offsetX + sq[i] * grid.size, grid.offsetY + sq[i + 1] * grid.size, grid.size, grid.size);
+        else {
+          const c = hexCentreOf(grid, sq[i], sq[i + 1]);
+          g.poly(hexCorners(grid, c.x, c.y), true);
+        }
+      }
       g.fill({ color, alpha: Math.min(1, alpha * 0.9) });
     }
     switch (e.shape) {

@@ -540,7 +540,7 @@ export class MapRenderer {
         return;
       case "areaEffects": {
         const g = gridOf(map);
-        const cells: TemplateCells = { squares: this.templateSquares, size: g.size, offsetX: g.offsetX, offsetY: g.offsetY };
+        const cells: TemplateCells = { squares: this.templateSquares, grid: g };
         const shown = [...this.store.tokens.values()].filter((t) => this.views.get(t.id)?.visible);
         const inside = tokensInside(shown, map.areaEffects ?? [], this.templateSquares, g).map((t) => ({ x: t.x, y: t.y, r: (Math.max(t.width ?? 1, t.height ?? 1) * g.size) / 2 + 4 }));
         drawAreaEffects(this.effects, map.areaEffects ?? [], gm, cells, inside);

@@ -7,7 +7,11 @@
 // measurement on the map (addMapObject), each change of its path stretches
 // it (moveMapObject, which everyone sees as measurementUpdated with the
 // distance the server counts by the system's rule), and clearing it
-// removes it. Where the interaction mode refuses, it stays this page's.
+// removes it. Pinning it (its pin button or the P key) ends its move
+// instead: the server stores it where it is, every page keeps drawing it
+// from the map, and this page's ruler starts afresh; a pinned ruler goes
+// with the marks bar's eraser. Where the interaction mode refuses, it
+// stays this page's.
 import { gridOf, snap } from "./grid";
 import type { EventRouter } from "../net/events";
 import type { MapRenderer } from "./renderer";
@@ -28,6 +32,8 @@ export class Ruler {
   private line = document.createElementNS(svgNS, "polyline");
   private label = document.createElementNS(svgNS, "text");
   private catcher = document.createElement("div");
+  /** Pins the shared ruler; shown while the ruler is on and shared. */
+  readonly pinButton = document.createElement("button");
   active = false;
   private points: number[] = [];
   private hover: { x: number; y: number } | null = null;
@@ -43,7 +49,13 @@ export class Ruler {
     this.catcher.className = "ruler-catcher";
     this.catcher.hidden = true;
     this.catcher.title = t.rulerHelp;
-    mapEl.append(this.svg, this.catcher);
+    this.pinButton.type = "button";
+    this.pinButton.className = "ruler-pin";
+    this.pinButton.textContent = t.rulerPin;
+    this.pinButton.title = t.rulerPinHelp;
+    this.pinButton.hidden = true;
+    this.pinButton.addEventListener("click", () => this.pin());
+    mapEl.append(this.svg, this.catcher, this.pinButton);
     this.catcher.addEventListener("pointerdown", (e) => this.onDown(e));
     this.catcher.addEventListener("pointermove", (e) => this.onMove(e));
     this.catcher.addEventListener("dblclick", () => this.finish());
@@ -52,10 +64,13 @@ export class Ruler {
       this.renderer()?.zoomBy(e.deltaY < 0 ? 1.1 : 0.9);
     }, { passive: false });
     window.addEventListener("keydown", (e) => {
+      // Not while the map is out of sight (another tab of the console or the phone's layout).
+      if (mapEl.getClientRects().length === 0) return;
       if (e.target instanceof HTMLInputElement || e.target instanceof HTMLTextAreaElement || e.target instanceof HTMLSelectElement) return;
       if ((e.key === "r" || e.key === "R") && !e.ctrlKey && !e.metaKey && !e.altKey) this.toggle();
       else if (e.key === "Escape" && this.active) this.toggle(false);
       else if (e.key === "Enter" && this.active) this.finish();
+      else if ((e.key === "p" || e.key === "P") && this.active && !e.ctrlKey && !e.metaKey && !e.altKey) this.pin();
     });
   }
 
@@ -67,6 +82,7 @@ export class Ruler {
   toggle(on = !this.active): void {
     this.active = on;
     this.catcher.hidden = !on;
+    this.pinButton.hidden = !on || !this.events;
     this.mapEl.classList.toggle("measuring", on);
     if (!on) this.clear();
     this.onToggle(on);
@@ -101,6 +117,29 @@ export class Ruler {
     if (!this.shared.id || key === this.shared.sent || path.length < 4) return;
     this.shared.sent = key;
     this.events.send("moveMapObject", { mapId: this.shared.mapId, kind: "measurements", id: this.shared.id, data: path.map((n) => Math.round(n)), state: "control" });
+  }
+
+  /**
+   * Pins the shared ruler where it is: its move ends (the server stores
+   * the path and every page draws it from the map) and this page forgets
+   * it without removing it. False when there is nothing shared to pin.
+   */
+  pin(): boolean {
+    const shared = this.shared;
+    const path = this.fullPath();
+    if (!this.events || !shared?.id || path.length < 4) return false;
+    this.events.send("moveMapObject", { mapId: shared.mapId, kind: "measurements", id: shared.id, data: path.map((n) => Math.round(n)), state: "end" });
+    this.shared = null;
+    const r = this.renderer();
+    if (r && r.localRuler === shared.id) {
+      r.localRuler = null;
+      r.redrawObjects("measurements");
+    }
+    this.points = [];
+    this.hover = null;
+    this.finished = false;
+    this.draw();
+    return true;
   }
 
   private unshare(): void {
@@ -185,6 +224,8 @@ export class Ruler {
   draw(): void {
     const r = this.renderer();
     const path = this.fullPath();
+    const pinnable = path.length >= 4 && !!this.shared?.id;
+    if (this.pinButton.disabled === pinnable) this.pinButton.disabled = !pinnable;
     if (!r || path.length < 2) {
       // Cleared once: this runs on every frame of a pan, and a write, even
       // of the same value, has the browser paint the layer again (on a CPU

@@ -5,6 +5,8 @@
 // diagonal counts two) or "euclidean" (straight-line length). On a hex
 // grid a path counts hexes. Points are cell centres, in map pixels.
 
+import { hexAxial } from "../map/grid";
+
 export type Diagonal = "equal" | "alternate" | "euclidean";
 
 export interface MeasureGrid {
@@ -18,25 +20,6 @@ export function diagonalRule(v: unknown): Diagonal {
   return v === "alternate" || v === "euclidean" ? v : "equal";
 }
 
-const sqrt3 = Math.sqrt(3);
-
-function axial(g: MeasureGrid, x: number, y: number): [number, number] {
-  const r = g.size / sqrt3;
-  const px = x - g.offsetX, py = y - g.offsetY;
-  const [q, rr] =
-    g.type === "hexFlat"
-      ? [((2 / 3) * px) / r, ((-1 / 3) * px + (sqrt3 / 3) * py) / r]
-      : [((sqrt3 / 3) * px - (1 / 3) * py) / r, ((2 / 3) * py) / r];
-  // Cube rounding to the hex that holds the point.
-  const s = -q - rr;
-  let a = Math.round(q), b = Math.round(rr);
-  const c = Math.round(s);
-  const da = Math.abs(a - q), db = Math.abs(b - rr), dc = Math.abs(c - s);
-  if (da > db && da > dc) a = -b - c;
-  else if (db > dc) b = -a - c;
-  return [a, b];
-}
-
 /** Cells (squares or hexes) along the path's points, flat [x, y, x, y, …]. */
 export function pathCells(path: number[], g: MeasureGrid, diagonal: Diagonal): number {
   let cells = 0;
@@ -44,7 +27,7 @@ export function pathCells(path: number[], g: MeasureGrid, diagonal: Diagonal): n
   for (let i = 2; i + 1 < path.length; i += 2) {
     const x0 = path[i - 2], y0 = path[i - 1], x1 = path[i], y1 = path[i + 1];
     if (g.type !== "square") {
-      const [q0, r0] = axial(g, x0, y0), [q1, r1] = axial(g, x1, y1);
+      const [q0, r0] = hexAxial(g, x0, y0), [q1, r1] = hexAxial(g, x1, y1);
       const dq = q1 - q0, dr = r1 - r0;
       cells += (Math.abs(dq) + Math.abs(dr) + Math.abs(dq + dr)) / 2;
       continue;

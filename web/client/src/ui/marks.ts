@@ -110,8 +110,12 @@ export class MarkTools {
     return (this.bar.querySelector(sel) as HTMLInputElement | null)?.value ?? "";
   }
 
+  /** Told of every choice: a page puts its ruler away when a tool is chosen (both catch the pointer). */
+  onChoose: (tool: MarkTool) => void = () => {};
+
   choose(tool: MarkTool): void {
     this.tool = tool;
+    this.onChoose(tool);
     this.catcher.hidden = tool === "";
     for (const b of this.bar.querySelectorAll<HTMLButtonElement>("button[data-mark]")) b.setAttribute("aria-pressed", String(b.dataset.mark === tool));
     this.reset();
@@ -347,6 +351,10 @@ export class MarkTools {
     for (const e of [...(map.areaEffects ?? [])].reverse()) {
       if (this.mine(e.id) && Math.hypot(e.x - p.x, e.y - p.y) <= Math.max(e.radius ?? 0, e.length ?? 0)) return { kind: "areaEffects", id: e.id };
     }
+    // A pinned ruler: near one of its legs.
+    for (const m of [...(map.measurements ?? [])].reverse()) {
+      if (this.mine(m.id) && pathNear(m.data ?? [], p, near)) return { kind: "measurements", id: m.id };
+    }
     return null;
   }
 
@@ -428,4 +436,16 @@ export function outline(t: Partial<AreaEffect>): number[] {
       for (const [u, v] of [[-1, -1], [1, -1], [1, 1], [-1, 1]]) at(u * (t.length ?? 0), v * (t.length ?? 0));
   }
   return pts;
+}
+
+/** Whether a point is within reach of a path's legs (flat x1, y1, x2, y2, …). */
+export function pathNear(path: number[], p: { x: number; y: number }, reach: number): boolean {
+  for (let i = 0; i + 3 < path.length; i += 2) {
+    const ax = path[i], ay = path[i + 1], bx = path[i + 2], by = path[i + 3];
+    const dx = bx - ax, dy = by - ay;
+    const len2 = dx * dx + dy * dy;
+    const f = len2 === 0 ? 0 : Math.max(0, Math.min(1, ((p.x - ax) * dx + (p.y - ay) * dy) / len2));
+    if (Math.hypot(ax + f * dx - p.x, ay + f * dy - p.y) <= reach) return true;
+  }
+  return false;
 }

@@ -252,7 +252,13 @@ export class TableUI {
     ruler.setAttribute("aria-pressed", "false");
     ruler.innerHTML = icons.ruler;
     ruler.addEventListener("click", () => this.ruler.toggle());
-    this.ruler.onToggle = (on) => ruler.setAttribute("aria-pressed", String(on));
+    this.ruler.onToggle = (on) => {
+      ruler.setAttribute("aria-pressed", String(on));
+      if (on) this.marks.choose(""); // one tool catches the pointer at a time
+    };
+    this.marks.onChoose = (tool) => {
+      if (tool !== "" && this.ruler.active) this.ruler.toggle(false);
+    };
     tools.append(ruler, theme);
     app.append(tools);
     if (!this.deps.display) {

@@ -1,6 +1,7 @@
-package imports
+package download
 
 import (
+	"fmt"
 	"testing"
 )
 
@@ -45,38 +46,38 @@ func TestSourceURLPolicyAccepts(t *testing.T) {
 
 func TestSourceURLPolicyRefuses(t *testing.T) {
 	for _, tc := range []struct{ url, msg string }{
-		{"http://example.org/a.module", sprintf(plainHTTP, "example.org")},
-		{"HTTP://Example.ORG/a.module", sprintf(plainHTTP, "Example.ORG")},
+		{"http://example.org/a.module", fmt.Sprintf(plainHTTP, "example.org")},
+		{"HTTP://Example.ORG/a.module", fmt.Sprintf(plainHTTP, "Example.ORG")},
 		// A public name that resolves to a private address is still refused:
 		// the decision is made from the text, never by a lookup.
-		{"http://localtest.me/a.module", sprintf(plainHTTP, "localtest.me")},
-		{"http://127.0.0.1.nip.io/a.module", sprintf(plainHTTP, "127.0.0.1.nip.io")},
-		{"http://8.8.8.8/a.module", sprintf(plainHTTP, "8.8.8.8")},
-		{"http://172.32.0.1/a.module", sprintf(plainHTTP, "172.32.0.1")},
-		{"http://[2001:db8::1]/a.module", sprintf(plainHTTP, "2001:db8::1")},
-		{"http://[::ffff:8.8.8.8]/a.module", sprintf(plainHTTP, "::ffff:8.8.8.8")},
+		{"http://localtest.me/a.module", fmt.Sprintf(plainHTTP, "localtest.me")},
+		{"http://127.0.0.1.nip.io/a.module", fmt.Sprintf(plainHTTP, "127.0.0.1.nip.io")},
+		{"http://8.8.8.8/a.module", fmt.Sprintf(plainHTTP, "8.8.8.8")},
+		{"http://172.32.0.1/a.module", fmt.Sprintf(plainHTTP, "172.32.0.1")},
+		{"http://[2001:db8::1]/a.module", fmt.Sprintf(plainHTTP, "2001:db8::1")},
+		{"http://[::ffff:8.8.8.8]/a.module", fmt.Sprintf(plainHTTP, "::ffff:8.8.8.8")},
 		// Rule 4.6.5 names 127.0.0.1, not the rest of 127/8, and IPv6
 		// forms of IPv4 addresses are in none of its ranges.
-		{"http://127.0.0.2/a.module", sprintf(plainHTTP, "127.0.0.2")},
-		{"http://127.8.9.10:9000/a.module", sprintf(plainHTTP, "127.8.9.10")},
-		{"http://[::ffff:127.0.0.1]/a.module", sprintf(plainHTTP, "::ffff:127.0.0.1")},
-		{"http://[::ffff:7f00:1]/a.module", sprintf(plainHTTP, "::ffff:7f00:1")},
-		{"http://[::ffff:192.168.0.1]/a.module", sprintf(plainHTTP, "::ffff:192.168.0.1")},
+		{"http://127.0.0.2/a.module", fmt.Sprintf(plainHTTP, "127.0.0.2")},
+		{"http://127.8.9.10:9000/a.module", fmt.Sprintf(plainHTTP, "127.8.9.10")},
+		{"http://[::ffff:127.0.0.1]/a.module", fmt.Sprintf(plainHTTP, "::ffff:127.0.0.1")},
+		{"http://[::ffff:7f00:1]/a.module", fmt.Sprintf(plainHTTP, "::ffff:7f00:1")},
+		{"http://[::ffff:192.168.0.1]/a.module", fmt.Sprintf(plainHTTP, "::ffff:192.168.0.1")},
 		// Numeric tricks are names, not addresses: not local.
-		{"http://2130706433/a.module", sprintf(plainHTTP, "2130706433")},
-		{"http://0177.0.0.1/a.module", sprintf(plainHTTP, "0177.0.0.1")},
-		{"http://0x7f.0.0.1/a.module", sprintf(plainHTTP, "0x7f.0.0.1")},
-		{"http://127.1/a.module", sprintf(plainHTTP, "127.1")},
-		{"http://0.0.0.0/a.module", sprintf(plainHTTP, "0.0.0.0")},
+		{"http://2130706433/a.module", fmt.Sprintf(plainHTTP, "2130706433")},
+		{"http://0177.0.0.1/a.module", fmt.Sprintf(plainHTTP, "0177.0.0.1")},
+		{"http://0x7f.0.0.1/a.module", fmt.Sprintf(plainHTTP, "0x7f.0.0.1")},
+		{"http://127.1/a.module", fmt.Sprintf(plainHTTP, "127.1")},
+		{"http://0.0.0.0/a.module", fmt.Sprintf(plainHTTP, "0.0.0.0")},
 		// Userinfo does not fool the host check.
-		{"http://127.0.0.1@evil.example/a.module", sprintf(plainHTTP, "evil.example")},
-		{"http://local/a.module", sprintf(plainHTTP, "local")},
-		{"http://.local/a.module", sprintf(plainHTTP, ".local")},
-		{"http://evil.local.example.org/a.module", sprintf(plainHTTP, "evil.local.example.org")},
-		{"ftp://example.org/a.module", sprintf(onlyHTTPS, "ftp")},
-		{"file:///etc/passwd", sprintf(onlyHTTPS, "file")},
-		{"FILE:///etc/passwd", sprintf(onlyHTTPS, "file")},
-		{"javascript:alert(1)", sprintf(onlyHTTPS, "javascript")},
+		{"http://127.0.0.1@evil.example/a.module", fmt.Sprintf(plainHTTP, "evil.example")},
+		{"http://local/a.module", fmt.Sprintf(plainHTTP, "local")},
+		{"http://.local/a.module", fmt.Sprintf(plainHTTP, ".local")},
+		{"http://evil.local.example.org/a.module", fmt.Sprintf(plainHTTP, "evil.local.example.org")},
+		{"ftp://example.org/a.module", fmt.Sprintf(onlyHTTPS, "ftp")},
+		{"file:///etc/passwd", fmt.Sprintf(onlyHTTPS, "file")},
+		{"FILE:///etc/passwd", fmt.Sprintf(onlyHTTPS, "file")},
+		{"javascript:alert(1)", fmt.Sprintf(onlyHTTPS, "javascript")},
 	} {
 		_, err := CheckSourceURL(tc.url)
 		if err == nil {

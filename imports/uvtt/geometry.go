@@ -1,4 +1,4 @@
-package imports
+package uvtt
 
 import "math"
 

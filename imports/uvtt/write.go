@@ -1,4 +1,4 @@
-package imports
+package uvtt
 
 import (
 	"bufio"
@@ -13,21 +13,21 @@ import (
 )
 
 // A map written as a Universal VTT file (format 0.3), for the map makers
-// and other table tools that read one: ParseUVTT's reading turned round.
+// and other table tools that read one: Parse's reading turned round.
 // Geometry is in grid cells from the map's top left; walls that block
 // sight are line_of_sight, doors and windows portals (a door closed or
 // locked, or a secret door, is a closed portal; an open door or a window
 // an open one); walls that block nothing the format can say (invisible
 // and terrain walls) are left out. Lights keep their position, colour and
-// reach (radiusMax in feet, 5 to a cell, as ParseUVTT reads them).
+// reach (radiusMax in feet, 5 to a cell, as Parse reads them).
 
 // uvttFeetPerCell is the grid's scale UVTT lights are read and written at.
 const uvttFeetPerCell = 5
 
-// WriteUVTT writes m as a Universal VTT file, with picture (the map's
+// Write writes m as a Universal VTT file, with picture (the map's
 // image, nil for none) in base64. The picture is streamed: a big map's
 // file is never held whole.
-func WriteUVTT(w io.Writer, m *core.Map, picture io.Reader) error {
+func Write(w io.Writer, m *core.Map, picture io.Reader) error {
 	grid := float64(m.GridSize)
 	if grid <= 0 {
 		grid = 50

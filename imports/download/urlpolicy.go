@@ -1,4 +1,4 @@
-package imports
+package download
 
 import (
 	"net/netip"
@@ -8,6 +8,10 @@ import (
 
 	"github.com/vttapp/companion/core"
 )
+
+// MsgNotEncoded is the contract's text (4.10) for a URL with a space, a
+// tab or a line break in it: it was not percent-encoded.
+const MsgNotEncoded = "The URL in the link is not percent-encoded and may be incomplete"
 
 // CheckSourceURL applies the import URL policy (contract 4.6 rule 5) to the
 // URL text alone, never resolving a name: https is accepted for any host;
@@ -117,5 +121,5 @@ func isDNSName(s string) bool {
 	return true
 }
 
-// isHTTPS reports whether a URL uses https.
-func isHTTPS(u *url.URL) bool { return strings.EqualFold(u.Scheme, "https") }
+// IsHTTPS reports whether a URL uses https.
+func IsHTTPS(u *url.URL) bool { return strings.EqualFold(u.Scheme, "https") }

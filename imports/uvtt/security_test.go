@@ -1,4 +1,4 @@
-package imports
+package uvtt
 
 import (
 	"encoding/base64"
@@ -37,7 +37,7 @@ func TestUVTTHostileNumbersNeverReachTheMap(t *testing.T) {
 		"tiny grid":               uvttRaw(`{"map_origin":{"x":0,"y":0},"map_size":{"x":4,"y":3},"pixels_per_grid":1e-300}`, `[[{"x":0,"y":0},{"x":4,"y":3}]]`, `[]`, `[]`),
 		"tiny map":                uvttRaw(`{"map_origin":{"x":0,"y":0},"map_size":{"x":1e-300,"y":1e-300},"pixels_per_grid":100}`, `[]`, `[]`, `[]`),
 	} {
-		m, err := ParseUVTT(doc, "hostile.uvtt")
+		m, err := Parse(doc, "hostile.uvtt")
 		if err != nil {
 			if k := core.KindOf(err); k != core.KindInvalid && k != core.KindTooLarge {
 				t.Errorf("%s: error of kind %s: %v", name, k, err)
@@ -115,7 +115,7 @@ func TestUVTTRefusesNonImagesAndBadResolution(t *testing.T) {
 		"array not object":   []byte(`[{"format":0.3}]`),
 		"walls not an array": uvttRaw(okResolution, `{"x":1}`, `[]`, `[]`),
 	} {
-		_, err := ParseUVTT(doc, "bad.uvtt")
+		_, err := Parse(doc, "bad.uvtt")
 		if err == nil {
 			t.Errorf("%s: accepted", name)
 			continue

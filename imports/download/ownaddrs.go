@@ -1,4 +1,4 @@
-package imports
+package download
 
 import (
 	"context"

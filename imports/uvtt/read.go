@@ -1,4 +1,4 @@
-package imports
+package uvtt
 
 import (
 	"bytes"
@@ -12,12 +12,8 @@ import (
 	"github.com/vttapp/companion/imports/media"
 )
 
-// Universal VTT battle maps (.uvtt, .dd2vtt, .df2vtt): one JSON object with
-// the map image in base64 and its walls, portals and lights in grid units.
-// See ../shared/data/uvtt/UVTT-NOTES.md.
-
-// UVTTExtensions are the file extensions of Universal VTT maps.
-var UVTTExtensions = []string{".uvtt", ".dd2vtt", ".df2vtt"}
+// Extensions are the file extensions of Universal VTT maps.
+var Extensions = []string{".uvtt", ".dd2vtt", ".df2vtt"}
 
 type uvttPoint struct {
 	X float64 `json:"x"`
@@ -62,8 +58,8 @@ type uvttLight struct {
 	Shadows   bool      `json:"shadows"`
 }
 
-// UVTTMap is a parsed Universal VTT file: the map and its background image.
-type UVTTMap struct {
+// Map is a parsed Universal VTT file: the map and its background image.
+type Map struct {
 	Map *core.Map
 	// Image is the decoded background; ImageExt its extension (".png",
 	// ".webp" or ".jpg"), detected from the bytes.
@@ -75,12 +71,12 @@ type UVTTMap struct {
 // resolution that would make every later computation absurd.
 const maxMapPixels = 1 << 16
 
-// ParseUVTT reads a Universal VTT file (format 0.2 or 0.3). Geometry is
+// Parse reads a Universal VTT file (format 0.2 or 0.3). Geometry is
 // moved by the map origin, scaled to pixels and clipped to the map; walls
 // come from line_of_sight and objects_line_of_sight, doors (closed
 // portals) and windows (open portals) from portals, lights with their ARGB
-// colours turned into #rrggbb.
-func ParseUVTT(data []byte, name string) (*UVTTMap, error) {
+// colours turned into #rrggbb. name is the map's name.
+func Parse(data []byte, name string) (*Map, error) {
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
 	if t := bytes.TrimSpace(data); len(t) == 0 || t[0] != '{' {
 		return nil, core.Invalidf("not a Universal VTT map: the file must hold a JSON object")
@@ -118,7 +114,7 @@ func ParseUVTT(data []byte, name string) (*UVTTMap, error) {
 	// X and Y stay 0: they are the viewport offset clients read (the centre
 	// shown is x/zoom + width/2), so 0, 0 centres the whole map.
 	m := &core.Map{
-		Name:           mapName(name),
+		Name:           name,
 		GridSize:       int(math.Round(ppg)),
 		Width:          int(math.Round(width)),
 		Height:         int(math.Round(height)),
@@ -175,7 +171,7 @@ func ParseUVTT(data []byte, name string) (*UVTTMap, error) {
 	if err := m.Normalize(); err != nil {
 		return nil, err
 	}
-	return &UVTTMap{Map: m, Image: img, ImageExt: ext}, nil
+	return &Map{Map: m, Image: img, ImageExt: ext}, nil
 }
 
 // maxGridCoordinate bounds every coordinate and light range, in grid cells.
@@ -302,27 +298,9 @@ func ambientDaylight(env *uvttEnvironment) float64 {
 	return round2(float64(max) / 255)
 }
 
-// mapName is a file name without its folder and extension.
-func mapName(name string) string {
-	if i := strings.LastIndexAny(name, `/\`); i >= 0 {
-		name = name[i+1:]
-	}
-	lower := strings.ToLower(name)
-	for _, ext := range append(UVTTExtensions, mediaExtensions...) {
-		if strings.HasSuffix(lower, ext) {
-			name = name[:len(name)-len(ext)]
-			break
-		}
-	}
-	if strings.TrimSpace(name) == "" {
-		return "Imported map"
-	}
-	return name
-}
-
-// LooksLikeUVTT reports whether data starts like a Universal VTT JSON
+// LooksLike reports whether data starts like a Universal VTT JSON
 // document (an object with format and resolution near the start).
-func LooksLikeUVTT(data []byte) bool {
+func LooksLike(data []byte) bool {
 	head := data
 	if len(head) > 4096 {
 		head = head[:4096]

@@ -1,4 +1,4 @@
-package imports
+package uvtt
 
 import (
 	"bytes"
@@ -28,10 +28,10 @@ func TestUVTTExportReadsBack(t *testing.T) {
 		Lights: []core.Light{{ID: "l1", Enabled: true, RadiusMin: 10, RadiusMax: 20, Color: "#FFAA00", Opacity: 0.8, X: 250, Y: 350}},
 	}
 	var out bytes.Buffer
-	if err := WriteUVTT(&out, m, bytes.NewReader(pic.Bytes())); err != nil {
+	if err := Write(&out, m, bytes.NewReader(pic.Bytes())); err != nil {
 		t.Fatal(err)
 	}
-	back, err := ParseUVTT(out.Bytes(), "crypt.dd2vtt")
+	back, err := Parse(out.Bytes(), "crypt.dd2vtt")
 	if err != nil {
 		t.Fatalf("%v\n%.400s", err, out.String())
 	}

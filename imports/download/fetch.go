@@ -1,4 +1,4 @@
-package imports
+package download
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"io"
+	"net"
 	"net/http"
 	"net/url"
 	"sync"
@@ -28,11 +29,19 @@ type Fetcher struct {
 	// UserAgent is sent with every request.
 	UserAgent string
 
-	// own are this server's listeners, never connected to (ownaddrs.go).
+	// own are this server's listeners, never connected to (ownaddrs.go):
+	// NewFetcher sets them.
 	own *ownListeners
 
 	once  sync.Once
 	built *http.Client
+}
+
+// NewFetcher is a Fetcher over client (nil: http.DefaultClient) that
+// sends userAgent and never connects to this server's own listeners (own,
+// their addresses).
+func NewFetcher(client *http.Client, userAgent string, own []net.Addr) *Fetcher {
+	return &Fetcher{Client: client, UserAgent: userAgent, own: newOwnListeners(own)}
 }
 
 // Progress is called with the bytes received so far and the total (-1
@@ -78,7 +87,7 @@ func (f *Fetcher) checkRedirect(from, to *url.URL) error {
 	if _, err := CheckSourceURL(to.String()); err != nil {
 		return core.Invalidf("redirect to %s refused: %s", to.Redacted(), core.MessageOf(err))
 	}
-	if isHTTPS(from) && !isHTTPS(to) {
+	if IsHTTPS(from) && !IsHTTPS(to) {
 		return core.Invalidf("redirect from https to plain http (%s) refused", to.Redacted())
 	}
 	if err := f.own.checkText(to); err != nil {

@@ -1,11 +1,9 @@
-package imports
+package uvtt
 
 import (
-	"context"
 	"encoding/base64"
 	"encoding/json"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -53,7 +51,7 @@ func TestParseUVTTRealSamples(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			um, err := ParseUVTT(data, tc.file)
+			um, err := Parse(data, tc.file)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -72,7 +70,7 @@ func TestParseUVTTRealSamples(t *testing.T) {
 					}
 				}
 			}
-			if m.Name != strings.TrimSuffix(tc.file, filepath.Ext(tc.file)) {
+			if m.Name != tc.file { // the name as given: the importer passes the file's, without its extension
 				t.Errorf("name %q", m.Name)
 			}
 		})
@@ -84,8 +82,9 @@ func TestParseUVTTRefusesTheNonstandardSample(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = ParseUVTT(data, "ballroom.uvtt")
-	wantKind(t, err, core.KindInvalid, "format 1.0")
+	if _, err = Parse(data, "ballroom.uvtt"); core.KindOf(err) != core.KindInvalid || !strings.Contains(err.Error(), "format 1.0") {
+		t.Fatalf("the nonstandard sample: %v, want an invalid error naming format 1.0", err)
+	}
 }
 
 // Imagix sample: the door sits at x=7 in grid units, origin x=2, 256 px per
@@ -95,7 +94,7 @@ func TestParseUVTTImagixGeometry(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	um, err := ParseUVTT(data, "x.dd2vtt")
+	um, err := Parse(data, "x.dd2vtt")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -180,7 +179,7 @@ func TestParseUVTTSmallFiles(t *testing.T) {
 		"environment": map[string]any{"baked_lighting": false, "ambient_light": "ff808080"},
 		"image":       base64.StdEncoding.EncodeToString([]byte(tinyWebP)),
 	})
-	um, err := ParseUVTT(data, "Small Cave.uvtt")
+	um, err := Parse(data, "Small Cave")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -246,54 +245,13 @@ func TestParseUVTTRefusesInvalidFiles(t *testing.T) {
 		{"not an object", []byte(`[1,2]`), "JSON object"},
 		{"broken JSON", []byte(`{"format": 0.3,`), "not a valid"},
 	} {
-		_, err := ParseUVTT(tc.data, "x.uvtt")
+		_, err := Parse(tc.data, "x.uvtt")
 		if err == nil || core.KindOf(err) != core.KindInvalid || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: %v, want an invalid error containing %q", tc.name, err, tc.want)
 		}
 	}
-	_, err := ParseUVTT(uvttDoc(t, map[string]any{"resolution": map[string]any{"map_size": pt(1e6, 3), "pixels_per_grid": 100}}), "x.uvtt")
-	wantKind(t, err, core.KindTooLarge, "pixels")
-}
-
-func TestInstallUVTTMapSavesImage(t *testing.T) {
-	env := newTestEnv(t)
-	if err := Seed(context.Background(), env.svc, env.dataDir, os.DirFS("testdata/sample"), testCollections{}); err != nil {
-		t.Fatal(err)
+	_, err := Parse(uvttDoc(t, map[string]any{"resolution": map[string]any{"map_size": pt(1e6, 3), "pixels_per_grid": 100}}), "x.uvtt")
+	if core.KindOf(err) != core.KindTooLarge || !strings.Contains(err.Error(), "pixels") {
+		t.Fatalf("a map of a million cells: %v, want too large", err)
 	}
-	res, err := env.in.InstallFile(context.Background(), writeTemp(t, "cave.dd2vtt", uvttDoc(t, nil)), "Cave.dd2vtt", InstallOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if res.Kind != KindMap || res.Name != "Cave" {
-		t.Errorf("result %+v", res)
-	}
-	env.view(t, func(tx core.Tx) error {
-		m, err := tx.Map(res.ID)
-		if err != nil {
-			return err
-		}
-		campaign := "C0FFEE00-0000-4000-8000-000000000001"
-		if m.Owner != campaign || m.Image != "/campaigns/"+campaign+"/maps/"+m.ID+".png" {
-			t.Errorf("owner %q image %q", m.Owner, m.Image)
-		}
-		img, err := os.ReadFile(filepath.Join(env.dataDir, filepath.FromSlash(m.Image)))
-		if err != nil || string(img) != tinyPNG {
-			t.Errorf("image file: %q %v", img, err)
-		}
-		return nil
-	})
-	// A bad map leaves nothing.
-	before := env.dataFiles(t)
-	_, err = env.in.InstallFile(context.Background(), writeTemp(t, "bad.uvtt", uvttDoc(t, map[string]any{"format": nil})), "bad.uvtt", InstallOptions{})
-	wantKind(t, err, core.KindInvalid, "format")
-	if after := env.dataFiles(t); len(after) != len(before) {
-		t.Errorf("files %v -> %v", before, after)
-	}
-}
-
-func TestInstallUVTTMapSizeCap(t *testing.T) {
-	env := newTestEnv(t)
-	env.in.SetLimits(Limits{MaxMapBytes: 100})
-	_, err := env.in.InstallFile(context.Background(), writeTemp(t, "big.uvtt", uvttDoc(t, nil)), "big.uvtt", InstallOptions{})
-	wantKind(t, err, core.KindTooLarge, "at most 100")
 }
