@@ -39,7 +39,7 @@ func TestUpdateDoorCommitsAndRecomputesLineOfSight(t *testing.T) {
 	if len(m.Tokens) != 2 {
 		t.Fatalf("mapUpdated carries %d tokens, want the 2 visible ones", len(m.Tokens))
 	}
-	if got := events[1].Data.([]sight.Sight); !reflect.DeepEqual(got, los) {
+	if got := core.PlayersView(events[1].Data).([]sight.Sight); !reflect.DeepEqual(got, los) {
 		t.Fatal("lineOfSightUpdated does not carry the computed sights")
 	}
 	if want := closed[:2]; !reflect.DeepEqual(core.SightSegments(m), want) {

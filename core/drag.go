@@ -179,6 +179,9 @@ func (d *Drags) Move(ctx context.Context, from EventSource, m Movement) (*Moveme
 	}
 	if err == nil {
 		m.MapID = tok.MapID
+		// A split party: a token on another seat's map does not exist for
+		// the sender, who looks at another map (seatmaps.go).
+		shown = shown && tok.MapID == d.svc.ViewerMap(d.actors[from.ID].Seat)
 	}
 	if err == nil && !shown {
 		// Players may not see a hidden token, or one on a map off the
@@ -281,7 +284,7 @@ func (d *Drags) commit(ctx context.Context, m Movement, party bool) error {
 		if err != nil {
 			return nil, err
 		}
-		screen, err := svc.playerScreenMap(tx)
+		maps, err := svc.playerMapsIn(tx)
 		if err != nil {
 			return nil, err
 		}
@@ -289,7 +292,7 @@ func (d *Drags) commit(ctx context.Context, m Movement, party bool) error {
 		// check (the GM acted while the player was dragging): the end is
 		// not broadcast, the drag is vetoed, and blockAll keeps a token
 		// players no longer see to the host.
-		if t.Locked || !TokenShown(t, screen) {
+		if t.Locked || !maps.tokenShown(t) {
 			return nil, errDragVetoed
 		}
 		t.X, t.Y = m.X, m.Y
@@ -304,7 +307,7 @@ func (d *Drags) commit(ctx context.Context, m Movement, party bool) error {
 // blockSender answers the sender alone with block at the token's committed
 // position; a token players do not see does not exist for the sender.
 func (d *Drags) blockSender(ctx context.Context, m Movement) (*Movement, error) {
-	tok, err := d.svc.Players().Token(ctx, m.ID)
+	tok, err := d.svc.token(ctx, m.ID, true)
 	if err != nil {
 		return nil, err
 	}
@@ -345,8 +348,8 @@ func (s *Service) dragToken(ctx context.Context, id string) (tok *Token, shown b
 		if tok, err = tokenByID(tx, id); err != nil {
 			return err
 		}
-		screen, err := p.playerScreenMap(tx)
-		shown = TokenShown(tok, screen)
+		maps, err := p.playerMapsIn(tx)
+		shown = maps.tokenShown(tok)
 		return err
 	})
 	return tok, shown, err

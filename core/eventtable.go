@@ -86,7 +86,7 @@ var EventTable = []EventSpec{
 	{Name: EventPointerUpdated, Payload: "Pointer", When: "a client's pointer moves", KeepsDrags: true,
 		From: ByClients, Request: "PointerUpdate", Asks: "this client's pointer moves",
 		Reply: "Ok", Answer: "moved"},
-	{Name: EventMapLoaded, Payload: "Map", When: "the game master puts a map on the player screen"},
+	{Name: EventMapLoaded, Payload: "Map", When: "the game master puts a map on the player screen; to one seat's connections, the map it now looks at once the game master moved the seat to a map of its own or back (a split party; null when the screen shows none)"},
 	{Name: EventMapUpdated, Payload: "Map", When: "the map on the player screen changes"},
 	{Name: EventLineOfSightUpdated, Payload: "Sight[]?", When: "after a door, a wall or a light changes: the sights, matched by key"},
 	// The lists of map objects (mapkinds.go): one event per kind but walls.

@@ -56,7 +56,7 @@ func (d *Drags) MoveAsHost(ctx context.Context, from EventSource, m Movement) (*
 			if err != nil {
 				return nil, err
 			}
-			screen, err := svc.playerScreenMap(tx)
+			maps, err := svc.playerMapsIn(tx)
 			if err != nil {
 				return nil, err
 			}
@@ -65,7 +65,7 @@ func (d *Drags) MoveAsHost(ctx context.Context, from EventSource, m Movement) (*
 			if err != nil {
 				return nil, err
 			}
-			return append([]Event{{Name: EventTokenMoved, Data: dragData(&m, TokenShown(t, screen), PartySight(t))}}, events...), nil
+			return append([]Event{{Name: EventTokenMoved, Data: dragData(&m, maps.tokenShown(t), PartySight(t))}}, events...), nil
 		})
 	default: // cancel or block: back to where the drag started
 		delete(d.active, m.ID)

@@ -80,8 +80,11 @@ func (s *Screen) ApplySettings(settings Settings) {
 }
 
 // Shared vision settings of the player screen (the original's "Shared
-// Party Vision"): always shows every player token's sight, partial only
-// the acting one's, never only the viewer's own.
+// Party Vision"): always shows every player token's sight; partial, out of
+// combat the same, in combat the acting party token's and the viewer's
+// own; never only the viewer's own. Players' pages choose (the web
+// client's permissions.ts, seesThrough): the sights they receive are the
+// party's in every case.
 const (
 	SharedVisionNever   = "never"
 	SharedVisionPartial = "partial"

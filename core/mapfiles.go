@@ -11,30 +11,39 @@ import (
 // MapFileShown reports whether players may read a file of a data folder
 // (urlPath such as /campaigns/<id>/maps/<name> or /modules/<id>/<name>).
 // A file that is the image, video or fog of a map, of a campaign or of a
-// module, is shown only while one such map is on the player screen: a map
-// being prepared off screen does not reach players, not even its picture.
+// module, is shown only while a player looks at one such map: a map being
+// prepared off screen does not reach players, not even its picture. A
+// request that names a seat (seatHash, its cookie or header) gets the
+// pictures of the map that seat looks at alone (a split party,
+// seatmaps.go); one that names none (a page's picture requests carry no
+// header) those of any map a player looks at, the screen's or a seat's.
 // Any other file is for the caller's usual rules (true).
 //
 // The files of the maps come from an index (mapFileIndex), not from
 // reading every map: a page's token art is many requests in a row, and a
 // module may hold many large maps.
-func (s *Service) MapFileShown(ctx context.Context, urlPath string) (bool, error) {
+func (s *Service) MapFileShown(ctx context.Context, urlPath, seatHash string) (bool, error) {
 	maps, err := s.mapsOfFile(ctx, path.Clean(urlPath))
 	if err != nil || len(maps) == 0 {
 		return err == nil, err
 	}
 	p := s.pin()
-	var screen string
+	var looked playerMaps
 	err = p.store.View(ctx, func(tx Tx) error {
 		var err error
-		screen, err = p.playerScreenMap(tx)
+		looked, err = p.playerMapsIn(tx)
 		return err
 	})
 	if err != nil {
 		return false, err
 	}
+	seen := looked.sees
+	if seatHash != "" && s.seatHeld(seatHash) != nil {
+		own := looked.of(seatHash)
+		seen = func(id string) bool { return id != "" && id == own }
+	}
 	for _, id := range maps {
-		if screen != "" && id == screen {
+		if seen(id) {
 			return true, nil
 		}
 	}
@@ -122,6 +131,14 @@ func mapFileKeys(ref string) []string {
 type mapWritesTx struct {
 	Tx
 	touched bool
+	// screens notes a screen written (or a campaign deleted with its
+	// screen): the cached screen map is forgotten (seatmaps.go).
+	screens bool
+}
+
+func (t *mapWritesTx) PutScreen(campaignID string, s *Screen) error {
+	t.screens = true
+	return t.Tx.PutScreen(campaignID, s)
 }
 
 func (t *mapWritesTx) PutMap(m *Map) error {
@@ -140,6 +157,13 @@ func (t *mapWritesTx) DeleteModule(id string) error {
 }
 
 func (t *mapWritesTx) DeleteCampaign(id string) error {
-	t.touched = true
+	t.touched, t.screens = true, true
 	return t.Tx.DeleteCampaign(id)
+}
+
+// PutCampaign may make another campaign the primary one, whose screen
+// players then see.
+func (t *mapWritesTx) PutCampaign(c *Campaign) error {
+	t.screens = true
+	return t.Tx.PutCampaign(c)
 }

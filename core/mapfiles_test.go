@@ -77,7 +77,7 @@ func TestMapFileShownReadsTheMapsOnce(t *testing.T) {
 	ctx := context.Background()
 	shown := func(path string, want bool) {
 		t.Helper()
-		got, err := svc.MapFileShown(ctx, path)
+		got, err := svc.MapFileShown(ctx, path, "")
 		if err != nil || got != want {
 			t.Fatalf("MapFileShown(%s) = %v, %v; want %v", path, got, err, want)
 		}
@@ -112,7 +112,7 @@ func BenchmarkMapFileShown(b *testing.B) {
 	svc, _ := newMapFilesService(b, 500)
 	ctx := context.Background()
 	for b.Loop() {
-		if _, err := svc.MapFileShown(ctx, "/modules/mod/maps/250.jpg"); err != nil {
+		if _, err := svc.MapFileShown(ctx, "/modules/mod/maps/250.jpg", ""); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -280,18 +280,19 @@ func wallTypeName(t string) string {
 }
 
 // tokenFor is tokenByID as players or the game master may read it: for
-// players a token they do not see (hidden, or on a map that is not on the
-// player screen: TokenShown) does not exist.
+// players a token no player sees (hidden, or on a map no player looks at:
+// playerMaps) does not exist; PlayerAccess narrows it to the requester's
+// own map.
 func (s pinned) tokenFor(tx Tx, id string, players bool) (*Token, error) {
 	t, err := tokenByID(tx, id)
 	if err != nil || !players {
 		return t, err
 	}
-	screen, err := s.playerScreenMap(tx)
+	maps, err := s.playerMapsIn(tx)
 	if err != nil {
 		return nil, err
 	}
-	if !TokenShown(t, screen) {
+	if !maps.tokenShown(t) {
 		return nil, NotFoundf("no token with id '%s'", Clip(id))
 	}
 	return t, nil

@@ -161,7 +161,7 @@ func (s *Service) sendMarkBack(ctx context.Context, id string, mv markMove) erro
 		if stored, err = copyObject(list[i]); err != nil {
 			return err
 		}
-		onScreen, err = ps.onPlayerScreen(tx, mapID)
+		onScreen, err = ps.playersSee(tx, mapID)
 		return err
 	})
 	if err != nil {
@@ -248,7 +248,7 @@ func (s *Service) MoveMapObject(ctx context.Context, from EventSource, mv MarkMo
 		if moved, err = copyObject(list[i]); err != nil {
 			return err
 		}
-		onScreen, err = ps.onPlayerScreen(tx, mv.MapID)
+		onScreen, err = ps.playersSee(tx, mv.MapID)
 		return err
 	})
 	if err != nil {

@@ -78,15 +78,16 @@ func (p PlayerAccess) markRights(k *MapKind) (string, error) {
 	return owner, nil
 }
 
-// markGuard is the check, inside the write, that the map is the one on the
-// player screen (players mark only the map they see; another is not found).
+// markGuard is the check, inside the write, that the map is the one the
+// player looks at, the player screen's or their seat's (players mark only
+// the map they see; another is not found).
 func (p PlayerAccess) markGuard(s pinned, mapID string) func(Tx) error {
 	return func(tx Tx) error {
-		on, err := s.onPlayerScreen(tx, mapID)
+		vm, err := s.viewerMapIn(tx, p.who.Seat)
 		if err != nil {
 			return err
 		}
-		if !on {
+		if vm == "" || vm != mapID {
 			return NotFoundf("map '%s' is not on the player screen", Clip(mapID))
 		}
 		return nil

@@ -422,7 +422,7 @@ func TestMeasureOnAHexGrid(t *testing.T) {
 		t.Fatal(err)
 	}
 	sphere := core.Object{"shape": "sphere", "x": 0.0, "y": 0.0, "radius": 70.0}
-	m, err := g.Service.Measure(ctx, core.MeasureRequest{MapID: testkit.MapID, AreaEffect: sphere}, false)
+	m, err := g.Service.Measure(ctx, core.MeasureRequest{MapID: testkit.MapID, AreaEffect: sphere}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -433,7 +433,7 @@ func TestMeasureOnAHexGrid(t *testing.T) {
 	// the hex (q+1, r+1) from there: 3 + 2 steps of 5 ft, where the straight
 	// line is 3 + 1.73 cells (23.7 ft).
 	path := []float64{0, 0, 210, 0, 210 + 105, 70 * math.Sqrt(3) / 2}
-	d, err := g.Service.Measure(ctx, core.MeasureRequest{MapID: testkit.MapID, Path: path}, false)
+	d, err := g.Service.Measure(ctx, core.MeasureRequest{MapID: testkit.MapID, Path: path}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

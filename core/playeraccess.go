@@ -19,7 +19,11 @@ type PlayerAccess struct {
 
 // Token is Service.Token for players.
 func (p PlayerAccess) Token(ctx context.Context, id string) (*Token, error) {
-	return p.s.token(ctx, id, true)
+	t, err := p.s.token(ctx, id, true)
+	if err == nil && t.MapID != p.s.ViewerMap(p.who.Seat) {
+		return nil, NotFoundf("no token with id '%s'", Clip(id)) // on another seat's map
+	}
+	return t, err
 }
 
 // PutToken is Service.PutToken for players.

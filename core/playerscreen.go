@@ -1,9 +1,10 @@
 package core
 
-// Players see one map: the one on the primary campaign's player screen.
-// A token on any other map, like a hidden one, does not exist for them
-// (the game master prepares the next encounter there), and the
-// combatants they see name only tokens they see. These are the rules that
+// Players see the map on the primary campaign's player screen, or the map
+// the game master put their seat on (seatmaps.go). A token on any other
+// map, like a hidden one, does not exist for them (the game master
+// prepares the next encounter there), and the combatants they see name
+// only tokens they see. These are the rules that
 // need the store; those on one object alone are in playerview.go and
 // playertokens.go.
 
@@ -27,43 +28,38 @@ func (s pinned) playerScreenMap(tx Tx) (string, error) {
 	return screen.MapID, nil
 }
 
-// onPlayerScreen reports whether a map is on the primary campaign's player
-// screen.
-func (s pinned) onPlayerScreen(tx Tx, mapID string) (bool, error) {
-	screen, err := s.playerScreenMap(tx)
-	return screen != "" && screen == mapID, err
-}
-
 // TokenShown reports whether players see a token, given the map on the
 // player screen: it is not hidden and stands on that map.
 func TokenShown(t *Token, screenMap string) bool {
 	return t != nil && !t.Hidden && screenMap != "" && t.MapID == screenMap
 }
 
-// tokenShownIn is TokenShown for a token id read in tx; a token that does
-// not exist is not shown.
-func tokenShownIn(tx Tx, id, screenMap string) (bool, error) {
-	if id == "" || screenMap == "" {
+// tokenShownIn is playerMaps.tokenShown for a token id read in tx; a
+// token that does not exist is not shown.
+func tokenShownIn(tx Tx, id string, maps playerMaps) (bool, error) {
+	if id == "" {
 		return false, nil
 	}
 	t, err := tx.Token(id)
 	if IsNotFound(err) {
 		return false, nil
 	}
-	return TokenShown(t, screenMap), err
+	return maps.tokenShown(t), err
 }
 
 // shownLinks returns players' combatants with the tokenId of each dropped
 // where it names a token players do not see (hidden, on another map, or
-// gone): the id alone would tell them a hidden token exists. A combatant
-// that changes is copied; list is not changed.
-func shownLinks(tx Tx, screenMap string, list []*Combatant) ([]*Combatant, error) {
+// gone): the id alone would tell them a hidden token exists. A token on a
+// map some player looks at keeps its link (the game is one payload for
+// every player, a split party included). A combatant that changes is
+// copied; list is not changed.
+func shownLinks(tx Tx, maps playerMaps, list []*Combatant) ([]*Combatant, error) {
 	out, copied := list, false
 	for i, c := range list {
 		if c.TokenID == nil {
 			continue
 		}
-		shown, err := tokenShownIn(tx, *c.TokenID, screenMap)
+		shown, err := tokenShownIn(tx, *c.TokenID, maps)
 		if err != nil {
 			return nil, err
 		}
@@ -85,11 +81,11 @@ func shownLinks(tx Tx, screenMap string, list []*Combatant) ([]*Combatant, error
 // with its creatures.
 func (s pinned) playerGameIn(tx Tx, g *Game) (*Game, error) {
 	out := playerGame(g, func() []TurnSlot { return s.turnOrder(g.Combatants) })
-	screen, err := s.playerScreenMap(tx)
+	maps, err := s.playerMapsIn(tx)
 	if err != nil {
 		return nil, err
 	}
-	if out.Combatants, err = shownLinks(tx, screen, out.Combatants); err != nil {
+	if out.Combatants, err = shownLinks(tx, maps, out.Combatants); err != nil {
 		return nil, err
 	}
 	return s.withCreatures(tx, out)
@@ -98,11 +94,11 @@ func (s pinned) playerGameIn(tx Tx, g *Game) (*Game, error) {
 // playerCombatantIn is one combatant as players see it
 // (CombatantForPlayers, naming only a token they see).
 func (s pinned) playerCombatantIn(tx Tx, c *Combatant) (*Combatant, error) {
-	screen, err := s.playerScreenMap(tx)
+	maps, err := s.playerMapsIn(tx)
 	if err != nil {
 		return nil, err
 	}
-	list, err := shownLinks(tx, screen, []*Combatant{CombatantForPlayers(c)})
+	list, err := shownLinks(tx, maps, []*Combatant{CombatantForPlayers(c)})
 	if err != nil {
 		return nil, err
 	}

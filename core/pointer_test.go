@@ -13,7 +13,7 @@ func TestMovePointerBroadcastsAsTheClient(t *testing.T) {
 	}
 	events := f.events.take()
 	wantNames(t, events, core.EventPointerUpdated)
-	p := events[0].Data.(*core.Pointer)
+	p := core.PlayersView(events[0].Data).(*core.Pointer)
 	if p.ID != alice.ID || p.Source != alice.ID || p.Color != alice.Color || p.Name != alice.Name || p.X != 5 || p.Y != 6 {
 		t.Fatalf("pointer %+v: id, source, name and colour must be the client's", p)
 	}

@@ -16,6 +16,10 @@ type seatIndex struct {
 	mu       sync.RWMutex
 	loaded   bool
 	byHolder map[string]*Seat
+	// released keeps, for a holder who lost a seat that was on a map of
+	// its own, that map: their connection must be told it looks at the
+	// screen's map again (SeatMapChange).
+	released map[string]string
 	// changes counts set and forget calls: a load whose store read may
 	// predate one of them is not installed (loadSeats reads again).
 	changes uint64
@@ -40,6 +44,12 @@ func (x *seatIndex) set(seats ...*Seat) {
 	for _, s := range seats {
 		for h, held := range x.byHolder {
 			if held.EntityID == s.EntityID {
+				if h != s.Holder && held.MapID != "" {
+					if x.released == nil || len(x.released) > 256 {
+						x.released = map[string]string{}
+					}
+					x.released[h] = held.MapID
+				}
 				delete(x.byHolder, h)
 			}
 		}

@@ -34,14 +34,16 @@ import (
 // Everything else is refused as forbidden (403), whole: nothing of a
 // refused write is stored.
 
-// tokenGuard is the join key's rule on a player's token write.
+// tokenGuard is the rules on a player's token write: the token stands on
+// the map the player looks at (a split party: another seat's map does not
+// exist for them), and with the join key on, the player may drag it.
 func (p PlayerAccess) tokenGuard(ctx context.Context) editGuard[Token] {
-	if !p.s.JoinKeyOn(ctx) {
-		return nil
-	}
-	who := p.who
-	return func(s pinned, _ Tx, _, old *Token) error {
-		if !s.actorMayMove(who, old) {
+	who, keyOn := p.who, p.s.JoinKeyOn(ctx)
+	return func(s pinned, tx Tx, _, old *Token) error {
+		if err := s.onViewerMap(tx, who, old); err != nil {
+			return err
+		}
+		if keyOn && !s.actorMayMove(who, old) {
 			return Forbiddenf("with the join key on, a player changes only the tokens they may drag")
 		}
 		return nil
@@ -221,15 +223,16 @@ func (p PlayerAccess) UpdateDoor(ctx context.Context, d Door) ([]sight.Sight, er
 	if err := p.s.CheckRemoteInteraction(RequestUpdateDoor); err != nil {
 		return nil, err
 	}
-	return p.s.updateDoor(ctx, d, true)
+	return p.s.updateDoor(ctx, d, &p.who)
 }
 
-// MovePointer is a player's pointerUpdated (refused to a spectator).
+// MovePointer is a player's pointerUpdated (refused to a spectator): it
+// reaches the players looking at the same map as the sender.
 func (p PlayerAccess) MovePointer(from EventSource, ptr Pointer) error {
 	if err := p.who.refuseSpectator("move a pointer"); err != nil {
 		return err
 	}
-	return p.s.MovePointer(from, ptr)
+	return p.s.movePointer(from, ptr, p.s.ViewerMap(p.who.Seat))
 }
 
 // TrackObject is a client's trackedObject* report (refused to a

@@ -43,6 +43,10 @@ type Seat struct {
 	// TakenBy is the device that holds it (Actor.Device when it was taken
 	// or given), so that kicking a device frees every seat it holds.
 	TakenBy string `json:"takenBy,omitempty"`
+	// MapID is the map the game master put the seat on, away from the
+	// player screen (a split party, seatmaps.go); "" when the seat follows
+	// the screen. It stays with the seat when its holder changes.
+	MapID string `json:"mapId,omitempty"`
 }
 
 // Taken reports whether someone holds the seat.

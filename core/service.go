@@ -33,6 +33,8 @@ type Service struct {
 	seats  seatIndex
 	// mapFiles indexes the files maps show, for the static routes (mapfiles.go).
 	mapFiles mapFileIndex
+	// screenMap caches the map on the player screen, for the hub (seatmaps.go).
+	screenMap screenMapCache
 	// messages counts each device's messages (messagebudget.go).
 	messages *budget
 	// seatNews paces seatsUpdated (seatnews.go).
@@ -106,6 +108,7 @@ func (s *Service) publishLocked(events ...Event) {
 		if e.Name == EventReload {
 			s.seats.forget() // content changed under the seats (a campaign replaced or deleted)
 			s.mapFiles.forget()
+			s.screenMap.forget()
 		}
 	}
 	s.events.Publish(events...)
@@ -152,6 +155,9 @@ func (s *Service) writeThen(ctx context.Context, fn func(tx Tx) ([]Event, error)
 	s.generation.Add(1)
 	if watched != nil && watched.touched {
 		s.mapFiles.forget()
+	}
+	if watched != nil && watched.screens {
+		s.screenMap.forget()
 	}
 	if committed != nil {
 		committed()

@@ -216,7 +216,7 @@ func (s pinned) sheet(tx Tx, o *ownCharacter) (*CharacterSheet, error) {
 	if keys := s.hitPointKeys(e.Kind); len(keys) > 0 {
 		out.HitPointsEditable = slices.Contains(s.editableKeys(e.Kind), keys[0])
 	}
-	screen, err := s.playerScreenMap(tx)
+	screen, err := s.viewerMapIn(tx, o.seat.Holder) // the map the seat looks at
 	if err != nil {
 		return nil, err
 	}

@@ -15,13 +15,13 @@ import (
 // not check remote interaction: the WebSocket hub does, so that the host
 // console may still open doors.
 func (s *Service) UpdateDoor(ctx context.Context, d Door) ([]sight.Sight, error) {
-	return s.updateDoor(ctx, d, false)
+	return s.updateDoor(ctx, d, nil)
 }
 
-// updateDoor is UpdateDoor; for players (byPlayer) a door on a map off the
-// player screen does not exist, and a secret door not yet open is the plain
+// updateDoor is UpdateDoor; for a player (player) a door on a map they do
+// not look at does not exist, and a secret door not yet open is the plain
 // wall they see (PlayerMap): they can neither find nor open it.
-func (s *Service) updateDoor(ctx context.Context, d Door, byPlayer bool) ([]sight.Sight, error) {
+func (s *Service) updateDoor(ctx context.Context, d Door, player *Actor) ([]sight.Sight, error) {
 	p := s.pin()
 	if d.MapID == "" {
 		return nil, Invalidf("updateDoor: 'mapId' is required")
@@ -43,8 +43,9 @@ func (s *Service) updateDoor(ctx context.Context, d Door, byPlayer bool) ([]sigh
 		if err != nil {
 			return nil, err
 		}
-		if byPlayer {
-			if onScreen, err := p.onPlayerScreen(tx, m.ID); err != nil || !onScreen {
+		if player != nil {
+			// A player opens doors on the map they look at alone.
+			if vm, err := p.viewerMapIn(tx, player.Seat); err != nil || vm == "" || vm != m.ID {
 				return nil, orNotFound(err, "no map with id '%s'", d.MapID)
 			}
 		}
@@ -52,7 +53,7 @@ func (s *Service) updateDoor(ctx context.Context, d Door, byPlayer bool) ([]sigh
 		if i < 0 {
 			return nil, NotFoundf("map '%s' has no wall with id '%s'", d.MapID, d.ID)
 		}
-		if byPlayer && m.Walls[i].Type == WallSecretDoor && m.Walls[i].Door != DoorOpen {
+		if player != nil && m.Walls[i].Type == WallSecretDoor && m.Walls[i].Door != DoorOpen {
 			return nil, Invalidf("updateDoor: wall '%s' is a %s wall, not a door", d.ID, WallNormal)
 		}
 		if !m.Walls[i].IsDoor() {
@@ -74,16 +75,17 @@ func (s *Service) updateDoor(ctx context.Context, d Door, byPlayer bool) ([]sigh
 			return nil, err
 		}
 		los = sightsIn(shown)
-		// Players see a map once it is on the player screen: a door opened
-		// on a map the GM prepares off screen reaches the host alone.
-		onScreen, err := p.onPlayerScreen(tx, m.ID)
+		// Players see a map once it is on the player screen or a seat's: a
+		// door opened on a map the GM prepares off screen reaches the host
+		// alone; the others reach those looking at the map (Map).
+		onScreen, err := p.playersSee(tx, m.ID)
 		if err != nil {
 			return nil, err
 		}
 		if !onScreen {
 			return []Event{{Name: EventMapUpdated, Data: HostOnly(host)}, {Name: EventLineOfSightUpdated, Data: HostOnly(los)}}, nil
 		}
-		return []Event{{Name: EventMapUpdated, Data: Views{Players: shown, Host: host}}, {Name: EventLineOfSightUpdated, Data: los}}, nil
+		return []Event{{Name: EventMapUpdated, Data: Views{Players: shown, Host: host}}, {Name: EventLineOfSightUpdated, Data: Views{Players: los, Map: m.ID}}}, nil
 	})
 	if err != nil {
 		return nil, err

@@ -50,7 +50,7 @@ func (s *Service) SetFog(ctx context.Context, mapID, fog string, png []byte, fog
 		m.Tokens = tokens
 		// Players see a map once it is on the player screen: a map the GM
 		// prepares off screen reaches the host console alone.
-		onScreen, err := p.onPlayerScreen(tx, m.ID)
+		onScreen, err := p.playersSee(tx, m.ID)
 		if err != nil {
 			return nil, err
 		}

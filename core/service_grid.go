@@ -39,7 +39,7 @@ func (s *Service) SetGrid(ctx context.Context, mapID string, change GridChange) 
 		}
 		m.Tokens = tokens
 		out = previewOf(m)
-		onScreen, err := p.onPlayerScreen(tx, mapID)
+		onScreen, err := p.playersSee(tx, mapID)
 		if err != nil || !onScreen {
 			return nil, err
 		}

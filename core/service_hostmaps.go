@@ -96,7 +96,7 @@ func (s *Service) ChangeMap(ctx context.Context, id string, c MapChange) (*Map, 
 		}
 		m.Tokens = tokens
 		out = m
-		onScreen, err := p.onPlayerScreen(tx, id)
+		onScreen, err := p.playersSee(tx, id)
 		if err != nil {
 			return nil, err
 		}
@@ -112,7 +112,7 @@ func (s *Service) ChangeMap(ctx context.Context, id string, c MapChange) (*Map, 
 			if !onScreen {
 				return HostOnly(forHost)
 			}
-			return Views{Players: forPlayers, Host: forHost}
+			return Views{Players: forPlayers, Host: forHost, Map: id}
 		}
 		events := []Event{{Name: EventMapUpdated, Data: views(players, host)}}
 		if c.LineOfSight != nil || c.LosDaylight != nil || c.LosVisionLimit != nil {
@@ -125,12 +125,14 @@ func (s *Service) ChangeMap(ctx context.Context, id string, c MapChange) (*Map, 
 
 // DeleteMap deletes a map of the primary campaign with its tokens (a
 // module's maps go with their module). A map on the player screen leaves
-// it first: clients get screenUpdated with no map. It returns the deleted
+// it first: clients get screenUpdated with no map; seats on it return to
+// the player screen's map (seatmaps.go). It returns the deleted
 // map, for the caller to remove its files.
 func (s *Service) DeleteMap(ctx context.Context, id string) (*Map, error) {
 	p := s.pin()
 	var out *Map
-	err := p.write(ctx, func(tx Tx) ([]Event, error) {
+	var returned []*Seat
+	err := p.writeThen(ctx, func(tx Tx) ([]Event, error) {
 		c, err := p.primaryCampaign(tx)
 		if err != nil {
 			return nil, err
@@ -150,15 +152,21 @@ func (s *Service) DeleteMap(ctx context.Context, id string) (*Map, error) {
 		if err != nil {
 			return nil, err
 		}
-		if screen.MapID != id {
-			return nil, nil
+		var events []Event
+		if screen.MapID == id {
+			screen.MapID = ""
+			if err := tx.PutScreen(c.ID, screen); err != nil {
+				return nil, err
+			}
+			p.liveScreen(screen)
+			events = append(events, Event{Name: EventScreenUpdated, Data: screen})
 		}
-		screen.MapID = ""
-		if err := tx.PutScreen(c.ID, screen); err != nil {
+		// Seats on the deleted map go back to the player screen's.
+		var seatEvents []Event
+		if returned, seatEvents, err = p.returnSeatsOf(tx, id, screen.MapID); err != nil {
 			return nil, err
 		}
-		p.liveScreen(screen)
-		return []Event{{Name: EventScreenUpdated, Data: screen}}, nil
-	})
+		return append(events, seatEvents...), nil
+	}, func() { p.seats.set(returned...) })
 	return out, err
 }

@@ -224,7 +224,7 @@ func (s pinned) mapObjectEvents(tx Tx, k *MapKind, m *Map) ([]Event, error) {
 	if err != nil {
 		return nil, err
 	}
-	onScreen, err := s.onPlayerScreen(tx, m.ID)
+	onScreen, err := s.playersSee(tx, m.ID)
 	if err != nil {
 		return nil, err
 	}
@@ -232,7 +232,7 @@ func (s pinned) mapObjectEvents(tx Tx, k *MapKind, m *Map) ([]Event, error) {
 		if !onScreen {
 			return HostOnly(forHost)
 		}
-		return Views{Players: forPlayers, Host: forHost}
+		return Views{Players: forPlayers, Host: forHost, Map: m.ID}
 	}
 	var events []Event
 	if k.Event != "" {

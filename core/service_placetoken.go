@@ -78,7 +78,7 @@ func (s *Service) DeleteToken(ctx context.Context, id string) error {
 			return nil, err
 		}
 		views := Views{Host: &MapTokens{MapID: m.ID, Tokens: host.Tokens}}
-		if onScreen, err := p.onPlayerScreen(tx, m.ID); err != nil {
+		if onScreen, err := p.playersSee(tx, m.ID); err != nil {
 			return nil, err
 		} else if onScreen {
 			players, err := p.playerMapIn(tx, m)

@@ -14,8 +14,15 @@ func (s *Service) CheckRemoteInteraction(what string) error {
 // The pointer is the client's own: its id and source are the client's id,
 // its name is the client's registered one, and its colour defaults to the
 // client's. Refused when remote interaction
-// is off.
+// is off. The game master's pointer reaches the players looking at the
+// player screen.
 func (s *Service) MovePointer(from EventSource, p Pointer) error {
+	return s.movePointer(from, p, s.screenMapNow())
+}
+
+// movePointer is MovePointer on the map onMap, whose viewers alone
+// receive it (a split party: seatmaps.go).
+func (s *Service) movePointer(from EventSource, p Pointer, onMap string) error {
 	if err := s.CheckRemoteInteraction("pointerUpdated"); err != nil {
 		return err
 	}
@@ -35,6 +42,6 @@ func (s *Service) MovePointer(from EventSource, p Pointer) error {
 	if p.Color == "" {
 		p.Color = from.Color
 	}
-	s.Publish(Event{Name: EventPointerUpdated, Data: &p})
+	s.Publish(Event{Name: EventPointerUpdated, Data: Views{Players: &p, Map: onMap}})
 	return nil
 }

@@ -12,6 +12,9 @@ import (
 type HostSeat struct {
 	SeatView
 	Controls []string `json:"controls"`
+	// MapID is the map the game master put the seat on (a split party,
+	// seatmaps.go), absent when the seat follows the player screen.
+	MapID string `json:"mapId,omitempty"`
 	// Holder is the hash of the seat token, for the hub to find who sits
 	// there; it never goes out (not even to the host console).
 	Holder string `json:"-"`
@@ -186,7 +189,7 @@ func (s *Service) HostSeats(ctx context.Context) ([]HostSeat, error) {
 		out = []HostSeat{}
 		for _, e := range t.characters {
 			st := t.seat(e.ID)
-			out = append(out, HostSeat{SeatView: seatView(e, st), Controls: append([]string{}, st.Controls...), Holder: st.Holder})
+			out = append(out, HostSeat{SeatView: seatView(e, st), Controls: append([]string{}, st.Controls...), MapID: st.MapID, Holder: st.Holder})
 		}
 		return nil
 	})

@@ -9,6 +9,14 @@ import "context"
 // Hidden combatants and hidden map objects are left out (playerGameIn,
 // PlayerMap): the snapshot is what players see.
 func (s *Service) Snapshot(ctx context.Context) (*Snapshot, error) {
+	return s.SnapshotOn(ctx, "")
+}
+
+// SnapshotOn is Snapshot with the map onMap in place of the screen's ("" for
+// the screen's): GET /api for a player whose seat the game master put on a
+// map of its own (seatmaps.go). The screen itself is unchanged: displays
+// still show it.
+func (s *Service) SnapshotOn(ctx context.Context, onMap string) (*Snapshot, error) {
 	p := s.pin()
 	snap := &Snapshot{Version: Version, Build: Build}
 	err := p.store.View(ctx, func(tx Tx) error {
@@ -33,8 +41,11 @@ func (s *Service) Snapshot(ctx context.Context) (*Snapshot, error) {
 			return err
 		}
 		snap.Screen = screen
-		if screen.MapID != "" {
-			m, err := tx.Map(screen.MapID)
+		if onMap == "" {
+			onMap = screen.MapID
+		}
+		if onMap != "" {
+			m, err := tx.Map(onMap)
 			switch {
 			case IsNotFound(err):
 				// The map was deleted; the screen shows none.

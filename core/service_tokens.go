@@ -187,8 +187,8 @@ func (s pinned) linkedGameEvents(tx Tx, links func(*Combatant) bool) ([]Event, e
 // combatant changed). The game master gets it with the fields derived from
 // its combatant and its sight (playerTokenIn). Players get it only when
 // they see it now, or saw it before and it was just hidden (the hub sends
-// them {id, hidden} so that they drop it): a token on a map that is not on
-// the player screen, or hidden all along, is the game master's alone,
+// them {id, hidden} so that they drop it): a token on a map no player
+// looks at (playerMaps), or hidden all along, is the game master's alone,
 // its id included. The hub strips what players do not see of a token they
 // do (TokenForPlayers: a foe's sight).
 func (s pinned) tokenEvent(tx Tx, t, prev *Token) (Event, error) {
@@ -196,11 +196,11 @@ func (s pinned) tokenEvent(tx Tx, t, prev *Token) (Event, error) {
 	if err != nil {
 		return Event{}, err
 	}
-	screen, err := s.playerScreenMap(tx)
+	maps, err := s.playerMapsIn(tx)
 	if err != nil {
 		return Event{}, err
 	}
-	if TokenShown(t, screen) || TokenShown(prev, screen) {
+	if maps.tokenShown(t) || maps.tokenShown(prev) {
 		return Event{Name: EventTokenUpdated, Data: shown}, nil
 	}
 	return Event{Name: EventTokenUpdated, Data: HostOnly(shown)}, nil

@@ -63,7 +63,7 @@ func TestDoorBroadcastsLineOfSightAsAnArrayOfSights(t *testing.T) {
 	}
 	events := f.events.take()
 	wantNames(t, events, core.EventMapUpdated, core.EventLineOfSightUpdated)
-	b, _ := json.Marshal(events[1].Data)
+	b, _ := json.Marshal(core.PlayersView(events[1].Data))
 	var sights []sight.Sight
 	if err := json.Unmarshal(b, &sights); err != nil {
 		t.Fatalf("lineOfSightUpdated is not an array of sights: %s", b)

@@ -60,8 +60,9 @@ type MeasureRequest struct {
 }
 
 // Measure answers a MeasureRequest by the system's rules. Players measure
-// only on the map on the player screen.
-func (s *Service) Measure(ctx context.Context, req MeasureRequest, forPlayers bool) (*Measured, error) {
+// only on the map they look at (player is the asking player, nil for the
+// game master).
+func (s *Service) Measure(ctx context.Context, req MeasureRequest, player *Actor) (*Measured, error) {
 	if (req.AreaEffect == nil) == (req.Path == nil) {
 		return nil, Invalidf("measure: send either 'areaEffect' (a template) or 'path' (a flat list of points)")
 	}
@@ -72,12 +73,12 @@ func (s *Service) Measure(ctx context.Context, req MeasureRequest, forPlayers bo
 		if m, err = mapByID(tx, req.MapID); err != nil {
 			return err
 		}
-		if forPlayers {
-			on, err := ps.onPlayerScreen(tx, req.MapID)
+		if player != nil {
+			vm, err := ps.viewerMapIn(tx, player.Seat)
 			if err != nil {
 				return err
 			}
-			if !on {
+			if vm == "" || vm != req.MapID {
 				return NotFoundf("map '%s' is not on the player screen", Clip(req.MapID))
 			}
 		}

@@ -23,6 +23,70 @@ type Views struct {
 	// one of these seats (the hashes of their seat tokens): a whisper
 	// (whisper.go). Every other player receives nothing.
 	Seats []string
+	// Map, when not empty, is the map the event is about: players receive
+	// it only when they look at that map (a split party, seatmaps.go).
+	// EventMap finds it in most payloads; Map names it where the payload
+	// does not (a list of sights, a pointer).
+	Map string
+}
+
+// EventMap returns the map an event's data is about, "" when it is about
+// no map in particular: Views.Map, else the map a token, a map, a list of
+// a map's tokens, a fog image, a movement or a map object list names (the
+// players' payload first, then the host's). The hub hands an event that
+// names a map only to the players looking at that map.
+func EventMap(data any) string {
+	v, ok := data.(Views)
+	if !ok {
+		return payloadMap(data)
+	}
+	if v.Map != "" {
+		return v.Map
+	}
+	if id := payloadMap(v.Players); id != "" {
+		return id
+	}
+	return payloadMap(v.Host)
+}
+
+// payloadMap is the map one payload names.
+func payloadMap(data any) string {
+	switch v := data.(type) {
+	case *Token:
+		if v != nil {
+			return v.MapID
+		}
+	case tokenOnMap:
+		return v.MapID
+	case *Map:
+		if v != nil {
+			return v.ID
+		}
+	case *MapTokens:
+		if v != nil {
+			return v.MapID
+		}
+	case *FogImage:
+		if v != nil {
+			return v.ID
+		}
+	case *Movement:
+		if v != nil {
+			return v.MapID
+		}
+	case *ScreenMap:
+		if v != nil {
+			return v.ID
+		}
+	case *Frame:
+		if v != nil {
+			return v.ID
+		}
+	case Object:
+		id, _ := v["mapId"].(string)
+		return id
+	}
+	return ""
 }
 
 // HostOnly wraps a payload only the game master may receive.
@@ -79,8 +143,12 @@ func HostPayload(data any) any { return onMap(HostView(data)) }
 // event may differ from the players': a Views, or a type ForPlayers may
 // change. Where it does not, one encoding serves both.
 func HostPayloadDiffers(data any) bool {
-	switch data.(type) {
-	case Views, *Token, *Combatant, *Game, []*Combatant, *Map, []*Token, *Entity, Client:
+	switch v := data.(type) {
+	case Views:
+		// Without a Host of its own, the host gets the players' payload:
+		// it differs only as that payload's type may (a pointer does not).
+		return v.Host != nil || HostPayloadDiffers(v.Players)
+	case *Token, *Combatant, *Game, []*Combatant, *Map, []*Token, *Entity, Client:
 		return true
 	}
 	return false

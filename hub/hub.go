@@ -348,6 +348,7 @@ func (h *Hub) Clients() []core.Client {
 func (h *Hub) broadcast(events []core.Event) {
 	msgs := make([]outMsg, len(events))
 	var only [][]string // per event: the seats it is for, nil for every player (a whisper: core.Views.Seats)
+	var onMap []string  // per event: the map it is about, "" for any (a split party: core.EventMap)
 	hosts := h.hostCount.Load() > 0
 	var host *hostFrames
 	if hosts {
@@ -367,6 +368,12 @@ func (h *Hub) broadcast(events []core.Event) {
 			continue
 		}
 		msgs[i] = broadcastMsg(b) // framed once for every client
+		if id := core.EventMap(e.Data); id != "" {
+			if onMap == nil {
+				onMap = make([]string, len(events))
+			}
+			onMap[i] = id
+		}
 		if seats := core.PlayersSeats(e.Data); seats != nil {
 			if only == nil {
 				only = make([][]string, len(events))
@@ -389,9 +396,18 @@ func (h *Hub) broadcast(events []core.Event) {
 			continue
 		}
 		numeric := numMsgs != nil && c.numericDragStates.Load()
+		looksAt, looked := "", false
 		for i, m := range msgs {
 			if m.data == nil || only != nil && only[i] != nil && !c.holdsOneOf(only[i]) {
 				continue
+			}
+			if onMap != nil && onMap[i] != "" {
+				if !looked { // once per connection and broadcast, from memory
+					looksAt, looked = h.svc.ViewerMap(c.seatHash()), true
+				}
+				if onMap[i] != looksAt {
+					continue // about a map this client does not look at
+				}
 			}
 			if numeric && numMsgs[i].data != nil {
 				m = numMsgs[i]

@@ -112,7 +112,12 @@ func onMeasure(ctx context.Context, c *conn, data json.RawMessage) (any, error) 
 	if err := decodeData(core.RequestMeasure, data, &req); err != nil {
 		return nil, err
 	}
-	return c.hub.svc.Measure(ctx, req, !c.host)
+	var player *core.Actor
+	if !c.host {
+		who := c.actor()
+		player = &who
+	}
+	return c.hub.svc.Measure(ctx, req, player)
 }
 
 // markStream: one stream per mark moved; control is a move, the other

@@ -77,9 +77,36 @@ func (c *conn) tellDrags() {
 // setSeat records the seat token hash the connection holds.
 func (c *conn) setSeat(hash string) {
 	c.mu.Lock()
+	before := c.seat
 	c.seat = hash
 	c.mu.Unlock()
 	c.tellDrags()
+	c.followSeatMap(before, hash)
+}
+
+// followSeatMap sends the connection the map it looks at when its seat
+// changed from before to after and one of them is on a map of its own (a
+// split party): its page would keep the other map.
+func (c *conn) followSeatMap(before, after string) {
+	if c.host || before == after {
+		return
+	}
+	onMap, changed := c.hub.svc.SeatMapChange(before, after)
+	if !changed {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), c.hub.opts.HandlerTimeout)
+	defer cancel()
+	m, err := c.hub.svc.PlayerMapOn(ctx, onMap)
+	if err != nil {
+		c.hub.log.Error("websocket: cannot read the map of a seat", "map", onMap, "err", err)
+		return
+	}
+	if m == nil {
+		c.send1(core.EventMapLoaded, nil)
+		return
+	}
+	c.send1(core.EventMapLoaded, core.ForPlayers(m))
 }
 
 // send1 sends an event to this connection alone (no responseId).
@@ -247,6 +274,7 @@ func (h *Hub) afterBroadcastLocked(events []core.Event) {
 			c.seat = ""
 			c.mu.Unlock()
 			c.send1(core.EventSeatChanged, map[string]any{"seat": nil})
+			c.followSeatMap(seat, "")
 		}
 	}
 }
@@ -449,6 +477,13 @@ func (h *Hub) HostClients() []HostClient {
 		out = append(out, hc)
 	}
 	return out
+}
+
+// seatHash is the hash of the seat token the connection holds, "" for none.
+func (c *conn) seatHash() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.seat
 }
 
 // holdsOneOf reports whether the connection holds one of seats (hashes of

@@ -41,7 +41,7 @@ func (s *server) patchCombatant(w http.ResponseWriter, r *http.Request) {
 // (core.TokenForPlayers: a combatant stored with it stripped).
 
 func (s *server) getToken(w http.ResponseWriter, r *http.Request) {
-	t, err := s.cfg.Service.Players().Token(r.Context(), pathParam(r, "id"))
+	t, err := s.cfg.Service.PlayerAs(actorOf(r)).Token(r.Context(), pathParam(r, "id"))
 	s.answer(w, r, core.TokenForPlayers(t), err)
 }
 

@@ -18,6 +18,7 @@ func mountHostSeats(r chi.Router, cfg Config) {
 	r.Get("/host/api/seats", h.list)
 	r.Post("/host/api/seats/{id}/free", h.free)
 	r.Put("/host/api/seats/{id}/controls", h.controls)
+	r.Put("/host/api/seats/{id}/map", h.seatMap)
 	r.Get("/host/api/join", h.join)
 	r.Patch("/host/api/join", h.switchKey)
 	r.Post("/host/api/join/new-key", h.newKey)
@@ -94,6 +95,25 @@ func (h hostSeats) controls(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if err := h.cfg.Service.SetSeatControls(r.Context(), pathParam(r, "id"), in.Tokens); err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	h.list(w, r)
+}
+
+// seatMap answers PUT /host/api/seats/{id}/map {"mapId": id or null}: the
+// seat goes on that map (a split party), or back to the player screen's.
+func (h hostSeats) seatMap(w http.ResponseWriter, r *http.Request) {
+	var in core.SeatMapChange
+	if err := decodeStrict(r, &in); err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	mapID := ""
+	if in.MapID != nil {
+		mapID = *in.MapID
+	}
+	if err := h.cfg.Service.SetSeatMap(r.Context(), pathParam(r, "id"), mapID); err != nil {
 		h.fail(w, r, err)
 		return
 	}

@@ -140,6 +140,17 @@ func (c *snapshotCache) body(ctx context.Context, svc *core.Service, sys *system
 	if err != nil {
 		return nil, err
 	}
+	if onMap := svc.SeatMapID(seat); onMap != "" && onMap != p.screen.MapID {
+		// A seat on a map of its own (a split party): its own snapshot,
+		// not cached, since few seats are away from the screen at once.
+		snap, err := svc.SnapshotOn(ctx, onMap)
+		if err != nil {
+			return nil, err
+		}
+		if p, err = encodeSnapshotParts(snap); err != nil {
+			return nil, err
+		}
+	}
 	messages, err := p.messagesFor(ctx, svc, seat)
 	if err != nil {
 		return nil, err

@@ -77,7 +77,7 @@ func (s *server) serveDataFolder(folder string, players bool) http.HandlerFunc {
 			return
 		}
 		if players && s.cfg.Service != nil {
-			shown, err := s.cfg.Service.MapFileShown(r.Context(), "/"+folder+"/"+name)
+			shown, err := s.cfg.Service.MapFileShown(r.Context(), "/"+folder+"/"+name, actorOf(r).Seat)
 			if err != nil || !shown {
 				notFound(w, r)
 				return

@@ -115,6 +115,7 @@ var HostRoutes = []HostRoute{
 	{Method: "POST", Path: "/host/api/seats/{id}/assign", Tag: "seats", Summary: "Give a seat to a connected client", Body: SeatAssignment{}, Answer: core.SeatView{}},
 	{Method: "POST", Path: "/host/api/seats/{id}/free", Tag: "seats", Summary: "Free a seat", Answer: []HostSeatRow{}},
 	{Method: "PUT", Path: "/host/api/seats/{id}/controls", Tag: "seats", Summary: "The tokens a seat moves", Body: SeatControls{}, Answer: []HostSeatRow{}},
+	{Method: "PUT", Path: "/host/api/seats/{id}/map", Tag: "seats", Summary: "Put a seat on a map of its own (a split party), or back on the player screen's with null", Body: core.SeatMapChange{}, Answer: []HostSeatRow{}},
 	{Method: "GET", Path: "/host/api/join", Tag: "seats", Summary: "The join key and the links to share", Answer: HostJoin{}},
 	{Method: "PATCH", Path: "/host/api/join", Tag: "seats", Summary: "Turn the join key on or off", Body: JoinKeySwitch{}, Answer: HostJoin{}},
 	{Method: "POST", Path: "/host/api/join/new-key", Tag: "seats", Summary: "New keys: every pass and link made before stops working", Answer: HostJoin{}},

@@ -70,6 +70,16 @@ function whoAmI(): Who | null {
   return profile && seats ? { ...profile, ...seats.who() } : profile;
 }
 
+/**
+ * The token whose turn it is, for partial shared vision (seesThrough):
+ * null outside combat, "" when the acting combatant has no token.
+ */
+function actingToken(): string | null {
+  const s = table?.state;
+  if (!s?.started) return null;
+  return s.combatants.find((c) => c.id === s.activeId)?.tokenId ?? "";
+}
+
 function canDrag(t: Token): boolean {
   return mayDrag(t, whoAmI(), store.interaction, store.paused, store.tokens.values());
 }
@@ -182,7 +192,7 @@ async function start(): Promise<void> {
     mode: "player",
     canDrag,
     canUseDoors: () => mayUseDoors(whoAmI(), store.interaction, store.paused),
-    isViewer: (t) => seesThrough(t, whoAmI(), store.screen.sharedVision, store.tokens.values()),
+    isViewer: (t) => seesThrough(t, whoAmI(), store.screen.sharedVision, store.tokens.values(), actingToken()),
     sendMove: (m) => events.send("tokenMoved", m),
     sendDoor: (mapId, id, state) => events.send("updateDoor", { mapId, id, state }),
     sendViewport: (f) => events.send("mapViewportUpdated", f),
@@ -228,6 +238,15 @@ async function start(): Promise<void> {
     showNotice(lastError);
   }
   if (renderer) table.attachRenderer(renderer);
+  // Partial shared vision follows the turn: each turn changes whose sight
+  // the page shows.
+  let lastActing: string | null = null;
+  table.state.subscribe((c) => {
+    if (c !== "game" || store.screen.sharedVision !== "partial") return;
+    const acting = actingToken();
+    if (acting !== lastActing) renderer?.refreshVision();
+    lastActing = acting;
+  });
   performance.mark("companion:renderer-ready");
   await resync(first);
   performance.mark("companion:snapshot-applied");

@@ -58,6 +58,23 @@ test("shared vision: the party's, unless the host says never; then the player's 
   assert.deepEqual(toks.map((t) => seesThrough(t, seated, "always", toks)), [true, true, false], "shared: the party's, seat or not");
 });
 
+test("partial vision: the party's outside combat; in combat the acting party token's and the player's own", () => {
+  const eyes = { vision: { enabled: true } };
+  const a = { ...ann, ...eyes }, b = { ...bob, ...eyes }, c = { ...ann, id: "C", name: "Cy", ...eyes }, o = { ...orc, ...eyes };
+  const toks = [a, b, c, o];
+  const sees = (who: Parameters<typeof seesThrough>[1], acting: string | null) => toks.filter((t) => seesThrough(t, who, "partial", toks, acting)).map((t) => t.id);
+  assert.deepEqual(sees(player, null), ["A", "B", "C"], "outside combat: the whole party");
+  assert.deepEqual(sees(player, "B"), ["A", "B"], "Bob's turn: Bob's sight and Ann's own");
+  assert.deepEqual(sees(player, "A"), ["A"], "her own turn: her own sight alone");
+  assert.deepEqual(sees(player, "O"), ["A"], "a monster's turn: her own sight alone");
+  assert.deepEqual(sees(player, ""), ["A"], "an acting combatant without a token: her own");
+  assert.deepEqual(sees({ name: "Dee", display: false }, "C"), ["C"], "a player with no token of theirs follows the acting one");
+  const seated = { name: "Ann", display: false, seat: { id: "char-bob", tokens: ["B"] } };
+  assert.deepEqual(sees(seated, "C"), ["B", "C"], "a seat's own tokens, not the name's");
+  assert.deepEqual(sees({ name: "Ann", display: true }, "B"), ["A", "B", "C"], "displays show the party's");
+  assert.deepEqual(toks.filter((t) => seesThrough(t, player, "always", toks, "B")).map((t) => t.id), ["A", "B", "C"], "always ignores the turn");
+});
+
 test("ambient sounds are heard through the seat's tokens, the named one, else the party's, vision or not", () => {
   const hero = { id: "h", name: "Ada", player: true } as Token;
   const friend = { id: "f", name: "Guide", role: "friendly" } as Token;

@@ -48,21 +48,37 @@ export function mayUseDoors(who: Who | null, interaction: Interaction, paused: b
 }
 
 /**
- * Whose sight a page shows. Party vision is shared (every friendly or
- * player token) unless the host's screen setting sharedVision is "never":
- * then a player sees through the tokens their seat plays (its own and
- * those the game master gave it), or, on a page that knows no seat, the
- * token that carries their name; with neither, the party's. Displays
- * always show the party's.
+ * Whose sight a page shows, by the host's screen setting sharedVision:
+ *
+ * - "always" (the default): the party's, every friendly or player token;
+ * - "never": the tokens the player plays (ownToken); with none, the
+ *   party's;
+ * - "partial": outside combat the party's; in combat the party token whose
+ *   turn it is (acting: its id, "" when the acting combatant has no token
+ *   or is no party token's) and the player's own tokens, nothing else. So
+ *   each player follows the one who acts, and always sees from their own.
+ *
+ * acting is null outside combat. Displays always show the party's.
  */
-export function seesThrough(t: Token, who: Who | null, sharedVision: string | undefined, all: Iterable<Token>): boolean {
+export function seesThrough(t: Token, who: Who | null, sharedVision: string | undefined, all: Iterable<Token>, acting: string | null = null): boolean {
   const party = (t.player === true || t.role === "friendly") && !!t.vision && t.vision.enabled !== false;
-  if (!party || sharedVision !== "never" || !who || who.display) return party;
+  if (!party || !who || who.display) return party;
+  if (sharedVision === "partial") return acting === null || t.id === acting || ownToken(t, who, all) === true;
+  if (sharedVision !== "never") return party;
+  return ownToken(t, who, all) ?? true;
+}
+
+/**
+ * Whether the player plays t: one of their seat's tokens, or, on a page
+ * that knows no seat (or a seat with no token), the token carrying their
+ * name. undefined when the player plays no token at all.
+ */
+function ownToken(t: Token, who: Who, all: Iterable<Token>): boolean | undefined {
   const seated = who.seat?.tokens ?? [];
   if (seated.length > 0) return seated.includes(t.id);
   const name = who.name.trim().toLowerCase();
   const mine = [...all].filter((o) => (o.name ?? "").trim().toLowerCase() === name && (o.player === true || o.role === "friendly"));
-  return mine.length === 0 || mine.some((o) => o.id === t.id);
+  return mine.length === 0 ? undefined : mine.some((o) => o.id === t.id);
 }
 
 /**

@@ -250,7 +250,7 @@ export type EventMapFocus = Focus;
 /** The data of the event mapFrameUpdated: displays follow the game master's view of a map */
 export type EventMapFrameUpdated = Frame;
 
-/** The data of the event mapLoaded: the game master puts a map on the player screen */
+/** The data of the event mapLoaded: the game master puts a map on the player screen; to one seat's connections, the map it now looks at once the game master moved the seat to a map of its own or back (a split party; null when the screen shows none) */
 export type EventMapLoaded = Map;
 
 /** The data of the event mapUpdated: the map on the player screen changes */
@@ -1224,7 +1224,7 @@ export interface ServerEvents {
   mapFocus: EventMapFocus;
   /** displays follow the game master's view of a map */
   mapFrameUpdated: EventMapFrameUpdated;
-  /** the game master puts a map on the player screen */
+  /** the game master puts a map on the player screen; to one seat's connections, the map it now looks at once the game master moved the seat to a map of its own or back (a split party; null when the screen shows none) */
   mapLoaded: EventMapLoaded;
   /** the map on the player screen changes */
   mapUpdated: EventMapUpdated;

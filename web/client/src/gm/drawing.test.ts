@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { EditHistory, lightFrom, objectAt, requestFor, snapPoint, soundFrom, wallFrom } from "./drawing";
+import { EditHistory, lightFrom, objectAt, requestFor, snapPoint, soundFrom, splitWall, vertexAt, wallFrom, withVertexMoved } from "./drawing";
 
 const grid = { size: 70, offsetX: 0, offsetY: 0 };
 
@@ -61,4 +61,30 @@ test("a click of the Sound tool makes an ambient sound; the eraser finds it", ()
   const light = { id: "l1", x: 300, y: 300 };
   assert.deepEqual(objectAt({ x: 145, y: 70 }, [], [light], 12, [sound]), { kind: "sounds", object: sound });
   assert.equal(objectAt({ x: 200, y: 200 }, [], [light], 12, [sound]), null);
+});
+
+test("the wall tool grabs the nearest wall point and moves it; undo is the patch back", () => {
+  const a = { id: "a", data: [0, 0, 100, 0, 100, 100] };
+  const b = { id: "b", data: [300, 300, 400, 300] };
+  assert.equal(vertexAt({ x: 50, y: 50 }, [a, b], 10), null, "nothing within reach");
+  const hit = vertexAt({ x: 97, y: 4 }, [a, b], 10)!;
+  assert.deepEqual([hit.wall.id, hit.index], ["a", 2], "the corner, a middle point too");
+  assert.deepEqual(vertexAt({ x: 398, y: 301 }, [a, b], 10), { wall: b, index: 2 });
+  const moved = withVertexMoved(b, 2, { x: 420, y: 350 });
+  assert.deepEqual(moved.data, [300, 300, 420, 350]);
+  assert.deepEqual(b.data, [300, 300, 400, 300], "the wall shown is not changed");
+  const req = requestFor({ mapId: "m", kind: "walls", before: b, after: moved });
+  assert.deepEqual([req.method, req.path, (req.body as { data: number[] }).data], ["PATCH", "maps/m/walls/b", [300, 300, 420, 350]]);
+  const back = requestFor({ mapId: "m", kind: "walls", before: moved, after: b });
+  assert.deepEqual((back.body as { data: number[] }).data, [300, 300, 400, 300]);
+});
+
+test("a wall splits at the point of its nearest segment, not at its own points, never a door", () => {
+  const a = { id: "a", data: [0, 0, 100, 0, 100, 100] };
+  const door = { id: "d", type: "door", data: [200, 0, 300, 0] };
+  assert.deepEqual(splitWall({ x: 40.4, y: 3 }, [a, door], 10)?.data, [0, 0, 40, 0, 100, 0, 100, 100], "the first segment");
+  assert.deepEqual(splitWall({ x: 104, y: 60 }, [a, door], 10)?.data, [0, 0, 100, 0, 100, 60, 100, 100], "the second");
+  assert.equal(splitWall({ x: 100, y: 0 }, [a], 10), null, "at a point it already has");
+  assert.equal(splitWall({ x: 250, y: 2 }, [a, door], 10), null, "a door is not split");
+  assert.equal(splitWall({ x: 50, y: 50 }, [a], 10), null, "nothing within reach");
 });

@@ -82,6 +82,71 @@ function segmentDistance(p: Point, ax: number, ay: number, bx: number, by: numbe
   return Math.hypot(p.x - (ax + t * dx), p.y - (ay + t * dy));
 }
 
+/** A wall's points as numbers (none when it has no data). */
+function wallPoints(w: MapObject): number[] {
+  return Array.isArray(w.data) ? (w.data as number[]) : [];
+}
+
+/**
+ * The wall point nearest p within reach, for the wall tool's move: the
+ * wall and the index of the point's x in its data; null when none.
+ */
+export function vertexAt(p: Point, walls: MapObject[], reach: number): { wall: MapObject; index: number } | null {
+  let best: { wall: MapObject; index: number } | null = null;
+  let bestDist = reach;
+  for (const w of walls) {
+    const d = wallPoints(w);
+    for (let i = 0; i + 1 < d.length; i += 2) {
+      const dist = Math.hypot(d[i] - p.x, d[i + 1] - p.y);
+      if (dist <= bestDist) {
+        best = { wall: w, index: i };
+        bestDist = dist;
+      }
+    }
+  }
+  return best;
+}
+
+/** The wall with its point at index (of its data) moved to p. */
+export function withVertexMoved(w: MapObject, index: number, p: Point): MapObject {
+  const data = [...wallPoints(w)];
+  data[index] = p.x;
+  data[index + 1] = p.y;
+  return { ...w, data };
+}
+
+/**
+ * Splits the wall segment nearest p within reach at the point of it nearest
+ * p (whole pixels): the wall with that point inserted, so each half can be
+ * moved on its own. null when no segment is within reach, or the point is
+ * one of the wall's own (nothing to split there). A door has no middle to
+ * split: null.
+ */
+export function splitWall(p: Point, walls: MapObject[], reach: number): MapObject | null {
+  let best: { wall: MapObject; at: number; x: number; y: number } | null = null;
+  let bestDist = reach;
+  for (const w of walls) {
+    if (w.type === "door" || w.type === "secretDoor") continue;
+    const d = wallPoints(w);
+    for (let i = 0; i + 3 < d.length; i += 2) {
+      const dx = d[i + 2] - d[i], dy = d[i + 3] - d[i + 1];
+      const len2 = dx * dx + dy * dy;
+      const t = len2 === 0 ? 0 : Math.max(0, Math.min(1, ((p.x - d[i]) * dx + (p.y - d[i + 1]) * dy) / len2));
+      const x = d[i] + t * dx, y = d[i + 1] + t * dy;
+      const dist = Math.hypot(p.x - x, p.y - y);
+      if (dist <= bestDist) {
+        best = { wall: w, at: i + 2, x: Math.round(x), y: Math.round(y) };
+        bestDist = dist;
+      }
+    }
+  }
+  if (!best) return null;
+  const d = wallPoints(best.wall);
+  const same = (i: number) => d[i] === best.x && d[i + 1] === best.y;
+  if (same(best.at - 2) || same(best.at)) return null;
+  return { ...best.wall, data: [...d.slice(0, best.at), best.x, best.y, ...d.slice(best.at)] };
+}
+
 /** The wall, light or sound nearest p within reach (for the eraser), or null. */
 export function objectAt(p: Point, walls: MapObject[], lights: MapObject[], reach: number, sounds: MapObject[] = []): { kind: "walls" | "lights" | "sounds"; object: MapObject } | null {
   let best: { kind: "walls" | "lights" | "sounds"; object: MapObject } | null = null;

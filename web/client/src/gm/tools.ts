@@ -16,7 +16,7 @@ import type { Store } from "../state/store";
 import { gridOf } from "../map/grid";
 import { hostAPI } from "../net/host-api";
 import { extendBrush, fogEdit } from "./edits";
-import { EditHistory, type Edit, type MapObject, type Point, lightFrom, objectAt, requestFor, snapPoint, soundFrom, wallFrom } from "./drawing";
+import { EditHistory, type Edit, type MapObject, type Point, lightFrom, objectAt, requestFor, snapPoint, soundFrom, splitWall, vertexAt, wallFrom, withVertexMoved } from "./drawing";
 
 export type Tool = "move" | "reveal-rect" | "cover-rect" | "reveal-brush" | "cover-brush" | "focus" | "wall" | "door" | "light" | "sound" | "erase";
 
@@ -27,7 +27,7 @@ const toolNames: [Tool, string, string][] = [
   ["reveal-brush", "Reveal ✎", "Paint to reveal fog"],
   ["cover-brush", "Cover ✎", "Paint to cover with fog"],
   ["focus", "Focus ◎", "Click a point: the players' displays look there"],
-  ["wall", "Wall ╱", "Click the points of a wall (they snap to wall ends and the grid); Enter or a double click ends it, Escape drops it"],
+  ["wall", "Wall ╱", "Click the points of a wall (they snap to wall ends and the grid); Enter or a double click ends it, Escape drops it. Drag a wall's point to move it; Shift+click a wall to split it there"],
   ["door", "Door ▯", "Click the two ends of a door"],
   ["light", "Light ☀", "Click where a light goes"],
   ["sound", "Sound ♪", "Click where an ambient sound of the audio library plays: players hear it by their tokens' distance"],
@@ -60,7 +60,7 @@ const drawOptions = `
 /** What the GM map says once a party vision is chosen. */
 const visionSaid: Record<string, string> = {
   always: "Players see with the whole party's tokens.",
-  partial: "Players see with the acting player's tokens.",
+  partial: "Out of combat players see with the whole party's tokens; in combat with the acting one's and their own.",
   never: "Each player sees with their own tokens only.",
 };
 
@@ -77,6 +77,12 @@ export class MapTools {
   /** The points of the wall or door being drawn, and where the pointer is. */
   private points: Point[] = [];
   private hover: Point | null = null;
+  /**
+   * A wall point pressed with the wall tool: dragged past a few pixels it
+   * moves (moved holds where), released in place it is a click that starts
+   * or continues a wall there.
+   */
+  private grab: { wall: MapObject; index: number; pointer: number; sx: number; sy: number; at: Point; moved: MapObject | null } | null = null;
   readonly history = new EditHistory();
   private options: HTMLElement | null = null;
 
@@ -195,11 +201,31 @@ export class MapTools {
     }
   }
 
-  private snap(p: Point): Point {
+  /** Where a point lands (snapPoint), leaving out the wall whose id is except (the one being moved). */
+  private snap(p: Point, except = ""): Point {
     const map = this.store.map;
     const scale = this.r?.viewport.scale.x || 1;
     const grid = map && (map.gridType ?? "square") === "square" ? gridOf(map) : null;
-    return snapPoint(p, map?.walls ?? [], grid, 14 / scale);
+    const walls = map?.walls ?? [];
+    return snapPoint(p, except ? walls.filter((w) => w.id !== except) : walls, grid, 14 / scale);
+  }
+
+  private walls(): MapObject[] {
+    return (this.store.map?.walls ?? []) as unknown as MapObject[];
+  }
+
+  /** Changes a wall (a moved point, a split) and records it for undo. */
+  private async changeWall(before: MapObject, after: MapObject, what: string): Promise<void> {
+    const map = this.store.map;
+    if (!map) return;
+    const edit: Edit = { mapId: map.id, kind: "walls", before, after };
+    try {
+      await this.apply(edit);
+      this.record(edit);
+      this.say(what);
+    } catch (err) {
+      this.say((err as Error).message, true);
+    }
   }
 
   private finishWall(): void {
@@ -263,6 +289,7 @@ export class MapTools {
   private down(e: PointerEvent): void {
     if (this.tool === "move" || !this.r || !this.store.map || e.button !== 0) return;
     const p = this.r.screenToMap(e.clientX, e.clientY);
+    if (this.tool === "wall" && this.points.length === 0 && this.wallPress(p, e)) return;
     if (this.drawTool(p)) return;
     if (this.tool === "focus") {
       hostAPI("POST", "screen/focus", { x: Math.round(p.x), y: Math.round(p.y) }).then(
@@ -272,6 +299,30 @@ export class MapTools {
     }
     this.stroke = { x0: p.x, y0: p.y, x: p.x, y: p.y, path: [Math.round(p.x), Math.round(p.y)], pointer: e.pointerId };
     this.draw();
+  }
+
+  /**
+   * A press of the wall tool with no wall in progress: Shift splits the
+   * wall there; on a wall's point it grabs the point (up() decides whether
+   * it was a move or a click). false when it is neither.
+   */
+  private wallPress(p: Point, e: PointerEvent): boolean {
+    const scale = this.r?.viewport.scale.x || 1;
+    const reach = 12 / scale;
+    const near = vertexAt(p, this.walls(), reach);
+    if (e.shiftKey) {
+      const split = near ? null : splitWall(p, this.walls(), reach);
+      if (!split) {
+        this.say(near ? "The wall has a point there already: drag it to move it." : "No wall to split there: Shift+click on a wall.");
+        return true;
+      }
+      const before = this.walls().find((w) => w.id === split.id);
+      if (before) this.changeWall(before, split, "Wall split: drag the new point to bend it.");
+      return true;
+    }
+    if (!near) return false;
+    this.grab = { wall: near.wall, index: near.index, pointer: e.pointerId, sx: e.clientX, sy: e.clientY, at: p, moved: null };
+    return true;
   }
 
   /** A press of a drawing tool at p; false for the other tools. */
@@ -335,6 +386,13 @@ export class MapTools {
   }
 
   private move(e: PointerEvent): void {
+    const g = this.grab;
+    if (g && this.r && e.pointerId === g.pointer) {
+      if (!g.moved && Math.hypot(e.clientX - g.sx, e.clientY - g.sy) < 4) return; // not a drag yet
+      g.moved = withVertexMoved(g.wall, g.index, this.snap(this.r.screenToMap(e.clientX, e.clientY), g.wall.id));
+      this.draw();
+      return;
+    }
     if ((this.tool === "wall" || this.tool === "door") && this.r && this.points.length > 0) {
       this.hover = this.snap(this.r.screenToMap(e.clientX, e.clientY));
       this.draw();
@@ -350,6 +408,14 @@ export class MapTools {
   }
 
   private up(e: PointerEvent): void {
+    const g = this.grab;
+    if (g && e.pointerId === g.pointer) {
+      this.grab = null;
+      this.draw();
+      if (g.moved) this.changeWall(g.wall, g.moved, "Wall point moved.");
+      else this.drawTool(g.at); // a click on a wall's end: a new wall from there
+      return;
+    }
     const s = this.stroke;
     const map = this.store.map;
     if (!s || !map || e.pointerId !== s.pointer) return;
@@ -365,6 +431,7 @@ export class MapTools {
 
   private abort(): void {
     this.stroke = null;
+    this.grab = null;
     this.draw();
   }
 
@@ -407,6 +474,15 @@ export class MapTools {
       for (const q of pts.slice(1)) this.preview.lineTo(q.x, q.y);
       this.preview.stroke({ width: 3, color: this.tool === "door" ? 0xffcc00 : 0x4fc3ff, alpha: 0.9 });
       for (const q of this.points) this.preview.circle(q.x, q.y, 5).fill({ color: 0xffffff, alpha: 0.9 });
+    }
+    const moved = this.grab?.moved;
+    const d = moved && Array.isArray(moved.data) ? (moved.data as number[]) : [];
+    if (d.length >= 4) {
+      this.preview.moveTo(d[0], d[1]);
+      for (let i = 2; i + 1 < d.length; i += 2) this.preview.lineTo(d[i], d[i + 1]);
+      this.preview.stroke({ width: 4, color: 0x4fc3ff, alpha: 0.9 });
+      const i = this.grab!.index;
+      this.preview.circle(d[i], d[i + 1], 6).fill({ color: 0xffffff, alpha: 0.9 });
     }
     if (s) {
       const color = this.tool.startsWith("reveal") ? 0xffffff : 0x000000;

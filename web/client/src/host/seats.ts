@@ -38,6 +38,12 @@ let clients: ClientRow[] = [];
 // the screen's map or its tokens change.
 let tokens: SeatToken[] | null = null;
 let openSeat = "";
+// The maps a seat may be put on (a split party): the campaign's and the
+// one on the player screen, read at the start, when the screen's map
+// changes and when the game master opens a seat's map choice (the poll
+// below does not read them: the campaign is the console's own card's).
+let maps: { id: string; name: string }[] = [];
+let screenMap = "";
 
 async function load(): Promise<void> {
   const [join, seats, list] = await Promise.all([
@@ -45,13 +51,26 @@ async function load(): Promise<void> {
     hostAPI<Seat[]>("GET", "seats"),
     hostAPI<ClientRow[]>("GET", "clients"),
   ]);
-  const key = JSON.stringify([join, seats, list.map((c) => [c.channel, c.name, c.role, c.seat, c.runMode]), tokens]);
+  const key = JSON.stringify([join, seats, list.map((c) => [c.channel, c.name, c.role, c.seat, c.runMode]), tokens, maps, screenMap]);
   if (key === last) return;
   last = key;
   clients = list;
   drawJoin(join);
   drawSeats(seats);
   drawClients(list, seats);
+}
+
+/** Reads the maps a seat may go on; the rows are drawn again when they changed. */
+async function loadMaps(): Promise<void> {
+  const campaign = await hostAPI<CampaignView>("GET", "campaign");
+  const list = (campaign.maps ?? []).filter((m) => !m.gridPending).map((m) => ({ id: m.id, name: m.name || m.id }));
+  const shown = campaign.screenMap;
+  if (shown && !list.some((m) => m.id === shown.id)) list.push({ id: shown.id, name: shown.name || shown.id });
+  const screen = campaign.screen?.mapId ?? "";
+  if (JSON.stringify([list, screen]) === JSON.stringify([maps, screenMap])) return;
+  maps = list;
+  screenMap = screen;
+  await load();
 }
 
 async function loadTokens(): Promise<void> {
@@ -165,7 +184,29 @@ function seatRow(s: Seat, players: ClientRow[]): HTMLElement {
     el("td", {}, s.name),
     el("td", { className: s.taken ? "seat-taken" : "muted" }, seatHolder(s)),
     el("td", {}, el("div", { className: "buttons" }, give, free), controls),
+    el("td", {}, mapChoice(s)),
   );
+}
+
+// mapChoice shows where a seat is and moves it: the player screen's map
+// (the seat follows the screen), or a map of its own (a split party).
+function mapChoice(s: Seat): HTMLSelectElement {
+  const own = s.mapId ?? "";
+  const list = own && !maps.some((m) => m.id === own) ? [...maps, { id: own, name: own }] : maps;
+  const screenName = maps.find((m) => m.id === screenMap)?.name;
+  const choice = el(
+    "select",
+    { className: "seat-map", "aria-label": `Map of ${s.name}` },
+    el("option", { value: "", selected: !own }, screenName ? `The screen map (${screenName})` : "The screen map"),
+    ...list.filter((m) => m.id !== screenMap).map((m) => el("option", { value: m.id, selected: m.id === own }, m.name)),
+  );
+  choice.addEventListener("focus", () => loadMaps().catch(() => {}), { once: true });
+  choice.onchange = () =>
+    run(choice, async () => {
+      await hostAPI("PUT", `seats/${encodeURIComponent(s.id)}/map`, { mapId: choice.value || null });
+      say(choice.value ? `${s.name} is now on ${list.find((m) => m.id === choice.value)?.name}: their player sees that map alone.` : `${s.name} follows the player screen again.`, "good");
+    });
+  return choice;
 }
 
 function controlBox(s: Seat, t: SeatToken): HTMLElement {
@@ -228,9 +269,11 @@ const mapEvents = new Set(["mapLoaded", "screenUpdated", "tokensUpdated", "reloa
 export function startSeats(): void {
   if (!document.getElementById("seats")) return;
   onHostEvent((name) => {
+    if (name === "screenUpdated" || name === "mapLoaded" || name === "reload") loadMaps().catch(() => {});
     if (mapEvents.has(name) && tokens !== null) loadTokens().catch(() => {});
     else if (events.has(name)) refresh();
   });
   load().catch((e) => say(errorText(e), "bad"));
+  loadMaps().catch(() => {});
   window.setInterval(() => load().catch(() => {}), 3000);
 }

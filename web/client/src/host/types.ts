@@ -383,6 +383,7 @@ export interface HostSeatRow {
   id: string;
   image?: string;
   kind: string;
+  mapId?: string;
   name: string;
   player?: string;
   taken: boolean;
@@ -716,6 +717,10 @@ export interface SeatAssignment {
 
 export interface SeatControls {
   tokens: string[] | null;
+}
+
+export interface SeatMapChange {
+  mapId: string | null;
 }
 
 export interface SeatView {

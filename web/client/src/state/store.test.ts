@@ -169,6 +169,19 @@ test("a screen that names no map clears the map; one naming another map waits fo
   assert.equal(s.map, null);
 });
 
+test("a seat's own map (a split party) stays when the screen changes or is cleared", () => {
+  const { s } = loaded();
+  s.load({ map: demoMap(), screen: { mapId: "SCREEN" }, paused: false }); // GET /api of a seat on M1
+  s.apply("screenUpdated", { mapId: "OTHER", interaction: "all" });
+  s.apply("screenUpdated", { interaction: "all" });
+  assert.equal(s.map?.id, "M1", "the seat's map is not the screen's to take away");
+  s.apply("mapLoaded", { id: "OTHER", name: "Back on the screen's", tokens: [] });
+  s.apply("screenUpdated", { mapId: "OTHER", interaction: "all" });
+  s.apply("mapLoaded", { id: "OTHER", name: "Back on the screen's", tokens: [] });
+  s.apply("screenUpdated", { interaction: "all" });
+  assert.equal(s.map, null, "back on the screen's map, the page follows the screen again");
+});
+
 test("every kind of map object is kept by its row: its whole list, one object, a move", () => {
   const { s } = loaded();
   for (const k of mapObjectKinds) {

@@ -62,6 +62,8 @@ export interface StoreOptions {
 
 export class Store {
   map: MapData | null = null;
+  /** The map shown is not the screen's: the seat's own (a split party). */
+  private ownMap = false;
   tokens = new Map<string, Token>();
   screen: Screen = {};
   paused = false;
@@ -114,6 +116,10 @@ export class Store {
   }
 
   private setMap(map: MapData | null): void {
+    // A map that is not the screen's (one named) is the seat's own (a
+    // split party): the screen's changes do not take it away.
+    const screenMap = typeof this.screen.mapId === "string" ? this.screen.mapId : "";
+    this.ownMap = !!map && !!screenMap && map.id !== screenMap;
     const same = this.map && map && this.map.id === map.id;
     if (!same) this.fogImage = null;
     this.map = map;
@@ -194,9 +200,10 @@ export class Store {
         this.screen = data as Screen;
         this.interaction = screenInteraction(this.screen, this.interaction);
         // A screen that names no map was cleared (or its map deleted): no
-        // mapLoaded follows, so the map goes now. One that names another
-        // map waits for that map's mapLoaded.
-        if (this.map && !(typeof data.mapId === "string" && data.mapId)) this.setMap(null);
+        // mapLoaded follows, so the map goes now, unless it is the seat's
+        // own map (ownMap). One that names another map waits for that
+        // map's mapLoaded, which a seat on its own map never gets.
+        if (this.map && !this.ownMap && !(typeof data.mapId === "string" && data.mapId)) this.setMap(null);
         this.emit({ kind: "screen" });
       }
     },
