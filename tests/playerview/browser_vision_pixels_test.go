@@ -21,8 +21,9 @@ import (
 // bright, 25 ft dim, no darkvision, a tint or none) in the west room, the east
 // room behind the closed door, no other light, at daylight 0.2. With
 // standalone, the same light is a light of the map's own at Brannoc's
-// place, and Brannoc carries none (the client bakes the map's lights
-// apart from the tokens': darkness.ts).
+// place, and Brannoc carries none, and 24 more lights shine in the east
+// room, which the party cannot see: enough points for the client to bake
+// the map's lights apart from the tokens' sight (darkness.ts).
 func darknessScene(t *testing.T, lineOfSight, tinted, standalone bool) string {
 	return e2e.DemoSystem(t, func(maps []map[string]any, screen map[string]any) {
 		m := maps[0]
@@ -47,8 +48,13 @@ func darknessScene(t *testing.T, lineOfSight, tinted, standalone bool) string {
 		if standalone {
 			v := kept[0].(map[string]any)["vision"].(map[string]any)
 			v["light"] = false
-			m["lights"] = []any{map[string]any{"id": "5e0ca000-0000-4000-8000-000000000399", "enabled": true, "x": 245.0, "y": 385.0,
+			lights := []any{map[string]any{"id": "5e0ca000-0000-4000-8000-000000000399", "enabled": true, "x": 245.0, "y": 385.0,
 				"radiusMin": 10.0, "radiusMax": 25.0, "color": v["lightColor"], "opacity": v["lightOpacity"]}}
+			for i := range 24 {
+				lights = append(lights, map[string]any{"id": fmt.Sprintf("5e0ca000-0000-4000-8000-%012d", 500+i), "enabled": true,
+					"x": 850.0 + float64(i%6)*80, "y": 150.0 + float64(i/6)*180, "radiusMin": 5.0, "radiusMax": 10.0, "color": "#ffffff", "opacity": 0.5})
+			}
+			m["lights"] = lights
 		}
 		m["lineOfSight"] = lineOfSight
 		m["losDaylight"] = 0.2
@@ -102,6 +108,13 @@ func TestPlayerClientDarknessShades(t *testing.T) {
 			shot := e2e.SaveScreenshot(t, p, "line-of-sight-"+name)
 			if p.State().Viewport != ref.State().Viewport {
 				t.Fatalf("the two pages show the map differently: %+v vs %+v", p.State().Viewport, ref.State().Viewport)
+			}
+			if c.standalone {
+				var apart bool
+				p.EvalInto(`window.companionDebug.state().quality.lightsApart`, &apart)
+				if !apart {
+					t.Errorf("the map's 25 lights are not baked apart from the tokens' sight")
+				}
 			}
 			checkDarkness(t, p, shot, refShot, tinted)
 		})

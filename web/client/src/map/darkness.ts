@@ -24,12 +24,14 @@
 //     adds them under the darkness: drawn directly, a tint was a pass of
 //     its own over its lights' areas each frame (a fifth of a drag frame).
 //   - Nothing is baked when neither the polygons nor the tints changed.
-//   - The standalone lights' share (VisionAreas.lit) is baked once, into
-//     a texture of its own at the full mask's size, when it changes; each
-//     bake of the mask then draws that texture and the tokens' polygons
-//     only: a drag changes one token's polygons, and the 40 lights of a
-//     busy map cost each of its steps a second and more of tessellation
-//     and upload when they were drawn anew each time.
+//   - The standalone lights' share (VisionAreas.lit), when its polygons
+//     have more than litApartPoints points, is baked once, into textures
+//     of its own at the full mask's size, when it changes; each bake of
+//     the mask then draws those textures and the tokens' polygons only: a
+//     drag changes one token's polygons, and the 40 lights of a busy map
+//     cost each of its steps a second and more of tessellation and upload
+//     when they were drawn anew each time. A few lights are drawn with
+//     the tokens' polygons (two textures fewer to hold).
 //   - The polygons are drawn as triangle fans from the point each was
 //     seen from (fan.ts), not tessellated in general.
 //   - While the polygons keep changing (a party token dragged, a stream
@@ -57,6 +59,8 @@ export const streamMs = 250;
  * seen; a hitch at the start of a drag is.
  */
 export const settleMs = 600;
+/** The lights' polygons are baked apart past this many points in all (see above). */
+export const litApartPoints = 4000;
 
 // Written in GLSL ES 3.00's words. With WebGL 2 the sources say so
 // (#version 300 es): PixiJS then links the program once. Without that
@@ -209,8 +213,13 @@ export class VisionLayer extends Container {
       s.blendMode = "add";
       s.visible = false;
     }
-    this.maskScene.addChild(this.litSprites.mask, this.own.mask);
-    this.tintScene.addChild(this.litSprites.tint, this.own.tint);
+    this.maskScene.addChild(this.litSprites.mask, this.lit.mask, this.own.mask);
+    this.tintScene.addChild(this.litSprites.tint, this.lit.tint, this.own.tint);
+  }
+
+  /** Whether the lights' share is baked into textures of its own now (the test hook reports it). */
+  get lightsApart(): boolean {
+    return this.litMask !== null;
   }
 
   /** A tiny quad with the darkness shader, for the renderer's warm-up render (compiles it early). */
@@ -275,14 +284,23 @@ export class VisionLayer extends Container {
     this.due = streaming ? this.motion : this.full;
   }
 
-  /** The lights' share changed: their textures are made (at the full mask's size) or let go, and baked before the next mask. */
+  /**
+   * The lights' share changed: with many points, their textures are made
+   * (at the full mask's size) and baked before the next mask, the share
+   * drawn only into them; else the share is drawn into each mask.
+   */
   private litChanged(lit: VisionAreas["lit"]): void {
-    const any = lit.sight.length + lit.dim.length + lit.bright.length + lit.tints.length > 0;
+    let points = 0;
+    for (const list of [lit.sight, lit.dim, lit.bright]) for (const p of list) points += p.length / 2;
     const full = this.full;
-    if (!any || !full) {
+    if (points <= litApartPoints || !full) {
       this.releaseLit();
+      this.maskScene.addChildAt(this.lit.mask, 1);
+      this.tintScene.addChildAt(this.lit.tint, 1);
       return;
     }
+    this.lit.mask.removeFromParent();
+    this.lit.tint.removeFromParent();
     if (!this.litMask || this.litMask.width !== full.texture.width || this.litMask.height !== full.texture.height) {
       this.releaseLit();
       this.litMask = RenderTexture.create({ width: full.texture.width, height: full.texture.height, resolution: 1 });
