@@ -31,9 +31,6 @@ import { precompileShaders, type Precompiled, warmUpLargeShapes, warmUpShaders }
 
 export { nextTask, preloadBackground } from "./background";
 
-/** How long after the first map is drawn the program for large shapes is compiled (warmUp). */
-const largeShapesDelayMs = 1000;
-
 /** A pan has ended when the view has not moved for this long (ms). */
 const panRestMs = 300;
 
@@ -269,36 +266,18 @@ export class MapRenderer {
     if (!this.warmUpMesh) return;
     installLabelFont();
     this.precompiled?.adopt(false);
-    this.precompiled?.release();
-    this.precompiled = null;
     warmUpShaders(this.app.renderer, this.warmUpMesh);
     this.warmUpMesh = null;
-    // The program for large shapes (a drag's path, a big grid) is needed
-    // by the first drag, not by the first map (a first drag that compiled
-    // it took 3 times the bare page's time): it is compiled a while after
-    // the first map is drawn (largeShapesDelayMs), linked on the GPU
-    // process's threads where the browser can (linked() polls), and only
-    // then handed to PixiJS and drawn once. Compiled at start-up, a page
-    // left (or reloaded) just after its first map still had it in the
-    // GPU process's queue, and the next page's first frame waited for it
-    // (a return visit took 3.9 times the floor page's time).
+    // The program for large shapes (a drag's path, a big grid) once this
+    // frame is drawn, in a task of its own: needed by the first drag, not
+    // by the first map (a first drag that compiled it took 3 times the
+    // bare page's time).
     this.idle()
-      .then(() => new Promise((resolve) => setTimeout(resolve, largeShapesDelayMs)))
+      .then(nextTask)
       .then(() => {
-        if (!this.app.renderer) return;
-        const large = precompileShaders(this.app.renderer, null, true);
-        const started = performance.now();
-        const adopt = () => {
-          if (!this.app.renderer) return large.release();
-          if (!large.linked() && performance.now() - started < 5000) {
-            setTimeout(adopt, 50);
-            return;
-          }
-          large.adopt(true);
-          warmUpLargeShapes(this.app.renderer);
-          large.release();
-        };
-        adopt();
+        this.precompiled?.adopt(true);
+        if (this.app.renderer) warmUpLargeShapes(this.app.renderer);
+        this.precompiled?.release();
       });
   }
 

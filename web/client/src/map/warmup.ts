@@ -45,12 +45,6 @@ function renderOffScreen(renderer: Renderer, scene: Container): void {
 /** What precompileShaders started: hand it to PixiJS (adopt) once the renderer needs it, or free it. */
 export interface Precompiled {
   /**
-   * Whether every program started has finished linking, asked without
-   * waiting for it where the browser can tell (KHR_parallel_shader_compile);
-   * true where it cannot.
-   */
-  linked(): boolean;
-  /**
    * Gives PixiJS the programs whose link has finished meanwhile (the
    * batcher's and extra's, or with large true the large shapes' one), as
    * if it had linked them itself, so that it does not compile them anew.
@@ -73,34 +67,27 @@ function declaredAttributes(vertex: string): string[] {
 
 /**
  * Starts compiling the programs warmUpShaders links (sprites and shapes,
- * and extra's) or, with large, the one for large shapes, and returns at
- * once: nothing here asks WebGL for an answer, so the browser's GPU
- * process compiles them while the page goes on with its own work (the
- * map's data, the panels, the scene). Where the browser offers
- * KHR_parallel_shader_compile it is asked for: the GPU process then links
- * on threads of its own, and linked() can tell when a link is done
- * without waiting for it. The attributes get the places PixiJS would give
- * them before the link, so that adopt() can hand PixiJS the linked
- * programs as they are: PixiJS itself would link each again, waiting for
- * every step.
+ * large shapes, and extra's) and returns at once: nothing here asks WebGL
+ * for an answer, so the browser's GPU process compiles them while the
+ * page goes on with its own work (the map's data, the panels, the scene).
+ * The attributes get the places PixiJS would give them before the link,
+ * so that adopt() can hand PixiJS the linked programs as they are:
+ * PixiJS itself would link each again, waiting for every step.
  */
-export function precompileShaders(renderer: Renderer, extra: Mesh<Geometry, Shader> | null, large = false): Precompiled {
+export function precompileShaders(renderer: Renderer, extra: Mesh<Geometry, Shader>): Precompiled {
   const gl = (renderer as unknown as { gl?: WebGL2RenderingContext }).gl;
-  const none: Precompiled = { linked: () => true, adopt() {}, release() {} };
+  const none: Precompiled = { adopt() {}, release() {} };
   if (!gl) return none;
-  const parallel = gl.getExtension("KHR_parallel_shader_compile") as { COMPLETION_STATUS_KHR: number } | null;
   const programs: { p: GlProgram; large: boolean }[] = [];
   try {
-    if (!large) {
-      // One batcher shader serves the whole page: the renderer will use this one.
-      programs.push({ p: new DefaultBatcher({ maxTextures: renderer.limits.maxBatchableTextures }).shader.glProgram, large: false });
-      if (extra?.shader?.glProgram) programs.push({ p: extra.shader.glProgram, large: false });
-    } else {
-      // PixiJS's own shader for large shapes (not a public field).
-      const graphics = (renderer.renderPipes as unknown as { graphics?: { _adaptor?: { shader?: { glProgram?: GlProgram } } } }).graphics;
-      const shape = graphics?._adaptor?.shader?.glProgram;
-      if (shape) programs.push({ p: shape, large: true });
-    }
+    // One batcher shader serves the whole page: the renderer will use this one.
+    programs.push({ p: new DefaultBatcher({ maxTextures: renderer.limits.maxBatchableTextures }).shader.glProgram, large: false });
+    if (extra.shader?.glProgram) programs.push({ p: extra.shader.glProgram, large: false });
+    // PixiJS's own shader for large shapes (not a public field), last: the
+    // GPU process compiles in this order, and the first frame needs the others.
+    const graphics = (renderer.renderPipes as unknown as { graphics?: { _adaptor?: { shader?: { glProgram?: GlProgram } } } }).graphics;
+    const shape = graphics?._adaptor?.shader?.glProgram;
+    if (shape) programs.push({ p: shape, large: true });
   } catch {
     return none; // only a head start: the warm-up compiles them anyway
   }
@@ -125,9 +112,6 @@ export function precompileShaders(renderer: Renderer, extra: Mesh<Geometry, Shad
   }
   const shaders = (renderer as unknown as { shader?: { _programDataHash?: Record<string, GlProgramData> } }).shader;
   return {
-    linked() {
-      return !parallel || made.every((m) => gl.getProgramParameter(m.program, parallel.COMPLETION_STATUS_KHR) !== false);
-    },
     adopt(large) {
       for (const m of made.filter((m) => m.large === large)) {
         const hash = shaders?._programDataHash;
