@@ -22,8 +22,9 @@ package perf
 // COMPANION_FLOOR_PROFILE=start the same of each start-up (the
 // profile costs time of its own: not for the figures).
 // COMPANION_FLOOR_PARTS picks the measures ("start", "pan", "marks" (the
-// pan over a map with 50 templates and 200 strokes), "drag", "bigmap"; all
-// when unset), for a run that checks one change.
+// pan over a map with 50 templates and 200 strokes), "drag", "objects"
+// (pan and drag over a map that also has 40 lights and 2,000 walls),
+// "bigmap"; all when unset), for a run that checks one change.
 
 import (
 	"fmt"
@@ -143,6 +144,9 @@ func TestFloorBenchmark(t *testing.T) {
 			if parts == "" || strings.Contains(parts, "drag") {
 				rows = append(rows, floorDrag(t, b, rounds)...)
 			}
+			if parts == "" || strings.Contains(parts, "objects") {
+				rows = append(rows, floorObjects(t, b, rounds)...)
+			}
 			if parts == "" || strings.Contains(parts, "bigmap") {
 				rows = append(rows, floorBigMap(t, b, rounds)...)
 			}
@@ -245,12 +249,20 @@ func floorPan(t *testing.T, b *benchBrowser, rounds int) []floorRow {
 }
 
 // floorPanMarks: the same pan over a map that also carries 50 area
-// templates and 200 freehand strokes (issue 36), against the same bare
-// floor page: what the marks cost a pan.
+// templates and 200 freehand strokes (issue 36), against the floor page
+// drawing the same marks: what the marks cost a pan.
 func floorPanMarks(t *testing.T, b *benchBrowser, rounds int) []floorRow {
 	srv := e2e.StartServer(t, e2e.ServerOptions{Args: []string{"--system", e2e.CrowdedSystem(t, 500, 20, 400)}})
 	var snap struct{ Map struct{ ID string } }
 	e2e.HttpJSON(t, "GET", srv.URL+"/api", "", &snap)
+	addMarks(t, srv, snap.Map.ID)
+	return floorPanOn(t, b, rounds, srv, ", 50 templates and 200 strokes")
+}
+
+// addMarks adds 50 area templates and 200 freehand strokes of 40 points
+// to map mapID through the host API.
+func addMarks(t *testing.T, srv *e2e.Server, mapID string) {
+	t.Helper()
 	shapes := []string{"sphere", "cone", "line", "square"}
 	var templates, strokes []string
 	for i := range 50 {
@@ -266,12 +278,21 @@ func floorPanMarks(t *testing.T, b *benchBrowser, rounds int) []floorRow {
 		}
 		strokes = append(strokes, fmt.Sprintf(`{"data": [%s], "strokeColor": "#3366ff", "strokeWidth": 4}`, strings.Join(pts, ",")))
 	}
-	for kind, list := range map[string][]string{"areaEffects": templates, "drawings": strokes} {
-		if code := e2e.HttpJSON(t, "POST", srv.HostURL+"/host/api/maps/"+snap.Map.ID+"/"+kind, "["+strings.Join(list, ",")+"]", nil); code != 201 {
-			t.Fatalf("the %s of the marked map: %d", kind, code)
+	postMapObjects(t, srv, mapID, "areaEffects", templates)
+	postMapObjects(t, srv, mapID, "drawings", strokes)
+}
+
+// postMapObjects adds the objects (JSON) of one kind to a map through
+// the host API, 500 a request (a JSON body's bounds).
+func postMapObjects(t *testing.T, srv *e2e.Server, mapID, kind string, list []string) {
+	t.Helper()
+	for len(list) > 0 {
+		n := min(500, len(list))
+		if code := e2e.HttpJSON(t, "POST", srv.HostURL+"/host/api/maps/"+mapID+"/"+kind, "["+strings.Join(list[:n], ",")+"]", nil); code != 201 {
+			t.Fatalf("the %s of map %s: %d", kind, mapID, code)
 		}
+		list = list[n:]
 	}
-	return floorPanOn(t, b, rounds, srv, ", 50 templates and 200 strokes")
 }
 
 // floorPanOn measures floorPan's figures on srv's map; what names the
@@ -328,7 +349,12 @@ func floorPanOn(t *testing.T, b *benchBrowser, rounds int, srv *e2e.Server, what
 // the pointer's place. The first drag after B loaded is reported apart;
 // then three more drags (west, east, west) on pages that have dragged.
 func floorDrag(t *testing.T, b *benchBrowser, rounds int) []floorRow {
-	srv := e2e.StartServer(t, e2e.ServerOptions{})
+	return floorDragOn(t, b, rounds, e2e.StartServer(t, e2e.ServerOptions{}), "", true)
+}
+
+// floorDragOn measures floorDrag's figures on srv's demo map; what names
+// the map's objects in the rows; withWall adds the wall row (issue 35).
+func floorDragOn(t *testing.T, b *benchBrowser, rounds int, srv *e2e.Server, what string, withWall bool) []floorRow {
 	first := map[pageKind]*series{playerPage: {}, floorPage: {}}
 	warm := map[pageKind]*series{playerPage: {}, floorPage: {}}
 	cpu := map[pageKind]*series{playerPage: {}, floorPage: {}}
@@ -392,7 +418,7 @@ func floorDrag(t *testing.T, b *benchBrowser, rounds int) []floorRow {
 			cpu[kind].addRound(nil, used.GPU/float64(max(1, drawn)))
 			t.Logf("round %d %s: drags 2-4: p50 %.0f, p95 %.0f, p99 %.0f ms over %d moves; B drew %d frames, GPU process %.1f ms CPU a frame of B (/proc)%s",
 				r+1, kind, e2e.Percentile(sortedCopy(all), 50), e2e.Percentile(sortedCopy(all), 95), e2e.Percentile(sortedCopy(all), 99), len(all), drawn, used.GPU/float64(max(1, drawn)), qualityNote(kind, a, bp))
-			if kind == playerPage {
+			if kind == playerPage && withWall {
 				// Issue 35: a wall drawn by the game master, honoured by a
 				// player's vision, beside the drag's figure.
 				lat := wallLatencies(t, srv, bp, e2e.DemoMapID, x, y, 5)
@@ -409,15 +435,17 @@ func floorDrag(t *testing.T, b *benchBrowser, rounds int) []floorRow {
 	pf, ff := first[playerPage], first[floorPage]
 	pw, fw := warm[playerPage], warm[floorPage]
 	pc, fc := cpu[playerPage], cpu[floorPage]
-	return []floorRow{
-		{measure: "drag A->B p50, pages that have dragged", player: pw.pct(50), floor: fw.pct(50), pSpread: pw.pctSpread(50), fSpr: fw.pctSpread(50), target: 1.5, unit: "ms"},
-		{measure: "drag A->B p95, pages that have dragged", player: pw.pct(95), floor: fw.pct(95), pSpread: pw.pctSpread(95), fSpr: fw.pctSpread(95), unit: "ms", informational: true},
-		{measure: "drag A->B p99, pages that have dragged", player: pw.pct(99), floor: fw.pct(99), pSpread: pw.pctSpread(99), fSpr: fw.pctSpread(99), target: 2, unit: "ms"},
-		{measure: "first drag after load, p99 of its moves", player: pf.pct(99), floor: ff.pct(99), pSpread: pf.pctSpread(99), fSpr: ff.pctSpread(99), target: 3, unit: "ms"},
-		{measure: "first drag after load, p50 of its moves", player: pf.pct(50), floor: ff.pct(50), pSpread: pf.pctSpread(50), fSpr: ff.pctSpread(50), unit: "ms", informational: true},
-		{measure: "wall drawn by the GM -> B's vision stops, vs drag p50", player: wall.median(), floor: fw.pct(50), pSpread: wall.spread(), fSpr: fw.pctSpread(50), unit: "ms", informational: true},
-		{measure: "GPU-process CPU per frame of B while dragging (/proc)", player: pc.median(), floor: fc.median(), pSpread: pc.spread(), fSpr: fc.spread(), unit: "ms", informational: true},
+	rows := []floorRow{
+		{measure: "drag A->B p50, pages that have dragged" + what, player: pw.pct(50), floor: fw.pct(50), pSpread: pw.pctSpread(50), fSpr: fw.pctSpread(50), target: 1.5, unit: "ms"},
+		{measure: "drag A->B p95, pages that have dragged" + what, player: pw.pct(95), floor: fw.pct(95), pSpread: pw.pctSpread(95), fSpr: fw.pctSpread(95), unit: "ms", informational: true},
+		{measure: "drag A->B p99, pages that have dragged" + what, player: pw.pct(99), floor: fw.pct(99), pSpread: pw.pctSpread(99), fSpr: fw.pctSpread(99), target: 2, unit: "ms"},
+		{measure: "first drag after load, p99 of its moves" + what, player: pf.pct(99), floor: ff.pct(99), pSpread: pf.pctSpread(99), fSpr: ff.pctSpread(99), target: 3, unit: "ms"},
+		{measure: "first drag after load, p50 of its moves" + what, player: pf.pct(50), floor: ff.pct(50), pSpread: pf.pctSpread(50), fSpr: ff.pctSpread(50), unit: "ms", informational: true},
 	}
+	if withWall {
+		rows = append(rows, floorRow{measure: "wall drawn by the GM -> B's vision stops, vs drag p50", player: wall.median(), floor: fw.pct(50), pSpread: wall.spread(), fSpr: fw.pctSpread(50), unit: "ms", informational: true})
+	}
+	return append(rows, floorRow{measure: "GPU-process CPU per frame of B while dragging (/proc)" + what, player: pc.median(), floor: fc.median(), pSpread: pc.spread(), fSpr: fc.spread(), unit: "ms", informational: true})
 }
 
 // qualityNote says at which quality level (web/client/src/map/quality.ts)

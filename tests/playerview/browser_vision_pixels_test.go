@@ -19,8 +19,12 @@ import (
 
 // darknessScene is the demo map with only Brannoc (a light of 10 ft
 // bright, 25 ft dim, no darkvision, a tint or none) in the west room, the east
-// room behind the closed door, no other light, at daylight 0.2.
-func darknessScene(t *testing.T, lineOfSight bool, tinted bool) string {
+// room behind the closed door, no other light, at daylight 0.2. With
+// standalone, the same light is a light of the map's own at Brannoc's
+// place, and Brannoc carries none, and 24 more lights shine in the east
+// room, which the party cannot see: enough points for the client to bake
+// the map's lights apart from the tokens' sight (darkness.ts).
+func darknessScene(t *testing.T, lineOfSight, tinted, standalone bool) string {
 	return e2e.DemoSystem(t, func(maps []map[string]any, screen map[string]any) {
 		m := maps[0]
 		var kept []any
@@ -41,6 +45,17 @@ func darknessScene(t *testing.T, lineOfSight bool, tinted bool) string {
 		}
 		m["tokens"] = kept
 		m["lights"] = []any{}
+		if standalone {
+			v := kept[0].(map[string]any)["vision"].(map[string]any)
+			v["light"] = false
+			lights := []any{map[string]any{"id": "5e0ca000-0000-4000-8000-000000000399", "enabled": true, "x": 245.0, "y": 385.0,
+				"radiusMin": 10.0, "radiusMax": 25.0, "color": v["lightColor"], "opacity": v["lightOpacity"]}}
+			for i := range 24 {
+				lights = append(lights, map[string]any{"id": fmt.Sprintf("5e0ca000-0000-4000-8000-%012d", 500+i), "enabled": true,
+					"x": 850.0 + float64(i%6)*80, "y": 150.0 + float64(i/6)*180, "radiusMin": 5.0, "radiusMax": 10.0, "color": "#ffffff", "opacity": 0.5})
+			}
+			m["lights"] = lights
+		}
 		m["lineOfSight"] = lineOfSight
 		m["losDaylight"] = 0.2
 	})
@@ -72,23 +87,34 @@ func darknessAt(zone string) (keep float64, add color.RGBA) {
 // dim light darkens it by 36%, unlit sight by 72%, and what the party
 // cannot see (behind the closed door) is black. With a light colour, the
 // light's tint is added to the map under the darkness, within its dim
-// radius.
+// radius. The same light standing alone on the map (not carried) shades
+// the same.
 func TestPlayerClientDarknessShades(t *testing.T) {
-	plain := e2e.StartServer(t, e2e.ServerOptions{Args: []string{"--system", darknessScene(t, false, false)}})
+	plain := e2e.StartServer(t, e2e.ServerOptions{Args: []string{"--system", darknessScene(t, false, false, false)}})
 	// The side panels closed (remembered per device), so that more of the map shows.
 	closed := `localStorage.setItem("companion.panel.chat", "0"); localStorage.setItem("companion.panel.initiative", "0")`
 	ref := e2e.OpenPlayerWith(t, plain, "Plain", closed)
 	refShot := e2e.SaveScreenshot(t, ref, "no-line-of-sight")
-	for _, tinted := range []bool{false, true} {
-		name := map[bool]string{false: "untinted", true: "tinted"}[tinted]
+	for _, c := range []struct {
+		name               string
+		tinted, standalone bool
+	}{{"untinted", false, false}, {"tinted", true, false}, {"tinted standalone light", true, true}} {
+		name, tinted := c.name, c.tinted
 		t.Run(name, func(t *testing.T) {
-			lit := e2e.StartServer(t, e2e.ServerOptions{Args: []string{"--system", darknessScene(t, true, tinted)}})
+			lit := e2e.StartServer(t, e2e.ServerOptions{Args: []string{"--system", darknessScene(t, true, tinted, c.standalone)}})
 			p := e2e.OpenPlayerWith(t, lit, "Dark "+name, closed)
 			p.WaitFor("the party's polygon", `window.companionDebug.state().vision.polygons > 0`, 20*time.Second)
 			p.Idle()
 			shot := e2e.SaveScreenshot(t, p, "line-of-sight-"+name)
 			if p.State().Viewport != ref.State().Viewport {
 				t.Fatalf("the two pages show the map differently: %+v vs %+v", p.State().Viewport, ref.State().Viewport)
+			}
+			if c.standalone {
+				var apart bool
+				p.EvalInto(`window.companionDebug.state().quality.lightsApart`, &apart)
+				if !apart {
+					t.Errorf("the map's 25 lights are not baked apart from the tokens' sight")
+				}
 			}
 			checkDarkness(t, p, shot, refShot, tinted)
 		})

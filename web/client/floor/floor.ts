@@ -10,8 +10,17 @@
 // drawn where they are sent, drags of its own sent as tokenMoved start,
 // control (at most 30 a second, from pointerrawupdate where there is one)
 // and end, a middle-button pan, frames drawn only when something changed.
-// Left out, on purpose: vision, fog, doors, labels, panels, glides, every
-// other event. What the client costs above this page is what it adds.
+// The map's marks and lights as a bare page draws them, once, from the
+// snapshot: each area template as its filled shape, each drawing as its
+// stroke, each light as a tinted disc of its dim radius (added, as the
+// client adds a light's tint), so that a map carrying them is the same
+// picture on both pages. They never change here, so they are drawn once
+// into a texture (PixiJS's cacheAsTexture), as a bare page would: drawn
+// live, 40 lights' discs and 50 templates made each frame of a pan take
+// 1-2 s on a CPU renderer.
+// Left out, on purpose: vision and darkness (the walls that shape the
+// lights), fog, doors, labels, panels, glides, every other event. What
+// the client costs above this page is what it adds.
 // Like the client, it asks for an animation frame only when it has
 // something to draw (PixiJS's own system ticker included): a page that
 // asks for every frame would spin with --disable-frame-rate-limit.
@@ -42,7 +51,11 @@ interface MapInfo {
   gridColor?: string;
   gridOpacity?: number;
   gridVisible?: boolean;
+  gridScale?: number;
   tokens?: { id: string; x: number; y: number; width?: number; height?: number; hidden?: boolean }[];
+  areaEffects?: { shape?: string; x: number; y: number; radius?: number; length?: number; width?: number; angle?: number; color?: string; opacity?: number }[];
+  drawings?: { data?: number[]; strokeColor?: string; strokeWidth?: number; opacity?: number }[];
+  lights?: { x: number; y: number; radiusMax?: number; color?: string; opacity?: number; enabled?: boolean }[];
 }
 
 // The same image decoding as the player client (on the page, no worker),
@@ -115,6 +128,44 @@ function drawGrid(m: MapInfo): Graphics {
   for (let y = y0; y < h; y += s) g.moveTo(0, y).lineTo(w, y);
   g.stroke({ width: 1, color: hexColor(m.gridColor, 0x444444), alpha: m.gridOpacity ?? 0.5, pixelLine: true });
   return g;
+}
+
+/** The map's templates, strokes and light tints (see the top of this file), drawn once into a texture. */
+function drawMarks(m: MapInfo): Container {
+  const marks = new Graphics();
+  for (const a of m.areaEffects ?? []) {
+    const style = { color: hexColor(a.color, 0xff6600), alpha: a.opacity ?? 0.4 };
+    const r = a.radius ?? 0, len = a.length ?? 0, wid = a.width ?? 0, ang = a.angle ?? 0;
+    const c = Math.cos(ang), s = Math.sin(ang);
+    if (a.shape === "cone") {
+      const h = len / 2; // as wide at any point as it is far from the origin
+      marks.poly([a.x, a.y, a.x + c * len - s * h, a.y + s * len + c * h, a.x + c * len + s * h, a.y + s * len - c * h]).fill(style);
+    } else if (a.shape === "line") {
+      const h = wid / 2;
+      marks.poly([a.x - s * h, a.y + c * h, a.x + c * len - s * h, a.y + s * len + c * h, a.x + c * len + s * h, a.y + s * len - c * h, a.x + s * h, a.y - c * h]).fill(style);
+    } else if (a.shape === "square" || a.shape === "cube") {
+      marks.rect(a.x - len, a.y - len, 2 * len, 2 * len).fill(style);
+    } else marks.circle(a.x, a.y, r).fill(style);
+  }
+  for (const d of m.drawings ?? []) {
+    const p = d.data ?? [];
+    if (p.length < 4) continue;
+    marks.moveTo(p[0], p[1]);
+    for (let i = 2; i + 1 < p.length; i += 2) marks.lineTo(p[i], p[i + 1]);
+    marks.stroke({ width: d.strokeWidth ?? 4, color: hexColor(d.strokeColor, 0x3366ff), alpha: d.opacity ?? 1 });
+  }
+  const tints = new Graphics();
+  tints.blendMode = "add";
+  const ppu = (m.gridSize ?? 70) / (m.gridScale && m.gridScale > 0 ? m.gridScale : 5);
+  for (const l of m.lights ?? []) {
+    if (l.enabled === false || !(l.radiusMax && l.radiusMax > 0)) continue;
+    tints.circle(l.x, l.y, l.radiusMax * ppu).fill({ color: hexColor(l.color, 0xffffff), alpha: Math.min(0.35, (l.opacity ?? 0.3) * 0.35) });
+  }
+  const all = new Container();
+  if (tints.context.instructions.length + marks.context.instructions.length === 0) return all;
+  all.addChild(tints, marks);
+  all.cacheAsTexture(true);
+  return all;
 }
 
 /** Where a token of w x h cells dropped at (x, y) comes to rest on a square grid. */
@@ -283,7 +334,7 @@ async function start(): Promise<void> {
   world.scale.set(k);
   world.position.set(app.screen.width / 2 - (w / 2) * k, app.screen.height / 2 - (h / 2) * k);
   const background = new Container();
-  world.addChild(background, drawGrid(map));
+  world.addChild(background, drawGrid(map), drawMarks(map));
   const disc = discTexture();
   const cell = map.gridSize ?? 70;
   for (const t of map.tokens ?? []) {

@@ -64,7 +64,7 @@ export function installDebug(ctx: DebugContext): void {
         frames: r?.frames ?? 0,
         quality: r ? {
           level: r.quality.level, lowered: r.quality.lowered, pinned: r.quality.pinned, antialias: r.quality.antialias,
-          resolution: r.app.renderer.resolution, darkness: r.darknessMaskSide, darknessShown: r.darknessShownSide, darknessBakes: r.darknessBakes, maxTextureSize: r.textureLimit,
+          resolution: r.app.renderer.resolution, darkness: r.darknessMaskSide, darknessShown: r.darknessShownSide, darknessBakes: r.darknessBakes, lightsApart: r.darknessLightsApart, maxTextureSize: r.textureLimit,
           animating: r.animating, replayedFrames: r.replayedFrames, notice: !!document.querySelector(".quality-notice:not([hidden])"),
         } : null,
         lastError: r?.lastError ?? ctx.lastError(),

@@ -24,13 +24,24 @@
 //     adds them under the darkness: drawn directly, a tint was a pass of
 //     its own over its lights' areas each frame (a fifth of a drag frame).
 //   - Nothing is baked when neither the polygons nor the tints changed.
+//   - The standalone lights' share (VisionAreas.lit), when its polygons
+//     have more than litApartPoints points, is baked once, into textures
+//     of its own at the full mask's size, when it changes; each bake of
+//     the mask then draws those textures and the tokens' polygons only: a
+//     drag changes one token's polygons, and the 40 lights of a busy map
+//     cost each of its steps a second and more of tessellation and upload
+//     when they were drawn anew each time. A few lights are drawn with
+//     the tokens' polygons (two textures fewer to hold).
+//   - The polygons are drawn as triangle fans from the point each was
+//     seen from (fan.ts), not tessellated in general.
 //   - While the polygons keep changing (a party token dragged, a stream
 //     of moves), the mask is baked at half its side, a quarter of the
 //     texels: softer shadow edges while they move, baked again at full
 //     size once they rest (settleMs after the last change).
-import { Container, Geometry, Graphics, Mesh, RenderTexture, Shader, Texture, type Renderer } from "pixi.js";
+import { Container, Geometry, Mesh, RenderTexture, Shader, Sprite, Texture, type Renderer } from "pixi.js";
 import type { MapData } from "../types";
-import { sameDarkness, samePolys, type VisionAreas } from "./vision";
+import { FanFill, TintFill } from "./fan";
+import { samePolys, type VisionAreas } from "./vision";
 
 const pad = 4000; // darkness reaches past the map edges when panned out
 /**
@@ -48,6 +59,8 @@ export const streamMs = 250;
  * seen; a hitch at the start of a drag is.
  */
 export const settleMs = 600;
+/** The lights' polygons are baked apart past this many points in all (see above). */
+export const litApartPoints = 4000;
 
 // Written in GLSL ES 3.00's words. With WebGL 2 the sources say so
 // (#version 300 es): PixiJS then links the program once. Without that
@@ -110,8 +123,8 @@ interface Mask {
   k: number;
   /** Map pixels to texture coordinates. */
   uvScale: Float32Array;
-  /** The tints the tint texture holds (null: none baked yet). */
-  tints: VisionAreas["tints"] | null;
+  /** The version of the tints (VisionLayer.tintVersion) the tint texture holds (-1: none baked yet). */
+  tints: number;
 }
 
 function makeMask(mw: number, mh: number, side: number): Mask {
@@ -119,16 +132,60 @@ function makeMask(mw: number, mh: number, side: number): Mask {
   const tw = Math.max(1, Math.ceil(mw * k)), th = Math.max(1, Math.ceil(mh * k));
   const texture = RenderTexture.create({ width: tw, height: th, resolution: 1 });
   const tint = RenderTexture.create({ width: tw, height: th, resolution: 1 });
-  return { texture, tint, k, uvScale: new Float32Array([k / tw, k / th]), tints: null };
+  return { texture, tint, k, uvScale: new Float32Array([k / tw, k / th]), tints: -1 };
+}
+
+/** One share of the polygons: sight (red), dim or bright light (green), bright light (blue), and the tints. */
+class Share {
+  readonly mask = new Container();
+  readonly tint = new TintFill();
+  private sight = new FanFill();
+  private dim = new FanFill();
+  private bright = new FanFill();
+  private drawn: VisionAreas["lit"] | null = null;
+
+  constructor() {
+    this.mask.addChild(this.sight, this.dim, this.bright);
+    for (const c of [this.sight, this.dim, this.bright, this.tint]) c.blendMode = "add";
+  }
+
+  /** Draws share s (the polygons, and the tints when tints is true); false when it is what is drawn already. */
+  set(s: VisionAreas["lit"]): { mask: boolean; tints: boolean } {
+    const d = this.drawn;
+    const mask = !d || !samePolys(d.sight, s.sight) || !samePolys(d.dim, s.dim) || !samePolys(d.bright, s.bright);
+    const tints = !d || !sameTints(d.tints, s.tints);
+    this.drawn = s;
+    if (mask) {
+      this.sight.set(s.sight, 0xff0000);
+      this.dim.set(s.dim.concat(s.bright), 0x00ff00);
+      this.bright.set(s.bright, 0x0000ff);
+    }
+    if (tints) this.tint.set(s.tints.map((t) => ({ poly: t.poly, color: t.color, alpha: Math.min(0.35, t.alpha * 0.35) })));
+    return { mask, tints };
+  }
+
+  forget(): void {
+    this.drawn = null;
+  }
+}
+
+/** The tokens' share of areas: what is not the lights'. */
+function ownShare(a: VisionAreas): VisionAreas["lit"] {
+  const cut = (all: number[][], lit: number[][]) => all.slice(0, all.length - lit.length);
+  return { sight: cut(a.sight, a.lit.sight), dim: cut(a.dim, a.lit.dim), bright: cut(a.bright, a.lit.bright), tints: a.tints.slice(0, a.tints.length - a.lit.tints.length) };
 }
 
 export class VisionLayer extends Container {
   private tintScene = new Container(); // rendered into the tint texture
-  private tintFill = new Graphics();
   private maskScene = new Container(); // rendered into the mask, never shown
-  private sightFill = new Graphics();
-  private dimFill = new Graphics();
-  private brightFill = new Graphics();
+  private own = new Share(); // the tokens' polygons, drawn into each bake
+  private lit = new Share(); // the lights', baked into the lights' textures
+  private litMask: RenderTexture | null = null; // at the full mask's size, null while no light shines
+  private litTint: RenderTexture | null = null;
+  private litSprites = { mask: new Sprite(), tint: new Sprite() };
+  private litDue = false; // the lights' textures to bake before the next mask
+  private litK = 1; // the lights' textures' texels per map pixel
+  private tintVersion = 0; // counts changes of either share's tints
   private full: Mask | null = null;
   private motion: Mask | null = null; // half the side, while polygons stream
   private shown: Mask | null = null; // what the quad samples now
@@ -138,8 +195,7 @@ export class VisionLayer extends Container {
   private lastChange = -Infinity;
   private framesSinceChange = Infinity; // frames drawn since the polygons last changed
   private layersKey = ""; // what the masks, quad and uniforms were made for
-  private polysKey: VisionAreas | null = null; // the polygons the masks hold
-  private tintsKey: VisionAreas["tints"] | null = null;
+  private drawnDarkness: VisionAreas | null = null; // the areas the masks were last drawn from
   areas: VisionAreas | null = null;
   /** The mask's longest side in texels; lowered on slow devices (quality.ts). */
   maxSide = 1024;
@@ -150,15 +206,20 @@ export class VisionLayer extends Container {
 
   constructor() {
     super();
-    this.tintFill.blendMode = "add";
-    this.tintScene.addChild(this.tintFill);
-    for (const g of [this.sightFill, this.dimFill, this.brightFill]) g.blendMode = "add";
-    // Drawn by the batcher however many points the polygons have: large
-    // shapes have a program of their own, and not compiling it saved a
-    // first map 30-40 ms on a CPU renderer (the mask is baked only on a
-    // change, so copying its points into the batch costs little).
-    for (const g of [this.tintFill, this.sightFill, this.dimFill, this.brightFill]) g.context.batchMode = "batch";
-    this.maskScene.addChild(this.sightFill, this.dimFill, this.brightFill);
+    // Drawn by the batcher however many points the polygons have (fan.ts):
+    // large shapes have a program of their own, and not compiling it saved
+    // a first map 30-40 ms on a CPU renderer.
+    for (const s of [this.litSprites.mask, this.litSprites.tint]) {
+      s.blendMode = "add";
+      s.visible = false;
+    }
+    this.maskScene.addChild(this.litSprites.mask, this.lit.mask, this.own.mask);
+    this.tintScene.addChild(this.litSprites.tint, this.lit.tint, this.own.tint);
+  }
+
+  /** Whether the lights' share is baked into textures of its own now (the test hook reports it). */
+  get lightsApart(): boolean {
+    return this.litMask !== null;
   }
 
   /** A tiny quad with the darkness shader, for the renderer's warm-up render (compiles it early). */
@@ -190,8 +251,9 @@ export class VisionLayer extends Container {
     if (!a.lineOfSight) {
       this.due = null;
       this.layersKey = "";
-      this.polysKey = null;
-      this.tintsKey = null;
+      this.drawnDarkness = null;
+      this.own.forget();
+      this.lit.forget();
       return;
     }
     const mw = map.width ?? 0, mh = map.height ?? 0;
@@ -200,32 +262,65 @@ export class VisionLayer extends Container {
     const key = `${mw}x${mh} ${dark} ${blindAlpha} ${side}`;
     if (key !== this.layersKey) {
       this.layersKey = key;
-      this.polysKey = null;
+      this.drawnDarkness = null;
+      this.own.forget();
+      this.lit.forget();
       this.makeLayers(mw, mh, dark, blindAlpha, side);
     }
-    // The tints are kept (and baked) apart: a drag of a token that carries
-    // no light changes the mask, not the tints, and a bake then skips the
-    // tint texture's pass (bake() compares what each texture holds).
-    const tintsChanged = !this.tintsKey || !sameTints(this.tintsKey, a.tints);
-    if (this.polysKey && sameDarkness(this.polysKey, a) && !tintsChanged) return;
-    this.polysKey = a;
-    if (tintsChanged) {
-      this.tintsKey = a.tints;
-      this.tintFill.clear();
-      for (const t of a.tints) this.tintFill.poly(t.poly, true).fill({ color: t.color, alpha: Math.min(0.35, t.alpha * 0.35) });
-    }
-    const fill = (g: Graphics, polys: number[][], color: number) => {
-      g.clear();
-      for (const p of polys) if (p.length >= 6) g.poly(p, true);
-      g.fill({ color });
-    };
-    fill(this.sightFill, a.sight, 0xff0000);
-    fill(this.dimFill, a.dim.concat(a.bright), 0x00ff00);
-    fill(this.brightFill, a.bright, 0x0000ff);
+    // Each share and its tints are kept (and baked) apart: a drag of a
+    // token that carries no light changes the mask, not the tints, and a
+    // bake then skips the tint texture's pass (bake() compares what each
+    // texture holds); the lights' share changes with the lights only.
+    const lit = this.lit.set(a.lit);
+    const own = this.own.set(ownShare(a));
+    if (lit.tints || own.tints) this.tintVersion++;
+    if (lit.mask || lit.tints) this.litChanged(a.lit);
+    const darker = this.drawnDarkness === null || this.drawnDarkness.daylight !== a.daylight;
+    this.drawnDarkness = a;
+    if (!lit.mask && !lit.tints && !own.mask && !own.tints && !darker) return;
     const streaming = dragging || now - this.lastChange < streamMs || this.framesSinceChange <= 1;
     this.lastChange = now;
     this.framesSinceChange = 0;
     this.due = streaming ? this.motion : this.full;
+  }
+
+  /**
+   * The lights' share changed: with many points, their textures are made
+   * (at the full mask's size) and baked before the next mask, the share
+   * drawn only into them; else the share is drawn into each mask.
+   */
+  private litChanged(lit: VisionAreas["lit"]): void {
+    let points = 0;
+    for (const list of [lit.sight, lit.dim, lit.bright]) for (const p of list) points += p.length / 2;
+    const full = this.full;
+    if (points <= litApartPoints || !full) {
+      this.releaseLit();
+      this.maskScene.addChildAt(this.lit.mask, 1);
+      this.tintScene.addChildAt(this.lit.tint, 1);
+      return;
+    }
+    this.lit.mask.removeFromParent();
+    this.lit.tint.removeFromParent();
+    if (!this.litMask || this.litMask.width !== full.texture.width || this.litMask.height !== full.texture.height) {
+      this.releaseLit();
+      this.litMask = RenderTexture.create({ width: full.texture.width, height: full.texture.height, resolution: 1 });
+      this.litTint = RenderTexture.create({ width: full.texture.width, height: full.texture.height, resolution: 1 });
+      this.litSprites.mask.texture = this.litMask;
+      this.litSprites.tint.texture = this.litTint;
+    }
+    this.litK = full.k;
+    this.litDue = true;
+  }
+
+  private releaseLit(): void {
+    for (const s of [this.litSprites.mask, this.litSprites.tint]) {
+      s.visible = false;
+      s.texture = Texture.EMPTY;
+    }
+    this.litMask?.destroy(true);
+    this.litTint?.destroy(true);
+    this.litMask = this.litTint = null;
+    this.litDue = false;
   }
 
   /** The masks, the quad and the layers' alphas for a map size and light. */
@@ -312,10 +407,22 @@ export class VisionLayer extends Container {
     if (!m) return;
     this.due = null;
     this.bakes++;
+    if (this.litDue && this.litMask && this.litTint) {
+      // The lights' share alone, at the full mask's scale, into its textures.
+      this.litDue = false;
+      this.lit.mask.scale.set(this.litK);
+      renderer.render({ container: this.lit.mask, target: this.litMask, clear: true, clearColor: [0, 0, 0, 0] });
+      this.lit.tint.scale.set(this.litK);
+      renderer.render({ container: this.lit.tint, target: this.litTint, clear: true, clearColor: [0, 0, 0, 0] });
+      for (const s of [this.litSprites.mask, this.litSprites.tint]) {
+        s.visible = true;
+        s.scale.set(1 / this.litK);
+      }
+    }
     this.maskScene.scale.set(m.k);
     renderer.render({ container: this.maskScene, target: m.texture, clear: true, clearColor: [0, 0, 0, 0] });
-    if (m.tints !== this.tintsKey) {
-      m.tints = this.tintsKey;
+    if (m.tints !== this.tintVersion) {
+      m.tints = this.tintVersion;
       this.tintScene.scale.set(m.k);
       renderer.render({ container: this.tintScene, target: m.tint, clear: true, clearColor: [0, 0, 0, 0] });
     }

@@ -326,6 +326,11 @@ export class MapRenderer {
     return this.vision.shownSide;
   }
 
+  /** Whether the map's lights are baked apart from the tokens' sight (darkness.ts; the test hook reports it). */
+  get darknessLightsApart(): boolean {
+    return this.vision.lightsApart;
+  }
+
   /** Darkness masks baked so far (the test hook reports it). */
   get darknessBakes(): number {
     return this.vision.bakes;

@@ -1,6 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { computeAreas, isPartyViewer, sameDarkness, visibleIn, type VisionInput } from "./vision";
+import { starCentre } from "./fan";
 import type { MapData, Sight, Token } from "../types";
 
 const room = [0, 0, 1000, 0, 1000, 1000, 0, 1000];
@@ -76,7 +77,7 @@ test("a light carried by a tile lights the tile's place", () => {
 });
 
 test("sameDarkness: equal polygons (new arrays) are the same darkness; a moved point, another polygon or daylight is not", () => {
-  const areas = (sight: number[][], daylight = 0) => ({ lineOfSight: true, sight, bright: [], dim: [[0, 0, 10, 0, 10, 10]], tints: [], daylight, followsDrawn: false });
+  const areas = (sight: number[][], daylight = 0) => ({ lineOfSight: true, sight, bright: [], dim: [[0, 0, 10, 0, 10, 10]], tints: [], daylight, followsDrawn: false, lit: { sight: [], dim: [], bright: [], tints: [] } });
   const a = areas([[0, 0, 100, 0, 100, 100]]);
   assert.ok(sameDarkness(a, areas([[0, 0, 100, 0, 100, 100]])));
   assert.ok(!sameDarkness(a, areas([[0, 0, 100, 0, 100, 101]])));
@@ -109,4 +110,32 @@ test("this page's own drag uses the newest echoed polygon, wherever the pointer 
   const a = computeAreas(inp);
   assert.ok(visibleIn(a, 400, 500), "the echo's polygon");
   assert.equal(a.followsDrawn, false);
+});
+
+test("the map's lights are a share apart, the same arrays while nothing changes, each marked star-shaped around its light", () => {
+  const lights = [
+    { id: "L", x: 800, y: 800, radiusMin: 5, radiusMax: 10, alwaysVisible: true, color: "#ff0000", opacity: 0.5 },
+    { id: "M", x: 200, y: 800, radiusMin: 0, radiusMax: 10 },
+  ];
+  const map = { ...base, losDaylight: 0, lights };
+  const tokens: Token[] = [{ id: "A", x: 100, y: 100, player: true, vision: { enabled: true, light: true, lightRadiusMax: 20 } }];
+  const sights = [
+    { key: "token-A", x: 100, y: 100, polygon: room },
+    { key: "light-L", x: 800, y: 800, polygon: room },
+    { key: "light-M", x: 200, y: 800, polygon: room },
+  ];
+  const a = computeAreas(input(map, tokens, sights));
+  assert.equal(a.lit.dim.length, 2);
+  assert.equal(a.lit.bright.length, 1);
+  assert.equal(a.lit.sight.length, 1, "the light always visible adds its area to sight");
+  assert.equal(a.lit.tints.length, 2);
+  assert.deepEqual(a.dim.slice(-2), a.lit.dim, "the lights' share is also in the whole, after the tokens'");
+  assert.equal(a.dim.length, 3);
+  assert.deepEqual(starCentre(a.lit.dim[0]), { x: 800, y: 800 });
+  assert.deepEqual(starCentre(a.lit.dim[1]), { x: 200, y: 800 });
+  assert.deepEqual(starCentre(a.dim[0]), { x: 100, y: 100 });
+  const b = computeAreas(input(map, [{ ...tokens[0], x: 150 }], [{ key: "token-A", x: 150, y: 100, polygon: room }, ...sights.slice(1)]));
+  assert.equal(b.lit.dim[0], a.lit.dim[0], "a light clipped again is the same array");
+  assert.equal(b.lit.bright[0], a.lit.bright[0]);
+  assert.notEqual(b.dim[0], a.dim[0], "the moved token's light is new");
 });

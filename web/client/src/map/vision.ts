@@ -13,6 +13,28 @@
 import type { MapData, Sight, Token } from "../types";
 import { clipToRadius, inPolygon, sightSegments, visibilityPolygon, type Segment } from "./geometry";
 import { parseColor, pixelsPerUnit } from "./grid";
+import { markStar } from "./fan";
+
+/**
+ * clipToRadius, remembered for each polygon (by identity: the store keeps
+ * a sight's polygon until a new one comes): the 40 lights of a map clipped
+ * anew on every step of a drag cost more than the drag's own work. The
+ * result is the same array each time, so that comparing areas
+ * (samePolys) finds it unchanged at once, and it is marked star-shaped
+ * around the centre (fan.ts draws it so).
+ */
+const clipped = new WeakMap<number[], { x: number; y: number; r: number; out: number[] }[]>();
+
+export function clipAround(poly: number[], x: number, y: number, r: number): number[] {
+  const list = clipped.get(poly) ?? [];
+  const hit = list.find((c) => c.x === x && c.y === y && c.r === r);
+  if (hit) return hit.out;
+  const out = markStar(clipToRadius(poly, x, y, r), x, y);
+  clipped.set(poly, list);
+  if (list.length >= 4) list.shift(); // a polygon is clipped at its few radii
+  list.push({ x, y, r, out });
+  return out;
+}
 
 export interface VisionInput {
   map: MapData;
@@ -43,6 +65,13 @@ export interface VisionAreas {
   tints: Lit[];
   daylight: number;
   /**
+   * The standalone lights' (and lit tiles') share of sight, dim, bright and
+   * tints, which are also in the lists above: it changes only when the
+   * lights or their polygons do, and darkness.ts bakes it apart from the
+   * tokens' share, which a drag changes at every step.
+   */
+  lit: { sight: number[][]; dim: number[][]; bright: number[][]; tints: Lit[] };
+  /**
    * Whether the areas depend on where tokens are drawn (a polygon computed
    * here from the walls, or an old-form one without its origin): then they
    * must be computed again when a token moves on screen. Otherwise they
@@ -59,7 +88,8 @@ export function isPartyViewer(t: Token): boolean {
 export function computeAreas(inp: VisionInput): VisionAreas {
   const map = inp.map;
   const daylight = Math.max(0, Math.min(1, map.losDaylight ?? 1));
-  const areas: VisionAreas = { lineOfSight: !!map.lineOfSight, sight: [], bright: [], dim: [], tints: [], daylight, followsDrawn: false };
+  const lit: VisionAreas["lit"] = { sight: [], dim: [], bright: [], tints: [] };
+  const areas: VisionAreas = { lineOfSight: !!map.lineOfSight, sight: [], bright: [], dim: [], tints: [], daylight, followsDrawn: false, lit };
   if (!map.lineOfSight) return areas;
   const ppu = pixelsPerUnit(map);
   const limit = typeof map.losVisionLimit === "number" && map.losVisionLimit >= 0 ? map.losVisionLimit * ppu : Infinity;
@@ -76,11 +106,12 @@ export function computeAreas(inp: VisionInput): VisionAreas {
   // computed here from the walls, where the viewer is drawn.
   const polygonAt = (key: string, x: number, y: number, goal?: { x: number; y: number }, dragged = false): { poly: number[]; cx: number; cy: number; here: boolean } => {
     const s = inp.sight(key);
-    if (s && !Number.isNaN(s.x) && (near(s, { x, y }) || near(s, goal) || dragged)) return { poly: s.polygon, cx: s.x, cy: s.y, here: false };
+    // The server's polygon was seen from (s.x, s.y): star-shaped around it.
+    if (s && !Number.isNaN(s.x) && (near(s, { x, y }) || near(s, goal) || dragged)) return { poly: markStar(s.polygon, s.x, s.y), cx: s.x, cy: s.y, here: false };
     if (s && Number.isNaN(s.x)) return { poly: s.polygon, cx: x, cy: y, here: true };
     segments ??= sightSegments(map.walls);
     if (segments.length === 0 && w > 0) return { poly: [0, 0, w, 0, w, h, 0, h], cx: x, cy: y, here: true };
-    return { poly: visibilityPolygon(x, y, segments, [0, 0, w || 10000, h || 10000]), cx: x, cy: y, here: true };
+    return { poly: markStar(visibilityPolygon(x, y, segments, [0, 0, w || 10000, h || 10000]), x, y), cx: x, cy: y, here: true };
   };
   for (const t of inp.tokens) {
     if (!(inp.isViewer ?? isPartyViewer)(t)) continue;
@@ -90,17 +121,17 @@ export function computeAreas(inp: VisionInput): VisionAreas {
     const { poly, cx: x, cy: y, here } = polygonAt(key, at.x, at.y, inp.target?.(t), inp.dragging?.(t) ?? false);
     if (here) areas.followsDrawn = true;
     if (poly.length < 6) continue;
-    areas.sight.push(Number.isFinite(limit) ? clipToRadius(poly, x, y, limit) : poly);
+    areas.sight.push(Number.isFinite(limit) ? clipAround(poly, x, y, limit) : poly);
     if (v.light) {
       const max = (v.lightRadiusMax ?? 0) * ppu, min = (v.lightRadiusMin ?? 0) * ppu;
       if (max > 0) {
-        const p = clipToRadius(poly, x, y, max);
+        const p = clipAround(poly, x, y, max);
         areas.dim.push(p);
         areas.tints.push({ poly: p, color: parseColor(v.lightColor, 0xffffff), alpha: v.lightOpacity ?? 0.3 });
       }
-      if (min > 0) areas.bright.push(clipToRadius(poly, x, y, min));
+      if (min > 0) areas.bright.push(clipAround(poly, x, y, min));
     }
-    if (v.dark && (v.darkRadiusMax ?? 0) > 0) areas.dim.push(clipToRadius(poly, x, y, (v.darkRadiusMax ?? 0) * ppu));
+    if (v.dark && (v.darkRadiusMax ?? 0) > 0) areas.dim.push(clipAround(poly, x, y, (v.darkRadiusMax ?? 0) * ppu));
   }
   // Standalone lights, and lights carried by tiles (they move with the tile).
   const lights = [...(map.lights ?? []), ...(map.tiles ?? []).filter((t) => t.light && !t.hidden).map((t) => ({ ...t.light!, x: t.x, y: t.y }))];
@@ -110,14 +141,18 @@ export function computeAreas(inp: VisionInput): VisionAreas {
     if (poly.length < 6) continue;
     const max = (l.radiusMax ?? 0) * ppu, min = (l.radiusMin ?? 0) * ppu;
     if (max > 0) {
-      const p = clipToRadius(poly, l.x, l.y, max);
-      areas.dim.push(p);
-      areas.tints.push({ poly: p, color: parseColor(l.color, 0xffffff), alpha: l.opacity ?? 0.3 });
+      const p = clipAround(poly, l.x, l.y, max);
+      lit.dim.push(p);
+      lit.tints.push({ poly: p, color: parseColor(l.color, 0xffffff), alpha: l.opacity ?? 0.3 });
       // A light marked always visible shows its own area even outside the party's sight.
-      if (l.alwaysVisible) areas.sight.push(p);
+      if (l.alwaysVisible) lit.sight.push(p);
     }
-    if (min > 0) areas.bright.push(clipToRadius(poly, l.x, l.y, min));
+    if (min > 0) lit.bright.push(clipAround(poly, l.x, l.y, min));
   }
+  areas.sight.push(...lit.sight);
+  areas.dim.push(...lit.dim);
+  areas.bright.push(...lit.bright);
+  areas.tints.push(...lit.tints);
   return areas;
 }
 
