@@ -1,12 +1,7 @@
 package imports
 
-import (
-	"fmt"
-	"strings"
-)
+import "strings"
 
 func containsFold(s, sub string) bool {
 	return strings.Contains(strings.ToLower(s), strings.ToLower(sub))
 }
-
-func sprintf(format string, args ...any) string { return fmt.Sprintf(format, args...) }
