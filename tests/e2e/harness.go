@@ -2,7 +2,8 @@
 // companion binary once, start it on loopback with a fresh data folder, and
 // talk to it with real HTTP and WebSocket clients and headless Chromium.
 // The tests themselves live in the packages beside it (tests/api,
-// tests/player, tests/playerview, tests/table, tests/console, tests/perf),
+// tests/player, tests/party, tests/playerview, tests/table, tests/console,
+// tests/perf),
 // each a test binary of its own, so that each stays inside Go's 10-minute
 // limit per package on a busy machine; each calls Main from its TestMain.
 package e2e

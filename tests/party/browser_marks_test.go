@@ -1,4 +1,4 @@
-package player
+package party
 
 import (
 	"encoding/json"
