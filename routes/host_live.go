@@ -7,6 +7,7 @@ import (
 	"github.com/gorilla/websocket"
 	"github.com/vttapp/companion/core"
 	"github.com/vttapp/companion/hub"
+	"github.com/vttapp/companion/routes/httpkit"
 	"github.com/vttapp/companion/wire"
 )
 
@@ -26,7 +27,7 @@ func mountHostLive(r chi.Router, cfg Config) {
 	// (moveMapObject) is stopped the same way, by the mark's id: it goes
 	// back where it is stored (its kind's Moved event, state cancel).
 	r.Post("/host/api/drags/{tokenId}/block", func(w http.ResponseWriter, r *http.Request) {
-		id := pathParam(r, "tokenId")
+		id := httpkit.PathParam(r, "tokenId")
 		if _, err := cfg.Service.Token(r.Context(), id); err != nil {
 			// Not a token: a mark someone moves now, or the token's 404.
 			if blocked, markErr := cfg.Service.VetoMarkMove(r.Context(), id); markErr != nil || blocked {

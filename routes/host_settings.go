@@ -7,6 +7,7 @@ import (
 
 	"github.com/go-chi/chi/v5"
 	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/routes/httpkit"
 )
 
 // hostSettingsMaxBody bounds a settings change: a mode and two booleans.
@@ -64,7 +65,7 @@ func hostSettingsReply(w http.ResponseWriter, status int, v any) {
 }
 
 // hostSettingsError answers err as {"message": ...} with the status
-// statusOf gives its kind, like every other handler.
+// httpkit.StatusOf gives its kind, like every other handler.
 func hostSettingsError(w http.ResponseWriter, err error) {
-	writeMessage(w, statusOf(err), core.MessageOf(err))
+	httpkit.WriteMessage(w, httpkit.StatusOf(err), core.MessageOf(err))
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/go-chi/chi/v5"
 	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/routes/httpkit"
 	"github.com/vttapp/companion/sound"
 )
 
@@ -61,7 +62,7 @@ type hostSound struct{ hostGame }
 func (h hostSound) needSound(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if h.cfg.Sound == nil {
-			notFound(w, r)
+			httpkit.NotFound(w, r)
 			return
 		}
 		next.ServeHTTP(w, r)
@@ -88,7 +89,7 @@ func (h hostSound) upload(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		if err != nil {
-			h.fail(w, r, bodyError(core.Invalidf("malformed upload: %v", err)))
+			h.fail(w, r, httpkit.BodyError(core.Invalidf("malformed upload: %v", err)))
 			return
 		}
 		if part.FormName() != "file" {
@@ -108,7 +109,7 @@ func (h hostSound) upload(w http.ResponseWriter, r *http.Request) {
 // files of an installed module join the library (sound.Library.AddFrom),
 // read through os.Root so nothing outside the module's folder is reached.
 func (h hostSound) addModuleSounds(w http.ResponseWriter, r *http.Request) {
-	id := pathParam(r, "id")
+	id := httpkit.PathParam(r, "id")
 	if h.cfg.DataDir == "" || id == "" || strings.ContainsAny(id, `/\`) || !fs.ValidPath(id) || id == "." {
 		h.fail(w, r, core.NotFoundf("no module '%s'", core.Clip(id)))
 		return
@@ -130,17 +131,17 @@ func (h hostSound) listTracks(w http.ResponseWriter, r *http.Request) {
 
 func (h hostSound) changeTrack(w http.ResponseWriter, r *http.Request) {
 	var in sound.TrackChange
-	if err := decodeStrict(r, &in); err != nil {
+	if err := httpkit.DecodeStrict(r, &in); err != nil {
 		h.fail(w, r, err)
 		return
 	}
-	t, err := h.cfg.Sound.Library.Change(r.Context(), pathParam(r, "id"), in)
+	t, err := h.cfg.Sound.Library.Change(r.Context(), httpkit.PathParam(r, "id"), in)
 	h.answer(w, r, t, err)
 }
 
 // deleteTrack removes a track; whatever played it stops.
 func (h hostSound) deleteTrack(w http.ResponseWriter, r *http.Request) {
-	t, err := h.cfg.Sound.Library.Delete(r.Context(), pathParam(r, "id"))
+	t, err := h.cfg.Sound.Library.Delete(r.Context(), httpkit.PathParam(r, "id"))
 	if err != nil {
 		h.fail(w, r, err)
 		return
@@ -157,13 +158,13 @@ func (h hostSound) listPlaylists(w http.ResponseWriter, r *http.Request) {
 // putPlaylist creates (POST, 201) or replaces (PUT) a playlist.
 func (h hostSound) putPlaylist(w http.ResponseWriter, r *http.Request) {
 	var in sound.Playlist
-	if err := decodeStrict(r, &in); err != nil {
+	if err := httpkit.DecodeStrict(r, &in); err != nil {
 		h.fail(w, r, err)
 		return
 	}
 	status := http.StatusCreated
 	if r.Method == http.MethodPut {
-		id := pathParam(r, "id")
+		id := httpkit.PathParam(r, "id")
 		if in.ID != "" && in.ID != id {
 			h.fail(w, r, core.Invalidf("the body's id '%s' is not the path's", core.Clip(in.ID)))
 			return
@@ -182,7 +183,7 @@ func (h hostSound) putPlaylist(w http.ResponseWriter, r *http.Request) {
 }
 
 func (h hostSound) deletePlaylist(w http.ResponseWriter, r *http.Request) {
-	if err := h.cfg.Sound.DeletePlaylist(r.Context(), pathParam(r, "id")); err != nil {
+	if err := h.cfg.Sound.DeletePlaylist(r.Context(), httpkit.PathParam(r, "id")); err != nil {
 		h.fail(w, r, err)
 		return
 	}
@@ -196,7 +197,7 @@ func (h hostSound) state(w http.ResponseWriter, r *http.Request) {
 
 func (h hostSound) setScreens(w http.ResponseWriter, r *http.Request) {
 	var in sound.ScreensChange
-	if err := decodeStrict(r, &in); err != nil {
+	if err := httpkit.DecodeStrict(r, &in); err != nil {
 		h.fail(w, r, err)
 		return
 	}
@@ -208,11 +209,11 @@ func (h hostSound) setScreens(w http.ResponseWriter, r *http.Request) {
 // skip, seek or stop; the state after it.
 func (h hostSound) control(w http.ResponseWriter, r *http.Request) {
 	var in sound.Control
-	if err := decodeStrict(r, &in); err != nil {
+	if err := httpkit.DecodeStrict(r, &in); err != nil {
 		h.fail(w, r, err)
 		return
 	}
-	st, err := h.cfg.Sound.Control(r.Context(), pathParam(r, "playlist"), in)
+	st, err := h.cfg.Sound.Control(r.Context(), httpkit.PathParam(r, "playlist"), in)
 	h.answer(w, r, st, err)
 }
 
@@ -228,15 +229,15 @@ func (h hostSound) answer(w http.ResponseWriter, r *http.Request, v any, err err
 // state, which a page reads when it opens (then follows soundUpdated).
 func (s *server) getSound(w http.ResponseWriter, r *http.Request) {
 	if s.cfg.Sound == nil {
-		notFound(w, r)
+		httpkit.NotFound(w, r)
 		return
 	}
 	st, err := s.cfg.Sound.State(r.Context())
 	if err != nil {
-		writeError(w, r, s.cfg.Log, err)
+		httpkit.WriteError(w, r, s.cfg.Log, err)
 		return
 	}
-	writeJSON(w, r, &s.cfg, http.StatusOK, st)
+	httpkit.WriteJSON(w, r, s.cfg.Log, http.StatusOK, st)
 }
 
 // soundFileHidden reports whether a player may not fetch a data folder

@@ -13,6 +13,7 @@ import (
 	"github.com/vttapp/companion/core"
 	"github.com/vttapp/companion/imports"
 	"github.com/vttapp/companion/imports/download"
+	"github.com/vttapp/companion/routes/httpkit"
 	"github.com/vttapp/companion/wire"
 )
 
@@ -22,7 +23,7 @@ import (
 func mountImport(r chi.Router, cfg Config) {
 	r.Post("/api/import", func(w http.ResponseWriter, req *http.Request) {
 		if cfg.Service != nil {
-			if err := cfg.Service.PlayerAs(actorOf(req)).RefuseSpectator("offer imports"); err != nil {
+			if err := cfg.Service.PlayerAs(httpkit.ActorOf(req)).RefuseSpectator("offer imports"); err != nil {
 				writeImportError(w, http.StatusForbidden, core.MessageOf(err))
 				return
 			}
@@ -40,7 +41,7 @@ func mountImport(r chi.Router, cfg Config) {
 			writeImportError(w, http.StatusBadRequest, importMessage(err))
 			return
 		}
-		writeRawJSON(w, http.StatusAccepted, []byte(`{"status":"accepted"}`))
+		httpkit.WriteRawJSON(w, http.StatusAccepted, []byte(`{"status":"accepted"}`))
 	})
 }
 
@@ -97,7 +98,7 @@ type hostImport struct{ cfg Config }
 func (h hostImport) available(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if h.cfg.Imports == nil {
-			writeMessage(w, http.StatusServiceUnavailable, "import is not available on this server")
+			httpkit.WriteMessage(w, http.StatusServiceUnavailable, "import is not available on this server")
 			return
 		}
 		next.ServeHTTP(w, r)
@@ -105,11 +106,11 @@ func (h hostImport) available(next http.Handler) http.Handler {
 }
 
 func (h hostImport) fail(w http.ResponseWriter, r *http.Request, err error) {
-	writeError(w, r, h.cfg.Log, err)
+	httpkit.WriteError(w, r, h.cfg.Log, err)
 }
 
 func (h hostImport) listOffers(w http.ResponseWriter, r *http.Request) {
-	writeJSON(w, r, &h.cfg, http.StatusOK, h.cfg.Imports.Offers())
+	httpkit.WriteJSON(w, r, h.cfg.Log, http.StatusOK, h.cfg.Imports.Offers())
 }
 
 func (h hostImport) getOffer(w http.ResponseWriter, r *http.Request) {
@@ -118,7 +119,7 @@ func (h hostImport) getOffer(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
-	writeJSON(w, r, &h.cfg, http.StatusOK, o)
+	httpkit.WriteJSON(w, r, h.cfg.Log, http.StatusOK, o)
 }
 
 // createOffer takes {"link": "vttapp://..."} (from `companion open`) or
@@ -134,7 +135,7 @@ func (h hostImport) createOffer(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var body wire.OfferRequest
-	if err := decodeBody(r, &body); err != nil {
+	if err := httpkit.DecodeBody(r, &body); err != nil {
 		h.fail(w, r, err)
 		return
 	}
@@ -170,7 +171,7 @@ func (h hostImport) createOffer(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
-	writeJSON(w, r, &h.cfg, http.StatusCreated, o)
+	httpkit.WriteJSON(w, r, h.cfg.Log, http.StatusCreated, o)
 }
 
 func (h hostImport) createFileOffer(w http.ResponseWriter, r *http.Request) {
@@ -186,7 +187,7 @@ func (h hostImport) createFileOffer(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		if err != nil {
-			h.fail(w, r, bodyError(err))
+			h.fail(w, r, httpkit.BodyError(err))
 			return
 		}
 		if part.FormName() == "file" {
@@ -195,7 +196,7 @@ func (h hostImport) createFileOffer(w http.ResponseWriter, r *http.Request) {
 				h.fail(w, r, err)
 				return
 			}
-			writeJSON(w, r, &h.cfg, http.StatusCreated, o)
+			httpkit.WriteJSON(w, r, h.cfg.Log, http.StatusCreated, o)
 			return
 		}
 		part.Close()
@@ -204,7 +205,7 @@ func (h hostImport) createFileOffer(w http.ResponseWriter, r *http.Request) {
 
 func (h hostImport) acceptOffer(w http.ResponseWriter, r *http.Request) {
 	var body wire.OfferAcceptance
-	data, err := readBody(r)
+	data, err := httpkit.ReadBody(r)
 	if err != nil {
 		h.fail(w, r, err)
 		return
@@ -220,7 +221,7 @@ func (h hostImport) acceptOffer(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
-	writeJSON(w, r, &h.cfg, http.StatusAccepted, o)
+	httpkit.WriteJSON(w, r, h.cfg.Log, http.StatusAccepted, o)
 }
 
 func (h hostImport) declineOffer(w http.ResponseWriter, r *http.Request) {
@@ -229,7 +230,7 @@ func (h hostImport) declineOffer(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
-	writeJSON(w, r, &h.cfg, http.StatusOK, o)
+	httpkit.WriteJSON(w, r, h.cfg.Log, http.StatusOK, o)
 }
 
 // importNow installs a file uploaded as multipart field "file" or the
@@ -243,7 +244,7 @@ func (h hostImport) importNow(w http.ResponseWriter, r *http.Request) {
 		res, err = h.importUpload(r)
 	} else {
 		var body wire.ImportRequest
-		if err = decodeBody(r, &body); err == nil {
+		if err = httpkit.DecodeBody(r, &body); err == nil {
 			if strings.TrimSpace(body.URL) == "" {
 				err = core.Invalidf("give a file as multipart field 'file', or a JSON body {\"url\": \"https://...\"}")
 			} else {
@@ -252,13 +253,13 @@ func (h hostImport) importNow(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	if err != nil {
-		if core.KindOf(err) != core.KindInternal && h.cfg.Log != nil { // internal errors are logged by writeError
+		if core.KindOf(err) != core.KindInternal && h.cfg.Log != nil { // internal errors are logged by httpkit.WriteError
 			h.cfg.Log.Warn("import failed", "reason", core.MessageOf(err))
 		}
 		h.fail(w, r, err)
 		return
 	}
-	writeJSON(w, r, &h.cfg, http.StatusCreated, res)
+	httpkit.WriteJSON(w, r, h.cfg.Log, http.StatusCreated, res)
 }
 
 // importUpload streams the "file" part to the installer; a "destination"
@@ -275,13 +276,13 @@ func (h hostImport) importUpload(r *http.Request) (imports.Result, error) {
 			return imports.Result{}, core.Invalidf("the multipart body has no 'file' field")
 		}
 		if err != nil {
-			return imports.Result{}, bodyError(err)
+			return imports.Result{}, httpkit.BodyError(err)
 		}
 		switch part.FormName() {
 		case "destination":
 			value, err := io.ReadAll(io.LimitReader(part, 1024))
 			if err != nil {
-				return imports.Result{}, bodyError(err)
+				return imports.Result{}, httpkit.BodyError(err)
 			}
 			destination = strings.TrimSpace(string(value))
 		case "file":
@@ -296,7 +297,7 @@ func (h hostImport) importUpload(r *http.Request) (imports.Result, error) {
 // thousands of entries): the console polls it while it waits for
 // POST /host/api/import.
 func (h hostImport) listRunning(w http.ResponseWriter, r *http.Request) {
-	writeJSON(w, r, &h.cfg, http.StatusOK, h.cfg.Imports.Running())
+	httpkit.WriteJSON(w, r, h.cfg.Log, http.StatusOK, h.cfg.Imports.Running())
 }
 
 func (h hostImport) listModules(w http.ResponseWriter, r *http.Request) {
@@ -305,7 +306,7 @@ func (h hostImport) listModules(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
-	writeJSON(w, r, &h.cfg, http.StatusOK, list)
+	httpkit.WriteJSON(w, r, h.cfg.Log, http.StatusOK, list)
 }
 
 func (h hostImport) checkUpdates(w http.ResponseWriter, r *http.Request) {
@@ -314,7 +315,7 @@ func (h hostImport) checkUpdates(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
-	writeJSON(w, r, &h.cfg, http.StatusOK, list)
+	httpkit.WriteJSON(w, r, h.cfg.Log, http.StatusOK, list)
 }
 
 func (h hostImport) updateModule(w http.ResponseWriter, r *http.Request) {
@@ -323,7 +324,7 @@ func (h hostImport) updateModule(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
-	writeJSON(w, r, &h.cfg, http.StatusOK, res)
+	httpkit.WriteJSON(w, r, h.cfg.Log, http.StatusOK, res)
 }
 
 func (h hostImport) deleteModule(w http.ResponseWriter, r *http.Request) {
@@ -340,7 +341,7 @@ func (h hostImport) listMaps(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
-	writeJSON(w, r, &h.cfg, http.StatusOK, list)
+	httpkit.WriteJSON(w, r, h.cfg.Log, http.StatusOK, list)
 }
 
 func (h hostImport) getMap(w http.ResponseWriter, r *http.Request) {
@@ -349,5 +350,5 @@ func (h hostImport) getMap(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
-	writeJSON(w, r, &h.cfg, http.StatusOK, m)
+	httpkit.WriteJSON(w, r, h.cfg.Log, http.StatusOK, m)
 }

@@ -13,6 +13,8 @@ import (
 	"github.com/vttapp/companion/core"
 	"github.com/vttapp/companion/guard"
 	"github.com/vttapp/companion/hub"
+	"github.com/vttapp/companion/routes/datafolder"
+	"github.com/vttapp/companion/routes/httpkit"
 	"github.com/vttapp/companion/systems"
 	"github.com/vttapp/companion/web"
 )
@@ -68,7 +70,7 @@ func (s *server) system() (*systems.System, error) {
 func newRouter() *chi.Mux {
 	r := chi.NewRouter()
 	r.Use(middleware.GetHead)
-	r.NotFound(notFound)
+	r.NotFound(httpkit.NotFound)
 	r.MethodNotAllowed(methodNotAllowed(r))
 	return r
 }
@@ -151,7 +153,7 @@ func (s *server) hostRouter() chi.Router {
 	// The GM map draws the same files as the players' (map backgrounds, token
 	// art, fog masks, handouts): the data folders, read-only, as on the
 	// public listener.
-	for _, folder := range dataFolders {
+	for _, folder := range datafolder.Names {
 		r.Get("/"+folder+"/*", s.serveDataFolder(folder, false))
 	}
 	r.Get("/systems/*", s.serveSystems)
@@ -204,7 +206,7 @@ func refuseCrossSite(w http.ResponseWriter, r *http.Request, status int, text st
 		writeImportError(w, status, text)
 		return
 	}
-	writeMessage(w, status, text)
+	httpkit.WriteMessage(w, status, text)
 }
 
 // websocketFirst hands every WebSocket upgrade, on any path, to the hub
