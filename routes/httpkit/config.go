@@ -31,15 +31,15 @@ type Config struct {
 	// MaxBodyBytes limits request bodies on writes (413 past it).
 	MaxBodyBytes int64
 	// BodyTimes bounds how long a request body may take to arrive
-	// (bodytime.go; zero fields take the defaults).
+	// (guard/bodytime.go; zero fields take the defaults).
 	BodyTimes guard.BodyTimes
 	// AllowOrigins lists Origins besides this server's own whose pages may
-	// write (routes/crosssite.go); the WebSocket Origin check uses
+	// write (guard/crosssite.go); the WebSocket Origin check uses
 	// hub.Options.AllowOrigins, given to hub.New (the same --allow-origin).
 	AllowOrigins []string
 	// AllowHosts lists extra host names (besides IP addresses, localhost,
 	// .local names and the machine's own name) that may write and open
-	// WebSockets on the public listener; see routes/hostcheck.go.
+	// WebSockets on the public listener; see guard/hostcheck.go.
 	AllowHosts []string
 	// Web holds the browser pages (landing page, host console); nil serves
 	// the embedded web.FS. The built-in client comes from web.Client().
@@ -50,7 +50,7 @@ type Config struct {
 	// Empty: not advertised.
 	JoinName string
 	// PublicAddr is the public listener's bound address (host:port): the
-	// host console's join links point at it (host_seats.go).
+	// host console's join links point at it (hostapi/seats.go).
 	PublicAddr string
 	// InstanceID identifies this server process on the host listener's
 	// /api/-/live (routes/health.go).

@@ -1,4 +1,4 @@
-package routes
+package hostapi
 
 import (
 	"bytes"
@@ -25,7 +25,7 @@ import (
 
 // mountHostConsole adds the host console's own routes: the loaded system
 // and its last reload, the primary campaign, and the game controls.
-func mountHostConsole(r chi.Router, cfg Config) {
+func mountHostConsole(r chi.Router, cfg httpkit.Config) {
 	h := hostConsole{cfg: cfg}
 	r.Get("/host/api/system", h.getSystem)
 	r.Get("/host/api/campaign", h.getCampaign)
@@ -33,7 +33,7 @@ func mountHostConsole(r chi.Router, cfg Config) {
 	r.Post("/host/api/game/{action}", h.controlCombat)
 }
 
-type hostConsole struct{ cfg Config }
+type hostConsole struct{ cfg httpkit.Config }
 
 func (h hostConsole) getSystem(w http.ResponseWriter, r *http.Request) {
 	if h.cfg.Systems == nil || h.cfg.Systems.Current() == nil {
@@ -123,12 +123,12 @@ func (h hostConsole) controlCombat(w http.ResponseWriter, r *http.Request) {
 	httpkit.WriteJSON(w, r, h.cfg.Log, http.StatusOK, wire.GameControl{Game: game, TurnOrder: h.cfg.Service.TurnOrder(game.Combatants)})
 }
 
-// hostConsoleGuard keeps the host console for the person at the device.
+// ConsoleGuard keeps the host console for the person at the device.
 // The listener is on loopback, but a web page open in the device's browser
 // could still reach it: by DNS rebinding (a foreign name resolving to
 // 127.0.0.1, seen in the Host header) or by a cross-site form or fetch (an
 // Origin other than the console's own). Both are refused with 403.
-func hostConsoleGuard(next http.Handler) http.Handler {
+func ConsoleGuard(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if !loopbackHost(r.Host) {
 			httpkit.WriteMessage(w, http.StatusForbidden, "the host console answers only to a loopback address (127.0.0.1 or localhost)")

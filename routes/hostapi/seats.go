@@ -1,4 +1,4 @@
-package routes
+package hostapi
 
 import (
 	"net"
@@ -15,7 +15,7 @@ import (
 
 // The game master's side of seats, roles and the join key
 // (docs/host-console.md, "Seats and the join key").
-func mountHostSeats(r chi.Router, cfg Config) {
+func mountHostSeats(r chi.Router, cfg httpkit.Config) {
 	h := hostSeats{hostGame{cfg: cfg}}
 	r.Get("/host/api/seats", h.list)
 	r.Post("/host/api/seats/{id}/free", h.free)
@@ -187,8 +187,8 @@ func (h hostSeats) joinLinks(st core.JoinStatus) wire.HostJoin {
 	base := "http://" + publicHostPort(h.cfg.PublicAddr) + "/client/"
 	out.ClientLink, out.ClientLinkQR = base, joinlink.QRDataURL(base)
 	if st.Enabled {
-		out.PlayerLink = base + "?" + url.Values{joinKeyQuery: {st.Key}}.Encode()
-		out.SpectatorLink = base + "?" + url.Values{joinKeyQuery: {st.SpectatorKey}}.Encode()
+		out.PlayerLink = base + "?" + url.Values{wire.JoinKeyQuery: {st.Key}}.Encode()
+		out.SpectatorLink = base + "?" + url.Values{wire.JoinKeyQuery: {st.SpectatorKey}}.Encode()
 		out.PlayerLinkQR, out.SpectatorLinkQR = joinlink.QRDataURL(out.PlayerLink), joinlink.QRDataURL(out.SpectatorLink)
 	}
 	return out

@@ -1,13 +1,11 @@
-package routes
+package hostapi
 
 import (
-	"context"
 	"io"
 	"io/fs"
 	"mime"
 	"net/http"
 	"os"
-	"path"
 	"path/filepath"
 	"strings"
 
@@ -17,30 +15,9 @@ import (
 	"github.com/vttapp/companion/sound"
 )
 
-// soundFolder is the sub-folder of a campaign's folder its audio library
-// lives in: /campaigns/<id>/audio/, carried by its exports and backups
-// like its maps and handouts.
-const soundFolder = "audio"
-
-// SoundLocator is the audio library's folder: that of the primary
-// campaign in the data folder (cmd/companion gives it to sound.Library).
-func SoundLocator(svc *core.Service, dataDir string) func(context.Context) (sound.Folder, error) {
-	return func(ctx context.Context) (sound.Folder, error) {
-		if dataDir == "" {
-			return sound.Folder{}, core.Conflictf("this server has no data folder to keep sound files in")
-		}
-		camp, err := svc.PrimaryCampaign(ctx)
-		if err != nil {
-			return sound.Folder{}, err
-		}
-		return sound.Folder{Dir: filepath.Join(dataDir, "campaigns", camp.ID, soundFolder),
-			URL: path.Join("/campaigns", camp.ID, soundFolder)}, nil
-	}
-}
-
 // mountHostSound adds the audio library, the playlists and the playback
 // controls (docs/host-console.md, "Sound").
-func mountHostSound(r chi.Router, cfg Config) {
+func mountHostSound(r chi.Router, cfg httpkit.Config) {
 	h := hostSound{hostGame{cfg: cfg}}
 	r = r.With(h.needSound)
 	r.Post("/host/api/audio", h.upload)
@@ -223,46 +200,4 @@ func (h hostSound) answer(w http.ResponseWriter, r *http.Request, v any, err err
 		return
 	}
 	h.reply(w, r, http.StatusOK, v)
-}
-
-// getSound answers GET /api/sound on the public listener: the playback
-// state, which a page reads when it opens (then follows soundUpdated).
-func (s *server) getSound(w http.ResponseWriter, r *http.Request) {
-	if s.cfg.Sound == nil {
-		httpkit.NotFound(w, r)
-		return
-	}
-	st, err := s.cfg.Sound.State(r.Context())
-	if err != nil {
-		httpkit.WriteError(w, r, s.cfg.Log, err)
-		return
-	}
-	httpkit.WriteJSON(w, r, s.cfg.Log, http.StatusOK, st)
-}
-
-// soundFileHidden reports whether a player may not fetch a data folder
-// file: one of a campaign's audio library that neither plays nor sounds
-// from the map on the player screen (an ambient sound players hear: not
-// hidden). What the game master keeps for later is theirs.
-func (s *server) soundFileHidden(r *http.Request, urlPath string) bool {
-	parts := strings.Split(strings.TrimPrefix(urlPath, "/"), "/")
-	if len(parts) != 4 || parts[0] != "campaigns" || parts[2] != soundFolder {
-		return false
-	}
-	if s.cfg.Sound != nil && s.cfg.Sound.Audible(urlPath) {
-		return false
-	}
-	if s.cfg.Service == nil {
-		return true
-	}
-	snap, err := s.cfg.Service.Snapshot(r.Context()) // the map as players have it: hidden sounds left out
-	if err != nil || snap.Map == nil {
-		return true
-	}
-	for _, o := range snap.Map.Sounds {
-		if u, _ := o["url"].(string); u == urlPath {
-			return false
-		}
-	}
-	return true
 }

@@ -1,4 +1,4 @@
-package routes
+package hostapi
 
 import (
 	"errors"
@@ -16,7 +16,7 @@ import (
 // installed client, an install from an uploaded zip, and its removal.
 // An install from a URL is an offer of type "client" (POST
 // /host/api/offers), confirmed like every import.
-func mountHostClient(r chi.Router, cfg Config) {
+func mountHostClient(r chi.Router, cfg httpkit.Config) {
 	h := hostImport{cfg: cfg}
 	r = r.With(h.available)
 	r.Get("/host/api/client", h.getClient)

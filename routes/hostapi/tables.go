@@ -1,4 +1,4 @@
-package routes
+package hostapi
 
 import (
 	"encoding/json"
@@ -21,7 +21,7 @@ import (
 // the API, and a page per table with a Roll button at the address pages
 // link, /table/<slug> (and /module/<m>/table/<t>, /campaign/<c>/table/<t>).
 // Tables are the game master's: the public listener serves none.
-func mountHostTables(r chi.Router, cfg Config) {
+func mountHostTables(r chi.Router, cfg httpkit.Config) {
 	h := hostGame{cfg: cfg}
 	r.Get("/host/api/tables", h.listTables)
 	r.Post("/host/api/tables", h.putTable)

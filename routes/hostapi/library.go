@@ -1,4 +1,4 @@
-package routes
+package hostapi
 
 import (
 	"net/http"
@@ -14,7 +14,7 @@ import (
 // read for the game master, shown to players (whole or a section) or
 // hidden again, its map put on the player screen; an encounter read and
 // run (its tokens on a map and its creatures in combat, in one step).
-func mountHostLibrary(r chi.Router, cfg Config) {
+func mountHostLibrary(r chi.Router, cfg httpkit.Config) {
 	h := hostGame{cfg: cfg}
 	r.Get("/host/api/library", h.libraries)
 	r.Get("/host/api/library/{owner}", h.library)

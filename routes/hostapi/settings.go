@@ -1,4 +1,4 @@
-package routes
+package hostapi
 
 import (
 	"encoding/json"
@@ -19,7 +19,7 @@ const hostSettingsMaxBody = 4 << 10
 // setting it true sets all, false none. A change is told to clients as
 // interactionUpdated (the mode) and systemPaused (the boolean). The host's live view
 // (clients, drag veto) is mounted with it.
-func mountHostSettings(r chi.Router, cfg Config) {
+func mountHostSettings(r chi.Router, cfg httpkit.Config) {
 	mountHostLive(r, cfg)
 	r.Get("/host/api/settings", func(w http.ResponseWriter, r *http.Request) {
 		hostSettingsReply(w, http.StatusOK, cfg.Service.Live().Settings())

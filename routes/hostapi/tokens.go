@@ -1,4 +1,4 @@
-package routes
+package hostapi
 
 import (
 	"net/http"
@@ -13,7 +13,7 @@ import (
 // doors, fog, the player screen, combat and messages (host_*.go). Every
 // change is broadcast to players as they may see it, and to the host
 // console's socket whole.
-func mountHostGame(r chi.Router, cfg Config) {
+func mountHostGame(r chi.Router, cfg httpkit.Config) {
 	h := hostGame{cfg: cfg}
 	r.Post("/host/api/maps/{mapId}/tokens", h.placeToken)
 	r.Patch("/host/api/tokens/{id}", h.patchToken)
@@ -29,7 +29,7 @@ func mountHostGame(r chi.Router, cfg Config) {
 	mountHostMapObjects(r, h)
 }
 
-type hostGame struct{ cfg Config }
+type hostGame struct{ cfg httpkit.Config }
 
 func (h hostGame) fail(w http.ResponseWriter, r *http.Request, err error) {
 	httpkit.WriteError(w, r, h.cfg.Log, err)

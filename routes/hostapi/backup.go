@@ -1,4 +1,4 @@
-package routes
+package hostapi
 
 import (
 	"net/http"
@@ -13,13 +13,13 @@ import (
 
 // mountHostBackup adds the backups of the data folder: make one while the
 // game goes on, list those in the data folder's backups/.
-func mountHostBackup(r chi.Router, cfg Config) {
+func mountHostBackup(r chi.Router, cfg httpkit.Config) {
 	h := hostBackup{cfg: cfg}
 	r.Get("/host/api/backups", h.list)
 	r.Post("/host/api/backups", h.make)
 }
 
-type hostBackup struct{ cfg Config }
+type hostBackup struct{ cfg httpkit.Config }
 
 func (h hostBackup) list(w http.ResponseWriter, r *http.Request) {
 	if h.cfg.Backups == nil {
