@@ -152,6 +152,17 @@ func TestSplitPartyEachPlayerSeesTheirOwnMap(t *testing.T) {
 	}
 	gm.WaitFor("each seat's map in the seats card", fmt.Sprintf(`(() => { const i = %s, b = %s; return i && i.value === %q && i.selectedOptions[0].textContent === "Magenta cellar" && b && b.value === "" && b.selectedOptions[0].textContent.startsWith("The screen map"); })()`,
 		seatMap(e2e.DemoIlsaChar), seatMap(e2e.DemoBrannocChar), mapB), 15*time.Second)
+	// Ilsa's "Other tokens…" are those of her map (B: Brannoc, placed
+	// there now), not the screen map's (Quill and the rest of the demo map).
+	if r := host.Do("POST", "/host/api/maps/"+mapB+"/tokens", `{"entityId":"`+e2e.DemoBrannocChar+`","x":420,"y":420}`); r.Status != 201 {
+		t.Fatalf("placing Brannoc on map B: %d %s", r.Status, r.Body)
+	}
+	ilsaRow := fmt.Sprintf(`document.querySelector('tr[data-seat=%q]')`, e2e.DemoIlsaChar)
+	gm.Eval(fmt.Sprintf(`(() => { const d = %s.querySelector("details"); d.open = true; return true; })()`, ilsaRow))
+	gm.WaitFor("Ilsa's other tokens from map B", fmt.Sprintf(`(() => { const t = %s.querySelector(".seat-controls")?.innerText ?? ""; return t.includes("Brannoc"); })()`, ilsaRow), 15*time.Second)
+	if text, _ := gm.Eval(fmt.Sprintf(`%s.querySelector(".seat-controls").innerText`, ilsaRow)).(string); strings.Contains(text, "Quill") {
+		t.Fatalf("Ilsa's seat on map B offers the screen map's tokens: %q", text)
+	}
 	gm.Eval(fmt.Sprintf(`(() => { const s = %s; s.value = ""; s.dispatchEvent(new Event("change")); })()`, seatMap(e2e.DemoIlsaChar)))
 	bea.WaitFor("the demo map back on Bea's page", fmt.Sprintf(`(() => { const s = window.companionDebug.state(); return s.map && s.map.id === %q && s.map.backgroundLoaded; })()`, e2e.DemoMapID), 15*time.Second)
 	var seats []struct{ ID, MapID string }

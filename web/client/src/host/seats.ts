@@ -32,11 +32,12 @@ async function run(control: HTMLButtonElement | HTMLInputElement | HTMLSelectEle
 
 let last = "";
 let clients: ClientRow[] = [];
-// The tokens of the map on the player screen, read when the game master
+// The tokens of each map a seat looks at (the player screen's, or a map of
+// the seat's own in a split party), by map id: read when the game master
 // first opens a seat's "Other tokens…" (the campaign is not polled: the
-// console's own card follows it from the live socket), and again when
-// the screen's map or its tokens change.
-let tokens: SeatToken[] | null = null;
+// console's own card follows it from the live socket), and again when a
+// map or its tokens change.
+const tokens = new Map<string, SeatToken[]>();
 let openSeat = "";
 // The maps a seat may be put on (a split party): the campaign's and the
 // one on the player screen, read at the start, when the screen's map
@@ -51,7 +52,7 @@ async function load(): Promise<void> {
     hostAPI<Seat[]>("GET", "seats"),
     hostAPI<ClientRow[]>("GET", "clients"),
   ]);
-  const key = JSON.stringify([join, seats, list.map((c) => [c.channel, c.name, c.role, c.seat, c.runMode]), tokens, maps, screenMap]);
+  const key = JSON.stringify([join, seats, list.map((c) => [c.channel, c.name, c.role, c.seat, c.runMode]), [...tokens], maps, screenMap]);
   if (key === last) return;
   last = key;
   clients = list;
@@ -73,18 +74,23 @@ async function loadMaps(): Promise<void> {
   await load();
 }
 
-async function loadTokens(): Promise<void> {
-  tokens = await mapTokens();
+/** The map a seat's player looks at: its own, else the player screen's. */
+function seatMapId(s: Seat): string {
+  return s.mapId || screenMap;
+}
+
+/** Reads the tokens of the maps given (every map read before when none). */
+async function loadTokens(mapIds: string[] = [...tokens.keys()]): Promise<void> {
+  const lists = await Promise.all(mapIds.map((id) => mapTokens(id)));
+  for (const [i, id] of mapIds.entries()) tokens.set(id, lists[i]);
   last = "";
   await load();
 }
 
-async function mapTokens(): Promise<SeatToken[]> {
+async function mapTokens(mapId: string): Promise<SeatToken[]> {
+  if (!mapId) return [];
   try {
-    const view = await hostAPI<CampaignView>("GET", "campaign");
-    const onScreen = (view.maps ?? []).find((m) => m.onScreen);
-    if (!onScreen) return [];
-    const map = await hostAPI<{ tokens?: MapToken[] }>("GET", `maps/${encodeURIComponent(onScreen.id)}`);
+    const map = await hostAPI<{ tokens?: MapToken[] }>("GET", `maps/${encodeURIComponent(mapId)}`);
     return (map.tokens ?? []).map((t) => ({ id: t.id, name: t.name || t.id, entityId: t.entityId || "" }));
   } catch {
     return [];
@@ -163,20 +169,24 @@ function seatRow(s: Seat, players: ClientRow[]): HTMLElement {
       await hostAPI("POST", `seats/${encodeURIComponent(s.id)}/free`);
       say(`${s.name} is free.`, "good");
     });
-  const others = otherTokens(tokens ?? [], s);
+  const mapId = seatMapId(s);
+  const onMap = tokens.get(mapId);
+  const others = otherTokens(onMap ?? [], s);
   const controls = el(
     "details",
     { open: openSeat === s.id },
     el("summary", {}, controlsSummary(s)),
-    tokens === null
+    onMap === undefined
       ? el("p", { className: "small muted" }, "Reading the map…")
       : others.length
         ? el("div", { className: "seat-controls" }, ...others.map((t) => controlBox(s, t)))
-        : el("p", { className: "small muted" }, "No other token on the player screen's map."),
+        : el("p", { className: "small muted" }, s.mapId ? "No other token on this seat's map." : "No other token on the player screen's map."),
   );
+  // An open list whose seat went to another map reads that map.
+  if (openSeat === s.id && onMap === undefined) loadTokens([mapId]).catch(() => {});
   controls.addEventListener("toggle", () => {
     openSeat = controls.open ? s.id : openSeat === s.id ? "" : openSeat;
-    if (controls.open && tokens === null) loadTokens().catch((e) => say(errorText(e), "bad"));
+    if (controls.open && !tokens.has(mapId)) loadTokens([mapId]).catch((e) => say(errorText(e), "bad"));
   });
   return el(
     "tr",
@@ -270,7 +280,7 @@ export function startSeats(): void {
   if (!document.getElementById("seats")) return;
   onHostEvent((name) => {
     if (name === "screenUpdated" || name === "mapLoaded" || name === "reload") loadMaps().catch(() => {});
-    if (mapEvents.has(name) && tokens !== null) loadTokens().catch(() => {});
+    if (mapEvents.has(name) && tokens.size) loadTokens().catch(() => {});
     else if (events.has(name)) refresh();
   });
   load().catch((e) => say(errorText(e), "bad"));
