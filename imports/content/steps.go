@@ -1,17 +1,18 @@
-package imports
+package content
 
 import (
 	"context"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/vttapp/companion/core"
 )
 
-// moduleStep prepares a module: module.json checked against the schema,
+// ModuleStep prepares a module: module.json checked against the schema,
 // its collections and maps owned by it, its files in modules/<id>/.
-func (in *Installer) moduleStep(fsys fs.FS, opt InstallOptions) (*installStep, error) {
+func ModuleStep(in *Site, fsys fs.FS, opt InstallOptions) (*Step, error) {
 	data, err := readObject(fsys, moduleFile)
 	if err != nil {
 		return nil, err
@@ -33,16 +34,16 @@ func (in *Installer) moduleStep(fsys fs.FS, opt InstallOptions) (*installStep, e
 	// package URL written in module.json of a bare archive is not trusted
 	// for updates (shapes.md 17.8).
 	m.Package = opt.Package
-	if err := checkFolderID("module", m.ID); err != nil {
+	if err := CheckFolderID("module", m.ID); err != nil {
 		return nil, err
 	}
 	for _, ref := range []string{m.Image, m.Banner} {
 		if ref == "" {
 			continue
 		}
-		keep, err := checkExternalRef(ref)
+		keep, err := CheckExternalRef(ref)
 		if err == nil && !keep {
-			_, err = relativeRef(ref)
+			_, err = RelativeRef(ref)
 		}
 		if err != nil {
 			return nil, core.Invalidf("module.json: %s", core.MessageOf(err))
@@ -50,40 +51,26 @@ func (in *Installer) moduleStep(fsys fs.FS, opt InstallOptions) (*installStep, e
 	}
 	system := m.System
 	if system == "" {
-		system = in.cols.SystemID()
+		system = in.Collections.SystemID()
 	}
-	dir, prefix := in.ownerFolder(KindModule, m.ID)
-	content, err := contentReader{fsys: fsys, cols: in.cols, owner: m.ID, system: system, prefix: prefix, now: in.now().UTC()}.read()
+	dir, prefix := in.OwnerFolder(KindModule, m.ID)
+	content, err := contentReader{fsys: fsys, cols: in.Collections, owner: m.ID, system: system, prefix: prefix, now: in.Now().UTC()}.read()
 	if err != nil {
 		return nil, err
 	}
-	if len(content.entities) > 0 && m.System != "" && m.System != in.cols.SystemID() {
-		return nil, core.Invalidf("module '%s' is made for system '%s', but the loaded system is '%s'", m.Name, m.System, in.cols.SystemID())
+	if len(content.Entities) > 0 && m.System != "" && m.System != in.Collections.SystemID() {
+		return nil, core.Invalidf("module '%s' is made for system '%s', but the loaded system is '%s'", m.Name, m.System, in.Collections.SystemID())
 	}
-	return &installStep{
-		result: Result{Kind: KindModule, ID: m.ID, Name: m.Name},
-		target: dir,
-		write: func(tx core.Tx) error {
-			old, err := tx.Module(m.ID)
-			switch {
-			case err != nil && !core.IsNotFound(err):
-				return err
-			case opt.Replace != "" && err != nil:
-				return core.NotFoundf("no module with id '%s' to update", m.ID)
-			case opt.Replace == "" && err == nil:
-				return core.Conflictf("module '%s' (id '%s', version %s) is already installed; update or delete it first", old.Name, old.ID, old.Version)
-			}
-			if opt.Replace != "" {
-				if err := tx.DeleteModule(m.ID); err != nil {
-					return err
-				}
-			}
-			if err := tx.PutModule(m); err != nil {
+	return &Step{
+		Result: Result{Kind: KindModule, ID: m.ID, Name: m.Name},
+		Target: dir,
+		Write: func(tx core.Tx) error {
+			if err := PutModule(tx, m, opt.Replace); err != nil {
 				return err
 			}
-			return content.put(tx)
+			return content.Put(tx)
 		},
-		undo: func(tx core.Tx) error {
+		Undo: func(tx core.Tx) error {
 			if opt.Replace != "" {
 				return nil // the old rows are gone; keep the new ones with the old files
 			}
@@ -92,9 +79,9 @@ func (in *Installer) moduleStep(fsys fs.FS, opt InstallOptions) (*installStep, e
 	}, nil
 }
 
-// campaignStep prepares a campaign: campaign.json, its collections, maps,
+// CampaignStep prepares a campaign: campaign.json, its collections, maps,
 // combatants, game, screen and messages, its files in campaigns/<id>/.
-func (in *Installer) campaignStep(fsys fs.FS, opt InstallOptions) (*installStep, error) {
+func CampaignStep(in *Site, fsys fs.FS, opt InstallOptions) (*Step, error) {
 	data, err := readObject(fsys, campaignFile)
 	if err != nil {
 		return nil, err
@@ -107,24 +94,24 @@ func (in *Installer) campaignStep(fsys fs.FS, opt InstallOptions) (*installStep,
 		return nil, err
 	}
 	if c.System == "" {
-		c.System = in.cols.SystemID()
+		c.System = in.Collections.SystemID()
 	}
-	if err := checkFolderID("campaign", c.ID); err != nil {
+	if err := CheckFolderID("campaign", c.ID); err != nil {
 		return nil, err
 	}
-	dir, prefix := in.ownerFolder(KindCampaign, c.ID)
-	content, err := contentReader{fsys: fsys, cols: in.cols, owner: c.ID, system: c.System, prefix: prefix, now: in.now().UTC()}.read()
+	dir, prefix := in.OwnerFolder(KindCampaign, c.ID)
+	content, err := contentReader{fsys: fsys, cols: in.Collections, owner: c.ID, system: c.System, prefix: prefix, now: in.Now().UTC()}.read()
 	if err != nil {
 		return nil, err
 	}
-	play, err := in.readPlay(fsys, c.ID)
+	play, err := readPlay(in, fsys, c.ID)
 	if err != nil {
 		return nil, err
 	}
-	return &installStep{
-		result: Result{Kind: KindCampaign, ID: c.ID, Name: c.Name},
-		target: dir,
-		write: func(tx core.Tx) error {
+	return &Step{
+		Result: Result{Kind: KindCampaign, ID: c.ID, Name: c.Name},
+		Target: dir,
+		Write: func(tx core.Tx) error {
 			if old, err := tx.Campaign(c.ID); err == nil {
 				return core.Conflictf("campaign '%s' (id '%s') is already installed", old.Name, old.ID)
 			} else if !core.IsNotFound(err) {
@@ -138,12 +125,12 @@ func (in *Installer) campaignStep(fsys fs.FS, opt InstallOptions) (*installStep,
 			if err := tx.PutCampaign(&c); err != nil {
 				return err
 			}
-			if err := content.put(tx); err != nil {
+			if err := content.Put(tx); err != nil {
 				return err
 			}
 			return play.put(tx, c.ID)
 		},
-		undo: func(tx core.Tx) error { return tx.DeleteCampaign(c.ID) },
+		Undo: func(tx core.Tx) error { return tx.DeleteCampaign(c.ID) },
 	}, nil
 }
 
@@ -155,7 +142,7 @@ type play struct {
 	messages   []*core.Message
 }
 
-func (in *Installer) readPlay(fsys fs.FS, campaignID string) (*play, error) {
+func readPlay(in *Site, fsys fs.FS, campaignID string) (*play, error) {
 	p := &play{}
 	items, err := readArray(fsys, "combatants.json")
 	if err != nil {
@@ -196,7 +183,7 @@ func (in *Installer) readPlay(fsys fs.FS, campaignID string) (*play, error) {
 	if err != nil {
 		return nil, err
 	}
-	now := in.now().UTC()
+	now := in.Now().UTC()
 	for i, item := range items {
 		var m core.Message
 		if err := decodeLoose("messages.json item "+itoa(i+1), item, &m); err != nil {
@@ -254,110 +241,84 @@ type systemManifest struct {
 	Version string `json:"version"`
 }
 
-// systemStep prepares a system: its folder lands in systems/<id>/ (never
+// SystemVersion is the version an installed system's system.json states
+// ("0.0.0" when it states none), or "" when the file cannot be read as
+// one.
+func SystemVersion(data []byte) string {
+	var s systemManifest
+	if decodeLoose(SystemFile, data, &s) != nil {
+		return ""
+	}
+	if s.Version == "" {
+		return "0.0.0"
+	}
+	return s.Version
+}
+
+// SystemStep prepares a system: its folder lands in systems/<id>/ (never
 // over an installed one); when it is the loaded system, its collection
 // files are imported tagged with its id.
-func (in *Installer) systemStep(fsys fs.FS) (*installStep, error) {
-	data, err := readObject(fsys, systemFile)
+func SystemStep(in *Site, fsys fs.FS) (*Step, error) {
+	data, err := readObject(fsys, SystemFile)
 	if err != nil {
 		return nil, err
 	}
 	var s systemManifest
-	if err := decodeLoose(systemFile, data, &s); err != nil {
+	if err := decodeLoose(SystemFile, data, &s); err != nil {
 		return nil, err
 	}
 	if strings.TrimSpace(s.Name) == "" {
 		return nil, core.Invalidf("system.json: name is required")
 	}
-	if err := checkFolderID("system", s.ID); err != nil {
+	if err := CheckFolderID("system", s.ID); err != nil {
 		return nil, core.Invalidf("system.json: %s", core.MessageOf(err))
 	}
 	if s.Version != "" && !core.IsSemver(s.Version) {
 		return nil, core.Invalidf("system.json: version '%s' is not a semantic version MAJOR.MINOR.PATCH", s.Version)
 	}
-	target := filepath.Join(in.dataDir, "systems", s.ID)
-	if _, err := fs.Stat(osFS(in.dataDir), "systems/"+s.ID); err == nil {
+	target := filepath.Join(in.DataDir, "systems", s.ID)
+	if _, err := fs.Stat(os.DirFS(in.DataDir), "systems/"+s.ID); err == nil {
 		return nil, core.Conflictf("system '%s' is already installed; installed systems are never overwritten", s.ID)
 	}
-	content := &owned{}
-	if s.ID == in.cols.SystemID() {
-		content, err = contentReader{fsys: fsys, cols: in.cols, owner: "", system: s.ID, prefix: "/systems/" + s.ID, now: in.now().UTC()}.read()
+	content := &Owned{}
+	if s.ID == in.Collections.SystemID() {
+		content, err = contentReader{fsys: fsys, cols: in.Collections, owner: "", system: s.ID, prefix: "/systems/" + s.ID, now: in.Now().UTC()}.read()
 		if err != nil {
 			return nil, err
 		}
 	}
-	return &installStep{
-		result: Result{Kind: KindSystem, ID: s.ID, Name: s.Name},
-		target: target,
-		write:  content.put,
+	return &Step{
+		Result: Result{Kind: KindSystem, ID: s.ID, Name: s.Name},
+		Target: target,
+		Write:  content.Put,
 	}, nil
 }
 
-// collectionStep prepares a loose collection: its entities and maps filed
+// CollectionStep prepares a loose collection: its entities and maps filed
 // into the destination module or campaign, its files in a folder of their
 // own inside the destination's folder.
-func (in *Installer) collectionStep(ctx context.Context, fsys fs.FS, opt InstallOptions) (*installStep, error) {
-	dest, err := in.destination(ctx, opt.Destination)
+func CollectionStep(ctx context.Context, in *Site, fsys fs.FS, opt InstallOptions) (*Step, error) {
+	dest, err := in.Destination(ctx, opt.Destination)
 	if err != nil {
 		return nil, err
 	}
 	importID := core.NewID()
-	dir, prefix := in.ownerFolder(dest.Kind, dest.ID)
-	content, err := contentReader{fsys: fsys, cols: in.cols, owner: dest.ID, system: in.cols.SystemID(), prefix: prefix + "/imports/" + importID, now: in.now().UTC()}.read()
+	dir, prefix := in.OwnerFolder(dest.Kind, dest.ID)
+	content, err := contentReader{fsys: fsys, cols: in.Collections, owner: dest.ID, system: in.Collections.SystemID(), prefix: prefix + "/imports/" + importID, now: in.Now().UTC()}.read()
 	if err != nil {
 		return nil, err
 	}
-	if content.empty() {
-		return nil, core.Invalidf("nothing to import: the archive has no module.json, campaign.json or system.json at its root, no collection file of the loaded system ('%s') and no pages.json, encounters.json, groups.json or assets.json", in.cols.SystemID())
+	if content.Empty() {
+		return nil, core.Invalidf("nothing to import: the archive has no module.json, campaign.json or system.json at its root, no collection file of the loaded system ('%s') and no pages.json, encounters.json, groups.json or assets.json", in.Collections.SystemID())
 	}
-	return &installStep{
-		result: dest,
-		target: filepath.Join(dir, "imports", importID),
-		write: func(tx core.Tx) error {
-			if err := dest.check(tx); err != nil {
+	return &Step{
+		Result: dest,
+		Target: filepath.Join(dir, "imports", importID),
+		Write: func(tx core.Tx) error {
+			if err := dest.Check(tx); err != nil {
 				return err
 			}
-			return content.put(tx)
+			return content.Put(tx)
 		},
 	}, nil
-}
-
-// destination resolves where a loose collection or a map is filed: a
-// module or campaign id, or the loaded system's primary campaign.
-func (in *Installer) destination(ctx context.Context, id string) (Result, error) {
-	if id == "" {
-		c, err := in.svc.PrimaryCampaignOf(ctx, in.cols.SystemID())
-		if core.IsNotFound(err) {
-			return Result{}, core.NotFoundf("no primary campaign for system '%s' to import into; choose a destination", in.cols.SystemID())
-		}
-		if err != nil {
-			return Result{}, err
-		}
-		return Result{Kind: KindCampaign, ID: c.ID, Name: c.Name}, nil
-	}
-	if m, err := in.svc.Module(ctx, id); err == nil {
-		return Result{Kind: KindModule, ID: m.ID, Name: m.Name}, nil
-	} else if !core.IsNotFound(err) {
-		return Result{}, err
-	}
-	if c, err := in.svc.Campaign(ctx, id); err == nil {
-		return Result{Kind: KindCampaign, ID: c.ID, Name: c.Name}, nil
-	} else if !core.IsNotFound(err) {
-		return Result{}, err
-	}
-	return Result{}, core.NotFoundf("no module or campaign with id '%s' to import into", id)
-}
-
-// check verifies inside the transaction that the destination still exists.
-func (r Result) check(tx core.Tx) error {
-	var err error
-	if r.Kind == KindModule {
-		_, err = tx.Module(r.ID)
-	} else {
-		_, err = tx.Campaign(r.ID)
-	}
-	if core.IsNotFound(err) {
-		return core.NotFoundf("the destination %s '%s' was deleted meanwhile", r.Kind, r.Name)
-	}
-	return err
 }
