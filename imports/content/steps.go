@@ -54,11 +54,11 @@ func ModuleStep(in *Site, fsys fs.FS, opt InstallOptions) (*Step, error) {
 		system = in.Collections.SystemID()
 	}
 	dir, prefix := in.OwnerFolder(KindModule, m.ID)
-	content, err := contentReader{fsys: fsys, cols: in.Collections, owner: m.ID, system: system, prefix: prefix, now: in.Now().UTC()}.read()
+	rows, err := contentReader{fsys: fsys, cols: in.Collections, owner: m.ID, system: system, prefix: prefix, now: in.Now().UTC()}.read()
 	if err != nil {
 		return nil, err
 	}
-	if len(content.Entities) > 0 && m.System != "" && m.System != in.Collections.SystemID() {
+	if len(rows.Entities) > 0 && m.System != "" && m.System != in.Collections.SystemID() {
 		return nil, core.Invalidf("module '%s' is made for system '%s', but the loaded system is '%s'", m.Name, m.System, in.Collections.SystemID())
 	}
 	return &Step{
@@ -68,7 +68,7 @@ func ModuleStep(in *Site, fsys fs.FS, opt InstallOptions) (*Step, error) {
 			if err := PutModule(tx, m, opt.Replace); err != nil {
 				return err
 			}
-			return content.Put(tx)
+			return rows.Put(tx)
 		},
 		Undo: func(tx core.Tx) error {
 			if opt.Replace != "" {
@@ -100,7 +100,7 @@ func CampaignStep(in *Site, fsys fs.FS, opt InstallOptions) (*Step, error) {
 		return nil, err
 	}
 	dir, prefix := in.OwnerFolder(KindCampaign, c.ID)
-	content, err := contentReader{fsys: fsys, cols: in.Collections, owner: c.ID, system: c.System, prefix: prefix, now: in.Now().UTC()}.read()
+	rows, err := contentReader{fsys: fsys, cols: in.Collections, owner: c.ID, system: c.System, prefix: prefix, now: in.Now().UTC()}.read()
 	if err != nil {
 		return nil, err
 	}
@@ -125,7 +125,7 @@ func CampaignStep(in *Site, fsys fs.FS, opt InstallOptions) (*Step, error) {
 			if err := tx.PutCampaign(&c); err != nil {
 				return err
 			}
-			if err := content.Put(tx); err != nil {
+			if err := rows.Put(tx); err != nil {
 				return err
 			}
 			return play.put(tx, c.ID)
@@ -280,9 +280,9 @@ func SystemStep(in *Site, fsys fs.FS) (*Step, error) {
 	if _, err := fs.Stat(os.DirFS(in.DataDir), "systems/"+s.ID); err == nil {
 		return nil, core.Conflictf("system '%s' is already installed; installed systems are never overwritten", s.ID)
 	}
-	content := &Owned{}
+	rows := &Owned{}
 	if s.ID == in.Collections.SystemID() {
-		content, err = contentReader{fsys: fsys, cols: in.Collections, owner: "", system: s.ID, prefix: "/systems/" + s.ID, now: in.Now().UTC()}.read()
+		rows, err = contentReader{fsys: fsys, cols: in.Collections, owner: "", system: s.ID, prefix: "/systems/" + s.ID, now: in.Now().UTC()}.read()
 		if err != nil {
 			return nil, err
 		}
@@ -290,7 +290,7 @@ func SystemStep(in *Site, fsys fs.FS) (*Step, error) {
 	return &Step{
 		Result: Result{Kind: KindSystem, ID: s.ID, Name: s.Name},
 		Target: target,
-		Write:  content.Put,
+		Write:  rows.Put,
 	}, nil
 }
 
@@ -304,11 +304,11 @@ func CollectionStep(ctx context.Context, in *Site, fsys fs.FS, opt InstallOption
 	}
 	importID := core.NewID()
 	dir, prefix := in.OwnerFolder(dest.Kind, dest.ID)
-	content, err := contentReader{fsys: fsys, cols: in.Collections, owner: dest.ID, system: in.Collections.SystemID(), prefix: prefix + "/imports/" + importID, now: in.Now().UTC()}.read()
+	rows, err := contentReader{fsys: fsys, cols: in.Collections, owner: dest.ID, system: in.Collections.SystemID(), prefix: prefix + "/imports/" + importID, now: in.Now().UTC()}.read()
 	if err != nil {
 		return nil, err
 	}
-	if content.Empty() {
+	if rows.Empty() {
 		return nil, core.Invalidf("nothing to import: the archive has no module.json, campaign.json or system.json at its root, no collection file of the loaded system ('%s') and no pages.json, encounters.json, groups.json or assets.json", in.Collections.SystemID())
 	}
 	return &Step{
@@ -318,7 +318,7 @@ func CollectionStep(ctx context.Context, in *Site, fsys fs.FS, opt InstallOption
 			if err := dest.Check(tx); err != nil {
 				return err
 			}
-			return content.Put(tx)
+			return rows.Put(tx)
 		},
 	}, nil
 }
