@@ -58,3 +58,20 @@ func TestContentJSONFilesAreCapped(t *testing.T) {
 		t.Errorf("object: %v", err)
 	}
 }
+
+// An update keeps the id of the module it updates, a manifest's install
+// takes the manifest's id, and anything else keeps its own.
+func TestModuleIDOfAnInstall(t *testing.T) {
+	for _, c := range []struct {
+		opt  InstallOptions
+		want string
+	}{
+		{InstallOptions{}, "own"},
+		{InstallOptions{PackageID: "pkg"}, "pkg"},
+		{InstallOptions{Replace: "old", PackageID: "pkg"}, "old"},
+	} {
+		if got := c.opt.ModuleID("own"); got != c.want {
+			t.Errorf("%+v: %q, want %q", c.opt, got, c.want)
+		}
+	}
+}

@@ -74,6 +74,18 @@ type InstallOptions struct {
 	Progress func(InstallProgress)
 }
 
+// ModuleID is the id a module installed with these options takes: the
+// one it updates, else its manifest's, else id (its own).
+func (o InstallOptions) ModuleID(id string) string {
+	switch {
+	case o.Replace != "":
+		return o.Replace
+	case o.PackageID != "":
+		return o.PackageID
+	}
+	return id
+}
+
 // Collections is what an installer needs of the loaded game system: its id
 // and the entity kind behind a collection label ("monsters" -> "monster").
 type Collections interface {

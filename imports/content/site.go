@@ -112,3 +112,20 @@ func PutModule(tx core.Tx, m *core.Module, replace string) error {
 	}
 	return tx.PutModule(m)
 }
+
+// PutCampaign writes a new campaign, refusing one already installed. It
+// becomes the primary campaign of its system when asked to or when the
+// system has none.
+func PutCampaign(tx core.Tx, c *core.Campaign, primary bool) error {
+	if old, err := tx.Campaign(c.ID); err == nil {
+		return core.Conflictf("campaign '%s' (id '%s') is already installed", old.Name, old.ID)
+	} else if !core.IsNotFound(err) {
+		return err
+	}
+	if _, err := tx.PrimaryCampaign(c.System); core.IsNotFound(err) || primary {
+		c.Primary = true
+	} else if err != nil {
+		return err
+	}
+	return tx.PutCampaign(c)
+}

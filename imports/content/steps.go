@@ -24,12 +24,7 @@ func ModuleStep(in *Site, fsys fs.FS, opt InstallOptions) (*Step, error) {
 	if err != nil {
 		return nil, err
 	}
-	switch {
-	case opt.Replace != "":
-		m.ID = opt.Replace
-	case opt.PackageID != "":
-		m.ID = opt.PackageID
-	}
+	m.ID = opt.ModuleID(m.ID)
 	// Only content installed from a manifest has a package identity; a
 	// package URL written in module.json of a bare archive is not trusted
 	// for updates (shapes.md 17.8).
@@ -112,17 +107,7 @@ func CampaignStep(in *Site, fsys fs.FS, opt InstallOptions) (*Step, error) {
 		Result: Result{Kind: KindCampaign, ID: c.ID, Name: c.Name},
 		Target: dir,
 		Write: func(tx core.Tx) error {
-			if old, err := tx.Campaign(c.ID); err == nil {
-				return core.Conflictf("campaign '%s' (id '%s') is already installed", old.Name, old.ID)
-			} else if !core.IsNotFound(err) {
-				return err
-			}
-			if _, err := tx.PrimaryCampaign(c.System); core.IsNotFound(err) || opt.Primary {
-				c.Primary = true
-			} else if err != nil {
-				return err
-			}
-			if err := tx.PutCampaign(&c); err != nil {
+			if err := PutCampaign(tx, &c, opt.Primary); err != nil {
 				return err
 			}
 			if err := rows.Put(tx); err != nil {

@@ -114,12 +114,7 @@ func CompendiumStep(ctx context.Context, in *content.Site, src Source, opt conte
 		dir, prefix = filepath.Join(destDir, "imports", importID), destPrefix+"/imports/"+importID
 	} else {
 		module = &core.Module{Name: compendiumName(src.Name), Category: "compendium", System: in.Collections.SystemID()}
-		switch {
-		case opt.Replace != "":
-			module.ID = opt.Replace
-		case opt.PackageID != "":
-			module.ID = opt.PackageID
-		}
+		module.ID = opt.ModuleID(module.ID)
 		module.Package = opt.Package
 		if err := module.Normalize(); err != nil {
 			return nil, err

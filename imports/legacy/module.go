@@ -92,12 +92,7 @@ func legacyOwnerID(id string) string {
 // legacyModuleStep installs a legacy module (content) or pack as a module.
 func legacyModuleStep(ctx context.Context, in *content.Site, fsys fs.FS, xmlFile string, m *core.Module, body *legacyxml.Content, pack *legacyxml.Pack, opt content.InstallOptions) (*content.Step, error) {
 	m.ID = legacyOwnerID(m.ID)
-	switch {
-	case opt.Replace != "":
-		m.ID = opt.Replace
-	case opt.PackageID != "":
-		m.ID = opt.PackageID
-	}
+	m.ID = opt.ModuleID(m.ID)
 	if strings.TrimSpace(m.Name) == "" {
 		m.Name = compendiumName(opt.Name)
 	}
@@ -171,17 +166,7 @@ func legacyCampaignStep(ctx context.Context, in *content.Site, fsys fs.FS, xmlFi
 		Result: content.Result{Kind: content.KindCampaign, ID: c.ID, Name: c.Name, Library: a.report()},
 		Target: dir,
 		Write: func(tx core.Tx) error {
-			if old, err := tx.Campaign(c.ID); err == nil {
-				return core.Conflictf("campaign '%s' (id '%s') is already installed", old.Name, old.ID)
-			} else if !core.IsNotFound(err) {
-				return err
-			}
-			if _, err := tx.PrimaryCampaign(c.System); core.IsNotFound(err) || opt.Primary {
-				c.Primary = true
-			} else if err != nil {
-				return err
-			}
-			if err := tx.PutCampaign(c); err != nil {
+			if err := content.PutCampaign(tx, c, opt.Primary); err != nil {
 				return err
 			}
 			return a.out.Put(tx)
