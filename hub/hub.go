@@ -469,7 +469,7 @@ func (h *Hub) refuseWhenClosed(w http.ResponseWriter) bool {
 
 // refuse answers an upgrade the hub will not take with status and
 // {"message": text}, the error body of the whole public interface (the
-// body routes/errors.go writes; the hub does not import routes).
+// body routes/httpkit/errors.go writes; the hub does not import routes).
 func refuse(w http.ResponseWriter, status int, text string) {
 	body, _ := json.Marshal(map[string]string{"message": text})
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")

@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/routes/httpkit"
 )
 
 // Combatants (contract 4.3): no listing; PUT keeps the id rule of entities.
@@ -12,27 +13,27 @@ import (
 // (core.CombatantForPlayers: without notes, and a foe without its data).
 
 func (s *server) getCombatant(w http.ResponseWriter, r *http.Request) {
-	c, err := s.cfg.Service.Players().Combatant(r.Context(), pathParam(r, "id"))
+	c, err := s.cfg.Service.Players().Combatant(r.Context(), httpkit.PathParam(r, "id"))
 	s.answer(w, r, core.CombatantForPlayers(c), err)
 }
 
 func (s *server) putCombatant(w http.ResponseWriter, r *http.Request) {
 	var c core.Combatant
-	if err := decodeBody(r, &c); err != nil {
-		writeError(w, r, s.cfg.Log, err)
+	if err := httpkit.DecodeBody(r, &c); err != nil {
+		httpkit.WriteError(w, r, s.cfg.Log, err)
 		return
 	}
-	out, err := s.cfg.Service.PlayerAs(actorOf(r)).PutCombatant(r.Context(), pathParam(r, "id"), &c)
+	out, err := s.cfg.Service.PlayerAs(httpkit.ActorOf(r)).PutCombatant(r.Context(), httpkit.PathParam(r, "id"), &c)
 	s.answer(w, r, core.CombatantForPlayers(out), err)
 }
 
 func (s *server) patchCombatant(w http.ResponseWriter, r *http.Request) {
-	patch, err := decodePatch(r)
+	patch, err := httpkit.DecodePatch(r)
 	if err != nil {
-		writeError(w, r, s.cfg.Log, err)
+		httpkit.WriteError(w, r, s.cfg.Log, err)
 		return
 	}
-	out, err := s.cfg.Service.PlayerAs(actorOf(r)).PatchCombatant(r.Context(), pathParam(r, "id"), patch)
+	out, err := s.cfg.Service.PlayerAs(httpkit.ActorOf(r)).PatchCombatant(r.Context(), httpkit.PathParam(r, "id"), patch)
 	s.answer(w, r, core.CombatantForPlayers(out), err)
 }
 
@@ -41,35 +42,35 @@ func (s *server) patchCombatant(w http.ResponseWriter, r *http.Request) {
 // (core.TokenForPlayers: a combatant stored with it stripped).
 
 func (s *server) getToken(w http.ResponseWriter, r *http.Request) {
-	t, err := s.cfg.Service.PlayerAs(actorOf(r)).Token(r.Context(), pathParam(r, "id"))
+	t, err := s.cfg.Service.PlayerAs(httpkit.ActorOf(r)).Token(r.Context(), httpkit.PathParam(r, "id"))
 	s.answer(w, r, core.TokenForPlayers(t), err)
 }
 
 func (s *server) putToken(w http.ResponseWriter, r *http.Request) {
 	var t core.Token
-	if err := decodeBody(r, &t); err != nil {
-		writeError(w, r, s.cfg.Log, err)
+	if err := httpkit.DecodeBody(r, &t); err != nil {
+		httpkit.WriteError(w, r, s.cfg.Log, err)
 		return
 	}
-	out, err := s.cfg.Service.PlayerAs(actorOf(r)).PutToken(r.Context(), pathParam(r, "id"), &t)
+	out, err := s.cfg.Service.PlayerAs(httpkit.ActorOf(r)).PutToken(r.Context(), httpkit.PathParam(r, "id"), &t)
 	s.answer(w, r, core.TokenForPlayers(out), err)
 }
 
 func (s *server) patchToken(w http.ResponseWriter, r *http.Request) {
-	patch, err := decodePatch(r)
+	patch, err := httpkit.DecodePatch(r)
 	if err != nil {
-		writeError(w, r, s.cfg.Log, err)
+		httpkit.WriteError(w, r, s.cfg.Log, err)
 		return
 	}
-	out, err := s.cfg.Service.PlayerAs(actorOf(r)).PatchToken(r.Context(), pathParam(r, "id"), patch)
+	out, err := s.cfg.Service.PlayerAs(httpkit.ActorOf(r)).PatchToken(r.Context(), httpkit.PathParam(r, "id"), patch)
 	s.answer(w, r, core.TokenForPlayers(out), err)
 }
 
 // answer writes v as JSON, or err.
 func (s *server) answer(w http.ResponseWriter, r *http.Request, v any, err error) {
 	if err != nil {
-		writeError(w, r, s.cfg.Log, err)
+		httpkit.WriteError(w, r, s.cfg.Log, err)
 		return
 	}
-	writeJSON(w, r, &s.cfg, http.StatusOK, v)
+	httpkit.WriteJSON(w, r, s.cfg.Log, http.StatusOK, v)
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/go-chi/chi/v5"
 	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/routes/httpkit"
 	"github.com/vttapp/companion/systems"
 	"github.com/vttapp/companion/wire"
 )
@@ -32,7 +33,7 @@ func (s *server) collectionKind(r *http.Request) (*systems.System, *systems.Kind
 	if err != nil {
 		return nil, nil, err
 	}
-	label := pathParam(r, "collection")
+	label := httpkit.PathParam(r, "collection")
 	if slices.Contains(systems.ReservedCollections, label) {
 		return nil, nil, errReservedLabel
 	}
@@ -53,7 +54,7 @@ var errReservedLabel = errors.New("reserved collection label")
 // method (405 with that route's Allow) or this path (404).
 func (s *server) answerCollectionError(w http.ResponseWriter, r *http.Request, err error) {
 	if err != errReservedLabel {
-		writeError(w, r, s.cfg.Log, err)
+		httpkit.WriteError(w, r, s.cfg.Log, err)
 		return
 	}
 	if rctx := chi.RouteContext(r.Context()); rctx != nil && rctx.Routes != nil {
@@ -62,13 +63,13 @@ func (s *server) answerCollectionError(w http.ResponseWriter, r *http.Request, e
 			return
 		}
 	}
-	switch label := pathParam(r, "collection"); {
+	switch label := httpkit.PathParam(r, "collection"); {
 	case label == "combatants" && r.URL.Path == "/api/combatants":
-		writeMessage(w, http.StatusNotFound, "no endpoint lists combatants: read them from 'game' in GET /api, or one at a time at /api/combatants/{id}")
+		httpkit.WriteMessage(w, http.StatusNotFound, "no endpoint lists combatants: read them from 'game' in GET /api, or one at a time at /api/combatants/{id}")
 	case label == "tokens" && r.URL.Path == "/api/tokens":
-		writeMessage(w, http.StatusNotFound, "no endpoint lists tokens: read them from 'map' in GET /api, or one at a time at /api/tokens/{id}")
+		httpkit.WriteMessage(w, http.StatusNotFound, "no endpoint lists tokens: read them from 'map' in GET /api, or one at a time at /api/tokens/{id}")
 	default:
-		notFound(w, r)
+		httpkit.NotFound(w, r)
 	}
 }
 
@@ -88,12 +89,12 @@ func (s *server) listCollection(w http.ResponseWriter, r *http.Request) {
 		schema = schemaList
 	case schemaList, schemaBasic, schemaModel, schemaView:
 	default:
-		writeError(w, r, s.cfg.Log, core.Invalidf("schema must be list, basic, model or view, not '%s'", core.Clip(schema)))
+		httpkit.WriteError(w, r, s.cfg.Log, core.Invalidf("schema must be list, basic, model or view, not '%s'", core.Clip(schema)))
 		return
 	}
 	body, err := s.listings.get(r.Context(), s.cfg.Service, sys, kind, schema, s.players)
 	if err != nil {
-		writeError(w, r, s.cfg.Log, err)
+		httpkit.WriteError(w, r, s.cfg.Log, err)
 		return
 	}
 	body.serve(w, r)
@@ -203,21 +204,21 @@ func (s *server) getEntity(w http.ResponseWriter, r *http.Request) {
 		schema = schemaModel
 	case schemaModel, schemaView:
 	default:
-		writeError(w, r, s.cfg.Log, core.Invalidf("schema must be model or view on a single entity, not '%s'", core.Clip(schema)))
+		httpkit.WriteError(w, r, s.cfg.Log, core.Invalidf("schema must be model or view on a single entity, not '%s'", core.Clip(schema)))
 		return
 	}
 	withRefs := false
 	if v := q.Get("references"); v != "" {
 		withRefs, err = strconv.ParseBool(v)
 		if err != nil {
-			writeError(w, r, s.cfg.Log, core.Invalidf("references must be true or false, not '%s'", core.Clip(v)))
+			httpkit.WriteError(w, r, s.cfg.Log, core.Invalidf("references must be true or false, not '%s'", core.Clip(v)))
 			return
 		}
 	}
 	ctx := r.Context()
-	e, err := s.cfg.Service.Entity(ctx, kind.Name, pathParam(r, "id"))
+	e, err := s.cfg.Service.Entity(ctx, kind.Name, httpkit.PathParam(r, "id"))
 	if err != nil {
-		writeError(w, r, s.cfg.Log, err)
+		httpkit.WriteError(w, r, s.cfg.Log, err)
 		return
 	}
 	e = s.forReaders(e)
@@ -230,10 +231,10 @@ func (s *server) getEntity(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	if err != nil {
-		writeError(w, r, s.cfg.Log, err)
+		httpkit.WriteError(w, r, s.cfg.Log, err)
 		return
 	}
-	writeRawJSON(w, http.StatusOK, body)
+	httpkit.WriteRawJSON(w, http.StatusOK, body)
 }
 
 // referencesJSON resolves the "kind.slug" references the system reports
@@ -344,16 +345,16 @@ func (s *server) putEntity(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var e core.Entity
-	if err := decodeBody(r, &e); err != nil {
-		writeError(w, r, s.cfg.Log, err)
+	if err := httpkit.DecodeBody(r, &e); err != nil {
+		httpkit.WriteError(w, r, s.cfg.Log, err)
 		return
 	}
-	out, err := s.cfg.Service.PlayerAs(actorOf(r)).PutEntity(r.Context(), kind.Name, pathParam(r, "id"), &e)
+	out, err := s.cfg.Service.PlayerAs(httpkit.ActorOf(r)).PutEntity(r.Context(), kind.Name, httpkit.PathParam(r, "id"), &e)
 	if err != nil {
-		writeError(w, r, s.cfg.Log, err)
+		httpkit.WriteError(w, r, s.cfg.Log, err)
 		return
 	}
-	writeJSON(w, r, &s.cfg, http.StatusOK, out)
+	httpkit.WriteJSON(w, r, s.cfg.Log, http.StatusOK, out)
 }
 
 // patchEntity answers PATCH /api/{collection}/{id}: a JSON merge patch.
@@ -363,15 +364,15 @@ func (s *server) patchEntity(w http.ResponseWriter, r *http.Request) {
 		s.answerCollectionError(w, r, err)
 		return
 	}
-	patch, err := decodePatch(r)
+	patch, err := httpkit.DecodePatch(r)
 	if err != nil {
-		writeError(w, r, s.cfg.Log, err)
+		httpkit.WriteError(w, r, s.cfg.Log, err)
 		return
 	}
-	out, err := s.cfg.Service.PlayerAs(actorOf(r)).PatchEntity(r.Context(), kind.Name, pathParam(r, "id"), patch)
+	out, err := s.cfg.Service.PlayerAs(httpkit.ActorOf(r)).PatchEntity(r.Context(), kind.Name, httpkit.PathParam(r, "id"), patch)
 	if err != nil {
-		writeError(w, r, s.cfg.Log, err)
+		httpkit.WriteError(w, r, s.cfg.Log, err)
 		return
 	}
-	writeJSON(w, r, &s.cfg, http.StatusOK, out)
+	httpkit.WriteJSON(w, r, s.cfg.Log, http.StatusOK, out)
 }

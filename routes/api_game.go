@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/routes/httpkit"
 	"github.com/vttapp/companion/systems"
 )
 
@@ -15,12 +16,12 @@ func (s *server) getSnapshot(w http.ResponseWriter, r *http.Request) {
 	if s.cfg.Systems != nil {
 		sys = s.cfg.Systems.Current()
 	}
-	body, err := s.snapshots.body(r.Context(), s.cfg.Service, sys, actorOf(r).Seat)
+	body, err := s.snapshots.body(r.Context(), s.cfg.Service, sys, httpkit.ActorOf(r).Seat)
 	if err != nil {
-		writeError(w, r, s.cfg.Log, err)
+		httpkit.WriteError(w, r, s.cfg.Log, err)
 		return
 	}
-	writeRawJSON(w, http.StatusOK, body)
+	httpkit.WriteRawJSON(w, http.StatusOK, body)
 }
 
 // getSystem answers GET /api/system with the system's document and ETag
@@ -28,7 +29,7 @@ func (s *server) getSnapshot(w http.ResponseWriter, r *http.Request) {
 func (s *server) getSystem(w http.ResponseWriter, r *http.Request) {
 	sys, err := s.system()
 	if err != nil {
-		writeError(w, r, s.cfg.Log, err)
+		httpkit.WriteError(w, r, s.cfg.Log, err)
 		return
 	}
 	s.systemDocs.get(sys, func() *cachedBody {
@@ -45,22 +46,22 @@ func (s *server) getClients(w http.ResponseWriter, r *http.Request) {
 	if s.cfg.Hub != nil {
 		clients = core.ClientsForPlayers(s.cfg.Hub.Clients()) // never nil: [] when nobody is connected
 	}
-	writeJSON(w, r, &s.cfg, http.StatusOK, clients)
+	httpkit.WriteJSON(w, r, s.cfg.Log, http.StatusOK, clients)
 }
 
 // postMessage answers POST /api/messages (contract 4.5): the message is
 // stored in the primary campaign with its dice rolled, and returned.
 func (s *server) postMessage(w http.ResponseWriter, r *http.Request) {
-	data, err := readBody(r)
+	data, err := httpkit.ReadBody(r)
 	if err != nil {
-		writeError(w, r, s.cfg.Log, err)
+		httpkit.WriteError(w, r, s.cfg.Log, err)
 		return
 	}
 	m, err := core.DecodeMessage(data)
 	if err != nil {
-		writeError(w, r, s.cfg.Log, err)
+		httpkit.WriteError(w, r, s.cfg.Log, err)
 		return
 	}
-	out, err := s.cfg.Service.PlayerAs(actorOf(r)).CreateMessage(r.Context(), m)
+	out, err := s.cfg.Service.PlayerAs(httpkit.ActorOf(r)).CreateMessage(r.Context(), m)
 	s.answer(w, r, out, err)
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/go-chi/chi/v5"
 	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/routes/httpkit"
 )
 
 // Seats and a player's own character over HTTP (docs/api.md, "Seats"):
@@ -39,11 +40,11 @@ func (s *server) takeSeat(w http.ResponseWriter, r *http.Request) {
 	var in struct {
 		Player string `json:"player"`
 	}
-	if err := decodeOptional(r, &in); err != nil {
-		writeError(w, r, s.cfg.Log, err)
+	if err := httpkit.DecodeOptional(r, &in); err != nil {
+		httpkit.WriteError(w, r, s.cfg.Log, err)
 		return
 	}
-	taken, err := s.cfg.Service.TakeSeat(r.Context(), actorOf(r), pathParam(r, "id"), in.Player)
+	taken, err := s.cfg.Service.TakeSeat(r.Context(), httpkit.ActorOf(r), httpkit.PathParam(r, "id"), in.Player)
 	s.answer(w, r, taken, err)
 }
 
@@ -58,51 +59,51 @@ type Me struct {
 }
 
 func (s *server) getMe(w http.ResponseWriter, r *http.Request) {
-	who := actorOf(r)
+	who := httpkit.ActorOf(r)
 	me := Me{Role: who.Role}
 	if me.Role == "" {
 		me.Role = core.ClientPlayer
 	}
 	seat, err := s.cfg.Service.MySeat(r.Context(), who)
 	if err != nil && !core.IsNotFound(err) {
-		writeError(w, r, s.cfg.Log, err)
+		httpkit.WriteError(w, r, s.cfg.Log, err)
 		return
 	}
 	me.Seat = seat
 	me.JoinKey = s.cfg.Service.JoinKeyOn(r.Context())
-	writeJSON(w, r, &s.cfg, http.StatusOK, me)
+	httpkit.WriteJSON(w, r, s.cfg.Log, http.StatusOK, me)
 }
 
 func (s *server) leaveSeat(w http.ResponseWriter, r *http.Request) {
-	if err := s.cfg.Service.LeaveSeat(r.Context(), actorOf(r)); err != nil {
-		writeError(w, r, s.cfg.Log, err)
+	if err := s.cfg.Service.LeaveSeat(r.Context(), httpkit.ActorOf(r)); err != nil {
+		httpkit.WriteError(w, r, s.cfg.Log, err)
 		return
 	}
 	w.WriteHeader(http.StatusNoContent)
 }
 
 func (s *server) getCharacter(w http.ResponseWriter, r *http.Request) {
-	sheet, err := s.cfg.Service.CharacterSheet(r.Context(), actorOf(r))
+	sheet, err := s.cfg.Service.CharacterSheet(r.Context(), httpkit.ActorOf(r))
 	s.answer(w, r, sheet, err)
 }
 
 func (s *server) patchCharacter(w http.ResponseWriter, r *http.Request) {
-	patch, err := decodePatch(r)
+	patch, err := httpkit.DecodePatch(r)
 	if err != nil {
-		writeError(w, r, s.cfg.Log, err)
+		httpkit.WriteError(w, r, s.cfg.Log, err)
 		return
 	}
-	out, err := s.cfg.Service.PatchOwnCharacter(r.Context(), actorOf(r), patch)
+	out, err := s.cfg.Service.PatchOwnCharacter(r.Context(), httpkit.ActorOf(r), patch)
 	s.answer(w, r, out, err)
 }
 
 func (s *server) changeHitPoints(w http.ResponseWriter, r *http.Request) {
 	var ch core.HitPointChange
-	if err := decodeStrict(r, &ch); err != nil {
-		writeError(w, r, s.cfg.Log, err)
+	if err := httpkit.DecodeStrict(r, &ch); err != nil {
+		httpkit.WriteError(w, r, s.cfg.Log, err)
 		return
 	}
-	hp, err := s.cfg.Service.ChangeOwnHitPoints(r.Context(), actorOf(r), ch)
+	hp, err := s.cfg.Service.ChangeOwnHitPoints(r.Context(), httpkit.ActorOf(r), ch)
 	s.answer(w, r, hp, err)
 }
 
@@ -110,46 +111,46 @@ func (s *server) changeHitPoints(w http.ResponseWriter, r *http.Request) {
 // "follow"?, "private"?}.
 func (s *server) rollAction(w http.ResponseWriter, r *http.Request) {
 	var req core.ActionRequest
-	if err := decodeOptional(r, &req); err != nil {
-		writeError(w, r, s.cfg.Log, err)
+	if err := httpkit.DecodeOptional(r, &req); err != nil {
+		httpkit.WriteError(w, r, s.cfg.Log, err)
 		return
 	}
-	req.Action = pathParam(r, "action")
-	out, err := s.cfg.Service.RollAction(r.Context(), actorOf(r), req)
+	req.Action = httpkit.PathParam(r, "action")
+	out, err := s.cfg.Service.RollAction(r.Context(), httpkit.ActorOf(r), req)
 	s.answer(w, r, out, err)
 }
 
 func (s *server) rollInitiative(w http.ResponseWriter, r *http.Request) {
-	out, err := s.cfg.Service.RollOwnInitiative(r.Context(), actorOf(r))
+	out, err := s.cfg.Service.RollOwnInitiative(r.Context(), httpkit.ActorOf(r))
 	s.answer(w, r, out, err)
 }
 
 func (s *server) endTurn(w http.ResponseWriter, r *http.Request) {
 	var pass core.TurnPass // optional body: whom the turn goes to, when turns are passed
 	if r.ContentLength != 0 {
-		data, err := readBody(r)
+		data, err := httpkit.ReadBody(r)
 		if err != nil {
-			writeError(w, r, s.cfg.Log, err)
+			httpkit.WriteError(w, r, s.cfg.Log, err)
 			return
 		}
 		if len(bytes.TrimSpace(data)) > 0 && string(bytes.TrimSpace(data)) != "null" {
 			if err := json.Unmarshal(data, &pass); err != nil {
-				writeError(w, r, s.cfg.Log, bodyError(err))
+				httpkit.WriteError(w, r, s.cfg.Log, httpkit.BodyError(err))
 				return
 			}
 		}
 	}
-	game, err := s.cfg.Service.EndTurn(r.Context(), actorOf(r), pass.To)
+	game, err := s.cfg.Service.EndTurn(r.Context(), httpkit.ActorOf(r), pass.To)
 	if err != nil {
-		writeError(w, r, s.cfg.Log, err)
+		httpkit.WriteError(w, r, s.cfg.Log, err)
 		return
 	}
-	writeJSON(w, r, &s.cfg, http.StatusOK, core.GameForPlayers(game))
+	httpkit.WriteJSON(w, r, s.cfg.Log, http.StatusOK, core.GameForPlayers(game))
 }
 
 // getJournal answers GET /api/me/journal: the handout journal, what the
 // game master showed the table (core's journal.go).
 func (s *server) getJournal(w http.ResponseWriter, r *http.Request) {
-	j, err := s.cfg.Service.PlayerAs(actorOf(r)).Journal(r.Context())
+	j, err := s.cfg.Service.PlayerAs(httpkit.ActorOf(r)).Journal(r.Context())
 	s.answer(w, r, j, err)
 }

@@ -3,13 +3,14 @@ package routes
 import (
 	"bufio"
 	"fmt"
-	"github.com/vttapp/companion/guard"
 	"io"
 	"net"
 	"net/http"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/vttapp/companion/guard"
 )
 
 // The body rules of these tests: a body may be quiet 2 s, and must arrive

@@ -5,11 +5,12 @@ import (
 	"compress/gzip"
 	"crypto/sha256"
 	"encoding/hex"
-	"github.com/vttapp/companion/guard"
 	"net/http"
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/vttapp/companion/guard"
 )
 
 // cachedBody is a response computed once and served many times: a system

@@ -12,6 +12,7 @@ import (
 
 	"github.com/go-chi/chi/v5"
 	"github.com/vttapp/companion/imports"
+	"github.com/vttapp/companion/routes/httpkit"
 	"github.com/vttapp/companion/web"
 )
 
@@ -49,12 +50,12 @@ const realClientEntityOrigin = "http://localhost:8080"
 func (s *server) serveClient(w http.ResponseWriter, r *http.Request) {
 	name, ok := clientFileName(r)
 	if !ok {
-		notFound(w, r)
+		httpkit.NotFound(w, r)
 		return
 	}
 	f, installed, err := s.openClientFile(name)
 	if err != nil {
-		notFound(w, r)
+		httpkit.NotFound(w, r)
 		return
 	}
 	defer f.Close()

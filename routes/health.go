@@ -7,6 +7,7 @@ import (
 
 	"github.com/go-chi/chi/v5"
 	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/routes/httpkit"
 	"github.com/vttapp/companion/wire"
 )
 
@@ -36,7 +37,7 @@ func (s *server) mountHealth(r chi.Router, host bool) {
 	}
 	r.Get(healthLivePath, func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Cache-Control", "no-store")
-		writeJSON(w, r, &s.cfg, http.StatusOK, answer)
+		httpkit.WriteJSON(w, r, s.cfg.Log, http.StatusOK, answer)
 	})
 	r.Get(healthReadyPath, s.ready)
 }
@@ -44,21 +45,21 @@ func (s *server) mountHealth(r chi.Router, host bool) {
 func (s *server) ready(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Cache-Control", "no-store")
 	if s.cfg.Service == nil {
-		writeMessage(w, http.StatusServiceUnavailable, "not ready: no store is wired")
+		httpkit.WriteMessage(w, http.StatusServiceUnavailable, "not ready: no store is wired")
 		return
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), healthStoreTimeout)
 	defer cancel()
 	if err := s.cfg.Service.Ping(ctx); err != nil {
 		s.cfg.Log.Warn("health: the store does not answer", "err", err)
-		writeMessage(w, http.StatusServiceUnavailable, "not ready: the store does not answer")
+		httpkit.WriteMessage(w, http.StatusServiceUnavailable, "not ready: the store does not answer")
 		return
 	}
 	sys, err := s.system()
 	if err != nil {
-		writeMessage(w, http.StatusServiceUnavailable, "not ready: no game system is loaded")
+		httpkit.WriteMessage(w, http.StatusServiceUnavailable, "not ready: no game system is loaded")
 		return
 	}
-	writeJSON(w, r, &s.cfg, http.StatusOK, wire.Health{Status: "ready", App: "companion",
+	httpkit.WriteJSON(w, r, s.cfg.Log, http.StatusOK, wire.Health{Status: "ready", App: "companion",
 		Version: core.Version, Build: core.Build, System: sys.ID()})
 }

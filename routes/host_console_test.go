@@ -16,6 +16,7 @@ import (
 	"github.com/vttapp/companion/core"
 	"github.com/vttapp/companion/hub"
 	"github.com/vttapp/companion/internal/testkit"
+	"github.com/vttapp/companion/routes/hostapi"
 	"github.com/vttapp/companion/store/sqlite"
 	"github.com/vttapp/companion/systems"
 	"github.com/vttapp/companion/wire"
@@ -315,17 +316,12 @@ func TestHostConsoleDocListsEveryRoute(t *testing.T) {
 	e := newConsoleEnv(t)
 	r := chi.NewRouter()
 	cfg := Config{Service: e.svc, Hub: e.liveHub}
-	mountHostImport(r, cfg)
-	mountHostSettings(r, cfg)
-	mountHostConsole(r, cfg)
-	mountHostGame(r, cfg)
-	mountHostLibrary(r, cfg)
-	mountHostBackup(r, cfg)
+	hostapi.Mount(r, cfg)
 	routes := 0
 	err = chi.Walk(r, func(method, route string, _ http.Handler, _ ...func(http.Handler) http.Handler) error {
 		routes++
-		if method == http.MethodHead {
-			return nil
+		if method == http.MethodHead || !strings.HasPrefix(route, "/host/api/") {
+			return nil // the table pages are listed by their paths' shapes, in one row
 		}
 		if want := "`" + method + " " + route + "`"; !strings.Contains(string(doc), want) &&
 			!strings.Contains(string(doc), "`"+method+" "+strings.Replace(route, "{action}", "start", 1)+"`") {

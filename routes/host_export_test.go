@@ -123,19 +123,6 @@ func TestHostExportDownloadsArchives(t *testing.T) {
 	}
 }
 
-func TestAsciiJSONFitsAHeader(t *testing.T) {
-	got := asciiJSON([]imports.Result{{Kind: "module", ID: "m", Name: "Drachenhöhle 🐉"}})
-	for _, r := range got {
-		if r >= 0x80 {
-			t.Fatalf("non-ASCII in %q", got)
-		}
-	}
-	var back []imports.Result
-	if err := json.Unmarshal([]byte(got), &back); err != nil || back[0].Name != "Drachenhöhle 🐉" {
-		t.Errorf("%q reads back as %+v %v", got, back, err)
-	}
-}
-
 func pngBytes(t *testing.T, w, h int) []byte {
 	var b bytes.Buffer
 	png.Encode(&b, image.NewGray(image.Rect(0, 0, w, h)))

@@ -20,6 +20,7 @@ import (
 	"github.com/vttapp/companion/hub"
 	"github.com/vttapp/companion/imports"
 	"github.com/vttapp/companion/internal/testkit"
+	"github.com/vttapp/companion/routes/datafolder"
 	"github.com/vttapp/companion/sound"
 	"github.com/vttapp/companion/systems"
 )
@@ -35,7 +36,7 @@ func newSoundEnv(t *testing.T, limit int64, times guard.BodyTimes) *soundEnv {
 	t.Helper()
 	g := testkit.NewGame(t, testkit.GameOptions{})
 	live := hub.New(g.Service, g.Bus, nil, hub.Options{})
-	deck := &sound.Deck{Library: &sound.Library{Locate: SoundLocator(g.Service, g.DataDir), MaxBytes: limit}, Events: g.Bus}
+	deck := &sound.Deck{Library: &sound.Library{Locate: datafolder.SoundLocator(g.Service, g.DataDir), MaxBytes: limit}, Events: g.Bus}
 	mgr := imports.NewManager(imports.Config{Service: g.Service, DataDir: g.DataDir, Collections: holderCollections{g.Holder}, AppVersion: "1.0.0"})
 	t.Cleanup(mgr.Close)
 	cfg := Config{Service: g.Service, Hub: live, Systems: g.Holder, DataDir: g.DataDir, Sound: deck, BodyTimes: times, Imports: mgr}
@@ -84,7 +85,7 @@ func send(t *testing.T, req *http.Request) reply {
 
 // libraryFiles lists the campaign's audio folder, temporary files too.
 func (e *soundEnv) libraryFiles(t *testing.T) []string {
-	entries, _ := os.ReadDir(filepath.Join(e.dataDir, "campaigns", campaignID, soundFolder))
+	entries, _ := os.ReadDir(filepath.Join(e.dataDir, "campaigns", campaignID, datafolder.SoundFolder))
 	var out []string
 	for _, d := range entries {
 		out = append(out, d.Name())

@@ -1,7 +1,6 @@
 package routes
 
 import (
-	"context"
 	"html/template"
 	"net/http"
 	"net/url"
@@ -10,6 +9,7 @@ import (
 
 	"github.com/vttapp/companion/core"
 	"github.com/vttapp/companion/hub"
+	"github.com/vttapp/companion/routes/httpkit"
 	"github.com/vttapp/companion/wire"
 )
 
@@ -51,8 +51,6 @@ const (
 	cookieLifetime = 365 * 24 * 60 * 60
 )
 
-type actorKey struct{}
-
 // joinKeyGuard admits or refuses each request on the public listener and
 // records who asks (the actor) for the handlers and the hub.
 func (s *server) joinKeyGuard(next http.Handler) http.Handler {
@@ -79,23 +77,13 @@ func (s *server) joinKeyGuard(next http.Handler) http.Handler {
 			role = core.ClientSpectator // the game master's word for this device (no pass)
 		}
 		who := core.Actor{Role: role, Seat: seat, Device: core.DeviceOf(grant.Pass, seat, address, "")}
-		r = r.WithContext(context.WithValue(r.Context(), actorKey{}, who))
+		r = httpkit.WithActor(r, who)
 		r = hub.WithAdmission(r, grant)
 		if token != "" {
 			r = hub.WithSeatToken(r, token)
 		}
 		next.ServeHTTP(w, r)
 	})
-}
-
-// actorOf is who made a request (the join key's role, the seat token's
-// hash, the device: core.DeviceOf); a request the guard did not see is a
-// player without a seat, its device its address.
-func actorOf(r *http.Request) core.Actor {
-	if who, ok := r.Context().Value(actorKey{}).(core.Actor); ok {
-		return who
-	}
-	return core.Actor{Role: core.ClientPlayer, Device: core.DeviceOf("", "", core.RemoteHost(r.RemoteAddr), "")}
 }
 
 // openPath: what needs no key.
@@ -166,7 +154,7 @@ func (s *server) keepLinkInCookies(w http.ResponseWriter, r *http.Request, grant
 		}
 		pass, err := s.cfg.Service.IssuePass(r.Context(), grant, core.RemoteHost(r.RemoteAddr), held)
 		if err != nil {
-			writeError(w, r, s.cfg.Log, err)
+			httpkit.WriteError(w, r, s.cfg.Log, err)
 			return
 		}
 		http.SetCookie(w, &http.Cookie{Name: passCookie, Value: pass, Path: "/", MaxAge: cookieLifetime,
@@ -194,7 +182,7 @@ func (s *server) refuseWithoutKey(w http.ResponseWriter, r *http.Request, gaveOn
 		text = "this join key is wrong or no longer valid: ask the game master for the new link"
 	}
 	if !wantsPage(r) {
-		writeMessage(w, http.StatusUnauthorized, text)
+		httpkit.WriteMessage(w, http.StatusUnauthorized, text)
 		return
 	}
 	s.askPage.serve(w, r, s, gaveOne)
@@ -226,7 +214,7 @@ func (p *askPage) serve(w http.ResponseWriter, r *http.Request, s *server, oldKe
 	h.Set("Cache-Control", "no-store")
 	h.Set("X-Content-Type-Options", "nosniff")
 	if p.err != nil {
-		writeMessage(w, http.StatusUnauthorized, "ask the game master for the link to this game")
+		httpkit.WriteMessage(w, http.StatusUnauthorized, "ask the game master for the link to this game")
 		return
 	}
 	h.Set("Content-Type", "text/html; charset=utf-8")

@@ -2,7 +2,6 @@ package routes
 
 import (
 	"bytes"
-	"encoding/base64"
 	"html/template"
 	"net"
 	"net/http"
@@ -11,7 +10,8 @@ import (
 	"sync"
 
 	"github.com/vttapp/companion/core"
-	"rsc.io/qr"
+	"github.com/vttapp/companion/routes/httpkit"
+	"github.com/vttapp/companion/routes/joinlink"
 )
 
 // landingPage renders GET / from web/index.html: the addresses the server
@@ -21,13 +21,6 @@ type landingPage struct {
 	once sync.Once
 	tmpl *template.Template
 	err  error
-}
-
-// qrCache keeps the QR codes of the last links drawn (the landing page's,
-// the host console's join links), link -> PNG data URL.
-var qrCache struct {
-	mu  sync.Mutex
-	qrs map[string]template.URL
 }
 
 type landingData struct {
@@ -52,7 +45,7 @@ func (s *server) serveLanding(w http.ResponseWriter, r *http.Request) {
 	p := &s.landing
 	p.once.Do(func() { p.tmpl, p.err = template.ParseFS(s.webFS(), "index.html") })
 	if p.err != nil {
-		writeError(w, r, s.cfg.Log, p.err)
+		httpkit.WriteError(w, r, s.cfg.Log, p.err)
 		return
 	}
 	addrs := serverAddresses(r)
@@ -68,10 +61,10 @@ func (s *server) serveLanding(w http.ResponseWriter, r *http.Request) {
 	if s.cfg.Service != nil {
 		s.landingSeats(r, &data)
 	}
-	data.QR = qrDataURL(data.ClientURL)
+	data.QR = joinlink.QRDataURL(data.ClientURL)
 	var buf bytes.Buffer
 	if err := p.tmpl.Execute(&buf, data); err != nil {
-		writeError(w, r, s.cfg.Log, err)
+		httpkit.WriteError(w, r, s.cfg.Log, err)
 		return
 	}
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
@@ -86,7 +79,7 @@ func (s *server) serveLanding(w http.ResponseWriter, r *http.Request) {
 func (s *server) landingSeats(r *http.Request, data *landingData) {
 	if st, err := s.cfg.Service.JoinStatus(r.Context()); err == nil && st.Enabled {
 		data.KeyOn = true
-		data.Spectator = actorOf(r).Role == core.ClientSpectator
+		data.Spectator = httpkit.ActorOf(r).Role == core.ClientSpectator
 		withKey := func(link, key string) string { return link + "?" + url.Values{joinKeyQuery: {key}}.Encode() }
 		base := data.ClientURL
 		if data.Spectator {
@@ -106,27 +99,6 @@ func (s *server) landingSeats(r *http.Request, data *landingData) {
 	if list, err := s.cfg.Service.Seats(r.Context()); err == nil {
 		data.Seats = list.Seats
 	}
-}
-
-// qrDataURL returns the QR code of link as a PNG data URL ("" when the
-// link does not fit a QR code), cached per link.
-func qrDataURL(link string) template.URL {
-	p := &qrCache
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if u, ok := p.qrs[link]; ok {
-		return u
-	}
-	var u template.URL
-	if code, err := qr.Encode(link, qr.M); err == nil {
-		code.Scale = 6
-		u = template.URL("data:image/png;base64," + base64.StdEncoding.EncodeToString(code.PNG()))
-	}
-	if p.qrs == nil || len(p.qrs) > 32 {
-		p.qrs = map[string]template.URL{}
-	}
-	p.qrs[link] = u
-	return u
 }
 
 // serverAddresses lists host:port pairs players can use: the LAN addresses
@@ -153,7 +125,7 @@ func serverAddresses(r *http.Request) []string {
 		if local != nil && !local.IsUnspecified() && !local.IsLoopback() {
 			add(net.JoinHostPort(local.String(), port))
 		} else if local != nil && local.IsUnspecified() {
-			for _, ip := range lanAddresses() {
+			for _, ip := range joinlink.LANAddresses() {
 				add(net.JoinHostPort(ip, port))
 			}
 		}
@@ -161,27 +133,6 @@ func serverAddresses(r *http.Request) []string {
 	add(r.Host)
 	if len(out) == 0 {
 		add("localhost")
-	}
-	return out
-}
-
-// lanAddresses returns this machine's non-loopback IPv4 unicast addresses.
-func lanAddresses() []string {
-	addrs, err := net.InterfaceAddrs()
-	if err != nil {
-		return nil
-	}
-	var out []string
-	for _, a := range addrs {
-		ipnet, ok := a.(*net.IPNet)
-		if !ok {
-			continue
-		}
-		ip := ipnet.IP.To4()
-		if ip == nil || ip.IsLoopback() || ip.IsLinkLocalUnicast() {
-			continue
-		}
-		out = append(out, ip.String())
 	}
 	return out
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/go-chi/chi/v5"
+	"github.com/vttapp/companion/routes/httpkit"
 	"github.com/vttapp/companion/systems"
 )
 
@@ -55,7 +56,7 @@ func methodNotAllowed(mux *chi.Mux) http.HandlerFunc {
 
 func writeMethodNotAllowed(w http.ResponseWriter, r *http.Request, allowed []string) {
 	w.Header().Set("Allow", strings.Join(allowed, ", "))
-	writeMessage(w, http.StatusMethodNotAllowed,
+	httpkit.WriteMessage(w, http.StatusMethodNotAllowed,
 		fmt.Sprintf("method %s is not allowed on %s (allowed: %s)", r.Method, r.URL.Path, strings.Join(allowed, ", ")))
 }
 
@@ -91,9 +92,4 @@ func allowedMethods(routes chi.Routes, path string) []string {
 		}
 	}
 	return append(allowed, http.MethodOptions)
-}
-
-// notFound answers an unrouted path with a JSON 404.
-func notFound(w http.ResponseWriter, r *http.Request) {
-	writeMessage(w, http.StatusNotFound, fmt.Sprintf("nothing at %s", r.URL.Path))
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/gorilla/websocket"
 	"github.com/vttapp/companion/core"
 	"github.com/vttapp/companion/guard"
+	"github.com/vttapp/companion/routes/httpkit"
 )
 
 func TestCORS(t *testing.T) {
@@ -166,7 +167,7 @@ func TestBodyLimitLetsHostUploadsStream(t *testing.T) {
 	h := guard.LimitBodies(16, true, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		n, err := io.Copy(io.Discard, r.Body)
 		if err != nil {
-			writeError(w, r, nil, bodyError(err))
+			httpkit.WriteError(w, r, nil, httpkit.BodyError(err))
 			return
 		}
 		read = n

@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"sync"
 
+	"github.com/vttapp/companion/routes/httpkit"
 	"github.com/vttapp/companion/systems"
 	"github.com/vttapp/companion/wire"
 )
@@ -13,7 +14,7 @@ import (
 func (s *server) getOpenAPI(w http.ResponseWriter, r *http.Request) {
 	sys, err := s.system()
 	if err != nil {
-		writeError(w, r, s.cfg.Log, err)
+		httpkit.WriteError(w, r, s.cfg.Log, err)
 		return
 	}
 	s.openapi.get(sys, func() *cachedBody {

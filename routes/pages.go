@@ -7,6 +7,7 @@ import (
 
 	"github.com/go-chi/chi/v5"
 	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/routes/httpkit"
 	"github.com/vttapp/companion/templates"
 )
 
@@ -21,10 +22,6 @@ import (
 // any other page is 404 like an unknown one. The host listener renders
 // every page whole.
 
-// pagePolicy is the Content-Security-Policy of a page: no script at all,
-// images and fonts of this server, the theme's inline style.
-const pagePolicy = "default-src 'none'; img-src 'self' data:; media-src 'self'; style-src 'unsafe-inline'; font-src 'self' data:; base-uri 'none'; form-action 'none'"
-
 // mountPages adds the page routes; players selects the public listener's
 // rule.
 func (s *server) mountPages(r chi.Router, players bool) {
@@ -35,7 +32,7 @@ func (s *server) mountPages(r chi.Router, players bool) {
 
 func (s *server) servePage(scope string, players bool) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		a := core.PageAddress{Scope: scope, Owner: pathParam(r, "owner"), Page: pathParam(r, "page")}
+		a := core.PageAddress{Scope: scope, Owner: httpkit.PathParam(r, "owner"), Page: httpkit.PathParam(r, "page")}
 		var v *core.PageView
 		var err error
 		if players {
@@ -70,7 +67,7 @@ func (s *server) servePage(scope string, players bool) http.HandlerFunc {
 		}
 		h := w.Header()
 		h.Set("Content-Type", "text/html; charset=utf-8")
-		h.Set("Content-Security-Policy", pagePolicy)
+		h.Set("Content-Security-Policy", httpkit.PagePolicy)
 		h.Set("X-Content-Type-Options", "nosniff")
 		// What players may read changes when the game master shows or hides
 		// a page: never served from a cache without asking.

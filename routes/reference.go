@@ -7,6 +7,7 @@ import (
 	"unicode"
 
 	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/routes/httpkit"
 )
 
 // parseReference splits an entity reference "<kind>.<slug-or-id>" (for
@@ -37,7 +38,7 @@ func parseReference(ref string) (kind, slug string, ok bool) {
 // by the system from its view template and theme. A malformed reference is
 // 400 and an unknown one 404, both as small HTML pages.
 func (s *server) serveReference(w http.ResponseWriter, r *http.Request) {
-	ref := pathParam(r, "reference")
+	ref := httpkit.PathParam(r, "reference")
 	kindName, slug, ok := parseReference(ref)
 	if !ok {
 		writeHTMLError(w, http.StatusBadRequest, "Invalid reference",
@@ -53,7 +54,7 @@ func (s *server) serveReference(w http.ResponseWriter, r *http.Request) {
 // served under their own names (/client/, /modules/, /campaigns/,
 // /systems/, /others/) and /api are routed before it.
 func (s *server) servePathReference(w http.ResponseWriter, r *http.Request) {
-	kind, slug := pathParam(r, "kind"), pathParam(r, "slug")
+	kind, slug := httpkit.PathParam(r, "kind"), httpkit.PathParam(r, "slug")
 	kindName, slugName, ok := parseReference(kind + "." + slug)
 	if !ok || strings.Contains(slug, ".") {
 		writeHTMLError(w, http.StatusBadRequest, "Invalid reference",
@@ -92,7 +93,7 @@ func (s *server) serveEntityPage(w http.ResponseWriter, r *http.Request, kindNam
 }
 
 func (s *server) referenceError(w http.ResponseWriter, r *http.Request, err error) {
-	status := statusOf(err)
+	status := httpkit.StatusOf(err)
 	if status == http.StatusInternalServerError {
 		s.cfg.Log.Error("rendering reference page", "path", r.URL.Path, "err", err)
 	}

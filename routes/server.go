@@ -13,6 +13,9 @@ import (
 	"github.com/vttapp/companion/core"
 	"github.com/vttapp/companion/guard"
 	"github.com/vttapp/companion/hub"
+	"github.com/vttapp/companion/routes/datafolder"
+	"github.com/vttapp/companion/routes/hostapi"
+	"github.com/vttapp/companion/routes/httpkit"
 	"github.com/vttapp/companion/systems"
 	"github.com/vttapp/companion/web"
 )
@@ -68,7 +71,7 @@ func (s *server) system() (*systems.System, error) {
 func newRouter() *chi.Mux {
 	r := chi.NewRouter()
 	r.Use(middleware.GetHead)
-	r.NotFound(notFound)
+	r.NotFound(httpkit.NotFound)
 	r.MethodNotAllowed(methodNotAllowed(r))
 	return r
 }
@@ -87,7 +90,7 @@ func NewPublicHandler(cfg Config) http.Handler {
 	r.Get("/api/system", s.getSystem)
 	r.Get("/api/clients", s.getClients)
 	r.Get("/api/openapi.json", s.getOpenAPI)
-	r.Get("/api/sound", s.getSound) // host_sound.go
+	r.Get("/api/sound", s.getSound) // sound.go
 	r.Post("/api/messages", s.postMessage)
 	s.mountSeats(r) // api_seats.go: /api/seats and /api/me are fixed routes too
 	// combatants and tokens are reserved: registered before {collection}.
@@ -111,7 +114,7 @@ func NewPublicHandler(cfg Config) http.Handler {
 // (loopback only): the host API under /host/api and the host page at /host/.
 func NewHostHandler(cfg Config) http.Handler {
 	s := newServer(cfg)
-	return guard.RecoverPanics(s.cfg.Log, hostSocketFirst(s.cfg.Hub, s.wrap(s.hostRouter(), false)))
+	return guard.RecoverPanics(s.cfg.Log, hostapi.SocketFirst(s.cfg.Hub, s.wrap(s.hostRouter(), false)))
 }
 
 // hostRouter routes the host listener (a test walks it: every /host/api
@@ -119,16 +122,9 @@ func NewHostHandler(cfg Config) http.Handler {
 func (s *server) hostRouter() chi.Router {
 	cfg := s.cfg
 	r := newRouter()
-	r.Use(hostConsoleGuard)
+	r.Use(hostapi.ConsoleGuard)
 	s.mountHealth(r, true) // the same answers as on the public listener, with the instance id
-	mountHostImport(r, cfg)
-	mountHostClient(r, cfg)
-	mountHostSettings(r, cfg)
-	mountHostConsole(r, cfg)
-	mountHostGame(r, cfg)
-	mountHostBackup(r, cfg)
-	mountHostSeats(r, cfg) // host_seats.go
-	mountHostSound(r, cfg) // host_sound.go
+	hostapi.Mount(r, cfg)  // the host console's API (package hostapi)
 	r.Get("/host/api/openapi.json", s.getHostOpenAPI)
 	r.Get("/", func(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, "/host/", http.StatusFound)
@@ -151,15 +147,13 @@ func (s *server) hostRouter() chi.Router {
 	// The GM map draws the same files as the players' (map backgrounds, token
 	// art, fog masks, handouts): the data folders, read-only, as on the
 	// public listener.
-	for _, folder := range dataFolders {
+	for _, folder := range datafolder.Names {
 		r.Get("/"+folder+"/*", s.serveDataFolder(folder, false))
 	}
 	r.Get("/systems/*", s.serveSystems)
 	// Module pages, every one of them whole: the game master reads them
-	// beside the map (pages.go); host_library.go has the library's API.
+	// beside the map (pages.go); hostapi has the library's API.
 	s.mountPages(r, false)
-	mountHostLibrary(r, cfg)
-	mountHostTables(r, cfg) // host_tables.go: the API and /table/<slug>
 	// The console's page, a third entry of the same build (web/client/src/host).
 	r.Get("/host/*", s.serveWeb(web.HostConsoleDir))
 	r.Get("/icon.png", s.serveWebFile("icon.png"))
@@ -204,7 +198,7 @@ func refuseCrossSite(w http.ResponseWriter, r *http.Request, status int, text st
 		writeImportError(w, status, text)
 		return
 	}
-	writeMessage(w, status, text)
+	httpkit.WriteMessage(w, status, text)
 }
 
 // websocketFirst hands every WebSocket upgrade, on any path, to the hub

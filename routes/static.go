@@ -15,10 +15,9 @@ import (
 	"strings"
 
 	"github.com/go-chi/chi/v5"
+	"github.com/vttapp/companion/routes/datafolder"
+	"github.com/vttapp/companion/routes/httpkit"
 )
-
-// Served data folders (contract 4.7), each under DataDir.
-var dataFolders = []string{"modules", "campaigns", "others"}
 
 // mountStatic adds the landing page, the icon, the web client, the data
 // folders and, last, the entity reference pages on single segments.
@@ -30,7 +29,7 @@ func (s *server) mountStatic(r chi.Router) {
 		http.Redirect(w, r, "/client/", http.StatusMovedPermanently)
 	})
 	r.Get("/client/*", s.serveClient) // client_serve.go
-	for _, folder := range dataFolders {
+	for _, folder := range datafolder.Names {
 		r.Get("/"+folder+"/*", s.serveDataFolder(folder, true))
 	}
 	r.Get("/systems/*", s.serveSystems)
@@ -69,17 +68,17 @@ func (s *server) serveDataFolder(folder string, players bool) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		name, ok := requestedFile(r)
 		if !ok || !isMedia(name) {
-			notFound(w, r)
+			httpkit.NotFound(w, r)
 			return
 		}
 		if players && s.soundFileHidden(r, "/"+folder+"/"+name) {
-			notFound(w, r)
+			httpkit.NotFound(w, r)
 			return
 		}
 		if players && s.cfg.Service != nil {
-			shown, err := s.cfg.Service.MapFileShown(r.Context(), "/"+folder+"/"+name, actorOf(r).Seat)
+			shown, err := s.cfg.Service.MapFileShown(r.Context(), "/"+folder+"/"+name, httpkit.ActorOf(r).Seat)
 			if err != nil || !shown {
-				notFound(w, r)
+				httpkit.NotFound(w, r)
 				return
 			}
 		}
@@ -119,12 +118,12 @@ func isMedia(name string) bool {
 // serveFromRoot serves name from the directory dir, confined by os.Root.
 func (s *server) serveFromRoot(w http.ResponseWriter, r *http.Request, dir, name string) {
 	if s.cfg.DataDir == "" {
-		notFound(w, r)
+		httpkit.NotFound(w, r)
 		return
 	}
-	f, err := openInRoot(dir, name)()
+	f, err := datafolder.OpenInRoot(dir, name)()
 	if err != nil {
-		notFound(w, r)
+		httpkit.NotFound(w, r)
 		return
 	}
 	defer f.Close()
@@ -157,7 +156,7 @@ func sandboxContent(h http.Header, name string) {
 func (s *server) serveSystems(w http.ResponseWriter, r *http.Request) {
 	name, ok := requestedFile(r)
 	if !ok {
-		notFound(w, r)
+		httpkit.NotFound(w, r)
 		return
 	}
 	if sys, err := s.system(); err == nil {
@@ -204,7 +203,7 @@ func (s *server) serveWeb(dir string) http.HandlerFunc {
 		if rest, ok := webPath(r); ok {
 			s.serveWebPath(w, r, path.Join(dir, rest))
 		} else {
-			notFound(w, r)
+			httpkit.NotFound(w, r)
 		}
 	}
 }
@@ -228,7 +227,7 @@ func (s *server) serveWebFile(name string) http.HandlerFunc {
 func (s *server) serveWebPath(w http.ResponseWriter, r *http.Request, name string) {
 	f, err := s.webFS().Open(name)
 	if err != nil {
-		notFound(w, r)
+		httpkit.NotFound(w, r)
 		return
 	}
 	defer f.Close()
@@ -246,7 +245,7 @@ func (s *server) serveFile(w http.ResponseWriter, r *http.Request, name string, 
 func (s *server) serveFileCached(w http.ResponseWriter, r *http.Request, name string, f fs.File, cacheControl string) {
 	info, err := f.Stat()
 	if err != nil || info.IsDir() || !info.Mode().IsRegular() {
-		notFound(w, r)
+		httpkit.NotFound(w, r)
 		return
 	}
 	content, ok := f.(io.ReadSeeker)
@@ -255,7 +254,7 @@ func (s *server) serveFileCached(w http.ResponseWriter, r *http.Request, name st
 		// Embedded files have no time: their ETag is a hash of the bytes.
 		data, err = io.ReadAll(f)
 		if err != nil {
-			writeError(w, r, s.cfg.Log, fmt.Errorf("reading %s: %w", name, err))
+			httpkit.WriteError(w, r, s.cfg.Log, fmt.Errorf("reading %s: %w", name, err))
 			return
 		}
 		content = bytes.NewReader(data)

@@ -26,6 +26,7 @@ import (
 	"github.com/vttapp/companion/hub"
 	"github.com/vttapp/companion/imports"
 	"github.com/vttapp/companion/routes"
+	"github.com/vttapp/companion/routes/datafolder"
 	"github.com/vttapp/companion/sound"
 	"github.com/vttapp/companion/store/sqlite"
 	"github.com/vttapp/companion/systems"
@@ -174,7 +175,7 @@ func serve(ctx context.Context, cfg *serveConfig, log *slog.Logger, out io.Write
 
 	// The table's sound: the primary campaign's audio library and what
 	// plays on every screen (kept in memory: a restart stops the music).
-	deck := &sound.Deck{Library: &sound.Library{Locate: routes.SoundLocator(svc, cfg.DataDir)}, Events: bus}
+	deck := &sound.Deck{Library: &sound.Library{Locate: datafolder.SoundLocator(svc, cfg.DataDir)}, Events: bus}
 	defer deck.Close()
 	reloads := &systems.ReloadStatus{} // hot reload results, shown on the host console
 	instanceID := core.NewID()

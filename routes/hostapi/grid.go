@@ -1,10 +1,11 @@
-package routes
+package hostapi
 
 import (
 	"net/http"
 
 	"github.com/go-chi/chi/v5"
 	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/routes/httpkit"
 )
 
 // The grid of a map, for the host console: a map made from an image or a
@@ -20,7 +21,7 @@ func mountHostGrid(r chi.Router, h hostGame) {
 // getGrid answers GET /host/api/maps/{id}/grid: the map's grid as it
 // stands, with its preview.
 func (h hostGame) getGrid(w http.ResponseWriter, r *http.Request) {
-	p, err := h.cfg.Service.GridPreview(r.Context(), pathParam(r, "id"), nil)
+	p, err := h.cfg.Service.GridPreview(r.Context(), httpkit.PathParam(r, "id"), nil)
 	if err != nil {
 		h.fail(w, r, err)
 		return
@@ -32,11 +33,11 @@ func (h hostGame) getGrid(w http.ResponseWriter, r *http.Request) {
 // core.GridChange: the preview of the grid it would make, stored nowhere.
 func (h hostGame) previewGrid(w http.ResponseWriter, r *http.Request) {
 	var change core.GridChange
-	if err := decodeStrict(r, &change); err != nil {
+	if err := httpkit.DecodeStrict(r, &change); err != nil {
 		h.fail(w, r, err)
 		return
 	}
-	p, err := h.cfg.Service.GridPreview(r.Context(), pathParam(r, "id"), &change)
+	p, err := h.cfg.Service.GridPreview(r.Context(), httpkit.PathParam(r, "id"), &change)
 	if err != nil {
 		h.fail(w, r, err)
 		return
@@ -49,11 +50,11 @@ func (h hostGame) previewGrid(w http.ResponseWriter, r *http.Request) {
 // preview.
 func (h hostGame) setGrid(w http.ResponseWriter, r *http.Request) {
 	var change core.GridChange
-	if err := decodeStrict(r, &change); err != nil {
+	if err := httpkit.DecodeStrict(r, &change); err != nil {
 		h.fail(w, r, err)
 		return
 	}
-	p, err := h.cfg.Service.SetGrid(r.Context(), pathParam(r, "id"), change)
+	p, err := h.cfg.Service.SetGrid(r.Context(), httpkit.PathParam(r, "id"), change)
 	if err != nil {
 		h.fail(w, r, err)
 		return

@@ -1,11 +1,11 @@
-package routes
+package hostapi
 
 import (
-	"bytes"
 	"net/http"
 
 	"github.com/go-chi/chi/v5"
 	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/routes/httpkit"
 	"github.com/vttapp/companion/wire"
 )
 
@@ -28,7 +28,7 @@ func mountHostCombat(r chi.Router, h hostGame) {
 // added (201).
 func (h hostGame) addCombatants(w http.ResponseWriter, r *http.Request) {
 	var in wire.NewCombatants
-	if err := decodeStrict(r, &in); err != nil {
+	if err := httpkit.DecodeStrict(r, &in); err != nil {
 		h.fail(w, r, err)
 		return
 	}
@@ -52,7 +52,7 @@ func (h hostGame) addCombatants(w http.ResponseWriter, r *http.Request) {
 // {"combatants"?: [ids]}: every combatant when none is named.
 func (h hostGame) rollInitiative(w http.ResponseWriter, r *http.Request) {
 	var in wire.CombatantChoice
-	if err := decodeOptional(r, &in); err != nil {
+	if err := httpkit.DecodeOptional(r, &in); err != nil {
 		h.fail(w, r, err)
 		return
 	}
@@ -75,49 +75,49 @@ func (h hostGame) campaignGame(w http.ResponseWriter, r *http.Request) {
 
 func (h hostGame) setInitiative(w http.ResponseWriter, r *http.Request) {
 	var in wire.InitiativeValue
-	if err := decodeStrict(r, &in); err != nil {
+	if err := httpkit.DecodeStrict(r, &in); err != nil {
 		h.fail(w, r, err)
 		return
 	}
-	h.combatantReply(w, r)(h.cfg.Service.SetInitiative(r.Context(), pathParam(r, "id"), in.Value))
+	h.combatantReply(w, r)(h.cfg.Service.SetInitiative(r.Context(), httpkit.PathParam(r, "id"), in.Value))
 }
 
 func (h hostGame) changeHitPoints(w http.ResponseWriter, r *http.Request) {
 	var in core.HitPointChange
-	if err := decodeStrict(r, &in); err != nil {
+	if err := httpkit.DecodeStrict(r, &in); err != nil {
 		h.fail(w, r, err)
 		return
 	}
-	h.combatantReply(w, r)(h.cfg.Service.ChangeHitPoints(r.Context(), pathParam(r, "id"), in))
+	h.combatantReply(w, r)(h.cfg.Service.ChangeHitPoints(r.Context(), httpkit.PathParam(r, "id"), in))
 }
 
 func (h hostGame) addEffect(w http.ResponseWriter, r *http.Request) {
 	var in core.StatusEffect
-	if err := decodeStrict(r, &in); err != nil {
+	if err := httpkit.DecodeStrict(r, &in); err != nil {
 		h.fail(w, r, err)
 		return
 	}
-	h.combatantReply(w, r)(h.cfg.Service.AddEffect(r.Context(), pathParam(r, "id"), in))
+	h.combatantReply(w, r)(h.cfg.Service.AddEffect(r.Context(), httpkit.PathParam(r, "id"), in))
 }
 
 func (h hostGame) removeEffect(w http.ResponseWriter, r *http.Request) {
-	h.combatantReply(w, r)(h.cfg.Service.RemoveEffect(r.Context(), pathParam(r, "id"), pathParam(r, "effectId")))
+	h.combatantReply(w, r)(h.cfg.Service.RemoveEffect(r.Context(), httpkit.PathParam(r, "id"), httpkit.PathParam(r, "effectId")))
 }
 
 // patchCombatant answers PATCH /host/api/combatants/{id}: a merge patch
 // (hidden, name, notes...), as PATCH /api/combatants/{id} but with the
 // host's reply (hidden combatants whole) and gameUpdated.
 func (h hostGame) patchCombatant(w http.ResponseWriter, r *http.Request) {
-	patch, err := decodePatch(r)
+	patch, err := httpkit.DecodePatch(r)
 	if err != nil {
 		h.fail(w, r, err)
 		return
 	}
-	h.combatantReply(w, r)(h.cfg.Service.PatchCombatantInGame(r.Context(), pathParam(r, "id"), patch))
+	h.combatantReply(w, r)(h.cfg.Service.PatchCombatantInGame(r.Context(), httpkit.PathParam(r, "id"), patch))
 }
 
 func (h hostGame) deleteCombatant(w http.ResponseWriter, r *http.Request) {
-	if err := h.cfg.Service.DeleteCombatant(r.Context(), pathParam(r, "id")); err != nil {
+	if err := h.cfg.Service.DeleteCombatant(r.Context(), httpkit.PathParam(r, "id")); err != nil {
 		h.fail(w, r, err)
 		return
 	}
@@ -133,16 +133,4 @@ func (h hostGame) combatantReply(w http.ResponseWriter, r *http.Request) func(*c
 		}
 		h.reply(w, r, http.StatusOK, c)
 	}
-}
-
-// decodeOptional is decodeStrict for a body that may be empty.
-func decodeOptional(r *http.Request, v any) error {
-	data, err := readBody(r)
-	if err != nil {
-		return err
-	}
-	if len(bytes.TrimSpace(data)) == 0 {
-		return nil
-	}
-	return decodeStrictBytes(data, v)
 }

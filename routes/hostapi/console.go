@@ -1,4 +1,4 @@
-package routes
+package hostapi
 
 import (
 	"bytes"
@@ -10,6 +10,8 @@ import (
 
 	"github.com/go-chi/chi/v5"
 	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/routes/datafolder"
+	"github.com/vttapp/companion/routes/httpkit"
 	"github.com/vttapp/companion/wire"
 )
 
@@ -23,7 +25,7 @@ import (
 
 // mountHostConsole adds the host console's own routes: the loaded system
 // and its last reload, the primary campaign, and the game controls.
-func mountHostConsole(r chi.Router, cfg Config) {
+func mountHostConsole(r chi.Router, cfg httpkit.Config) {
 	h := hostConsole{cfg: cfg}
 	r.Get("/host/api/system", h.getSystem)
 	r.Get("/host/api/campaign", h.getCampaign)
@@ -31,11 +33,11 @@ func mountHostConsole(r chi.Router, cfg Config) {
 	r.Post("/host/api/game/{action}", h.controlCombat)
 }
 
-type hostConsole struct{ cfg Config }
+type hostConsole struct{ cfg httpkit.Config }
 
 func (h hostConsole) getSystem(w http.ResponseWriter, r *http.Request) {
 	if h.cfg.Systems == nil || h.cfg.Systems.Current() == nil {
-		writeError(w, r, h.cfg.Log, core.NotFoundf("no game system is loaded"))
+		httpkit.WriteError(w, r, h.cfg.Log, core.NotFoundf("no game system is loaded"))
 		return
 	}
 	sys := h.cfg.Systems.Current()
@@ -47,41 +49,41 @@ func (h hostConsole) getSystem(w http.ResponseWriter, r *http.Request) {
 			CollectionTitle: k.CollectionTitle, Unique: k.Unique, Ranges: k.Ranges})
 	}
 	out.Watching, out.LastReload = h.cfg.SystemStatus.Last()
-	writeJSON(w, r, &h.cfg, http.StatusOK, out)
+	httpkit.WriteJSON(w, r, h.cfg.Log, http.StatusOK, out)
 }
 
 func (h hostConsole) getCampaign(w http.ResponseWriter, r *http.Request) {
 	view, err := h.cfg.Service.HostCampaign(r.Context())
 	if err != nil {
-		writeError(w, r, h.cfg.Log, err)
+		httpkit.WriteError(w, r, h.cfg.Log, err)
 		return
 	}
-	writeJSON(w, r, &h.cfg, http.StatusOK, view)
+	httpkit.WriteJSON(w, r, h.cfg.Log, http.StatusOK, view)
 }
 
 // showMap answers POST /host/api/screen {"mapId": "..."}: the map goes on
 // the player screen; "mapId": "" clears it. The key is required and no
 // other is accepted, so a misspelt key cannot clear the screen by accident.
 func (h hostConsole) showMap(w http.ResponseWriter, r *http.Request) {
-	data, err := readBody(r)
+	data, err := httpkit.ReadBody(r)
 	if err != nil {
-		writeError(w, r, h.cfg.Log, err)
+		httpkit.WriteError(w, r, h.cfg.Log, err)
 		return
 	}
 	mapID, ok := decodeMapChoice(data)
 	if !ok {
-		writeError(w, r, h.cfg.Log, core.Invalidf(`expected {"mapId": "<map id>"} (an empty id clears the player screen)`))
+		httpkit.WriteError(w, r, h.cfg.Log, core.Invalidf(`expected {"mapId": "<map id>"} (an empty id clears the player screen)`))
 		return
 	}
 	screen, err := h.cfg.Service.ShowMap(r.Context(), mapID)
 	if err != nil {
-		writeError(w, r, h.cfg.Log, err)
+		httpkit.WriteError(w, r, h.cfg.Log, err)
 		return
 	}
 	if m, err := h.cfg.Service.Map(r.Context(), mapID); err == nil && m.Video == "" {
-		warmTiles(h.cfg.DataDir, m.Image) // players are about to ask for it
+		datafolder.WarmTiles(h.cfg.DataDir, m.Image) // players are about to ask for it
 	}
-	writeJSON(w, r, &h.cfg, http.StatusOK, screen)
+	httpkit.WriteJSON(w, r, h.cfg.Log, http.StatusOK, screen)
 }
 
 // decodeMapChoice reads {"mapId": "..."} exactly: one object, the one key
@@ -108,33 +110,33 @@ func (h hostConsole) controlCombat(w http.ResponseWriter, r *http.Request) {
 	var err error
 	if action == core.CombatPass {
 		var pass core.TurnPass
-		if err = decodeBody(r, &pass); err == nil {
+		if err = httpkit.DecodeBody(r, &pass); err == nil {
 			game, err = h.cfg.Service.PassTurn(r.Context(), pass.To)
 		}
 	} else {
 		game, err = h.cfg.Service.ControlCombat(r.Context(), action)
 	}
 	if err != nil {
-		writeError(w, r, h.cfg.Log, err)
+		httpkit.WriteError(w, r, h.cfg.Log, err)
 		return
 	}
-	writeJSON(w, r, &h.cfg, http.StatusOK, wire.GameControl{Game: game, TurnOrder: h.cfg.Service.TurnOrder(game.Combatants)})
+	httpkit.WriteJSON(w, r, h.cfg.Log, http.StatusOK, wire.GameControl{Game: game, TurnOrder: h.cfg.Service.TurnOrder(game.Combatants)})
 }
 
-// hostConsoleGuard keeps the host console for the person at the device.
+// ConsoleGuard keeps the host console for the person at the device.
 // The listener is on loopback, but a web page open in the device's browser
 // could still reach it: by DNS rebinding (a foreign name resolving to
 // 127.0.0.1, seen in the Host header) or by a cross-site form or fetch (an
 // Origin other than the console's own). Both are refused with 403.
-func hostConsoleGuard(next http.Handler) http.Handler {
+func ConsoleGuard(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if !loopbackHost(r.Host) {
-			writeMessage(w, http.StatusForbidden, "the host console answers only to a loopback address (127.0.0.1 or localhost)")
+			httpkit.WriteMessage(w, http.StatusForbidden, "the host console answers only to a loopback address (127.0.0.1 or localhost)")
 			return
 		}
 		if origin := r.Header.Get("Origin"); origin != "" && r.Method != http.MethodGet && r.Method != http.MethodHead &&
 			!strings.EqualFold(origin, "http://"+r.Host) {
-			writeMessage(w, http.StatusForbidden, "the host console does not accept changes from another site's page")
+			httpkit.WriteMessage(w, http.StatusForbidden, "the host console does not accept changes from another site's page")
 			return
 		}
 		next.ServeHTTP(w, r)

@@ -1,4 +1,4 @@
-package routes
+package hostapi
 
 import (
 	"errors"
@@ -15,6 +15,7 @@ import (
 	"github.com/go-chi/chi/v5"
 	"github.com/vttapp/companion/core"
 	"github.com/vttapp/companion/fog"
+	"github.com/vttapp/companion/routes/httpkit"
 	"github.com/vttapp/companion/wire"
 )
 
@@ -36,7 +37,7 @@ func mountHostFog(r chi.Router, h hostGame) {
 // (fog on or off), or both: the map's fog state.
 func (h hostGame) editFog(w http.ResponseWriter, r *http.Request) {
 	var in wire.FogChange
-	if err := decodeStrict(r, &in); err != nil {
+	if err := httpkit.DecodeStrict(r, &in); err != nil {
 		h.fail(w, r, err)
 		return
 	}
@@ -51,7 +52,7 @@ func (h hostGame) editFog(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	mapID := pathParam(r, "mapId")
+	mapID := httpkit.PathParam(r, "mapId")
 	fogEdits.Lock()
 	defer fogEdits.Unlock()
 	m, camp, err := h.cfg.Service.FogTarget(r.Context(), mapID)

@@ -1,4 +1,4 @@
-package routes
+package hostapi
 
 import (
 	"net/http"
@@ -7,13 +7,14 @@ import (
 	"github.com/gorilla/websocket"
 	"github.com/vttapp/companion/core"
 	"github.com/vttapp/companion/hub"
+	"github.com/vttapp/companion/routes/httpkit"
 	"github.com/vttapp/companion/wire"
 )
 
 // mountHostLive adds the host console's view of the live game: the
 // connected clients with their viewports, and the host's veto of a drag in
 // progress. Both need the hub; without one they are not mounted.
-func mountHostLive(r chi.Router, cfg Config) {
+func mountHostLive(r chi.Router, cfg httpkit.Config) {
 	if cfg.Hub == nil {
 		return
 	}
@@ -26,7 +27,7 @@ func mountHostLive(r chi.Router, cfg Config) {
 	// (moveMapObject) is stopped the same way, by the mark's id: it goes
 	// back where it is stored (its kind's Moved event, state cancel).
 	r.Post("/host/api/drags/{tokenId}/block", func(w http.ResponseWriter, r *http.Request) {
-		id := pathParam(r, "tokenId")
+		id := httpkit.PathParam(r, "tokenId")
 		if _, err := cfg.Service.Token(r.Context(), id); err != nil {
 			// Not a token: a mark someone moves now, or the token's 404.
 			if blocked, markErr := cfg.Service.VetoMarkMove(r.Context(), id); markErr != nil || blocked {
@@ -49,13 +50,13 @@ func mountHostLive(r chi.Router, cfg Config) {
 	})
 }
 
-// hostSocketFirst hands an upgrade of /host/ws to the hub, behind the host
+// SocketFirst hands an upgrade of /host/ws to the hub, behind the host
 // guard, before the middleware that wraps the response (gzip) sees it.
-func hostSocketFirst(h *hub.Hub, next http.Handler) http.Handler {
+func SocketFirst(h *hub.Hub, next http.Handler) http.Handler {
 	if h == nil {
 		return next
 	}
-	socket := hostConsoleGuard(http.HandlerFunc(h.ServeHost))
+	socket := ConsoleGuard(http.HandlerFunc(h.ServeHost))
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == "/host/ws" && websocket.IsWebSocketUpgrade(r) {
 			socket.ServeHTTP(w, r)

@@ -1,4 +1,4 @@
-package routes
+package hostapi
 
 import (
 	"net"
@@ -8,12 +8,14 @@ import (
 
 	"github.com/go-chi/chi/v5"
 	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/routes/httpkit"
+	"github.com/vttapp/companion/routes/joinlink"
 	"github.com/vttapp/companion/wire"
 )
 
 // The game master's side of seats, roles and the join key
 // (docs/host-console.md, "Seats and the join key").
-func mountHostSeats(r chi.Router, cfg Config) {
+func mountHostSeats(r chi.Router, cfg httpkit.Config) {
 	h := hostSeats{hostGame{cfg: cfg}}
 	r.Get("/host/api/seats", h.list)
 	r.Post("/host/api/seats/{id}/free", h.free)
@@ -67,11 +69,11 @@ type hubClient struct {
 // the seat goes to that client (its token to it alone).
 func (h hostSeats) assign(w http.ResponseWriter, r *http.Request) {
 	var in wire.SeatAssignment
-	if err := decodeStrict(r, &in); err != nil {
+	if err := httpkit.DecodeStrict(r, &in); err != nil {
 		h.fail(w, r, err)
 		return
 	}
-	seat, err := h.cfg.Hub.AssignSeat(r.Context(), in.Channel, pathParam(r, "id"), in.Player)
+	seat, err := h.cfg.Hub.AssignSeat(r.Context(), in.Channel, httpkit.PathParam(r, "id"), in.Player)
 	if err != nil {
 		h.fail(w, r, err)
 		return
@@ -80,7 +82,7 @@ func (h hostSeats) assign(w http.ResponseWriter, r *http.Request) {
 }
 
 func (h hostSeats) free(w http.ResponseWriter, r *http.Request) {
-	if err := h.cfg.Service.FreeSeat(r.Context(), pathParam(r, "id")); err != nil {
+	if err := h.cfg.Service.FreeSeat(r.Context(), httpkit.PathParam(r, "id")); err != nil {
 		h.fail(w, r, err)
 		return
 	}
@@ -90,11 +92,11 @@ func (h hostSeats) free(w http.ResponseWriter, r *http.Request) {
 // controls answers PUT /host/api/seats/{id}/controls {"tokens": [ids]}.
 func (h hostSeats) controls(w http.ResponseWriter, r *http.Request) {
 	var in wire.SeatControls
-	if err := decodeStrict(r, &in); err != nil {
+	if err := httpkit.DecodeStrict(r, &in); err != nil {
 		h.fail(w, r, err)
 		return
 	}
-	if err := h.cfg.Service.SetSeatControls(r.Context(), pathParam(r, "id"), in.Tokens); err != nil {
+	if err := h.cfg.Service.SetSeatControls(r.Context(), httpkit.PathParam(r, "id"), in.Tokens); err != nil {
 		h.fail(w, r, err)
 		return
 	}
@@ -105,7 +107,7 @@ func (h hostSeats) controls(w http.ResponseWriter, r *http.Request) {
 // seat goes on that map (a split party), or back to the player screen's.
 func (h hostSeats) seatMap(w http.ResponseWriter, r *http.Request) {
 	var in core.SeatMapChange
-	if err := decodeStrict(r, &in); err != nil {
+	if err := httpkit.DecodeStrict(r, &in); err != nil {
 		h.fail(w, r, err)
 		return
 	}
@@ -113,7 +115,7 @@ func (h hostSeats) seatMap(w http.ResponseWriter, r *http.Request) {
 	if in.MapID != nil {
 		mapID = *in.MapID
 	}
-	if err := h.cfg.Service.SetSeatMap(r.Context(), pathParam(r, "id"), mapID); err != nil {
+	if err := h.cfg.Service.SetSeatMap(r.Context(), httpkit.PathParam(r, "id"), mapID); err != nil {
 		h.fail(w, r, err)
 		return
 	}
@@ -121,9 +123,9 @@ func (h hostSeats) seatMap(w http.ResponseWriter, r *http.Request) {
 }
 
 func (h hostSeats) channel(r *http.Request) (int, error) {
-	n, err := strconv.Atoi(pathParam(r, "channel"))
+	n, err := strconv.Atoi(httpkit.PathParam(r, "channel"))
 	if err != nil || n <= 0 {
-		return 0, core.Invalidf("a client's channel is a number, not '%s'", core.Clip(pathParam(r, "channel")))
+		return 0, core.Invalidf("a client's channel is a number, not '%s'", core.Clip(httpkit.PathParam(r, "channel")))
 	}
 	return n, nil
 }
@@ -152,7 +154,7 @@ func (h hostSeats) patchClient(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var in wire.ClientRole
-	if err := decodeStrict(r, &in); err != nil {
+	if err := httpkit.DecodeStrict(r, &in); err != nil {
 		h.fail(w, r, err)
 		return
 	}
@@ -183,11 +185,11 @@ func (h hostSeats) join(w http.ResponseWriter, r *http.Request) {
 func (h hostSeats) joinLinks(st core.JoinStatus) wire.HostJoin {
 	out := wire.HostJoin{JoinStatus: st}
 	base := "http://" + publicHostPort(h.cfg.PublicAddr) + "/client/"
-	out.ClientLink, out.ClientLinkQR = base, qrDataURL(base)
+	out.ClientLink, out.ClientLinkQR = base, joinlink.QRDataURL(base)
 	if st.Enabled {
-		out.PlayerLink = base + "?" + url.Values{joinKeyQuery: {st.Key}}.Encode()
-		out.SpectatorLink = base + "?" + url.Values{joinKeyQuery: {st.SpectatorKey}}.Encode()
-		out.PlayerLinkQR, out.SpectatorLinkQR = qrDataURL(out.PlayerLink), qrDataURL(out.SpectatorLink)
+		out.PlayerLink = base + "?" + url.Values{wire.JoinKeyQuery: {st.Key}}.Encode()
+		out.SpectatorLink = base + "?" + url.Values{wire.JoinKeyQuery: {st.SpectatorKey}}.Encode()
+		out.PlayerLinkQR, out.SpectatorLinkQR = joinlink.QRDataURL(out.PlayerLink), joinlink.QRDataURL(out.SpectatorLink)
 	}
 	return out
 }
@@ -201,7 +203,7 @@ func publicHostPort(addr string) string {
 		return "localhost:8080"
 	}
 	if ip := net.ParseIP(host); host == "" || ip != nil && ip.IsUnspecified() {
-		if lan := lanAddresses(); len(lan) > 0 {
+		if lan := joinlink.LANAddresses(); len(lan) > 0 {
 			return net.JoinHostPort(lan[0], port)
 		}
 		return net.JoinHostPort("localhost", port)
@@ -212,7 +214,7 @@ func publicHostPort(addr string) string {
 // switchKey answers PATCH /host/api/join {"enabled": bool}.
 func (h hostSeats) switchKey(w http.ResponseWriter, r *http.Request) {
 	var in wire.JoinKeySwitch
-	if err := decodeStrict(r, &in); err != nil {
+	if err := httpkit.DecodeStrict(r, &in); err != nil {
 		h.fail(w, r, err)
 		return
 	}
@@ -244,7 +246,7 @@ func (h hostSeats) newKey(w http.ResponseWriter, r *http.Request) {
 // rolled are asked to (initiativeRequested).
 func (h hostSeats) askInitiative(w http.ResponseWriter, r *http.Request) {
 	var in wire.CombatantChoice
-	if err := decodeOptional(r, &in); err != nil {
+	if err := httpkit.DecodeOptional(r, &in); err != nil {
 		h.fail(w, r, err)
 		return
 	}

@@ -1,45 +1,23 @@
-package routes
+package hostapi
 
 import (
-	"context"
 	"io"
 	"io/fs"
 	"mime"
 	"net/http"
 	"os"
-	"path"
 	"path/filepath"
 	"strings"
 
 	"github.com/go-chi/chi/v5"
 	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/routes/httpkit"
 	"github.com/vttapp/companion/sound"
 )
 
-// soundFolder is the sub-folder of a campaign's folder its audio library
-// lives in: /campaigns/<id>/audio/, carried by its exports and backups
-// like its maps and handouts.
-const soundFolder = "audio"
-
-// SoundLocator is the audio library's folder: that of the primary
-// campaign in the data folder (cmd/companion gives it to sound.Library).
-func SoundLocator(svc *core.Service, dataDir string) func(context.Context) (sound.Folder, error) {
-	return func(ctx context.Context) (sound.Folder, error) {
-		if dataDir == "" {
-			return sound.Folder{}, core.Conflictf("this server has no data folder to keep sound files in")
-		}
-		camp, err := svc.PrimaryCampaign(ctx)
-		if err != nil {
-			return sound.Folder{}, err
-		}
-		return sound.Folder{Dir: filepath.Join(dataDir, "campaigns", camp.ID, soundFolder),
-			URL: path.Join("/campaigns", camp.ID, soundFolder)}, nil
-	}
-}
-
 // mountHostSound adds the audio library, the playlists and the playback
 // controls (docs/host-console.md, "Sound").
-func mountHostSound(r chi.Router, cfg Config) {
+func mountHostSound(r chi.Router, cfg httpkit.Config) {
 	h := hostSound{hostGame{cfg: cfg}}
 	r = r.With(h.needSound)
 	r.Post("/host/api/audio", h.upload)
@@ -61,7 +39,7 @@ type hostSound struct{ hostGame }
 func (h hostSound) needSound(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if h.cfg.Sound == nil {
-			notFound(w, r)
+			httpkit.NotFound(w, r)
 			return
 		}
 		next.ServeHTTP(w, r)
@@ -88,7 +66,7 @@ func (h hostSound) upload(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		if err != nil {
-			h.fail(w, r, bodyError(core.Invalidf("malformed upload: %v", err)))
+			h.fail(w, r, httpkit.BodyError(core.Invalidf("malformed upload: %v", err)))
 			return
 		}
 		if part.FormName() != "file" {
@@ -108,7 +86,7 @@ func (h hostSound) upload(w http.ResponseWriter, r *http.Request) {
 // files of an installed module join the library (sound.Library.AddFrom),
 // read through os.Root so nothing outside the module's folder is reached.
 func (h hostSound) addModuleSounds(w http.ResponseWriter, r *http.Request) {
-	id := pathParam(r, "id")
+	id := httpkit.PathParam(r, "id")
 	if h.cfg.DataDir == "" || id == "" || strings.ContainsAny(id, `/\`) || !fs.ValidPath(id) || id == "." {
 		h.fail(w, r, core.NotFoundf("no module '%s'", core.Clip(id)))
 		return
@@ -130,17 +108,17 @@ func (h hostSound) listTracks(w http.ResponseWriter, r *http.Request) {
 
 func (h hostSound) changeTrack(w http.ResponseWriter, r *http.Request) {
 	var in sound.TrackChange
-	if err := decodeStrict(r, &in); err != nil {
+	if err := httpkit.DecodeStrict(r, &in); err != nil {
 		h.fail(w, r, err)
 		return
 	}
-	t, err := h.cfg.Sound.Library.Change(r.Context(), pathParam(r, "id"), in)
+	t, err := h.cfg.Sound.Library.Change(r.Context(), httpkit.PathParam(r, "id"), in)
 	h.answer(w, r, t, err)
 }
 
 // deleteTrack removes a track; whatever played it stops.
 func (h hostSound) deleteTrack(w http.ResponseWriter, r *http.Request) {
-	t, err := h.cfg.Sound.Library.Delete(r.Context(), pathParam(r, "id"))
+	t, err := h.cfg.Sound.Library.Delete(r.Context(), httpkit.PathParam(r, "id"))
 	if err != nil {
 		h.fail(w, r, err)
 		return
@@ -157,13 +135,13 @@ func (h hostSound) listPlaylists(w http.ResponseWriter, r *http.Request) {
 // putPlaylist creates (POST, 201) or replaces (PUT) a playlist.
 func (h hostSound) putPlaylist(w http.ResponseWriter, r *http.Request) {
 	var in sound.Playlist
-	if err := decodeStrict(r, &in); err != nil {
+	if err := httpkit.DecodeStrict(r, &in); err != nil {
 		h.fail(w, r, err)
 		return
 	}
 	status := http.StatusCreated
 	if r.Method == http.MethodPut {
-		id := pathParam(r, "id")
+		id := httpkit.PathParam(r, "id")
 		if in.ID != "" && in.ID != id {
 			h.fail(w, r, core.Invalidf("the body's id '%s' is not the path's", core.Clip(in.ID)))
 			return
@@ -182,7 +160,7 @@ func (h hostSound) putPlaylist(w http.ResponseWriter, r *http.Request) {
 }
 
 func (h hostSound) deletePlaylist(w http.ResponseWriter, r *http.Request) {
-	if err := h.cfg.Sound.DeletePlaylist(r.Context(), pathParam(r, "id")); err != nil {
+	if err := h.cfg.Sound.DeletePlaylist(r.Context(), httpkit.PathParam(r, "id")); err != nil {
 		h.fail(w, r, err)
 		return
 	}
@@ -196,7 +174,7 @@ func (h hostSound) state(w http.ResponseWriter, r *http.Request) {
 
 func (h hostSound) setScreens(w http.ResponseWriter, r *http.Request) {
 	var in sound.ScreensChange
-	if err := decodeStrict(r, &in); err != nil {
+	if err := httpkit.DecodeStrict(r, &in); err != nil {
 		h.fail(w, r, err)
 		return
 	}
@@ -208,11 +186,11 @@ func (h hostSound) setScreens(w http.ResponseWriter, r *http.Request) {
 // skip, seek or stop; the state after it.
 func (h hostSound) control(w http.ResponseWriter, r *http.Request) {
 	var in sound.Control
-	if err := decodeStrict(r, &in); err != nil {
+	if err := httpkit.DecodeStrict(r, &in); err != nil {
 		h.fail(w, r, err)
 		return
 	}
-	st, err := h.cfg.Sound.Control(r.Context(), pathParam(r, "playlist"), in)
+	st, err := h.cfg.Sound.Control(r.Context(), httpkit.PathParam(r, "playlist"), in)
 	h.answer(w, r, st, err)
 }
 
@@ -222,46 +200,4 @@ func (h hostSound) answer(w http.ResponseWriter, r *http.Request, v any, err err
 		return
 	}
 	h.reply(w, r, http.StatusOK, v)
-}
-
-// getSound answers GET /api/sound on the public listener: the playback
-// state, which a page reads when it opens (then follows soundUpdated).
-func (s *server) getSound(w http.ResponseWriter, r *http.Request) {
-	if s.cfg.Sound == nil {
-		notFound(w, r)
-		return
-	}
-	st, err := s.cfg.Sound.State(r.Context())
-	if err != nil {
-		writeError(w, r, s.cfg.Log, err)
-		return
-	}
-	writeJSON(w, r, &s.cfg, http.StatusOK, st)
-}
-
-// soundFileHidden reports whether a player may not fetch a data folder
-// file: one of a campaign's audio library that neither plays nor sounds
-// from the map on the player screen (an ambient sound players hear: not
-// hidden). What the game master keeps for later is theirs.
-func (s *server) soundFileHidden(r *http.Request, urlPath string) bool {
-	parts := strings.Split(strings.TrimPrefix(urlPath, "/"), "/")
-	if len(parts) != 4 || parts[0] != "campaigns" || parts[2] != soundFolder {
-		return false
-	}
-	if s.cfg.Sound != nil && s.cfg.Sound.Audible(urlPath) {
-		return false
-	}
-	if s.cfg.Service == nil {
-		return true
-	}
-	snap, err := s.cfg.Service.Snapshot(r.Context()) // the map as players have it: hidden sounds left out
-	if err != nil || snap.Map == nil {
-		return true
-	}
-	for _, o := range snap.Map.Sounds {
-		if u, _ := o["url"].(string); u == urlPath {
-			return false
-		}
-	}
-	return true
 }

@@ -1,4 +1,4 @@
-package routes
+package hostapi
 
 import (
 	"bytes"
@@ -7,6 +7,7 @@ import (
 
 	"github.com/go-chi/chi/v5"
 	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/routes/httpkit"
 )
 
 // mountHostMapObjects mounts the one host API of every kind of map object
@@ -21,7 +22,7 @@ func mountHostMapObjects(r chi.Router, h hostGame) {
 }
 
 func (h hostGame) listMapObjects(w http.ResponseWriter, r *http.Request) {
-	list, err := h.cfg.Service.MapObjects(r.Context(), pathParam(r, "mapId"), pathParam(r, "kind"))
+	list, err := h.cfg.Service.MapObjects(r.Context(), httpkit.PathParam(r, "mapId"), httpkit.PathParam(r, "kind"))
 	if err != nil {
 		h.fail(w, r, err)
 		return
@@ -32,7 +33,7 @@ func (h hostGame) listMapObjects(w http.ResponseWriter, r *http.Request) {
 // addMapObjects answers POST with one object (201 with it as stored) or a
 // list of them (201 with the list), all stored or none.
 func (h hostGame) addMapObjects(w http.ResponseWriter, r *http.Request) {
-	data, err := readBody(r)
+	data, err := httpkit.ReadBody(r)
 	if err != nil {
 		h.fail(w, r, err)
 		return
@@ -42,12 +43,12 @@ func (h hostGame) addMapObjects(w http.ResponseWriter, r *http.Request) {
 	one := len(data) > 0 && data[0] == '{'
 	if one {
 		var o core.Object
-		err = decodeStrictBytes(data, &o)
+		err = httpkit.DecodeStrictBytes(data, &o)
 		list = []core.Object{o}
 	} else if len(data) > 0 && data[0] == '[' {
 		err = json.Unmarshal(data, &list)
 		if err != nil {
-			err = bodyError(err)
+			err = httpkit.BodyError(err)
 		}
 	} else {
 		err = core.Invalidf("expected a JSON object, or a list of them")
@@ -56,7 +57,7 @@ func (h hostGame) addMapObjects(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
-	out, err := h.cfg.Service.AddMapObjects(r.Context(), pathParam(r, "mapId"), pathParam(r, "kind"), list)
+	out, err := h.cfg.Service.AddMapObjects(r.Context(), httpkit.PathParam(r, "mapId"), httpkit.PathParam(r, "kind"), list)
 	if err != nil {
 		h.fail(w, r, err)
 		return
@@ -71,11 +72,11 @@ func (h hostGame) addMapObjects(w http.ResponseWriter, r *http.Request) {
 // patchMapObject answers PATCH with a JSON merge patch: the object as stored.
 func (h hostGame) patchMapObject(w http.ResponseWriter, r *http.Request) {
 	var patch core.Object
-	if err := decodeStrict(r, &patch); err != nil {
+	if err := httpkit.DecodeStrict(r, &patch); err != nil {
 		h.fail(w, r, err)
 		return
 	}
-	o, err := h.cfg.Service.PatchMapObject(r.Context(), pathParam(r, "mapId"), pathParam(r, "kind"), pathParam(r, "objectId"), patch)
+	o, err := h.cfg.Service.PatchMapObject(r.Context(), httpkit.PathParam(r, "mapId"), httpkit.PathParam(r, "kind"), httpkit.PathParam(r, "objectId"), patch)
 	if err != nil {
 		h.fail(w, r, err)
 		return
@@ -84,7 +85,7 @@ func (h hostGame) patchMapObject(w http.ResponseWriter, r *http.Request) {
 }
 
 func (h hostGame) deleteMapObject(w http.ResponseWriter, r *http.Request) {
-	err := h.cfg.Service.DeleteMapObject(r.Context(), pathParam(r, "mapId"), pathParam(r, "kind"), pathParam(r, "objectId"))
+	err := h.cfg.Service.DeleteMapObject(r.Context(), httpkit.PathParam(r, "mapId"), httpkit.PathParam(r, "kind"), httpkit.PathParam(r, "objectId"))
 	if err != nil {
 		h.fail(w, r, err)
 		return

@@ -1,7 +1,8 @@
-package routes
+package httpkit
 
 import (
 	"errors"
+	"fmt"
 	"log/slog"
 	"net/http"
 
@@ -9,9 +10,9 @@ import (
 	"github.com/vttapp/companion/guard"
 )
 
-// statusOf is the one place that maps a core error kind to an HTTP status
+// StatusOf is the one place that maps a core error kind to an HTTP status
 // (contract section 7).
-func statusOf(err error) int {
+func StatusOf(err error) int {
 	if errors.Is(err, guard.ErrBodyTooSlow) {
 		return http.StatusRequestTimeout // bodytime.go
 	}
@@ -33,26 +34,26 @@ func statusOf(err error) int {
 	}
 }
 
-// writeError answers err as {"message": ...} with its status. Internal
+// WriteError answers err as {"message": ...} with its status. Internal
 // errors are logged with their cause and answered with a generic text, so
 // no Go error ever reaches a client.
-func writeError(w http.ResponseWriter, r *http.Request, log *slog.Logger, err error) {
-	status := statusOf(err)
+func WriteError(w http.ResponseWriter, r *http.Request, log *slog.Logger, err error) {
+	status := StatusOf(err)
 	if status == http.StatusInternalServerError && log != nil {
 		log.Error("request failed", "method", r.Method, "path", r.URL.Path, "err", err)
 	}
-	writeMessage(w, status, core.MessageOf(err))
+	WriteMessage(w, status, core.MessageOf(err))
 }
 
-// writeMessage answers status with {"message": text}.
-func writeMessage(w http.ResponseWriter, status int, text string) {
+// WriteMessage answers status with {"message": text}.
+func WriteMessage(w http.ResponseWriter, status int, text string) {
 	guard.WriteMessage(w, status, text)
 }
 
-// bodyError turns a failure to read or decode a request body into a core
+// BodyError turns a failure to read or decode a request body into a core
 // error: too large (413), too slow (408) or invalid (400) with a text
 // naming what is wrong.
-func bodyError(err error) error {
+func BodyError(err error) error {
 	var tooLarge *http.MaxBytesError
 	if errors.As(err, &tooLarge) {
 		return core.TooLargef("request body is larger than the limit of %d bytes", tooLarge.Limit)
@@ -64,4 +65,9 @@ func bodyError(err error) error {
 		return err
 	}
 	return core.Invalidf("%s", core.JSONErrorText(err))
+}
+
+// NotFound answers an unrouted path with a JSON 404.
+func NotFound(w http.ResponseWriter, r *http.Request) {
+	WriteMessage(w, http.StatusNotFound, fmt.Sprintf("nothing at %s", r.URL.Path))
 }

@@ -1,9 +1,10 @@
-package routes
+package httpkit
 
 import (
 	"bytes"
 	"encoding/json"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -12,11 +13,11 @@ import (
 	"github.com/vttapp/companion/core"
 )
 
-// pathParam returns a path parameter percent-decoded. chi routes on the raw
+// PathParam returns a path parameter percent-decoded. chi routes on the raw
 // path when the request's escapes differ from Go's own (%2F for a slash,
 // %41 for a plain letter) and then hands the parameter over still escaped;
 // an id must mean the same thing however the client escaped it.
-func pathParam(r *http.Request, name string) string {
+func PathParam(r *http.Request, name string) string {
 	v := chi.URLParam(r, name)
 	if r.URL.RawPath == "" {
 		return v
@@ -27,14 +28,14 @@ func pathParam(r *http.Request, name string) string {
 	return v
 }
 
-// readBody reads a JSON request body whole and checks its bounds before
+// ReadBody reads a JSON request body whole and checks its bounds before
 // anything decodes it (core.CheckJSON: values, nesting, members), so that
 // a body costs a few times its size at most. The body limit is applied by
 // the middleware; an oversized body comes back as a 413 error.
-func readBody(r *http.Request) ([]byte, error) {
+func ReadBody(r *http.Request) ([]byte, error) {
 	data, err := readAll(r.Body, r.ContentLength)
 	if err != nil {
-		return nil, bodyError(err)
+		return nil, BodyError(err)
 	}
 	if err := core.CheckUTF8("body", data); err != nil {
 		return nil, err
@@ -92,11 +93,11 @@ func readAll(r io.Reader, size int64) ([]byte, error) {
 // this a larger limit reads in chunks).
 const maxExactBody = 64 << 20
 
-// decodeBody reads a JSON object body into v (a pointer to a struct). The
+// DecodeBody reads a JSON object body into v (a pointer to a struct). The
 // error says what is wrong in words: empty, malformed at byte N, a field
 // of the wrong type.
-func decodeBody(r *http.Request, v any) error {
-	data, err := readBody(r)
+func DecodeBody(r *http.Request, v any) error {
+	data, err := ReadBody(r)
 	if err != nil {
 		return err
 	}
@@ -107,34 +108,76 @@ func decodeBody(r *http.Request, v any) error {
 		return core.Invalidf("expected a JSON object, got null")
 	}
 	if err := json.Unmarshal(data, v); err != nil {
-		return bodyError(err)
+		return BodyError(err)
 	}
 	return nil
 }
 
-// decodePatch reads a JSON merge patch: the body must be a JSON object.
-func decodePatch(r *http.Request) (core.Object, error) {
+// DecodePatch reads a JSON merge patch: the body must be a JSON object.
+func DecodePatch(r *http.Request) (core.Object, error) {
 	var patch core.Object
-	if err := decodeBody(r, &patch); err != nil {
+	if err := DecodeBody(r, &patch); err != nil {
 		return nil, err
 	}
 	return patch, nil
 }
 
-// writeJSON answers v as JSON with status.
-func writeJSON(w http.ResponseWriter, r *http.Request, cfg *Config, status int, v any) {
+// WriteJSON answers v as JSON with status.
+func WriteJSON(w http.ResponseWriter, r *http.Request, log *slog.Logger, status int, v any) {
 	body, err := json.Marshal(v)
 	if err != nil {
-		writeError(w, r, cfg.Log, core.Internal(err))
+		WriteError(w, r, log, core.Internal(err))
 		return
 	}
-	writeRawJSON(w, status, body)
+	WriteRawJSON(w, status, body)
 }
 
-// writeRawJSON answers already encoded JSON.
-func writeRawJSON(w http.ResponseWriter, status int, body []byte) {
+// WriteRawJSON answers already encoded JSON.
+func WriteRawJSON(w http.ResponseWriter, status int, body []byte) {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.Header().Set("Content-Length", strconv.Itoa(len(body)))
 	w.WriteHeader(status)
 	w.Write(body)
 }
+
+// DecodeStrict reads a JSON object body into v, refusing unknown keys: a
+// misspelt key in a console request is a mistake to report, not to ignore.
+func DecodeStrict(r *http.Request, v any) error {
+	data, err := ReadBody(r)
+	if err != nil {
+		return err
+	}
+	return DecodeStrictBytes(data, v)
+}
+
+func DecodeStrictBytes(data []byte, v any) error {
+	data = bytes.TrimSpace(data)
+	if len(data) == 0 || bytes.Equal(data, []byte("null")) {
+		return core.Invalidf("empty body: expected a JSON object")
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return BodyError(err)
+	}
+	if dec.More() {
+		return core.Invalidf("expected one JSON object, found more after it")
+	}
+	return nil
+}
+
+// DecodeOptional is DecodeStrict for a body that may be empty.
+func DecodeOptional(r *http.Request, v any) error {
+	data, err := ReadBody(r)
+	if err != nil {
+		return err
+	}
+	if len(bytes.TrimSpace(data)) == 0 {
+		return nil
+	}
+	return DecodeStrictBytes(data, v)
+}
+
+// PagePolicy is the Content-Security-Policy of a page: no script at all,
+// images and fonts of this server, the theme's inline style.
+const PagePolicy = "default-src 'none'; img-src 'self' data:; media-src 'self'; style-src 'unsafe-inline'; font-src 'self' data:; base-uri 'none'; form-action 'none'"

@@ -1,9 +1,10 @@
-package routes
+package hostapi
 
 import (
 	"net/http"
 
 	"github.com/go-chi/chi/v5"
+	"github.com/vttapp/companion/routes/httpkit"
 )
 
 // mountHostOffers adds what ends an offer on the console: dismiss and
@@ -15,10 +16,10 @@ func mountHostOffers(r chi.Router, h hostGame) {
 
 func (h hostGame) dismissOffer(w http.ResponseWriter, r *http.Request) {
 	if h.cfg.Imports == nil {
-		writeMessage(w, http.StatusServiceUnavailable, "import is not available on this server")
+		httpkit.WriteMessage(w, http.StatusServiceUnavailable, "import is not available on this server")
 		return
 	}
-	if err := h.cfg.Imports.Dismiss(pathParam(r, "id")); err != nil {
+	if err := h.cfg.Imports.Dismiss(httpkit.PathParam(r, "id")); err != nil {
 		h.fail(w, r, err)
 		return
 	}
@@ -27,10 +28,10 @@ func (h hostGame) dismissOffer(w http.ResponseWriter, r *http.Request) {
 
 func (h hostGame) retryOffer(w http.ResponseWriter, r *http.Request) {
 	if h.cfg.Imports == nil {
-		writeMessage(w, http.StatusServiceUnavailable, "import is not available on this server")
+		httpkit.WriteMessage(w, http.StatusServiceUnavailable, "import is not available on this server")
 		return
 	}
-	o, err := h.cfg.Imports.Retry(pathParam(r, "id"))
+	o, err := h.cfg.Imports.Retry(httpkit.PathParam(r, "id"))
 	if err != nil {
 		h.fail(w, r, err)
 		return

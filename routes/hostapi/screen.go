@@ -1,4 +1,4 @@
-package routes
+package hostapi
 
 import (
 	"mime"
@@ -9,6 +9,7 @@ import (
 
 	"github.com/go-chi/chi/v5"
 	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/routes/httpkit"
 	"github.com/vttapp/companion/wire"
 )
 
@@ -41,7 +42,7 @@ func (h hostGame) fitScreen(w http.ResponseWriter, r *http.Request) {
 
 func (h hostGame) focusScreen(w http.ResponseWriter, r *http.Request) {
 	in := core.Focus{Effect: true, Pan: true}
-	if err := decodeStrict(r, &in); err != nil {
+	if err := httpkit.DecodeStrict(r, &in); err != nil {
 		h.fail(w, r, err)
 		return
 	}
@@ -54,7 +55,7 @@ func (h hostGame) focusScreen(w http.ResponseWriter, r *http.Request) {
 
 func (h hostGame) frameScreen(w http.ResponseWriter, r *http.Request) {
 	var in core.Frame
-	if err := decodeStrict(r, &in); err != nil {
+	if err := httpkit.DecodeStrict(r, &in); err != nil {
 		h.fail(w, r, err)
 		return
 	}
@@ -68,7 +69,7 @@ func (h hostGame) frameScreen(w http.ResponseWriter, r *http.Request) {
 
 func (h hostGame) setOverlay(w http.ResponseWriter, r *http.Request) {
 	var in core.ScreenOverlay
-	if err := decodeStrict(r, &in); err != nil {
+	if err := httpkit.DecodeStrict(r, &in); err != nil {
 		h.fail(w, r, err)
 		return
 	}
@@ -79,7 +80,7 @@ func (h hostGame) setOverlay(w http.ResponseWriter, r *http.Request) {
 // "always"|"partial"|"never"}: whose sight players see.
 func (h hostGame) setSharedVision(w http.ResponseWriter, r *http.Request) {
 	var in wire.SharedVision
-	if err := decodeStrict(r, &in); err != nil {
+	if err := httpkit.DecodeStrict(r, &in); err != nil {
 		h.fail(w, r, err)
 		return
 	}

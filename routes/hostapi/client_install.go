@@ -1,4 +1,4 @@
-package routes
+package hostapi
 
 import (
 	"errors"
@@ -9,13 +9,14 @@ import (
 	"github.com/vttapp/companion/core"
 	"github.com/vttapp/companion/guard"
 	"github.com/vttapp/companion/imports"
+	"github.com/vttapp/companion/routes/httpkit"
 )
 
 // mountHostClient adds the host console's web client routes: the
 // installed client, an install from an uploaded zip, and its removal.
 // An install from a URL is an offer of type "client" (POST
 // /host/api/offers), confirmed like every import.
-func mountHostClient(r chi.Router, cfg Config) {
+func mountHostClient(r chi.Router, cfg httpkit.Config) {
 	h := hostImport{cfg: cfg}
 	r = r.With(h.available)
 	r.Get("/host/api/client", h.getClient)
@@ -24,7 +25,7 @@ func mountHostClient(r chi.Router, cfg Config) {
 }
 
 func (h hostImport) getClient(w http.ResponseWriter, r *http.Request) {
-	writeJSON(w, r, &h.cfg, http.StatusOK, h.cfg.Imports.ClientFolder().Info())
+	httpkit.WriteJSON(w, r, h.cfg.Log, http.StatusOK, h.cfg.Imports.ClientFolder().Info())
 }
 
 // installClient installs the zip uploaded as multipart field "file" and
@@ -39,7 +40,7 @@ func (h hostImport) installClient(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
-	writeJSON(w, r, &h.cfg, http.StatusCreated, info)
+	httpkit.WriteJSON(w, r, h.cfg.Log, http.StatusCreated, info)
 }
 
 func (h hostImport) clientUpload(r *http.Request) (imports.ClientInfo, error) {
@@ -53,7 +54,7 @@ func (h hostImport) clientUpload(r *http.Request) (imports.ClientInfo, error) {
 			return imports.ClientInfo{}, core.Invalidf("the multipart body has no 'file' field")
 		}
 		if err != nil {
-			return imports.ClientInfo{}, bodyError(err)
+			return imports.ClientInfo{}, httpkit.BodyError(err)
 		}
 		if part.FormName() == "file" {
 			return h.cfg.Imports.InstallClientFile(r.Context(), part)
@@ -69,7 +70,7 @@ func (h hostImport) removeClient(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
-	writeJSON(w, r, &h.cfg, http.StatusOK, h.cfg.Imports.ClientFolder().Info())
+	httpkit.WriteJSON(w, r, h.cfg.Log, http.StatusOK, h.cfg.Imports.ClientFolder().Info())
 }
 
 // createClientOffer answers POST /host/api/offers {"type": "client", "url":
@@ -89,5 +90,5 @@ func (h hostImport) createClientOffer(w http.ResponseWriter, r *http.Request, of
 		h.fail(w, r, err)
 		return
 	}
-	writeJSON(w, r, &h.cfg, http.StatusCreated, o)
+	httpkit.WriteJSON(w, r, h.cfg.Log, http.StatusCreated, o)
 }

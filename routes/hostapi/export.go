@@ -1,4 +1,4 @@
-package routes
+package hostapi
 
 import (
 	"encoding/json"
@@ -10,6 +10,7 @@ import (
 
 	"github.com/go-chi/chi/v5"
 	"github.com/vttapp/companion/imports"
+	"github.com/vttapp/companion/routes/httpkit"
 )
 
 // mountHostExport adds the downloads of a module's or a campaign's
@@ -26,7 +27,7 @@ func (h hostImport) listCampaigns(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
-	writeJSON(w, r, &h.cfg, http.StatusOK, list)
+	httpkit.WriteJSON(w, r, h.cfg.Log, http.StatusOK, list)
 }
 
 // export answers GET /host/api/{modules|campaigns}/{id}/export: the
@@ -37,7 +38,7 @@ func (h hostImport) listCampaigns(w http.ResponseWriter, r *http.Request) {
 // whole archive.
 func (h hostImport) export(kind string) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		x, err := h.cfg.Imports.Export(r.Context(), kind, pathParam(r, "id"))
+		x, err := h.cfg.Imports.Export(r.Context(), kind, httpkit.PathParam(r, "id"))
 		if err != nil {
 			h.fail(w, r, err)
 			return

@@ -1,4 +1,4 @@
-package routes
+package hostapi
 
 import (
 	"encoding/json"
@@ -12,6 +12,7 @@ import (
 
 	"github.com/go-chi/chi/v5"
 	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/routes/httpkit"
 	"github.com/vttapp/companion/templates"
 	"github.com/vttapp/companion/wire"
 )
@@ -20,7 +21,7 @@ import (
 // the API, and a page per table with a Roll button at the address pages
 // link, /table/<slug> (and /module/<m>/table/<t>, /campaign/<c>/table/<t>).
 // Tables are the game master's: the public listener serves none.
-func mountHostTables(r chi.Router, cfg Config) {
+func mountHostTables(r chi.Router, cfg httpkit.Config) {
 	h := hostGame{cfg: cfg}
 	r.Get("/host/api/tables", h.listTables)
 	r.Post("/host/api/tables", h.putTable)
@@ -42,7 +43,7 @@ func (h hostGame) listTables(w http.ResponseWriter, r *http.Request) {
 }
 
 func (h hostGame) getTable(w http.ResponseWriter, r *http.Request) {
-	t, err := h.cfg.Service.Table(r.Context(), pathParam(r, "id"))
+	t, err := h.cfg.Service.Table(r.Context(), httpkit.PathParam(r, "id"))
 	if err != nil {
 		h.fail(w, r, err)
 		return
@@ -61,7 +62,7 @@ func (h hostGame) putTable(w http.ResponseWriter, r *http.Request) {
 			h.fail(w, r, core.TooLargef("table: the body is larger than the limit of %d bytes", core.MaxTableBytes))
 			return
 		}
-		h.fail(w, r, bodyError(err))
+		h.fail(w, r, httpkit.BodyError(err))
 		return
 	}
 	var t *core.Table
@@ -107,12 +108,12 @@ func decodeTable(data []byte) (*core.Table, error) {
 // message posted and the roll.
 func (h hostGame) rollTable(w http.ResponseWriter, r *http.Request) {
 	var in wire.TableRollRequest
-	if err := decodeOptional(r, &in); err != nil {
+	if err := httpkit.DecodeOptional(r, &in); err != nil {
 		h.fail(w, r, err)
 		return
 	}
 	private := in.Private == nil || *in.Private
-	out, err := h.cfg.Service.RollTable(r.Context(), pathParam(r, "id"), private)
+	out, err := h.cfg.Service.RollTable(r.Context(), httpkit.PathParam(r, "id"), private)
 	if err != nil {
 		h.fail(w, r, err)
 		return
@@ -124,9 +125,9 @@ func (h hostGame) rollTable(w http.ResponseWriter, r *http.Request) {
 // Roll button (a form posting to the same address, privately or for
 // everyone); after a roll, the result above the grid.
 func (h hostGame) tablePage(w http.ResponseWriter, r *http.Request) {
-	t, err := h.cfg.Service.Table(r.Context(), pathParam(r, "table"))
+	t, err := h.cfg.Service.Table(r.Context(), httpkit.PathParam(r, "table"))
 	if err != nil {
-		writeError(w, r, h.cfg.Log, err)
+		httpkit.WriteError(w, r, h.cfg.Log, err)
 		return
 	}
 	var b strings.Builder
@@ -138,7 +139,7 @@ func (h hostGame) tablePage(w http.ResponseWriter, r *http.Request) {
 		private := r.FormValue("private") != "false"
 		rolled, err := h.cfg.Service.RollTable(r.Context(), t.ID, private)
 		if err != nil {
-			writeError(w, r, h.cfg.Log, err)
+			httpkit.WriteError(w, r, h.cfg.Log, err)
 			return
 		}
 		b.WriteString(`<section class="table-result" role="status"><h2>`)
@@ -171,7 +172,7 @@ func (h hostGame) tablePage(w http.ResponseWriter, r *http.Request) {
 	page := templates.Page(templates.PageData{Title: t.Name, Kind: "page", CSS: []string{templates.PageCSS}, Body: []byte(b.String())})
 	hd := w.Header()
 	hd.Set("Content-Type", "text/html; charset=utf-8")
-	hd.Set("Content-Security-Policy", strings.Replace(pagePolicy, "form-action 'none'", "form-action 'self'", 1))
+	hd.Set("Content-Security-Policy", strings.Replace(httpkit.PagePolicy, "form-action 'none'", "form-action 'self'", 1))
 	hd.Set("X-Content-Type-Options", "nosniff")
 	hd.Set("Cache-Control", "no-store")
 	w.WriteHeader(http.StatusOK)

@@ -1,10 +1,11 @@
-package routes
+package hostapi
 
 import (
 	"net/http"
 
 	"github.com/go-chi/chi/v5"
 	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/routes/httpkit"
 	"github.com/vttapp/companion/wire"
 )
 
@@ -13,7 +14,7 @@ import (
 // read for the game master, shown to players (whole or a section) or
 // hidden again, its map put on the player screen; an encounter read and
 // run (its tokens on a map and its creatures in combat, in one step).
-func mountHostLibrary(r chi.Router, cfg Config) {
+func mountHostLibrary(r chi.Router, cfg httpkit.Config) {
 	h := hostGame{cfg: cfg}
 	r.Get("/host/api/library", h.libraries)
 	r.Get("/host/api/library/{owner}", h.library)
@@ -41,7 +42,7 @@ func (h hostGame) journal(w http.ResponseWriter, r *http.Request) {
 
 // revokeJournal takes an entry back from players' journals.
 func (h hostGame) revokeJournal(w http.ResponseWriter, r *http.Request) {
-	e, err := h.cfg.Service.RevokeJournal(r.Context(), pathParam(r, "id"))
+	e, err := h.cfg.Service.RevokeJournal(r.Context(), httpkit.PathParam(r, "id"))
 	if err != nil {
 		h.fail(w, r, err)
 		return
@@ -52,7 +53,7 @@ func (h hostGame) revokeJournal(w http.ResponseWriter, r *http.Request) {
 // showJournal shows an entry again, on the player screen and in players'
 // journals.
 func (h hostGame) showJournal(w http.ResponseWriter, r *http.Request) {
-	e, err := h.cfg.Service.ShowJournal(r.Context(), pathParam(r, "id"))
+	e, err := h.cfg.Service.ShowJournal(r.Context(), httpkit.PathParam(r, "id"))
 	if err != nil {
 		h.fail(w, r, err)
 		return
@@ -73,7 +74,7 @@ func (h hostGame) libraries(w http.ResponseWriter, r *http.Request) {
 }
 
 func (h hostGame) library(w http.ResponseWriter, r *http.Request) {
-	lib, err := h.cfg.Service.Library(r.Context(), pathParam(r, "owner"))
+	lib, err := h.cfg.Service.Library(r.Context(), httpkit.PathParam(r, "owner"))
 	if err != nil {
 		h.fail(w, r, err)
 		return
@@ -82,7 +83,7 @@ func (h hostGame) library(w http.ResponseWriter, r *http.Request) {
 }
 
 func (h hostGame) page(w http.ResponseWriter, r *http.Request) {
-	v, err := h.cfg.Service.PageView(r.Context(), pathParam(r, "id"))
+	v, err := h.cfg.Service.PageView(r.Context(), httpkit.PathParam(r, "id"))
 	if err != nil {
 		h.fail(w, r, err)
 		return
@@ -93,11 +94,11 @@ func (h hostGame) page(w http.ResponseWriter, r *http.Request) {
 // showPage answers POST /host/api/pages/{id}/show {"section"?, "overlay"?}.
 func (h hostGame) showPage(w http.ResponseWriter, r *http.Request) {
 	var in core.ShowPage
-	if err := decodeOptional(r, &in); err != nil {
+	if err := httpkit.DecodeOptional(r, &in); err != nil {
 		h.fail(w, r, err)
 		return
 	}
-	out, err := h.cfg.Service.ShowPage(r.Context(), pathParam(r, "id"), in)
+	out, err := h.cfg.Service.ShowPage(r.Context(), httpkit.PathParam(r, "id"), in)
 	if err != nil {
 		h.fail(w, r, err)
 		return
@@ -106,7 +107,7 @@ func (h hostGame) showPage(w http.ResponseWriter, r *http.Request) {
 }
 
 func (h hostGame) hidePage(w http.ResponseWriter, r *http.Request) {
-	out, err := h.cfg.Service.HidePage(r.Context(), pathParam(r, "id"))
+	out, err := h.cfg.Service.HidePage(r.Context(), httpkit.PathParam(r, "id"))
 	if err != nil {
 		h.fail(w, r, err)
 		return
@@ -117,16 +118,16 @@ func (h hostGame) hidePage(w http.ResponseWriter, r *http.Request) {
 // showPageMap answers POST /host/api/pages/{id}/map {"mapId"?}.
 func (h hostGame) showPageMap(w http.ResponseWriter, r *http.Request) {
 	var in wire.MapChoice
-	if err := decodeOptional(r, &in); err != nil {
+	if err := httpkit.DecodeOptional(r, &in); err != nil {
 		h.fail(w, r, err)
 		return
 	}
-	h.screenReply(w, r)(h.cfg.Service.ShowPageMap(r.Context(), pathParam(r, "id"), in.MapID))
+	h.screenReply(w, r)(h.cfg.Service.ShowPageMap(r.Context(), httpkit.PathParam(r, "id"), in.MapID))
 }
 
 func (h hostGame) encounter(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
-	e, err := h.cfg.Service.Encounter(ctx, pathParam(r, "id"))
+	e, err := h.cfg.Service.Encounter(ctx, httpkit.PathParam(r, "id"))
 	if err != nil {
 		h.fail(w, r, err)
 		return
@@ -155,11 +156,11 @@ func (h hostGame) encounter(w http.ResponseWriter, r *http.Request) {
 // "y"?, "hidden"?, "combat"?} with what it made (201).
 func (h hostGame) runEncounter(w http.ResponseWriter, r *http.Request) {
 	var in core.RunEncounter
-	if err := decodeOptional(r, &in); err != nil {
+	if err := httpkit.DecodeOptional(r, &in); err != nil {
 		h.fail(w, r, err)
 		return
 	}
-	out, err := h.cfg.Service.RunEncounter(r.Context(), pathParam(r, "id"), in)
+	out, err := h.cfg.Service.RunEncounter(r.Context(), httpkit.PathParam(r, "id"), in)
 	if err != nil {
 		h.fail(w, r, err)
 		return

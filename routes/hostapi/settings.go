@@ -1,4 +1,4 @@
-package routes
+package hostapi
 
 import (
 	"encoding/json"
@@ -7,6 +7,7 @@ import (
 
 	"github.com/go-chi/chi/v5"
 	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/routes/httpkit"
 )
 
 // hostSettingsMaxBody bounds a settings change: a mode and two booleans.
@@ -18,7 +19,7 @@ const hostSettingsMaxBody = 4 << 10
 // setting it true sets all, false none. A change is told to clients as
 // interactionUpdated (the mode) and systemPaused (the boolean). The host's live view
 // (clients, drag veto) is mounted with it.
-func mountHostSettings(r chi.Router, cfg Config) {
+func mountHostSettings(r chi.Router, cfg httpkit.Config) {
 	mountHostLive(r, cfg)
 	r.Get("/host/api/settings", func(w http.ResponseWriter, r *http.Request) {
 		hostSettingsReply(w, http.StatusOK, cfg.Service.Live().Settings())
@@ -64,7 +65,7 @@ func hostSettingsReply(w http.ResponseWriter, status int, v any) {
 }
 
 // hostSettingsError answers err as {"message": ...} with the status
-// statusOf gives its kind, like every other handler.
+// httpkit.StatusOf gives its kind, like every other handler.
 func hostSettingsError(w http.ResponseWriter, err error) {
-	writeMessage(w, statusOf(err), core.MessageOf(err))
+	httpkit.WriteMessage(w, httpkit.StatusOf(err), core.MessageOf(err))
 }

@@ -1,12 +1,11 @@
-package routes
+package hostapi
 
 import (
-	"bytes"
-	"encoding/json"
 	"net/http"
 
 	"github.com/go-chi/chi/v5"
 	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/routes/httpkit"
 	"github.com/vttapp/companion/wire"
 )
 
@@ -14,7 +13,7 @@ import (
 // doors, fog, the player screen, combat and messages (host_*.go). Every
 // change is broadcast to players as they may see it, and to the host
 // console's socket whole.
-func mountHostGame(r chi.Router, cfg Config) {
+func mountHostGame(r chi.Router, cfg httpkit.Config) {
 	h := hostGame{cfg: cfg}
 	r.Post("/host/api/maps/{mapId}/tokens", h.placeToken)
 	r.Patch("/host/api/tokens/{id}", h.patchToken)
@@ -30,40 +29,14 @@ func mountHostGame(r chi.Router, cfg Config) {
 	mountHostMapObjects(r, h)
 }
 
-type hostGame struct{ cfg Config }
+type hostGame struct{ cfg httpkit.Config }
 
 func (h hostGame) fail(w http.ResponseWriter, r *http.Request, err error) {
-	writeError(w, r, h.cfg.Log, err)
+	httpkit.WriteError(w, r, h.cfg.Log, err)
 }
 
 func (h hostGame) reply(w http.ResponseWriter, r *http.Request, status int, v any) {
-	writeJSON(w, r, &h.cfg, status, v)
-}
-
-// decodeStrict reads a JSON object body into v, refusing unknown keys: a
-// misspelt key in a console request is a mistake to report, not to ignore.
-func decodeStrict(r *http.Request, v any) error {
-	data, err := readBody(r)
-	if err != nil {
-		return err
-	}
-	return decodeStrictBytes(data, v)
-}
-
-func decodeStrictBytes(data []byte, v any) error {
-	data = bytes.TrimSpace(data)
-	if len(data) == 0 || bytes.Equal(data, []byte("null")) {
-		return core.Invalidf("empty body: expected a JSON object")
-	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		return bodyError(err)
-	}
-	if dec.More() {
-		return core.Invalidf("expected one JSON object, found more after it")
-	}
-	return nil
+	httpkit.WriteJSON(w, r, h.cfg.Log, status, v)
 }
 
 // placeToken answers POST /host/api/maps/{mapId}/tokens {entityId |
@@ -71,11 +44,11 @@ func decodeStrictBytes(data []byte, v any) error {
 // system's token hook.
 func (h hostGame) placeToken(w http.ResponseWriter, r *http.Request) {
 	var in core.PlaceToken
-	if err := decodeStrict(r, &in); err != nil {
+	if err := httpkit.DecodeStrict(r, &in); err != nil {
 		h.fail(w, r, err)
 		return
 	}
-	t, err := h.cfg.Service.PlaceToken(r.Context(), pathParam(r, "mapId"), in)
+	t, err := h.cfg.Service.PlaceToken(r.Context(), httpkit.PathParam(r, "mapId"), in)
 	if err != nil {
 		h.fail(w, r, err)
 		return
@@ -86,12 +59,12 @@ func (h hostGame) placeToken(w http.ResponseWriter, r *http.Request) {
 // patchToken answers PATCH /host/api/tokens/{id}: a merge patch (hidden,
 // x, y, locked, name...). Hiding a token takes it off players' maps.
 func (h hostGame) patchToken(w http.ResponseWriter, r *http.Request) {
-	patch, err := decodePatch(r)
+	patch, err := httpkit.DecodePatch(r)
 	if err != nil {
 		h.fail(w, r, err)
 		return
 	}
-	t, err := h.cfg.Service.PatchToken(r.Context(), pathParam(r, "id"), patch)
+	t, err := h.cfg.Service.PatchToken(r.Context(), httpkit.PathParam(r, "id"), patch)
 	if err != nil {
 		h.fail(w, r, err)
 		return
@@ -100,7 +73,7 @@ func (h hostGame) patchToken(w http.ResponseWriter, r *http.Request) {
 }
 
 func (h hostGame) deleteToken(w http.ResponseWriter, r *http.Request) {
-	if err := h.cfg.Service.DeleteToken(r.Context(), pathParam(r, "id")); err != nil {
+	if err := h.cfg.Service.DeleteToken(r.Context(), httpkit.PathParam(r, "id")); err != nil {
 		h.fail(w, r, err)
 		return
 	}
@@ -111,14 +84,14 @@ func (h hostGame) deleteToken(w http.ResponseWriter, r *http.Request) {
 // never gated by remote interaction; players' vision is recomputed.
 func (h hostGame) updateDoor(w http.ResponseWriter, r *http.Request) {
 	var in wire.DoorState
-	if err := decodeStrict(r, &in); err != nil {
+	if err := httpkit.DecodeStrict(r, &in); err != nil {
 		h.fail(w, r, err)
 		return
 	}
-	los, err := h.cfg.Service.UpdateDoor(r.Context(), core.Door{MapID: pathParam(r, "mapId"), ID: pathParam(r, "wallId"), State: in.State})
+	los, err := h.cfg.Service.UpdateDoor(r.Context(), core.Door{MapID: httpkit.PathParam(r, "mapId"), ID: httpkit.PathParam(r, "wallId"), State: in.State})
 	if err != nil {
 		h.fail(w, r, err)
 		return
 	}
-	h.reply(w, r, http.StatusOK, wire.DoorChanged{MapID: pathParam(r, "mapId"), ID: pathParam(r, "wallId"), State: in.State, Sights: los})
+	h.reply(w, r, http.StatusOK, wire.DoorChanged{MapID: httpkit.PathParam(r, "mapId"), ID: httpkit.PathParam(r, "wallId"), State: in.State, Sights: los})
 }

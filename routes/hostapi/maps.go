@@ -1,4 +1,4 @@
-package routes
+package hostapi
 
 import (
 	"bytes"
@@ -20,6 +20,8 @@ import (
 	"github.com/go-chi/chi/v5"
 	"github.com/vttapp/companion/core"
 	"github.com/vttapp/companion/imports/uvtt"
+	"github.com/vttapp/companion/routes/datafolder"
+	"github.com/vttapp/companion/routes/httpkit"
 )
 
 // maxBackgroundBytes bounds an uploaded map background.
@@ -58,7 +60,7 @@ func (h hostGame) createMap(w http.ResponseWriter, r *http.Request) {
 				*dst = n
 			}
 		}
-	} else if err := decodeStrict(r, &in); err != nil {
+	} else if err := httpkit.DecodeStrict(r, &in); err != nil {
 		h.fail(w, r, err)
 		return
 	}
@@ -105,7 +107,7 @@ func (h hostGame) createMap(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if in.Image != "" {
-		warmTiles(h.cfg.DataDir, in.Image) // a big picture is cut while the game master prepares the map
+		datafolder.WarmTiles(h.cfg.DataDir, in.Image) // a big picture is cut while the game master prepares the map
 	}
 	h.reply(w, r, http.StatusCreated, m)
 }
@@ -116,19 +118,19 @@ func (h hostGame) createMap(w http.ResponseWriter, r *http.Request) {
 // VTT file (.dd2vtt), its walls, doors, lights and picture, for map makers
 // and other tools (uvtt.Write).
 func (h hostGame) exportUVTT(w http.ResponseWriter, r *http.Request) {
-	m, err := h.cfg.Service.Map(r.Context(), pathParam(r, "id"))
+	m, err := h.cfg.Service.Map(r.Context(), httpkit.PathParam(r, "id"))
 	if err != nil {
 		h.fail(w, r, err)
 		return
 	}
 	var picture io.Reader
 	if m.Image != "" {
-		dir, name, ok := dataFile(h.cfg.DataDir, m.Image)
+		dir, name, ok := datafolder.File(h.cfg.DataDir, m.Image)
 		if !ok {
 			h.fail(w, r, core.Conflictf("the map's picture (%s) is not in this server's data folder: it cannot be written into the file", core.Clip(m.Image)))
 			return
 		}
-		f, err := openInRoot(dir, name)()
+		f, err := datafolder.OpenInRoot(dir, name)()
 		if err != nil {
 			h.fail(w, r, core.Conflictf("the map's picture is missing from the data folder"))
 			return
@@ -145,11 +147,11 @@ func (h hostGame) exportUVTT(w http.ResponseWriter, r *http.Request) {
 
 func (h hostGame) renameMap(w http.ResponseWriter, r *http.Request) {
 	var in core.MapChange
-	if err := decodeStrict(r, &in); err != nil {
+	if err := httpkit.DecodeStrict(r, &in); err != nil {
 		h.fail(w, r, err)
 		return
 	}
-	m, err := h.cfg.Service.ChangeMap(r.Context(), pathParam(r, "id"), in)
+	m, err := h.cfg.Service.ChangeMap(r.Context(), httpkit.PathParam(r, "id"), in)
 	if err != nil {
 		h.fail(w, r, err)
 		return
@@ -161,7 +163,7 @@ func (h hostGame) renameMap(w http.ResponseWriter, r *http.Request) {
 // confirmation): the map, its tokens, and its background and fog files in
 // the campaign's folder.
 func (h hostGame) deleteMap(w http.ResponseWriter, r *http.Request) {
-	m, err := h.cfg.Service.DeleteMap(r.Context(), pathParam(r, "id"))
+	m, err := h.cfg.Service.DeleteMap(r.Context(), httpkit.PathParam(r, "id"))
 	if err != nil {
 		h.fail(w, r, err)
 		return
@@ -171,7 +173,7 @@ func (h hostGame) deleteMap(w http.ResponseWriter, r *http.Request) {
 			if err := os.Remove(file); err != nil && !errors.Is(err, fs.ErrNotExist) {
 				h.cfg.Log.Warn("map deleted, its file not", "map", m.ID, "file", file, "err", err)
 			}
-			forgetTiles(h.cfg.DataDir, p)
+			datafolder.ForgetTiles(h.cfg.DataDir, p)
 		}
 	}
 	w.WriteHeader(http.StatusNoContent)

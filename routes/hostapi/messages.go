@@ -1,4 +1,4 @@
-package routes
+package hostapi
 
 import (
 	"net/http"
@@ -6,6 +6,7 @@ import (
 
 	"github.com/go-chi/chi/v5"
 	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/routes/httpkit"
 	"github.com/vttapp/companion/wire"
 )
 
@@ -38,7 +39,7 @@ func (h hostGame) listMessages(w http.ResponseWriter, r *http.Request) {
 // (Service.PostMessage) rather than stored, and reported, as rolled.
 func (h hostGame) postMessage(w http.ResponseWriter, r *http.Request) {
 	var in wire.HostMessage
-	if err := decodeStrict(r, &in); err != nil {
+	if err := httpkit.DecodeStrict(r, &in); err != nil {
 		h.fail(w, r, err)
 		return
 	}
