@@ -149,7 +149,7 @@ func (m *Manager) installClientArchive(ctx context.Context, path string) (Client
 	if n, _ := io.ReadFull(f, head); n < 4 || !(bytes.Equal(head, []byte("PK\x03\x04")) || bytes.Equal(head, []byte("PK\x05\x06"))) {
 		return ClientInfo{}, core.Invalidf("a web client must be a zip archive with index.html at its root")
 	}
-	stage, err := m.in.newStage()
+	stage, err := m.in.site.NewStage()
 	if err != nil {
 		return ClientInfo{}, err
 	}
@@ -223,7 +223,7 @@ func (m *Manager) runClientAccepted(ctx context.Context, id, raw string) (Result
 // RemoveClient removes the installed web client; the built-in one is
 // served again.
 func (m *Manager) RemoveClient() error {
-	stage, err := m.in.newStage()
+	stage, err := m.in.site.NewStage()
 	if err != nil {
 		return err
 	}

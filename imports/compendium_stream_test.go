@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/imports/legacy"
 )
 
 // A compendium is written to the store in batches while it is read (the
@@ -101,12 +102,12 @@ func TestACompendiumIsWrittenInBatchesAndSeenAllAtOnce(t *testing.T) {
 	env.svc = core.NewService(core.ServiceConfig{Store: counting, Events: env.bus})
 	peek := &peekingMapper{svc: env.svc, writes: &counting.updates, batches: 2}
 	env.in = NewInstaller(env.svc, env.dataDir, peekingCollections{m: peek})
-	const n = 3*stageBatch + 17
+	const n = 3*legacy.StageBatch + 17
 	ctx := context.Background()
 
 	// It fails at its last entry: nothing is seen, before or after.
 	peek.base.Store(counting.updates.Load())
-	_, err := env.in.InstallFile(ctx, writeTemp(t, "big.xml", monsterDoc(n, 2*stageBatch+5, true)), "big.xml", InstallOptions{})
+	_, err := env.in.InstallFile(ctx, writeTemp(t, "big.xml", monsterDoc(n, 2*legacy.StageBatch+5, true)), "big.xml", InstallOptions{})
 	wantKind(t, err, core.KindInvalid, `failed on monster "Boom"`)
 	if m, _, e, _ := env.counts(t); m != 0 || e != 0 {
 		t.Fatalf("a failed import left %d modules, %d entities", m, e)
@@ -114,7 +115,7 @@ func TestACompendiumIsWrittenInBatchesAndSeenAllAtOnce(t *testing.T) {
 	// Whole: written in batches, seen only once installed, all of it.
 	before := counting.updates.Load()
 	peek.base.Store(before)
-	res, err := env.in.InstallFile(ctx, writeTemp(t, "big.xml", monsterDoc(n, 2*stageBatch+5, false)), "big.xml", InstallOptions{})
+	res, err := env.in.InstallFile(ctx, writeTemp(t, "big.xml", monsterDoc(n, 2*legacy.StageBatch+5, false)), "big.xml", InstallOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -122,8 +123,8 @@ func TestACompendiumIsWrittenInBatchesAndSeenAllAtOnce(t *testing.T) {
 	if m, _, e, _ := env.counts(t); m != 1 || e != n || res.Compendium.Entities != n {
 		t.Fatalf("installed %d modules, %d entities (reported %d), want 1 and %d", m, e, res.Compendium.Entities, n)
 	}
-	if writes < n/stageBatch+1 {
-		t.Errorf("%d write transactions for %d entities: not written in batches of %d", writes, n, stageBatch)
+	if writes < n/legacy.StageBatch+1 {
+		t.Errorf("%d write transactions for %d entities: not written in batches of %d", writes, n, legacy.StageBatch)
 	}
 	for _, seen := range peek.seen {
 		if seen != 0 {

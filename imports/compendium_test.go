@@ -335,17 +335,6 @@ func TestInstallCompendiumDestinationAndUpdate(t *testing.T) {
 	wantKind(t, err, core.KindInvalid, "the package says it is a system")
 }
 
-func TestCompendiumName(t *testing.T) {
-	for in, want := range map[string]string{
-		"SRD_Monsters.compendium": "SRD Monsters", "srd-spells-items.compendium.xml": "srd-spells-items",
-		"/tmp/x/Bestiary.XML": "Bestiary", "download": "Compendium", "": "Compendium", "a.zip": "a",
-	} {
-		if got := compendiumName(in); got != want {
-			t.Errorf("compendiumName(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
-
 // Importing the same compendium XML (without ids, as most are) twice makes
 // a second module, and the result says so: the first import has no such
 // note, the second names the first module.

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/imports/content"
 )
 
 // libraryOf reads a module's pages, encounters, groups and assets as JSON
@@ -89,18 +90,18 @@ func TestExportCarriesTheLibrary(t *testing.T) {
 
 	_, archive := exportZip(t, src, KindModule, res.ID)
 	files := zipJSON(t, archive)
-	for _, name := range []string{pagesFile, encountersFile, groupsFile, assetsFile, tablesFile} {
+	for _, name := range []string{content.PagesFile, content.EncountersFile, content.GroupsFile, content.AssetsFile, content.TablesFile} {
 		if _, ok := files[name]; !ok {
 			t.Errorf("the module's archive has no %s: %v", name, keys(files))
 		}
 	}
 	// The module's own files are paths inside the archive again, so that it
 	// stands on its own; links elsewhere stay as they are.
-	if p := files[pagesFile]; strings.Contains(p, "/modules/") || !strings.Contains(p, `src=\"art/a.png\"`) ||
+	if p := files[content.PagesFile]; strings.Contains(p, "/modules/") || !strings.Contains(p, `src=\"art/a.png\"`) ||
 		!strings.Contains(p, `href=\"notes/map.pdf\"`) || !strings.Contains(p, `href=\"/monster/bat\"`) || !strings.Contains(p, "![a](art/a.png)") {
 		t.Errorf("pages.json: %s", p)
 	}
-	if a := files[assetsFile]; !strings.Contains(a, `"resource":"art/a.png"`) {
+	if a := files[content.AssetsFile]; !strings.Contains(a, `"resource":"art/a.png"`) {
 		t.Errorf("assets.json: %s", a)
 	}
 

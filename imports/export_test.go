@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/imports/export"
 )
 
 const (
@@ -138,7 +139,7 @@ func richEnv(t *testing.T) *testEnv {
 }
 
 // exportZip exports and returns the archive's bytes.
-func exportZip(t *testing.T, env *testEnv, kind, id string) (*Export, []byte) {
+func exportZip(t *testing.T, env *testEnv, kind, id string) (*export.Archive, []byte) {
 	t.Helper()
 	x, err := env.in.Export(context.Background(), kind, id)
 	if err != nil {
@@ -420,8 +421,8 @@ func TestExportBrokenDownload(t *testing.T) {
 		t.Errorf("a cancelled download: %v", err)
 	}
 	x.Close()
-	if _, err := os.Stat(x.stage); !errors.Is(err, fs.ErrNotExist) {
-		t.Errorf("Close left the staged files: %v", err)
+	if entries, err := os.ReadDir(filepath.Join(env.dataDir, ".staging")); err != nil || len(entries) != 0 {
+		t.Errorf("Close left %d staged folders (%v)", len(entries), err)
 	}
 }
 

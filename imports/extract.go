@@ -61,7 +61,7 @@ func isLitter(p string) bool {
 // compression ratio limits from the archive's directory and again while
 // copying, because the directory can lie.
 func extractZip(ra io.ReaderAt, size int64, dst string, lim Limits) error {
-	lim = lim.withDefaults()
+	lim = lim.WithDefaults()
 	if n, ok := declaredEntries(ra, size); ok && n > uint64(lim.MaxEntries) {
 		return core.TooLargef("the archive has %d entries; at most %d are accepted", n, lim.MaxEntries)
 	}

@@ -37,11 +37,11 @@ func (in *Installer) InstallFile(ctx context.Context, path, name string, opt Ins
 	case n == 0:
 		return Result{}, core.Invalidf("the file is empty")
 	case bytes.HasPrefix(head, []byte("PK\x03\x04")) || bytes.HasPrefix(head, []byte("PK\x05\x06")):
-		dir, err := in.newStage()
+		dir, err := in.site.NewStage()
 		if err != nil {
 			return Result{}, err
 		}
-		if err := extractZip(f, info.Size(), dir, in.limits); err != nil {
+		if err := extractZip(f, info.Size(), dir, in.site.Limits); err != nil {
 			os.RemoveAll(dir)
 			return Result{}, err
 		}
@@ -56,8 +56,8 @@ func (in *Installer) InstallFile(ctx context.Context, path, name string, opt Ins
 		if opt.Expect != "" {
 			return Result{}, core.Invalidf("the package says it is a %s, but the download is a map", opt.Expect)
 		}
-		if info.Size() > in.limits.MaxMapBytes {
-			return Result{}, core.TooLargef("the map file is %d bytes; at most %d are accepted", info.Size(), in.limits.MaxMapBytes)
+		if info.Size() > in.site.Limits.MaxMapBytes {
+			return Result{}, core.TooLargef("the map file is %d bytes; at most %d are accepted", info.Size(), in.site.Limits.MaxMapBytes)
 		}
 		if _, err := f.Seek(0, io.SeekStart); err != nil {
 			return Result{}, core.Internal(err)
@@ -103,16 +103,16 @@ func hasUVTTExt(name string) bool {
 // or campaign (default: the primary campaign); its image is saved as
 // maps/<map id>.<ext> in the destination's folder.
 func (in *Installer) InstallMap(ctx context.Context, um *uvtt.Map, opt InstallOptions) (Result, error) {
-	dest, err := in.destination(ctx, opt.Destination)
+	dest, err := in.site.Destination(ctx, opt.Destination)
 	if err != nil {
 		return Result{}, err
 	}
-	_, prefix := in.ownerFolder(dest.Kind, dest.ID)
+	_, prefix := in.site.OwnerFolder(dest.Kind, dest.ID)
 	m := um.Map
 	m.Owner = dest.ID
 	file := m.ID + um.ImageExt
 	m.Image = prefix + "/maps/" + file
-	stage, err := in.newStage()
+	stage, err := in.site.NewStage()
 	if err != nil {
 		return Result{}, err
 	}

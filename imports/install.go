@@ -10,103 +10,31 @@ import (
 	"time"
 
 	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/imports/content"
+	"github.com/vttapp/companion/imports/export"
+	"github.com/vttapp/companion/imports/legacy"
 )
 
-// What an import produced.
-const (
-	KindModule     = "module"
-	KindCampaign   = "campaign"
-	KindSystem     = "system"
-	KindCollection = "collection"
-	KindMap        = "map"
-)
-
-// Result names what an import installed: the body of POST /host/api/import.
-type Result struct {
-	Kind string `json:"kind"`
-	ID   string `json:"id"`
-	Name string `json:"name"`
-	// Compendium tells what a compendium import made (nil for others).
-	Compendium *CompendiumReport `json:"compendium,omitempty"`
-	// Library tells what a legacy module, campaign or pack made (nil for
-	// others).
-	Library *LibraryReport `json:"library,omitempty"`
-	// GridPending is true for a map made from an image or a video: its
-	// grid is to be set before it can go on the player screen.
-	GridPending bool `json:"gridPending,omitempty"`
-}
-
-// CompendiumReport is what a compendium import made: the entities
-// written, the entries left out by element kind, and what the person
-// should know (entries the system does not map, images the archive lacks).
-type CompendiumReport struct {
-	Entities int            `json:"entities"`
-	Skipped  map[string]int `json:"skipped,omitempty"`
-	Notes    []string       `json:"notes,omitempty"`
-}
-
-// InstallOptions say how to file a content folder or map.
-type InstallOptions struct {
-	// Destination is the module or campaign that receives a loose
-	// collection or a map; empty means the loaded system's primary campaign.
-	Destination string
-	// Package is the manifest URL the content came from; a module keeps it
-	// to check for updates. PackageID is the manifest's id, which becomes
-	// the id of a newly installed module.
-	Package   string
-	PackageID string
-	// Expect is the type a manifest announced ("module" or "system"); the
-	// archive must be of that type. Empty accepts any.
-	Expect string
-	// Replace is the id of an installed module that this content updates;
-	// the module keeps that id.
-	Replace string
-	// Primary makes an installed campaign the primary one of its system.
-	Primary bool
-	// Name is the original file name, used to name a map or a
-	// compendium's module.
-	Name string
-	// Progress, when set, receives how far an install of many entries
-	// (a compendium) has come, at most every 100 ms. It must not block.
-	Progress func(InstallProgress)
-}
-
-// Installer writes content into the store and the data folder.
+// Installer writes content into the store and the data folder: it stages
+// a folder, has the reader of its format (content's, legacy's) prepare a
+// step, commits the step's rows and moves the folder into place.
 type Installer struct {
-	svc     *core.Service
-	dataDir string
-	cols    Collections
-	limits  Limits
-	now     func() time.Time
+	site content.Site
 }
 
 // SetLimits replaces the archive and download limits (zero fields keep
 // their defaults).
-func (in *Installer) SetLimits(l Limits) { in.limits = l.withDefaults() }
+func (in *Installer) SetLimits(l Limits) { in.site.Limits = l.WithDefaults() }
 
 // NewInstaller returns an installer over svc that files content under dataDir.
 func NewInstaller(svc *core.Service, dataDir string, cols Collections) *Installer {
-	return &Installer{svc: svc, dataDir: dataDir, cols: cols, limits: DefaultLimits, now: time.Now}
-}
-
-// newStage makes an empty staging folder under the data folder (same file
-// system, so that moving it into place is a rename).
-func (in *Installer) newStage() (string, error) {
-	root := filepath.Join(in.dataDir, ".staging")
-	if err := os.MkdirAll(root, 0o755); err != nil {
-		return "", core.Internal(err)
-	}
-	dir, err := os.MkdirTemp(root, "import-")
-	if err != nil {
-		return "", core.Internal(err)
-	}
-	return dir, nil
+	return &Installer{site: content.Site{Service: svc, DataDir: dataDir, Collections: cols, Limits: DefaultLimits, Now: time.Now}}
 }
 
 // InstallFS installs a content folder (module, campaign, system or loose
 // collection) given as a file system, e.g. a system's sample folder.
 func (in *Installer) InstallFS(ctx context.Context, src fs.FS, opt InstallOptions) (Result, error) {
-	dir, err := in.newStage()
+	dir, err := in.site.NewStage()
 	if err != nil {
 		return Result{}, err
 	}
@@ -135,35 +63,36 @@ func (in *Installer) installStaged(ctx context.Context, dir string, opt InstallO
 	}
 	produces := kind
 	switch kind {
-	case KindCompendium, kindLegacyModule, kindLegacyPack:
+	case legacy.KindCompendium, legacy.KindModule, legacy.KindPack:
 		produces = KindModule // a compendium, legacy module or pack installs as a module
-	case kindLegacyCampaign:
+	case legacy.KindCampaign:
 		produces = KindCampaign
 	}
 	if opt.Expect != "" && produces != opt.Expect {
 		return Result{}, core.Invalidf("the package says it is a %s, but the archive holds a %s", opt.Expect, kind)
 	}
-	if kind == kindLegacyCampaign && opt.Replace != "" {
+	if kind == legacy.KindCampaign && opt.Replace != "" {
 		return Result{}, core.Invalidf("module '%s' cannot be updated with a campaign", opt.Replace)
 	}
-	var step *installStep
+	var step *content.Step
+	site := &in.site
 	switch kind {
 	case KindModule:
-		step, err = in.moduleStep(fsys, opt)
+		step, err = content.ModuleStep(site, fsys, opt)
 	case KindCampaign:
-		step, err = in.campaignStep(fsys, opt)
+		step, err = content.CampaignStep(site, fsys, opt)
 	case KindSystem:
-		step, err = in.systemStep(fsys)
-	case KindCompendium:
-		src := compendiumSource{file: xmlFile, name: opt.Name, media: fsys, open: openFile(filepath.Join(dir, xmlFile))}
-		if step, err = in.compendiumStep(ctx, src, opt); err == nil {
+		step, err = content.SystemStep(site, fsys)
+	case legacy.KindCompendium:
+		src := legacy.Source{File: xmlFile, Name: opt.Name, Media: fsys, Open: openFile(filepath.Join(dir, xmlFile))}
+		if step, err = legacy.CompendiumStep(ctx, site, src, opt); err == nil {
 			// Read; the database will hold what it holds.
 			err = os.Remove(filepath.Join(dir, xmlFile))
 		}
-	case kindLegacyModule, kindLegacyCampaign, kindLegacyPack:
-		step, err = in.legacyStep(ctx, fsys, dir, kind, xmlFile, opt)
+	case legacy.KindModule, legacy.KindCampaign, legacy.KindPack:
+		step, err = legacy.Step(ctx, site, fsys, dir, kind, xmlFile, opt)
 	default:
-		step, err = in.collectionStep(ctx, fsys, opt)
+		step, err = content.CollectionStep(ctx, site, fsys, opt)
 	}
 	if err == nil && kind != KindSystem {
 		// The step has read them; the database will hold what they hold.
@@ -172,8 +101,8 @@ func (in *Installer) installStaged(ctx context.Context, dir string, opt InstallO
 		}
 	}
 	if err != nil {
-		if step != nil && step.abandon != nil {
-			step.abandon()
+		if step != nil && step.Abandon != nil {
+			step.Abandon()
 		}
 		return Result{}, err
 	}
@@ -184,34 +113,34 @@ func (in *Installer) installStaged(ctx context.Context, dir string, opt InstallO
 // commitStaged writes a prepared step's rows in one transaction, then
 // moves the folder staged at dir into place (or takes the rows back if it
 // cannot). dir is removed on any failure.
-func (in *Installer) commitStaged(ctx context.Context, dir string, step *installStep) (Result, error) {
+func (in *Installer) commitStaged(ctx context.Context, dir string, step *content.Step) (Result, error) {
 	placed := false
 	defer func() {
 		if !placed {
 			os.RemoveAll(dir)
 		}
 	}()
-	if err := in.svc.ChangeContent(ctx, func(tx core.Tx) (core.Object, error) {
-		if err := step.write(tx); err != nil {
+	if err := in.site.Service.ChangeContent(ctx, func(tx core.Tx) (core.Object, error) {
+		if err := step.Write(tx); err != nil {
 			return nil, err
 		}
-		return reloadData(step.result), nil
+		return content.ReloadData(step.Result), nil
 	}); err != nil {
-		if step.abandon != nil {
-			step.abandon()
+		if step.Abandon != nil {
+			step.Abandon()
 		}
 		return Result{}, err
 	}
-	if err := placeDir(dir, step.target); err != nil {
-		if step.undo != nil {
-			_ = in.svc.ChangeContent(context.WithoutCancel(ctx), func(tx core.Tx) (core.Object, error) {
-				return nil, step.undo(tx)
+	if err := placeDir(dir, step.Target); err != nil {
+		if step.Undo != nil {
+			_ = in.site.Service.ChangeContent(context.WithoutCancel(ctx), func(tx core.Tx) (core.Object, error) {
+				return nil, step.Undo(tx)
 			})
 		}
 		return Result{}, core.Internal(err)
 	}
 	placed = true
-	return step.result, nil
+	return step.Result, nil
 }
 
 // removeDataFiles deletes the JSON files at the root of a staged module,
@@ -236,24 +165,6 @@ func removeDataFiles(dir string) error {
 		}
 	}
 	return nil
-}
-
-// installStep is a prepared install: the rows to write in one transaction,
-// where its folder goes, and how to take the rows back if the folder cannot
-// be moved into place.
-type installStep struct {
-	result Result
-	target string
-	write  func(tx core.Tx) error
-	undo   func(tx core.Tx) error
-	// abandon, when set, forgets what the step wrote ahead of its
-	// transaction (a compendium's staged entities) when it never commits.
-	abandon func()
-}
-
-// reloadData tells clients that content changed wholesale.
-func reloadData(r Result) core.Object {
-	return core.Object{"reason": "import", "kind": r.Kind, "id": r.ID}
 }
 
 // placeDir moves a staged folder to target, replacing what was there.
@@ -282,11 +193,8 @@ func placeDir(staged, target string) error {
 	return nil
 }
 
-// ownerFolder is where a module's or campaign's files live, and their URL path.
-func (in *Installer) ownerFolder(kind, id string) (dir, urlPath string) {
-	folder := "campaigns"
-	if kind == KindModule {
-		folder = "modules"
-	}
-	return filepath.Join(in.dataDir, folder, id), "/" + folder + "/" + id
+// Export reads a module or campaign in one read transaction and stages
+// its archive, in the format InstallFile reads back (package export).
+func (in *Installer) Export(ctx context.Context, kind, id string) (*export.Archive, error) {
+	return export.Stage(ctx, &in.site, kind, id)
 }

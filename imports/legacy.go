@@ -9,45 +9,48 @@ import (
 	"strings"
 
 	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/imports/content"
+	"github.com/vttapp/companion/imports/legacy"
 	"github.com/vttapp/companion/imports/legacyxml"
 )
 
 // The legacy XML formats: an archive whose root holds compendium.xml,
 // module.xml, campaign.xml or pack.xml, or a bare XML file of one of them.
-// Compendiums install in compendium.go; modules, campaigns and packs in
-// legacymodule.go.
+// The installer tells them apart and stages them here; package legacy
+// reads them (compendiums in its compendium.go; modules, campaigns and
+// packs in its module.go).
 
 // contentRoot reports what a content folder is from the files at its
 // root, and for a legacy archive the name of its XML root file.
 func contentRoot(fsys fs.FS) (kind, xmlFile string, err error) {
-	kind, err = rootKind(fsys)
+	kind, err = content.RootKind(fsys)
 	if err != nil {
 		return "", "", err
 	}
-	legacy, err := legacyxml.FindRootFiles(fsys)
+	roots, err := legacyxml.FindRootFiles(fsys)
 	if err != nil {
 		return "", "", core.Internal(err)
 	}
 	switch {
-	case len(legacy) == 0:
+	case len(roots) == 0:
 		return kind, "", nil
-	case len(legacy) > 1:
-		return "", "", core.Invalidf("the archive has %s at its root; it must have only one of them", strings.Join(legacy, " and "))
+	case len(roots) > 1:
+		return "", "", core.Invalidf("the archive has %s at its root; it must have only one of them", strings.Join(roots, " and "))
 	case kind != KindCollection:
-		return "", "", core.Invalidf("the archive has both %s.json and %s at its root; it must have only one root file", kind, legacy[0])
+		return "", "", core.Invalidf("the archive has both %s.json and %s at its root; it must have only one root file", kind, roots[0])
 	}
 	if jsons, _ := fs.Glob(fsys, "*.json"); len(jsons) > 0 {
-		return "", "", core.Invalidf("the archive has %s and %s at its root; a legacy archive holds its XML file and the files it names", legacy[0], strings.Join(jsons, ", "))
+		return "", "", core.Invalidf("the archive has %s and %s at its root; a legacy archive holds its XML file and the files it names", roots[0], strings.Join(jsons, ", "))
 	}
-	switch strings.ToLower(legacy[0]) {
+	switch strings.ToLower(roots[0]) {
 	case legacyxml.CompendiumFile:
-		return KindCompendium, legacy[0], nil
+		return legacy.KindCompendium, roots[0], nil
 	case legacyxml.ModuleFile:
-		return kindLegacyModule, legacy[0], nil
+		return legacy.KindModule, roots[0], nil
 	case legacyxml.CampaignFile:
-		return kindLegacyCampaign, legacy[0], nil
+		return legacy.KindCampaign, roots[0], nil
 	default:
-		return kindLegacyPack, legacy[0], nil
+		return legacy.KindPack, roots[0], nil
 	}
 }
 
@@ -58,7 +61,7 @@ func (in *Installer) installXMLFile(ctx context.Context, path, name, root string
 	switch root {
 	case "compendium":
 	case "module", "campaign", "pack":
-		dir, err := in.newStage()
+		dir, err := in.site.NewStage()
 		if err != nil {
 			return Result{}, err
 		}
@@ -83,13 +86,13 @@ func (in *Installer) installXMLFile(ctx context.Context, path, name, root string
 	if file == "" || file == "." || file == string(filepath.Separator) {
 		file = "compendium.xml"
 	}
-	src := compendiumSource{file: file, name: name, open: openFile(path)}
-	step, err := in.compendiumStep(ctx, src, opt)
+	src := legacy.Source{File: file, Name: name, Open: openFile(path)}
+	step, err := legacy.CompendiumStep(ctx, &in.site, src, opt)
 	if err != nil {
 		return Result{}, err
 	}
 	// The module's folder: empty, as a bare file brings no images.
-	dir, err := in.newStage()
+	dir, err := in.site.NewStage()
 	if err != nil {
 		return Result{}, err
 	}

@@ -12,7 +12,9 @@ import (
 	"time"
 
 	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/imports/content"
 	"github.com/vttapp/companion/imports/download"
+	"github.com/vttapp/companion/imports/export"
 )
 
 // Config wires a Manager.
@@ -69,14 +71,14 @@ type Manager struct {
 // removed: one process owns a data folder (its SQLite database).
 func NewManager(cfg Config) *Manager {
 	// What an import interrupted by a stop left: its staged folder, and
-	// the entities it staged in the store (compendium.go).
+	// the entities it staged in the store (legacy/compendium.go).
 	os.RemoveAll(filepath.Join(cfg.DataDir, ".staging"))
 	if cfg.Service != nil {
 		if err := cfg.Service.DropStaged(context.Background(), ""); err != nil && cfg.Log != nil {
 			cfg.Log.Warn("imports: cannot drop what an interrupted import staged", "err", err)
 		}
 	}
-	cfg.Limits = cfg.Limits.withDefaults()
+	cfg.Limits = cfg.Limits.WithDefaults()
 	if cfg.MaxOffers <= 0 {
 		cfg.MaxOffers = 100
 	}
@@ -116,7 +118,7 @@ func (m *Manager) goBackground(fn func(ctx context.Context)) {
 // download fetches a source into a temporary file under the data folder
 // and returns its path and details; cleanup removes it.
 func (m *Manager) download(ctx context.Context, raw string, progress download.Progress) (path string, got download.Fetched, cleanup func(), err error) {
-	dir, err := m.in.newStage()
+	dir, err := m.in.site.NewStage()
 	if err != nil {
 		return "", download.Fetched{}, nil, err
 	}
@@ -167,7 +169,7 @@ func (m *Manager) ImportFile(ctx context.Context, r io.Reader, name, destination
 // receiveUpload saves an uploaded file in a staging folder, refusing it
 // past the download size limit; cleanup removes it.
 func (m *Manager) receiveUpload(r io.Reader) (path string, cleanup func(), err error) {
-	dir, err := m.in.newStage()
+	dir, err := m.in.site.NewStage()
 	if err != nil {
 		return "", nil, err
 	}
@@ -221,7 +223,7 @@ func (m *Manager) DeleteModule(ctx context.Context, id string) error {
 	}); err != nil {
 		return err
 	}
-	if checkFolderID("module", id) != nil {
+	if content.CheckFolderID("module", id) != nil {
 		return nil // no folder can have this name
 	}
 	if err := os.RemoveAll(filepath.Join(m.cfg.DataDir, "modules", id)); err != nil {
@@ -280,9 +282,9 @@ func (m *Manager) now() time.Time { return time.Now().UTC() }
 // timeAfter is the polling period of WaitChecked.
 func timeAfter() <-chan time.Time { return time.After(10 * time.Millisecond) }
 
-// Export stages the archive of a module or campaign (export.go); the
-// caller streams it with WriteZip and removes it with Close.
-func (m *Manager) Export(ctx context.Context, kind, id string) (*Export, error) {
+// Export stages the archive of a module or campaign (package export);
+// the caller streams it with WriteZip and removes it with Close.
+func (m *Manager) Export(ctx context.Context, kind, id string) (*export.Archive, error) {
 	return m.in.Export(ctx, kind, id)
 }
 

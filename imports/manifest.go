@@ -7,6 +7,7 @@ import (
 	"net/url"
 
 	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/imports/content"
 	"github.com/vttapp/companion/imports/download"
 )
 
@@ -55,7 +56,7 @@ func ParsePackage(data []byte) (*Package, error) {
 	if t := bytes.TrimSpace(data); len(t) == 0 || t[0] != '{' {
 		return nil, core.Invalidf("the package manifest must be a JSON object")
 	}
-	if err := ValidatePackageJSON(data); err != nil {
+	if err := content.ValidatePackageJSON(data); err != nil {
 		return nil, err
 	}
 	var p Package
@@ -85,7 +86,7 @@ func (p *Package) Compatible(app string) bool {
 
 // FetchPackage downloads and parses a manifest under the manifest limits.
 func FetchPackage(ctx context.Context, f *download.Fetcher, raw string, lim Limits) (*Package, error) {
-	lim = lim.withDefaults()
+	lim = lim.WithDefaults()
 	var buf bytes.Buffer
 	got, err := f.Fetch(ctx, raw, lim.MaxManifestBytes, lim.ManifestTimeout, &buf, nil)
 	if err != nil {

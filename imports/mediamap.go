@@ -6,10 +6,12 @@ import (
 	"os"
 	"path/filepath"
 
+	"strings"
+
 	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/imports/content"
 	"github.com/vttapp/companion/imports/media"
 	"github.com/vttapp/companion/imports/uvtt"
-	"strings"
 )
 
 // Images and videos as maps: a PNG, JPEG, WebP or GIF image, or an MP4 or
@@ -18,11 +20,6 @@ import (
 // read from the file's header. Its grid is not known, so the map waits for
 // it (core.Map.GridPending) and stays off the player screen until the game
 // master sets it on the host console.
-
-// DefaultMaxImageSide is the largest width or height of a map image or
-// video accepted: the largest texture most graphics cards, and so the
-// players' browsers, can draw.
-const DefaultMaxImageSide = 16384
 
 // mediaExtensions are the names a picture may carry; a map named after
 // its file drops them.
@@ -42,11 +39,11 @@ func (in *Installer) installMediaMap(ctx context.Context, f *os.File, size int64
 	if err != nil {
 		return Result{}, core.Invalidf("'%s' cannot be used as a map: %v", core.Clip(filepath.Base(name)), err)
 	}
-	if limit := in.limits.MaxImageSide; info.Width > limit || info.Height > limit {
+	if limit := in.site.Limits.MaxImageSide; info.Width > limit || info.Height > limit {
 		return Result{}, core.TooLargef("'%s' is %d x %d pixels; a map %s may be at most %d pixels a side (what the players' browsers can draw)",
 			core.Clip(filepath.Base(name)), info.Width, info.Height, info.Kind, limit)
 	}
-	dest, err := in.destination(ctx, opt.Destination)
+	dest, err := in.site.Destination(ctx, opt.Destination)
 	if err != nil {
 		return Result{}, err
 	}
@@ -57,13 +54,13 @@ func (in *Installer) installMediaMap(ctx context.Context, f *os.File, size int64
 	}
 	m.Owner = dest.ID
 	file := m.ID + info.Ext
-	_, prefix := in.ownerFolder(dest.Kind, dest.ID)
+	_, prefix := in.site.OwnerFolder(dest.Kind, dest.ID)
 	if info.Kind == media.Video {
 		m.Video = prefix + "/maps/" + file
 	} else {
 		m.Image = prefix + "/maps/" + file
 	}
-	stage, err := in.newStage()
+	stage, err := in.site.NewStage()
 	if err != nil {
 		return Result{}, err
 	}
@@ -98,25 +95,25 @@ func copyFileFrom(f *os.File, path string) error {
 // takes the map back when it cannot).
 func (in *Installer) placeMap(ctx context.Context, dest Result, m *core.Map, staged, file string) (Result, error) {
 	res := Result{Kind: KindMap, ID: m.ID, Name: m.Name}
-	if err := in.svc.ChangeContent(ctx, func(tx core.Tx) (core.Object, error) {
-		if err := dest.check(tx); err != nil {
+	if err := in.site.Service.ChangeContent(ctx, func(tx core.Tx) (core.Object, error) {
+		if err := dest.Check(tx); err != nil {
 			return nil, err
 		}
 		if err := tx.PutMap(m); err != nil {
 			return nil, err
 		}
-		return reloadData(res), nil
+		return content.ReloadData(res), nil
 	}); err != nil {
 		return Result{}, err
 	}
-	dir, _ := in.ownerFolder(dest.Kind, dest.ID)
+	dir, _ := in.site.OwnerFolder(dest.Kind, dest.ID)
 	target := filepath.Join(dir, "maps", file)
 	err := os.MkdirAll(filepath.Dir(target), 0o755)
 	if err == nil {
 		err = os.Rename(staged, target)
 	}
 	if err != nil {
-		_ = in.svc.ChangeContent(context.WithoutCancel(ctx), func(tx core.Tx) (core.Object, error) { return nil, tx.DeleteMap(m.ID) })
+		_ = in.site.Service.ChangeContent(context.WithoutCancel(ctx), func(tx core.Tx) (core.Object, error) { return nil, tx.DeleteMap(m.ID) })
 		return Result{}, core.Internal(err)
 	}
 	return res, nil

@@ -9,6 +9,7 @@ import (
 	"runtime/debug"
 
 	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/imports/content"
 	"github.com/vttapp/companion/imports/download"
 )
 
@@ -206,7 +207,7 @@ func (m *Manager) evictLocked() {
 func (m *Manager) checkManifest(ctx context.Context, id, manifest string) {
 	var pkg *Package
 	var info *PackageInfo
-	lim := m.cfg.Limits.withDefaults()
+	lim := m.cfg.Limits.WithDefaults()
 	lim.MaxManifestBytes, lim.ManifestTimeout = lim.OfferManifestBytes, lim.OfferManifestTimeout
 	err := m.recovered(func() (err error) {
 		if pkg, err = FetchPackage(ctx, m.fetcher, manifest, lim); err == nil {
@@ -237,14 +238,8 @@ func (m *Manager) packageInfo(ctx context.Context, p *Package) (*PackageInfo, er
 		case !core.IsNotFound(err):
 			return nil, err
 		}
-	} else if data, err := os.ReadFile(filepath.Join(m.cfg.DataDir, "systems", p.ID, systemFile)); err == nil {
-		var s systemManifest
-		if decodeLoose(systemFile, data, &s) == nil {
-			installed = s.Version
-			if installed == "" {
-				installed = "0.0.0"
-			}
-		}
+	} else if data, err := os.ReadFile(filepath.Join(m.cfg.DataDir, "systems", p.ID, content.SystemFile)); err == nil {
+		installed = content.SystemVersion(data)
 	} else if p.ID == m.cfg.Collections.SystemID() {
 		installed = "0.0.0" // the loaded system, not installed from a package
 	}

@@ -1,7 +1,6 @@
 package imports
 
 import (
-	"github.com/vttapp/companion/imports/download"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -10,6 +9,8 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+
+	"github.com/vttapp/companion/imports/download"
 )
 
 // countingListener counts the connections it accepts.

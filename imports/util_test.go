@@ -1,7 +1,12 @@
 package imports
 
-import "strings"
+import (
+	"strconv"
+	"strings"
+)
 
 func containsFold(s, sub string) bool {
 	return strings.Contains(strings.ToLower(s), strings.ToLower(sub))
 }
+
+func itoa(i int) string { return strconv.Itoa(i) }

@@ -1,4 +1,4 @@
-package imports
+package legacy
 
 import (
 	"encoding/binary"

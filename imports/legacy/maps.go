@@ -1,4 +1,4 @@
-package imports
+package legacy
 
 import (
 	"fmt"
@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/imports/content"
 	"github.com/vttapp/companion/imports/legacyxml"
 )
 
@@ -28,10 +29,10 @@ func (f *legacyFiles) file(ref string) string {
 	if ref == "" {
 		return ""
 	}
-	if keep, err := checkExternalRef(ref); err == nil && keep && !strings.HasPrefix(ref, "/") {
+	if keep, err := content.CheckExternalRef(ref); err == nil && keep && !strings.HasPrefix(ref, "/") {
 		return ref
 	}
-	rel, err := relativeRef(strings.TrimPrefix(ref, "/"))
+	rel, err := content.RelativeRef(strings.TrimPrefix(ref, "/"))
 	if err == nil {
 		if info, err := fs.Stat(f.fsys, rel); err == nil && info.Mode().IsRegular() {
 			return f.prefix + "/" + rel
@@ -135,7 +136,7 @@ func (f *legacyFiles) legacyMap(lm *legacyxml.Map, owner string, rank int, entit
 // canvas reads a map's canvas SVG and removes it from the archive's folder
 // (nil when the archive lacks it).
 func (f *legacyFiles) canvas(ref string) (*legacyxml.Canvas, error) {
-	rel, err := relativeRef(strings.TrimPrefix(strings.TrimSpace(ref), "/"))
+	rel, err := content.RelativeRef(strings.TrimPrefix(strings.TrimSpace(ref), "/"))
 	if err != nil {
 		f.missing = append(f.missing, ref)
 		return nil, nil
@@ -158,7 +159,7 @@ func (f *legacyFiles) canvas(ref string) (*legacyxml.Canvas, error) {
 func canvasFiles(maps []*legacyxml.Map) []string {
 	var out []string
 	for _, m := range maps {
-		if rel, err := relativeRef(strings.TrimPrefix(strings.TrimSpace(m.Canvas), "/")); m.Canvas != "" && err == nil {
+		if rel, err := content.RelativeRef(strings.TrimPrefix(strings.TrimSpace(m.Canvas), "/")); m.Canvas != "" && err == nil {
 			out = append(out, rel)
 		}
 	}

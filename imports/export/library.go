@@ -1,14 +1,15 @@
-package imports
+package export
 
 import (
 	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/imports/content"
 	"github.com/vttapp/companion/pagehtml"
 )
 
 // The library's parts of an export: pages, encounters, groups, assets and
-// random tables,
-// each the file the installer reads back (library.go). Without them a
-// module exported from an adventure came back as its maps alone.
+// random tables, each the file the installer reads back (package content,
+// library.go). Without them a module exported from an adventure came back
+// as its maps alone.
 
 func (w *exportWriter) pages() error {
 	list, err := w.tx.Pages(core.PageQuery{Owner: w.owner, Content: true})
@@ -21,7 +22,7 @@ func (w *exportWriter) pages() error {
 		c.Content = w.relativePage(c.Format, c.Content)
 		out = append(out, &c)
 	}
-	return writeLibraryArray(w, pagesFile, out)
+	return writeLibraryArray(w, content.PagesFile, out)
 }
 
 func (w *exportWriter) encounters() error {
@@ -36,7 +37,7 @@ func (w *exportWriter) encounters() error {
 			}
 		}
 	}
-	return writeLibraryArray(w, encountersFile, list)
+	return writeLibraryArray(w, content.EncountersFile, list)
 }
 
 func (w *exportWriter) groups() error {
@@ -44,7 +45,7 @@ func (w *exportWriter) groups() error {
 	if err != nil {
 		return err
 	}
-	return writeLibraryArray(w, groupsFile, list)
+	return writeLibraryArray(w, content.GroupsFile, list)
 }
 
 func (w *exportWriter) assets() error {
@@ -58,7 +59,7 @@ func (w *exportWriter) assets() error {
 		c.Resource = w.relative(c.Resource, false)
 		out = append(out, &c)
 	}
-	return writeLibraryArray(w, assetsFile, out)
+	return writeLibraryArray(w, content.AssetsFile, out)
 }
 
 // writeLibraryArray writes list as the archive file name; an empty list
@@ -83,14 +84,14 @@ func writeLibraryArray[T any](w *exportWriter, name string, list []T) error {
 // relativePage turns the URLs of the owner's own files in a page (what
 // the installer made of the archive's relative paths) back into paths
 // inside the archive, so that the archive stands on its own.
-func (w *exportWriter) relativePage(format, content string) string {
+func (w *exportWriter) relativePage(format, text string) string {
 	if format == core.PageMarkdown {
-		return markdownTarget.ReplaceAllStringFunc(content, func(m string) string {
-			sub := markdownTarget.FindStringSubmatch(m)
+		return content.MarkdownTarget.ReplaceAllStringFunc(text, func(m string) string {
+			sub := content.MarkdownTarget.FindStringSubmatch(m)
 			return sub[1] + w.relative(sub[2], false)
 		})
 	}
-	doc := pagehtml.Parse(content)
+	doc := pagehtml.Parse(text)
 	doc.RewriteImages(func(src string) (string, bool) { return w.relative(src, false), true })
 	doc.RewriteLinks(func(href, _ string) pagehtml.Link { return pagehtml.Link{Href: w.relative(href, false)} })
 	return doc.HTML()
@@ -101,5 +102,5 @@ func (w *exportWriter) tables() error {
 	if err != nil {
 		return err
 	}
-	return writeLibraryArray(w, tablesFile, list)
+	return writeLibraryArray(w, content.TablesFile, list)
 }

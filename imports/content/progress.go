@@ -1,4 +1,4 @@
-package imports
+package content
 
 import (
 	"sync"
@@ -25,20 +25,22 @@ type InstallProgress struct {
 // for a bar that moves, rarely enough to cost nothing.
 const progressEvery = 100 * time.Millisecond
 
-// throttle calls report with the latest progress at most every
+// Throttle calls report with the latest progress at most every
 // progressEvery, and always for the last one (flush).
-type throttle struct {
+type Throttle struct {
 	report func(InstallProgress)
 	mu     sync.Mutex
 	last   time.Time
 }
 
-func newThrottle(report func(InstallProgress)) *throttle {
-	return &throttle{report: report}
+// NewThrottle returns a Throttle over report (which may be nil: nothing
+// is reported then).
+func NewThrottle(report func(InstallProgress)) *Throttle {
+	return &Throttle{report: report}
 }
 
-// note reports p if enough time has passed since the last report.
-func (t *throttle) note(p InstallProgress) {
+// Note reports p if enough time has passed since the last report.
+func (t *Throttle) Note(p InstallProgress) {
 	if t == nil || t.report == nil {
 		return
 	}
@@ -54,8 +56,8 @@ func (t *throttle) note(p InstallProgress) {
 	}
 }
 
-// flush reports p now.
-func (t *throttle) flush(p InstallProgress) {
+// Flush reports p now.
+func (t *Throttle) Flush(p InstallProgress) {
 	if t == nil || t.report == nil {
 		return
 	}

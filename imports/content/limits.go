@@ -1,4 +1,4 @@
-package imports
+package content
 
 import (
 	"time"
@@ -41,6 +41,11 @@ type Limits struct {
 	XML legacyxml.Limits
 }
 
+// DefaultMaxImageSide is the largest width or height of a map image or
+// video accepted: the largest texture most graphics cards, and so the
+// players' browsers, can draw.
+const DefaultMaxImageSide = 16384
+
 // RatioFloor is the uncompressed size under which an entry's compression
 // ratio is not checked: a small file of zeros compresses well and harms no one.
 const RatioFloor = 1 << 20
@@ -61,8 +66,8 @@ var DefaultLimits = Limits{
 	XML:                  legacyxml.DefaultLimits,
 }
 
-// withDefaults returns l with every zero field set to its default.
-func (l Limits) withDefaults() Limits {
+// WithDefaults returns l with every zero field set to its default.
+func (l Limits) WithDefaults() Limits {
 	d := DefaultLimits
 	if l.MaxManifestBytes > 0 {
 		d.MaxManifestBytes = l.MaxManifestBytes

@@ -1,4 +1,4 @@
-package imports
+package export
 
 import (
 	"archive/zip"
@@ -17,9 +17,10 @@ import (
 	"time"
 
 	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/imports/content"
 )
 
-// Export writes a module or a campaign out as an archive of the content
+// Archive is a module or a campaign written out as an archive of the content
 // format (docs/content-format.md), the same format the installer reads, so
 // that importing it gives back the same content: every entity, map (with
 // its tokens, walls, lights, markers, fog...), combatant, the game, the
@@ -27,12 +28,12 @@ import (
 // owner's folder.
 //
 // It runs in two steps so that a slow download never holds the database:
-// Installer.Export reads everything in one read transaction (a consistent
-// picture while play goes on) and writes the archive's JSON files into a
-// staging folder; WriteZip then streams those files and the owner's media
-// as a zip, one file at a time.
-type Export struct {
-	Kind string `json:"kind"` // KindModule or KindCampaign
+// Stage reads everything in one read transaction (a consistent picture
+// while play goes on) and writes the archive's JSON files into a staging
+// folder; WriteZip then streams those files and the owner's media as a
+// zip, one file at a time.
+type Archive struct {
+	Kind string `json:"kind"` // content.KindModule or content.KindCampaign
 	ID   string `json:"id"`
 	Name string `json:"name"`
 	// FileName is what to save the archive as: <slug>.module or <slug>.campaign.
@@ -40,9 +41,9 @@ type Export struct {
 	// Needs are the modules and campaigns whose entities this content's
 	// tokens and combatants point at by id: the archive names them but does
 	// not carry them, so export them too to move a whole game.
-	Needs []Result `json:"needs"`
+	Needs []content.Result `json:"needs"`
 
-	stage  string   // the JSON files, written by Export
+	stage  string   // the JSON files, written by Stage
 	files  []string // their names, in archive order
 	folder string   // the owner's folder in the data folder
 }
@@ -50,7 +51,8 @@ type Export struct {
 // exportPart writes one kind of content into the archive. The parts are
 // the content kinds an archive carries, in the order it lists them; a new
 // kind is one more row of exportParts, and its file is read back where the
-// installer reads the others (content.go, steps.go, library.go).
+// installer reads the others (package content: content.go, steps.go,
+// library.go).
 type exportPart struct {
 	campaignOnly bool
 	write        func(w *exportWriter) error
@@ -77,31 +79,31 @@ type CollectionLabels interface {
 	CollectionForKind(kind string) (label string, ok bool)
 }
 
-// Export reads the module or campaign id (kind KindModule or KindCampaign)
-// in one read transaction and stages its archive's JSON files. Close
-// removes them; WriteZip streams the archive.
-func (in *Installer) Export(ctx context.Context, kind, id string) (*Export, error) {
-	if kind != KindModule && kind != KindCampaign {
+// Stage reads the module or campaign id (kind content.KindModule or
+// content.KindCampaign) of the site in one read transaction and stages its
+// archive's JSON files. Close removes them; WriteZip streams the archive.
+func Stage(ctx context.Context, in *content.Site, kind, id string) (*Archive, error) {
+	if kind != content.KindModule && kind != content.KindCampaign {
 		return nil, core.Invalidf("only a module or a campaign can be exported, not a '%s'", core.Clip(kind))
 	}
-	labels, ok := in.cols.(CollectionLabels)
+	labels, ok := in.Collections.(CollectionLabels)
 	if !ok {
 		return nil, core.Internal(errors.New("export: the loaded system does not name its collections"))
 	}
-	stage, err := in.newStage()
+	stage, err := in.NewStage()
 	if err != nil {
 		return nil, err
 	}
-	x := &Export{Kind: kind, ID: id, stage: stage, Needs: []Result{}}
-	err = in.svc.ReadContent(ctx, func(tx core.Tx) error {
-		_, prefix := in.ownerFolder(kind, id)
+	x := &Archive{Kind: kind, ID: id, stage: stage, Needs: []content.Result{}}
+	err = in.Service.ReadContent(ctx, func(tx core.Tx) error {
+		_, prefix := in.OwnerFolder(kind, id)
 		w := &exportWriter{tx: tx, labels: labels, dir: stage, kind: kind, owner: id, prefix: prefix,
 			own: map[string]bool{}, links: map[string]bool{}}
 		if err := w.root(x); err != nil {
 			return err
 		}
 		for _, part := range exportParts {
-			if part.campaignOnly && kind != KindCampaign {
+			if part.campaignOnly && kind != content.KindCampaign {
 				continue
 			}
 			if err := part.write(w); err != nil {
@@ -117,10 +119,10 @@ func (in *Installer) Export(ctx context.Context, kind, id string) (*Export, erro
 		os.RemoveAll(stage)
 		return nil, err
 	}
-	if checkFolderID(kind, id) == nil {
-		x.folder, _ = in.ownerFolder(kind, id)
+	if content.CheckFolderID(kind, id) == nil {
+		x.folder, _ = in.OwnerFolder(kind, id)
 	}
-	if err := in.fitsImport(ctx, x); err != nil {
+	if err := fitsImport(ctx, in.Limits, x); err != nil {
 		x.Close()
 		return nil, err
 	}
@@ -128,14 +130,14 @@ func (in *Installer) Export(ctx context.Context, kind, id string) (*Export, erro
 }
 
 // Close removes the staged files.
-func (x *Export) Close() error { return os.RemoveAll(x.stage) }
+func (x *Archive) Close() error { return os.RemoveAll(x.stage) }
 
 // WriteZip streams the archive to out: the JSON files, then every file of
 // the owner's folder under the same path (media are stored as they are,
 // already compressed). A file removed meanwhile (a fog mask replaced) is
 // left out. On error the zip is left unfinished, so it cannot be mistaken
 // for a whole archive.
-func (x *Export) WriteZip(ctx context.Context, out io.Writer) error {
+func (x *Archive) WriteZip(ctx context.Context, out io.Writer) error {
 	zw := zip.NewWriter(out)
 	now := time.Now()
 	for _, name := range x.files {
@@ -165,7 +167,7 @@ func (x *Export) WriteZip(ctx context.Context, out io.Writer) error {
 
 // eachFolderFile calls fn with every file of the owner's folder the
 // archive carries (path, path in the archive, its info), in WalkDir order.
-func (x *Export) eachFolderFile(ctx context.Context, fn func(p, rel string, info fs.FileInfo) error) error {
+func (x *Archive) eachFolderFile(ctx context.Context, fn func(p, rel string, info fs.FileInfo) error) error {
 	if x.folder == "" {
 		return nil
 	}
@@ -203,7 +205,7 @@ func (x *Export) eachFolderFile(ctx context.Context, fn func(p, rel string, info
 // the zip as they are, so the archive is at least that big) than an
 // upload or download may bring. An archive that cannot be imported back
 // is no export: the game master hears it before the download starts.
-func (in *Installer) fitsImport(ctx context.Context, x *Export) error {
+func fitsImport(ctx context.Context, l content.Limits, x *Archive) error {
 	files, total, stored := len(x.files), int64(0), int64(0)
 	for _, name := range x.files {
 		if info, err := os.Stat(filepath.Join(x.stage, name)); err == nil {
@@ -221,7 +223,6 @@ func (in *Installer) fitsImport(ctx context.Context, x *Export) error {
 	if err != nil {
 		return core.Internal(err)
 	}
-	l := in.limits
 	what := "the " + x.Kind + " '" + core.Clip(x.Name) + "'"
 	switch {
 	case files > l.MaxEntries:
@@ -282,10 +283,10 @@ type exportWriter struct {
 }
 
 // root writes module.json or campaign.json and names the export.
-func (w *exportWriter) root(x *Export) error {
+func (w *exportWriter) root(x *Archive) error {
 	var doc any
 	var slug string
-	if w.kind == KindModule {
+	if w.kind == content.KindModule {
 		m, err := w.tx.Module(w.owner)
 		if core.IsNotFound(err) {
 			return core.NotFoundf("no module with id '%s'", core.Clip(w.owner))
@@ -362,7 +363,7 @@ func (w *exportWriter) maps() error {
 	if err != nil || len(maps) == 0 {
 		return err
 	}
-	a, err := w.array(mapsFile)
+	a, err := w.array(content.MapsFile)
 	if err != nil {
 		return err
 	}
@@ -456,7 +457,7 @@ func (w *exportWriter) relative(ref string, entity bool) string {
 
 // needs names the owners of the entities this content points at and does
 // not carry.
-func (w *exportWriter) needs() ([]Result, error) {
+func (w *exportWriter) needs() ([]content.Result, error) {
 	owners := map[string]bool{}
 	for id := range w.links {
 		if w.own[id] {
@@ -473,12 +474,12 @@ func (w *exportWriter) needs() ([]Result, error) {
 			owners[e.Owner] = true
 		}
 	}
-	out := []Result{}
+	out := []content.Result{}
 	for id := range owners {
 		if m, err := w.tx.Module(id); err == nil {
-			out = append(out, Result{Kind: KindModule, ID: m.ID, Name: m.Name})
+			out = append(out, content.Result{Kind: content.KindModule, ID: m.ID, Name: m.Name})
 		} else if c, err := w.tx.Campaign(id); err == nil {
-			out = append(out, Result{Kind: KindCampaign, ID: c.ID, Name: c.Name})
+			out = append(out, content.Result{Kind: content.KindCampaign, ID: c.ID, Name: c.Name})
 		}
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })

@@ -1,4 +1,4 @@
-package imports
+package legacy
 
 import (
 	"context"
@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/imports/content"
 	"github.com/vttapp/companion/imports/legacyxml"
 )
 
@@ -33,22 +34,22 @@ type CompendiumMapper interface {
 	MapCompendium(ctx context.Context, kind string, element map[string]any) ([]*core.Entity, error)
 }
 
-// CompendiumSystem is implemented by a Collections whose system can map
-// compendiums. Compendium returns the mapper of the system loaded now; an
-// install uses that one throughout, even if the system is reloaded
-// meanwhile.
+// CompendiumSystem is implemented by a content.Collections whose system
+// can map compendiums. Compendium returns the mapper of the system loaded
+// now; an install uses that one throughout, even if the system is
+// reloaded meanwhile.
 type CompendiumSystem interface {
 	Compendium() CompendiumMapper
 }
 
-// compendiumSource is a compendium to install: its XML and its files.
-type compendiumSource struct {
-	file  string // the document's name in messages
-	open  func() (io.ReadCloser, int64, error)
-	media fs.FS  // the unpacked archive; nil for a bare XML file
-	name  string // the file name the user gave, which names the module
+// Source is a compendium to install: its XML and its files.
+type Source struct {
+	File  string // the document's name in messages
+	Open  func() (io.ReadCloser, int64, error)
+	Media fs.FS  // the unpacked archive; nil for a bare XML file
+	Name  string // the file name the user gave, which names the module
 	// entries, when not nil, are the entries already read (those a legacy
-	// module embeds), in place of open's document.
+	// module embeds), in place of Open's document.
 	entries []legacyxml.Entry
 }
 
@@ -85,65 +86,60 @@ var legacyFolders = map[string]string{
 	legacyxml.KindItem: "items", legacyxml.KindSpell: "spells",
 }
 
-// compendiumStep prepares a compendium: every entry mapped by the
+// CompendiumStep prepares a compendium: every entry mapped by the
 // system's import hook, the entities owned by a new module (or filed into
 // the destination), the archive's files in the module's folder.
-func (in *Installer) compendiumStep(ctx context.Context, src compendiumSource, opt InstallOptions) (*installStep, error) {
-	cs, ok := in.cols.(CompendiumSystem)
+func CompendiumStep(ctx context.Context, in *content.Site, src Source, opt content.InstallOptions) (*content.Step, error) {
+	cs, ok := in.Collections.(CompendiumSystem)
 	if !ok {
-		return nil, core.Invalidf("the loaded system ('%s') cannot import compendiums", in.cols.SystemID())
+		return nil, core.Invalidf("the loaded system ('%s') cannot import compendiums", in.Collections.SystemID())
 	}
 	mapper := cs.Compendium()
 	if len(mapper.ImportKinds()) == 0 {
-		return nil, core.Invalidf("the loaded system ('%s') declares no import hook for compendium XML (companion.import.compendium)", in.cols.SystemID())
+		return nil, core.Invalidf("the loaded system ('%s') declares no import hook for compendium XML (companion.import.compendium)", in.Collections.SystemID())
 	}
 
 	// Where it goes: a new module, or the destination the person chose.
-	var dest Result
+	var dest content.Result
 	var module *core.Module
 	var dir, prefix string
 	if opt.Destination != "" && opt.Replace == "" && opt.PackageID == "" {
-		d, err := in.destination(ctx, opt.Destination)
+		d, err := in.Destination(ctx, opt.Destination)
 		if err != nil {
 			return nil, err
 		}
 		dest = d
 		importID := core.NewID()
-		destDir, destPrefix := in.ownerFolder(dest.Kind, dest.ID)
+		destDir, destPrefix := in.OwnerFolder(dest.Kind, dest.ID)
 		dir, prefix = filepath.Join(destDir, "imports", importID), destPrefix+"/imports/"+importID
 	} else {
-		module = &core.Module{Name: compendiumName(src.name), Category: "compendium", System: in.cols.SystemID()}
-		switch {
-		case opt.Replace != "":
-			module.ID = opt.Replace
-		case opt.PackageID != "":
-			module.ID = opt.PackageID
-		}
+		module = &core.Module{Name: compendiumName(src.Name), Category: "compendium", System: in.Collections.SystemID()}
+		module.ID = opt.ModuleID(module.ID)
 		module.Package = opt.Package
 		if err := module.Normalize(); err != nil {
 			return nil, err
 		}
-		if err := checkFolderID("module", module.ID); err != nil {
+		if err := content.CheckFolderID("module", module.ID); err != nil {
 			return nil, err
 		}
-		dest = Result{Kind: KindModule, ID: module.ID, Name: module.Name}
-		dir, prefix = in.ownerFolder(KindModule, module.ID)
+		dest = content.Result{Kind: content.KindModule, ID: module.ID, Name: module.Name}
+		dir, prefix = in.OwnerFolder(content.KindModule, module.ID)
 	}
 
 	r := compendiumReader{in: in, src: src, mapper: mapper, owner: dest.ID, prefix: prefix,
-		progress: newThrottle(opt.Progress), now: in.now().UTC()}
+		progress: content.NewThrottle(opt.Progress), now: in.Now().UTC()}
 	if src.entries == nil {
 		// A file of any size: its entities are written in batches as
 		// they are made, where nothing reads them, and adopted all at
 		// once when the install commits (core.Service.StageEntities).
 		r.stage, r.keepIDs = "import-"+core.NewID(), module == nil
 	}
-	content, err := r.read(ctx)
+	rows, err := r.read(ctx)
 	abandon := func() {
 		if r.stage != "" {
 			// Should this fail, the rows are dropped at the next start
 			// (NewManager); nothing reads them meanwhile.
-			_ = in.svc.DropStaged(context.WithoutCancel(ctx), r.stage)
+			_ = in.Service.DropStaged(context.WithoutCancel(ctx), r.stage)
 		}
 	}
 	if err != nil {
@@ -156,32 +152,32 @@ func (in *Installer) compendiumStep(ctx context.Context, src compendiumSource, o
 		return nil, core.Invalidf("nothing to import: %s", r.skippedText())
 	}
 	res := dest
-	res.Compendium = &CompendiumReport{Entities: total, Notes: r.notes()}
+	res.Compendium = &content.CompendiumReport{Entities: total, Notes: r.notes()}
 	if len(r.skipped) > 0 {
 		res.Compendium.Skipped = r.skipped
 	}
 	if module != nil {
-		module.Descr = fmt.Sprintf("Imported from %s: %s.", path.Base(filepath.ToSlash(src.name)), countText(r.imported))
-		if note := in.secondCopyNote(ctx, module); note != "" {
+		module.Descr = fmt.Sprintf("Imported from %s: %s.", path.Base(filepath.ToSlash(src.Name)), countText(r.imported))
+		if note := secondCopyNote(ctx, in, module); note != "" {
 			res.Compendium.Notes = append(res.Compendium.Notes, note)
 		}
 	}
-	content.progress = func(done int) {
-		r.progress.note(InstallProgress{Stage: StageWriting, Done: int64(done), Total: int64(total), Entries: total})
+	rows.Progress = func(done int) {
+		r.progress.Note(content.InstallProgress{Stage: content.StageWriting, Done: int64(done), Total: int64(total), Entries: total})
 	}
-	return &installStep{
-		result:  res,
-		target:  dir,
-		abandon: abandon,
-		write: func(tx core.Tx) error {
+	return &content.Step{
+		Result:  res,
+		Target:  dir,
+		Abandon: abandon,
+		Write: func(tx core.Tx) error {
 			if module == nil {
-				if err := dest.check(tx); err != nil {
+				if err := dest.Check(tx); err != nil {
 					return err
 				}
-			} else if err := putModule(tx, module, opt.Replace); err != nil {
+			} else if err := content.PutModule(tx, module, opt.Replace); err != nil {
 				return err
 			}
-			if err := content.put(tx); err != nil {
+			if err := rows.Put(tx); err != nil {
 				return err
 			}
 			if r.stage != "" {
@@ -189,10 +185,10 @@ func (in *Installer) compendiumStep(ctx context.Context, src compendiumSource, o
 					return err
 				}
 			}
-			r.progress.flush(InstallProgress{Stage: StageWriting, Done: int64(total), Total: int64(total), Entries: total})
+			r.progress.Flush(content.InstallProgress{Stage: content.StageWriting, Done: int64(total), Total: int64(total), Entries: total})
 			return nil
 		},
-		undo: func(tx core.Tx) error {
+		Undo: func(tx core.Tx) error {
 			if module == nil {
 				for _, id := range r.ids {
 					if err := tx.DeleteEntity(id); err != nil && !core.IsNotFound(err) {
@@ -207,25 +203,6 @@ func (in *Installer) compendiumStep(ctx context.Context, src compendiumSource, o
 			return tx.DeleteModule(module.ID)
 		},
 	}, nil
-}
-
-// putModule writes a new module, or replaces the installed one (an update).
-func putModule(tx core.Tx, m *core.Module, replace string) error {
-	old, err := tx.Module(m.ID)
-	switch {
-	case err != nil && !core.IsNotFound(err):
-		return err
-	case replace != "" && err != nil:
-		return core.NotFoundf("no module with id '%s' to update", m.ID)
-	case replace == "" && err == nil:
-		return core.Conflictf("module '%s' (id '%s', version %s) is already installed; update or delete it first", old.Name, old.ID, old.Version)
-	}
-	if replace != "" {
-		if err := tx.DeleteModule(m.ID); err != nil {
-			return err
-		}
-	}
-	return tx.PutModule(m)
 }
 
 // compendiumName names a module after its file: "SRD Monsters.compendium"
@@ -246,12 +223,12 @@ func compendiumName(file string) string {
 
 // compendiumReader reads a compendium and maps its entries.
 type compendiumReader struct {
-	in       *Installer
-	src      compendiumSource
+	in       *content.Site
+	src      Source
 	mapper   CompendiumMapper
 	owner    string
 	prefix   string
-	progress *throttle
+	progress *content.Throttle
 	now      time.Time
 
 	imported map[string]int // entities made, by entity kind
@@ -260,7 +237,7 @@ type compendiumReader struct {
 	missed   int            // how many references in all
 
 	// stage, when set, is where the entities go as they are made, in
-	// batches of stageBatch (core.Service.StageEntities), instead of
+	// batches of StageBatch (core.Service.StageEntities), instead of
 	// being held until the install: a compendium of any size then costs
 	// the memory of one batch. made counts them; ids keeps their ids when
 	// keepIDs (an import into an existing module or campaign, whose undo
@@ -272,8 +249,9 @@ type compendiumReader struct {
 	batch   []*core.Entity
 }
 
-// stageBatch is how many entities a staged import writes at once.
-const stageBatch = 500
+// StageBatch is how many entities a staged import writes at once
+// (docs/limits.md).
+const StageBatch = 500
 
 // maxMissing bounds the missing file references kept for the notes.
 const maxMissing = 20
@@ -296,18 +274,18 @@ func mapWorkers() int { return min(max(runtime.GOMAXPROCS(0), 1), 4) }
 // collector run side by side; the collector takes the entries back in
 // document order, so the result, and the first error reported, are those
 // of reading one entry after the other.
-func (r *compendiumReader) read(ctx context.Context) (*owned, error) {
+func (r *compendiumReader) read(ctx context.Context) (*content.Owned, error) {
 	var cr entryStream
 	var size int64
 	if r.src.entries != nil {
 		cr, size = &entrySlice{list: r.src.entries}, int64(len(r.src.entries))
 	} else {
-		rc, n, err := r.src.open()
+		rc, n, err := r.src.Open()
 		if err != nil {
 			return nil, core.Internal(err)
 		}
 		defer rc.Close()
-		stream, err := legacyxml.NewCompendiumReader(rc, r.src.file, r.in.limits.XML)
+		stream, err := legacyxml.NewCompendiumReader(rc, r.src.File, r.in.Limits.XML)
 		if err != nil {
 			return nil, xmlError(err)
 		}
@@ -329,12 +307,12 @@ func (r *compendiumReader) read(ctx context.Context) (*owned, error) {
 		for i := 0; ; i++ {
 			entry, err := cr.Next()
 			if errors.Is(err, io.EOF) {
-				r.progress.flush(InstallProgress{Stage: StageReading, Done: size, Total: size, Entries: cr.Entries()})
+				r.progress.Flush(content.InstallProgress{Stage: content.StageReading, Done: size, Total: size, Entries: cr.Entries()})
 				return
 			}
 			job := mapped{i: i, entry: entry, err: err}
 			if err == nil {
-				r.progress.note(InstallProgress{Stage: StageReading, Done: cr.Offset(), Total: size, Entries: cr.Entries()})
+				r.progress.Note(content.InstallProgress{Stage: content.StageReading, Done: cr.Offset(), Total: size, Entries: cr.Entries()})
 			}
 			select {
 			case jobs <- job:
@@ -364,7 +342,7 @@ func (r *compendiumReader) read(ctx context.Context) (*owned, error) {
 	}
 	go func() { wg.Wait(); close(results) }()
 
-	out := &owned{owner: r.owner}
+	out := &content.Owned{Owner: r.owner}
 	seen := map[string]int{} // entity id -> the line of the entry that made it
 	pending := map[int]mapped{}
 	next := 0
@@ -408,7 +386,7 @@ func (r *compendiumReader) flush(ctx context.Context) error {
 	if r.stage == "" || len(r.batch) == 0 {
 		return nil
 	}
-	err := r.in.svc.StageEntities(ctx, r.stage, r.batch)
+	err := r.in.Service.StageEntities(ctx, r.stage, r.batch)
 	r.batch = nil
 	return err
 }
@@ -431,7 +409,7 @@ func (r *compendiumReader) mapEntry(ctx context.Context, job mapped, kinds map[s
 	if job.err != nil && ctx.Err() == nil {
 		// Named by its line, its path and its name: in a file of thousands
 		// of entries the person finds the one at fault.
-		job.err = core.Invalidf("%s", legacyxml.Errorf(r.src.file, el, "the system's import hook failed on %s: %v", entryName(el), job.err).Error())
+		job.err = core.Invalidf("%s", legacyxml.Errorf(r.src.File, el, "the system's import hook failed on %s: %v", entryName(el), job.err).Error())
 	}
 	return job
 }
@@ -447,7 +425,7 @@ func entryName(el *legacyxml.Element) string {
 
 // collect takes one mapped entry, in document order, into out, or into
 // the batch of a staged import (written when full).
-func (r *compendiumReader) collect(ctx context.Context, m mapped, out *owned, seen map[string]int) error {
+func (r *compendiumReader) collect(ctx context.Context, m mapped, out *content.Owned, seen map[string]int) error {
 	switch {
 	case m.err != nil:
 		return xmlError(m.err)
@@ -456,15 +434,15 @@ func (r *compendiumReader) collect(ctx context.Context, m mapped, out *owned, se
 		return nil
 	}
 	el := m.entry.Element
-	system := r.in.cols.SystemID()
+	system := r.in.Collections.SystemID()
 	for _, e := range m.entities {
 		e.System = system
 		e.Owner = r.owner
 		if err := e.Normalize(r.now); err != nil {
-			return core.Invalidf("%s", legacyxml.Errorf(r.src.file, el, "the entity made from it: %s", core.MessageOf(err)).Error())
+			return core.Invalidf("%s", legacyxml.Errorf(r.src.File, el, "the entity made from it: %s", core.MessageOf(err)).Error())
 		}
 		if line, dup := seen[e.ID]; dup {
-			return core.Invalidf("%s", legacyxml.Errorf(r.src.file, el, "entity id '%s' was already made from the entry at line %d", e.ID, line).Error())
+			return core.Invalidf("%s", legacyxml.Errorf(r.src.File, el, "entity id '%s' was already made from the entry at line %d", e.ID, line).Error())
 		}
 		seen[e.ID] = el.Line
 		e.Image = r.resolve(e.Image, m.entry.Kind)
@@ -472,14 +450,14 @@ func (r *compendiumReader) collect(ctx context.Context, m mapped, out *owned, se
 		r.imported[e.Kind]++
 		r.made++
 		if r.stage == "" {
-			out.entities = append(out.entities, e)
+			out.Entities = append(out.Entities, e)
 			continue
 		}
 		if r.keepIDs {
 			r.ids = append(r.ids, e.ID)
 		}
 		r.batch = append(r.batch, e)
-		if len(r.batch) >= stageBatch {
+		if len(r.batch) >= StageBatch {
 			if err := r.flush(ctx); err != nil {
 				return err
 			}
@@ -503,14 +481,14 @@ func (r *compendiumReader) resolve(ref, kind string) string {
 		(strings.HasPrefix(lower, "data:image/") && !strings.HasPrefix(lower, "data:image/svg")) {
 		return ref
 	}
-	rel, err := relativeRef(strings.TrimPrefix(ref, "/"))
-	if err == nil && r.src.media != nil && !strings.Contains(rel, ":") {
+	rel, err := content.RelativeRef(strings.TrimPrefix(ref, "/"))
+	if err == nil && r.src.Media != nil && !strings.Contains(rel, ":") {
 		candidates := []string{rel}
 		if folder, ok := legacyFolders[kind]; ok && !strings.Contains(rel, "/") {
 			candidates = append(candidates, folder+"/"+rel)
 		}
 		for _, c := range candidates {
-			if info, err := fs.Stat(r.src.media, c); err == nil && info.Mode().IsRegular() {
+			if info, err := fs.Stat(r.src.Media, c); err == nil && info.Mode().IsRegular() {
 				return r.prefix + "/" + c
 			}
 		}
@@ -613,8 +591,8 @@ func xmlError(err error) error {
 // so importing the same file again makes a second module whose entries
 // double every list (the acceptance trial imported its SRD monsters twice
 // and found two of each). The import goes on: the person may mean it.
-func (in *Installer) secondCopyNote(ctx context.Context, module *core.Module) string {
-	list, err := in.svc.Modules(ctx)
+func secondCopyNote(ctx context.Context, in *content.Site, module *core.Module) string {
+	list, err := in.Service.Modules(ctx)
 	if err != nil {
 		return ""
 	}

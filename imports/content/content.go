@@ -1,4 +1,4 @@
-package imports
+package content
 
 import (
 	"bytes"
@@ -19,8 +19,8 @@ import (
 const (
 	moduleFile   = "module.json"
 	campaignFile = "campaign.json"
-	systemFile   = "system.json"
-	mapsFile     = "maps.json"
+	SystemFile   = "system.json"
+	MapsFile     = "maps.json"
 )
 
 // campaignFiles are root files that only a campaign reads; they are never
@@ -29,10 +29,10 @@ var campaignFiles = map[string]bool{
 	"combatants.json": true, "game.json": true, "screen.json": true, "messages.json": true,
 }
 
-// rootKind reports what a content folder is, from the file at its root.
-func rootKind(fsys fs.FS) (string, error) {
+// RootKind reports what a content folder is, from the file at its root.
+func RootKind(fsys fs.FS) (string, error) {
 	var found []string
-	for _, name := range []string{moduleFile, campaignFile, systemFile} {
+	for _, name := range []string{moduleFile, campaignFile, SystemFile} {
 		if _, err := fs.Stat(fsys, name); err == nil {
 			found = append(found, name)
 		}
@@ -130,22 +130,24 @@ func decodeLoose(name string, data []byte, v any) error {
 
 var idPattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$`)
 
-// checkFolderID refuses an id that cannot name a folder safely.
-func checkFolderID(what, id string) error {
+// CheckFolderID refuses an id that cannot name a folder safely.
+func CheckFolderID(what, id string) error {
 	if !idPattern.MatchString(id) || strings.Contains(id, "..") {
 		return core.Invalidf("%s id '%s' must be letters, digits, '.', '_' or '-' (at most 128), starting with a letter or digit", what, id)
 	}
 	return nil
 }
 
-// owned is what a content folder puts in the store for one owner.
-type owned struct {
-	owner    string
-	entities []*core.Entity
-	maps     []*core.Map
-	library  library
-	// progress, when set, is told how many entities are written so far.
-	progress func(done int)
+// Owned is what a content folder (or a legacy archive) puts in the store
+// for one owner: every format's reader fills one, and its Put writes it
+// in the install's transaction.
+type Owned struct {
+	Owner    string
+	Entities []*core.Entity
+	Maps     []*core.Map
+	Library  Library
+	// Progress, when set, is told how many entities are written so far.
+	Progress func(done int)
 }
 
 // contentReader turns the collection and map files of a folder into rows.
@@ -159,8 +161,8 @@ type contentReader struct {
 }
 
 // read collects every entity collection file and maps.json.
-func (r contentReader) read() (*owned, error) {
-	out := &owned{owner: r.owner}
+func (r contentReader) read() (*Owned, error) {
+	out := &Owned{Owner: r.owner}
 	names, err := fs.Glob(r.fsys, "*.json")
 	if err != nil {
 		return nil, core.Internal(err)
@@ -168,14 +170,14 @@ func (r contentReader) read() (*owned, error) {
 	sort.Strings(names)
 	for _, name := range names {
 		switch {
-		case name == moduleFile || name == campaignFile || name == systemFile || campaignFiles[name]:
+		case name == moduleFile || name == campaignFile || name == SystemFile || campaignFiles[name]:
 			continue
-		case name == mapsFile:
+		case name == MapsFile:
 			maps, err := r.readMaps()
 			if err != nil {
 				return nil, err
 			}
-			out.maps = maps
+			out.Maps = maps
 			continue
 		case libraryFiles[name] != "":
 			// Library files come before a system collection of the same
@@ -184,7 +186,7 @@ func (r contentReader) read() (*owned, error) {
 			if r.owner == "" {
 				continue
 			}
-			if err := r.readLibraryFile(name, &out.library); err != nil {
+			if err := r.readLibraryFile(name, &out.Library); err != nil {
 				return nil, err
 			}
 			continue
@@ -198,7 +200,7 @@ func (r contentReader) read() (*owned, error) {
 		if err != nil {
 			return nil, err
 		}
-		out.entities = append(out.entities, list...)
+		out.Entities = append(out.Entities, list...)
 	}
 	return out, nil
 }
@@ -241,13 +243,13 @@ func (r contentReader) readEntities(file, label, kind string) ([]*core.Entity, e
 }
 
 func (r contentReader) readMaps() ([]*core.Map, error) {
-	items, err := readArray(r.fsys, mapsFile)
+	items, err := readArray(r.fsys, MapsFile)
 	if err != nil {
 		return nil, err
 	}
 	list := make([]*core.Map, 0, len(items))
 	for i, item := range items {
-		where := mapsFile + " item " + itoa(i+1)
+		where := MapsFile + " item " + itoa(i+1)
 		var m core.Map
 		if err := decodeLoose(where, item, &m); err != nil {
 			return nil, err
@@ -286,10 +288,10 @@ func (r contentReader) resolve(ref, collection string) (string, error) {
 	if ref == "" {
 		return ref, nil
 	}
-	if keep, err := checkExternalRef(ref); keep || err != nil {
+	if keep, err := CheckExternalRef(ref); keep || err != nil {
 		return ref, err
 	}
-	rel, err := relativeRef(ref)
+	rel, err := RelativeRef(ref)
 	if err != nil {
 		return "", err
 	}
@@ -299,12 +301,12 @@ func (r contentReader) resolve(ref, collection string) (string, error) {
 	return r.prefix + "/" + rel, nil
 }
 
-// checkExternalRef decides whether a reference is kept as written: an
+// CheckExternalRef decides whether a reference is kept as written: an
 // http(s) URL, a data:image URL or an absolute path on this server. Other
 // URLs (javascript:, data:text/html, file:, protocol-relative //host) are
 // refused: references end up in src and href attributes of pages served
 // from this origin. keep is false for a path relative to the content folder.
-func checkExternalRef(ref string) (keep bool, err error) {
+func CheckExternalRef(ref string) (keep bool, err error) {
 	lower := strings.ToLower(ref)
 	switch {
 	case strings.HasPrefix(lower, "https://"), strings.HasPrefix(lower, "http://"):
@@ -324,8 +326,8 @@ func checkExternalRef(ref string) (keep bool, err error) {
 	return false, nil
 }
 
-// relativeRef checks a path relative to a content folder.
-func relativeRef(ref string) (string, error) {
+// RelativeRef checks a path relative to a content folder.
+func RelativeRef(ref string) (string, error) {
 	if strings.Contains(ref, `\`) {
 		return "", core.Invalidf("path '%s' uses a backslash; use '/'", ref)
 	}
@@ -336,25 +338,25 @@ func relativeRef(ref string) (string, error) {
 	return clean, nil
 }
 
-// put writes the rows. An id that already belongs to other content is a
+// Put writes the rows. An id that already belongs to other content is a
 // conflict: an archive must never take over someone else's rows.
-func (o *owned) put(tx core.Tx) error {
+func (o *Owned) Put(tx core.Tx) error {
 	if err := o.putContent(tx); err != nil {
 		return err
 	}
-	return o.library.put(tx, o.owner)
+	return o.Library.put(tx, o.Owner)
 }
 
-// empty reports whether the folder held nothing to install.
-func (o *owned) empty() bool {
-	return len(o.entities) == 0 && len(o.maps) == 0 && o.library.empty()
+// Empty reports whether the folder held nothing to install.
+func (o *Owned) Empty() bool {
+	return len(o.Entities) == 0 && len(o.Maps) == 0 && o.Library.empty()
 }
 
-func (o *owned) putContent(tx core.Tx) error {
-	for i, e := range o.entities {
+func (o *Owned) putContent(tx core.Tx) error {
+	for i, e := range o.Entities {
 		old, err := tx.Entity(e.ID)
 		switch {
-		case err == nil && old.Owner != o.owner:
+		case err == nil && old.Owner != o.Owner:
 			return core.Conflictf("entity id '%s' (%s) already belongs to other content", e.ID, e.Name)
 		case err != nil && !core.IsNotFound(err):
 			return err
@@ -362,14 +364,14 @@ func (o *owned) putContent(tx core.Tx) error {
 		if err := tx.PutEntity(e); err != nil {
 			return err
 		}
-		if o.progress != nil {
-			o.progress(i + 1)
+		if o.Progress != nil {
+			o.Progress(i + 1)
 		}
 	}
-	for _, m := range o.maps {
+	for _, m := range o.Maps {
 		old, err := tx.Map(m.ID)
 		switch {
-		case err == nil && old.Owner != o.owner:
+		case err == nil && old.Owner != o.Owner:
 			return core.Conflictf("map id '%s' (%s) already belongs to other content", m.ID, m.Name)
 		case err != nil && !core.IsNotFound(err):
 			return err

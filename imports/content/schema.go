@@ -1,4 +1,4 @@
-package imports
+package content
 
 import (
 	"bytes"
@@ -33,8 +33,8 @@ var (
 
 // libraryFiles are the library files of an archive and their schemas.
 var libraryFiles = map[string]string{
-	pagesFile: "page.schema.json", encountersFile: "encounter.schema.json",
-	groupsFile: "group.schema.json", assetsFile: "asset.schema.json", tablesFile: "table.schema.json",
+	PagesFile: "page.schema.json", EncountersFile: "encounter.schema.json",
+	GroupsFile: "group.schema.json", AssetsFile: "asset.schema.json", TablesFile: "table.schema.json",
 }
 
 func compileSchemas() {

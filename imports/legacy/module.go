@@ -1,4 +1,4 @@
-package imports
+package legacy
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/imports/content"
 	"github.com/vttapp/companion/imports/legacyxml"
 )
 
@@ -20,66 +21,54 @@ import (
 // system's import hook, the archive's files in the owner's folder. All of
 // it in one transaction, as any archive.
 
-// What contentRoot reports for a legacy archive.
+// What an archive of a legacy format is, as the installer's dispatch
+// tells them apart from their root file (KindCompendium beside them).
 const (
-	kindLegacyModule   = "legacy module"
-	kindLegacyCampaign = "legacy campaign"
-	kindLegacyPack     = "legacy pack"
+	KindModule   = "legacy module"
+	KindCampaign = "legacy campaign"
+	KindPack     = "legacy pack"
 )
 
-// LibraryReport is what a legacy module, campaign or pack made: the rows
-// of each kind written, and what the person should know (entries the
-// system does not map, files the archive lacks, elements not read).
-type LibraryReport struct {
-	Pages      int      `json:"pages"`
-	Maps       int      `json:"maps"`
-	Encounters int      `json:"encounters"`
-	Groups     int      `json:"groups"`
-	Assets     int      `json:"assets"`
-	Entities   int      `json:"entities"`
-	Notes      []string `json:"notes,omitempty"`
-}
-
-// legacyStep prepares a legacy archive staged at dir whose root file is
+// Step prepares a legacy archive staged at dir whose root file is
 // xmlFile. The root file and the maps' canvas files are removed from the
 // folder once read: they hold the pages' text and the game master's
 // drawings, which the database now holds.
-func (in *Installer) legacyStep(ctx context.Context, fsys fs.FS, dir, kind, xmlFile string, opt InstallOptions) (*installStep, error) {
+func Step(ctx context.Context, in *content.Site, fsys fs.FS, dir, kind, xmlFile string, opt content.InstallOptions) (*content.Step, error) {
 	f, err := os.Open(filepath.Join(dir, xmlFile))
 	if err != nil {
 		return nil, core.Internal(err)
 	}
 	defer f.Close()
-	var step *installStep
+	var step *content.Step
 	var read []string // files read, removed from the folder
 	switch kind {
-	case kindLegacyModule:
-		mod, err := legacyxml.ReadModule(f, xmlFile, in.limits.XML)
+	case KindModule:
+		mod, err := legacyxml.ReadModule(f, xmlFile, in.Limits.XML)
 		if err != nil {
 			return nil, xmlError(err)
 		}
 		m := legacyModuleOf(mod.Header, first(mod.Category, "adventure"))
-		step, err = in.legacyModuleStep(ctx, fsys, xmlFile, m, &mod.Content, nil, opt)
+		step, err = legacyModuleStep(ctx, in, fsys, xmlFile, m, &mod.Content, nil, opt)
 		if err != nil {
 			return nil, err
 		}
 		read = canvasFiles(mod.Maps)
-	case kindLegacyCampaign:
-		camp, err := legacyxml.ReadCampaign(f, xmlFile, in.limits.XML)
+	case KindCampaign:
+		camp, err := legacyxml.ReadCampaign(f, xmlFile, in.Limits.XML)
 		if err != nil {
 			return nil, xmlError(err)
 		}
-		if step, err = in.legacyCampaignStep(ctx, fsys, xmlFile, camp, opt); err != nil {
+		if step, err = legacyCampaignStep(ctx, in, fsys, xmlFile, camp, opt); err != nil {
 			return nil, err
 		}
 		read = canvasFiles(camp.Maps)
-	case kindLegacyPack:
-		pack, err := legacyxml.ReadPack(f, xmlFile, in.limits.XML)
+	case KindPack:
+		pack, err := legacyxml.ReadPack(f, xmlFile, in.Limits.XML)
 		if err != nil {
 			return nil, xmlError(err)
 		}
 		m := legacyModuleOf(pack.Header, "pack")
-		if step, err = in.legacyModuleStep(ctx, fsys, xmlFile, m, nil, pack, opt); err != nil {
+		if step, err = legacyModuleStep(ctx, in, fsys, xmlFile, m, nil, pack, opt); err != nil {
 			return nil, err
 		}
 	}
@@ -94,58 +83,53 @@ func (in *Installer) legacyStep(ctx context.Context, fsys fs.FS, dir, kind, xmlF
 
 // legacyOwnerID is the legacy id when it can name a folder, else a new one.
 func legacyOwnerID(id string) string {
-	if checkFolderID("", id) == nil {
+	if content.CheckFolderID("", id) == nil {
 		return id
 	}
 	return core.NewID()
 }
 
 // legacyModuleStep installs a legacy module (content) or pack as a module.
-func (in *Installer) legacyModuleStep(ctx context.Context, fsys fs.FS, xmlFile string, m *core.Module, content *legacyxml.Content, pack *legacyxml.Pack, opt InstallOptions) (*installStep, error) {
+func legacyModuleStep(ctx context.Context, in *content.Site, fsys fs.FS, xmlFile string, m *core.Module, body *legacyxml.Content, pack *legacyxml.Pack, opt content.InstallOptions) (*content.Step, error) {
 	m.ID = legacyOwnerID(m.ID)
-	switch {
-	case opt.Replace != "":
-		m.ID = opt.Replace
-	case opt.PackageID != "":
-		m.ID = opt.PackageID
-	}
+	m.ID = opt.ModuleID(m.ID)
 	if strings.TrimSpace(m.Name) == "" {
 		m.Name = compendiumName(opt.Name)
 	}
 	m.Slug = legacySlug(m.Slug, m.Name)
-	m.System = in.cols.SystemID()
+	m.System = in.Collections.SystemID()
 	m.Package = opt.Package
 	if err := m.Normalize(); err != nil {
 		return nil, err
 	}
-	if err := checkFolderID("module", m.ID); err != nil {
+	if err := content.CheckFolderID("module", m.ID); err != nil {
 		return nil, err
 	}
-	dir, prefix := in.ownerFolder(KindModule, m.ID)
+	dir, prefix := in.OwnerFolder(content.KindModule, m.ID)
 	a := &legacyAdventure{in: in, fsys: fsys, xmlFile: xmlFile, owner: m.ID, name: opt.Name, progress: opt.Progress,
-		files: &legacyFiles{fsys: fsys, prefix: prefix, limits: in.limits.XML}}
+		files: &legacyFiles{fsys: fsys, prefix: prefix, limits: in.Limits.XML}}
 	m.Image = a.relativeFile(m.Image)
 	var err error
 	if pack != nil {
 		err = a.pack(pack)
 	} else {
-		err = a.content(ctx, content)
+		err = a.content(ctx, body)
 	}
 	if err != nil {
 		return nil, err
 	}
-	res := Result{Kind: KindModule, ID: m.ID, Name: m.Name, Library: a.report()}
+	res := content.Result{Kind: content.KindModule, ID: m.ID, Name: m.Name, Library: a.report()}
 	m.Descr = first(m.Descr, fmt.Sprintf("Imported from %s.", filepath.Base(first(opt.Name, xmlFile))))
-	return &installStep{
-		result: res,
-		target: dir,
-		write: func(tx core.Tx) error {
-			if err := putModule(tx, m, opt.Replace); err != nil {
+	return &content.Step{
+		Result: res,
+		Target: dir,
+		Write: func(tx core.Tx) error {
+			if err := content.PutModule(tx, m, opt.Replace); err != nil {
 				return err
 			}
-			return a.out.put(tx)
+			return a.out.Put(tx)
 		},
-		undo: func(tx core.Tx) error {
+		Undo: func(tx core.Tx) error {
 			if opt.Replace != "" {
 				return nil
 			}
@@ -157,8 +141,8 @@ func (in *Installer) legacyModuleStep(ctx context.Context, fsys fs.FS, xmlFile s
 // legacyCampaignStep installs a legacy campaign: its content, and its
 // references to modules and player characters as the campaign's
 // references.
-func (in *Installer) legacyCampaignStep(ctx context.Context, fsys fs.FS, xmlFile string, lc *legacyxml.Campaign, opt InstallOptions) (*installStep, error) {
-	c := &core.Campaign{ID: legacyOwnerID(lc.ID), Name: lc.Name, Descr: lc.Description, System: in.cols.SystemID()}
+func legacyCampaignStep(ctx context.Context, in *content.Site, fsys fs.FS, xmlFile string, lc *legacyxml.Campaign, opt content.InstallOptions) (*content.Step, error) {
+	c := &core.Campaign{ID: legacyOwnerID(lc.ID), Name: lc.Name, Descr: lc.Description, System: in.Collections.SystemID()}
 	if strings.TrimSpace(c.Name) == "" {
 		c.Name = compendiumName(opt.Name)
 	}
@@ -171,47 +155,37 @@ func (in *Installer) legacyCampaignStep(ctx context.Context, fsys fs.FS, xmlFile
 	if err := c.Normalize(); err != nil {
 		return nil, err
 	}
-	dir, prefix := in.ownerFolder(KindCampaign, c.ID)
+	dir, prefix := in.OwnerFolder(content.KindCampaign, c.ID)
 	a := &legacyAdventure{in: in, fsys: fsys, xmlFile: xmlFile, owner: c.ID, name: opt.Name, progress: opt.Progress,
-		files: &legacyFiles{fsys: fsys, prefix: prefix, limits: in.limits.XML}}
+		files: &legacyFiles{fsys: fsys, prefix: prefix, limits: in.Limits.XML}}
 	c.Image = a.relativeFile(lc.Image)
 	if err := a.content(ctx, &lc.Content); err != nil {
 		return nil, err
 	}
-	return &installStep{
-		result: Result{Kind: KindCampaign, ID: c.ID, Name: c.Name, Library: a.report()},
-		target: dir,
-		write: func(tx core.Tx) error {
-			if old, err := tx.Campaign(c.ID); err == nil {
-				return core.Conflictf("campaign '%s' (id '%s') is already installed", old.Name, old.ID)
-			} else if !core.IsNotFound(err) {
+	return &content.Step{
+		Result: content.Result{Kind: content.KindCampaign, ID: c.ID, Name: c.Name, Library: a.report()},
+		Target: dir,
+		Write: func(tx core.Tx) error {
+			if err := content.PutCampaign(tx, c, opt.Primary); err != nil {
 				return err
 			}
-			if _, err := tx.PrimaryCampaign(c.System); core.IsNotFound(err) || opt.Primary {
-				c.Primary = true
-			} else if err != nil {
-				return err
-			}
-			if err := tx.PutCampaign(c); err != nil {
-				return err
-			}
-			return a.out.put(tx)
+			return a.out.Put(tx)
 		},
-		undo: func(tx core.Tx) error { return tx.DeleteCampaign(c.ID) },
+		Undo: func(tx core.Tx) error { return tx.DeleteCampaign(c.ID) },
 	}, nil
 }
 
 // legacyAdventure turns a legacy module's or campaign's content into the
 // rows of its owner.
 type legacyAdventure struct {
-	in       *Installer
+	in       *content.Site
 	fsys     fs.FS
 	xmlFile  string
 	owner    string
 	name     string
-	progress func(InstallProgress)
+	progress func(content.InstallProgress)
 	files    *legacyFiles
-	out      owned
+	out      content.Owned
 	notes    []string
 }
 
@@ -224,9 +198,9 @@ func (a *legacyAdventure) relativeFile(ref string) string {
 	return ""
 }
 
-func (a *legacyAdventure) report() *LibraryReport {
-	r := &LibraryReport{Pages: len(a.out.library.pages), Maps: len(a.out.maps), Encounters: len(a.out.library.encounters),
-		Groups: len(a.out.library.groups), Assets: len(a.out.library.assets), Entities: len(a.out.entities), Notes: a.notes}
+func (a *legacyAdventure) report() *content.LibraryReport {
+	r := &content.LibraryReport{Pages: len(a.out.Library.Pages), Maps: len(a.out.Maps), Encounters: len(a.out.Library.Encounters),
+		Groups: len(a.out.Library.Groups), Assets: len(a.out.Library.Assets), Entities: len(a.out.Entities), Notes: a.notes}
 	if n := len(a.files.missing); n > 0 {
 		// The first few, so that a person can tell which are missing.
 		var names []string
@@ -241,7 +215,7 @@ func (a *legacyAdventure) report() *LibraryReport {
 
 // content reads a module's or campaign's content.
 func (a *legacyAdventure) content(ctx context.Context, c *legacyxml.Content) error {
-	a.out.owner = a.owner
+	a.out.Owner = a.owner
 	if err := a.entries(ctx, c.Entries); err != nil {
 		return err
 	}
@@ -252,7 +226,7 @@ func (a *legacyAdventure) content(ctx context.Context, c *legacyxml.Content) err
 		if err := grp.Normalize(); err != nil {
 			return core.Invalidf("%s: group '%s': %s", a.xmlFile, grp.Name, core.MessageOf(err))
 		}
-		a.out.library.groups = append(a.out.library.groups, grp)
+		a.out.Library.Groups = append(a.out.Library.Groups, grp)
 	}
 	for i, lp := range c.Pages {
 		p := &core.Page{ID: lp.ID, Name: first(strings.TrimSpace(lp.Name), "Page"), ParentID: lp.Parent, Rank: sortRank(lp.Sort, i),
@@ -261,12 +235,12 @@ func (a *legacyAdventure) content(ctx context.Context, c *legacyxml.Content) err
 		if err := p.Normalize(); err != nil {
 			return core.Invalidf("%s: page '%s': %s", a.xmlFile, p.Name, core.MessageOf(err))
 		}
-		content, err := resolvePageHTML(p.Content, func(ref string) (string, error) { return a.files.file(ref), nil })
+		html, err := content.ResolvePageHTML(p.Content, func(ref string) (string, error) { return a.files.file(ref), nil })
 		if err != nil {
 			return err
 		}
-		p.Content = content
-		a.out.library.pages = append(a.out.library.pages, p)
+		p.Content = html
+		a.out.Library.Pages = append(a.out.Library.Pages, p)
 	}
 	mapsByGroup := map[string][]string{}
 	for i, lm := range c.Maps {
@@ -275,7 +249,7 @@ func (a *legacyAdventure) content(ctx context.Context, c *legacyxml.Content) err
 			return core.Invalidf("%s: map '%s': %s", a.xmlFile, lm.Name, core.MessageOf(err))
 		}
 		a.notes = append(a.notes, notes...)
-		a.out.maps = append(a.out.maps, m)
+		a.out.Maps = append(a.out.Maps, m)
 		mapsByGroup[m.ParentID] = append(mapsByGroup[m.ParentID], m.ID)
 	}
 	for i, le := range c.Encounters {
@@ -309,7 +283,7 @@ func (a *legacyAdventure) content(ctx context.Context, c *legacyxml.Content) err
 		if err := e.Normalize(); err != nil {
 			return core.Invalidf("%s: %s", a.xmlFile, core.MessageOf(err))
 		}
-		a.out.library.encounters = append(a.out.library.encounters, e)
+		a.out.Library.Encounters = append(a.out.Library.Encounters, e)
 	}
 	if len(c.Other) > 0 {
 		a.notes = append(a.notes, fmt.Sprintf("%d %s Companion does not read %s left out: %s", len(c.Other),
@@ -320,14 +294,14 @@ func (a *legacyAdventure) content(ctx context.Context, c *legacyxml.Content) err
 
 // pack reads an asset pack: its groups and assets.
 func (a *legacyAdventure) pack(p *legacyxml.Pack) error {
-	a.out.owner = a.owner
+	a.out.Owner = a.owner
 	for i, g := range p.Groups {
 		grp := &core.Group{ID: g.ID, Name: first(strings.TrimSpace(g.Name), "Group"), ParentID: g.Parent, Rank: sortRank(g.Sort, i), Owner: a.owner}
 		grp.Slug = legacySlug(g.Slug, grp.Name)
 		if err := grp.Normalize(); err != nil {
 			return core.Invalidf("%s: group '%s': %s", a.xmlFile, grp.Name, core.MessageOf(err))
 		}
-		a.out.library.groups = append(a.out.library.groups, grp)
+		a.out.Library.Groups = append(a.out.Library.Groups, grp)
 	}
 	for i, la := range p.Assets {
 		as := &core.Asset{ID: la.ID, Name: first(strings.TrimSpace(la.Name), "Asset"), Type: first(la.Type, "image"),
@@ -340,9 +314,9 @@ func (a *legacyAdventure) pack(p *legacyxml.Pack) error {
 		if err := as.Normalize(); err != nil {
 			return core.Invalidf("%s: asset '%s': %s", a.xmlFile, as.Name, core.MessageOf(err))
 		}
-		a.out.library.assets = append(a.out.library.assets, as)
+		a.out.Library.Assets = append(a.out.Library.Assets, as)
 	}
-	if len(a.out.library.assets) == 0 {
+	if len(a.out.Library.Assets) == 0 {
 		return core.Invalidf("nothing to import: %s names no asset whose file the archive holds", a.xmlFile)
 	}
 	if len(p.Other) > 0 {
@@ -364,17 +338,17 @@ func (a *legacyAdventure) checkIDs() error {
 		seen[key] = name
 		return nil
 	}
-	for _, g := range a.out.library.groups {
+	for _, g := range a.out.Library.Groups {
 		if err := check("group", g.ID, g.Name); err != nil {
 			return err
 		}
 	}
-	for _, p := range a.out.library.pages {
+	for _, p := range a.out.Library.Pages {
 		if err := check("page", p.ID, p.Name); err != nil {
 			return err
 		}
 	}
-	for _, m := range a.out.maps {
+	for _, m := range a.out.Maps {
 		if err := check("map", m.ID, m.Name); err != nil {
 			return err
 		}
@@ -384,12 +358,12 @@ func (a *legacyAdventure) checkIDs() error {
 			}
 		}
 	}
-	for _, e := range a.out.library.encounters {
+	for _, e := range a.out.Library.Encounters {
 		if err := check("encounter", e.ID, e.Name); err != nil {
 			return err
 		}
 	}
-	for _, as := range a.out.library.assets {
+	for _, as := range a.out.Library.Assets {
 		if err := check("asset", as.ID, as.Name); err != nil {
 			return err
 		}
@@ -405,23 +379,23 @@ func (a *legacyAdventure) entries(ctx context.Context, entries []legacyxml.Entry
 	if len(entries) == 0 {
 		return nil
 	}
-	cs, ok := a.in.cols.(CompendiumSystem)
+	cs, ok := a.in.Collections.(CompendiumSystem)
 	var mapper CompendiumMapper
 	if ok {
 		mapper = cs.Compendium()
 	}
 	if mapper == nil || len(mapper.ImportKinds()) == 0 {
 		a.notes = append(a.notes, fmt.Sprintf("%d compendium %s not imported: the loaded system ('%s') has no import hook",
-			len(entries), plural(len(entries), "entry was", "entries were"), a.in.cols.SystemID()))
+			len(entries), plural(len(entries), "entry was", "entries were"), a.in.Collections.SystemID()))
 		return nil
 	}
-	r := compendiumReader{in: a.in, src: compendiumSource{file: a.xmlFile, name: a.name, media: a.fsys, entries: entries},
-		mapper: mapper, owner: a.owner, prefix: a.files.prefix, progress: newThrottle(a.progress), now: a.in.now().UTC()}
+	r := compendiumReader{in: a.in, src: Source{File: a.xmlFile, Name: a.name, Media: a.fsys, entries: entries},
+		mapper: mapper, owner: a.owner, prefix: a.files.prefix, progress: content.NewThrottle(a.progress), now: a.in.Now().UTC()}
 	got, err := r.read(ctx)
 	if err != nil {
 		return err
 	}
-	a.out.entities = got.entities
+	a.out.Entities = got.Entities
 	a.notes = append(a.notes, r.notes()...)
 	return nil
 }
@@ -430,7 +404,7 @@ func (a *legacyAdventure) entries(ctx context.Context, entries []legacyxml.Entry
 // brings first, then one installed.
 func (a *legacyAdventure) entityLinker(ctx context.Context) func(ref string) *string {
 	own := map[string]string{}
-	for _, e := range a.out.entities {
+	for _, e := range a.out.Entities {
 		own[e.Kind+"/"+e.Slug] = e.ID
 	}
 	return func(ref string) *string {
@@ -441,7 +415,7 @@ func (a *legacyAdventure) entityLinker(ctx context.Context) func(ref string) *st
 		if id, found := own[kind+"/"+slug]; found {
 			return &id
 		}
-		if e, err := a.in.svc.EntityByReference(ctx, kind, slug); err == nil {
+		if e, err := a.in.Service.EntityByReference(ctx, kind, slug); err == nil {
 			id := e.ID
 			return &id
 		}

@@ -1,4 +1,4 @@
-package imports
+package content
 
 import (
 	"encoding/json"
@@ -13,28 +13,29 @@ import (
 // one JSON array each, every element checked against its schema
 // (schemas/page.schema.json...).
 const (
-	pagesFile      = "pages.json"
-	encountersFile = "encounters.json"
-	groupsFile     = "groups.json"
-	assetsFile     = "assets.json"
-	tablesFile     = "tables.json"
+	PagesFile      = "pages.json"
+	EncountersFile = "encounters.json"
+	GroupsFile     = "groups.json"
+	AssetsFile     = "assets.json"
+	TablesFile     = "tables.json"
 )
 
-// library is what the library files of a folder hold.
-type library struct {
-	pages      []*core.Page
-	encounters []*core.Encounter
-	groups     []*core.Group
-	assets     []*core.Asset
-	tables     []*core.Table
+// Library is what the library files of a folder (or a legacy module's
+// content) hold.
+type Library struct {
+	Pages      []*core.Page
+	Encounters []*core.Encounter
+	Groups     []*core.Group
+	Assets     []*core.Asset
+	Tables     []*core.Table
 }
 
-func (l *library) empty() bool {
-	return len(l.pages)+len(l.encounters)+len(l.groups)+len(l.assets)+len(l.tables) == 0
+func (l *Library) empty() bool {
+	return len(l.Pages)+len(l.Encounters)+len(l.Groups)+len(l.Assets)+len(l.Tables) == 0
 }
 
 // readLibraryFile reads one library file into out.
-func (r contentReader) readLibraryFile(name string, out *library) error {
+func (r contentReader) readLibraryFile(name string, out *Library) error {
 	items, err := readArray(r.fsys, name)
 	if err != nil {
 		return err
@@ -47,7 +48,7 @@ func (r contentReader) readLibraryFile(name string, out *library) error {
 		}
 		var id string
 		switch name {
-		case pagesFile:
+		case PagesFile:
 			var p core.Page
 			if err := decodeStrict(where, item, &p); err != nil {
 				return err
@@ -56,8 +57,8 @@ func (r contentReader) readLibraryFile(name string, out *library) error {
 				return core.Invalidf("%s: %s", where, core.MessageOf(err))
 			}
 			id = p.ID
-			out.pages = append(out.pages, &p)
-		case encountersFile:
+			out.Pages = append(out.Pages, &p)
+		case EncountersFile:
 			var e core.Encounter
 			if err := decodeStrict(where, item, &e); err != nil {
 				return err
@@ -70,8 +71,8 @@ func (r contentReader) readLibraryFile(name string, out *library) error {
 				return core.Invalidf("%s: %s", where, core.MessageOf(err))
 			}
 			id = e.ID
-			out.encounters = append(out.encounters, &e)
-		case groupsFile:
+			out.Encounters = append(out.Encounters, &e)
+		case GroupsFile:
 			var g core.Group
 			if err := decodeStrict(where, item, &g); err != nil {
 				return err
@@ -84,8 +85,8 @@ func (r contentReader) readLibraryFile(name string, out *library) error {
 				return core.Invalidf("%s: %s", where, core.MessageOf(err))
 			}
 			id = g.ID
-			out.groups = append(out.groups, &g)
-		case tablesFile:
+			out.Groups = append(out.Groups, &g)
+		case TablesFile:
 			t, err := decodeTableItem(where, item)
 			if err != nil {
 				return err
@@ -95,8 +96,8 @@ func (r contentReader) readLibraryFile(name string, out *library) error {
 				t.Rank = i
 			}
 			id = t.ID
-			out.tables = append(out.tables, t)
-		case assetsFile:
+			out.Tables = append(out.Tables, t)
+		case AssetsFile:
 			var a core.Asset
 			if err := decodeStrict(where, item, &a); err != nil {
 				return err
@@ -112,7 +113,7 @@ func (r contentReader) readLibraryFile(name string, out *library) error {
 				return core.Invalidf("%s: resource: %s", where, core.MessageOf(err))
 			}
 			id = a.ID
-			out.assets = append(out.assets, &a)
+			out.Assets = append(out.Assets, &a)
 		}
 		if seen[id] {
 			return core.Invalidf("%s: id '%s' appears twice", where, id)
@@ -144,13 +145,13 @@ func (r contentReader) page(p *core.Page, i int) error {
 // resolveHTML rewrites a page's relative image sources and file links
 // (a path inside the archive) to the URL paths they are served at.
 func (r contentReader) resolveHTML(content string) (string, error) {
-	return resolvePageHTML(content, func(ref string) (string, error) { return r.resolve(ref, "") })
+	return ResolvePageHTML(content, func(ref string) (string, error) { return r.resolve(ref, "") })
 }
 
-// resolvePageHTML rewrites the archive paths of a page's images and links
+// ResolvePageHTML rewrites the archive paths of a page's images and links
 // through resolve; an image it cannot resolve ("" or an error) is left
 // out, a link keeps its text.
-func resolvePageHTML(content string, resolve func(ref string) (string, error)) (string, error) {
+func ResolvePageHTML(content string, resolve func(ref string) (string, error)) (string, error) {
 	doc := pagehtml.Parse(content)
 	var failure error
 	fix := func(ref string) (string, bool) {
@@ -173,15 +174,15 @@ func resolvePageHTML(content string, resolve func(ref string) (string, error)) (
 	return doc.HTML(), failure
 }
 
-// markdownTarget finds the destination of a Markdown link or image.
-var markdownTarget = regexp.MustCompile(`(\]\(\s*<?)([^)\s>]+)`)
+// MarkdownTarget finds the destination of a Markdown link or image.
+var MarkdownTarget = regexp.MustCompile(`(\]\(\s*<?)([^)\s>]+)`)
 
 // resolveMarkdown rewrites the relative destinations of a Markdown page's
 // links and images as resolveHTML does.
 func (r contentReader) resolveMarkdown(content string) (string, error) {
 	var failure error
-	out := markdownTarget.ReplaceAllStringFunc(content, func(m string) string {
-		sub := markdownTarget.FindStringSubmatch(m)
+	out := MarkdownTarget.ReplaceAllStringFunc(content, func(m string) string {
+		sub := MarkdownTarget.FindStringSubmatch(m)
 		if !isArchivePath(sub[2]) {
 			return m
 		}
@@ -214,8 +215,8 @@ func isArchivePath(ref string) bool {
 
 // put writes the library rows; an id that belongs to other content is a
 // conflict, never a takeover.
-func (l *library) put(tx core.Tx, owner string) error {
-	for _, g := range l.groups {
+func (l *Library) put(tx core.Tx, owner string) error {
+	for _, g := range l.Groups {
 		if old, err := tx.Group(g.ID); err == nil && old.Owner != owner {
 			return core.Conflictf("group id '%s' (%s) already belongs to other content", g.ID, g.Name)
 		} else if err != nil && !core.IsNotFound(err) {
@@ -225,7 +226,7 @@ func (l *library) put(tx core.Tx, owner string) error {
 			return err
 		}
 	}
-	for _, p := range l.pages {
+	for _, p := range l.Pages {
 		if old, err := tx.Page(p.ID); err == nil && old.Owner != owner {
 			return core.Conflictf("page id '%s' (%s) already belongs to other content", p.ID, p.Name)
 		} else if err != nil && !core.IsNotFound(err) {
@@ -235,7 +236,7 @@ func (l *library) put(tx core.Tx, owner string) error {
 			return err
 		}
 	}
-	for _, e := range l.encounters {
+	for _, e := range l.Encounters {
 		if old, err := tx.Encounter(e.ID); err == nil && old.Owner != owner {
 			return core.Conflictf("encounter id '%s' (%s) already belongs to other content", e.ID, e.Name)
 		} else if err != nil && !core.IsNotFound(err) {
@@ -245,7 +246,7 @@ func (l *library) put(tx core.Tx, owner string) error {
 			return err
 		}
 	}
-	for _, t := range l.tables {
+	for _, t := range l.Tables {
 		if old, err := tx.Table(t.ID); err == nil && old.Owner != owner {
 			return core.Conflictf("table id '%s' (%s) already belongs to other content", t.ID, t.Name)
 		} else if err != nil && !core.IsNotFound(err) {
@@ -255,7 +256,7 @@ func (l *library) put(tx core.Tx, owner string) error {
 			return err
 		}
 	}
-	for _, a := range l.assets {
+	for _, a := range l.Assets {
 		if old, err := tx.Asset(a.ID); err == nil && old.Owner != owner {
 			return core.Conflictf("asset id '%s' (%s) already belongs to other content", a.ID, a.Name)
 		} else if err != nil && !core.IsNotFound(err) {
