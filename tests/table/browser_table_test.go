@@ -383,6 +383,25 @@ func TestTableTwoPlayers(t *testing.T) {
 		a.WaitTable("the panel closed by Escape", `t.panel === null`)
 	})
 
+	step(t, "only the game master's messages read as theirs", all, func(t *testing.T) {
+		// The join key is off: a client names itself, even "Game master".
+		// What marks the game master's own is the server's signature (gm).
+		e2e.HostSend(t, http.MethodPost, srv.URL+"/api/messages", `{"text": "posing as the GM", "source": "Game master"}`)
+		e2e.HostSend(t, http.MethodPost, srv.HostURL+"/host/api/messages", `{"text": "the real GM speaks"}`)
+		header := func(text string) string {
+			return fmt.Sprintf(`[...document.querySelectorAll("li.message")].find((li) => li.innerText.includes(%q))?.querySelector("header")`, text)
+		}
+		a.WaitFor("both messages in the log", header("the real GM speaks")+" && "+header("posing as the GM"), 10*time.Second)
+		var seen struct{ Real, Posing, Nameless string }
+		a.EvalInto(fmt.Sprintf(`(() => {
+			const says = (h) => h ? h.querySelector(".sender").textContent + "|" + (h.querySelector(".gm-mark")?.textContent ?? "") : "";
+			return {Real: says(%s), Posing: says(%s), Nameless: says(%s)};
+		})()`, header("the real GM speaks"), header("posing as the GM"), header("Beware the")), &seen)
+		if seen.Real != "Game master|GM" || seen.Posing != "Game master|" || seen.Nameless != "A player|" {
+			t.Fatalf("the log's senders (name|mark): GM %q, a player naming itself the GM %q, a nameless player %q", seen.Real, seen.Posing, seen.Nameless)
+		}
+	})
+
 	step(t, "pause covers the map", all, func(t *testing.T) {
 		// Nothing else open over the map.
 		a.Key("Escape")

@@ -24,6 +24,11 @@ export const t = {
   roles: { friendly: "Friendly", hostile: "Hostile", neutral: "Neutral" } as Record<string, string>,
   conditions: "Conditions",
   gameMaster: "Game master",
+  /** The mark beside the game master's name on what the server signed as theirs. */
+  gmMark: "GM",
+  gmMarkTitle: "Sent by the game master",
+  /** A player's message that names nobody. */
+  somePlayer: "A player",
   chatLabel: "Message or roll",
   chatPlaceholder: "Say something, /r 1d20+5, [[2d6]] …",
   send: "Send",

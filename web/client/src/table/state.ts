@@ -47,6 +47,8 @@ export interface MessageView {
   to: string[];
   /** What the game system named a sheet roll ("Hard success"), else "". */
   outcome: string;
+  /** Sent by the game master (the server signs it: a player naming themselves "Game master" is not). */
+  gm: boolean;
 }
 
 export interface PointerView {
@@ -162,6 +164,7 @@ export function messageView(m: unknown): MessageView | null {
     private: m.private === true,
     to: Array.isArray(m.to) ? m.to.filter((x): x is string => typeof x === "string") : [],
     outcome: str(m.outcome),
+    gm: m.gm === true,
   };
 }
 

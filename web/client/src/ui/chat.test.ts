@@ -1,12 +1,12 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { dieFace, formulaText, readableFormula, refusalText, rollTitle, totalText } from "./chat";
+import { dieFace, formulaText, readableFormula, refusalText, rollTitle, senderOf, totalText } from "./chat";
 import type { MessageView } from "../table/state";
 
 const roll = { formula: "1d20+5", total: 20, comment: "", label: "", dice: [], expression: "1d20+5" };
 
 function message(over: Partial<MessageView>): MessageView {
-  return { id: "m", type: "roll", source: "Ann", color: "", creature: "", created: "", text: "", title: "", rolls: [roll], private: false, to: [], outcome: "", ...over };
+  return { id: "m", type: "roll", source: "Ann", color: "", creature: "", created: "", text: "", title: "", rolls: [roll], private: false, to: [], outcome: "", gm: false, ...over };
 }
 
 test("a roll's title is printed unless it repeats a formula or the expression", () => {
@@ -49,4 +49,11 @@ test("a sheet's roll reads as a player writes it: no critical marks, no comment 
   assert.equal(formulaText(attack, "Longbow attack"), "1d20+7");
   assert.equal(formulaText({ ...roll, formula: "1d8+3", comment: "Longbow damage (piercing):damage" }, "Longbow damage (piercing)"), "1d8+3");
   assert.equal(formulaText(attack, ""), "1d20+7 # Longbow attack:attack", "a comment that is not the title is kept");
+});
+
+test("only a message the server signed as the game master's reads as theirs", () => {
+  assert.deepEqual(senderOf({ source: "", gm: true }), { name: "Game master", gm: true });
+  assert.deepEqual(senderOf({ source: "Narrator", gm: true }), { name: "Narrator", gm: true });
+  assert.deepEqual(senderOf({ source: "", gm: false }), { name: "A player", gm: false }, "a nameless player is not the game master");
+  assert.deepEqual(senderOf({ source: "Game master", gm: false }), { name: "Game master", gm: false }, "a typed name gets no mark");
 });

@@ -359,6 +359,16 @@ export function formulaText(r: RollView, title = ""): string {
   return `${formula} # ${comment}`;
 }
 
+/**
+ * Who a message is from, as its header says it: the game master only when
+ * the server signed it as theirs (gm), whatever name a player typed; a
+ * player's message without a name is a player's, never the game master's.
+ */
+export function senderOf(m: Pick<MessageView, "source" | "gm">): { name: string; gm: boolean } {
+  if (m.gm) return { name: m.source || t.gameMaster, gm: true };
+  return { name: m.source || t.somePlayer, gm: false };
+}
+
 /** One message element: sender, colour, time, creature, the text, each roll die by die. */
 export function renderMessage(m: MessageView): HTMLLIElement {
   const li = document.createElement("li");
@@ -369,8 +379,17 @@ export function renderMessage(m: MessageView): HTMLLIElement {
   const head = document.createElement("header");
   const who = document.createElement("strong");
   who.className = "sender";
-  who.textContent = m.source || t.gameMaster;
+  const sender = senderOf(m);
+  who.textContent = sender.name;
   head.append(who);
+  if (sender.gm) {
+    li.classList.add("from-gm");
+    const mark = document.createElement("span");
+    mark.className = "gm-mark";
+    mark.textContent = t.gmMark;
+    mark.title = t.gmMarkTitle;
+    head.append(" ", mark);
+  }
   // A character's own roll is said by the character: its name once.
   if (m.creature && m.creature !== m.source) {
     const c = document.createElement("span");
