@@ -9,6 +9,10 @@ type ScreenOverlay struct {
 	Image *string `json:"overlayImage"`
 	Text  *string `json:"overlayHandoutText"`
 	Style *string `json:"overlayHandoutStyle"`
+	// Title names a picture in the journal when its file's name does not
+	// (an upload is kept under a new id): the uploaded file's name. Set by
+	// the server, never read from a request.
+	Title string `json:"-"`
 }
 
 // maxHandoutText bounds a text handout.

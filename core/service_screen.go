@@ -1,6 +1,7 @@
 package core
 
 import (
+	"cmp"
 	"context"
 	"strings"
 )
@@ -57,7 +58,7 @@ func (s *Service) SetOverlay(ctx context.Context, o ScreenOverlay) (*Screen, err
 		var shown *JournalEntry
 		switch {
 		case o.Image != nil && *o.Image != "":
-			shown = &JournalEntry{Kind: JournalImage, Title: pictureTitle(*o.Image), URL: *o.Image}
+			shown = &JournalEntry{Kind: JournalImage, Title: pictureTitle(cmp.Or(o.Title, *o.Image)), URL: *o.Image}
 		case o.Text != nil && strings.TrimSpace(*o.Text) != "":
 			shown = &JournalEntry{Kind: JournalHandout, Title: handoutTitle(*o.Text), Text: *o.Text}
 		}

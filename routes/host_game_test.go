@@ -180,7 +180,7 @@ func TestHostScreenControls(t *testing.T) {
 	// An uploaded image becomes the overlay, served to players.
 	var body bytes.Buffer
 	mw := multipart.NewWriter(&body)
-	fw, _ := mw.CreateFormFile("file", "map.png")
+	fw, _ := mw.CreateFormFile("file", "Old_cellar-map.png")
 	png.Encode(fw, image.NewGray(image.Rect(0, 0, 4, 4)))
 	mw.Close()
 	r := e.call(t, "POST", "/host/api/screen/handout", body.String(), "Content-Type", mw.FormDataContentType())
@@ -198,6 +198,13 @@ func TestHostScreenControls(t *testing.T) {
 	resp.Body.Close()
 	if resp.StatusCode != 200 {
 		t.Fatalf("players get the handout with %d", resp.StatusCode)
+	}
+	// The journal names it by the file the game master uploaded, not by
+	// the id it is kept under.
+	var journal struct{ Entries []core.JournalEntry }
+	e.decode(t, e.call(t, "GET", "/host/api/journal", ""), 200, &journal)
+	if n := len(journal.Entries); n == 0 || journal.Entries[n-1].URL != screen.OverlayImage || journal.Entries[n-1].Title != "Old cellar map" {
+		t.Fatalf("the journal after the upload: %+v", journal.Entries)
 	}
 	screen = core.Screen{}
 	e.decode(t, e.call(t, "DELETE", "/host/api/screen/overlay", ""), 200, &screen)

@@ -134,7 +134,7 @@ func (h hostGame) uploadHandout(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	url := path.Join("/campaigns", camp.ID, "handouts", file)
-	h.screenReply(w, r)(h.cfg.Service.SetOverlay(r.Context(), core.ScreenOverlay{Image: &url}))
+	h.screenReply(w, r)(h.cfg.Service.SetOverlay(r.Context(), core.ScreenOverlay{Image: &url, Title: name}))
 }
 
 func (h hostGame) screenReply(w http.ResponseWriter, r *http.Request) func(*core.Screen, error) {
