@@ -1,6 +1,9 @@
 package core
 
-import "context"
+import (
+	"context"
+	"math"
+)
 
 // Token returns the token with id.
 func (s *Service) Token(ctx context.Context, id string) (*Token, error) {
@@ -59,6 +62,13 @@ func (s pinned) storeToken(tx Tx, t *Token) ([]Event, error) {
 	t.Normalize()
 	if t.Role != "" && t.Role != RoleHostile && t.Role != RoleFriendly && t.Role != RoleNeutral {
 		return nil, Invalidf("token: role must be hostile, friendly or neutral, not '%s'", Clip(t.Role))
+	}
+	// Where it stands: on the map's plane, as every map object (a token a
+	// trillion pixels away is a mistake no client can draw or drag back).
+	for name, c := range map[string]float64{"x": t.X, "y": t.Y} {
+		if math.Abs(c) > MaxMapCoordinate {
+			return nil, Invalidf("token: '%s' is %g: a coordinate is within ±%d map pixels", name, c, int(MaxMapCoordinate))
+		}
 	}
 	if v := t.Vision; v != nil {
 		// A light it carries or its darkvision: distances, never below zero.
