@@ -104,6 +104,10 @@ func TestGMPreparesAPictureMapOffScreenAndShowsIt(t *testing.T) {
 	click(560, 280)
 	click(560, 420)
 	gm.WaitFor("the door", `(window.companionGM.store.map.walls || []).some(w => w.type === "door" && w.door === "closed")`, 10*time.Second)
+	// A new light starts as a torch (4 and 8 grid units), not a floodlight.
+	if got, _ := gm.Eval(`document.getElementById("gm-light-bright").value + "/" + document.getElementById("gm-light-dim").value`).(string); got != "4/8" {
+		t.Errorf("the Light tool's radii start at %q, want 4/8", got)
+	}
 	gm.Eval(`(() => { const set = (id, v) => { const i = document.getElementById(id); i.value = v; }; set("gm-light-bright", "10"); set("gm-light-dim", "20"); })()`)
 	gm.Eval(`document.querySelector("[data-tool=light]").click()`)
 	click(350, 350)

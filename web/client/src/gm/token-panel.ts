@@ -45,7 +45,7 @@ function lightOptions(): { bright: number; dim: number; color: string } {
   const value = (id: string) => (document.getElementById(id) as HTMLInputElement | null)?.value;
   const bright = Number.parseFloat(value("gm-light-bright") ?? "");
   const dim = Number.parseFloat(value("gm-light-dim") ?? "");
-  return { bright: Number.isFinite(bright) ? bright : 20, dim: Number.isFinite(dim) ? dim : 40, color: value("gm-light-color") || "#ffe08a" };
+  return { bright: Number.isFinite(bright) ? bright : 4, dim: Number.isFinite(dim) ? dim : 8, color: value("gm-light-color") || "#ffe08a" };
 }
 
 export class TokenPanel {

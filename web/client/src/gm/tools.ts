@@ -42,8 +42,8 @@ const drawOptions = `
   <label data-for="wall">Wall <select id="gm-wall-type"><option value="normal">wall</option><option value="window">window</option>
     <option value="invisible">invisible</option><option value="ethereal">ethereal</option><option value="terrain">terrain</option></select></label>
   <label data-for="door">Door <select id="gm-door-type"><option value="door">door</option><option value="secretDoor">secret door</option></select></label>
-  <label data-for="light">Bright <input id="gm-light-bright" type="number" min="0" max="1000" step="5" value="20" size="4"></label>
-  <label data-for="light">Dim <input id="gm-light-dim" type="number" min="0" max="1000" step="5" value="40" size="4"></label>
+  <label data-for="light">Bright <input id="gm-light-bright" type="number" min="0" max="1000" step="1" value="4" size="4"></label>
+  <label data-for="light">Dim <input id="gm-light-dim" type="number" min="0" max="1000" step="1" value="8" size="4"></label>
   <label data-for="light">Colour <input id="gm-light-color" type="color" value="#ffe08a"></label>
   <label data-for="light">Intensity <input id="gm-light-intensity" type="range" min="0" max="1" step="0.05" value="0.5"></label>
   <label data-for="sound">Sound <select id="gm-sound-file"></select></label>
@@ -351,7 +351,7 @@ export class MapTools {
           return Number.isFinite(v) ? v : d;
         };
         const color = (document.getElementById("gm-light-color") as HTMLInputElement | null)?.value ?? "#ffe08a";
-        this.add("lights", lightFrom(p, num("gm-light-bright", 20), num("gm-light-dim", 40), color, num("gm-light-intensity", 0.5)), "Light");
+        this.add("lights", lightFrom(p, num("gm-light-bright", 4), num("gm-light-dim", 8), color, num("gm-light-intensity", 0.5)), "Light");
         return true;
       }
       case "sound": {
