@@ -222,9 +222,11 @@ func mdnsHost(name string) (string, error) {
 // openFlag is --open: auto, true or false; a bare --open is true.
 type openFlag struct{ cfg *serveConfig }
 
+// String is "" for the zero flag: the flag package prints a default only
+// when it differs from the zero value's text.
 func (f openFlag) String() string {
 	if f.cfg == nil {
-		return "auto"
+		return ""
 	}
 	return f.cfg.Open
 }
@@ -315,9 +317,10 @@ func defaultDataDir() string {
 // or as the next word (joinModeWords).
 type interactionFlag struct{ cfg *serveConfig }
 
+// String is "" for the zero flag, as openFlag's.
 func (f interactionFlag) String() string {
 	if f.cfg == nil {
-		return core.InteractionAll
+		return ""
 	}
 	return f.cfg.Interaction
 }

@@ -351,3 +351,21 @@ func TestArchiveREADMEIsForGameMasters(t *testing.T) {
 		t.Errorf("serve lacks a flag the README tells of (--data, the name players type, what players may move)")
 	}
 }
+
+// --help prints the defaults of the flags whose values are words (auto,
+// all): the flag package prints a default only when it differs from the
+// zero flag's text, which must therefore be empty.
+func TestHelpPrintsEveryDefault(t *testing.T) {
+	_, fs, err := parseServeFlags(nil, func(string) string { return "" })
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out strings.Builder
+	fs.SetOutput(&out)
+	fs.PrintDefaults()
+	for _, want := range []string{"(default auto)", "(default all)"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("serve --help does not say %s:\n%s", want, out.String())
+		}
+	}
+}
