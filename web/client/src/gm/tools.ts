@@ -93,33 +93,8 @@ export class MapTools {
   private showOptions(): void {
     const g = this.options;
     if (!g) return;
-    this.showOptionsOf(this.tool);
-  }
-
-  private showOptionsOf(tool: Tool): void {
-    const g = this.options;
-    if (!g) return;
-    g.hidden = !drawingTools.includes(tool);
-    for (const el of g.querySelectorAll<HTMLElement>("[data-for]")) el.hidden = el.dataset.for !== tool;
-  }
-
-  /**
-   * The options show in the toolbar above the map and take rows of it: the
-   * toolbar keeps the height of its tallest set of options, so choosing a
-   * tool never moves the map from under the pointer (a new user's first
-   * wall missed when it did).
-   */
-  private reserveRoom(): void {
-    const bar = this.options?.closest<HTMLElement>(".gm-toolbar");
-    if (!bar) return;
-    bar.style.minHeight = "";
-    let tallest = 0;
-    for (const tool of ["move" as Tool, ...drawingTools]) {
-      this.showOptionsOf(tool);
-      tallest = Math.max(tallest, bar.getBoundingClientRect().height);
-    }
-    bar.style.minHeight = `${Math.ceil(tallest)}px`;
-    this.showOptions();
+    g.hidden = !drawingTools.includes(this.tool);
+    for (const el of g.querySelectorAll<HTMLElement>("[data-for]")) el.hidden = el.dataset.for !== this.tool;
   }
 
   constructor(private store: Store, private renderer: () => MapRenderer | null, private say: (t: string, bad?: boolean) => void) {
@@ -134,20 +109,6 @@ export class MapTools {
     group.innerHTML = drawOptions;
     this.options = group;
     this.showOptions();
-    // Measured when the toolbar first has a width (the GM map's tab may be
-    // hidden at first) and again when its width changes, never on its
-    // height (which reserveRoom sets).
-    const bar = group.closest<HTMLElement>(".gm-toolbar");
-    let width = -1;
-    if (bar && typeof ResizeObserver !== "undefined") {
-      new ResizeObserver(() => {
-        const w = Math.round(bar.getBoundingClientRect().width);
-        if (w > 0 && w !== width) {
-          width = w;
-          this.reserveRoom();
-        }
-      }).observe(bar);
-    }
     const el = <T extends HTMLElement>(id: string) => group.querySelector<T>(`#${id}`)!;
     el("gm-undo").addEventListener("click", () => this.step("undo"));
     el("gm-redo").addEventListener("click", () => this.step("redo"));
