@@ -135,18 +135,29 @@ func TestSoundPlaysInStepOnEveryScreen(t *testing.T) {
 	// Five readings a quarter of a second apart: the median (what a
 	// listener hears) is asserted on, generously, and both it and the
 	// largest are logged.
+	// A page whose audio stalls for a moment (a loaded CI machine under
+	// -race starves a browser now and then) is caught up by the client: a
+	// window over the bound is measured once more after the pages are in
+	// step again, and both are logged; pages that never get in step fail.
 	measured := map[string]string{}
-	measure := func(what string, paused bool) {
+	measure := func(what string, paused bool, near float64) {
 		t.Helper()
-		var got []float64
-		for range 5 {
-			got = append(got, spread(t, pages, paused)*1000)
-			time.Sleep(250 * time.Millisecond)
-		}
-		slices.Sort(got)
-		measured[what] = fmt.Sprintf("median %.0f, largest %.0f", got[2], got[4])
-		if got[2] > 500 {
-			t.Errorf("%s: the pages stand %.0f ms apart", what, got[2])
+		for attempt := 1; ; attempt++ {
+			var got []float64
+			for range 5 {
+				got = append(got, spread(t, pages, paused)*1000)
+				time.Sleep(250 * time.Millisecond)
+			}
+			slices.Sort(got)
+			measured[what] += fmt.Sprintf("[median %.0f, largest %.0f]", got[2], got[4])
+			if got[2] <= 500 {
+				return
+			}
+			if attempt == 2 {
+				t.Errorf("%s: the pages stand %.0f ms apart", what, got[2])
+				return
+			}
+			waitPlaying(t, pages, paused, near)
 		}
 	}
 
@@ -158,25 +169,25 @@ func TestSoundPlaysInStepOnEveryScreen(t *testing.T) {
 	b.Mouse(input.DispatchMouseEventTypeMouseReleased, at.X, at.Y, 0)
 	b.WaitFor("the button gone once tapped", `document.querySelector(".sound-tap").hidden`, 5*time.Second)
 	waitPlaying(t, pages, false, 0.3)
-	measure("start", false)
+	measure("start", false, 0.3)
 
 	control(`{"action":"seek","position":40}`)
 	waitPlaying(t, pages, false, 40)
-	measure("seek", false)
+	measure("seek", false, 40)
 
 	control(`{"action":"pause"}`)
 	waitPlaying(t, pages, true, 40)
-	measure("pause", true)
+	measure("pause", true, 40)
 	control(`{"action":"play"}`)
 	waitPlaying(t, pages, false, 40)
-	measure("play again", false)
+	measure("play again", false, 40)
 
 	control(`{"action":"seek","position":30}`) // a page that joins 30 s into the track
 	waitPlaying(t, pages, false, 30)
 	late := e2e.OpenPlayerWith(t, srv, "Late")
 	pages = append(pages, late)
 	waitPlaying(t, pages, false, 30)
-	measure("joined 30 s in", false)
+	measure("joined 30 s in", false, 30)
 	t.Logf("largest distance between the pages' positions, ms: %v", measured)
 	for _, p := range pages {
 		r := readSound(p)
