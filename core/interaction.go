@@ -50,10 +50,10 @@ func (s *Settings) normalize() {
 	s.RemoteInteraction = s.Interaction != InteractionNone
 }
 
-// interaction is the mode a settings change asks for: interaction when
+// interactionMode is the mode a settings change asks for: interactionMode when
 // given, else the boolean (true sets all, false none). Both given must
 // agree.
-func (p SettingsPatch) interaction() (mode string, set bool, err error) {
+func (p SettingsPatch) interactionMode() (mode string, set bool, err error) {
 	if p.Interaction != nil {
 		mode = *p.Interaction
 		if mode != InteractionNone && mode != InteractionToken && mode != InteractionAll {

@@ -39,6 +39,29 @@ func (l *Live) TrackedObjects() []*TrackedObject {
 	return out
 }
 
+// update applies a settings change and returns the settings after it with
+// the events that tell clients what changed; a change that is not valid
+// changes nothing and returns the settings as they are.
+func (l *Live) update(p SettingsPatch) (Settings, []Event, error) {
+	mode, setMode, err := p.interactionMode()
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if err != nil {
+		return l.settings, nil, err
+	}
+	var events []Event
+	if setMode && mode != l.settings.Interaction {
+		l.settings.Interaction = mode
+		l.settings.RemoteInteraction = mode != InteractionNone
+		events = append(events, Event{Name: EventInteractionUpdated, Data: mode})
+	}
+	if p.Paused != nil && *p.Paused != l.settings.Paused {
+		l.settings.Paused = *p.Paused
+		events = append(events, Event{Name: EventSystemPaused, Data: l.settings.Paused})
+	}
+	return l.settings, events, nil
+}
+
 // SettingsPatch changes host settings; nil fields are left as they are.
 type SettingsPatch struct {
 	RemoteInteraction *bool   `json:"remoteInteraction"`

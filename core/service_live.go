@@ -8,26 +8,12 @@ import "context"
 // string ("none", "token", "all") and the boolean. A change that is not
 // valid changes nothing.
 func (s *Service) UpdateSettings(ctx context.Context, p SettingsPatch) (Settings, error) {
-	mode, setMode, err := p.interaction()
-	if err != nil {
-		return s.live.Settings(), err
-	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	l := s.live
-	l.mu.Lock()
-	var events []Event
-	if setMode && mode != l.settings.Interaction {
-		l.settings.Interaction = mode
-		l.settings.RemoteInteraction = mode != InteractionNone
-		events = append(events, Event{Name: EventInteractionUpdated, Data: mode})
+	settings, events, err := s.live.update(p)
+	if err != nil {
+		return settings, err
 	}
-	if p.Paused != nil && *p.Paused != l.settings.Paused {
-		l.settings.Paused = *p.Paused
-		events = append(events, Event{Name: EventSystemPaused, Data: l.settings.Paused})
-	}
-	settings := l.settings
-	l.mu.Unlock()
 	s.publishLocked(events...)
 	return settings, nil
 }

@@ -75,13 +75,13 @@ func mapSights(m *Map, viewer func(*Token) bool) []sight.Sight {
 // vision.sight and whose enabled lights carry sight (see MapSights); m
 // itself when line of sight is off. Any other token's vision.sight is
 // null. m is never changed.
-func WithSight(m *Map) *Map { return withSight(m, PartySight) }
+func WithSight(m *Map) *Map { return withSightFor(m, PartySight) }
 
 // withHostSight is WithSight as the game master receives it: the sight of
 // every token that casts vision.
-func withHostSight(m *Map) *Map { return withSight(m, hasSight) }
+func withHostSight(m *Map) *Map { return withSightFor(m, hasSight) }
 
-func withSight(m *Map, viewer func(*Token) bool) *Map {
+func withSightFor(m *Map, viewer func(*Token) bool) *Map {
 	sights := mapSights(m, viewer)
 	if sights == nil {
 		return m
