@@ -1,13 +1,9 @@
 package core
 
 import (
-	"crypto/sha256"
-	"crypto/subtle"
 	"encoding/base32"
-	"encoding/hex"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 )
 
@@ -111,140 +107,8 @@ func newJoinKey() string {
 	return strings.ToLower(strings.TrimRight(base32.StdEncoding.EncodeToString(randomBytes(20)), "="))
 }
 
-// passHash is the hash a pass is kept as.
-func passHash(pass string) string {
-	sum := sha256.Sum256([]byte("pass:" + pass))
-	return hex.EncodeToString(sum[:])
-}
-
-// sameSecret compares a credential with a secret in constant time (both
-// hashed first, so the length of neither shows).
-func sameSecret(given, secret string) bool {
-	if secret == "" {
-		return false
-	}
-	a := sha256.Sum256([]byte(given))
-	b := sha256.Sum256([]byte(secret))
-	return subtle.ConstantTimeCompare(a[:], b[:]) == 1
-}
-
-// access holds the join key in memory, loaded once from the store, so
-// that checking a request reads no database.
-type access struct {
-	loadMu sync.Mutex // one first read at a time
-	mu     sync.RWMutex
-	loaded bool
-	state  JoinAccess
-
-	// used is when each pass (by hash) was last presented, for the rule
-	// that a full table never forgets a pass in use. Kept in memory: when
-	// the state is loaded every pass counts as used then.
-	usedMu sync.Mutex
-	used   map[string]time.Time
-	// mints bounds minting per address (PassMintBurst, PassMintEvery).
-	mints *budget
-	// spectators are the addresses the game master made spectators while
-	// they held no pass (with the join key off): every request and
-	// connection from there is a spectator's until the game master
-	// changes it. In memory only.
-	spectators map[string]bool
-}
-
-// admit checks a credential. With the key off everything is admitted (Open).
-func (a *access) admit(credential string) (Grant, bool) {
-	a.mu.RLock()
-	defer a.mu.RUnlock()
-	st := &a.state
-	if !st.Enabled {
-		return Grant{Role: ClientPlayer, Open: true}, true
-	}
-	if credential == "" {
-		return Grant{}, false
-	}
-	// Every comparison runs, whichever matches, so the time taken does not
-	// say which secret it was.
-	player := sameSecret(credential, st.Key)
-	spectator := sameSecret(credential, st.SpectatorKey)
-	h := passHash(credential)
-	var pass *JoinPass
-	for i := range st.Passes {
-		if subtle.ConstantTimeCompare([]byte(h), []byte(st.Passes[i].Hash)) == 1 {
-			pass = &st.Passes[i]
-		}
-	}
-	switch {
-	case player:
-		return Grant{Role: ClientPlayer, KeyGeneration: st.KeyGeneration}, true
-	case spectator:
-		return Grant{Role: ClientSpectator, KeyGeneration: st.KeyGeneration}, true
-	case pass != nil:
-		return Grant{Role: pass.Role, Pass: pass.Hash}, true
-	}
-	return Grant{}, false
-}
-
-// markUsed records that a pass was presented now (at most once a minute
-// per pass is written).
-func (a *access) markUsed(hash string, now time.Time) {
-	if hash == "" {
-		return
-	}
-	a.usedMu.Lock()
-	defer a.usedMu.Unlock()
-	if a.used == nil {
-		a.used = map[string]time.Time{}
-	}
-	if last, ok := a.used[hash]; !ok || now.Sub(last) > time.Minute {
-		a.used[hash] = now
-	}
-}
-
-// inUse reports whether a pass was minted or presented within PassInUse.
-func (a *access) inUse(p JoinPass, now time.Time) bool {
-	if now.Sub(p.Created) < PassInUse {
-		return true
-	}
-	a.usedMu.Lock()
-	defer a.usedMu.Unlock()
-	last, ok := a.used[p.Hash]
-	return ok && now.Sub(last) < PassInUse
-}
-
-// stillAdmitted reports whether a grant made earlier still holds: with
-// the key off, always; else its pass is still kept, or it was the key of
-// the current generation. A grant made while the key was off does not
-// hold once it is on.
-func (a *access) stillAdmitted(g Grant) bool {
-	a.mu.RLock()
-	defer a.mu.RUnlock()
-	st := &a.state
-	switch {
-	case !st.Enabled:
-		return true
-	case g.Open:
-		return false
-	case g.Pass != "":
-		return slices.ContainsFunc(st.Passes, func(p JoinPass) bool { return p.Hash == g.Pass })
-	}
-	return g.KeyGeneration == st.KeyGeneration
-}
-
-// enabled reports whether the join key is on.
-func (a *access) enabled() bool {
-	a.mu.RLock()
-	defer a.mu.RUnlock()
-	return a.state.Enabled
-}
-
-func (a *access) status() JoinStatus {
-	a.mu.RLock()
-	defer a.mu.RUnlock()
-	st := a.state
-	return JoinStatus{Enabled: st.Enabled, Key: st.Key, SpectatorKey: st.SpectatorKey, Passes: len(st.Passes)}
-}
-
 // drawKeys gives st new keys of a new generation.
-func (st *JoinAccess) drawKeys() {
+func (st *JoinAccess) DrawKeys() {
 	st.Key, st.SpectatorKey = newJoinKey(), newJoinKey()
 	st.KeyGeneration++
 }
@@ -253,7 +117,7 @@ func (st *JoinAccess) drawKeys() {
 // own oldest; a full table forgets its oldest pass not in use, and when
 // every pass is in use the new one is refused: no device loses its pass
 // to another's.
-func (st *JoinAccess) addPass(p JoinPass, inUse func(JoinPass) bool) error {
+func (st *JoinAccess) AddPass(p JoinPass, inUse func(JoinPass) bool) error {
 	if p.Address != "" {
 		own := 0
 		for _, q := range st.Passes {
@@ -282,7 +146,7 @@ func (st *JoinAccess) addPass(p JoinPass, inUse func(JoinPass) bool) error {
 }
 
 // pass returns the pass with hash, nil when none.
-func (st *JoinAccess) pass(hash string) *JoinPass {
+func (st *JoinAccess) Pass(hash string) *JoinPass {
 	if hash == "" {
 		return nil
 	}
@@ -298,12 +162,12 @@ func (st *JoinAccess) pass(hash string) *JoinPass {
 // presented, those of the same device, and those minted from its address
 // (or from the address its pass was minted from). address is an
 // AddressKey ("" for none).
-func (st *JoinAccess) devicePasses(hash, address string) []string {
+func (st *JoinAccess) DevicePasses(hash, address string) []string {
 	device, addresses := "", map[string]bool{}
 	if address != "" {
 		addresses[address] = true
 	}
-	if p := st.pass(hash); p != nil {
+	if p := st.Pass(hash); p != nil {
 		device = p.Device
 		if p.Address != "" {
 			addresses[p.Address] = true
@@ -319,12 +183,12 @@ func (st *JoinAccess) devicePasses(hash, address string) []string {
 }
 
 // revoke forgets a pass.
-func (st *JoinAccess) revoke(hash string) {
+func (st *JoinAccess) Revoke(hash string) {
 	st.Passes = slices.DeleteFunc(st.Passes, func(p JoinPass) bool { return p.Hash == hash })
 }
 
 // clone copies st deeply enough to change it on the side.
-func (st JoinAccess) clone() JoinAccess {
+func (st JoinAccess) Clone() JoinAccess {
 	st.Passes = slices.Clone(st.Passes)
 	return st
 }

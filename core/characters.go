@@ -146,19 +146,8 @@ type BoundRules interface {
 	Bounds(kind string) map[string]ValueBound
 }
 
-// bound is the bound the system declares on a data key of kind, and
-// whether it declares one.
-func (s pinned) bound(kind, key string) (ValueBound, bool) {
-	br, ok := s.rules.(BoundRules)
-	if !ok {
-		return ValueBound{}, false
-	}
-	b, ok := br.Bounds(kind)[key]
-	return b, ok
-}
-
 // check refuses a value outside the bound; what names it in the error.
-func (b ValueBound) check(what string, v any) error {
+func (b ValueBound) Check(what string, v any) error {
 	n, isNumber := v.(float64)
 	if !isNumber {
 		return Invalidf("%s must be a number", what)
@@ -187,40 +176,4 @@ func (b ValueBound) rangeText() string {
 		return "at most " + f(b.Max)
 	}
 	return "a number"
-}
-
-// editableKeys is the kind's editable list as the loaded system gives it.
-func (s pinned) editableKeys(kind string) []string {
-	if cr, ok := s.rules.(CharacterRules); ok {
-		return cr.Editable(kind)
-	}
-	return nil
-}
-
-// hitPointKeys are a kind's hit point keys, which a player changes only
-// through damage, healing and temporary hit points (the game master's
-// rules), never by writing them: the first range and its temporary hit
-// points.
-func (s pinned) hitPointKeys(kind string) []string {
-	if s.rules == nil {
-		return nil
-	}
-	ranges := s.rules.Ranges(kind)
-	if len(ranges) == 0 {
-		return nil
-	}
-	return []string{ranges[0], "temp_" + ranges[0]}
-}
-
-// sharedKeys are the data keys a shared combatant and its unique entity
-// keep in step: the kind's ranges, and the temporary hit points of the
-// first (temp_<range>), so that damage the game master deals to the
-// combatant and temporary hit points the player sets on their character
-// are one number.
-func (s pinned) sharedKeys(kind string) []string {
-	ranges := s.rules.Ranges(kind)
-	if len(ranges) == 0 {
-		return ranges
-	}
-	return append(ranges, "temp_"+ranges[0])
 }

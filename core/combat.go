@@ -42,61 +42,6 @@ type TotalRoller interface {
 	Total(expr string) (float64, error)
 }
 
-// sharedCombatant is the existing combatant of a unique entity, if any.
-func sharedCombatant(existing []*Combatant, c *Combatant, rules Rules) *Combatant {
-	if c.EntityID == "" || rules == nil || !rules.IsUnique(c.EntityType) {
-		return nil
-	}
-	for _, old := range existing {
-		if old.EntityID == c.EntityID {
-			return old
-		}
-	}
-	return nil
-}
-
-func autoRolls(autoRoll, role string) bool {
-	switch autoRoll {
-	case "all":
-		return true
-	case RoleHostile:
-		return role == "" || role == RoleHostile
-	case RoleFriendly, RoleNeutral:
-		return role == autoRoll
-	}
-	return false
-}
-
-func setInitiative(c *Combatant, v any) {
-	if len(c.Initiative) == 0 {
-		c.Initiative = []Initiative{{ID: NewID(), Value: v}}
-		return
-	}
-	c.Initiative = append([]Initiative(nil), c.Initiative...)
-	c.Initiative[0].Value = v
-	c.Initiative[0].Order = 0
-}
-
-// pick returns the combatants named by ids, all of them when ids is empty.
-func pick(all []*Combatant, ids []string) ([]*Combatant, error) {
-	if len(ids) == 0 {
-		return all, nil
-	}
-	byID := map[string]*Combatant{}
-	for _, c := range all {
-		byID[c.ID] = c
-	}
-	out := make([]*Combatant, 0, len(ids))
-	for _, id := range ids {
-		c, ok := byID[id]
-		if !ok {
-			return nil, NotFoundf("no combatant with id '%s'", Clip(id))
-		}
-		out = append(out, c)
-	}
-	return out, nil
-}
-
 // HitPointChange is the game master's change to a combatant's hit points,
 // in numbers: damage (temporary hit points go first), healing (up to the
 // maximum), or temporary hit points (they do not stack: the new value
@@ -106,44 +51,4 @@ type HitPointChange struct {
 	Damage  *float64 `json:"damage"`
 	Healing *float64 `json:"healing"`
 	Temp    *float64 `json:"temp"`
-}
-
-func cloneObject(o Object) Object {
-	out := make(Object, len(o))
-	for k, v := range o {
-		out[k] = v
-	}
-	return out
-}
-
-// combatantFor is combatantByID as players or the game master may read
-// it: for players a hidden combatant does not exist, nor one outside the
-// primary campaign's game (the only game they see).
-func (s pinned) combatantFor(tx Tx, id string, players bool) (*Combatant, error) {
-	c, err := combatantByID(tx, id)
-	if err != nil || !players {
-		return c, err
-	}
-	if c.Hidden {
-		return nil, NotFoundf("no combatant with id '%s'", Clip(id))
-	}
-	if s.rules == nil {
-		return c, nil
-	}
-	primary, err := s.primaryCampaign(tx)
-	if err != nil && !IsNotFound(err) {
-		return nil, err
-	}
-	if primary == nil || primary.ID != c.Campaign {
-		return nil, NotFoundf("no combatant with id '%s'", Clip(id))
-	}
-	return c, nil
-}
-
-func combatantByID(tx Tx, id string) (*Combatant, error) {
-	c, err := tx.Combatant(id)
-	if IsNotFound(err) {
-		return nil, NotFoundf("no combatant with id '%s'", Clip(id))
-	}
-	return c, err
 }

@@ -4,12 +4,13 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"github.com/google/uuid"
-	"golang.org/x/text/unicode/norm"
 	"regexp"
 	"strings"
 	"time"
 	"unicode"
+
+	"github.com/google/uuid"
+	"golang.org/x/text/unicode/norm"
 )
 
 // Object is a free-form JSON object: system data, attributes and the
@@ -61,7 +62,7 @@ func DecodeModule(data []byte) (*Module, error) {
 	dec.DisallowUnknownFields()
 	var m Module
 	if err := dec.Decode(&m); err != nil {
-		return nil, Invalidf("module: %s", jsonErrorText(err))
+		return nil, Invalidf("module: %s", JsonErrorText(err))
 	}
 	if dec.More() {
 		return nil, Invalidf("module: unexpected data after the JSON object")
@@ -312,7 +313,7 @@ func Slugify(name string) string {
 
 // jsonErrorText turns a decoding error into a message a person can act on,
 // without Go type names.
-func jsonErrorText(err error) string {
+func JsonErrorText(err error) string {
 	var syntax *json.SyntaxError
 	var typ *json.UnmarshalTypeError
 	var date *time.ParseError
@@ -347,7 +348,7 @@ func jsonErrorText(err error) string {
 }
 
 // JSONErrorText is jsonErrorText for the transports.
-func JSONErrorText(err error) string { return jsonErrorText(err) }
+func JSONErrorText(err error) string { return JsonErrorText(err) }
 
 func jsonTypeName(goKind string) string {
 	switch goKind {
@@ -363,52 +364,5 @@ func jsonTypeName(goKind string) string {
 		return "an object"
 	default:
 		return "a value of another type"
-	}
-}
-
-func entityOfKind(tx Tx, kind, id string) (*Entity, error) {
-	e, err := tx.Entity(id)
-	if IsNotFound(err) || (err == nil && kind != "" && e.Kind != kind) {
-		if kind == "" {
-			return nil, NotFoundf("no entity with id '%s'", Clip(id))
-		}
-		return nil, NotFoundf("no %s with id '%s'", kind, Clip(id))
-	}
-	return e, err
-}
-
-// copyRanges copies each range key from src to dst (removing it from dst
-// when src has none).
-func copyRanges(dst, src Object, ranges []string) {
-	if dst == nil {
-		return
-	}
-	for _, key := range ranges {
-		if v, ok := src[key]; ok {
-			dst[key] = cloneJSON(v)
-		} else {
-			delete(dst, key)
-		}
-	}
-}
-
-// cloneJSON deep-copies a decoded JSON value so two documents never share
-// a nested map or slice.
-func cloneJSON(v any) any {
-	switch t := v.(type) {
-	case map[string]any:
-		out := make(map[string]any, len(t))
-		for k, x := range t {
-			out[k] = cloneJSON(x)
-		}
-		return out
-	case []any:
-		out := make([]any, len(t))
-		for i, x := range t {
-			out[i] = cloneJSON(x)
-		}
-		return out
-	default:
-		return v
 	}
 }

@@ -11,11 +11,8 @@ import "math"
 // (the system's grid hook speaks of squares and is asked on square grids
 // only); a path counts the hex steps between the hexes holding its points.
 
-// isHexGrid reports whether a map's grid is made of hexes.
-func isHexGrid(gridType string) bool { return gridType == "hexFlat" || gridType == "hexPointy" }
-
 // hexCentre is the centre of hex (q, r), in cells.
-func hexCentre(gridType string, q, r int) (x, y float64) {
+func HexCentre(gridType string, q, r int) (x, y float64) {
 	if gridType == "hexFlat" {
 		return float64(q) * math.Sqrt(3) / 2, float64(r) + float64(q)/2
 	}
@@ -23,7 +20,7 @@ func hexCentre(gridType string, q, r int) (x, y float64) {
 }
 
 // hexAt is the hex holding the point (x, y), in cells.
-func hexAt(gridType string, x, y float64) (q, r int) {
+func HexAt(gridType string, x, y float64) (q, r int) {
 	var fq, fr float64
 	if gridType == "hexFlat" {
 		fq = x * 2 / math.Sqrt(3)
@@ -46,39 +43,22 @@ func hexAt(gridType string, x, y float64) (q, r int) {
 	return int(rq), int(rr)
 }
 
-// hexSteps is how many hexes apart two hexes are.
-func hexSteps(q0, r0, q1, r1 int) int {
-	dq, dr := q1-q0, r1-r0
-	return (abs(dq) + abs(dr) + abs(dq+dr)) / 2
-}
-
 // HexCells lists the hexes whose centres are inside t (in cells), flat:
 // q1, r1, q2, r2, …
 func HexCells(gridType string, t Template) []int {
-	x0, y0, x1, y1 := templateBounds(t)
+	x0, y0, x1, y1 := TemplateBounds(t)
 	qMin, qMax, rMin, rMax := math.MaxInt, math.MinInt, math.MaxInt, math.MinInt
 	for _, c := range [][2]float64{{x0, y0}, {x1, y0}, {x0, y1}, {x1, y1}} {
-		q, r := hexAt(gridType, c[0], c[1])
+		q, r := HexAt(gridType, c[0], c[1])
 		qMin, qMax, rMin, rMax = min(qMin, q), max(qMax, q), min(rMin, r), max(rMax, r)
 	}
 	var out []int
 	for r := rMin - 1; r <= rMax+1; r++ {
 		for q := qMin - 1; q <= qMax+1; q++ {
-			if x, y := hexCentre(gridType, q, r); t.Contains(x, y) {
+			if x, y := HexCentre(gridType, q, r); t.Contains(x, y) {
 				out = append(out, q, r)
 			}
 		}
 	}
 	return out
-}
-
-// hexPathCells is how many hex steps a path of points (in cells) takes.
-func hexPathCells(gridType string, cells []float64) float64 {
-	var n int
-	for i := 2; i+1 < len(cells); i += 2 {
-		q0, r0 := hexAt(gridType, cells[i-2], cells[i-1])
-		q1, r1 := hexAt(gridType, cells[i], cells[i+1])
-		n += hexSteps(q0, r0, q1, r1)
-	}
-	return float64(n)
 }

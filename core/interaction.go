@@ -102,9 +102,3 @@ func (s *Screen) Normalize() {
 		s.Interaction = interactionFromBool(s.RemoteInteraction)
 	}
 }
-
-// remoteInteractionOff is the error for a client's drag, door or pointer
-// while the host has remote interaction off (contract 5).
-func remoteInteractionOff(what string) error {
-	return Conflictf("%s refused: the host has turned remote interaction off", what)
-}

@@ -57,7 +57,7 @@ func (p *Page) Normalize() error {
 		return Invalidf("page '%s': format must be html or markdown, not '%s'", Clip(p.Name), Clip(p.Format))
 	}
 	if len(p.Content) > MaxPageBytes {
-		return tooLarge("page '"+Clip(p.Name)+"'", len(p.Content), MaxPageBytes)
+		return TooLarge("page '"+Clip(p.Name)+"'", len(p.Content), MaxPageBytes)
 	}
 	if p.Format == PageHTML {
 		p.Content = pagehtml.Parse(p.Content).HTML()

@@ -64,12 +64,12 @@ const (
 )
 
 // tooLarge is the KindTooLarge error of a stored value over its limit.
-func tooLarge(what string, size, limit int) error {
-	return TooLargef("%s is %s, more than the limit of %s", what, byteSize(size), byteSize(limit))
+func TooLarge(what string, size, limit int) error {
+	return TooLargef("%s is %s, more than the limit of %s", what, ByteSize(size), ByteSize(limit))
 }
 
 // byteSize writes n as bytes, KiB or MiB, whichever is exact.
-func byteSize(n int) string {
+func ByteSize(n int) string {
 	switch {
 	case n >= 1<<20 && n%(1<<20) == 0:
 		return fmt.Sprintf("%d MiB", n>>20)
@@ -80,93 +80,14 @@ func byteSize(n int) string {
 	}
 }
 
-// checkMessageInput bounds a message as a client sent it, before its dice
-// are rolled.
-func checkMessageInput(m *Message) error {
-	for _, f := range []struct{ name, value string }{
-		{"id", m.ID}, {"type", m.Type}, {"source", m.Source}, {"color", m.Color}, {"creature", m.Creature},
-	} {
-		if len(f.value) > MaxMessageField {
-			return tooLarge("message: '"+f.name+"'", len(f.value), MaxMessageField)
-		}
-	}
-	limit := MaxMessageText
-	if m.Type == MessageRoll || m.Type == "tableRoll" {
-		// An already rolled message carries its result as its text.
-		limit = MaxMessageRolls
-	}
-	if len(m.Text) > limit {
-		return tooLarge("message: 'text'", len(m.Text), limit)
-	}
-	return nil
-}
-
-// checkMessageText bounds the text of a message once it is known to be
-// words or a command (a roll sent as already rolled may be longer until
-// clientRoll has made its command of it).
-func checkMessageText(m *Message) error {
-	if len(m.Text) > MaxMessageText {
-		return tooLarge("message: 'text'", len(m.Text), MaxMessageText)
-	}
-	return nil
-}
-
-// checkMessageRolls bounds what rolling a message's dice produced: the
-// dice rolled, and the size of their results.
-func checkMessageRolls(rolls []RollResult) error {
-	size, dice := 0, 0
-	for _, r := range rolls {
-		size += r.Size()
-		dice += r.Dice()
-	}
-	if dice > MaxMessageDice {
-		return TooLargef("message: it rolls %d dice, more than the limit of %d in one message; roll them in several messages", dice, MaxMessageDice)
-	}
-	if size > MaxMessageRolls {
-		return tooLarge("message: its dice results", size, MaxMessageRolls)
-	}
-	return nil
-}
-
 // checkEncodedSize bounds the JSON form of a value about to be stored.
-func checkEncodedSize(what string, v any, limit int) error {
+func CheckEncodedSize(what string, v any, limit int) error {
 	data, err := json.Marshal(v)
 	if err != nil {
 		return Invalidf("%s: %s", what, JSONErrorText(err))
 	}
 	if len(data) > limit {
-		return tooLarge(what, len(data), limit)
-	}
-	return nil
-}
-
-// checkEntitySize bounds an entity and its attributes.
-func checkEntitySize(e *Entity) error {
-	if err := checkEncodedSize("entity: 'attributes'", e.Attributes, MaxAttributesBytes); err != nil {
-		return err
-	}
-	return checkEncodedSize("entity", e, MaxEntityBytes)
-}
-
-// checkPointer bounds the strings of a pointer a client moves: it is
-// broadcast to every client many times a second.
-func checkPointer(p *Pointer) error {
-	if len(p.ID) > MaxTrackedField {
-		return tooLarge("pointerUpdated: 'id'", len(p.ID), MaxTrackedField)
-	}
-	if len(p.Color) > MaxTrackedField {
-		return tooLarge("pointerUpdated: 'color'", len(p.Color), MaxTrackedField)
-	}
-	return nil
-}
-
-// checkTrackedObject bounds the strings of a tracked object.
-func checkTrackedObject(o *TrackedObject) error {
-	if id, ok := o.ID.(string); ok && len(id) > MaxTrackedField {
-		return tooLarge("tracked object: 'id'", len(id), MaxTrackedField)
-	}
-	if len(o.Type) > MaxTrackedField {
-		return tooLarge("tracked object: 'type'", len(o.Type), MaxTrackedField)
+		return TooLarge(what, len(data), limit)
 	}
 	return nil
 }
@@ -194,21 +115,4 @@ func checkTrackedContours(set map[string]*TrackedObject, keys []string, objects 
 		return TooLargef("tracked objects: their contours would hold %d numbers, more than the limit of %d", total, MaxTrackedContourTotal)
 	}
 	return nil
-}
-
-// trimSnapshotMessages leaves out the oldest of the recent messages (they
-// come oldest first) until their JSON fits MaxSnapshotMessages.
-func trimSnapshotMessages(messages []*Message) []*Message {
-	size := 0
-	for i := len(messages) - 1; i >= 0; i-- {
-		data, err := json.Marshal(messages[i])
-		if err != nil {
-			return messages[i+1:]
-		}
-		size += len(data) + 1
-		if size > MaxSnapshotMessages {
-			return messages[i+1:]
-		}
-	}
-	return messages
 }

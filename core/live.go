@@ -42,7 +42,7 @@ func (l *Live) TrackedObjects() []*TrackedObject {
 // update applies a settings change and returns the settings after it with
 // the events that tell clients what changed; a change that is not valid
 // changes nothing and returns the settings as they are.
-func (l *Live) update(p SettingsPatch) (Settings, []Event, error) {
+func (l *Live) Update(p SettingsPatch) (Settings, []Event, error) {
 	mode, setMode, err := p.interactionMode()
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -78,7 +78,7 @@ const (
 )
 
 // track applies a trackedObject* report to the set.
-func (l *Live) track(name string, keys []string, objects []*TrackedObject) error {
+func (l *Live) Track(name string, keys []string, objects []*TrackedObject) error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	switch name {

@@ -20,26 +20,26 @@ import (
 // pipeline names a kind.
 var MapKinds = []MapKind{
 	{Field: "walls", Noun: "wall", Sight: true, // no wallsUpdated in the contract: mapUpdated carries them
-		list: typedList(func(m *Map) *[]Wall { return &m.Walls }), check: checkWall,
+		List: typedList(func(m *Map) *[]Wall { return &m.Walls }), Check: checkWall,
 		forPlayers: playerWalls},
 	{Field: "lights", Noun: "light", Event: EventLightsUpdated, Sight: true,
-		list: typedList(func(m *Map) *[]Light { return &m.Lights }), check: checkLight,
+		List: typedList(func(m *Map) *[]Light { return &m.Lights }), Check: checkLight,
 		forPlayers: playersSeeEvery}, // a light has no hidden flag
 	{Field: "markers", Noun: "marker", Event: EventMarkersUpdated, HiddenByDefault: true,
 		Moved: EventMarkerMoved, PlayerModes: []string{InteractionAll},
-		list: objectList(func(m *Map) *[]Object { return &m.Markers }), check: checkMarker},
+		List: objectList(func(m *Map) *[]Object { return &m.Markers }), Check: checkMarker},
 	{Field: "drawings", Noun: "drawing", Event: EventDrawingsUpdated,
 		PlayerModes: []string{InteractionAll},
-		list:        objectList(func(m *Map) *[]Object { return &m.Drawings }), check: checkDrawing},
+		List:        objectList(func(m *Map) *[]Object { return &m.Drawings }), Check: checkDrawing},
 	{Field: "areaEffects", Noun: "area effect", Event: EventAreaEffectsUpdated,
 		Moved: EventAreaEffectMoved, PlayerModes: []string{InteractionAll, InteractionToken},
-		list: objectList(func(m *Map) *[]Object { return &m.AreaEffects }), check: checkAreaEffect},
+		List: objectList(func(m *Map) *[]Object { return &m.AreaEffects }), Check: checkAreaEffect},
 	{Field: "measurements", Noun: "measurement", Event: EventMeasurementsUpdated,
 		Moved: EventMeasurementUpdated, PlayerModes: []string{InteractionAll, InteractionToken},
-		list: objectList(func(m *Map) *[]Object { return &m.Measurements }), check: checkPath},
+		List: objectList(func(m *Map) *[]Object { return &m.Measurements }), Check: checkPath},
 	{Field: "tiles", Noun: "tile", Event: EventTilesUpdated,
-		list: objectList(func(m *Map) *[]Object { return &m.Tiles }), check: checkTile},
-	{Field: "sounds", Noun: "sound", Event: EventSoundsUpdated, list: objectList(func(m *Map) *[]Object { return &m.Sounds }), check: checkSound},
+		List: objectList(func(m *Map) *[]Object { return &m.Tiles }), Check: checkTile},
+	{Field: "sounds", Noun: "sound", Event: EventSoundsUpdated, List: objectList(func(m *Map) *[]Object { return &m.Sounds }), Check: checkSound},
 }
 
 // MapKind is one row of MapKinds.
@@ -67,16 +67,16 @@ type MapKind struct {
 	// game master does.
 	PlayerModes []string
 
-	list       listAccess
-	check      func(o Object) error
+	List       listAccess
+	Check      func(o Object) error
 	forPlayers func(src, dst *Map) bool
 }
 
 // listAccess reads and writes a kind's list on a map as plain JSON objects,
 // whatever Go type the map keeps it in.
 type listAccess struct {
-	get func(m *Map) ([]Object, error)
-	put func(m *Map, list []Object) error
+	Get func(m *Map) ([]Object, error)
+	Put func(m *Map, list []Object) error
 }
 
 // MapKindOf returns the row of a {kind}, or a 404 naming the kinds there are.
@@ -126,8 +126,8 @@ const (
 // objectList is the listAccess of a field kept as plain objects.
 func objectList(field func(*Map) *[]Object) listAccess {
 	return listAccess{
-		get: func(m *Map) ([]Object, error) { return *field(m), nil },
-		put: func(m *Map, list []Object) error { *field(m) = list; return nil },
+		Get: func(m *Map) ([]Object, error) { return *field(m), nil },
+		Put: func(m *Map, list []Object) error { *field(m) = list; return nil },
 	}
 }
 
@@ -136,7 +136,7 @@ func objectList(field func(*Map) *[]Object) listAccess {
 // than dropped.
 func typedList[T any](field func(*Map) *[]T) listAccess {
 	return listAccess{
-		get: func(m *Map) ([]Object, error) {
+		Get: func(m *Map) ([]Object, error) {
 			raw, err := json.Marshal(*field(m))
 			if err != nil {
 				return nil, Internal(err)
@@ -150,7 +150,7 @@ func typedList[T any](field func(*Map) *[]T) listAccess {
 			}
 			return out, nil
 		},
-		put: func(m *Map, list []Object) error {
+		Put: func(m *Map, list []Object) error {
 			out := make([]T, len(list))
 			for i, o := range list {
 				if err := decodeObject(o, &out[i]); err != nil {
@@ -173,72 +173,9 @@ func decodeObject(o Object, out any) error {
 	dec := json.NewDecoder(strings.NewReader(string(raw)))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(out); err != nil {
-		return Invalidf("%s", jsonErrorText(err))
+		return Invalidf("%s", JsonErrorText(err))
 	}
 	return nil
-}
-
-// checkCommon is what every object must be: a string id, a hidden flag
-// that is a boolean, coordinates that are finite numbers within
-// MaxMapCoordinate, and at most MaxMapObjectBytes.
-func checkCommon(k *MapKind, o Object) error {
-	id, ok := o["id"].(string)
-	if !ok || id == "" {
-		return Invalidf("a %s needs an 'id' that is a string", k.Noun)
-	}
-	if len(id) > MaxTrackedField {
-		return tooLarge(k.Noun+": 'id'", len(id), MaxTrackedField)
-	}
-	if v, ok := o["hidden"]; ok {
-		if _, isBool := v.(bool); !isBool {
-			return Invalidf("%s '%s': 'hidden' must be true or false", k.Noun, Clip(id))
-		}
-	}
-	for _, key := range []string{"x", "y", "width", "height", "radius", "length"} {
-		if v, ok := o[key]; ok {
-			if _, err := coordinate(k, id, key, v); err != nil {
-				return err
-			}
-		}
-	}
-	if v, ok := o["data"]; ok {
-		if _, err := points(k, id, v); err != nil {
-			return err
-		}
-	}
-	if n := encodedAtLeast(o, MaxMapObjectBytes); n > MaxMapObjectBytes {
-		return TooLargef("%s '%s' is more than %s, the limit of one stored object", k.Noun, Clip(id), byteSize(MaxMapObjectBytes))
-	}
-	return k.check(o)
-}
-
-// coordinate reads a number within ±MaxMapCoordinate.
-func coordinate(k *MapKind, id, key string, v any) (float64, error) {
-	f, ok := v.(float64)
-	if !ok {
-		return 0, Invalidf("%s '%s': '%s' must be a number", k.Noun, Clip(id), key)
-	}
-	if math.IsNaN(f) || math.IsInf(f, 0) || math.Abs(f) > MaxMapCoordinate {
-		return 0, Invalidf("%s '%s': '%s' must be a number from -%d to %d map pixels", k.Noun, Clip(id), key, MaxMapCoordinate, MaxMapCoordinate)
-	}
-	return f, nil
-}
-
-// points reads a flat [x1, y1, x2, y2, …] list of coordinates.
-func points(k *MapKind, id string, v any) ([]float64, error) {
-	list, ok := v.([]any)
-	if !ok || len(list)%2 != 0 {
-		return nil, Invalidf("%s '%s': 'data' must be a flat list of points [x1, y1, x2, y2, …]", k.Noun, Clip(id))
-	}
-	out := make([]float64, len(list))
-	for i, n := range list {
-		f, err := coordinate(k, id, "data", n)
-		if err != nil {
-			return nil, err
-		}
-		out[i] = f
-	}
-	return out, nil
 }
 
 // needs reports a required field's absence.
@@ -476,7 +413,7 @@ func texts(o Object, noun string, limit int, keys ...string) error {
 			return Invalidf("a %s's '%s' is text", noun, key)
 		}
 		if len(s) > limit {
-			return tooLarge(noun+": '"+key+"'", len(s), limit)
+			return TooLarge(noun+": '"+key+"'", len(s), limit)
 		}
 	}
 	return nil
@@ -563,10 +500,10 @@ func playerWalls(src, dst *Map) bool {
 // playerObjects is the forPlayers of a kind kept as plain objects whose
 // "hidden" flag (or dm layer) hides them.
 func (k *MapKind) playerObjects(src, dst *Map) bool {
-	list, _ := k.list.get(src)
+	list, _ := k.List.Get(src)
 	for _, o := range list {
-		if objectHidden(o, k.HiddenByDefault) {
-			_ = k.list.put(dst, visibleObjects(list, k.HiddenByDefault))
+		if ObjectHidden(o, k.HiddenByDefault) {
+			_ = k.List.Put(dst, visibleObjects(list, k.HiddenByDefault))
 			return true
 		}
 	}

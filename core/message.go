@@ -2,7 +2,6 @@ package core
 
 import (
 	"encoding/json"
-	"regexp"
 	"strings"
 	"time"
 )
@@ -68,7 +67,7 @@ type messageWire struct {
 func DecodeMessage(data []byte) (*Message, error) {
 	var w messageWire
 	if err := json.Unmarshal(data, &w); err != nil {
-		return nil, Invalidf("message: %s", jsonErrorText(err))
+		return nil, Invalidf("message: %s", JsonErrorText(err))
 	}
 	m := &Message{ID: w.ID, Type: w.Type, Source: w.Source, Color: w.Color, Creature: w.Creature}
 	switch {
@@ -93,29 +92,6 @@ func DecodeMessage(data []byte) (*Message, error) {
 	return m, nil
 }
 
-// tagOpen matches a "<" that starts markup in HTML: a tag, an end tag, a
-// comment or declaration, a processing instruction. A "<" before anything
-// else ("a < b", "/r 4d6<3", "cf<=1") is text to every HTML reader.
-var tagOpen = regexp.MustCompile(`<([A-Za-z/!?])`)
-
-// playerText returns m with the markup of its text made text: each "<"
-// that would open a tag written as "&lt;". Messages from players are text:
-// the Encounter+ web client (and any page that renders messages as HTML)
-// would otherwise load a player's <img src=...> on every screen at the
-// table. Dice expressions keep their comparisons, and the text is made
-// text before the dice are rolled, so that the rolls' places in the
-// stored text stay right. Markdown (the built-in client's) and the
-// links the server, the game master and the system write are left as they
-// are. m is not changed.
-func playerText(m *Message) *Message {
-	if !strings.Contains(m.Text, "<") {
-		return m
-	}
-	out := *m
-	out.Text = tagOpen.ReplaceAllString(m.Text, "&lt;$1")
-	return &out
-}
-
 // Roller finds and rolls the dice in a message's text: /roll and /r
 // commands and inline [[...]] rolls. The dice package implements it, with
 // standard types only, so that it need not import core.
@@ -126,13 +102,4 @@ type Roller interface {
 	// it: the whole message is one roll), and an error of KindInvalid only
 	// when nothing usable would be left to store.
 	RollText(text string) (stored string, rolls []json.RawMessage, command bool, err error)
-}
-
-// failedRoll returns the error of a roll command's only roll when it
-// failed, "" otherwise.
-func failedRoll(rolls []RollResult) string {
-	if len(rolls) != 1 || rolls[0].Error == "" {
-		return ""
-	}
-	return "cannot roll '" + Clip(rolls[0].Expression) + "': " + rolls[0].Error
 }

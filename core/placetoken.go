@@ -32,38 +32,6 @@ type PlaceToken struct {
 	Hidden    bool    `json:"hidden"`
 }
 
-func tokenFromTemplate(e *Entity, tpl *TokenTemplate, p PlaceToken) *Token {
-	t := &Token{
-		ID: NewID(), Name: e.Name, Label: tpl.Label, Role: tpl.Role, X: p.X, Y: p.Y,
-		Width: tpl.Width, Height: tpl.Height, Hidden: p.Hidden, Vision: tpl.Vision,
-		Reference: "/" + e.Kind + "/" + e.Slug,
-	}
-	id := e.ID
-	t.EntityID = &id
-	image := tpl.Image
-	if image == "" {
-		image = e.Token
-	}
-	if image == "" {
-		image = e.Image
-	}
-	if image != "" {
-		t.Image = &image
-	}
-	if t.Vision != nil && t.Vision.ID == "" {
-		t.Vision.ID = NewID()
-	}
-	return t
-}
-
-func mapByID(tx Tx, id string) (*Map, error) {
-	m, err := tx.Map(id)
-	if IsNotFound(err) {
-		return nil, NotFoundf("no map with id '%s'", Clip(id))
-	}
-	return m, err
-}
-
 // MapTokens is the tokensUpdated payload: every token of a map. Clients
 // replace the map's tokens with the list.
 type MapTokens struct {

@@ -47,15 +47,6 @@ func EntitiesForPlayers(list []*Entity) []*Entity {
 	return list
 }
 
-// playersEntity is the answer to a player's write of an entity: the
-// stored entity as players may see it.
-func playersEntity(e *Entity, err error) (*Entity, error) {
-	if err != nil {
-		return nil, err
-	}
-	return EntityForPlayers(e), nil
-}
-
 // entityHasNotes reports whether e carries notes players may not read.
 func entityHasNotes(e *Entity) bool {
 	if e == nil {
@@ -74,7 +65,7 @@ func entityHasNotes(e *Entity) bool {
 // players never receive: its notes, and those of its stored combatant and
 // its effects (keepEffects), so a read, edit and write loses none of them
 // and no write of a player's sets them.
-func (e *Entity) keepFromPlayers(old *Entity) {
+func (e *Entity) KeepFromPlayers(old *Entity) {
 	e.Notes = old.Notes
 	if e.Combatant == nil {
 		return

@@ -34,7 +34,7 @@ func TestCombatantForPlayers(t *testing.T) {
 	if CombatantForPlayers(clean) != clean {
 		t.Fatal("a combatant with nothing to leave out is copied")
 	}
-	if tc := playerCombatant(foe, ""); tc.Effects[0].Notes != "" || tc.Data != nil || tc.Notes != "" {
+	if tc := PlayerCombatant(foe, ""); tc.Effects[0].Notes != "" || tc.Data != nil || tc.Notes != "" {
 		t.Fatalf("token's combatant: %+v", tc)
 	}
 	tok := &Token{ID: "t", Combatant: foe}
@@ -44,7 +44,7 @@ func TestCombatantForPlayers(t *testing.T) {
 	if tt := TokenForPlayers(&Token{ID: "t", Combatant: &Combatant{ID: "h", Hidden: true}}); tt.Combatant != nil {
 		t.Fatalf("TokenForPlayers sent a hidden combatant: %+v", tt.Combatant)
 	}
-	g := playerGame(&Game{Combatants: []*Combatant{foe, {ID: "h", Hidden: true}}}, func() []TurnSlot { return nil })
+	g := PlayerGame(&Game{Combatants: []*Combatant{foe, {ID: "h", Hidden: true}}}, func() []TurnSlot { return nil })
 	if len(g.Combatants) != 1 || g.Combatants[0].Notes != "" || g.Combatants[0].Data != nil {
 		t.Fatalf("playerGame: %+v", g.Combatants)
 	}

@@ -31,7 +31,7 @@ func TokenSize(width, height float64) string {
 // playerEffects with their numbers dropped); never its data (hit points
 // and the like), notes, attributes or modifiers. It stands on the token
 // players see: a tokenId naming any other token is dropped.
-func playerCombatant(c *Combatant, tokenID string) *Combatant {
+func PlayerCombatant(c *Combatant, tokenID string) *Combatant {
 	var own *string
 	if c.TokenID != nil && *c.TokenID == tokenID {
 		own = c.TokenID
@@ -127,12 +127,12 @@ func TokenForPlayers(t *Token) *Token {
 	}
 	cp := *t
 	if foeSight {
-		cp = *tokenWithSight(t, nil)
+		cp = *TokenWithSight(t, nil)
 	}
 	if t.Combatant != nil {
 		cp.Combatant = nil
 		if !t.Combatant.Hidden {
-			cp.Combatant = playerCombatant(t.Combatant, t.ID)
+			cp.Combatant = PlayerCombatant(t.Combatant, t.ID)
 		}
 	}
 	return &cp

@@ -39,7 +39,7 @@ func GameForPlayers(g *Game) *Game {
 	if g == nil {
 		return nil
 	}
-	return playerGame(g, func() []TurnSlot { return TurnOrder(g.Combatants, false) })
+	return PlayerGame(g, func() []TurnSlot { return TurnOrder(g.Combatants, false) })
 }
 
 // playerGame is a copy of g as players see it in GET /api and in
@@ -48,7 +48,7 @@ func GameForPlayers(g *Game) *Game {
 // not exist (playerTurn). order gives the turn order of all of g's
 // combatants, hidden ones included; it is asked only when a hidden or
 // unknown combatant acts.
-func playerGame(g *Game, order func() []TurnSlot) *Game {
+func PlayerGame(g *Game, order func() []TurnSlot) *Game {
 	out := *g
 	out.Combatants = playerCombatants(g.Combatants)
 	out.Acted = visibleActed(g.Acted, out.Combatants)
@@ -68,7 +68,7 @@ func playerTurn(out, g *Game, order []TurnSlot) {
 	if g.CombatantID == "" {
 		return // no one acts: nothing to hide
 	}
-	pos, found := currentSlot(g, order)
+	pos, found := CurrentSlot(g, order)
 	switch {
 	case found && !order[pos].Hidden:
 		out.Turn = visibleSlots(order[:pos+1])
@@ -126,7 +126,7 @@ const dmLayer = "dm"
 
 // objectHidden reads an object's "hidden" flag, hiddenDefault when absent;
 // an object on the dm layer is always hidden.
-func objectHidden(o Object, hiddenDefault bool) bool {
+func ObjectHidden(o Object, hiddenDefault bool) bool {
 	if layer, _ := o["layer"].(string); strings.EqualFold(layer, dmLayer) {
 		return true
 	}
@@ -142,7 +142,7 @@ func visibleObjects(list []Object, hiddenDefault bool) []Object {
 	}
 	out := make([]Object, 0, len(list))
 	for _, o := range list {
-		if !objectHidden(o, hiddenDefault) {
+		if !ObjectHidden(o, hiddenDefault) {
 			out = append(out, o)
 		}
 	}

@@ -65,18 +65,6 @@ func (r *RollResult) UnmarshalJSON(b []byte) error {
 // Size is the length of the roll's JSON, which the limits bound.
 func (r RollResult) Size() int { return len(r.raw) }
 
-// rollResults reads the engine's results of one message.
-func rollResults(raws []json.RawMessage) []RollResult {
-	if raws == nil {
-		return nil
-	}
-	out := make([]RollResult, len(raws))
-	for i, raw := range raws {
-		out[i] = NewRollResult(raw)
-	}
-	return out
-}
-
 // diceTree is the part of a stored roll's tree that Dice counts.
 type diceTree struct {
 	Dice      []struct{}  `json:"dice"`

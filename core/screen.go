@@ -1,7 +1,5 @@
 package core
 
-import "math"
-
 // ScreenOverlay changes the overlay on the player screen: an image (a URL
 // path players can load) or a text handout with its style. Nil fields stay
 // as they are; "" clears one.
@@ -14,9 +12,6 @@ type ScreenOverlay struct {
 	// the server, never read from a request.
 	Title string `json:"-"`
 }
-
-// maxHandoutText bounds a text handout.
-const maxHandoutText = 64 << 10
 
 // Overlay types of Screen.OverlayType.
 const (
@@ -39,13 +34,4 @@ type Focus struct {
 // ScreenMap is the mapFitScreen payload: the map to fit.
 type ScreenMap struct {
 	ID string `json:"id"`
-}
-
-func finite(vs ...float64) bool {
-	for _, v := range vs {
-		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return false
-		}
-	}
-	return true
 }

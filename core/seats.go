@@ -5,7 +5,6 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/hex"
-	"strings"
 	"time"
 )
 
@@ -53,7 +52,7 @@ type Seat struct {
 func (s *Seat) Taken() bool { return s != nil && s.Holder != "" }
 
 // freed is the seat as it is once nobody holds it.
-func (s *Seat) freed() *Seat {
+func (s *Seat) Freed() *Seat {
 	f := *s
 	f.Holder, f.Player, f.TakenBy = "", "", ""
 	return &f
@@ -94,7 +93,7 @@ const (
 )
 
 // NewSeatToken draws a seat token: 32 random bytes, base64url.
-func NewSeatToken() string { return randomSecret(32) }
+func NewSeatToken() string { return RandomSecret(32) }
 
 // SeatHash is the hash a seat keeps of its token (hex SHA-256). An empty
 // token has no hash.
@@ -107,7 +106,7 @@ func SeatHash(token string) string {
 }
 
 // randomSecret is n random bytes as unpadded base64url.
-func randomSecret(n int) string { return base64.RawURLEncoding.EncodeToString(randomBytes(n)) }
+func RandomSecret(n int) string { return base64.RawURLEncoding.EncodeToString(randomBytes(n)) }
 
 // randomBytes draws n bytes from crypto/rand, which never fails on a
 // supported platform (Go 1.24 and later crash the program rather than
@@ -116,18 +115,6 @@ func randomBytes(n int) []byte {
 	b := make([]byte, n)
 	rand.Read(b)
 	return b
-}
-
-// playerName cleans the name a player gives for a seat.
-func playerName(name string) (string, error) {
-	name = strings.TrimSpace(name)
-	if len(name) > MaxPlayerName {
-		return "", Invalidf("the player's name is longer than %d bytes", MaxPlayerName)
-	}
-	if err := CheckUTF8("player name", []byte(name)); err != nil {
-		return "", err
-	}
-	return name, nil
 }
 
 // Actor is who asks on the public listener: the role its join key or its
@@ -169,11 +156,11 @@ func DeviceOf(pass, seat, address, connection string) string {
 }
 
 // spectating reports whether the actor may only look.
-func (a Actor) spectating() bool { return a.Role == ClientSpectator }
+func (a Actor) Spectating() bool { return a.Role == ClientSpectator }
 
 // refuseSpectator is the error for a spectator trying to act.
-func (a Actor) refuseSpectator(what string) error {
-	if a.spectating() {
+func (a Actor) RefuseSpectator(what string) error {
+	if a.Spectating() {
 		return Forbiddenf("a spectator cannot %s", what)
 	}
 	return nil

@@ -9,40 +9,16 @@ import "time"
 // back on the next version; each type's is the one place that says which
 // fields they are.
 
-// edit is a client's change to a stored object: its whole document (PUT)
-// or an RFC 7386 merge patch (PATCH).
-type edit[T any] struct {
-	whole *T
-	patch Object
-}
-
-func wholeDocument[T any](body *T) edit[T]   { return edit[T]{whole: body} }
-func mergePatch[T any](patch Object) edit[T] { return edit[T]{patch: patch} }
-
-// next is the version the edit makes of old, before the server-owned
-// fields are restored.
-func (e edit[T]) next(old *T) (*T, error) {
-	if e.whole != nil {
-		next := *e.whole
-		return &next, nil
-	}
-	next := new(T)
-	if err := patchDocument(old, e.patch, next); err != nil {
-		return nil, err
-	}
-	return next, nil
-}
-
 // restoreServerOwned keeps an entity's id, kind, owner, revision and
 // creation time; the modification time is the store's to set.
-func (e *Entity) restoreServerOwned(old *Entity) {
+func (e *Entity) RestoreServerOwned(old *Entity) {
 	e.ID, e.Kind, e.Owner = old.ID, old.Kind, old.Owner
 	e.Revision, e.Created, e.Modified = old.Revision, old.Created, time.Time{}
 }
 
 // restoreServerOwned keeps a token's id, map and revision; a player's
 // write also keeps what players may not decide (keepFromPlayers).
-func (t *Token) restoreServerOwned(old *Token, players bool) {
+func (t *Token) RestoreServerOwned(old *Token, players bool) {
 	t.ID, t.MapID, t.Revision = old.ID, old.MapID, old.Revision
 	if players {
 		t.keepFromPlayers(old)
@@ -66,7 +42,7 @@ func (t *Token) keepFromPlayers(old *Token) {
 // restoreServerOwned keeps a combatant's id, campaign, rank and revision;
 // a player's write also keeps what players cannot see or decide
 // (keepFromPlayers).
-func (c *Combatant) restoreServerOwned(old *Combatant, players bool) {
+func (c *Combatant) RestoreServerOwned(old *Combatant, players bool) {
 	c.ID, c.Campaign, c.Rank, c.Revision = old.ID, old.Campaign, old.Rank, old.Revision
 	if players {
 		c.keepFromPlayers(old)

@@ -30,7 +30,7 @@ func SightSegments(m *Map) [][4]float64 {
 
 // hasSight reports whether a token casts vision: it is not hidden and its
 // vision is on. The game master receives the sight of every such token.
-func hasSight(t *Token) bool { return !t.Hidden && t.Vision != nil && t.Vision.Enabled }
+func HasSight(t *Token) bool { return !t.Hidden && t.Vision != nil && t.Vision.Enabled }
 
 // PartySight reports whether players receive a token's sight: it casts
 // vision (hasSight) and it is the party's, a friendly token or a player
@@ -41,7 +41,7 @@ func hasSight(t *Token) bool { return !t.Hidden && t.Vision != nil && t.Vision.E
 // players what only the monster sees. A player's write cannot make a
 // token the party's (Token.keepFromPlayers).
 func PartySight(t *Token) bool {
-	return hasSight(t) && (t.Role == RoleFriendly || t.Player)
+	return HasSight(t) && (t.Role == RoleFriendly || t.Player)
 }
 
 // MapSights computes the sight players receive on m (PartySight) and
@@ -56,7 +56,7 @@ func mapSights(m *Map, viewer func(*Token) bool) []sight.Sight {
 		return nil
 	}
 	segments := SightSegments(m)
-	box := sightBox(m, segments)
+	box := SightBox(m, segments)
 	out := []sight.Sight{}
 	for _, t := range m.Tokens {
 		if viewer(t) {
@@ -75,13 +75,9 @@ func mapSights(m *Map, viewer func(*Token) bool) []sight.Sight {
 // vision.sight and whose enabled lights carry sight (see MapSights); m
 // itself when line of sight is off. Any other token's vision.sight is
 // null. m is never changed.
-func WithSight(m *Map) *Map { return withSightFor(m, PartySight) }
+func WithSight(m *Map) *Map { return WithSightFor(m, PartySight) }
 
-// withHostSight is WithSight as the game master receives it: the sight of
-// every token that casts vision.
-func withHostSight(m *Map) *Map { return withSightFor(m, hasSight) }
-
-func withSightFor(m *Map, viewer func(*Token) bool) *Map {
+func WithSightFor(m *Map, viewer func(*Token) bool) *Map {
 	sights := mapSights(m, viewer)
 	if sights == nil {
 		return m
@@ -96,9 +92,9 @@ func withSightFor(m *Map, viewer func(*Token) bool) *Map {
 		out.Tokens[i] = t
 		switch {
 		case viewer(t):
-			out.Tokens[i] = tokenWithSight(t, byKey[sight.VisionSightKey(t.Vision.ID)])
+			out.Tokens[i] = TokenWithSight(t, byKey[sight.VisionSightKey(t.Vision.ID)])
 		case t.Vision != nil && t.Vision.Sight != nil:
-			out.Tokens[i] = tokenWithSight(t, nil) // a sight stored or written by a client is never passed on
+			out.Tokens[i] = TokenWithSight(t, nil) // a sight stored or written by a client is never passed on
 		}
 	}
 	out.Lights = make([]Light, len(m.Lights))
@@ -111,29 +107,9 @@ func withSightFor(m *Map, viewer func(*Token) bool) *Map {
 	return &out
 }
 
-// sightsIn lists the sights WithSight gave m's tokens and lights, in
-// MapSights' order (tokens, then lights): the payload of
-// lineOfSightUpdated, never nil.
-func sightsIn(m *Map) []sight.Sight {
-	out := []sight.Sight{}
-	for _, t := range m.Tokens {
-		if t.Vision != nil {
-			if s, ok := t.Vision.Sight.(*sight.Sight); ok && s != nil {
-				out = append(out, *s)
-			}
-		}
-	}
-	for _, l := range m.Lights {
-		if s, ok := l.Sight.(*sight.Sight); ok && s != nil {
-			out = append(out, *s)
-		}
-	}
-	return out
-}
-
 // tokenWithSight is a copy of t whose vision.sight is s (null when s is
 // nil).
-func tokenWithSight(t *Token, s *sight.Sight) *Token {
+func TokenWithSight(t *Token, s *sight.Sight) *Token {
 	cp := *t
 	v := *t.Vision
 	v.Sight = nil
@@ -144,48 +120,12 @@ func tokenWithSight(t *Token, s *sight.Sight) *Token {
 	return &cp
 }
 
-// tokenSight gives a token published alone (tokenUpdated) its vision.sight
-// on its map, when it has vision and the map line of sight: the real client
-// replaces the whole token and would lose its polygon otherwise.
-func tokenSight(tx Tx, t *Token) (*Token, error) {
-	if !hasSight(t) || t.MapID == "" {
-		return t, nil
-	}
-	m, err := tx.Map(t.MapID)
-	if IsNotFound(err) {
-		return t, nil
-	}
-	if err != nil || !m.LineOfSight {
-		return t, err
-	}
-	segments := SightSegments(m)
-	box := sightBox(m, segments)
-	return tokenWithSight(t, &sight.Sight{Key: sight.VisionSightKey(t.Vision.ID), X: t.X, Y: t.Y, Polygon: sight.VisionPolygon(t.X, t.Y, segments, box)}), nil
-}
-
-// dragSight is what a dragged token's vision is cast against: the blocking
-// segments and the box of its map, read with the token.
-type dragSight struct {
-	segments [][4]float64
-	box      [4]float64
-}
-
-// cast sets m's polygon to what the token sees at m's position (none when
-// ds is nil). A polygon a client sent is never passed on.
-func (ds *dragSight) cast(m *Movement) {
-	if ds == nil {
-		m.Polygon = nil
-		return
-	}
-	m.Polygon = sight.VisionPolygon(m.X, m.Y, ds.segments, ds.box)
-}
-
 // sightMargin pads the bounding box of a map without a size.
 const sightMargin = 1000
 
 // sightBox is the area vision is bounded by: the map's size when it has
 // one, else everything on it with a margin.
-func sightBox(m *Map, segments [][4]float64) [4]float64 {
+func SightBox(m *Map, segments [][4]float64) [4]float64 {
 	if m.Width > 0 && m.Height > 0 {
 		return [4]float64{0, 0, float64(m.Width), float64(m.Height)}
 	}

@@ -113,16 +113,16 @@ func (r *TableRows) UnmarshalJSON(b []byte) error {
 var dieColumn = regexp.MustCompile(`(?i)^\s*(\d{0,2})\s*d\s*(\d{1,4}|%)\s*$`)
 
 // tableDie is the die a table rolls, and the range of its results.
-type tableDie struct {
-	formula  string
+type TableDie struct {
+	Formula  string
 	low, top int
 	// ranged: the first column holds ranges (it is named like a die).
-	ranged bool
+	Ranged bool
 }
 
 // die returns the die the table rolls: its first column's when named
 // like one, else one as large as the table has rows.
-func (t *Table) die() tableDie {
+func (t *Table) Die() TableDie {
 	if len(t.Columns) > 0 {
 		if m := dieColumn.FindStringSubmatch(t.Columns[0].Name); m != nil {
 			count := 1
@@ -134,24 +134,24 @@ func (t *Table) die() tableDie {
 				sides, _ = strconv.Atoi(m[2])
 			}
 			if count >= 1 && sides >= 1 {
-				return tableDie{formula: fmt.Sprintf("%dd%d", count, sides), low: count, top: count * sides, ranged: true}
+				return TableDie{Formula: fmt.Sprintf("%dd%d", count, sides), low: count, top: count * sides, Ranged: true}
 			}
 		}
 	}
-	return tableDie{formula: fmt.Sprintf("1d%d", max(1, len(t.Rows))), low: 1, top: max(1, len(t.Rows))}
+	return TableDie{Formula: fmt.Sprintf("1d%d", max(1, len(t.Rows))), low: 1, top: max(1, len(t.Rows))}
 }
 
 // rowRange is the results a row answers.
-type rowRange struct{ low, high int }
+type RowRange struct{ Low, High int }
 
 // rangeText reads "01-50", "51–75", "00" (100 on a d100), "7", "91+".
 var rangeText = regexp.MustCompile(`^\s*(\d+)\s*(?:(?:-|–|—|to)\s*(\d+)\s*|(\+)\s*)?$`)
 
 // parseRange reads a range cell of a table rolling die.
-func parseRange(cell string, die tableDie) (rowRange, bool) {
+func ParseRange(cell string, die TableDie) (RowRange, bool) {
 	m := rangeText.FindStringSubmatch(cell)
 	if m == nil {
-		return rowRange{}, false
+		return RowRange{}, false
 	}
 	read := func(s string) int {
 		n, _ := strconv.Atoi(s)
@@ -169,22 +169,22 @@ func parseRange(cell string, die tableDie) (rowRange, bool) {
 		high = die.top
 	}
 	if low > high || low < die.low || high > die.top {
-		return rowRange{}, false
+		return RowRange{}, false
 	}
-	return rowRange{low, high}, true
+	return RowRange{low, high}, true
 }
 
 // ranges reads the ranges of every row of a ranged table, refusing a cell
 // that is not a range of its die and two rows that overlap.
-func (t *Table) ranges(die tableDie) ([]rowRange, error) {
-	out := make([]rowRange, len(t.Rows))
+func (t *Table) Ranges(die TableDie) ([]RowRange, error) {
+	out := make([]RowRange, len(t.Rows))
 	for i, row := range t.Rows {
-		r, ok := parseRange(row[0], die)
+		r, ok := ParseRange(row[0], die)
 		if !ok {
 			return nil, Invalidf("table '%s': row %d's '%s' is not a range of %s (%d to %d): write it as 01-50, 7 or 00", Clip(t.Name), i+1, Clip(row[0]), t.Columns[0].Name, die.low, die.top)
 		}
 		for j := range i {
-			if r.low <= out[j].high && out[j].low <= r.high {
+			if r.Low <= out[j].High && out[j].Low <= r.High {
 				return nil, Invalidf("table '%s': row %d's range %s overlaps row %d's %s", Clip(t.Name), i+1, Clip(row[0]), j+1, Clip(t.Rows[j][0]))
 			}
 		}
@@ -195,7 +195,7 @@ func (t *Table) ranges(die tableDie) ([]rowRange, error) {
 
 // tableLink finds the links to tables in a cell: /table/<slug> and
 // /module/<m>/table/<slug> (or /campaign/<c>/table/<slug>).
-var tableLink = regexp.MustCompile(`/(?:(?:module|campaign)/[^/\s)\]"]+/)?table/([^/\s)\]"#?]+)`)
+var TableLink = regexp.MustCompile(`/(?:(?:module|campaign)/[^/\s)\]"]+/)?table/([^/\s)\]"#?]+)`)
 
 // Normalize checks a table and fills what it may leave out (its id, its
 // slug, the roll mode). Nothing is stored half: a table that fails is
@@ -206,7 +206,7 @@ func (t *Table) Normalize() error {
 		return Invalidf("table: 'name' is required")
 	}
 	if len(t.Name) > MaxMessageField {
-		return tooLarge("table: 'name'", len(t.Name), MaxMessageField)
+		return TooLarge("table: 'name'", len(t.Name), MaxMessageField)
 	}
 	if t.ID == "" {
 		t.ID = NewID()
@@ -242,21 +242,21 @@ func (t *Table) Normalize() error {
 		}
 		for _, cell := range row {
 			if len(cell) > MaxTableCell {
-				return tooLarge(fmt.Sprintf("table '%s': a cell of row %d", Clip(t.Name), i+1), len(cell), MaxTableCell)
+				return TooLarge(fmt.Sprintf("table '%s': a cell of row %d", Clip(t.Name), i+1), len(cell), MaxTableCell)
 			}
-			for _, m := range tableLink.FindAllStringSubmatch(cell, -1) {
+			for _, m := range TableLink.FindAllStringSubmatch(cell, -1) {
 				if Slugify(m[1]) == t.Slug || m[1] == t.ID {
 					return Invalidf("table '%s': row %d links the table itself: rolling it would never end", Clip(t.Name), i+1)
 				}
 			}
 		}
 	}
-	if die := t.die(); die.ranged && t.RollMode != RollEachRow {
-		if _, err := t.ranges(die); err != nil {
+	if die := t.Die(); die.Ranged && t.RollMode != RollEachRow {
+		if _, err := t.Ranges(die); err != nil {
 			return err
 		}
 	}
-	return checkEncodedSize("table", t, MaxTableBytes)
+	return CheckEncodedSize("table", t, MaxTableBytes)
 }
 
 // TableFromCSV reads a table from CSV text: the first row is the header
@@ -264,7 +264,7 @@ func (t *Table) Normalize() error {
 // fewer cells than the header is refused, as is a file past the limits.
 func TableFromCSV(name string, data []byte) (*Table, error) {
 	if len(data) > MaxTableBytes {
-		return nil, tooLarge("table '"+Clip(name)+"': the CSV", len(data), MaxTableBytes)
+		return nil, TooLarge("table '"+Clip(name)+"': the CSV", len(data), MaxTableBytes)
 	}
 	if strings.TrimSpace(name) == "" {
 		return nil, Invalidf("table: a CSV table needs its name (?name=)")

@@ -46,7 +46,7 @@ func TurnOrder(combatants []*Combatant, ascending bool) []TurnSlot {
 			continue
 		}
 		for _, in := range c.Initiative {
-			if !hasInitiativeValue(in.Value) {
+			if !HasInitiativeValue(in.Value) {
 				continue
 			}
 			name := c.Name
@@ -56,7 +56,7 @@ func TurnOrder(combatants []*Combatant, ascending bool) []TurnSlot {
 			if in.Name != "" {
 				name += " (" + in.Name + ")"
 			}
-			n, numeric := initiativeNumber(in.Value)
+			n, numeric := InitiativeNumber(in.Value)
 			all = append(all, ranked{
 				slot:  TurnSlot{CombatantID: c.ID, InitiativeID: in.ID, Name: name, Value: in.Value, Hidden: c.Hidden, Role: c.Role},
 				order: in.Order, number: n, numeric: numeric,
@@ -99,7 +99,7 @@ func TurnOrder(combatants []*Combatant, ascending bool) []TurnSlot {
 
 // hasInitiativeValue reports whether a slot was rolled: none, null and an
 // empty string are unrolled.
-func hasInitiativeValue(v any) bool {
+func HasInitiativeValue(v any) bool {
 	switch x := v.(type) {
 	case nil:
 		return false
@@ -111,7 +111,7 @@ func hasInitiativeValue(v any) bool {
 
 // initiativeNumber reads a numeric initiative value (JSON numbers decode
 // as float64; a number written as text counts too).
-func initiativeNumber(v any) (float64, bool) {
+func InitiativeNumber(v any) (float64, bool) {
 	switch x := v.(type) {
 	case float64:
 		return x, true
@@ -127,89 +127,4 @@ func initiativeNumber(v any) (float64, bool) {
 		return f, err == nil
 	}
 	return 0, false
-}
-
-// keepExplicitOrder gives every rolled slot without an explicit order a
-// place among the slots that have one, when some have one (a seeded or
-// imported game: TurnOrder puts explicit orders first, so a combatant added
-// to such a game, or one whose initiative the game master edited, would
-// otherwise act after all of them whatever its value). The slots with an
-// order keep theirs relative to each other; each slot without one goes
-// before the first of them whose value it beats (after those it ties
-// with), as TurnOrder's value order reads it; then the orders are numbered
-// 1, 2, ... along the result. all is every combatant of the game as it
-// will be stored; the combatants whose orders changed are returned, their
-// initiative slots copied before they are changed. A game with no
-// explicit order, or none without one, is left as it is.
-func keepExplicitOrder(all []*Combatant, ascending bool) []*Combatant {
-	type slot struct {
-		c  *Combatant
-		i  int
-		in Initiative
-	}
-	var ordered, unordered []slot
-	for _, c := range all {
-		for i, in := range c.Initiative {
-			switch {
-			case !hasInitiativeValue(in.Value):
-			case in.Order > 0:
-				ordered = append(ordered, slot{c, i, in})
-			default:
-				unordered = append(unordered, slot{c, i, in})
-			}
-		}
-	}
-	if len(ordered) == 0 || len(unordered) == 0 {
-		return nil
-	}
-	slices.SortStableFunc(ordered, func(a, b slot) int { return a.in.Order - b.in.Order })
-	// first reports whether a acts before b by value alone: numbers before
-	// other values, then highest (lowest when ascending) first.
-	first := func(a, b Initiative) bool {
-		an, aNum := initiativeNumber(a.Value)
-		bn, bNum := initiativeNumber(b.Value)
-		switch {
-		case aNum && bNum:
-			if ascending {
-				return an < bn
-			}
-			return an > bn
-		case aNum:
-			return true
-		}
-		return false
-	}
-	slices.SortStableFunc(unordered, func(a, b slot) int {
-		switch {
-		case first(a.in, b.in):
-			return -1
-		case first(b.in, a.in):
-			return 1
-		}
-		return 0
-	})
-	merged := make([]slot, 0, len(ordered)+len(unordered))
-	for len(ordered) > 0 || len(unordered) > 0 {
-		if len(unordered) > 0 && (len(ordered) == 0 || first(unordered[0].in, ordered[0].in)) {
-			merged = append(merged, unordered[0])
-			unordered = unordered[1:]
-			continue
-		}
-		merged = append(merged, ordered[0])
-		ordered = ordered[1:]
-	}
-	var changed []*Combatant
-	copied := map[*Combatant]bool{}
-	for n, s := range merged {
-		if s.in.Order == n+1 {
-			continue
-		}
-		if !copied[s.c] {
-			s.c.Initiative = append([]Initiative(nil), s.c.Initiative...)
-			copied[s.c] = true
-			changed = append(changed, s.c)
-		}
-		s.c.Initiative[s.i].Order = n + 1
-	}
-	return changed
 }

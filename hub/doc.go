@@ -25,7 +25,7 @@
 //
 // # Broadcasts run inside the core's commit lock
 //
-// core.Service publishes a write's events while it still holds its write
+// engine.Service publishes a write's events while it still holds its write
 // lock, after the commit, and the bus calls its subscribers synchronously.
 // So the hub's subscriber (Hub.broadcast) runs inside that lock, and the
 // next write cannot commit until it returns. That is on purpose: a

@@ -4,7 +4,8 @@ import (
 	"net/http/httptest"
 	"testing"
 
-	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/core/engine"
+
 	"github.com/vttapp/companion/internal/testkit"
 )
 
@@ -16,7 +17,7 @@ const tokenA = testkit.TokenA
 // these tests speak to the hub alone.
 type hubEnv struct {
 	srv    *httptest.Server
-	svc    *core.Service
+	svc    *engine.Service
 	hub    *Hub
 	events *testkit.EventLog
 	logs   *testkit.LogBuffer

@@ -4,6 +4,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/vttapp/companion/core/engine"
+
 	"github.com/vttapp/companion/core"
 )
 
@@ -14,7 +16,7 @@ import (
 // the same run; the ratio is reported as host/baseline. No connection is
 // open, so this is the encoding alone, the part the host changes.
 func BenchmarkBroadcastWithHostSocket(b *testing.B) {
-	hub := New(core.NewService(core.ServiceConfig{}), core.NewBus(), nil, Options{})
+	hub := New(engine.NewService(engine.ServiceConfig{}), core.NewBus(), nil, Options{})
 	defer hub.Close()
 	hidden := true
 	image := "/monsters/goblin.png"

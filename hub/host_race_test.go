@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/vttapp/companion/core/engine"
+
 	"github.com/vttapp/companion/core"
 )
 
@@ -14,7 +16,7 @@ import (
 // whoever publishes (an HTTP handler, a drag sweep, the system watcher),
 // so a panic there can take the server down.
 func TestBroadcastReachesAHostSocketThatJustJoined(t *testing.T) {
-	h := New(core.NewService(core.ServiceConfig{}), core.NewBus(), nil, Options{})
+	h := New(engine.NewService(engine.ServiceConfig{}), core.NewBus(), nil, Options{})
 	defer h.Close()
 	c := newConn(h, nil, &batchConn{})
 	c.host = true

@@ -12,6 +12,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/vttapp/companion/core/engine"
+
 	"github.com/gorilla/websocket"
 	"github.com/vttapp/companion/core"
 )
@@ -114,7 +116,7 @@ func (o *Options) fill() {
 // subscriber marshals each event once and queues it for every client, so
 // a slow client never slows the service or the other clients.
 type Hub struct {
-	svc      *core.Service
+	svc      *engine.Service
 	log      *slog.Logger
 	opts     Options
 	upgrader websocket.Upgrader
@@ -146,7 +148,7 @@ type Hub struct {
 
 // New returns a hub that broadcasts every event published on bus and
 // hands client events to svc.
-func New(svc *core.Service, bus *core.Bus, log *slog.Logger, opts Options) *Hub {
+func New(svc *engine.Service, bus *core.Bus, log *slog.Logger, opts Options) *Hub {
 	opts.fill()
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
@@ -339,7 +341,7 @@ func (h *Hub) Clients() []core.Client {
 }
 
 // broadcast is the bus subscriber. It runs inside the core's commit lock
-// (core.Service publishes while it holds its write lock; see the package
+// (engine.Service publishes while it holds its write lock; see the package
 // doc), which is what gives every connection the events in commit order.
 // So it must never wait for a client: each event is marshalled once, then
 // appended to every connection's bounded queue, the originator included;

@@ -302,7 +302,7 @@ type Kicked struct {
 	NewKeys bool `json:"newKeys"`
 }
 
-// Kick sends a device away (core.Service.Kick): every seat it holds is
+// Kick sends a device away (engine.Service.Kick): every seat it holds is
 // freed, and with the join key on every pass it holds is revoked and new
 // keys drawn; its connections (every one holding one of those seats or
 // passes, or coming from its address; loopback, this machine, is never a

@@ -14,6 +14,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/vttapp/companion/core/engine"
+
 	"github.com/vttapp/companion/core"
 	"github.com/vttapp/companion/imports/legacy"
 )
@@ -39,7 +41,7 @@ func (s *countingStore) Update(ctx context.Context, fn func(tx core.Tx) error) e
 // (the store's writes reach base+batches).
 type peekingMapper struct {
 	fakeMapper
-	svc     *core.Service
+	svc     *engine.Service
 	writes  *atomic.Int64
 	base    atomic.Int64
 	batches int64
@@ -99,7 +101,7 @@ func monsterDoc(n, peekAt int, boom bool) []byte {
 func TestACompendiumIsWrittenInBatchesAndSeenAllAtOnce(t *testing.T) {
 	env := newTestEnv(t)
 	counting := &countingStore{Store: env.store}
-	env.svc = core.NewService(core.ServiceConfig{Store: counting, Events: env.bus})
+	env.svc = engine.NewService(engine.ServiceConfig{Store: counting, Events: env.bus})
 	peek := &peekingMapper{svc: env.svc, writes: &counting.updates, batches: 2}
 	env.in = NewInstaller(env.svc, env.dataDir, peekingCollections{m: peek})
 	const n = 3*legacy.StageBatch + 17

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/vttapp/companion/core/engine"
+
 	"github.com/vttapp/companion/core"
 	"github.com/vttapp/companion/store/sqlite"
 )
@@ -27,7 +29,7 @@ func (testCollections) CollectionForKind(kind string) (string, bool) {
 // testEnv is a service over a real SQLite store in a temporary data folder.
 type testEnv struct {
 	store   core.Store
-	svc     *core.Service
+	svc     *engine.Service
 	dataDir string
 	in      *Installer
 	bus     *core.Bus
@@ -44,7 +46,7 @@ func newTestEnv(t testing.TB) *testEnv {
 	t.Cleanup(func() { store.Close() })
 	env := &testEnv{store: store, dataDir: dir, bus: core.NewBus()}
 	env.bus.Subscribe(func(ev []core.Event) { env.events = append(env.events, ev...) })
-	env.svc = core.NewService(core.ServiceConfig{Store: store, Events: env.bus})
+	env.svc = engine.NewService(engine.ServiceConfig{Store: store, Events: env.bus})
 	env.in = NewInstaller(env.svc, dir, testCollections{})
 	return env
 }

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/vttapp/companion/core/engine"
+
 	"github.com/vttapp/companion/core"
 	"github.com/vttapp/companion/imports/content"
 	"github.com/vttapp/companion/imports/export"
@@ -27,7 +29,7 @@ type Installer struct {
 func (in *Installer) SetLimits(l Limits) { in.site.Limits = l.WithDefaults() }
 
 // NewInstaller returns an installer over svc that files content under dataDir.
-func NewInstaller(svc *core.Service, dataDir string, cols Collections) *Installer {
+func NewInstaller(svc *engine.Service, dataDir string, cols Collections) *Installer {
 	return &Installer{site: content.Site{Service: svc, DataDir: dataDir, Collections: cols, Limits: DefaultLimits, Now: time.Now}}
 }
 

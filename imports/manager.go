@@ -11,6 +11,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/vttapp/companion/core/engine"
+
 	"github.com/vttapp/companion/core"
 	"github.com/vttapp/companion/imports/content"
 	"github.com/vttapp/companion/imports/download"
@@ -19,7 +21,7 @@ import (
 
 // Config wires a Manager.
 type Config struct {
-	Service     *core.Service
+	Service     *engine.Service
 	DataDir     string
 	Collections Collections
 	// Client is the base HTTP client for manifests and downloads (tests

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 
-	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/core/engine"
 )
 
 // Seed fills a fresh data folder with a system's sample content:
@@ -14,7 +14,7 @@ import (
 // copied under dataDir/modules/<id>/ and dataDir/campaigns/<id>/). A data
 // folder that already holds a module or a campaign is left alone, and a
 // missing sample folder (or a nil sample) seeds nothing.
-func Seed(ctx context.Context, svc *core.Service, dataDir string, sample fs.FS, cols Collections) error {
+func Seed(ctx context.Context, svc *engine.Service, dataDir string, sample fs.FS, cols Collections) error {
 	if sample == nil {
 		return nil
 	}

@@ -9,7 +9,7 @@ import (
 
 // Combatants (contract 4.3): no listing; PUT keeps the id rule of entities.
 // This is the public listener: a hidden combatant does not exist
-// (core.PlayerAccess) and the answer is the combatant as players see it
+// (engine.PlayerAccess) and the answer is the combatant as players see it
 // (core.CombatantForPlayers: without notes, and a foe without its data).
 
 func (s *server) getCombatant(w http.ResponseWriter, r *http.Request) {

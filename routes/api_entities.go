@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"sync"
 
+	"github.com/vttapp/companion/core/engine"
+
 	"github.com/go-chi/chi/v5"
 	"github.com/vttapp/companion/core"
 	"github.com/vttapp/companion/routes/httpkit"
@@ -116,7 +118,7 @@ type listingEntry struct {
 	body       *cachedBody
 }
 
-func (c *listingCache) get(ctx context.Context, svc *core.Service, sys *systems.System, kind *systems.Kind, schema string, players bool) (*cachedBody, error) {
+func (c *listingCache) get(ctx context.Context, svc *engine.Service, sys *systems.System, kind *systems.Kind, schema string, players bool) (*cachedBody, error) {
 	key := listingKey{kind.Name, schema}
 	gen := svc.Generation() // read before the store, so a racing write only makes the entry stale
 	c.mu.Lock()
@@ -145,7 +147,7 @@ func (c *listingCache) get(ctx context.Context, svc *core.Service, sys *systems.
 
 // renderListing builds the JSON array of a collection in one schema; for
 // players, without the game master's notes.
-func renderListing(ctx context.Context, svc *core.Service, sys *systems.System, kind *systems.Kind, schema string, players bool) ([]byte, error) {
+func renderListing(ctx context.Context, svc *engine.Service, sys *systems.System, kind *systems.Kind, schema string, players bool) ([]byte, error) {
 	list, err := svc.Entities(ctx, kind.Name)
 	if err != nil {
 		return nil, err

@@ -131,7 +131,7 @@ func TestSnapshotFollowsWritesAndLiveState(t *testing.T) {
 }
 
 // TestSnapshotBodyMatchesTheService: the assembled GET /api body is
-// exactly json.Marshal of core.Service.Snapshot, live state included.
+// exactly json.Marshal of engine.Service.Snapshot, live state included.
 func TestSnapshotBodyMatchesTheService(t *testing.T) {
 	e := newEnv(t, envOptions{})
 	e.do(t, "POST", "/api/messages", `{"text":"hello [[1d6]]"}`)

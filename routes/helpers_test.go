@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/vttapp/companion/core/engine"
+
 	"github.com/vttapp/companion/core"
 	"github.com/vttapp/companion/guard"
 	"github.com/vttapp/companion/hub"
@@ -32,7 +34,7 @@ const (
 // testEnv is a public handler over a real SQLite store and the dnd5e system.
 type testEnv struct {
 	srv     *httptest.Server
-	svc     *core.Service
+	svc     *engine.Service
 	store   *sqlite.Store
 	events  *testkit.EventLog
 	dataDir string

@@ -9,8 +9,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/vttapp/companion/core/engine"
+
 	"github.com/vttapp/companion/backup"
-	"github.com/vttapp/companion/core"
 	"github.com/vttapp/companion/internal/testkit"
 	"github.com/vttapp/companion/store/sqlite"
 )
@@ -24,7 +25,7 @@ func TestHostBackupsWhileTheServerRuns(t *testing.T) {
 	defer store.Close()
 	os.MkdirAll(filepath.Join(dataDir, "campaigns", "c1", "maps"), 0o755)
 	os.WriteFile(filepath.Join(dataDir, "campaigns", "c1", "maps", "cave.png"), []byte("cave"), 0o644)
-	svc := core.NewService(core.ServiceConfig{Store: store})
+	svc := engine.NewService(engine.ServiceConfig{Store: store})
 	host := httptest.NewServer(NewHostHandler(Config{Service: svc, DataDir: dataDir,
 		Backups: backup.NewMaker(dataDir, "9.9.9", store.BackupInto)}))
 	defer host.Close()

@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/vttapp/companion/core/engine"
+
 	"github.com/go-chi/chi/v5"
 	"github.com/gorilla/websocket"
 	"github.com/vttapp/companion/core"
@@ -29,7 +31,7 @@ const consoleHallID = "a0000000-0000-4000-8000-000000000002"
 // second map and a rolled initiative for the hero.
 type consoleEnv struct {
 	public, host *httptest.Server
-	svc          *core.Service
+	svc          *engine.Service
 	store        *sqlite.Store
 	events       *testkit.EventLog
 	status       *systems.ReloadStatus

@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/vttapp/companion/core/engine"
+
 	"github.com/vttapp/companion/core"
 	"github.com/vttapp/companion/imports"
 	"github.com/vttapp/companion/internal/testkit"
@@ -37,7 +39,7 @@ type importEnv struct {
 	public, host *httptest.Server
 	content      *importContent
 	manager      *imports.Manager
-	svc          *core.Service
+	svc          *engine.Service
 	dataDir      string
 }
 
@@ -49,7 +51,7 @@ func newImportEnv(t testing.TB) *importEnv {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { store.Close() })
-	svc := core.NewService(core.ServiceConfig{Store: store})
+	svc := engine.NewService(engine.ServiceConfig{Store: store})
 	c := &core.Campaign{ID: campaignID, System: "dnd5e", Name: "Demo", Primary: true}
 	c.Normalize()
 	if err := store.Update(context.Background(), func(tx core.Tx) error { return tx.PutCampaign(c) }); err != nil {

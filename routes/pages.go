@@ -18,7 +18,7 @@ import (
 //	/page/<page>                      any container's page: redirects to its URL
 //
 // On the public listener a page answers only once the game master has
-// shown it to players, and then only what was shown (core.PlayerAccess);
+// shown it to players, and then only what was shown (engine.PlayerAccess);
 // any other page is 404 like an unknown one. The host listener renders
 // every page whole.
 

@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/vttapp/companion/core/engine"
+
 	"github.com/vttapp/companion/core"
 	"github.com/vttapp/companion/hub"
 	"github.com/vttapp/companion/internal/testkit"
@@ -26,7 +28,7 @@ const (
 // pagesEnv is a server pair over a module "Marsh Bats" with an intro page
 // (a read-aloud section and a secret one), a secret page, an encounter.
 type pagesEnv struct {
-	svc          *core.Service
+	svc          *engine.Service
 	public, host *httptest.Server
 	dataDir      string
 }

@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"sync"
 
+	"github.com/vttapp/companion/core/engine"
+
 	"github.com/vttapp/companion/core"
 	"github.com/vttapp/companion/systems"
 )
@@ -35,7 +37,7 @@ type snapshotParts struct {
 
 	// seatMessages are the messages of seated players, by seat (the hash
 	// of its token): those for everyone and their whispers
-	// (core.Service.SeatMessages), encoded on a seat's first read of this
+	// (engine.Service.SeatMessages), encoded on a seat's first read of this
 	// generation.
 	seatMu       sync.Mutex
 	seatMessages map[string][]byte
@@ -46,7 +48,7 @@ const maxCachedSeats = 64
 
 // messagesFor returns the messages of seat's GET /api: everyone's without
 // a seat, else the seat's own list, encoded once per generation.
-func (p *snapshotParts) messagesFor(ctx context.Context, svc *core.Service, seat string) ([]byte, error) {
+func (p *snapshotParts) messagesFor(ctx context.Context, svc *engine.Service, seat string) ([]byte, error) {
 	if seat == "" {
 		return p.messages, nil
 	}
@@ -70,7 +72,7 @@ func (p *snapshotParts) messagesFor(ctx context.Context, svc *core.Service, seat
 	return b, nil
 }
 
-func (c *snapshotCache) parts(ctx context.Context, svc *core.Service, sys *systems.System) (*snapshotParts, error) {
+func (c *snapshotCache) parts(ctx context.Context, svc *engine.Service, sys *systems.System) (*snapshotParts, error) {
 	gen := svc.Generation() // before the read: a racing write only makes the entry stale
 	c.mu.Lock()
 	p := c.entry
@@ -135,7 +137,7 @@ func encodeSnapshotParts(snap *core.Snapshot) (*snapshotParts, error) {
 
 // body returns GET /api: the cached stored part with the live part of now.
 // The key order is that of core.Snapshot.
-func (c *snapshotCache) body(ctx context.Context, svc *core.Service, sys *systems.System, seat string) ([]byte, error) {
+func (c *snapshotCache) body(ctx context.Context, svc *engine.Service, sys *systems.System, seat string) ([]byte, error) {
 	p, err := c.parts(ctx, svc, sys)
 	if err != nil {
 		return nil, err

@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/vttapp/companion/core/engine"
+
 	"github.com/gorilla/websocket"
 	"github.com/vttapp/companion/core"
 	"github.com/vttapp/companion/hub"
@@ -295,7 +297,7 @@ func TestAChatFloodFromOneSeat(t *testing.T) {
 }
 
 // storedMessageBytes is the size of the primary campaign's log as stored.
-func storedMessageBytes(t *testing.T, svc *core.Service) int {
+func storedMessageBytes(t *testing.T, svc *engine.Service) int {
 	t.Helper()
 	list, err := svc.HostMessages(context.Background(), 100000)
 	if err != nil {

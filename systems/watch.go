@@ -33,7 +33,7 @@ type WatchOptions struct {
 	Status *ReloadStatus
 	// Publisher, when set, is told of each version swapped in with a
 	// reload event, {"system", "version"}, so that clients fetch the new
-	// definitions. Give it the core.Service, whose Publish orders the event
+	// definitions. Give it the engine.Service, whose Publish orders the event
 	// with committed writes; a failed reload publishes nothing.
 	Publisher core.Publisher
 }

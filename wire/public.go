@@ -202,7 +202,7 @@ func entityPaths(kind Kind, name string) obj {
 }
 
 // objectPaths is GET, PUT and PATCH of a combatant or token. A hidden one
-// does not exist for players (core.PlayerAccess): every operation answers
+// does not exist for players (engine.PlayerAccess): every operation answers
 // it 404, as an unknown id.
 func objectPaths(schema, tag, noun, title string, idRule bool) obj {
 	putSummary := "Replace a " + noun + "; the body id must equal the path id"

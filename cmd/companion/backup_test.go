@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/vttapp/companion/core/engine"
+
 	"github.com/vttapp/companion/backup"
 	"github.com/vttapp/companion/core"
 	"github.com/vttapp/companion/routes"
@@ -127,7 +129,7 @@ func TestBackupAndRestoreCommands(t *testing.T) {
 // companion restore refuses to touch it.
 func TestBackupAndRestoreWithARunningServer(t *testing.T) {
 	data, store := gameFolder(t)
-	svc := core.NewService(core.ServiceConfig{Store: store})
+	svc := engine.NewService(engine.ServiceConfig{Store: store})
 	host := httptest.NewServer(routes.NewHostHandler(routes.Config{Service: svc, DataDir: data, InstanceID: "inst-1",
 		Backups: backup.NewMaker(data, "1.0.0", store.BackupInto)}))
 	defer host.Close()

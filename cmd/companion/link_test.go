@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/vttapp/companion/core/engine"
+
 	"github.com/vttapp/companion/core"
 	"github.com/vttapp/companion/imports"
 	"github.com/vttapp/companion/routes"
@@ -53,7 +55,7 @@ func hostConsole(t *testing.T) (addr string, mgr *imports.Manager, dataDir strin
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { store.Close() })
-	svc := core.NewService(core.ServiceConfig{Store: store})
+	svc := engine.NewService(engine.ServiceConfig{Store: store})
 	c := &core.Campaign{ID: "camp", System: "dnd5e", Name: "Demo", Primary: true}
 	c.Normalize()
 	store.Update(context.Background(), func(tx core.Tx) error { return tx.PutCampaign(c) })

@@ -16,6 +16,8 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/vttapp/companion/core/engine"
+
 	"github.com/vttapp/companion/backup"
 	"github.com/vttapp/companion/core"
 	"github.com/vttapp/companion/desktop"
@@ -120,7 +122,7 @@ func serve(ctx context.Context, cfg *serveConfig, log *slog.Logger, out io.Write
 	defer store.Close()
 
 	bus := core.NewBus()
-	svc := core.NewService(core.ServiceConfig{
+	svc := engine.NewService(engine.ServiceConfig{
 		Store:  store,
 		Events: bus,
 		Rules:  holder,

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/vttapp/companion/core/engine"
+
 	"github.com/vttapp/companion/core"
 )
 
@@ -16,7 +18,7 @@ import (
 // each format (this package's, legacy's) and to the export, so that they
 // need nothing of the installer above them.
 type Site struct {
-	Service     *core.Service
+	Service     *engine.Service
 	DataDir     string
 	Collections Collections
 	Limits      Limits

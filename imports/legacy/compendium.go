@@ -131,7 +131,7 @@ func CompendiumStep(ctx context.Context, in *content.Site, src Source, opt conte
 	if src.entries == nil {
 		// A file of any size: its entities are written in batches as
 		// they are made, where nothing reads them, and adopted all at
-		// once when the install commits (core.Service.StageEntities).
+		// once when the install commits (engine.Service.StageEntities).
 		r.stage, r.keepIDs = "import-"+core.NewID(), module == nil
 	}
 	rows, err := r.read(ctx)
@@ -237,7 +237,7 @@ type compendiumReader struct {
 	missed   int            // how many references in all
 
 	// stage, when set, is where the entities go as they are made, in
-	// batches of StageBatch (core.Service.StageEntities), instead of
+	// batches of StageBatch (engine.Service.StageEntities), instead of
 	// being held until the install: a compendium of any size then costs
 	// the memory of one batch. made counts them; ids keeps their ids when
 	// keepIDs (an import into an existing module or campaign, whose undo

@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/vttapp/companion/core/engine"
+
 	"github.com/vttapp/companion/core"
 	"github.com/vttapp/companion/examples/dnd5e"
 	"github.com/vttapp/companion/store/sqlite"
@@ -88,7 +90,7 @@ func (FixedRoller) Total(string) (float64, error) { return 10, nil }
 // Game is a service over a real SQLite store in a temporary data folder,
 // with the D&D 5e system loaded: what a server wires, minus its handlers.
 type Game struct {
-	Service *core.Service
+	Service *engine.Service
 	Bus     *core.Bus
 	Store   *sqlite.Store
 	Holder  *systems.Holder
@@ -128,7 +130,7 @@ func NewGame(t testing.TB, opt GameOptions) *Game {
 	if opt.Roller != nil {
 		roller = opt.Roller
 	}
-	svc := core.NewService(core.ServiceConfig{Store: store, Events: bus, Rules: holder, Roller: roller})
+	svc := engine.NewService(engine.ServiceConfig{Store: store, Events: bus, Rules: holder, Roller: roller})
 	if !opt.NoCampaign {
 		if err := store.Update(context.Background(), SeedFixture); err != nil {
 			t.Fatal(err)

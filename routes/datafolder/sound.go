@@ -5,6 +5,8 @@ import (
 	"path"
 	"path/filepath"
 
+	"github.com/vttapp/companion/core/engine"
+
 	"github.com/vttapp/companion/core"
 	"github.com/vttapp/companion/sound"
 )
@@ -16,7 +18,7 @@ const SoundFolder = "audio"
 
 // SoundLocator is the audio library's folder: that of the primary
 // campaign in the data folder (cmd/companion gives it to sound.Library).
-func SoundLocator(svc *core.Service, dataDir string) func(context.Context) (sound.Folder, error) {
+func SoundLocator(svc *engine.Service, dataDir string) func(context.Context) (sound.Folder, error) {
 	return func(ctx context.Context) (sound.Folder, error) {
 		if dataDir == "" {
 			return sound.Folder{}, core.Conflictf("this server has no data folder to keep sound files in")

@@ -9,8 +9,9 @@ import (
 	"io/fs"
 	"log/slog"
 
+	"github.com/vttapp/companion/core/engine"
+
 	"github.com/vttapp/companion/backup"
-	"github.com/vttapp/companion/core"
 	"github.com/vttapp/companion/guard"
 	"github.com/vttapp/companion/hub"
 	"github.com/vttapp/companion/imports"
@@ -20,7 +21,7 @@ import (
 
 // Config wires the handlers to the rest of the application.
 type Config struct {
-	Service *core.Service
+	Service *engine.Service
 	// Hub is the live game's WebSocket engine; it follows the service's
 	// events through the bus hub.New subscribed it to.
 	Hub *hub.Hub

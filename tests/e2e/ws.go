@@ -16,6 +16,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/vttapp/companion/core/engine"
+
 	"github.com/gorilla/websocket"
 	"github.com/vttapp/companion/core"
 	"github.com/vttapp/companion/hub"
@@ -62,7 +64,7 @@ func (wsRoller) RollText(text string) (string, []json.RawMessage, bool, error) {
 // wsEnv is a running server: public and host listeners, its service, hub
 // and log.
 type wsEnv struct {
-	Svc    *core.Service
+	Svc    *engine.Service
 	Store  *sqlite.Store
 	Hub    *hub.Hub
 	Public *httptest.Server
@@ -83,7 +85,7 @@ func NewWSEnv(t testing.TB, opts hub.Options) *wsEnv {
 	logs := &testkit.LogBuffer{}
 	log := slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	bus := core.NewBus()
-	svc := core.NewService(core.ServiceConfig{Store: st, Events: bus, Rules: WsRules{}, Roller: wsRoller{}})
+	svc := engine.NewService(engine.ServiceConfig{Store: st, Events: bus, Rules: WsRules{}, Roller: wsRoller{}})
 	live := hub.New(svc, bus, log, opts)
 	cfg := routes.Config{Service: svc, Hub: live, Log: log, DataDir: t.TempDir(), AllowOrigins: opts.AllowOrigins}
 	e := &wsEnv{Svc: svc, Store: st, Hub: live, Logs: logs,

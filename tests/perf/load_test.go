@@ -24,6 +24,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/vttapp/companion/core/engine"
+
 	"github.com/vttapp/companion/core"
 	"github.com/vttapp/companion/examples/dnd5e"
 	"github.com/vttapp/companion/internal/cputime"
@@ -165,7 +167,7 @@ func compareLoad(tb testing.TB, client *http.Client, realURL, floorURL string, n
 type loadEnv struct {
 	srv   *httptest.Server
 	store *sqlite.Store
-	svc   *core.Service
+	svc   *engine.Service
 }
 
 func newLoadEnv(tb testing.TB) *loadEnv {
@@ -182,7 +184,7 @@ func newLoadEnv(tb testing.TB) *loadEnv {
 	}
 	holder := systems.NewHolder(sys)
 	bus := core.NewBus()
-	svc := core.NewService(core.ServiceConfig{Store: store, Events: bus, Rules: holder})
+	svc := engine.NewService(engine.ServiceConfig{Store: store, Events: bus, Rules: holder})
 	srv := httptest.NewServer(routes.NewPublicHandler(routes.Config{
 		Service: svc, Systems: holder, DataDir: dir,
 		Log: slog.New(slog.NewTextHandler(io.Discard, &slog.HandlerOptions{Level: slog.LevelInfo})),

@@ -17,6 +17,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/vttapp/companion/core/engine"
+
 	"github.com/gorilla/websocket"
 	"github.com/vttapp/companion/core"
 	"github.com/vttapp/companion/dice"
@@ -328,7 +330,7 @@ func newSoakEnv(t *testing.T) *soakEnv {
 	logs := &testkit.LogBuffer{}
 	log := slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	bus := core.NewBus()
-	svc := core.NewService(core.ServiceConfig{Store: store, Events: bus, Rules: holder, Roller: dice.NewRoller()})
+	svc := engine.NewService(engine.ServiceConfig{Store: store, Events: bus, Rules: holder, Roller: dice.NewRoller()})
 	live := hub.New(svc, bus, log, hub.Options{})
 	srv := httptest.NewServer(routes.NewPublicHandler(routes.Config{Service: svc, Hub: live, Systems: holder, DataDir: dir, Log: log}))
 	t.Cleanup(func() { live.Close(); srv.Close() })

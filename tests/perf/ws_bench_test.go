@@ -23,6 +23,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/vttapp/companion/core/engine"
+
 	"github.com/gorilla/websocket"
 	"github.com/vttapp/companion/core"
 	"github.com/vttapp/companion/hub"
@@ -52,7 +54,7 @@ func TestWSBenchServerProcess(t *testing.T) {
 		defer st.Close()
 		e2e.WsSeed(t, st)
 		bus := core.NewBus()
-		svc := core.NewService(core.ServiceConfig{Store: st, Events: bus, Rules: e2e.WsRules{}})
+		svc := engine.NewService(engine.ServiceConfig{Store: st, Events: bus, Rules: e2e.WsRules{}})
 		log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 		opts := hub.Options{MaxConnections: -1} // BenchmarkWSIdleMemory opens 1,000
 		if os.Getenv(wsBenchEnv+"_STREAMS") == "unlimited" {

@@ -1,0 +1,63 @@
+package engine
+
+import "github.com/vttapp/companion/core"
+
+// Players read a page only once the game master has shown it to them: the
+// whole page, or some of its sections (a heading and what follows it). A
+// show belongs to a campaign (page_shows): the primary campaign's shows
+// decide what the public listener serves. A page never shown, like an
+// unknown one, does not exist for players; the host console reads every
+// page whole.
+
+// pageAccess is what players may read of one page given the shows: all of
+// it (whole), some sections, or nothing (neither).
+func pageAccess(shows []core.PageShow, pageID string) (whole bool, sections []string) {
+	for _, s := range shows {
+		if s.PageID != pageID {
+			continue
+		}
+		if s.Section == "" {
+			return true, nil
+		}
+		sections = append(sections, s.Section)
+	}
+	return false, sections
+}
+
+// shownState is pageAccess as the library tree says it: "page" with no
+// sections, "sections" with their ids, or "".
+func shownState(shows []core.PageShow, pageID string) (string, []string) {
+	whole, sections := pageAccess(shows, pageID)
+	switch {
+	case whole:
+		return "page", nil
+	case len(sections) > 0:
+		return "sections", sections
+	}
+	return "", nil
+}
+
+// primaryShows reads the primary campaign's shows and the map on its
+// player screen; none without a primary campaign (players then read no
+// page at all).
+func (s pinned) primaryShows(tx core.Tx) ([]core.PageShow, string, error) {
+	if s.rules == nil {
+		return nil, "", nil
+	}
+	c, err := s.primaryCampaign(tx)
+	if core.IsNotFound(err) {
+		return nil, "", nil
+	}
+	if err != nil {
+		return nil, "", err
+	}
+	shows, err := tx.PageShows(c.ID)
+	if err != nil {
+		return nil, "", err
+	}
+	screen, err := tx.Screen(c.ID)
+	if err != nil {
+		return nil, "", err
+	}
+	return shows, screen.MapID, nil
+}

@@ -1,0 +1,220 @@
+package engine
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"reflect"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/sight"
+)
+
+// tokenGuard is the rules on a player's token write: the token stands on
+// the map the player looks at (a split party: another seat's map does not
+// exist for them), and with the join key on, the player may drag it.
+func (p PlayerAccess) tokenGuard(ctx context.Context) editGuard[core.Token] {
+	who, keyOn := p.who, p.s.JoinKeyOn(ctx)
+	return func(s pinned, tx core.Tx, _, old *core.Token) error {
+		if err := s.onViewerMap(tx, who, old); err != nil {
+			return err
+		}
+		if keyOn && !s.actorMayMove(who, old) {
+			return core.Forbiddenf("with the join key on, a player changes only the tokens they may drag")
+		}
+		return nil
+	}
+}
+
+// combatantGuard is the join key's rule on a player's combatant write.
+func (p PlayerAccess) combatantGuard(ctx context.Context) editGuard[core.Combatant] {
+	if !p.s.JoinKeyOn(ctx) {
+		return nil
+	}
+	who := p.who
+	return func(s pinned, _ core.Tx, next, old *core.Combatant) error {
+		seat := s.seatHeld(who.Seat)
+		if seat == nil || old.EntityID == "" || old.EntityID != seat.EntityID {
+			return core.Forbiddenf("with the join key on, a player changes only their own character")
+		}
+		a, b := *old, *next
+		a.Data, b.Data = nil, nil
+		return s.checkOwnEdit(old.EntityType, old.Data, next.Data, &a, &b)
+	}
+}
+
+// entityGuard is the join key's rule on a player's entity write.
+func (p PlayerAccess) entityGuard(ctx context.Context) editGuard[core.Entity] {
+	if !p.s.JoinKeyOn(ctx) {
+		return nil
+	}
+	who := p.who
+	return func(s pinned, _ core.Tx, next, old *core.Entity) error {
+		seat := s.seatHeld(who.Seat)
+		if seat == nil || old.ID != seat.EntityID {
+			return core.Forbiddenf("with the join key on, a player changes only their own character")
+		}
+		return s.checkOwnEdit(old.Kind, old.Data, next.Data, old.WithoutData(), next.WithoutData())
+	}
+}
+
+// checkOwnEdit refuses a player's edit of their own character (kind) that
+// changes anything but the kind's editable data keys: rest is the rest of
+// each version, compared whole.
+func (s pinned) checkOwnEdit(kind string, oldData, newData core.Object, oldRest, newRest any) error {
+	a, errA := json.Marshal(oldRest)
+	b, errB := json.Marshal(newRest)
+	if errA != nil || errB != nil || !bytes.Equal(a, b) {
+		return core.Forbiddenf("a player may change only the editable data of their character (%s)", strings.Join(s.ownEditable(kind), ", "))
+	}
+	return s.checkDataEdit(kind, oldData, newData)
+}
+
+// ownEditable is what a player may write directly on a character of kind:
+// its editable keys, less the hit point keys.
+func (s pinned) ownEditable(kind string) []string {
+	locked := s.hitPointKeys(kind)
+	var out []string
+	for _, k := range s.editableKeys(kind) {
+		if !slices.Contains(locked, k) {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// checkDataEdit refuses a change of a data key a player may not write.
+func (s pinned) checkDataEdit(kind string, oldData, newData core.Object) error {
+	allowed := s.ownEditable(kind)
+	var refused []string
+	for _, k := range changedKeys(oldData, newData) {
+		if !slices.Contains(allowed, k) {
+			refused = append(refused, k)
+		}
+	}
+	if len(refused) == 0 {
+		// Within the keys a player may write, the values the system
+		// allows (its bounds: health values are the system's to declare).
+		for _, k := range changedKeys(oldData, newData) {
+			if v, present := newData[k]; present {
+				if b, ok := s.bound(kind, k); ok {
+					if err := b.Check("'"+k+"'", v); err != nil {
+						return err
+					}
+				}
+			}
+		}
+		return nil
+	}
+	if locked := s.hitPointKeys(kind); len(locked) > 0 && slices.Contains(locked, refused[0]) {
+		return core.Forbiddenf("'%s' changes through damage, healing and temporary hit points, not by writing it", refused[0])
+	}
+	return core.Forbiddenf("a player may not change '%s' of their character (editable: %s)", core.Clip(refused[0]), strings.Join(allowed, ", "))
+}
+
+// changedKeys lists, in order, the keys whose value differs between two
+// data objects (added and removed keys included).
+func changedKeys(a, b core.Object) []string {
+	var out []string
+	for k, v := range a {
+		if w, ok := b[k]; !ok || !reflect.DeepEqual(v, w) {
+			out = append(out, k)
+		}
+	}
+	for k := range b {
+		if _, ok := a[k]; !ok {
+			out = append(out, k)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// PutEntity is Service.PutEntity for a player.
+func (p PlayerAccess) PutEntity(ctx context.Context, kind, pathID string, e *core.Entity) (*core.Entity, error) {
+	if err := p.who.RefuseSpectator("change entities"); err != nil {
+		return nil, err
+	}
+	return playersEntity(p.s.putEntity(ctx, kind, pathID, e, p.entityGuard(ctx), true))
+}
+
+// PatchEntity is Service.PatchEntity for a player.
+func (p PlayerAccess) PatchEntity(ctx context.Context, kind, id string, patch core.Object) (*core.Entity, error) {
+	if err := p.who.RefuseSpectator("change entities"); err != nil {
+		return nil, err
+	}
+	return playersEntity(p.s.patchEntity(ctx, kind, id, patch, p.entityGuard(ctx), true))
+}
+
+// SetAttribute is Service.SetAttribute for a player: with the join key on,
+// attributes are the game master's (they are no character's editable
+// data).
+func (p PlayerAccess) SetAttribute(ctx context.Context, a core.Attribute) (*core.Attribute, error) {
+	if err := p.who.RefuseSpectator("change attributes"); err != nil {
+		return nil, err
+	}
+	if p.s.JoinKeyOn(ctx) {
+		return nil, core.Forbiddenf("with the join key on, attributes are the game master's to change")
+	}
+	return p.s.SetAttribute(ctx, a)
+}
+
+// CreateMessage is POST /api/messages: a player's (or a tool's) message,
+// its speaker named by the server (speaker.go), counted in the device's
+// message budget (messagebudget.go). A /roll command that cannot be
+// rolled is stored with its error, as the contract's endpoint does.
+func (p PlayerAccess) CreateMessage(ctx context.Context, m *core.Message) (*core.Message, error) {
+	if err := p.who.RefuseSpectator("chat or roll"); err != nil {
+		return nil, err
+	}
+	return p.s.createMessage(ctx, playerText(m), messageAuthor{who: p.who}, false)
+}
+
+// PostMessage is createMessage over the WebSocket: CreateMessage, except
+// that a /roll command that cannot be rolled is refused with the dice
+// engine's explanation and nothing is stored (the typo goes back to the
+// one who typed it).
+func (p PlayerAccess) PostMessage(ctx context.Context, m *core.Message) (*core.Message, error) {
+	if err := p.who.RefuseSpectator("chat or roll"); err != nil {
+		return nil, err
+	}
+	return p.s.createMessage(ctx, playerText(m), messageAuthor{who: p.who}, true)
+}
+
+// UpdateDoor is a player's updateDoor: refused when remote interaction is
+// off, and to a spectator; only a door players see, on the map on the
+// player screen.
+func (p PlayerAccess) UpdateDoor(ctx context.Context, d core.Door) ([]sight.Sight, error) {
+	if err := p.who.RefuseSpectator("open or close doors"); err != nil {
+		return nil, err
+	}
+	if err := p.s.CheckRemoteInteraction(core.RequestUpdateDoor); err != nil {
+		return nil, err
+	}
+	return p.s.updateDoor(ctx, d, &p.who)
+}
+
+// MovePointer is a player's pointerUpdated (refused to a spectator): it
+// reaches the players looking at the same map as the sender.
+func (p PlayerAccess) MovePointer(from core.EventSource, ptr core.Pointer) error {
+	if err := p.who.RefuseSpectator("move a pointer"); err != nil {
+		return err
+	}
+	return p.s.movePointer(from, ptr, p.s.ViewerMap(p.who.Seat))
+}
+
+// TrackObject is a client's trackedObject* report (refused to a
+// spectator, who reports nothing).
+func (p PlayerAccess) TrackObject(name string, objects []*core.TrackedObject) error {
+	if err := p.who.RefuseSpectator("report tracked objects"); err != nil {
+		return err
+	}
+	return p.s.TrackObject(name, objects)
+}
+
+// RefuseSpectator returns the error for a spectator trying what (nil for
+// anyone else): for the transports' own refusals (an import offer).
+func (p PlayerAccess) RefuseSpectator(what string) error { return p.who.RefuseSpectator(what) }

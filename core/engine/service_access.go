@@ -1,0 +1,245 @@
+package engine
+
+import (
+	"context"
+	"time"
+
+	"github.com/vttapp/companion/core"
+)
+
+// loadAccess reads the join key's state from the store once.
+func (s *Service) loadAccess(ctx context.Context) error {
+	s.access.mu.RLock()
+	loaded := s.access.loaded
+	s.access.mu.RUnlock()
+	if loaded {
+		return nil
+	}
+	s.access.loadMu.Lock()
+	defer s.access.loadMu.Unlock()
+	var st *core.JoinAccess
+	err := s.store.View(ctx, func(tx core.Tx) error {
+		var err error
+		st, err = tx.Access()
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	s.access.mu.Lock()
+	if !s.access.loaded {
+		s.access.state, s.access.loaded = *st, true
+		// Every pass counts as used now: what was in use before a restart
+		// is not known, and none may be forgotten for it.
+		for _, p := range st.Passes {
+			s.access.markUsed(p.Hash, s.now())
+		}
+	}
+	s.access.mu.Unlock()
+	return nil
+}
+
+// Admit checks a credential a request on the public listener carries (a
+// key or a pass; "" when it carries none) against the join key. With the
+// key off every request is admitted as a player. A store that cannot be
+// read admits nobody: the key may be on.
+func (s *Service) Admit(ctx context.Context, credential string) (core.Grant, bool) {
+	if err := s.loadAccess(ctx); err != nil {
+		s.log.Error("join key: cannot read it; refusing the request", "err", err)
+		return core.Grant{}, false
+	}
+	g, ok := s.access.admit(credential)
+	if ok {
+		s.access.markUsed(g.Pass, s.now())
+	}
+	return g, ok
+}
+
+// StillAdmitted reports whether a grant Admit made still holds (the hub
+// asks it of every connection after accessChanged).
+func (s *Service) StillAdmitted(g core.Grant) bool { return s.access.stillAdmitted(g) }
+
+// JoinKeyOn reports whether the join key is on; then players change only
+// their own character's editable fields (seatrights.go).
+func (s *Service) JoinKeyOn(ctx context.Context) bool {
+	if err := s.loadAccess(ctx); err != nil {
+		return true // the strict side when in doubt
+	}
+	return s.access.enabled()
+}
+
+// JoinStatus returns the join key as the game master reads it.
+func (s *Service) JoinStatus(ctx context.Context) (core.JoinStatus, error) {
+	if err := s.loadAccess(ctx); err != nil {
+		return core.JoinStatus{}, err
+	}
+	return s.access.status(), nil
+}
+
+// SetJoinKey turns the join key on or off. Turning it on draws keys when
+// there are none yet (the keys of an earlier time on stay, so the links
+// printed then work again); every connection that joined while it was off
+// is dropped and must come back through a link.
+func (s *Service) SetJoinKey(ctx context.Context, on bool) (core.JoinStatus, error) {
+	return s.changeAccess(ctx, func(st *core.JoinAccess) {
+		st.Enabled = on
+		if on && (st.Key == "" || st.SpectatorKey == "") {
+			st.DrawKeys()
+		}
+	})
+}
+
+// NewJoinKeys draws new keys and revokes every pass: everyone who joined
+// with the old keys is dropped and comes back through the new links. It
+// turns the key on.
+func (s *Service) NewJoinKeys(ctx context.Context) (core.JoinStatus, error) {
+	return s.changeAccess(ctx, func(st *core.JoinAccess) {
+		st.Enabled = true
+		st.DrawKeys()
+		st.Passes = nil
+	})
+}
+
+// IssuePass gives a browser that opened a link with a key its own pass
+// (routes set it as a cookie). Only a key's grant gets one: a pass is not
+// traded for another. address is where the request comes from (its
+// host); held is the pass the browser already holds, if any (its cookie),
+// whose device the new pass joins. Minting is bounded per address
+// (PassMintBurst, then one each PassMintEvery; loopback is not counted),
+// and refused when every pass the game keeps is in use (addPass).
+func (s *Service) IssuePass(ctx context.Context, g core.Grant, address, held string) (string, error) {
+	if g.Open || g.Pass != "" {
+		return "", core.Invalidf("only a join key is exchanged for a pass")
+	}
+	if err := s.loadAccess(ctx); err != nil {
+		return "", err
+	}
+	key := core.AddressKey(address)
+	if err := s.access.mintBudget(s.now).take(key, 1); err != nil {
+		return "", err
+	}
+	pass := core.RandomSecret(32)
+	now := s.now().UTC()
+	_, err := s.changeAccessQuiet(ctx, func(st *core.JoinAccess) error {
+		if !st.Enabled || st.KeyGeneration != g.KeyGeneration {
+			return core.Conflictf("the join key changed: ask the game master for the new link")
+		}
+		device := core.NewID()
+		if old := st.Pass(passHash(held)); held != "" && old != nil && old.Device != "" {
+			device = old.Device
+		}
+		return st.AddPass(core.JoinPass{Hash: passHash(pass), Role: g.Role, Created: now, Address: key, Device: device},
+			func(p core.JoinPass) bool { return s.access.inUse(p, now) })
+	})
+	if err != nil {
+		return "", err
+	}
+	return pass, nil
+}
+
+// mintBudget is the per-address budget of passes, made on first use.
+func (a *access) mintBudget(now func() time.Time) *budget {
+	a.usedMu.Lock()
+	defer a.usedMu.Unlock()
+	if a.mints == nil {
+		a.mints = &budget{rate: 1 / core.PassMintEvery.Seconds(), burst: core.PassMintBurst, now: now, devices: map[string]*bucket{},
+			refusal: func(burst, _, wait float64) error {
+				return core.RateLimitedf("too many passes asked for from this address: at most %g at once, then one a minute; wait %.0f s", burst, wait)
+			}}
+	}
+	return a.mints
+}
+
+// SetPassRole is the game master changing the role of a pass (a
+// spectator, or a player again): it holds for every request and
+// connection that pass opens, until the game master changes it again.
+// The hub gives its connections the new role.
+func (s *Service) SetPassRole(ctx context.Context, hash, role string) error {
+	if role != core.ClientPlayer && role != core.ClientSpectator {
+		return core.Invalidf("a pass is a player's or a spectator's, not '%s'", core.Clip(role))
+	}
+	_, err := s.changeAccessQuiet(ctx, func(st *core.JoinAccess) error {
+		p := st.Pass(hash)
+		if p == nil {
+			return core.NotFoundf("this client's pass is no longer kept")
+		}
+		p.Role = role
+		return nil
+	})
+	return err
+}
+
+// SetAddressSpectator makes every request and connection from an address
+// (its host) a spectator's, or lifts it: the game master's word for a
+// device that holds no pass (the join key off). Loopback, this machine,
+// is never marked; it reports whether the address was.
+func (s *Service) SetAddressSpectator(address string, on bool) bool {
+	key := core.AddressKey(address)
+	if key == "" {
+		return false
+	}
+	s.access.mu.Lock()
+	defer s.access.mu.Unlock()
+	if s.access.spectators == nil {
+		s.access.spectators = map[string]bool{}
+	}
+	if on {
+		s.access.spectators[key] = true
+	} else {
+		delete(s.access.spectators, key)
+	}
+	return true
+}
+
+// SpectatorAddress reports whether the game master made the address (its
+// host) a spectator's (SetAddressSpectator).
+func (s *Service) SpectatorAddress(address string) bool {
+	key := core.AddressKey(address)
+	if key == "" {
+		return false
+	}
+	s.access.mu.RLock()
+	defer s.access.mu.RUnlock()
+	return s.access.spectators[key]
+}
+
+// changeAccess stores a change of the join key and tells the hub
+// (accessChanged), which drops who is no longer admitted.
+func (s *Service) changeAccess(ctx context.Context, change func(st *core.JoinAccess)) (core.JoinStatus, error) {
+	return s.changeAccessEvent(ctx, func(st *core.JoinAccess) error { change(st); return nil }, true)
+}
+
+// changeAccessQuiet stores a change that drops nobody (a pass added).
+func (s *Service) changeAccessQuiet(ctx context.Context, change func(st *core.JoinAccess) error) (core.JoinStatus, error) {
+	return s.changeAccessEvent(ctx, change, false)
+}
+
+func (s *Service) changeAccessEvent(ctx context.Context, change func(st *core.JoinAccess) error, tell bool) (core.JoinStatus, error) {
+	if err := s.loadAccess(ctx); err != nil {
+		return core.JoinStatus{}, err
+	}
+	var next core.JoinAccess
+	err := s.writeThen(ctx, func(tx core.Tx) ([]core.Event, error) {
+		s.access.mu.RLock()
+		next = s.access.state.Clone()
+		s.access.mu.RUnlock()
+		if err := change(&next); err != nil {
+			return nil, err
+		}
+		if err := tx.PutAccess(&next); err != nil {
+			return nil, err
+		}
+		if !tell {
+			return nil, nil
+		}
+		return []core.Event{{Name: core.EventAccessChanged, Data: core.HostOnly(core.AccessChanged{Enabled: next.Enabled})}}, nil
+	}, func() {
+		s.access.mu.Lock()
+		s.access.state = next
+		s.access.mu.Unlock()
+	})
+	if err != nil {
+		return core.JoinStatus{}, err
+	}
+	return s.access.status(), nil
+}

@@ -1,0 +1,178 @@
+package engine
+
+import (
+	"context"
+
+	"github.com/vttapp/companion/core"
+)
+
+// ShowMap puts a map on the primary campaign's player screen and tells
+// clients: screenUpdated with the screen, then mapLoaded with the map as
+// players see it (PlayerMap: hidden tokens, markers and the like left out,
+// as in GET /api). An empty mapID clears the screen (screenUpdated only). Any stored map may be shown,
+// whether the campaign or a module owns it, once its grid is set (a map
+// made from an image waits for it: GridPending, grid.go).
+func (s *Service) ShowMap(ctx context.Context, mapID string) (*core.Screen, error) {
+	p := s.pin()
+	var out *core.Screen
+	err := p.write(ctx, func(tx core.Tx) ([]core.Event, error) {
+		c, err := p.primaryCampaign(tx)
+		if err != nil {
+			return nil, err
+		}
+		var shown *core.Map
+		if mapID != "" {
+			m, err := tx.Map(mapID)
+			if core.IsNotFound(err) {
+				return nil, core.NotFoundf("no map with id '%s'", mapID)
+			}
+			if err != nil {
+				return nil, err
+			}
+			if m.GridPending {
+				return nil, core.Conflictf("map '%s' waits for its grid: set its grid size and offset before it goes on the player screen", core.Clip(m.Name))
+			}
+			shown = m
+		}
+		screen, err := tx.Screen(c.ID)
+		if err != nil {
+			return nil, err
+		}
+		screen.MapID = mapID
+		if err := tx.PutScreen(c.ID, screen); err != nil {
+			return nil, err
+		}
+		p.liveScreen(screen)
+		out = screen
+		events := []core.Event{{Name: core.EventScreenUpdated, Data: screen}}
+		if shown != nil {
+			players, err := p.playerMapIn(tx, shown)
+			if err != nil {
+				return nil, err
+			}
+			host, err := p.hostMapIn(tx, shown)
+			if err != nil {
+				return nil, err
+			}
+			events = append(events, core.Event{Name: core.EventMapLoaded, Data: core.Views{Players: players, Host: host}})
+		}
+		// The tokens players see changed: so do the token links of the
+		// combatants they see (shownLinks).
+		game, err := p.linkedGameEvents(tx, func(c *core.Combatant) bool { return c.TokenID != nil })
+		if err != nil {
+			return nil, err
+		}
+		return append(events, game...), nil
+	})
+	return out, err
+}
+
+// ControlCombat runs one combat action on the primary campaign's game in one
+// transaction: CombatStart begins round 1 with the first slot of the turn
+// order acting; CombatNext passes the turn on (after the last slot a new
+// round begins); CombatPrevious goes back one slot (into the previous round
+// from the first); CombatEnd stops combat, and ending a combat that is not
+// running changes nothing and tells no one. It returns the game with every combatant (the host sees
+// hidden ones); clients get gameUpdated with the game as players see it
+// (hidden combatants left out, as in GET /api).
+func (s *Service) ControlCombat(ctx context.Context, action string) (*core.Game, error) {
+	return s.pin().controlCombat(ctx, action, "", nil)
+}
+
+// PassTurn hands the turn to combatant to (CombatPass), or starts combat
+// with them acting, in a system whose turns are passed (TurnsPassed): the
+// game master may pick anyone who has not acted this round.
+func (s *Service) PassTurn(ctx context.Context, to string) (*core.Game, error) {
+	p := s.pin()
+	if !p.turnsPassed() {
+		return nil, core.Conflictf("this system takes turns by initiative: use next instead of passing the turn")
+	}
+	return p.controlCombat(ctx, core.CombatPass, to, nil)
+}
+
+// controlCombat is ControlCombat; guard, when not nil, may refuse the
+// action given the game as it stands in the same transaction (a player
+// ending a turn that is not theirs).
+func (p pinned) controlCombat(ctx context.Context, action, to string, guard func(g *core.Game) error) (*core.Game, error) {
+	passed := p.turnsPassed()
+	switch action {
+	case core.CombatStart, core.CombatNext, core.CombatPrevious, core.CombatEnd:
+	case core.CombatPass:
+		if !passed {
+			return nil, core.Conflictf("this system takes turns by initiative: use next instead of passing the turn")
+		}
+	default:
+		return nil, core.Invalidf("unknown combat action '%s': use start, next, previous or end", action)
+	}
+	var out *core.Game
+	err := p.write(ctx, func(tx core.Tx) ([]core.Event, error) {
+		c, err := p.primaryCampaign(tx)
+		if err != nil {
+			return nil, err
+		}
+		game, err := tx.Game(c.ID)
+		if err != nil {
+			return nil, err
+		}
+		if guard != nil {
+			if err := guard(game); err != nil {
+				return nil, err
+			}
+		}
+		combatants, err := tx.Combatants(c.ID)
+		if err != nil {
+			return nil, err
+		}
+		ended := game.CombatantID
+		step := stepCombat
+		if passed {
+			step = func(g *core.Game, order []core.TurnSlot, action string) (bool, error) {
+				return stepPassing(g, order, action, to)
+			}
+		}
+		changed, err := step(game, p.turnOrder(combatants), action)
+		if err != nil {
+			return nil, err
+		}
+		game.Combatants = combatants
+		out = game
+		if !changed {
+			return nil, nil
+		}
+		if err := tx.PutGame(c.ID, game); err != nil {
+			return nil, err
+		}
+		var events []core.Event
+		if action == core.CombatNext || action == core.CombatPass { // effects run out as turns pass (effects.go)
+			for _, expired := range expireEffects(combatants, ended, game) {
+				stored, err := p.storeCombatant(tx, expired)
+				if err != nil {
+					return nil, err
+				}
+				events = append(events, stored...)
+			}
+		}
+		views, err := p.gameViews(tx, game)
+		if err != nil {
+			return nil, err
+		}
+		// Only the turn moved: players get it without the lists (GameTurn).
+		if pg, ok := views.Players.(*core.Game); ok {
+			views.Players = core.TurnOf(pg)
+		}
+		events = append(events, core.Event{Name: core.EventGameUpdated, Data: views})
+		if action == core.CombatStart && !passed {
+			// Seated players whose character has no initiative yet are
+			// asked to roll it (or the game master rolls for them).
+			ask, err := initiativeRequest(tx, c.ID, combatants, nil)
+			if err != nil {
+				return nil, err
+			}
+			if ask != nil {
+				events = append(events, *ask)
+			}
+		}
+		return events, nil
+	})
+	return out, err
+}

@@ -1,0 +1,61 @@
+package engine
+
+import (
+	"context"
+
+	"github.com/vttapp/companion/core"
+)
+
+// GridPreview returns the preview of a map's grid (grid.go): as it stands,
+// or, given a change, as the change would make it (nothing is stored).
+func (s *Service) GridPreview(ctx context.Context, mapID string, change *core.GridChange) (*core.GridPreview, error) {
+	m, err := s.Map(ctx, mapID)
+	if err != nil {
+		return nil, err
+	}
+	if change != nil {
+		if err := change.Apply(m); err != nil {
+			return nil, err
+		}
+	}
+	return previewOf(m), nil
+}
+
+// SetGrid sets a map's grid and ends its wait for one (GridPending), so
+// that it may go on the player screen. It answers the preview of the grid
+// set. When the map is on the player screen, clients get mapUpdated.
+func (s *Service) SetGrid(ctx context.Context, mapID string, change core.GridChange) (*core.GridPreview, error) {
+	p := s.pin()
+	var out *core.GridPreview
+	err := p.write(ctx, func(tx core.Tx) ([]core.Event, error) {
+		m, err := mapByID(tx, mapID)
+		if err != nil {
+			return nil, err
+		}
+		if err := change.Apply(m); err != nil {
+			return nil, err
+		}
+		m.GridPending = false
+		tokens := m.Tokens
+		m.Tokens = nil // the map's document only: its tokens are rows of their own
+		if err := tx.PutMap(m); err != nil {
+			return nil, err
+		}
+		m.Tokens = tokens
+		out = previewOf(m)
+		onScreen, err := p.playersSee(tx, mapID)
+		if err != nil || !onScreen {
+			return nil, err
+		}
+		players, err := p.playerMapIn(tx, m)
+		if err != nil {
+			return nil, err
+		}
+		host, err := p.hostMapIn(tx, m)
+		if err != nil {
+			return nil, err
+		}
+		return []core.Event{{Name: core.EventMapUpdated, Data: core.Views{Players: players, Host: host}}}, nil
+	})
+	return out, err
+}

@@ -1,0 +1,26 @@
+package engine
+
+import (
+	"context"
+
+	"github.com/vttapp/companion/core"
+)
+
+// HostMessages returns the primary campaign's n most recent messages,
+// oldest first, private rolls included: the host console's log.
+func (s *Service) HostMessages(ctx context.Context, n int) ([]*core.Message, error) {
+	p := s.pin()
+	var out []*core.Message
+	err := p.store.View(ctx, func(tx core.Tx) error {
+		c, err := p.primaryCampaign(tx)
+		if err != nil {
+			return err
+		}
+		out, err = tx.RecentMessages(c.ID, n)
+		return err
+	})
+	if out == nil {
+		out = []*core.Message{}
+	}
+	return out, err
+}

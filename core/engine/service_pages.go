@@ -1,0 +1,392 @@
+package engine
+
+import (
+	"context"
+	"strings"
+
+	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/pagehtml"
+)
+
+// PageAt renders the page a URL names for the game master: every page,
+// whole.
+func (s *Service) PageAt(ctx context.Context, a core.PageAddress) (*core.PageView, error) {
+	return s.pin().pageAt(ctx, a, false)
+}
+
+// PageAt renders the page a URL names as players may read it: only a page
+// the game master showed them (in the primary campaign), and of it only
+// what was shown. Any other page does not exist for them.
+func (p PlayerAccess) PageAt(ctx context.Context, a core.PageAddress) (*core.PageView, error) {
+	return p.s.pin().pageAt(ctx, a, true)
+}
+
+// PageView renders a page, by id, for the game master.
+func (s *Service) PageView(ctx context.Context, id string) (*core.PageView, error) {
+	p := s.pin()
+	return readStore(ctx, p.store, func(tx core.Tx) (*core.PageView, error) {
+		page, err := pageByID(tx, id)
+		if err != nil {
+			return nil, err
+		}
+		shows, _, err := p.primaryShows(tx)
+		if err != nil {
+			return nil, err
+		}
+		return newReader(tx, false, shows).view(page)
+	})
+}
+
+func (s pinned) pageAt(ctx context.Context, a core.PageAddress, players bool) (*core.PageView, error) {
+	return readStore(ctx, s.store, func(tx core.Tx) (*core.PageView, error) {
+		if a.Page == "" || (a.Scope != "" && a.Scope != core.OwnerModule && a.Scope != core.OwnerCampaign) {
+			return nil, core.NotFoundf("no such page")
+		}
+		shows, _, err := s.primaryShows(tx)
+		if err != nil {
+			return nil, err
+		}
+		r := newReader(tx, players, shows)
+		pages, err := r.findPages(a.Scope, a.Owner, a.Page, "")
+		if err != nil {
+			return nil, err
+		}
+		page, err := r.firstReadable(pages)
+		if err != nil {
+			return nil, err
+		}
+		if page == nil {
+			return nil, core.NotFoundf("no page '%s'", core.Clip(a.Page))
+		}
+		return r.view(page)
+	})
+}
+
+// view renders a page for the reader.
+func (r *reader) view(page *core.Page) (*core.PageView, error) {
+	owner, err := r.owner(page.Owner)
+	if err != nil {
+		return nil, err
+	}
+	u, err := r.urlOf(page)
+	if err != nil {
+		return nil, err
+	}
+	doc, err := r.render(page)
+	if err != nil {
+		return nil, err
+	}
+	v := &core.PageView{Page: page, Owner: owner, URL: u, HTML: doc.HTML(), Sections: doc.Sections(), Title: page.Name}
+	if v.Sections == nil {
+		v.Sections = []pagehtml.Section{}
+	}
+	v.Shown, v.ShownSections = shownState(r.shows, page.ID)
+	if r.players {
+		v.Page = &core.Page{ID: page.ID, Name: page.Name, Slug: page.Slug}
+		return v, nil
+	}
+	return v, r.related(page, v)
+}
+
+// ShowPage lets players read a page of any module or campaign (the whole
+// of it, or one section) from now on, in the primary campaign, and unless
+// told otherwise puts what was shown on the player screen as a text
+// handout (the overlay: Markdown with a link to the page). One
+// transaction; clients get screenUpdated when the overlay changes, and
+// nothing else: a page players may read is not broadcast.
+func (s *Service) ShowPage(ctx context.Context, pageID string, show core.ShowPage) (*core.PageShown, error) {
+	p := s.pin()
+	overlay := show.Overlay == nil || *show.Overlay
+	var out *core.PageShown
+	err := p.write(ctx, func(tx core.Tx) ([]core.Event, error) {
+		c, err := p.primaryCampaign(tx)
+		if err != nil {
+			return nil, err
+		}
+		page, err := pageByID(tx, pageID)
+		if err != nil {
+			return nil, err
+		}
+		doc := page.Doc()
+		if show.Section != "" && !doc.HasSection(show.Section) {
+			return nil, core.NotFoundf("page '%s' has no section '%s'", core.Clip(page.Name), core.Clip(show.Section))
+		}
+		if err := tx.AddPageShow(c.ID, page.ID, show.Section); err != nil {
+			return nil, err
+		}
+		shows, err := tx.PageShows(c.ID)
+		if err != nil {
+			return nil, err
+		}
+		r := newReader(tx, true, shows)
+		u, err := r.urlOf(page)
+		if err != nil {
+			return nil, err
+		}
+		out = &core.PageShown{URL: u}
+		out.Shown, out.ShownSections = shownState(shows, page.ID)
+		entry := &core.JournalEntry{Kind: core.JournalPage, Title: page.Name, URL: u, PageID: page.ID, Section: show.Section}
+		if show.Section != "" {
+			entry.URL += "#" + show.Section
+			for _, sec := range doc.Sections() {
+				if sec.ID == show.Section {
+					entry.Title += " — " + sec.Title
+				}
+			}
+		}
+		journal, err := p.recordShown(tx, c.ID, entry)
+		if err != nil {
+			return nil, err
+		}
+		if !overlay {
+			return []core.Event{journal}, nil
+		}
+		text, err := r.handout(page, show.Section, u)
+		if err != nil {
+			return nil, err
+		}
+		screen, err := tx.Screen(c.ID)
+		if err != nil {
+			return nil, err
+		}
+		screen.OverlayImage, screen.OverlayHandoutText, screen.OverlayType = "", text, core.OverlayHandout
+		if err := tx.PutScreen(c.ID, screen); err != nil {
+			return nil, err
+		}
+		p.liveScreen(screen)
+		out.Screen = screen
+		return []core.Event{journal, {Name: core.EventScreenUpdated, Data: screen}}, nil
+	})
+	return out, err
+}
+
+// HidePage takes back what players were shown of a page: they can no
+// longer open it, and a handout of it on the player screen is taken down
+// (screenUpdated).
+func (s *Service) HidePage(ctx context.Context, pageID string) (*core.PageShown, error) {
+	p := s.pin()
+	var out *core.PageShown
+	err := p.write(ctx, func(tx core.Tx) ([]core.Event, error) {
+		c, err := p.primaryCampaign(tx)
+		if err != nil {
+			return nil, err
+		}
+		page, err := pageByID(tx, pageID)
+		if err != nil {
+			return nil, err
+		}
+		if err := tx.DeletePageShows(c.ID, page.ID); err != nil {
+			return nil, err
+		}
+		// Its entries leave players' journals: they can no longer open it.
+		entries, err := tx.JournalEntries(c.ID)
+		if err != nil {
+			return nil, err
+		}
+		var events []core.Event
+		revoked := false
+		for _, e := range entries {
+			if e.Kind == core.JournalPage && e.PageID == page.ID && !e.Revoked {
+				e.Revoked, revoked = true, true
+				if err := tx.PutJournalEntry(e); err != nil {
+					return nil, err
+				}
+			}
+		}
+		if revoked {
+			ev, err := p.journalEvent(tx, c.ID)
+			if err != nil {
+				return nil, err
+			}
+			events = []core.Event{ev}
+		}
+		u, err := newReader(tx, true, nil).urlOf(page)
+		if err != nil {
+			return nil, err
+		}
+		out = &core.PageShown{URL: u}
+		screen, err := tx.Screen(c.ID)
+		if err != nil {
+			return nil, err
+		}
+		if screen.OverlayType != core.OverlayHandout || !strings.Contains(screen.OverlayHandoutText, "]("+u) {
+			return events, nil
+		}
+		screen.OverlayHandoutText, screen.OverlayType = "", ""
+		if screen.OverlayImage != "" {
+			screen.OverlayType = core.OverlayImage
+		}
+		if err := tx.PutScreen(c.ID, screen); err != nil {
+			return nil, err
+		}
+		p.liveScreen(screen)
+		out.Screen = screen
+		return append(events, core.Event{Name: core.EventScreenUpdated, Data: screen}), nil
+	})
+	return out, err
+}
+
+// handoutReserve is room kept in a handout for its title and link.
+const handoutReserve = 2 << 10
+
+// handout writes what was shown of a page as the overlay's Markdown: the
+// page's name (when the text does not open with a heading), the text as
+// players read it, and a link to the page. A text past the handout's
+// limit is cut at a paragraph, the link then says there is more.
+func (r *reader) handout(page *core.Page, section, pageURL string) (string, error) {
+	doc := page.Doc()
+	if section != "" {
+		doc = doc.Only([]string{section})
+	}
+	// Links follow what players may open now (r.shows); the section cut
+	// above is what this handout shows.
+	var failure error
+	doc.RewriteLinks(func(href, text string) pagehtml.Link {
+		l, err := r.link(href, text, page.Owner)
+		if err != nil && failure == nil {
+			failure = err
+		}
+		return l
+	})
+	if failure != nil {
+		return "", failure
+	}
+	doc.RewriteImages(func(src string) (string, bool) {
+		return src, strings.HasPrefix(src, "/") || strings.HasPrefix(strings.ToLower(src), "data:image/")
+	})
+	body := strings.TrimSpace(doc.Markdown())
+	link := pageURL
+	if section != "" {
+		link += "#" + section
+	}
+	more := "Open the page"
+	if limit := maxHandoutText - handoutReserve - len(page.Name) - len(link); len(body) > limit {
+		cut := strings.LastIndex(body[:limit], "\n\n")
+		if cut < limit/2 {
+			cut = limit
+		}
+		body = strings.ToValidUTF8(body[:cut], "") + "\n\n…"
+		more = "Read on"
+	}
+	var b strings.Builder
+	if !strings.HasPrefix(body, "#") {
+		b.WriteString("# " + escapeMarkdownLine(page.Name) + "\n\n")
+	}
+	b.WriteString(body)
+	b.WriteString("\n\n[" + more + "](" + link + ")\n")
+	return b.String(), nil
+}
+
+// escapeMarkdownLine keeps a name from reading as Markdown marks.
+func escapeMarkdownLine(s string) string {
+	return strings.NewReplacer("\\", "\\\\", "*", "\\*", "_", "\\_", "[", "\\[", "]", "\\]", "`", "\\`", "<", "\\<", "#", "\\#", "\n", " ").Replace(s)
+}
+
+// related lists the maps and encounters of a page, for the game master:
+// those its links name, the maps whose markers open it, then those of its
+// group, each once.
+func (r *reader) related(page *core.Page, v *core.PageView) error {
+	v.Maps, v.Encounters = []core.LibraryRef{}, []core.LibraryRef{}
+	seen := map[string]bool{}
+	addMap := func(m *core.Map) {
+		if !seen[m.ID] {
+			seen[m.ID] = true
+			v.Maps = append(v.Maps, core.LibraryRef{ID: m.ID, Name: m.Name})
+		}
+	}
+	addEncounter := func(e *core.Encounter) {
+		if !seen[e.ID] {
+			seen[e.ID] = true
+			v.Encounters = append(v.Encounters, core.LibraryRef{ID: e.ID, Name: e.Name})
+		}
+	}
+	doc := page.Doc()
+	var linked []core.AppLink
+	doc.Walk(func(n *pagehtml.Node) {
+		if n.Tag == "a" {
+			if l := core.ParseAppLink(n.Attr("href"), n.TextContent()); l.Kind == core.LinkMap || l.Kind == core.LinkEncounter {
+				linked = append(linked, l)
+			}
+		}
+	})
+	for _, l := range linked {
+		id, err := r.findLibrary(l, page.Owner)
+		if err != nil || id == "" {
+			if err != nil {
+				return err
+			}
+			continue
+		}
+		if l.Kind == core.LinkMap {
+			m, err := r.tx.Map(id)
+			if err != nil {
+				return err
+			}
+			addMap(m)
+		} else {
+			e, err := r.tx.Encounter(id)
+			if err != nil {
+				return err
+			}
+			addEncounter(e)
+		}
+	}
+	maps, err := r.tx.Maps(page.Owner)
+	if err != nil {
+		return err
+	}
+	for _, m := range maps {
+		for _, mk := range m.Markers {
+			ref, _ := mk["reference"].(string)
+			if ref == "" {
+				continue
+			}
+			if l := core.ParseAppLink(ref, ""); l.Kind == core.LinkPage && (l.Slug == page.Slug || l.Slug == page.ID) {
+				addMap(m)
+			}
+		}
+	}
+	if page.ParentID != "" {
+		for _, m := range maps {
+			if m.ParentID == page.ParentID {
+				addMap(m)
+			}
+		}
+		encounters, err := r.tx.Encounters(page.Owner)
+		if err != nil {
+			return err
+		}
+		for _, e := range encounters {
+			if e.ParentID == page.ParentID {
+				addEncounter(e)
+			}
+		}
+	}
+	return nil
+}
+
+// ShowPageMap puts a page's map on the player screen (ShowMap): the one
+// named, which must be one of the page's maps (PageView.Maps), or the
+// first of them.
+func (s *Service) ShowPageMap(ctx context.Context, pageID, mapID string) (*core.Screen, error) {
+	v, err := s.PageView(ctx, pageID)
+	if err != nil {
+		return nil, err
+	}
+	if len(v.Maps) == 0 {
+		return nil, core.Conflictf("page '%s' leads to no map: no link, marker or group of its names one", core.Clip(v.Page.Name))
+	}
+	chosen := v.Maps[0].ID
+	if mapID != "" {
+		chosen = ""
+		for _, m := range v.Maps {
+			if m.ID == mapID {
+				chosen = m.ID
+			}
+		}
+		if chosen == "" {
+			return nil, core.NotFoundf("page '%s' does not lead to map '%s'", core.Clip(v.Page.Name), core.Clip(mapID))
+		}
+	}
+	return s.ShowMap(ctx, chosen)
+}

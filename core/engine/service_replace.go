@@ -1,0 +1,46 @@
+package engine
+
+import (
+	"context"
+
+	"github.com/vttapp/companion/core"
+)
+
+// replaceStored is the write behind PUT and PATCH of an entity, a token or
+// a combatant: read the stored object, make the next version from the
+// client's edit, put back what the server owns (restore), and store it
+// with its events. It returns the version stored. guard, when not nil,
+// may refuse the change once the next version is known (a player's
+// rights with the join key on: seatrights.go).
+func replaceStored[T any](s *Service, ctx context.Context, e edit[T],
+	read func(p pinned, tx core.Tx) (*T, error),
+	restore func(next, old *T),
+	store func(p pinned, tx core.Tx, next *T) ([]core.Event, error),
+	guard editGuard[T],
+) (*T, error) {
+	p := s.pin()
+	var out *T
+	err := p.write(ctx, func(tx core.Tx) ([]core.Event, error) {
+		old, err := read(p, tx)
+		if err != nil {
+			return nil, err
+		}
+		next, err := e.next(old)
+		if err != nil {
+			return nil, err
+		}
+		restore(next, old)
+		if guard != nil {
+			if err := guard(p, tx, next, old); err != nil {
+				return nil, err
+			}
+		}
+		out = next
+		return store(p, tx, next)
+	})
+	return out, err
+}
+
+// editGuard refuses an edit of a stored object, given the next version
+// and the stored one.
+type editGuard[T any] func(p pinned, tx core.Tx, next, old *T) error

@@ -1,0 +1,29 @@
+package engine
+
+import (
+	"context"
+
+	"github.com/vttapp/companion/core"
+)
+
+// dragSightOf reads the sight of tok's map for its drag; nil when the
+// token has no vision, is hidden, or its map has line of sight off.
+func (s *Service) dragSightOf(ctx context.Context, tok *core.Token) (*dragSight, error) {
+	if !core.HasSight(tok) || tok.MapID == "" {
+		return nil, nil
+	}
+	var ds *dragSight
+	err := s.store.View(ctx, func(tx core.Tx) error {
+		m, err := tx.Map(tok.MapID)
+		if core.IsNotFound(err) {
+			return nil
+		}
+		if err != nil || !m.LineOfSight {
+			return err
+		}
+		segments := core.SightSegments(m)
+		ds = &dragSight{segments: segments, box: core.SightBox(m, segments)}
+		return nil
+	})
+	return ds, err
+}

@@ -1,0 +1,30 @@
+package engine
+
+import "github.com/vttapp/companion/core"
+
+// hostMap is a map as the game master sees it: every token (hidden ones
+// included) with the fields derived from its combatant, and the sight of
+// every token with vision.
+func (s pinned) hostMapIn(tx core.Tx, m *core.Map) (*core.Map, error) {
+	combatants, err := s.primaryCombatants(tx)
+	if err != nil {
+		return nil, err
+	}
+	out := *m
+	out.Tokens = s.playerTokens(m.Tokens, combatants)
+	return withHostSight(&out), nil
+}
+
+// hostGame is a game with every combatant and its creatures as the game
+// master sees them.
+func (s pinned) gameViews(tx core.Tx, g *core.Game) (core.Views, error) {
+	players, err := s.playerGameIn(tx, g)
+	if err != nil {
+		return core.Views{}, err
+	}
+	host, err := s.withCreatures(tx, g)
+	if err != nil {
+		return core.Views{}, err
+	}
+	return core.Views{Players: players, Host: host}, nil
+}

@@ -1,0 +1,106 @@
+package engine
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/vttapp/companion/core"
+)
+
+// A round passed between three combatants: the one acting picks who goes
+// next among those who have not acted; after the last, a new round lets
+// anyone act first again.
+func TestStepPassingHandsTheTurnOnAndStartsANewRound(t *testing.T) {
+	combatants := []*core.Combatant{{ID: "ada", Name: "Ada"}, {ID: "bo", Name: "Bo"}, {ID: "cy", Name: "Cy"}, {ID: "gone", Name: "Gone", Defeated: true}}
+	order := passingOrder(combatants)
+	if len(order) != 3 {
+		t.Fatalf("order = %+v, want the three not defeated (no initiative needed)", order)
+	}
+	g := &core.Game{}
+	if _, err := stepPassing(g, order, core.CombatStart, "bo"); err != nil {
+		t.Fatal(err)
+	}
+	if !g.Started || g.Round != 1 || g.CombatantID != "bo" || len(g.Acted) != 0 {
+		t.Fatalf("after start: %+v", g)
+	}
+	if _, err := stepPassing(g, order, core.CombatPass, "bo"); err == nil || core.KindOf(err) != core.KindConflict {
+		t.Fatalf("passing to oneself: %v", err)
+	}
+	if _, err := stepPassing(g, order, core.CombatPass, "cy"); err != nil {
+		t.Fatal(err)
+	}
+	if g.CombatantID != "cy" || !slices.Equal(g.Acted, []string{"bo"}) || g.Round != 1 {
+		t.Fatalf("after bo passed to cy: %+v", g)
+	}
+	if _, err := stepPassing(g, order, core.CombatPass, "bo"); core.KindOf(err) != core.KindConflict {
+		t.Fatalf("passing back to one who acted: %v", err)
+	}
+	if _, err := stepPassing(g, order, core.CombatPass, "gone"); core.KindOf(err) != core.KindNotFound {
+		t.Fatalf("passing to a defeated combatant: %v", err)
+	}
+	if _, err := stepPassing(g, order, core.CombatPass, ""); core.KindOf(err) != core.KindInvalid {
+		t.Fatalf("passing to no one: %v", err)
+	}
+	if _, err := stepPassing(g, order, core.CombatPrevious, ""); core.KindOf(err) != core.KindConflict {
+		t.Fatalf("previous in a passed game: %v", err)
+	}
+	// next picks the first who has not acted: Ada.
+	if _, err := stepPassing(g, order, core.CombatNext, ""); err != nil {
+		t.Fatal(err)
+	}
+	if g.CombatantID != "ada" || !slices.Equal(g.Acted, []string{"bo", "cy"}) || g.Round != 1 {
+		t.Fatalf("after next: %+v", g)
+	}
+	// Everyone has acted once Ada passes: round 2, and Ada may even go first.
+	if _, err := stepPassing(g, order, core.CombatPass, "ada"); err != nil {
+		t.Fatal(err)
+	}
+	if g.Round != 2 || g.CombatantID != "ada" || len(g.Acted) != 0 {
+		t.Fatalf("after the round ended: %+v", g)
+	}
+	if _, err := stepPassing(g, order, core.CombatEnd, ""); err != nil {
+		t.Fatal(err)
+	}
+	if g.Started || g.CombatantID != "" || len(g.Acted) != 0 {
+		t.Fatalf("after end: %+v", g)
+	}
+}
+
+// A combatant defeated or removed mid-round does not hold the round up.
+func TestStepPassingForgetsThoseWhoLeft(t *testing.T) {
+	order := passingOrder([]*core.Combatant{{ID: "a"}, {ID: "b"}, {ID: "c"}})
+	g := &core.Game{}
+	mustStep := func(action, to string) {
+		t.Helper()
+		if _, err := stepPassing(g, order, action, to); err != nil {
+			t.Fatal(err)
+		}
+	}
+	mustStep(core.CombatStart, "")
+	mustStep(core.CombatPass, "b") // a acted
+	order = passingOrder([]*core.Combatant{{ID: "b"}, {ID: "c"}})
+	mustStep(core.CombatPass, "c") // b acted; a is gone
+	if !slices.Equal(g.Acted, []string{"b"}) || g.Round != 1 {
+		t.Fatalf("acted = %v round %d", g.Acted, g.Round)
+	}
+	mustStep(core.CombatNext, "") // c was the last of those left: round 2
+	if g.Round != 2 || g.CombatantID != "b" {
+		t.Fatalf("after the last left: %+v", g)
+	}
+	if _, err := stepPassing(&core.Game{}, nil, core.CombatStart, ""); core.KindOf(err) != core.KindInvalid {
+		t.Fatalf("start with no one: %v", err)
+	}
+}
+
+// Players never learn that a hidden combatant acted.
+func TestPlayersSeeNoHiddenActed(t *testing.T) {
+	g := &core.Game{Started: true, Round: 1, Turn: 1, CombatantID: "a", Acted: []string{"ghost", "b"},
+		Combatants: []*core.Combatant{{ID: "a"}, {ID: "b"}, {ID: "ghost", Hidden: true}}}
+	out := core.GameForPlayers(g)
+	if !slices.Equal(out.Acted, []string{"b"}) {
+		t.Fatalf("players' acted = %v", out.Acted)
+	}
+	if turn := core.TurnOf(out); !slices.Equal(turn.Acted, []string{"b"}) {
+		t.Fatalf("players' turn acted = %v", turn.Acted)
+	}
+}
