@@ -62,7 +62,7 @@ func DecodeModule(data []byte) (*Module, error) {
 	dec.DisallowUnknownFields()
 	var m Module
 	if err := dec.Decode(&m); err != nil {
-		return nil, Invalidf("module: %s", JsonErrorText(err))
+		return nil, Invalidf("module: %s", JSONErrorText(err))
 	}
 	if dec.More() {
 		return nil, Invalidf("module: unexpected data after the JSON object")
@@ -313,7 +313,7 @@ func Slugify(name string) string {
 
 // jsonErrorText turns a decoding error into a message a person can act on,
 // without Go type names.
-func JsonErrorText(err error) string {
+func JSONErrorText(err error) string {
 	var syntax *json.SyntaxError
 	var typ *json.UnmarshalTypeError
 	var date *time.ParseError
@@ -347,8 +347,6 @@ func JsonErrorText(err error) string {
 	}
 }
 
-// JSONErrorText is jsonErrorText for the transports.
-func JSONErrorText(err error) string { return JsonErrorText(err) }
 
 func jsonTypeName(goKind string) string {
 	switch goKind {

@@ -173,7 +173,7 @@ func decodeObject(o Object, out any) error {
 	dec := json.NewDecoder(strings.NewReader(string(raw)))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(out); err != nil {
-		return Invalidf("%s", JsonErrorText(err))
+		return Invalidf("%s", JSONErrorText(err))
 	}
 	return nil
 }

@@ -67,7 +67,7 @@ type messageWire struct {
 func DecodeMessage(data []byte) (*Message, error) {
 	var w messageWire
 	if err := json.Unmarshal(data, &w); err != nil {
-		return nil, Invalidf("message: %s", JsonErrorText(err))
+		return nil, Invalidf("message: %s", JSONErrorText(err))
 	}
 	m := &Message{ID: w.ID, Type: w.Type, Source: w.Source, Color: w.Color, Creature: w.Creature}
 	switch {

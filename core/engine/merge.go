@@ -31,7 +31,7 @@ func patchDocument(current any, patch core.Object, out any) error {
 		return core.Internal(err)
 	}
 	if err := json.Unmarshal(raw, out); err != nil {
-		return core.Invalidf("patch: %s", core.JsonErrorText(err))
+		return core.Invalidf("patch: %s", core.JSONErrorText(err))
 	}
 	return nil
 }
