@@ -311,7 +311,7 @@ func Slugify(name string) string {
 	return b.String()
 }
 
-// jsonErrorText turns a decoding error into a message a person can act on,
+// JSONErrorText turns a decoding error into a message a person can act on,
 // without Go type names.
 func JSONErrorText(err error) string {
 	var syntax *json.SyntaxError
