@@ -347,7 +347,6 @@ func JSONErrorText(err error) string {
 	}
 }
 
-
 func jsonTypeName(goKind string) string {
 	switch goKind {
 	case "string":

@@ -3,6 +3,8 @@ package core_test
 import (
 	"testing"
 
+	"github.com/vttapp/companion/core/redact"
+
 	"github.com/vttapp/companion/core"
 )
 
@@ -22,15 +24,15 @@ func TestEventMapNamesTheMapOfEveryMapPayload(t *testing.T) {
 		"a displays' frame":     {&core.Frame{ID: "m6"}, "m6"},
 		"a fit":                 {&core.ScreenMap{ID: "m7"}, "m7"},
 		"a ruler's move":        {core.Object{"mapId": "m8"}, "m8"},
-		"views naming it":       {core.Views{Players: []int{1}, Map: "m9"}, "m9"},
-		"the players' payload":  {core.Views{Players: &core.Map{ID: "m10"}, Host: &core.Map{ID: "other"}}, "m10"},
-		"the host's mapId":      {core.Views{Players: []core.Object{}, Host: core.Object{"mapId": "m11"}}, "m11"},
-		"host alone":            {core.HostOnly(&core.Token{MapID: "m12"}), "m12"},
+		"views naming it":       {redact.Views{Players: []int{1}, Map: "m9"}, "m9"},
+		"the players' payload":  {redact.Views{Players: &core.Map{ID: "m10"}, Host: &core.Map{ID: "other"}}, "m10"},
+		"the host's mapId":      {redact.Views{Players: []core.Object{}, Host: core.Object{"mapId": "m11"}}, "m11"},
+		"host alone":            {redact.HostOnly(&core.Token{MapID: "m12"}), "m12"},
 		"a message":             {&core.Message{ID: "x"}, ""},
 		"a game":                {&core.Game{}, ""},
 		"a pointer, unlabelled": {&core.Pointer{ID: "p"}, ""},
 	} {
-		if got := core.EventMap(c.data); got != c.want {
+		if got := redact.EventMap(c.data); got != c.want {
 			t.Errorf("%s: EventMap = %q, want %q", name, got, c.want)
 		}
 	}

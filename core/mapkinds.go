@@ -512,7 +512,7 @@ func (k *MapKind) playerObjects(src, dst *Map) bool {
 
 // redact sets dst's list of this kind to what players see of src's, and
 // reports whether it differs.
-func (k *MapKind) redact(src, dst *Map) bool {
+func (k *MapKind) Redact(src, dst *Map) bool {
 	if k.forPlayers != nil {
 		return k.forPlayers(src, dst)
 	}

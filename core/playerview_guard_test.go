@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/vttapp/companion/core/redact"
+
 	"github.com/vttapp/companion/core"
 )
 
@@ -23,7 +25,7 @@ func TestForPlayersStripsVisibleTokensInMapsAndLists(t *testing.T) {
 		"map":  &core.Map{ID: "m", Name: "Chapel", Tokens: []*core.Token{foe(), ally}},
 		"list": []*core.Token{foe(), ally},
 	} {
-		out, err := json.Marshal(core.ForPlayers(data))
+		out, err := json.Marshal(redact.ForPlayers(data))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -21,10 +21,10 @@ type TurnStyler interface {
 }
 
 // visibleActed is acted without the combatants players do not see.
-func visibleActed(acted []string, shown []*Combatant) []string {
+func VisibleActed(acted []string, shown []*Combatant) []string {
 	var out []string
 	for _, id := range acted {
-		if hasCombatant(shown, id) {
+		if HasCombatant(shown, id) {
 			out = append(out, id)
 		}
 	}

@@ -7,6 +7,8 @@ import (
 	"net/http"
 	"strconv"
 
+	"github.com/vttapp/companion/core/redact"
+
 	"github.com/vttapp/companion/core"
 )
 
@@ -72,7 +74,7 @@ type movementOut struct {
 // state as an integer when it is a Movement with a known state, and false
 // otherwise (a payload for the game master alone included).
 func numericMovement(data any) (any, bool) {
-	m, ok := core.PlayersView(data).(*core.Movement)
+	m, ok := redact.PlayersView(data).(*core.Movement)
 	if !ok || m == nil {
 		return nil, false
 	}

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"testing"
 
+	"github.com/vttapp/companion/core/redact"
+
 	"github.com/vttapp/companion/core"
 )
 
@@ -52,11 +54,11 @@ func TestNumericMovementWritesTheStateAsItsInteger(t *testing.T) {
 	// the players' one; a drag for the game master alone has none.
 	players := &core.Movement{ID: "t", MapID: "m", State: core.DragControl}
 	host := &core.Movement{ID: "t", MapID: "m", State: core.DragControl, Polygon: []float64{0, 0, 1, 0, 1, 1}}
-	out, ok = numericMovement(core.Views{Players: players, Host: host})
+	out, ok = numericMovement(redact.Views{Players: players, Host: host})
 	if b, _ := json.Marshal(out); !ok || string(b) != `{"id":"t","mapId":"m","x":0,"y":0,"state":1}` {
 		t.Fatalf("a foe's drag for integer players: %s %v", b, ok)
 	}
-	if _, ok := numericMovement(core.HostOnly(host)); ok {
+	if _, ok := numericMovement(redact.HostOnly(host)); ok {
 		t.Fatal("a drag for the game master alone was converted for players")
 	}
 }

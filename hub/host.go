@@ -7,6 +7,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/vttapp/companion/core/redact"
+
 	"github.com/gorilla/websocket"
 	"github.com/vttapp/companion/core"
 )
@@ -68,10 +70,10 @@ func newHostFrames(n int) *hostFrames {
 // encode builds the host's frame of event i when it differs from the
 // players' (or players get none).
 func (f *hostFrames) encode(h *Hub, i int, e core.Event, forPlayersToo bool) {
-	if forPlayersToo && !core.HostPayloadDiffers(e.Data) {
+	if forPlayersToo && !redact.HostPayloadDiffers(e.Data) {
 		return
 	}
-	data := core.HostPayload(e.Data)
+	data := redact.HostPayload(e.Data)
 	if data == nil {
 		return
 	}
@@ -88,7 +90,7 @@ func (f *hostFrames) encode(h *Hub, i int, e core.Event, forPlayersToo bool) {
 func (h *Hub) hostFramesOf(events []core.Event) *hostFrames {
 	f := newHostFrames(len(events))
 	for i, e := range events {
-		_, forPlayersToo := core.PlayersPayload(e.Data)
+		_, forPlayersToo := redact.PlayersPayload(e.Data)
 		f.encode(h, i, e, forPlayersToo)
 	}
 	return f
@@ -114,7 +116,7 @@ func (f *hostFrames) send(c *conn, msgs []outMsg) {
 // view is a reply's payload as this connection may see it.
 func (c *conn) view(data any) any {
 	if c.host {
-		return core.HostPayload(data)
+		return redact.HostPayload(data)
 	}
-	return core.ForPlayers(core.PlayersView(data))
+	return redact.ForPlayers(redact.PlayersView(data))
 }

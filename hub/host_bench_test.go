@@ -4,6 +4,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/vttapp/companion/core/redact"
+
 	"github.com/vttapp/companion/core/engine"
 
 	"github.com/vttapp/companion/core"
@@ -33,7 +35,7 @@ func BenchmarkBroadcastWithHostSocket(b *testing.B) {
 	events := []core.Event{
 		{Name: core.EventTokenUpdated, Data: token},
 		{Name: core.EventCombatantUpdated, Data: combatants[0]},
-		{Name: core.EventGameUpdated, Data: core.Views{Players: game, Host: game}},
+		{Name: core.EventGameUpdated, Data: redact.Views{Players: game, Host: game}},
 		{Name: core.EventTokenMoved, Data: &core.Movement{ID: token.ID, X: 150, Y: 80, State: core.DragControl}},
 	}
 	run := func(hosts int64) time.Duration {

@@ -12,6 +12,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/vttapp/companion/core/redact"
+
 	"github.com/vttapp/companion/core/engine"
 
 	"github.com/gorilla/websocket"
@@ -357,7 +359,7 @@ func (h *Hub) broadcast(events []core.Event) {
 		host = newHostFrames(len(events))
 	}
 	for i, e := range events {
-		players, forPlayersToo := core.PlayersPayload(e.Data)
+		players, forPlayersToo := redact.PlayersPayload(e.Data)
 		if host != nil {
 			host.encode(h, i, e, forPlayersToo) // the game master's own frame, when it differs (host.go)
 		}
@@ -370,13 +372,13 @@ func (h *Hub) broadcast(events []core.Event) {
 			continue
 		}
 		msgs[i] = broadcastMsg(b) // framed once for every client
-		if id := core.EventMap(e.Data); id != "" {
+		if id := redact.EventMap(e.Data); id != "" {
 			if onMap == nil {
 				onMap = make([]string, len(events))
 			}
 			onMap[i] = id
 		}
-		if seats := core.PlayersSeats(e.Data); seats != nil {
+		if seats := redact.PlayersSeats(e.Data); seats != nil {
 			if only == nil {
 				only = make([][]string, len(events))
 			}

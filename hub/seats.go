@@ -10,6 +10,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/vttapp/companion/core/redact"
+
 	"github.com/vttapp/companion/core"
 )
 
@@ -106,7 +108,7 @@ func (c *conn) followSeatMap(before, after string) {
 		c.send1(core.EventMapLoaded, nil)
 		return
 	}
-	c.send1(core.EventMapLoaded, core.ForPlayers(m))
+	c.send1(core.EventMapLoaded, redact.ForPlayers(m))
 }
 
 // send1 sends an event to this connection alone (no responseId).
@@ -228,7 +230,7 @@ func onEndTurn(ctx context.Context, c *conn, data json.RawMessage) (any, error) 
 	if err != nil {
 		return nil, err
 	}
-	return core.GameForPlayers(game), nil
+	return redact.GameForPlayers(game), nil
 }
 
 // onHostSeat answers the seat events on the host console's socket: the

@@ -3,6 +3,8 @@ package routes
 import (
 	"net/http"
 
+	"github.com/vttapp/companion/core/redact"
+
 	"github.com/vttapp/companion/core"
 	"github.com/vttapp/companion/routes/httpkit"
 )
@@ -14,7 +16,7 @@ import (
 
 func (s *server) getCombatant(w http.ResponseWriter, r *http.Request) {
 	c, err := s.cfg.Service.Players().Combatant(r.Context(), httpkit.PathParam(r, "id"))
-	s.answer(w, r, core.CombatantForPlayers(c), err)
+	s.answer(w, r, redact.CombatantForPlayers(c), err)
 }
 
 func (s *server) putCombatant(w http.ResponseWriter, r *http.Request) {
@@ -24,7 +26,7 @@ func (s *server) putCombatant(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	out, err := s.cfg.Service.PlayerAs(httpkit.ActorOf(r)).PutCombatant(r.Context(), httpkit.PathParam(r, "id"), &c)
-	s.answer(w, r, core.CombatantForPlayers(out), err)
+	s.answer(w, r, redact.CombatantForPlayers(out), err)
 }
 
 func (s *server) patchCombatant(w http.ResponseWriter, r *http.Request) {
@@ -34,7 +36,7 @@ func (s *server) patchCombatant(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	out, err := s.cfg.Service.PlayerAs(httpkit.ActorOf(r)).PatchCombatant(r.Context(), httpkit.PathParam(r, "id"), patch)
-	s.answer(w, r, core.CombatantForPlayers(out), err)
+	s.answer(w, r, redact.CombatantForPlayers(out), err)
 }
 
 // Tokens (contract 4.4): PUT takes the body's id (the body wins); writes
@@ -43,7 +45,7 @@ func (s *server) patchCombatant(w http.ResponseWriter, r *http.Request) {
 
 func (s *server) getToken(w http.ResponseWriter, r *http.Request) {
 	t, err := s.cfg.Service.PlayerAs(httpkit.ActorOf(r)).Token(r.Context(), httpkit.PathParam(r, "id"))
-	s.answer(w, r, core.TokenForPlayers(t), err)
+	s.answer(w, r, redact.TokenForPlayers(t), err)
 }
 
 func (s *server) putToken(w http.ResponseWriter, r *http.Request) {
@@ -53,7 +55,7 @@ func (s *server) putToken(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	out, err := s.cfg.Service.PlayerAs(httpkit.ActorOf(r)).PutToken(r.Context(), httpkit.PathParam(r, "id"), &t)
-	s.answer(w, r, core.TokenForPlayers(out), err)
+	s.answer(w, r, redact.TokenForPlayers(out), err)
 }
 
 func (s *server) patchToken(w http.ResponseWriter, r *http.Request) {
@@ -63,7 +65,7 @@ func (s *server) patchToken(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	out, err := s.cfg.Service.PlayerAs(httpkit.ActorOf(r)).PatchToken(r.Context(), httpkit.PathParam(r, "id"), patch)
-	s.answer(w, r, core.TokenForPlayers(out), err)
+	s.answer(w, r, redact.TokenForPlayers(out), err)
 }
 
 // answer writes v as JSON, or err.

@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"sync"
 
+	"github.com/vttapp/companion/core/redact"
+
 	"github.com/vttapp/companion/core/engine"
 
 	"github.com/go-chi/chi/v5"
@@ -153,7 +155,7 @@ func renderListing(ctx context.Context, svc *engine.Service, sys *systems.System
 		return nil, err
 	}
 	if players {
-		list = core.EntitiesForPlayers(list)
+		list = redact.EntitiesForPlayers(list)
 	}
 	var buf bytes.Buffer
 	buf.Grow(len(list) * 256)
@@ -333,7 +335,7 @@ func memberValueSpan(obj []byte, key string) (start, end int, found bool) {
 // players, without the game master's notes (core.EntityForPlayers).
 func (s *server) forReaders(e *core.Entity) *core.Entity {
 	if s.players {
-		return core.EntityForPlayers(e)
+		return redact.EntityForPlayers(e)
 	}
 	return e
 }

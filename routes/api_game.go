@@ -3,6 +3,8 @@ package routes
 import (
 	"net/http"
 
+	"github.com/vttapp/companion/core/redact"
+
 	"github.com/vttapp/companion/core"
 	"github.com/vttapp/companion/routes/httpkit"
 	"github.com/vttapp/companion/systems"
@@ -44,7 +46,7 @@ func (s *server) getSystem(w http.ResponseWriter, r *http.Request) {
 func (s *server) getClients(w http.ResponseWriter, r *http.Request) {
 	clients := []core.Client{} // a server without a hub has no clients
 	if s.cfg.Hub != nil {
-		clients = core.ClientsForPlayers(s.cfg.Hub.Clients()) // never nil: [] when nobody is connected
+		clients = redact.ClientsForPlayers(s.cfg.Hub.Clients()) // never nil: [] when nobody is connected
 	}
 	httpkit.WriteJSON(w, r, s.cfg.Log, http.StatusOK, clients)
 }

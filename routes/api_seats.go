@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"net/http"
 
+	"github.com/vttapp/companion/core/redact"
+
 	"github.com/go-chi/chi/v5"
 	"github.com/vttapp/companion/core"
 	"github.com/vttapp/companion/routes/httpkit"
@@ -145,7 +147,7 @@ func (s *server) endTurn(w http.ResponseWriter, r *http.Request) {
 		httpkit.WriteError(w, r, s.cfg.Log, err)
 		return
 	}
-	httpkit.WriteJSON(w, r, s.cfg.Log, http.StatusOK, core.GameForPlayers(game))
+	httpkit.WriteJSON(w, r, s.cfg.Log, http.StatusOK, redact.GameForPlayers(game))
 }
 
 // getJournal answers GET /api/me/journal: the handout journal, what the

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/vttapp/companion/core/redact"
+
 	"github.com/vttapp/companion/core/engine"
 
 	"github.com/vttapp/companion/core"
@@ -135,7 +137,7 @@ func TestPlaceTokenTakesTheSystemsShape(t *testing.T) {
 		t.Fatal(err)
 	}
 	events := f.events.take()
-	v, ok := events[0].Data.(core.Views)
+	v, ok := events[0].Data.(redact.Views)
 	if len(events) != 1 || events[0].Name != core.EventTokensUpdated || !ok || v.Players == nil || v.Host == nil {
 		t.Fatalf("delete events %+v", events)
 	}
@@ -326,7 +328,7 @@ func TestPrivateRollsNeverReachPlayers(t *testing.T) {
 		t.Fatal(err)
 	}
 	events := f.events.take()
-	if v, ok := events[0].Data.(core.Views); !ok || v.Players != nil || v.Host == nil {
+	if v, ok := events[0].Data.(redact.Views); !ok || v.Players != nil || v.Host == nil {
 		t.Fatalf("private message event = %#v: want host only", events[0].Data)
 	}
 	snap, err := f.svc.Snapshot(ctx)

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"testing"
 
+	"github.com/vttapp/companion/core/redact"
+
 	"github.com/vttapp/companion/core"
 )
 
@@ -75,7 +77,7 @@ func TestGameUpdatedCarriesCreatures(t *testing.T) {
 	var g *core.Game
 	for _, e := range f.events.take() {
 		if e.Name == core.EventGameUpdated {
-			g = core.PlayersView(e.Data).(*core.Game)
+			g = redact.PlayersView(e.Data).(*core.Game)
 		}
 	}
 	if g == nil {
@@ -97,7 +99,7 @@ func TestGameUpdatedCarriesCreatures(t *testing.T) {
 	}
 	events := f.events.take()
 	wantNames(t, events, core.EventGameUpdated)
-	b, _ = json.Marshal(core.PlayersView(events[0].Data))
+	b, _ = json.Marshal(redact.PlayersView(events[0].Data))
 	var turn map[string]any
 	if err := json.Unmarshal(b, &turn); err != nil {
 		t.Fatal(err)

@@ -5,6 +5,8 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/vttapp/companion/core/redact"
+
 	"github.com/vttapp/companion/core"
 	"github.com/vttapp/companion/sight"
 )
@@ -27,7 +29,7 @@ func TestUpdateDoorCommitsAndRecomputesLineOfSight(t *testing.T) {
 	}
 	events := f.events.take()
 	wantNames(t, events, core.EventMapUpdated, core.EventLineOfSightUpdated)
-	m := core.PlayersView(events[0].Data).(*core.Map)
+	m := redact.PlayersView(events[0].Data).(*core.Map)
 	if m.Walls[1].Door != core.DoorOpen {
 		t.Fatalf("mapUpdated door state %q", m.Walls[1].Door)
 	}
@@ -39,7 +41,7 @@ func TestUpdateDoorCommitsAndRecomputesLineOfSight(t *testing.T) {
 	if len(m.Tokens) != 2 {
 		t.Fatalf("mapUpdated carries %d tokens, want the 2 visible ones", len(m.Tokens))
 	}
-	if got := core.PlayersView(events[1].Data).([]sight.Sight); !reflect.DeepEqual(got, los) {
+	if got := redact.PlayersView(events[1].Data).([]sight.Sight); !reflect.DeepEqual(got, los) {
 		t.Fatal("lineOfSightUpdated does not carry the computed sights")
 	}
 	if want := closed[:2]; !reflect.DeepEqual(core.SightSegments(m), want) {
@@ -58,7 +60,7 @@ func TestUpdateDoorCommitsAndRecomputesLineOfSight(t *testing.T) {
 	if _, err = f.svc.UpdateDoor(ctx, core.Door{MapID: liveMapID, ID: liveDoorID, State: core.DoorLocked}); err != nil {
 		t.Fatal(err)
 	}
-	m = core.PlayersView(f.events.take()[0].Data).(*core.Map)
+	m = redact.PlayersView(f.events.take()[0].Data).(*core.Map)
 	if !reflect.DeepEqual(core.SightSegments(m), closed) {
 		t.Fatalf("locked door: segments %v, want %v", core.SightSegments(m), closed)
 	}
@@ -110,10 +112,10 @@ func TestUpdateDoorOffScreenReachesTheHostAlone(t *testing.T) {
 	events := f.events.take()
 	wantNames(t, events, core.EventMapUpdated, core.EventLineOfSightUpdated)
 	for _, e := range events {
-		if core.PlayersView(e.Data) != nil {
-			t.Errorf("%s of an off-screen map reaches players: %+v", e.Name, core.PlayersView(e.Data))
+		if redact.PlayersView(e.Data) != nil {
+			t.Errorf("%s of an off-screen map reaches players: %+v", e.Name, redact.PlayersView(e.Data))
 		}
-		if core.HostView(e.Data) == nil {
+		if redact.HostView(e.Data) == nil {
 			t.Errorf("%s does not reach the host", e.Name)
 		}
 	}

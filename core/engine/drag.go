@@ -7,6 +7,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/vttapp/companion/core/redact"
+
 	"github.com/vttapp/companion/core"
 )
 
@@ -359,13 +361,13 @@ func (s *Service) dragToken(ctx context.Context, id string) (tok *core.Token, sh
 func dragData(m *core.Movement, shown, party bool) any {
 	switch {
 	case !shown:
-		return core.HostOnly(m)
+		return redact.HostOnly(m)
 	case party || m.Polygon == nil:
 		return m
 	}
 	players := *m
 	players.Polygon = nil
-	return core.Views{Players: &players, Host: m}
+	return redact.Views{Players: &players, Host: m}
 }
 
 // checkMovement reports a tokenMoved message without a token or with an

@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/vttapp/companion/core/redact"
+
 	"github.com/vttapp/companion/core"
 )
 
@@ -18,7 +20,7 @@ func waitForBlock(t *testing.T, f *liveFixture) *core.Movement {
 			if e.Name != core.EventTokenMoved {
 				continue
 			}
-			if m, ok := core.HostView(e.Data).(*core.Movement); ok && m.ID == liveTokenID && m.State == core.DragBlock {
+			if m, ok := redact.HostView(e.Data).(*core.Movement); ok && m.ID == liveTokenID && m.State == core.DragBlock {
 				return m
 			}
 		}
@@ -95,7 +97,7 @@ func TestServiceDragsGoOnThroughChangesThatKeepTheirRight(t *testing.T) {
 	events = f.events.take()
 	marked := false
 	for _, e := range events {
-		if m, ok := core.HostView(e.Data).(*core.Movement); ok && m.State == core.DragBlock {
+		if m, ok := redact.HostView(e.Data).(*core.Movement); ok && m.State == core.DragBlock {
 			if m.ID != liveLockedID {
 				t.Fatalf("a lawful drag was blocked after %s", e.Name)
 			}

@@ -8,6 +8,8 @@ import (
 	"testing"
 	"unicode/utf16"
 
+	"github.com/vttapp/companion/core/redact"
+
 	"github.com/vttapp/companion/core/engine"
 
 	"github.com/vttapp/companion/core"
@@ -175,13 +177,13 @@ func gameLists(t *testing.T, events []core.Event) []bool {
 		if e.Name != core.EventGameUpdated {
 			continue
 		}
-		p, ok := core.PlayersPayload(e.Data)
+		p, ok := redact.PlayersPayload(e.Data)
 		if !ok {
 			continue
 		}
 		data, _ := json.Marshal(p)
 		out = append(out, strings.Contains(string(data), `"creatures"`))
-		if host, _ := json.Marshal(core.HostPayload(e.Data)); !strings.Contains(string(host), `"combatants"`) {
+		if host, _ := json.Marshal(redact.HostPayload(e.Data)); !strings.Contains(string(host), `"combatants"`) {
 			t.Errorf("the game master's gameUpdated lacks the lists: %s", host)
 		}
 	}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"testing"
 
+	"github.com/vttapp/companion/core/redact"
+
 	"github.com/vttapp/companion/core"
 )
 
@@ -20,10 +22,10 @@ func TestSetFogReachesPlayersOnlyForTheMapOnScreen(t *testing.T) {
 	events := f.events.take()
 	wantNames(t, events, core.EventMapUpdated, core.EventFogUpdated)
 	for _, e := range events {
-		if core.PlayersView(e.Data) != nil {
+		if redact.PlayersView(e.Data) != nil {
 			t.Errorf("%s of an off-screen map reaches players", e.Name)
 		}
-		if core.HostView(e.Data) == nil {
+		if redact.HostView(e.Data) == nil {
 			t.Errorf("%s does not reach the host", e.Name)
 		}
 	}
@@ -39,7 +41,7 @@ func TestSetFogReachesPlayersOnlyForTheMapOnScreen(t *testing.T) {
 	events = f.events.take()
 	wantNames(t, events, core.EventMapUpdated, core.EventFogUpdated)
 	for _, e := range events {
-		if core.PlayersView(e.Data) == nil {
+		if redact.PlayersView(e.Data) == nil {
 			t.Errorf("%s of the map on screen does not reach players", e.Name)
 		}
 	}

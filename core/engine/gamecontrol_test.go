@@ -7,6 +7,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/vttapp/companion/core/redact"
+
 	"github.com/vttapp/companion/core/engine"
 
 	"github.com/vttapp/companion/core"
@@ -161,14 +163,14 @@ func (f *gcFixture) wantGameUpdate(t *testing.T, want, players turn) {
 		t.Fatalf("events = %v, want one gameUpdated", gcEventNames(events))
 	}
 	// Players get the turn alone (the lists did not change: core.GameTurn).
-	pt, ok := core.PlayersView(events[0].Data).(*core.GameTurn)
+	pt, ok := redact.PlayersView(events[0].Data).(*core.GameTurn)
 	if !ok {
-		t.Fatalf("gameUpdated for players is %T, want the turn alone (*core.GameTurn)", core.PlayersView(events[0].Data))
+		t.Fatalf("gameUpdated for players is %T, want the turn alone (*core.GameTurn)", redact.PlayersView(events[0].Data))
 	}
 	if got := (turn{pt.Started, pt.Round, pt.Turn, pt.CombatantID, pt.InitiativeID}); got != players {
 		t.Fatalf("gameUpdated for players = %+v, want %+v", got, players)
 	}
-	host := core.HostView(events[0].Data).(*core.Game)
+	host := redact.HostView(events[0].Data).(*core.Game)
 	if got := turnOf(host); got != want {
 		t.Fatalf("gameUpdated for the host = %+v, want %+v", got, want)
 	}
@@ -438,7 +440,7 @@ func TestShowMapPutsItOnThePlayerScreen(t *testing.T) {
 	if s := events[0].Data.(*core.Screen); s.MapID != gcCave {
 		t.Fatalf("screenUpdated mapId = %q", s.MapID)
 	}
-	m := core.PlayersView(events[1].Data).(*core.Map)
+	m := redact.PlayersView(events[1].Data).(*core.Map)
 	if m.ID != gcCave || m.Name != "Cave" || len(m.Tokens) != 1 || m.Tokens[0].ID != "tok-visible" {
 		t.Fatalf("mapLoaded = %s with %d tokens, want Cave with the visible token only", m.Name, len(m.Tokens))
 	}

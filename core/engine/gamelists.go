@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 
+	"github.com/vttapp/companion/core/redact"
+
 	"github.com/vttapp/companion/core"
 )
 
@@ -34,7 +36,7 @@ func (s pinned) playerListsIn(tx core.Tx, campaignID string, combatants []*core.
 // combatants and creatures, as ForPlayers leaves them); nil when g is not
 // a game.
 func listsOf(g any) []byte {
-	pg, ok := core.ForPlayers(g).(*core.Game)
+	pg, ok := redact.ForPlayers(g).(*core.Game)
 	if !ok || pg == nil {
 		return nil
 	}
@@ -56,7 +58,7 @@ func turnIfListsAre(events []core.Event, before []byte) {
 		return
 	}
 	for i, e := range events {
-		v, ok := e.Data.(core.Views)
+		v, ok := e.Data.(redact.Views)
 		if e.Name != core.EventGameUpdated || !ok {
 			continue
 		}

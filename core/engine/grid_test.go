@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/vttapp/companion/core/redact"
+
 	"github.com/vttapp/companion/core"
 )
 
@@ -218,7 +220,7 @@ func TestAMapWaitingForItsGridStaysOffThePlayerScreen(t *testing.T) {
 	if len(events) != 1 || events[0].Name != core.EventMapUpdated {
 		t.Fatalf("SetGrid of the map on screen: %v, want mapUpdated", gcEventNames(events))
 	}
-	if got := core.PlayersView(events[0].Data).(*core.Map); got.GridSize != 90 || got.GridPending {
+	if got := redact.PlayersView(events[0].Data).(*core.Map); got.GridSize != 90 || got.GridPending {
 		t.Errorf("players' map: grid %d pending %v", got.GridSize, got.GridPending)
 	}
 	if _, err := f.svc.SetGrid(ctx, "no-such-map", core.GridChange{Size: intp(90)}); !core.IsNotFound(err) {

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/vttapp/companion/core/redact"
+
 	"github.com/vttapp/companion/core"
 )
 
@@ -34,7 +36,7 @@ func (s pinned) journalEvent(tx core.Tx, campaignID string) (core.Event, error) 
 		return core.Event{}, err
 	}
 	sortJournal(all)
-	return core.Event{Name: core.EventJournalUpdated, Data: core.Views{Players: playersJournal(all), Host: &core.Journal{Entries: all}}}, nil
+	return core.Event{Name: core.EventJournalUpdated, Data: redact.Views{Players: playersJournal(all), Host: &core.Journal{Entries: all}}}, nil
 }
 
 // recordShown adds what was just shown to the campaign's journal, or

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/vttapp/companion/core/redact"
+
 	"github.com/vttapp/companion/core"
 )
 
@@ -351,7 +353,7 @@ func TestRunEncounterPlacesTokensAndCombatantsAtOnce(t *testing.T) {
 		if e.Name != "tokenUpdated" {
 			t.Errorf("event %s", e.Name)
 		}
-		if players := core.PlayersView(e.Data); players != nil {
+		if players := redact.PlayersView(e.Data); players != nil {
 			data, _ := json.Marshal(players)
 			t.Errorf("players receive a hidden token: %s", data)
 		}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"sync"
 
+	"github.com/vttapp/companion/core/redact"
+
 	"github.com/vttapp/companion/core"
 )
 
@@ -166,7 +168,7 @@ func (s *Service) sendMarkBack(ctx context.Context, id string, mv markMove) erro
 	if err != nil {
 		return err
 	}
-	views := core.HostOnly(payload)
+	views := redact.HostOnly(payload)
 	if onScreen && !core.ObjectHidden(stored, k.HiddenByDefault) {
 		views.Players = payload
 	}
@@ -263,7 +265,7 @@ func (s *Service) MoveMapObject(ctx context.Context, from core.EventSource, mv c
 	if err != nil {
 		return nil, err
 	}
-	views := core.HostOnly(payload)
+	views := redact.HostOnly(payload)
 	if onScreen && !core.ObjectHidden(moved, k.HiddenByDefault) {
 		views.Players = payload
 	}

@@ -8,6 +8,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/vttapp/companion/core/redact"
+
 	"github.com/vttapp/companion/core/engine"
 
 	"github.com/vttapp/companion/core"
@@ -69,7 +71,7 @@ func TestPlayersMakeMarksInModeAll(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m = core.PlayerMap(m)
+	m = redact.PlayerMap(m)
 	if len(m.AreaEffects) != 1 || len(m.Drawings) != 1 || len(m.Markers) != 1 || len(m.Measurements) != 1 {
 		t.Fatalf("players see %d templates, %d drawings, %d pins, %d rulers", len(m.AreaEffects), len(m.Drawings), len(m.Markers), len(m.Measurements))
 	}
@@ -186,7 +188,7 @@ func TestPlayersMarkOnlyWhatTheySee(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m = core.PlayerMap(m)
+	m = redact.PlayerMap(m)
 	raw, _ := json.Marshal(m)
 	if strings.Contains(string(raw), gmDrawing[0]["id"].(string)) {
 		t.Fatal("the GM-layer drawing reached players")
@@ -316,7 +318,7 @@ func TestTheGameMasterStopsAMarksMove(t *testing.T) {
 	if len(moves) != 1 {
 		t.Fatalf("the veto published %d areaEffectMoved, want 1", len(moves))
 	}
-	raw, _ := json.Marshal(moves[0].Data.(core.Views).Players)
+	raw, _ := json.Marshal(moves[0].Data.(redact.Views).Players)
 	mu.Unlock()
 	if !strings.Contains(string(raw), `"state":"cancel"`) || !strings.Contains(string(raw), `"x":700`) {
 		t.Fatalf("after the veto every page gets %s, want the stored place and state cancel", raw)
@@ -387,7 +389,7 @@ func TestAGoneClientsMarkMovesEnd(t *testing.T) {
 		defer mu.Unlock()
 		for _, e := range evs {
 			if e.Name == core.EventAreaEffectMoved {
-				raw, _ := json.Marshal(e.Data.(core.Views).Players)
+				raw, _ := json.Marshal(e.Data.(redact.Views).Players)
 				back = append(back, string(raw))
 			}
 		}

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/vttapp/companion/core/redact"
+
 	"github.com/vttapp/companion/core"
 )
 
@@ -31,7 +33,7 @@ func TestEntityNotesStayTheGameMasters(t *testing.T) {
 		t.Errorf("the answer to a player's write carries notes: %s", answer)
 	}
 	for _, e := range f.rec.events {
-		payload, ok := core.PlayersPayload(e.Data)
+		payload, ok := redact.PlayersPayload(e.Data)
 		if !ok {
 			continue
 		}
@@ -58,14 +60,14 @@ func TestEntityNotesStayTheGameMasters(t *testing.T) {
 	}
 
 	// What players read of it: no notes, and a copy marked as theirs.
-	seen := core.EntityForPlayers(stored)
+	seen := redact.EntityForPlayers(stored)
 	if seen.Notes != "" || seen.Combatant.Notes != "" || seen.Combatant.Effects[0].Notes != "" || !seen.Redacted {
 		t.Errorf("EntityForPlayers = %+v / %+v", seen, seen.Combatant)
 	}
 	if stored.Notes == "" || stored.Redacted {
 		t.Error("EntityForPlayers changed the stored entity")
 	}
-	if list := core.EntitiesForPlayers([]*core.Entity{stored}); list[0].Notes != "" {
+	if list := redact.EntitiesForPlayers([]*core.Entity{stored}); list[0].Notes != "" {
 		t.Error("EntitiesForPlayers kept the notes")
 	}
 
@@ -80,17 +82,17 @@ func TestEntityNotesStayTheGameMasters(t *testing.T) {
 // clients without it.
 func TestClientsForPlayersLeaveOutTheAddress(t *testing.T) {
 	c := core.Client{Channel: 3, Address: "192.168.1.20", Name: "Ann"}
-	payload, _ := core.PlayersPayload(c)
+	payload, _ := redact.PlayersPayload(c)
 	if got := payload.(core.Client); got.Address != "" || got.Name != "Ann" {
 		t.Errorf("clientUpdated for players: %+v", got)
 	}
-	if core.HostPayload(c).(core.Client).Address != "192.168.1.20" {
+	if redact.HostPayload(c).(core.Client).Address != "192.168.1.20" {
 		t.Error("the host lost the address")
 	}
-	if !core.HostPayloadDiffers(c) {
+	if !redact.HostPayloadDiffers(c) {
 		t.Error("a client's payload differs for the host")
 	}
-	if got := core.ClientsForPlayers([]core.Client{c}); got[0].Address != "" || c.Address == "" {
+	if got := redact.ClientsForPlayers([]core.Client{c}); got[0].Address != "" || c.Address == "" {
 		t.Errorf("ClientsForPlayers: %+v", got)
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/vttapp/companion/core/redact"
+
 	"github.com/vttapp/companion/core/engine"
 
 	"github.com/vttapp/companion/core"
@@ -128,8 +130,8 @@ func TestFoeEffectsLoseTheirNumbersForPlayers(t *testing.T) {
 			tok = t
 		}
 	}
-	for what, v := range map[string]any{"the combatant": core.CombatantForPlayers(stored), "a player's read": seen,
-		"a token stored with it": core.TokenForPlayers(&core.Token{ID: svcTokenA, Combatant: stored}), "its token in GET /api": tok} {
+	for what, v := range map[string]any{"the combatant": redact.CombatantForPlayers(stored), "a player's read": seen,
+		"a token stored with it": redact.TokenForPlayers(&core.Token{ID: svcTokenA, Combatant: stored}), "its token in GET /api": tok} {
 		b, _ := json.Marshal(v)
 		for _, leak := range []string{"bonus_damage", "slashing", "data.ac"} {
 			if strings.Contains(string(b), leak) {
@@ -175,7 +177,7 @@ func TestVisibleCombatantNamesNoHiddenToken(t *testing.T) {
 	var updated any
 	for _, e := range f.rec.events {
 		if e.Name == core.EventCombatantUpdated {
-			updated = core.PlayersView(e.Data)
+			updated = redact.PlayersView(e.Data)
 		}
 	}
 	if updated == nil {
@@ -217,7 +219,7 @@ func TestHidingATokenHidesItsCombatant(t *testing.T) {
 		defer f.rec.mu.Unlock()
 		for i := len(f.rec.events) - 1; i >= 0; i-- {
 			if e := f.rec.events[i]; e.Name == core.EventGameUpdated {
-				b, _ := json.Marshal(core.PlayersView(e.Data))
+				b, _ := json.Marshal(redact.PlayersView(e.Data))
 				return strings.Contains(string(b), svcOgre)
 			}
 		}

@@ -1,6 +1,9 @@
 package engine
 
-import "github.com/vttapp/companion/core"
+import (
+	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/core/redact"
+)
 
 // playerScreenMap is the id of the map on the primary campaign's player
 // screen, "" when there is none (or no primary campaign).
@@ -68,7 +71,7 @@ func shownLinks(tx core.Tx, maps playerMaps, list []*core.Combatant) ([]*core.Co
 // system's turn order), its combatants naming only tokens players see,
 // with its creatures.
 func (s pinned) playerGameIn(tx core.Tx, g *core.Game) (*core.Game, error) {
-	out := core.PlayerGame(g, func() []core.TurnSlot { return s.turnOrder(g.Combatants) })
+	out := redact.PlayerGame(g, func() []core.TurnSlot { return s.turnOrder(g.Combatants) })
 	maps, err := s.playerMapsIn(tx)
 	if err != nil {
 		return nil, err
@@ -86,7 +89,7 @@ func (s pinned) playerCombatantIn(tx core.Tx, c *core.Combatant) (*core.Combatan
 	if err != nil {
 		return nil, err
 	}
-	list, err := shownLinks(tx, maps, []*core.Combatant{core.CombatantForPlayers(c)})
+	list, err := shownLinks(tx, maps, []*core.Combatant{redact.CombatantForPlayers(c)})
 	if err != nil {
 		return nil, err
 	}

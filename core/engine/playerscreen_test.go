@@ -4,6 +4,8 @@ import (
 	"context"
 	"testing"
 
+	"github.com/vttapp/companion/core/redact"
+
 	"github.com/vttapp/companion/core/engine"
 
 	"github.com/vttapp/companion/core"
@@ -31,10 +33,10 @@ func onlyHost(t *testing.T, what string, events []core.Event) {
 		t.Fatalf("%s: no event", what)
 	}
 	for _, e := range events {
-		if core.PlayersView(e.Data) != nil {
-			t.Errorf("%s: %s reaches players: %+v", what, e.Name, core.PlayersView(e.Data))
+		if redact.PlayersView(e.Data) != nil {
+			t.Errorf("%s: %s reaches players: %+v", what, e.Name, redact.PlayersView(e.Data))
 		}
-		if core.HostView(e.Data) == nil {
+		if redact.HostView(e.Data) == nil {
 			t.Errorf("%s: %s does not reach the game master", what, e.Name)
 		}
 	}
@@ -68,7 +70,7 @@ func TestOffScreenTokensReachTheHostAlone(t *testing.T) {
 		t.Fatalf("a player's write changed a token off screen: %q", tok.Name)
 	}
 	for _, e := range f.events.take() {
-		if core.PlayersView(e.Data) != nil {
+		if redact.PlayersView(e.Data) != nil {
 			t.Errorf("a refused player's request sent players %s", e.Name)
 		}
 	}
@@ -81,7 +83,7 @@ func TestOffScreenTokensReachTheHostAlone(t *testing.T) {
 	}
 	events := f.events.take()
 	onlyHost(t, "the game master's drag off screen", events)
-	if m := core.HostView(events[0].Data).(*core.Movement); m.MapID != mapID {
+	if m := redact.HostView(events[0].Data).(*core.Movement); m.MapID != mapID {
 		t.Errorf("the drag names map %q, want %q", m.MapID, mapID)
 	}
 
@@ -93,7 +95,7 @@ func TestOffScreenTokensReachTheHostAlone(t *testing.T) {
 	if _, err := f.svc.PatchToken(ctx, lich, core.Object{"name": "Lich"}); err != nil {
 		t.Fatal(err)
 	}
-	if events := f.events.take(); core.PlayersView(events[0].Data) == nil {
+	if events := f.events.take(); redact.PlayersView(events[0].Data) == nil {
 		t.Fatal("a token on the screen's map does not reach players")
 	}
 	if _, err := f.svc.Players().Token(ctx, lich); err != nil {
@@ -116,8 +118,8 @@ func TestHiddenAllAlongSendsPlayersNothing(t *testing.T) {
 		t.Fatal(err)
 	}
 	events := f.events.take()
-	if tok, _ := core.PlayersView(events[0].Data).(*core.Token); tok == nil || !tok.Hidden {
-		t.Fatalf("hiding a token players saw: players get %+v, want the token marked hidden", core.PlayersView(events[0].Data))
+	if tok, _ := redact.PlayersView(events[0].Data).(*core.Token); tok == nil || !tok.Hidden {
+		t.Fatalf("hiding a token players saw: players get %+v, want the token marked hidden", redact.PlayersView(events[0].Data))
 	}
 	if _, err := f.svc.PatchToken(ctx, liveTokenID, core.Object{"x": 5.0}); err != nil {
 		t.Fatal(err)

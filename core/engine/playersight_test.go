@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/vttapp/companion/core/redact"
+
 	"github.com/vttapp/companion/core/engine"
 
 	"github.com/vttapp/companion/core"
@@ -60,9 +62,9 @@ func TestPlayersReceiveOnlyThePartysSight(t *testing.T) {
 	events := f.events.take()
 	wantNames(t, events, core.EventMapUpdated, core.EventLineOfSightUpdated)
 	for _, e := range events {
-		noFoeSight(t, e.Name, core.PlayersView(e.Data))
+		noFoeSight(t, e.Name, redact.PlayersView(e.Data))
 	}
-	host, _ := json.Marshal(core.HostView(events[0].Data))
+	host, _ := json.Marshal(redact.HostView(events[0].Data))
 	if !strings.Contains(string(host), "vision-v-foe") {
 		t.Error("the game master's mapUpdated lost the foe's sight")
 	}
@@ -72,15 +74,15 @@ func TestPlayersReceiveOnlyThePartysSight(t *testing.T) {
 	}
 	events = f.events.take()
 	wantNames(t, events, core.EventTokenUpdated)
-	foe := core.PlayersView(events[0].Data).(*core.Token)
-	noFoeSight(t, "tokenUpdated as the hub sends it", core.TokenForPlayers(foe))
-	if s, _ := core.HostView(events[0].Data).(*core.Token).Vision.Sight.(*sight.Sight); s == nil {
+	foe := redact.PlayersView(events[0].Data).(*core.Token)
+	noFoeSight(t, "tokenUpdated as the hub sends it", redact.TokenForPlayers(foe))
+	if s, _ := redact.HostView(events[0].Data).(*core.Token).Vision.Sight.(*sight.Sight); s == nil {
 		t.Error("the game master's tokenUpdated lost the foe's sight")
 	}
 	if tok, err := f.svc.Players().Token(ctx, liveFoeID); err != nil {
 		t.Fatal(err)
 	} else {
-		noFoeSight(t, "GET /api/tokens/{id}", core.TokenForPlayers(tok))
+		noFoeSight(t, "GET /api/tokens/{id}", redact.TokenForPlayers(tok))
 	}
 }
 
@@ -103,8 +105,8 @@ func TestFoesDragPolygonReachesTheHostAlone(t *testing.T) {
 			continue
 		}
 		moves++
-		players := core.PlayersView(e.Data).(*core.Movement)
-		host := core.HostView(e.Data).(*core.Movement)
+		players := redact.PlayersView(e.Data).(*core.Movement)
+		host := redact.HostView(e.Data).(*core.Movement)
 		if players.Polygon != nil {
 			t.Errorf("%s of a foe carries its polygon to players", players.State)
 		}
@@ -121,7 +123,7 @@ func TestFoesDragPolygonReachesTheHostAlone(t *testing.T) {
 	if _, err := d.Move(ctx, alice, core.Movement{ID: liveTokenID, X: 60, Y: 50, State: core.DragStart}); err != nil {
 		t.Fatal(err)
 	}
-	if m := core.PlayersView(f.events.take()[0].Data).(*core.Movement); len(m.Polygon) < 6 {
+	if m := redact.PlayersView(f.events.take()[0].Data).(*core.Movement); len(m.Polygon) < 6 {
 		t.Fatalf("the party's drag lost its polygon: %+v", m)
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"testing"
 
+	"github.com/vttapp/companion/core/redact"
+
 	"github.com/vttapp/companion/core"
 )
 
@@ -62,7 +64,7 @@ func TestTokenSize(t *testing.T) {
 		w, h float64
 		want string
 	}{{0.5, 0.5, "T"}, {1, 1, "M"}, {2, 2, "L"}, {3, 3, "H"}, {4, 4, "G"}, {6, 6, "C"}, {2, 1, "2x1"}, {5, 5, "5x5"}, {1.5, 1.5, "1.5x1.5"}} {
-		if got := core.TokenSize(tc.w, tc.h); got != tc.want {
+		if got := redact.TokenSize(tc.w, tc.h); got != tc.want {
 			t.Errorf("TokenSize(%v, %v) = %q, want %q", tc.w, tc.h, got, tc.want)
 		}
 	}

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/vttapp/companion/core/redact"
+
 	"github.com/vttapp/companion/core"
 )
 
@@ -22,7 +24,7 @@ func playersTurn(t *testing.T, f *gcFixture, action string) (host, players turn)
 	var shown *core.GameTurn
 	for _, e := range events {
 		if e.Name == core.EventGameUpdated {
-			shown = core.PlayersView(e.Data).(*core.GameTurn)
+			shown = redact.PlayersView(e.Data).(*core.GameTurn)
 		}
 	}
 	if shown == nil {
@@ -95,14 +97,14 @@ func TestGameForPlayersNamesNoHiddenActor(t *testing.T) {
 		{ID: "a", Initiative: []core.Initiative{{ID: "ia", Value: 20.0}}},
 		{ID: "h", Hidden: true, Initiative: []core.Initiative{{ID: "ih", Value: 10.0}}},
 	}}
-	got := core.GameForPlayers(g)
+	got := redact.GameForPlayers(g)
 	if got.CombatantID != "a" || got.InitiativeID != "ia" || got.Turn != 1 || len(got.Combatants) != 1 {
 		t.Fatalf("GameForPlayers = %+v", got)
 	}
 	if g.CombatantID != "h" || len(g.Combatants) != 2 {
 		t.Fatal("GameForPlayers changed its input")
 	}
-	if again := core.GameForPlayers(got); turnOf(again) != turnOf(got) {
+	if again := redact.GameForPlayers(got); turnOf(again) != turnOf(got) {
 		t.Fatalf("a players' game changed again: %+v", again)
 	}
 }

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/vttapp/companion/core/redact"
+
 	"github.com/vttapp/companion/core"
 )
 
@@ -55,7 +57,7 @@ func TestAuditPlayersNeverSeeHiddenMapObjects(t *testing.T) {
 	}
 	for _, e := range f.events.take() {
 		if e.Name == core.EventMapLoaded {
-			leaks("mapLoaded", core.PlayersView(e.Data))
+			leaks("mapLoaded", redact.PlayersView(e.Data))
 		}
 	}
 	snap, err := f.svc.Snapshot(ctx)
@@ -68,7 +70,7 @@ func TestAuditPlayersNeverSeeHiddenMapObjects(t *testing.T) {
 	}
 	for _, e := range f.events.take() {
 		if e.Name == core.EventMapUpdated {
-			leaks("mapUpdated", core.PlayersView(e.Data))
+			leaks("mapUpdated", redact.PlayersView(e.Data))
 		}
 	}
 	// The store keeps everything.
@@ -82,7 +84,7 @@ func TestAuditPlayersNeverSeeHiddenMapObjects(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if m := core.PlayerMap(nil); m != nil {
+	if m := redact.PlayerMap(nil); m != nil {
 		t.Fatal("PlayerMap(nil)")
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/vttapp/companion/core/redact"
+
 	"github.com/vttapp/companion/core"
 )
 
@@ -33,7 +35,7 @@ func gmFoe(t *testing.T, f *svcFixture, role string) *core.Combatant {
 // redacted view, through JSON.
 func asPlayersReceive(t *testing.T, c *core.Combatant) *core.Combatant {
 	t.Helper()
-	b, err := json.Marshal(core.CombatantForPlayers(c))
+	b, err := json.Marshal(redact.CombatantForPlayers(c))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -185,7 +187,7 @@ func TestTokenCombatantKeptFromPlayers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, _ := json.Marshal(core.TokenForPlayers(seen))
+	b, _ := json.Marshal(redact.TokenForPlayers(seen))
 	var edited core.Token
 	if err := json.Unmarshal(b, &edited); err != nil {
 		t.Fatal(err)

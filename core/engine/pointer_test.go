@@ -3,6 +3,8 @@ package engine_test
 import (
 	"testing"
 
+	"github.com/vttapp/companion/core/redact"
+
 	"github.com/vttapp/companion/core"
 )
 
@@ -13,7 +15,7 @@ func TestMovePointerBroadcastsAsTheClient(t *testing.T) {
 	}
 	events := f.events.take()
 	wantNames(t, events, core.EventPointerUpdated)
-	p := core.PlayersView(events[0].Data).(*core.Pointer)
+	p := redact.PlayersView(events[0].Data).(*core.Pointer)
 	if p.ID != alice.ID || p.Source != alice.ID || p.Color != alice.Color || p.Name != alice.Name || p.X != 5 || p.Y != 6 {
 		t.Fatalf("pointer %+v: id, source, name and colour must be the client's", p)
 	}

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"sync"
 
+	"github.com/vttapp/companion/core/redact"
+
 	"github.com/vttapp/companion/core"
 )
 
@@ -213,7 +215,7 @@ func (s pinned) seatMapLoaded(tx core.Tx, st *core.Seat, screen string) ([]core.
 			return nil, err
 		}
 	}
-	return []core.Event{{Name: core.EventMapLoaded, Data: core.Views{Players: orNull(players), Seats: []string{st.Holder}, Map: shown}}}, nil
+	return []core.Event{{Name: core.EventMapLoaded, Data: redact.Views{Players: orNull(players), Seats: []string{st.Holder}, Map: shown}}}, nil
 }
 
 // orNull is v, or JSON null for nothing (a Views' Players cannot be nil:

@@ -4,6 +4,8 @@ import (
 	"context"
 	"time"
 
+	"github.com/vttapp/companion/core/redact"
+
 	"github.com/vttapp/companion/core"
 )
 
@@ -232,7 +234,7 @@ func (s *Service) changeAccessEvent(ctx context.Context, change func(st *core.Jo
 		if !tell {
 			return nil, nil
 		}
-		return []core.Event{{Name: core.EventAccessChanged, Data: core.HostOnly(core.AccessChanged{Enabled: next.Enabled})}}, nil
+		return []core.Event{{Name: core.EventAccessChanged, Data: redact.HostOnly(core.AccessChanged{Enabled: next.Enabled})}}, nil
 	}, func() {
 		s.access.mu.Lock()
 		s.access.state = next

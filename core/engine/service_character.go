@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/vttapp/companion/core/redact"
+
 	"github.com/vttapp/companion/core"
 )
 
@@ -88,7 +90,7 @@ func (s *Service) CharacterSheet(ctx context.Context, who core.Actor) (*core.Cha
 
 func (s pinned) sheet(tx core.Tx, o *ownCharacter) (*core.CharacterSheet, error) {
 	e := o.entity
-	out := &core.CharacterSheet{Seat: o.view, Character: core.EntityForPlayers(e), Reference: "/" + e.Kind + "/" + e.Slug,
+	out := &core.CharacterSheet{Seat: o.view, Character: redact.EntityForPlayers(e), Reference: "/" + e.Kind + "/" + e.Slug,
 		TokenIDs: []string{}, Controls: []string{}, Effects: []core.EffectView{}, Editable: s.ownEditable(e.Kind),
 		Actions: []core.Action{}, RollOptions: []core.RollOption{}, Tallies: []core.Tally{}, Round: o.game.Round,
 		Turns: core.TurnsByInitiative}
@@ -121,7 +123,7 @@ func (s pinned) sheet(tx core.Tx, o *ownCharacter) (*core.CharacterSheet, error)
 			return nil, err
 		}
 		for _, t := range tokens {
-			if !core.TokenShown(t, screen) {
+			if !redact.TokenShown(t, screen) {
 				continue
 			}
 			if t.EntityID != nil && *t.EntityID == e.ID {

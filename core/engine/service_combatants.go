@@ -3,6 +3,8 @@ package engine
 import (
 	"context"
 
+	"github.com/vttapp/companion/core/redact"
+
 	"github.com/vttapp/companion/core"
 )
 
@@ -113,7 +115,7 @@ func (s pinned) storeCombatant(tx core.Tx, c *core.Combatant) ([]core.Event, err
 // ForPlayers' {id, hidden} stub, so that they drop it; of one hidden all
 // along they learn nothing, not even its id.
 func (s pinned) combatantEvent(tx core.Tx, c, prev *core.Combatant) (core.Event, error) {
-	event := core.Event{Name: core.EventCombatantUpdated, Data: core.HostOnly(c)}
+	event := core.Event{Name: core.EventCombatantUpdated, Data: redact.HostOnly(c)}
 	if s.rules == nil {
 		return event, nil
 	}
@@ -130,9 +132,9 @@ func (s pinned) combatantEvent(tx core.Tx, c, prev *core.Combatant) (core.Event,
 		if err != nil {
 			return core.Event{}, err
 		}
-		event.Data = core.Views{Players: players, Host: c}
+		event.Data = redact.Views{Players: players, Host: c}
 	case prev != nil && !prev.Hidden:
-		event.Data = core.Views{Players: c, Host: c} // ForPlayers sends players {id, hidden}
+		event.Data = redact.Views{Players: c, Host: c} // ForPlayers sends players {id, hidden}
 	}
 	return event, nil
 }

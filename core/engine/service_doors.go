@@ -3,6 +3,8 @@ package engine
 import (
 	"context"
 
+	"github.com/vttapp/companion/core/redact"
+
 	"github.com/vttapp/companion/core"
 	"github.com/vttapp/companion/sight"
 )
@@ -84,9 +86,9 @@ func (s *Service) updateDoor(ctx context.Context, d core.Door, player *core.Acto
 			return nil, err
 		}
 		if !onScreen {
-			return []core.Event{{Name: core.EventMapUpdated, Data: core.HostOnly(host)}, {Name: core.EventLineOfSightUpdated, Data: core.HostOnly(los)}}, nil
+			return []core.Event{{Name: core.EventMapUpdated, Data: redact.HostOnly(host)}, {Name: core.EventLineOfSightUpdated, Data: redact.HostOnly(los)}}, nil
 		}
-		return []core.Event{{Name: core.EventMapUpdated, Data: core.Views{Players: shown, Host: host}}, {Name: core.EventLineOfSightUpdated, Data: core.Views{Players: los, Map: m.ID}}}, nil
+		return []core.Event{{Name: core.EventMapUpdated, Data: redact.Views{Players: shown, Host: host}}, {Name: core.EventLineOfSightUpdated, Data: redact.Views{Players: los, Map: m.ID}}}, nil
 	})
 	if err != nil {
 		return nil, err

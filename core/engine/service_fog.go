@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/base64"
 
+	"github.com/vttapp/companion/core/redact"
+
 	"github.com/vttapp/companion/core"
 )
 
@@ -62,7 +64,7 @@ func (s *Service) SetFog(ctx context.Context, mapID, fog string, png []byte, fog
 			if err != nil {
 				return nil, err
 			}
-			views := core.HostOnly(host)
+			views := redact.HostOnly(host)
 			if onScreen {
 				if views.Players, err = p.playerMapIn(tx, m); err != nil {
 					return nil, err
@@ -75,7 +77,7 @@ func (s *Service) SetFog(ctx context.Context, mapID, fog string, png []byte, fog
 			if onScreen {
 				events = append(events, core.Event{Name: core.EventFogUpdated, Data: image})
 			} else {
-				events = append(events, core.Event{Name: core.EventFogUpdated, Data: core.HostOnly(image)})
+				events = append(events, core.Event{Name: core.EventFogUpdated, Data: redact.HostOnly(image)})
 			}
 		}
 		return events, nil

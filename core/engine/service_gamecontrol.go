@@ -3,6 +3,8 @@ package engine
 import (
 	"context"
 
+	"github.com/vttapp/companion/core/redact"
+
 	"github.com/vttapp/companion/core"
 )
 
@@ -54,7 +56,7 @@ func (s *Service) ShowMap(ctx context.Context, mapID string) (*core.Screen, erro
 			if err != nil {
 				return nil, err
 			}
-			events = append(events, core.Event{Name: core.EventMapLoaded, Data: core.Views{Players: players, Host: host}})
+			events = append(events, core.Event{Name: core.EventMapLoaded, Data: redact.Views{Players: players, Host: host}})
 		}
 		// The tokens players see changed: so do the token links of the
 		// combatants they see (shownLinks).

@@ -3,6 +3,8 @@ package engine
 import (
 	"context"
 
+	"github.com/vttapp/companion/core/redact"
+
 	"github.com/vttapp/companion/core"
 )
 
@@ -55,7 +57,7 @@ func (s *Service) SetGrid(ctx context.Context, mapID string, change core.GridCha
 		if err != nil {
 			return nil, err
 		}
-		return []core.Event{{Name: core.EventMapUpdated, Data: core.Views{Players: players, Host: host}}}, nil
+		return []core.Event{{Name: core.EventMapUpdated, Data: redact.Views{Players: players, Host: host}}}, nil
 	})
 	return out, err
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"strings"
 
+	"github.com/vttapp/companion/core/redact"
+
 	"github.com/vttapp/companion/core"
 )
 
@@ -84,11 +86,11 @@ func (s *Service) ChangeMap(ctx context.Context, id string, c core.MapChange) (*
 		if err != nil {
 			return nil, err
 		}
-		views := func(forPlayers, forHost any) core.Views {
+		views := func(forPlayers, forHost any) redact.Views {
 			if !onScreen {
-				return core.HostOnly(forHost)
+				return redact.HostOnly(forHost)
 			}
-			return core.Views{Players: forPlayers, Host: forHost, Map: id}
+			return redact.Views{Players: forPlayers, Host: forHost, Map: id}
 		}
 		events := []core.Event{{Name: core.EventMapUpdated, Data: views(players, host)}}
 		if c.LineOfSight != nil || c.LosDaylight != nil || c.LosVisionLimit != nil {

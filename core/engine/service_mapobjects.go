@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 
+	"github.com/vttapp/companion/core/redact"
+
 	"github.com/vttapp/companion/core"
 )
 
@@ -230,11 +232,11 @@ func (s pinned) mapObjectEvents(tx core.Tx, k *core.MapKind, m *core.Map) ([]cor
 	if err != nil {
 		return nil, err
 	}
-	views := func(forPlayers, forHost any) core.Views {
+	views := func(forPlayers, forHost any) redact.Views {
 		if !onScreen {
-			return core.HostOnly(forHost)
+			return redact.HostOnly(forHost)
 		}
-		return core.Views{Players: forPlayers, Host: forHost, Map: m.ID}
+		return redact.Views{Players: forPlayers, Host: forHost, Map: m.ID}
 	}
 	var events []core.Event
 	if k.Event != "" {

@@ -4,6 +4,8 @@ import (
 	"context"
 	"strings"
 
+	"github.com/vttapp/companion/core/redact"
+
 	"github.com/vttapp/companion/core"
 )
 
@@ -79,7 +81,7 @@ func (s *Service) DeleteToken(ctx context.Context, id string) error {
 		if err != nil {
 			return nil, err
 		}
-		views := core.Views{Host: &core.MapTokens{MapID: m.ID, Tokens: host.Tokens}}
+		views := redact.Views{Host: &core.MapTokens{MapID: m.ID, Tokens: host.Tokens}}
 		if onScreen, err := p.playersSee(tx, m.ID); err != nil {
 			return nil, err
 		} else if onScreen {

@@ -1,6 +1,9 @@
 package engine
 
-import "github.com/vttapp/companion/core"
+import (
+	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/core/redact"
+)
 
 // Players returns the players' access to tokens and combatants, as a
 // player without a seat has it.
@@ -38,15 +41,15 @@ func (s pinned) playerToken(t *core.Token, c *core.Combatant) *core.Token {
 		v.Sight = nil // derived: WithSight computes it for the tokens players see by
 		cp.Vision = &v
 	}
-	cp.Size = core.TokenSize(t.Width, t.Height)
+	cp.Size = redact.TokenSize(t.Width, t.Height)
 	cp.Health, cp.Hitpoints, cp.Bloodied, cp.Dead, cp.Combatant = nil, nil, nil, nil, nil
 	if c != nil && !c.Hidden {
 		cp.Health, cp.Hitpoints = s.health(c)
 		bloodied, dead := c.Bloodied, c.Defeated
 		cp.Bloodied, cp.Dead = &bloodied, &dead
-		cp.Combatant = core.PlayerCombatant(c, t.ID)
+		cp.Combatant = redact.PlayerCombatant(c, t.ID)
 	} else if t.Combatant != nil && !t.Combatant.Hidden {
-		cp.Combatant = core.PlayerCombatant(t.Combatant, t.ID) // one stored with the token, without its data
+		cp.Combatant = redact.PlayerCombatant(t.Combatant, t.ID) // one stored with the token, without its data
 	}
 	return &cp
 }
@@ -55,7 +58,7 @@ func (s pinned) playerToken(t *core.Token, c *core.Combatant) *core.Token {
 // (PlayerMap), tokens with what the real client reads (playerTokens) and
 // sight computed (WithSight).
 func (s pinned) playerMap(m *core.Map, combatants []*core.Combatant) *core.Map {
-	shown := core.PlayerMap(m)
+	shown := redact.PlayerMap(m)
 	out := *shown
 	out.Tokens = s.playerTokens(shown.Tokens, combatants)
 	return core.WithSight(&out)

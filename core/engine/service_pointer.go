@@ -1,6 +1,9 @@
 package engine
 
-import "github.com/vttapp/companion/core"
+import (
+	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/core/redact"
+)
 
 // CheckRemoteInteraction returns a KindConflict error naming what was
 // refused when the host has remote interaction off, nil otherwise. The
@@ -44,6 +47,6 @@ func (s *Service) movePointer(from core.EventSource, p core.Pointer, onMap strin
 	if p.Color == "" {
 		p.Color = from.Color
 	}
-	s.Publish(core.Event{Name: core.EventPointerUpdated, Data: core.Views{Players: &p, Map: onMap}})
+	s.Publish(core.Event{Name: core.EventPointerUpdated, Data: redact.Views{Players: &p, Map: onMap}})
 	return nil
 }

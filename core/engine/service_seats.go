@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/vttapp/companion/core/redact"
+
 	"github.com/vttapp/companion/core"
 )
 
@@ -458,7 +460,7 @@ func (s *Service) Kick(ctx context.Context, k core.KickTarget) (*core.Kicked, er
 			if err := tx.PutAccess(&next); err != nil {
 				return nil, err
 			}
-			events = append(events, core.Event{Name: core.EventAccessChanged, Data: core.HostOnly(core.AccessChanged{Enabled: true})})
+			events = append(events, core.Event{Name: core.EventAccessChanged, Data: redact.HostOnly(core.AccessChanged{Enabled: true})})
 		}
 		return events, nil
 	}, func() {

@@ -4,6 +4,8 @@ import (
 	"context"
 	"math"
 
+	"github.com/vttapp/companion/core/redact"
+
 	"github.com/vttapp/companion/core"
 )
 
@@ -215,5 +217,5 @@ func (s pinned) tokenEvent(tx core.Tx, t, prev *core.Token) (core.Event, error) 
 	if maps.tokenShown(t) || maps.tokenShown(prev) {
 		return core.Event{Name: core.EventTokenUpdated, Data: shown}, nil
 	}
-	return core.Event{Name: core.EventTokenUpdated, Data: core.HostOnly(shown)}, nil
+	return core.Event{Name: core.EventTokenUpdated, Data: redact.HostOnly(shown)}, nil
 }

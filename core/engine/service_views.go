@@ -1,6 +1,9 @@
 package engine
 
-import "github.com/vttapp/companion/core"
+import (
+	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/core/redact"
+)
 
 // hostMap is a map as the game master sees it: every token (hidden ones
 // included) with the fields derived from its combatant, and the sight of
@@ -17,14 +20,14 @@ func (s pinned) hostMapIn(tx core.Tx, m *core.Map) (*core.Map, error) {
 
 // hostGame is a game with every combatant and its creatures as the game
 // master sees them.
-func (s pinned) gameViews(tx core.Tx, g *core.Game) (core.Views, error) {
+func (s pinned) gameViews(tx core.Tx, g *core.Game) (redact.Views, error) {
 	players, err := s.playerGameIn(tx, g)
 	if err != nil {
-		return core.Views{}, err
+		return redact.Views{}, err
 	}
 	host, err := s.withCreatures(tx, g)
 	if err != nil {
-		return core.Views{}, err
+		return redact.Views{}, err
 	}
-	return core.Views{Players: players, Host: host}, nil
+	return redact.Views{Players: players, Host: host}, nil
 }

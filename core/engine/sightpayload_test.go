@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/vttapp/companion/core/redact"
+
 	"github.com/vttapp/companion/core"
 	"github.com/vttapp/companion/sight"
 )
@@ -63,7 +65,7 @@ func TestDoorBroadcastsLineOfSightAsAnArrayOfSights(t *testing.T) {
 	}
 	events := f.events.take()
 	wantNames(t, events, core.EventMapUpdated, core.EventLineOfSightUpdated)
-	b, _ := json.Marshal(core.PlayersView(events[1].Data))
+	b, _ := json.Marshal(redact.PlayersView(events[1].Data))
 	var sights []sight.Sight
 	if err := json.Unmarshal(b, &sights); err != nil {
 		t.Fatalf("lineOfSightUpdated is not an array of sights: %s", b)
@@ -75,7 +77,7 @@ func TestDoorBroadcastsLineOfSightAsAnArrayOfSights(t *testing.T) {
 	if strings.Join(keys, ",") != "vision-v-"+liveTokenID+",light-l-1" || len(los) != 2 {
 		t.Fatalf("sights %v, want the visible token's then the light's", keys)
 	}
-	m := core.PlayersView(events[0].Data).(*core.Map)
+	m := redact.PlayersView(events[0].Data).(*core.Map)
 	for _, tok := range m.Tokens {
 		if tok.ID == liveTokenID {
 			if s, _ := tok.Vision.Sight.(*sight.Sight); s == nil || s.Key != sights[0].Key {

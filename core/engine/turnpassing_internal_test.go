@@ -4,6 +4,8 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/vttapp/companion/core/redact"
+
 	"github.com/vttapp/companion/core"
 )
 
@@ -96,7 +98,7 @@ func TestStepPassingForgetsThoseWhoLeft(t *testing.T) {
 func TestPlayersSeeNoHiddenActed(t *testing.T) {
 	g := &core.Game{Started: true, Round: 1, Turn: 1, CombatantID: "a", Acted: []string{"ghost", "b"},
 		Combatants: []*core.Combatant{{ID: "a"}, {ID: "b"}, {ID: "ghost", Hidden: true}}}
-	out := core.GameForPlayers(g)
+	out := redact.GameForPlayers(g)
 	if !slices.Equal(out.Acted, []string{"b"}) {
 		t.Fatalf("players' acted = %v", out.Acted)
 	}

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/vttapp/companion/core/redact"
+
 	"github.com/vttapp/companion/core"
 	"github.com/vttapp/companion/sight"
 )
@@ -30,7 +32,7 @@ func TestForPlayersHidesHiddenObjects(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			b, err := json.Marshal(core.ForPlayers(c.data))
+			b, err := json.Marshal(redact.ForPlayers(c.data))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -48,7 +50,7 @@ func TestForPlayersHidesHiddenObjects(t *testing.T) {
 	}
 	// The original is never changed: the host console and store keep it whole.
 	g := &core.Game{Combatants: []*core.Combatant{{ID: "c1", Hidden: true}}}
-	core.ForPlayers(g)
+	redact.ForPlayers(g)
 	if len(g.Combatants) != 1 {
 		t.Fatal("ForPlayers modified its input")
 	}
@@ -60,11 +62,11 @@ func TestForPlayersHidesHiddenObjects(t *testing.T) {
 func TestTokenSentAloneNamesItsMap(t *testing.T) {
 	foe := &core.Token{ID: "t", Name: "Ghoul", Role: core.RoleHostile, MapID: "lair",
 		Vision: &core.Vision{ID: "v", Enabled: true, Sight: &sight.Sight{Key: "vision-v", Polygon: []float64{0, 0, 1, 0, 1, 1}}}}
-	players, _ := json.Marshal(core.ForPlayers(foe))
+	players, _ := json.Marshal(redact.ForPlayers(foe))
 	if !strings.Contains(string(players), `"mapId":"lair"`) || strings.Contains(string(players), "vision-v") {
 		t.Fatalf("players get %s", players)
 	}
-	host, _ := json.Marshal(core.HostPayload(foe))
+	host, _ := json.Marshal(redact.HostPayload(foe))
 	if !strings.Contains(string(host), `"mapId":"lair"`) || !strings.Contains(string(host), "vision-v") {
 		t.Fatalf("the host gets %s", host)
 	}
@@ -72,11 +74,11 @@ func TestTokenSentAloneNamesItsMap(t *testing.T) {
 	// web client reads before it drops it (issue 33); nothing of the
 	// token itself, not even its map.
 	hidden := &core.Token{ID: "h", Hidden: true, MapID: "lair", Name: "Ghoul", X: 140, Y: 70, Size: "L", Image: ptr("/ghoul.png")}
-	if stub, _ := json.Marshal(core.ForPlayers(hidden)); string(stub) != `{"id":"h","hidden":true,"size":""}` {
+	if stub, _ := json.Marshal(redact.ForPlayers(hidden)); string(stub) != `{"id":"h","hidden":true,"size":""}` {
 		t.Fatalf("a hidden token for players: %s", stub)
 	}
 	// A hidden combatant stays {id, hidden}.
-	if stub, _ := json.Marshal(core.ForPlayers(&core.Combatant{ID: "c", Hidden: true, Name: "Ghoul"})); string(stub) != `{"id":"c","hidden":true}` {
+	if stub, _ := json.Marshal(redact.ForPlayers(&core.Combatant{ID: "c", Hidden: true, Name: "Ghoul"})); string(stub) != `{"id":"c","hidden":true}` {
 		t.Fatalf("a hidden combatant for players: %s", stub)
 	}
 }
@@ -89,7 +91,7 @@ func TestAuditForPlayersHidesHiddenMarkers(t *testing.T) {
 		Markers:      []core.Object{{"id": "k1", "name": "SECRET-NOTE"}, {"id": "k2", "name": "Door", "hidden": false}},
 		Tiles:        []core.Object{{"id": "t1", "hidden": true, "reference": "SECRET-TILE"}},
 		Measurements: []core.Object{{"id": "x1", "hidden": true, "color": "SECRET-RULER"}}}
-	b, _ := json.Marshal(core.ForPlayers(m))
+	b, _ := json.Marshal(redact.ForPlayers(m))
 	if strings.Contains(string(b), "SECRET") || !strings.Contains(string(b), `"k2"`) {
 		t.Fatalf("map as players see it: %s", b)
 	}
@@ -112,17 +114,17 @@ func TestHostPayloadDiffersWhereverThePayloadsDo(t *testing.T) {
 		[]*core.Combatant{{ID: "c2", Hidden: true}, notes},
 		&core.Map{ID: "m", Tokens: []*core.Token{hidden}},
 		[]*core.Token{hidden},
-		core.Views{Players: &core.Movement{ID: "t"}, Host: &core.Movement{ID: "t", Polygon: []float64{0, 0, 1, 1}}},
+		redact.Views{Players: &core.Movement{ID: "t"}, Host: &core.Movement{ID: "t", Polygon: []float64{0, 0, 1, 1}}},
 		&core.Movement{ID: "t", State: core.DragControl},
 		&core.Message{ID: "m1", Text: "hello"},
 		map[string]any{"system": "dnd5e"},
 		core.Client{Channel: 1, Name: "Ann"},
 	}
 	for _, data := range payloads {
-		players, ok := core.PlayersPayload(data)
+		players, ok := redact.PlayersPayload(data)
 		pb, _ := json.Marshal(players)
-		hb, _ := json.Marshal(core.HostPayload(data))
-		if ok && string(pb) != string(hb) && !core.HostPayloadDiffers(data) {
+		hb, _ := json.Marshal(redact.HostPayload(data))
+		if ok && string(pb) != string(hb) && !redact.HostPayloadDiffers(data) {
 			t.Errorf("%T: players get %s, the host %s, but HostPayloadDiffers says one frame serves both", data, pb, hb)
 		}
 	}

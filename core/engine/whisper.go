@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/vttapp/companion/core/redact"
+
 	"github.com/vttapp/companion/core"
 )
 
@@ -211,7 +213,7 @@ func messageEvent(m *core.Message) core.Event {
 	case !m.Private:
 		return core.Event{Name: core.EventMessageCreated, Data: m}
 	case len(m.Audience) == 0:
-		return core.Event{Name: core.EventMessageCreated, Data: core.HostOnly(m)}
+		return core.Event{Name: core.EventMessageCreated, Data: redact.HostOnly(m)}
 	}
-	return core.Event{Name: core.EventMessageCreated, Data: core.Views{Players: m, Host: m, Seats: slices.Clone(m.Audience)}}
+	return core.Event{Name: core.EventMessageCreated, Data: redact.Views{Players: m, Host: m, Seats: slices.Clone(m.Audience)}}
 }

@@ -6,6 +6,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/vttapp/companion/core/redact"
+
 	"github.com/vttapp/companion/core"
 	"github.com/vttapp/companion/internal/testkit"
 )
@@ -32,8 +34,8 @@ func (f *messageFrames) watch(bus *core.Bus) {
 			if e.Name != core.EventMessageCreated {
 				continue
 			}
-			_, players := core.PlayersPayload(e.Data)
-			f.list = append(f.list, messageFrame{host: core.HostView(e.Data).(*core.Message), players: players, seats: core.PlayersSeats(e.Data)})
+			_, players := redact.PlayersPayload(e.Data)
+			f.list = append(f.list, messageFrame{host: redact.HostView(e.Data).(*core.Message), players: players, seats: redact.PlayersSeats(e.Data)})
 		}
 	})
 }

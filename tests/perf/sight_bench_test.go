@@ -5,6 +5,8 @@ import (
 	"os"
 	"testing"
 
+	"github.com/vttapp/companion/core/redact"
+
 	"github.com/vttapp/companion/core"
 	"github.com/vttapp/companion/imports/uvtt"
 	"github.com/vttapp/companion/internal/shareddata"
@@ -39,14 +41,14 @@ func BenchmarkRealMapSight(b *testing.B) {
 		segments := core.SightSegments(m)
 		b.Run(file+"/encode", func(b *testing.B) {
 			for b.Loop() {
-				if _, err := json.Marshal(core.PlayerMap(m)); err != nil {
+				if _, err := json.Marshal(redact.PlayerMap(m)); err != nil {
 					b.Fatal(err)
 				}
 			}
 		})
 		b.Run(file+"/withSight", func(b *testing.B) {
 			for b.Loop() {
-				if _, err := json.Marshal(core.WithSight(core.PlayerMap(m))); err != nil {
+				if _, err := json.Marshal(core.WithSight(redact.PlayerMap(m))); err != nil {
 					b.Fatal(err)
 				}
 			}

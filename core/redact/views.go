@@ -1,4 +1,6 @@
-package core
+package redact
+
+import "github.com/vttapp/companion/core"
 
 // What players and the game master receive of an event. The core decides
 // it all: whether players get an event at all, and the payload each side
@@ -52,37 +54,37 @@ func EventMap(data any) string {
 // payloadMap is the map one payload names.
 func payloadMap(data any) string {
 	switch v := data.(type) {
-	case *Token:
+	case *core.Token:
 		if v != nil {
 			return v.MapID
 		}
 	case tokenOnMap:
 		return v.MapID
-	case *Map:
+	case *core.Map:
 		if v != nil {
 			return v.ID
 		}
-	case *MapTokens:
+	case *core.MapTokens:
 		if v != nil {
 			return v.MapID
 		}
-	case *FogImage:
+	case *core.FogImage:
 		if v != nil {
 			return v.ID
 		}
-	case *Movement:
+	case *core.Movement:
 		if v != nil {
 			return v.MapID
 		}
-	case *ScreenMap:
+	case *core.ScreenMap:
 		if v != nil {
 			return v.ID
 		}
-	case *Frame:
+	case *core.Frame:
 		if v != nil {
 			return v.ID
 		}
-	case Object:
+	case core.Object:
 		id, _ := v["mapId"].(string)
 		return id
 	}
@@ -148,7 +150,7 @@ func HostPayloadDiffers(data any) bool {
 		// Without a Host of its own, the host gets the players' payload:
 		// it differs only as that payload's type may (a pointer does not).
 		return v.Host != nil || HostPayloadDiffers(v.Players)
-	case *Token, *Combatant, *Game, []*Combatant, *Map, []*Token, *Entity, Client:
+	case *core.Token, *core.Combatant, *core.Game, []*core.Combatant, *core.Map, []*core.Token, *core.Entity, core.Client:
 		return true
 	}
 	return false
@@ -188,33 +190,33 @@ type hiddenToken struct {
 // receive an event at all is decided where it is made (Views).
 func ForPlayers(data any) any {
 	switch v := data.(type) {
-	case *Token:
+	case *core.Token:
 		if v != nil && v.Hidden {
 			return hiddenToken{hiddenStub: hiddenStub{ID: v.ID, Hidden: true}}
 		}
 		return onMap(TokenForPlayers(v))
-	case *Combatant:
+	case *core.Combatant:
 		if v != nil && v.Hidden {
 			return hiddenStub{ID: v.ID, Hidden: true}
 		}
 		return CombatantForPlayers(v)
-	case *Game:
+	case *core.Game:
 		if v != nil {
 			return GameForPlayers(v)
 		}
-	case []*Combatant:
+	case []*core.Combatant:
 		if v != nil {
 			return playerCombatants(v)
 		}
-	case *Map:
+	case *core.Map:
 		return PlayerMap(v)
-	case []*Token:
+	case []*core.Token:
 		if tokensHaveHidden(v) || tokensHaveSecrets(v) {
 			return visibleTokens(v)
 		}
-	case *Entity:
+	case *core.Entity:
 		return EntityForPlayers(v)
-	case Client:
+	case core.Client:
 		return ClientForPlayers(v)
 	}
 	return data
@@ -225,14 +227,14 @@ func ForPlayers(data any) any {
 // contract's Token: a page showing another map ignores it. Token.MapID is
 // not part of the published token, so it is added here.
 type tokenOnMap struct {
-	*Token
+	*core.Token
 	MapID string `json:"mapId,omitempty"`
 }
 
 // onMap names the map of a token sent alone; any other payload is
 // returned as it is.
 func onMap(data any) any {
-	if t, ok := data.(*Token); ok && t != nil {
+	if t, ok := data.(*core.Token); ok && t != nil {
 		return tokenOnMap{Token: t, MapID: t.MapID}
 	}
 	return data

@@ -1,15 +1,19 @@
-package core
+package redact
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/vttapp/companion/core"
+)
 
 // CombatantForPlayers leaves out notes, effects' notes and a foe's
 // numbers (data, attributes, modifiers); the token's combatant leaves out
 // effects' notes too. The stored combatant is never changed.
 func TestCombatantForPlayers(t *testing.T) {
-	fx := []StatusEffect{{ID: "fx", Name: "Poisoned", Notes: "gm"}}
-	mods := []Modifier{{ID: "m", Enabled: true, Attribute: "data.ac", Value: "2"}}
-	foe := &Combatant{ID: "c1", Role: RoleHostile, Notes: "gm", Data: Object{"hit_points": 15.0}, Effects: fx,
-		Attributes: Object{"ac": 13.0}, Modifiers: mods}
+	fx := []core.StatusEffect{{ID: "fx", Name: "Poisoned", Notes: "gm"}}
+	mods := []core.Modifier{{ID: "m", Enabled: true, Attribute: "data.ac", Value: "2"}}
+	foe := &core.Combatant{ID: "c1", Role: core.RoleHostile, Notes: "gm", Data: core.Object{"hit_points": 15.0}, Effects: fx,
+		Attributes: core.Object{"ac": 13.0}, Modifiers: mods}
 	got := CombatantForPlayers(foe)
 	if got.Notes != "" || got.Data != nil || got.Effects[0].Notes != "" || got.Effects[0].Name != "Poisoned" {
 		t.Fatalf("foe for players: %+v", got)
@@ -21,30 +25,30 @@ func TestCombatantForPlayers(t *testing.T) {
 		t.Fatalf("the stored combatant changed: %+v", foe)
 	}
 	// A foe with nothing but attributes or modifiers is copied too.
-	for _, bare := range []*Combatant{{ID: "a", Attributes: Object{"ac": 1.0}}, {ID: "m", Role: RoleNeutral, Modifiers: mods}} {
+	for _, bare := range []*core.Combatant{{ID: "a", Attributes: core.Object{"ac": 1.0}}, {ID: "m", Role: core.RoleNeutral, Modifiers: mods}} {
 		if got := CombatantForPlayers(bare); got == bare || len(got.Attributes) != 0 || len(got.Modifiers) != 0 {
 			t.Fatalf("%s for players: %+v", bare.ID, got)
 		}
 	}
-	friend := &Combatant{ID: "c2", Role: RoleFriendly, Notes: "gm", Data: Object{"hit_points": 30.0}, Attributes: Object{"ac": 16.0}, Modifiers: mods}
+	friend := &core.Combatant{ID: "c2", Role: core.RoleFriendly, Notes: "gm", Data: core.Object{"hit_points": 30.0}, Attributes: core.Object{"ac": 16.0}, Modifiers: mods}
 	if got := CombatantForPlayers(friend); got.Notes != "" || got.Data["hit_points"] != 30.0 || got.Attributes["ac"] != 16.0 || len(got.Modifiers) != 1 {
 		t.Fatalf("friend for players: %+v", got)
 	}
-	clean := &Combatant{ID: "c3", Role: RoleFriendly, Data: Object{"hit_points": 1.0}}
+	clean := &core.Combatant{ID: "c3", Role: core.RoleFriendly, Data: core.Object{"hit_points": 1.0}}
 	if CombatantForPlayers(clean) != clean {
 		t.Fatal("a combatant with nothing to leave out is copied")
 	}
 	if tc := PlayerCombatant(foe, ""); tc.Effects[0].Notes != "" || tc.Data != nil || tc.Notes != "" {
 		t.Fatalf("token's combatant: %+v", tc)
 	}
-	tok := &Token{ID: "t", Combatant: foe}
+	tok := &core.Token{ID: "t", Combatant: foe}
 	if tt := TokenForPlayers(tok); tt.Combatant.Notes != "" || tt.Combatant.Data != nil || len(tt.Combatant.Attributes) != 0 || tok.Combatant != foe {
 		t.Fatalf("TokenForPlayers: %+v", tt.Combatant)
 	}
-	if tt := TokenForPlayers(&Token{ID: "t", Combatant: &Combatant{ID: "h", Hidden: true}}); tt.Combatant != nil {
+	if tt := TokenForPlayers(&core.Token{ID: "t", Combatant: &core.Combatant{ID: "h", Hidden: true}}); tt.Combatant != nil {
 		t.Fatalf("TokenForPlayers sent a hidden combatant: %+v", tt.Combatant)
 	}
-	g := PlayerGame(&Game{Combatants: []*Combatant{foe, {ID: "h", Hidden: true}}}, func() []TurnSlot { return nil })
+	g := PlayerGame(&core.Game{Combatants: []*core.Combatant{foe, {ID: "h", Hidden: true}}}, func() []core.TurnSlot { return nil })
 	if len(g.Combatants) != 1 || g.Combatants[0].Notes != "" || g.Combatants[0].Data != nil {
 		t.Fatalf("playerGame: %+v", g.Combatants)
 	}
@@ -53,16 +57,16 @@ func TestCombatantForPlayers(t *testing.T) {
 // Tiles, drawings, markers, area effects and measurements on the dm layer
 // are the game master's whatever their hidden flag says.
 func TestPlayerMapDropsDMLayer(t *testing.T) {
-	m := &Map{ID: "m",
-		Tiles:    []Object{{"id": "T-DM", "layer": "dm", "hidden": false}, {"id": "T-OBJ", "layer": "object"}},
-		Drawings: []Object{{"id": "D-DM", "layer": "DM"}, {"id": "D-MAP", "layer": "map"}, {"id": "D-NONE"}},
-		Markers:  []Object{{"id": "M-DM", "layer": "dm", "hidden": false}, {"id": "M-SHOWN", "hidden": false}},
+	m := &core.Map{ID: "m",
+		Tiles:    []core.Object{{"id": "T-DM", "layer": "dm", "hidden": false}, {"id": "T-OBJ", "layer": "object"}},
+		Drawings: []core.Object{{"id": "D-DM", "layer": "DM"}, {"id": "D-MAP", "layer": "map"}, {"id": "D-NONE"}},
+		Markers:  []core.Object{{"id": "M-DM", "layer": "dm", "hidden": false}, {"id": "M-SHOWN", "hidden": false}},
 	}
 	got := PlayerMap(m)
 	if got == m {
 		t.Fatal("a map with dm-layer objects is not copied")
 	}
-	ids := func(list []Object) (out []string) {
+	ids := func(list []core.Object) (out []string) {
 		for _, o := range list {
 			out = append(out, o["id"].(string))
 		}

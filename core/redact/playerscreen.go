@@ -1,4 +1,6 @@
-package core
+package redact
+
+import "github.com/vttapp/companion/core"
 
 // Players see the map on the primary campaign's player screen, or the map
 // the game master put their seat on (seatmaps.go). A token on any other
@@ -10,6 +12,6 @@ package core
 
 // TokenShown reports whether players see a token, given the map on the
 // player screen: it is not hidden and stands on that map.
-func TokenShown(t *Token, screenMap string) bool {
+func TokenShown(t *core.Token, screenMap string) bool {
 	return t != nil && !t.Hidden && screenMap != "" && t.MapID == screenMap
 }
