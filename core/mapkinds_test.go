@@ -4,6 +4,8 @@ import (
 	"context"
 	"testing"
 
+	"github.com/vttapp/companion/core/mapobjects"
+
 	"github.com/vttapp/companion/core"
 	"github.com/vttapp/companion/internal/testkit"
 )
@@ -11,12 +13,12 @@ import (
 // Every row of the kinds table names a field the map shape has, once.
 func TestEveryMapKindIsAFieldOfTheMap(t *testing.T) {
 	seen := map[string]bool{}
-	for _, k := range core.MapKinds {
+	for _, k := range mapobjects.MapKinds {
 		if seen[k.Field] {
 			t.Errorf("kind %s twice", k.Field)
 		}
 		seen[k.Field] = true
-		if _, err := core.MapKindOf(k.Field); err != nil {
+		if _, err := mapobjects.MapKindOf(k.Field); err != nil {
 			t.Errorf("%s: %v", k.Field, err)
 		}
 	}
@@ -39,21 +41,21 @@ func TestMapObjectWritesAreBounded(t *testing.T) {
 		}
 		return out
 	}
-	_, err := g.Service.AddMapObjects(ctx, testkit.MapID, "walls", walls(core.MaxMapObjectsPerWrite+1))
+	_, err := g.Service.AddMapObjects(ctx, testkit.MapID, "walls", walls(mapobjects.MaxMapObjectsPerWrite+1))
 	if core.KindOf(err) != core.KindInvalid {
-		t.Fatalf("%d walls in one write: %v, want refused", core.MaxMapObjectsPerWrite+1, err)
+		t.Fatalf("%d walls in one write: %v, want refused", mapobjects.MaxMapObjectsPerWrite+1, err)
 	}
-	for range core.MaxMapObjects / core.MaxMapObjectsPerWrite {
-		if _, err := g.Service.AddMapObjects(ctx, testkit.MapID, "walls", walls(core.MaxMapObjectsPerWrite)); err != nil {
+	for range mapobjects.MaxMapObjects / mapobjects.MaxMapObjectsPerWrite {
+		if _, err := g.Service.AddMapObjects(ctx, testkit.MapID, "walls", walls(mapobjects.MaxMapObjectsPerWrite)); err != nil {
 			t.Fatal(err)
 		}
 	}
 	_, err = g.Service.AddMapObjects(ctx, testkit.MapID, "walls", walls(1))
 	if core.KindOf(err) != core.KindInvalid {
-		t.Fatalf("one wall past %d: %v, want refused", core.MaxMapObjects, err)
+		t.Fatalf("one wall past %d: %v, want refused", mapobjects.MaxMapObjects, err)
 	}
 	list, err := g.Service.MapObjects(ctx, testkit.MapID, "walls")
-	if err != nil || len(list) != core.MaxMapObjects {
-		t.Fatalf("walls stored: %d, %v; want %d", len(list), err, core.MaxMapObjects)
+	if err != nil || len(list) != mapobjects.MaxMapObjects {
+		t.Fatalf("walls stored: %d, %v; want %d", len(list), err, mapobjects.MaxMapObjects)
 	}
 }

@@ -15,7 +15,7 @@ type NewMap struct {
 }
 
 // maxMapSide bounds a new map's width and height in pixels.
-const maxMapSide = 100000
+const MaxMapSide = 100000
 
 // Grid types a map may have.
 var gridTypes = map[string]bool{"square": true, "hexRow": true, "hexColumn": true, "none": true}
@@ -25,8 +25,8 @@ func (n NewMap) Check() error {
 	if strings.TrimSpace(n.Name) == "" {
 		return Invalidf("a map needs a 'name'")
 	}
-	if n.Width <= 0 || n.Height <= 0 || n.Width > maxMapSide || n.Height > maxMapSide {
-		return Invalidf("a map's 'width' and 'height' are pixels between 1 and %d", maxMapSide)
+	if n.Width <= 0 || n.Height <= 0 || n.Width > MaxMapSide || n.Height > MaxMapSide {
+		return Invalidf("a map's 'width' and 'height' are pixels between 1 and %d", MaxMapSide)
 	}
 	if n.GridSize < 0 || n.GridSize > 1000 {
 		return Invalidf("'gridSize' is the pixels of one grid cell, at most 1000")

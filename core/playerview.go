@@ -28,7 +28,7 @@ func ObjectHidden(o Object, hiddenDefault bool) bool {
 	return hiddenDefault
 }
 
-func visibleObjects(list []Object, hiddenDefault bool) []Object {
+func VisibleObjects(list []Object, hiddenDefault bool) []Object {
 	if list == nil {
 		return nil
 	}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 
+	"github.com/vttapp/companion/core/mapobjects"
+
 	"github.com/vttapp/companion/core"
 )
 
@@ -108,7 +110,7 @@ func onHostMoveMapObject(ctx context.Context, c *conn, data json.RawMessage) (an
 }
 
 func onMeasure(ctx context.Context, c *conn, data json.RawMessage) (any, error) {
-	var req core.MeasureRequest
+	var req mapobjects.MeasureRequest
 	if err := decodeData(core.RequestMeasure, data, &req); err != nil {
 		return nil, err
 	}

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"testing"
 
+	"github.com/vttapp/companion/core/mapobjects"
+
 	"github.com/vttapp/companion/core"
 )
 
@@ -54,7 +56,7 @@ func TestExportsKeepDrawnWallsAndLights(t *testing.T) {
 				t.Fatalf("draw the %s on %s: %v", kind, mapID, err)
 			}
 		}
-		if _, err := src.svc.ChangeMap(ctx, mapID, core.MapChange{LineOfSight: &los, LosDaylight: &daylight, LosVisionLimit: &limit}); err != nil {
+		if _, err := src.svc.ChangeMap(ctx, mapID, mapobjects.MapChange{LineOfSight: &los, LosDaylight: &daylight, LosVisionLimit: &limit}); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"testing"
 
+	"github.com/vttapp/companion/core/mapobjects"
+
 	"github.com/vttapp/companion/core"
 )
 
@@ -36,7 +38,7 @@ func TestHostSetsTheGridOfAMapMadeFromAPicture(t *testing.T) {
 		t.Fatalf("the campaign does not show the map waiting for its grid: %+v", campaign.Maps)
 	}
 
-	var p core.GridPreview
+	var p mapobjects.GridPreview
 	e.decode(t, e.call(t, "GET", "/host/api/maps/"+pendingMapID+"/grid", ""), 200, &p)
 	if !p.GridPending || p.Media.Kind != "image" || p.Media.URL != "/campaigns/"+campaignID+"/maps/marsh.png" ||
 		p.Media.Width != 1000 || p.Grid.Size != 70 || p.Lines == nil {
@@ -44,7 +46,7 @@ func TestHostSetsTheGridOfAMapMadeFromAPicture(t *testing.T) {
 	}
 	wantError(t, e.call(t, "POST", "/host/api/screen", `{"mapId": "`+pendingMapID+`"}`), 409, "waits for its grid")
 
-	p = core.GridPreview{}
+	p = mapobjects.GridPreview{}
 	e.decode(t, e.call(t, "POST", "/host/api/maps/"+pendingMapID+"/grid/preview", `{"gridSize": 100, "gridOffsetX": 25, "gridType": "hexPointy"}`), 200, &p)
 	if p.Hex == nil || p.Lines != nil || p.Grid.Size != 100 || p.Cells.Across != 10 || !p.GridPending {
 		t.Fatalf("preview: %+v", p)
@@ -53,7 +55,7 @@ func TestHostSetsTheGridOfAMapMadeFromAPicture(t *testing.T) {
 	wantError(t, e.call(t, "PUT", "/host/api/maps/"+pendingMapID+"/grid", `{"gridSize": 100, "gridOfsetX": 3}`), 400, "gridOfsetX")
 	wantError(t, e.call(t, "PUT", "/host/api/maps/"+pendingMapID+"/grid", `{"gridOffsetX": 3}`), 400, "'gridSize' is required")
 	wantError(t, e.call(t, "PUT", "/host/api/maps/nope/grid", `{"gridSize": 50}`), 404, "no map")
-	p = core.GridPreview{}
+	p = mapobjects.GridPreview{}
 	e.decode(t, e.call(t, "GET", "/host/api/maps/"+pendingMapID+"/grid", ""), 200, &p)
 	if !p.GridPending || p.Grid.Size != 70 || p.Hex != nil {
 		t.Fatalf("a preview or a refused change was stored: %+v", p)

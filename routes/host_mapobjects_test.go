@@ -6,7 +6,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/core/mapobjects"
+
 	"github.com/vttapp/companion/internal/testkit"
 )
 
@@ -30,7 +31,7 @@ func TestHostAPIKeepsEveryKindOfMapObject(t *testing.T) {
 	e := newConsoleEnv(t)
 	player := e.playerSocket(t)
 	player.waitFor("app")
-	for _, k := range core.MapKinds {
+	for _, k := range mapobjects.MapKinds {
 		body, ok := sampleObjects[k.Field]
 		if !ok {
 			t.Fatalf("no sample %s: add one to sampleObjects", k.Field)

@@ -5,19 +5,20 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/core/mapobjects"
+
 	"github.com/vttapp/companion/scripting"
 )
 
 // maxTemplateSquares bounds what a grid hook may answer: the squares of
 // the largest template core allows, and some.
-const maxTemplateSquares = 4 * (2*core.MaxTemplateCells + 4) * (2*core.MaxTemplateCells + 4)
+const maxTemplateSquares = 4 * (2*mapobjects.MaxTemplateCells + 4) * (2*mapobjects.MaxTemplateCells + 4)
 
 // TemplateSquares runs the system's companion.grid squares function
 // (core.GridRules): handled is false when the system has none. The
 // function gets the template in grid cells and returns the cells it
 // covers as a list of {column, row} pairs.
-func (s *System) TemplateSquares(ctx context.Context, t core.Template) ([]int, bool, error) {
+func (s *System) TemplateSquares(ctx context.Context, t mapobjects.Template) ([]int, bool, error) {
 	if !s.rt.HasFunc(scripting.GridHooks, "squares") {
 		return nil, false, nil
 	}
@@ -94,7 +95,7 @@ func (s *System) gridHookError(field, format string, args ...any) error {
 }
 
 // TemplateSquares forwards to the current system (core.GridRules).
-func (h *Holder) TemplateSquares(ctx context.Context, t core.Template) ([]int, bool, error) {
+func (h *Holder) TemplateSquares(ctx context.Context, t mapobjects.Template) ([]int, bool, error) {
 	return h.Current().TemplateSquares(ctx, t)
 }
 
@@ -103,4 +104,4 @@ func (h *Holder) PathDistance(ctx context.Context, path []float64, scale float64
 	return h.Current().PathDistance(ctx, path, scale)
 }
 
-var _ core.GridRules = (*Holder)(nil)
+var _ mapobjects.GridRules = (*Holder)(nil)

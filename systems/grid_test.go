@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/vttapp/companion/core/mapobjects"
+
 	"github.com/vttapp/companion/core"
 )
 
@@ -28,7 +30,7 @@ func TestGridHookAnswersOrLeavesItToTheServer(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	cells, handled, err := s.TemplateSquares(context.Background(), core.Template{Shape: "sphere", X: 3.5, Radius: 1})
+	cells, handled, err := s.TemplateSquares(context.Background(), mapobjects.Template{Shape: "sphere", X: 3.5, Radius: 1})
 	if err != nil || !handled || len(cells) != 4 || cells[0] != 1 || cells[1] != 2 || cells[2] != 3 {
 		t.Fatalf("squares: %v %v %v", cells, handled, err)
 	}
@@ -37,7 +39,7 @@ func TestGridHookAnswersOrLeavesItToTheServer(t *testing.T) {
 		t.Fatalf("distance: %v %v %v", d, handled, err)
 	}
 	bare := loadTiny(t)
-	if _, handled, err := bare.TemplateSquares(context.Background(), core.Template{Shape: "sphere", Radius: 1}); handled || err != nil {
+	if _, handled, err := bare.TemplateSquares(context.Background(), mapobjects.Template{Shape: "sphere", Radius: 1}); handled || err != nil {
 		t.Fatalf("a system without the hook: handled %v, %v", handled, err)
 	}
 	if _, handled, err := bare.PathDistance(context.Background(), []float64{0, 0, 1, 1}, 5); handled || err != nil {
@@ -60,7 +62,7 @@ func TestGridHookErrors(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
-		_, _, errSquares := s.TemplateSquares(context.Background(), core.Template{Shape: "sphere", Radius: 1})
+		_, _, errSquares := s.TemplateSquares(context.Background(), mapobjects.Template{Shape: "sphere", Radius: 1})
 		_, _, errDistance := s.PathDistance(context.Background(), []float64{0, 0, 1, 1}, 5)
 		s.Close()
 		err = errSquares

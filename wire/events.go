@@ -3,6 +3,8 @@ package wire
 import (
 	"strings"
 
+	"github.com/vttapp/companion/core/mapobjects"
+
 	"github.com/vttapp/companion/core"
 )
 
@@ -99,7 +101,7 @@ var eventShapes = map[string]obj{
 // mapKindSchema names a kind of map object (core.MapKinds).
 var mapKindSchema = func() obj {
 	var kinds []string
-	for _, k := range core.MapKinds {
+	for _, k := range mapobjects.MapKinds {
 		kinds = append(kinds, k.Field)
 	}
 	return obj{"type": "string", "enum": kinds}

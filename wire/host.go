@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/vttapp/companion/core/mapobjects"
+
 	"github.com/vttapp/companion/backup"
 	"github.com/vttapp/companion/core"
 	"github.com/vttapp/companion/hub"
@@ -69,12 +71,12 @@ var HostRoutes = []HostRoute{
 	{Method: "GET", Path: "/host/api/maps", Tag: "maps", Summary: "Every map of the campaigns and modules", Answer: []imports.MapSummary{}},
 	{Method: "POST", Path: "/host/api/maps", Tag: "maps", Summary: "A new map of the primary campaign", Body: core.NewMap{}, Answer: core.Map{}, Status: http.StatusCreated},
 	{Method: "GET", Path: "/host/api/maps/{id}", Tag: "maps", Summary: "One map, everything on it", Answer: core.Map{}},
-	{Method: "PATCH", Path: "/host/api/maps/{id}", Tag: "maps", Summary: "Rename a map, or set its line of sight, daylight and vision limit", Body: core.MapChange{}, Answer: core.Map{}},
+	{Method: "PATCH", Path: "/host/api/maps/{id}", Tag: "maps", Summary: "Rename a map, or set its line of sight, daylight and vision limit", Body: mapobjects.MapChange{}, Answer: core.Map{}},
 	{Method: "DELETE", Path: "/host/api/maps/{id}", Tag: "maps", Summary: "Delete a map, its tokens and its files", Status: http.StatusNoContent},
 	{Method: "GET", Path: "/host/api/maps/{id}/uvtt", Tag: "maps", Summary: "The map as a Universal VTT file (.dd2vtt): walls, doors, lights and its picture", Answer: anyObject{}},
-	{Method: "GET", Path: "/host/api/maps/{id}/grid", Tag: "maps", Summary: "The map's grid and how it fits the picture", Answer: core.GridPreview{}},
-	{Method: "PUT", Path: "/host/api/maps/{id}/grid", Tag: "maps", Summary: "Set the map's grid", Body: core.GridChange{}, Answer: core.GridPreview{}},
-	{Method: "POST", Path: "/host/api/maps/{id}/grid/preview", Tag: "maps", Summary: "How a grid would fit, without keeping it", Body: core.GridChange{}, Answer: core.GridPreview{}},
+	{Method: "GET", Path: "/host/api/maps/{id}/grid", Tag: "maps", Summary: "The map's grid and how it fits the picture", Answer: mapobjects.GridPreview{}},
+	{Method: "PUT", Path: "/host/api/maps/{id}/grid", Tag: "maps", Summary: "Set the map's grid", Body: mapobjects.GridChange{}, Answer: mapobjects.GridPreview{}},
+	{Method: "POST", Path: "/host/api/maps/{id}/grid/preview", Tag: "maps", Summary: "How a grid would fit, without keeping it", Body: mapobjects.GridChange{}, Answer: mapobjects.GridPreview{}},
 	// The map's objects, one path for every kind (core/mapkinds.go): {kind}
 	// is the map field's name (walls, lights, markers, drawings,
 	// areaEffects, measurements, tiles); an object is the original's shape

@@ -4,14 +4,16 @@ import (
 	"math"
 	"strings"
 
+	"github.com/vttapp/companion/core/mapobjects"
+
 	"github.com/vttapp/companion/core"
 )
 
 // previewOf computes the preview of m's grid as it stands.
-func previewOf(m *core.Map) *core.GridPreview {
-	p := &core.GridPreview{MapID: m.ID, Name: m.Name, GridPending: m.GridPending,
-		Media: core.GridMedia{Kind: "none", Width: m.Width, Height: m.Height},
-		Grid: core.GridView{Size: m.GridSize, OffsetX: m.GridOffsetX, OffsetY: m.GridOffsetY, Type: m.GridType,
+func previewOf(m *core.Map) *mapobjects.GridPreview {
+	p := &mapobjects.GridPreview{MapID: m.ID, Name: m.Name, GridPending: m.GridPending,
+		Media: mapobjects.GridMedia{Kind: "none", Width: m.Width, Height: m.Height},
+		Grid: mapobjects.GridView{Size: m.GridSize, OffsetX: m.GridOffsetX, OffsetY: m.GridOffsetY, Type: m.GridType,
 			Scale: m.GridScale, Units: m.GridUnits, Visible: m.GridVisible, Color: m.GridColor,
 			Opacity: m.GridOpacity, Style: m.GridStyle}}
 	switch {
@@ -21,11 +23,11 @@ func previewOf(m *core.Map) *core.GridPreview {
 		p.Media.Kind, p.Media.URL = "image", m.Image
 	}
 	s := float64(m.GridSize)
-	if s < core.MinGridSize {
+	if s < mapobjects.MinGridSize {
 		s = 70 // what the player client draws for a size it cannot use
 	}
 	w, h := float64(m.Width), float64(m.Height)
-	p.Cells = core.GridCells{Across: round2(w / s), Down: round2(h / s)}
+	p.Cells = mapobjects.GridCells{Across: round2(w / s), Down: round2(h / s)}
 	if w <= 0 || h <= 0 {
 		return p
 	}
@@ -34,7 +36,7 @@ func previewOf(m *core.Map) *core.GridPreview {
 		p.Hex = hexLattice(m.GridType, s, float64(m.GridOffsetX), float64(m.GridOffsetY), w, h)
 	default:
 		// Any other type is drawn square by the player client.
-		p.Lines = &core.GridLines{X: gridLines(s, float64(m.GridOffsetX), w), Y: gridLines(s, float64(m.GridOffsetY), h)}
+		p.Lines = &mapobjects.GridLines{X: gridLines(s, float64(m.GridOffsetX), w), Y: gridLines(s, float64(m.GridOffsetY), h)}
 	}
 	return p
 }
@@ -52,17 +54,17 @@ func gridLines(size, offset, limit float64) []float64 {
 // hexLattice lays hexes whose neighbours' centres are size apart (across
 // the flats) over a w x h map, one hex centred on (ox, oy), starting above
 // and left of the map so that its edges are covered.
-func hexLattice(kind string, size, ox, oy, w, h float64) *core.HexLattice {
+func hexLattice(kind string, size, ox, oy, w, h float64) *mapobjects.HexLattice {
 	r := size / math.Sqrt(3)
 	// Not rounded: the console multiplies these by hundreds of cells.
-	l := &core.HexLattice{Radius: r}
+	l := &mapobjects.HexLattice{Radius: r}
 	start := 30.0 // pointy: a corner at the top
 	across, down := size, r*1.5
-	l.ShiftOdd, l.Shift = "rows", core.GridPoint{X: size / 2}
+	l.ShiftOdd, l.Shift = "rows", mapobjects.GridPoint{X: size / 2}
 	if kind == "hexFlat" {
 		start = 0
 		across, down = r*1.5, size
-		l.ShiftOdd, l.Shift = "columns", core.GridPoint{Y: size / 2}
+		l.ShiftOdd, l.Shift = "columns", mapobjects.GridPoint{Y: size / 2}
 	}
 	l.Orientation = strings.ToLower(strings.TrimPrefix(kind, "hex"))
 	for i := 0; i < 6; i++ {
@@ -76,8 +78,8 @@ func hexLattice(kind string, size, ox, oy, w, h float64) *core.HexLattice {
 	if kind == "hexPointy" {
 		i0, j0 = math.Floor(-ox/across)-1, evenFloor(-oy/down)-2
 	}
-	l.Origin = core.GridPoint{X: ox + i0*across, Y: oy + j0*down}
-	l.Step = core.GridPoint{X: across, Y: down}
+	l.Origin = mapobjects.GridPoint{X: ox + i0*across, Y: oy + j0*down}
+	l.Step = mapobjects.GridPoint{X: across, Y: down}
 	l.Columns = int(math.Ceil((w-l.Origin.X)/across)) + 1
 	l.Rows = int(math.Ceil((h-l.Origin.Y)/down)) + 1
 	return l

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/vttapp/companion/core/mapobjects"
+
 	"github.com/vttapp/companion/core/redact"
 
 	"github.com/vttapp/companion/core"
@@ -24,19 +26,19 @@ func near(a, b float64) bool { return math.Abs(a-b) < 0.02 }
 
 func TestGridChangeChecksEveryField(t *testing.T) {
 	bad := []struct {
-		change core.GridChange
+		change mapobjects.GridChange
 		says   string
 	}{
-		{core.GridChange{}, "'gridSize' is required"},
-		{core.GridChange{Size: intp(3)}, "4 to 1000, not 3"},
-		{core.GridChange{Size: intp(1001)}, "not 1001"},
-		{core.GridChange{Size: intp(50), OffsetX: intp(-100001)}, "'gridOffsetX'"},
-		{core.GridChange{Size: intp(50), OffsetY: intp(100001)}, "'gridOffsetY'"},
-		{core.GridChange{Size: intp(50), Type: strp("hexRow")}, "square, hexFlat, hexPointy, not 'hexRow'"},
-		{core.GridChange{Size: intp(50), Scale: floatp(0)}, "'gridScale'"},
-		{core.GridChange{Size: intp(50), Scale: floatp(math.NaN())}, "'gridScale'"},
-		{core.GridChange{Size: intp(50), Units: strp("  ")}, "'gridUnits'"},
-		{core.GridChange{Size: intp(50), Units: strp(strings.Repeat("f", 17))}, "'gridUnits'"},
+		{mapobjects.GridChange{}, "'gridSize' is required"},
+		{mapobjects.GridChange{Size: intp(3)}, "4 to 1000, not 3"},
+		{mapobjects.GridChange{Size: intp(1001)}, "not 1001"},
+		{mapobjects.GridChange{Size: intp(50), OffsetX: intp(-100001)}, "'gridOffsetX'"},
+		{mapobjects.GridChange{Size: intp(50), OffsetY: intp(100001)}, "'gridOffsetY'"},
+		{mapobjects.GridChange{Size: intp(50), Type: strp("hexRow")}, "square, hexFlat, hexPointy, not 'hexRow'"},
+		{mapobjects.GridChange{Size: intp(50), Scale: floatp(0)}, "'gridScale'"},
+		{mapobjects.GridChange{Size: intp(50), Scale: floatp(math.NaN())}, "'gridScale'"},
+		{mapobjects.GridChange{Size: intp(50), Units: strp("  ")}, "'gridUnits'"},
+		{mapobjects.GridChange{Size: intp(50), Units: strp(strings.Repeat("f", 17))}, "'gridUnits'"},
 	}
 	for _, c := range bad {
 		m := gridMap()
@@ -50,7 +52,7 @@ func TestGridChangeChecksEveryField(t *testing.T) {
 		}
 	}
 	m := gridMap()
-	err := core.GridChange{Size: intp(64), OffsetX: intp(-12), OffsetY: intp(30), Type: strp("hexFlat"),
+	err := mapobjects.GridChange{Size: intp(64), OffsetX: intp(-12), OffsetY: intp(30), Type: strp("hexFlat"),
 		Scale: floatp(1.5), Units: strp(" m "), Visible: boolp(false)}.Apply(m)
 	if err != nil {
 		t.Fatal(err)
@@ -60,7 +62,7 @@ func TestGridChangeChecksEveryField(t *testing.T) {
 		t.Errorf("applied: %+v", m)
 	}
 	// Left out keeps the map's value.
-	if err := (core.GridChange{Size: intp(80)}).Apply(m); err != nil || m.GridOffsetX != -12 || m.GridType != "hexFlat" || m.GridUnits != "m" {
+	if err := (mapobjects.GridChange{Size: intp(80)}).Apply(m); err != nil || m.GridOffsetX != -12 || m.GridType != "hexFlat" || m.GridUnits != "m" {
 		t.Errorf("partial change: %v %+v", err, m)
 	}
 }
@@ -69,7 +71,7 @@ func TestGridPreviewOfASquareGridIsWhatThePlayerClientDraws(t *testing.T) {
 	f := newGCFixture(t)
 	ctx := context.Background()
 	// The Cave is 800 x 600 with 50 px cells; shift the grid 20 left and 10 down.
-	p, err := f.svc.GridPreview(ctx, gcCave, &core.GridChange{Size: intp(50), OffsetX: intp(-20), OffsetY: intp(10)})
+	p, err := f.svc.GridPreview(ctx, gcCave, &mapobjects.GridChange{Size: intp(50), OffsetX: intp(-20), OffsetY: intp(10)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -125,7 +127,7 @@ func TestGridPreviewOfAHexGridLiesOnThePlayerClientsLattice(t *testing.T) {
 	ctx := context.Background()
 	for _, kind := range []string{"hexFlat", "hexPointy"} {
 		for _, off := range [][2]int{{0, 0}, {17, -23}, {-140, 95}, {333, 401}} {
-			p, err := f.svc.GridPreview(ctx, gcCave, &core.GridChange{Size: intp(60), Type: strp(kind), OffsetX: intp(off[0]), OffsetY: intp(off[1])})
+			p, err := f.svc.GridPreview(ctx, gcCave, &mapobjects.GridChange{Size: intp(60), Type: strp(kind), OffsetX: intp(off[0]), OffsetY: intp(off[1])})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -192,13 +194,13 @@ func TestAMapWaitingForItsGridStaysOffThePlayerScreen(t *testing.T) {
 		t.Fatalf("preview of a pending map: %+v %v", p, err)
 	}
 	// A refused change leaves it waiting.
-	if _, err := f.svc.SetGrid(ctx, "pending-map", core.GridChange{}); core.KindOf(err) != core.KindInvalid {
+	if _, err := f.svc.SetGrid(ctx, "pending-map", mapobjects.GridChange{}); core.KindOf(err) != core.KindInvalid {
 		t.Fatalf("SetGrid without a size: %v", err)
 	}
 	if m, _ := f.svc.Map(ctx, "pending-map"); !m.GridPending {
 		t.Fatal("a refused SetGrid ended the wait")
 	}
-	p, err = f.svc.SetGrid(ctx, "pending-map", core.GridChange{Size: intp(100), OffsetX: intp(12), OffsetY: intp(-4)})
+	p, err = f.svc.SetGrid(ctx, "pending-map", mapobjects.GridChange{Size: intp(100), OffsetX: intp(12), OffsetY: intp(-4)})
 	if err != nil || p.GridPending || p.Grid.Size != 100 || p.Grid.OffsetX != 12 {
 		t.Fatalf("SetGrid: %+v %v", p, err)
 	}
@@ -213,7 +215,7 @@ func TestAMapWaitingForItsGridStaysOffThePlayerScreen(t *testing.T) {
 		t.Fatalf("ShowMap once the grid is set: %v", err)
 	}
 	f.pub.take()
-	if _, err := f.svc.SetGrid(ctx, "pending-map", core.GridChange{Size: intp(90)}); err != nil {
+	if _, err := f.svc.SetGrid(ctx, "pending-map", mapobjects.GridChange{Size: intp(90)}); err != nil {
 		t.Fatal(err)
 	}
 	events := f.pub.take()
@@ -223,7 +225,7 @@ func TestAMapWaitingForItsGridStaysOffThePlayerScreen(t *testing.T) {
 	if got := redact.PlayersView(events[0].Data).(*core.Map); got.GridSize != 90 || got.GridPending {
 		t.Errorf("players' map: grid %d pending %v", got.GridSize, got.GridPending)
 	}
-	if _, err := f.svc.SetGrid(ctx, "no-such-map", core.GridChange{Size: intp(90)}); !core.IsNotFound(err) {
+	if _, err := f.svc.SetGrid(ctx, "no-such-map", mapobjects.GridChange{Size: intp(90)}); !core.IsNotFound(err) {
 		t.Errorf("SetGrid of an unknown map: %v", err)
 	}
 }

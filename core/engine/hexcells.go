@@ -1,7 +1,7 @@
 package engine
 
 import (
-	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/core/mapobjects"
 )
 
 // isHexGrid reports whether a map's grid is made of hexes.
@@ -17,8 +17,8 @@ func hexSteps(q0, r0, q1, r1 int) int {
 func hexPathCells(gridType string, cells []float64) float64 {
 	var n int
 	for i := 2; i+1 < len(cells); i += 2 {
-		q0, r0 := core.HexAt(gridType, cells[i-2], cells[i-1])
-		q1, r1 := core.HexAt(gridType, cells[i], cells[i+1])
+		q0, r0 := mapobjects.HexAt(gridType, cells[i-2], cells[i-1])
+		q1, r1 := mapobjects.HexAt(gridType, cells[i], cells[i+1])
 		n += hexSteps(q0, r0, q1, r1)
 	}
 	return float64(n)

@@ -3,13 +3,15 @@ package engine
 import (
 	"math"
 
+	"github.com/vttapp/companion/core/mapobjects"
+
 	"github.com/vttapp/companion/core"
 )
 
 // checkCommon is what every object must be: a string id, a hidden flag
 // that is a boolean, coordinates that are finite numbers within
 // MaxMapCoordinate, and at most MaxMapObjectBytes.
-func checkCommon(k *core.MapKind, o core.Object) error {
+func checkCommon(k *mapobjects.MapKind, o core.Object) error {
 	id, ok := o["id"].(string)
 	if !ok || id == "" {
 		return core.Invalidf("a %s needs an 'id' that is a string", k.Noun)
@@ -34,26 +36,26 @@ func checkCommon(k *core.MapKind, o core.Object) error {
 			return err
 		}
 	}
-	if n := encodedAtLeast(o, core.MaxMapObjectBytes); n > core.MaxMapObjectBytes {
-		return core.TooLargef("%s '%s' is more than %s, the limit of one stored object", k.Noun, core.Clip(id), core.ByteSize(core.MaxMapObjectBytes))
+	if n := encodedAtLeast(o, mapobjects.MaxMapObjectBytes); n > mapobjects.MaxMapObjectBytes {
+		return core.TooLargef("%s '%s' is more than %s, the limit of one stored object", k.Noun, core.Clip(id), core.ByteSize(mapobjects.MaxMapObjectBytes))
 	}
 	return k.Check(o)
 }
 
 // coordinate reads a number within ±MaxMapCoordinate.
-func coordinate(k *core.MapKind, id, key string, v any) (float64, error) {
+func coordinate(k *mapobjects.MapKind, id, key string, v any) (float64, error) {
 	f, ok := v.(float64)
 	if !ok {
 		return 0, core.Invalidf("%s '%s': '%s' must be a number", k.Noun, core.Clip(id), key)
 	}
-	if math.IsNaN(f) || math.IsInf(f, 0) || math.Abs(f) > core.MaxMapCoordinate {
-		return 0, core.Invalidf("%s '%s': '%s' must be a number from -%d to %d map pixels", k.Noun, core.Clip(id), key, core.MaxMapCoordinate, core.MaxMapCoordinate)
+	if math.IsNaN(f) || math.IsInf(f, 0) || math.Abs(f) > mapobjects.MaxMapCoordinate {
+		return 0, core.Invalidf("%s '%s': '%s' must be a number from -%d to %d map pixels", k.Noun, core.Clip(id), key, mapobjects.MaxMapCoordinate, mapobjects.MaxMapCoordinate)
 	}
 	return f, nil
 }
 
 // points reads a flat [x1, y1, x2, y2, …] list of coordinates.
-func points(k *core.MapKind, id string, v any) ([]float64, error) {
+func points(k *mapobjects.MapKind, id string, v any) ([]float64, error) {
 	list, ok := v.([]any)
 	if !ok || len(list)%2 != 0 {
 		return nil, core.Invalidf("%s '%s': 'data' must be a flat list of points [x1, y1, x2, y2, …]", k.Noun, core.Clip(id))

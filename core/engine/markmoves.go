@@ -4,6 +4,8 @@ import (
 	"context"
 	"sync"
 
+	"github.com/vttapp/companion/core/mapobjects"
+
 	"github.com/vttapp/companion/core/redact"
 
 	"github.com/vttapp/companion/core"
@@ -133,7 +135,7 @@ func (s *Service) ReleaseMarkMoves(ctx context.Context, source string) {
 // stored (its kind's Moved event, state cancel).
 func (s *Service) sendMarkBack(ctx context.Context, id string, mv markMove) error {
 	mapID := mv.mapID
-	k, err := core.MapKindOf(mv.kind)
+	k, err := mapobjects.MapKindOf(mv.kind)
 	if err != nil {
 		return err
 	}
@@ -178,7 +180,7 @@ func (s *Service) sendMarkBack(ctx context.Context, id string, mv markMove) erro
 
 // MoveMapObject acts on a move of the game master (who nil) or a player.
 func (s *Service) MoveMapObject(ctx context.Context, from core.EventSource, mv core.MarkMove, who *core.Actor) (any, error) {
-	k, err := core.MapKindOf(mv.Kind)
+	k, err := mapobjects.MapKindOf(mv.Kind)
 	if err != nil {
 		return nil, err
 	}
@@ -275,7 +277,7 @@ func (s *Service) MoveMapObject(ctx context.Context, from core.EventSource, mv c
 }
 
 // movedPayload is the data of a kind's Moved event.
-func (s pinned) movedPayload(ctx context.Context, k *core.MapKind, m *core.Map, o core.Object, state string, from core.EventSource) (any, error) {
+func (s pinned) movedPayload(ctx context.Context, k *mapobjects.MapKind, m *core.Map, o core.Object, state string, from core.EventSource) (any, error) {
 	src := from
 	if k.Field != "measurements" {
 		x, _ := o["x"].(float64)

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/vttapp/companion/core/mapobjects"
+
 	"github.com/vttapp/companion/core"
 )
 
@@ -25,7 +27,7 @@ func (p PlayerAccess) markOwner() (string, error) {
 
 // markRights checks that the player may make, change or remove marks of k
 // now, and returns whose they are.
-func (p PlayerAccess) markRights(k *core.MapKind) (string, error) {
+func (p PlayerAccess) markRights(k *mapobjects.MapKind) (string, error) {
 	if err := p.who.RefuseSpectator("mark the map"); err != nil {
 		return "", err
 	}
@@ -64,7 +66,7 @@ func (p PlayerAccess) markGuard(s pinned, mapID string) func(core.Tx) error {
 
 // ownGuard adds to markGuard that the mark id is the player's, and that the
 // game master has not locked it.
-func (p PlayerAccess) ownGuard(s pinned, k *core.MapKind, mapID, id, owner string) func(core.Tx) error {
+func (p PlayerAccess) ownGuard(s pinned, k *mapobjects.MapKind, mapID, id, owner string) func(core.Tx) error {
 	onScreen := p.markGuard(s, mapID)
 	return func(tx core.Tx) error {
 		if err := onScreen(tx); err != nil {
@@ -82,7 +84,7 @@ func (p PlayerAccess) ownGuard(s pinned, k *core.MapKind, mapID, id, owner strin
 		if err != nil || core.ObjectHidden(list[i], k.HiddenByDefault) {
 			return core.NotFoundf("map '%s' has no %s with id '%s'", core.Clip(mapID), k.Noun, core.Clip(id))
 		}
-		if core.MarkOwner(id) != owner {
+		if mapobjects.MarkOwner(id) != owner {
 			return core.Forbiddenf("this %s is someone else's: a player changes or removes only their own", k.Noun)
 		}
 		if locked, _ := list[i]["locked"].(bool); locked {
@@ -94,7 +96,7 @@ func (p PlayerAccess) ownGuard(s pinned, k *core.MapKind, mapID, id, owner strin
 
 // playerMark checks what a player sends in a mark: nothing hidden, no
 // lock, and a pin that is seen.
-func playerMark(k *core.MapKind, o core.Object) error {
+func playerMark(k *mapobjects.MapKind, o core.Object) error {
 	if hidden, _ := o["hidden"].(bool); hidden {
 		return core.Forbiddenf("only the game master hides a %s", k.Noun)
 	}
@@ -115,7 +117,7 @@ func playerMark(k *core.MapKind, o core.Object) error {
 // AddMapObject is a player's new mark: stored with an id naming its maker,
 // and returned as stored.
 func (p PlayerAccess) AddMapObject(ctx context.Context, mapID, kind string, o core.Object) (core.Object, error) {
-	k, err := core.MapKindOf(kind)
+	k, err := mapobjects.MapKindOf(kind)
 	if err != nil {
 		return nil, err
 	}
@@ -132,7 +134,7 @@ func (p PlayerAccess) AddMapObject(ctx context.Context, mapID, kind string, o co
 	if err := playerMark(k, o); err != nil {
 		return nil, err
 	}
-	o["id"] = owner + core.MarkOwnerSep + core.NewID()
+	o["id"] = owner + mapobjects.MarkOwnerSep + core.NewID()
 	s := p.s.pin()
 	onScreen := p.markGuard(s, mapID)
 	guard := func(tx core.Tx) error {
@@ -150,7 +152,7 @@ func (p PlayerAccess) AddMapObject(ctx context.Context, mapID, kind string, o co
 
 // ownMarksBelowLimit refuses a player's new mark when they hold
 // MaxMarksPerPlayer of its kind on the map already.
-func ownMarksBelowLimit(tx core.Tx, k *core.MapKind, mapID, owner string) error {
+func ownMarksBelowLimit(tx core.Tx, k *mapobjects.MapKind, mapID, owner string) error {
 	m, err := mapByID(tx, mapID)
 	if err != nil {
 		return err
@@ -161,11 +163,11 @@ func ownMarksBelowLimit(tx core.Tx, k *core.MapKind, mapID, owner string) error 
 	}
 	n := 0
 	for _, o := range list {
-		if id, _ := o["id"].(string); core.MarkOwner(id) == owner {
+		if id, _ := o["id"].(string); mapobjects.MarkOwner(id) == owner {
 			n++
 		}
 	}
-	if n >= core.MaxMarksPerPlayer {
+	if n >= mapobjects.MaxMarksPerPlayer {
 		return core.Conflictf("you have %d %ss on this map, the most one player may: remove some first", n, k.Noun)
 	}
 	return nil
@@ -173,7 +175,7 @@ func ownMarksBelowLimit(tx core.Tx, k *core.MapKind, mapID, owner string) error 
 
 // PatchMapObject is a player's change of their own mark.
 func (p PlayerAccess) PatchMapObject(ctx context.Context, mapID, kind, id string, patch core.Object) (core.Object, error) {
-	k, err := core.MapKindOf(kind)
+	k, err := mapobjects.MapKindOf(kind)
 	if err != nil {
 		return nil, err
 	}
@@ -181,7 +183,7 @@ func (p PlayerAccess) PatchMapObject(ctx context.Context, mapID, kind, id string
 	if err != nil {
 		return nil, err
 	}
-	if err := playerMark(&core.MapKind{Noun: k.Noun}, patch); err != nil {
+	if err := playerMark(&mapobjects.MapKind{Noun: k.Noun}, patch); err != nil {
 		return nil, err
 	}
 	s := p.s.pin()
@@ -191,7 +193,7 @@ func (p PlayerAccess) PatchMapObject(ctx context.Context, mapID, kind, id string
 // DeleteMapObject removes a player's own mark; with id empty, every mark
 // of the kind the player made on the map (clearing one's drawings).
 func (p PlayerAccess) DeleteMapObject(ctx context.Context, mapID, kind, id string) error {
-	k, err := core.MapKindOf(kind)
+	k, err := mapobjects.MapKindOf(kind)
 	if err != nil {
 		return err
 	}
@@ -201,7 +203,7 @@ func (p PlayerAccess) DeleteMapObject(ctx context.Context, mapID, kind, id strin
 	}
 	s := p.s.pin()
 	if id == "" {
-		mine := func(o core.Object) bool { oid, _ := o["id"].(string); return core.MarkOwner(oid) == owner }
+		mine := func(o core.Object) bool { oid, _ := o["id"].(string); return mapobjects.MarkOwner(oid) == owner }
 		return s.deleteMapObjects(ctx, mapID, k, mine, "", p.markGuard(s, mapID))
 	}
 	return s.deleteMapObjects(ctx, mapID, k, func(o core.Object) bool { return o["id"] == id }, id, p.ownGuard(s, k, mapID, id, owner))

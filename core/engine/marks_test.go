@@ -8,6 +8,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/vttapp/companion/core/mapobjects"
+
 	"github.com/vttapp/companion/core/redact"
 
 	"github.com/vttapp/companion/core/engine"
@@ -59,10 +61,10 @@ func TestPlayersMakeMarksInModeAll(t *testing.T) {
 			t.Fatalf("%s: %v", kind, err)
 		}
 		id := out["id"].(string)
-		if !strings.HasPrefix(core.MarkOwner(id), "dev-") {
+		if !strings.HasPrefix(mapobjects.MarkOwner(id), "dev-") {
 			t.Errorf("%s: id %q names no device", kind, id)
 		}
-		k, _ := core.MapKindOf(kind)
+		k, _ := mapobjects.MapKindOf(kind)
 		if !strings.Contains(g.Events.Take(), k.Event) {
 			t.Errorf("%s: no %s", kind, k.Event)
 		}
@@ -76,7 +78,7 @@ func TestPlayersMakeMarksInModeAll(t *testing.T) {
 		t.Fatalf("players see %d templates, %d drawings, %d pins, %d rulers", len(m.AreaEffects), len(m.Drawings), len(m.Markers), len(m.Measurements))
 	}
 	seated, err := ann.AddMapObject(ctx, testkit.MapID, "areaEffects", fireball())
-	if err != nil || core.MarkOwner(seated["id"].(string)) != "seat-"+testkit.HeroID {
+	if err != nil || mapobjects.MarkOwner(seated["id"].(string)) != "seat-"+testkit.HeroID {
 		t.Fatalf("a seated player's template: %v %v", seated, err)
 	}
 }
@@ -248,7 +250,7 @@ func TestAPlayersMarksAreBounded(t *testing.T) {
 	g, ann, bo := marksGame(t, core.InteractionAll)
 	ctx := context.Background()
 	var first core.Object
-	for i := 0; i < core.MaxMarksPerPlayer; i++ {
+	for i := 0; i < mapobjects.MaxMarksPerPlayer; i++ {
 		o, err := bo.AddMapObject(ctx, testkit.MapID, "drawings", stroke())
 		if err != nil {
 			t.Fatalf("drawing %d: %v", i+1, err)
@@ -259,7 +261,7 @@ func TestAPlayersMarksAreBounded(t *testing.T) {
 	}
 	_, err := bo.AddMapObject(ctx, testkit.MapID, "drawings", stroke())
 	if core.KindOf(err) != core.KindConflict || !strings.Contains(err.Error(), "the most one player may") {
-		t.Fatalf("drawing %d: %v, want a conflict saying the limit", core.MaxMarksPerPlayer+1, err)
+		t.Fatalf("drawing %d: %v, want a conflict saying the limit", mapobjects.MaxMarksPerPlayer+1, err)
 	}
 	if _, err := ann.AddMapObject(ctx, testkit.MapID, "drawings", stroke()); err != nil {
 		t.Fatalf("another player's drawing: %v", err)
@@ -422,11 +424,11 @@ func TestAGoneClientsMarkMovesEnd(t *testing.T) {
 func TestMeasureOnAHexGrid(t *testing.T) {
 	g, _, _ := marksGame(t, core.InteractionAll)
 	ctx := context.Background()
-	if _, err := g.Service.SetGrid(ctx, testkit.MapID, core.GridChange{Type: strp("hexPointy"), Size: intp(70), OffsetX: intp(0), OffsetY: intp(0)}); err != nil {
+	if _, err := g.Service.SetGrid(ctx, testkit.MapID, mapobjects.GridChange{Type: strp("hexPointy"), Size: intp(70), OffsetX: intp(0), OffsetY: intp(0)}); err != nil {
 		t.Fatal(err)
 	}
 	sphere := core.Object{"shape": "sphere", "x": 0.0, "y": 0.0, "radius": 70.0}
-	m, err := g.Service.Measure(ctx, core.MeasureRequest{MapID: testkit.MapID, AreaEffect: sphere}, nil)
+	m, err := g.Service.Measure(ctx, mapobjects.MeasureRequest{MapID: testkit.MapID, AreaEffect: sphere}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -437,7 +439,7 @@ func TestMeasureOnAHexGrid(t *testing.T) {
 	// the hex (q+1, r+1) from there: 3 + 2 steps of 5 ft, where the straight
 	// line is 3 + 1.73 cells (23.7 ft).
 	path := []float64{0, 0, 210, 0, 210 + 105, 70 * math.Sqrt(3) / 2}
-	d, err := g.Service.Measure(ctx, core.MeasureRequest{MapID: testkit.MapID, Path: path}, nil)
+	d, err := g.Service.Measure(ctx, mapobjects.MeasureRequest{MapID: testkit.MapID, Path: path}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

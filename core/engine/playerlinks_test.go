@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/vttapp/companion/core/mapobjects"
+
 	"github.com/vttapp/companion/core/redact"
 
 	"github.com/vttapp/companion/core/engine"
@@ -250,7 +252,7 @@ func TestHidingATokenHidesItsCombatant(t *testing.T) {
 // is refused (400) and nothing changes; one on its edge is kept.
 func TestTokenCoordinatesStayOnTheMapsPlane(t *testing.T) {
 	f := newSvcFixture(t, true)
-	for _, patch := range []core.Object{{"x": 1e12}, {"y": -1e7}, {"x": 5, "y": core.MaxMapCoordinate + 1}} {
+	for _, patch := range []core.Object{{"x": 1e12}, {"y": -1e7}, {"x": 5, "y": mapobjects.MaxMapCoordinate + 1}} {
 		if _, err := f.svc.PatchToken(svcCtx, svcTokenA, patch); core.KindOf(err) != core.KindInvalid || !strings.Contains(err.Error(), "map pixels") {
 			t.Errorf("PatchToken(%v) = %v, want a 400 naming the bound", patch, err)
 		}
@@ -258,8 +260,8 @@ func TestTokenCoordinatesStayOnTheMapsPlane(t *testing.T) {
 	if _, err := f.svc.Players().PutToken(svcCtx, svcTokenA, &core.Token{ID: svcTokenA, X: -2e6}); core.KindOf(err) != core.KindInvalid {
 		t.Errorf("a player's PUT far off the map: %v", err)
 	}
-	tok, err := f.svc.PatchToken(svcCtx, svcTokenA, core.Object{"x": float64(core.MaxMapCoordinate), "y": -3.5})
-	if err != nil || tok.X != core.MaxMapCoordinate || tok.Y != -3.5 {
+	tok, err := f.svc.PatchToken(svcCtx, svcTokenA, core.Object{"x": float64(mapobjects.MaxMapCoordinate), "y": -3.5})
+	if err != nil || tok.X != mapobjects.MaxMapCoordinate || tok.Y != -3.5 {
 		t.Fatalf("a token on the plane's edge: %+v %v", tok, err)
 	}
 }

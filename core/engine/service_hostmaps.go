@@ -4,6 +4,8 @@ import (
 	"context"
 	"strings"
 
+	"github.com/vttapp/companion/core/mapobjects"
+
 	"github.com/vttapp/companion/core/redact"
 
 	"github.com/vttapp/companion/core"
@@ -38,13 +40,13 @@ func (s *Service) CreateMap(ctx context.Context, n core.NewMap) (*core.Map, erro
 
 // RenameMap renames a map (ChangeMap with a name alone).
 func (s *Service) RenameMap(ctx context.Context, id, name string) (*core.Map, error) {
-	return s.ChangeMap(ctx, id, core.MapChange{Name: &name})
+	return s.ChangeMap(ctx, id, mapobjects.MapChange{Name: &name})
 }
 
 // ChangeMap changes a map's name or its line of sight. When it is on the
 // player screen, clients get mapUpdated, and lineOfSightUpdated after a
 // change of its sight; a map off screen tells the host alone.
-func (s *Service) ChangeMap(ctx context.Context, id string, c core.MapChange) (*core.Map, error) {
+func (s *Service) ChangeMap(ctx context.Context, id string, c mapobjects.MapChange) (*core.Map, error) {
 	p := s.pin()
 	if err := c.Check(); err != nil {
 		return nil, err

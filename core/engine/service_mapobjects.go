@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 
+	"github.com/vttapp/companion/core/mapobjects"
+
 	"github.com/vttapp/companion/core/redact"
 
 	"github.com/vttapp/companion/core"
@@ -16,7 +18,7 @@ import (
 // MapObjects lists a kind's objects on a map as the game master sees them
 // (hidden ones included).
 func (s *Service) MapObjects(ctx context.Context, mapID, kind string) ([]core.Object, error) {
-	k, err := core.MapKindOf(kind)
+	k, err := mapobjects.MapKindOf(kind)
 	if err != nil {
 		return nil, err
 	}
@@ -36,7 +38,7 @@ func (s *Service) MapObjects(ctx context.Context, mapID, kind string) ([]core.Ob
 // given an id when it has none: all are stored or, when one is refused,
 // none. It returns them as stored.
 func (s *Service) AddMapObjects(ctx context.Context, mapID, kind string, objects []core.Object) ([]core.Object, error) {
-	k, err := core.MapKindOf(kind)
+	k, err := mapobjects.MapKindOf(kind)
 	if err != nil {
 		return nil, err
 	}
@@ -45,12 +47,12 @@ func (s *Service) AddMapObjects(ctx context.Context, mapID, kind string, objects
 
 // addMapObjects is AddMapObjects of a kind, after guard (nil: the game
 // master's write) allowed it in the write's transaction.
-func (s pinned) addMapObjects(ctx context.Context, mapID string, k *core.MapKind, objects []core.Object, guard func(core.Tx) error) ([]core.Object, error) {
+func (s pinned) addMapObjects(ctx context.Context, mapID string, k *mapobjects.MapKind, objects []core.Object, guard func(core.Tx) error) ([]core.Object, error) {
 	switch {
 	case len(objects) == 0:
 		return nil, core.Invalidf("nothing to add: send a %s or a list of them", k.Noun)
-	case len(objects) > core.MaxMapObjectsPerWrite:
-		return nil, core.Invalidf("%d %ss in one request: at most %d at a time", len(objects), k.Noun, core.MaxMapObjectsPerWrite)
+	case len(objects) > mapobjects.MaxMapObjectsPerWrite:
+		return nil, core.Invalidf("%d %ss in one request: at most %d at a time", len(objects), k.Noun, mapobjects.MaxMapObjectsPerWrite)
 	}
 	for _, o := range objects {
 		if o == nil {
@@ -78,8 +80,8 @@ func (s pinned) addMapObjects(ctx context.Context, mapID string, k *core.MapKind
 			}
 			taken[id] = true
 		}
-		if n := len(list) + len(objects); n > core.MaxMapObjects {
-			return nil, core.Invalidf("the map would hold %d %ss, more than the limit of %d", n, k.Noun, core.MaxMapObjects)
+		if n := len(list) + len(objects); n > mapobjects.MaxMapObjects {
+			return nil, core.Invalidf("the map would hold %d %ss, more than the limit of %d", n, k.Noun, mapobjects.MaxMapObjects)
 		}
 		out = objects
 		return append(append(make([]core.Object, 0, len(list)+len(objects)), list...), objects...), nil
@@ -93,7 +95,7 @@ func (s pinned) addMapObjects(ctx context.Context, mapID string, k *core.MapKind
 // PatchMapObject merges a JSON merge patch into one object and checks the
 // result as a new one; the id cannot change.
 func (s *Service) PatchMapObject(ctx context.Context, mapID, kind, id string, patch core.Object) (core.Object, error) {
-	k, err := core.MapKindOf(kind)
+	k, err := mapobjects.MapKindOf(kind)
 	if err != nil {
 		return nil, err
 	}
@@ -101,7 +103,7 @@ func (s *Service) PatchMapObject(ctx context.Context, mapID, kind, id string, pa
 }
 
 // patchMapObject is PatchMapObject of a kind, after guard allowed it.
-func (s pinned) patchMapObject(ctx context.Context, mapID string, k *core.MapKind, id string, patch core.Object, guard func(core.Tx) error) (core.Object, error) {
+func (s pinned) patchMapObject(ctx context.Context, mapID string, k *mapobjects.MapKind, id string, patch core.Object, guard func(core.Tx) error) (core.Object, error) {
 	if err := checkPatchID(patch, id); err != nil {
 		return nil, err
 	}
@@ -129,7 +131,7 @@ func (s pinned) patchMapObject(ctx context.Context, mapID string, k *core.MapKin
 
 // DeleteMapObject removes one object from a map.
 func (s *Service) DeleteMapObject(ctx context.Context, mapID, kind, id string) error {
-	k, err := core.MapKindOf(kind)
+	k, err := mapobjects.MapKindOf(kind)
 	if err != nil {
 		return err
 	}
@@ -138,7 +140,7 @@ func (s *Service) DeleteMapObject(ctx context.Context, mapID, kind, id string) e
 
 // deleteMapObjects removes the objects of a kind that match, after guard
 // allowed it; one (named id) must match when id is not empty.
-func (s pinned) deleteMapObjects(ctx context.Context, mapID string, k *core.MapKind, match func(core.Object) bool, id string, guard func(core.Tx) error) error {
+func (s pinned) deleteMapObjects(ctx context.Context, mapID string, k *mapobjects.MapKind, match func(core.Object) bool, id string, guard func(core.Tx) error) error {
 	return s.changeMapObjects(ctx, mapID, k, guard, func(list []core.Object) ([]core.Object, error) {
 		if id != "" {
 			if _, err := objectIndex(k, list, mapID, id); err != nil {
@@ -155,7 +157,7 @@ func (s pinned) deleteMapObjects(ctx context.Context, mapID string, k *core.MapK
 	})
 }
 
-func objectIndex(k *core.MapKind, list []core.Object, mapID, id string) (int, error) {
+func objectIndex(k *mapobjects.MapKind, list []core.Object, mapID, id string) (int, error) {
 	for i, o := range list {
 		if o["id"] == id {
 			return i, nil
@@ -183,7 +185,7 @@ func copyObject(o core.Object) (core.Object, error) {
 // to players only when the map is on the player screen, as they see it.
 // A map deleted meanwhile is a 404 and nothing is stored. guard, when not
 // nil, may refuse the write first (a player's: marks.go).
-func (s pinned) changeMapObjects(ctx context.Context, mapID string, k *core.MapKind, guard func(core.Tx) error, change func([]core.Object) ([]core.Object, error)) error {
+func (s pinned) changeMapObjects(ctx context.Context, mapID string, k *mapobjects.MapKind, guard func(core.Tx) error, change func([]core.Object) ([]core.Object, error)) error {
 	return s.write(ctx, func(tx core.Tx) ([]core.Event, error) {
 		if guard != nil {
 			if err := guard(tx); err != nil {
@@ -219,7 +221,7 @@ func (s pinned) changeMapObjects(ctx context.Context, mapID string, k *core.MapK
 // event with its list (to players the list alone, to the host with mapId), and for a kind that shapes line of sight the map and
 // its sights, as after a door. Players receive them, redacted, only when m
 // is on the player screen.
-func (s pinned) mapObjectEvents(tx core.Tx, k *core.MapKind, m *core.Map) ([]core.Event, error) {
+func (s pinned) mapObjectEvents(tx core.Tx, k *mapobjects.MapKind, m *core.Map) ([]core.Event, error) {
 	players, err := s.playerMapIn(tx, m)
 	if err != nil {
 		return nil, err

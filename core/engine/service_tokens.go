@@ -4,6 +4,8 @@ import (
 	"context"
 	"math"
 
+	"github.com/vttapp/companion/core/mapobjects"
+
 	"github.com/vttapp/companion/core/redact"
 
 	"github.com/vttapp/companion/core"
@@ -70,8 +72,8 @@ func (s pinned) storeToken(tx core.Tx, t *core.Token) ([]core.Event, error) {
 	// Where it stands: on the map's plane, as every map object (a token a
 	// trillion pixels away is a mistake no client can draw or drag back).
 	for name, c := range map[string]float64{"x": t.X, "y": t.Y} {
-		if math.Abs(c) > core.MaxMapCoordinate {
-			return nil, core.Invalidf("token: '%s' is %g: a coordinate is within ±%d map pixels", name, c, int(core.MaxMapCoordinate))
+		if math.Abs(c) > mapobjects.MaxMapCoordinate {
+			return nil, core.Invalidf("token: '%s' is %g: a coordinate is within ±%d map pixels", name, c, int(mapobjects.MaxMapCoordinate))
 		}
 	}
 	if v := t.Vision; v != nil {

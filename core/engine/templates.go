@@ -6,13 +6,15 @@ import (
 	"math"
 	"strconv"
 
+	"github.com/vttapp/companion/core/mapobjects"
+
 	"github.com/vttapp/companion/core"
 )
 
 // Measure answers a MeasureRequest by the system's rules. Players measure
 // only on the map they look at (player is the asking player, nil for the
 // game master).
-func (s *Service) Measure(ctx context.Context, req core.MeasureRequest, player *core.Actor) (*core.Measured, error) {
+func (s *Service) Measure(ctx context.Context, req mapobjects.MeasureRequest, player *core.Actor) (*mapobjects.Measured, error) {
 	if (req.AreaEffect == nil) == (req.Path == nil) {
 		return nil, core.Invalidf("measure: send either 'areaEffect' (a template) or 'path' (a flat list of points)")
 	}
@@ -63,10 +65,10 @@ func gridScale(m *core.Map) (float64, string) {
 	return scale, units
 }
 
-func (s pinned) measurePath(ctx context.Context, m *core.Map, path []float64) (*core.Measured, error) {
-	k, _ := core.MapKindOf("measurements")
-	if len(path) < 4 || len(path)%2 != 0 || len(path) > 2*core.MaxPathPoints {
-		return nil, core.Invalidf("measure: 'path' is a flat list of 2 to %d points [x1, y1, x2, y2, …]", core.MaxPathPoints)
+func (s pinned) measurePath(ctx context.Context, m *core.Map, path []float64) (*mapobjects.Measured, error) {
+	k, _ := mapobjects.MapKindOf("measurements")
+	if len(path) < 4 || len(path)%2 != 0 || len(path) > 2*mapobjects.MaxPathPoints {
+		return nil, core.Invalidf("measure: 'path' is a flat list of 2 to %d points [x1, y1, x2, y2, …]", mapobjects.MaxPathPoints)
 	}
 	cells := make([]float64, len(path))
 	size := cellSize(m)
@@ -85,7 +87,7 @@ func (s pinned) measurePath(ctx context.Context, m *core.Map, path []float64) (*
 	if err != nil {
 		return nil, err
 	}
-	return &core.Measured{Distance: d, Units: units, Text: distanceText(d, units)}, nil
+	return &mapobjects.Measured{Distance: d, Units: units, Text: distanceText(d, units)}, nil
 }
 
 // pathDistance is the system's distance of a path of cells, or the
@@ -94,7 +96,7 @@ func (s pinned) pathDistance(ctx context.Context, m *core.Map, cells []float64, 
 	if isHexGrid(m.GridType) {
 		return hexPathCells(m.GridType, cells) * scale, nil
 	}
-	if g, ok := s.rules.(core.GridRules); ok {
+	if g, ok := s.rules.(mapobjects.GridRules); ok {
 		d, handled, err := g.PathDistance(ctx, cells, scale)
 		if err != nil {
 			return 0, err
@@ -118,8 +120,8 @@ func distanceText(d float64, units string) string {
 	return strconv.FormatFloat(math.Round(d*10)/10, 'f', -1, 64) + " " + units
 }
 
-func (s pinned) measureTemplate(ctx context.Context, m *core.Map, o core.Object) (*core.Measured, error) {
-	k, _ := core.MapKindOf("areaEffects")
+func (s pinned) measureTemplate(ctx context.Context, m *core.Map, o core.Object) (*mapobjects.Measured, error) {
+	k, _ := mapobjects.MapKindOf("areaEffects")
 	probe, err := copyObject(o)
 	if err != nil {
 		return nil, err
@@ -136,14 +138,14 @@ func (s pinned) measureTemplate(ctx context.Context, m *core.Map, o core.Object)
 	if size == 0 {
 		size = t.Length
 	}
-	out := &core.Measured{Distance: size * scale, Units: units, Text: distanceText(size*scale, units)}
+	out := &mapobjects.Measured{Distance: size * scale, Units: units, Text: distanceText(size*scale, units)}
 	for _, n := range []float64{t.Radius, t.Length, t.Width} {
-		if n > core.MaxTemplateCells {
-			return nil, core.Invalidf("a template reaches at most %d squares (%s)", core.MaxTemplateCells, distanceText(core.MaxTemplateCells*scale, units))
+		if n > mapobjects.MaxTemplateCells {
+			return nil, core.Invalidf("a template reaches at most %d squares (%s)", mapobjects.MaxTemplateCells, distanceText(mapobjects.MaxTemplateCells*scale, units))
 		}
 	}
 	if isHexGrid(m.GridType) {
-		out.Squares = core.HexCells(m.GridType, t)
+		out.Squares = mapobjects.HexCells(m.GridType, t)
 		return out, nil
 	}
 	cells, err := s.templateSquares(ctx, t)
@@ -155,19 +157,19 @@ func (s pinned) measureTemplate(ctx context.Context, m *core.Map, o core.Object)
 }
 
 // templateInCells is an area effect of m in grid cells.
-func templateInCells(m *core.Map, o core.Object) core.Template {
+func templateInCells(m *core.Map, o core.Object) mapobjects.Template {
 	size := cellSize(m)
 	num := func(key string) float64 { f, _ := o[key].(float64); return f }
 	shape, _ := o["shape"].(string)
-	return core.Template{Shape: shape,
+	return mapobjects.Template{Shape: shape,
 		X: (num("x") - float64(m.GridOffsetX)) / size, Y: (num("y") - float64(m.GridOffsetY)) / size,
 		Radius: num("radius") / size, Length: num("length") / size, Width: num("width") / size, Angle: num("angle")}
 }
 
 // templateSquares asks the system's hook, else the plain geometry, and
 // checks what the hook answers: cells near the template, not too many.
-func (s pinned) templateSquares(ctx context.Context, t core.Template) ([]int, error) {
-	if g, ok := s.rules.(core.GridRules); ok {
+func (s pinned) templateSquares(ctx context.Context, t mapobjects.Template) ([]int, error) {
+	if g, ok := s.rules.(mapobjects.GridRules); ok {
 		cells, handled, err := g.TemplateSquares(ctx, t)
 		if err != nil {
 			return nil, err
@@ -176,16 +178,16 @@ func (s pinned) templateSquares(ctx context.Context, t core.Template) ([]int, er
 			return checkSquares(t, cells)
 		}
 	}
-	return core.GeometricSquares(t), nil
+	return mapobjects.GeometricSquares(t), nil
 }
 
 // checkSquares refuses a hook's answer that lists cells far from the
 // template (a bug in the script, not a rule).
-func checkSquares(t core.Template, cells []int) ([]int, error) {
+func checkSquares(t mapobjects.Template, cells []int) ([]int, error) {
 	if len(cells)%2 != 0 {
 		return nil, core.Internal(fmt.Errorf("the system's template squares are a flat list of column, row pairs; it returned %d numbers", len(cells)))
 	}
-	x0, y0, x1, y1 := core.TemplateBounds(t)
+	x0, y0, x1, y1 := mapobjects.TemplateBounds(t)
 	for i := 0; i < len(cells); i += 2 {
 		c, r := float64(cells[i]), float64(cells[i+1])
 		if c < x0-2 || c > x1+2 || r < y0-2 || r > y1+2 {

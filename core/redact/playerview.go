@@ -2,6 +2,7 @@ package redact
 
 import (
 	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/core/mapobjects"
 )
 
 // PlayerMap returns m as players may see it (GET /api and every map
@@ -19,8 +20,8 @@ func PlayerMap(m *core.Map) *core.Map {
 	}
 	out := *m
 	changed := tokensHaveHidden(m.Tokens) || tokensHaveSecrets(m.Tokens)
-	for i := range core.MapKinds {
-		if core.MapKinds[i].Redact(m, &out) {
+	for i := range mapobjects.MapKinds {
+		if mapobjects.MapKinds[i].Redact(m, &out) {
 			changed = true
 		}
 	}

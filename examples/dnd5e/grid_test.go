@@ -6,12 +6,12 @@ import (
 	"sort"
 	"testing"
 
-	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/core/mapobjects"
 )
 
 // squaresOf runs the system's template rule and returns the covered
 // squares by row: row -> sorted columns.
-func squaresOf(t *testing.T, tpl core.Template) map[int][]int {
+func squaresOf(t *testing.T, tpl mapobjects.Template) map[int][]int {
 	t.Helper()
 	cells, handled, err := loadSystem(t).TemplateSquares(context.Background(), tpl)
 	if err != nil || !handled {
@@ -33,7 +33,7 @@ func squaresOf(t *testing.T, tpl core.Template) map[int][]int {
 // corner squares (3.5, 2.5 squares from the centre to theirs) are less
 // than half covered and left out; the next ones in are more than half.
 func TestFireballCoversTheRulesSquares(t *testing.T) {
-	rows := squaresOf(t, core.Template{Shape: "sphere", X: 10, Y: 10, Radius: 4})
+	rows := squaresOf(t, mapobjects.Template{Shape: "sphere", X: 10, Y: 10, Radius: 4})
 	want := map[int][2]int{6: {8, 11}, 7: {7, 12}, 8: {6, 13}, 9: {6, 13}, 10: {6, 13}, 11: {6, 13}, 12: {7, 12}, 13: {8, 11}}
 	total := 0
 	for row, span := range want {
@@ -56,7 +56,7 @@ func TestFireballCoversTheRulesSquares(t *testing.T) {
 // squares it covers at least half of are the one next to the caster, the
 // one beyond, and three across at the end.
 func TestConeFromTheCastersEdge(t *testing.T) {
-	rows := squaresOf(t, core.Template{Shape: "cone", X: 10, Y: 10.5, Length: 3})
+	rows := squaresOf(t, mapobjects.Template{Shape: "cone", X: 10, Y: 10.5, Length: 3})
 	if got := fmt.Sprint(rows); got != "map[9:[12] 10:[10 11 12] 11:[12]]" {
 		t.Errorf("cone: %s", got)
 	}
@@ -65,7 +65,7 @@ func TestConeFromTheCastersEdge(t *testing.T) {
 // A 30-foot line 5 feet wide from a square's edge covers the six squares
 // in its row.
 func TestLineOfSixSquares(t *testing.T) {
-	rows := squaresOf(t, core.Template{Shape: "line", X: 4, Y: 2.5, Length: 6, Width: 1})
+	rows := squaresOf(t, mapobjects.Template{Shape: "line", X: 4, Y: 2.5, Length: 6, Width: 1})
 	if got := fmt.Sprint(rows); got != "map[2:[4 5 6 7 8 9]]" {
 		t.Errorf("line: %s", got)
 	}

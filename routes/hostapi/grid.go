@@ -3,8 +3,9 @@ package hostapi
 import (
 	"net/http"
 
+	"github.com/vttapp/companion/core/mapobjects"
+
 	"github.com/go-chi/chi/v5"
-	"github.com/vttapp/companion/core"
 	"github.com/vttapp/companion/routes/httpkit"
 )
 
@@ -32,7 +33,7 @@ func (h hostGame) getGrid(w http.ResponseWriter, r *http.Request) {
 // previewGrid answers POST /host/api/maps/{id}/grid/preview with a
 // core.GridChange: the preview of the grid it would make, stored nowhere.
 func (h hostGame) previewGrid(w http.ResponseWriter, r *http.Request) {
-	var change core.GridChange
+	var change mapobjects.GridChange
 	if err := httpkit.DecodeStrict(r, &change); err != nil {
 		h.fail(w, r, err)
 		return
@@ -49,7 +50,7 @@ func (h hostGame) previewGrid(w http.ResponseWriter, r *http.Request) {
 // the grid is set, the map no longer waits for it, and the answer is its
 // preview.
 func (h hostGame) setGrid(w http.ResponseWriter, r *http.Request) {
-	var change core.GridChange
+	var change mapobjects.GridChange
 	if err := httpkit.DecodeStrict(r, &change); err != nil {
 		h.fail(w, r, err)
 		return

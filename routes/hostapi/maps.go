@@ -17,6 +17,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/vttapp/companion/core/mapobjects"
+
 	"github.com/go-chi/chi/v5"
 	"github.com/vttapp/companion/core"
 	"github.com/vttapp/companion/imports/uvtt"
@@ -146,7 +148,7 @@ func (h hostGame) exportUVTT(w http.ResponseWriter, r *http.Request) {
 }
 
 func (h hostGame) renameMap(w http.ResponseWriter, r *http.Request) {
-	var in core.MapChange
+	var in mapobjects.MapChange
 	if err := httpkit.DecodeStrict(r, &in); err != nil {
 		h.fail(w, r, err)
 		return

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/vttapp/companion/core/mapobjects"
+
 	"github.com/vttapp/companion/core"
 	"github.com/vttapp/companion/hub"
 	"github.com/vttapp/companion/tests/e2e"
@@ -148,7 +150,7 @@ func TestWSMeasure(t *testing.T) {
 	a, _ := e.Connect(t)
 	a.Send(core.RequestMeasure, map[string]any{"mapId": e2e.WsMapID,
 		"areaEffect": map[string]any{"shape": "sphere", "x": 700, "y": 700, "radius": 70}}, "m-1")
-	var got core.Measured
+	var got mapobjects.Measured
 	r := a.Reply("m-1")
 	r.Decode(t, &got)
 	// a 5-ft sphere on an intersection: the four squares around it

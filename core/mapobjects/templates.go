@@ -1,8 +1,10 @@
-package core
+package mapobjects
 
 import (
 	"context"
 	"math"
+
+	"github.com/vttapp/companion/core"
 )
 
 // Templates and distances on the grid. Which squares an area template
@@ -52,9 +54,9 @@ type Measured struct {
 // one, in map pixels) or how far a path goes (path, flat map pixels), on
 // map mapId.
 type MeasureRequest struct {
-	MapID      string    `json:"mapId"`
-	AreaEffect Object    `json:"areaEffect,omitempty"`
-	Path       []float64 `json:"path,omitempty"`
+	MapID      string      `json:"mapId"`
+	AreaEffect core.Object `json:"areaEffect,omitempty"`
+	Path       []float64   `json:"path,omitempty"`
 }
 
 // templateBounds is the box around a template's shape, in cells.

@@ -1,8 +1,10 @@
-package core
+package mapobjects
 
 import (
 	"math"
 	"strings"
+
+	"github.com/vttapp/companion/core"
 )
 
 // A map made from an image or a video arrives without a grid that fits
@@ -27,7 +29,7 @@ type GridChange struct {
 const (
 	MinGridSize   = 4    // pixels per cell: the player client draws nothing finer
 	MaxGridSize   = 1000 // as a new map's gridSize
-	maxGridOffset = maxMapSide
+	maxGridOffset = core.MaxMapSide
 	maxGridScale  = 10000
 	maxGridUnits  = 16
 )
@@ -37,29 +39,29 @@ const (
 var GridTypes = []string{"square", "hexFlat", "hexPointy"}
 
 // Apply checks the change and applies it to m; m is unchanged on error.
-func (g GridChange) Apply(m *Map) error {
+func (g GridChange) Apply(m *core.Map) error {
 	if g.Size == nil {
-		return Invalidf("'gridSize' is required: the pixels of one grid cell, %d to %d", MinGridSize, MaxGridSize)
+		return core.Invalidf("'gridSize' is required: the pixels of one grid cell, %d to %d", MinGridSize, MaxGridSize)
 	}
 	if *g.Size < MinGridSize || *g.Size > MaxGridSize {
-		return Invalidf("'gridSize' is the pixels of one grid cell, %d to %d, not %d", MinGridSize, MaxGridSize, *g.Size)
+		return core.Invalidf("'gridSize' is the pixels of one grid cell, %d to %d, not %d", MinGridSize, MaxGridSize, *g.Size)
 	}
 	for name, v := range map[string]*int{"gridOffsetX": g.OffsetX, "gridOffsetY": g.OffsetY} {
 		if v != nil && (*v < -maxGridOffset || *v > maxGridOffset) {
-			return Invalidf("'%s' is a shift in pixels between %d and %d, not %d", name, -maxGridOffset, maxGridOffset, *v)
+			return core.Invalidf("'%s' is a shift in pixels between %d and %d, not %d", name, -maxGridOffset, maxGridOffset, *v)
 		}
 	}
 	if g.Type != nil && !isGridType(*g.Type) {
-		return Invalidf("'gridType' must be %s, not '%s'", strings.Join(GridTypes, ", "), Clip(*g.Type))
+		return core.Invalidf("'gridType' must be %s, not '%s'", strings.Join(GridTypes, ", "), core.Clip(*g.Type))
 	}
 	if g.Scale != nil && (math.IsNaN(*g.Scale) || *g.Scale <= 0 || *g.Scale > maxGridScale) {
-		return Invalidf("'gridScale' is the distance one cell stands for, more than 0 and at most %d", maxGridScale)
+		return core.Invalidf("'gridScale' is the distance one cell stands for, more than 0 and at most %d", maxGridScale)
 	}
 	var units string
 	if g.Units != nil {
 		units = strings.TrimSpace(*g.Units)
 		if units == "" || len(units) > maxGridUnits {
-			return Invalidf("'gridUnits' is a unit of distance such as ft or m, 1 to %d characters", maxGridUnits)
+			return core.Invalidf("'gridUnits' is a unit of distance such as ft or m, 1 to %d characters", maxGridUnits)
 		}
 	}
 	m.GridSize = *g.Size

@@ -1,9 +1,11 @@
-package core
+package mapobjects
 
 import (
 	"encoding/json"
 	"math"
 	"strings"
+
+	"github.com/vttapp/companion/core"
 )
 
 // The table of map object kinds: one row per field of the map shape that
@@ -20,26 +22,26 @@ import (
 // pipeline names a kind.
 var MapKinds = []MapKind{
 	{Field: "walls", Noun: "wall", Sight: true, // no wallsUpdated in the contract: mapUpdated carries them
-		List: typedList(func(m *Map) *[]Wall { return &m.Walls }), Check: checkWall,
+		List: typedList(func(m *core.Map) *[]core.Wall { return &m.Walls }), Check: checkWall,
 		forPlayers: playerWalls},
-	{Field: "lights", Noun: "light", Event: EventLightsUpdated, Sight: true,
-		List: typedList(func(m *Map) *[]Light { return &m.Lights }), Check: checkLight,
+	{Field: "lights", Noun: "light", Event: core.EventLightsUpdated, Sight: true,
+		List: typedList(func(m *core.Map) *[]core.Light { return &m.Lights }), Check: checkLight,
 		forPlayers: playersSeeEvery}, // a light has no hidden flag
-	{Field: "markers", Noun: "marker", Event: EventMarkersUpdated, HiddenByDefault: true,
-		Moved: EventMarkerMoved, PlayerModes: []string{InteractionAll},
-		List: objectList(func(m *Map) *[]Object { return &m.Markers }), Check: checkMarker},
-	{Field: "drawings", Noun: "drawing", Event: EventDrawingsUpdated,
-		PlayerModes: []string{InteractionAll},
-		List:        objectList(func(m *Map) *[]Object { return &m.Drawings }), Check: checkDrawing},
-	{Field: "areaEffects", Noun: "area effect", Event: EventAreaEffectsUpdated,
-		Moved: EventAreaEffectMoved, PlayerModes: []string{InteractionAll, InteractionToken},
-		List: objectList(func(m *Map) *[]Object { return &m.AreaEffects }), Check: checkAreaEffect},
-	{Field: "measurements", Noun: "measurement", Event: EventMeasurementsUpdated,
-		Moved: EventMeasurementUpdated, PlayerModes: []string{InteractionAll, InteractionToken},
-		List: objectList(func(m *Map) *[]Object { return &m.Measurements }), Check: checkPath},
-	{Field: "tiles", Noun: "tile", Event: EventTilesUpdated,
-		List: objectList(func(m *Map) *[]Object { return &m.Tiles }), Check: checkTile},
-	{Field: "sounds", Noun: "sound", Event: EventSoundsUpdated, List: objectList(func(m *Map) *[]Object { return &m.Sounds }), Check: checkSound},
+	{Field: "markers", Noun: "marker", Event: core.EventMarkersUpdated, HiddenByDefault: true,
+		Moved: core.EventMarkerMoved, PlayerModes: []string{core.InteractionAll},
+		List: objectList(func(m *core.Map) *[]core.Object { return &m.Markers }), Check: checkMarker},
+	{Field: "drawings", Noun: "drawing", Event: core.EventDrawingsUpdated,
+		PlayerModes: []string{core.InteractionAll},
+		List:        objectList(func(m *core.Map) *[]core.Object { return &m.Drawings }), Check: checkDrawing},
+	{Field: "areaEffects", Noun: "area effect", Event: core.EventAreaEffectsUpdated,
+		Moved: core.EventAreaEffectMoved, PlayerModes: []string{core.InteractionAll, core.InteractionToken},
+		List: objectList(func(m *core.Map) *[]core.Object { return &m.AreaEffects }), Check: checkAreaEffect},
+	{Field: "measurements", Noun: "measurement", Event: core.EventMeasurementsUpdated,
+		Moved: core.EventMeasurementUpdated, PlayerModes: []string{core.InteractionAll, core.InteractionToken},
+		List: objectList(func(m *core.Map) *[]core.Object { return &m.Measurements }), Check: checkPath},
+	{Field: "tiles", Noun: "tile", Event: core.EventTilesUpdated,
+		List: objectList(func(m *core.Map) *[]core.Object { return &m.Tiles }), Check: checkTile},
+	{Field: "sounds", Noun: "sound", Event: core.EventSoundsUpdated, List: objectList(func(m *core.Map) *[]core.Object { return &m.Sounds }), Check: checkSound},
 }
 
 // MapKind is one row of MapKinds.
@@ -68,15 +70,15 @@ type MapKind struct {
 	PlayerModes []string
 
 	List       listAccess
-	Check      func(o Object) error
-	forPlayers func(src, dst *Map) bool
+	Check      func(o core.Object) error
+	forPlayers func(src, dst *core.Map) bool
 }
 
 // listAccess reads and writes a kind's list on a map as plain JSON objects,
 // whatever Go type the map keeps it in.
 type listAccess struct {
-	Get func(m *Map) ([]Object, error)
-	Put func(m *Map, list []Object) error
+	Get func(m *core.Map) ([]core.Object, error)
+	Put func(m *core.Map, list []core.Object) error
 }
 
 // MapKindOf returns the row of a {kind}, or a 404 naming the kinds there are.
@@ -90,7 +92,7 @@ func MapKindOf(field string) (*MapKind, error) {
 	for i, k := range MapKinds {
 		names[i] = k.Field
 	}
-	return nil, NotFoundf("a map holds no '%s': its kinds of objects are %s", Clip(field), strings.Join(names, ", "))
+	return nil, core.NotFoundf("a map holds no '%s': its kinds of objects are %s", core.Clip(field), strings.Join(names, ", "))
 }
 
 // Limits on the objects of one kind (docs/limits.md).
@@ -108,7 +110,7 @@ const (
 	// MaxMapCoordinate bounds a coordinate or a length, in map pixels
 	// (ten times the widest map, maxMapSide), so that no sweep or
 	// renderer meets an infinity.
-	MaxMapCoordinate = 10 * maxMapSide
+	MaxMapCoordinate = 10 * core.MaxMapSide
 	// MaxLightRadius bounds a light's radius, in grid units.
 	MaxLightRadius = 1000
 	// MaxPathPoints bounds the points of a drawing or a measurement: a
@@ -124,33 +126,33 @@ const (
 )
 
 // objectList is the listAccess of a field kept as plain objects.
-func objectList(field func(*Map) *[]Object) listAccess {
+func objectList(field func(*core.Map) *[]core.Object) listAccess {
 	return listAccess{
-		Get: func(m *Map) ([]Object, error) { return *field(m), nil },
-		Put: func(m *Map, list []Object) error { *field(m) = list; return nil },
+		Get: func(m *core.Map) ([]core.Object, error) { return *field(m), nil },
+		Put: func(m *core.Map, list []core.Object) error { *field(m) = list; return nil },
 	}
 }
 
 // typedList is the listAccess of a field kept as Go values: objects are
 // decoded strictly, so a field the type does not have is refused rather
 // than dropped.
-func typedList[T any](field func(*Map) *[]T) listAccess {
+func typedList[T any](field func(*core.Map) *[]T) listAccess {
 	return listAccess{
-		Get: func(m *Map) ([]Object, error) {
+		Get: func(m *core.Map) ([]core.Object, error) {
 			raw, err := json.Marshal(*field(m))
 			if err != nil {
-				return nil, Internal(err)
+				return nil, core.Internal(err)
 			}
-			var out []Object
+			var out []core.Object
 			if err := json.Unmarshal(raw, &out); err != nil {
-				return nil, Internal(err)
+				return nil, core.Internal(err)
 			}
 			if out == nil {
-				out = []Object{}
+				out = []core.Object{}
 			}
 			return out, nil
 		},
-		Put: func(m *Map, list []Object) error {
+		Put: func(m *core.Map, list []core.Object) error {
 			out := make([]T, len(list))
 			for i, o := range list {
 				if err := decodeObject(o, &out[i]); err != nil {
@@ -165,31 +167,31 @@ func typedList[T any](field func(*Map) *[]T) listAccess {
 
 // decodeObject decodes one object into a Go value, refusing fields it does
 // not have.
-func decodeObject(o Object, out any) error {
+func decodeObject(o core.Object, out any) error {
 	raw, err := json.Marshal(o)
 	if err != nil {
-		return Invalidf("%v", err)
+		return core.Invalidf("%v", err)
 	}
 	dec := json.NewDecoder(strings.NewReader(string(raw)))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(out); err != nil {
-		return Invalidf("%s", JSONErrorText(err))
+		return core.Invalidf("%s", core.JSONErrorText(err))
 	}
 	return nil
 }
 
 // needs reports a required field's absence.
-func needs(o Object, noun string, keys ...string) error {
+func needs(o core.Object, noun string, keys ...string) error {
 	for _, key := range keys {
 		if _, ok := o[key]; !ok {
-			return Invalidf("a %s needs '%s'", noun, key)
+			return core.Invalidf("a %s needs '%s'", noun, key)
 		}
 	}
 	return nil
 }
 
 // oneOf checks an optional string field against its values.
-func oneOf(o Object, noun, key string, values ...string) error {
+func oneOf(o core.Object, noun, key string, values ...string) error {
 	v, ok := o[key]
 	if !ok {
 		return nil
@@ -200,41 +202,41 @@ func oneOf(o Object, noun, key string, values ...string) error {
 			return nil
 		}
 	}
-	return Invalidf("a %s's '%s' is one of %s", noun, key, strings.Join(values, ", "))
+	return core.Invalidf("a %s's '%s' is one of %s", noun, key, strings.Join(values, ", "))
 }
 
 // atLeastTwoPoints checks a path's data.
-func atLeastTwoPoints(o Object, noun string) error {
+func atLeastTwoPoints(o core.Object, noun string) error {
 	if err := needs(o, noun, "data"); err != nil {
 		return err
 	}
 	if list, _ := o["data"].([]any); len(list) < 4 {
-		return Invalidf("a %s needs at least two points in 'data' [x1, y1, x2, y2, …]", noun)
+		return core.Invalidf("a %s needs at least two points in 'data' [x1, y1, x2, y2, …]", noun)
 	}
 	return nil
 }
 
 // checkWall: a polyline of two points or more, a known type, side and door
 // state; a door without a state is closed.
-func checkWall(o Object) error {
+func checkWall(o core.Object) error {
 	if err := atLeastTwoPoints(o, "wall"); err != nil {
 		return err
 	}
-	if err := oneOf(o, "wall", "type", WallNormal, WallInvisible, WallEthereal, WallTerrain, WallDoor, WallSecretDoor, WallWindow); err != nil {
+	if err := oneOf(o, "wall", "type", core.WallNormal, core.WallInvisible, core.WallEthereal, core.WallTerrain, core.WallDoor, core.WallSecretDoor, core.WallWindow); err != nil {
 		return err
 	}
 	if err := oneOf(o, "wall", "side", "both", "left", "right"); err != nil {
 		return err
 	}
-	if err := oneOf(o, "wall", "door", DoorClosed, DoorOpen, DoorLocked); err != nil {
+	if err := oneOf(o, "wall", "door", core.DoorClosed, core.DoorOpen, core.DoorLocked); err != nil {
 		return err
 	}
-	door := o["type"] == WallDoor || o["type"] == WallSecretDoor
+	door := o["type"] == core.WallDoor || o["type"] == core.WallSecretDoor
 	if _, ok := o["door"]; ok && !door {
-		return Invalidf("only a wall of type door or secretDoor has a 'door' state")
+		return core.Invalidf("only a wall of type door or secretDoor has a 'door' state")
 	}
 	if _, ok := o["door"]; door && !ok {
-		o["door"] = DoorClosed
+		o["door"] = core.DoorClosed
 	}
 	return nil
 }
@@ -242,7 +244,7 @@ func checkWall(o Object) error {
 // checkLight: a place, radii in grid units with the bright one inside the
 // dim one, an opacity from 0 to 1. A light is lit unless it says not, and
 // its sight is the server's to compute.
-func checkLight(o Object) error {
+func checkLight(o core.Object) error {
 	if err := needs(o, "light", "x", "y"); err != nil {
 		return err
 	}
@@ -259,17 +261,17 @@ func checkLight(o Object) error {
 	for _, key := range []string{"radiusMin", "radiusMax"} {
 		if v, present := o[key]; present {
 			if f, ok := v.(float64); !ok || math.IsNaN(f) || f < 0 || f > MaxLightRadius {
-				return Invalidf("a light's '%s' is a radius in grid units, 0 to %d", key, MaxLightRadius)
+				return core.Invalidf("a light's '%s' is a radius in grid units, 0 to %d", key, MaxLightRadius)
 			}
 		}
 	}
 	bright, _ := o["radiusMin"].(float64)
 	dim, _ := o["radiusMax"].(float64)
 	if bright > dim {
-		return Invalidf("a light's bright radius (radiusMin) cannot reach beyond its dim radius (radiusMax)")
+		return core.Invalidf("a light's bright radius (radiusMin) cannot reach beyond its dim radius (radiusMax)")
 	}
 	if f, ok := o["opacity"].(float64); !ok || f < 0 || f > 1 {
-		return Invalidf("a light's 'opacity' is from 0 to 1")
+		return core.Invalidf("a light's 'opacity' is from 0 to 1")
 	}
 	return nil
 }
@@ -278,7 +280,7 @@ func checkLight(o Object) error {
 // link, when it has one, is a page of this server (/page/…, /monster/…,
 // /table/…): never a script (javascript:) nor another site, since a player
 // who taps the pin opens it.
-func checkMarker(o Object) error {
+func checkMarker(o core.Object) error {
 	if err := needs(o, "marker", "x", "y"); err != nil {
 		return err
 	}
@@ -289,7 +291,7 @@ func checkMarker(o Object) error {
 		return err
 	}
 	if ref, _ := o["reference"].(string); ref != "" && !isAppLink(ref) {
-		return Invalidf("a marker's 'reference' links to a page of this server, such as /page/roost or /monster/goblin, not '%s'", Clip(ref))
+		return core.Invalidf("a marker's 'reference' links to a page of this server, such as /page/roost or /monster/goblin, not '%s'", core.Clip(ref))
 	}
 	return nil
 }
@@ -312,7 +314,7 @@ func isAppLink(ref string) bool {
 // checkDrawing: a shape through two points or more (at most MaxPathPoints),
 // with a stroke width that is a width and, on a text drawing, at most
 // MaxMarkText of text.
-func checkDrawing(o Object) error {
+func checkDrawing(o core.Object) error {
 	if err := atLeastTwoPoints(o, "drawing"); err != nil {
 		return err
 	}
@@ -325,7 +327,7 @@ func checkDrawing(o Object) error {
 	for _, key := range []string{"strokeWidth", "fontSize"} {
 		if v, ok := o[key]; ok {
 			if f, isNum := v.(float64); !isNum || f < 0 || f > MaxStrokeWidth {
-				return Invalidf("a drawing's '%s' is a number of pixels from 0 to %d", key, MaxStrokeWidth)
+				return core.Invalidf("a drawing's '%s' is a number of pixels from 0 to %d", key, MaxStrokeWidth)
 			}
 		}
 	}
@@ -337,7 +339,7 @@ func checkDrawing(o Object) error {
 
 // checkPath: a measurement's path of two points or more (at most
 // MaxPathPoints).
-func checkPath(o Object) error {
+func checkPath(o core.Object) error {
 	if err := atLeastTwoPoints(o, "measurement"); err != nil {
 		return err
 	}
@@ -358,7 +360,7 @@ var AreaShapes = []string{"sphere", "cylinder", "cone", "line", "cube", "square"
 // checkAreaEffect: an origin, a known shape, and the sizes that shape is
 // measured by above zero (a template of no size covers nothing, and the
 // player who dropped it meant something else).
-func checkAreaEffect(o Object) error {
+func checkAreaEffect(o core.Object) error {
 	if err := needs(o, "area effect", "x", "y"); err != nil {
 		return err
 	}
@@ -373,7 +375,7 @@ func checkAreaEffect(o Object) error {
 	}
 	if v, ok := o["angle"]; ok {
 		if f, isNum := v.(float64); !isNum || math.Abs(f) > 1000 {
-			return Invalidf("an area effect's 'angle' is its aim in radians")
+			return core.Invalidf("an area effect's 'angle' is its aim in radians")
 		}
 	}
 	if err := unitInterval(o, "area effect", "opacity"); err != nil {
@@ -382,7 +384,7 @@ func checkAreaEffect(o Object) error {
 	shape, _ := o["shape"].(string)
 	for _, key := range areaSizes(shape) {
 		if f, _ := o[key].(float64); f <= 0 {
-			return Invalidf("a %s needs a '%s' above zero (map pixels)", shape, key)
+			return core.Invalidf("a %s needs a '%s' above zero (map pixels)", shape, key)
 		}
 	}
 	return nil
@@ -402,7 +404,7 @@ func areaSizes(shape string) []string {
 }
 
 // texts checks optional string fields against a bound in bytes.
-func texts(o Object, noun string, limit int, keys ...string) error {
+func texts(o core.Object, noun string, limit int, keys ...string) error {
 	for _, key := range keys {
 		v, ok := o[key]
 		if !ok || v == nil {
@@ -410,28 +412,28 @@ func texts(o Object, noun string, limit int, keys ...string) error {
 		}
 		s, isString := v.(string)
 		if !isString {
-			return Invalidf("a %s's '%s' is text", noun, key)
+			return core.Invalidf("a %s's '%s' is text", noun, key)
 		}
 		if len(s) > limit {
-			return TooLarge(noun+": '"+key+"'", len(s), limit)
+			return core.TooLarge(noun+": '"+key+"'", len(s), limit)
 		}
 	}
 	return nil
 }
 
 // fewPoints bounds a path's points.
-func fewPoints(o Object, noun string) error {
+func fewPoints(o core.Object, noun string) error {
 	if list, _ := o["data"].([]any); len(list) > 2*MaxPathPoints {
-		return TooLargef("a %s of %d points: at most %d (a long stroke is simplified as it is drawn)", noun, len(list)/2, MaxPathPoints)
+		return core.TooLargef("a %s of %d points: at most %d (a long stroke is simplified as it is drawn)", noun, len(list)/2, MaxPathPoints)
 	}
 	return nil
 }
 
 // unitInterval checks an optional number from 0 to 1.
-func unitInterval(o Object, noun, key string) error {
+func unitInterval(o core.Object, noun, key string) error {
 	if v, ok := o[key]; ok {
 		if f, isNum := v.(float64); !isNum || f < 0 || f > 1 {
-			return Invalidf("a %s's '%s' is from 0 to 1", noun, key)
+			return core.Invalidf("a %s's '%s' is from 0 to 1", noun, key)
 		}
 	}
 	return nil
@@ -440,37 +442,37 @@ func unitInterval(o Object, noun, key string) error {
 // checkSound: an ambient sound is a point, a radius in grid units (heard
 // within it, docs/api.md "Ambient sounds") and a sound file of a
 // campaign's audio library; its volume, when given, is 0 to 1.
-func checkSound(o Object) error {
+func checkSound(o core.Object) error {
 	if err := needs(o, "sound", "x", "y", "radius"); err != nil {
 		return err
 	}
 	if r, _ := o["radius"].(float64); r <= 0 || r > MaxLightRadius {
-		return Invalidf("a sound's radius is above 0 and at most %d grid units", MaxLightRadius)
+		return core.Invalidf("a sound's radius is above 0 and at most %d grid units", MaxLightRadius)
 	}
 	if v, ok := o["volume"]; ok {
 		if f, isNum := v.(float64); !isNum || f < 0 || f > 1 {
-			return Invalidf("a sound's volume is 0 to 1")
+			return core.Invalidf("a sound's volume is 0 to 1")
 		}
 	}
 	url, _ := o["url"].(string)
 	if parts := strings.Split(url, "/"); len(parts) != 5 || parts[0] != "" || parts[1] != "campaigns" || parts[3] != "audio" || parts[2] == "" || strings.HasPrefix(parts[4], ".") || parts[4] == "" {
-		return Invalidf("a sound's url is a file of an audio library, /campaigns/<id>/audio/<file>, not '%s'", Clip(url))
+		return core.Invalidf("a sound's url is a file of an audio library, /campaigns/<id>/audio/<file>, not '%s'", core.Clip(url))
 	}
 	return nil
 }
 
 // checkTile: a place and a size that is not negative.
-func checkTile(o Object) error {
+func checkTile(o core.Object) error {
 	if err := needs(o, "tile", "x", "y"); err != nil {
 		return err
 	}
 	return notNegative(o, "tile", "width", "height")
 }
 
-func notNegative(o Object, noun string, keys ...string) error {
+func notNegative(o core.Object, noun string, keys ...string) error {
 	for _, key := range keys {
 		if f, ok := o[key].(float64); ok && f < 0 {
-			return Invalidf("a %s's '%s' cannot be below zero", noun, key)
+			return core.Invalidf("a %s's '%s' cannot be below zero", noun, key)
 		}
 	}
 	return nil
@@ -479,16 +481,16 @@ func notNegative(o Object, noun string, keys ...string) error {
 // playerWalls sets dst's walls to src's as players see them: a secret door
 // that is not open is a plain wall to them (its type would tell them where
 // to search). It reports whether any wall changed.
-func playerWalls(src, dst *Map) bool {
-	var out []Wall
+func playerWalls(src, dst *core.Map) bool {
+	var out []core.Wall
 	for i, w := range src.Walls {
-		if w.Type != WallSecretDoor || w.Door == DoorOpen {
+		if w.Type != core.WallSecretDoor || w.Door == core.DoorOpen {
 			continue
 		}
 		if out == nil {
-			out = append([]Wall(nil), src.Walls...)
+			out = append([]core.Wall(nil), src.Walls...)
 		}
-		out[i] = Wall{ID: w.ID, Data: w.Data, Side: w.Side, Type: WallNormal}
+		out[i] = core.Wall{ID: w.ID, Data: w.Data, Side: w.Side, Type: core.WallNormal}
 	}
 	if out == nil {
 		return false
@@ -499,11 +501,11 @@ func playerWalls(src, dst *Map) bool {
 
 // playerObjects is the forPlayers of a kind kept as plain objects whose
 // "hidden" flag (or dm layer) hides them.
-func (k *MapKind) playerObjects(src, dst *Map) bool {
+func (k *MapKind) playerObjects(src, dst *core.Map) bool {
 	list, _ := k.List.Get(src)
 	for _, o := range list {
-		if ObjectHidden(o, k.HiddenByDefault) {
-			_ = k.List.Put(dst, visibleObjects(list, k.HiddenByDefault))
+		if core.ObjectHidden(o, k.HiddenByDefault) {
+			_ = k.List.Put(dst, core.VisibleObjects(list, k.HiddenByDefault))
 			return true
 		}
 	}
@@ -512,7 +514,7 @@ func (k *MapKind) playerObjects(src, dst *Map) bool {
 
 // redact sets dst's list of this kind to what players see of src's, and
 // reports whether it differs.
-func (k *MapKind) Redact(src, dst *Map) bool {
+func (k *MapKind) Redact(src, dst *core.Map) bool {
 	if k.forPlayers != nil {
 		return k.forPlayers(src, dst)
 	}
@@ -520,4 +522,4 @@ func (k *MapKind) Redact(src, dst *Map) bool {
 }
 
 // playersSeeEvery is the forPlayers of a kind players see whole.
-func playersSeeEvery(_, _ *Map) bool { return false }
+func playersSeeEvery(_, _ *core.Map) bool { return false }

@@ -1,7 +1,9 @@
-package core
+package mapobjects
 
 import (
 	"strings"
+
+	"github.com/vttapp/companion/core"
 )
 
 // MapChange is what PATCH /host/api/maps/{id} may change: the name and
@@ -16,16 +18,16 @@ type MapChange struct {
 
 func (c MapChange) Check() error {
 	if c.Name != nil && strings.TrimSpace(*c.Name) == "" {
-		return Invalidf("a map needs a 'name'")
+		return core.Invalidf("a map needs a 'name'")
 	}
 	if c.LosDaylight != nil && !(*c.LosDaylight >= 0 && *c.LosDaylight <= 1) {
-		return Invalidf("'losDaylight' is from 0 (dark) to 1 (broad daylight)")
+		return core.Invalidf("'losDaylight' is from 0 (dark) to 1 (broad daylight)")
 	}
 	if c.LosVisionLimit != nil && (*c.LosVisionLimit < -1 || *c.LosVisionLimit > MaxLightRadius) {
-		return Invalidf("'losVisionLimit' is -1 (no limit) or a distance in grid units up to %d", MaxLightRadius)
+		return core.Invalidf("'losVisionLimit' is -1 (no limit) or a distance in grid units up to %d", MaxLightRadius)
 	}
 	if c == (MapChange{}) {
-		return Invalidf("nothing to change: send name, lineOfSight, losDaylight or losVisionLimit")
+		return core.Invalidf("nothing to change: send name, lineOfSight, losDaylight or losVisionLimit")
 	}
 	return nil
 }

@@ -1,6 +1,8 @@
-package core
+package mapobjects
 
-import "math"
+import (
+	"math"
+)
 
 // Hex cells of templates and rulers. On a hex grid a cell is named by its
 // axial coordinates (q, r): hex (0, 0) is centred on the grid's origin
