@@ -10,6 +10,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/vttapp/companion/core/turns"
+
 	"github.com/vttapp/companion/core/redact"
 
 	"github.com/vttapp/companion/core"
@@ -220,7 +222,7 @@ func onRollInitiative(ctx context.Context, c *conn, _ json.RawMessage) (any, err
 }
 
 func onEndTurn(ctx context.Context, c *conn, data json.RawMessage) (any, error) {
-	var pass core.TurnPass // optional: whom the turn goes to, when turns are passed
+	var pass turns.TurnPass // optional: whom the turn goes to, when turns are passed
 	if len(data) > 0 && !bytes.Equal(data, []byte("null")) {
 		if err := decodeData(core.RequestEndTurn, data, &pass); err != nil {
 			return nil, err

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"net/http"
 
+	"github.com/vttapp/companion/core/turns"
+
 	"github.com/vttapp/companion/core/redact"
 
 	"github.com/go-chi/chi/v5"
@@ -128,7 +130,7 @@ func (s *server) rollInitiative(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *server) endTurn(w http.ResponseWriter, r *http.Request) {
-	var pass core.TurnPass // optional body: whom the turn goes to, when turns are passed
+	var pass turns.TurnPass // optional body: whom the turn goes to, when turns are passed
 	if r.ContentLength != 0 {
 		data, err := httpkit.ReadBody(r)
 		if err != nil {

@@ -3,6 +3,8 @@ package systems
 import (
 	"testing"
 
+	"github.com/vttapp/companion/core/turns"
+
 	"github.com/vttapp/companion/core"
 )
 
@@ -23,14 +25,14 @@ func TestRulesNowStaysTheSystemItWasWhenReloaded(t *testing.T) {
 	h := NewHolder(descending)
 	pinned := h.RulesNow()
 	h.Swap(ascending)
-	sorter, ok := pinned.(core.InitiativeSorter)
+	sorter, ok := pinned.(turns.InitiativeSorter)
 	if !ok {
 		t.Fatal("the pinned rules do not sort initiative")
 	}
 	if sorter.InitiativeAscending() {
 		t.Error("the pinned rules follow the reload")
 	}
-	if !h.InitiativeAscending() || !h.RulesNow().(core.InitiativeSorter).InitiativeAscending() {
+	if !h.InitiativeAscending() || !h.RulesNow().(turns.InitiativeSorter).InitiativeAscending() {
 		t.Error("the holder does not answer with the system swapped in")
 	}
 	if _, ok := pinned.(core.TokenRules); !ok {

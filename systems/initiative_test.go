@@ -3,6 +3,8 @@ package systems
 import (
 	"testing"
 
+	"github.com/vttapp/companion/core/turns"
+
 	"github.com/vttapp/companion/core"
 )
 
@@ -29,7 +31,7 @@ func TestInitiativeSortOrderComesFromConfig(t *testing.T) {
 		}
 		h := NewHolder(s)
 		var rules core.Rules = h
-		if sorter, ok := rules.(core.InitiativeSorter); !ok || sorter.InitiativeAscending() != want {
+		if sorter, ok := rules.(turns.InitiativeSorter); !ok || sorter.InitiativeAscending() != want {
 			t.Errorf("sortOrder %s: the holder does not pass the direction on to core", sortOrder)
 		}
 		s.Close()

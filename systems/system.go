@@ -15,7 +15,8 @@ import (
 	"sort"
 	"time"
 
-	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/core/turns"
+
 	"github.com/vttapp/companion/scripting"
 	"github.com/vttapp/companion/templates"
 )
@@ -296,13 +297,13 @@ func initiativeSortOrder(decl *scripting.Declarations, config any, problems *scr
 // hands the turn on). Any other value is the author's problem to fix.
 func turnStyle(decl *scripting.Declarations, config any, problems *scripting.Problems) string {
 	switch v := lookupPath(config, "combat", "turns"); v {
-	case nil, core.TurnsByInitiative:
-		return core.TurnsByInitiative
-	case core.TurnsPassed:
-		return core.TurnsPassed
+	case nil, turns.TurnsByInitiative:
+		return turns.TurnsByInitiative
+	case turns.TurnsPassed:
+		return turns.TurnsPassed
 	default:
 		problems.Add(decl.System.File, decl.System.Line, `companion.system: config.combat.turns must be "initiative" or "passed", not %v`, jsonText(v))
-		return core.TurnsByInitiative
+		return turns.TurnsByInitiative
 	}
 }
 

@@ -3,6 +3,8 @@ package systems
 import (
 	"testing"
 
+	"github.com/vttapp/companion/core/turns"
+
 	"github.com/vttapp/companion/core"
 )
 
@@ -20,17 +22,17 @@ companion.system{ config = { combat = { turns = ` + turns + ` }, entities = { De
 }
 
 func TestTurnStyleComesFromConfig(t *testing.T) {
-	for turns, want := range map[string]string{`"passed"`: core.TurnsPassed, `"initiative"`: core.TurnsByInitiative, `nil`: core.TurnsByInitiative} {
-		s, err := Load(mapFS(turnsSystem(turns)), Options{})
+	for style, want := range map[string]string{`"passed"`: turns.TurnsPassed, `"initiative"`: turns.TurnsByInitiative, `nil`: turns.TurnsByInitiative} {
+		s, err := Load(mapFS(turnsSystem(style)), Options{})
 		if err != nil {
-			t.Fatalf("turns %s: %v", turns, err)
+			t.Fatalf("turns %s: %v", style, err)
 		}
 		if got := s.TurnStyle(); got != want {
-			t.Errorf("turns %s: TurnStyle = %q, want %q", turns, got, want)
+			t.Errorf("turns %s: TurnStyle = %q, want %q", style, got, want)
 		}
 		var rules core.Rules = NewHolder(s)
-		if styler, ok := rules.(core.TurnStyler); !ok || styler.TurnStyle() != want {
-			t.Errorf("turns %s: the holder does not pass the style on to core", turns)
+		if styler, ok := rules.(turns.TurnStyler); !ok || styler.TurnStyle() != want {
+			t.Errorf("turns %s: the holder does not pass the style on to core", style)
 		}
 		if s.HealthLabel() != "VIG" {
 			t.Errorf("health label = %q, want the first bar's VIG", s.HealthLabel())
@@ -38,7 +40,7 @@ func TestTurnStyleComesFromConfig(t *testing.T) {
 		s.Close()
 	}
 	tiny := loadTiny(t)
-	if tiny.TurnStyle() != core.TurnsByInitiative || tiny.HealthLabel() != "Health" {
+	if tiny.TurnStyle() != turns.TurnsByInitiative || tiny.HealthLabel() != "Health" {
 		t.Errorf("a system without combat config: %q %q", tiny.TurnStyle(), tiny.HealthLabel())
 	}
 }

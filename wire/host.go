@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/vttapp/companion/core/turns"
+
 	"github.com/vttapp/companion/core/mapobjects"
 
 	"github.com/vttapp/companion/backup"
@@ -101,7 +103,7 @@ var HostRoutes = []HostRoute{
 	{Method: "POST", Path: "/host/api/screen/handout", Tag: "screen", Summary: "Upload an image and show it over the screen", Body: Multipart{}, Answer: core.Screen{}},
 
 	// Combat.
-	{Method: "POST", Path: "/host/api/game/{action}", Tag: "combat", Summary: "Start, next, previous or end combat; pass ({to}: the combatant who acts next, when the system's turns are passed)", Body: core.TurnPass{}, BodyOptional: true, Answer: GameControl{}},
+	{Method: "POST", Path: "/host/api/game/{action}", Tag: "combat", Summary: "Start, next, previous or end combat; pass ({to}: the combatant who acts next, when the system's turns are passed)", Body: turns.TurnPass{}, BodyOptional: true, Answer: GameControl{}},
 	{Method: "POST", Path: "/host/api/combatants", Tag: "combat", Summary: "Add combatants to the game", Body: NewCombatants{}, Answer: []*core.Combatant{}, Status: http.StatusCreated},
 	{Method: "POST", Path: "/host/api/combatants/initiative", Tag: "combat", Summary: "Roll initiative for combatants (none named: every one without)", Body: CombatantChoice{}, BodyOptional: true, Answer: GameControl{}},
 	{Method: "POST", Path: "/host/api/combatants/initiative/ask", Tag: "combat", Summary: "Ask the players of combatants to roll initiative", Body: CombatantChoice{}, BodyOptional: true, Answer: core.InitiativeRequest{}},

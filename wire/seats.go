@@ -3,7 +3,7 @@ package wire
 // The seats and a player's own character in the OpenAPI description
 // (api_seats.go), and the join key's ways in.
 
-import "github.com/vttapp/companion/core"
+import "github.com/vttapp/companion/core/turns"
 
 var joinKeySchemes = obj{
 	"joinKeyHeader": obj{"type": "apiKey", "in": "header", "name": JoinKeyHeader, "description": "The join key, when the game master turned it on"},
@@ -46,7 +46,7 @@ func addSeatPaths(paths, schemas obj) {
 		"editable": arrayOf(str), "hitPointsEditable": boolean, "actions": arrayOf(ref("Action")), "rollOptions": arrayOf(ref("RollOption")),
 		"tallies":    arrayOf(ref("Tally")),
 		"initiative": obj{"type": []string{"number", "null"}}, "myTurn": boolean, "round": num,
-		"turns":  obj{"type": "string", "enum": []string{core.TurnsByInitiative, core.TurnsPassed}, "description": "how the system's combat passes turns"},
+		"turns":  obj{"type": "string", "enum": []string{turns.TurnsByInitiative, turns.TurnsPassed}, "description": "how the system's combat passes turns"},
 		"passTo": arrayOf(obj{"type": "object", "properties": obj{"id": str, "name": str}, "description": "whom the acting player may pass the turn to"})}}
 	schemas["Journal"] = obj{"type": "object", "required": []string{"entries"}, "properties": obj{"entries": arrayOf(obj{"type": "object",
 		"required": []string{"id", "kind", "title", "shown"}, "properties": obj{

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/vttapp/companion/core/turns"
+
 	"github.com/vttapp/companion/core/redact"
 
 	"github.com/vttapp/companion/core/engine"
@@ -261,7 +263,7 @@ func TestEffectsExpireOnTheRightTurn(t *testing.T) {
 		ids = append(ids, added[0].ID)
 	}
 	a, b, c := ids[0], ids[1], ids[2]
-	if _, err := f.svc.ControlCombat(ctx, core.CombatStart); err != nil { // round 1, A acts
+	if _, err := f.svc.ControlCombat(ctx, turns.CombatStart); err != nil { // round 1, A acts
 		t.Fatal(err)
 	}
 	add := func(on string, e core.StatusEffect) {
@@ -288,7 +290,7 @@ func TestEffectsExpireOnTheRightTurn(t *testing.T) {
 	}
 	next := func() {
 		t.Helper()
-		if _, err := f.svc.ControlCombat(ctx, core.CombatNext); err != nil {
+		if _, err := f.svc.ControlCombat(ctx, turns.CombatNext); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -367,7 +369,7 @@ func TestRerollingInitiativeKeepsTheTurnRight(t *testing.T) {
 	if _, err := f.svc.RollInitiative(ctx, nil); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := f.svc.ControlCombat(ctx, core.CombatStart); err != nil {
+	if _, err := f.svc.ControlCombat(ctx, turns.CombatStart); err != nil {
 		t.Fatal(err)
 	}
 	// Right after Start the order is rolled again, reversed: the new first acts.
@@ -381,7 +383,7 @@ func TestRerollingInitiativeKeepsTheTurnRight(t *testing.T) {
 	}
 	// Two turns on: ids[1] (15+2) acts third.
 	for range 2 {
-		if _, err := f.svc.ControlCombat(ctx, core.CombatNext); err != nil {
+		if _, err := f.svc.ControlCombat(ctx, turns.CombatNext); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -403,7 +405,7 @@ func TestRerollingInitiativeKeepsTheTurnRight(t *testing.T) {
 		t.Fatalf("turn 4 is %s in the order, want the acting %s", view.TurnOrder[3].CombatantID, ids[1])
 	}
 	// Next goes on to a new round, not back to the stale position.
-	g, err := f.svc.ControlCombat(ctx, core.CombatNext)
+	g, err := f.svc.ControlCombat(ctx, turns.CombatNext)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"testing"
 
+	"github.com/vttapp/companion/core/turns"
+
 	"github.com/vttapp/companion/core/redact"
 
 	"github.com/vttapp/companion/core"
@@ -94,7 +96,7 @@ func TestGameUpdatedCarriesCreatures(t *testing.T) {
 		t.Fatalf("gameUpdated JSON has no creatures: %s", b)
 	}
 
-	if _, err := f.svc.ControlCombat(context.Background(), core.CombatStart); err != nil {
+	if _, err := f.svc.ControlCombat(context.Background(), turns.CombatStart); err != nil {
 		t.Fatal(err)
 	}
 	events := f.events.take()

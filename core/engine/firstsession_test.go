@@ -8,6 +8,8 @@ import (
 	"testing"
 	"unicode/utf16"
 
+	"github.com/vttapp/companion/core/turns"
+
 	"github.com/vttapp/companion/core/redact"
 
 	"github.com/vttapp/companion/core/engine"
@@ -63,7 +65,7 @@ func TestAddedCombatantTakesItsPlaceInASeededOrder(t *testing.T) {
 	f := newCombatFixture(t)
 	ctx := context.Background()
 	ids := seedOrdered(t, f, []string{"Ilsa", "Hound", "Brannoc"}, []float64{19, 14, 7})
-	if _, err := f.svc.ControlCombat(ctx, core.CombatStart); err != nil {
+	if _, err := f.svc.ControlCombat(ctx, turns.CombatStart); err != nil {
 		t.Fatal(err)
 	}
 	added, err := f.svc.AddCombatants(ctx, []core.NewCombatant{{EntityID: cbOgre}})

@@ -1,12 +1,15 @@
 package engine
 
-import "github.com/vttapp/companion/core"
+import (
+	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/core/turns"
+)
 
 // stepCombat applies one action to g given the turn order, and reports
 // whether g changed. Turn is the 1-based position of the acting slot.
 func stepCombat(g *core.Game, order []core.TurnSlot, action string) (bool, error) {
 	switch action {
-	case core.CombatStart:
+	case turns.CombatStart:
 		if g.Started {
 			return false, core.Conflictf("combat has already started: end it before starting a new one")
 		}
@@ -16,7 +19,7 @@ func stepCombat(g *core.Game, order []core.TurnSlot, action string) (bool, error
 		g.Started, g.Round = true, 1
 		setTurn(g, order, 0)
 		return true, nil
-	case core.CombatEnd:
+	case turns.CombatEnd:
 		if !g.Started {
 			return false, nil
 		}
@@ -30,9 +33,9 @@ func stepCombat(g *core.Game, order []core.TurnSlot, action string) (bool, error
 	if len(order) == 0 {
 		return false, core.Conflictf("no combatant is left in the turn order: end combat or roll initiative")
 	}
-	pos, found := core.CurrentSlot(g, order)
+	pos, found := turns.CurrentSlot(g, order)
 	round := max(g.Round, 1)
-	if action == core.CombatNext {
+	if action == turns.CombatNext {
 		if !found {
 			// The acting slot left the order (defeated, removed): the one
 			// that moved into its place acts next.

@@ -7,6 +7,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/vttapp/companion/core/turns"
+
 	"github.com/vttapp/companion/core/redact"
 
 	"github.com/vttapp/companion/core/engine"
@@ -200,7 +202,7 @@ func gcEventNames(events []core.Event) []string {
 func TestCombatRunsThroughRoundsInInitiativeOrder(t *testing.T) {
 	f := newGCFixture(t)
 	ctx := context.Background()
-	g, err := f.svc.ControlCombat(ctx, core.CombatStart)
+	g, err := f.svc.ControlCombat(ctx, turns.CombatStart)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -221,13 +223,13 @@ func TestCombatRunsThroughRoundsInInitiativeOrder(t *testing.T) {
 		action        string
 		want, players turn
 	}{
-		{core.CombatNext, turn{true, 1, 2, gcLurker, "i-lurker"}, goblin},
-		{core.CombatNext, turn{true, 1, 3, gcWren, "i-wren"}, turn{true, 1, 2, gcWren, "i-wren"}},
-		{core.CombatNext, turn{true, 2, 1, gcGoblin, "i-goblin"}, turn{true, 2, 1, gcGoblin, "i-goblin"}},
-		{core.CombatPrevious, turn{true, 1, 3, gcWren, "i-wren"}, turn{true, 1, 2, gcWren, "i-wren"}},
-		{core.CombatPrevious, turn{true, 1, 2, gcLurker, "i-lurker"}, goblin},
-		{core.CombatNext, turn{true, 1, 3, gcWren, "i-wren"}, turn{true, 1, 2, gcWren, "i-wren"}},
-		{core.CombatEnd, turn{false, 1, 1, "", ""}, turn{false, 1, 1, "", ""}},
+		{turns.CombatNext, turn{true, 1, 2, gcLurker, "i-lurker"}, goblin},
+		{turns.CombatNext, turn{true, 1, 3, gcWren, "i-wren"}, turn{true, 1, 2, gcWren, "i-wren"}},
+		{turns.CombatNext, turn{true, 2, 1, gcGoblin, "i-goblin"}, turn{true, 2, 1, gcGoblin, "i-goblin"}},
+		{turns.CombatPrevious, turn{true, 1, 3, gcWren, "i-wren"}, turn{true, 1, 2, gcWren, "i-wren"}},
+		{turns.CombatPrevious, turn{true, 1, 2, gcLurker, "i-lurker"}, goblin},
+		{turns.CombatNext, turn{true, 1, 3, gcWren, "i-wren"}, turn{true, 1, 2, gcWren, "i-wren"}},
+		{turns.CombatEnd, turn{false, 1, 1, "", ""}, turn{false, 1, 1, "", ""}},
 	}
 	for _, s := range steps {
 		g, err := f.svc.ControlCombat(ctx, s.action)
@@ -251,27 +253,27 @@ func TestCombatRunsThroughRoundsInInitiativeOrder(t *testing.T) {
 func TestCombatRefusalsChangeAndTellNothing(t *testing.T) {
 	f := newGCFixture(t)
 	ctx := context.Background()
-	_, err := f.svc.ControlCombat(ctx, core.CombatNext)
+	_, err := f.svc.ControlCombat(ctx, turns.CombatNext)
 	svcWantErr(t, err, core.KindConflict, "combat has not started")
-	_, err = f.svc.ControlCombat(ctx, core.CombatPrevious)
+	_, err = f.svc.ControlCombat(ctx, turns.CombatPrevious)
 	svcWantErr(t, err, core.KindConflict, "combat has not started")
 	_, err = f.svc.ControlCombat(ctx, "restart")
 	svcWantErr(t, err, core.KindInvalid, "unknown combat action 'restart'")
 	// Ending a combat that is not running is harmless and silent.
-	if g, err := f.svc.ControlCombat(ctx, core.CombatEnd); err != nil || g.Started {
+	if g, err := f.svc.ControlCombat(ctx, turns.CombatEnd); err != nil || g.Started {
 		t.Fatalf("end when not started = %+v, %v", g, err)
 	}
 	if events := f.pub.take(); len(events) != 0 {
 		t.Fatalf("events after refused or empty actions: %v", gcEventNames(events))
 	}
 
-	if _, err := f.svc.ControlCombat(ctx, core.CombatStart); err != nil {
+	if _, err := f.svc.ControlCombat(ctx, turns.CombatStart); err != nil {
 		t.Fatal(err)
 	}
 	f.pub.take()
-	_, err = f.svc.ControlCombat(ctx, core.CombatStart)
+	_, err = f.svc.ControlCombat(ctx, turns.CombatStart)
 	svcWantErr(t, err, core.KindConflict, "combat has already started")
-	_, err = f.svc.ControlCombat(ctx, core.CombatPrevious)
+	_, err = f.svc.ControlCombat(ctx, turns.CombatPrevious)
 	svcWantErr(t, err, core.KindConflict, "already at the first turn of the first round")
 	if events := f.pub.take(); len(events) != 0 {
 		t.Fatalf("events after refusals: %v", gcEventNames(events))
@@ -301,7 +303,7 @@ func TestStartCombatWithoutInitiativeIsRefused(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = f.svc.ControlCombat(ctx, core.CombatStart)
+	_, err = f.svc.ControlCombat(ctx, turns.CombatStart)
 	svcWantErr(t, err, core.KindInvalid, "roll initiative before starting combat")
 	if events := f.pub.take(); len(events) != 0 {
 		t.Fatalf("events after a refused start: %v", gcEventNames(events))
@@ -313,10 +315,10 @@ func TestStartCombatWithoutInitiativeIsRefused(t *testing.T) {
 func TestNextTurnAfterTheActingCombatantIsDefeated(t *testing.T) {
 	f := newGCFixture(t)
 	ctx := context.Background()
-	if _, err := f.svc.ControlCombat(ctx, core.CombatStart); err != nil {
+	if _, err := f.svc.ControlCombat(ctx, turns.CombatStart); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := f.svc.ControlCombat(ctx, core.CombatNext); err != nil { // Lurker acts
+	if _, err := f.svc.ControlCombat(ctx, turns.CombatNext); err != nil { // Lurker acts
 		t.Fatal(err)
 	}
 	defeat := func(id string) {
@@ -327,7 +329,7 @@ func TestNextTurnAfterTheActingCombatantIsDefeated(t *testing.T) {
 	}
 	defeat(gcLurker)
 	f.pub.take()
-	g, err := f.svc.ControlCombat(ctx, core.CombatNext)
+	g, err := f.svc.ControlCombat(ctx, turns.CombatNext)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -335,7 +337,7 @@ func TestNextTurnAfterTheActingCombatantIsDefeated(t *testing.T) {
 		t.Fatalf("next after the acting combatant fell = %+v, want %+v", got, want)
 	}
 	defeat(gcWren) // the last slot falls on its turn: a new round begins
-	g, err = f.svc.ControlCombat(ctx, core.CombatNext)
+	g, err = f.svc.ControlCombat(ctx, turns.CombatNext)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -343,7 +345,7 @@ func TestNextTurnAfterTheActingCombatantIsDefeated(t *testing.T) {
 		t.Fatalf("next after the last combatant fell = %+v, want %+v", got, want)
 	}
 	defeat(gcGoblin)
-	_, err = f.svc.ControlCombat(ctx, core.CombatNext)
+	_, err = f.svc.ControlCombat(ctx, turns.CombatNext)
 	svcWantErr(t, err, core.KindConflict, "no combatant is left in the turn order")
 }
 
@@ -359,7 +361,7 @@ func TestTurnOrderRules(t *testing.T) {
 		{ID: "h", Name: "Hotel", Initiative: []core.Initiative{{ID: "h1", Value: "15"}}},
 	}
 	var got []string
-	for _, s := range core.TurnOrder(combatants, false) {
+	for _, s := range turns.TurnOrder(combatants, false) {
 		got = append(got, s.InitiativeID+":"+s.Name)
 	}
 	want := []string{
@@ -372,7 +374,7 @@ func TestTurnOrderRules(t *testing.T) {
 		t.Fatalf("TurnOrder =\n%v\nwant\n%v", got, want)
 	}
 	got = got[:0]
-	for _, s := range core.TurnOrder(combatants, true) {
+	for _, s := range turns.TurnOrder(combatants, true) {
 		got = append(got, s.InitiativeID+":"+s.Name)
 	}
 	want = []string{
@@ -398,9 +400,9 @@ func TestCombatFollowsTheSystemsSortOrder(t *testing.T) {
 		{true, 2, 1, gcWren, "i-wren"},
 	}
 	for i, w := range want {
-		action := core.CombatNext
+		action := turns.CombatNext
 		if i == 0 {
-			action = core.CombatStart
+			action = turns.CombatStart
 		}
 		g, err := f.svc.ControlCombat(ctx, action)
 		if err != nil {
@@ -540,7 +542,7 @@ func TestGameControlsWithoutPrimaryCampaign(t *testing.T) {
 	defer store.Close()
 	svc := engine.NewService(engine.ServiceConfig{Store: store, Rules: svcRules{}})
 	ctx := context.Background()
-	_, err = svc.ControlCombat(ctx, core.CombatStart)
+	_, err = svc.ControlCombat(ctx, turns.CombatStart)
 	svcWantErr(t, err, core.KindNotFound, "no primary campaign for system 'dnd5e'")
 	_, err = svc.ShowMap(ctx, gcCave)
 	svcWantErr(t, err, core.KindNotFound, "no primary campaign")

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/vttapp/companion/core/turns"
+
 	"github.com/vttapp/companion/core/redact"
 
 	"github.com/vttapp/companion/core"
@@ -59,10 +61,10 @@ func TestPlayersSeeAHiddenFirstTurnAsNoOnes(t *testing.T) {
 		action        string
 		host, players turn
 	}{
-		{core.CombatStart, turn{true, 1, 1, gcLurker, "i-lurker"}, turn{true, 1, 0, "", ""}},
-		{core.CombatNext, turn{true, 1, 2, gcGoblin, "i-goblin"}, turn{true, 1, 1, gcGoblin, "i-goblin"}},
-		{core.CombatNext, turn{true, 1, 3, gcWren, "i-wren"}, turn{true, 1, 2, gcWren, "i-wren"}},
-		{core.CombatNext, turn{true, 2, 1, gcLurker, "i-lurker"}, turn{true, 2, 0, "", ""}},
+		{turns.CombatStart, turn{true, 1, 1, gcLurker, "i-lurker"}, turn{true, 1, 0, "", ""}},
+		{turns.CombatNext, turn{true, 1, 2, gcGoblin, "i-goblin"}, turn{true, 1, 1, gcGoblin, "i-goblin"}},
+		{turns.CombatNext, turn{true, 1, 3, gcWren, "i-wren"}, turn{true, 1, 2, gcWren, "i-wren"}},
+		{turns.CombatNext, turn{true, 2, 1, gcLurker, "i-lurker"}, turn{true, 2, 0, "", ""}},
 	} {
 		host, players := playersTurn(t, f, step.action)
 		if host != step.host || players != step.players {
@@ -79,9 +81,9 @@ func TestPlayersTurnFollowsTheSystemsOrder(t *testing.T) {
 		action        string
 		host, players turn
 	}{
-		{core.CombatStart, turn{true, 1, 1, gcWren, "i-wren"}, turn{true, 1, 1, gcWren, "i-wren"}},
-		{core.CombatNext, turn{true, 1, 2, gcLurker, "i-lurker"}, turn{true, 1, 1, gcWren, "i-wren"}},
-		{core.CombatNext, turn{true, 1, 3, gcGoblin, "i-goblin"}, turn{true, 1, 2, gcGoblin, "i-goblin"}},
+		{turns.CombatStart, turn{true, 1, 1, gcWren, "i-wren"}, turn{true, 1, 1, gcWren, "i-wren"}},
+		{turns.CombatNext, turn{true, 1, 2, gcLurker, "i-lurker"}, turn{true, 1, 1, gcWren, "i-wren"}},
+		{turns.CombatNext, turn{true, 1, 3, gcGoblin, "i-goblin"}, turn{true, 1, 2, gcGoblin, "i-goblin"}},
 	} {
 		host, players := playersTurn(t, f, step.action)
 		if host != step.host || players != step.players {

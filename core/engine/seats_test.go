@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/vttapp/companion/core/turns"
+
 	"github.com/vttapp/companion/core/engine"
 
 	"github.com/vttapp/companion/core"
@@ -471,7 +473,7 @@ func TestOwnInitiativeAndEndTurn(t *testing.T) {
 		t.Fatal(err)
 	}
 	g.events.Take()
-	if _, err := g.svc.ControlCombat(ctx, core.CombatStart); err != nil {
+	if _, err := g.svc.ControlCombat(ctx, turns.CombatStart); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(g.events.Take(), core.EventInitiativeRequested) {
@@ -502,7 +504,7 @@ func TestOwnInitiativeAndEndTurn(t *testing.T) {
 		if _, err := g.svc.EndTurn(ctx, ann, ""); core.KindOf(err) != core.KindConflict {
 			t.Fatalf("ended a turn that was not theirs: %v", err)
 		}
-		if _, err := g.svc.ControlCombat(ctx, core.CombatNext); err != nil {
+		if _, err := g.svc.ControlCombat(ctx, turns.CombatNext); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/vttapp/companion/core/turns"
+
 	"github.com/vttapp/companion/core/redact"
 
 	"github.com/vttapp/companion/core"
@@ -93,9 +95,9 @@ func (s pinned) sheet(tx core.Tx, o *ownCharacter) (*core.CharacterSheet, error)
 	out := &core.CharacterSheet{Seat: o.view, Character: redact.EntityForPlayers(e), Reference: "/" + e.Kind + "/" + e.Slug,
 		TokenIDs: []string{}, Controls: []string{}, Effects: []core.EffectView{}, Editable: s.ownEditable(e.Kind),
 		Actions: []core.Action{}, RollOptions: []core.RollOption{}, Tallies: []core.Tally{}, Round: o.game.Round,
-		Turns: core.TurnsByInitiative}
+		Turns: turns.TurnsByInitiative}
 	if s.turnsPassed() {
-		out.Turns = core.TurnsPassed
+		out.Turns = turns.TurnsPassed
 	}
 	if sr, ok := s.rules.(core.SheetRules); ok {
 		if t := sr.Tallies(e.Kind); t != nil {
@@ -148,7 +150,7 @@ func (s pinned) sheet(tx core.Tx, o *ownCharacter) (*core.CharacterSheet, error)
 			out.Initiative = &v
 		}
 		out.MyTurn = o.game.Started && o.game.CombatantID == c.ID
-		if out.MyTurn && out.Turns == core.TurnsPassed {
+		if out.MyTurn && out.Turns == turns.TurnsPassed {
 			out.PassTo = passChoices(o.game, c.ID)
 		}
 	}
@@ -585,9 +587,9 @@ func (s *Service) EndTurn(ctx context.Context, who core.Actor, to string) (*core
 		return nil, core.Conflictf("%s is not in the game", o.entity.Name)
 	}
 	id := o.combatant.ID
-	action := core.CombatNext
+	action := turns.CombatNext
 	if to != "" {
-		action = core.CombatPass
+		action = turns.CombatPass
 	}
 	return p.controlCombat(ctx, action, to, func(g *core.Game) error {
 		if !g.Started || g.CombatantID != id {

@@ -6,6 +6,8 @@ import (
 	"math"
 	"slices"
 
+	"github.com/vttapp/companion/core/turns"
+
 	"github.com/vttapp/companion/core"
 )
 
@@ -464,7 +466,7 @@ func (s pinned) followActing(tx core.Tx, campaignID string) error {
 		return err
 	}
 	order := s.turnOrder(combatants)
-	pos, found := core.CurrentSlot(game, order)
+	pos, found := turns.CurrentSlot(game, order)
 	if !found || game.Turn == pos+1 {
 		return nil
 	}
@@ -541,11 +543,11 @@ func (s pinned) turnOrder(combatants []*core.Combatant) []core.TurnSlot {
 	if s.turnsPassed() {
 		return passingOrder(combatants)
 	}
-	return core.TurnOrder(combatants, s.ascending())
+	return turns.TurnOrder(combatants, s.ascending())
 }
 
 // ascending reports a system whose lowest initiative acts first.
 func (s pinned) ascending() bool {
-	sorter, ok := s.rules.(core.InitiativeSorter)
+	sorter, ok := s.rules.(turns.InitiativeSorter)
 	return ok && sorter.InitiativeAscending()
 }

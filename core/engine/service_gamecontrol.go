@@ -3,6 +3,8 @@ package engine
 import (
 	"context"
 
+	"github.com/vttapp/companion/core/turns"
+
 	"github.com/vttapp/companion/core/redact"
 
 	"github.com/vttapp/companion/core"
@@ -89,7 +91,7 @@ func (s *Service) PassTurn(ctx context.Context, to string) (*core.Game, error) {
 	if !p.turnsPassed() {
 		return nil, core.Conflictf("this system takes turns by initiative: use next instead of passing the turn")
 	}
-	return p.controlCombat(ctx, core.CombatPass, to, nil)
+	return p.controlCombat(ctx, turns.CombatPass, to, nil)
 }
 
 // controlCombat is ControlCombat; guard, when not nil, may refuse the
@@ -98,8 +100,8 @@ func (s *Service) PassTurn(ctx context.Context, to string) (*core.Game, error) {
 func (p pinned) controlCombat(ctx context.Context, action, to string, guard func(g *core.Game) error) (*core.Game, error) {
 	passed := p.turnsPassed()
 	switch action {
-	case core.CombatStart, core.CombatNext, core.CombatPrevious, core.CombatEnd:
-	case core.CombatPass:
+	case turns.CombatStart, turns.CombatNext, turns.CombatPrevious, turns.CombatEnd:
+	case turns.CombatPass:
 		if !passed {
 			return nil, core.Conflictf("this system takes turns by initiative: use next instead of passing the turn")
 		}
@@ -145,7 +147,7 @@ func (p pinned) controlCombat(ctx context.Context, action, to string, guard func
 			return nil, err
 		}
 		var events []core.Event
-		if action == core.CombatNext || action == core.CombatPass { // effects run out as turns pass (effects.go)
+		if action == turns.CombatNext || action == turns.CombatPass { // effects run out as turns pass (effects.go)
 			for _, expired := range expireEffects(combatants, ended, game) {
 				stored, err := p.storeCombatant(tx, expired)
 				if err != nil {
@@ -163,7 +165,7 @@ func (p pinned) controlCombat(ctx context.Context, action, to string, guard func
 			views.Players = core.TurnOf(pg)
 		}
 		events = append(events, core.Event{Name: core.EventGameUpdated, Data: views})
-		if action == core.CombatStart && !passed {
+		if action == turns.CombatStart && !passed {
 			// Seated players whose character has no initiative yet are
 			// asked to roll it (or the game master rolls for them).
 			ask, err := initiativeRequest(tx, c.ID, combatants, nil)

@@ -3,6 +3,8 @@ package engine
 import (
 	"slices"
 
+	"github.com/vttapp/companion/core/turns"
+
 	"github.com/vttapp/companion/core"
 )
 
@@ -28,7 +30,7 @@ func keepExplicitOrder(all []*core.Combatant, ascending bool) []*core.Combatant 
 	for _, c := range all {
 		for i, in := range c.Initiative {
 			switch {
-			case !core.HasInitiativeValue(in.Value):
+			case !turns.HasInitiativeValue(in.Value):
 			case in.Order > 0:
 				ordered = append(ordered, slot{c, i, in})
 			default:
@@ -43,8 +45,8 @@ func keepExplicitOrder(all []*core.Combatant, ascending bool) []*core.Combatant 
 	// first reports whether a acts before b by value alone: numbers before
 	// other values, then highest (lowest when ascending) first.
 	first := func(a, b core.Initiative) bool {
-		an, aNum := core.InitiativeNumber(a.Value)
-		bn, bNum := core.InitiativeNumber(b.Value)
+		an, aNum := turns.InitiativeNumber(a.Value)
+		bn, bNum := turns.InitiativeNumber(b.Value)
 		switch {
 		case aNum && bNum:
 			if ascending {

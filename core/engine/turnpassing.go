@@ -3,13 +3,15 @@ package engine
 import (
 	"slices"
 
+	"github.com/vttapp/companion/core/turns"
+
 	"github.com/vttapp/companion/core"
 )
 
 // turnsPassed reports a system whose combatants pass the turn.
 func (s pinned) turnsPassed() bool {
-	styler, ok := s.rules.(core.TurnStyler)
-	return ok && styler.TurnStyle() == core.TurnsPassed
+	styler, ok := s.rules.(turns.TurnStyler)
+	return ok && styler.TurnStyle() == turns.TurnsPassed
 }
 
 // passingOrder is the turn order of a game whose turns are passed: every
@@ -37,7 +39,7 @@ func passingOrder(combatants []*core.Combatant) []core.TurnSlot {
 // acted a new round begins, and anyone may act first in it.
 func stepPassing(g *core.Game, order []core.TurnSlot, action, to string) (bool, error) {
 	switch action {
-	case core.CombatStart:
+	case turns.CombatStart:
 		if g.Started {
 			return false, core.Conflictf("combat has already started: end it before starting a new one")
 		}
@@ -53,14 +55,14 @@ func stepPassing(g *core.Game, order []core.TurnSlot, action, to string) (bool, 
 		}
 		setTurn(g, order, pos)
 		return true, nil
-	case core.CombatEnd:
+	case turns.CombatEnd:
 		if !g.Started {
 			return false, nil
 		}
 		g.Started, g.Round, g.Turn, g.Acted = false, 1, 1, nil
 		g.CombatantID, g.InitiativeID = "", ""
 		return true, nil
-	case core.CombatPrevious:
+	case turns.CombatPrevious:
 		return false, core.Conflictf("turns are passed in this game: pass the turn to the one who acts instead of going back")
 	}
 	if !g.Started {
@@ -81,7 +83,7 @@ func stepPassing(g *core.Game, order []core.TurnSlot, action, to string) (bool, 
 		acted, round = nil, round+1
 	}
 	pos := -1
-	if action == core.CombatNext {
+	if action == turns.CombatNext {
 		for i, slot := range order {
 			if !slices.Contains(acted, slot.CombatantID) {
 				pos = i

@@ -4,6 +4,8 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/vttapp/companion/core/turns"
+
 	"github.com/vttapp/companion/core/redact"
 
 	"github.com/vttapp/companion/core"
@@ -19,48 +21,48 @@ func TestStepPassingHandsTheTurnOnAndStartsANewRound(t *testing.T) {
 		t.Fatalf("order = %+v, want the three not defeated (no initiative needed)", order)
 	}
 	g := &core.Game{}
-	if _, err := stepPassing(g, order, core.CombatStart, "bo"); err != nil {
+	if _, err := stepPassing(g, order, turns.CombatStart, "bo"); err != nil {
 		t.Fatal(err)
 	}
 	if !g.Started || g.Round != 1 || g.CombatantID != "bo" || len(g.Acted) != 0 {
 		t.Fatalf("after start: %+v", g)
 	}
-	if _, err := stepPassing(g, order, core.CombatPass, "bo"); err == nil || core.KindOf(err) != core.KindConflict {
+	if _, err := stepPassing(g, order, turns.CombatPass, "bo"); err == nil || core.KindOf(err) != core.KindConflict {
 		t.Fatalf("passing to oneself: %v", err)
 	}
-	if _, err := stepPassing(g, order, core.CombatPass, "cy"); err != nil {
+	if _, err := stepPassing(g, order, turns.CombatPass, "cy"); err != nil {
 		t.Fatal(err)
 	}
 	if g.CombatantID != "cy" || !slices.Equal(g.Acted, []string{"bo"}) || g.Round != 1 {
 		t.Fatalf("after bo passed to cy: %+v", g)
 	}
-	if _, err := stepPassing(g, order, core.CombatPass, "bo"); core.KindOf(err) != core.KindConflict {
+	if _, err := stepPassing(g, order, turns.CombatPass, "bo"); core.KindOf(err) != core.KindConflict {
 		t.Fatalf("passing back to one who acted: %v", err)
 	}
-	if _, err := stepPassing(g, order, core.CombatPass, "gone"); core.KindOf(err) != core.KindNotFound {
+	if _, err := stepPassing(g, order, turns.CombatPass, "gone"); core.KindOf(err) != core.KindNotFound {
 		t.Fatalf("passing to a defeated combatant: %v", err)
 	}
-	if _, err := stepPassing(g, order, core.CombatPass, ""); core.KindOf(err) != core.KindInvalid {
+	if _, err := stepPassing(g, order, turns.CombatPass, ""); core.KindOf(err) != core.KindInvalid {
 		t.Fatalf("passing to no one: %v", err)
 	}
-	if _, err := stepPassing(g, order, core.CombatPrevious, ""); core.KindOf(err) != core.KindConflict {
+	if _, err := stepPassing(g, order, turns.CombatPrevious, ""); core.KindOf(err) != core.KindConflict {
 		t.Fatalf("previous in a passed game: %v", err)
 	}
 	// next picks the first who has not acted: Ada.
-	if _, err := stepPassing(g, order, core.CombatNext, ""); err != nil {
+	if _, err := stepPassing(g, order, turns.CombatNext, ""); err != nil {
 		t.Fatal(err)
 	}
 	if g.CombatantID != "ada" || !slices.Equal(g.Acted, []string{"bo", "cy"}) || g.Round != 1 {
 		t.Fatalf("after next: %+v", g)
 	}
 	// Everyone has acted once Ada passes: round 2, and Ada may even go first.
-	if _, err := stepPassing(g, order, core.CombatPass, "ada"); err != nil {
+	if _, err := stepPassing(g, order, turns.CombatPass, "ada"); err != nil {
 		t.Fatal(err)
 	}
 	if g.Round != 2 || g.CombatantID != "ada" || len(g.Acted) != 0 {
 		t.Fatalf("after the round ended: %+v", g)
 	}
-	if _, err := stepPassing(g, order, core.CombatEnd, ""); err != nil {
+	if _, err := stepPassing(g, order, turns.CombatEnd, ""); err != nil {
 		t.Fatal(err)
 	}
 	if g.Started || g.CombatantID != "" || len(g.Acted) != 0 {
@@ -78,18 +80,18 @@ func TestStepPassingForgetsThoseWhoLeft(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	mustStep(core.CombatStart, "")
-	mustStep(core.CombatPass, "b") // a acted
+	mustStep(turns.CombatStart, "")
+	mustStep(turns.CombatPass, "b") // a acted
 	order = passingOrder([]*core.Combatant{{ID: "b"}, {ID: "c"}})
-	mustStep(core.CombatPass, "c") // b acted; a is gone
+	mustStep(turns.CombatPass, "c") // b acted; a is gone
 	if !slices.Equal(g.Acted, []string{"b"}) || g.Round != 1 {
 		t.Fatalf("acted = %v round %d", g.Acted, g.Round)
 	}
-	mustStep(core.CombatNext, "") // c was the last of those left: round 2
+	mustStep(turns.CombatNext, "") // c was the last of those left: round 2
 	if g.Round != 2 || g.CombatantID != "b" {
 		t.Fatalf("after the last left: %+v", g)
 	}
-	if _, err := stepPassing(&core.Game{}, nil, core.CombatStart, ""); core.KindOf(err) != core.KindInvalid {
+	if _, err := stepPassing(&core.Game{}, nil, turns.CombatStart, ""); core.KindOf(err) != core.KindInvalid {
 		t.Fatalf("start with no one: %v", err)
 	}
 }

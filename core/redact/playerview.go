@@ -3,6 +3,7 @@ package redact
 import (
 	"github.com/vttapp/companion/core"
 	"github.com/vttapp/companion/core/mapobjects"
+	"github.com/vttapp/companion/core/turns"
 )
 
 // PlayerMap returns m as players may see it (GET /api and every map
@@ -42,7 +43,7 @@ func GameForPlayers(g *core.Game) *core.Game {
 	if g == nil {
 		return nil
 	}
-	return PlayerGame(g, func() []core.TurnSlot { return core.TurnOrder(g.Combatants, false) })
+	return PlayerGame(g, func() []core.TurnSlot { return turns.TurnOrder(g.Combatants, false) })
 }
 
 // playerGame is a copy of g as players see it in GET /api and in
@@ -54,7 +55,7 @@ func GameForPlayers(g *core.Game) *core.Game {
 func PlayerGame(g *core.Game, order func() []core.TurnSlot) *core.Game {
 	out := *g
 	out.Combatants = playerCombatants(g.Combatants)
-	out.Acted = core.VisibleActed(g.Acted, out.Combatants)
+	out.Acted = turns.VisibleActed(g.Acted, out.Combatants)
 	if g.CombatantID != "" && (len(out.Combatants) < len(g.Combatants) || !core.HasCombatant(g.Combatants, g.CombatantID)) {
 		playerTurn(&out, g, order())
 	}
@@ -71,7 +72,7 @@ func playerTurn(out, g *core.Game, order []core.TurnSlot) {
 	if g.CombatantID == "" {
 		return // no one acts: nothing to hide
 	}
-	pos, found := core.CurrentSlot(g, order)
+	pos, found := turns.CurrentSlot(g, order)
 	switch {
 	case found && !order[pos].Hidden:
 		out.Turn = visibleSlots(order[:pos+1])

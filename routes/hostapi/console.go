@@ -8,6 +8,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/vttapp/companion/core/turns"
+
 	"github.com/go-chi/chi/v5"
 	"github.com/vttapp/companion/core"
 	"github.com/vttapp/companion/routes/datafolder"
@@ -108,8 +110,8 @@ func (h hostConsole) controlCombat(w http.ResponseWriter, r *http.Request) {
 	action := chi.URLParam(r, "action")
 	var game *core.Game
 	var err error
-	if action == core.CombatPass {
-		var pass core.TurnPass
+	if action == turns.CombatPass {
+		var pass turns.TurnPass
 		if err = httpkit.DecodeBody(r, &pass); err == nil {
 			game, err = h.cfg.Service.PassTurn(r.Context(), pass.To)
 		}

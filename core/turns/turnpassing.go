@@ -1,4 +1,6 @@
-package core
+package turns
+
+import "github.com/vttapp/companion/core"
 
 // How a system's combat hands out turns (config combat.turns).
 // TurnsByInitiative, the default, rolls initiative and acts in its order.
@@ -21,10 +23,10 @@ type TurnStyler interface {
 }
 
 // visibleActed is acted without the combatants players do not see.
-func VisibleActed(acted []string, shown []*Combatant) []string {
+func VisibleActed(acted []string, shown []*core.Combatant) []string {
 	var out []string
 	for _, id := range acted {
-		if HasCombatant(shown, id) {
+		if core.HasCombatant(shown, id) {
 			out = append(out, id)
 		}
 	}

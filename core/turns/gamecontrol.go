@@ -1,4 +1,6 @@
-package core
+package turns
+
+import "github.com/vttapp/companion/core"
 
 // Combat actions of the host console's game controls.
 const (
@@ -11,7 +13,7 @@ const (
 // currentSlot finds the acting slot in the order by its initiative id (then
 // its combatant); when it is gone, the position its turn number names
 // (which may be past the end when the last slot left).
-func CurrentSlot(g *Game, order []TurnSlot) (int, bool) {
+func CurrentSlot(g *core.Game, order []core.TurnSlot) (int, bool) {
 	for i, slot := range order {
 		if g.InitiativeID != "" && slot.InitiativeID == g.InitiativeID && slot.CombatantID == g.CombatantID {
 			return i, true
