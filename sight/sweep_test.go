@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/vttapp/companion/core/redact"
+
 	"github.com/vttapp/companion/core"
 	"github.com/vttapp/companion/imports/uvtt"
 	"github.com/vttapp/companion/internal/shareddata"
@@ -28,7 +30,7 @@ func realMapSegments(tb testing.TB, file string) (*core.Map, [][4]float64, [4]fl
 		tb.Fatal(err)
 	}
 	m := um.Map
-	return m, core.SightSegments(m), [4]float64{0, 0, float64(m.Width), float64(m.Height)}
+	return m, redact.SightSegments(m), [4]float64{0, 0, float64(m.Width), float64(m.Height)}
 }
 
 // viewerGrid is n x n viewers spread over the box, off the grid lines

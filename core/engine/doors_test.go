@@ -7,6 +7,7 @@ import (
 
 	"github.com/vttapp/companion/core/redact"
 
+
 	"github.com/vttapp/companion/core"
 	"github.com/vttapp/companion/sight"
 )
@@ -44,8 +45,8 @@ func TestUpdateDoorCommitsAndRecomputesLineOfSight(t *testing.T) {
 	if got := redact.PlayersView(events[1].Data).([]sight.Sight); !reflect.DeepEqual(got, los) {
 		t.Fatal("lineOfSightUpdated does not carry the computed sights")
 	}
-	if want := closed[:2]; !reflect.DeepEqual(core.SightSegments(m), want) {
-		t.Fatalf("open door: segments %v, want %v (window and open door let sight through)", core.SightSegments(m), want)
+	if want := closed[:2]; !reflect.DeepEqual(redact.SightSegments(m), want) {
+		t.Fatalf("open door: segments %v, want %v (window and open door let sight through)", redact.SightSegments(m), want)
 	}
 
 	var stored *core.Map
@@ -61,8 +62,8 @@ func TestUpdateDoorCommitsAndRecomputesLineOfSight(t *testing.T) {
 		t.Fatal(err)
 	}
 	m = redact.PlayersView(f.events.take()[0].Data).(*core.Map)
-	if !reflect.DeepEqual(core.SightSegments(m), closed) {
-		t.Fatalf("locked door: segments %v, want %v", core.SightSegments(m), closed)
+	if !reflect.DeepEqual(redact.SightSegments(m), closed) {
+		t.Fatalf("locked door: segments %v, want %v", redact.SightSegments(m), closed)
 	}
 }
 
@@ -89,7 +90,7 @@ func TestUpdateDoorRejectsBadRequests(t *testing.T) {
 }
 
 func TestSightSegmentsSkipsDegenerateWalls(t *testing.T) {
-	segments := core.SightSegments(&core.Map{ID: "m", Walls: []core.Wall{
+	segments := redact.SightSegments(&core.Map{ID: "m", Walls: []core.Wall{
 		{ID: "dot", Data: []float64{1, 1}},
 		{ID: "odd", Data: []float64{0, 0, 10, 0, 10}},
 		{ID: "invisible", Data: []float64{0, 0, 1, 1}, Type: core.WallInvisible},

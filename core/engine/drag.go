@@ -9,6 +9,7 @@ import (
 
 	"github.com/vttapp/companion/core/redact"
 
+
 	"github.com/vttapp/companion/core"
 )
 
@@ -227,7 +228,7 @@ func (d *Drags) Move(ctx context.Context, from core.EventSource, m core.Movement
 		}
 		own.lastSeen = now
 		own.checked = gen
-		own.mapID, own.party = tok.MapID, core.PartySight(tok)
+		own.mapID, own.party = tok.MapID, redact.PartySight(tok)
 		if own.sight, err = d.svc.dragSightOf(ctx, tok); err != nil {
 			return nil, err
 		}
@@ -242,7 +243,7 @@ func (d *Drags) Move(ctx context.Context, from core.EventSource, m core.Movement
 			return nil, err
 		}
 		sight.cast(&m)
-		err = d.commit(ctx, m, core.PartySight(tok))
+		err = d.commit(ctx, m, redact.PartySight(tok))
 		if errors.Is(err, errDragVetoed) {
 			if own == nil {
 				own = &drag{source: from.ID, startX: tok.X, startY: tok.Y}
@@ -265,7 +266,7 @@ func (d *Drags) Move(ctx context.Context, from core.EventSource, m core.Movement
 			return nil, err
 		}
 		sight.cast(&m)
-		d.svc.Publish(core.Event{Name: core.EventTokenMoved, Data: dragData(&m, true, core.PartySight(tok))})
+		d.svc.Publish(core.Event{Name: core.EventTokenMoved, Data: dragData(&m, true, redact.PartySight(tok))})
 		return nil, nil
 	}
 }
@@ -335,7 +336,7 @@ func (d *Drags) blockAll(ctx context.Context, m core.Movement, own *drag) error 
 	sight.cast(block) // everyone drew the drag's polygons: the vision goes back too
 	// A token players no longer see (hidden, off the screen) snaps back for
 	// the game master alone: its position is not theirs to learn.
-	d.svc.Publish(core.Event{Name: core.EventTokenMoved, Data: dragData(block, tok == nil || shown, tok != nil && core.PartySight(tok))})
+	d.svc.Publish(core.Event{Name: core.EventTokenMoved, Data: dragData(block, tok == nil || shown, tok != nil && redact.PartySight(tok))})
 	return nil
 }
 

@@ -3,6 +3,8 @@ package engine
 import (
 	"context"
 
+	"github.com/vttapp/companion/core/redact"
+
 	"github.com/vttapp/companion/core"
 )
 
@@ -29,7 +31,7 @@ func (d *Drags) MoveAsHost(ctx context.Context, from core.EventSource, m core.Mo
 		return nil, err
 	}
 	m.MapID = tok.MapID
-	party := core.PartySight(tok)
+	party := redact.PartySight(tok)
 	own := d.active[m.ID]
 	if own == nil && (m.State == core.DragCancel || m.State == core.DragBlock) {
 		return nil, nil // no drag of this token to abandon (as Move)
@@ -69,7 +71,7 @@ func (d *Drags) MoveAsHost(ctx context.Context, from core.EventSource, m core.Mo
 			if err != nil {
 				return nil, err
 			}
-			return append([]core.Event{{Name: core.EventTokenMoved, Data: dragData(&m, maps.tokenShown(t), core.PartySight(t))}}, events...), nil
+			return append([]core.Event{{Name: core.EventTokenMoved, Data: dragData(&m, maps.tokenShown(t), redact.PartySight(t))}}, events...), nil
 		})
 	default: // cancel or block: back to where the drag started
 		delete(d.active, m.ID)

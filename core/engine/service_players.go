@@ -61,7 +61,7 @@ func (s pinned) playerMap(m *core.Map, combatants []*core.Combatant) *core.Map {
 	shown := redact.PlayerMap(m)
 	out := *shown
 	out.Tokens = s.playerTokens(shown.Tokens, combatants)
-	return core.WithSight(&out)
+	return redact.WithSight(&out)
 }
 
 // playerMapIn is playerMap with the primary campaign's combatants read in

@@ -3,13 +3,15 @@ package engine
 import (
 	"context"
 
+	"github.com/vttapp/companion/core/redact"
+
 	"github.com/vttapp/companion/core"
 )
 
 // dragSightOf reads the sight of tok's map for its drag; nil when the
 // token has no vision, is hidden, or its map has line of sight off.
 func (s *Service) dragSightOf(ctx context.Context, tok *core.Token) (*dragSight, error) {
-	if !core.HasSight(tok) || tok.MapID == "" {
+	if !redact.HasSight(tok) || tok.MapID == "" {
 		return nil, nil
 	}
 	var ds *dragSight
@@ -21,8 +23,8 @@ func (s *Service) dragSightOf(ctx context.Context, tok *core.Token) (*dragSight,
 		if err != nil || !m.LineOfSight {
 			return err
 		}
-		segments := core.SightSegments(m)
-		ds = &dragSight{segments: segments, box: core.SightBox(m, segments)}
+		segments := redact.SightSegments(m)
+		ds = &dragSight{segments: segments, box: redact.SightBox(m, segments)}
 		return nil
 	})
 	return ds, err

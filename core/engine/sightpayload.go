@@ -2,12 +2,13 @@ package engine
 
 import (
 	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/core/redact"
 	"github.com/vttapp/companion/sight"
 )
 
 // withHostSight is WithSight as the game master receives it: the sight of
 // every token that casts vision.
-func withHostSight(m *core.Map) *core.Map { return core.WithSightFor(m, core.HasSight) }
+func withHostSight(m *core.Map) *core.Map { return redact.WithSightFor(m, redact.HasSight) }
 
 // sightsIn lists the sights WithSight gave m's tokens and lights, in
 // MapSights' order (tokens, then lights): the payload of
@@ -33,7 +34,7 @@ func sightsIn(m *core.Map) []sight.Sight {
 // on its map, when it has vision and the map line of sight: the real client
 // replaces the whole token and would lose its polygon otherwise.
 func tokenSight(tx core.Tx, t *core.Token) (*core.Token, error) {
-	if !core.HasSight(t) || t.MapID == "" {
+	if !redact.HasSight(t) || t.MapID == "" {
 		return t, nil
 	}
 	m, err := tx.Map(t.MapID)
@@ -43,9 +44,9 @@ func tokenSight(tx core.Tx, t *core.Token) (*core.Token, error) {
 	if err != nil || !m.LineOfSight {
 		return t, err
 	}
-	segments := core.SightSegments(m)
-	box := core.SightBox(m, segments)
-	return core.TokenWithSight(t, &sight.Sight{Key: sight.VisionSightKey(t.Vision.ID), X: t.X, Y: t.Y, Polygon: sight.VisionPolygon(t.X, t.Y, segments, box)}), nil
+	segments := redact.SightSegments(m)
+	box := redact.SightBox(m, segments)
+	return redact.TokenWithSight(t, &sight.Sight{Key: sight.VisionSightKey(t.Vision.ID), X: t.X, Y: t.Y, Polygon: sight.VisionPolygon(t.X, t.Y, segments, box)}), nil
 }
 
 // dragSight is what a dragged token's vision is cast against: the blocking

@@ -8,6 +8,7 @@ import (
 
 	"github.com/vttapp/companion/core/redact"
 
+
 	"github.com/vttapp/companion/core"
 	"github.com/vttapp/companion/sight"
 )
@@ -51,7 +52,7 @@ func TestSnapshotMapCarriesSightOfVisibleTokensAndLights(t *testing.T) {
 
 func TestWithSightLeavesMapsWithoutLineOfSightAlone(t *testing.T) {
 	m := &core.Map{ID: "m", Tokens: []*core.Token{{ID: "t", Vision: &core.Vision{ID: "v", Enabled: true}}}}
-	if core.WithSight(m) != m || core.MapSights(m) != nil {
+	if redact.WithSight(m) != m || redact.MapSights(m) != nil {
 		t.Fatal("a map with line of sight off got sight polygons")
 	}
 }

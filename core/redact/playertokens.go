@@ -116,13 +116,13 @@ func TokenForPlayers(t *core.Token) *core.Token {
 	if t == nil {
 		return nil
 	}
-	foeSight := t.Vision != nil && t.Vision.Sight != nil && !core.PartySight(t)
+	foeSight := t.Vision != nil && t.Vision.Sight != nil && !PartySight(t)
 	if t.Combatant == nil && !foeSight {
 		return t
 	}
 	cp := *t
 	if foeSight {
-		cp = *core.TokenWithSight(t, nil)
+		cp = *TokenWithSight(t, nil)
 	}
 	if t.Combatant != nil {
 		cp.Combatant = nil

@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/vttapp/companion/core/redact"
+
 	"github.com/gorilla/websocket"
 	"github.com/vttapp/companion/core"
 	"github.com/vttapp/companion/hub"
@@ -323,7 +325,7 @@ func TestWSUpdateDoorAndPointer(t *testing.T) {
 		if m.Walls[1].Door != core.DoorOpen {
 			t.Fatalf("mapUpdated door %q", m.Walls[1].Door)
 		}
-		if segments := core.SightSegments(&m); len(segments) != 1 {
+		if segments := redact.SightSegments(&m); len(segments) != 1 {
 			t.Fatalf("walls blocking sight with the door open %+v, want only the plain wall", segments)
 		}
 		var los []sight.Sight

@@ -7,6 +7,7 @@ import (
 
 	"github.com/vttapp/companion/core/redact"
 
+
 	"github.com/vttapp/companion/core"
 	"github.com/vttapp/companion/imports/uvtt"
 	"github.com/vttapp/companion/internal/shareddata"
@@ -38,7 +39,7 @@ func BenchmarkRealMapSight(b *testing.B) {
 			m.Tokens = append(m.Tokens, &core.Token{ID: "t-" + id, X: p[0] * w, Y: p[1] * h, Width: 1, Height: 1,
 				Vision: &core.Vision{ID: "v-" + id, Enabled: true}, Auras: []core.Object{}})
 		}
-		segments := core.SightSegments(m)
+		segments := redact.SightSegments(m)
 		b.Run(file+"/encode", func(b *testing.B) {
 			for b.Loop() {
 				if _, err := json.Marshal(redact.PlayerMap(m)); err != nil {
@@ -48,7 +49,7 @@ func BenchmarkRealMapSight(b *testing.B) {
 		})
 		b.Run(file+"/withSight", func(b *testing.B) {
 			for b.Loop() {
-				if _, err := json.Marshal(core.WithSight(redact.PlayerMap(m))); err != nil {
+				if _, err := json.Marshal(redact.WithSight(redact.PlayerMap(m))); err != nil {
 					b.Fatal(err)
 				}
 			}

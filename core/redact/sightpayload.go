@@ -1,8 +1,9 @@
-package core
+package redact
 
 import (
 	"math"
 
+	"github.com/vttapp/companion/core"
 	"github.com/vttapp/companion/sight"
 )
 
@@ -15,7 +16,7 @@ import (
 // that currently blocks sight: closed and locked doors included; open
 // doors, windows, invisible and terrain walls left out. A wall with fewer
 // than two points has none.
-func SightSegments(m *Map) [][4]float64 {
+func SightSegments(m *core.Map) [][4]float64 {
 	segments := [][4]float64{}
 	for _, w := range m.Walls {
 		if !w.BlocksSight() || len(w.Data) < 4 {
@@ -30,7 +31,7 @@ func SightSegments(m *Map) [][4]float64 {
 
 // hasSight reports whether a token casts vision: it is not hidden and its
 // vision is on. The game master receives the sight of every such token.
-func HasSight(t *Token) bool { return !t.Hidden && t.Vision != nil && t.Vision.Enabled }
+func HasSight(t *core.Token) bool { return !t.Hidden && t.Vision != nil && t.Vision.Enabled }
 
 // PartySight reports whether players receive a token's sight: it casts
 // vision (hasSight) and it is the party's, a friendly token or a player
@@ -40,18 +41,18 @@ func HasSight(t *Token) bool { return !t.Hidden && t.Vision != nil && t.Vision.E
 // sight it receives, as the Encounter+ web client does, would light for
 // players what only the monster sees. A player's write cannot make a
 // token the party's (Token.keepFromPlayers).
-func PartySight(t *Token) bool {
-	return HasSight(t) && (t.Role == RoleFriendly || t.Player)
+func PartySight(t *core.Token) bool {
+	return HasSight(t) && (t.Role == core.RoleFriendly || t.Player)
 }
 
 // MapSights computes the sight players receive on m (PartySight) and
 // that of every enabled light, in that order, when m has line of sight
 // on (nil otherwise: the client draws no vision layer then). m should be
 // the players' map (PlayerMap): hidden tokens are skipped anyway.
-func MapSights(m *Map) []sight.Sight { return mapSights(m, PartySight) }
+func MapSights(m *core.Map) []sight.Sight { return mapSights(m, PartySight) }
 
 // mapSights is MapSights for the tokens viewer accepts.
-func mapSights(m *Map, viewer func(*Token) bool) []sight.Sight {
+func mapSights(m *core.Map, viewer func(*core.Token) bool) []sight.Sight {
 	if m == nil || !m.LineOfSight {
 		return nil
 	}
@@ -75,9 +76,9 @@ func mapSights(m *Map, viewer func(*Token) bool) []sight.Sight {
 // vision.sight and whose enabled lights carry sight (see MapSights); m
 // itself when line of sight is off. Any other token's vision.sight is
 // null. m is never changed.
-func WithSight(m *Map) *Map { return WithSightFor(m, PartySight) }
+func WithSight(m *core.Map) *core.Map { return WithSightFor(m, PartySight) }
 
-func WithSightFor(m *Map, viewer func(*Token) bool) *Map {
+func WithSightFor(m *core.Map, viewer func(*core.Token) bool) *core.Map {
 	sights := mapSights(m, viewer)
 	if sights == nil {
 		return m
@@ -87,7 +88,7 @@ func WithSightFor(m *Map, viewer func(*Token) bool) *Map {
 		byKey[sights[i].Key] = &sights[i]
 	}
 	out := *m
-	out.Tokens = make([]*Token, len(m.Tokens))
+	out.Tokens = make([]*core.Token, len(m.Tokens))
 	for i, t := range m.Tokens {
 		out.Tokens[i] = t
 		switch {
@@ -97,7 +98,7 @@ func WithSightFor(m *Map, viewer func(*Token) bool) *Map {
 			out.Tokens[i] = TokenWithSight(t, nil) // a sight stored or written by a client is never passed on
 		}
 	}
-	out.Lights = make([]Light, len(m.Lights))
+	out.Lights = make([]core.Light, len(m.Lights))
 	for i, l := range m.Lights {
 		if s := byKey[sight.LightSightKey(l.ID)]; s != nil && l.Enabled {
 			l.Sight = s
@@ -109,7 +110,7 @@ func WithSightFor(m *Map, viewer func(*Token) bool) *Map {
 
 // tokenWithSight is a copy of t whose vision.sight is s (null when s is
 // nil).
-func TokenWithSight(t *Token, s *sight.Sight) *Token {
+func TokenWithSight(t *core.Token, s *sight.Sight) *core.Token {
 	cp := *t
 	v := *t.Vision
 	v.Sight = nil
@@ -125,7 +126,7 @@ const sightMargin = 1000
 
 // sightBox is the area vision is bounded by: the map's size when it has
 // one, else everything on it with a margin.
-func SightBox(m *Map, segments [][4]float64) [4]float64 {
+func SightBox(m *core.Map, segments [][4]float64) [4]float64 {
 	if m.Width > 0 && m.Height > 0 {
 		return [4]float64{0, 0, float64(m.Width), float64(m.Height)}
 	}
