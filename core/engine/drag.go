@@ -9,7 +9,6 @@ import (
 
 	"github.com/vttapp/companion/core/redact"
 
-
 	"github.com/vttapp/companion/core"
 )
 

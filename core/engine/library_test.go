@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/vttapp/companion/core/pages"
+
 	"github.com/vttapp/companion/core/redact"
 
 	"github.com/vttapp/companion/core"
@@ -430,25 +432,25 @@ func TestHostCampaignNamesAModulesMapOnScreen(t *testing.T) {
 }
 
 func TestParseAppLink(t *testing.T) {
-	cases := map[string]core.AppLink{
-		"/monster/goblin":               {Kind: core.LinkEntity, EntityKind: "monster", Slug: "goblin"},
-		"/page/intro#boxed":             {Kind: core.LinkPage, Slug: "intro", Fragment: "boxed"},
-		"/module/marsh-bats/page/intro": {Kind: core.LinkPage, ScopeKind: "module", Scope: "marsh-bats", Slug: "intro"},
-		"/campaign/c/map/cave":          {Kind: core.LinkMap, ScopeKind: "campaign", Scope: "c", Slug: "cave"},
-		"/encounter/bats":               {Kind: core.LinkEncounter, Slug: "bats"},
-		"/roll/1d20/Attack/attack":      {Kind: core.LinkOther},
-		"/modules/x/a.pdf":              {Kind: core.LinkFile},
-		"https://example.org/":          {Kind: core.LinkExternal},
-		"#top":                          {Kind: core.LinkExternal},
-		"other.html":                    {Kind: core.LinkOther},
-		"/module/x/page":                {Kind: core.LinkOther},
+	cases := map[string]pages.AppLink{
+		"/monster/goblin":               {Kind: pages.LinkEntity, EntityKind: "monster", Slug: "goblin"},
+		"/page/intro#boxed":             {Kind: pages.LinkPage, Slug: "intro", Fragment: "boxed"},
+		"/module/marsh-bats/page/intro": {Kind: pages.LinkPage, ScopeKind: "module", Scope: "marsh-bats", Slug: "intro"},
+		"/campaign/c/map/cave":          {Kind: pages.LinkMap, ScopeKind: "campaign", Scope: "c", Slug: "cave"},
+		"/encounter/bats":               {Kind: pages.LinkEncounter, Slug: "bats"},
+		"/roll/1d20/Attack/attack":      {Kind: pages.LinkOther},
+		"/modules/x/a.pdf":              {Kind: pages.LinkFile},
+		"https://example.org/":          {Kind: pages.LinkExternal},
+		"#top":                          {Kind: pages.LinkExternal},
+		"other.html":                    {Kind: pages.LinkOther},
+		"/module/x/page":                {Kind: pages.LinkOther},
 	}
 	for href, want := range cases {
-		if got := core.ParseAppLink(href, ""); got != want {
+		if got := pages.ParseAppLink(href, ""); got != want {
 			t.Errorf("%s: %+v, want %+v", href, got, want)
 		}
 	}
-	if got := core.ParseAppLink("monster", "Cave Bat"); got.Kind != core.LinkEntity || got.Slug != "cave-bat" {
+	if got := pages.ParseAppLink("monster", "Cave Bat"); got.Kind != pages.LinkEntity || got.Slug != "cave-bat" {
 		t.Errorf("markdown kind form: %+v", got)
 	}
 }

@@ -4,6 +4,8 @@ import (
 	"net/url"
 	"strings"
 
+	"github.com/vttapp/companion/core/pages"
+
 	"github.com/vttapp/companion/core"
 	"github.com/vttapp/companion/pagehtml"
 )
@@ -195,7 +197,7 @@ func (r *reader) render(p *core.Page) (*pagehtml.Doc, error) {
 
 // link is what one link becomes for the reader.
 func (r *reader) link(href, text, home string) (pagehtml.Link, error) {
-	l := core.ParseAppLink(href, text)
+	l := pages.ParseAppLink(href, text)
 	tagged := func(kind, id, to string) pagehtml.Link {
 		return pagehtml.Link{Href: to, Attrs: []pagehtml.Attr{{Key: "data-link", Val: kind}, {Key: "data-id", Val: id}}}
 	}
@@ -204,16 +206,16 @@ func (r *reader) link(href, text, home string) (pagehtml.Link, error) {
 		frag = "#" + url.PathEscape(l.Fragment)
 	}
 	switch l.Kind {
-	case core.LinkExternal:
+	case pages.LinkExternal:
 		if strings.HasPrefix(href, "#") {
 			return pagehtml.Link{Href: href}, nil
 		}
 		return pagehtml.Link{Href: href, Attrs: []pagehtml.Attr{{Key: "rel", Val: "noopener noreferrer"}, {Key: "target", Val: "_blank"}}}, nil
-	case core.LinkFile:
+	case pages.LinkFile:
 		return pagehtml.Link{Href: href}, nil
-	case core.LinkEntity:
+	case pages.LinkEntity:
 		return pagehtml.Link{Href: "/" + l.EntityKind + "/" + url.PathEscape(l.Slug)}, nil
-	case core.LinkPage:
+	case pages.LinkPage:
 		pages, err := r.findPages(l.ScopeKind, l.Scope, l.Slug, home)
 		if err != nil {
 			return pagehtml.Link{Unwrap: true}, err
@@ -238,7 +240,7 @@ func (r *reader) link(href, text, home string) (pagehtml.Link, error) {
 		return pagehtml.Link{Unwrap: true}, nil
 	}
 	switch l.Kind {
-	case core.LinkMap, core.LinkEncounter, core.LinkGroup, core.LinkAsset:
+	case pages.LinkMap, pages.LinkEncounter, pages.LinkGroup, pages.LinkAsset:
 		id, err := r.findLibrary(l, home)
 		if err != nil || id == "" {
 			return pagehtml.Link{Unwrap: true}, err
@@ -251,11 +253,11 @@ func (r *reader) link(href, text, home string) (pagehtml.Link, error) {
 // findLibrary finds the map, encounter, group or asset a link names: by
 // id, else by slug, in the home owner first (or the container the link
 // names), then anywhere. "" when none.
-func (r *reader) findLibrary(l core.AppLink, home string) (string, error) {
+func (r *reader) findLibrary(l pages.AppLink, home string) (string, error) {
 	type item struct{ id, slug, owner string }
 	var items []item
 	switch l.Kind {
-	case core.LinkMap:
+	case pages.LinkMap:
 		maps, err := r.tx.Maps("")
 		if err != nil {
 			return "", err
@@ -263,7 +265,7 @@ func (r *reader) findLibrary(l core.AppLink, home string) (string, error) {
 		for _, m := range maps {
 			items = append(items, item{m.ID, m.Slug, m.Owner})
 		}
-	case core.LinkEncounter:
+	case pages.LinkEncounter:
 		list, err := r.tx.Encounters("")
 		if err != nil {
 			return "", err
@@ -271,7 +273,7 @@ func (r *reader) findLibrary(l core.AppLink, home string) (string, error) {
 		for _, e := range list {
 			items = append(items, item{e.ID, e.Slug, e.Owner})
 		}
-	case core.LinkGroup:
+	case pages.LinkGroup:
 		list, err := r.tx.Groups("")
 		if err != nil {
 			return "", err
@@ -279,7 +281,7 @@ func (r *reader) findLibrary(l core.AppLink, home string) (string, error) {
 		for _, g := range list {
 			items = append(items, item{g.ID, g.Slug, g.Owner})
 		}
-	case core.LinkAsset:
+	case pages.LinkAsset:
 		list, err := r.tx.Assets("")
 		if err != nil {
 			return "", err

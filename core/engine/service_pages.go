@@ -4,6 +4,8 @@ import (
 	"context"
 	"strings"
 
+	"github.com/vttapp/companion/core/pages"
+
 	"github.com/vttapp/companion/core"
 	"github.com/vttapp/companion/pagehtml"
 )
@@ -301,10 +303,10 @@ func (r *reader) related(page *core.Page, v *core.PageView) error {
 		}
 	}
 	doc := page.Doc()
-	var linked []core.AppLink
+	var linked []pages.AppLink
 	doc.Walk(func(n *pagehtml.Node) {
 		if n.Tag == "a" {
-			if l := core.ParseAppLink(n.Attr("href"), n.TextContent()); l.Kind == core.LinkMap || l.Kind == core.LinkEncounter {
+			if l := pages.ParseAppLink(n.Attr("href"), n.TextContent()); l.Kind == pages.LinkMap || l.Kind == pages.LinkEncounter {
 				linked = append(linked, l)
 			}
 		}
@@ -317,7 +319,7 @@ func (r *reader) related(page *core.Page, v *core.PageView) error {
 			}
 			continue
 		}
-		if l.Kind == core.LinkMap {
+		if l.Kind == pages.LinkMap {
 			m, err := r.tx.Map(id)
 			if err != nil {
 				return err
@@ -341,7 +343,7 @@ func (r *reader) related(page *core.Page, v *core.PageView) error {
 			if ref == "" {
 				continue
 			}
-			if l := core.ParseAppLink(ref, ""); l.Kind == core.LinkPage && (l.Slug == page.Slug || l.Slug == page.ID) {
+			if l := pages.ParseAppLink(ref, ""); l.Kind == pages.LinkPage && (l.Slug == page.Slug || l.Slug == page.ID) {
 				addMap(m)
 			}
 		}

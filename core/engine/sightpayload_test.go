@@ -8,7 +8,6 @@ import (
 
 	"github.com/vttapp/companion/core/redact"
 
-
 	"github.com/vttapp/companion/core"
 	"github.com/vttapp/companion/sight"
 )

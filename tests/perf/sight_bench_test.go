@@ -7,7 +7,6 @@ import (
 
 	"github.com/vttapp/companion/core/redact"
 
-
 	"github.com/vttapp/companion/core"
 	"github.com/vttapp/companion/imports/uvtt"
 	"github.com/vttapp/companion/internal/shareddata"

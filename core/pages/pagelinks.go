@@ -1,8 +1,10 @@
-package core
+package pages
 
 import (
 	"net/url"
 	"strings"
+
+	"github.com/vttapp/companion/core"
 )
 
 // The link forms of pages (shapes 17.1): app URLs that name content
@@ -69,7 +71,7 @@ func ParseAppLink(href, text string) AppLink {
 	if !strings.HasPrefix(path, "/") {
 		// [Goblin](monster) or [Goblin](monster#MM): the kind, named by text.
 		if isKindName(path) && strings.TrimSpace(text) != "" {
-			return AppLink{Kind: LinkEntity, EntityKind: path, Slug: Slugify(text)}
+			return AppLink{Kind: LinkEntity, EntityKind: path, Slug: core.Slugify(text)}
 		}
 		return AppLink{Kind: LinkOther}
 	}
