@@ -1,4 +1,4 @@
-package core_test
+package mapobjects_test
 
 import (
 	"context"

@@ -1,4 +1,4 @@
-package core_test
+package redact_test
 
 import (
 	"testing"
