@@ -107,13 +107,13 @@ func newJoinKey() string {
 	return strings.ToLower(strings.TrimRight(base32.StdEncoding.EncodeToString(randomBytes(20)), "="))
 }
 
-// drawKeys gives st new keys of a new generation.
+// DrawKeys gives st new keys of a new generation.
 func (st *JoinAccess) DrawKeys() {
 	st.Key, st.SpectatorKey = newJoinKey(), newJoinKey()
 	st.KeyGeneration++
 }
 
-// addPass keeps a new pass. An address past MaxPassesPerAddress loses its
+// AddPass keeps a new pass. An address past MaxPassesPerAddress loses its
 // own oldest; a full table forgets its oldest pass not in use, and when
 // every pass is in use the new one is refused: no device loses its pass
 // to another's.
@@ -145,7 +145,7 @@ func (st *JoinAccess) AddPass(p JoinPass, inUse func(JoinPass) bool) error {
 	return nil
 }
 
-// pass returns the pass with hash, nil when none.
+// Pass returns the pass with hash, nil when none.
 func (st *JoinAccess) Pass(hash string) *JoinPass {
 	if hash == "" {
 		return nil
@@ -158,7 +158,7 @@ func (st *JoinAccess) Pass(hash string) *JoinPass {
 	return nil
 }
 
-// devicePasses lists the hashes of the passes of one device: the pass it
+// DevicePasses lists the hashes of the passes of one device: the pass it
 // presented, those of the same device, and those minted from its address
 // (or from the address its pass was minted from). address is an
 // AddressKey ("" for none).
@@ -182,12 +182,12 @@ func (st *JoinAccess) DevicePasses(hash, address string) []string {
 	return out
 }
 
-// revoke forgets a pass.
+// Revoke forgets a pass.
 func (st *JoinAccess) Revoke(hash string) {
 	st.Passes = slices.DeleteFunc(st.Passes, func(p JoinPass) bool { return p.Hash == hash })
 }
 
-// clone copies st deeply enough to change it on the side.
+// Clone copies st deeply enough to change it on the side.
 func (st JoinAccess) Clone() JoinAccess {
 	st.Passes = slices.Clone(st.Passes)
 	return st

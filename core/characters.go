@@ -146,7 +146,7 @@ type BoundRules interface {
 	Bounds(kind string) map[string]ValueBound
 }
 
-// check refuses a value outside the bound; what names it in the error.
+// Check refuses a value outside the bound; what names it in the error.
 func (b ValueBound) Check(what string, v any) error {
 	n, isNumber := v.(float64)
 	if !isNumber {

@@ -13,7 +13,7 @@ type HostSeat struct {
 	Holder string `json:"-"`
 }
 
-// mayHoldSeat refuses a spectator or a player display a seat.
+// MayHoldSeat refuses a spectator or a player display a seat.
 func (a Actor) MayHoldSeat() error {
 	switch a.Role {
 	case ClientSpectator, ClientDisplay:

@@ -45,7 +45,7 @@ type Journal struct {
 	Entries []*JournalEntry `json:"entries"`
 }
 
-// same reports whether two entries record the showing of the same thing.
+// Same reports whether two entries record the showing of the same thing.
 func (e *JournalEntry) Same(o *JournalEntry) bool {
 	if e.Kind != o.Kind {
 		return false

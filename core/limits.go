@@ -63,12 +63,12 @@ const (
 	MaxTrackedContourTotal = 64 << 10
 )
 
-// tooLarge is the KindTooLarge error of a stored value over its limit.
+// TooLarge is the KindTooLarge error of a stored value over its limit.
 func TooLarge(what string, size, limit int) error {
 	return TooLargef("%s is %s, more than the limit of %s", what, ByteSize(size), ByteSize(limit))
 }
 
-// byteSize writes n as bytes, KiB or MiB, whichever is exact.
+// ByteSize writes n as bytes, KiB or MiB, whichever is exact.
 func ByteSize(n int) string {
 	switch {
 	case n >= 1<<20 && n%(1<<20) == 0:
@@ -80,7 +80,7 @@ func ByteSize(n int) string {
 	}
 }
 
-// checkEncodedSize bounds the JSON form of a value about to be stored.
+// CheckEncodedSize bounds the JSON form of a value about to be stored.
 func CheckEncodedSize(what string, v any, limit int) error {
 	data, err := json.Marshal(v)
 	if err != nil {

@@ -39,7 +39,7 @@ func (l *Live) TrackedObjects() []*TrackedObject {
 	return out
 }
 
-// update applies a settings change and returns the settings after it with
+// Update applies a settings change and returns the settings after it with
 // the events that tell clients what changed; a change that is not valid
 // changes nothing and returns the settings as they are.
 func (l *Live) Update(p SettingsPatch) (Settings, []Event, error) {
@@ -77,7 +77,7 @@ const (
 	MaxTrackedContour = 4096 // numbers: x,y pairs
 )
 
-// track applies a trackedObject* report to the set.
+// Track applies a trackedObject* report to the set.
 func (l *Live) Track(name string, keys []string, objects []*TrackedObject) error {
 	l.mu.Lock()
 	defer l.mu.Unlock()

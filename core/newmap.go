@@ -14,7 +14,7 @@ type NewMap struct {
 	Image string `json:"-"`
 }
 
-// maxMapSide bounds a new map's width and height in pixels.
+// MaxMapSide bounds a new map's width and height in pixels.
 const MaxMapSide = 100000
 
 // Grid types a map may have.

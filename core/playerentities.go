@@ -10,7 +10,7 @@ package core
 // stored (keepFromPlayers). The rest of an entity is the compendium's
 // and players read it.
 
-// keepFromPlayers puts back on a player's version of an entity what
+// KeepFromPlayers puts back on a player's version of an entity what
 // players never receive: its notes, and those of its stored combatant and
 // its effects (keepEffects), so a read, edit and write loses none of them
 // and no write of a player's sets them.

@@ -16,7 +16,7 @@ func HasCombatant(list []*Combatant, id string) bool {
 // its own flag says.
 const dmLayer = "dm"
 
-// objectHidden reads an object's "hidden" flag, hiddenDefault when absent;
+// ObjectHidden reads an object's "hidden" flag, hiddenDefault when absent;
 // an object on the dm layer is always hidden.
 func ObjectHidden(o Object, hiddenDefault bool) bool {
 	if layer, _ := o["layer"].(string); strings.EqualFold(layer, dmLayer) {

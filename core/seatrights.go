@@ -25,7 +25,7 @@ import (
 // Everything else is refused as forbidden (403), whole: nothing of a
 // refused write is stored.
 
-// withoutData is the entity with its data and what the server sets on
+// WithoutData is the entity with its data and what the server sets on
 // every write left out, to compare the rest of two versions.
 func (e *Entity) WithoutData() *Entity {
 	cp := *e

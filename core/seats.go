@@ -51,7 +51,7 @@ type Seat struct {
 // Taken reports whether someone holds the seat.
 func (s *Seat) Taken() bool { return s != nil && s.Holder != "" }
 
-// freed is the seat as it is once nobody holds it.
+// Freed is the seat as it is once nobody holds it.
 func (s *Seat) Freed() *Seat {
 	f := *s
 	f.Holder, f.Player, f.TakenBy = "", "", ""
@@ -105,7 +105,7 @@ func SeatHash(token string) string {
 	return hex.EncodeToString(sum[:])
 }
 
-// randomSecret is n random bytes as unpadded base64url.
+// RandomSecret is n random bytes as unpadded base64url.
 func RandomSecret(n int) string { return base64.RawURLEncoding.EncodeToString(randomBytes(n)) }
 
 // randomBytes draws n bytes from crypto/rand, which never fails on a
@@ -155,10 +155,10 @@ func DeviceOf(pass, seat, address, connection string) string {
 	return ""
 }
 
-// spectating reports whether the actor may only look.
+// Spectating reports whether the actor may only look.
 func (a Actor) Spectating() bool { return a.Role == ClientSpectator }
 
-// refuseSpectator is the error for a spectator trying to act.
+// RefuseSpectator is the error for a spectator trying to act.
 func (a Actor) RefuseSpectator(what string) error {
 	if a.Spectating() {
 		return Forbiddenf("a spectator cannot %s", what)

@@ -9,14 +9,14 @@ import "time"
 // back on the next version; each type's is the one place that says which
 // fields they are.
 
-// restoreServerOwned keeps an entity's id, kind, owner, revision and
+// RestoreServerOwned keeps an entity's id, kind, owner, revision and
 // creation time; the modification time is the store's to set.
 func (e *Entity) RestoreServerOwned(old *Entity) {
 	e.ID, e.Kind, e.Owner = old.ID, old.Kind, old.Owner
 	e.Revision, e.Created, e.Modified = old.Revision, old.Created, time.Time{}
 }
 
-// restoreServerOwned keeps a token's id, map and revision; a player's
+// RestoreServerOwned keeps a token's id, map and revision; a player's
 // write also keeps what players may not decide (keepFromPlayers).
 func (t *Token) RestoreServerOwned(old *Token, players bool) {
 	t.ID, t.MapID, t.Revision = old.ID, old.MapID, old.Revision
@@ -39,7 +39,7 @@ func (t *Token) keepFromPlayers(old *Token) {
 	t.EntityID, t.Reference = old.EntityID, old.Reference
 }
 
-// restoreServerOwned keeps a combatant's id, campaign, rank and revision;
+// RestoreServerOwned keeps a combatant's id, campaign, rank and revision;
 // a player's write also keeps what players cannot see or decide
 // (keepFromPlayers).
 func (c *Combatant) RestoreServerOwned(old *Combatant, players bool) {

@@ -112,15 +112,15 @@ func (r *TableRows) UnmarshalJSON(b []byte) error {
 // "d%" (d100).
 var dieColumn = regexp.MustCompile(`(?i)^\s*(\d{0,2})\s*d\s*(\d{1,4}|%)\s*$`)
 
-// tableDie is the die a table rolls, and the range of its results.
+// TableDie is the die a table rolls, and the range of its results.
 type TableDie struct {
 	Formula  string
 	low, top int
-	// ranged: the first column holds ranges (it is named like a die).
+	// Ranged: the first column holds ranges (it is named like a die).
 	Ranged bool
 }
 
-// die returns the die the table rolls: its first column's when named
+// Die returns the die the table rolls: its first column's when named
 // like one, else one as large as the table has rows.
 func (t *Table) Die() TableDie {
 	if len(t.Columns) > 0 {
@@ -141,13 +141,13 @@ func (t *Table) Die() TableDie {
 	return TableDie{Formula: fmt.Sprintf("1d%d", max(1, len(t.Rows))), low: 1, top: max(1, len(t.Rows))}
 }
 
-// rowRange is the results a row answers.
+// RowRange is the results a row answers.
 type RowRange struct{ Low, High int }
 
 // rangeText reads "01-50", "51–75", "00" (100 on a d100), "7", "91+".
 var rangeText = regexp.MustCompile(`^\s*(\d+)\s*(?:(?:-|–|—|to)\s*(\d+)\s*|(\+)\s*)?$`)
 
-// parseRange reads a range cell of a table rolling die.
+// ParseRange reads a range cell of a table rolling die.
 func ParseRange(cell string, die TableDie) (RowRange, bool) {
 	m := rangeText.FindStringSubmatch(cell)
 	if m == nil {
@@ -174,7 +174,7 @@ func ParseRange(cell string, die TableDie) (RowRange, bool) {
 	return RowRange{low, high}, true
 }
 
-// ranges reads the ranges of every row of a ranged table, refusing a cell
+// Ranges reads the ranges of every row of a ranged table, refusing a cell
 // that is not a range of its die and two rows that overlap.
 func (t *Table) Ranges(die TableDie) ([]RowRange, error) {
 	out := make([]RowRange, len(t.Rows))
@@ -193,7 +193,7 @@ func (t *Table) Ranges(die TableDie) ([]RowRange, error) {
 	return out, nil
 }
 
-// tableLink finds the links to tables in a cell: /table/<slug> and
+// TableLink finds the links to tables in a cell: /table/<slug> and
 // /module/<m>/table/<slug> (or /campaign/<c>/table/<slug>).
 var TableLink = regexp.MustCompile(`/(?:(?:module|campaign)/[^/\s)\]"]+/)?table/([^/\s)\]"#?]+)`)
 

@@ -25,10 +25,9 @@
 //     screen only, and combatants that name only tokens they see).
 //   - Messages: speaker.go (who a message is from), whisper.go (private
 //     messages), messagebudget.go (each device's messages, bounded).
-//   - The library: pagerender.go (a page rendered for a reader, its links
-//     resolved), playerpages.go (what a show lets players read),
-//     journal.go, encounterlayout.go, tableroll.go (a random table
-//     rolled).
+//   - The library: journal.go, encounterlayout.go, tableroll.go (a random
+//     table rolled); pages are rendered for their reader by package
+//     core/pages.
 //   - mapfiles.go indexes the files maps show, for the static routes.
 //
 // # The write path

@@ -4,9 +4,6 @@ import (
 	"math"
 )
 
-// maxHandoutText bounds a text handout.
-const maxHandoutText = 64 << 10
-
 func finite(vs ...float64) bool {
 	for _, v := range vs {
 		if math.IsNaN(v) || math.IsInf(v, 0) {

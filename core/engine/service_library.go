@@ -5,6 +5,8 @@ import (
 	"context"
 	"slices"
 
+	"github.com/vttapp/companion/core/pages"
+
 	"github.com/vttapp/companion/core"
 )
 
@@ -53,55 +55,6 @@ func encounterByID(tx core.Tx, id string) (*core.Encounter, error) {
 		return nil, core.NotFoundf("no encounter with id '%s'", core.Clip(id))
 	}
 	return e, err
-}
-
-// ownerOf reads the module or campaign with that id.
-func ownerOf(tx core.Tx, id string) (core.ContentOwner, error) {
-	if m, err := tx.Module(id); err == nil {
-		return core.ContentOwner{Kind: core.OwnerModule, ID: m.ID, Name: m.Name, Slug: m.Slug}, nil
-	} else if !core.IsNotFound(err) {
-		return core.ContentOwner{}, err
-	}
-	if c, err := tx.Campaign(id); err == nil {
-		return core.ContentOwner{Kind: core.OwnerCampaign, ID: c.ID, Name: c.Name, Slug: c.Slug}, nil
-	} else if !core.IsNotFound(err) {
-		return core.ContentOwner{}, err
-	}
-	return core.ContentOwner{}, core.NotFoundf("no module or campaign with id '%s'", core.Clip(id))
-}
-
-// ownersAt lists the modules (or campaigns) a URL's segment names: by id,
-// else by slug (several may share one).
-func ownersAt(tx core.Tx, kind, slugOrID string) ([]core.ContentOwner, error) {
-	var out []core.ContentOwner
-	if kind == core.OwnerModule {
-		list, err := tx.Modules()
-		if err != nil {
-			return nil, err
-		}
-		for _, m := range list {
-			if m.ID == slugOrID {
-				return []core.ContentOwner{{Kind: core.OwnerModule, ID: m.ID, Name: m.Name, Slug: m.Slug}}, nil
-			}
-			if m.Slug == slugOrID {
-				out = append(out, core.ContentOwner{Kind: core.OwnerModule, ID: m.ID, Name: m.Name, Slug: m.Slug})
-			}
-		}
-		return out, nil
-	}
-	list, err := tx.Campaigns()
-	if err != nil {
-		return nil, err
-	}
-	for _, c := range list {
-		if c.ID == slugOrID {
-			return []core.ContentOwner{{Kind: core.OwnerCampaign, ID: c.ID, Name: c.Name, Slug: c.Slug}}, nil
-		}
-		if c.Slug == slugOrID {
-			out = append(out, core.ContentOwner{Kind: core.OwnerCampaign, ID: c.ID, Name: c.Name, Slug: c.Slug})
-		}
-	}
-	return out, nil
 }
 
 // Libraries lists the modules and campaigns of the loaded system (and
@@ -175,7 +128,7 @@ func (s *Service) Libraries(ctx context.Context) ([]core.LibrarySummary, error) 
 func (s *Service) Library(ctx context.Context, ownerID string) (*core.Library, error) {
 	p := s.pin()
 	return readStore(ctx, p.store, func(tx core.Tx) (*core.Library, error) {
-		owner, err := ownerOf(tx, ownerID)
+		owner, err := pages.OwnerOf(tx, ownerID)
 		if err != nil {
 			return nil, err
 		}
@@ -187,7 +140,7 @@ func (s *Service) Library(ctx context.Context, ownerID string) (*core.Library, e
 		if err != nil {
 			return nil, err
 		}
-		pages, err := tx.Pages(core.PageQuery{Owner: owner.ID})
+		ownPages, err := tx.Pages(core.PageQuery{Owner: owner.ID})
 		if err != nil {
 			return nil, err
 		}
@@ -207,7 +160,7 @@ func (s *Service) Library(ctx context.Context, ownerID string) (*core.Library, e
 		if err != nil {
 			return nil, err
 		}
-		urls, err := newPageURLs(tx, owner)
+		urls, err := pages.NewPageURLs(tx, owner)
 		if err != nil {
 			return nil, err
 		}
@@ -224,9 +177,9 @@ func (s *Service) Library(ctx context.Context, ownerID string) (*core.Library, e
 			byGroup[g.ID] = it
 			all = append(all, placed{it, g.ParentID})
 		}
-		for _, pg := range pages {
-			it := &core.LibraryItem{Type: "page", ID: pg.ID, Name: pg.Name, Slug: pg.Slug, Rank: pg.Rank, URL: urls.of(pg)}
-			it.Shown, it.Sections = shownState(shows, pg.ID)
+		for _, pg := range ownPages {
+			it := &core.LibraryItem{Type: "page", ID: pg.ID, Name: pg.Name, Slug: pg.Slug, Rank: pg.Rank, URL: urls.Of(pg)}
+			it.Shown, it.Sections = pages.ShownState(shows, pg.ID)
 			all = append(all, placed{it, pg.ParentID})
 			byGroup[pg.ID] = it
 		}
@@ -252,7 +205,7 @@ func (s *Service) Library(ctx context.Context, ownerID string) (*core.Library, e
 		for _, g := range groups {
 			parents[g.ID] = g.ParentID
 		}
-		for _, pg := range pages {
+		for _, pg := range ownPages {
 			parents[pg.ID] = pg.ParentID
 		}
 		lib := &core.Library{Owner: owner, Items: []*core.LibraryItem{}}

@@ -7,7 +7,6 @@ import (
 	"github.com/vttapp/companion/core/pages"
 
 	"github.com/vttapp/companion/core"
-	"github.com/vttapp/companion/pagehtml"
 )
 
 // PageAt renders the page a URL names for the game master: every page,
@@ -35,7 +34,7 @@ func (s *Service) PageView(ctx context.Context, id string) (*core.PageView, erro
 		if err != nil {
 			return nil, err
 		}
-		return newReader(tx, false, shows).view(page)
+		return pages.NewReader(tx, false, shows).View(page)
 	})
 }
 
@@ -48,46 +47,20 @@ func (s pinned) pageAt(ctx context.Context, a core.PageAddress, players bool) (*
 		if err != nil {
 			return nil, err
 		}
-		r := newReader(tx, players, shows)
-		pages, err := r.findPages(a.Scope, a.Owner, a.Page, "")
+		r := pages.NewReader(tx, players, shows)
+		pages, err := r.FindPages(a.Scope, a.Owner, a.Page, "")
 		if err != nil {
 			return nil, err
 		}
-		page, err := r.firstReadable(pages)
+		page, err := r.FirstReadable(pages)
 		if err != nil {
 			return nil, err
 		}
 		if page == nil {
 			return nil, core.NotFoundf("no page '%s'", core.Clip(a.Page))
 		}
-		return r.view(page)
+		return r.View(page)
 	})
-}
-
-// view renders a page for the reader.
-func (r *reader) view(page *core.Page) (*core.PageView, error) {
-	owner, err := r.owner(page.Owner)
-	if err != nil {
-		return nil, err
-	}
-	u, err := r.urlOf(page)
-	if err != nil {
-		return nil, err
-	}
-	doc, err := r.render(page)
-	if err != nil {
-		return nil, err
-	}
-	v := &core.PageView{Page: page, Owner: owner, URL: u, HTML: doc.HTML(), Sections: doc.Sections(), Title: page.Name}
-	if v.Sections == nil {
-		v.Sections = []pagehtml.Section{}
-	}
-	v.Shown, v.ShownSections = shownState(r.shows, page.ID)
-	if r.players {
-		v.Page = &core.Page{ID: page.ID, Name: page.Name, Slug: page.Slug}
-		return v, nil
-	}
-	return v, r.related(page, v)
 }
 
 // ShowPage lets players read a page of any module or campaign (the whole
@@ -120,13 +93,13 @@ func (s *Service) ShowPage(ctx context.Context, pageID string, show core.ShowPag
 		if err != nil {
 			return nil, err
 		}
-		r := newReader(tx, true, shows)
-		u, err := r.urlOf(page)
+		r := pages.NewReader(tx, true, shows)
+		u, err := r.UrlOf(page)
 		if err != nil {
 			return nil, err
 		}
 		out = &core.PageShown{URL: u}
-		out.Shown, out.ShownSections = shownState(shows, page.ID)
+		out.Shown, out.ShownSections = pages.ShownState(shows, page.ID)
 		entry := &core.JournalEntry{Kind: core.JournalPage, Title: page.Name, URL: u, PageID: page.ID, Section: show.Section}
 		if show.Section != "" {
 			entry.URL += "#" + show.Section
@@ -143,7 +116,7 @@ func (s *Service) ShowPage(ctx context.Context, pageID string, show core.ShowPag
 		if !overlay {
 			return []core.Event{journal}, nil
 		}
-		text, err := r.handout(page, show.Section, u)
+		text, err := r.Handout(page, show.Section, u)
 		if err != nil {
 			return nil, err
 		}
@@ -202,7 +175,7 @@ func (s *Service) HidePage(ctx context.Context, pageID string) (*core.PageShown,
 			}
 			events = []core.Event{ev}
 		}
-		u, err := newReader(tx, true, nil).urlOf(page)
+		u, err := pages.NewReader(tx, true, nil).UrlOf(page)
 		if err != nil {
 			return nil, err
 		}
@@ -226,145 +199,6 @@ func (s *Service) HidePage(ctx context.Context, pageID string) (*core.PageShown,
 		return append(events, core.Event{Name: core.EventScreenUpdated, Data: screen}), nil
 	})
 	return out, err
-}
-
-// handoutReserve is room kept in a handout for its title and link.
-const handoutReserve = 2 << 10
-
-// handout writes what was shown of a page as the overlay's Markdown: the
-// page's name (when the text does not open with a heading), the text as
-// players read it, and a link to the page. A text past the handout's
-// limit is cut at a paragraph, the link then says there is more.
-func (r *reader) handout(page *core.Page, section, pageURL string) (string, error) {
-	doc := page.Doc()
-	if section != "" {
-		doc = doc.Only([]string{section})
-	}
-	// Links follow what players may open now (r.shows); the section cut
-	// above is what this handout shows.
-	var failure error
-	doc.RewriteLinks(func(href, text string) pagehtml.Link {
-		l, err := r.link(href, text, page.Owner)
-		if err != nil && failure == nil {
-			failure = err
-		}
-		return l
-	})
-	if failure != nil {
-		return "", failure
-	}
-	doc.RewriteImages(func(src string) (string, bool) {
-		return src, strings.HasPrefix(src, "/") || strings.HasPrefix(strings.ToLower(src), "data:image/")
-	})
-	body := strings.TrimSpace(doc.Markdown())
-	link := pageURL
-	if section != "" {
-		link += "#" + section
-	}
-	more := "Open the page"
-	if limit := maxHandoutText - handoutReserve - len(page.Name) - len(link); len(body) > limit {
-		cut := strings.LastIndex(body[:limit], "\n\n")
-		if cut < limit/2 {
-			cut = limit
-		}
-		body = strings.ToValidUTF8(body[:cut], "") + "\n\n…"
-		more = "Read on"
-	}
-	var b strings.Builder
-	if !strings.HasPrefix(body, "#") {
-		b.WriteString("# " + escapeMarkdownLine(page.Name) + "\n\n")
-	}
-	b.WriteString(body)
-	b.WriteString("\n\n[" + more + "](" + link + ")\n")
-	return b.String(), nil
-}
-
-// escapeMarkdownLine keeps a name from reading as Markdown marks.
-func escapeMarkdownLine(s string) string {
-	return strings.NewReplacer("\\", "\\\\", "*", "\\*", "_", "\\_", "[", "\\[", "]", "\\]", "`", "\\`", "<", "\\<", "#", "\\#", "\n", " ").Replace(s)
-}
-
-// related lists the maps and encounters of a page, for the game master:
-// those its links name, the maps whose markers open it, then those of its
-// group, each once.
-func (r *reader) related(page *core.Page, v *core.PageView) error {
-	v.Maps, v.Encounters = []core.LibraryRef{}, []core.LibraryRef{}
-	seen := map[string]bool{}
-	addMap := func(m *core.Map) {
-		if !seen[m.ID] {
-			seen[m.ID] = true
-			v.Maps = append(v.Maps, core.LibraryRef{ID: m.ID, Name: m.Name})
-		}
-	}
-	addEncounter := func(e *core.Encounter) {
-		if !seen[e.ID] {
-			seen[e.ID] = true
-			v.Encounters = append(v.Encounters, core.LibraryRef{ID: e.ID, Name: e.Name})
-		}
-	}
-	doc := page.Doc()
-	var linked []pages.AppLink
-	doc.Walk(func(n *pagehtml.Node) {
-		if n.Tag == "a" {
-			if l := pages.ParseAppLink(n.Attr("href"), n.TextContent()); l.Kind == pages.LinkMap || l.Kind == pages.LinkEncounter {
-				linked = append(linked, l)
-			}
-		}
-	})
-	for _, l := range linked {
-		id, err := r.findLibrary(l, page.Owner)
-		if err != nil || id == "" {
-			if err != nil {
-				return err
-			}
-			continue
-		}
-		if l.Kind == pages.LinkMap {
-			m, err := r.tx.Map(id)
-			if err != nil {
-				return err
-			}
-			addMap(m)
-		} else {
-			e, err := r.tx.Encounter(id)
-			if err != nil {
-				return err
-			}
-			addEncounter(e)
-		}
-	}
-	maps, err := r.tx.Maps(page.Owner)
-	if err != nil {
-		return err
-	}
-	for _, m := range maps {
-		for _, mk := range m.Markers {
-			ref, _ := mk["reference"].(string)
-			if ref == "" {
-				continue
-			}
-			if l := pages.ParseAppLink(ref, ""); l.Kind == pages.LinkPage && (l.Slug == page.Slug || l.Slug == page.ID) {
-				addMap(m)
-			}
-		}
-	}
-	if page.ParentID != "" {
-		for _, m := range maps {
-			if m.ParentID == page.ParentID {
-				addMap(m)
-			}
-		}
-		encounters, err := r.tx.Encounters(page.Owner)
-		if err != nil {
-			return err
-		}
-		for _, e := range encounters {
-			if e.ParentID == page.ParentID {
-				addEncounter(e)
-			}
-		}
-	}
-	return nil
 }
 
 // ShowPageMap puts a page's map on the player screen (ShowMap): the one

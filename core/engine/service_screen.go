@@ -5,6 +5,8 @@ import (
 	"context"
 	"strings"
 
+	"github.com/vttapp/companion/core/pages"
+
 	"github.com/vttapp/companion/core"
 )
 
@@ -17,8 +19,8 @@ func (s *Service) liveScreen(screen *core.Screen) { screen.ApplySettings(s.live.
 // player screen. Clients get screenUpdated.
 func (s *Service) SetOverlay(ctx context.Context, o core.ScreenOverlay) (*core.Screen, error) {
 	p := s.pin()
-	if o.Text != nil && len(*o.Text) > maxHandoutText {
-		return nil, core.TooLargef("a text handout has at most %d bytes", maxHandoutText)
+	if o.Text != nil && len(*o.Text) > pages.MaxHandoutText {
+		return nil, core.TooLargef("a text handout has at most %d bytes", pages.MaxHandoutText)
 	}
 	if o.Image != nil && *o.Image != "" && !strings.HasPrefix(*o.Image, "/") && !strings.HasPrefix(*o.Image, "https://") && !strings.HasPrefix(*o.Image, "http://") {
 		return nil, core.Invalidf("overlayImage must be a path on this server (/campaigns/...) or an http(s) URL")

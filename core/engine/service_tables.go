@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/vttapp/companion/core/pages"
+
 	"github.com/vttapp/companion/core"
 )
 
@@ -100,7 +102,7 @@ func (s *Service) PutTable(ctx context.Context, t *core.Table, owner string) (*c
 				return nil, err
 			}
 			owner = c.ID
-		} else if _, err := ownerOf(tx, owner); err != nil {
+		} else if _, err := pages.OwnerOf(tx, owner); err != nil {
 			return nil, err
 		}
 		t.Owner = owner

@@ -13,7 +13,7 @@ import (
 // (the system's grid hook speaks of squares and is asked on square grids
 // only); a path counts the hex steps between the hexes holding its points.
 
-// hexCentre is the centre of hex (q, r), in cells.
+// HexCentre is the centre of hex (q, r), in cells.
 func HexCentre(gridType string, q, r int) (x, y float64) {
 	if gridType == "hexFlat" {
 		return float64(q) * math.Sqrt(3) / 2, float64(r) + float64(q)/2
@@ -21,7 +21,7 @@ func HexCentre(gridType string, q, r int) (x, y float64) {
 	return float64(q) + float64(r)/2, float64(r) * math.Sqrt(3) / 2
 }
 
-// hexAt is the hex holding the point (x, y), in cells.
+// HexAt is the hex holding the point (x, y), in cells.
 func HexAt(gridType string, x, y float64) (q, r int) {
 	var fq, fr float64
 	if gridType == "hexFlat" {

@@ -512,7 +512,7 @@ func (k *MapKind) playerObjects(src, dst *core.Map) bool {
 	return false
 }
 
-// redact sets dst's list of this kind to what players see of src's, and
+// Redact sets dst's list of this kind to what players see of src's, and
 // reports whether it differs.
 func (k *MapKind) Redact(src, dst *core.Map) bool {
 	if k.forPlayers != nil {

@@ -26,7 +26,7 @@ import (
 //     (hidden, or the dm layer, is the game master's), and a pin they place
 //     is seen (a marker is hidden by default).
 
-// markOwnerSep separates the owner from the rest of a mark's id.
+// MarkOwnerSep separates the owner from the rest of a mark's id.
 const MarkOwnerSep = "~"
 
 // MarkOwner returns the owner a mark's id names, "" for the game master's.

@@ -59,7 +59,7 @@ type MeasureRequest struct {
 	Path       []float64   `json:"path,omitempty"`
 }
 
-// templateBounds is the box around a template's shape, in cells.
+// TemplateBounds is the box around a template's shape, in cells.
 func TemplateBounds(t Template) (x0, y0, x1, y1 float64) {
 	reach := math.Max(t.Radius, math.Hypot(t.Length, t.Width))
 	if t.Shape == "square" {

@@ -29,7 +29,7 @@ func TokenSize(width, height float64) string {
 	return fmt.Sprintf("%gx%g", width, height)
 }
 
-// playerCombatant is a token's combatant as players may see it (the real
+// PlayerCombatant is a token's combatant as players may see it (the real
 // client draws token.combatant's bloodied, defeated and effects): who it
 // is, its initiative and state, its status effects (names and durations,
 // playerEffects with their numbers dropped); never its data (hit points

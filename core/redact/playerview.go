@@ -46,7 +46,7 @@ func GameForPlayers(g *core.Game) *core.Game {
 	return PlayerGame(g, func() []core.TurnSlot { return turns.TurnOrder(g.Combatants, false) })
 }
 
-// playerGame is a copy of g as players see it in GET /api and in
+// PlayerGame is a copy of g as players see it in GET /api and in
 // gameUpdated: without its hidden combatants, the others as
 // CombatantForPlayers shows them, and its turn as if the hidden ones did
 // not exist (playerTurn). order gives the turn order of all of g's

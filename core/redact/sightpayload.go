@@ -29,7 +29,7 @@ func SightSegments(m *core.Map) [][4]float64 {
 	return segments
 }
 
-// hasSight reports whether a token casts vision: it is not hidden and its
+// HasSight reports whether a token casts vision: it is not hidden and its
 // vision is on. The game master receives the sight of every such token.
 func HasSight(t *core.Token) bool { return !t.Hidden && t.Vision != nil && t.Vision.Enabled }
 
@@ -108,7 +108,7 @@ func WithSightFor(m *core.Map, viewer func(*core.Token) bool) *core.Map {
 	return &out
 }
 
-// tokenWithSight is a copy of t whose vision.sight is s (null when s is
+// TokenWithSight is a copy of t whose vision.sight is s (null when s is
 // nil).
 func TokenWithSight(t *core.Token, s *sight.Sight) *core.Token {
 	cp := *t
@@ -124,7 +124,7 @@ func TokenWithSight(t *core.Token, s *sight.Sight) *core.Token {
 // sightMargin pads the bounding box of a map without a size.
 const sightMargin = 1000
 
-// sightBox is the area vision is bounded by: the map's size when it has
+// SightBox is the area vision is bounded by: the map's size when it has
 // one, else everything on it with a margin.
 func SightBox(m *core.Map, segments [][4]float64) [4]float64 {
 	if m.Width > 0 && m.Height > 0 {

@@ -10,7 +10,7 @@ const (
 	CombatEnd      = "end"
 )
 
-// currentSlot finds the acting slot in the order by its initiative id (then
+// CurrentSlot finds the acting slot in the order by its initiative id (then
 // its combatant); when it is gone, the position its turn number names
 // (which may be past the end when the last slot left).
 func CurrentSlot(g *core.Game, order []core.TurnSlot) (int, bool) {

@@ -89,7 +89,7 @@ func TurnOrder(combatants []*core.Combatant, ascending bool) []core.TurnSlot {
 	return out
 }
 
-// hasInitiativeValue reports whether a slot was rolled: none, null and an
+// HasInitiativeValue reports whether a slot was rolled: none, null and an
 // empty string are unrolled.
 func HasInitiativeValue(v any) bool {
 	switch x := v.(type) {
@@ -101,7 +101,7 @@ func HasInitiativeValue(v any) bool {
 	return true
 }
 
-// initiativeNumber reads a numeric initiative value (JSON numbers decode
+// InitiativeNumber reads a numeric initiative value (JSON numbers decode
 // as float64; a number written as text counts too).
 func InitiativeNumber(v any) (float64, bool) {
 	switch x := v.(type) {

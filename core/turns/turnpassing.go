@@ -22,7 +22,7 @@ type TurnStyler interface {
 	TurnStyle() string
 }
 
-// visibleActed is acted without the combatants players do not see.
+// VisibleActed is acted without the combatants players do not see.
 func VisibleActed(acted []string, shown []*core.Combatant) []string {
 	var out []string
 	for _, id := range acted {

@@ -1,30 +1,28 @@
-package engine
+package pages
 
 import (
 	"net/url"
 	"strings"
 
-	"github.com/vttapp/companion/core/pages"
-
 	"github.com/vttapp/companion/core"
 	"github.com/vttapp/companion/pagehtml"
 )
 
-// pageURLs writes the URLs of one owner's pages: /module/<slug>/page/<slug>
+// URLs writes the URLs of one owner's pages: /module/<slug>/page/<slug>
 // (or /campaign/...), with the id in place of a slug another module (or
 // page of the module) shares, so that a URL names one page.
-type pageURLs struct {
+type URLs struct {
 	owner     core.ContentOwner
 	ownerPart string
 	slugs     map[string]int // how many of the owner's pages have each slug
 }
 
-func newPageURLs(tx core.Tx, owner core.ContentOwner) (*pageURLs, error) {
+func NewPageURLs(tx core.Tx, owner core.ContentOwner) (*URLs, error) {
 	same, err := ownersAt(tx, owner.Kind, owner.Slug)
 	if err != nil {
 		return nil, err
 	}
-	u := &pageURLs{owner: owner, ownerPart: owner.Slug, slugs: map[string]int{}}
+	u := &URLs{owner: owner, ownerPart: owner.Slug, slugs: map[string]int{}}
 	if len(same) != 1 || owner.Slug == "" {
 		u.ownerPart = owner.ID
 	}
@@ -38,7 +36,7 @@ func newPageURLs(tx core.Tx, owner core.ContentOwner) (*pageURLs, error) {
 	return u, nil
 }
 
-func (u *pageURLs) of(p *core.Page) string {
+func (u *URLs) Of(p *core.Page) string {
 	part := p.Slug
 	if part == "" || u.slugs[p.Slug] > 1 {
 		part = p.ID
@@ -46,25 +44,25 @@ func (u *pageURLs) of(p *core.Page) string {
 	return "/" + u.owner.Kind + "/" + url.PathEscape(u.ownerPart) + "/page/" + url.PathEscape(part)
 }
 
-// reader is who a page is rendered for: players (what was shown to them)
+// Reader is who a page is rendered for: players (what was shown to them)
 // or the game master (everything), inside one transaction.
-type reader struct {
+type Reader struct {
 	tx      core.Tx
 	players bool
 	shows   []core.PageShow
-	urls    map[string]*pageURLs // by owner id
+	urls    map[string]*URLs // by owner id
 	owners  map[string]core.ContentOwner
 }
 
-func newReader(tx core.Tx, players bool, shows []core.PageShow) *reader {
-	return &reader{tx: tx, players: players, shows: shows, urls: map[string]*pageURLs{}, owners: map[string]core.ContentOwner{}}
+func NewReader(tx core.Tx, players bool, shows []core.PageShow) *Reader {
+	return &Reader{tx: tx, players: players, shows: shows, urls: map[string]*URLs{}, owners: map[string]core.ContentOwner{}}
 }
 
-func (r *reader) owner(id string) (core.ContentOwner, error) {
+func (r *Reader) owner(id string) (core.ContentOwner, error) {
 	if o, ok := r.owners[id]; ok {
 		return o, nil
 	}
-	o, err := ownerOf(r.tx, id)
+	o, err := OwnerOf(r.tx, id)
 	if err != nil {
 		return o, err
 	}
@@ -72,24 +70,24 @@ func (r *reader) owner(id string) (core.ContentOwner, error) {
 	return o, nil
 }
 
-// urlOf is the page's URL.
-func (r *reader) urlOf(p *core.Page) (string, error) {
+// UrlOf is the page's URL.
+func (r *Reader) UrlOf(p *core.Page) (string, error) {
 	u, ok := r.urls[p.Owner]
 	if !ok {
 		o, err := r.owner(p.Owner)
 		if err != nil {
 			return "", err
 		}
-		if u, err = newPageURLs(r.tx, o); err != nil {
+		if u, err = NewPageURLs(r.tx, o); err != nil {
 			return "", err
 		}
 		r.urls[p.Owner] = u
 	}
-	return u.of(p), nil
+	return u.Of(p), nil
 }
 
 // may reports whether the reader may open the page at all.
-func (r *reader) may(p *core.Page) bool {
+func (r *Reader) may(p *core.Page) bool {
 	if !r.players {
 		return true
 	}
@@ -97,10 +95,10 @@ func (r *reader) may(p *core.Page) bool {
 	return whole || len(sections) > 0
 }
 
-// findPages lists the pages a link or URL names, in the order they are
+// FindPages lists the pages a link or URL names, in the order they are
 // preferred: a page with that id, then those with that slug (the home
 // owner's first when the link names no container).
-func (r *reader) findPages(scopeKind, scope, slugOrID, home string) ([]*core.Page, error) {
+func (r *Reader) FindPages(scopeKind, scope, slugOrID, home string) ([]*core.Page, error) {
 	var owners []string
 	if scopeKind != "" {
 		list, err := ownersAt(r.tx, scopeKind, scope)
@@ -149,9 +147,9 @@ func (r *reader) findPages(scopeKind, scope, slugOrID, home string) ([]*core.Pag
 	return append(append(out, home1...), rest...), nil
 }
 
-// firstReadable is the first of the pages the reader may open, with its
+// FirstReadable is the first of the pages the reader may open, with its
 // content; nil when none.
-func (r *reader) firstReadable(pages []*core.Page) (*core.Page, error) {
+func (r *Reader) FirstReadable(pages []*core.Page) (*core.Page, error) {
 	for _, p := range pages {
 		if !r.may(p) {
 			continue
@@ -171,7 +169,7 @@ func (r *reader) firstReadable(pages []*core.Page) (*core.Page, error) {
 // render writes a page's body for the reader: the whole page or the shown
 // sections, each link leading where the reader may go (or unwrapped to
 // its text), images from this server only.
-func (r *reader) render(p *core.Page) (*pagehtml.Doc, error) {
+func (r *Reader) render(p *core.Page) (*pagehtml.Doc, error) {
 	doc := p.Doc()
 	if r.players {
 		whole, sections := pageAccess(r.shows, p.ID)
@@ -196,8 +194,8 @@ func (r *reader) render(p *core.Page) (*pagehtml.Doc, error) {
 }
 
 // link is what one link becomes for the reader.
-func (r *reader) link(href, text, home string) (pagehtml.Link, error) {
-	l := pages.ParseAppLink(href, text)
+func (r *Reader) link(href, text, home string) (pagehtml.Link, error) {
+	l := ParseAppLink(href, text)
 	tagged := func(kind, id, to string) pagehtml.Link {
 		return pagehtml.Link{Href: to, Attrs: []pagehtml.Attr{{Key: "data-link", Val: kind}, {Key: "data-id", Val: id}}}
 	}
@@ -206,23 +204,23 @@ func (r *reader) link(href, text, home string) (pagehtml.Link, error) {
 		frag = "#" + url.PathEscape(l.Fragment)
 	}
 	switch l.Kind {
-	case pages.LinkExternal:
+	case LinkExternal:
 		if strings.HasPrefix(href, "#") {
 			return pagehtml.Link{Href: href}, nil
 		}
 		return pagehtml.Link{Href: href, Attrs: []pagehtml.Attr{{Key: "rel", Val: "noopener noreferrer"}, {Key: "target", Val: "_blank"}}}, nil
-	case pages.LinkFile:
+	case LinkFile:
 		return pagehtml.Link{Href: href}, nil
-	case pages.LinkEntity:
+	case LinkEntity:
 		return pagehtml.Link{Href: "/" + l.EntityKind + "/" + url.PathEscape(l.Slug)}, nil
-	case pages.LinkPage:
-		pages, err := r.findPages(l.ScopeKind, l.Scope, l.Slug, home)
+	case LinkPage:
+		pages, err := r.FindPages(l.ScopeKind, l.Scope, l.Slug, home)
 		if err != nil {
 			return pagehtml.Link{Unwrap: true}, err
 		}
 		for _, p := range pages {
 			if r.may(p) {
-				to, err := r.urlOf(p)
+				to, err := r.UrlOf(p)
 				if err != nil {
 					return pagehtml.Link{Unwrap: true}, err
 				}
@@ -240,7 +238,7 @@ func (r *reader) link(href, text, home string) (pagehtml.Link, error) {
 		return pagehtml.Link{Unwrap: true}, nil
 	}
 	switch l.Kind {
-	case pages.LinkMap, pages.LinkEncounter, pages.LinkGroup, pages.LinkAsset:
+	case LinkMap, LinkEncounter, LinkGroup, LinkAsset:
 		id, err := r.findLibrary(l, home)
 		if err != nil || id == "" {
 			return pagehtml.Link{Unwrap: true}, err
@@ -253,11 +251,11 @@ func (r *reader) link(href, text, home string) (pagehtml.Link, error) {
 // findLibrary finds the map, encounter, group or asset a link names: by
 // id, else by slug, in the home owner first (or the container the link
 // names), then anywhere. "" when none.
-func (r *reader) findLibrary(l pages.AppLink, home string) (string, error) {
+func (r *Reader) findLibrary(l AppLink, home string) (string, error) {
 	type item struct{ id, slug, owner string }
 	var items []item
 	switch l.Kind {
-	case pages.LinkMap:
+	case LinkMap:
 		maps, err := r.tx.Maps("")
 		if err != nil {
 			return "", err
@@ -265,7 +263,7 @@ func (r *reader) findLibrary(l pages.AppLink, home string) (string, error) {
 		for _, m := range maps {
 			items = append(items, item{m.ID, m.Slug, m.Owner})
 		}
-	case pages.LinkEncounter:
+	case LinkEncounter:
 		list, err := r.tx.Encounters("")
 		if err != nil {
 			return "", err
@@ -273,7 +271,7 @@ func (r *reader) findLibrary(l pages.AppLink, home string) (string, error) {
 		for _, e := range list {
 			items = append(items, item{e.ID, e.Slug, e.Owner})
 		}
-	case pages.LinkGroup:
+	case LinkGroup:
 		list, err := r.tx.Groups("")
 		if err != nil {
 			return "", err
@@ -281,7 +279,7 @@ func (r *reader) findLibrary(l pages.AppLink, home string) (string, error) {
 		for _, g := range list {
 			items = append(items, item{g.ID, g.Slug, g.Owner})
 		}
-	case pages.LinkAsset:
+	case LinkAsset:
 		list, err := r.tx.Assets("")
 		if err != nil {
 			return "", err
