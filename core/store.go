@@ -36,15 +36,29 @@ type PageShow struct {
 
 // Tx is the set of reads and writes available inside a transaction. Reads of
 // a missing object return a KindNotFound error. Put* inserts or replaces and
-// increments the object's Revision.
+// increments the object's Revision. It is made of one small interface per
+// room of the domain, so a part that needs only some of it (package pages
+// reads owners, maps and the library) says so in its signatures.
 type Tx interface {
+	OwnersTx
+	GameTx
+	EntitiesTx
+	MapsTx
+	LibraryTx
+	TablesTx
+	JournalTx
+	MessagesTx
+	SeatsTx
+}
+
+// OwnersTx reads and writes the modules and campaigns that own content.
+type OwnersTx interface {
 	Module(id string) (*Module, error)
 	Modules() ([]*Module, error)
 	PutModule(m *Module) error
 	// DeleteModule deletes the module and everything it owns (entities,
 	// maps, their tokens). Its files are the caller's to remove after commit.
 	DeleteModule(id string) error
-
 	Campaign(id string) (*Campaign, error)
 	Campaigns() ([]*Campaign, error)
 	// PrimaryCampaign returns the primary campaign of a system.
@@ -54,7 +68,10 @@ type Tx interface {
 	PutCampaign(c *Campaign) error
 	// DeleteCampaign deletes the campaign and everything it owns.
 	DeleteCampaign(id string) error
+}
 
+// GameTx reads and writes a campaign's game: its state, its player screen and its combatants.
+type GameTx interface {
 	// Game returns a campaign's game state without its combatants (a fresh
 	// Game when none was stored yet).
 	Game(campaignID string) (*Game, error)
@@ -63,7 +80,17 @@ type Tx interface {
 	// were stored yet).
 	Screen(campaignID string) (*Screen, error)
 	PutScreen(campaignID string, s *Screen) error
+	Combatant(id string) (*Combatant, error)
+	// Combatants lists a campaign's combatants by rank.
+	Combatants(campaignID string) ([]*Combatant, error)
+	// CombatantsOfEntity lists the combatants whose EntityID is entityID.
+	CombatantsOfEntity(entityID string) ([]*Combatant, error)
+	PutCombatant(c *Combatant) error
+	DeleteCombatant(id string) error
+}
 
+// EntitiesTx reads and writes entities (monsters, characters, items...) and the staging of a bulk import.
+type EntitiesTx interface {
 	Entity(id string) (*Entity, error)
 	EntityBySlug(kind, slug string) (*Entity, error)
 	// Entities lists matching entities ordered by name, then id.
@@ -79,15 +106,10 @@ type Tx interface {
 	StageEntity(stage string, e *Entity) error
 	AdoptStaged(stage, owner string) (int, error)
 	DropStaged(stage string) error
+}
 
-	Combatant(id string) (*Combatant, error)
-	// Combatants lists a campaign's combatants by rank.
-	Combatants(campaignID string) ([]*Combatant, error)
-	// CombatantsOfEntity lists the combatants whose EntityID is entityID.
-	CombatantsOfEntity(entityID string) ([]*Combatant, error)
-	PutCombatant(c *Combatant) error
-	DeleteCombatant(id string) error
-
+// MapsTx reads and writes maps and their tokens.
+type MapsTx interface {
 	// Map returns a map with its tokens.
 	Map(id string) (*Map, error)
 	// Maps lists the maps an owner holds (all maps when owner is empty),
@@ -101,7 +123,11 @@ type Tx interface {
 	Tokens(mapID string) ([]*Token, error)
 	PutToken(t *Token) error
 	DeleteToken(id string) error
+}
 
+// LibraryTx reads and writes the library: pages, encounters, groups,
+// assets, and what a campaign's game master showed of its pages.
+type LibraryTx interface {
 	// Pages lists pages (see PageQuery) ordered by rank, name and id.
 	Page(id string) (*Page, error)
 	Pages(q PageQuery) ([]*Page, error)
@@ -121,7 +147,19 @@ type Tx interface {
 	Assets(owner string) ([]*Asset, error)
 	PutAsset(a *Asset) error
 	DeleteAsset(id string) error
+	// PageShows lists what a campaign's game master showed its players:
+	// pages whole (Section "") or some of their sections, in the order
+	// they were shown. They go with the campaign or the page.
+	PageShows(campaignID string) ([]PageShow, error)
+	// AddPageShow records a page (section "") or one of its sections as
+	// shown; showing it again changes nothing.
+	AddPageShow(campaignID, pageID, section string) error
+	// DeletePageShows forgets every show of a page in a campaign.
+	DeletePageShows(campaignID, pageID string) error
+}
 
+// TablesTx reads and writes random tables and what a noRepeat table already gave.
+type TablesTx interface {
 	// Tables lists an owner's random tables (everything when owner is
 	// empty) ordered by rank, name and id (tables.go).
 	Table(id string) (*Table, error)
@@ -132,23 +170,19 @@ type Tx interface {
 	// since it last started over; PutTableHistory replaces them.
 	TableHistory(campaignID, tableID string) ([]int, error)
 	PutTableHistory(campaignID, tableID string, rows []int) error
+}
 
+// JournalTx reads and writes a campaign's handout journal.
+type JournalTx interface {
 	// JournalEntries lists a campaign's handout journal (journal.go), in
 	// no set order; PutJournalEntry adds or replaces one (by id).
 	JournalEntries(campaignID string) ([]*JournalEntry, error)
 	PutJournalEntry(e *JournalEntry) error
 	DeleteJournalEntry(id string) error
+}
 
-	// PageShows lists what a campaign's game master showed its players:
-	// pages whole (Section "") or some of their sections, in the order
-	// they were shown. They go with the campaign or the page.
-	PageShows(campaignID string) ([]PageShow, error)
-	// AddPageShow records a page (section "") or one of its sections as
-	// shown; showing it again changes nothing.
-	AddPageShow(campaignID, pageID, section string) error
-	// DeletePageShows forgets every show of a page in a campaign.
-	DeletePageShows(campaignID, pageID string) error
-
+// MessagesTx reads and writes a campaign's messages.
+type MessagesTx interface {
 	AddMessage(m *Message) error
 	// RecentMessages returns the n most recent messages, oldest first.
 	RecentMessages(campaignID string, n int) ([]*Message, error)
@@ -159,7 +193,10 @@ type Tx interface {
 	// EachMessage calls fn with every message of the campaign, oldest
 	// first, one at a time; an error from fn stops it and is returned.
 	EachMessage(campaignID string, fn func(*Message) error) error
+}
 
+// SeatsTx reads and writes seats and the join key.
+type SeatsTx interface {
 	// Seats lists the seats stored for a campaign, every campaign's when
 	// campaignID is empty (seats.go); a seat goes with its campaign.
 	Seats(campaignID string) ([]*Seat, error)

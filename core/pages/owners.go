@@ -5,7 +5,7 @@ import (
 )
 
 // OwnerOf reads the module or campaign with that id.
-func OwnerOf(tx core.Tx, id string) (core.ContentOwner, error) {
+func OwnerOf(tx Store, id string) (core.ContentOwner, error) {
 	if m, err := tx.Module(id); err == nil {
 		return core.ContentOwner{Kind: core.OwnerModule, ID: m.ID, Name: m.Name, Slug: m.Slug}, nil
 	} else if !core.IsNotFound(err) {
@@ -21,7 +21,7 @@ func OwnerOf(tx core.Tx, id string) (core.ContentOwner, error) {
 
 // ownersAt lists the modules (or campaigns) a URL's segment names: by id,
 // else by slug (several may share one).
-func ownersAt(tx core.Tx, kind, slugOrID string) ([]core.ContentOwner, error) {
+func ownersAt(tx Store, kind, slugOrID string) ([]core.ContentOwner, error) {
 	var out []core.ContentOwner
 	if kind == core.OwnerModule {
 		list, err := tx.Modules()

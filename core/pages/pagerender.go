@@ -17,7 +17,7 @@ type URLs struct {
 	slugs     map[string]int // how many of the owner's pages have each slug
 }
 
-func NewPageURLs(tx core.Tx, owner core.ContentOwner) (*URLs, error) {
+func NewPageURLs(tx Store, owner core.ContentOwner) (*URLs, error) {
 	same, err := ownersAt(tx, owner.Kind, owner.Slug)
 	if err != nil {
 		return nil, err
@@ -47,14 +47,14 @@ func (u *URLs) Of(p *core.Page) string {
 // Reader is who a page is rendered for: players (what was shown to them)
 // or the game master (everything), inside one transaction.
 type Reader struct {
-	tx      core.Tx
+	tx      Store
 	players bool
 	shows   []core.PageShow
 	urls    map[string]*URLs // by owner id
 	owners  map[string]core.ContentOwner
 }
 
-func NewReader(tx core.Tx, players bool, shows []core.PageShow) *Reader {
+func NewReader(tx Store, players bool, shows []core.PageShow) *Reader {
 	return &Reader{tx: tx, players: players, shows: shows, urls: map[string]*URLs{}, owners: map[string]core.ContentOwner{}}
 }
 
