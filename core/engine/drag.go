@@ -55,7 +55,7 @@ type drag struct {
 	// sight is what the token's vision polygon is cast against, read with
 	// the token (nil when the token has no vision or its map no line of
 	// sight): each control and the end carry the polygon (sightpayload.go).
-	sight *dragSight
+	sight *redact.DragSight
 	// mapID is the token's map, which every message of the drag names;
 	// party, that players may see the token's polygon (PartySight).
 	mapID string
@@ -168,7 +168,7 @@ func (d *Drags) Move(ctx context.Context, from core.EventSource, m core.Movement
 	if m.State == core.DragControl && own != nil && own.checked == gen {
 		own.lastSeen = now
 		m.MapID = own.mapID
-		own.sight.cast(&m)
+		own.sight.Cast(&m)
 		d.svc.Publish(core.Event{Name: core.EventTokenMoved, Data: dragData(&m, true, own.party)})
 		return nil, nil
 	}
@@ -231,7 +231,7 @@ func (d *Drags) Move(ctx context.Context, from core.EventSource, m core.Movement
 		if own.sight, err = d.svc.dragSightOf(ctx, tok); err != nil {
 			return nil, err
 		}
-		own.sight.cast(&m)
+		own.sight.Cast(&m)
 		d.svc.Publish(core.Event{Name: core.EventTokenMoved, Data: dragData(&m, true, own.party)})
 		return nil, nil
 
@@ -241,7 +241,7 @@ func (d *Drags) Move(ctx context.Context, from core.EventSource, m core.Movement
 		if err != nil {
 			return nil, err
 		}
-		sight.cast(&m)
+		sight.Cast(&m)
 		err = d.commit(ctx, m, redact.PartySight(tok))
 		if errors.Is(err, errDragVetoed) {
 			if own == nil {
@@ -264,7 +264,7 @@ func (d *Drags) Move(ctx context.Context, from core.EventSource, m core.Movement
 		if err != nil {
 			return nil, err
 		}
-		sight.cast(&m)
+		sight.Cast(&m)
 		d.svc.Publish(core.Event{Name: core.EventTokenMoved, Data: dragData(&m, true, redact.PartySight(tok))})
 		return nil, nil
 	}
@@ -319,7 +319,7 @@ func (d *Drags) blockSender(ctx context.Context, m core.Movement) (*core.Movemen
 // gone.
 func (d *Drags) blockAll(ctx context.Context, m core.Movement, own *drag) error {
 	x, y := own.startX, own.startY
-	var sight *dragSight
+	var sight *redact.DragSight
 	m.MapID = own.mapID
 	tok, shown, err := d.svc.dragToken(ctx, m.ID)
 	switch {
@@ -332,7 +332,7 @@ func (d *Drags) blockAll(ctx context.Context, m core.Movement, own *drag) error 
 		return err
 	}
 	block := blockAt(m, x, y)
-	sight.cast(block) // everyone drew the drag's polygons: the vision goes back too
+	sight.Cast(block) // everyone drew the drag's polygons: the vision goes back too
 	// A token players no longer see (hidden, off the screen) snaps back for
 	// the game master alone: its position is not theirs to learn.
 	d.svc.Publish(core.Event{Name: core.EventTokenMoved, Data: dragData(block, tok == nil || shown, tok != nil && redact.PartySight(tok))})

@@ -43,7 +43,7 @@ func (d *Drags) MoveAsHost(ctx context.Context, from core.EventSource, m core.Mo
 	if err != nil {
 		return nil, err
 	}
-	sight.cast(&m)
+	sight.Cast(&m)
 	switch m.State {
 	case core.DragStart, core.DragControl:
 		if own == nil || m.State == core.DragStart {
@@ -80,7 +80,7 @@ func (d *Drags) MoveAsHost(ctx context.Context, from core.EventSource, m core.Mo
 			m.X, m.Y = own.startX, own.startY
 		}
 		m.Path, m.Polygon, m.Distance = nil, nil, ""
-		sight.cast(&m)
+		sight.Cast(&m)
 		d.svc.Publish(core.Event{Name: core.EventTokenMoved, Data: dragData(&m, shown, party)})
 		return nil, nil
 	}

@@ -1,8 +1,6 @@
 package engine
 
 import (
-	"math"
-
 	"github.com/vttapp/companion/core/mapobjects"
 
 	"github.com/vttapp/companion/core"
@@ -26,13 +24,13 @@ func checkCommon(k *mapobjects.MapKind, o core.Object) error {
 	}
 	for _, key := range []string{"x", "y", "width", "height", "radius", "length"} {
 		if v, ok := o[key]; ok {
-			if _, err := coordinate(k, id, key, v); err != nil {
+			if _, err := mapobjects.Coordinate(k, id, key, v); err != nil {
 				return err
 			}
 		}
 	}
 	if v, ok := o["data"]; ok {
-		if _, err := points(k, id, v); err != nil {
+		if _, err := mapobjects.Points(k, id, v); err != nil {
 			return err
 		}
 	}
@@ -40,33 +38,4 @@ func checkCommon(k *mapobjects.MapKind, o core.Object) error {
 		return core.TooLargef("%s '%s' is more than %s, the limit of one stored object", k.Noun, core.Clip(id), core.ByteSize(mapobjects.MaxMapObjectBytes))
 	}
 	return k.Check(o)
-}
-
-// coordinate reads a number within ±MaxMapCoordinate.
-func coordinate(k *mapobjects.MapKind, id, key string, v any) (float64, error) {
-	f, ok := v.(float64)
-	if !ok {
-		return 0, core.Invalidf("%s '%s': '%s' must be a number", k.Noun, core.Clip(id), key)
-	}
-	if math.IsNaN(f) || math.IsInf(f, 0) || math.Abs(f) > mapobjects.MaxMapCoordinate {
-		return 0, core.Invalidf("%s '%s': '%s' must be a number from -%d to %d map pixels", k.Noun, core.Clip(id), key, mapobjects.MaxMapCoordinate, mapobjects.MaxMapCoordinate)
-	}
-	return f, nil
-}
-
-// points reads a flat [x1, y1, x2, y2, …] list of coordinates.
-func points(k *mapobjects.MapKind, id string, v any) ([]float64, error) {
-	list, ok := v.([]any)
-	if !ok || len(list)%2 != 0 {
-		return nil, core.Invalidf("%s '%s': 'data' must be a flat list of points [x1, y1, x2, y2, …]", k.Noun, core.Clip(id))
-	}
-	out := make([]float64, len(list))
-	for i, n := range list {
-		f, err := coordinate(k, id, "data", n)
-		if err != nil {
-			return nil, err
-		}
-		out[i] = f
-	}
-	return out, nil
 }

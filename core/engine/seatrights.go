@@ -4,10 +4,10 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"reflect"
 	"slices"
-	"sort"
 	"strings"
+
+	"github.com/vttapp/companion/core/redact"
 
 	"github.com/vttapp/companion/core"
 	"github.com/vttapp/companion/sight"
@@ -90,7 +90,7 @@ func (s pinned) ownEditable(kind string) []string {
 func (s pinned) checkDataEdit(kind string, oldData, newData core.Object) error {
 	allowed := s.ownEditable(kind)
 	var refused []string
-	for _, k := range changedKeys(oldData, newData) {
+	for _, k := range redact.ChangedKeys(oldData, newData) {
 		if !slices.Contains(allowed, k) {
 			refused = append(refused, k)
 		}
@@ -98,7 +98,7 @@ func (s pinned) checkDataEdit(kind string, oldData, newData core.Object) error {
 	if len(refused) == 0 {
 		// Within the keys a player may write, the values the system
 		// allows (its bounds: health values are the system's to declare).
-		for _, k := range changedKeys(oldData, newData) {
+		for _, k := range redact.ChangedKeys(oldData, newData) {
 			if v, present := newData[k]; present {
 				if b, ok := s.bound(kind, k); ok {
 					if err := b.Check("'"+k+"'", v); err != nil {
@@ -115,30 +115,12 @@ func (s pinned) checkDataEdit(kind string, oldData, newData core.Object) error {
 	return core.Forbiddenf("a player may not change '%s' of their character (editable: %s)", core.Clip(refused[0]), strings.Join(allowed, ", "))
 }
 
-// changedKeys lists, in order, the keys whose value differs between two
-// data objects (added and removed keys included).
-func changedKeys(a, b core.Object) []string {
-	var out []string
-	for k, v := range a {
-		if w, ok := b[k]; !ok || !reflect.DeepEqual(v, w) {
-			out = append(out, k)
-		}
-	}
-	for k := range b {
-		if _, ok := a[k]; !ok {
-			out = append(out, k)
-		}
-	}
-	sort.Strings(out)
-	return out
-}
-
 // PutEntity is Service.PutEntity for a player.
 func (p PlayerAccess) PutEntity(ctx context.Context, kind, pathID string, e *core.Entity) (*core.Entity, error) {
 	if err := p.who.RefuseSpectator("change entities"); err != nil {
 		return nil, err
 	}
-	return playersEntity(p.s.putEntity(ctx, kind, pathID, e, p.entityGuard(ctx), true))
+	return redact.PlayersEntity(p.s.putEntity(ctx, kind, pathID, e, p.entityGuard(ctx), true))
 }
 
 // PatchEntity is Service.PatchEntity for a player.
@@ -146,7 +128,7 @@ func (p PlayerAccess) PatchEntity(ctx context.Context, kind, id string, patch co
 	if err := p.who.RefuseSpectator("change entities"); err != nil {
 		return nil, err
 	}
-	return playersEntity(p.s.patchEntity(ctx, kind, id, patch, p.entityGuard(ctx), true))
+	return redact.PlayersEntity(p.s.patchEntity(ctx, kind, id, patch, p.entityGuard(ctx), true))
 }
 
 // SetAttribute is Service.SetAttribute for a player: with the join key on,

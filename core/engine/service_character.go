@@ -151,7 +151,7 @@ func (s pinned) sheet(tx core.Tx, o *ownCharacter) (*core.CharacterSheet, error)
 		}
 		out.MyTurn = o.game.Started && o.game.CombatantID == c.ID
 		if out.MyTurn && out.Turns == turns.TurnsPassed {
-			out.PassTo = passChoices(o.game, c.ID)
+			out.PassTo = turns.PassChoices(o.game, c.ID)
 		}
 	}
 	return out, nil
@@ -334,7 +334,7 @@ func (s *Service) PatchOwnCharacter(ctx context.Context, who core.Actor, patch c
 	if _, ok := patch["data"].(map[string]any); !ok {
 		return nil, core.Invalidf(`expected {"data": {...}}: the editable data keys and their new values`)
 	}
-	return playersEntity(s.patchEntity(ctx, o.entity.Kind, o.entity.ID, patch, ownGuard(who), true))
+	return redact.PlayersEntity(s.patchEntity(ctx, o.entity.Kind, o.entity.ID, patch, ownGuard(who), true))
 }
 
 // RollAction rolls one of the sheet's actions into the chat, as the

@@ -269,7 +269,7 @@ func (s pinned) applyInitiativeOut(ctx context.Context, campaignID string, total
 			// acting combatant.
 			order := s.turnOrder(current)
 			if len(order) > 0 {
-				setTurn(game, order, 0)
+				turns.SetTurn(game, order, 0)
 				if err := tx.PutGame(campaignID, game); err != nil {
 					return nil, err
 				}
@@ -444,7 +444,7 @@ func (s pinned) orderedWith(stored, changed []*core.Combatant) []*core.Combatant
 		}
 	}
 	out := changed
-	for _, c := range keepExplicitOrder(all, s.ascending()) {
+	for _, c := range turns.KeepExplicitOrder(all, s.ascending()) {
 		if !slices.Contains(out, c) {
 			out = append(slices.Clip(out), c)
 		}
@@ -541,7 +541,7 @@ func (s *Service) TurnOrder(combatants []*core.Combatant) []core.TurnSlot {
 
 func (s pinned) turnOrder(combatants []*core.Combatant) []core.TurnSlot {
 	if s.turnsPassed() {
-		return passingOrder(combatants)
+		return turns.PassingOrder(combatants)
 	}
 	return turns.TurnOrder(combatants, s.ascending())
 }

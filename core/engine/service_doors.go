@@ -77,7 +77,7 @@ func (s *Service) updateDoor(ctx context.Context, d core.Door, player *core.Acto
 		if err != nil {
 			return nil, err
 		}
-		los = sightsIn(shown)
+		los = redact.SightsIn(shown)
 		// Players see a map once it is on the player screen or a seat's: a
 		// door opened on a map the GM prepares off screen reaches the host
 		// alone; the others reach those looking at the map (Map).

@@ -128,10 +128,10 @@ func (p pinned) controlCombat(ctx context.Context, action, to string, guard func
 			return nil, err
 		}
 		ended := game.CombatantID
-		step := stepCombat
+		step := turns.StepCombat
 		if passed {
 			step = func(g *core.Game, order []core.TurnSlot, action string) (bool, error) {
-				return stepPassing(g, order, action, to)
+				return turns.StepPassing(g, order, action, to)
 			}
 		}
 		changed, err := step(game, p.turnOrder(combatants), action)

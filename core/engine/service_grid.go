@@ -22,7 +22,7 @@ func (s *Service) GridPreview(ctx context.Context, mapID string, change *mapobje
 			return nil, err
 		}
 	}
-	return previewOf(m), nil
+	return mapobjects.PreviewOf(m), nil
 }
 
 // SetGrid sets a map's grid and ends its wait for one (GridPending), so
@@ -46,7 +46,7 @@ func (s *Service) SetGrid(ctx context.Context, mapID string, change mapobjects.G
 			return nil, err
 		}
 		m.Tokens = tokens
-		out = previewOf(m)
+		out = mapobjects.PreviewOf(m)
 		onScreen, err := p.playersSee(tx, mapID)
 		if err != nil || !onScreen {
 			return nil, err

@@ -96,7 +96,7 @@ func (s *Service) ChangeMap(ctx context.Context, id string, c mapobjects.MapChan
 		}
 		events := []core.Event{{Name: core.EventMapUpdated, Data: views(players, host)}}
 		if c.LineOfSight != nil || c.LosDaylight != nil || c.LosVisionLimit != nil {
-			events = append(events, core.Event{Name: core.EventLineOfSightUpdated, Data: views(sightsIn(players), sightsIn(host))})
+			events = append(events, core.Event{Name: core.EventLineOfSightUpdated, Data: views(redact.SightsIn(players), redact.SightsIn(host))})
 		}
 		return events, nil
 	})

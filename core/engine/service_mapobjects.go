@@ -259,7 +259,7 @@ func (s pinned) mapObjectEvents(tx core.Tx, k *mapobjects.MapKind, m *core.Map) 
 	if k.Sight {
 		events = append(events,
 			core.Event{Name: core.EventMapUpdated, Data: views(players, host)},
-			core.Event{Name: core.EventLineOfSightUpdated, Data: views(sightsIn(players), sightsIn(host))})
+			core.Event{Name: core.EventLineOfSightUpdated, Data: views(redact.SightsIn(players), redact.SightsIn(host))})
 	}
 	return events, nil
 }

@@ -88,7 +88,7 @@ func (s pinned) playerTokenIn(tx core.Tx, t *core.Token) (*core.Token, error) {
 			break
 		}
 	}
-	return tokenSight(tx, s.playerToken(t, linked))
+	return redact.TokenSight(tx, s.playerToken(t, linked))
 }
 
 func (s pinned) primaryCombatants(tx core.Tx) ([]*core.Combatant, error) {

@@ -10,11 +10,11 @@ import (
 
 // dragSightOf reads the sight of tok's map for its drag; nil when the
 // token has no vision, is hidden, or its map has line of sight off.
-func (s *Service) dragSightOf(ctx context.Context, tok *core.Token) (*dragSight, error) {
+func (s *Service) dragSightOf(ctx context.Context, tok *core.Token) (*redact.DragSight, error) {
 	if !redact.HasSight(tok) || tok.MapID == "" {
 		return nil, nil
 	}
-	var ds *dragSight
+	var ds *redact.DragSight
 	err := s.store.View(ctx, func(tx core.Tx) error {
 		m, err := tx.Map(tok.MapID)
 		if core.IsNotFound(err) {
@@ -24,7 +24,7 @@ func (s *Service) dragSightOf(ctx context.Context, tok *core.Token) (*dragSight,
 			return err
 		}
 		segments := redact.SightSegments(m)
-		ds = &dragSight{segments: segments, box: redact.SightBox(m, segments)}
+		ds = &redact.DragSight{Segments: segments, Box: redact.SightBox(m, segments)}
 		return nil
 	})
 	return ds, err

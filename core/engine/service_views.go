@@ -15,7 +15,7 @@ func (s pinned) hostMapIn(tx core.Tx, m *core.Map) (*core.Map, error) {
 	}
 	out := *m
 	out.Tokens = s.playerTokens(m.Tokens, combatants)
-	return withHostSight(&out), nil
+	return redact.WithHostSight(&out), nil
 }
 
 // hostGame is a game with every combatant and its creatures as the game

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"strconv"
 
 	"github.com/vttapp/companion/core/mapobjects"
 
@@ -45,35 +44,15 @@ func (s *Service) Measure(ctx context.Context, req mapobjects.MeasureRequest, pl
 	return ps.measureTemplate(ctx, m, req.AreaEffect)
 }
 
-// cellSize is the map's pixels per cell.
-func cellSize(m *core.Map) float64 {
-	if m.GridSize > 0 {
-		return float64(m.GridSize)
-	}
-	return 70
-}
-
-// gridScale is the map's units per cell (5 ft when unset).
-func gridScale(m *core.Map) (float64, string) {
-	scale, units := m.GridScale, m.GridUnits
-	if scale <= 0 {
-		scale = 5
-	}
-	if units == "" {
-		units = "ft"
-	}
-	return scale, units
-}
-
 func (s pinned) measurePath(ctx context.Context, m *core.Map, path []float64) (*mapobjects.Measured, error) {
 	k, _ := mapobjects.MapKindOf("measurements")
 	if len(path) < 4 || len(path)%2 != 0 || len(path) > 2*mapobjects.MaxPathPoints {
 		return nil, core.Invalidf("measure: 'path' is a flat list of 2 to %d points [x1, y1, x2, y2, …]", mapobjects.MaxPathPoints)
 	}
 	cells := make([]float64, len(path))
-	size := cellSize(m)
+	size := mapobjects.CellSize(m)
 	for i, v := range path {
-		if _, err := coordinate(k, "path", "path", v); err != nil {
+		if _, err := mapobjects.Coordinate(k, "path", "path", v); err != nil {
 			return nil, err
 		}
 		off := float64(m.GridOffsetX)
@@ -82,12 +61,12 @@ func (s pinned) measurePath(ctx context.Context, m *core.Map, path []float64) (*
 		}
 		cells[i] = (v - off) / size
 	}
-	scale, units := gridScale(m)
+	scale, units := mapobjects.GridScale(m)
 	d, err := s.pathDistance(ctx, m, cells, scale)
 	if err != nil {
 		return nil, err
 	}
-	return &mapobjects.Measured{Distance: d, Units: units, Text: distanceText(d, units)}, nil
+	return &mapobjects.Measured{Distance: d, Units: units, Text: mapobjects.DistanceText(d, units)}, nil
 }
 
 // pathDistance is the system's distance of a path of cells, or the
@@ -115,11 +94,6 @@ func (s pinned) pathDistance(ctx context.Context, m *core.Map, cells []float64, 
 	return d * scale, nil
 }
 
-// distanceText writes a distance for people: "30 ft", "7.5 m".
-func distanceText(d float64, units string) string {
-	return strconv.FormatFloat(math.Round(d*10)/10, 'f', -1, 64) + " " + units
-}
-
 func (s pinned) measureTemplate(ctx context.Context, m *core.Map, o core.Object) (*mapobjects.Measured, error) {
 	k, _ := mapobjects.MapKindOf("areaEffects")
 	probe, err := copyObject(o)
@@ -132,16 +106,16 @@ func (s pinned) measureTemplate(ctx context.Context, m *core.Map, o core.Object)
 	if err := checkCommon(k, probe); err != nil {
 		return nil, err
 	}
-	t := templateInCells(m, probe)
-	scale, units := gridScale(m)
+	t := mapobjects.TemplateInCells(m, probe)
+	scale, units := mapobjects.GridScale(m)
 	size := t.Radius
 	if size == 0 {
 		size = t.Length
 	}
-	out := &mapobjects.Measured{Distance: size * scale, Units: units, Text: distanceText(size*scale, units)}
+	out := &mapobjects.Measured{Distance: size * scale, Units: units, Text: mapobjects.DistanceText(size*scale, units)}
 	for _, n := range []float64{t.Radius, t.Length, t.Width} {
 		if n > mapobjects.MaxTemplateCells {
-			return nil, core.Invalidf("a template reaches at most %d squares (%s)", mapobjects.MaxTemplateCells, distanceText(mapobjects.MaxTemplateCells*scale, units))
+			return nil, core.Invalidf("a template reaches at most %d squares (%s)", mapobjects.MaxTemplateCells, mapobjects.DistanceText(mapobjects.MaxTemplateCells*scale, units))
 		}
 	}
 	if isHexGrid(m.GridType) {
@@ -156,16 +130,6 @@ func (s pinned) measureTemplate(ctx context.Context, m *core.Map, o core.Object)
 	return out, nil
 }
 
-// templateInCells is an area effect of m in grid cells.
-func templateInCells(m *core.Map, o core.Object) mapobjects.Template {
-	size := cellSize(m)
-	num := func(key string) float64 { f, _ := o[key].(float64); return f }
-	shape, _ := o["shape"].(string)
-	return mapobjects.Template{Shape: shape,
-		X: (num("x") - float64(m.GridOffsetX)) / size, Y: (num("y") - float64(m.GridOffsetY)) / size,
-		Radius: num("radius") / size, Length: num("length") / size, Width: num("width") / size, Angle: num("angle")}
-}
-
 // templateSquares asks the system's hook, else the plain geometry, and
 // checks what the hook answers: cells near the template, not too many.
 func (s pinned) templateSquares(ctx context.Context, t mapobjects.Template) ([]int, error) {
@@ -175,24 +139,8 @@ func (s pinned) templateSquares(ctx context.Context, t mapobjects.Template) ([]i
 			return nil, err
 		}
 		if handled {
-			return checkSquares(t, cells)
+			return mapobjects.CheckSquares(t, cells)
 		}
 	}
 	return mapobjects.GeometricSquares(t), nil
-}
-
-// checkSquares refuses a hook's answer that lists cells far from the
-// template (a bug in the script, not a rule).
-func checkSquares(t mapobjects.Template, cells []int) ([]int, error) {
-	if len(cells)%2 != 0 {
-		return nil, core.Internal(fmt.Errorf("the system's template squares are a flat list of column, row pairs; it returned %d numbers", len(cells)))
-	}
-	x0, y0, x1, y1 := mapobjects.TemplateBounds(t)
-	for i := 0; i < len(cells); i += 2 {
-		c, r := float64(cells[i]), float64(cells[i+1])
-		if c < x0-2 || c > x1+2 || r < y0-2 || r > y1+2 {
-			return nil, core.Internal(fmt.Errorf("the system's template squares include (%d, %d), far outside the %s", cells[i], cells[i+1], t.Shape))
-		}
-	}
-	return cells, nil
 }

@@ -523,3 +523,32 @@ func (k *MapKind) Redact(src, dst *core.Map) bool {
 
 // playersSeeEvery is the forPlayers of a kind players see whole.
 func playersSeeEvery(_, _ *core.Map) bool { return false }
+
+// Coordinate reads a number within ±MaxMapCoordinate.
+func Coordinate(k *MapKind, id, key string, v any) (float64, error) {
+	f, ok := v.(float64)
+	if !ok {
+		return 0, core.Invalidf("%s '%s': '%s' must be a number", k.Noun, core.Clip(id), key)
+	}
+	if math.IsNaN(f) || math.IsInf(f, 0) || math.Abs(f) > MaxMapCoordinate {
+		return 0, core.Invalidf("%s '%s': '%s' must be a number from -%d to %d map pixels", k.Noun, core.Clip(id), key, MaxMapCoordinate, MaxMapCoordinate)
+	}
+	return f, nil
+}
+
+// Points reads a flat [x1, y1, x2, y2, …] list of coordinates.
+func Points(k *MapKind, id string, v any) ([]float64, error) {
+	list, ok := v.([]any)
+	if !ok || len(list)%2 != 0 {
+		return nil, core.Invalidf("%s '%s': 'data' must be a flat list of points [x1, y1, x2, y2, …]", k.Noun, core.Clip(id))
+	}
+	out := make([]float64, len(list))
+	for i, n := range list {
+		f, err := Coordinate(k, id, "data", n)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = f
+	}
+	return out, nil
+}

@@ -2,7 +2,9 @@ package mapobjects
 
 import (
 	"context"
+	"fmt"
 	"math"
+	"strconv"
 
 	"github.com/vttapp/companion/core"
 )
@@ -106,4 +108,55 @@ func (t Template) Contains(x, y float64) bool {
 		return math.Abs(u) <= t.Length && math.Abs(v) <= t.Length
 	}
 	return false
+}
+
+// CellSize is the map's pixels per cell.
+func CellSize(m *core.Map) float64 {
+	if m.GridSize > 0 {
+		return float64(m.GridSize)
+	}
+	return 70
+}
+
+// GridScale is the map's units per cell (5 ft when unset).
+func GridScale(m *core.Map) (float64, string) {
+	scale, units := m.GridScale, m.GridUnits
+	if scale <= 0 {
+		scale = 5
+	}
+	if units == "" {
+		units = "ft"
+	}
+	return scale, units
+}
+
+// DistanceText writes a distance for people: "30 ft", "7.5 m".
+func DistanceText(d float64, units string) string {
+	return strconv.FormatFloat(math.Round(d*10)/10, 'f', -1, 64) + " " + units
+}
+
+// TemplateInCells is an area effect of m in grid cells.
+func TemplateInCells(m *core.Map, o core.Object) Template {
+	size := CellSize(m)
+	num := func(key string) float64 { f, _ := o[key].(float64); return f }
+	shape, _ := o["shape"].(string)
+	return Template{Shape: shape,
+		X: (num("x") - float64(m.GridOffsetX)) / size, Y: (num("y") - float64(m.GridOffsetY)) / size,
+		Radius: num("radius") / size, Length: num("length") / size, Width: num("width") / size, Angle: num("angle")}
+}
+
+// CheckSquares refuses a hook's answer that lists cells far from the
+// template (a bug in the script, not a rule).
+func CheckSquares(t Template, cells []int) ([]int, error) {
+	if len(cells)%2 != 0 {
+		return nil, core.Internal(fmt.Errorf("the system's template squares are a flat list of column, row pairs; it returned %d numbers", len(cells)))
+	}
+	x0, y0, x1, y1 := TemplateBounds(t)
+	for i := 0; i < len(cells); i += 2 {
+		c, r := float64(cells[i]), float64(cells[i+1])
+		if c < x0-2 || c > x1+2 || r < y0-2 || r > y1+2 {
+			return nil, core.Internal(fmt.Errorf("the system's template squares include (%d, %d), far outside the %s", cells[i], cells[i+1], t.Shape))
+		}
+	}
+	return cells, nil
 }

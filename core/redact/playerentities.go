@@ -70,3 +70,12 @@ func ClientsForPlayers(list []core.Client) []core.Client {
 	}
 	return out
 }
+
+// PlayersEntity is the answer to a player's write of an entity: the
+// stored entity as players may see it.
+func PlayersEntity(e *core.Entity, err error) (*core.Entity, error) {
+	if err != nil {
+		return nil, err
+	}
+	return EntityForPlayers(e), nil
+}

@@ -147,3 +147,63 @@ func SightBox(m *core.Map, segments [][4]float64) [4]float64 {
 	}
 	return [4]float64{box[0] - sightMargin, box[1] - sightMargin, box[2] + sightMargin, box[3] + sightMargin}
 }
+
+// WithHostSight is WithSight as the game master receives it: the sight of
+// every token that casts vision.
+func WithHostSight(m *core.Map) *core.Map { return WithSightFor(m, HasSight) }
+
+// SightsIn lists the sights WithSight gave m's tokens and lights, in
+// MapSights' order (tokens, then lights): the payload of
+// lineOfSightUpdated, never nil.
+func SightsIn(m *core.Map) []sight.Sight {
+	out := []sight.Sight{}
+	for _, t := range m.Tokens {
+		if t.Vision != nil {
+			if s, ok := t.Vision.Sight.(*sight.Sight); ok && s != nil {
+				out = append(out, *s)
+			}
+		}
+	}
+	for _, l := range m.Lights {
+		if s, ok := l.Sight.(*sight.Sight); ok && s != nil {
+			out = append(out, *s)
+		}
+	}
+	return out
+}
+
+// TokenSight gives a token published alone (tokenUpdated) its vision.sight
+// on its map, when it has vision and the map line of sight: the real client
+// replaces the whole token and would lose its polygon otherwise.
+func TokenSight(tx core.Tx, t *core.Token) (*core.Token, error) {
+	if !HasSight(t) || t.MapID == "" {
+		return t, nil
+	}
+	m, err := tx.Map(t.MapID)
+	if core.IsNotFound(err) {
+		return t, nil
+	}
+	if err != nil || !m.LineOfSight {
+		return t, err
+	}
+	segments := SightSegments(m)
+	box := SightBox(m, segments)
+	return TokenWithSight(t, &sight.Sight{Key: sight.VisionSightKey(t.Vision.ID), X: t.X, Y: t.Y, Polygon: sight.VisionPolygon(t.X, t.Y, segments, box)}), nil
+}
+
+// DragSight is what a dragged token's vision is cast against: the blocking
+// segments and the box of its map, read with the token.
+type DragSight struct {
+	Segments [][4]float64
+	Box      [4]float64
+}
+
+// Cast sets m's polygon to what the token sees at m's position (none when
+// ds is nil). A polygon a client sent is never passed on.
+func (ds *DragSight) Cast(m *core.Movement) {
+	if ds == nil {
+		m.Polygon = nil
+		return
+	}
+	m.Polygon = sight.VisionPolygon(m.X, m.Y, ds.Segments, ds.Box)
+}
