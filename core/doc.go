@@ -13,8 +13,7 @@
 //     (Game, Combatant, StatusEffect), maps.go (Map, Wall, Light, Token),
 //     message.go (Message, the Roller interface), shapes.go (what clients
 //     send and receive live: Client, Screen, Snapshot, Movement, Pointer,
-//     Settings...), live.go (Live: settings and tracked objects, memory
-//     only), library.go and libraryitems.go (pages, encounters, groups,
+//     Settings...), library.go and libraryitems.go (pages, encounters, groups,
 //     assets), tables.go (random tables), seats.go and access.go (seats,
 //     the join key's state), newmap.go, hostcampaign.go, combat.go,
 //     screen.go.

@@ -31,49 +31,29 @@ func ParseInteraction(v string) (mode string, ok bool) {
 	return "", false
 }
 
-// interactionFromBool is the mode the boolean switch sets.
-func interactionFromBool(on bool) string {
+// InteractionFromBool is the mode the boolean switch sets.
+func InteractionFromBool(on bool) string {
 	if on {
 		return InteractionAll
 	}
 	return InteractionNone
 }
 
-// normalize makes the two views of remote interaction agree: a mode set
+// Normalize makes the two views of remote interaction agree: a mode set
 // wins; without one the boolean decides (true is all).
-func (s *Settings) normalize() {
+func (s *Settings) Normalize() {
 	if mode, ok := ParseInteraction(s.Interaction); ok {
 		s.Interaction = mode
 	} else {
-		s.Interaction = interactionFromBool(s.RemoteInteraction)
+		s.Interaction = InteractionFromBool(s.RemoteInteraction)
 	}
 	s.RemoteInteraction = s.Interaction != InteractionNone
-}
-
-// interactionMode is the mode a settings change asks for: interactionMode when
-// given, else the boolean (true sets all, false none). Both given must
-// agree.
-func (p SettingsPatch) interactionMode() (mode string, set bool, err error) {
-	if p.Interaction != nil {
-		mode = *p.Interaction
-		if mode != InteractionNone && mode != InteractionToken && mode != InteractionAll {
-			return "", false, Invalidf("settings: 'interaction' must be none, token or all, not '%s'", Clip(mode))
-		}
-		if p.RemoteInteraction != nil && *p.RemoteInteraction != (mode != InteractionNone) {
-			return "", false, Invalidf("settings: 'remoteInteraction' %t contradicts 'interaction' '%s'", *p.RemoteInteraction, mode)
-		}
-		return mode, true, nil
-	}
-	if p.RemoteInteraction != nil {
-		return interactionFromBool(*p.RemoteInteraction), true, nil
-	}
-	return "", false, nil
 }
 
 // ApplySettings copies the host's remote interaction into a screen (the
 // mode and the contract's boolean) and fills its defaults.
 func (s *Screen) ApplySettings(settings Settings) {
-	settings.normalize()
+	settings.Normalize()
 	s.RemoteInteraction = settings.RemoteInteraction
 	s.Interaction = settings.Interaction
 	s.Normalize()
@@ -99,6 +79,6 @@ func (s *Screen) Normalize() {
 		s.SharedVision = SharedVisionAlways
 	}
 	if s.Interaction == "" {
-		s.Interaction = interactionFromBool(s.RemoteInteraction)
+		s.Interaction = InteractionFromBool(s.RemoteInteraction)
 	}
 }

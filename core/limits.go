@@ -92,10 +92,10 @@ func CheckEncodedSize(what string, v any, limit int) error {
 	return nil
 }
 
-// checkTrackedContours bounds the contours of the tracked set once objects
+// CheckTrackedContours bounds the contours of the tracked set once objects
 // (under keys) are stored in it; replace says they replace the whole set.
 // The caller holds the set's lock.
-func checkTrackedContours(set map[string]*TrackedObject, keys []string, objects []*TrackedObject, replace bool) error {
+func CheckTrackedContours(set map[string]*TrackedObject, keys []string, objects []*TrackedObject, replace bool) error {
 	total := 0
 	incoming := make(map[string]bool, len(keys))
 	for i, o := range objects {

@@ -127,7 +127,7 @@ func serve(ctx context.Context, cfg *serveConfig, log *slog.Logger, out io.Write
 		Events: bus,
 		Rules:  holder,
 		Roller: dice.NewRoller(),
-		Live:   core.NewLive(core.Settings{RemoteInteraction: cfg.RemoteInteraction, Interaction: cfg.Interaction}),
+		Live:   engine.NewLive(core.Settings{RemoteInteraction: cfg.RemoteInteraction, Interaction: cfg.Interaction}),
 		Log:    log,
 	})
 	cols := collections{holder}

@@ -28,6 +28,8 @@
 //   - The library: journal.go, encounterlayout.go, tableroll.go (a random
 //     table rolled); pages are rendered for their reader by package
 //     core/pages.
+//   - live.go: Live, the host settings and the objects a table-top display
+//     tracks, kept in memory only.
 //   - mapfiles.go indexes the files maps show, for the static routes.
 //
 // # The write path

@@ -4,6 +4,8 @@ import (
 	"context"
 	"testing"
 
+	"github.com/vttapp/companion/core/engine"
+
 	"github.com/vttapp/companion/core"
 )
 
@@ -16,14 +18,14 @@ func TestSettingsInteractionModesAndBareEvents(t *testing.T) {
 		t.Fatalf("default settings %+v, want all", s)
 	}
 	for _, tc := range []struct {
-		patch  core.SettingsPatch
+		patch  engine.SettingsPatch
 		mode   string
 		remote bool
 	}{
-		{core.SettingsPatch{Interaction: ptr(core.InteractionToken)}, "token", true},
-		{core.SettingsPatch{RemoteInteraction: ptr(false)}, "none", false},
-		{core.SettingsPatch{RemoteInteraction: ptr(true)}, "all", true},
-		{core.SettingsPatch{Interaction: ptr(core.InteractionNone), RemoteInteraction: ptr(false)}, "none", false},
+		{engine.SettingsPatch{Interaction: ptr(core.InteractionToken)}, "token", true},
+		{engine.SettingsPatch{RemoteInteraction: ptr(false)}, "none", false},
+		{engine.SettingsPatch{RemoteInteraction: ptr(true)}, "all", true},
+		{engine.SettingsPatch{Interaction: ptr(core.InteractionNone), RemoteInteraction: ptr(false)}, "none", false},
 	} {
 		s, err := f.svc.UpdateSettings(ctx, tc.patch)
 		if err != nil {
@@ -36,7 +38,7 @@ func TestSettingsInteractionModesAndBareEvents(t *testing.T) {
 		wantNames(t, events, core.EventInteractionUpdated)
 		wantJSON(t, "interactionUpdated", events[0].Data, `"`+tc.mode+`"`)
 	}
-	if _, err := f.svc.UpdateSettings(ctx, core.SettingsPatch{Paused: ptr(true)}); err != nil {
+	if _, err := f.svc.UpdateSettings(ctx, engine.SettingsPatch{Paused: ptr(true)}); err != nil {
 		t.Fatal(err)
 	}
 	events := f.events.take()
@@ -46,7 +48,7 @@ func TestSettingsInteractionModesAndBareEvents(t *testing.T) {
 
 func TestSettingsRefusesBadInteractionAndChangesNothing(t *testing.T) {
 	f := newLiveFixture(t)
-	for name, p := range map[string]core.SettingsPatch{
+	for name, p := range map[string]engine.SettingsPatch{
 		"unknown mode":  {Interaction: ptr("some"), Paused: ptr(true)},
 		"boolean mode":  {Interaction: ptr("true")},
 		"contradiction": {Interaction: ptr(core.InteractionNone), RemoteInteraction: ptr(true), Paused: ptr(true)},
@@ -74,7 +76,7 @@ func TestNewLiveKeepsModeAndBooleanInStep(t *testing.T) {
 		{core.Settings{Interaction: "token"}, "token", true},
 		{core.Settings{Interaction: "none", RemoteInteraction: true}, "none", false},
 	} {
-		s := core.NewLive(tc.in).Settings()
+		s := engine.NewLive(tc.in).Settings()
 		if s.Interaction != tc.mode || s.RemoteInteraction != tc.on {
 			t.Errorf("NewLive(%+v) = %+v, want %s/%v", tc.in, s, tc.mode, tc.on)
 		}
@@ -83,7 +85,7 @@ func TestNewLiveKeepsModeAndBooleanInStep(t *testing.T) {
 
 func TestScreenCarriesWhatTheRealClientReads(t *testing.T) {
 	f := newLiveFixture(t)
-	if _, err := f.svc.UpdateSettings(context.Background(), core.SettingsPatch{Interaction: ptr(core.InteractionToken)}); err != nil {
+	if _, err := f.svc.UpdateSettings(context.Background(), engine.SettingsPatch{Interaction: ptr(core.InteractionToken)}); err != nil {
 		t.Fatal(err)
 	}
 	snap, err := f.svc.Snapshot(context.Background())

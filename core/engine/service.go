@@ -21,7 +21,7 @@ type Service struct {
 	ruleSource core.Rules
 	roller     core.Roller
 	now        func() time.Time
-	live       *core.Live
+	live       *Live
 	// drags follows the token drags in progress (drag.go); the service
 	// tells it of every event it publishes (dragsweep.go).
 	drags *Drags
@@ -57,7 +57,7 @@ type ServiceConfig struct {
 	Rules  core.Rules
 	Roller core.Roller
 	Now    func() time.Time
-	Live   *core.Live
+	Live   *Live
 	Log    *slog.Logger
 	// MessageRate and MessageBurst bound each device's messages
 	// (messagebudget.go): zero takes the defaults, a negative rate lifts
@@ -73,7 +73,7 @@ func NewService(cfg ServiceConfig) *Service {
 		s.now = time.Now
 	}
 	if s.live == nil {
-		s.live = core.NewLive(core.Settings{RemoteInteraction: true})
+		s.live = NewLive(core.Settings{RemoteInteraction: true})
 	}
 	if s.events == nil {
 		s.events = core.NewBus()
@@ -92,7 +92,7 @@ func NewService(cfg ServiceConfig) *Service {
 func (s *Service) Drags() *Drags { return s.drags }
 
 // Live returns the in-memory live state (settings, tracked objects).
-func (s *Service) Live() *core.Live { return s.live }
+func (s *Service) Live() *Live { return s.live }
 
 // Publish sends events that need no store change (drag streams, pointers)
 // through the same ordered path as committed changes.

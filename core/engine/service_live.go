@@ -11,7 +11,7 @@ import (
 // carries the bare new value, as the real web client reads it: the mode
 // string ("none", "token", "all") and the boolean. A change that is not
 // valid changes nothing.
-func (s *Service) UpdateSettings(ctx context.Context, p core.SettingsPatch) (core.Settings, error) {
+func (s *Service) UpdateSettings(ctx context.Context, p SettingsPatch) (core.Settings, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	settings, events, err := s.live.Update(p)
@@ -33,8 +33,8 @@ func (s *Service) TrackObject(name string, objects []*core.TrackedObject) error 
 		if err != nil {
 			return err
 		}
-		if len(o.Contour) > core.MaxTrackedContour {
-			return core.Invalidf("tracked object: 'contour' has %d numbers, more than the limit of %d", len(o.Contour), core.MaxTrackedContour)
+		if len(o.Contour) > MaxTrackedContour {
+			return core.Invalidf("tracked object: 'contour' has %d numbers, more than the limit of %d", len(o.Contour), MaxTrackedContour)
 		}
 		if err := checkTrackedObject(o); err != nil {
 			return err

@@ -391,7 +391,7 @@ func TestSnapshotHasThirtyMessagesOldestFirstAndNoHiddenTokens(t *testing.T) {
 func TestUpdateSettingsPublishesOnlyChanges(t *testing.T) {
 	f := newSvcFixture(t, true)
 	yes, no := true, false
-	s, err := f.svc.UpdateSettings(svcCtx, core.SettingsPatch{RemoteInteraction: &no, Paused: &yes})
+	s, err := f.svc.UpdateSettings(svcCtx, engine.SettingsPatch{RemoteInteraction: &no, Paused: &yes})
 	if err != nil || s.RemoteInteraction || !s.Paused {
 		t.Fatalf("settings = %+v, %v", s, err)
 	}
@@ -399,7 +399,7 @@ func TestUpdateSettingsPublishesOnlyChanges(t *testing.T) {
 		t.Fatalf("events = %s", got)
 	}
 	f.rec.reset()
-	f.svc.UpdateSettings(svcCtx, core.SettingsPatch{Paused: &yes})
+	f.svc.UpdateSettings(svcCtx, engine.SettingsPatch{Paused: &yes})
 	if len(f.rec.names()) != 0 {
 		t.Fatalf("unchanged setting published %v", f.rec.names())
 	}

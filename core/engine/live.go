@@ -1,37 +1,39 @@
-package core
+package engine
 
 import (
 	"slices"
 	"sync"
+
+	"github.com/vttapp/companion/core"
 )
 
 // Live is the state that lives in memory only: host settings and the
 // objects a table-top display tracks. It is safe for concurrent use.
 type Live struct {
 	mu       sync.RWMutex
-	settings Settings
-	tracked  map[string]*TrackedObject
+	settings core.Settings
+	tracked  map[string]*core.TrackedObject
 	order    []string // keys of tracked, in the order they appeared
 }
 
 // NewLive returns live state with the given initial settings.
-func NewLive(settings Settings) *Live {
-	settings.normalize()
-	return &Live{settings: settings, tracked: map[string]*TrackedObject{}}
+func NewLive(settings core.Settings) *Live {
+	settings.Normalize()
+	return &Live{settings: settings, tracked: map[string]*core.TrackedObject{}}
 }
 
 // Settings returns the current host settings.
-func (l *Live) Settings() Settings {
+func (l *Live) Settings() core.Settings {
 	l.mu.RLock()
 	defer l.mu.RUnlock()
 	return l.settings
 }
 
 // TrackedObjects returns the tracked objects in the order they appeared.
-func (l *Live) TrackedObjects() []*TrackedObject {
+func (l *Live) TrackedObjects() []*core.TrackedObject {
 	l.mu.RLock()
 	defer l.mu.RUnlock()
-	out := make([]*TrackedObject, 0, len(l.order))
+	out := make([]*core.TrackedObject, 0, len(l.order))
 	for _, k := range l.order {
 		o := *l.tracked[k]
 		out = append(out, &o)
@@ -42,22 +44,22 @@ func (l *Live) TrackedObjects() []*TrackedObject {
 // Update applies a settings change and returns the settings after it with
 // the events that tell clients what changed; a change that is not valid
 // changes nothing and returns the settings as they are.
-func (l *Live) Update(p SettingsPatch) (Settings, []Event, error) {
+func (l *Live) Update(p SettingsPatch) (core.Settings, []core.Event, error) {
 	mode, setMode, err := p.interactionMode()
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if err != nil {
 		return l.settings, nil, err
 	}
-	var events []Event
+	var events []core.Event
 	if setMode && mode != l.settings.Interaction {
 		l.settings.Interaction = mode
-		l.settings.RemoteInteraction = mode != InteractionNone
-		events = append(events, Event{Name: EventInteractionUpdated, Data: mode})
+		l.settings.RemoteInteraction = mode != core.InteractionNone
+		events = append(events, core.Event{Name: core.EventInteractionUpdated, Data: mode})
 	}
 	if p.Paused != nil && *p.Paused != l.settings.Paused {
 		l.settings.Paused = *p.Paused
-		events = append(events, Event{Name: EventSystemPaused, Data: l.settings.Paused})
+		events = append(events, core.Event{Name: core.EventSystemPaused, Data: l.settings.Paused})
 	}
 	return l.settings, events, nil
 }
@@ -78,15 +80,15 @@ const (
 )
 
 // Track applies a trackedObject* report to the set.
-func (l *Live) Track(name string, keys []string, objects []*TrackedObject) error {
+func (l *Live) Track(name string, keys []string, objects []*core.TrackedObject) error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	switch name {
-	case EventTrackedObjectCreated, EventTrackedObjectUpdated:
+	case core.EventTrackedObjectCreated, core.EventTrackedObjectUpdated:
 		if n := l.countWith(keys); n > MaxTrackedObjects {
-			return Invalidf("too many tracked objects: %d, the limit is %d", n, MaxTrackedObjects)
+			return core.Invalidf("too many tracked objects: %d, the limit is %d", n, MaxTrackedObjects)
 		}
-		if err := checkTrackedContours(l.tracked, keys, objects, false); err != nil {
+		if err := core.CheckTrackedContours(l.tracked, keys, objects, false); err != nil {
 			return err
 		}
 		for i, o := range objects {
@@ -95,7 +97,7 @@ func (l *Live) Track(name string, keys []string, objects []*TrackedObject) error
 			}
 			l.tracked[keys[i]] = o
 		}
-	case EventTrackedObjectDeleted:
+	case core.EventTrackedObjectDeleted:
 		for _, k := range keys {
 			if _, ok := l.tracked[k]; !ok {
 				continue
@@ -103,14 +105,14 @@ func (l *Live) Track(name string, keys []string, objects []*TrackedObject) error
 			delete(l.tracked, k)
 			l.order = slices.DeleteFunc(l.order, func(o string) bool { return o == k })
 		}
-	case EventTrackedObjectsUpdated:
+	case core.EventTrackedObjectsUpdated:
 		if len(objects) > MaxTrackedObjects {
-			return Invalidf("too many tracked objects: %d, the limit is %d", len(objects), MaxTrackedObjects)
+			return core.Invalidf("too many tracked objects: %d, the limit is %d", len(objects), MaxTrackedObjects)
 		}
-		if err := checkTrackedContours(l.tracked, keys, objects, true); err != nil {
+		if err := core.CheckTrackedContours(l.tracked, keys, objects, true); err != nil {
 			return err
 		}
-		l.tracked = make(map[string]*TrackedObject, len(objects))
+		l.tracked = make(map[string]*core.TrackedObject, len(objects))
 		l.order = l.order[:0]
 		for i, o := range objects {
 			if _, dup := l.tracked[keys[i]]; !dup {
@@ -119,7 +121,7 @@ func (l *Live) Track(name string, keys []string, objects []*TrackedObject) error
 			l.tracked[keys[i]] = o
 		}
 	default:
-		return Invalidf("unknown tracked object event '%s'", name)
+		return core.Invalidf("unknown tracked object event '%s'", name)
 	}
 	return nil
 }
