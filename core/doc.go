@@ -19,47 +19,44 @@
 //     screen.go.
 //   - What the engine's methods take and answer: sheets.go (a character
 //     sheet, its actions and a player's hit points), pageviews.go,
-//     encounterrun.go, hostseats.go, mapchange.go, accesschange.go,
-//     tablerolls.go.
-//   - Interfaces the engine needs: store.go (Store and Tx, implemented by
-//     store/sqlite), rules.go (Rules and SwappableRules, implemented by
-//     systems.Holder; the optional InitiativeRules, InitiativeSorter,
-//     TokenRules and RangeLister beside the code that asks them),
-//     events.go (Event, Publisher and the Bus), eventtable.go (every
-//     WebSocket event's row: who sends it, its shapes, its answer).
+//     encounterrun.go, hostseats.go, accesschange.go, tablerolls.go.
+//   - Interfaces the engine needs: store.go (Store and Tx, made of one
+//     small interface per room, implemented by store/sqlite), rules.go
+//     (Rules and SwappableRules, implemented by systems.Holder; the
+//     optional InitiativeRules, InitiativeSorter, TokenRules and
+//     RangeLister beside the code that asks them), events.go (Event,
+//     Publisher and the Bus), eventtable.go (every WebSocket event's row:
+//     who sends it, its shapes, its answer).
 //   - Errors and limits: errors.go (Error and its kinds, which routes map
 //     to HTTP statuses), limits.go (every bound on what a write may store),
 //     jsonbounds.go, utf8.go.
-//   - Map objects: mapkinds.go (the table of kinds: a row per list a map
-//     holds beside its tokens), marks.go, templates.go, grid.go and
-//     hexcells.go (the grid and its cells).
-//   - Pure rules of play: turnorder.go and turnpassing.go (the turn order,
-//     and the place an added combatant takes among explicit orders),
-//     gamecontrol.go (combat steps), merge.go (RFC 7386 merge patch),
-//     messagecontent.go, rollresult.go (RollResult: a roll as the engine
-//     made it, read once), fog.go (the game master's fog edits; the mask
-//     they paint, a raster and its PNG, is package fog), dragrights.go,
-//     serverowned.go (the fields a client's write never changes).
-//   - Sight: sightpayload.go (whose vision is cast on a map and a token,
-//     the polygons as clients read them). The geometry, the angular sweep,
-//     is package sight.
+//   - Pure rules the types need: turnorder.go (TurnSlot), merge.go (RFC
+//     7386 merge patch), messagecontent.go, rollresult.go (RollResult: a
+//     roll as the engine made it, read once), fog.go (the game master's fog
+//     edits; the mask they paint, a raster and its PNG, is package fog),
+//     dragrights.go, serverowned.go (the fields a client's write never
+//     changes), playerview.go (whether a map object is hidden from
+//     players).
 //
-// # Views
+// # Its rooms
 //
-// Players never receive what the game master hides. playerview.go and
-// playertokens.go shape what players see of one object: hidden tokens,
-// combatants and dm-layer objects left out, combatants without notes or a
-// foe's numbers (data, attributes, modifiers, its effects'), a hidden
-// combatant's turn shown as the previous visible one's, only the party's
-// sight (PartySight, sightpayload.go). playerentities.go does the same
-// for an entity, seatrights.go for what a seat may change. When players
-// and the host must receive different payloads, an event carries
-// Views{Players, Host} (views.go); HostOnly marks a payload for the game
-// master alone. views.go also turns any event's data into what players
-// receive (PlayersPayload, ForPlayers) and what the game master receives
-// (HostPayload); the hub encodes each once. The rules that need the store
-// (which map is on the player screen, which tokens a seat sees) are the
-// engine's.
+// What is true of one part of the domain on its own lives in a package of
+// its own beside it, each importing core and nothing of the engine:
+//
+//   - core/mapobjects: the table of map object kinds, templates, marks,
+//     the grid and its cells, a map's settings change.
+//   - core/turns: the turn order and the steps of combat.
+//   - core/redact: what players may see of each object, and whose sight
+//     polygons they receive. Players never receive what the game master
+//     hides: hidden tokens, combatants and dm-layer objects are left out,
+//     combatants come without notes or a foe's numbers, only the party's
+//     sight is sent. When players and the host must receive different
+//     payloads, an event carries Views{Players, Host}.
+//   - core/pages: the library's pages rendered for their reader.
+//
+// The engine (core/engine) changes the game through these; the rules
+// that need the store (which map is on the player screen, which tokens a
+// seat sees) are its own.
 //
 // # Events
 //
