@@ -8,6 +8,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/vttapp/companion/core/chat"
+
 	"github.com/vttapp/companion/core"
 )
 
@@ -42,7 +44,7 @@ type access struct {
 	usedMu sync.Mutex
 	used   map[string]time.Time
 	// mints bounds minting per address (PassMintBurst, PassMintEvery).
-	mints *budget
+	mints *chat.Budget
 	// spectators are the addresses the game master made spectators while
 	// they held no pass (with the join key off): every request and
 	// connection from there is a spectator's until the game master

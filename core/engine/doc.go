@@ -23,8 +23,9 @@
 //     key in memory), playeraccess.go (the public API's reads and writes:
 //     PlayerAccess), playerscreen.go (players see the map on the player
 //     screen only, and combatants that name only tokens they see).
-//   - Messages: speaker.go (who a message is from), whisper.go (private
-//     messages), messagebudget.go (each device's messages, bounded).
+//   - Messages: speaker.go and whisper.go sign a message and work out its
+//     readers with the rules of package core/chat (who a message is from,
+//     whom a private one reaches, each device's budget of messages).
 //   - The library: journal.go, encounterlayout.go, tableroll.go (a random
 //     table rolled); pages are rendered for their reader by package
 //     core/pages.

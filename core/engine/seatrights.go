@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/vttapp/companion/core/chat"
+
 	"github.com/vttapp/companion/core/redact"
 
 	"github.com/vttapp/companion/core"
@@ -152,7 +154,7 @@ func (p PlayerAccess) CreateMessage(ctx context.Context, m *core.Message) (*core
 	if err := p.who.RefuseSpectator("chat or roll"); err != nil {
 		return nil, err
 	}
-	return p.s.createMessage(ctx, playerText(m), messageAuthor{who: p.who}, false)
+	return p.s.createMessage(ctx, playerText(m), chat.MessageAuthor{Who: p.who}, false)
 }
 
 // PostMessage is createMessage over the WebSocket: CreateMessage, except
@@ -163,7 +165,7 @@ func (p PlayerAccess) PostMessage(ctx context.Context, m *core.Message) (*core.M
 	if err := p.who.RefuseSpectator("chat or roll"); err != nil {
 		return nil, err
 	}
-	return p.s.createMessage(ctx, playerText(m), messageAuthor{who: p.who}, true)
+	return p.s.createMessage(ctx, playerText(m), chat.MessageAuthor{Who: p.who}, true)
 }
 
 // UpdateDoor is a player's updateDoor: refused when remote interaction is

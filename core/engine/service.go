@@ -7,6 +7,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/vttapp/companion/core/chat"
+
 	"github.com/vttapp/companion/core"
 )
 
@@ -38,7 +40,7 @@ type Service struct {
 	// screenMap caches the map on the player screen, for the hub (seatmaps.go).
 	screenMap screenMapCache
 	// messages counts each device's messages (messagebudget.go).
-	messages *budget
+	messages *chat.Budget
 	// seatNews paces seatsUpdated (seatnews.go).
 	seatNews seatNews
 
@@ -83,7 +85,7 @@ func NewService(cfg ServiceConfig) *Service {
 	}
 	s.drags = newDrags(s)
 	s.markMoves = markMoves{active: map[string]markMove{}, vetoed: map[string]string{}}
-	s.messages = newMessageBudget(cfg.MessageRate, cfg.MessageBurst, func() time.Time { return s.now() })
+	s.messages = chat.NewMessageBudget(cfg.MessageRate, cfg.MessageBurst, func() time.Time { return s.now() })
 	return s
 }
 

@@ -4,6 +4,8 @@ import (
 	"context"
 	"time"
 
+	"github.com/vttapp/companion/core/chat"
+
 	"github.com/vttapp/companion/core/redact"
 
 	"github.com/vttapp/companion/core"
@@ -117,7 +119,7 @@ func (s *Service) IssuePass(ctx context.Context, g core.Grant, address, held str
 		return "", err
 	}
 	key := core.AddressKey(address)
-	if err := s.access.mintBudget(s.now).take(key, 1); err != nil {
+	if err := s.access.mintBudget(s.now).Take(key, 1); err != nil {
 		return "", err
 	}
 	pass := core.RandomSecret(32)
@@ -140,12 +142,12 @@ func (s *Service) IssuePass(ctx context.Context, g core.Grant, address, held str
 }
 
 // mintBudget is the per-address budget of passes, made on first use.
-func (a *access) mintBudget(now func() time.Time) *budget {
+func (a *access) mintBudget(now func() time.Time) *chat.Budget {
 	a.usedMu.Lock()
 	defer a.usedMu.Unlock()
 	if a.mints == nil {
-		a.mints = &budget{rate: 1 / core.PassMintEvery.Seconds(), burst: core.PassMintBurst, now: now, devices: map[string]*bucket{},
-			refusal: func(burst, _, wait float64) error {
+		a.mints = &chat.Budget{Rate: 1 / core.PassMintEvery.Seconds(), Burst: core.PassMintBurst, Now: now, Devices: map[string]*chat.Bucket{},
+			Refusal: func(burst, _, wait float64) error {
 				return core.RateLimitedf("too many passes asked for from this address: at most %g at once, then one a minute; wait %.0f s", burst, wait)
 			}}
 	}

@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/vttapp/companion/core/chat"
+
 	"github.com/vttapp/companion/core/turns"
 
 	"github.com/vttapp/companion/core/redact"
@@ -379,7 +381,7 @@ func (s *Service) RollAction(ctx context.Context, who core.Actor, req core.Actio
 	if follow != nil {
 		posts = 2
 	}
-	if err := s.messages.take(who.Device, posts); err != nil {
+	if err := s.messages.Take(who.Device, posts); err != nil {
 		return nil, err
 	}
 	out := &core.ActionResult{Messages: []*core.Message{}}
@@ -501,7 +503,7 @@ func (s pinned) rollMessage(o *ownCharacter, who core.Actor, title, kind, formul
 	m := &core.Message{ID: core.NewID(), Type: core.MessageRoll, Text: title + ": " + detail, Rolls: rolls,
 		Source: o.entity.Name, Creature: o.entity.Name, Color: who.Color, Created: s.now().UTC()}
 	if private {
-		m.Private, m.To, m.Audience = true, []string{gmRecipient}, []string{who.Seat}
+		m.Private, m.To, m.Audience = true, []string{chat.GMRecipient}, []string{who.Seat}
 	}
 	return m, nil
 }
@@ -535,7 +537,7 @@ func (s *Service) RollOwnInitiative(ctx context.Context, who core.Actor) (*core.
 	if rule.Bonus != 0 {
 		formula += signedNumber(rule.Bonus)
 	}
-	if err := s.messages.take(who.Device, 1); err != nil {
+	if err := s.messages.Take(who.Device, 1); err != nil {
 		return nil, err
 	}
 	m, err := p.postRoll(ctx, o, who, "Initiative", core.ActionCheck, formula, false)

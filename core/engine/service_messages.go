@@ -4,6 +4,8 @@ import (
 	"context"
 	"strings"
 
+	"github.com/vttapp/companion/core/chat"
+
 	"github.com/vttapp/companion/core"
 )
 
@@ -14,7 +16,7 @@ import (
 // with its rolls and campaign. Players post through PlayerAccess, which
 // names the speaker from their seat (speaker.go).
 func (s *Service) CreateMessage(ctx context.Context, m *core.Message) (*core.Message, error) {
-	return s.createMessage(ctx, m, messageAuthor{gm: true}, false)
+	return s.createMessage(ctx, m, chat.MessageAuthor{Gm: true}, false)
 }
 
 // PostMessage posts a line the game master typed (the host console's
@@ -22,7 +24,7 @@ func (s *Service) CreateMessage(ctx context.Context, m *core.Message) (*core.Mes
 // refused with the dice engine's words, as a player's typed line is, and
 // nothing is stored.
 func (s *Service) PostMessage(ctx context.Context, m *core.Message) (*core.Message, error) {
-	return s.createMessage(ctx, m, messageAuthor{gm: true}, true)
+	return s.createMessage(ctx, m, chat.MessageAuthor{Gm: true}, true)
 }
 
 // createMessage posts a message by author. With refuseBadRoll (a line a
@@ -30,7 +32,7 @@ func (s *Service) PostMessage(ctx context.Context, m *core.Message) (*core.Messa
 // expression cannot be rolled is refused with the dice engine's
 // explanation (KindInvalid) and nothing is stored, so the mistake goes
 // back to the sender alone instead of into everyone's log.
-func (s *Service) createMessage(ctx context.Context, m *core.Message, author messageAuthor, refuseBadRoll bool) (*core.Message, error) {
+func (s *Service) createMessage(ctx context.Context, m *core.Message, author chat.MessageAuthor, refuseBadRoll bool) (*core.Message, error) {
 	p := s.pin()
 	if strings.TrimSpace(m.Text) == "" {
 		return nil, core.Invalidf("message: 'text' is required and must not be empty")
@@ -39,7 +41,7 @@ func (s *Service) createMessage(ctx context.Context, m *core.Message, author mes
 		return nil, err
 	}
 	if key, private, ok := tableCommand(m.Text); ok {
-		if !author.gm {
+		if !author.Gm {
 			return nil, core.Forbiddenf("tables are the game master's to roll: ask them")
 		}
 		rolled, err := s.RollTable(ctx, key, private)
@@ -49,8 +51,8 @@ func (s *Service) createMessage(ctx context.Context, m *core.Message, author mes
 		return rolled.Message, nil
 	}
 	out := *m
-	out.Private = m.Private && author.gm // a private roll is the game master's
-	clientRoll(&out)                     // what a client says it rolled is rolled again, or is chat
+	out.Private = m.Private && author.Gm // a private roll is the game master's
+	chat.ClientRoll(&out)                // what a client says it rolled is rolled again, or is chat
 	if err := checkMessageText(&out); err != nil {
 		return nil, err
 	}
@@ -60,8 +62,8 @@ func (s *Service) createMessage(ctx context.Context, m *core.Message, author mes
 	if err := p.signMessage(ctx, &out, author); err != nil {
 		return nil, err
 	}
-	if !author.gm {
-		if err := s.messages.take(author.who.Device, 1); err != nil {
+	if !author.Gm {
+		if err := s.messages.Take(author.Who.Device, 1); err != nil {
 			return nil, err
 		}
 	}
@@ -112,6 +114,6 @@ func (p pinned) storeMessage(ctx context.Context, out *core.Message) error {
 		if err := tx.AddMessage(out); err != nil {
 			return nil, err
 		}
-		return []core.Event{messageEvent(out)}, nil
+		return []core.Event{chat.MessageEvent(out)}, nil
 	})
 }

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/vttapp/companion/core/chat"
+
 	"github.com/vttapp/companion/core/pages"
 
 	"github.com/vttapp/companion/core"
@@ -50,7 +52,7 @@ func findTable(list []*core.Table, key string) *core.Table {
 	for _, match := range []func(t *core.Table) bool{
 		func(t *core.Table) bool { return t.ID == key },
 		func(t *core.Table) bool { return t.Slug == key || slug != "" && t.Slug == slug },
-		func(t *core.Table) bool { return sameName(t.Name, key) },
+		func(t *core.Table) bool { return chat.SameName(t.Name, key) },
 	} {
 		if i := slices.IndexFunc(list, match); i >= 0 {
 			return list[i]
@@ -179,7 +181,7 @@ func (s *Service) RollTable(ctx context.Context, key string, private bool) (*cor
 		}
 		m := &core.Message{ID: core.NewID(), Type: core.MessageTableRoll, Text: string(text), GM: true, Campaign: c.ID, Created: p.now().UTC(), Private: private}
 		if private {
-			m.To = []string{gmRecipient}
+			m.To = []string{chat.GMRecipient}
 		}
 		if err := core.CheckEncodedSize("message", m, core.MaxMessageBytes); err != nil {
 			return nil, err
@@ -188,7 +190,7 @@ func (s *Service) RollTable(ctx context.Context, key string, private bool) (*cor
 			return nil, err
 		}
 		out = &core.TableRolled{Message: m, Roll: roll}
-		return []core.Event{messageEvent(m)}, nil
+		return []core.Event{chat.MessageEvent(m)}, nil
 	})
 	return out, err
 }

@@ -3,9 +3,10 @@ package engine
 import (
 	"cmp"
 	"context"
-	"encoding/json"
 	"slices"
 	"strings"
+
+	"github.com/vttapp/companion/core/chat"
 
 	"github.com/vttapp/companion/core"
 )
@@ -36,48 +37,19 @@ import (
 // plain chat when it has none (clientRoll), so a result a client wrote by
 // hand is never stored as a roll.
 
-// messageAuthor is who posts a message: the game master, or a client of
-// the public listener (who).
-type messageAuthor struct {
-	gm  bool
-	who core.Actor
-}
-
-// gmNames are the names of the game master a client of the public
-// listener may not sign with while the join key is on (compared as
-// sameName does).
-var gmNames = []string{"game master", "dungeon master", "gm", "dm"}
-
-// guestName signs a message of a player without a seat or a registered
-// name while the join key is on.
-const guestName = "Guest"
-
-// heldSeat is a seat someone holds: the hash of its token, its character's
-// name and the name its player sits under.
-type heldSeat struct {
-	id, holder, character, player string
-}
-
 // heldSeats lists the seats of the primary campaign that someone holds
 // (none when there is no primary campaign: the message will not be stored
 // either).
-func (s pinned) heldSeats(ctx context.Context) ([]heldSeat, error) {
+func (s pinned) heldSeats(ctx context.Context) ([]chat.HeldSeat, error) {
 	all, err := s.seatSlots(ctx)
-	return slices.DeleteFunc(all, func(h heldSeat) bool { return h.holder == "" }), err
-}
-
-// sameName compares two names as a person reads them: case and runs of
-// white space do not count.
-func sameName(a, b string) bool {
-	norm := func(s string) string { return strings.ToLower(strings.Join(strings.Fields(s), " ")) }
-	return norm(a) != "" && norm(a) == norm(b)
+	return slices.DeleteFunc(all, func(h chat.HeldSeat) bool { return h.Holder == "" }), err
 }
 
 // signMessage names the speaker of a message about to be posted (see the
 // rules above).
-func (s pinned) signMessage(ctx context.Context, m *core.Message, by messageAuthor) error {
-	m.GM = by.gm
-	if by.gm {
+func (s pinned) signMessage(ctx context.Context, m *core.Message, by chat.MessageAuthor) error {
+	m.GM = by.Gm
+	if by.Gm {
 		return nil
 	}
 	seats, err := s.heldSeats(ctx)
@@ -85,20 +57,20 @@ func (s pinned) signMessage(ctx context.Context, m *core.Message, by messageAuth
 		return err
 	}
 	for _, st := range seats {
-		if by.who.Seat != "" && st.holder == by.who.Seat {
-			asCharacter := strings.TrimSpace(m.Creature) != "" || sameName(m.Source, st.character)
-			m.Source = cmp.Or(strings.TrimSpace(st.player), st.character)
+		if by.Who.Seat != "" && st.Holder == by.Who.Seat {
+			asCharacter := strings.TrimSpace(m.Creature) != "" || chat.SameName(m.Source, st.Character)
+			m.Source = cmp.Or(strings.TrimSpace(st.Player), st.Character)
 			m.Creature = ""
 			if asCharacter {
-				m.Creature = st.character
+				m.Creature = st.Character
 			}
 			return nil
 		}
 	}
 	for _, name := range []string{m.Source, m.Creature} {
 		for _, st := range seats {
-			if sameName(name, st.character) || sameName(name, st.player) {
-				return core.Forbiddenf("'%s' has a seat at the table: only the player in %s's seat speaks as them", core.Clip(strings.TrimSpace(name)), st.character)
+			if chat.SameName(name, st.Character) || chat.SameName(name, st.Player) {
+				return core.Forbiddenf("'%s' has a seat at the table: only the player in %s's seat speaks as them", core.Clip(strings.TrimSpace(name)), st.Character)
 			}
 		}
 	}
@@ -106,52 +78,14 @@ func (s pinned) signMessage(ctx context.Context, m *core.Message, by messageAuth
 		return nil // the contract: a client names itself
 	}
 	for _, name := range []string{m.Source, m.Creature} {
-		for _, gm := range gmNames {
-			if sameName(name, gm) {
+		for _, gm := range chat.GMNames {
+			if chat.SameName(name, gm) {
 				return core.Forbiddenf("only the game master speaks as the game master")
 			}
 		}
 	}
 	if strings.TrimSpace(m.Source) == "" {
-		m.Source = cmp.Or(strings.TrimSpace(by.who.Name), guestName)
+		m.Source = cmp.Or(strings.TrimSpace(by.Who.Name), chat.GuestName)
 	}
 	return nil
-}
-
-// sentRoll is the part of a roll a client sends as already rolled (the
-// real client's content object, docs/client-compatibility.md) that the
-// server rolls again: the formula, and the name and kind that title it.
-type sentRoll struct {
-	Name    string `json:"name"`
-	Type    string `json:"type"`
-	Formula string `json:"formula"`
-}
-
-// clientRoll turns a message a client sends as already rolled (type roll
-// or tableRoll) into one the server rolls: a roll object with a formula
-// becomes the command that rolls it, titled with its name and kind; a
-// /roll or /r command stays one; anything else is chat, its text kept as
-// words. What the client said it rolled is never kept as a roll.
-func clientRoll(m *core.Message) {
-	if m.Type != core.MessageRoll && m.Type != core.MessageTableRoll {
-		return
-	}
-	text := strings.TrimSpace(m.Text)
-	var r sentRoll
-	if strings.HasPrefix(text, "{") && json.Unmarshal([]byte(text), &r) == nil && strings.TrimSpace(r.Formula) != "" {
-		title := strings.Join(strings.Fields(r.Name), " ")
-		if kind := strings.TrimSpace(r.Type); title != "" && kind != "" {
-			title += ":" + kind
-		}
-		m.Text = "/r " + strings.Join(strings.Fields(r.Formula), " ")
-		if title != "" && !strings.ContainsAny(title, "#") {
-			m.Text += " # " + title
-		}
-		m.Type = core.MessageCommand
-		return
-	}
-	m.Type = core.MessageChat
-	if lower := strings.ToLower(text); strings.HasPrefix(lower, "/r ") || strings.HasPrefix(lower, "/roll ") {
-		m.Type = core.MessageCommand
-	}
 }
