@@ -26,9 +26,9 @@
 //   - Messages: speaker.go and whisper.go sign a message and work out its
 //     readers with the rules of package core/chat (who a message is from,
 //     whom a private one reaches, each device's budget of messages).
-//   - The library: journal.go, encounterlayout.go, tableroll.go (a random
-//     table rolled); pages are rendered for their reader by package
-//     core/pages.
+//   - The library: journal.go, encounterlayout.go; pages are rendered for
+//     their reader by package core/pages, random tables rolled by package
+//     core/randomtables.
 //   - live.go: Live, the host settings and the objects a table-top display
 //     tracks, kept in memory only.
 //   - mapfiles.go indexes the files maps show, for the static routes.

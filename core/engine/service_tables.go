@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/vttapp/companion/core/randomtables"
+
 	"github.com/vttapp/companion/core/chat"
 
 	"github.com/vttapp/companion/core/pages"
@@ -144,8 +146,8 @@ func (s *Service) RollTable(ctx context.Context, key string, private bool) (*cor
 		if t == nil {
 			return nil, core.NotFoundf("no table '%s': name a table by its name, slug or id", core.Clip(key))
 		}
-		r := &tableRoller{
-			dice: func(formula string) (int, error) {
+		r := &randomtables.TableRoller{
+			Dice: func(formula string) (int, error) {
 				_, raws, _, err := p.roller.RollText("/r " + formula)
 				if err != nil {
 					return 0, core.Invalidf("%s", err.Error())
@@ -156,21 +158,21 @@ func (s *Service) RollTable(ctx context.Context, key string, private bool) (*cor
 				}
 				return int(*rolls[0].Total), nil
 			},
-			inline: func(text string) string {
+			Inline: func(text string) string {
 				if stored, _, _, err := p.roller.RollText(text); err == nil {
 					return stored
 				}
 				return text
 			},
-			find:    func(slug string) (*core.Table, error) { return findTable(list, slug), nil },
-			history: func(id string) ([]int, error) { return tx.TableHistory(c.ID, id) },
-			taken:   map[string][]int{},
+			Find:    func(slug string) (*core.Table, error) { return findTable(list, slug), nil },
+			History: func(id string) ([]int, error) { return tx.TableHistory(c.ID, id) },
+			Taken:   map[string][]int{},
 		}
-		roll, err := r.roll(t, 0)
+		roll, err := r.Roll(t, 0)
 		if err != nil {
 			return nil, err
 		}
-		for id, rows := range r.taken {
+		for id, rows := range r.Taken {
 			if err := tx.PutTableHistory(c.ID, id, rows); err != nil {
 				return nil, err
 			}

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/vttapp/companion/core/randomtables"
+
 	"github.com/vttapp/companion/core"
 )
 
@@ -33,12 +35,12 @@ func seededDice(seed uint64) func(string) (int, error) {
 	}
 }
 
-func testRoller(seed uint64, tables ...*core.Table) *tableRoller {
-	return &tableRoller{
-		dice:    seededDice(seed),
-		find:    func(slug string) (*core.Table, error) { return findTable(tables, slug), nil },
-		history: func(string) ([]int, error) { return nil, nil },
-		taken:   map[string][]int{},
+func testRoller(seed uint64, tables ...*core.Table) *randomtables.TableRoller {
+	return &randomtables.TableRoller{
+		Dice:    seededDice(seed),
+		Find:    func(slug string) (*core.Table, error) { return findTable(tables, slug), nil },
+		History: func(string) ([]int, error) { return nil, nil },
+		Taken:   map[string][]int{},
 	}
 }
 
@@ -54,7 +56,7 @@ func TestAD100TableRollsEveryRowAtItsFrequency(t *testing.T) {
 	counts := map[string]int{}
 	const n = 20000
 	for range n {
-		roll, err := r.roll(tb, 0)
+		roll, err := r.Roll(tb, 0)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -83,7 +85,7 @@ func TestNoRepeatNeverRepeatsUntilExhausted(t *testing.T) {
 	for round := range 3 {
 		seen := map[string]bool{}
 		for range 5 {
-			roll, err := r.roll(tb, 0)
+			roll, err := r.Roll(tb, 0)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -113,8 +115,8 @@ func TestNestedTablesRollThroughAndLoopsStop(t *testing.T) {
 		}
 	}
 	r := testRoller(1, gems, hoard, ping, pong, parts)
-	r.inline = func(s string) string { return strings.ReplaceAll(s, "[[1d1+1]]", "2") }
-	roll, err := r.roll(hoard, 0)
+	r.Inline = func(s string) string { return strings.ReplaceAll(s, "[[1d1+1]]", "2") }
+	roll, err := r.Roll(hoard, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -125,7 +127,7 @@ func TestNestedTablesRollThroughAndLoopsStop(t *testing.T) {
 		t.Fatalf("the gem: %q", v)
 	}
 	r = testRoller(1, gems, hoard, ping, pong, parts)
-	roll, err = r.roll(ping, 0)
+	roll, err = r.Roll(ping, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -142,11 +144,11 @@ func TestNestedTablesRollThroughAndLoopsStop(t *testing.T) {
 	if err := twice.Normalize(); err != nil {
 		t.Fatal(err)
 	}
-	roll, err = testRoller(5, gems, twice).roll(twice, 0)
+	roll, err = testRoller(5, gems, twice).Roll(twice, 0)
 	if err != nil || len(roll.Details[0].Rolls) != 5 {
 		t.Fatalf("a link rolled by count and dice: %v, %d rolls", err, len(roll.Details[0].Rolls))
 	}
-	roll, err = testRoller(3, gems, parts).roll(parts, 0)
+	roll, err = testRoller(3, gems, parts).Roll(parts, 0)
 	if err != nil || roll.Formula != "Multiple rolls" || len(roll.Details) != 4 || len(roll.Details[3].Rolls) != 1 {
 		t.Fatalf("eachRow: %v %+v", err, roll)
 	}

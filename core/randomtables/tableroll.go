@@ -1,4 +1,4 @@
-package engine
+package randomtables
 
 import (
 	"fmt"
@@ -10,21 +10,21 @@ import (
 	"github.com/vttapp/companion/core"
 )
 
-// tableRoller rolls tables: dice rolls a formula, inline rolls a cell's
-// inline dice, find names a linked table (nil, nil: none), history reads
+// TableRoller rolls tables: Dice rolls a formula, Inline rolls a cell's
+// inline dice, Find names a linked table (nil, nil: none), History reads
 // the rows a noRepeat table already gave in this campaign.
-type tableRoller struct {
-	dice    func(formula string) (int, error)
-	inline  func(text string) string
-	find    func(slug string) (*core.Table, error)
-	history func(tableID string) ([]int, error)
-	// taken are the histories this roll read and changed, by table id.
-	taken map[string][]int
+type TableRoller struct {
+	Dice    func(formula string) (int, error)
+	Inline  func(text string) string
+	Find    func(slug string) (*core.Table, error)
+	History func(tableID string) ([]int, error)
+	// Taken are the histories this roll read and changed, by table id.
+	Taken map[string][]int
 	rolls int
 }
 
-// roll rolls t at depth (0 for the table asked for).
-func (r *tableRoller) roll(t *core.Table, depth int) (core.TableRoll, error) {
+// Roll rolls t at depth (0 for the table asked for).
+func (r *TableRoller) Roll(t *core.Table, depth int) (core.TableRoll, error) {
 	r.rolls++
 	out := core.TableRoll{ID: core.NewID(), Name: t.Name, Reference: "/table/" + t.Slug}
 	die := t.Die()
@@ -40,7 +40,7 @@ func (r *tableRoller) roll(t *core.Table, depth int) (core.TableRoll, error) {
 		return out, nil
 	}
 	out.Formula = die.Formula
-	total, err := r.dice(die.Formula)
+	total, err := r.Dice(die.Formula)
 	if err != nil {
 		return out, err
 	}
@@ -53,7 +53,7 @@ func (r *tableRoller) roll(t *core.Table, depth int) (core.TableRoll, error) {
 		out.Details = []core.TableRollDetail{{Value: fmt.Sprintf("no row of the table answers %d", total)}}
 		return out, nil
 	}
-	if t.RollMode == core.RollNoRepeat && r.taken[t.ID] != nil {
+	if t.RollMode == core.RollNoRepeat && r.Taken[t.ID] != nil {
 		// The row given may not be the one rolled: its own value says which.
 		if die.Ranged {
 			if rr, ok := core.ParseRange(t.Rows[row][0], die); ok && (total < rr.Low || total > rr.High) {
@@ -69,7 +69,7 @@ func (r *tableRoller) roll(t *core.Table, depth int) (core.TableRoll, error) {
 
 // pick finds the row a result gives (-1 when no row answers it); a
 // noRepeat table never gives a row twice until every row was given.
-func (r *tableRoller) pick(t *core.Table, die core.TableDie, total int) (int, error) {
+func (r *TableRoller) pick(t *core.Table, die core.TableDie, total int) (int, error) {
 	row := -1
 	if die.Ranged {
 		ranges, err := t.Ranges(die)
@@ -83,10 +83,10 @@ func (r *tableRoller) pick(t *core.Table, die core.TableDie, total int) (int, er
 	if t.RollMode != core.RollNoRepeat {
 		return row, nil
 	}
-	taken, ok := r.taken[t.ID]
+	taken, ok := r.Taken[t.ID]
 	if !ok {
 		var err error
-		if taken, err = r.history(t.ID); err != nil {
+		if taken, err = r.History(t.ID); err != nil {
 			return -1, err
 		}
 	}
@@ -100,31 +100,31 @@ func (r *tableRoller) pick(t *core.Table, die core.TableDie, total int) (int, er
 				left = append(left, i)
 			}
 		}
-		n, err := r.dice(fmt.Sprintf("1d%d", len(left)))
+		n, err := r.Dice(fmt.Sprintf("1d%d", len(left)))
 		if err != nil {
 			return -1, err
 		}
 		row = left[min(max(n, 1), len(left))-1]
 	}
-	r.taken[t.ID] = append(slices.Clone(taken), row)
+	r.Taken[t.ID] = append(slices.Clone(taken), row)
 	return row, nil
 }
 
 // cells reads a row's cells, the range column left out, rolling their
 // inline dice and the tables they link.
-func (r *tableRoller) cells(t *core.Table, row []string, die core.TableDie, depth int) ([]core.TableRollDetail, error) {
+func (r *TableRoller) cells(t *core.Table, row []string, die core.TableDie, depth int) ([]core.TableRollDetail, error) {
 	var out []core.TableRollDetail
 	for i, cell := range row {
 		if i == 0 && die.Ranged {
 			continue
 		}
 		d := core.TableRollDetail{Name: t.Columns[i].Name, Value: cell}
-		if strings.Contains(cell, "[[") && r.inline != nil {
-			d.Value = r.inline(cell)
+		if strings.Contains(cell, "[[") && r.Inline != nil {
+			d.Value = r.Inline(cell)
 		}
 	links:
 		for _, m := range core.TableLink.FindAllStringSubmatchIndex(cell, -1) {
-			linked, err := r.find(cell[m[2]:m[3]])
+			linked, err := r.Find(cell[m[2]:m[3]])
 			if err != nil {
 				return nil, err
 			}
@@ -140,7 +140,7 @@ func (r *tableRoller) cells(t *core.Table, row []string, die core.TableDie, dept
 					d.Value += fmt.Sprintf(" (not rolled: tables nest %d deep at most, %d rolls in all)", core.MaxNestedTableRolls, core.MaxTableRollsPerRoll)
 					break links
 				}
-				nested, err := r.roll(linked, depth+1)
+				nested, err := r.Roll(linked, depth+1)
 				if err != nil {
 					return nil, err
 				}
@@ -162,7 +162,7 @@ var timesBefore = regexp.MustCompile(`(?i)(?:^|[\s(])(\d{0,2}d\d{1,3}(?:\s*[+-]\
 
 // times is how many times a link is rolled: the count or the dice written
 // just before it (rolled), else once; at most maxLinkRepeats.
-func (r *tableRoller) times(before string) (int, error) {
+func (r *TableRoller) times(before string) (int, error) {
 	m := timesBefore.FindStringSubmatch(before)
 	if m == nil {
 		return 1, nil
@@ -174,7 +174,7 @@ func (r *tableRoller) times(before string) (int, error) {
 	if strings.HasPrefix(strings.ToLower(expr), "d") {
 		expr = "1" + expr
 	}
-	n, err := r.dice(expr)
+	n, err := r.Dice(expr)
 	if err != nil {
 		return 0, err
 	}
