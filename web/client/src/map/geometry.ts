@@ -9,6 +9,15 @@
  * same point. Each edge is walked in small angle steps and every point is
  * pulled in to at most r, which is exact for star-shaped input up to the
  * step size (3 degrees).
+ *
+ * Points pulled onto the circle are kept no closer than that step along
+ * it, and points on a straight run are dropped (appendPoint): a whole-map
+ * polygon seen past 2,000 walls has some 11,000 points, most beyond a
+ * light's reach or in a row along one wall, and each of them used to
+ * stay in every clipped copy (a light's dim and bright areas and its
+ * tint): the lights of the benchmark's objects map made a mask bake of
+ * hundreds of thousands of vertices, megabytes of upload that held a CPU
+ * renderer's page for seconds at each bake of the lights.
  */
 export function clipToRadius(poly: number[], cx: number, cy: number, r: number): number[] {
   if (!(r > 0)) return [];
@@ -16,6 +25,31 @@ export function clipToRadius(poly: number[], cx: number, cy: number, r: number):
   const out: number[] = [];
   const n = poly.length / 2;
   const step = (3 * Math.PI) / 180;
+  const chord = Math.cos(step) * r * r; // the dot product of two points on the circle one step apart
+  // Of the points kept last: whether the last two lie on the circle.
+  let lastOn = false, beforeOn = false;
+  const push = (x: number, y: number, on: boolean) => {
+    const m = out.length;
+    if (on && lastOn && beforeOn) {
+      // Three on the circle in a row: the middle one is dropped when the
+      // outer two are within one step of each other.
+      const px = out[m - 4] - cx, py = out[m - 3] - cy;
+      if (px * (x - cx) + py * (y - cy) >= chord) {
+        out[m - 2] = x;
+        out[m - 1] = y;
+        return;
+      }
+    }
+    // Points on the circle are not a straight run (a fine arc would pass
+    // for one, a little at a time).
+    if (on && lastOn) out.push(x, y);
+    else if (!appendPoint(out, x, y)) {
+      lastOn = on;
+      return;
+    }
+    beforeOn = lastOn;
+    lastOn = on;
+  };
   for (let i = 0; i < n; i++) {
     const ax = poly[2 * i] - cx, ay = poly[2 * i + 1] - cy;
     const j = (i + 1) % n;
@@ -33,10 +67,43 @@ export function clipToRadius(poly: number[], cx: number, cy: number, r: number):
       const den = dx * ey - dy * ex;
       let t = den !== 0 ? (ax * ey - ay * ex) / den : Math.hypot(ax, ay);
       if (!(t >= 0)) t = Math.hypot(ax, ay);
-      const d = Math.min(t, r);
-      out.push(cx + dx * d, cy + dy * d);
+      push(cx + dx * Math.min(t, r), cy + dy * Math.min(t, r), t >= r);
     }
   }
+  return out;
+}
+
+/** How far off a straight run a point may lie and still be dropped from it (px; the server rounds to 0.01). */
+const straightTolerance = 0.02;
+
+/**
+ * Appends (x, y) to polygon out, or, when out's last point lies on the
+ * straight line from the point before it to (x, y) (within
+ * straightTolerance, and between them), puts (x, y) in its place. Returns
+ * whether out grew. A visibility polygon seen past many walls carries a
+ * point on the visible wall for each hidden corner behind it: thousands
+ * in a row that draw nothing a straight edge does not.
+ */
+function appendPoint(out: number[], x: number, y: number): boolean {
+  const m = out.length;
+  if (m >= 4) {
+    const ax = out[m - 4], ay = out[m - 3], bx = out[m - 2] - ax, by = out[m - 1] - ay;
+    const ux = x - ax, uy = y - ay;
+    const cross = bx * uy - by * ux, len2 = ux * ux + uy * uy, along = bx * ux + by * uy;
+    if (cross * cross <= straightTolerance * straightTolerance * len2 && along >= 0 && along <= len2) {
+      out[m - 2] = x;
+      out[m - 1] = y;
+      return false;
+    }
+  }
+  out.push(x, y);
+  return true;
+}
+
+/** poly without the points of its straight runs (appendPoint): the same shape, to within straightTolerance. */
+export function withoutStraightRuns(poly: number[]): number[] {
+  const out: number[] = [];
+  for (let i = 0; i + 1 < poly.length; i += 2) appendPoint(out, poly[i], poly[i + 1]);
   return out;
 }
 

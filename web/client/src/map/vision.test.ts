@@ -139,3 +139,24 @@ test("the map's lights are a share apart, the same arrays while nothing changes,
   assert.equal(b.lit.bright[0], a.lit.bright[0]);
   assert.notEqual(b.dim[0], a.dim[0], "the moved token's light is new");
 });
+
+test("a server polygon's straight runs are drawn as one edge: a wall seen past many corners adds no points", () => {
+  // The room's walls, each with a point for every 0.5 px (what the
+  // server's sweep sends past thousands of wall corners), and a light.
+  const dense: number[] = [];
+  const corners = [[0, 0], [1000, 0], [1000, 1000], [0, 1000]];
+  for (let c = 0; c < 4; c++) {
+    const [ax, ay] = corners[c], [bx, by] = corners[(c + 1) % 4];
+    for (let k = 0; k < 2000; k++) dense.push(ax + ((bx - ax) * k) / 2000, ay + ((by - ay) * k) / 2000);
+  }
+  const map: MapData = { ...base, lights: [{ id: "L", x: 500, y: 500, radiusMax: 20, radiusMin: 10, enabled: true }] as MapData["lights"] };
+  const tokens: Token[] = [{ id: "A", x: 500, y: 500, player: true, vision: { enabled: true } }];
+  const a = computeAreas(input(map, tokens, [
+    { key: "token-A", x: 500, y: 500, polygon: dense },
+    { key: "light-L", x: 500, y: 500, polygon: dense },
+  ]));
+  assert.ok(a.sight[0].length / 2 <= 5, `the room's 8,000 points are its 4 corners (and where the list starts), not ${a.sight[0].length / 2}`);
+  assert.equal(starCentre(a.sight[0])?.x, 500, "still drawn as a fan from the viewer");
+  for (const p of [...a.lit.dim, ...a.lit.bright]) assert.ok(p.length / 2 <= 125, `a light's area has ${p.length / 2} points`);
+  assert.ok(visibleIn(a, 5, 5) && visibleIn(a, 995, 995) && !visibleIn(a, 1005, 500));
+});

@@ -11,7 +11,7 @@
 // player token. isVisibleAt() answers from the same areas the masks draw.
 // darkness.ts draws them.
 import type { MapData, Sight, Token } from "../types";
-import { clipToRadius, inPolygon, sightSegments, visibilityPolygon, type Segment } from "./geometry";
+import { clipToRadius, inPolygon, sightSegments, visibilityPolygon, withoutStraightRuns, type Segment } from "./geometry";
 import { parseColor, pixelsPerUnit } from "./grid";
 import { markStar } from "./fan";
 
@@ -24,6 +24,23 @@ import { markStar } from "./fan";
  * around the centre (fan.ts draws it so).
  */
 const clipped = new WeakMap<number[], { x: number; y: number; r: number; out: number[] }[]>();
+
+/**
+ * A server polygon without its straight runs (withoutStraightRuns),
+ * remembered by identity like clipAround's: past 2,000 walls a polygon
+ * has some 11,000 points, most in rows along the walls it sees, and each
+ * point is a triangle of every bake of the darkness.
+ */
+const simplified = new WeakMap<number[], number[]>();
+
+export function serverPolygon(poly: number[]): number[] {
+  let out = simplified.get(poly);
+  if (!out) {
+    out = withoutStraightRuns(poly);
+    simplified.set(poly, out);
+  }
+  return out;
+}
 
 export function clipAround(poly: number[], x: number, y: number, r: number): number[] {
   const list = clipped.get(poly) ?? [];
@@ -107,7 +124,7 @@ export function computeAreas(inp: VisionInput): VisionAreas {
   const polygonAt = (key: string, x: number, y: number, goal?: { x: number; y: number }, dragged = false): { poly: number[]; cx: number; cy: number; here: boolean } => {
     const s = inp.sight(key);
     // The server's polygon was seen from (s.x, s.y): star-shaped around it.
-    if (s && !Number.isNaN(s.x) && (near(s, { x, y }) || near(s, goal) || dragged)) return { poly: markStar(s.polygon, s.x, s.y), cx: s.x, cy: s.y, here: false };
+    if (s && !Number.isNaN(s.x) && (near(s, { x, y }) || near(s, goal) || dragged)) return { poly: markStar(serverPolygon(s.polygon), s.x, s.y), cx: s.x, cy: s.y, here: false };
     if (s && Number.isNaN(s.x)) return { poly: s.polygon, cx: x, cy: y, here: true };
     segments ??= sightSegments(map.walls);
     if (segments.length === 0 && w > 0) return { poly: [0, 0, w, 0, w, h, 0, h], cx: x, cy: y, here: true };
