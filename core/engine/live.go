@@ -41,10 +41,10 @@ func (l *Live) TrackedObjects() []*core.TrackedObject {
 	return out
 }
 
-// Update applies a settings change and returns the settings after it with
+// update applies a settings change and returns the settings after it with
 // the events that tell clients what changed; a change that is not valid
 // changes nothing and returns the settings as they are.
-func (l *Live) Update(p SettingsPatch) (core.Settings, []core.Event, error) {
+func (l *Live) update(p SettingsPatch) (core.Settings, []core.Event, error) {
 	mode, setMode, err := p.interactionMode()
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -79,8 +79,8 @@ const (
 	MaxTrackedContour = 4096 // numbers: x,y pairs
 )
 
-// Track applies a trackedObject* report to the set.
-func (l *Live) Track(name string, keys []string, objects []*core.TrackedObject) error {
+// track applies a trackedObject* report to the set.
+func (l *Live) track(name string, keys []string, objects []*core.TrackedObject) error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	switch name {

@@ -33,6 +33,9 @@ func (r *Reader) View(page *core.Page) (*core.PageView, error) {
 	return v, r.related(page, v)
 }
 
+// MaxHandoutText bounds a text handout.
+const MaxHandoutText = 64 << 10
+
 // handoutReserve is room kept in a handout for its title and link.
 const handoutReserve = 2 << 10
 
