@@ -20,7 +20,7 @@ func seatMoves(seat *core.Seat, tok *core.Token) bool {
 
 // actorMayMove reports whether who may drag tok under the current mode
 // (the lock and whether players see the token are checked elsewhere).
-func (s *Service) actorMayMove(who core.Actor, tok *core.Token) bool {
+func (s *Kernel) actorMayMove(who core.Actor, tok *core.Token) bool {
 	if who.Spectating() {
 		return false
 	}

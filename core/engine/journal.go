@@ -30,7 +30,7 @@ func sortJournal(list []*core.JournalEntry) {
 
 // journalEvent is journalUpdated for the campaign's entries as they now
 // stand.
-func (s pinned) journalEvent(tx core.Tx, campaignID string) (core.Event, error) {
+func (s libraryPinned) journalEvent(tx core.Tx, campaignID string) (core.Event, error) {
 	all, err := tx.JournalEntries(campaignID)
 	if err != nil {
 		return core.Event{}, err
@@ -42,7 +42,7 @@ func (s pinned) journalEvent(tx core.Tx, campaignID string) (core.Event, error) 
 // recordShown adds what was just shown to the campaign's journal, or
 // moves the entry of the same thing to the end (and back, if it was
 // taken back). It returns journalUpdated.
-func (s pinned) recordShown(tx core.Tx, campaignID string, e *core.JournalEntry) (core.Event, error) {
+func (s libraryPinned) recordShown(tx core.Tx, campaignID string, e *core.JournalEntry) (core.Event, error) {
 	all, err := tx.JournalEntries(campaignID)
 	if err != nil {
 		return core.Event{}, err
@@ -94,7 +94,7 @@ func handoutTitle(text string) string {
 
 // HostJournal is every entry of the primary campaign's journal, the
 // revoked ones included: the host console's.
-func (s *Service) HostJournal(ctx context.Context) (*core.Journal, error) {
+func (s *Kernel) HostJournal(ctx context.Context) (*core.Journal, error) {
 	p := s.pin()
 	out := &core.Journal{}
 	err := p.store.View(ctx, func(tx core.Tx) error {
@@ -124,7 +124,7 @@ func (p PlayerAccess) Journal(ctx context.Context) (*core.Journal, error) {
 
 // RevokeJournal takes an entry back: it leaves players' journals (live:
 // journalUpdated), and players can no longer open a page it recorded.
-func (s *Service) RevokeJournal(ctx context.Context, id string) (*core.JournalEntry, error) {
+func (s *libraryRoom) RevokeJournal(ctx context.Context, id string) (*core.JournalEntry, error) {
 	p := s.pin()
 	var out *core.JournalEntry
 	err := p.write(ctx, func(tx core.Tx) ([]core.Event, error) {
@@ -155,7 +155,7 @@ func (s *Service) RevokeJournal(ctx context.Context, id string) (*core.JournalEn
 // ShowJournal shows an entry again: a page (or section) as ShowPage does,
 // a picture or a text handout on the player screen; it comes back to the
 // end of players' journals.
-func (s *Service) ShowJournal(ctx context.Context, id string) (*core.JournalEntry, error) {
+func (s *libraryRoom) ShowJournal(ctx context.Context, id string) (*core.JournalEntry, error) {
 	var e *core.JournalEntry
 	p := s.pin()
 	err := p.store.View(ctx, func(tx core.Tx) error {

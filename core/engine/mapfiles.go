@@ -24,7 +24,7 @@ import (
 // The files of the maps come from an index (mapFileIndex), not from
 // reading every map: a page's token art is many requests in a row, and a
 // module may hold many large maps.
-func (s *Service) MapFileShown(ctx context.Context, urlPath, seatHash string) (bool, error) {
+func (s *playRoom) MapFileShown(ctx context.Context, urlPath, seatHash string) (bool, error) {
 	maps, err := s.mapsOfFile(ctx, path.Clean(urlPath))
 	if err != nil || len(maps) == 0 {
 		return err == nil, err
@@ -76,7 +76,7 @@ func (x *mapFileIndex) forget() {
 
 // mapsOfFile returns the ids of the maps whose image, video or fog is the
 // file at urlPath (cleaned).
-func (s *Service) mapsOfFile(ctx context.Context, urlPath string) ([]string, error) {
+func (s *playRoom) mapsOfFile(ctx context.Context, urlPath string) ([]string, error) {
 	x := &s.mapFiles
 	x.mu.RLock()
 	if x.loaded {

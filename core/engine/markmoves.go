@@ -92,7 +92,7 @@ func (m *markMoves) release(source string) map[string]markMove {
 }
 
 // MarkMoving reports whether someone moves the mark id now.
-func (s *Service) MarkMoving(id string) bool {
+func (s *playRoom) MarkMoving(id string) bool {
 	s.markMoves.mu.Lock()
 	defer s.markMoves.mu.Unlock()
 	_, ok := s.markMoves.active[id]
@@ -104,7 +104,7 @@ func (s *Service) MarkMoving(id string) bool {
 // stored (its kind's Moved event, state cancel), and the mover's further
 // control and end of that move are refused. It reports whether a move was
 // stopped (false: nobody moves a mark with that id).
-func (s *Service) VetoMarkMove(ctx context.Context, id string) (bool, error) {
+func (s *playRoom) VetoMarkMove(ctx context.Context, id string) (bool, error) {
 	mv, ok := s.markMoves.stop(id)
 	if !ok {
 		return false, nil
@@ -117,7 +117,7 @@ func (s *Service) VetoMarkMove(ctx context.Context, id string) (bool, error) {
 // removed, as letting it go would have, and a template or a pin it was
 // dragging goes back to where it is stored on every page. Errors are
 // logged: the client is gone, there is nobody to answer.
-func (s *Service) ReleaseMarkMoves(ctx context.Context, source string) {
+func (s *playRoom) ReleaseMarkMoves(ctx context.Context, source string) {
 	for id, mv := range s.markMoves.release(source) {
 		var err error
 		if mv.kind == "measurements" {
@@ -133,7 +133,7 @@ func (s *Service) ReleaseMarkMoves(ctx context.Context, source string) {
 
 // sendMarkBack tells every page where a mark whose move was stopped is
 // stored (its kind's Moved event, state cancel).
-func (s *Service) sendMarkBack(ctx context.Context, id string, mv markMove) error {
+func (s *playRoom) sendMarkBack(ctx context.Context, id string, mv markMove) error {
 	mapID := mv.mapID
 	k, err := mapobjects.MapKindOf(mv.kind)
 	if err != nil {
@@ -195,7 +195,7 @@ func (s *Service) MoveMapObject(ctx context.Context, from core.EventSource, mv c
 	if s.markMoves.refused(mv.ID, from.ID, mv.State) {
 		return nil, core.Forbiddenf("the game master stopped this move of the %s: start it again", k.Noun)
 	}
-	ps := s.pin()
+	ps := s.playRoom.pin()
 	var guard func(core.Tx) error
 	if who != nil {
 		p := s.PlayerAs(*who)
@@ -203,7 +203,7 @@ func (s *Service) MoveMapObject(ctx context.Context, from core.EventSource, mv c
 		if err != nil {
 			return nil, err
 		}
-		guard = p.ownGuard(ps, k, mv.MapID, mv.ID, owner)
+		guard = p.ownGuard(ps.pinned, k, mv.MapID, mv.ID, owner)
 	}
 	var (
 		m        *core.Map
@@ -277,7 +277,7 @@ func (s *Service) MoveMapObject(ctx context.Context, from core.EventSource, mv c
 }
 
 // movedPayload is the data of a kind's Moved event.
-func (s pinned) movedPayload(ctx context.Context, k *mapobjects.MapKind, m *core.Map, o core.Object, state string, from core.EventSource) (any, error) {
+func (s playPinned) movedPayload(ctx context.Context, k *mapobjects.MapKind, m *core.Map, o core.Object, state string, from core.EventSource) (any, error) {
 	src := from
 	if k.Field != "measurements" {
 		x, _ := o["x"].(float64)

@@ -135,7 +135,7 @@ func (p PlayerAccess) AddMapObject(ctx context.Context, mapID, kind string, o co
 		return nil, err
 	}
 	o["id"] = owner + mapobjects.MarkOwnerSep + core.NewID()
-	s := p.s.pin()
+	s := p.s.Kernel.pin()
 	onScreen := p.markGuard(s, mapID)
 	guard := func(tx core.Tx) error {
 		if err := onScreen(tx); err != nil {
@@ -186,7 +186,7 @@ func (p PlayerAccess) PatchMapObject(ctx context.Context, mapID, kind, id string
 	if err := playerMark(&mapobjects.MapKind{Noun: k.Noun}, patch); err != nil {
 		return nil, err
 	}
-	s := p.s.pin()
+	s := p.s.Kernel.pin()
 	return s.patchMapObject(ctx, mapID, k, id, patch, p.ownGuard(s, k, mapID, id, owner))
 }
 
@@ -201,7 +201,7 @@ func (p PlayerAccess) DeleteMapObject(ctx context.Context, mapID, kind, id strin
 	if err != nil {
 		return err
 	}
-	s := p.s.pin()
+	s := p.s.Kernel.pin()
 	if id == "" {
 		mine := func(o core.Object) bool { oid, _ := o["id"].(string); return mapobjects.MarkOwner(oid) == owner }
 		return s.deleteMapObjects(ctx, mapID, k, mine, "", p.markGuard(s, mapID))

@@ -77,7 +77,7 @@ func (p PlayerAccess) combatantView(ctx context.Context) func(*core.Combatant, e
 		if err != nil {
 			return nil, err
 		}
-		pin := p.s.pin()
+		pin := p.s.Kernel.pin()
 		var out *core.Combatant
 		err = pin.store.View(ctx, func(tx core.Tx) error {
 			out, err = pin.playerCombatantIn(tx, c)

@@ -65,7 +65,7 @@ func (x *seatIndex) set(seats ...*core.Seat) {
 
 // seatHeld returns the seat a token hash holds, nil when none (freed,
 // given to someone else, or never).
-func (s *Service) seatHeld(hash string) *core.Seat {
+func (s *Kernel) seatHeld(hash string) *core.Seat {
 	if hash == "" {
 		return nil
 	}
@@ -88,12 +88,12 @@ func (s *Service) seatHeld(hash string) *core.Seat {
 // SeatHeld reports whether a seat token's hash (SeatHash) still holds a
 // seat: the hub asks it after seatsUpdated, to tell a connection that
 // lost its seat.
-func (s *Service) SeatHeld(hash string) bool { return s.seatHeld(hash) != nil }
+func (s *seatsRoom) SeatHeld(hash string) bool { return s.seatHeld(hash) != nil }
 
 // loadSeats fills the index from the store. A seat changed while it read
 // makes it read again (a few times at most: seats change at the pace of
 // people).
-func (s *Service) loadSeats(ctx context.Context) error {
+func (s *Kernel) loadSeats(ctx context.Context) error {
 	for range 5 {
 		s.seats.mu.RLock()
 		before, loaded := s.seats.changes, s.seats.loaded
@@ -131,7 +131,7 @@ func (s *Service) loadSeats(ctx context.Context) error {
 
 // SeatHeldID returns the id of the character whose seat a token hash
 // holds, "" when none.
-func (s *Service) SeatHeldID(hash string) string {
+func (s *seatsRoom) SeatHeldID(hash string) string {
 	if seat := s.seatHeld(hash); seat != nil {
 		return seat.EntityID
 	}

@@ -96,7 +96,7 @@ func (s pinned) viewerMapIn(tx core.Tx, seatHash string) (string, error) {
 // looks at, from memory: the hub asks it for every broadcast, inside the
 // commit lock, so it reads the seat index and the cached screen map, both
 // changed by the commits that change them before their events go out.
-func (s *Service) ViewerMap(seatHash string) string {
+func (s *Kernel) ViewerMap(seatHash string) string {
 	if seat := s.seatHeld(seatHash); seat != nil && seat.MapID != "" {
 		return seat.MapID
 	}
@@ -105,7 +105,7 @@ func (s *Service) ViewerMap(seatHash string) string {
 
 // SeatMapID returns the map of the seat seatHash holds when the game
 // master put it on a map of its own, "" when it follows the screen.
-func (s *Service) SeatMapID(seatHash string) string {
+func (s *seatsRoom) SeatMapID(seatHash string) string {
 	if seat := s.seatHeld(seatHash); seat != nil {
 		return seat.MapID
 	}
@@ -131,7 +131,7 @@ func (c *screenMapCache) forget() {
 }
 
 // screenMapNow returns the map on the player screen, from the cache.
-func (s *Service) screenMapNow() string {
+func (s *Kernel) screenMapNow() string {
 	c := &s.screenMap
 	c.mu.RLock()
 	if c.loaded {
@@ -164,7 +164,7 @@ func (s *Service) screenMapNow() string {
 // empty mapID, back on the player screen's map. The seat's holder gets
 // mapLoaded with the map they now see (null when the screen shows none);
 // everyone gets seatsUpdated.
-func (s *Service) SetSeatMap(ctx context.Context, seatID, mapID string) error {
+func (s *seatsRoom) SetSeatMap(ctx context.Context, seatID, mapID string) error {
 	p := s.pin()
 	return p.changeSeats(ctx, func(tx core.Tx, t *seatTable) ([]*core.Seat, []core.Event, error) {
 		if _, err := t.character(seatID); err != nil {
@@ -230,7 +230,7 @@ func orNull(v any) any {
 // returnSeatsOf puts every seat on map id back on the player screen's map
 // screen (map id is being deleted): their holders get that map, everyone
 // the seat list. It returns the seats changed, for the seat index.
-func (s pinned) returnSeatsOf(tx core.Tx, id, screen string) ([]*core.Seat, []core.Event, error) {
+func (s playPinned) returnSeatsOf(tx core.Tx, id, screen string) ([]*core.Seat, []core.Event, error) {
 	seats, err := tx.Seats("")
 	if err != nil {
 		return nil, nil, err
@@ -281,7 +281,7 @@ func (s pinned) onViewerMap(tx core.Tx, who core.Actor, t *core.Token) error {
 // whether the map it looks at changed because one of the seats was on a
 // map of its own, and the map it looks at now. The hub then sends it
 // mapLoaded (PlayerMapOn).
-func (s *Service) SeatMapChange(before, after string) (string, bool) {
+func (s *seatsRoom) SeatMapChange(before, after string) (string, bool) {
 	was := ""
 	if seat := s.seatHeld(before); seat != nil {
 		was = seat.MapID
@@ -296,7 +296,7 @@ func (s *Service) SeatMapChange(before, after string) (string, bool) {
 
 // PlayerMapOn is map id as players see it (PlayerMap, with the fields
 // derived from combatants and sights), nil for "".
-func (s *Service) PlayerMapOn(ctx context.Context, id string) (*core.Map, error) {
+func (s *seatsRoom) PlayerMapOn(ctx context.Context, id string) (*core.Map, error) {
 	if id == "" {
 		return nil, nil
 	}

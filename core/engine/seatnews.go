@@ -30,7 +30,7 @@ type seatNews struct {
 // (none went out within seatNewsEvery, and none is held back); otherwise
 // the change is held back and published with the list as it then stands.
 // The caller holds the commit lock.
-func (s *Service) seatListDue() bool {
+func (s *Kernel) seatListDue() bool {
 	n := &s.seatNews
 	n.mu.Lock()
 	defer n.mu.Unlock()
@@ -48,7 +48,7 @@ func (s *Service) seatListDue() bool {
 // publishHeldSeatList publishes the seat list as it stands, for the
 // changes held back. It reads the list under the commit lock, so no
 // newer list can go out before it.
-func (s *Service) publishHeldSeatList() {
+func (s *Kernel) publishHeldSeatList() {
 	n := &s.seatNews
 	n.mu.Lock()
 	n.timer, n.last = nil, time.Now()

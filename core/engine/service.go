@@ -15,7 +15,7 @@ import (
 // Service is the one place that changes game state. Every change runs in one
 // store transaction and its events are published after the commit, under a
 // write lock, so every subscriber sees events in commit order.
-type Service struct {
+type Kernel struct {
 	store  core.Store
 	events core.Publisher
 	// ruleSource answers with the loaded system's rules, which a reload
@@ -70,7 +70,7 @@ type ServiceConfig struct {
 
 // NewService returns a Service over the given store, publisher and rules.
 func NewService(cfg ServiceConfig) *Service {
-	s := &Service{store: cfg.Store, events: cfg.Events, ruleSource: cfg.Rules, roller: cfg.Roller, now: cfg.Now, live: cfg.Live, log: cfg.Log}
+	s := &Kernel{store: cfg.Store, events: cfg.Events, ruleSource: cfg.Rules, roller: cfg.Roller, now: cfg.Now, live: cfg.Live, log: cfg.Log}
 	if s.now == nil {
 		s.now = time.Now
 	}
@@ -86,19 +86,19 @@ func NewService(cfg ServiceConfig) *Service {
 	s.drags = newDrags(s)
 	s.markMoves = markMoves{active: map[string]markMove{}, vetoed: map[string]string{}}
 	s.messages = chat.NewMessageBudget(cfg.MessageRate, cfg.MessageBurst, func() time.Time { return s.now() })
-	return s
+	return &Service{Kernel: s, seatsRoom: &seatsRoom{s}, libraryRoom: &libraryRoom{s}, playRoom: &playRoom{s}, tableRoom: &tableRoom{s}}
 }
 
 // Drags returns the service's drag tracker: the hub hands it every
 // tokenMoved, the host console its veto.
-func (s *Service) Drags() *Drags { return s.drags }
+func (s *Kernel) Drags() *Drags { return s.drags }
 
 // Live returns the in-memory live state (settings, tracked objects).
-func (s *Service) Live() *Live { return s.live }
+func (s *Kernel) Live() *Live { return s.live }
 
 // Publish sends events that need no store change (drag streams, pointers)
 // through the same ordered path as committed changes.
-func (s *Service) Publish(events ...core.Event) {
+func (s *Kernel) Publish(events ...core.Event) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.publishLocked(events...)
@@ -107,7 +107,7 @@ func (s *Service) Publish(events ...core.Event) {
 // publishLocked hands events to the subscribers and tells the drag
 // tracker of them (dragsweep.go). The caller holds the commit lock: every
 // event the service sends goes through here, in commit order.
-func (s *Service) publishLocked(events ...core.Event) {
+func (s *Kernel) publishLocked(events ...core.Event) {
 	for _, e := range events {
 		if e.Name == core.EventReload {
 			s.seats.forget() // content changed under the seats (a campaign replaced or deleted)
@@ -134,7 +134,7 @@ func (s *Service) publishLocked(events ...core.Event) {
 // dropping a client whose queue is full.
 // Publish takes the same lock, so uncommitted streams (drags, pointers)
 // stay in order with committed changes.
-func (s *Service) write(ctx context.Context, fn func(tx core.Tx) ([]core.Event, error)) error {
+func (s *Kernel) write(ctx context.Context, fn func(tx core.Tx) ([]core.Event, error)) error {
 	return s.writeThen(ctx, fn, nil)
 }
 
@@ -142,7 +142,7 @@ func (s *Service) write(ctx context.Context, fn func(tx core.Tx) ([]core.Event, 
 // and before the events are published: what the service keeps in memory
 // beside the store (the join key, the seats' index) changes only once the
 // store did, and before any subscriber hears of it.
-func (s *Service) writeThen(ctx context.Context, fn func(tx core.Tx) ([]core.Event, error), committed func()) error {
+func (s *Kernel) writeThen(ctx context.Context, fn func(tx core.Tx) ([]core.Event, error), committed func()) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	var events []core.Event
@@ -173,10 +173,10 @@ func (s *Service) writeThen(ctx context.Context, fn func(tx core.Tx) ([]core.Eve
 // Generation increases after every write committed through the service.
 // A cache of store reads (the HTTP collection listings) keeps its entry
 // while the generation is unchanged. Read it before reading the store.
-func (s *Service) Generation() uint64 { return s.generation.Load() }
+func (s *Kernel) Generation() uint64 { return s.generation.Load() }
 
 // PrimaryCampaign returns the primary campaign of the loaded system.
-func (s *Service) PrimaryCampaign(ctx context.Context) (*core.Campaign, error) {
+func (s *Kernel) PrimaryCampaign(ctx context.Context) (*core.Campaign, error) {
 	p := s.pin()
 	var c *core.Campaign
 	err := p.store.View(ctx, func(tx core.Tx) error {

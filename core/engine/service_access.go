@@ -12,7 +12,7 @@ import (
 )
 
 // loadAccess reads the join key's state from the store once.
-func (s *Service) loadAccess(ctx context.Context) error {
+func (s *Kernel) loadAccess(ctx context.Context) error {
 	s.access.mu.RLock()
 	loaded := s.access.loaded
 	s.access.mu.RUnlock()
@@ -47,7 +47,7 @@ func (s *Service) loadAccess(ctx context.Context) error {
 // key or a pass; "" when it carries none) against the join key. With the
 // key off every request is admitted as a player. A store that cannot be
 // read admits nobody: the key may be on.
-func (s *Service) Admit(ctx context.Context, credential string) (core.Grant, bool) {
+func (s *seatsRoom) Admit(ctx context.Context, credential string) (core.Grant, bool) {
 	if err := s.loadAccess(ctx); err != nil {
 		s.log.Error("join key: cannot read it; refusing the request", "err", err)
 		return core.Grant{}, false
@@ -61,11 +61,11 @@ func (s *Service) Admit(ctx context.Context, credential string) (core.Grant, boo
 
 // StillAdmitted reports whether a grant Admit made still holds (the hub
 // asks it of every connection after accessChanged).
-func (s *Service) StillAdmitted(g core.Grant) bool { return s.access.stillAdmitted(g) }
+func (s *seatsRoom) StillAdmitted(g core.Grant) bool { return s.access.stillAdmitted(g) }
 
 // JoinKeyOn reports whether the join key is on; then players change only
 // their own character's editable fields (seatrights.go).
-func (s *Service) JoinKeyOn(ctx context.Context) bool {
+func (s *Kernel) JoinKeyOn(ctx context.Context) bool {
 	if err := s.loadAccess(ctx); err != nil {
 		return true // the strict side when in doubt
 	}
@@ -73,7 +73,7 @@ func (s *Service) JoinKeyOn(ctx context.Context) bool {
 }
 
 // JoinStatus returns the join key as the game master reads it.
-func (s *Service) JoinStatus(ctx context.Context) (core.JoinStatus, error) {
+func (s *seatsRoom) JoinStatus(ctx context.Context) (core.JoinStatus, error) {
 	if err := s.loadAccess(ctx); err != nil {
 		return core.JoinStatus{}, err
 	}
@@ -84,7 +84,7 @@ func (s *Service) JoinStatus(ctx context.Context) (core.JoinStatus, error) {
 // there are none yet (the keys of an earlier time on stay, so the links
 // printed then work again); every connection that joined while it was off
 // is dropped and must come back through a link.
-func (s *Service) SetJoinKey(ctx context.Context, on bool) (core.JoinStatus, error) {
+func (s *seatsRoom) SetJoinKey(ctx context.Context, on bool) (core.JoinStatus, error) {
 	return s.changeAccess(ctx, func(st *core.JoinAccess) {
 		st.Enabled = on
 		if on && (st.Key == "" || st.SpectatorKey == "") {
@@ -96,7 +96,7 @@ func (s *Service) SetJoinKey(ctx context.Context, on bool) (core.JoinStatus, err
 // NewJoinKeys draws new keys and revokes every pass: everyone who joined
 // with the old keys is dropped and comes back through the new links. It
 // turns the key on.
-func (s *Service) NewJoinKeys(ctx context.Context) (core.JoinStatus, error) {
+func (s *seatsRoom) NewJoinKeys(ctx context.Context) (core.JoinStatus, error) {
 	return s.changeAccess(ctx, func(st *core.JoinAccess) {
 		st.Enabled = true
 		st.DrawKeys()
@@ -111,7 +111,7 @@ func (s *Service) NewJoinKeys(ctx context.Context) (core.JoinStatus, error) {
 // whose device the new pass joins. Minting is bounded per address
 // (PassMintBurst, then one each PassMintEvery; loopback is not counted),
 // and refused when every pass the game keeps is in use (addPass).
-func (s *Service) IssuePass(ctx context.Context, g core.Grant, address, held string) (string, error) {
+func (s *seatsRoom) IssuePass(ctx context.Context, g core.Grant, address, held string) (string, error) {
 	if g.Open || g.Pass != "" {
 		return "", core.Invalidf("only a join key is exchanged for a pass")
 	}
@@ -158,7 +158,7 @@ func (a *access) mintBudget(now func() time.Time) *chat.Budget {
 // spectator, or a player again): it holds for every request and
 // connection that pass opens, until the game master changes it again.
 // The hub gives its connections the new role.
-func (s *Service) SetPassRole(ctx context.Context, hash, role string) error {
+func (s *seatsRoom) SetPassRole(ctx context.Context, hash, role string) error {
 	if role != core.ClientPlayer && role != core.ClientSpectator {
 		return core.Invalidf("a pass is a player's or a spectator's, not '%s'", core.Clip(role))
 	}
@@ -177,7 +177,7 @@ func (s *Service) SetPassRole(ctx context.Context, hash, role string) error {
 // (its host) a spectator's, or lifts it: the game master's word for a
 // device that holds no pass (the join key off). Loopback, this machine,
 // is never marked; it reports whether the address was.
-func (s *Service) SetAddressSpectator(address string, on bool) bool {
+func (s *seatsRoom) SetAddressSpectator(address string, on bool) bool {
 	key := core.AddressKey(address)
 	if key == "" {
 		return false
@@ -197,7 +197,7 @@ func (s *Service) SetAddressSpectator(address string, on bool) bool {
 
 // SpectatorAddress reports whether the game master made the address (its
 // host) a spectator's (SetAddressSpectator).
-func (s *Service) SpectatorAddress(address string) bool {
+func (s *seatsRoom) SpectatorAddress(address string) bool {
 	key := core.AddressKey(address)
 	if key == "" {
 		return false
@@ -209,16 +209,16 @@ func (s *Service) SpectatorAddress(address string) bool {
 
 // changeAccess stores a change of the join key and tells the hub
 // (accessChanged), which drops who is no longer admitted.
-func (s *Service) changeAccess(ctx context.Context, change func(st *core.JoinAccess)) (core.JoinStatus, error) {
+func (s *seatsRoom) changeAccess(ctx context.Context, change func(st *core.JoinAccess)) (core.JoinStatus, error) {
 	return s.changeAccessEvent(ctx, func(st *core.JoinAccess) error { change(st); return nil }, true)
 }
 
 // changeAccessQuiet stores a change that drops nobody (a pass added).
-func (s *Service) changeAccessQuiet(ctx context.Context, change func(st *core.JoinAccess) error) (core.JoinStatus, error) {
+func (s *seatsRoom) changeAccessQuiet(ctx context.Context, change func(st *core.JoinAccess) error) (core.JoinStatus, error) {
 	return s.changeAccessEvent(ctx, change, false)
 }
 
-func (s *Service) changeAccessEvent(ctx context.Context, change func(st *core.JoinAccess) error, tell bool) (core.JoinStatus, error) {
+func (s *seatsRoom) changeAccessEvent(ctx context.Context, change func(st *core.JoinAccess) error, tell bool) (core.JoinStatus, error) {
 	if err := s.loadAccess(ctx); err != nil {
 		return core.JoinStatus{}, err
 	}

@@ -11,7 +11,7 @@ import (
 // when the request names attributes (the keys of a.Attributes), the answer
 // carries each of them with the entity's value, null for one the entity does
 // not have; when it names none, the answer carries all of them.
-func (s *Service) GetAttribute(ctx context.Context, a core.Attribute) (*core.Attribute, error) {
+func (s *tableRoom) GetAttribute(ctx context.Context, a core.Attribute) (*core.Attribute, error) {
 	if a.EntityID == "" {
 		return nil, core.Invalidf("getAttribute: 'entityId' is required")
 	}
@@ -36,7 +36,7 @@ func (s *Service) GetAttribute(ctx context.Context, a core.Attribute) (*core.Att
 // null removes a key) as one write, with the same rules and events as
 // PATCH (entityUpdated, and a unique entity's combatants kept in step). It
 // returns the entity's attributes after the write.
-func (s *Service) SetAttribute(ctx context.Context, a core.Attribute) (*core.Attribute, error) {
+func (s *Kernel) SetAttribute(ctx context.Context, a core.Attribute) (*core.Attribute, error) {
 	if a.EntityID == "" {
 		return nil, core.Invalidf("setAttribute: 'entityId' is required")
 	}

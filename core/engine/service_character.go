@@ -26,7 +26,7 @@ type ownCharacter struct {
 }
 
 // own reads the character whose seat who holds.
-func (s pinned) own(tx core.Tx, who core.Actor) (*ownCharacter, error) {
+func (s seatsPinned) own(tx core.Tx, who core.Actor) (*ownCharacter, error) {
 	if err := who.RefuseSpectator("play a character"); err != nil {
 		return nil, err
 	}
@@ -61,7 +61,7 @@ func (s pinned) own(tx core.Tx, who core.Actor) (*ownCharacter, error) {
 }
 
 // readOwn reads who's character in one read transaction.
-func (s pinned) readOwn(ctx context.Context, who core.Actor) (*ownCharacter, error) {
+func (s seatsPinned) readOwn(ctx context.Context, who core.Actor) (*ownCharacter, error) {
 	var o *ownCharacter
 	err := s.store.View(ctx, func(tx core.Tx) error {
 		var err error
@@ -72,7 +72,7 @@ func (s pinned) readOwn(ctx context.Context, who core.Actor) (*ownCharacter, err
 }
 
 // CharacterSheet returns the sheet of the character whose seat who holds.
-func (s *Service) CharacterSheet(ctx context.Context, who core.Actor) (*core.CharacterSheet, error) {
+func (s *seatsRoom) CharacterSheet(ctx context.Context, who core.Actor) (*core.CharacterSheet, error) {
 	p := s.pin()
 	var out *core.CharacterSheet
 	err := p.store.View(ctx, func(tx core.Tx) error {
@@ -92,7 +92,7 @@ func (s *Service) CharacterSheet(ctx context.Context, who core.Actor) (*core.Cha
 	return out, nil
 }
 
-func (s pinned) sheet(tx core.Tx, o *ownCharacter) (*core.CharacterSheet, error) {
+func (s seatsPinned) sheet(tx core.Tx, o *ownCharacter) (*core.CharacterSheet, error) {
 	e := o.entity
 	out := &core.CharacterSheet{Seat: o.view, Character: redact.EntityForPlayers(e), Reference: "/" + e.Kind + "/" + e.Slug,
 		TokenIDs: []string{}, Controls: []string{}, Effects: []core.EffectView{}, Editable: s.ownEditable(e.Kind),
@@ -161,7 +161,7 @@ func (s pinned) sheet(tx core.Tx, o *ownCharacter) (*core.CharacterSheet, error)
 
 // hitPointsOf reads the character's hit points: its combatant's when it is
 // in the game (the game master's numbers), else its own.
-func (s pinned) hitPointsOf(o *ownCharacter) *core.HitPoints {
+func (s seatsPinned) hitPointsOf(o *ownCharacter) *core.HitPoints {
 	keys := s.hitPointKeys(o.entity.Kind)
 	if len(keys) == 0 {
 		return nil
@@ -213,7 +213,7 @@ func effectView(e core.StatusEffect, target string, g *core.Game) core.EffectVie
 }
 
 // actions lists the character's actions, through the system's hook.
-func (s pinned) actions(ctx context.Context, e *core.Entity) ([]core.Action, error) {
+func (s seatsPinned) actions(ctx context.Context, e *core.Entity) ([]core.Action, error) {
 	cr, ok := s.rules.(core.CharacterRules)
 	if !ok {
 		return []core.Action{}, nil
@@ -233,7 +233,7 @@ func (s pinned) actions(ctx context.Context, e *core.Entity) ([]core.Action, err
 // controls (ChangeHitPoints): on its combatant when it is in the game
 // (the hit points go back to the character), else on the character. The
 // system must list the hit point key among the kind's editable keys.
-func (s *Service) ChangeOwnHitPoints(ctx context.Context, who core.Actor, ch core.HitPointChange) (*core.HitPoints, error) {
+func (s *seatsRoom) ChangeOwnHitPoints(ctx context.Context, who core.Actor, ch core.HitPointChange) (*core.HitPoints, error) {
 	p := s.pin()
 	if err := checkHitPointChange(ch); err != nil {
 		return nil, err
@@ -268,7 +268,7 @@ func (s *Service) ChangeOwnHitPoints(ctx context.Context, who core.Actor, ch cor
 // within those of its temporary hit point key; damage and healing, as an
 // amount of hit points, whole when they are and no more than the most
 // there may be.
-func (s pinned) checkHitPointAmount(kind string, keys []string, ch core.HitPointChange) error {
+func (s seatsPinned) checkHitPointAmount(kind string, keys []string, ch core.HitPointChange) error {
 	if ch.Temp != nil {
 		if b, ok := s.bound(kind, keys[1]); ok {
 			return b.Check("temp", *ch.Temp)
@@ -287,7 +287,7 @@ func (s pinned) checkHitPointAmount(kind string, keys []string, ch core.HitPoint
 
 // changeEntityHitPoints applies a hit point change to a character that
 // is in no game, in one transaction.
-func (s pinned) changeEntityHitPoints(ctx context.Context, id, r string, ch core.HitPointChange) error {
+func (s seatsPinned) changeEntityHitPoints(ctx context.Context, id, r string, ch core.HitPointChange) error {
 	return s.write(ctx, func(tx core.Tx) ([]core.Event, error) {
 		e, err := tx.Entity(id)
 		if err != nil {
@@ -322,7 +322,7 @@ func ownGuard(who core.Actor) editGuard[core.Entity] {
 // PatchOwnCharacter merges a patch into the player's own character: only
 // {"data": {...}} with the keys the system marks editable (not the hit
 // points: ChangeOwnHitPoints). Anything else is refused whole.
-func (s *Service) PatchOwnCharacter(ctx context.Context, who core.Actor, patch core.Object) (*core.Entity, error) {
+func (s *seatsRoom) PatchOwnCharacter(ctx context.Context, who core.Actor, patch core.Object) (*core.Entity, error) {
 	p := s.pin()
 	o, err := p.readOwn(ctx, who)
 	if err != nil {
@@ -346,7 +346,7 @@ func (s *Service) PatchOwnCharacter(ctx context.Context, who core.Actor, patch c
 // the action's follow-up with the options that outcome names. An option
 // the action does not offer is refused, and a roll whose hook fails is
 // refused whole: nothing is posted.
-func (s *Service) RollAction(ctx context.Context, who core.Actor, req core.ActionRequest) (*core.ActionResult, error) {
+func (s *seatsRoom) RollAction(ctx context.Context, who core.Actor, req core.ActionRequest) (*core.ActionResult, error) {
 	p := s.pin()
 	o, err := p.readOwn(ctx, who)
 	if err != nil {
@@ -435,7 +435,7 @@ func checkOptions(a core.Action, options []string) error {
 
 // rollAs rolls an action with options as the system plans it, names its
 // outcome through the system, and posts it as the character.
-func (s pinned) rollAs(ctx context.Context, o *ownCharacter, who core.Actor, a core.Action, options []string, private bool) (*core.Message, *core.Outcome, error) {
+func (s seatsPinned) rollAs(ctx context.Context, o *ownCharacter, who core.Actor, a core.Action, options []string, private bool) (*core.Message, *core.Outcome, error) {
 	plan := core.RollPlan{Roll: a.Roll, Title: a.Title}
 	rr, hasRules := s.rules.(core.RollRules)
 	if hasRules {
@@ -464,7 +464,7 @@ func (s pinned) rollAs(ctx context.Context, o *ownCharacter, who core.Actor, a c
 }
 
 // postRoll rolls formula and posts it as the character (rollMessage).
-func (s pinned) postRoll(ctx context.Context, o *ownCharacter, who core.Actor, title, kind, formula string, private bool) (*core.Message, error) {
+func (s seatsPinned) postRoll(ctx context.Context, o *ownCharacter, who core.Actor, title, kind, formula string, private bool) (*core.Message, error) {
 	m, err := s.rollMessage(o, who, title, kind, formula, private)
 	if err != nil {
 		return nil, err
@@ -479,7 +479,7 @@ func (s pinned) postRoll(ctx context.Context, o *ownCharacter, who core.Actor, t
 // message whose content names the roll (title) and its type, the
 // die-by-die detail in its text; a private one is read by the game master
 // and the player alone (whisper.go).
-func (s pinned) rollMessage(o *ownCharacter, who core.Actor, title, kind, formula string, private bool) (*core.Message, error) {
+func (s seatsPinned) rollMessage(o *ownCharacter, who core.Actor, title, kind, formula string, private bool) (*core.Message, error) {
 	if s.roller == nil {
 		return nil, core.Conflictf("this server has no dice roller")
 	}
@@ -513,7 +513,7 @@ func (s pinned) rollMessage(o *ownCharacter, who core.Actor, title, kind, formul
 // does), posts the roll, and puts the combatant in the turn order (ties
 // settled as the game master's roll settles them). The character must be
 // in the game and not have rolled yet.
-func (s *Service) RollOwnInitiative(ctx context.Context, who core.Actor) (*core.ActionResult, error) {
+func (s *seatsRoom) RollOwnInitiative(ctx context.Context, who core.Actor) (*core.ActionResult, error) {
 	p := s.pin()
 	if p.turnsPassed() {
 		return nil, core.Conflictf("this game has no initiative: the one acting passes the turn")
@@ -579,7 +579,7 @@ func signedNumber(v float64) string {
 // In a system whose turns are passed (TurnsPassed) the player names who
 // acts next (to): someone who has not acted this round; with no name the
 // first such in the game's order acts.
-func (s *Service) EndTurn(ctx context.Context, who core.Actor, to string) (*core.Game, error) {
+func (s *seatsRoom) EndTurn(ctx context.Context, who core.Actor, to string) (*core.Game, error) {
 	p := s.pin()
 	o, err := p.readOwn(ctx, who)
 	if err != nil {
@@ -635,7 +635,7 @@ func initiativeRequest(tx core.Tx, campaignID string, combatants []*core.Combata
 // AskInitiative asks the seated players among the combatants (every one
 // when ids is empty) who have not rolled initiative to roll it. It
 // returns whom it asked.
-func (s *Service) AskInitiative(ctx context.Context, ids []string) (*core.InitiativeRequest, error) {
+func (s *seatsRoom) AskInitiative(ctx context.Context, ids []string) (*core.InitiativeRequest, error) {
 	p := s.pin()
 	out := &core.InitiativeRequest{Combatants: []string{}, Seats: []string{}}
 	err := p.write(ctx, func(tx core.Tx) ([]core.Event, error) {

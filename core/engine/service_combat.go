@@ -15,7 +15,7 @@ import (
 // entity (a character) keeps its one shared combatant: asking again links
 // the token to it rather than adding a second. New combatants whose role
 // the system's autoRoll names get their initiative rolled at once.
-func (s *Service) AddCombatants(ctx context.Context, list []core.NewCombatant) ([]*core.Combatant, error) {
+func (s *tableRoom) AddCombatants(ctx context.Context, list []core.NewCombatant) ([]*core.Combatant, error) {
 	p := s.pin()
 	if len(list) == 0 {
 		return nil, core.Invalidf("give at least one combatant: {\"tokenId\"} or {\"entityId\"}")
@@ -34,7 +34,7 @@ func (s *Service) AddCombatants(ctx context.Context, list []core.NewCombatant) (
 		var tok *core.Token
 		entityID := n.EntityID
 		if n.TokenID != "" {
-			t, err := p.Token(ctx, n.TokenID)
+			t, err := s.Token(ctx, n.TokenID)
 			if err != nil {
 				return nil, err
 			}
@@ -174,7 +174,7 @@ func (s pinned) initiativeRule(ctx context.Context, e *core.Entity) (*core.Initi
 }
 
 // rollOne rolls a combatant's initiative into its first slot.
-func (s *Service) rollOne(c *core.Combatant, rule *core.InitiativeRule) error {
+func (s *Kernel) rollOne(c *core.Combatant, rule *core.InitiativeRule) error {
 	roller, ok := s.roller.(core.TotalRoller)
 	if !ok {
 		return core.Conflictf("this server has no dice roller for initiative")
@@ -191,7 +191,7 @@ func (s *Service) rollOne(c *core.Combatant, rule *core.InitiativeRule) error {
 // ids is empty) through the system's rules, then settles ties among equal
 // values by the system's tie-break, then a roll-off, by reordering the
 // combatants' ranks (ties keep rank order: see TurnOrder).
-func (s *Service) RollInitiative(ctx context.Context, ids []string) ([]*core.Combatant, error) {
+func (s *tableRoom) RollInitiative(ctx context.Context, ids []string) ([]*core.Combatant, error) {
 	p := s.pin()
 	if p.turnsPassed() {
 		return nil, core.Conflictf("this game has no initiative: the one acting passes the turn")
@@ -238,7 +238,7 @@ func (s *Service) RollInitiative(ctx context.Context, ids []string) ([]*core.Com
 
 // applyInitiative sets rolled initiative values (by combatant id) and
 // settles ties by tiebreak then a roll-off, in one transaction.
-func (s pinned) applyInitiative(ctx context.Context, campaignID string, totals map[string]any, tiebreak map[string]float64) error {
+func (s seatsPinned) applyInitiative(ctx context.Context, campaignID string, totals map[string]any, tiebreak map[string]float64) error {
 	_, err := s.applyInitiativeOut(ctx, campaignID, totals, tiebreak)
 	return err
 }
@@ -326,7 +326,7 @@ func (s pinned) settleTies(all []*core.Combatant, tiebreak map[string]float64, r
 
 // SetInitiative sets a combatant's initiative value (the game master's
 // edit): a number, or null to take it out of the turn order.
-func (s *Service) SetInitiative(ctx context.Context, id string, value *float64) (*core.Combatant, error) {
+func (s *tableRoom) SetInitiative(ctx context.Context, id string, value *float64) (*core.Combatant, error) {
 	p := s.pin()
 	return p.changeCombatant(ctx, id, func(_ core.Tx, c *core.Combatant) error {
 		if value == nil {
@@ -361,7 +361,7 @@ func (s pinned) changeCombatant(ctx context.Context, id string, change func(tx c
 
 // DeleteCombatant removes a combatant from the game. When it was acting,
 // Next turn passes to the one that moved into its place.
-func (s *Service) DeleteCombatant(ctx context.Context, id string) error {
+func (s *tableRoom) DeleteCombatant(ctx context.Context, id string) error {
 	p := s.pin()
 	return p.write(ctx, func(tx core.Tx) ([]core.Event, error) {
 		c, err := combatantByID(tx, id)
@@ -517,7 +517,7 @@ func (s pinned) linkedTokenEvents(tx core.Tx, combatants []*core.Combatant) ([]c
 // PatchCombatantInGame merges a patch into a combatant as PatchCombatant
 // does, and also tells clients gameUpdated and its token: hiding a
 // combatant takes it out of the players' initiative list.
-func (s *Service) PatchCombatantInGame(ctx context.Context, id string, patch core.Object) (*core.Combatant, error) {
+func (s *tableRoom) PatchCombatantInGame(ctx context.Context, id string, patch core.Object) (*core.Combatant, error) {
 	p := s.pin()
 	if err := checkPatchID(patch, id); err != nil {
 		return nil, err
@@ -535,7 +535,7 @@ func (s *Service) PatchCombatantInGame(ctx context.Context, id string, patch cor
 
 // TurnOrder is the turn order of combatants under the loaded system's
 // sort direction.
-func (s *Service) TurnOrder(combatants []*core.Combatant) []core.TurnSlot {
+func (s *tableRoom) TurnOrder(combatants []*core.Combatant) []core.TurnSlot {
 	return s.pin().turnOrder(combatants)
 }
 

@@ -9,11 +9,11 @@ import (
 )
 
 // Combatant returns the combatant with id.
-func (s *Service) Combatant(ctx context.Context, id string) (*core.Combatant, error) {
+func (s *tableRoom) Combatant(ctx context.Context, id string) (*core.Combatant, error) {
 	return s.combatant(ctx, id, false)
 }
 
-func (s *Service) combatant(ctx context.Context, id string, players bool) (*core.Combatant, error) {
+func (s *Kernel) combatant(ctx context.Context, id string, players bool) (*core.Combatant, error) {
 	p := s.pin()
 	var c *core.Combatant
 	err := p.store.View(ctx, func(tx core.Tx) error {
@@ -26,11 +26,11 @@ func (s *Service) combatant(ctx context.Context, id string, players bool) (*core
 
 // PutCombatant replaces a combatant (its id must equal the path id). A
 // shared combatant pushes its ranges back to its unique entity.
-func (s *Service) PutCombatant(ctx context.Context, pathID string, c *core.Combatant) (*core.Combatant, error) {
+func (s *tableRoom) PutCombatant(ctx context.Context, pathID string, c *core.Combatant) (*core.Combatant, error) {
 	return s.putCombatant(ctx, pathID, c, false, nil)
 }
 
-func (s *Service) putCombatant(ctx context.Context, pathID string, c *core.Combatant, players bool, guard editGuard[core.Combatant]) (*core.Combatant, error) {
+func (s *Kernel) putCombatant(ctx context.Context, pathID string, c *core.Combatant, players bool, guard editGuard[core.Combatant]) (*core.Combatant, error) {
 	if c.ID != pathID {
 		return nil, core.Invalidf("body id '%s' does not match path id '%s'", core.Clip(c.ID), core.Clip(pathID))
 	}
@@ -39,11 +39,11 @@ func (s *Service) putCombatant(ctx context.Context, pathID string, c *core.Comba
 
 // PatchCombatant merges patch into a combatant, as PATCH and
 // updateCombatant do.
-func (s *Service) PatchCombatant(ctx context.Context, id string, patch core.Object) (*core.Combatant, error) {
+func (s *tableRoom) PatchCombatant(ctx context.Context, id string, patch core.Object) (*core.Combatant, error) {
 	return s.patchCombatant(ctx, id, patch, false, nil)
 }
 
-func (s *Service) patchCombatant(ctx context.Context, id string, patch core.Object, players bool, guard editGuard[core.Combatant]) (*core.Combatant, error) {
+func (s *Kernel) patchCombatant(ctx context.Context, id string, patch core.Object, players bool, guard editGuard[core.Combatant]) (*core.Combatant, error) {
 	if err := checkPatchID(patch, id); err != nil {
 		return nil, err
 	}
@@ -52,7 +52,7 @@ func (s *Service) patchCombatant(ctx context.Context, id string, patch core.Obje
 
 // replaceCombatant stores a client's edit of a combatant, its server-owned
 // fields kept.
-func (s *Service) replaceCombatant(ctx context.Context, id string, e edit[core.Combatant], players bool, guard editGuard[core.Combatant]) (*core.Combatant, error) {
+func (s *Kernel) replaceCombatant(ctx context.Context, id string, e edit[core.Combatant], players bool, guard editGuard[core.Combatant]) (*core.Combatant, error) {
 	return replaceStored(s, ctx, e,
 		func(p pinned, tx core.Tx) (*core.Combatant, error) { return p.combatantFor(tx, id, players) },
 		func(next, old *core.Combatant) { next.RestoreServerOwned(old, players) },

@@ -13,12 +13,12 @@ import (
 // rather than sent an event per row.
 
 // Modules lists the installed modules.
-func (s *Service) Modules(ctx context.Context) ([]*core.Module, error) {
+func (s *libraryRoom) Modules(ctx context.Context) ([]*core.Module, error) {
 	return readStore(ctx, s.store, func(tx core.Tx) ([]*core.Module, error) { return tx.Modules() })
 }
 
 // Module returns an installed module.
-func (s *Service) Module(ctx context.Context, id string) (*core.Module, error) {
+func (s *libraryRoom) Module(ctx context.Context, id string) (*core.Module, error) {
 	return readStore(ctx, s.store, func(tx core.Tx) (*core.Module, error) {
 		m, err := tx.Module(id)
 		if core.IsNotFound(err) {
@@ -29,12 +29,12 @@ func (s *Service) Module(ctx context.Context, id string) (*core.Module, error) {
 }
 
 // Campaigns lists every campaign, of every system.
-func (s *Service) Campaigns(ctx context.Context) ([]*core.Campaign, error) {
+func (s *libraryRoom) Campaigns(ctx context.Context) ([]*core.Campaign, error) {
 	return readStore(ctx, s.store, func(tx core.Tx) ([]*core.Campaign, error) { return tx.Campaigns() })
 }
 
 // Campaign returns a campaign.
-func (s *Service) Campaign(ctx context.Context, id string) (*core.Campaign, error) {
+func (s *libraryRoom) Campaign(ctx context.Context, id string) (*core.Campaign, error) {
 	return readStore(ctx, s.store, func(tx core.Tx) (*core.Campaign, error) {
 		c, err := tx.Campaign(id)
 		if core.IsNotFound(err) {
@@ -46,24 +46,24 @@ func (s *Service) Campaign(ctx context.Context, id string) (*core.Campaign, erro
 
 // PrimaryCampaignOf returns the primary campaign of a system, which need
 // not be the loaded one.
-func (s *Service) PrimaryCampaignOf(ctx context.Context, system string) (*core.Campaign, error) {
+func (s *libraryRoom) PrimaryCampaignOf(ctx context.Context, system string) (*core.Campaign, error) {
 	return readStore(ctx, s.store, func(tx core.Tx) (*core.Campaign, error) { return tx.PrimaryCampaign(system) })
 }
 
 // AllMaps lists every map of every owner, each with its tokens.
-func (s *Service) AllMaps(ctx context.Context) ([]*core.Map, error) {
+func (s *libraryRoom) AllMaps(ctx context.Context) ([]*core.Map, error) {
 	return readStore(ctx, s.store, func(tx core.Tx) ([]*core.Map, error) { return tx.Maps("") })
 }
 
 // Map returns a map with its tokens, whole: as the game master sees it.
-func (s *Service) Map(ctx context.Context, id string) (*core.Map, error) {
+func (s *Kernel) Map(ctx context.Context, id string) (*core.Map, error) {
 	return readStore(ctx, s.store, func(tx core.Tx) (*core.Map, error) { return mapByID(tx, id) })
 }
 
 // ReadContent runs fn in one read transaction: a consistent picture of
 // the installed content, for an export that reads a module or campaign
 // whole. fn must only read.
-func (s *Service) ReadContent(ctx context.Context, fn func(tx core.Tx) error) error {
+func (s *libraryRoom) ReadContent(ctx context.Context, fn func(tx core.Tx) error) error {
 	return s.store.View(ctx, fn)
 }
 
@@ -82,7 +82,7 @@ func readStore[T any](ctx context.Context, store core.Store, fn func(tx core.Tx)
 // publishes reload with the data change returns (why, and what changed).
 // Nil data publishes nothing: an importer taking back rows whose files
 // could not be placed.
-func (s *Service) ChangeContent(ctx context.Context, change func(tx core.Tx) (reload core.Object, err error)) error {
+func (s *libraryRoom) ChangeContent(ctx context.Context, change func(tx core.Tx) (reload core.Object, err error)) error {
 	return s.write(ctx, func(tx core.Tx) ([]core.Event, error) {
 		reload, err := change(tx)
 		if err != nil || reload == nil {
@@ -98,7 +98,7 @@ func (s *Service) ChangeContent(ctx context.Context, change func(tx core.Tx) (re
 // its file, so that it never holds them all, and adopts them all in the
 // one transaction that installs it (Tx.AdoptStaged, through
 // ChangeContent).
-func (s *Service) StageEntities(ctx context.Context, stage string, list []*core.Entity) error {
+func (s *libraryRoom) StageEntities(ctx context.Context, stage string, list []*core.Entity) error {
 	if stage == "" {
 		return core.Internal(errors.New("stage entities: no stage named"))
 	}
@@ -114,6 +114,6 @@ func (s *Service) StageEntities(ctx context.Context, stage string, list []*core.
 
 // DropStaged forgets what an import staged (every stage when stage is
 // empty: what an interrupted import left behind, at start-up).
-func (s *Service) DropStaged(ctx context.Context, stage string) error {
+func (s *libraryRoom) DropStaged(ctx context.Context, stage string) error {
 	return s.store.Update(ctx, func(tx core.Tx) error { return tx.DropStaged(stage) })
 }

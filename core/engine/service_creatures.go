@@ -64,7 +64,7 @@ func (s pinned) healthSources(tx core.Tx, combatants []*core.Combatant) ([]*core
 // Creatures lists the visible combatants as rows of game.creatures, in
 // turn order: those that take a turn first (rank 1...), then the others in
 // their stored order. Health follows the system's ranges (see Health).
-func (s *Service) Creatures(combatants []*core.Combatant) []core.Creature {
+func (s *libraryRoom) Creatures(combatants []*core.Combatant) []core.Creature {
 	return s.pin().creatures(combatants)
 }
 
@@ -117,7 +117,7 @@ func (s pinned) creatures(combatants []*core.Combatant) []core.Creature {
 // numbers: a hostile or neutral creature's exact hit points are the game
 // master's, players learn only bloodied and dead. Both are nil when there
 // is nothing to tell.
-func (s *Service) Health(c *core.Combatant) (health, hitpoints *float64) {
+func (s *libraryRoom) Health(c *core.Combatant) (health, hitpoints *float64) {
 	return s.pin().health(c)
 }
 

@@ -30,7 +30,7 @@ type creatureToPlace struct {
 // map's centre without one), and are hidden when asked (or when their
 // entry says so). A creature whose entity is not installed still comes,
 // named after its entry, and is listed in Missing.
-func (s *Service) RunEncounter(ctx context.Context, encounterID string, run core.RunEncounter) (*core.EncounterRun, error) {
+func (s *libraryRoom) RunEncounter(ctx context.Context, encounterID string, run core.RunEncounter) (*core.EncounterRun, error) {
 	p := s.pin()
 	if (run.X == nil) != (run.Y == nil) {
 		return nil, core.Invalidf("give both 'x' and 'y', or neither")
@@ -180,7 +180,7 @@ func (s *Service) RunEncounter(ctx context.Context, encounterID string, run core
 				rank = max(rank, c.Rank)
 			}
 			for i, pl := range places {
-				c := pl.combatant(p, tokens[i])
+				c := pl.combatant(p.pinned, tokens[i])
 				if shared := sharedCombatant(existing, c, p.rules); shared != nil {
 					shared.TokenID = c.TokenID
 					c = shared
@@ -225,7 +225,7 @@ func (s *Service) RunEncounter(ctx context.Context, encounterID string, run core
 
 // encounterEntity finds an entry's entity: by id, else by its reference;
 // nil when none is installed (links are soft).
-func (s pinned) encounterEntity(ctx context.Context, c core.EncounterCreature) (*core.Entity, error) {
+func (s libraryPinned) encounterEntity(ctx context.Context, c core.EncounterCreature) (*core.Entity, error) {
 	if c.EntityID != "" {
 		e, err := s.Entity(ctx, "", c.EntityID)
 		if err == nil || !core.IsNotFound(err) {

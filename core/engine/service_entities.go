@@ -10,7 +10,7 @@ import (
 
 // Entity returns the entity with id. When kind is not empty the entity must
 // be of that kind: a monster id asked for as a spell is not found.
-func (s *Service) Entity(ctx context.Context, kind, id string) (*core.Entity, error) {
+func (s *Kernel) Entity(ctx context.Context, kind, id string) (*core.Entity, error) {
 	var e *core.Entity
 	err := s.store.View(ctx, func(tx core.Tx) error {
 		var err error
@@ -21,7 +21,7 @@ func (s *Service) Entity(ctx context.Context, kind, id string) (*core.Entity, er
 }
 
 // EntityByReference resolves "<slug-or-id>" among the entities of kind.
-func (s *Service) EntityByReference(ctx context.Context, kind, slugOrID string) (*core.Entity, error) {
+func (s *Kernel) EntityByReference(ctx context.Context, kind, slugOrID string) (*core.Entity, error) {
 	var e *core.Entity
 	err := s.store.View(ctx, func(tx core.Tx) error {
 		var err error
@@ -38,7 +38,7 @@ func (s *Service) EntityByReference(ctx context.Context, kind, slugOrID string) 
 }
 
 // Entities lists every entity of a kind, ordered by name.
-func (s *Service) Entities(ctx context.Context, kind string) ([]*core.Entity, error) {
+func (s *libraryRoom) Entities(ctx context.Context, kind string) ([]*core.Entity, error) {
 	var list []*core.Entity
 	err := s.store.View(ctx, func(tx core.Tx) error {
 		var err error
@@ -52,11 +52,11 @@ func (s *Service) Entities(ctx context.Context, kind string) ([]*core.Entity, er
 // body must be complete and its id must equal the path id. The owner and
 // creation time are kept. A unique entity's linked combatants are updated to
 // match in the same transaction.
-func (s *Service) PutEntity(ctx context.Context, kind, pathID string, e *core.Entity) (*core.Entity, error) {
+func (s *libraryRoom) PutEntity(ctx context.Context, kind, pathID string, e *core.Entity) (*core.Entity, error) {
 	return s.putEntity(ctx, kind, pathID, e, nil, false)
 }
 
-func (s *Service) putEntity(ctx context.Context, kind, pathID string, e *core.Entity, guard editGuard[core.Entity], players bool) (*core.Entity, error) {
+func (s *Kernel) putEntity(ctx context.Context, kind, pathID string, e *core.Entity, guard editGuard[core.Entity], players bool) (*core.Entity, error) {
 	if e.ID != pathID {
 		return nil, core.Invalidf("body id '%s' does not match path id '%s'", core.Clip(e.ID), core.Clip(pathID))
 	}
@@ -68,11 +68,11 @@ func (s *Service) putEntity(ctx context.Context, kind, pathID string, e *core.En
 
 // PatchEntity merges patch into the entity (RFC 7386: unmentioned keys are
 // unchanged, null removes a key), as PATCH and updateEntity do.
-func (s *Service) PatchEntity(ctx context.Context, kind, id string, patch core.Object) (*core.Entity, error) {
+func (s *Kernel) PatchEntity(ctx context.Context, kind, id string, patch core.Object) (*core.Entity, error) {
 	return s.patchEntity(ctx, kind, id, patch, nil, false)
 }
 
-func (s *Service) patchEntity(ctx context.Context, kind, id string, patch core.Object, guard editGuard[core.Entity], players bool) (*core.Entity, error) {
+func (s *Kernel) patchEntity(ctx context.Context, kind, id string, patch core.Object, guard editGuard[core.Entity], players bool) (*core.Entity, error) {
 	if err := checkPatchID(patch, id); err != nil {
 		return nil, err
 	}
@@ -85,7 +85,7 @@ func (s *Service) patchEntity(ctx context.Context, kind, id string, patch core.O
 // replaceEntity stores a client's edit of an entity of kind (any kind when
 // kind is empty), its server-owned fields kept (and, for a player's edit,
 // what players never receive: keepFromPlayers).
-func (s *Service) replaceEntity(ctx context.Context, kind, id string, e edit[core.Entity], guard editGuard[core.Entity], players bool) (*core.Entity, error) {
+func (s *Kernel) replaceEntity(ctx context.Context, kind, id string, e edit[core.Entity], guard editGuard[core.Entity], players bool) (*core.Entity, error) {
 	return replaceStored(s, ctx, e,
 		func(_ pinned, tx core.Tx) (*core.Entity, error) { return entityOfKind(tx, kind, id) },
 		func(next, old *core.Entity) {

@@ -11,7 +11,7 @@ import (
 
 // FogTarget returns a map and the primary campaign whose folder keeps its
 // fog mask.
-func (s *Service) FogTarget(ctx context.Context, mapID string) (*core.Map, *core.Campaign, error) {
+func (s *playRoom) FogTarget(ctx context.Context, mapID string) (*core.Map, *core.Campaign, error) {
 	p := s.pin()
 	var m *core.Map
 	var c *core.Campaign
@@ -31,7 +31,7 @@ func (s *Service) FogTarget(ctx context.Context, mapID string) (*core.Map, *core
 // Clients get fogUpdated with the mask (when png is given) and, when fog
 // was turned on or off, mapUpdated. It returns the map's previous fog
 // path, for the caller to remove the old file.
-func (s *Service) SetFog(ctx context.Context, mapID, fog string, png []byte, fogOn *bool) (previous string, err error) {
+func (s *playRoom) SetFog(ctx context.Context, mapID, fog string, png []byte, fogOn *bool) (previous string, err error) {
 	p := s.pin()
 	err = p.write(ctx, func(tx core.Tx) ([]core.Event, error) {
 		m, err := mapByID(tx, mapID)

@@ -16,7 +16,7 @@ import (
 // as in GET /api). An empty mapID clears the screen (screenUpdated only). Any stored map may be shown,
 // whether the campaign or a module owns it, once its grid is set (a map
 // made from an image waits for it: GridPending, grid.go).
-func (s *Service) ShowMap(ctx context.Context, mapID string) (*core.Screen, error) {
+func (s *libraryRoom) ShowMap(ctx context.Context, mapID string) (*core.Screen, error) {
 	p := s.pin()
 	var out *core.Screen
 	err := p.write(ctx, func(tx core.Tx) ([]core.Event, error) {
@@ -79,14 +79,14 @@ func (s *Service) ShowMap(ctx context.Context, mapID string) (*core.Screen, erro
 // running changes nothing and tells no one. It returns the game with every combatant (the host sees
 // hidden ones); clients get gameUpdated with the game as players see it
 // (hidden combatants left out, as in GET /api).
-func (s *Service) ControlCombat(ctx context.Context, action string) (*core.Game, error) {
+func (s *tableRoom) ControlCombat(ctx context.Context, action string) (*core.Game, error) {
 	return s.pin().controlCombat(ctx, action, "", nil)
 }
 
 // PassTurn hands the turn to combatant to (CombatPass), or starts combat
 // with them acting, in a system whose turns are passed (TurnsPassed): the
 // game master may pick anyone who has not acted this round.
-func (s *Service) PassTurn(ctx context.Context, to string) (*core.Game, error) {
+func (s *tableRoom) PassTurn(ctx context.Context, to string) (*core.Game, error) {
 	p := s.pin()
 	if !p.turnsPassed() {
 		return nil, core.Conflictf("this system takes turns by initiative: use next instead of passing the turn")

@@ -12,7 +12,7 @@ import (
 
 // GridPreview returns the preview of a map's grid (grid.go): as it stands,
 // or, given a change, as the change would make it (nothing is stored).
-func (s *Service) GridPreview(ctx context.Context, mapID string, change *mapobjects.GridChange) (*mapobjects.GridPreview, error) {
+func (s *playRoom) GridPreview(ctx context.Context, mapID string, change *mapobjects.GridChange) (*mapobjects.GridPreview, error) {
 	m, err := s.Map(ctx, mapID)
 	if err != nil {
 		return nil, err
@@ -28,7 +28,7 @@ func (s *Service) GridPreview(ctx context.Context, mapID string, change *mapobje
 // SetGrid sets a map's grid and ends its wait for one (GridPending), so
 // that it may go on the player screen. It answers the preview of the grid
 // set. When the map is on the player screen, clients get mapUpdated.
-func (s *Service) SetGrid(ctx context.Context, mapID string, change mapobjects.GridChange) (*mapobjects.GridPreview, error) {
+func (s *playRoom) SetGrid(ctx context.Context, mapID string, change mapobjects.GridChange) (*mapobjects.GridPreview, error) {
 	p := s.pin()
 	var out *mapobjects.GridPreview
 	err := p.write(ctx, func(tx core.Tx) ([]core.Event, error) {

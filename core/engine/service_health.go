@@ -9,7 +9,7 @@ import (
 // Ping reads the store once, as cheaply as it can: one lookup by key that
 // finds nothing. It tells whether the database answers now, for the health
 // answer (routes/health.go); it takes no lock and publishes nothing.
-func (s *Service) Ping(ctx context.Context) error {
+func (s *tableRoom) Ping(ctx context.Context) error {
 	return s.store.View(ctx, func(tx core.Tx) error {
 		_, err := tx.Campaign("")
 		if core.IsNotFound(err) {

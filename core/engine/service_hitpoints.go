@@ -11,7 +11,7 @@ import (
 // combatant, clamped at 0 and at its maximum; bloodied (at half or less)
 // and defeated (at 0) follow. A shared combatant's hit points go back to
 // its character. Clients get combatantUpdated, gameUpdated and its token.
-func (s *Service) ChangeHitPoints(ctx context.Context, id string, ch core.HitPointChange) (*core.Combatant, error) {
+func (s *seatsRoom) ChangeHitPoints(ctx context.Context, id string, ch core.HitPointChange) (*core.Combatant, error) {
 	p := s.pin()
 	if err := checkHitPointChange(ch); err != nil {
 		return nil, err
@@ -97,7 +97,7 @@ func checkHitPointChange(ch core.HitPointChange) error {
 // that players' health and the console read it from then on: combatants
 // seeded or imported without one (a D&D 5e SRD monster carries its hit_points alone)
 // were otherwise taken to be at full health whatever they had lost.
-func (s pinned) hitPointMaximum(tx core.Tx, c *core.Combatant, r string, cur float64) (float64, error) {
+func (s seatsPinned) hitPointMaximum(tx core.Tx, c *core.Combatant, r string, cur float64) (float64, error) {
 	key := maxKey(r)
 	if m, ok := numberOf(c.Data[key]); ok {
 		return m, nil
@@ -136,7 +136,7 @@ func maxKey(r string) string { return "max_" + r }
 // when it has no kind, the first of the system's hit point ranges
 // (RangeLister) that its data carries: the system names the key, the core
 // knows none.
-func (s pinned) hitPointRange(c *core.Combatant) string {
+func (s seatsPinned) hitPointRange(c *core.Combatant) string {
 	if s.rules == nil {
 		return ""
 	}

@@ -11,7 +11,7 @@ import (
 // carries the bare new value, as the real web client reads it: the mode
 // string ("none", "token", "all") and the boolean. A change that is not
 // valid changes nothing.
-func (s *Service) UpdateSettings(ctx context.Context, p SettingsPatch) (core.Settings, error) {
+func (s *Kernel) UpdateSettings(ctx context.Context, p SettingsPatch) (core.Settings, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	settings, events, err := s.live.update(p)
@@ -26,7 +26,7 @@ func (s *Service) UpdateSettings(ctx context.Context, p SettingsPatch) (core.Set
 // updated upsert, deleted removes, and trackedObjectsUpdated replaces the
 // whole set. The same event is broadcast to every client. A report that
 // would pass the limits is refused whole.
-func (s *Service) TrackObject(name string, objects []*core.TrackedObject) error {
+func (s *Kernel) TrackObject(name string, objects []*core.TrackedObject) error {
 	keys := make([]string, len(objects))
 	for i, o := range objects {
 		k, err := o.Key()

@@ -17,7 +17,7 @@ import (
 
 // MapObjects lists a kind's objects on a map as the game master sees them
 // (hidden ones included).
-func (s *Service) MapObjects(ctx context.Context, mapID, kind string) ([]core.Object, error) {
+func (s *playRoom) MapObjects(ctx context.Context, mapID, kind string) ([]core.Object, error) {
 	k, err := mapobjects.MapKindOf(kind)
 	if err != nil {
 		return nil, err
@@ -37,7 +37,7 @@ func (s *Service) MapObjects(ctx context.Context, mapID, kind string) ([]core.Ob
 // AddMapObjects adds objects of one kind to a map in one transaction, each
 // given an id when it has none: all are stored or, when one is refused,
 // none. It returns them as stored.
-func (s *Service) AddMapObjects(ctx context.Context, mapID, kind string, objects []core.Object) ([]core.Object, error) {
+func (s *playRoom) AddMapObjects(ctx context.Context, mapID, kind string, objects []core.Object) ([]core.Object, error) {
 	k, err := mapobjects.MapKindOf(kind)
 	if err != nil {
 		return nil, err
@@ -94,7 +94,7 @@ func (s pinned) addMapObjects(ctx context.Context, mapID string, k *mapobjects.M
 
 // PatchMapObject merges a JSON merge patch into one object and checks the
 // result as a new one; the id cannot change.
-func (s *Service) PatchMapObject(ctx context.Context, mapID, kind, id string, patch core.Object) (core.Object, error) {
+func (s *playRoom) PatchMapObject(ctx context.Context, mapID, kind, id string, patch core.Object) (core.Object, error) {
 	k, err := mapobjects.MapKindOf(kind)
 	if err != nil {
 		return nil, err
@@ -130,7 +130,7 @@ func (s pinned) patchMapObject(ctx context.Context, mapID string, k *mapobjects.
 }
 
 // DeleteMapObject removes one object from a map.
-func (s *Service) DeleteMapObject(ctx context.Context, mapID, kind, id string) error {
+func (s *playRoom) DeleteMapObject(ctx context.Context, mapID, kind, id string) error {
 	k, err := mapobjects.MapKindOf(kind)
 	if err != nil {
 		return err

@@ -15,7 +15,7 @@ import (
 // private one to the host console alone). It returns the stored message
 // with its rolls and campaign. Players post through PlayerAccess, which
 // names the speaker from their seat (speaker.go).
-func (s *Service) CreateMessage(ctx context.Context, m *core.Message) (*core.Message, error) {
+func (s *tableRoom) CreateMessage(ctx context.Context, m *core.Message) (*core.Message, error) {
 	return s.createMessage(ctx, m, chat.MessageAuthor{Gm: true}, false)
 }
 
@@ -23,7 +23,7 @@ func (s *Service) CreateMessage(ctx context.Context, m *core.Message) (*core.Mes
 // chat): as CreateMessage, except that a /roll that cannot be rolled is
 // refused with the dice engine's words, as a player's typed line is, and
 // nothing is stored.
-func (s *Service) PostMessage(ctx context.Context, m *core.Message) (*core.Message, error) {
+func (s *tableRoom) PostMessage(ctx context.Context, m *core.Message) (*core.Message, error) {
 	return s.createMessage(ctx, m, chat.MessageAuthor{Gm: true}, true)
 }
 
@@ -32,7 +32,7 @@ func (s *Service) PostMessage(ctx context.Context, m *core.Message) (*core.Messa
 // expression cannot be rolled is refused with the dice engine's
 // explanation (KindInvalid) and nothing is stored, so the mistake goes
 // back to the sender alone instead of into everyone's log.
-func (s *Service) createMessage(ctx context.Context, m *core.Message, author chat.MessageAuthor, refuseBadRoll bool) (*core.Message, error) {
+func (s *Kernel) createMessage(ctx context.Context, m *core.Message, author chat.MessageAuthor, refuseBadRoll bool) (*core.Message, error) {
 	p := s.pin()
 	if strings.TrimSpace(m.Text) == "" {
 		return nil, core.Invalidf("message: 'text' is required and must not be empty")

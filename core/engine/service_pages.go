@@ -11,7 +11,7 @@ import (
 
 // PageAt renders the page a URL names for the game master: every page,
 // whole.
-func (s *Service) PageAt(ctx context.Context, a core.PageAddress) (*core.PageView, error) {
+func (s *libraryRoom) PageAt(ctx context.Context, a core.PageAddress) (*core.PageView, error) {
 	return s.pin().pageAt(ctx, a, false)
 }
 
@@ -19,11 +19,11 @@ func (s *Service) PageAt(ctx context.Context, a core.PageAddress) (*core.PageVie
 // the game master showed them (in the primary campaign), and of it only
 // what was shown. Any other page does not exist for them.
 func (p PlayerAccess) PageAt(ctx context.Context, a core.PageAddress) (*core.PageView, error) {
-	return p.s.pin().pageAt(ctx, a, true)
+	return p.s.Kernel.pin().pageAt(ctx, a, true)
 }
 
 // PageView renders a page, by id, for the game master.
-func (s *Service) PageView(ctx context.Context, id string) (*core.PageView, error) {
+func (s *libraryRoom) PageView(ctx context.Context, id string) (*core.PageView, error) {
 	p := s.pin()
 	return readStore(ctx, p.store, func(tx core.Tx) (*core.PageView, error) {
 		page, err := pageByID(tx, id)
@@ -69,7 +69,7 @@ func (s pinned) pageAt(ctx context.Context, a core.PageAddress, players bool) (*
 // handout (the overlay: Markdown with a link to the page). One
 // transaction; clients get screenUpdated when the overlay changes, and
 // nothing else: a page players may read is not broadcast.
-func (s *Service) ShowPage(ctx context.Context, pageID string, show core.ShowPage) (*core.PageShown, error) {
+func (s *libraryRoom) ShowPage(ctx context.Context, pageID string, show core.ShowPage) (*core.PageShown, error) {
 	p := s.pin()
 	overlay := show.Overlay == nil || *show.Overlay
 	var out *core.PageShown
@@ -138,7 +138,7 @@ func (s *Service) ShowPage(ctx context.Context, pageID string, show core.ShowPag
 // HidePage takes back what players were shown of a page: they can no
 // longer open it, and a handout of it on the player screen is taken down
 // (screenUpdated).
-func (s *Service) HidePage(ctx context.Context, pageID string) (*core.PageShown, error) {
+func (s *libraryRoom) HidePage(ctx context.Context, pageID string) (*core.PageShown, error) {
 	p := s.pin()
 	var out *core.PageShown
 	err := p.write(ctx, func(tx core.Tx) ([]core.Event, error) {
@@ -204,7 +204,7 @@ func (s *Service) HidePage(ctx context.Context, pageID string) (*core.PageShown,
 // ShowPageMap puts a page's map on the player screen (ShowMap): the one
 // named, which must be one of the page's maps (PageView.Maps), or the
 // first of them.
-func (s *Service) ShowPageMap(ctx context.Context, pageID, mapID string) (*core.Screen, error) {
+func (s *libraryRoom) ShowPageMap(ctx context.Context, pageID, mapID string) (*core.Screen, error) {
 	v, err := s.PageView(ctx, pageID)
 	if err != nil {
 		return nil, err

@@ -12,15 +12,15 @@ import "github.com/vttapp/companion/core"
 // Service keeps its rules in a field only pin reads, so an unpinned
 // lookup does not compile.
 type pinned struct {
-	*Service
+	*Kernel
 	rules core.Rules // nil when the service runs without a system
 }
 
 // pin takes the rules snapshot for one request.
-func (s *Service) pin() pinned {
+func (s *Kernel) pin() pinned {
 	rules := s.ruleSource
 	if swappable, ok := rules.(core.SwappableRules); ok {
 		rules = swappable.RulesNow()
 	}
-	return pinned{Service: s, rules: rules}
+	return pinned{Kernel: s, rules: rules}
 }

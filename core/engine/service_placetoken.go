@@ -13,9 +13,9 @@ import (
 // entity link from the entity; size, art, vision and role from the
 // system's token hook (TokenRules). Clients get tokenUpdated (a hidden one
 // reaches players as {id, hidden}).
-func (s *Service) PlaceToken(ctx context.Context, mapID string, place core.PlaceToken) (*core.Token, error) {
+func (s *playRoom) PlaceToken(ctx context.Context, mapID string, place core.PlaceToken) (*core.Token, error) {
 	p := s.pin()
-	e, err := p.placedEntity(ctx, place)
+	e, err := s.placedEntity(ctx, place)
 	if err != nil {
 		return nil, err
 	}
@@ -44,7 +44,7 @@ func (s *Service) PlaceToken(ctx context.Context, mapID string, place core.Place
 }
 
 // placedEntity resolves the entity a token is placed from.
-func (s *Service) placedEntity(ctx context.Context, p core.PlaceToken) (*core.Entity, error) {
+func (s *playRoom) placedEntity(ctx context.Context, p core.PlaceToken) (*core.Entity, error) {
 	switch {
 	case p.EntityID != "":
 		return s.Entity(ctx, "", p.EntityID)
@@ -63,7 +63,7 @@ func (s *Service) placedEntity(ctx context.Context, p core.PlaceToken) (*core.En
 // the host always, players (without the hidden tokens) when the map is on
 // the player screen, as their clients replace the tokens of the map they
 // show.
-func (s *Service) DeleteToken(ctx context.Context, id string) error {
+func (s *playRoom) DeleteToken(ctx context.Context, id string) error {
 	p := s.pin()
 	return p.write(ctx, func(tx core.Tx) ([]core.Event, error) {
 		t, err := tokenByID(tx, id)

@@ -8,7 +8,7 @@ import (
 // CheckRemoteInteraction returns a KindConflict error naming what was
 // refused when the host has remote interaction off, nil otherwise. The
 // WebSocket hub calls it before acting on updateDoor.
-func (s *Service) CheckRemoteInteraction(what string) error {
+func (s *Kernel) CheckRemoteInteraction(what string) error {
 	if !s.live.Settings().RemoteInteraction {
 		return remoteInteractionOff(what)
 	}
@@ -21,13 +21,13 @@ func (s *Service) CheckRemoteInteraction(what string) error {
 // client's. Refused when remote interaction
 // is off. The game master's pointer reaches the players looking at the
 // player screen.
-func (s *Service) MovePointer(from core.EventSource, p core.Pointer) error {
+func (s *playRoom) MovePointer(from core.EventSource, p core.Pointer) error {
 	return s.movePointer(from, p, s.screenMapNow())
 }
 
 // movePointer is MovePointer on the map onMap, whose viewers alone
 // receive it (a split party: seatmaps.go).
-func (s *Service) movePointer(from core.EventSource, p core.Pointer, onMap string) error {
+func (s *Kernel) movePointer(from core.EventSource, p core.Pointer, onMap string) error {
 	if err := s.CheckRemoteInteraction("pointerUpdated"); err != nil {
 		return err
 	}

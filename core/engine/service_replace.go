@@ -12,7 +12,7 @@ import (
 // with its events. It returns the version stored. guard, when not nil,
 // may refuse the change once the next version is known (a player's
 // rights with the join key on: seatrights.go).
-func replaceStored[T any](s *Service, ctx context.Context, e edit[T],
+func replaceStored[T any](s *Kernel, ctx context.Context, e edit[T],
 	read func(p pinned, tx core.Tx) (*T, error),
 	restore func(next, old *T),
 	store func(p pinned, tx core.Tx, next *T) ([]core.Event, error),

@@ -13,11 +13,11 @@ import (
 // liveScreen fills the parts of a screen that live in memory: the remote
 // interaction (as the mode and as the contract's boolean) and the defaults
 // the real web client reads (sharedVision always when unset).
-func (s *Service) liveScreen(screen *core.Screen) { screen.ApplySettings(s.live.Settings()) }
+func (s *Kernel) liveScreen(screen *core.Screen) { screen.ApplySettings(s.live.Settings()) }
 
 // SetOverlay shows (or takes down) an overlay on the primary campaign's
 // player screen. Clients get screenUpdated.
-func (s *Service) SetOverlay(ctx context.Context, o core.ScreenOverlay) (*core.Screen, error) {
+func (s *libraryRoom) SetOverlay(ctx context.Context, o core.ScreenOverlay) (*core.Screen, error) {
 	p := s.pin()
 	if o.Text != nil && len(*o.Text) > pages.MaxHandoutText {
 		return nil, core.TooLargef("a text handout has at most %d bytes", pages.MaxHandoutText)
@@ -79,7 +79,7 @@ func (s *Service) SetOverlay(ctx context.Context, o core.ScreenOverlay) (*core.S
 }
 
 // FocusScreen tells player displays to look at a point (mapFocus).
-func (s *Service) FocusScreen(f core.Focus) error {
+func (s *playRoom) FocusScreen(f core.Focus) error {
 	if !finite(f.X, f.Y) {
 		return core.Invalidf("mapFocus: 'x' and 'y' must be finite numbers")
 	}
@@ -92,7 +92,7 @@ func (s *Service) FocusScreen(f core.Focus) error {
 
 // FrameScreen sets the view player displays follow (mapFrameUpdated) on
 // the map on the player screen.
-func (s *Service) FrameScreen(ctx context.Context, f core.Frame) (*core.Frame, error) {
+func (s *playRoom) FrameScreen(ctx context.Context, f core.Frame) (*core.Frame, error) {
 	if !finite(f.X, f.Y, f.Zoom) || f.Zoom <= 0 {
 		return nil, core.Invalidf("mapFrameUpdated: 'x' and 'y' must be finite numbers and 'zoom' greater than 0")
 	}
@@ -107,7 +107,7 @@ func (s *Service) FrameScreen(ctx context.Context, f core.Frame) (*core.Frame, e
 
 // FitScreen tells player displays to fit the map on the player screen to
 // their screen (mapFitScreen).
-func (s *Service) FitScreen(ctx context.Context) error {
+func (s *playRoom) FitScreen(ctx context.Context) error {
 	id, err := s.screenMapID(ctx)
 	if err != nil {
 		return err
@@ -116,7 +116,7 @@ func (s *Service) FitScreen(ctx context.Context) error {
 	return nil
 }
 
-func (s *Service) screenMapID(ctx context.Context) (string, error) {
+func (s *Kernel) screenMapID(ctx context.Context) (string, error) {
 	p := s.pin()
 	var id string
 	err := p.store.View(ctx, func(tx core.Tx) error {
@@ -141,7 +141,7 @@ func (s *Service) screenMapID(ctx context.Context) (string, error) {
 // (Screen.SharedVision): the whole party's (always), the acting one's
 // (partial), or each seat's own token's (never). Clients get
 // screenUpdated; the player pages read it (permissions.ts seesThrough).
-func (s *Service) SetSharedVision(ctx context.Context, mode string) (*core.Screen, error) {
+func (s *playRoom) SetSharedVision(ctx context.Context, mode string) (*core.Screen, error) {
 	switch mode {
 	case core.SharedVisionNever, core.SharedVisionPartial, core.SharedVisionAlways:
 	default:

@@ -153,7 +153,7 @@ func (s pinned) viewSeats(ctx context.Context, read func(t *seatTable)) error {
 
 // Seats lists the primary campaign's seats as everyone reads them: which
 // are free, who sits where (names only).
-func (s *Service) Seats(ctx context.Context) (*core.SeatList, error) {
+func (s *seatsRoom) Seats(ctx context.Context) (*core.SeatList, error) {
 	p := s.pin()
 	var out *core.SeatList
 	err := p.store.View(ctx, func(tx core.Tx) error {
@@ -169,7 +169,7 @@ func (s *Service) Seats(ctx context.Context) (*core.SeatList, error) {
 
 // HostSeats lists the seats for the game master, with the tokens each
 // controls and the hash of its holder (for the hub only).
-func (s *Service) HostSeats(ctx context.Context) ([]core.HostSeat, error) {
+func (s *seatsRoom) HostSeats(ctx context.Context) ([]core.HostSeat, error) {
 	p := s.pin()
 	var out []core.HostSeat
 	err := p.store.View(ctx, func(tx core.Tx) error {
@@ -189,7 +189,7 @@ func (s *Service) HostSeats(ctx context.Context) ([]core.HostSeat, error) {
 
 // changeSeats runs a change of seats in one transaction and publishes the
 // seat list after it; the index of held seats follows the commit.
-func (s pinned) changeSeats(ctx context.Context, change func(tx core.Tx, t *seatTable) ([]*core.Seat, []core.Event, error)) error {
+func (s seatsPinned) changeSeats(ctx context.Context, change func(tx core.Tx, t *seatTable) ([]*core.Seat, []core.Event, error)) error {
 	var changed []*core.Seat
 	return s.writeThen(ctx, func(tx core.Tx) ([]core.Event, error) {
 		t, err := s.seatTable(tx)
@@ -219,7 +219,7 @@ func (s pinned) changeSeats(ctx context.Context, change func(tx core.Tx, t *seat
 // they keep: answered to them alone. A seat someone holds is refused, and
 // so is a spectator or a display asking. Taking a seat frees the one the
 // player held before.
-func (s *Service) TakeSeat(ctx context.Context, who core.Actor, seatID, player string) (*core.TakenSeat, error) {
+func (s *seatsRoom) TakeSeat(ctx context.Context, who core.Actor, seatID, player string) (*core.TakenSeat, error) {
 	if err := who.MayHoldSeat(); err != nil {
 		return nil, err
 	}
@@ -252,7 +252,7 @@ func (s *Service) TakeSeat(ctx context.Context, who core.Actor, seatID, player s
 
 // ResumeSeat finds the seat a seat token holds (a player coming back after
 // a reload or a restart). A token whose seat was freed opens nothing.
-func (s *Service) ResumeSeat(ctx context.Context, who core.Actor, token string) (*core.TakenSeat, error) {
+func (s *seatsRoom) ResumeSeat(ctx context.Context, who core.Actor, token string) (*core.TakenSeat, error) {
 	if err := who.MayHoldSeat(); err != nil {
 		return nil, err
 	}
@@ -260,7 +260,7 @@ func (s *Service) ResumeSeat(ctx context.Context, who core.Actor, token string) 
 }
 
 // MySeat returns the seat the actor's seat token holds, nil when none.
-func (s *Service) MySeat(ctx context.Context, who core.Actor) (*core.SeatView, error) {
+func (s *seatsRoom) MySeat(ctx context.Context, who core.Actor) (*core.SeatView, error) {
 	if who.Seat == "" {
 		return nil, nil
 	}
@@ -274,7 +274,7 @@ func (s *Service) MySeat(ctx context.Context, who core.Actor) (*core.SeatView, e
 	return &taken.Seat, nil
 }
 
-func (s *Service) seatByHash(ctx context.Context, hash string) (*core.TakenSeat, error) {
+func (s *seatsRoom) seatByHash(ctx context.Context, hash string) (*core.TakenSeat, error) {
 	p := s.pin()
 	var out *core.TakenSeat
 	err := p.store.View(ctx, func(tx core.Tx) error {
@@ -294,7 +294,7 @@ func (s *Service) seatByHash(ctx context.Context, hash string) (*core.TakenSeat,
 }
 
 // LeaveSeat frees the seat the actor holds.
-func (s *Service) LeaveSeat(ctx context.Context, who core.Actor) error {
+func (s *seatsRoom) LeaveSeat(ctx context.Context, who core.Actor) error {
 	return s.pin().changeSeats(ctx, func(_ core.Tx, t *seatTable) ([]*core.Seat, []core.Event, error) {
 		st := t.heldBy(who.Seat)
 		if st == nil {
@@ -308,7 +308,7 @@ func (s *Service) LeaveSeat(ctx context.Context, who core.Actor) error {
 // before (their token opens nothing any more): it draws the token the hub
 // hands to that player's connection. who is that player (their device; the
 // seat they held before, freed in the same change).
-func (s *Service) AssignSeat(ctx context.Context, seatID, player string, who core.Actor) (*core.TakenSeat, error) {
+func (s *seatsRoom) AssignSeat(ctx context.Context, seatID, player string, who core.Actor) (*core.TakenSeat, error) {
 	name, err := playerName(player)
 	if err != nil {
 		return nil, err
@@ -334,7 +334,7 @@ func (s *Service) AssignSeat(ctx context.Context, seatID, player string, who cor
 
 // FreeSeat is the game master freeing a seat: whoever held it holds
 // nothing now.
-func (s *Service) FreeSeat(ctx context.Context, seatID string) error {
+func (s *seatsRoom) FreeSeat(ctx context.Context, seatID string) error {
 	return s.pin().changeSeats(ctx, func(_ core.Tx, t *seatTable) ([]*core.Seat, []core.Event, error) {
 		e, err := t.character(seatID)
 		if err != nil {
@@ -347,7 +347,7 @@ func (s *Service) FreeSeat(ctx context.Context, seatID string) error {
 // SetSeatControls sets the tokens a seat may drag besides its character's
 // own in remote interaction "token" (a familiar, a mount): tokens of the
 // campaign's maps. An empty list takes them all back.
-func (s *Service) SetSeatControls(ctx context.Context, seatID string, tokenIDs []string) error {
+func (s *seatsRoom) SetSeatControls(ctx context.Context, seatID string, tokenIDs []string) error {
 	if len(tokenIDs) > core.MaxSeatControls {
 		return core.Invalidf("a seat controls at most %d tokens", core.MaxSeatControls)
 	}
@@ -373,7 +373,7 @@ func (s *Service) SetSeatControls(ctx context.Context, seatID string, tokenIDs [
 
 // KickPlan is what Kick would end now, without ending it: the hub closes
 // those connections first, with the kick's code.
-func (s *Service) KickPlan(ctx context.Context, k core.KickTarget) (*core.Kicked, error) {
+func (s *seatsRoom) KickPlan(ctx context.Context, k core.KickTarget) (*core.Kicked, error) {
 	if err := s.loadAccess(ctx); err != nil {
 		return nil, err
 	}
@@ -419,7 +419,7 @@ func (t *seatTable) deviceSeats(k core.KickTarget, passes []string) []*core.Seat
 // passes it minted from its address, or as the same device: KickTarget)
 // and new keys are drawn (new links), so that it cannot come back with
 // the link it had; every other device keeps its pass and stays.
-func (s *Service) Kick(ctx context.Context, k core.KickTarget) (*core.Kicked, error) {
+func (s *seatsRoom) Kick(ctx context.Context, k core.KickTarget) (*core.Kicked, error) {
 	if err := s.loadAccess(ctx); err != nil {
 		return nil, err
 	}

@@ -12,7 +12,7 @@ import (
 // are a seated player's), tracked objects and pause.
 // Hidden combatants and hidden map objects are left out (playerGameIn,
 // PlayerMap): the snapshot is what players see.
-func (s *Service) Snapshot(ctx context.Context) (*core.Snapshot, error) {
+func (s *Kernel) Snapshot(ctx context.Context) (*core.Snapshot, error) {
 	return s.SnapshotOn(ctx, "")
 }
 
@@ -20,7 +20,7 @@ func (s *Service) Snapshot(ctx context.Context) (*core.Snapshot, error) {
 // the screen's): GET /api for a player whose seat the game master put on a
 // map of its own (seatmaps.go). The screen itself is unchanged: displays
 // still show it.
-func (s *Service) SnapshotOn(ctx context.Context, onMap string) (*core.Snapshot, error) {
+func (s *Kernel) SnapshotOn(ctx context.Context, onMap string) (*core.Snapshot, error) {
 	p := s.pin()
 	snap := &core.Snapshot{Version: core.Version, Build: core.Build}
 	err := p.store.View(ctx, func(tx core.Tx) error {
@@ -85,7 +85,7 @@ func (s *Service) SnapshotOn(ctx context.Context, onMap string) (*core.Snapshot,
 // those for everyone and the whispers and private rolls they sent or were
 // sent (whisper.go). GET /api carries them in place of the snapshot's for
 // a request naming a seat.
-func (s *Service) SeatMessages(ctx context.Context, seat string) ([]*core.Message, error) {
+func (s *Kernel) SeatMessages(ctx context.Context, seat string) ([]*core.Message, error) {
 	p := s.pin()
 	var out []*core.Message
 	err := p.store.View(ctx, func(tx core.Tx) error {

@@ -64,7 +64,7 @@ func findTable(list []*core.Table, key string) *core.Table {
 }
 
 // Tables lists the random tables of the primary campaign and the modules.
-func (s *Service) Tables(ctx context.Context) ([]*core.Table, error) {
+func (s *libraryRoom) Tables(ctx context.Context) ([]*core.Table, error) {
 	p := s.pin()
 	var out []*core.Table
 	err := p.store.View(ctx, func(tx core.Tx) error {
@@ -79,7 +79,7 @@ func (s *Service) Tables(ctx context.Context) ([]*core.Table, error) {
 }
 
 // Table returns one table by id, slug or name.
-func (s *Service) Table(ctx context.Context, key string) (*core.Table, error) {
+func (s *libraryRoom) Table(ctx context.Context, key string) (*core.Table, error) {
 	list, err := s.Tables(ctx)
 	if err != nil {
 		return nil, err
@@ -94,7 +94,7 @@ func (s *Service) Table(ctx context.Context, key string) (*core.Table, error) {
 // a module or campaign id; the primary campaign when owner is empty. A
 // table with the id of a stored one replaces it; two tables of one owner
 // never share a slug.
-func (s *Service) PutTable(ctx context.Context, t *core.Table, owner string) (*core.Table, error) {
+func (s *libraryRoom) PutTable(ctx context.Context, t *core.Table, owner string) (*core.Table, error) {
 	if err := t.Normalize(); err != nil {
 		return nil, err
 	}
@@ -131,7 +131,7 @@ func (s *Service) PutTable(ctx context.Context, t *core.Table, owner string) (*c
 // the chat as a tableRoll message from the game master: private (the
 // game master's alone) or for everyone. A noRepeat table's history is
 // kept per campaign, in the same write.
-func (s *Service) RollTable(ctx context.Context, key string, private bool) (*core.TableRolled, error) {
+func (s *Kernel) RollTable(ctx context.Context, key string, private bool) (*core.TableRolled, error) {
 	p := s.pin()
 	if p.roller == nil {
 		return nil, core.Conflictf("this server has no dice roller")

@@ -12,11 +12,11 @@ import (
 )
 
 // Token returns the token with id.
-func (s *Service) Token(ctx context.Context, id string) (*core.Token, error) {
+func (s *tableRoom) Token(ctx context.Context, id string) (*core.Token, error) {
 	return s.token(ctx, id, false)
 }
 
-func (s *Service) token(ctx context.Context, id string, players bool) (*core.Token, error) {
+func (s *Kernel) token(ctx context.Context, id string, players bool) (*core.Token, error) {
 	p := s.pin()
 	var t *core.Token
 	err := p.store.View(ctx, func(tx core.Tx) error {
@@ -30,11 +30,11 @@ func (s *Service) token(ctx context.Context, id string, players bool) (*core.Tok
 // PutToken replaces a token. As the contract says, the body's id is not
 // checked against the path: the body wins (an empty body id means the path
 // id). The token must exist; it stays on its map.
-func (s *Service) PutToken(ctx context.Context, pathID string, t *core.Token) (*core.Token, error) {
+func (s *playRoom) PutToken(ctx context.Context, pathID string, t *core.Token) (*core.Token, error) {
 	return s.putToken(ctx, pathID, t, false, nil)
 }
 
-func (s *Service) putToken(ctx context.Context, pathID string, t *core.Token, players bool, guard editGuard[core.Token]) (*core.Token, error) {
+func (s *Kernel) putToken(ctx context.Context, pathID string, t *core.Token, players bool, guard editGuard[core.Token]) (*core.Token, error) {
 	id := t.ID
 	if id == "" {
 		id = pathID
@@ -44,11 +44,11 @@ func (s *Service) putToken(ctx context.Context, pathID string, t *core.Token, pl
 
 // PatchToken merges patch into a token, as PATCH and updateToken do. It
 // does not animate and ignores the remote-interaction setting.
-func (s *Service) PatchToken(ctx context.Context, id string, patch core.Object) (*core.Token, error) {
+func (s *playRoom) PatchToken(ctx context.Context, id string, patch core.Object) (*core.Token, error) {
 	return s.patchToken(ctx, id, patch, false, nil)
 }
 
-func (s *Service) patchToken(ctx context.Context, id string, patch core.Object, players bool, guard editGuard[core.Token]) (*core.Token, error) {
+func (s *Kernel) patchToken(ctx context.Context, id string, patch core.Object, players bool, guard editGuard[core.Token]) (*core.Token, error) {
 	if err := checkPatchID(patch, id); err != nil {
 		return nil, err
 	}
@@ -57,7 +57,7 @@ func (s *Service) patchToken(ctx context.Context, id string, patch core.Object, 
 
 // replaceToken stores a client's edit of a token, its server-owned fields
 // kept.
-func (s *Service) replaceToken(ctx context.Context, id string, e edit[core.Token], players bool, guard editGuard[core.Token]) (*core.Token, error) {
+func (s *Kernel) replaceToken(ctx context.Context, id string, e edit[core.Token], players bool, guard editGuard[core.Token]) (*core.Token, error) {
 	return replaceStored(s, ctx, e,
 		func(p pinned, tx core.Tx) (*core.Token, error) { return p.tokenFor(tx, id, players) },
 		func(next, old *core.Token) { next.RestoreServerOwned(old, players) },

@@ -13,7 +13,7 @@ import (
 // Measure answers a MeasureRequest by the system's rules. Players measure
 // only on the map they look at (player is the asking player, nil for the
 // game master).
-func (s *Service) Measure(ctx context.Context, req mapobjects.MeasureRequest, player *core.Actor) (*mapobjects.Measured, error) {
+func (s *playRoom) Measure(ctx context.Context, req mapobjects.MeasureRequest, player *core.Actor) (*mapobjects.Measured, error) {
 	if (req.AreaEffect == nil) == (req.Path == nil) {
 		return nil, core.Invalidf("measure: send either 'areaEffect' (a template) or 'path' (a flat list of points)")
 	}
@@ -44,7 +44,7 @@ func (s *Service) Measure(ctx context.Context, req mapobjects.MeasureRequest, pl
 	return ps.measureTemplate(ctx, m, req.AreaEffect)
 }
 
-func (s pinned) measurePath(ctx context.Context, m *core.Map, path []float64) (*mapobjects.Measured, error) {
+func (s playPinned) measurePath(ctx context.Context, m *core.Map, path []float64) (*mapobjects.Measured, error) {
 	k, _ := mapobjects.MapKindOf("measurements")
 	if len(path) < 4 || len(path)%2 != 0 || len(path) > 2*mapobjects.MaxPathPoints {
 		return nil, core.Invalidf("measure: 'path' is a flat list of 2 to %d points [x1, y1, x2, y2, …]", mapobjects.MaxPathPoints)
@@ -71,7 +71,7 @@ func (s pinned) measurePath(ctx context.Context, m *core.Map, path []float64) (*
 
 // pathDistance is the system's distance of a path of cells, or the
 // straight-line one; on a hex grid the hex steps.
-func (s pinned) pathDistance(ctx context.Context, m *core.Map, cells []float64, scale float64) (float64, error) {
+func (s playPinned) pathDistance(ctx context.Context, m *core.Map, cells []float64, scale float64) (float64, error) {
 	if isHexGrid(m.GridType) {
 		return hexPathCells(m.GridType, cells) * scale, nil
 	}
@@ -94,7 +94,7 @@ func (s pinned) pathDistance(ctx context.Context, m *core.Map, cells []float64, 
 	return d * scale, nil
 }
 
-func (s pinned) measureTemplate(ctx context.Context, m *core.Map, o core.Object) (*mapobjects.Measured, error) {
+func (s playPinned) measureTemplate(ctx context.Context, m *core.Map, o core.Object) (*mapobjects.Measured, error) {
 	k, _ := mapobjects.MapKindOf("areaEffects")
 	probe, err := copyObject(o)
 	if err != nil {
@@ -132,7 +132,7 @@ func (s pinned) measureTemplate(ctx context.Context, m *core.Map, o core.Object)
 
 // templateSquares asks the system's hook, else the plain geometry, and
 // checks what the hook answers: cells near the template, not too many.
-func (s pinned) templateSquares(ctx context.Context, t mapobjects.Template) ([]int, error) {
+func (s playPinned) templateSquares(ctx context.Context, t mapobjects.Template) ([]int, error) {
 	if g, ok := s.rules.(mapobjects.GridRules); ok {
 		cells, handled, err := g.TemplateSquares(ctx, t)
 		if err != nil {
