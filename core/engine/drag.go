@@ -20,7 +20,7 @@ import (
 // change, so that a drag that loses its right ends at once
 // (dragsweep.go). It is safe for concurrent use.
 type Drags struct {
-	svc *Kernel
+	svc *playRoom
 
 	mu     sync.Mutex // held across a message's check and publish, so a token's stream stays in order
 	active map[string]*drag
@@ -75,7 +75,7 @@ type vetoedDrag struct {
 
 // newDrags returns a drag tracker over svc (the service's own is
 // Service.Drags).
-func newDrags(svc *Kernel) *Drags {
+func newDrags(svc *playRoom) *Drags {
 	return &Drags{svc: svc, active: map[string]*drag{}, actors: map[string]core.Actor{}, vetoed: map[string]vetoedDrag{}}
 }
 
@@ -341,7 +341,7 @@ func (d *Drags) blockAll(ctx context.Context, m core.Movement, own *drag) error 
 
 // dragToken reads a dragged token and whether players see it
 // (TokenShown).
-func (s *Kernel) dragToken(ctx context.Context, id string) (tok *core.Token, shown bool, err error) {
+func (s *playRoom) dragToken(ctx context.Context, id string) (tok *core.Token, shown bool, err error) {
 	p := s.pin()
 	err = p.store.View(ctx, func(tx core.Tx) error {
 		if tok, err = tokenByID(tx, id); err != nil {

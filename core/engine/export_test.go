@@ -7,7 +7,7 @@ import "context"
 // test of the tracker's rules sees every step in the order it takes them.
 // The service's own tracker (Service.Drags) sweeps by itself
 // (dragsweep.go).
-func NewDrags(svc *Service) *Drags { return newDrags(svc.Kernel) }
+func NewDrags(svc *Service) *Drags { return newDrags(svc.playRoom) }
 
 // Sweep runs one sweep now (dragsweep.go).
 func (d *Drags) Sweep(ctx context.Context) error { return d.sweep(ctx) }

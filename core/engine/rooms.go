@@ -13,7 +13,10 @@ type Service struct {
 
 type seatsRoom struct{ *Kernel }
 type libraryRoom struct{ *Kernel }
-type playRoom struct{ *Kernel }
+type playRoom struct {
+	*Kernel
+	drags *Drags // the token drags in progress (drag.go)
+}
 type tableRoom struct{ *Kernel }
 
 type seatsPinned struct{ pinned }

@@ -24,9 +24,9 @@ type Kernel struct {
 	roller     core.Roller
 	now        func() time.Time
 	live       *Live
-	// drags follows the token drags in progress (drag.go); the service
-	// tells it of every event it publishes (dragsweep.go).
-	drags *Drags
+	// onPublished hears every event the service publishes, in commit
+	// order: the drag tracker (drag.go) ends a drag on it (dragsweep.go).
+	onPublished func(events []core.Event)
 	// markMoves follows the live moves of marks, for the host's veto
 	// (markmoves.go).
 	markMoves markMoves
@@ -83,15 +83,17 @@ func NewService(cfg ServiceConfig) *Service {
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
 	}
-	s.drags = newDrags(s)
 	s.markMoves = markMoves{active: map[string]markMove{}, vetoed: map[string]string{}}
 	s.messages = chat.NewMessageBudget(cfg.MessageRate, cfg.MessageBurst, func() time.Time { return s.now() })
-	return &Service{Kernel: s, seatsRoom: &seatsRoom{s}, libraryRoom: &libraryRoom{s}, playRoom: &playRoom{s}, tableRoom: &tableRoom{s}}
+	play := &playRoom{Kernel: s}
+	play.drags = newDrags(play)
+	s.onPublished = play.drags.published
+	return &Service{Kernel: s, seatsRoom: &seatsRoom{s}, libraryRoom: &libraryRoom{s}, playRoom: play, tableRoom: &tableRoom{s}}
 }
 
 // Drags returns the service's drag tracker: the hub hands it every
 // tokenMoved, the host console its veto.
-func (s *Kernel) Drags() *Drags { return s.drags }
+func (s *playRoom) Drags() *Drags { return s.drags }
 
 // Live returns the in-memory live state (settings, tracked objects).
 func (s *Kernel) Live() *Live { return s.live }
@@ -116,7 +118,9 @@ func (s *Kernel) publishLocked(events ...core.Event) {
 		}
 	}
 	s.events.Publish(events...)
-	s.drags.published(events)
+	if s.onPublished != nil {
+		s.onPublished(events)
+	}
 }
 
 // write runs fn in one transaction and publishes the events it returns

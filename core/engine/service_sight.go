@@ -10,7 +10,7 @@ import (
 
 // dragSightOf reads the sight of tok's map for its drag; nil when the
 // token has no vision, is hidden, or its map has line of sight off.
-func (s *Kernel) dragSightOf(ctx context.Context, tok *core.Token) (*redact.DragSight, error) {
+func (s *playRoom) dragSightOf(ctx context.Context, tok *core.Token) (*redact.DragSight, error) {
 	if !redact.HasSight(tok) || tok.MapID == "" {
 		return nil, nil
 	}
