@@ -152,7 +152,7 @@ func (d *Drags) Move(ctx context.Context, from core.EventSource, m core.Movement
 		return nil, nil
 	}
 
-	if settings := d.svc.live.Settings(); !settings.RemoteInteraction || settings.Paused {
+	if settings := d.svc.liveState.Settings(); !settings.RemoteInteraction || settings.Paused {
 		// A pause stops players' moves as remote interaction off does: the
 		// real web client makes every token inert while paused, and so does
 		// ours (permissions.ts), so the server holds every client to it.
@@ -306,7 +306,7 @@ func (d *Drags) commit(ctx context.Context, m core.Movement, party bool) error {
 // blockSender answers the sender alone with block at the token's committed
 // position; a token players do not see does not exist for the sender.
 func (d *Drags) blockSender(ctx context.Context, m core.Movement) (*core.Movement, error) {
-	tok, err := d.svc.token(ctx, m.ID, true)
+	tok, err := d.svc.readToken(ctx, m.ID, true)
 	if err != nil {
 		return nil, err
 	}

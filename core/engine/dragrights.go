@@ -24,11 +24,11 @@ func (s *Kernel) actorMayMove(who core.Actor, tok *core.Token) bool {
 	if who.Spectating() {
 		return false
 	}
-	switch s.live.Settings().Interaction {
+	switch s.liveState.Settings().Interaction {
 	case core.InteractionAll:
 		return true
 	case core.InteractionToken:
-		return seatMoves(s.seatHeld(who.Seat), tok)
+		return seatMoves(s.heldSeatOf(who.Seat), tok)
 	}
 	return false
 }

@@ -81,7 +81,7 @@ func (d *Drags) sweep(ctx context.Context) error {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	defer d.recount()
-	settings := d.svc.live.Settings()
+	settings := d.svc.liveState.Settings()
 	remote := settings.RemoteInteraction && !settings.Paused
 	for id, own := range d.active {
 		if own.host {

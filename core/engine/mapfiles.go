@@ -40,7 +40,7 @@ func (s *playRoom) MapFileShown(ctx context.Context, urlPath, seatHash string) (
 		return false, err
 	}
 	seen := looked.sees
-	if seatHash != "" && s.seatHeld(seatHash) != nil {
+	if seatHash != "" && s.heldSeatOf(seatHash) != nil {
 		own := looked.of(seatHash)
 		seen = func(id string) bool { return id != "" && id == own }
 	}

@@ -15,7 +15,7 @@ import (
 // markOwner is who a player's marks belong to, or an error when nothing
 // names them.
 func (p PlayerAccess) markOwner() (string, error) {
-	if seat := p.s.seatHeld(p.who.Seat); seat != nil {
+	if seat := p.s.heldSeatOf(p.who.Seat); seat != nil {
 		return "seat-" + seat.EntityID, nil
 	}
 	if p.who.Device == "" {
@@ -31,7 +31,7 @@ func (p PlayerAccess) markRights(k *mapobjects.MapKind) (string, error) {
 	if err := p.who.RefuseSpectator("mark the map"); err != nil {
 		return "", err
 	}
-	mode := p.s.live.Settings().Interaction
+	mode := p.s.liveState.Settings().Interaction
 	if !slices.Contains(k.PlayerModes, mode) {
 		if len(k.PlayerModes) == 0 {
 			return "", core.Forbiddenf("only the game master places %ss", k.Noun)

@@ -15,7 +15,7 @@ type seatsRoom struct{ *Kernel }
 type libraryRoom struct{ *Kernel }
 type playRoom struct {
 	*Kernel
-	drags *Drags // the token drags in progress (drag.go)
+	dragTracker *Drags // the token drags in progress (drag.go)
 }
 type tableRoom struct{ *Kernel }
 

@@ -63,41 +63,41 @@ func (x *seatIndex) set(seats ...*core.Seat) {
 	}
 }
 
-// seatHeld returns the seat a token hash holds, nil when none (freed,
+// heldSeatOf returns the seat a token hash holds, nil when none (freed,
 // given to someone else, or never).
-func (s *Kernel) seatHeld(hash string) *core.Seat {
+func (s *Kernel) heldSeatOf(hash string) *core.Seat {
 	if hash == "" {
 		return nil
 	}
-	s.seats.mu.RLock()
-	if s.seats.loaded {
-		seat := s.seats.byHolder[hash]
-		s.seats.mu.RUnlock()
+	s.seatsByHash.mu.RLock()
+	if s.seatsByHash.loaded {
+		seat := s.seatsByHash.byHolder[hash]
+		s.seatsByHash.mu.RUnlock()
 		return seat
 	}
-	s.seats.mu.RUnlock()
+	s.seatsByHash.mu.RUnlock()
 	if err := s.loadSeats(context.Background()); err != nil {
 		s.log.Error("seats: cannot read the seats", "err", err)
 		return nil
 	}
-	s.seats.mu.RLock()
-	defer s.seats.mu.RUnlock()
-	return s.seats.byHolder[hash]
+	s.seatsByHash.mu.RLock()
+	defer s.seatsByHash.mu.RUnlock()
+	return s.seatsByHash.byHolder[hash]
 }
 
 // SeatHeld reports whether a seat token's hash (SeatHash) still holds a
 // seat: the hub asks it after seatsUpdated, to tell a connection that
 // lost its seat.
-func (s *seatsRoom) SeatHeld(hash string) bool { return s.seatHeld(hash) != nil }
+func (s *seatsRoom) SeatHeld(hash string) bool { return s.heldSeatOf(hash) != nil }
 
 // loadSeats fills the index from the store. A seat changed while it read
 // makes it read again (a few times at most: seats change at the pace of
 // people).
 func (s *Kernel) loadSeats(ctx context.Context) error {
 	for range 5 {
-		s.seats.mu.RLock()
-		before, loaded := s.seats.changes, s.seats.loaded
-		s.seats.mu.RUnlock()
+		s.seatsByHash.mu.RLock()
+		before, loaded := s.seatsByHash.changes, s.seatsByHash.loaded
+		s.seatsByHash.mu.RUnlock()
 		if loaded {
 			return nil
 		}
@@ -116,12 +116,12 @@ func (s *Kernel) loadSeats(ctx context.Context) error {
 				index[seat.Holder] = seat
 			}
 		}
-		s.seats.mu.Lock()
-		if s.seats.changes == before && !s.seats.loaded {
-			s.seats.byHolder, s.seats.loaded = index, true
+		s.seatsByHash.mu.Lock()
+		if s.seatsByHash.changes == before && !s.seatsByHash.loaded {
+			s.seatsByHash.byHolder, s.seatsByHash.loaded = index, true
 		}
-		done := s.seats.loaded
-		s.seats.mu.Unlock()
+		done := s.seatsByHash.loaded
+		s.seatsByHash.mu.Unlock()
 		if done {
 			return nil
 		}
@@ -132,7 +132,7 @@ func (s *Kernel) loadSeats(ctx context.Context) error {
 // SeatHeldID returns the id of the character whose seat a token hash
 // holds, "" when none.
 func (s *seatsRoom) SeatHeldID(hash string) string {
-	if seat := s.seatHeld(hash); seat != nil {
+	if seat := s.heldSeatOf(hash); seat != nil {
 		return seat.EntityID
 	}
 	return ""

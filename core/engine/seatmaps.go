@@ -97,7 +97,7 @@ func (s pinned) viewerMapIn(tx core.Tx, seatHash string) (string, error) {
 // commit lock, so it reads the seat index and the cached screen map, both
 // changed by the commits that change them before their events go out.
 func (s *Kernel) ViewerMap(seatHash string) string {
-	if seat := s.seatHeld(seatHash); seat != nil && seat.MapID != "" {
+	if seat := s.heldSeatOf(seatHash); seat != nil && seat.MapID != "" {
 		return seat.MapID
 	}
 	return s.screenMapNow()
@@ -106,7 +106,7 @@ func (s *Kernel) ViewerMap(seatHash string) string {
 // SeatMapID returns the map of the seat seatHash holds when the game
 // master put it on a map of its own, "" when it follows the screen.
 func (s *seatsRoom) SeatMapID(seatHash string) string {
-	if seat := s.seatHeld(seatHash); seat != nil {
+	if seat := s.heldSeatOf(seatHash); seat != nil {
 		return seat.MapID
 	}
 	return ""
@@ -283,13 +283,13 @@ func (s pinned) onViewerMap(tx core.Tx, who core.Actor, t *core.Token) error {
 // mapLoaded (PlayerMapOn).
 func (s *seatsRoom) SeatMapChange(before, after string) (string, bool) {
 	was := ""
-	if seat := s.seatHeld(before); seat != nil {
+	if seat := s.heldSeatOf(before); seat != nil {
 		was = seat.MapID
 	} else if before != "" {
-		s.seats.mu.Lock()
-		was = s.seats.released[before]
-		delete(s.seats.released, before)
-		s.seats.mu.Unlock()
+		s.seatsByHash.mu.Lock()
+		was = s.seatsByHash.released[before]
+		delete(s.seatsByHash.released, before)
+		s.seatsByHash.mu.Unlock()
 	}
 	return s.ViewerMap(after), was != s.SeatMapID(after)
 }

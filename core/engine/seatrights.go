@@ -38,7 +38,7 @@ func (p PlayerAccess) combatantGuard(ctx context.Context) editGuard[core.Combata
 	}
 	who := p.who
 	return func(s pinned, _ core.Tx, next, old *core.Combatant) error {
-		seat := s.seatHeld(who.Seat)
+		seat := s.heldSeatOf(who.Seat)
 		if seat == nil || old.EntityID == "" || old.EntityID != seat.EntityID {
 			return core.Forbiddenf("with the join key on, a player changes only their own character")
 		}
@@ -55,7 +55,7 @@ func (p PlayerAccess) entityGuard(ctx context.Context) editGuard[core.Entity] {
 	}
 	who := p.who
 	return func(s pinned, _ core.Tx, next, old *core.Entity) error {
-		seat := s.seatHeld(who.Seat)
+		seat := s.heldSeatOf(who.Seat)
 		if seat == nil || old.ID != seat.EntityID {
 			return core.Forbiddenf("with the join key on, a player changes only their own character")
 		}
@@ -122,7 +122,7 @@ func (p PlayerAccess) PutEntity(ctx context.Context, kind, pathID string, e *cor
 	if err := p.who.RefuseSpectator("change entities"); err != nil {
 		return nil, err
 	}
-	return redact.PlayersEntity(p.s.putEntity(ctx, kind, pathID, e, p.entityGuard(ctx), true))
+	return redact.PlayersEntity(p.s.putEntityChecked(ctx, kind, pathID, e, p.entityGuard(ctx), true))
 }
 
 // PatchEntity is Service.PatchEntity for a player.
@@ -130,7 +130,7 @@ func (p PlayerAccess) PatchEntity(ctx context.Context, kind, id string, patch co
 	if err := p.who.RefuseSpectator("change entities"); err != nil {
 		return nil, err
 	}
-	return redact.PlayersEntity(p.s.patchEntity(ctx, kind, id, patch, p.entityGuard(ctx), true))
+	return redact.PlayersEntity(p.s.patchEntityChecked(ctx, kind, id, patch, p.entityGuard(ctx), true))
 }
 
 // SetAttribute is Service.SetAttribute for a player: with the join key on,
@@ -154,7 +154,7 @@ func (p PlayerAccess) CreateMessage(ctx context.Context, m *core.Message) (*core
 	if err := p.who.RefuseSpectator("chat or roll"); err != nil {
 		return nil, err
 	}
-	return p.s.createMessage(ctx, playerText(m), chat.MessageAuthor{Who: p.who}, false)
+	return p.s.postMessage(ctx, playerText(m), chat.MessageAuthor{Who: p.who}, false)
 }
 
 // PostMessage is createMessage over the WebSocket: CreateMessage, except
@@ -165,7 +165,7 @@ func (p PlayerAccess) PostMessage(ctx context.Context, m *core.Message) (*core.M
 	if err := p.who.RefuseSpectator("chat or roll"); err != nil {
 		return nil, err
 	}
-	return p.s.createMessage(ctx, playerText(m), chat.MessageAuthor{Who: p.who}, true)
+	return p.s.postMessage(ctx, playerText(m), chat.MessageAuthor{Who: p.who}, true)
 }
 
 // UpdateDoor is a player's updateDoor: refused when remote interaction is
@@ -178,7 +178,7 @@ func (p PlayerAccess) UpdateDoor(ctx context.Context, d core.Door) ([]sight.Sigh
 	if err := p.s.CheckRemoteInteraction(core.RequestUpdateDoor); err != nil {
 		return nil, err
 	}
-	return p.s.updateDoor(ctx, d, &p.who)
+	return p.s.updateDoorAs(ctx, d, &p.who)
 }
 
 // MovePointer is a player's pointerUpdated (refused to a spectator): it
@@ -187,7 +187,7 @@ func (p PlayerAccess) MovePointer(from core.EventSource, ptr core.Pointer) error
 	if err := p.who.RefuseSpectator("move a pointer"); err != nil {
 		return err
 	}
-	return p.s.movePointer(from, ptr, p.s.ViewerMap(p.who.Seat))
+	return p.s.movePointerOn(from, ptr, p.s.ViewerMap(p.who.Seat))
 }
 
 // TrackObject is a client's trackedObject* report (refused to a

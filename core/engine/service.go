@@ -23,7 +23,7 @@ type Kernel struct {
 	ruleSource core.Rules
 	roller     core.Roller
 	now        func() time.Time
-	live       *Live
+	liveState  *Live
 	// onPublished hears every event the service publishes, in commit
 	// order: the drag tracker (drag.go) ends a drag on it (dragsweep.go).
 	onPublished func(events []core.Event)
@@ -33,8 +33,8 @@ type Kernel struct {
 	log       *slog.Logger
 	// access is the join key, in memory (access.go); seats the seats by
 	// the hash of their token (seatindex.go).
-	access access
-	seats  seatIndex
+	access      access
+	seatsByHash seatIndex
 	// mapFiles indexes the files maps show, for the static routes (mapfiles.go).
 	mapFiles mapFileIndex
 	// screenMap caches the map on the player screen, for the hub (seatmaps.go).
@@ -46,8 +46,8 @@ type Kernel struct {
 
 	mu sync.Mutex // the commit lock: serialises commit + publish (see write)
 
-	// generation counts committed writes; read caches key on it.
-	generation atomic.Uint64
+	// commits counts committed writes; read caches key on it.
+	commits atomic.Uint64
 }
 
 // ServiceConfig wires a Service. Now defaults to time.Now; Live defaults to
@@ -70,12 +70,12 @@ type ServiceConfig struct {
 
 // NewService returns a Service over the given store, publisher and rules.
 func NewService(cfg ServiceConfig) *Service {
-	s := &Kernel{store: cfg.Store, events: cfg.Events, ruleSource: cfg.Rules, roller: cfg.Roller, now: cfg.Now, live: cfg.Live, log: cfg.Log}
+	s := &Kernel{store: cfg.Store, events: cfg.Events, ruleSource: cfg.Rules, roller: cfg.Roller, now: cfg.Now, liveState: cfg.Live, log: cfg.Log}
 	if s.now == nil {
 		s.now = time.Now
 	}
-	if s.live == nil {
-		s.live = NewLive(core.Settings{RemoteInteraction: true})
+	if s.liveState == nil {
+		s.liveState = NewLive(core.Settings{RemoteInteraction: true})
 	}
 	if s.events == nil {
 		s.events = core.NewBus()
@@ -86,17 +86,17 @@ func NewService(cfg ServiceConfig) *Service {
 	s.markMoves = markMoves{active: map[string]markMove{}, vetoed: map[string]string{}}
 	s.messages = chat.NewMessageBudget(cfg.MessageRate, cfg.MessageBurst, func() time.Time { return s.now() })
 	play := &playRoom{Kernel: s}
-	play.drags = newDrags(play)
-	s.onPublished = play.drags.published
+	play.dragTracker = newDrags(play)
+	s.onPublished = play.dragTracker.published
 	return &Service{Kernel: s, seatsRoom: &seatsRoom{s}, libraryRoom: &libraryRoom{s}, playRoom: play, tableRoom: &tableRoom{s}}
 }
 
 // Drags returns the service's drag tracker: the hub hands it every
 // tokenMoved, the host console its veto.
-func (s *playRoom) Drags() *Drags { return s.drags }
+func (s *playRoom) Drags() *Drags { return s.dragTracker }
 
 // Live returns the in-memory live state (settings, tracked objects).
-func (s *Kernel) Live() *Live { return s.live }
+func (s *Kernel) Live() *Live { return s.liveState }
 
 // Publish sends events that need no store change (drag streams, pointers)
 // through the same ordered path as committed changes.
@@ -112,7 +112,7 @@ func (s *Kernel) Publish(events ...core.Event) {
 func (s *Kernel) publishLocked(events ...core.Event) {
 	for _, e := range events {
 		if e.Name == core.EventReload {
-			s.seats.forget() // content changed under the seats (a campaign replaced or deleted)
+			s.seatsByHash.forget() // content changed under the seats (a campaign replaced or deleted)
 			s.mapFiles.forget()
 			s.screenMap.forget()
 		}
@@ -160,7 +160,7 @@ func (s *Kernel) writeThen(ctx context.Context, fn func(tx core.Tx) ([]core.Even
 	if err != nil {
 		return err
 	}
-	s.generation.Add(1)
+	s.commits.Add(1)
 	if watched != nil && watched.touched {
 		s.mapFiles.forget()
 	}
@@ -177,7 +177,7 @@ func (s *Kernel) writeThen(ctx context.Context, fn func(tx core.Tx) ([]core.Even
 // Generation increases after every write committed through the service.
 // A cache of store reads (the HTTP collection listings) keeps its entry
 // while the generation is unchanged. Read it before reading the store.
-func (s *Kernel) Generation() uint64 { return s.generation.Load() }
+func (s *Kernel) Generation() uint64 { return s.commits.Load() }
 
 // PrimaryCampaign returns the primary campaign of the loaded system.
 func (s *Kernel) PrimaryCampaign(ctx context.Context) (*core.Campaign, error) {

@@ -311,7 +311,7 @@ func (s seatsPinned) changeEntityHitPoints(ctx context.Context, id, r string, ch
 // that changes more than its editable data.
 func ownGuard(who core.Actor) editGuard[core.Entity] {
 	return func(s pinned, _ core.Tx, next, old *core.Entity) error {
-		seat := s.seatHeld(who.Seat)
+		seat := s.heldSeatOf(who.Seat)
 		if seat == nil || old.ID != seat.EntityID {
 			return core.Forbiddenf("a player changes only their own character")
 		}
@@ -336,7 +336,7 @@ func (s *seatsRoom) PatchOwnCharacter(ctx context.Context, who core.Actor, patch
 	if _, ok := patch["data"].(map[string]any); !ok {
 		return nil, core.Invalidf(`expected {"data": {...}}: the editable data keys and their new values`)
 	}
-	return redact.PlayersEntity(s.patchEntity(ctx, o.entity.Kind, o.entity.ID, patch, ownGuard(who), true))
+	return redact.PlayersEntity(s.patchEntityChecked(ctx, o.entity.Kind, o.entity.ID, patch, ownGuard(who), true))
 }
 
 // RollAction rolls one of the sheet's actions into the chat, as the

@@ -10,10 +10,10 @@ import (
 
 // Combatant returns the combatant with id.
 func (s *tableRoom) Combatant(ctx context.Context, id string) (*core.Combatant, error) {
-	return s.combatant(ctx, id, false)
+	return s.readCombatant(ctx, id, false)
 }
 
-func (s *Kernel) combatant(ctx context.Context, id string, players bool) (*core.Combatant, error) {
+func (s *Kernel) readCombatant(ctx context.Context, id string, players bool) (*core.Combatant, error) {
 	p := s.pin()
 	var c *core.Combatant
 	err := p.store.View(ctx, func(tx core.Tx) error {
@@ -27,10 +27,10 @@ func (s *Kernel) combatant(ctx context.Context, id string, players bool) (*core.
 // PutCombatant replaces a combatant (its id must equal the path id). A
 // shared combatant pushes its ranges back to its unique entity.
 func (s *tableRoom) PutCombatant(ctx context.Context, pathID string, c *core.Combatant) (*core.Combatant, error) {
-	return s.putCombatant(ctx, pathID, c, false, nil)
+	return s.putCombatantChecked(ctx, pathID, c, false, nil)
 }
 
-func (s *Kernel) putCombatant(ctx context.Context, pathID string, c *core.Combatant, players bool, guard editGuard[core.Combatant]) (*core.Combatant, error) {
+func (s *Kernel) putCombatantChecked(ctx context.Context, pathID string, c *core.Combatant, players bool, guard editGuard[core.Combatant]) (*core.Combatant, error) {
 	if c.ID != pathID {
 		return nil, core.Invalidf("body id '%s' does not match path id '%s'", core.Clip(c.ID), core.Clip(pathID))
 	}
@@ -40,10 +40,10 @@ func (s *Kernel) putCombatant(ctx context.Context, pathID string, c *core.Combat
 // PatchCombatant merges patch into a combatant, as PATCH and
 // updateCombatant do.
 func (s *tableRoom) PatchCombatant(ctx context.Context, id string, patch core.Object) (*core.Combatant, error) {
-	return s.patchCombatant(ctx, id, patch, false, nil)
+	return s.patchCombatantChecked(ctx, id, patch, false, nil)
 }
 
-func (s *Kernel) patchCombatant(ctx context.Context, id string, patch core.Object, players bool, guard editGuard[core.Combatant]) (*core.Combatant, error) {
+func (s *Kernel) patchCombatantChecked(ctx context.Context, id string, patch core.Object, players bool, guard editGuard[core.Combatant]) (*core.Combatant, error) {
 	if err := checkPatchID(patch, id); err != nil {
 		return nil, err
 	}

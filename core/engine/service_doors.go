@@ -18,13 +18,13 @@ import (
 // not check remote interaction: the WebSocket hub does, so that the host
 // console may still open doors.
 func (s *playRoom) UpdateDoor(ctx context.Context, d core.Door) ([]sight.Sight, error) {
-	return s.updateDoor(ctx, d, nil)
+	return s.updateDoorAs(ctx, d, nil)
 }
 
-// updateDoor is UpdateDoor; for a player (player) a door on a map they do
+// updateDoorAs is UpdateDoor; for a player (player) a door on a map they do
 // not look at does not exist, and a secret door not yet open is the plain
 // wall they see (PlayerMap): they can neither find nor open it.
-func (s *Kernel) updateDoor(ctx context.Context, d core.Door, player *core.Actor) ([]sight.Sight, error) {
+func (s *Kernel) updateDoorAs(ctx context.Context, d core.Door, player *core.Actor) ([]sight.Sight, error) {
 	p := s.pin()
 	if d.MapID == "" {
 		return nil, core.Invalidf("updateDoor: 'mapId' is required")

@@ -53,10 +53,10 @@ func (s *libraryRoom) Entities(ctx context.Context, kind string) ([]*core.Entity
 // creation time are kept. A unique entity's linked combatants are updated to
 // match in the same transaction.
 func (s *libraryRoom) PutEntity(ctx context.Context, kind, pathID string, e *core.Entity) (*core.Entity, error) {
-	return s.putEntity(ctx, kind, pathID, e, nil, false)
+	return s.putEntityChecked(ctx, kind, pathID, e, nil, false)
 }
 
-func (s *Kernel) putEntity(ctx context.Context, kind, pathID string, e *core.Entity, guard editGuard[core.Entity], players bool) (*core.Entity, error) {
+func (s *Kernel) putEntityChecked(ctx context.Context, kind, pathID string, e *core.Entity, guard editGuard[core.Entity], players bool) (*core.Entity, error) {
 	if e.ID != pathID {
 		return nil, core.Invalidf("body id '%s' does not match path id '%s'", core.Clip(e.ID), core.Clip(pathID))
 	}
@@ -69,10 +69,10 @@ func (s *Kernel) putEntity(ctx context.Context, kind, pathID string, e *core.Ent
 // PatchEntity merges patch into the entity (RFC 7386: unmentioned keys are
 // unchanged, null removes a key), as PATCH and updateEntity do.
 func (s *Kernel) PatchEntity(ctx context.Context, kind, id string, patch core.Object) (*core.Entity, error) {
-	return s.patchEntity(ctx, kind, id, patch, nil, false)
+	return s.patchEntityChecked(ctx, kind, id, patch, nil, false)
 }
 
-func (s *Kernel) patchEntity(ctx context.Context, kind, id string, patch core.Object, guard editGuard[core.Entity], players bool) (*core.Entity, error) {
+func (s *Kernel) patchEntityChecked(ctx context.Context, kind, id string, patch core.Object, guard editGuard[core.Entity], players bool) (*core.Entity, error) {
 	if err := checkPatchID(patch, id); err != nil {
 		return nil, err
 	}

@@ -147,6 +147,6 @@ func (s *playRoom) DeleteMap(ctx context.Context, id string) (*core.Map, error) 
 			return nil, err
 		}
 		return append(events, seatEvents...), nil
-	}, func() { p.seats.set(returned...) })
+	}, func() { p.seatsByHash.set(returned...) })
 	return out, err
 }

@@ -14,7 +14,7 @@ import (
 func (s *Kernel) UpdateSettings(ctx context.Context, p SettingsPatch) (core.Settings, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	settings, events, err := s.live.update(p)
+	settings, events, err := s.liveState.update(p)
 	if err != nil {
 		return settings, err
 	}
@@ -43,7 +43,7 @@ func (s *Kernel) TrackObject(name string, objects []*core.TrackedObject) error {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if err := s.live.track(name, keys, objects); err != nil {
+	if err := s.liveState.track(name, keys, objects); err != nil {
 		return err
 	}
 	var data any = objects

@@ -16,7 +16,7 @@ import (
 // with its rolls and campaign. Players post through PlayerAccess, which
 // names the speaker from their seat (speaker.go).
 func (s *tableRoom) CreateMessage(ctx context.Context, m *core.Message) (*core.Message, error) {
-	return s.createMessage(ctx, m, chat.MessageAuthor{Gm: true}, false)
+	return s.postMessage(ctx, m, chat.MessageAuthor{Gm: true}, false)
 }
 
 // PostMessage posts a line the game master typed (the host console's
@@ -24,15 +24,15 @@ func (s *tableRoom) CreateMessage(ctx context.Context, m *core.Message) (*core.M
 // refused with the dice engine's words, as a player's typed line is, and
 // nothing is stored.
 func (s *tableRoom) PostMessage(ctx context.Context, m *core.Message) (*core.Message, error) {
-	return s.createMessage(ctx, m, chat.MessageAuthor{Gm: true}, true)
+	return s.postMessage(ctx, m, chat.MessageAuthor{Gm: true}, true)
 }
 
-// createMessage posts a message by author. With refuseBadRoll (a line a
-// player typed in a client: createMessage) a /roll or /r command whose
+// postMessage posts a message by author. With refuseBadRoll (a line a
+// player typed in a client: postMessage) a /roll or /r command whose
 // expression cannot be rolled is refused with the dice engine's
 // explanation (KindInvalid) and nothing is stored, so the mistake goes
 // back to the sender alone instead of into everyone's log.
-func (s *Kernel) createMessage(ctx context.Context, m *core.Message, author chat.MessageAuthor, refuseBadRoll bool) (*core.Message, error) {
+func (s *Kernel) postMessage(ctx context.Context, m *core.Message, author chat.MessageAuthor, refuseBadRoll bool) (*core.Message, error) {
 	p := s.pin()
 	if strings.TrimSpace(m.Text) == "" {
 		return nil, core.Invalidf("message: 'text' is required and must not be empty")

@@ -9,7 +9,7 @@ import (
 // refused when the host has remote interaction off, nil otherwise. The
 // WebSocket hub calls it before acting on updateDoor.
 func (s *Kernel) CheckRemoteInteraction(what string) error {
-	if !s.live.Settings().RemoteInteraction {
+	if !s.liveState.Settings().RemoteInteraction {
 		return remoteInteractionOff(what)
 	}
 	return nil
@@ -22,12 +22,12 @@ func (s *Kernel) CheckRemoteInteraction(what string) error {
 // is off. The game master's pointer reaches the players looking at the
 // player screen.
 func (s *playRoom) MovePointer(from core.EventSource, p core.Pointer) error {
-	return s.movePointer(from, p, s.screenMapNow())
+	return s.movePointerOn(from, p, s.screenMapNow())
 }
 
-// movePointer is MovePointer on the map onMap, whose viewers alone
+// movePointerOn is MovePointer on the map onMap, whose viewers alone
 // receive it (a split party: seatmaps.go).
-func (s *Kernel) movePointer(from core.EventSource, p core.Pointer, onMap string) error {
+func (s *Kernel) movePointerOn(from core.EventSource, p core.Pointer, onMap string) error {
 	if err := s.CheckRemoteInteraction("pointerUpdated"); err != nil {
 		return err
 	}

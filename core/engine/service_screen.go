@@ -13,7 +13,7 @@ import (
 // liveScreen fills the parts of a screen that live in memory: the remote
 // interaction (as the mode and as the contract's boolean) and the defaults
 // the real web client reads (sharedVision always when unset).
-func (s *Kernel) liveScreen(screen *core.Screen) { screen.ApplySettings(s.live.Settings()) }
+func (s *Kernel) liveScreen(screen *core.Screen) { screen.ApplySettings(s.liveState.Settings()) }
 
 // SetOverlay shows (or takes down) an overlay on the primary campaign's
 // player screen. Clients get screenUpdated.

@@ -211,7 +211,7 @@ func (s seatsPinned) changeSeats(ctx context.Context, change func(tx core.Tx, t 
 			events = append([]core.Event{{Name: core.EventSeatsUpdated, Data: t.list()}}, events...)
 		}
 		return events, nil
-	}, func() { s.seats.set(changed...) })
+	}, func() { s.seatsByHash.set(changed...) })
 }
 
 // TakeSeat gives a free seat to a player who asks for it, under the name
@@ -464,7 +464,7 @@ func (s *seatsRoom) Kick(ctx context.Context, k core.KickTarget) (*core.Kicked, 
 		}
 		return events, nil
 	}, func() {
-		s.seats.set(freed...)
+		s.seatsByHash.set(freed...)
 		if out.NewKeys {
 			s.access.mu.Lock()
 			s.access.state = next

@@ -73,8 +73,8 @@ func (s *Kernel) SnapshotOn(ctx context.Context, onMap string) (*core.Snapshot, 
 		snap.Messages = []*core.Message{}
 	}
 	snap.Messages = trimSnapshotMessages(snap.Messages)
-	snap.TrackedObjects = p.live.TrackedObjects()
-	settings := p.live.Settings()
+	snap.TrackedObjects = p.liveState.TrackedObjects()
+	settings := p.liveState.Settings()
 	snap.Paused = settings.Paused
 	p.liveScreen(snap.Screen)
 	return snap, nil

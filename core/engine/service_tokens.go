@@ -13,10 +13,10 @@ import (
 
 // Token returns the token with id.
 func (s *tableRoom) Token(ctx context.Context, id string) (*core.Token, error) {
-	return s.token(ctx, id, false)
+	return s.readToken(ctx, id, false)
 }
 
-func (s *Kernel) token(ctx context.Context, id string, players bool) (*core.Token, error) {
+func (s *Kernel) readToken(ctx context.Context, id string, players bool) (*core.Token, error) {
 	p := s.pin()
 	var t *core.Token
 	err := p.store.View(ctx, func(tx core.Tx) error {
@@ -31,10 +31,10 @@ func (s *Kernel) token(ctx context.Context, id string, players bool) (*core.Toke
 // checked against the path: the body wins (an empty body id means the path
 // id). The token must exist; it stays on its map.
 func (s *playRoom) PutToken(ctx context.Context, pathID string, t *core.Token) (*core.Token, error) {
-	return s.putToken(ctx, pathID, t, false, nil)
+	return s.putTokenChecked(ctx, pathID, t, false, nil)
 }
 
-func (s *Kernel) putToken(ctx context.Context, pathID string, t *core.Token, players bool, guard editGuard[core.Token]) (*core.Token, error) {
+func (s *Kernel) putTokenChecked(ctx context.Context, pathID string, t *core.Token, players bool, guard editGuard[core.Token]) (*core.Token, error) {
 	id := t.ID
 	if id == "" {
 		id = pathID
@@ -45,10 +45,10 @@ func (s *Kernel) putToken(ctx context.Context, pathID string, t *core.Token, pla
 // PatchToken merges patch into a token, as PATCH and updateToken do. It
 // does not animate and ignores the remote-interaction setting.
 func (s *playRoom) PatchToken(ctx context.Context, id string, patch core.Object) (*core.Token, error) {
-	return s.patchToken(ctx, id, patch, false, nil)
+	return s.patchTokenChecked(ctx, id, patch, false, nil)
 }
 
-func (s *Kernel) patchToken(ctx context.Context, id string, patch core.Object, players bool, guard editGuard[core.Token]) (*core.Token, error) {
+func (s *Kernel) patchTokenChecked(ctx context.Context, id string, patch core.Object, players bool, guard editGuard[core.Token]) (*core.Token, error) {
 	if err := checkPatchID(patch, id); err != nil {
 		return nil, err
 	}
