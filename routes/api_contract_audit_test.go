@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/vttapp/companion/core/engine"
+	"github.com/vttapp/companion/core/engine/kernel"
 
 	"github.com/vttapp/companion/core"
 )
@@ -253,7 +253,7 @@ func TestAuditPreflightAllowsRequestedHeadersForGET(t *testing.T) {
 func TestAuditRemoteInteractionDoesNotGateHTTP(t *testing.T) {
 	e := newEnv(t, envOptions{})
 	off := false
-	if _, err := e.svc.UpdateSettings(context.Background(), engine.SettingsPatch{RemoteInteraction: &off}); err != nil {
+	if _, err := e.svc.UpdateSettings(context.Background(), kernel.SettingsPatch{RemoteInteraction: &off}); err != nil {
 		t.Fatal(err)
 	}
 	e.events.Take()

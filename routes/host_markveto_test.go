@@ -4,7 +4,7 @@ import (
 	"context"
 	"testing"
 
-	"github.com/vttapp/companion/core/engine"
+	"github.com/vttapp/companion/core/engine/kernel"
 
 	"github.com/vttapp/companion/core"
 )
@@ -16,7 +16,7 @@ func TestTheHostVetoStopsAMarksMove(t *testing.T) {
 	e := newConsoleEnv(t)
 	ctx := context.Background()
 	mode := core.InteractionAll
-	if _, err := e.svc.UpdateSettings(ctx, engine.SettingsPatch{Interaction: &mode}); err != nil {
+	if _, err := e.svc.UpdateSettings(ctx, kernel.SettingsPatch{Interaction: &mode}); err != nil {
 		t.Fatal(err)
 	}
 	bo := core.Actor{Role: core.ClientPlayer, Device: "connection:7"}

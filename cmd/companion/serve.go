@@ -16,6 +16,8 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/vttapp/companion/core/engine/kernel"
+
 	"github.com/vttapp/companion/core/engine"
 
 	"github.com/vttapp/companion/backup"
@@ -127,7 +129,7 @@ func serve(ctx context.Context, cfg *serveConfig, log *slog.Logger, out io.Write
 		Events: bus,
 		Rules:  holder,
 		Roller: dice.NewRoller(),
-		Live:   engine.NewLive(core.Settings{RemoteInteraction: cfg.RemoteInteraction, Interaction: cfg.Interaction}),
+		Live:   kernel.NewLive(core.Settings{RemoteInteraction: cfg.RemoteInteraction, Interaction: cfg.Interaction}),
 		Log:    log,
 	})
 	cols := collections{holder}

@@ -7,6 +7,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/vttapp/companion/core/engine/kernel"
+
 	"github.com/vttapp/companion/core/redact"
 
 	"github.com/vttapp/companion/core"
@@ -133,7 +135,7 @@ func (d *Drags) Move(ctx context.Context, from core.EventSource, m core.Movement
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	defer d.recount()
-	now := d.svc.now()
+	now := d.svc.Now()
 	if d.lateAfterVeto(from.ID, m, now) {
 		return d.blockSender(ctx, m)
 	}
@@ -152,7 +154,7 @@ func (d *Drags) Move(ctx context.Context, from core.EventSource, m core.Movement
 		return nil, nil
 	}
 
-	if settings := d.svc.liveState.Settings(); !settings.RemoteInteraction || settings.Paused {
+	if settings := d.svc.LiveState.Settings(); !settings.RemoteInteraction || settings.Paused {
 		// A pause stops players' moves as remote interaction off does: the
 		// real web client makes every token inert while paused, and so does
 		// ours (permissions.ts), so the server holds every client to it.
@@ -275,7 +277,7 @@ func (d *Drags) Move(ctx context.Context, from core.EventSource, m core.Movement
 // whether players see the token's polygon (PartySight).
 func (d *Drags) commit(ctx context.Context, m core.Movement, party bool) error {
 	svc := d.svc.pin()
-	return svc.write(ctx, func(tx core.Tx) ([]core.Event, error) {
+	return svc.Write(ctx, func(tx core.Tx) ([]core.Event, error) {
 		t, err := tx.Token(m.ID)
 		if core.IsNotFound(err) {
 			return nil, errDragVetoed
@@ -283,7 +285,7 @@ func (d *Drags) commit(ctx context.Context, m core.Movement, party bool) error {
 		if err != nil {
 			return nil, err
 		}
-		maps, err := svc.playerMapsIn(tx)
+		maps, err := svc.PlayerMapsIn(tx)
 		if err != nil {
 			return nil, err
 		}
@@ -291,11 +293,11 @@ func (d *Drags) commit(ctx context.Context, m core.Movement, party bool) error {
 		// check (the GM acted while the player was dragging): the end is
 		// not broadcast, the drag is vetoed, and blockAll keeps a token
 		// players no longer see to the host.
-		if t.Locked || !maps.tokenShown(t) {
+		if t.Locked || !maps.TokenShown(t) {
 			return nil, errDragVetoed
 		}
 		t.X, t.Y = m.X, m.Y
-		events, err := svc.storeToken(tx, t)
+		events, err := svc.StoreToken(tx, t)
 		if err != nil {
 			return nil, err
 		}
@@ -306,7 +308,7 @@ func (d *Drags) commit(ctx context.Context, m core.Movement, party bool) error {
 // blockSender answers the sender alone with block at the token's committed
 // position; a token players do not see does not exist for the sender.
 func (d *Drags) blockSender(ctx context.Context, m core.Movement) (*core.Movement, error) {
-	tok, err := d.svc.readToken(ctx, m.ID, true)
+	tok, err := d.svc.ReadToken(ctx, m.ID, true)
 	if err != nil {
 		return nil, err
 	}
@@ -343,12 +345,12 @@ func (d *Drags) blockAll(ctx context.Context, m core.Movement, own *drag) error 
 // (TokenShown).
 func (s *playRoom) dragToken(ctx context.Context, id string) (tok *core.Token, shown bool, err error) {
 	p := s.pin()
-	err = p.store.View(ctx, func(tx core.Tx) error {
-		if tok, err = tokenByID(tx, id); err != nil {
+	err = p.Store.View(ctx, func(tx core.Tx) error {
+		if tok, err = kernel.TokenByID(tx, id); err != nil {
 			return err
 		}
-		maps, err := p.playerMapsIn(tx)
-		shown = maps.tokenShown(tok)
+		maps, err := p.PlayerMapsIn(tx)
+		shown = maps.TokenShown(tok)
 		return err
 	})
 	return tok, shown, err
@@ -403,7 +405,7 @@ func (d *Drags) Veto(ctx context.Context, tokenID string) (bool, error) {
 		return false, nil
 	}
 	delete(d.active, tokenID)
-	d.vetoed[tokenID] = vetoedDrag{source: own.source, lastSeen: d.svc.now()}
+	d.vetoed[tokenID] = vetoedDrag{source: own.source, lastSeen: d.svc.Now()}
 	src := core.EventSource{ID: own.source}
 	return true, d.blockAll(ctx, core.Movement{ID: tokenID, Source: &src}, own)
 }

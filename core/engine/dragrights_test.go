@@ -5,6 +5,8 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/vttapp/companion/core/engine/kernel"
+
 	"github.com/vttapp/companion/core/engine"
 
 	"github.com/vttapp/companion/core"
@@ -26,7 +28,7 @@ func setTokenMode(t *testing.T, f *liveFixture, character bool, role string) {
 		}
 		return tx.PutToken(tok)
 	})
-	if _, err := f.svc.UpdateSettings(context.Background(), engine.SettingsPatch{Interaction: ptr(core.InteractionToken)}); err != nil {
+	if _, err := f.svc.UpdateSettings(context.Background(), kernel.SettingsPatch{Interaction: ptr(core.InteractionToken)}); err != nil {
 		t.Fatal(err)
 	}
 	f.events.take()
@@ -103,7 +105,7 @@ func TestTokenModeControlsAndNothingElse(t *testing.T) {
 	if err := f.svc.SetSeatControls(context.Background(), liveEntityID, []string{"no-such-token"}); core.KindOf(err) != core.KindNotFound {
 		t.Fatalf("controls naming an unknown token: %v", err)
 	}
-	if _, err := f.svc.UpdateSettings(context.Background(), engine.SettingsPatch{Interaction: ptr(core.InteractionAll)}); err != nil {
+	if _, err := f.svc.UpdateSettings(context.Background(), kernel.SettingsPatch{Interaction: ptr(core.InteractionAll)}); err != nil {
 		t.Fatal(err)
 	}
 	if block := move(t, d, bob, core.DragStart, 11, 21); block != nil {
@@ -116,7 +118,7 @@ func TestDragSweepEndsDragsTokenModeNoLongerAllows(t *testing.T) {
 	d := engine.NewDrags(f.svc)
 	move(t, d, alice, core.DragStart, 10, 20) // mode all, a hostile token (no role)
 	f.events.take()
-	if _, err := f.svc.UpdateSettings(context.Background(), engine.SettingsPatch{Interaction: ptr(core.InteractionToken)}); err != nil {
+	if _, err := f.svc.UpdateSettings(context.Background(), kernel.SettingsPatch{Interaction: ptr(core.InteractionToken)}); err != nil {
 		t.Fatal(err)
 	}
 	f.events.take()

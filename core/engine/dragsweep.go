@@ -58,7 +58,7 @@ func (d *Drags) sweepUntilQuiet() {
 	for {
 		ctx, cancel := context.WithTimeout(context.Background(), dragSweepTimeout)
 		if err := d.sweep(ctx); err != nil {
-			d.svc.log.Error("drags: checking the drags in progress failed", "err", err)
+			d.svc.Log.Error("drags: checking the drags in progress failed", "err", err)
 		}
 		cancel()
 		d.sweepMu.Lock()
@@ -81,7 +81,7 @@ func (d *Drags) sweep(ctx context.Context) error {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	defer d.recount()
-	settings := d.svc.liveState.Settings()
+	settings := d.svc.LiveState.Settings()
 	remote := settings.RemoteInteraction && !settings.Paused
 	for id, own := range d.active {
 		if own.host {

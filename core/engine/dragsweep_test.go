@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/vttapp/companion/core/engine"
+	"github.com/vttapp/companion/core/engine/kernel"
 
 	"github.com/vttapp/companion/core/redact"
 
@@ -57,7 +57,7 @@ func TestServiceDragsEndWhenAChangeTakesTheirRightAway(t *testing.T) {
 	move(t, d, bob, core.DragStart, 10, 20)
 	f.events.take()
 	on := false
-	if _, err := f.svc.UpdateSettings(ctx, engine.SettingsPatch{RemoteInteraction: &on}); err != nil {
+	if _, err := f.svc.UpdateSettings(ctx, kernel.SettingsPatch{RemoteInteraction: &on}); err != nil {
 		t.Fatal(err)
 	}
 	waitForBlock(t, f)
@@ -128,7 +128,7 @@ func TestPauseStopsPlayersDrags(t *testing.T) {
 	yes, no := true, false
 	move(t, d, alice, core.DragStart, 10, 20)
 	f.events.take()
-	if _, err := f.svc.UpdateSettings(ctx, engine.SettingsPatch{Paused: &yes}); err != nil {
+	if _, err := f.svc.UpdateSettings(ctx, kernel.SettingsPatch{Paused: &yes}); err != nil {
 		t.Fatal(err)
 	}
 	if m := waitForBlock(t, f); m.X != 10 || m.Y != 20 {
@@ -147,7 +147,7 @@ func TestPauseStopsPlayersDrags(t *testing.T) {
 	if tok := f.token(t, liveTokenID); tok.X != 10 {
 		t.Fatalf("a paused player's drag moved the token to %v", tok.X)
 	}
-	if _, err := f.svc.UpdateSettings(ctx, engine.SettingsPatch{Paused: &no}); err != nil {
+	if _, err := f.svc.UpdateSettings(ctx, kernel.SettingsPatch{Paused: &no}); err != nil {
 		t.Fatal(err)
 	}
 	move(t, d, alice, core.DragStart, 10, 20)

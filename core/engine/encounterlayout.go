@@ -4,6 +4,8 @@ import (
 	"math"
 	"sort"
 
+	"github.com/vttapp/companion/core/engine/kernel"
+
 	"github.com/vttapp/companion/core"
 )
 
@@ -59,7 +61,7 @@ func (l *cellLayout) near(x, y float64) (float64, float64) {
 		var ringSlots [][2]int
 		for dx := -ring; dx <= ring; dx++ {
 			for dy := -ring; dy <= ring; dy++ {
-				if max(abs(dx), abs(dy)) != ring {
+				if max(kernel.Abs(dx), kernel.Abs(dy)) != ring {
 					continue
 				}
 				s := [2]int{origin[0] + dx, origin[1] + dy}
@@ -81,11 +83,4 @@ func (l *cellLayout) near(x, y float64) (float64, float64) {
 		return l.centre(ringSlots[0])
 	}
 	return x, y
-}
-
-func abs(i int) int {
-	if i < 0 {
-		return -i
-	}
-	return i
 }

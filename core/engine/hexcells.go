@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"github.com/vttapp/companion/core/engine/kernel"
 	"github.com/vttapp/companion/core/mapobjects"
 )
 
@@ -10,7 +11,7 @@ func isHexGrid(gridType string) bool { return gridType == "hexFlat" || gridType 
 // hexSteps is how many hexes apart two hexes are.
 func hexSteps(q0, r0, q1, r1 int) int {
 	dq, dr := q1-q0, r1-r0
-	return (abs(dq) + abs(dr) + abs(dq+dr)) / 2
+	return (kernel.Abs(dq) + kernel.Abs(dr) + kernel.Abs(dq+dr)) / 2
 }
 
 // hexPathCells is how many hex steps a path of points (in cells) takes.

@@ -3,6 +3,8 @@ package engine
 import (
 	"context"
 
+	"github.com/vttapp/companion/core/engine/kernel"
+
 	"github.com/vttapp/companion/core/redact"
 
 	"github.com/vttapp/companion/core"
@@ -50,28 +52,28 @@ func (d *Drags) MoveAsHost(ctx context.Context, from core.EventSource, m core.Mo
 			own = &drag{source: from.ID, startX: tok.X, startY: tok.Y, host: true}
 			d.active[m.ID] = own
 		}
-		own.lastSeen = d.svc.now()
+		own.lastSeen = d.svc.Now()
 		own.mapID, own.party, own.unseen = tok.MapID, party, !shown
 		d.svc.Publish(core.Event{Name: core.EventTokenMoved, Data: dragData(&m, shown, party)})
 		return nil, nil
 	case core.DragEnd:
 		delete(d.active, m.ID)
 		svc := d.svc.pin()
-		return nil, svc.write(ctx, func(tx core.Tx) ([]core.Event, error) {
-			t, err := tokenByID(tx, m.ID)
+		return nil, svc.Write(ctx, func(tx core.Tx) ([]core.Event, error) {
+			t, err := kernel.TokenByID(tx, m.ID)
 			if err != nil {
 				return nil, err
 			}
-			maps, err := svc.playerMapsIn(tx)
+			maps, err := svc.PlayerMapsIn(tx)
 			if err != nil {
 				return nil, err
 			}
 			t.X, t.Y = m.X, m.Y
-			events, err := svc.storeToken(tx, t)
+			events, err := svc.StoreToken(tx, t)
 			if err != nil {
 				return nil, err
 			}
-			return append([]core.Event{{Name: core.EventTokenMoved, Data: dragData(&m, maps.tokenShown(t), redact.PartySight(t))}}, events...), nil
+			return append([]core.Event{{Name: core.EventTokenMoved, Data: dragData(&m, maps.TokenShown(t), redact.PartySight(t))}}, events...), nil
 		})
 	default: // cancel or block: back to where the drag started
 		delete(d.active, m.ID)

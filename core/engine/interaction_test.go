@@ -4,7 +4,7 @@ import (
 	"context"
 	"testing"
 
-	"github.com/vttapp/companion/core/engine"
+	"github.com/vttapp/companion/core/engine/kernel"
 
 	"github.com/vttapp/companion/core"
 )
@@ -18,14 +18,14 @@ func TestSettingsInteractionModesAndBareEvents(t *testing.T) {
 		t.Fatalf("default settings %+v, want all", s)
 	}
 	for _, tc := range []struct {
-		patch  engine.SettingsPatch
+		patch  kernel.SettingsPatch
 		mode   string
 		remote bool
 	}{
-		{engine.SettingsPatch{Interaction: ptr(core.InteractionToken)}, "token", true},
-		{engine.SettingsPatch{RemoteInteraction: ptr(false)}, "none", false},
-		{engine.SettingsPatch{RemoteInteraction: ptr(true)}, "all", true},
-		{engine.SettingsPatch{Interaction: ptr(core.InteractionNone), RemoteInteraction: ptr(false)}, "none", false},
+		{kernel.SettingsPatch{Interaction: ptr(core.InteractionToken)}, "token", true},
+		{kernel.SettingsPatch{RemoteInteraction: ptr(false)}, "none", false},
+		{kernel.SettingsPatch{RemoteInteraction: ptr(true)}, "all", true},
+		{kernel.SettingsPatch{Interaction: ptr(core.InteractionNone), RemoteInteraction: ptr(false)}, "none", false},
 	} {
 		s, err := f.svc.UpdateSettings(ctx, tc.patch)
 		if err != nil {
@@ -38,7 +38,7 @@ func TestSettingsInteractionModesAndBareEvents(t *testing.T) {
 		wantNames(t, events, core.EventInteractionUpdated)
 		wantJSON(t, "interactionUpdated", events[0].Data, `"`+tc.mode+`"`)
 	}
-	if _, err := f.svc.UpdateSettings(ctx, engine.SettingsPatch{Paused: ptr(true)}); err != nil {
+	if _, err := f.svc.UpdateSettings(ctx, kernel.SettingsPatch{Paused: ptr(true)}); err != nil {
 		t.Fatal(err)
 	}
 	events := f.events.take()
@@ -48,7 +48,7 @@ func TestSettingsInteractionModesAndBareEvents(t *testing.T) {
 
 func TestSettingsRefusesBadInteractionAndChangesNothing(t *testing.T) {
 	f := newLiveFixture(t)
-	for name, p := range map[string]engine.SettingsPatch{
+	for name, p := range map[string]kernel.SettingsPatch{
 		"unknown mode":  {Interaction: ptr("some"), Paused: ptr(true)},
 		"boolean mode":  {Interaction: ptr("true")},
 		"contradiction": {Interaction: ptr(core.InteractionNone), RemoteInteraction: ptr(true), Paused: ptr(true)},
@@ -76,7 +76,7 @@ func TestNewLiveKeepsModeAndBooleanInStep(t *testing.T) {
 		{core.Settings{Interaction: "token"}, "token", true},
 		{core.Settings{Interaction: "none", RemoteInteraction: true}, "none", false},
 	} {
-		s := engine.NewLive(tc.in).Settings()
+		s := kernel.NewLive(tc.in).Settings()
 		if s.Interaction != tc.mode || s.RemoteInteraction != tc.on {
 			t.Errorf("NewLive(%+v) = %+v, want %s/%v", tc.in, s, tc.mode, tc.on)
 		}
@@ -85,7 +85,7 @@ func TestNewLiveKeepsModeAndBooleanInStep(t *testing.T) {
 
 func TestScreenCarriesWhatTheRealClientReads(t *testing.T) {
 	f := newLiveFixture(t)
-	if _, err := f.svc.UpdateSettings(context.Background(), engine.SettingsPatch{Interaction: ptr(core.InteractionToken)}); err != nil {
+	if _, err := f.svc.UpdateSettings(context.Background(), kernel.SettingsPatch{Interaction: ptr(core.InteractionToken)}); err != nil {
 		t.Fatal(err)
 	}
 	snap, err := f.svc.Snapshot(context.Background())

@@ -4,29 +4,14 @@ import (
 	"cmp"
 	"context"
 	"path"
-	"slices"
 	"strings"
+
+	"github.com/vttapp/companion/core/engine/kernel"
 
 	"github.com/vttapp/companion/core/redact"
 
 	"github.com/vttapp/companion/core"
 )
-
-// playersJournal is the journal players read: the entries not revoked.
-func playersJournal(all []*core.JournalEntry) *core.Journal {
-	out := &core.Journal{Entries: []*core.JournalEntry{}}
-	for _, e := range all {
-		if !e.Revoked {
-			out.Entries = append(out.Entries, e)
-		}
-	}
-	return out
-}
-
-// sortJournal orders entries by when they were last shown.
-func sortJournal(list []*core.JournalEntry) {
-	slices.SortStableFunc(list, func(a, b *core.JournalEntry) int { return a.Shown.Compare(b.Shown) })
-}
 
 // journalEvent is journalUpdated for the campaign's entries as they now
 // stand.
@@ -35,8 +20,8 @@ func (s libraryPinned) journalEvent(tx core.Tx, campaignID string) (core.Event, 
 	if err != nil {
 		return core.Event{}, err
 	}
-	sortJournal(all)
-	return core.Event{Name: core.EventJournalUpdated, Data: redact.Views{Players: playersJournal(all), Host: &core.Journal{Entries: all}}}, nil
+	kernel.SortJournal(all)
+	return core.Event{Name: core.EventJournalUpdated, Data: redact.Views{Players: kernel.PlayersJournal(all), Host: &core.Journal{Entries: all}}}, nil
 }
 
 // recordShown adds what was just shown to the campaign's journal, or
@@ -47,7 +32,7 @@ func (s libraryPinned) recordShown(tx core.Tx, campaignID string, e *core.Journa
 	if err != nil {
 		return core.Event{}, err
 	}
-	e.Campaign, e.Shown, e.Revoked = campaignID, s.now().UTC(), false
+	e.Campaign, e.Shown, e.Revoked = campaignID, s.Now().UTC(), false
 	e.ID = core.NewID()
 	for _, old := range all {
 		if old.Same(e) {
@@ -60,7 +45,7 @@ func (s libraryPinned) recordShown(tx core.Tx, campaignID string, e *core.Journa
 	}
 	if len(all) >= core.MaxJournalEntries {
 		// A long campaign's journal keeps its newest: the oldest leave.
-		sortJournal(all)
+		kernel.SortJournal(all)
 		for _, old := range all[:len(all)-core.MaxJournalEntries+1] {
 			if old.ID == e.ID {
 				continue
@@ -92,34 +77,14 @@ func handoutTitle(text string) string {
 	return cmp.Or(line, "Handout")
 }
 
-// HostJournal is every entry of the primary campaign's journal, the
-// revoked ones included: the host console's.
-func (s *Kernel) HostJournal(ctx context.Context) (*core.Journal, error) {
-	p := s.pin()
-	out := &core.Journal{}
-	err := p.store.View(ctx, func(tx core.Tx) error {
-		c, err := p.primaryCampaign(tx)
-		if err != nil {
-			return err
-		}
-		out.Entries, err = tx.JournalEntries(c.ID)
-		return err
-	})
-	if out.Entries == nil {
-		out.Entries = []*core.JournalEntry{}
-	}
-	sortJournal(out.Entries)
-	return out, err
-}
-
 // Journal is GET /api/me/journal: what was shown to the table, oldest
 // first, the entries the game master took back left out.
 func (p PlayerAccess) Journal(ctx context.Context) (*core.Journal, error) {
-	all, err := p.s.HostJournal(ctx)
+	all, err := p.s.kernel.HostJournal(ctx)
 	if err != nil {
 		return nil, err
 	}
-	return playersJournal(all.Entries), nil
+	return kernel.PlayersJournal(all.Entries), nil
 }
 
 // RevokeJournal takes an entry back: it leaves players' journals (live:
@@ -127,8 +92,8 @@ func (p PlayerAccess) Journal(ctx context.Context) (*core.Journal, error) {
 func (s *libraryRoom) RevokeJournal(ctx context.Context, id string) (*core.JournalEntry, error) {
 	p := s.pin()
 	var out *core.JournalEntry
-	err := p.write(ctx, func(tx core.Tx) ([]core.Event, error) {
-		c, err := p.primaryCampaign(tx)
+	err := p.Write(ctx, func(tx core.Tx) ([]core.Event, error) {
+		c, err := p.PrimaryCampaign(tx)
 		if err != nil {
 			return nil, err
 		}
@@ -158,8 +123,8 @@ func (s *libraryRoom) RevokeJournal(ctx context.Context, id string) (*core.Journ
 func (s *libraryRoom) ShowJournal(ctx context.Context, id string) (*core.JournalEntry, error) {
 	var e *core.JournalEntry
 	p := s.pin()
-	err := p.store.View(ctx, func(tx core.Tx) error {
-		c, err := p.primaryCampaign(tx)
+	err := p.Store.View(ctx, func(tx core.Tx) error {
+		c, err := p.PrimaryCampaign(tx)
 		if err != nil {
 			return err
 		}

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/vttapp/companion/core/engine/kernel"
+
 	"github.com/vttapp/companion/core/engine"
 
 	"github.com/vttapp/companion/core"
@@ -122,8 +124,8 @@ func TestTrackedObjectsAreBounded(t *testing.T) {
 	svcWantErr(t, err, core.KindTooLarge, "tracked object: 'id'")
 	err = f.svc.TrackObject(core.EventTrackedObjectCreated, []*core.TrackedObject{{ID: 1.0, Type: long}})
 	svcWantErr(t, err, core.KindTooLarge, "tracked object: 'type'")
-	contour := make([]float64, engine.MaxTrackedContour)
-	n := core.MaxTrackedContourTotal / engine.MaxTrackedContour
+	contour := make([]float64, kernel.MaxTrackedContour)
+	n := core.MaxTrackedContourTotal / kernel.MaxTrackedContour
 	for i := range n {
 		if err := f.svc.TrackObject(core.EventTrackedObjectCreated, []*core.TrackedObject{{ID: float64(i), Contour: contour}}); err != nil {
 			t.Fatalf("object %d: %v", i, err)

@@ -3,7 +3,7 @@ package engine_test
 import (
 	"testing"
 
-	"github.com/vttapp/companion/core/engine"
+	"github.com/vttapp/companion/core/engine/kernel"
 
 	"github.com/vttapp/companion/core"
 )
@@ -14,7 +14,7 @@ import (
 func TestAuditTrackedObjectsAreBounded(t *testing.T) {
 	f := newLiveFixture(t)
 	obj := func(id float64) *core.TrackedObject { return &core.TrackedObject{ID: id} }
-	for i := 0; i < engine.MaxTrackedObjects; i++ {
+	for i := 0; i < kernel.MaxTrackedObjects; i++ {
 		if err := f.svc.TrackObject(core.EventTrackedObjectCreated, []*core.TrackedObject{obj(float64(i))}); err != nil {
 			t.Fatalf("object %d: %v", i, err)
 		}
@@ -24,7 +24,7 @@ func TestAuditTrackedObjectsAreBounded(t *testing.T) {
 	if core.KindOf(err) != core.KindInvalid {
 		t.Fatalf("one object past the cap: %v, want invalid", err)
 	}
-	if n := len(f.svc.Live().TrackedObjects()); n != engine.MaxTrackedObjects {
+	if n := len(f.svc.Live().TrackedObjects()); n != kernel.MaxTrackedObjects {
 		t.Fatalf("%d objects kept after a refused report", n)
 	}
 	// Updating a known object, or deleting one, is fine at the cap.
@@ -38,21 +38,21 @@ func TestAuditTrackedObjectsAreBounded(t *testing.T) {
 	if err := f.svc.TrackObject(core.EventTrackedObjectCreated, []*core.TrackedObject{obj(-1)}); err != nil {
 		t.Fatalf("create after a delete: %v", err)
 	}
-	too := make([]*core.TrackedObject, engine.MaxTrackedObjects+1)
+	too := make([]*core.TrackedObject, kernel.MaxTrackedObjects+1)
 	for i := range too {
 		too[i] = obj(float64(1000 + i))
 	}
 	if err := f.svc.TrackObject(core.EventTrackedObjectsUpdated, too); core.KindOf(err) != core.KindInvalid {
 		t.Fatalf("replacing with too many objects: %v", err)
 	}
-	long := &core.TrackedObject{ID: 1.0, Contour: make([]float64, engine.MaxTrackedContour+1)}
+	long := &core.TrackedObject{ID: 1.0, Contour: make([]float64, kernel.MaxTrackedContour+1)}
 	if err := f.svc.TrackObject(core.EventTrackedObjectUpdated, []*core.TrackedObject{long}); core.KindOf(err) != core.KindInvalid {
 		t.Fatalf("an over-long contour: %v", err)
 	}
 	if names := eventNames(f.events.take()); len(names) != 3 {
 		t.Fatalf("published %v, want only the three accepted reports", names)
 	}
-	if n := len(f.svc.Live().TrackedObjects()); n != engine.MaxTrackedObjects {
+	if n := len(f.svc.Live().TrackedObjects()); n != kernel.MaxTrackedObjects {
 		t.Fatalf("%d objects after the refusals", n)
 	}
 }

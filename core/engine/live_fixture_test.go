@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/vttapp/companion/core/engine/kernel"
+
 	"github.com/vttapp/companion/core/engine"
 
 	"github.com/vttapp/companion/core"
@@ -128,7 +130,7 @@ func (f *liveFixture) token(t testing.TB, id string) *core.Token {
 
 func (f *liveFixture) setRemoteInteraction(t testing.TB, on bool) {
 	t.Helper()
-	if _, err := f.svc.UpdateSettings(context.Background(), engine.SettingsPatch{RemoteInteraction: &on}); err != nil {
+	if _, err := f.svc.UpdateSettings(context.Background(), kernel.SettingsPatch{RemoteInteraction: &on}); err != nil {
 		t.Fatalf("settings: %v", err)
 	}
 	f.events.take()

@@ -5,7 +5,8 @@ import (
 	"net/url"
 	"path"
 	"strings"
-	"sync"
+
+	"github.com/vttapp/companion/core/engine/kernel"
 
 	"github.com/vttapp/companion/core"
 )
@@ -30,18 +31,18 @@ func (s *playRoom) MapFileShown(ctx context.Context, urlPath, seatHash string) (
 		return err == nil, err
 	}
 	p := s.pin()
-	var looked playerMaps
-	err = p.store.View(ctx, func(tx core.Tx) error {
+	var looked kernel.PlayerMaps
+	err = p.Store.View(ctx, func(tx core.Tx) error {
 		var err error
-		looked, err = p.playerMapsIn(tx)
+		looked, err = p.PlayerMapsIn(tx)
 		return err
 	})
 	if err != nil {
 		return false, err
 	}
-	seen := looked.sees
-	if seatHash != "" && s.heldSeatOf(seatHash) != nil {
-		own := looked.of(seatHash)
+	seen := looked.Sees
+	if seatHash != "" && s.HeldSeatOf(seatHash) != nil {
+		own := looked.Of(seatHash)
 		seen = func(id string) bool { return id != "" && id == own }
 	}
 	for _, id := range maps {
@@ -52,42 +53,20 @@ func (s *playRoom) MapFileShown(ctx context.Context, urlPath, seatHash string) (
 	return false, nil
 }
 
-// mapFileIndex keeps, for each file a map shows (its image, video and fog,
-// by URL path), the maps that show it. It is filled from the store on
-// first use and forgotten after every commit that writes a map (a map
-// put or deleted, a module or campaign deleted: writeThen watches the
-// transaction) and when content is replaced (a reload).
-type mapFileIndex struct {
-	mu     sync.RWMutex
-	loaded bool
-	byFile map[string][]string
-	// changes counts forget calls: a load whose store read may predate
-	// one of them is not installed (mapsOfFile reads again next time).
-	changes uint64
-}
-
-// forget drops the index; the next lookup reads the maps again.
-func (x *mapFileIndex) forget() {
-	x.mu.Lock()
-	x.loaded, x.byFile = false, nil
-	x.changes++
-	x.mu.Unlock()
-}
-
 // mapsOfFile returns the ids of the maps whose image, video or fog is the
 // file at urlPath (cleaned).
 func (s *playRoom) mapsOfFile(ctx context.Context, urlPath string) ([]string, error) {
-	x := &s.mapFiles
-	x.mu.RLock()
-	if x.loaded {
-		maps := x.byFile[urlPath]
-		x.mu.RUnlock()
+	x := &s.MapFiles
+	x.Mu.RLock()
+	if x.Loaded {
+		maps := x.ByFile[urlPath]
+		x.Mu.RUnlock()
 		return maps, nil
 	}
-	changes := x.changes
-	x.mu.RUnlock()
+	changes := x.Changes
+	x.Mu.RUnlock()
 	byFile := map[string][]string{}
-	err := s.store.View(ctx, func(tx core.Tx) error {
+	err := s.Store.View(ctx, func(tx core.Tx) error {
 		maps, err := tx.Maps("")
 		if err != nil {
 			return err
@@ -104,11 +83,11 @@ func (s *playRoom) mapsOfFile(ctx context.Context, urlPath string) ([]string, er
 	if err != nil {
 		return nil, err
 	}
-	x.mu.Lock()
-	if x.changes == changes {
-		x.loaded, x.byFile = true, byFile
+	x.Mu.Lock()
+	if x.Changes == changes {
+		x.Loaded, x.ByFile = true, byFile
 	}
-	x.mu.Unlock()
+	x.Mu.Unlock()
 	return byFile[urlPath], nil
 }
 
@@ -125,47 +104,4 @@ func mapFileKeys(ref string) []string {
 		keys = append(keys, path.Clean(decoded))
 	}
 	return keys
-}
-
-// mapWritesTx is the transaction writeThen hands out: it notes whether a
-// write touched the maps, so that the index of their files is forgotten
-// only then (a token's move, the most frequent write, keeps it).
-type mapWritesTx struct {
-	core.Tx
-	touched bool
-	// screens notes a screen written (or a campaign deleted with its
-	// screen): the cached screen map is forgotten (seatmaps.go).
-	screens bool
-}
-
-func (t *mapWritesTx) PutScreen(campaignID string, s *core.Screen) error {
-	t.screens = true
-	return t.Tx.PutScreen(campaignID, s)
-}
-
-func (t *mapWritesTx) PutMap(m *core.Map) error {
-	t.touched = true
-	return t.Tx.PutMap(m)
-}
-
-func (t *mapWritesTx) DeleteMap(id string) error {
-	t.touched = true
-	return t.Tx.DeleteMap(id)
-}
-
-func (t *mapWritesTx) DeleteModule(id string) error {
-	t.touched = true
-	return t.Tx.DeleteModule(id)
-}
-
-func (t *mapWritesTx) DeleteCampaign(id string) error {
-	t.touched, t.screens = true, true
-	return t.Tx.DeleteCampaign(id)
-}
-
-// PutCampaign may make another campaign the primary one, whose screen
-// players then see.
-func (t *mapWritesTx) PutCampaign(c *core.Campaign) error {
-	t.screens = true
-	return t.Tx.PutCampaign(c)
 }

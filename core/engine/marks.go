@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/vttapp/companion/core/engine/kernel"
+
 	"github.com/vttapp/companion/core/mapobjects"
 
 	"github.com/vttapp/companion/core"
@@ -15,7 +17,7 @@ import (
 // markOwner is who a player's marks belong to, or an error when nothing
 // names them.
 func (p PlayerAccess) markOwner() (string, error) {
-	if seat := p.s.heldSeatOf(p.who.Seat); seat != nil {
+	if seat := p.s.kernel.HeldSeatOf(p.who.Seat); seat != nil {
 		return "seat-" + seat.EntityID, nil
 	}
 	if p.who.Device == "" {
@@ -31,7 +33,7 @@ func (p PlayerAccess) markRights(k *mapobjects.MapKind) (string, error) {
 	if err := p.who.RefuseSpectator("mark the map"); err != nil {
 		return "", err
 	}
-	mode := p.s.liveState.Settings().Interaction
+	mode := p.s.kernel.LiveState.Settings().Interaction
 	if !slices.Contains(k.PlayerModes, mode) {
 		if len(k.PlayerModes) == 0 {
 			return "", core.Forbiddenf("only the game master places %ss", k.Noun)
@@ -51,9 +53,9 @@ func (p PlayerAccess) markRights(k *mapobjects.MapKind) (string, error) {
 // markGuard is the check, inside the write, that the map is the one the
 // player looks at, the player screen's or their seat's (players mark only
 // the map they see; another is not found).
-func (p PlayerAccess) markGuard(s pinned, mapID string) func(core.Tx) error {
+func (p PlayerAccess) markGuard(s kernel.Pinned, mapID string) func(core.Tx) error {
 	return func(tx core.Tx) error {
-		vm, err := s.viewerMapIn(tx, p.who.Seat)
+		vm, err := s.ViewerMapIn(tx, p.who.Seat)
 		if err != nil {
 			return err
 		}
@@ -66,13 +68,13 @@ func (p PlayerAccess) markGuard(s pinned, mapID string) func(core.Tx) error {
 
 // ownGuard adds to markGuard that the mark id is the player's, and that the
 // game master has not locked it.
-func (p PlayerAccess) ownGuard(s pinned, k *mapobjects.MapKind, mapID, id, owner string) func(core.Tx) error {
+func (p PlayerAccess) ownGuard(s kernel.Pinned, k *mapobjects.MapKind, mapID, id, owner string) func(core.Tx) error {
 	onScreen := p.markGuard(s, mapID)
 	return func(tx core.Tx) error {
 		if err := onScreen(tx); err != nil {
 			return err
 		}
-		m, err := mapByID(tx, mapID)
+		m, err := kernel.MapByID(tx, mapID)
 		if err != nil {
 			return err
 		}
@@ -80,7 +82,7 @@ func (p PlayerAccess) ownGuard(s pinned, k *mapobjects.MapKind, mapID, id, owner
 		if err != nil {
 			return err
 		}
-		i, err := objectIndex(k, list, mapID, id)
+		i, err := kernel.ObjectIndex(k, list, mapID, id)
 		if err != nil || core.ObjectHidden(list[i], k.HiddenByDefault) {
 			return core.NotFoundf("map '%s' has no %s with id '%s'", core.Clip(mapID), k.Noun, core.Clip(id))
 		}
@@ -92,26 +94,6 @@ func (p PlayerAccess) ownGuard(s pinned, k *mapobjects.MapKind, mapID, id, owner
 		}
 		return nil
 	}
-}
-
-// playerMark checks what a player sends in a mark: nothing hidden, no
-// lock, and a pin that is seen.
-func playerMark(k *mapobjects.MapKind, o core.Object) error {
-	if hidden, _ := o["hidden"].(bool); hidden {
-		return core.Forbiddenf("only the game master hides a %s", k.Noun)
-	}
-	if o["layer"] == "dm" {
-		return core.Forbiddenf("only the game master draws on the GM layer")
-	}
-	if _, ok := o["locked"]; ok {
-		return core.Forbiddenf("only the game master locks a %s", k.Noun)
-	}
-	if k.HiddenByDefault {
-		if _, ok := o["hidden"]; !ok {
-			o["hidden"] = false
-		}
-	}
-	return nil
 }
 
 // AddMapObject is a player's new mark: stored with an id naming its maker,
@@ -131,46 +113,23 @@ func (p PlayerAccess) AddMapObject(ctx context.Context, mapID, kind string, o co
 	if _, ok := o["id"]; ok {
 		return nil, core.Invalidf("the server names a player's %s: leave out 'id'", k.Noun)
 	}
-	if err := playerMark(k, o); err != nil {
+	if err := kernel.PlayerMark(k, o); err != nil {
 		return nil, err
 	}
 	o["id"] = owner + mapobjects.MarkOwnerSep + core.NewID()
-	s := p.s.Kernel.pin()
+	s := p.s.kernel.Pin()
 	onScreen := p.markGuard(s, mapID)
 	guard := func(tx core.Tx) error {
 		if err := onScreen(tx); err != nil {
 			return err
 		}
-		return ownMarksBelowLimit(tx, k, mapID, owner)
+		return kernel.OwnMarksBelowLimit(tx, k, mapID, owner)
 	}
-	out, err := s.addMapObjects(ctx, mapID, k, []core.Object{o}, guard)
+	out, err := s.AddMapObjects(ctx, mapID, k, []core.Object{o}, guard)
 	if err != nil {
 		return nil, err
 	}
 	return out[0], nil
-}
-
-// ownMarksBelowLimit refuses a player's new mark when they hold
-// MaxMarksPerPlayer of its kind on the map already.
-func ownMarksBelowLimit(tx core.Tx, k *mapobjects.MapKind, mapID, owner string) error {
-	m, err := mapByID(tx, mapID)
-	if err != nil {
-		return err
-	}
-	list, err := k.List.Get(m)
-	if err != nil {
-		return err
-	}
-	n := 0
-	for _, o := range list {
-		if id, _ := o["id"].(string); mapobjects.MarkOwner(id) == owner {
-			n++
-		}
-	}
-	if n >= mapobjects.MaxMarksPerPlayer {
-		return core.Conflictf("you have %d %ss on this map, the most one player may: remove some first", n, k.Noun)
-	}
-	return nil
 }
 
 // PatchMapObject is a player's change of their own mark.
@@ -183,11 +142,11 @@ func (p PlayerAccess) PatchMapObject(ctx context.Context, mapID, kind, id string
 	if err != nil {
 		return nil, err
 	}
-	if err := playerMark(&mapobjects.MapKind{Noun: k.Noun}, patch); err != nil {
+	if err := kernel.PlayerMark(&mapobjects.MapKind{Noun: k.Noun}, patch); err != nil {
 		return nil, err
 	}
-	s := p.s.Kernel.pin()
-	return s.patchMapObject(ctx, mapID, k, id, patch, p.ownGuard(s, k, mapID, id, owner))
+	s := p.s.kernel.Pin()
+	return s.PatchMapObject(ctx, mapID, k, id, patch, p.ownGuard(s, k, mapID, id, owner))
 }
 
 // DeleteMapObject removes a player's own mark; with id empty, every mark
@@ -201,10 +160,10 @@ func (p PlayerAccess) DeleteMapObject(ctx context.Context, mapID, kind, id strin
 	if err != nil {
 		return err
 	}
-	s := p.s.Kernel.pin()
+	s := p.s.kernel.Pin()
 	if id == "" {
 		mine := func(o core.Object) bool { oid, _ := o["id"].(string); return mapobjects.MarkOwner(oid) == owner }
-		return s.deleteMapObjects(ctx, mapID, k, mine, "", p.markGuard(s, mapID))
+		return s.DeleteMapObjects(ctx, mapID, k, mine, "", p.markGuard(s, mapID))
 	}
-	return s.deleteMapObjects(ctx, mapID, k, func(o core.Object) bool { return o["id"] == id }, id, p.ownGuard(s, k, mapID, id, owner))
+	return s.DeleteMapObjects(ctx, mapID, k, func(o core.Object) bool { return o["id"] == id }, id, p.ownGuard(s, k, mapID, id, owner))
 }

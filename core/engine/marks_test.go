@@ -8,6 +8,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/vttapp/companion/core/engine/kernel"
+
 	"github.com/vttapp/companion/core/mapobjects"
 
 	"github.com/vttapp/companion/core/redact"
@@ -28,7 +30,7 @@ func marksGame(t *testing.T, mode string) (g *testkit.Game, ann, bo engine.Playe
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := g.Service.UpdateSettings(ctx, engine.SettingsPatch{Interaction: &mode}); err != nil {
+	if _, err := g.Service.UpdateSettings(ctx, kernel.SettingsPatch{Interaction: &mode}); err != nil {
 		t.Fatal(err)
 	}
 	ann = g.Service.PlayerAs(core.Actor{Role: core.ClientPlayer, Seat: core.SeatHash(taken.SeatToken), Device: "connection:1"})
@@ -98,14 +100,14 @@ func TestMarksFollowTheInteractionMode(t *testing.T) {
 		t.Fatalf("token mode, unseated template: %v", err)
 	}
 	none := core.InteractionNone
-	if _, err := g.Service.UpdateSettings(ctx, engine.SettingsPatch{Interaction: &none}); err != nil {
+	if _, err := g.Service.UpdateSettings(ctx, kernel.SettingsPatch{Interaction: &none}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := ann.AddMapObject(ctx, testkit.MapID, "areaEffects", fireball()); core.KindOf(err) != core.KindConflict {
 		t.Fatalf("mode none: %v", err)
 	}
 	all := core.InteractionAll
-	if _, err := g.Service.UpdateSettings(ctx, engine.SettingsPatch{Interaction: &all}); err != nil {
+	if _, err := g.Service.UpdateSettings(ctx, kernel.SettingsPatch{Interaction: &all}); err != nil {
 		t.Fatal(err)
 	}
 	spectator := g.Service.PlayerAs(core.Actor{Role: core.ClientSpectator, Device: "connection:3"})

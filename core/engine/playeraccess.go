@@ -23,8 +23,8 @@ type PlayerAccess struct {
 
 // Token is Service.Token for players.
 func (p PlayerAccess) Token(ctx context.Context, id string) (*core.Token, error) {
-	t, err := p.s.readToken(ctx, id, true)
-	if err == nil && t.MapID != p.s.ViewerMap(p.who.Seat) {
+	t, err := p.s.kernel.ReadToken(ctx, id, true)
+	if err == nil && t.MapID != p.s.kernel.ViewerMap(p.who.Seat) {
 		return nil, core.NotFoundf("no token with id '%s'", core.Clip(id)) // on another seat's map
 	}
 	return t, err
@@ -35,7 +35,7 @@ func (p PlayerAccess) PutToken(ctx context.Context, pathID string, t *core.Token
 	if err := p.who.RefuseSpectator("change tokens"); err != nil {
 		return nil, err
 	}
-	return p.s.putTokenChecked(ctx, pathID, t, true, p.tokenGuard(ctx))
+	return p.s.kernel.PutTokenChecked(ctx, pathID, t, true, p.tokenGuard(ctx))
 }
 
 // PatchToken is Service.PatchToken for players.
@@ -43,13 +43,13 @@ func (p PlayerAccess) PatchToken(ctx context.Context, id string, patch core.Obje
 	if err := p.who.RefuseSpectator("change tokens"); err != nil {
 		return nil, err
 	}
-	return p.s.patchTokenChecked(ctx, id, patch, true, p.tokenGuard(ctx))
+	return p.s.kernel.PatchTokenChecked(ctx, id, patch, true, p.tokenGuard(ctx))
 }
 
 // Combatant is Service.Combatant for players, as they see it
 // (CombatantForPlayers, naming only a token they see).
 func (p PlayerAccess) Combatant(ctx context.Context, id string) (*core.Combatant, error) {
-	return p.combatantView(ctx)(p.s.readCombatant(ctx, id, true))
+	return p.combatantView(ctx)(p.s.kernel.ReadCombatant(ctx, id, true))
 }
 
 // PutCombatant is Service.PutCombatant for players; it answers the stored
@@ -58,7 +58,7 @@ func (p PlayerAccess) PutCombatant(ctx context.Context, pathID string, c *core.C
 	if err := p.who.RefuseSpectator("change combatants"); err != nil {
 		return nil, err
 	}
-	return p.combatantView(ctx)(p.s.putCombatantChecked(ctx, pathID, c, true, p.combatantGuard(ctx)))
+	return p.combatantView(ctx)(p.s.kernel.PutCombatantChecked(ctx, pathID, c, true, p.combatantGuard(ctx)))
 }
 
 // PatchCombatant is Service.PatchCombatant for players; it answers the
@@ -67,7 +67,7 @@ func (p PlayerAccess) PatchCombatant(ctx context.Context, id string, patch core.
 	if err := p.who.RefuseSpectator("change combatants"); err != nil {
 		return nil, err
 	}
-	return p.combatantView(ctx)(p.s.patchCombatantChecked(ctx, id, patch, true, p.combatantGuard(ctx)))
+	return p.combatantView(ctx)(p.s.kernel.PatchCombatantChecked(ctx, id, patch, true, p.combatantGuard(ctx)))
 }
 
 // combatantView turns a combatant read or stored for players into what
@@ -77,10 +77,10 @@ func (p PlayerAccess) combatantView(ctx context.Context) func(*core.Combatant, e
 		if err != nil {
 			return nil, err
 		}
-		pin := p.s.Kernel.pin()
+		pin := p.s.kernel.Pin()
 		var out *core.Combatant
-		err = pin.store.View(ctx, func(tx core.Tx) error {
-			out, err = pin.playerCombatantIn(tx, c)
+		err = pin.Store.View(ctx, func(tx core.Tx) error {
+			out, err = pin.PlayerCombatantIn(tx, c)
 			return err
 		})
 		return out, err

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/vttapp/companion/core/engine/kernel"
+
 	"github.com/vttapp/companion/core/mapobjects"
 
 	"github.com/vttapp/companion/core/redact"
@@ -89,7 +91,7 @@ func TestPlayerWritesKeepTokenRoleAndLinks(t *testing.T) {
 	if _, err := f.svc.PatchToken(ctx, liveTokenID, core.Object{"role": core.RoleHostile, "entityId": liveEntityID, "reference": "/monster/ogre"}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := f.svc.UpdateSettings(ctx, engine.SettingsPatch{Interaction: ptr(core.InteractionToken)}); err != nil {
+	if _, err := f.svc.UpdateSettings(ctx, kernel.SettingsPatch{Interaction: ptr(core.InteractionToken)}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := f.svc.Players().PatchToken(ctx, liveTokenID, core.Object{"role": core.RoleFriendly, "player": true, "entityId": nil, "reference": "/character/x", "name": "Pet"}); err != nil {

@@ -1,30 +1,32 @@
 package engine
 
+import "github.com/vttapp/companion/core/engine/kernel"
+
 // Service is the rooms of the engine over their shared kernel: each room's
 // methods are promoted, so callers say svc.Tokens or svc.ClaimSeat without
 // knowing which room answers.
 type Service struct {
-	*Kernel
+	kernel *kernel.Kernel
 	*seatsRoom
 	*libraryRoom
 	*playRoom
 	*tableRoom
 }
 
-type seatsRoom struct{ *Kernel }
-type libraryRoom struct{ *Kernel }
+type seatsRoom struct{ *kernel.Kernel }
+type libraryRoom struct{ *kernel.Kernel }
 type playRoom struct {
-	*Kernel
+	*kernel.Kernel
 	dragTracker *Drags // the token drags in progress (drag.go)
 }
-type tableRoom struct{ *Kernel }
+type tableRoom struct{ *kernel.Kernel }
 
-type seatsPinned struct{ pinned }
-type libraryPinned struct{ pinned }
-type playPinned struct{ pinned }
-type tablePinned struct{ pinned }
+type seatsPinned struct{ kernel.Pinned }
+type libraryPinned struct{ kernel.Pinned }
+type playPinned struct{ kernel.Pinned }
+type tablePinned struct{ kernel.Pinned }
 
-func (r *seatsRoom) pin() seatsPinned     { return seatsPinned{r.Kernel.pin()} }
-func (r *libraryRoom) pin() libraryPinned { return libraryPinned{r.Kernel.pin()} }
-func (r *playRoom) pin() playPinned       { return playPinned{r.Kernel.pin()} }
-func (r *tableRoom) pin() tablePinned     { return tablePinned{r.Kernel.pin()} }
+func (r *seatsRoom) pin() seatsPinned     { return seatsPinned{r.Kernel.Pin()} }
+func (r *libraryRoom) pin() libraryPinned { return libraryPinned{r.Kernel.Pin()} }
+func (r *playRoom) pin() playPinned       { return playPinned{r.Kernel.Pin()} }
+func (r *tableRoom) pin() tablePinned     { return tablePinned{r.Kernel.Pin()} }

@@ -1,11 +1,9 @@
 package engine
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
-	"slices"
-	"strings"
+
+	"github.com/vttapp/companion/core/engine/kernel"
 
 	"github.com/vttapp/companion/core/chat"
 
@@ -18,13 +16,13 @@ import (
 // tokenGuard is the rules on a player's token write: the token stands on
 // the map the player looks at (a split party: another seat's map does not
 // exist for them), and with the join key on, the player may drag it.
-func (p PlayerAccess) tokenGuard(ctx context.Context) editGuard[core.Token] {
-	who, keyOn := p.who, p.s.JoinKeyOn(ctx)
-	return func(s pinned, tx core.Tx, _, old *core.Token) error {
-		if err := s.onViewerMap(tx, who, old); err != nil {
+func (p PlayerAccess) tokenGuard(ctx context.Context) kernel.EditGuard[core.Token] {
+	who, keyOn := p.who, p.s.kernel.JoinKeyOn(ctx)
+	return func(s kernel.Pinned, tx core.Tx, _, old *core.Token) error {
+		if err := s.OnViewerMap(tx, who, old); err != nil {
 			return err
 		}
-		if keyOn && !s.actorMayMove(who, old) {
+		if keyOn && !s.ActorMayMove(who, old) {
 			return core.Forbiddenf("with the join key on, a player changes only the tokens they may drag")
 		}
 		return nil
@@ -32,89 +30,35 @@ func (p PlayerAccess) tokenGuard(ctx context.Context) editGuard[core.Token] {
 }
 
 // combatantGuard is the join key's rule on a player's combatant write.
-func (p PlayerAccess) combatantGuard(ctx context.Context) editGuard[core.Combatant] {
-	if !p.s.JoinKeyOn(ctx) {
+func (p PlayerAccess) combatantGuard(ctx context.Context) kernel.EditGuard[core.Combatant] {
+	if !p.s.kernel.JoinKeyOn(ctx) {
 		return nil
 	}
 	who := p.who
-	return func(s pinned, _ core.Tx, next, old *core.Combatant) error {
-		seat := s.heldSeatOf(who.Seat)
+	return func(s kernel.Pinned, _ core.Tx, next, old *core.Combatant) error {
+		seat := s.HeldSeatOf(who.Seat)
 		if seat == nil || old.EntityID == "" || old.EntityID != seat.EntityID {
 			return core.Forbiddenf("with the join key on, a player changes only their own character")
 		}
 		a, b := *old, *next
 		a.Data, b.Data = nil, nil
-		return s.checkOwnEdit(old.EntityType, old.Data, next.Data, &a, &b)
+		return s.CheckOwnEdit(old.EntityType, old.Data, next.Data, &a, &b)
 	}
 }
 
 // entityGuard is the join key's rule on a player's entity write.
-func (p PlayerAccess) entityGuard(ctx context.Context) editGuard[core.Entity] {
-	if !p.s.JoinKeyOn(ctx) {
+func (p PlayerAccess) entityGuard(ctx context.Context) kernel.EditGuard[core.Entity] {
+	if !p.s.kernel.JoinKeyOn(ctx) {
 		return nil
 	}
 	who := p.who
-	return func(s pinned, _ core.Tx, next, old *core.Entity) error {
-		seat := s.heldSeatOf(who.Seat)
+	return func(s kernel.Pinned, _ core.Tx, next, old *core.Entity) error {
+		seat := s.HeldSeatOf(who.Seat)
 		if seat == nil || old.ID != seat.EntityID {
 			return core.Forbiddenf("with the join key on, a player changes only their own character")
 		}
-		return s.checkOwnEdit(old.Kind, old.Data, next.Data, old.WithoutData(), next.WithoutData())
+		return s.CheckOwnEdit(old.Kind, old.Data, next.Data, old.WithoutData(), next.WithoutData())
 	}
-}
-
-// checkOwnEdit refuses a player's edit of their own character (kind) that
-// changes anything but the kind's editable data keys: rest is the rest of
-// each version, compared whole.
-func (s pinned) checkOwnEdit(kind string, oldData, newData core.Object, oldRest, newRest any) error {
-	a, errA := json.Marshal(oldRest)
-	b, errB := json.Marshal(newRest)
-	if errA != nil || errB != nil || !bytes.Equal(a, b) {
-		return core.Forbiddenf("a player may change only the editable data of their character (%s)", strings.Join(s.ownEditable(kind), ", "))
-	}
-	return s.checkDataEdit(kind, oldData, newData)
-}
-
-// ownEditable is what a player may write directly on a character of kind:
-// its editable keys, less the hit point keys.
-func (s pinned) ownEditable(kind string) []string {
-	locked := s.hitPointKeys(kind)
-	var out []string
-	for _, k := range s.editableKeys(kind) {
-		if !slices.Contains(locked, k) {
-			out = append(out, k)
-		}
-	}
-	return out
-}
-
-// checkDataEdit refuses a change of a data key a player may not write.
-func (s pinned) checkDataEdit(kind string, oldData, newData core.Object) error {
-	allowed := s.ownEditable(kind)
-	var refused []string
-	for _, k := range redact.ChangedKeys(oldData, newData) {
-		if !slices.Contains(allowed, k) {
-			refused = append(refused, k)
-		}
-	}
-	if len(refused) == 0 {
-		// Within the keys a player may write, the values the system
-		// allows (its bounds: health values are the system's to declare).
-		for _, k := range redact.ChangedKeys(oldData, newData) {
-			if v, present := newData[k]; present {
-				if b, ok := s.bound(kind, k); ok {
-					if err := b.Check("'"+k+"'", v); err != nil {
-						return err
-					}
-				}
-			}
-		}
-		return nil
-	}
-	if locked := s.hitPointKeys(kind); len(locked) > 0 && slices.Contains(locked, refused[0]) {
-		return core.Forbiddenf("'%s' changes through damage, healing and temporary hit points, not by writing it", refused[0])
-	}
-	return core.Forbiddenf("a player may not change '%s' of their character (editable: %s)", core.Clip(refused[0]), strings.Join(allowed, ", "))
 }
 
 // PutEntity is Service.PutEntity for a player.
@@ -122,7 +66,7 @@ func (p PlayerAccess) PutEntity(ctx context.Context, kind, pathID string, e *cor
 	if err := p.who.RefuseSpectator("change entities"); err != nil {
 		return nil, err
 	}
-	return redact.PlayersEntity(p.s.putEntityChecked(ctx, kind, pathID, e, p.entityGuard(ctx), true))
+	return redact.PlayersEntity(p.s.kernel.PutEntityChecked(ctx, kind, pathID, e, p.entityGuard(ctx), true))
 }
 
 // PatchEntity is Service.PatchEntity for a player.
@@ -130,7 +74,7 @@ func (p PlayerAccess) PatchEntity(ctx context.Context, kind, id string, patch co
 	if err := p.who.RefuseSpectator("change entities"); err != nil {
 		return nil, err
 	}
-	return redact.PlayersEntity(p.s.patchEntityChecked(ctx, kind, id, patch, p.entityGuard(ctx), true))
+	return redact.PlayersEntity(p.s.kernel.PatchEntityChecked(ctx, kind, id, patch, p.entityGuard(ctx), true))
 }
 
 // SetAttribute is Service.SetAttribute for a player: with the join key on,
@@ -140,10 +84,10 @@ func (p PlayerAccess) SetAttribute(ctx context.Context, a core.Attribute) (*core
 	if err := p.who.RefuseSpectator("change attributes"); err != nil {
 		return nil, err
 	}
-	if p.s.JoinKeyOn(ctx) {
+	if p.s.kernel.JoinKeyOn(ctx) {
 		return nil, core.Forbiddenf("with the join key on, attributes are the game master's to change")
 	}
-	return p.s.SetAttribute(ctx, a)
+	return p.s.kernel.SetAttribute(ctx, a)
 }
 
 // CreateMessage is POST /api/messages: a player's (or a tool's) message,
@@ -154,7 +98,7 @@ func (p PlayerAccess) CreateMessage(ctx context.Context, m *core.Message) (*core
 	if err := p.who.RefuseSpectator("chat or roll"); err != nil {
 		return nil, err
 	}
-	return p.s.postMessage(ctx, playerText(m), chat.MessageAuthor{Who: p.who}, false)
+	return p.s.kernel.WriteMessage(ctx, kernel.PlayerText(m), chat.MessageAuthor{Who: p.who}, false)
 }
 
 // PostMessage is createMessage over the WebSocket: CreateMessage, except
@@ -165,7 +109,7 @@ func (p PlayerAccess) PostMessage(ctx context.Context, m *core.Message) (*core.M
 	if err := p.who.RefuseSpectator("chat or roll"); err != nil {
 		return nil, err
 	}
-	return p.s.postMessage(ctx, playerText(m), chat.MessageAuthor{Who: p.who}, true)
+	return p.s.kernel.WriteMessage(ctx, kernel.PlayerText(m), chat.MessageAuthor{Who: p.who}, true)
 }
 
 // UpdateDoor is a player's updateDoor: refused when remote interaction is
@@ -175,10 +119,10 @@ func (p PlayerAccess) UpdateDoor(ctx context.Context, d core.Door) ([]sight.Sigh
 	if err := p.who.RefuseSpectator("open or close doors"); err != nil {
 		return nil, err
 	}
-	if err := p.s.CheckRemoteInteraction(core.RequestUpdateDoor); err != nil {
+	if err := p.s.kernel.CheckRemoteInteraction(core.RequestUpdateDoor); err != nil {
 		return nil, err
 	}
-	return p.s.updateDoorAs(ctx, d, &p.who)
+	return p.s.kernel.UpdateDoorAs(ctx, d, &p.who)
 }
 
 // MovePointer is a player's pointerUpdated (refused to a spectator): it
@@ -187,7 +131,7 @@ func (p PlayerAccess) MovePointer(from core.EventSource, ptr core.Pointer) error
 	if err := p.who.RefuseSpectator("move a pointer"); err != nil {
 		return err
 	}
-	return p.s.movePointerOn(from, ptr, p.s.ViewerMap(p.who.Seat))
+	return p.s.kernel.MovePointerOn(from, ptr, p.s.kernel.ViewerMap(p.who.Seat))
 }
 
 // TrackObject is a client's trackedObject* report (refused to a
@@ -196,7 +140,7 @@ func (p PlayerAccess) TrackObject(name string, objects []*core.TrackedObject) er
 	if err := p.who.RefuseSpectator("report tracked objects"); err != nil {
 		return err
 	}
-	return p.s.TrackObject(name, objects)
+	return p.s.kernel.TrackObject(name, objects)
 }
 
 // RefuseSpectator returns the error for a spectator trying what (nil for

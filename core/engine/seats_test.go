@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/vttapp/companion/core/engine/kernel"
+
 	"github.com/vttapp/companion/core/turns"
 
 	"github.com/vttapp/companion/core/engine"
@@ -291,7 +293,7 @@ func TestStrictWritesFollowSeats(t *testing.T) {
 	if _, err := g.svc.PlayerAs(ann).PatchToken(ctx, testkit.TokenA, core.Object{"x": 5.0}); err != nil {
 		t.Fatalf("in mode all a player moves any token, key or not: %v", err)
 	}
-	if _, err := g.svc.UpdateSettings(ctx, engine.SettingsPatch{Interaction: ptr(core.InteractionToken)}); err != nil {
+	if _, err := g.svc.UpdateSettings(ctx, kernel.SettingsPatch{Interaction: ptr(core.InteractionToken)}); err != nil {
 		t.Fatal(err)
 	}
 	_, err = g.svc.PlayerAs(ann).PatchToken(ctx, testkit.TokenA, core.Object{"x": 6.0})

@@ -2,82 +2,40 @@ package engine
 
 import (
 	"context"
-	"time"
 
-	"github.com/vttapp/companion/core/chat"
+	"github.com/vttapp/companion/core/engine/kernel"
 
 	"github.com/vttapp/companion/core/redact"
 
 	"github.com/vttapp/companion/core"
 )
 
-// loadAccess reads the join key's state from the store once.
-func (s *Kernel) loadAccess(ctx context.Context) error {
-	s.access.mu.RLock()
-	loaded := s.access.loaded
-	s.access.mu.RUnlock()
-	if loaded {
-		return nil
-	}
-	s.access.loadMu.Lock()
-	defer s.access.loadMu.Unlock()
-	var st *core.JoinAccess
-	err := s.store.View(ctx, func(tx core.Tx) error {
-		var err error
-		st, err = tx.Access()
-		return err
-	})
-	if err != nil {
-		return err
-	}
-	s.access.mu.Lock()
-	if !s.access.loaded {
-		s.access.state, s.access.loaded = *st, true
-		// Every pass counts as used now: what was in use before a restart
-		// is not known, and none may be forgotten for it.
-		for _, p := range st.Passes {
-			s.access.markUsed(p.Hash, s.now())
-		}
-	}
-	s.access.mu.Unlock()
-	return nil
-}
-
 // Admit checks a credential a request on the public listener carries (a
 // key or a pass; "" when it carries none) against the join key. With the
 // key off every request is admitted as a player. A store that cannot be
 // read admits nobody: the key may be on.
 func (s *seatsRoom) Admit(ctx context.Context, credential string) (core.Grant, bool) {
-	if err := s.loadAccess(ctx); err != nil {
-		s.log.Error("join key: cannot read it; refusing the request", "err", err)
+	if err := s.LoadAccess(ctx); err != nil {
+		s.Log.Error("join key: cannot read it; refusing the request", "err", err)
 		return core.Grant{}, false
 	}
-	g, ok := s.access.admit(credential)
+	g, ok := s.Access.Admit(credential)
 	if ok {
-		s.access.markUsed(g.Pass, s.now())
+		s.Access.MarkUsed(g.Pass, s.Now())
 	}
 	return g, ok
 }
 
 // StillAdmitted reports whether a grant Admit made still holds (the hub
 // asks it of every connection after accessChanged).
-func (s *seatsRoom) StillAdmitted(g core.Grant) bool { return s.access.stillAdmitted(g) }
-
-// JoinKeyOn reports whether the join key is on; then players change only
-// their own character's editable fields (seatrights.go).
-func (s *Kernel) JoinKeyOn(ctx context.Context) bool {
-	if err := s.loadAccess(ctx); err != nil {
-		return true // the strict side when in doubt
-	}
-	return s.access.enabled()
-}
+func (s *seatsRoom) StillAdmitted(g core.Grant) bool { return s.Access.StillAdmitted(g) }
 
 // JoinStatus returns the join key as the game master reads it.
 func (s *seatsRoom) JoinStatus(ctx context.Context) (core.JoinStatus, error) {
-	if err := s.loadAccess(ctx); err != nil {
+	if err := s.LoadAccess(ctx); err != nil {
 		return core.JoinStatus{}, err
 	}
-	return s.access.status(), nil
+	return s.Access.Status(), nil
 }
 
 // SetJoinKey turns the join key on or off. Turning it on draws keys when
@@ -115,43 +73,30 @@ func (s *seatsRoom) IssuePass(ctx context.Context, g core.Grant, address, held s
 	if g.Open || g.Pass != "" {
 		return "", core.Invalidf("only a join key is exchanged for a pass")
 	}
-	if err := s.loadAccess(ctx); err != nil {
+	if err := s.LoadAccess(ctx); err != nil {
 		return "", err
 	}
 	key := core.AddressKey(address)
-	if err := s.access.mintBudget(s.now).Take(key, 1); err != nil {
+	if err := s.Access.MintBudget(s.Now).Take(key, 1); err != nil {
 		return "", err
 	}
 	pass := core.RandomSecret(32)
-	now := s.now().UTC()
+	now := s.Now().UTC()
 	_, err := s.changeAccessQuiet(ctx, func(st *core.JoinAccess) error {
 		if !st.Enabled || st.KeyGeneration != g.KeyGeneration {
 			return core.Conflictf("the join key changed: ask the game master for the new link")
 		}
 		device := core.NewID()
-		if old := st.Pass(passHash(held)); held != "" && old != nil && old.Device != "" {
+		if old := st.Pass(kernel.PassHash(held)); held != "" && old != nil && old.Device != "" {
 			device = old.Device
 		}
-		return st.AddPass(core.JoinPass{Hash: passHash(pass), Role: g.Role, Created: now, Address: key, Device: device},
-			func(p core.JoinPass) bool { return s.access.inUse(p, now) })
+		return st.AddPass(core.JoinPass{Hash: kernel.PassHash(pass), Role: g.Role, Created: now, Address: key, Device: device},
+			func(p core.JoinPass) bool { return s.Access.InUse(p, now) })
 	})
 	if err != nil {
 		return "", err
 	}
 	return pass, nil
-}
-
-// mintBudget is the per-address budget of passes, made on first use.
-func (a *access) mintBudget(now func() time.Time) *chat.Budget {
-	a.usedMu.Lock()
-	defer a.usedMu.Unlock()
-	if a.mints == nil {
-		a.mints = &chat.Budget{Rate: 1 / core.PassMintEvery.Seconds(), Burst: core.PassMintBurst, Now: now, Devices: map[string]*chat.Bucket{},
-			Refusal: func(burst, _, wait float64) error {
-				return core.RateLimitedf("too many passes asked for from this address: at most %g at once, then one a minute; wait %.0f s", burst, wait)
-			}}
-	}
-	return a.mints
 }
 
 // SetPassRole is the game master changing the role of a pass (a
@@ -182,15 +127,15 @@ func (s *seatsRoom) SetAddressSpectator(address string, on bool) bool {
 	if key == "" {
 		return false
 	}
-	s.access.mu.Lock()
-	defer s.access.mu.Unlock()
-	if s.access.spectators == nil {
-		s.access.spectators = map[string]bool{}
+	s.Access.Mu.Lock()
+	defer s.Access.Mu.Unlock()
+	if s.Access.Spectators == nil {
+		s.Access.Spectators = map[string]bool{}
 	}
 	if on {
-		s.access.spectators[key] = true
+		s.Access.Spectators[key] = true
 	} else {
-		delete(s.access.spectators, key)
+		delete(s.Access.Spectators, key)
 	}
 	return true
 }
@@ -202,9 +147,9 @@ func (s *seatsRoom) SpectatorAddress(address string) bool {
 	if key == "" {
 		return false
 	}
-	s.access.mu.RLock()
-	defer s.access.mu.RUnlock()
-	return s.access.spectators[key]
+	s.Access.Mu.RLock()
+	defer s.Access.Mu.RUnlock()
+	return s.Access.Spectators[key]
 }
 
 // changeAccess stores a change of the join key and tells the hub
@@ -219,14 +164,14 @@ func (s *seatsRoom) changeAccessQuiet(ctx context.Context, change func(st *core.
 }
 
 func (s *seatsRoom) changeAccessEvent(ctx context.Context, change func(st *core.JoinAccess) error, tell bool) (core.JoinStatus, error) {
-	if err := s.loadAccess(ctx); err != nil {
+	if err := s.LoadAccess(ctx); err != nil {
 		return core.JoinStatus{}, err
 	}
 	var next core.JoinAccess
-	err := s.writeThen(ctx, func(tx core.Tx) ([]core.Event, error) {
-		s.access.mu.RLock()
-		next = s.access.state.Clone()
-		s.access.mu.RUnlock()
+	err := s.WriteThen(ctx, func(tx core.Tx) ([]core.Event, error) {
+		s.Access.Mu.RLock()
+		next = s.Access.State.Clone()
+		s.Access.Mu.RUnlock()
 		if err := change(&next); err != nil {
 			return nil, err
 		}
@@ -238,12 +183,12 @@ func (s *seatsRoom) changeAccessEvent(ctx context.Context, change func(st *core.
 		}
 		return []core.Event{{Name: core.EventAccessChanged, Data: redact.HostOnly(core.AccessChanged{Enabled: next.Enabled})}}, nil
 	}, func() {
-		s.access.mu.Lock()
-		s.access.state = next
-		s.access.mu.Unlock()
+		s.Access.Mu.Lock()
+		s.Access.State = next
+		s.Access.Mu.Unlock()
 	})
 	if err != nil {
 		return core.JoinStatus{}, err
 	}
-	return s.access.status(), nil
+	return s.Access.Status(), nil
 }

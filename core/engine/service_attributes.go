@@ -3,6 +3,8 @@ package engine
 import (
 	"context"
 
+	"github.com/vttapp/companion/core/engine/kernel"
+
 	"github.com/vttapp/companion/core"
 )
 
@@ -22,30 +24,12 @@ func (s *tableRoom) GetAttribute(ctx context.Context, a core.Attribute) (*core.A
 	out := &core.Attribute{EntityID: e.ID, Attributes: core.Object{}}
 	if len(a.Attributes) == 0 {
 		for k, v := range e.Attributes {
-			out.Attributes[k] = cloneJSON(v)
+			out.Attributes[k] = kernel.CloneJSON(v)
 		}
 		return out, nil
 	}
 	for k := range a.Attributes {
-		out.Attributes[k] = cloneJSON(e.Attributes[k]) // nil (JSON null) when absent
+		out.Attributes[k] = kernel.CloneJSON(e.Attributes[k]) // nil (JSON null) when absent
 	}
 	return out, nil
-}
-
-// SetAttribute merges a.Attributes into the entity's attributes (RFC 7386:
-// null removes a key) as one write, with the same rules and events as
-// PATCH (entityUpdated, and a unique entity's combatants kept in step). It
-// returns the entity's attributes after the write.
-func (s *Kernel) SetAttribute(ctx context.Context, a core.Attribute) (*core.Attribute, error) {
-	if a.EntityID == "" {
-		return nil, core.Invalidf("setAttribute: 'entityId' is required")
-	}
-	if a.Attributes == nil {
-		return nil, core.Invalidf("setAttribute: 'attributes' must be an object of the values to write")
-	}
-	e, err := s.PatchEntity(ctx, "", a.EntityID, core.Object{"attributes": a.Attributes})
-	if err != nil {
-		return nil, err
-	}
-	return &core.Attribute{EntityID: e.ID, Attributes: e.Attributes}, nil
 }

@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/vttapp/companion/core/engine/kernel"
+
 	"github.com/vttapp/companion/core/chat"
 
 	"github.com/vttapp/companion/core/turns"
@@ -33,17 +35,17 @@ func (s seatsPinned) own(tx core.Tx, who core.Actor) (*ownCharacter, error) {
 	if who.Seat == "" {
 		return nil, core.Forbiddenf("take a seat first: only the player holding a character's seat plays it")
 	}
-	t, err := s.seatTable(tx)
+	t, err := s.SeatTable(tx)
 	if err != nil {
 		return nil, err
 	}
-	st := t.heldBy(who.Seat)
+	st := t.HeldBy(who.Seat)
 	if st == nil {
 		return nil, core.Forbiddenf("your seat was freed: take a seat again")
 	}
-	e, _ := t.character(st.EntityID)
-	o := &ownCharacter{seat: st, view: seatView(e, st), entity: e}
-	combatants, err := tx.Combatants(t.campaign.ID)
+	e, _ := t.Character(st.EntityID)
+	o := &ownCharacter{seat: st, view: kernel.SeatView(e, st), entity: e}
+	combatants, err := tx.Combatants(t.Campaign.ID)
 	if err != nil {
 		return nil, err
 	}
@@ -53,7 +55,7 @@ func (s seatsPinned) own(tx core.Tx, who core.Actor) (*ownCharacter, error) {
 			break
 		}
 	}
-	if o.game, err = tx.Game(t.campaign.ID); err != nil {
+	if o.game, err = tx.Game(t.Campaign.ID); err != nil {
 		return nil, err
 	}
 	o.game.Combatants = combatants
@@ -63,7 +65,7 @@ func (s seatsPinned) own(tx core.Tx, who core.Actor) (*ownCharacter, error) {
 // readOwn reads who's character in one read transaction.
 func (s seatsPinned) readOwn(ctx context.Context, who core.Actor) (*ownCharacter, error) {
 	var o *ownCharacter
-	err := s.store.View(ctx, func(tx core.Tx) error {
+	err := s.Store.View(ctx, func(tx core.Tx) error {
 		var err error
 		o, err = s.own(tx, who)
 		return err
@@ -75,7 +77,7 @@ func (s seatsPinned) readOwn(ctx context.Context, who core.Actor) (*ownCharacter
 func (s *seatsRoom) CharacterSheet(ctx context.Context, who core.Actor) (*core.CharacterSheet, error) {
 	p := s.pin()
 	var out *core.CharacterSheet
-	err := p.store.View(ctx, func(tx core.Tx) error {
+	err := p.Store.View(ctx, func(tx core.Tx) error {
 		o, err := p.own(tx, who)
 		if err != nil {
 			return err
@@ -95,18 +97,18 @@ func (s *seatsRoom) CharacterSheet(ctx context.Context, who core.Actor) (*core.C
 func (s seatsPinned) sheet(tx core.Tx, o *ownCharacter) (*core.CharacterSheet, error) {
 	e := o.entity
 	out := &core.CharacterSheet{Seat: o.view, Character: redact.EntityForPlayers(e), Reference: "/" + e.Kind + "/" + e.Slug,
-		TokenIDs: []string{}, Controls: []string{}, Effects: []core.EffectView{}, Editable: s.ownEditable(e.Kind),
+		TokenIDs: []string{}, Controls: []string{}, Effects: []core.EffectView{}, Editable: s.OwnEditable(e.Kind),
 		Actions: []core.Action{}, RollOptions: []core.RollOption{}, Tallies: []core.Tally{}, Round: o.game.Round,
 		Turns: turns.TurnsByInitiative}
-	if s.turnsPassed() {
+	if s.TurnsPassed() {
 		out.Turns = turns.TurnsPassed
 	}
-	if sr, ok := s.rules.(core.SheetRules); ok {
+	if sr, ok := s.Rules.(core.SheetRules); ok {
 		if t := sr.Tallies(e.Kind); t != nil {
 			out.Tallies = t
 		}
 	}
-	if rr, ok := s.rules.(core.RollRules); ok {
+	if rr, ok := s.Rules.(core.RollRules); ok {
 		if opts := rr.RollOptions(e.Kind); opts != nil {
 			out.RollOptions = opts
 		}
@@ -114,10 +116,10 @@ func (s seatsPinned) sheet(tx core.Tx, o *ownCharacter) (*core.CharacterSheet, e
 	if out.Editable == nil {
 		out.Editable = []string{}
 	}
-	if keys := s.hitPointKeys(e.Kind); len(keys) > 0 {
-		out.HitPointsEditable = slices.Contains(s.editableKeys(e.Kind), keys[0])
+	if keys := s.HitPointKeys(e.Kind); len(keys) > 0 {
+		out.HitPointsEditable = slices.Contains(s.EditableKeys(e.Kind), keys[0])
 	}
-	screen, err := s.viewerMapIn(tx, o.seat.Holder) // the map the seat looks at
+	screen, err := s.ViewerMapIn(tx, o.seat.Holder) // the map the seat looks at
 	if err != nil {
 		return nil, err
 	}
@@ -140,7 +142,7 @@ func (s seatsPinned) sheet(tx core.Tx, o *ownCharacter) (*core.CharacterSheet, e
 	}
 	out.HitPoints = s.hitPointsOf(o)
 	if c := o.combatant; c != nil && !c.Hidden {
-		players, err := s.playerCombatantIn(tx, c)
+		players, err := s.PlayerCombatantIn(tx, c)
 		if err != nil {
 			return nil, err
 		}
@@ -148,7 +150,7 @@ func (s seatsPinned) sheet(tx core.Tx, o *ownCharacter) (*core.CharacterSheet, e
 		for _, ef := range c.Effects {
 			out.Effects = append(out.Effects, effectView(ef, c.ID, o.game))
 		}
-		if v, ok := numberOf(firstInitiativeValue(c)); ok {
+		if v, ok := kernel.NumberOf(kernel.FirstInitiativeValue(c)); ok {
 			out.Initiative = &v
 		}
 		out.MyTurn = o.game.Started && o.game.CombatantID == c.ID
@@ -162,7 +164,7 @@ func (s seatsPinned) sheet(tx core.Tx, o *ownCharacter) (*core.CharacterSheet, e
 // hitPointsOf reads the character's hit points: its combatant's when it is
 // in the game (the game master's numbers), else its own.
 func (s seatsPinned) hitPointsOf(o *ownCharacter) *core.HitPoints {
-	keys := s.hitPointKeys(o.entity.Kind)
+	keys := s.HitPointKeys(o.entity.Kind)
 	if len(keys) == 0 {
 		return nil
 	}
@@ -171,19 +173,19 @@ func (s seatsPinned) hitPointsOf(o *ownCharacter) *core.HitPoints {
 	if o.combatant != nil {
 		data = o.combatant.Data
 	}
-	cur, ok := numberOf(data[r])
+	cur, ok := kernel.NumberOf(data[r])
 	if !ok {
 		return nil
 	}
-	maxHP, ok := numberOf(data[maxKey(r)])
+	maxHP, ok := kernel.NumberOf(data[kernel.MaxKey(r)])
 	if !ok {
-		if maxHP, ok = numberOf(o.entity.Data[maxKey(r)]); !ok {
+		if maxHP, ok = kernel.NumberOf(o.entity.Data[kernel.MaxKey(r)]); !ok {
 			maxHP = cur
 		}
 	}
-	temp, _ := numberOf(data["temp_"+r])
+	temp, _ := kernel.NumberOf(data["temp_"+r])
 	title := "Health"
-	if sr, ok := s.rules.(core.SheetRules); ok {
+	if sr, ok := s.Rules.(core.SheetRules); ok {
 		title = sr.HealthTitle(o.entity.Kind)
 	}
 	return &core.HitPoints{Key: r, Title: title, Current: cur, Max: maxHP, Temp: temp, Bloodied: cur > 0 && cur <= maxHP/2, Defeated: cur <= 0}
@@ -192,7 +194,7 @@ func (s seatsPinned) hitPointsOf(o *ownCharacter) *core.HitPoints {
 // effectView is an effect with the rounds left of it (effects.go's rules).
 func effectView(e core.StatusEffect, target string, g *core.Game) core.EffectView {
 	v := core.EffectView{ID: e.ID, Name: cmp.Or(e.Name, e.Reference), Duration: e.Duration, DurationUnit: e.DurationUnit, DurationType: e.DurationType}
-	rounds := effectRounds(e)
+	rounds := kernel.EffectRounds(e)
 	if rounds == 0 {
 		return v
 	}
@@ -200,7 +202,7 @@ func effectView(e core.StatusEffect, target string, g *core.Game) core.EffectVie
 	var left float64
 	switch {
 	case strings.HasSuffix(kind, "startnextturn"), strings.HasSuffix(kind, "endnextturn"):
-		seen, _ := numberOf(e.Data[effectElapsed])
+		seen, _ := kernel.NumberOf(e.Data[kernel.EffectElapsed])
 		left = rounds - seen
 	case g == nil || !g.Started || e.RoundStart == 0:
 		left = rounds
@@ -214,7 +216,7 @@ func effectView(e core.StatusEffect, target string, g *core.Game) core.EffectVie
 
 // actions lists the character's actions, through the system's hook.
 func (s seatsPinned) actions(ctx context.Context, e *core.Entity) ([]core.Action, error) {
-	cr, ok := s.rules.(core.CharacterRules)
+	cr, ok := s.Rules.(core.CharacterRules)
 	if !ok {
 		return []core.Action{}, nil
 	}
@@ -242,8 +244,8 @@ func (s *seatsRoom) ChangeOwnHitPoints(ctx context.Context, who core.Actor, ch c
 	if err != nil {
 		return nil, err
 	}
-	keys := p.hitPointKeys(o.entity.Kind)
-	if len(keys) == 0 || !slices.Contains(p.editableKeys(o.entity.Kind), keys[0]) {
+	keys := p.HitPointKeys(o.entity.Kind)
+	if len(keys) == 0 || !slices.Contains(p.EditableKeys(o.entity.Kind), keys[0]) {
 		return nil, core.Forbiddenf("the game system does not let players change the hit points of a %s", o.entity.Kind)
 	}
 	if err := p.checkHitPointAmount(o.entity.Kind, keys, ch); err != nil {
@@ -270,7 +272,7 @@ func (s *seatsRoom) ChangeOwnHitPoints(ctx context.Context, who core.Actor, ch c
 // there may be.
 func (s seatsPinned) checkHitPointAmount(kind string, keys []string, ch core.HitPointChange) error {
 	if ch.Temp != nil {
-		if b, ok := s.bound(kind, keys[1]); ok {
+		if b, ok := s.Bound(kind, keys[1]); ok {
 			return b.Check("temp", *ch.Temp)
 		}
 		return nil
@@ -279,7 +281,7 @@ func (s seatsPinned) checkHitPointAmount(kind string, keys []string, ch core.Hit
 	if amount == nil {
 		amount, what = ch.Healing, "healing"
 	}
-	if b, ok := s.bound(kind, keys[0]); ok && amount != nil {
+	if b, ok := s.Bound(kind, keys[0]); ok && amount != nil {
 		return core.ValueBound{Integer: b.Integer, Max: b.Max}.Check(what, *amount)
 	}
 	return nil
@@ -288,34 +290,34 @@ func (s seatsPinned) checkHitPointAmount(kind string, keys []string, ch core.Hit
 // changeEntityHitPoints applies a hit point change to a character that
 // is in no game, in one transaction.
 func (s seatsPinned) changeEntityHitPoints(ctx context.Context, id, r string, ch core.HitPointChange) error {
-	return s.write(ctx, func(tx core.Tx) ([]core.Event, error) {
+	return s.Write(ctx, func(tx core.Tx) ([]core.Event, error) {
 		e, err := tx.Entity(id)
 		if err != nil {
 			return nil, err
 		}
-		e.Data = cloneObject(e.Data)
-		cur, ok := numberOf(e.Data[r])
+		e.Data = kernel.CloneObject(e.Data)
+		cur, ok := kernel.NumberOf(e.Data[r])
 		if !ok {
 			return nil, core.Invalidf("%s has no %s value to change", core.Clip(e.Name), r)
 		}
-		maxHP, ok := numberOf(e.Data[maxKey(r)])
+		maxHP, ok := kernel.NumberOf(e.Data[kernel.MaxKey(r)])
 		if !ok {
 			maxHP = cur
 		}
 		applyHitPoints(e.Data, r, cur, maxHP, ch)
-		return s.storeEntity(tx, e)
+		return s.StoreEntity(tx, e)
 	})
 }
 
 // ownGuard refuses an edit of an entity that is not who's character, or
 // that changes more than its editable data.
-func ownGuard(who core.Actor) editGuard[core.Entity] {
-	return func(s pinned, _ core.Tx, next, old *core.Entity) error {
-		seat := s.heldSeatOf(who.Seat)
+func ownGuard(who core.Actor) kernel.EditGuard[core.Entity] {
+	return func(s kernel.Pinned, _ core.Tx, next, old *core.Entity) error {
+		seat := s.HeldSeatOf(who.Seat)
 		if seat == nil || old.ID != seat.EntityID {
 			return core.Forbiddenf("a player changes only their own character")
 		}
-		return s.checkOwnEdit(old.Kind, old.Data, next.Data, old.WithoutData(), next.WithoutData())
+		return s.CheckOwnEdit(old.Kind, old.Data, next.Data, old.WithoutData(), next.WithoutData())
 	}
 }
 
@@ -336,7 +338,7 @@ func (s *seatsRoom) PatchOwnCharacter(ctx context.Context, who core.Actor, patch
 	if _, ok := patch["data"].(map[string]any); !ok {
 		return nil, core.Invalidf(`expected {"data": {...}}: the editable data keys and their new values`)
 	}
-	return redact.PlayersEntity(s.patchEntityChecked(ctx, o.entity.Kind, o.entity.ID, patch, ownGuard(who), true))
+	return redact.PlayersEntity(s.PatchEntityChecked(ctx, o.entity.Kind, o.entity.ID, patch, ownGuard(who), true))
 }
 
 // RollAction rolls one of the sheet's actions into the chat, as the
@@ -381,7 +383,7 @@ func (s *seatsRoom) RollAction(ctx context.Context, who core.Actor, req core.Act
 	if follow != nil {
 		posts = 2
 	}
-	if err := s.messages.Take(who.Device, posts); err != nil {
+	if err := s.Messages.Take(who.Device, posts); err != nil {
 		return nil, err
 	}
 	out := &core.ActionResult{Messages: []*core.Message{}}
@@ -437,7 +439,7 @@ func checkOptions(a core.Action, options []string) error {
 // outcome through the system, and posts it as the character.
 func (s seatsPinned) rollAs(ctx context.Context, o *ownCharacter, who core.Actor, a core.Action, options []string, private bool) (*core.Message, *core.Outcome, error) {
 	plan := core.RollPlan{Roll: a.Roll, Title: a.Title}
-	rr, hasRules := s.rules.(core.RollRules)
+	rr, hasRules := s.Rules.(core.RollRules)
 	if hasRules {
 		var err error
 		if plan, err = rr.PlanRoll(ctx, o.entity, a, options); err != nil {
@@ -457,7 +459,7 @@ func (s seatsPinned) rollAs(ctx context.Context, o *ownCharacter, who core.Actor
 	if outcome != nil {
 		m.Outcome = outcome.Title
 	}
-	if err := s.storeMessage(ctx, m); err != nil {
+	if err := s.StoreMessage(ctx, m); err != nil {
 		return nil, nil, err
 	}
 	return m, outcome, nil
@@ -469,7 +471,7 @@ func (s seatsPinned) postRoll(ctx context.Context, o *ownCharacter, who core.Act
 	if err != nil {
 		return nil, err
 	}
-	if err := s.storeMessage(ctx, m); err != nil {
+	if err := s.StoreMessage(ctx, m); err != nil {
 		return nil, err
 	}
 	return m, nil
@@ -480,7 +482,7 @@ func (s seatsPinned) postRoll(ctx context.Context, o *ownCharacter, who core.Act
 // die-by-die detail in its text; a private one is read by the game master
 // and the player alone (whisper.go).
 func (s seatsPinned) rollMessage(o *ownCharacter, who core.Actor, title, kind, formula string, private bool) (*core.Message, error) {
-	if s.roller == nil {
+	if s.Roller == nil {
 		return nil, core.Conflictf("this server has no dice roller")
 	}
 	title = strings.Join(strings.Fields(title), " ") // one line
@@ -488,20 +490,20 @@ func (s seatsPinned) rollMessage(o *ownCharacter, who core.Actor, title, kind, f
 	if kind != "" {
 		comment += ":" + kind
 	}
-	_, raws, _, err := s.roller.RollText("/r " + formula + " # " + comment)
+	_, raws, _, err := s.Roller.RollText("/r " + formula + " # " + comment)
 	if err != nil {
 		return nil, core.Invalidf("%s", err.Error())
 	}
-	rolls := rollResults(raws)
-	if msg := failedRoll(rolls); msg != "" || len(rolls) != 1 {
+	rolls := kernel.RollResults(raws)
+	if msg := kernel.FailedRoll(rolls); msg != "" || len(rolls) != 1 {
 		return nil, core.Invalidf("the roll of %s: %s", title, cmp.Or(msg, "not one roll"))
 	}
-	if err := checkMessageRolls(rolls); err != nil {
+	if err := kernel.CheckMessageRolls(rolls); err != nil {
 		return nil, err
 	}
 	detail := strings.TrimSuffix(rolls[0].Text, " # "+rolls[0].Comment)
 	m := &core.Message{ID: core.NewID(), Type: core.MessageRoll, Text: title + ": " + detail, Rolls: rolls,
-		Source: o.entity.Name, Creature: o.entity.Name, Color: who.Color, Created: s.now().UTC()}
+		Source: o.entity.Name, Creature: o.entity.Name, Color: who.Color, Created: s.Now().UTC()}
 	if private {
 		m.Private, m.To, m.Audience = true, []string{chat.GMRecipient}, []string{who.Seat}
 	}
@@ -515,7 +517,7 @@ func (s seatsPinned) rollMessage(o *ownCharacter, who core.Actor, title, kind, f
 // in the game and not have rolled yet.
 func (s *seatsRoom) RollOwnInitiative(ctx context.Context, who core.Actor) (*core.ActionResult, error) {
 	p := s.pin()
-	if p.turnsPassed() {
+	if p.TurnsPassed() {
 		return nil, core.Conflictf("this game has no initiative: the one acting passes the turn")
 	}
 	o, err := p.readOwn(ctx, who)
@@ -526,10 +528,10 @@ func (s *seatsRoom) RollOwnInitiative(ctx context.Context, who core.Actor) (*cor
 	if c == nil {
 		return nil, core.Conflictf("%s is not in the game: the game master adds the character to combat first", o.entity.Name)
 	}
-	if _, ok := numberOf(firstInitiativeValue(c)); ok {
+	if _, ok := kernel.NumberOf(kernel.FirstInitiativeValue(c)); ok {
 		return nil, core.Conflictf("%s has rolled initiative already", o.entity.Name)
 	}
-	rule, err := p.initiativeRule(ctx, o.entity)
+	rule, err := p.InitiativeRule(ctx, o.entity)
 	if err != nil {
 		return nil, err
 	}
@@ -537,7 +539,7 @@ func (s *seatsRoom) RollOwnInitiative(ctx context.Context, who core.Actor) (*cor
 	if rule.Bonus != 0 {
 		formula += signedNumber(rule.Bonus)
 	}
-	if err := s.messages.Take(who.Device, 1); err != nil {
+	if err := s.Messages.Take(who.Device, 1); err != nil {
 		return nil, err
 	}
 	m, err := p.postRoll(ctx, o, who, "Initiative", core.ActionCheck, formula, false)
@@ -552,15 +554,6 @@ func (s *seatsRoom) RollOwnInitiative(ctx context.Context, who core.Actor) (*cor
 		return nil, err
 	}
 	return &core.ActionResult{Messages: []*core.Message{m}}, nil
-}
-
-// firstInitiativeValue is a combatant's first initiative value, nil when
-// it has none.
-func firstInitiativeValue(c *core.Combatant) any {
-	if len(c.Initiative) == 0 {
-		return nil
-	}
-	return c.Initiative[0].Value
 }
 
 // signedNumber writes a bonus as a formula writes it: +2, -1, +0.5.
@@ -593,43 +586,12 @@ func (s *seatsRoom) EndTurn(ctx context.Context, who core.Actor, to string) (*co
 	if to != "" {
 		action = turns.CombatPass
 	}
-	return p.controlCombat(ctx, action, to, func(g *core.Game) error {
+	return p.ControlCombat(ctx, action, to, func(g *core.Game) error {
 		if !g.Started || g.CombatantID != id {
 			return core.Conflictf("it is not %s's turn", o.entity.Name)
 		}
 		return nil
 	})
-}
-
-// initiativeRequest is initiativeRequested for the seated characters'
-// combatants (those of ids, every one when ids is empty) that players see
-// and that have no initiative yet; nil when there are none.
-func initiativeRequest(tx core.Tx, campaignID string, combatants []*core.Combatant, ids []string) (*core.Event, error) {
-	seats, err := tx.Seats(campaignID)
-	if err != nil {
-		return nil, err
-	}
-	held := map[string]bool{}
-	for _, st := range seats {
-		if st.Taken() {
-			held[st.EntityID] = true
-		}
-	}
-	req := core.InitiativeRequest{Combatants: []string{}, Seats: []string{}}
-	for _, c := range combatants {
-		if c.Hidden || c.EntityID == "" || !held[c.EntityID] || (len(ids) > 0 && !slices.Contains(ids, c.ID)) {
-			continue
-		}
-		if _, rolled := numberOf(firstInitiativeValue(c)); rolled {
-			continue
-		}
-		req.Combatants = append(req.Combatants, c.ID)
-		req.Seats = append(req.Seats, c.EntityID)
-	}
-	if len(req.Combatants) == 0 {
-		return nil, nil
-	}
-	return &core.Event{Name: core.EventInitiativeRequested, Data: &req}, nil
 }
 
 // AskInitiative asks the seated players among the combatants (every one
@@ -638,8 +600,8 @@ func initiativeRequest(tx core.Tx, campaignID string, combatants []*core.Combata
 func (s *seatsRoom) AskInitiative(ctx context.Context, ids []string) (*core.InitiativeRequest, error) {
 	p := s.pin()
 	out := &core.InitiativeRequest{Combatants: []string{}, Seats: []string{}}
-	err := p.write(ctx, func(tx core.Tx) ([]core.Event, error) {
-		c, err := p.primaryCampaign(tx)
+	err := p.Write(ctx, func(tx core.Tx) ([]core.Event, error) {
+		c, err := p.PrimaryCampaign(tx)
 		if err != nil {
 			return nil, err
 		}
@@ -647,10 +609,10 @@ func (s *seatsRoom) AskInitiative(ctx context.Context, ids []string) (*core.Init
 		if err != nil {
 			return nil, err
 		}
-		if _, err := pick(combatants, ids); err != nil {
+		if _, err := kernel.Pick(combatants, ids); err != nil {
 			return nil, err
 		}
-		ask, err := initiativeRequest(tx, c.ID, combatants, ids)
+		ask, err := kernel.InitiativeRequest(tx, c.ID, combatants, ids)
 		if err != nil || ask == nil {
 			return nil, err
 		}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 
+	"github.com/vttapp/companion/core/engine/kernel"
+
 	"github.com/vttapp/companion/core"
 )
 
@@ -14,12 +16,12 @@ import (
 
 // Modules lists the installed modules.
 func (s *libraryRoom) Modules(ctx context.Context) ([]*core.Module, error) {
-	return readStore(ctx, s.store, func(tx core.Tx) ([]*core.Module, error) { return tx.Modules() })
+	return kernel.ReadStore(ctx, s.Store, func(tx core.Tx) ([]*core.Module, error) { return tx.Modules() })
 }
 
 // Module returns an installed module.
 func (s *libraryRoom) Module(ctx context.Context, id string) (*core.Module, error) {
-	return readStore(ctx, s.store, func(tx core.Tx) (*core.Module, error) {
+	return kernel.ReadStore(ctx, s.Store, func(tx core.Tx) (*core.Module, error) {
 		m, err := tx.Module(id)
 		if core.IsNotFound(err) {
 			return nil, core.NotFoundf("no module with id '%s'", core.Clip(id))
@@ -30,12 +32,12 @@ func (s *libraryRoom) Module(ctx context.Context, id string) (*core.Module, erro
 
 // Campaigns lists every campaign, of every system.
 func (s *libraryRoom) Campaigns(ctx context.Context) ([]*core.Campaign, error) {
-	return readStore(ctx, s.store, func(tx core.Tx) ([]*core.Campaign, error) { return tx.Campaigns() })
+	return kernel.ReadStore(ctx, s.Store, func(tx core.Tx) ([]*core.Campaign, error) { return tx.Campaigns() })
 }
 
 // Campaign returns a campaign.
 func (s *libraryRoom) Campaign(ctx context.Context, id string) (*core.Campaign, error) {
-	return readStore(ctx, s.store, func(tx core.Tx) (*core.Campaign, error) {
+	return kernel.ReadStore(ctx, s.Store, func(tx core.Tx) (*core.Campaign, error) {
 		c, err := tx.Campaign(id)
 		if core.IsNotFound(err) {
 			return nil, core.NotFoundf("no campaign with id '%s'", core.Clip(id))
@@ -47,35 +49,19 @@ func (s *libraryRoom) Campaign(ctx context.Context, id string) (*core.Campaign, 
 // PrimaryCampaignOf returns the primary campaign of a system, which need
 // not be the loaded one.
 func (s *libraryRoom) PrimaryCampaignOf(ctx context.Context, system string) (*core.Campaign, error) {
-	return readStore(ctx, s.store, func(tx core.Tx) (*core.Campaign, error) { return tx.PrimaryCampaign(system) })
+	return kernel.ReadStore(ctx, s.Store, func(tx core.Tx) (*core.Campaign, error) { return tx.PrimaryCampaign(system) })
 }
 
 // AllMaps lists every map of every owner, each with its tokens.
 func (s *libraryRoom) AllMaps(ctx context.Context) ([]*core.Map, error) {
-	return readStore(ctx, s.store, func(tx core.Tx) ([]*core.Map, error) { return tx.Maps("") })
-}
-
-// Map returns a map with its tokens, whole: as the game master sees it.
-func (s *Kernel) Map(ctx context.Context, id string) (*core.Map, error) {
-	return readStore(ctx, s.store, func(tx core.Tx) (*core.Map, error) { return mapByID(tx, id) })
+	return kernel.ReadStore(ctx, s.Store, func(tx core.Tx) ([]*core.Map, error) { return tx.Maps("") })
 }
 
 // ReadContent runs fn in one read transaction: a consistent picture of
 // the installed content, for an export that reads a module or campaign
 // whole. fn must only read.
 func (s *libraryRoom) ReadContent(ctx context.Context, fn func(tx core.Tx) error) error {
-	return s.store.View(ctx, fn)
-}
-
-// readStore runs one read transaction and returns what fn read.
-func readStore[T any](ctx context.Context, store core.Store, fn func(tx core.Tx) (T, error)) (T, error) {
-	var out T
-	err := store.View(ctx, func(tx core.Tx) error {
-		var err error
-		out, err = fn(tx)
-		return err
-	})
-	return out, err
+	return s.Store.View(ctx, fn)
 }
 
 // ChangeContent runs change in one transaction and, once it is committed,
@@ -83,7 +69,7 @@ func readStore[T any](ctx context.Context, store core.Store, fn func(tx core.Tx)
 // Nil data publishes nothing: an importer taking back rows whose files
 // could not be placed.
 func (s *libraryRoom) ChangeContent(ctx context.Context, change func(tx core.Tx) (reload core.Object, err error)) error {
-	return s.write(ctx, func(tx core.Tx) ([]core.Event, error) {
+	return s.Write(ctx, func(tx core.Tx) ([]core.Event, error) {
 		reload, err := change(tx)
 		if err != nil || reload == nil {
 			return nil, err
@@ -102,7 +88,7 @@ func (s *libraryRoom) StageEntities(ctx context.Context, stage string, list []*c
 	if stage == "" {
 		return core.Internal(errors.New("stage entities: no stage named"))
 	}
-	return s.store.Update(ctx, func(tx core.Tx) error {
+	return s.Store.Update(ctx, func(tx core.Tx) error {
 		for _, e := range list {
 			if err := tx.StageEntity(stage, e); err != nil {
 				return err
@@ -115,5 +101,5 @@ func (s *libraryRoom) StageEntities(ctx context.Context, stage string, list []*c
 // DropStaged forgets what an import staged (every stage when stage is
 // empty: what an interrupted import left behind, at start-up).
 func (s *libraryRoom) DropStaged(ctx context.Context, stage string) error {
-	return s.store.Update(ctx, func(tx core.Tx) error { return tx.DropStaged(stage) })
+	return s.Store.Update(ctx, func(tx core.Tx) error { return tx.DropStaged(stage) })
 }

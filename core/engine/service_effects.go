@@ -17,7 +17,7 @@ func (s *tableRoom) AddEffect(ctx context.Context, combatantID string, e core.St
 	if e.Duration < 0 {
 		return nil, core.Invalidf("an effect's duration must not be negative")
 	}
-	return p.changeCombatant(ctx, combatantID, func(tx core.Tx, c *core.Combatant) error {
+	return p.ChangeCombatant(ctx, combatantID, func(tx core.Tx, c *core.Combatant) error {
 		game, err := tx.Game(c.Campaign)
 		if err != nil {
 			return err
@@ -52,7 +52,7 @@ func (s *tableRoom) AddEffect(ctx context.Context, combatantID string, e core.St
 // RemoveEffect takes an effect off a combatant.
 func (s *tableRoom) RemoveEffect(ctx context.Context, combatantID, effectID string) (*core.Combatant, error) {
 	p := s.pin()
-	return p.changeCombatant(ctx, combatantID, func(_ core.Tx, c *core.Combatant) error {
+	return p.ChangeCombatant(ctx, combatantID, func(_ core.Tx, c *core.Combatant) error {
 		for i, e := range c.Effects {
 			if e.ID == effectID {
 				c.Effects = append(append([]core.StatusEffect(nil), c.Effects[:i]...), c.Effects[i+1:]...)

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/vttapp/companion/core/engine/kernel"
+
 	"github.com/vttapp/companion/core"
 )
 
@@ -35,7 +37,7 @@ func (s *libraryRoom) RunEncounter(ctx context.Context, encounterID string, run 
 	if (run.X == nil) != (run.Y == nil) {
 		return nil, core.Invalidf("give both 'x' and 'y', or neither")
 	}
-	if run.X != nil && !finite(*run.X, *run.Y) {
+	if run.X != nil && !kernel.Finite(*run.X, *run.Y) {
 		return nil, core.Invalidf("'x' and 'y' must be finite numbers")
 	}
 	combat := run.Combat == nil || *run.Combat
@@ -48,7 +50,7 @@ func (s *libraryRoom) RunEncounter(ctx context.Context, encounterID string, run 
 		mapID = enc.MapID
 	}
 	if mapID == "" {
-		if mapID, err = s.screenMapID(ctx); err != nil {
+		if mapID, err = s.ScreenMapID(ctx); err != nil {
 			return nil, core.Conflictf("the encounter names no map and none is on the player screen: give 'mapId'")
 		}
 	}
@@ -76,7 +78,7 @@ func (s *libraryRoom) RunEncounter(ctx context.Context, encounterID string, run 
 		var rule *core.InitiativeRule
 		if e != nil {
 			if tpl = templates[e.ID]; tpl == nil {
-				if tr, ok := p.rules.(core.TokenRules); ok {
+				if tr, ok := p.Rules.(core.TokenRules); ok {
 					if tpl, err = tr.TokenFor(ctx, e); err != nil {
 						return nil, err
 					}
@@ -87,14 +89,14 @@ func (s *libraryRoom) RunEncounter(ctx context.Context, encounterID string, run 
 				templates[e.ID] = tpl
 			}
 			if rule = rules[e.ID]; rule == nil {
-				if rule, err = p.initiativeRule(ctx, e); err != nil {
+				if rule, err = p.InitiativeRule(ctx, e); err != nil {
 					return nil, err
 				}
 				rules[e.ID] = rule
 			}
 		} else {
 			tpl = &core.TokenTemplate{}
-			if rule, err = p.initiativeRule(ctx, nil); err != nil {
+			if rule, err = p.InitiativeRule(ctx, nil); err != nil {
 				return nil, err
 			}
 		}
@@ -135,8 +137,8 @@ func (s *libraryRoom) RunEncounter(ctx context.Context, encounterID string, run 
 		}
 	}
 
-	err = p.write(ctx, func(tx core.Tx) ([]core.Event, error) {
-		if _, err := mapByID(tx, m.ID); err != nil {
+	err = p.Write(ctx, func(tx core.Tx) ([]core.Event, error) {
+		if _, err := kernel.MapByID(tx, m.ID); err != nil {
 			return nil, err
 		}
 		var tokens []*core.Token
@@ -166,7 +168,7 @@ func (s *libraryRoom) RunEncounter(ctx context.Context, encounterID string, run 
 		var events []core.Event
 		var campaignID string
 		if combat {
-			camp, err := p.primaryCampaign(tx)
+			camp, err := p.PrimaryCampaign(tx)
 			if err != nil {
 				return nil, err
 			}
@@ -180,20 +182,20 @@ func (s *libraryRoom) RunEncounter(ctx context.Context, encounterID string, run 
 				rank = max(rank, c.Rank)
 			}
 			for i, pl := range places {
-				c := pl.combatant(p.pinned, tokens[i])
-				if shared := sharedCombatant(existing, c, p.rules); shared != nil {
+				c := pl.combatant(p.Pinned, tokens[i])
+				if shared := kernel.SharedCombatant(existing, c, p.Rules); shared != nil {
 					shared.TokenID = c.TokenID
 					c = shared
 				} else {
 					rank++
 					c.Campaign, c.Rank = camp.ID, rank
-					if pl.rule != nil && autoRolls(pl.rule.AutoRoll, c.Role) {
-						if err := p.rollOne(c, pl.rule); err != nil {
+					if pl.rule != nil && kernel.AutoRolls(pl.rule.AutoRoll, c.Role) {
+						if err := p.RollOne(c, pl.rule); err != nil {
 							return nil, err
 						}
 					}
 				}
-				stored, err := p.storeCombatant(tx, c)
+				stored, err := p.StoreCombatant(tx, c)
 				if err != nil {
 					return nil, err
 				}
@@ -202,14 +204,14 @@ func (s *libraryRoom) RunEncounter(ctx context.Context, encounterID string, run 
 			}
 		}
 		for _, t := range tokens {
-			ev, err := p.tokenEvent(tx, t, nil)
+			ev, err := p.TokenEvent(tx, t, nil)
 			if err != nil {
 				return nil, err
 			}
 			events = append(events, ev)
 		}
 		if combat {
-			game, err := p.gameEvents(tx, campaignID)
+			game, err := p.GameEvents(tx, campaignID)
 			if err != nil {
 				return nil, err
 			}
@@ -249,7 +251,7 @@ func (s libraryPinned) encounterEntity(ctx context.Context, c core.EncounterCrea
 func (pl *creatureToPlace) token(mapID string) *core.Token {
 	var t *core.Token
 	if pl.entity != nil {
-		t = tokenFromTemplate(pl.entity, pl.tpl, core.PlaceToken{X: pl.x, Y: pl.y, Hidden: pl.hidden})
+		t = kernel.TokenFromTemplate(pl.entity, pl.tpl, core.PlaceToken{X: pl.x, Y: pl.y, Hidden: pl.hidden})
 	} else {
 		t = &core.Token{ID: core.NewID(), X: pl.x, Y: pl.y, Hidden: pl.hidden, Reference: pl.ref}
 	}
@@ -267,12 +269,12 @@ func (pl *creatureToPlace) token(mapID string) *core.Token {
 	return t
 }
 
-func (pl *creatureToPlace) combatant(p pinned, t *core.Token) *core.Combatant {
+func (pl *creatureToPlace) combatant(p kernel.Pinned, t *core.Token) *core.Combatant {
 	id := t.ID
 	c := &core.Combatant{Name: t.Name, Label: t.Label, Hidden: t.Hidden, Role: t.Role, TokenID: &id,
 		Image: t.Image, Reference: t.Reference, Player: t.Player}
 	if pl.entity != nil {
-		p.fromEntity(c, pl.entity, false)
+		p.FromEntity(c, pl.entity, false)
 		if pl.role != "" {
 			c.Role = pl.role // the entry's side wins over the entity's
 		}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/base64"
 
+	"github.com/vttapp/companion/core/engine/kernel"
+
 	"github.com/vttapp/companion/core/redact"
 
 	"github.com/vttapp/companion/core"
@@ -15,12 +17,12 @@ func (s *playRoom) FogTarget(ctx context.Context, mapID string) (*core.Map, *cor
 	p := s.pin()
 	var m *core.Map
 	var c *core.Campaign
-	err := p.store.View(ctx, func(tx core.Tx) error {
+	err := p.Store.View(ctx, func(tx core.Tx) error {
 		var err error
-		if m, err = mapByID(tx, mapID); err != nil {
+		if m, err = kernel.MapByID(tx, mapID); err != nil {
 			return err
 		}
-		c, err = p.primaryCampaign(tx)
+		c, err = p.PrimaryCampaign(tx)
 		return err
 	})
 	return m, c, err
@@ -33,8 +35,8 @@ func (s *playRoom) FogTarget(ctx context.Context, mapID string) (*core.Map, *cor
 // path, for the caller to remove the old file.
 func (s *playRoom) SetFog(ctx context.Context, mapID, fog string, png []byte, fogOn *bool) (previous string, err error) {
 	p := s.pin()
-	err = p.write(ctx, func(tx core.Tx) ([]core.Event, error) {
-		m, err := mapByID(tx, mapID)
+	err = p.Write(ctx, func(tx core.Tx) ([]core.Event, error) {
+		m, err := kernel.MapByID(tx, mapID)
 		if err != nil {
 			return nil, err
 		}
@@ -54,19 +56,19 @@ func (s *playRoom) SetFog(ctx context.Context, mapID, fog string, png []byte, fo
 		m.Tokens = tokens
 		// Players see a map once it is on the player screen: a map the GM
 		// prepares off screen reaches the host console alone.
-		onScreen, err := p.playersSee(tx, m.ID)
+		onScreen, err := p.PlayersSee(tx, m.ID)
 		if err != nil {
 			return nil, err
 		}
 		var events []core.Event
 		if toggled {
-			host, err := p.hostMapIn(tx, m)
+			host, err := p.HostMapIn(tx, m)
 			if err != nil {
 				return nil, err
 			}
 			views := redact.HostOnly(host)
 			if onScreen {
-				if views.Players, err = p.playerMapIn(tx, m); err != nil {
+				if views.Players, err = p.PlayerMapIn(tx, m); err != nil {
 					return nil, err
 				}
 			}

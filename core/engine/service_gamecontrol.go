@@ -19,8 +19,8 @@ import (
 func (s *libraryRoom) ShowMap(ctx context.Context, mapID string) (*core.Screen, error) {
 	p := s.pin()
 	var out *core.Screen
-	err := p.write(ctx, func(tx core.Tx) ([]core.Event, error) {
-		c, err := p.primaryCampaign(tx)
+	err := p.Write(ctx, func(tx core.Tx) ([]core.Event, error) {
+		c, err := p.PrimaryCampaign(tx)
 		if err != nil {
 			return nil, err
 		}
@@ -46,15 +46,15 @@ func (s *libraryRoom) ShowMap(ctx context.Context, mapID string) (*core.Screen, 
 		if err := tx.PutScreen(c.ID, screen); err != nil {
 			return nil, err
 		}
-		p.liveScreen(screen)
+		p.LiveScreen(screen)
 		out = screen
 		events := []core.Event{{Name: core.EventScreenUpdated, Data: screen}}
 		if shown != nil {
-			players, err := p.playerMapIn(tx, shown)
+			players, err := p.PlayerMapIn(tx, shown)
 			if err != nil {
 				return nil, err
 			}
-			host, err := p.hostMapIn(tx, shown)
+			host, err := p.HostMapIn(tx, shown)
 			if err != nil {
 				return nil, err
 			}
@@ -62,7 +62,7 @@ func (s *libraryRoom) ShowMap(ctx context.Context, mapID string) (*core.Screen, 
 		}
 		// The tokens players see changed: so do the token links of the
 		// combatants they see (shownLinks).
-		game, err := p.linkedGameEvents(tx, func(c *core.Combatant) bool { return c.TokenID != nil })
+		game, err := p.LinkedGameEvents(tx, func(c *core.Combatant) bool { return c.TokenID != nil })
 		if err != nil {
 			return nil, err
 		}
@@ -80,7 +80,7 @@ func (s *libraryRoom) ShowMap(ctx context.Context, mapID string) (*core.Screen, 
 // hidden ones); clients get gameUpdated with the game as players see it
 // (hidden combatants left out, as in GET /api).
 func (s *tableRoom) ControlCombat(ctx context.Context, action string) (*core.Game, error) {
-	return s.pin().controlCombat(ctx, action, "", nil)
+	return s.pin().ControlCombat(ctx, action, "", nil)
 }
 
 // PassTurn hands the turn to combatant to (CombatPass), or starts combat
@@ -88,95 +88,8 @@ func (s *tableRoom) ControlCombat(ctx context.Context, action string) (*core.Gam
 // game master may pick anyone who has not acted this round.
 func (s *tableRoom) PassTurn(ctx context.Context, to string) (*core.Game, error) {
 	p := s.pin()
-	if !p.turnsPassed() {
+	if !p.TurnsPassed() {
 		return nil, core.Conflictf("this system takes turns by initiative: use next instead of passing the turn")
 	}
-	return p.controlCombat(ctx, turns.CombatPass, to, nil)
-}
-
-// controlCombat is ControlCombat; guard, when not nil, may refuse the
-// action given the game as it stands in the same transaction (a player
-// ending a turn that is not theirs).
-func (p pinned) controlCombat(ctx context.Context, action, to string, guard func(g *core.Game) error) (*core.Game, error) {
-	passed := p.turnsPassed()
-	switch action {
-	case turns.CombatStart, turns.CombatNext, turns.CombatPrevious, turns.CombatEnd:
-	case turns.CombatPass:
-		if !passed {
-			return nil, core.Conflictf("this system takes turns by initiative: use next instead of passing the turn")
-		}
-	default:
-		return nil, core.Invalidf("unknown combat action '%s': use start, next, previous or end", action)
-	}
-	var out *core.Game
-	err := p.write(ctx, func(tx core.Tx) ([]core.Event, error) {
-		c, err := p.primaryCampaign(tx)
-		if err != nil {
-			return nil, err
-		}
-		game, err := tx.Game(c.ID)
-		if err != nil {
-			return nil, err
-		}
-		if guard != nil {
-			if err := guard(game); err != nil {
-				return nil, err
-			}
-		}
-		combatants, err := tx.Combatants(c.ID)
-		if err != nil {
-			return nil, err
-		}
-		ended := game.CombatantID
-		step := turns.StepCombat
-		if passed {
-			step = func(g *core.Game, order []core.TurnSlot, action string) (bool, error) {
-				return turns.StepPassing(g, order, action, to)
-			}
-		}
-		changed, err := step(game, p.turnOrder(combatants), action)
-		if err != nil {
-			return nil, err
-		}
-		game.Combatants = combatants
-		out = game
-		if !changed {
-			return nil, nil
-		}
-		if err := tx.PutGame(c.ID, game); err != nil {
-			return nil, err
-		}
-		var events []core.Event
-		if action == turns.CombatNext || action == turns.CombatPass { // effects run out as turns pass (effects.go)
-			for _, expired := range expireEffects(combatants, ended, game) {
-				stored, err := p.storeCombatant(tx, expired)
-				if err != nil {
-					return nil, err
-				}
-				events = append(events, stored...)
-			}
-		}
-		views, err := p.gameViews(tx, game)
-		if err != nil {
-			return nil, err
-		}
-		// Only the turn moved: players get it without the lists (GameTurn).
-		if pg, ok := views.Players.(*core.Game); ok {
-			views.Players = core.TurnOf(pg)
-		}
-		events = append(events, core.Event{Name: core.EventGameUpdated, Data: views})
-		if action == turns.CombatStart && !passed {
-			// Seated players whose character has no initiative yet are
-			// asked to roll it (or the game master rolls for them).
-			ask, err := initiativeRequest(tx, c.ID, combatants, nil)
-			if err != nil {
-				return nil, err
-			}
-			if ask != nil {
-				events = append(events, *ask)
-			}
-		}
-		return events, nil
-	})
-	return out, err
+	return p.ControlCombat(ctx, turns.CombatPass, to, nil)
 }

@@ -3,6 +3,8 @@ package engine
 import (
 	"context"
 
+	"github.com/vttapp/companion/core/engine/kernel"
+
 	"github.com/vttapp/companion/core/mapobjects"
 
 	"github.com/vttapp/companion/core/redact"
@@ -31,8 +33,8 @@ func (s *playRoom) GridPreview(ctx context.Context, mapID string, change *mapobj
 func (s *playRoom) SetGrid(ctx context.Context, mapID string, change mapobjects.GridChange) (*mapobjects.GridPreview, error) {
 	p := s.pin()
 	var out *mapobjects.GridPreview
-	err := p.write(ctx, func(tx core.Tx) ([]core.Event, error) {
-		m, err := mapByID(tx, mapID)
+	err := p.Write(ctx, func(tx core.Tx) ([]core.Event, error) {
+		m, err := kernel.MapByID(tx, mapID)
 		if err != nil {
 			return nil, err
 		}
@@ -47,15 +49,15 @@ func (s *playRoom) SetGrid(ctx context.Context, mapID string, change mapobjects.
 		}
 		m.Tokens = tokens
 		out = mapobjects.PreviewOf(m)
-		onScreen, err := p.playersSee(tx, mapID)
+		onScreen, err := p.PlayersSee(tx, mapID)
 		if err != nil || !onScreen {
 			return nil, err
 		}
-		players, err := p.playerMapIn(tx, m)
+		players, err := p.PlayerMapIn(tx, m)
 		if err != nil {
 			return nil, err
 		}
-		host, err := p.hostMapIn(tx, m)
+		host, err := p.HostMapIn(tx, m)
 		if err != nil {
 			return nil, err
 		}

@@ -10,7 +10,7 @@ import (
 // finds nothing. It tells whether the database answers now, for the health
 // answer (routes/health.go); it takes no lock and publishes nothing.
 func (s *tableRoom) Ping(ctx context.Context) error {
-	return s.store.View(ctx, func(tx core.Tx) error {
+	return s.Store.View(ctx, func(tx core.Tx) error {
 		_, err := tx.Campaign("")
 		if core.IsNotFound(err) {
 			return nil

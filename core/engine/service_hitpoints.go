@@ -4,6 +4,8 @@ import (
 	"context"
 	"math"
 
+	"github.com/vttapp/companion/core/engine/kernel"
+
 	"github.com/vttapp/companion/core"
 )
 
@@ -16,7 +18,7 @@ func (s *seatsRoom) ChangeHitPoints(ctx context.Context, id string, ch core.HitP
 	if err := checkHitPointChange(ch); err != nil {
 		return nil, err
 	}
-	return p.changeCombatant(ctx, id, func(tx core.Tx, c *core.Combatant) error {
+	return p.ChangeCombatant(ctx, id, func(tx core.Tx, c *core.Combatant) error {
 		r := p.hitPointRange(c)
 		if r == "" {
 			return core.Invalidf("combatant '%s' has no hit points: its kind has no range in this system", core.Clip(c.Name))
@@ -24,9 +26,9 @@ func (s *seatsRoom) ChangeHitPoints(ctx context.Context, id string, ch core.HitP
 		if c.Data == nil {
 			c.Data = core.Object{}
 		} else {
-			c.Data = cloneObject(c.Data)
+			c.Data = kernel.CloneObject(c.Data)
 		}
-		cur, ok := numberOf(c.Data[r])
+		cur, ok := kernel.NumberOf(c.Data[r])
 		if !ok {
 			return core.Invalidf("combatant '%s' has no %s value to change", core.Clip(c.Name), r)
 		}
@@ -47,7 +49,7 @@ func (s *seatsRoom) ChangeHitPoints(ctx context.Context, id string, ch core.HitP
 // maxHP, temporary hit points do not stack. It returns the new current
 // value.
 func applyHitPoints(data core.Object, r string, cur, maxHP float64, ch core.HitPointChange) float64 {
-	temp, _ := numberOf(data["temp_"+r])
+	temp, _ := kernel.NumberOf(data["temp_"+r])
 	switch {
 	case ch.Damage != nil:
 		rest := *ch.Damage
@@ -98,8 +100,8 @@ func checkHitPointChange(ch core.HitPointChange) error {
 // seeded or imported without one (a D&D 5e SRD monster carries its hit_points alone)
 // were otherwise taken to be at full health whatever they had lost.
 func (s seatsPinned) hitPointMaximum(tx core.Tx, c *core.Combatant, r string, cur float64) (float64, error) {
-	key := maxKey(r)
-	if m, ok := numberOf(c.Data[key]); ok {
+	key := kernel.MaxKey(r)
+	if m, ok := kernel.NumberOf(c.Data[key]); ok {
 		return m, nil
 	}
 	if c.EntityID == "" {
@@ -112,13 +114,13 @@ func (s seatsPinned) hitPointMaximum(tx core.Tx, c *core.Combatant, r string, cu
 	if err != nil {
 		return 0, err
 	}
-	if m, ok := numberOf(e.Data[key]); ok {
+	if m, ok := kernel.NumberOf(e.Data[key]); ok {
 		return m, nil
 	}
-	if s.rules.IsUnique(e.Kind) {
+	if s.Rules.IsUnique(e.Kind) {
 		return cur, nil
 	}
-	m, ok := numberOf(e.Data[r])
+	m, ok := kernel.NumberOf(e.Data[r])
 	if !ok {
 		return cur, nil
 	}
@@ -127,26 +129,21 @@ func (s seatsPinned) hitPointMaximum(tx core.Tx, c *core.Combatant, r string, cu
 	return m, nil
 }
 
-// maxKey is the data key of a range's maximum: max_<range>, as
-// docs/system-authoring.md tells system authors (max_hit_points for the
-// range hit_points in D&D 5e).
-func maxKey(r string) string { return "max_" + r }
-
 // hitPointRange is the system's first range for a combatant's kind, or,
 // when it has no kind, the first of the system's hit point ranges
 // (RangeLister) that its data carries: the system names the key, the core
 // knows none.
 func (s seatsPinned) hitPointRange(c *core.Combatant) string {
-	if s.rules == nil {
+	if s.Rules == nil {
 		return ""
 	}
 	if c.EntityType != "" {
-		if ranges := s.rules.Ranges(c.EntityType); len(ranges) > 0 {
+		if ranges := s.Rules.Ranges(c.EntityType); len(ranges) > 0 {
 			return ranges[0]
 		}
 		return ""
 	}
-	if lister, ok := s.rules.(core.RangeLister); ok {
+	if lister, ok := s.Rules.(core.RangeLister); ok {
 		for _, r := range lister.HitPointRanges() {
 			if _, ok := c.Data[r]; ok {
 				return r

@@ -11,8 +11,8 @@ import (
 func (s *libraryRoom) HostCampaign(ctx context.Context) (*core.HostCampaign, error) {
 	p := s.pin()
 	out := &core.HostCampaign{}
-	err := p.store.View(ctx, func(tx core.Tx) error {
-		c, err := p.primaryCampaign(tx)
+	err := p.Store.View(ctx, func(tx core.Tx) error {
+		c, err := p.PrimaryCampaign(tx)
 		if err != nil {
 			return err
 		}
@@ -55,13 +55,13 @@ func (s *libraryRoom) HostCampaign(ctx context.Context) (*core.HostCampaign, err
 		if out.Game.Combatants, err = tx.Combatants(c.ID); err != nil {
 			return err
 		}
-		out.TurnOrder = p.turnOrder(out.Game.Combatants)
+		out.TurnOrder = p.TurnOrder(out.Game.Combatants)
 		return nil
 	})
 	if err != nil {
 		return nil, err
 	}
-	p.liveScreen(out.Screen)
+	p.LiveScreen(out.Screen)
 	return out, nil
 }
 

@@ -4,6 +4,8 @@ import (
 	"context"
 	"strings"
 
+	"github.com/vttapp/companion/core/engine/kernel"
+
 	"github.com/vttapp/companion/core/mapobjects"
 
 	"github.com/vttapp/companion/core/redact"
@@ -24,8 +26,8 @@ func (s *playRoom) CreateMap(ctx context.Context, n core.NewMap) (*core.Map, err
 	if err := m.Normalize(); err != nil {
 		return nil, err
 	}
-	err := p.write(ctx, func(tx core.Tx) ([]core.Event, error) {
-		c, err := p.primaryCampaign(tx)
+	err := p.Write(ctx, func(tx core.Tx) ([]core.Event, error) {
+		c, err := p.PrimaryCampaign(tx)
 		if err != nil {
 			return nil, err
 		}
@@ -52,8 +54,8 @@ func (s *playRoom) ChangeMap(ctx context.Context, id string, c mapobjects.MapCha
 		return nil, err
 	}
 	var out *core.Map
-	err := p.write(ctx, func(tx core.Tx) ([]core.Event, error) {
-		m, err := mapByID(tx, id)
+	err := p.Write(ctx, func(tx core.Tx) ([]core.Event, error) {
+		m, err := kernel.MapByID(tx, id)
 		if err != nil {
 			return nil, err
 		}
@@ -76,15 +78,15 @@ func (s *playRoom) ChangeMap(ctx context.Context, id string, c mapobjects.MapCha
 		}
 		m.Tokens = tokens
 		out = m
-		onScreen, err := p.playersSee(tx, id)
+		onScreen, err := p.PlayersSee(tx, id)
 		if err != nil {
 			return nil, err
 		}
-		players, err := p.playerMapIn(tx, m)
+		players, err := p.PlayerMapIn(tx, m)
 		if err != nil {
 			return nil, err
 		}
-		host, err := p.hostMapIn(tx, m)
+		host, err := p.HostMapIn(tx, m)
 		if err != nil {
 			return nil, err
 		}
@@ -112,12 +114,12 @@ func (s *playRoom) DeleteMap(ctx context.Context, id string) (*core.Map, error) 
 	p := s.pin()
 	var out *core.Map
 	var returned []*core.Seat
-	err := p.writeThen(ctx, func(tx core.Tx) ([]core.Event, error) {
-		c, err := p.primaryCampaign(tx)
+	err := p.WriteThen(ctx, func(tx core.Tx) ([]core.Event, error) {
+		c, err := p.PrimaryCampaign(tx)
 		if err != nil {
 			return nil, err
 		}
-		m, err := mapByID(tx, id)
+		m, err := kernel.MapByID(tx, id)
 		if err != nil {
 			return nil, err
 		}
@@ -138,7 +140,7 @@ func (s *playRoom) DeleteMap(ctx context.Context, id string) (*core.Map, error) 
 			if err := tx.PutScreen(c.ID, screen); err != nil {
 				return nil, err
 			}
-			p.liveScreen(screen)
+			p.LiveScreen(screen)
 			events = append(events, core.Event{Name: core.EventScreenUpdated, Data: screen})
 		}
 		// Seats on the deleted map go back to the player screen's.
@@ -147,6 +149,6 @@ func (s *playRoom) DeleteMap(ctx context.Context, id string) (*core.Map, error) 
 			return nil, err
 		}
 		return append(events, seatEvents...), nil
-	}, func() { p.seatsByHash.set(returned...) })
+	}, func() { p.SeatsByHash.Set(returned...) })
 	return out, err
 }

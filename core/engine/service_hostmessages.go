@@ -11,8 +11,8 @@ import (
 func (s *tableRoom) HostMessages(ctx context.Context, n int) ([]*core.Message, error) {
 	p := s.pin()
 	var out []*core.Message
-	err := p.store.View(ctx, func(tx core.Tx) error {
-		c, err := p.primaryCampaign(tx)
+	err := p.Store.View(ctx, func(tx core.Tx) error {
+		c, err := p.PrimaryCampaign(tx)
 		if err != nil {
 			return err
 		}

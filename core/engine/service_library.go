@@ -5,6 +5,8 @@ import (
 	"context"
 	"slices"
 
+	"github.com/vttapp/companion/core/engine/kernel"
+
 	"github.com/vttapp/companion/core/pages"
 
 	"github.com/vttapp/companion/core"
@@ -13,32 +15,32 @@ import (
 // Pages lists an owner's pages with their content (every owner's when
 // owner is empty), in library order (rank, name, id).
 func (s *libraryRoom) Pages(ctx context.Context, owner string) ([]*core.Page, error) {
-	return readStore(ctx, s.store, func(tx core.Tx) ([]*core.Page, error) { return tx.Pages(core.PageQuery{Owner: owner, Content: true}) })
+	return kernel.ReadStore(ctx, s.Store, func(tx core.Tx) ([]*core.Page, error) { return tx.Pages(core.PageQuery{Owner: owner, Content: true}) })
 }
 
 // Encounters lists an owner's encounters (every owner's when empty).
 func (s *libraryRoom) Encounters(ctx context.Context, owner string) ([]*core.Encounter, error) {
-	return readStore(ctx, s.store, func(tx core.Tx) ([]*core.Encounter, error) { return tx.Encounters(owner) })
+	return kernel.ReadStore(ctx, s.Store, func(tx core.Tx) ([]*core.Encounter, error) { return tx.Encounters(owner) })
 }
 
 // Groups lists an owner's groups (every owner's when empty).
 func (s *libraryRoom) Groups(ctx context.Context, owner string) ([]*core.Group, error) {
-	return readStore(ctx, s.store, func(tx core.Tx) ([]*core.Group, error) { return tx.Groups(owner) })
+	return kernel.ReadStore(ctx, s.Store, func(tx core.Tx) ([]*core.Group, error) { return tx.Groups(owner) })
 }
 
 // Assets lists an owner's assets (every owner's when empty).
 func (s *libraryRoom) Assets(ctx context.Context, owner string) ([]*core.Asset, error) {
-	return readStore(ctx, s.store, func(tx core.Tx) ([]*core.Asset, error) { return tx.Assets(owner) })
+	return kernel.ReadStore(ctx, s.Store, func(tx core.Tx) ([]*core.Asset, error) { return tx.Assets(owner) })
 }
 
 // Page returns a page with its content.
 func (s *libraryRoom) Page(ctx context.Context, id string) (*core.Page, error) {
-	return readStore(ctx, s.store, func(tx core.Tx) (*core.Page, error) { return pageByID(tx, id) })
+	return kernel.ReadStore(ctx, s.Store, func(tx core.Tx) (*core.Page, error) { return pageByID(tx, id) })
 }
 
 // Encounter returns an encounter.
 func (s *libraryRoom) Encounter(ctx context.Context, id string) (*core.Encounter, error) {
-	return readStore(ctx, s.store, func(tx core.Tx) (*core.Encounter, error) { return encounterByID(tx, id) })
+	return kernel.ReadStore(ctx, s.Store, func(tx core.Tx) (*core.Encounter, error) { return encounterByID(tx, id) })
 }
 
 func pageByID(tx core.Tx, id string) (*core.Page, error) {
@@ -62,10 +64,10 @@ func encounterByID(tx core.Tx, id string) (*core.Encounter, error) {
 // assets each holds.
 func (s *libraryRoom) Libraries(ctx context.Context) ([]core.LibrarySummary, error) {
 	p := s.pin()
-	return readStore(ctx, p.store, func(tx core.Tx) ([]core.LibrarySummary, error) {
+	return kernel.ReadStore(ctx, p.Store, func(tx core.Tx) ([]core.LibrarySummary, error) {
 		system := ""
-		if p.rules != nil {
-			system = p.rules.SystemID()
+		if p.Rules != nil {
+			system = p.Rules.SystemID()
 		}
 		var out []core.LibrarySummary
 		count := func(sum *core.LibrarySummary) error {
@@ -127,12 +129,12 @@ func (s *libraryRoom) Libraries(ctx context.Context) ([]core.LibrarySummary, err
 // groups, stands at the top level.
 func (s *libraryRoom) Library(ctx context.Context, ownerID string) (*core.Library, error) {
 	p := s.pin()
-	return readStore(ctx, p.store, func(tx core.Tx) (*core.Library, error) {
+	return kernel.ReadStore(ctx, p.Store, func(tx core.Tx) (*core.Library, error) {
 		owner, err := pages.OwnerOf(tx, ownerID)
 		if err != nil {
 			return nil, err
 		}
-		shows, screenMap, err := p.primaryShows(tx)
+		shows, screenMap, err := p.PrimaryShows(tx)
 		if err != nil {
 			return nil, err
 		}

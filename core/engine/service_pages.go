@@ -4,6 +4,8 @@ import (
 	"context"
 	"strings"
 
+	"github.com/vttapp/companion/core/engine/kernel"
+
 	"github.com/vttapp/companion/core/pages"
 
 	"github.com/vttapp/companion/core"
@@ -12,54 +14,29 @@ import (
 // PageAt renders the page a URL names for the game master: every page,
 // whole.
 func (s *libraryRoom) PageAt(ctx context.Context, a core.PageAddress) (*core.PageView, error) {
-	return s.pin().pageAt(ctx, a, false)
+	return s.pin().PageAt(ctx, a, false)
 }
 
 // PageAt renders the page a URL names as players may read it: only a page
 // the game master showed them (in the primary campaign), and of it only
 // what was shown. Any other page does not exist for them.
 func (p PlayerAccess) PageAt(ctx context.Context, a core.PageAddress) (*core.PageView, error) {
-	return p.s.Kernel.pin().pageAt(ctx, a, true)
+	return p.s.kernel.Pin().PageAt(ctx, a, true)
 }
 
 // PageView renders a page, by id, for the game master.
 func (s *libraryRoom) PageView(ctx context.Context, id string) (*core.PageView, error) {
 	p := s.pin()
-	return readStore(ctx, p.store, func(tx core.Tx) (*core.PageView, error) {
+	return kernel.ReadStore(ctx, p.Store, func(tx core.Tx) (*core.PageView, error) {
 		page, err := pageByID(tx, id)
 		if err != nil {
 			return nil, err
 		}
-		shows, _, err := p.primaryShows(tx)
+		shows, _, err := p.PrimaryShows(tx)
 		if err != nil {
 			return nil, err
 		}
 		return pages.NewReader(tx, false, shows).View(page)
-	})
-}
-
-func (s pinned) pageAt(ctx context.Context, a core.PageAddress, players bool) (*core.PageView, error) {
-	return readStore(ctx, s.store, func(tx core.Tx) (*core.PageView, error) {
-		if a.Page == "" || (a.Scope != "" && a.Scope != core.OwnerModule && a.Scope != core.OwnerCampaign) {
-			return nil, core.NotFoundf("no such page")
-		}
-		shows, _, err := s.primaryShows(tx)
-		if err != nil {
-			return nil, err
-		}
-		r := pages.NewReader(tx, players, shows)
-		pages, err := r.FindPages(a.Scope, a.Owner, a.Page, "")
-		if err != nil {
-			return nil, err
-		}
-		page, err := r.FirstReadable(pages)
-		if err != nil {
-			return nil, err
-		}
-		if page == nil {
-			return nil, core.NotFoundf("no page '%s'", core.Clip(a.Page))
-		}
-		return r.View(page)
 	})
 }
 
@@ -73,8 +50,8 @@ func (s *libraryRoom) ShowPage(ctx context.Context, pageID string, show core.Sho
 	p := s.pin()
 	overlay := show.Overlay == nil || *show.Overlay
 	var out *core.PageShown
-	err := p.write(ctx, func(tx core.Tx) ([]core.Event, error) {
-		c, err := p.primaryCampaign(tx)
+	err := p.Write(ctx, func(tx core.Tx) ([]core.Event, error) {
+		c, err := p.PrimaryCampaign(tx)
 		if err != nil {
 			return nil, err
 		}
@@ -128,7 +105,7 @@ func (s *libraryRoom) ShowPage(ctx context.Context, pageID string, show core.Sho
 		if err := tx.PutScreen(c.ID, screen); err != nil {
 			return nil, err
 		}
-		p.liveScreen(screen)
+		p.LiveScreen(screen)
 		out.Screen = screen
 		return []core.Event{journal, {Name: core.EventScreenUpdated, Data: screen}}, nil
 	})
@@ -141,8 +118,8 @@ func (s *libraryRoom) ShowPage(ctx context.Context, pageID string, show core.Sho
 func (s *libraryRoom) HidePage(ctx context.Context, pageID string) (*core.PageShown, error) {
 	p := s.pin()
 	var out *core.PageShown
-	err := p.write(ctx, func(tx core.Tx) ([]core.Event, error) {
-		c, err := p.primaryCampaign(tx)
+	err := p.Write(ctx, func(tx core.Tx) ([]core.Event, error) {
+		c, err := p.PrimaryCampaign(tx)
 		if err != nil {
 			return nil, err
 		}
@@ -194,7 +171,7 @@ func (s *libraryRoom) HidePage(ctx context.Context, pageID string) (*core.PageSh
 		if err := tx.PutScreen(c.ID, screen); err != nil {
 			return nil, err
 		}
-		p.liveScreen(screen)
+		p.LiveScreen(screen)
 		out.Screen = screen
 		return append(events, core.Event{Name: core.EventScreenUpdated, Data: screen}), nil
 	})

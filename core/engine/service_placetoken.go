@@ -4,6 +4,8 @@ import (
 	"context"
 	"strings"
 
+	"github.com/vttapp/companion/core/engine/kernel"
+
 	"github.com/vttapp/companion/core/redact"
 
 	"github.com/vttapp/companion/core"
@@ -20,7 +22,7 @@ func (s *playRoom) PlaceToken(ctx context.Context, mapID string, place core.Plac
 		return nil, err
 	}
 	var tpl *core.TokenTemplate
-	if tr, ok := p.rules.(core.TokenRules); ok {
+	if tr, ok := p.Rules.(core.TokenRules); ok {
 		// Outside the write lock: the hook runs Lua.
 		if tpl, err = tr.TokenFor(ctx, e); err != nil {
 			return nil, err
@@ -29,13 +31,13 @@ func (s *playRoom) PlaceToken(ctx context.Context, mapID string, place core.Plac
 	if tpl == nil {
 		tpl = &core.TokenTemplate{}
 	}
-	t := tokenFromTemplate(e, tpl, place)
-	err = p.write(ctx, func(tx core.Tx) ([]core.Event, error) {
-		if _, err := mapByID(tx, mapID); err != nil {
+	t := kernel.TokenFromTemplate(e, tpl, place)
+	err = p.Write(ctx, func(tx core.Tx) ([]core.Event, error) {
+		if _, err := kernel.MapByID(tx, mapID); err != nil {
 			return nil, err
 		}
 		t.MapID = mapID
-		return p.storeToken(tx, t)
+		return p.StoreToken(tx, t)
 	})
 	if err != nil {
 		return nil, err
@@ -65,8 +67,8 @@ func (s *playRoom) placedEntity(ctx context.Context, p core.PlaceToken) (*core.E
 // show.
 func (s *playRoom) DeleteToken(ctx context.Context, id string) error {
 	p := s.pin()
-	return p.write(ctx, func(tx core.Tx) ([]core.Event, error) {
-		t, err := tokenByID(tx, id)
+	return p.Write(ctx, func(tx core.Tx) ([]core.Event, error) {
+		t, err := kernel.TokenByID(tx, id)
 		if err != nil {
 			return nil, err
 		}
@@ -77,15 +79,15 @@ func (s *playRoom) DeleteToken(ctx context.Context, id string) error {
 		if err != nil {
 			return nil, err
 		}
-		host, err := p.hostMapIn(tx, m)
+		host, err := p.HostMapIn(tx, m)
 		if err != nil {
 			return nil, err
 		}
 		views := redact.Views{Host: &core.MapTokens{MapID: m.ID, Tokens: host.Tokens}}
-		if onScreen, err := p.playersSee(tx, m.ID); err != nil {
+		if onScreen, err := p.PlayersSee(tx, m.ID); err != nil {
 			return nil, err
 		} else if onScreen {
-			players, err := p.playerMapIn(tx, m)
+			players, err := p.PlayerMapIn(tx, m)
 			if err != nil {
 				return nil, err
 			}

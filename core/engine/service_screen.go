@@ -5,15 +5,12 @@ import (
 	"context"
 	"strings"
 
+	"github.com/vttapp/companion/core/engine/kernel"
+
 	"github.com/vttapp/companion/core/pages"
 
 	"github.com/vttapp/companion/core"
 )
-
-// liveScreen fills the parts of a screen that live in memory: the remote
-// interaction (as the mode and as the contract's boolean) and the defaults
-// the real web client reads (sharedVision always when unset).
-func (s *Kernel) liveScreen(screen *core.Screen) { screen.ApplySettings(s.liveState.Settings()) }
 
 // SetOverlay shows (or takes down) an overlay on the primary campaign's
 // player screen. Clients get screenUpdated.
@@ -26,8 +23,8 @@ func (s *libraryRoom) SetOverlay(ctx context.Context, o core.ScreenOverlay) (*co
 		return nil, core.Invalidf("overlayImage must be a path on this server (/campaigns/...) or an http(s) URL")
 	}
 	var out *core.Screen
-	err := p.write(ctx, func(tx core.Tx) ([]core.Event, error) {
-		c, err := p.primaryCampaign(tx)
+	err := p.Write(ctx, func(tx core.Tx) ([]core.Event, error) {
+		c, err := p.PrimaryCampaign(tx)
 		if err != nil {
 			return nil, err
 		}
@@ -55,7 +52,7 @@ func (s *libraryRoom) SetOverlay(ctx context.Context, o core.ScreenOverlay) (*co
 		if err := tx.PutScreen(c.ID, screen); err != nil {
 			return nil, err
 		}
-		p.liveScreen(screen)
+		p.LiveScreen(screen)
 		out = screen
 		events := []core.Event{{Name: core.EventScreenUpdated, Data: screen}}
 		// What this put on the screen goes into the journal (journal.go).
@@ -80,7 +77,7 @@ func (s *libraryRoom) SetOverlay(ctx context.Context, o core.ScreenOverlay) (*co
 
 // FocusScreen tells player displays to look at a point (mapFocus).
 func (s *playRoom) FocusScreen(f core.Focus) error {
-	if !finite(f.X, f.Y) {
+	if !kernel.Finite(f.X, f.Y) {
 		return core.Invalidf("mapFocus: 'x' and 'y' must be finite numbers")
 	}
 	if f.Color == "" {
@@ -93,10 +90,10 @@ func (s *playRoom) FocusScreen(f core.Focus) error {
 // FrameScreen sets the view player displays follow (mapFrameUpdated) on
 // the map on the player screen.
 func (s *playRoom) FrameScreen(ctx context.Context, f core.Frame) (*core.Frame, error) {
-	if !finite(f.X, f.Y, f.Zoom) || f.Zoom <= 0 {
+	if !kernel.Finite(f.X, f.Y, f.Zoom) || f.Zoom <= 0 {
 		return nil, core.Invalidf("mapFrameUpdated: 'x' and 'y' must be finite numbers and 'zoom' greater than 0")
 	}
-	id, err := s.screenMapID(ctx)
+	id, err := s.ScreenMapID(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -108,33 +105,12 @@ func (s *playRoom) FrameScreen(ctx context.Context, f core.Frame) (*core.Frame, 
 // FitScreen tells player displays to fit the map on the player screen to
 // their screen (mapFitScreen).
 func (s *playRoom) FitScreen(ctx context.Context) error {
-	id, err := s.screenMapID(ctx)
+	id, err := s.ScreenMapID(ctx)
 	if err != nil {
 		return err
 	}
 	s.Publish(core.Event{Name: core.EventMapFitScreen, Data: &core.ScreenMap{ID: id}})
 	return nil
-}
-
-func (s *Kernel) screenMapID(ctx context.Context) (string, error) {
-	p := s.pin()
-	var id string
-	err := p.store.View(ctx, func(tx core.Tx) error {
-		c, err := p.primaryCampaign(tx)
-		if err != nil {
-			return err
-		}
-		screen, err := tx.Screen(c.ID)
-		if err != nil {
-			return err
-		}
-		id = screen.MapID
-		return nil
-	})
-	if err == nil && id == "" {
-		return "", core.Conflictf("no map is on the player screen: show one first")
-	}
-	return id, err
 }
 
 // SetSharedVision chooses whose sight players see on the player screen
@@ -149,8 +125,8 @@ func (s *playRoom) SetSharedVision(ctx context.Context, mode string) (*core.Scre
 	}
 	p := s.pin()
 	var out *core.Screen
-	err := p.write(ctx, func(tx core.Tx) ([]core.Event, error) {
-		c, err := p.primaryCampaign(tx)
+	err := p.Write(ctx, func(tx core.Tx) ([]core.Event, error) {
+		c, err := p.PrimaryCampaign(tx)
 		if err != nil {
 			return nil, err
 		}
@@ -162,7 +138,7 @@ func (s *playRoom) SetSharedVision(ctx context.Context, mode string) (*core.Scre
 		if err := tx.PutScreen(c.ID, screen); err != nil {
 			return nil, err
 		}
-		p.liveScreen(screen)
+		p.LiveScreen(screen)
 		out = screen
 		return []core.Event{{Name: core.EventScreenUpdated, Data: screen}}, nil
 	})

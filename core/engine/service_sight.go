@@ -15,7 +15,7 @@ func (s *playRoom) dragSightOf(ctx context.Context, tok *core.Token) (*redact.Dr
 		return nil, nil
 	}
 	var ds *redact.DragSight
-	err := s.store.View(ctx, func(tx core.Tx) error {
+	err := s.Store.View(ctx, func(tx core.Tx) error {
 		m, err := tx.Map(tok.MapID)
 		if core.IsNotFound(err) {
 			return nil

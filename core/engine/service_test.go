@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/vttapp/companion/core/engine/kernel"
+
 	"github.com/vttapp/companion/core/engine"
 
 	"github.com/vttapp/companion/core"
@@ -391,7 +393,7 @@ func TestSnapshotHasThirtyMessagesOldestFirstAndNoHiddenTokens(t *testing.T) {
 func TestUpdateSettingsPublishesOnlyChanges(t *testing.T) {
 	f := newSvcFixture(t, true)
 	yes, no := true, false
-	s, err := f.svc.UpdateSettings(svcCtx, engine.SettingsPatch{RemoteInteraction: &no, Paused: &yes})
+	s, err := f.svc.UpdateSettings(svcCtx, kernel.SettingsPatch{RemoteInteraction: &no, Paused: &yes})
 	if err != nil || s.RemoteInteraction || !s.Paused {
 		t.Fatalf("settings = %+v, %v", s, err)
 	}
@@ -399,7 +401,7 @@ func TestUpdateSettingsPublishesOnlyChanges(t *testing.T) {
 		t.Fatalf("events = %s", got)
 	}
 	f.rec.reset()
-	f.svc.UpdateSettings(svcCtx, engine.SettingsPatch{Paused: &yes})
+	f.svc.UpdateSettings(svcCtx, kernel.SettingsPatch{Paused: &yes})
 	if len(f.rec.names()) != 0 {
 		t.Fatalf("unchanged setting published %v", f.rec.names())
 	}

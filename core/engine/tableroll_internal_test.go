@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/vttapp/companion/core/engine/kernel"
+
 	"github.com/vttapp/companion/core/randomtables"
 
 	"github.com/vttapp/companion/core"
@@ -38,7 +40,7 @@ func seededDice(seed uint64) func(string) (int, error) {
 func testRoller(seed uint64, tables ...*core.Table) *randomtables.TableRoller {
 	return &randomtables.TableRoller{
 		Dice:    seededDice(seed),
-		Find:    func(slug string) (*core.Table, error) { return findTable(tables, slug), nil },
+		Find:    func(slug string) (*core.Table, error) { return kernel.FindTable(tables, slug), nil },
 		History: func(string) ([]int, error) { return nil, nil },
 		Taken:   map[string][]int{},
 	}

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/vttapp/companion/core/engine/kernel"
+
 	"github.com/vttapp/companion/core/mapobjects"
 
 	"github.com/vttapp/companion/core"
@@ -19,13 +21,13 @@ func (s *playRoom) Measure(ctx context.Context, req mapobjects.MeasureRequest, p
 	}
 	ps := s.pin()
 	var m *core.Map
-	err := s.store.View(ctx, func(tx core.Tx) error {
+	err := s.Store.View(ctx, func(tx core.Tx) error {
 		var err error
-		if m, err = mapByID(tx, req.MapID); err != nil {
+		if m, err = kernel.MapByID(tx, req.MapID); err != nil {
 			return err
 		}
 		if player != nil {
-			vm, err := ps.viewerMapIn(tx, player.Seat)
+			vm, err := ps.ViewerMapIn(tx, player.Seat)
 			if err != nil {
 				return err
 			}
@@ -75,7 +77,7 @@ func (s playPinned) pathDistance(ctx context.Context, m *core.Map, cells []float
 	if isHexGrid(m.GridType) {
 		return hexPathCells(m.GridType, cells) * scale, nil
 	}
-	if g, ok := s.rules.(mapobjects.GridRules); ok {
+	if g, ok := s.Rules.(mapobjects.GridRules); ok {
 		d, handled, err := g.PathDistance(ctx, cells, scale)
 		if err != nil {
 			return 0, err
@@ -96,14 +98,14 @@ func (s playPinned) pathDistance(ctx context.Context, m *core.Map, cells []float
 
 func (s playPinned) measureTemplate(ctx context.Context, m *core.Map, o core.Object) (*mapobjects.Measured, error) {
 	k, _ := mapobjects.MapKindOf("areaEffects")
-	probe, err := copyObject(o)
+	probe, err := kernel.CopyObject(o)
 	if err != nil {
 		return nil, err
 	}
 	if _, ok := probe["id"]; !ok {
 		probe["id"] = "measure"
 	}
-	if err := checkCommon(k, probe); err != nil {
+	if err := kernel.CheckCommon(k, probe); err != nil {
 		return nil, err
 	}
 	t := mapobjects.TemplateInCells(m, probe)
@@ -133,7 +135,7 @@ func (s playPinned) measureTemplate(ctx context.Context, m *core.Map, o core.Obj
 // templateSquares asks the system's hook, else the plain geometry, and
 // checks what the hook answers: cells near the template, not too many.
 func (s playPinned) templateSquares(ctx context.Context, t mapobjects.Template) ([]int, error) {
-	if g, ok := s.rules.(mapobjects.GridRules); ok {
+	if g, ok := s.Rules.(mapobjects.GridRules); ok {
 		cells, handled, err := g.TemplateSquares(ctx, t)
 		if err != nil {
 			return nil, err
