@@ -1,6 +1,9 @@
 package engine
 
-import "github.com/vttapp/companion/core/engine/kernel"
+import (
+	"github.com/vttapp/companion/core/engine/kernel"
+	"github.com/vttapp/companion/core/engine/table"
+)
 
 // Service is the rooms of the engine over their shared kernel: each room's
 // methods are promoted, so callers say svc.Tokens or svc.ClaimSeat without
@@ -10,7 +13,7 @@ type Service struct {
 	*seatsRoom
 	*libraryRoom
 	*playRoom
-	*tableRoom
+	*table.TableRoom
 }
 
 type seatsRoom struct{ *kernel.Kernel }
@@ -19,14 +22,11 @@ type playRoom struct {
 	*kernel.Kernel
 	dragTracker *Drags // the token drags in progress (drag.go)
 }
-type tableRoom struct{ *kernel.Kernel }
 
 type seatsPinned struct{ kernel.Pinned }
 type libraryPinned struct{ kernel.Pinned }
 type playPinned struct{ kernel.Pinned }
-type tablePinned struct{ kernel.Pinned }
 
 func (r *seatsRoom) pin() seatsPinned     { return seatsPinned{r.Kernel.Pin()} }
 func (r *libraryRoom) pin() libraryPinned { return libraryPinned{r.Kernel.Pin()} }
 func (r *playRoom) pin() playPinned       { return playPinned{r.Kernel.Pin()} }
-func (r *tableRoom) pin() tablePinned     { return tablePinned{r.Kernel.Pin()} }

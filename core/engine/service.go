@@ -4,6 +4,8 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/vttapp/companion/core/engine/table"
+
 	"github.com/vttapp/companion/core/engine/kernel"
 
 	"github.com/vttapp/companion/core/chat"
@@ -49,7 +51,7 @@ func NewService(cfg ServiceConfig) *Service {
 	play := &playRoom{Kernel: s}
 	play.dragTracker = newDrags(play)
 	s.OnPublished = play.dragTracker.published
-	return &Service{kernel: s, seatsRoom: &seatsRoom{s}, libraryRoom: &libraryRoom{s}, playRoom: play, tableRoom: &tableRoom{s}}
+	return &Service{kernel: s, seatsRoom: &seatsRoom{s}, libraryRoom: &libraryRoom{s}, playRoom: play, TableRoom: &table.TableRoom{Kernel: s}}
 }
 
 // Drags returns the service's drag tracker: the hub hands it every

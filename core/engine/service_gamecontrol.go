@@ -3,8 +3,6 @@ package engine
 import (
 	"context"
 
-	"github.com/vttapp/companion/core/turns"
-
 	"github.com/vttapp/companion/core/redact"
 
 	"github.com/vttapp/companion/core"
@@ -69,27 +67,4 @@ func (s *libraryRoom) ShowMap(ctx context.Context, mapID string) (*core.Screen, 
 		return append(events, game...), nil
 	})
 	return out, err
-}
-
-// ControlCombat runs one combat action on the primary campaign's game in one
-// transaction: CombatStart begins round 1 with the first slot of the turn
-// order acting; CombatNext passes the turn on (after the last slot a new
-// round begins); CombatPrevious goes back one slot (into the previous round
-// from the first); CombatEnd stops combat, and ending a combat that is not
-// running changes nothing and tells no one. It returns the game with every combatant (the host sees
-// hidden ones); clients get gameUpdated with the game as players see it
-// (hidden combatants left out, as in GET /api).
-func (s *tableRoom) ControlCombat(ctx context.Context, action string) (*core.Game, error) {
-	return s.pin().ControlCombat(ctx, action, "", nil)
-}
-
-// PassTurn hands the turn to combatant to (CombatPass), or starts combat
-// with them acting, in a system whose turns are passed (TurnsPassed): the
-// game master may pick anyone who has not acted this round.
-func (s *tableRoom) PassTurn(ctx context.Context, to string) (*core.Game, error) {
-	p := s.pin()
-	if !p.TurnsPassed() {
-		return nil, core.Conflictf("this system takes turns by initiative: use next instead of passing the turn")
-	}
-	return p.ControlCombat(ctx, turns.CombatPass, to, nil)
 }

@@ -6,11 +6,6 @@ import (
 	"github.com/vttapp/companion/core"
 )
 
-// Token returns the token with id.
-func (s *tableRoom) Token(ctx context.Context, id string) (*core.Token, error) {
-	return s.ReadToken(ctx, id, false)
-}
-
 // PutToken replaces a token. As the contract says, the body's id is not
 // checked against the path: the body wins (an empty body id means the path
 // id). The token must exist; it stays on its map.

@@ -1,11 +1,10 @@
-package engine
+package table
 
 import (
 	"context"
 
-	"github.com/vttapp/companion/core/chat"
-
 	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/core/chat"
 )
 
 // CreateMessage is the game master's message (the host console): its
@@ -14,7 +13,7 @@ import (
 // private one to the host console alone). It returns the stored message
 // with its rolls and campaign. Players post through PlayerAccess, which
 // names the speaker from their seat (speaker.go).
-func (s *tableRoom) CreateMessage(ctx context.Context, m *core.Message) (*core.Message, error) {
+func (s *TableRoom) CreateMessage(ctx context.Context, m *core.Message) (*core.Message, error) {
 	return s.WriteMessage(ctx, m, chat.MessageAuthor{Gm: true}, false)
 }
 
@@ -22,6 +21,6 @@ func (s *tableRoom) CreateMessage(ctx context.Context, m *core.Message) (*core.M
 // chat): as CreateMessage, except that a /roll that cannot be rolled is
 // refused with the dice engine's words, as a player's typed line is, and
 // nothing is stored.
-func (s *tableRoom) PostMessage(ctx context.Context, m *core.Message) (*core.Message, error) {
+func (s *TableRoom) PostMessage(ctx context.Context, m *core.Message) (*core.Message, error) {
 	return s.WriteMessage(ctx, m, chat.MessageAuthor{Gm: true}, true)
 }

@@ -1,4 +1,4 @@
-package engine
+package table
 
 import (
 	"context"
@@ -8,7 +8,7 @@ import (
 
 // HostMessages returns the primary campaign's n most recent messages,
 // oldest first, private rolls included: the host console's log.
-func (s *tableRoom) HostMessages(ctx context.Context, n int) ([]*core.Message, error) {
+func (s *TableRoom) HostMessages(ctx context.Context, n int) ([]*core.Message, error) {
 	p := s.pin()
 	var out []*core.Message
 	err := p.Store.View(ctx, func(tx core.Tx) error {

@@ -1,11 +1,10 @@
-package engine
+package table
 
 import (
 	"context"
 
-	"github.com/vttapp/companion/core/engine/kernel"
-
 	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/core/engine/kernel"
 )
 
 // GetAttribute reads an entity's attributes (getAttribute). The contract
@@ -13,7 +12,7 @@ import (
 // when the request names attributes (the keys of a.Attributes), the answer
 // carries each of them with the entity's value, null for one the entity does
 // not have; when it names none, the answer carries all of them.
-func (s *tableRoom) GetAttribute(ctx context.Context, a core.Attribute) (*core.Attribute, error) {
+func (s *TableRoom) GetAttribute(ctx context.Context, a core.Attribute) (*core.Attribute, error) {
 	if a.EntityID == "" {
 		return nil, core.Invalidf("getAttribute: 'entityId' is required")
 	}

@@ -1,4 +1,4 @@
-package engine
+package table
 
 import (
 	"context"
@@ -9,7 +9,7 @@ import (
 
 // AddEffect puts a condition or effect on a combatant. While combat runs,
 // roundStart and turnStart are the current round and turn unless given.
-func (s *tableRoom) AddEffect(ctx context.Context, combatantID string, e core.StatusEffect) (*core.Combatant, error) {
+func (s *TableRoom) AddEffect(ctx context.Context, combatantID string, e core.StatusEffect) (*core.Combatant, error) {
 	p := s.pin()
 	if strings.TrimSpace(e.Name) == "" && e.Reference == "" {
 		return nil, core.Invalidf("an effect needs a 'name' (or a 'reference' such as /condition/poisoned)")
@@ -50,7 +50,7 @@ func (s *tableRoom) AddEffect(ctx context.Context, combatantID string, e core.St
 }
 
 // RemoveEffect takes an effect off a combatant.
-func (s *tableRoom) RemoveEffect(ctx context.Context, combatantID, effectID string) (*core.Combatant, error) {
+func (s *TableRoom) RemoveEffect(ctx context.Context, combatantID, effectID string) (*core.Combatant, error) {
 	p := s.pin()
 	return p.ChangeCombatant(ctx, combatantID, func(_ core.Tx, c *core.Combatant) error {
 		for i, e := range c.Effects {
