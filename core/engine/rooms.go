@@ -2,6 +2,7 @@ package engine
 
 import (
 	"github.com/vttapp/companion/core/engine/kernel"
+	"github.com/vttapp/companion/core/engine/library"
 	"github.com/vttapp/companion/core/engine/table"
 )
 
@@ -11,22 +12,22 @@ import (
 type Service struct {
 	kernel *kernel.Kernel
 	*seatsRoom
-	*libraryRoom
+	*library.LibraryRoom
 	*playRoom
 	*table.TableRoom
 }
 
 type seatsRoom struct{ *kernel.Kernel }
-type libraryRoom struct{ *kernel.Kernel }
+
 type playRoom struct {
 	*kernel.Kernel
 	dragTracker *Drags // the token drags in progress (drag.go)
 }
 
 type seatsPinned struct{ kernel.Pinned }
-type libraryPinned struct{ kernel.Pinned }
+
 type playPinned struct{ kernel.Pinned }
 
-func (r *seatsRoom) pin() seatsPinned     { return seatsPinned{r.Kernel.Pin()} }
-func (r *libraryRoom) pin() libraryPinned { return libraryPinned{r.Kernel.Pin()} }
-func (r *playRoom) pin() playPinned       { return playPinned{r.Kernel.Pin()} }
+func (r *seatsRoom) pin() seatsPinned { return seatsPinned{r.Kernel.Pin()} }
+
+func (r *playRoom) pin() playPinned { return playPinned{r.Kernel.Pin()} }

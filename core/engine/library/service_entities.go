@@ -1,4 +1,4 @@
-package engine
+package library
 
 import (
 	"context"
@@ -7,7 +7,7 @@ import (
 )
 
 // Entities lists every entity of a kind, ordered by name.
-func (s *libraryRoom) Entities(ctx context.Context, kind string) ([]*core.Entity, error) {
+func (s *LibraryRoom) Entities(ctx context.Context, kind string) ([]*core.Entity, error) {
 	var list []*core.Entity
 	err := s.Store.View(ctx, func(tx core.Tx) error {
 		var err error
@@ -21,6 +21,6 @@ func (s *libraryRoom) Entities(ctx context.Context, kind string) ([]*core.Entity
 // body must be complete and its id must equal the path id. The owner and
 // creation time are kept. A unique entity's linked combatants are updated to
 // match in the same transaction.
-func (s *libraryRoom) PutEntity(ctx context.Context, kind, pathID string, e *core.Entity) (*core.Entity, error) {
+func (s *LibraryRoom) PutEntity(ctx context.Context, kind, pathID string, e *core.Entity) (*core.Entity, error) {
 	return s.PutEntityChecked(ctx, kind, pathID, e, nil, false)
 }

@@ -1,17 +1,15 @@
-package engine
+package library
 
 import (
 	"context"
 
-	"github.com/vttapp/companion/core/engine/kernel"
-
-	"github.com/vttapp/companion/core/pages"
-
 	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/core/engine/kernel"
+	"github.com/vttapp/companion/core/pages"
 )
 
 // Tables lists the random tables of the primary campaign and the modules.
-func (s *libraryRoom) Tables(ctx context.Context) ([]*core.Table, error) {
+func (s *LibraryRoom) Tables(ctx context.Context) ([]*core.Table, error) {
 	p := s.pin()
 	var out []*core.Table
 	err := p.Store.View(ctx, func(tx core.Tx) error {
@@ -26,7 +24,7 @@ func (s *libraryRoom) Tables(ctx context.Context) ([]*core.Table, error) {
 }
 
 // Table returns one table by id, slug or name.
-func (s *libraryRoom) Table(ctx context.Context, key string) (*core.Table, error) {
+func (s *LibraryRoom) Table(ctx context.Context, key string) (*core.Table, error) {
 	list, err := s.Tables(ctx)
 	if err != nil {
 		return nil, err
@@ -41,7 +39,7 @@ func (s *libraryRoom) Table(ctx context.Context, key string) (*core.Table, error
 // a module or campaign id; the primary campaign when owner is empty. A
 // table with the id of a stored one replaces it; two tables of one owner
 // never share a slug.
-func (s *libraryRoom) PutTable(ctx context.Context, t *core.Table, owner string) (*core.Table, error) {
+func (s *LibraryRoom) PutTable(ctx context.Context, t *core.Table, owner string) (*core.Table, error) {
 	if err := t.Normalize(); err != nil {
 		return nil, err
 	}

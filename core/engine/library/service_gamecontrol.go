@@ -1,11 +1,10 @@
-package engine
+package library
 
 import (
 	"context"
 
-	"github.com/vttapp/companion/core/redact"
-
 	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/core/redact"
 )
 
 // ShowMap puts a map on the primary campaign's player screen and tells
@@ -14,7 +13,7 @@ import (
 // as in GET /api). An empty mapID clears the screen (screenUpdated only). Any stored map may be shown,
 // whether the campaign or a module owns it, once its grid is set (a map
 // made from an image waits for it: GridPending, grid.go).
-func (s *libraryRoom) ShowMap(ctx context.Context, mapID string) (*core.Screen, error) {
+func (s *LibraryRoom) ShowMap(ctx context.Context, mapID string) (*core.Screen, error) {
 	p := s.pin()
 	var out *core.Screen
 	err := p.Write(ctx, func(tx core.Tx) ([]core.Event, error) {

@@ -1,12 +1,11 @@
-package engine
+package library
 
 import (
 	"math"
 	"sort"
 
-	"github.com/vttapp/companion/core/engine/kernel"
-
 	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/core/engine/kernel"
 )
 
 // cellLayout places creatures on a map's grid: each takes a free cell

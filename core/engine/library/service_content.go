@@ -1,12 +1,11 @@
-package engine
+package library
 
 import (
 	"context"
 	"errors"
 
-	"github.com/vttapp/companion/core/engine/kernel"
-
 	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/core/engine/kernel"
 )
 
 // The installed content as a whole: the reads and the one write the
@@ -15,12 +14,12 @@ import (
 // rather than sent an event per row.
 
 // Modules lists the installed modules.
-func (s *libraryRoom) Modules(ctx context.Context) ([]*core.Module, error) {
+func (s *LibraryRoom) Modules(ctx context.Context) ([]*core.Module, error) {
 	return kernel.ReadStore(ctx, s.Store, func(tx core.Tx) ([]*core.Module, error) { return tx.Modules() })
 }
 
 // Module returns an installed module.
-func (s *libraryRoom) Module(ctx context.Context, id string) (*core.Module, error) {
+func (s *LibraryRoom) Module(ctx context.Context, id string) (*core.Module, error) {
 	return kernel.ReadStore(ctx, s.Store, func(tx core.Tx) (*core.Module, error) {
 		m, err := tx.Module(id)
 		if core.IsNotFound(err) {
@@ -31,12 +30,12 @@ func (s *libraryRoom) Module(ctx context.Context, id string) (*core.Module, erro
 }
 
 // Campaigns lists every campaign, of every system.
-func (s *libraryRoom) Campaigns(ctx context.Context) ([]*core.Campaign, error) {
+func (s *LibraryRoom) Campaigns(ctx context.Context) ([]*core.Campaign, error) {
 	return kernel.ReadStore(ctx, s.Store, func(tx core.Tx) ([]*core.Campaign, error) { return tx.Campaigns() })
 }
 
 // Campaign returns a campaign.
-func (s *libraryRoom) Campaign(ctx context.Context, id string) (*core.Campaign, error) {
+func (s *LibraryRoom) Campaign(ctx context.Context, id string) (*core.Campaign, error) {
 	return kernel.ReadStore(ctx, s.Store, func(tx core.Tx) (*core.Campaign, error) {
 		c, err := tx.Campaign(id)
 		if core.IsNotFound(err) {
@@ -48,19 +47,19 @@ func (s *libraryRoom) Campaign(ctx context.Context, id string) (*core.Campaign, 
 
 // PrimaryCampaignOf returns the primary campaign of a system, which need
 // not be the loaded one.
-func (s *libraryRoom) PrimaryCampaignOf(ctx context.Context, system string) (*core.Campaign, error) {
+func (s *LibraryRoom) PrimaryCampaignOf(ctx context.Context, system string) (*core.Campaign, error) {
 	return kernel.ReadStore(ctx, s.Store, func(tx core.Tx) (*core.Campaign, error) { return tx.PrimaryCampaign(system) })
 }
 
 // AllMaps lists every map of every owner, each with its tokens.
-func (s *libraryRoom) AllMaps(ctx context.Context) ([]*core.Map, error) {
+func (s *LibraryRoom) AllMaps(ctx context.Context) ([]*core.Map, error) {
 	return kernel.ReadStore(ctx, s.Store, func(tx core.Tx) ([]*core.Map, error) { return tx.Maps("") })
 }
 
 // ReadContent runs fn in one read transaction: a consistent picture of
 // the installed content, for an export that reads a module or campaign
 // whole. fn must only read.
-func (s *libraryRoom) ReadContent(ctx context.Context, fn func(tx core.Tx) error) error {
+func (s *LibraryRoom) ReadContent(ctx context.Context, fn func(tx core.Tx) error) error {
 	return s.Store.View(ctx, fn)
 }
 
@@ -68,7 +67,7 @@ func (s *libraryRoom) ReadContent(ctx context.Context, fn func(tx core.Tx) error
 // publishes reload with the data change returns (why, and what changed).
 // Nil data publishes nothing: an importer taking back rows whose files
 // could not be placed.
-func (s *libraryRoom) ChangeContent(ctx context.Context, change func(tx core.Tx) (reload core.Object, err error)) error {
+func (s *LibraryRoom) ChangeContent(ctx context.Context, change func(tx core.Tx) (reload core.Object, err error)) error {
 	return s.Write(ctx, func(tx core.Tx) ([]core.Event, error) {
 		reload, err := change(tx)
 		if err != nil || reload == nil {
@@ -84,7 +83,7 @@ func (s *libraryRoom) ChangeContent(ctx context.Context, change func(tx core.Tx)
 // its file, so that it never holds them all, and adopts them all in the
 // one transaction that installs it (Tx.AdoptStaged, through
 // ChangeContent).
-func (s *libraryRoom) StageEntities(ctx context.Context, stage string, list []*core.Entity) error {
+func (s *LibraryRoom) StageEntities(ctx context.Context, stage string, list []*core.Entity) error {
 	if stage == "" {
 		return core.Internal(errors.New("stage entities: no stage named"))
 	}
@@ -100,6 +99,6 @@ func (s *libraryRoom) StageEntities(ctx context.Context, stage string, list []*c
 
 // DropStaged forgets what an import staged (every stage when stage is
 // empty: what an interrupted import left behind, at start-up).
-func (s *libraryRoom) DropStaged(ctx context.Context, stage string) error {
+func (s *LibraryRoom) DropStaged(ctx context.Context, stage string) error {
 	return s.Store.Update(ctx, func(tx core.Tx) error { return tx.DropStaged(stage) })
 }

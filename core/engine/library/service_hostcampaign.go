@@ -1,4 +1,4 @@
-package engine
+package library
 
 import (
 	"context"
@@ -8,7 +8,7 @@ import (
 
 // HostCampaign reads the primary campaign's view for the host console in
 // one read transaction (a consistent picture).
-func (s *libraryRoom) HostCampaign(ctx context.Context) (*core.HostCampaign, error) {
+func (s *LibraryRoom) HostCampaign(ctx context.Context) (*core.HostCampaign, error) {
 	p := s.pin()
 	out := &core.HostCampaign{}
 	err := p.Store.View(ctx, func(tx core.Tx) error {

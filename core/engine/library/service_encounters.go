@@ -1,4 +1,4 @@
-package engine
+package library
 
 import (
 	"context"
@@ -6,9 +6,8 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/vttapp/companion/core/engine/kernel"
-
 	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/core/engine/kernel"
 )
 
 // creatureToPlace is one token (and combatant) an encounter makes.
@@ -32,7 +31,7 @@ type creatureToPlace struct {
 // map's centre without one), and are hidden when asked (or when their
 // entry says so). A creature whose entity is not installed still comes,
 // named after its entry, and is listed in Missing.
-func (s *libraryRoom) RunEncounter(ctx context.Context, encounterID string, run core.RunEncounter) (*core.EncounterRun, error) {
+func (s *LibraryRoom) RunEncounter(ctx context.Context, encounterID string, run core.RunEncounter) (*core.EncounterRun, error) {
 	p := s.pin()
 	if (run.X == nil) != (run.Y == nil) {
 		return nil, core.Invalidf("give both 'x' and 'y', or neither")

@@ -1,45 +1,43 @@
-package engine
+package library
 
 import (
 	"cmp"
 	"context"
 	"slices"
 
-	"github.com/vttapp/companion/core/engine/kernel"
-
-	"github.com/vttapp/companion/core/pages"
-
 	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/core/engine/kernel"
+	"github.com/vttapp/companion/core/pages"
 )
 
 // Pages lists an owner's pages with their content (every owner's when
 // owner is empty), in library order (rank, name, id).
-func (s *libraryRoom) Pages(ctx context.Context, owner string) ([]*core.Page, error) {
+func (s *LibraryRoom) Pages(ctx context.Context, owner string) ([]*core.Page, error) {
 	return kernel.ReadStore(ctx, s.Store, func(tx core.Tx) ([]*core.Page, error) { return tx.Pages(core.PageQuery{Owner: owner, Content: true}) })
 }
 
 // Encounters lists an owner's encounters (every owner's when empty).
-func (s *libraryRoom) Encounters(ctx context.Context, owner string) ([]*core.Encounter, error) {
+func (s *LibraryRoom) Encounters(ctx context.Context, owner string) ([]*core.Encounter, error) {
 	return kernel.ReadStore(ctx, s.Store, func(tx core.Tx) ([]*core.Encounter, error) { return tx.Encounters(owner) })
 }
 
 // Groups lists an owner's groups (every owner's when empty).
-func (s *libraryRoom) Groups(ctx context.Context, owner string) ([]*core.Group, error) {
+func (s *LibraryRoom) Groups(ctx context.Context, owner string) ([]*core.Group, error) {
 	return kernel.ReadStore(ctx, s.Store, func(tx core.Tx) ([]*core.Group, error) { return tx.Groups(owner) })
 }
 
 // Assets lists an owner's assets (every owner's when empty).
-func (s *libraryRoom) Assets(ctx context.Context, owner string) ([]*core.Asset, error) {
+func (s *LibraryRoom) Assets(ctx context.Context, owner string) ([]*core.Asset, error) {
 	return kernel.ReadStore(ctx, s.Store, func(tx core.Tx) ([]*core.Asset, error) { return tx.Assets(owner) })
 }
 
 // Page returns a page with its content.
-func (s *libraryRoom) Page(ctx context.Context, id string) (*core.Page, error) {
+func (s *LibraryRoom) Page(ctx context.Context, id string) (*core.Page, error) {
 	return kernel.ReadStore(ctx, s.Store, func(tx core.Tx) (*core.Page, error) { return pageByID(tx, id) })
 }
 
 // Encounter returns an encounter.
-func (s *libraryRoom) Encounter(ctx context.Context, id string) (*core.Encounter, error) {
+func (s *LibraryRoom) Encounter(ctx context.Context, id string) (*core.Encounter, error) {
 	return kernel.ReadStore(ctx, s.Store, func(tx core.Tx) (*core.Encounter, error) { return encounterByID(tx, id) })
 }
 
@@ -62,7 +60,7 @@ func encounterByID(tx core.Tx, id string) (*core.Encounter, error) {
 // Libraries lists the modules and campaigns of the loaded system (and
 // those of no system) with how many pages, maps, encounters, groups and
 // assets each holds.
-func (s *libraryRoom) Libraries(ctx context.Context) ([]core.LibrarySummary, error) {
+func (s *LibraryRoom) Libraries(ctx context.Context) ([]core.LibrarySummary, error) {
 	p := s.pin()
 	return kernel.ReadStore(ctx, p.Store, func(tx core.Tx) ([]core.LibrarySummary, error) {
 		system := ""
@@ -127,7 +125,7 @@ func (s *libraryRoom) Libraries(ctx context.Context) ([]core.LibrarySummary, err
 // each holding its pages, maps, encounters, assets and groups in rank
 // order. What names a group that does not exist, or sits in a loop of
 // groups, stands at the top level.
-func (s *libraryRoom) Library(ctx context.Context, ownerID string) (*core.Library, error) {
+func (s *LibraryRoom) Library(ctx context.Context, ownerID string) (*core.Library, error) {
 	p := s.pin()
 	return kernel.ReadStore(ctx, p.Store, func(tx core.Tx) (*core.Library, error) {
 		owner, err := pages.OwnerOf(tx, ownerID)

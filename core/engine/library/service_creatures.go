@@ -1,11 +1,13 @@
-package engine
+package library
 
-import "github.com/vttapp/companion/core"
+import (
+	"github.com/vttapp/companion/core"
+)
 
 // Creatures lists the visible combatants as rows of game.creatures, in
 // turn order: those that take a turn first (rank 1...), then the others in
 // their stored order. Health follows the system's ranges (see Health).
-func (s *libraryRoom) Creatures(combatants []*core.Combatant) []core.Creature {
+func (s *LibraryRoom) Creatures(combatants []*core.Combatant) []core.Creature {
 	return s.pin().Creatures(combatants)
 }
 
@@ -18,6 +20,6 @@ func (s *libraryRoom) Creatures(combatants []*core.Combatant) []core.Creature {
 // numbers: a hostile or neutral creature's exact hit points are the game
 // master's, players learn only bloodied and dead. Both are nil when there
 // is nothing to tell.
-func (s *libraryRoom) Health(c *core.Combatant) (health, hitpoints *float64) {
+func (s *LibraryRoom) Health(c *core.Combatant) (health, hitpoints *float64) {
 	return s.pin().Health(c)
 }
