@@ -3,6 +3,7 @@ package engine
 import (
 	"github.com/vttapp/companion/core/engine/kernel"
 	"github.com/vttapp/companion/core/engine/library"
+	"github.com/vttapp/companion/core/engine/seats"
 	"github.com/vttapp/companion/core/engine/table"
 )
 
@@ -11,23 +12,17 @@ import (
 // knowing which room answers.
 type Service struct {
 	kernel *kernel.Kernel
-	*seatsRoom
+	*seats.SeatsRoom
 	*library.LibraryRoom
 	*playRoom
 	*table.TableRoom
 }
-
-type seatsRoom struct{ *kernel.Kernel }
 
 type playRoom struct {
 	*kernel.Kernel
 	dragTracker *Drags // the token drags in progress (drag.go)
 }
 
-type seatsPinned struct{ kernel.Pinned }
-
 type playPinned struct{ kernel.Pinned }
-
-func (r *seatsRoom) pin() seatsPinned { return seatsPinned{r.Kernel.Pin()} }
 
 func (r *playRoom) pin() playPinned { return playPinned{r.Kernel.Pin()} }

@@ -4,6 +4,8 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/vttapp/companion/core/engine/seats"
+
 	"github.com/vttapp/companion/core/engine/library"
 
 	"github.com/vttapp/companion/core/engine/table"
@@ -53,7 +55,7 @@ func NewService(cfg ServiceConfig) *Service {
 	play := &playRoom{Kernel: s}
 	play.dragTracker = newDrags(play)
 	s.OnPublished = play.dragTracker.published
-	return &Service{kernel: s, seatsRoom: &seatsRoom{s}, LibraryRoom: &library.LibraryRoom{Kernel: s}, playRoom: play, TableRoom: &table.TableRoom{Kernel: s}}
+	return &Service{kernel: s, SeatsRoom: &seats.SeatsRoom{Kernel: s}, LibraryRoom: &library.LibraryRoom{Kernel: s}, playRoom: play, TableRoom: &table.TableRoom{Kernel: s}}
 }
 
 // Drags returns the service's drag tracker: the hub hands it every

@@ -1,20 +1,18 @@
-package engine
+package seats
 
 import (
 	"context"
 
-	"github.com/vttapp/companion/core/engine/kernel"
-
-	"github.com/vttapp/companion/core/redact"
-
 	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/core/engine/kernel"
+	"github.com/vttapp/companion/core/redact"
 )
 
 // Admit checks a credential a request on the public listener carries (a
 // key or a pass; "" when it carries none) against the join key. With the
 // key off every request is admitted as a player. A store that cannot be
 // read admits nobody: the key may be on.
-func (s *seatsRoom) Admit(ctx context.Context, credential string) (core.Grant, bool) {
+func (s *SeatsRoom) Admit(ctx context.Context, credential string) (core.Grant, bool) {
 	if err := s.LoadAccess(ctx); err != nil {
 		s.Log.Error("join key: cannot read it; refusing the request", "err", err)
 		return core.Grant{}, false
@@ -28,10 +26,10 @@ func (s *seatsRoom) Admit(ctx context.Context, credential string) (core.Grant, b
 
 // StillAdmitted reports whether a grant Admit made still holds (the hub
 // asks it of every connection after accessChanged).
-func (s *seatsRoom) StillAdmitted(g core.Grant) bool { return s.Access.StillAdmitted(g) }
+func (s *SeatsRoom) StillAdmitted(g core.Grant) bool { return s.Access.StillAdmitted(g) }
 
 // JoinStatus returns the join key as the game master reads it.
-func (s *seatsRoom) JoinStatus(ctx context.Context) (core.JoinStatus, error) {
+func (s *SeatsRoom) JoinStatus(ctx context.Context) (core.JoinStatus, error) {
 	if err := s.LoadAccess(ctx); err != nil {
 		return core.JoinStatus{}, err
 	}
@@ -42,7 +40,7 @@ func (s *seatsRoom) JoinStatus(ctx context.Context) (core.JoinStatus, error) {
 // there are none yet (the keys of an earlier time on stay, so the links
 // printed then work again); every connection that joined while it was off
 // is dropped and must come back through a link.
-func (s *seatsRoom) SetJoinKey(ctx context.Context, on bool) (core.JoinStatus, error) {
+func (s *SeatsRoom) SetJoinKey(ctx context.Context, on bool) (core.JoinStatus, error) {
 	return s.changeAccess(ctx, func(st *core.JoinAccess) {
 		st.Enabled = on
 		if on && (st.Key == "" || st.SpectatorKey == "") {
@@ -54,7 +52,7 @@ func (s *seatsRoom) SetJoinKey(ctx context.Context, on bool) (core.JoinStatus, e
 // NewJoinKeys draws new keys and revokes every pass: everyone who joined
 // with the old keys is dropped and comes back through the new links. It
 // turns the key on.
-func (s *seatsRoom) NewJoinKeys(ctx context.Context) (core.JoinStatus, error) {
+func (s *SeatsRoom) NewJoinKeys(ctx context.Context) (core.JoinStatus, error) {
 	return s.changeAccess(ctx, func(st *core.JoinAccess) {
 		st.Enabled = true
 		st.DrawKeys()
@@ -69,7 +67,7 @@ func (s *seatsRoom) NewJoinKeys(ctx context.Context) (core.JoinStatus, error) {
 // whose device the new pass joins. Minting is bounded per address
 // (PassMintBurst, then one each PassMintEvery; loopback is not counted),
 // and refused when every pass the game keeps is in use (addPass).
-func (s *seatsRoom) IssuePass(ctx context.Context, g core.Grant, address, held string) (string, error) {
+func (s *SeatsRoom) IssuePass(ctx context.Context, g core.Grant, address, held string) (string, error) {
 	if g.Open || g.Pass != "" {
 		return "", core.Invalidf("only a join key is exchanged for a pass")
 	}
@@ -103,7 +101,7 @@ func (s *seatsRoom) IssuePass(ctx context.Context, g core.Grant, address, held s
 // spectator, or a player again): it holds for every request and
 // connection that pass opens, until the game master changes it again.
 // The hub gives its connections the new role.
-func (s *seatsRoom) SetPassRole(ctx context.Context, hash, role string) error {
+func (s *SeatsRoom) SetPassRole(ctx context.Context, hash, role string) error {
 	if role != core.ClientPlayer && role != core.ClientSpectator {
 		return core.Invalidf("a pass is a player's or a spectator's, not '%s'", core.Clip(role))
 	}
@@ -122,7 +120,7 @@ func (s *seatsRoom) SetPassRole(ctx context.Context, hash, role string) error {
 // (its host) a spectator's, or lifts it: the game master's word for a
 // device that holds no pass (the join key off). Loopback, this machine,
 // is never marked; it reports whether the address was.
-func (s *seatsRoom) SetAddressSpectator(address string, on bool) bool {
+func (s *SeatsRoom) SetAddressSpectator(address string, on bool) bool {
 	key := core.AddressKey(address)
 	if key == "" {
 		return false
@@ -142,7 +140,7 @@ func (s *seatsRoom) SetAddressSpectator(address string, on bool) bool {
 
 // SpectatorAddress reports whether the game master made the address (its
 // host) a spectator's (SetAddressSpectator).
-func (s *seatsRoom) SpectatorAddress(address string) bool {
+func (s *SeatsRoom) SpectatorAddress(address string) bool {
 	key := core.AddressKey(address)
 	if key == "" {
 		return false
@@ -154,16 +152,16 @@ func (s *seatsRoom) SpectatorAddress(address string) bool {
 
 // changeAccess stores a change of the join key and tells the hub
 // (accessChanged), which drops who is no longer admitted.
-func (s *seatsRoom) changeAccess(ctx context.Context, change func(st *core.JoinAccess)) (core.JoinStatus, error) {
+func (s *SeatsRoom) changeAccess(ctx context.Context, change func(st *core.JoinAccess)) (core.JoinStatus, error) {
 	return s.changeAccessEvent(ctx, func(st *core.JoinAccess) error { change(st); return nil }, true)
 }
 
 // changeAccessQuiet stores a change that drops nobody (a pass added).
-func (s *seatsRoom) changeAccessQuiet(ctx context.Context, change func(st *core.JoinAccess) error) (core.JoinStatus, error) {
+func (s *SeatsRoom) changeAccessQuiet(ctx context.Context, change func(st *core.JoinAccess) error) (core.JoinStatus, error) {
 	return s.changeAccessEvent(ctx, change, false)
 }
 
-func (s *seatsRoom) changeAccessEvent(ctx context.Context, change func(st *core.JoinAccess) error, tell bool) (core.JoinStatus, error) {
+func (s *SeatsRoom) changeAccessEvent(ctx context.Context, change func(st *core.JoinAccess) error, tell bool) (core.JoinStatus, error) {
 	if err := s.LoadAccess(ctx); err != nil {
 		return core.JoinStatus{}, err
 	}

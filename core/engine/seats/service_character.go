@@ -1,4 +1,4 @@
-package engine
+package seats
 
 import (
 	"cmp"
@@ -7,15 +7,11 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/vttapp/companion/core/engine/kernel"
-
-	"github.com/vttapp/companion/core/chat"
-
-	"github.com/vttapp/companion/core/turns"
-
-	"github.com/vttapp/companion/core/redact"
-
 	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/core/chat"
+	"github.com/vttapp/companion/core/engine/kernel"
+	"github.com/vttapp/companion/core/redact"
+	"github.com/vttapp/companion/core/turns"
 )
 
 // ownCharacter is a seated player's character as one transaction reads it.
@@ -74,7 +70,7 @@ func (s seatsPinned) readOwn(ctx context.Context, who core.Actor) (*ownCharacter
 }
 
 // CharacterSheet returns the sheet of the character whose seat who holds.
-func (s *seatsRoom) CharacterSheet(ctx context.Context, who core.Actor) (*core.CharacterSheet, error) {
+func (s *SeatsRoom) CharacterSheet(ctx context.Context, who core.Actor) (*core.CharacterSheet, error) {
 	p := s.pin()
 	var out *core.CharacterSheet
 	err := p.Store.View(ctx, func(tx core.Tx) error {
@@ -235,7 +231,7 @@ func (s seatsPinned) actions(ctx context.Context, e *core.Entity) ([]core.Action
 // controls (ChangeHitPoints): on its combatant when it is in the game
 // (the hit points go back to the character), else on the character. The
 // system must list the hit point key among the kind's editable keys.
-func (s *seatsRoom) ChangeOwnHitPoints(ctx context.Context, who core.Actor, ch core.HitPointChange) (*core.HitPoints, error) {
+func (s *SeatsRoom) ChangeOwnHitPoints(ctx context.Context, who core.Actor, ch core.HitPointChange) (*core.HitPoints, error) {
 	p := s.pin()
 	if err := checkHitPointChange(ch); err != nil {
 		return nil, err
@@ -324,7 +320,7 @@ func ownGuard(who core.Actor) kernel.EditGuard[core.Entity] {
 // PatchOwnCharacter merges a patch into the player's own character: only
 // {"data": {...}} with the keys the system marks editable (not the hit
 // points: ChangeOwnHitPoints). Anything else is refused whole.
-func (s *seatsRoom) PatchOwnCharacter(ctx context.Context, who core.Actor, patch core.Object) (*core.Entity, error) {
+func (s *SeatsRoom) PatchOwnCharacter(ctx context.Context, who core.Actor, patch core.Object) (*core.Entity, error) {
 	p := s.pin()
 	o, err := p.readOwn(ctx, who)
 	if err != nil {
@@ -348,7 +344,7 @@ func (s *seatsRoom) PatchOwnCharacter(ctx context.Context, who core.Actor, patch
 // the action's follow-up with the options that outcome names. An option
 // the action does not offer is refused, and a roll whose hook fails is
 // refused whole: nothing is posted.
-func (s *seatsRoom) RollAction(ctx context.Context, who core.Actor, req core.ActionRequest) (*core.ActionResult, error) {
+func (s *SeatsRoom) RollAction(ctx context.Context, who core.Actor, req core.ActionRequest) (*core.ActionResult, error) {
 	p := s.pin()
 	o, err := p.readOwn(ctx, who)
 	if err != nil {
@@ -515,7 +511,7 @@ func (s seatsPinned) rollMessage(o *ownCharacter, who core.Actor, title, kind, f
 // does), posts the roll, and puts the combatant in the turn order (ties
 // settled as the game master's roll settles them). The character must be
 // in the game and not have rolled yet.
-func (s *seatsRoom) RollOwnInitiative(ctx context.Context, who core.Actor) (*core.ActionResult, error) {
+func (s *SeatsRoom) RollOwnInitiative(ctx context.Context, who core.Actor) (*core.ActionResult, error) {
 	p := s.pin()
 	if p.TurnsPassed() {
 		return nil, core.Conflictf("this game has no initiative: the one acting passes the turn")
@@ -572,7 +568,7 @@ func signedNumber(v float64) string {
 // In a system whose turns are passed (TurnsPassed) the player names who
 // acts next (to): someone who has not acted this round; with no name the
 // first such in the game's order acts.
-func (s *seatsRoom) EndTurn(ctx context.Context, who core.Actor, to string) (*core.Game, error) {
+func (s *SeatsRoom) EndTurn(ctx context.Context, who core.Actor, to string) (*core.Game, error) {
 	p := s.pin()
 	o, err := p.readOwn(ctx, who)
 	if err != nil {
@@ -597,7 +593,7 @@ func (s *seatsRoom) EndTurn(ctx context.Context, who core.Actor, to string) (*co
 // AskInitiative asks the seated players among the combatants (every one
 // when ids is empty) who have not rolled initiative to roll it. It
 // returns whom it asked.
-func (s *seatsRoom) AskInitiative(ctx context.Context, ids []string) (*core.InitiativeRequest, error) {
+func (s *SeatsRoom) AskInitiative(ctx context.Context, ids []string) (*core.InitiativeRequest, error) {
 	p := s.pin()
 	out := &core.InitiativeRequest{Combatants: []string{}, Seats: []string{}}
 	err := p.Write(ctx, func(tx core.Tx) ([]core.Event, error) {

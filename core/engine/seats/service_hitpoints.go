@@ -1,19 +1,18 @@
-package engine
+package seats
 
 import (
 	"context"
 	"math"
 
-	"github.com/vttapp/companion/core/engine/kernel"
-
 	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/core/engine/kernel"
 )
 
 // ChangeHitPoints applies damage, healing or temporary hit points to a
 // combatant, clamped at 0 and at its maximum; bloodied (at half or less)
 // and defeated (at 0) follow. A shared combatant's hit points go back to
 // its character. Clients get combatantUpdated, gameUpdated and its token.
-func (s *seatsRoom) ChangeHitPoints(ctx context.Context, id string, ch core.HitPointChange) (*core.Combatant, error) {
+func (s *SeatsRoom) ChangeHitPoints(ctx context.Context, id string, ch core.HitPointChange) (*core.Combatant, error) {
 	p := s.pin()
 	if err := checkHitPointChange(ch); err != nil {
 		return nil, err

@@ -1,4 +1,4 @@
-package engine
+package seats
 
 import (
 	"cmp"
@@ -6,16 +6,14 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/vttapp/companion/core/engine/kernel"
-
-	"github.com/vttapp/companion/core/redact"
-
 	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/core/engine/kernel"
+	"github.com/vttapp/companion/core/redact"
 )
 
 // Seats lists the primary campaign's seats as everyone reads them: which
 // are free, who sits where (names only).
-func (s *seatsRoom) Seats(ctx context.Context) (*core.SeatList, error) {
+func (s *SeatsRoom) Seats(ctx context.Context) (*core.SeatList, error) {
 	p := s.pin()
 	var out *core.SeatList
 	err := p.Store.View(ctx, func(tx core.Tx) error {
@@ -31,7 +29,7 @@ func (s *seatsRoom) Seats(ctx context.Context) (*core.SeatList, error) {
 
 // HostSeats lists the seats for the game master, with the tokens each
 // controls and the hash of its holder (for the hub only).
-func (s *seatsRoom) HostSeats(ctx context.Context) ([]core.HostSeat, error) {
+func (s *SeatsRoom) HostSeats(ctx context.Context) ([]core.HostSeat, error) {
 	p := s.pin()
 	var out []core.HostSeat
 	err := p.Store.View(ctx, func(tx core.Tx) error {
@@ -81,7 +79,7 @@ func (s seatsPinned) changeSeats(ctx context.Context, change func(tx core.Tx, t 
 // they keep: answered to them alone. A seat someone holds is refused, and
 // so is a spectator or a display asking. Taking a seat frees the one the
 // player held before.
-func (s *seatsRoom) TakeSeat(ctx context.Context, who core.Actor, seatID, player string) (*core.TakenSeat, error) {
+func (s *SeatsRoom) TakeSeat(ctx context.Context, who core.Actor, seatID, player string) (*core.TakenSeat, error) {
 	if err := who.MayHoldSeat(); err != nil {
 		return nil, err
 	}
@@ -114,7 +112,7 @@ func (s *seatsRoom) TakeSeat(ctx context.Context, who core.Actor, seatID, player
 
 // ResumeSeat finds the seat a seat token holds (a player coming back after
 // a reload or a restart). A token whose seat was freed opens nothing.
-func (s *seatsRoom) ResumeSeat(ctx context.Context, who core.Actor, token string) (*core.TakenSeat, error) {
+func (s *SeatsRoom) ResumeSeat(ctx context.Context, who core.Actor, token string) (*core.TakenSeat, error) {
 	if err := who.MayHoldSeat(); err != nil {
 		return nil, err
 	}
@@ -122,7 +120,7 @@ func (s *seatsRoom) ResumeSeat(ctx context.Context, who core.Actor, token string
 }
 
 // MySeat returns the seat the actor's seat token holds, nil when none.
-func (s *seatsRoom) MySeat(ctx context.Context, who core.Actor) (*core.SeatView, error) {
+func (s *SeatsRoom) MySeat(ctx context.Context, who core.Actor) (*core.SeatView, error) {
 	if who.Seat == "" {
 		return nil, nil
 	}
@@ -136,7 +134,7 @@ func (s *seatsRoom) MySeat(ctx context.Context, who core.Actor) (*core.SeatView,
 	return &taken.Seat, nil
 }
 
-func (s *seatsRoom) seatByHash(ctx context.Context, hash string) (*core.TakenSeat, error) {
+func (s *SeatsRoom) seatByHash(ctx context.Context, hash string) (*core.TakenSeat, error) {
 	p := s.pin()
 	var out *core.TakenSeat
 	err := p.Store.View(ctx, func(tx core.Tx) error {
@@ -156,7 +154,7 @@ func (s *seatsRoom) seatByHash(ctx context.Context, hash string) (*core.TakenSea
 }
 
 // LeaveSeat frees the seat the actor holds.
-func (s *seatsRoom) LeaveSeat(ctx context.Context, who core.Actor) error {
+func (s *SeatsRoom) LeaveSeat(ctx context.Context, who core.Actor) error {
 	return s.pin().changeSeats(ctx, func(_ core.Tx, t *kernel.SeatTable) ([]*core.Seat, []core.Event, error) {
 		st := t.HeldBy(who.Seat)
 		if st == nil {
@@ -170,7 +168,7 @@ func (s *seatsRoom) LeaveSeat(ctx context.Context, who core.Actor) error {
 // before (their token opens nothing any more): it draws the token the hub
 // hands to that player's connection. who is that player (their device; the
 // seat they held before, freed in the same change).
-func (s *seatsRoom) AssignSeat(ctx context.Context, seatID, player string, who core.Actor) (*core.TakenSeat, error) {
+func (s *SeatsRoom) AssignSeat(ctx context.Context, seatID, player string, who core.Actor) (*core.TakenSeat, error) {
 	name, err := playerName(player)
 	if err != nil {
 		return nil, err
@@ -196,7 +194,7 @@ func (s *seatsRoom) AssignSeat(ctx context.Context, seatID, player string, who c
 
 // FreeSeat is the game master freeing a seat: whoever held it holds
 // nothing now.
-func (s *seatsRoom) FreeSeat(ctx context.Context, seatID string) error {
+func (s *SeatsRoom) FreeSeat(ctx context.Context, seatID string) error {
 	return s.pin().changeSeats(ctx, func(_ core.Tx, t *kernel.SeatTable) ([]*core.Seat, []core.Event, error) {
 		e, err := t.Character(seatID)
 		if err != nil {
@@ -209,7 +207,7 @@ func (s *seatsRoom) FreeSeat(ctx context.Context, seatID string) error {
 // SetSeatControls sets the tokens a seat may drag besides its character's
 // own in remote interaction "token" (a familiar, a mount): tokens of the
 // campaign's maps. An empty list takes them all back.
-func (s *seatsRoom) SetSeatControls(ctx context.Context, seatID string, tokenIDs []string) error {
+func (s *SeatsRoom) SetSeatControls(ctx context.Context, seatID string, tokenIDs []string) error {
 	if len(tokenIDs) > core.MaxSeatControls {
 		return core.Invalidf("a seat controls at most %d tokens", core.MaxSeatControls)
 	}
@@ -235,7 +233,7 @@ func (s *seatsRoom) SetSeatControls(ctx context.Context, seatID string, tokenIDs
 
 // KickPlan is what Kick would end now, without ending it: the hub closes
 // those connections first, with the kick's code.
-func (s *seatsRoom) KickPlan(ctx context.Context, k core.KickTarget) (*core.Kicked, error) {
+func (s *SeatsRoom) KickPlan(ctx context.Context, k core.KickTarget) (*core.Kicked, error) {
 	if err := s.LoadAccess(ctx); err != nil {
 		return nil, err
 	}
@@ -257,7 +255,7 @@ func (s *seatsRoom) KickPlan(ctx context.Context, k core.KickTarget) (*core.Kick
 // passes it minted from its address, or as the same device: KickTarget)
 // and new keys are drawn (new links), so that it cannot come back with
 // the link it had; every other device keeps its pass and stays.
-func (s *seatsRoom) Kick(ctx context.Context, k core.KickTarget) (*core.Kicked, error) {
+func (s *SeatsRoom) Kick(ctx context.Context, k core.KickTarget) (*core.Kicked, error) {
 	if err := s.LoadAccess(ctx); err != nil {
 		return nil, err
 	}
