@@ -52,10 +52,10 @@ func NewService(cfg ServiceConfig) *Service {
 	}
 	s.MarkMoves = kernel.MarkMoves{Active: map[string]kernel.MarkMove{}, Vetoed: map[string]string{}}
 	s.Messages = chat.NewMessageBudget(cfg.MessageRate, cfg.MessageBurst, func() time.Time { return s.Now() })
-	play := &playRoom{Kernel: s}
-	play.dragTracker = newDrags(play)
-	s.OnPublished = play.dragTracker.published
-	return &Service{kernel: s, SeatsRoom: &seats.SeatsRoom{Kernel: s}, LibraryRoom: &library.LibraryRoom{Kernel: s}, playRoom: play, TableRoom: &table.TableRoom{Kernel: s}}
+	playing := &playRoom{Kernel: s}
+	playing.dragTracker = newDrags(playing)
+	s.OnPublished = playing.dragTracker.published
+	return &Service{kernel: s, SeatsRoom: &seats.SeatsRoom{Kernel: s}, LibraryRoom: &library.LibraryRoom{Kernel: s}, playRoom: playing, TableRoom: &table.TableRoom{Kernel: s}}
 }
 
 // Drags returns the service's drag tracker: the hub hands it every
