@@ -4,9 +4,8 @@ import (
 	"encoding/json"
 	"testing"
 
-	"github.com/vttapp/companion/core/redact"
-
 	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/core/redact"
 )
 
 func TestDecodeMovementStateAsNameOrInteger(t *testing.T) {

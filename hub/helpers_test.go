@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/vttapp/companion/core/engine"
-
 	"github.com/vttapp/companion/internal/testkit"
 )
 

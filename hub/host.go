@@ -7,10 +7,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/vttapp/companion/core/redact"
-
 	"github.com/gorilla/websocket"
 	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/core/redact"
 )
 
 // The host console's live socket, GET /host/ws on the loopback listener.

@@ -4,11 +4,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/vttapp/companion/core/redact"
-
-	"github.com/vttapp/companion/core/engine"
-
 	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/core/engine"
+	"github.com/vttapp/companion/core/redact"
 )
 
 // BenchmarkBroadcastWithHostSocket measures what the host console's socket

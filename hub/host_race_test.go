@@ -4,9 +4,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/vttapp/companion/core/engine"
-
 	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/core/engine"
 )
 
 // A host console socket that registers while a broadcast is under way

@@ -12,12 +12,10 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/vttapp/companion/core/redact"
-
-	"github.com/vttapp/companion/core/engine"
-
 	"github.com/gorilla/websocket"
 	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/core/engine"
+	"github.com/vttapp/companion/core/redact"
 )
 
 // Options tunes the WebSocket hub. Zero values take the defaults below.

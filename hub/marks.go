@@ -4,9 +4,8 @@ import (
 	"context"
 	"encoding/json"
 
-	"github.com/vttapp/companion/core/mapobjects"
-
 	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/core/mapobjects"
 )
 
 // The marks' requests (core/marks.go): a player's act as the connection's

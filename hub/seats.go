@@ -10,11 +10,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/vttapp/companion/core/turns"
-
-	"github.com/vttapp/companion/core/redact"
-
 	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/core/redact"
+	"github.com/vttapp/companion/core/turns"
 )
 
 // Who each player connection is (the rules are the core's: seats.go,

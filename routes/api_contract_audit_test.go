@@ -12,9 +12,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/vttapp/companion/core/engine/kernel"
-
 	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/core/engine/kernel"
 )
 
 // apiCall is one request of the audit.

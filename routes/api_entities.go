@@ -11,12 +11,10 @@ import (
 	"strconv"
 	"sync"
 
-	"github.com/vttapp/companion/core/redact"
-
-	"github.com/vttapp/companion/core/engine"
-
 	"github.com/go-chi/chi/v5"
 	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/core/engine"
+	"github.com/vttapp/companion/core/redact"
 	"github.com/vttapp/companion/routes/httpkit"
 	"github.com/vttapp/companion/systems"
 	"github.com/vttapp/companion/wire"

@@ -3,9 +3,8 @@ package routes
 import (
 	"net/http"
 
-	"github.com/vttapp/companion/core/redact"
-
 	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/core/redact"
 	"github.com/vttapp/companion/routes/httpkit"
 	"github.com/vttapp/companion/systems"
 )

@@ -8,9 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/vttapp/companion/core/engine/kernel"
-
 	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/core/engine/kernel"
 )
 
 func TestSnapshot(t *testing.T) {

@@ -5,12 +5,10 @@ import (
 	"encoding/json"
 	"net/http"
 
-	"github.com/vttapp/companion/core/turns"
-
-	"github.com/vttapp/companion/core/redact"
-
 	"github.com/go-chi/chi/v5"
 	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/core/redact"
+	"github.com/vttapp/companion/core/turns"
 	"github.com/vttapp/companion/routes/httpkit"
 )
 

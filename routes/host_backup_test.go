@@ -9,9 +9,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/vttapp/companion/core/engine"
-
 	"github.com/vttapp/companion/backup"
+	"github.com/vttapp/companion/core/engine"
 	"github.com/vttapp/companion/internal/testkit"
 	"github.com/vttapp/companion/store/sqlite"
 )

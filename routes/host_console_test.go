@@ -11,11 +11,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/vttapp/companion/core/engine"
-
 	"github.com/go-chi/chi/v5"
 	"github.com/gorilla/websocket"
 	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/core/engine"
 	"github.com/vttapp/companion/hub"
 	"github.com/vttapp/companion/internal/testkit"
 	"github.com/vttapp/companion/routes/hostapi"

@@ -4,9 +4,8 @@ import (
 	"context"
 	"testing"
 
-	"github.com/vttapp/companion/core/mapobjects"
-
 	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/core/mapobjects"
 )
 
 const pendingMapID = "pending-0000-4000-8000-000000000001"

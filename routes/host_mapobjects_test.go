@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/vttapp/companion/core/mapobjects"
-
 	"github.com/vttapp/companion/internal/testkit"
 )
 

@@ -4,9 +4,8 @@ import (
 	"context"
 	"testing"
 
-	"github.com/vttapp/companion/core/engine/kernel"
-
 	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/core/engine/kernel"
 )
 
 // The host's drag veto (POST /host/api/drags/{id}/block) stops a mark's

@@ -7,10 +7,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/vttapp/companion/core/engine/kernel"
-
 	"github.com/gorilla/websocket"
 	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/core/engine/kernel"
 	"github.com/vttapp/companion/internal/testkit"
 )
 

@@ -10,9 +10,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/vttapp/companion/core/engine"
-
 	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/core/engine"
 	"github.com/vttapp/companion/hub"
 	"github.com/vttapp/companion/internal/testkit"
 )

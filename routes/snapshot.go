@@ -7,9 +7,8 @@ import (
 	"strconv"
 	"sync"
 
-	"github.com/vttapp/companion/core/engine"
-
 	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/core/engine"
 	"github.com/vttapp/companion/systems"
 )
 

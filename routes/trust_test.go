@@ -9,10 +9,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/vttapp/companion/core/engine"
-
 	"github.com/gorilla/websocket"
 	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/core/engine"
 	"github.com/vttapp/companion/hub"
 )
 

@@ -8,13 +8,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/vttapp/companion/core/turns"
-
-	"github.com/vttapp/companion/core/redact"
-
-	"github.com/vttapp/companion/core/engine"
-
 	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/core/engine"
+	"github.com/vttapp/companion/core/redact"
+	"github.com/vttapp/companion/core/turns"
 	"github.com/vttapp/companion/store/sqlite"
 )
 

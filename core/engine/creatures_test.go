@@ -5,11 +5,9 @@ import (
 	"encoding/json"
 	"testing"
 
-	"github.com/vttapp/companion/core/turns"
-
-	"github.com/vttapp/companion/core/redact"
-
 	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/core/redact"
+	"github.com/vttapp/companion/core/turns"
 )
 
 // seedCombatants links three combatants of the fixture's campaign: the

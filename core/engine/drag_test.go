@@ -6,9 +6,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/vttapp/companion/core/engine"
-
 	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/core/engine"
+	"github.com/vttapp/companion/core/engine/play"
 )
 
 var (
@@ -16,7 +16,7 @@ var (
 	bob   = core.EventSource{ID: "client-2", Name: "Bob", Color: "#00ff00"}
 )
 
-func move(t *testing.T, d *engine.Drags, from core.EventSource, state string, x, y float64) *core.Movement {
+func move(t *testing.T, d *play.Drags, from core.EventSource, state string, x, y float64) *core.Movement {
 	t.Helper()
 	block, err := d.Move(context.Background(), from, core.Movement{ID: liveTokenID, X: x, Y: y, State: state})
 	if err != nil {

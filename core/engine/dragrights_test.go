@@ -5,11 +5,9 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/vttapp/companion/core/engine/kernel"
-
-	"github.com/vttapp/companion/core/engine"
-
 	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/core/engine"
+	"github.com/vttapp/companion/core/engine/kernel"
 )
 
 // setTokenMode puts remote interaction in mode token and gives the free

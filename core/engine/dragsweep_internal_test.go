@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/core/engine/play"
 )
 
 // Which published events may end a drag in progress: the rule the
@@ -25,7 +26,7 @@ func TestMayEndDrags(t *testing.T) {
 		for i, n := range c.names {
 			events[i] = core.Event{Name: n}
 		}
-		if got := mayEndDrags(events); got != c.want {
+		if got := play.MayEndDrags(events); got != c.want {
 			t.Errorf("mayEndDrags(%v) = %v", c.names, got)
 		}
 	}

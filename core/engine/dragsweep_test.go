@@ -5,11 +5,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/vttapp/companion/core/engine/kernel"
-
-	"github.com/vttapp/companion/core/redact"
-
 	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/core/engine/kernel"
+	"github.com/vttapp/companion/core/redact"
 )
 
 // waitForBlock waits for the sweep's block of liveTokenID among the

@@ -1,13 +1,10 @@
 package engine
 
-import "context"
+import "github.com/vttapp/companion/core/engine/play"
 
 // NewDrags returns a drag tracker over svc that the service does not tell
 // of its events: its drags are swept only when a test calls Sweep, so a
 // test of the tracker's rules sees every step in the order it takes them.
 // The service's own tracker (Service.Drags) sweeps by itself
 // (dragsweep.go).
-func NewDrags(svc *Service) *Drags { return newDrags(svc.playRoom) }
-
-// Sweep runs one sweep now (dragsweep.go).
-func (d *Drags) Sweep(ctx context.Context) error { return d.sweep(ctx) }
+func NewDrags(svc *Service) *play.Drags { return play.NewDrags(svc.PlayRoom) }

@@ -4,9 +4,8 @@ import (
 	"context"
 	"testing"
 
-	"github.com/vttapp/companion/core/redact"
-
 	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/core/redact"
 )
 
 // Fog changes on a map the GM prepares off screen reach the host alone;

@@ -6,11 +6,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/vttapp/companion/core/mapobjects"
-
-	"github.com/vttapp/companion/core/redact"
-
 	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/core/mapobjects"
+	"github.com/vttapp/companion/core/redact"
 )
 
 func intp(v int) *int           { return &v }

@@ -5,6 +5,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/vttapp/companion/core/engine/play"
 	"github.com/vttapp/companion/core/mapobjects"
 )
 
@@ -47,7 +48,7 @@ func TestHexTemplatesCoverTheHexesInside(t *testing.T) {
 				t.Errorf("%s: a sphere of radius %v covers %d hexes, want %d", kind, c.radius, len(cells)/2, c.want)
 			}
 			for i := 0; i < len(cells); i += 2 {
-				if hexSteps(0, 0, cells[i], cells[i+1]) > int(c.radius) {
+				if play.HexSteps(0, 0, cells[i], cells[i+1]) > int(c.radius) {
 					t.Errorf("%s: radius %v covers (%d, %d), too far", kind, c.radius, cells[i], cells[i+1])
 				}
 			}
@@ -68,7 +69,7 @@ func TestHexPathCountsSteps(t *testing.T) {
 		ax, ay := mapobjects.HexCentre(kind, 0, 0)
 		bx, by := mapobjects.HexCentre(kind, 3, -1)
 		cx, cy := mapobjects.HexCentre(kind, 3, 2)
-		if n := hexPathCells(kind, []float64{ax, ay, bx, by, cx, cy}); n != 3+3 {
+		if n := play.HexPathCells(kind, []float64{ax, ay, bx, by, cx, cy}); n != 3+3 {
 			t.Errorf("%s: (0,0) to (3,-1) to (3,2) counts %v hexes, want 6", kind, n)
 		}
 	}

@@ -4,9 +4,8 @@ import (
 	"context"
 	"testing"
 
-	"github.com/vttapp/companion/core/engine/kernel"
-
 	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/core/engine/kernel"
 )
 
 func ptr[T any](v T) *T { return &v }

@@ -3,9 +3,8 @@ package engine
 import (
 	"context"
 
-	"github.com/vttapp/companion/core/engine/kernel"
-
 	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/core/engine/kernel"
 )
 
 // Journal is GET /api/me/journal: what was shown to the table, oldest

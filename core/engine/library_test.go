@@ -5,11 +5,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/vttapp/companion/core/pages"
-
-	"github.com/vttapp/companion/core/redact"
-
 	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/core/pages"
+	"github.com/vttapp/companion/core/redact"
 )
 
 const (

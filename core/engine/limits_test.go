@@ -5,11 +5,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/vttapp/companion/core/engine/kernel"
-
-	"github.com/vttapp/companion/core/engine"
-
 	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/core/engine"
+	"github.com/vttapp/companion/core/engine/kernel"
 	"github.com/vttapp/companion/dice"
 )
 

@@ -3,9 +3,8 @@ package engine_test
 import (
 	"testing"
 
-	"github.com/vttapp/companion/core/engine/kernel"
-
 	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/core/engine/kernel"
 )
 
 // TestAuditTrackedObjectsAreBounded: tracked objects live in memory and

@@ -7,11 +7,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/vttapp/companion/core/engine/kernel"
-
-	"github.com/vttapp/companion/core/engine"
-
 	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/core/engine"
+	"github.com/vttapp/companion/core/engine/kernel"
 	"github.com/vttapp/companion/store/sqlite"
 )
 

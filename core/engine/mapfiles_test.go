@@ -7,9 +7,8 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/vttapp/companion/core/engine"
-
 	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/core/engine"
 	"github.com/vttapp/companion/store/sqlite"
 )
 

@@ -7,11 +7,9 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/vttapp/companion/core/engine/kernel"
-
-	"github.com/vttapp/companion/core/mapobjects"
-
 	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/core/engine/kernel"
+	"github.com/vttapp/companion/core/mapobjects"
 )
 
 // markOwner is who a player's marks belong to, or an error when nothing

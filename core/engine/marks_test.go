@@ -8,15 +8,11 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/vttapp/companion/core/engine/kernel"
-
-	"github.com/vttapp/companion/core/mapobjects"
-
-	"github.com/vttapp/companion/core/redact"
-
-	"github.com/vttapp/companion/core/engine"
-
 	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/core/engine"
+	"github.com/vttapp/companion/core/engine/kernel"
+	"github.com/vttapp/companion/core/mapobjects"
+	"github.com/vttapp/companion/core/redact"
 	"github.com/vttapp/companion/internal/testkit"
 )
 

@@ -7,9 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/vttapp/companion/core/engine"
-
 	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/core/engine"
 	"github.com/vttapp/companion/internal/testkit"
 	"github.com/vttapp/companion/systems"
 )

@@ -5,15 +5,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/vttapp/companion/core/engine/kernel"
-
-	"github.com/vttapp/companion/core/mapobjects"
-
-	"github.com/vttapp/companion/core/redact"
-
-	"github.com/vttapp/companion/core/engine"
-
 	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/core/engine"
+	"github.com/vttapp/companion/core/engine/kernel"
+	"github.com/vttapp/companion/core/mapobjects"
+	"github.com/vttapp/companion/core/redact"
 )
 
 const svcOgre = "b0000000-0000-0000-0000-0000000000f0"

@@ -4,11 +4,9 @@ import (
 	"context"
 	"testing"
 
-	"github.com/vttapp/companion/core/redact"
-
-	"github.com/vttapp/companion/core/engine"
-
 	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/core/engine"
+	"github.com/vttapp/companion/core/redact"
 )
 
 // offScreenMap adds a map of the primary campaign that is not on the

@@ -6,11 +6,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/vttapp/companion/core/redact"
-
-	"github.com/vttapp/companion/core/engine"
-
 	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/core/engine"
+	"github.com/vttapp/companion/core/redact"
 	"github.com/vttapp/companion/sight"
 )
 

@@ -6,11 +6,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/vttapp/companion/core/turns"
-
-	"github.com/vttapp/companion/core/redact"
-
 	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/core/redact"
+	"github.com/vttapp/companion/core/turns"
 )
 
 // playersTurn runs a combat action and returns the turn the game master

@@ -6,9 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/vttapp/companion/core/redact"
-
 	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/core/redact"
 )
 
 // TestAuditPlayersNeverSeeHiddenMapObjects: what players receive of a map

@@ -5,9 +5,8 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/vttapp/companion/core/redact"
-
 	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/core/redact"
 )
 
 // gmFoe stores, as the game master, a foe with everything players are not

@@ -3,9 +3,8 @@ package engine_test
 import (
 	"testing"
 
-	"github.com/vttapp/companion/core/redact"
-
 	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/core/redact"
 )
 
 func TestMovePointerBroadcastsAsTheClient(t *testing.T) {

@@ -5,9 +5,8 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/vttapp/companion/core/engine"
-
 	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/core/engine"
 )
 
 // reloadingRules stands for a system holder whose system is reloaded

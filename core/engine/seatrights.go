@@ -3,13 +3,10 @@ package engine
 import (
 	"context"
 
-	"github.com/vttapp/companion/core/engine/kernel"
-
-	"github.com/vttapp/companion/core/chat"
-
-	"github.com/vttapp/companion/core/redact"
-
 	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/core/chat"
+	"github.com/vttapp/companion/core/engine/kernel"
+	"github.com/vttapp/companion/core/redact"
 	"github.com/vttapp/companion/sight"
 )
 

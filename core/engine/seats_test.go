@@ -9,13 +9,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/vttapp/companion/core/engine/kernel"
-
-	"github.com/vttapp/companion/core/turns"
-
-	"github.com/vttapp/companion/core/engine"
-
 	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/core/engine"
+	"github.com/vttapp/companion/core/engine/kernel"
+	"github.com/vttapp/companion/core/turns"
 	"github.com/vttapp/companion/dice"
 	"github.com/vttapp/companion/internal/testkit"
 	"github.com/vttapp/companion/store/sqlite"

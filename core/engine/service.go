@@ -1,63 +1,41 @@
 package engine
 
 import (
-	"log/slog"
-	"time"
-
-	"github.com/vttapp/companion/core/engine/seats"
-
-	"github.com/vttapp/companion/core/engine/library"
-
-	"github.com/vttapp/companion/core/engine/table"
-
 	"github.com/vttapp/companion/core/engine/kernel"
-
-	"github.com/vttapp/companion/core/chat"
-
-	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/core/engine/library"
+	"github.com/vttapp/companion/core/engine/play"
+	"github.com/vttapp/companion/core/engine/seats"
+	"github.com/vttapp/companion/core/engine/table"
 )
 
-// ServiceConfig wires a Service. Now defaults to time.Now; Live defaults to
-// fresh live state with remote interaction on; Log (what goes wrong in the
-// background, such as a drag sweep) to nowhere.
-type ServiceConfig struct {
-	Store  core.Store
-	Events core.Publisher
-	Rules  core.Rules
-	Roller core.Roller
-	Now    func() time.Time
-	Live   *kernel.Live
-	Log    *slog.Logger
-	// MessageRate and MessageBurst bound each device's messages
-	// (messagebudget.go): zero takes the defaults, a negative rate lifts
-	// the limit.
-	MessageRate  float64
-	MessageBurst int
+// Service is the one place that changes game state: four rooms over the
+// kernel they share. Each room's methods are promoted, so callers say
+// svc.Tokens or svc.ClaimSeat without knowing which room answers. The
+// kernel is a named field, not embedded: embedding would promote every
+// helper the rooms share (the raw write, the checked puts) to callers
+// outside the engine; its own entry points are offered by name
+// (kernelcalls.go).
+type Service struct {
+	kernel *kernel.Kernel
+	*seats.SeatsRoom
+	*library.LibraryRoom
+	*play.PlayRoom
+	*table.TableRoom
 }
+
+// ServiceConfig wires a Service (kernel.Config says what each field does
+// and what it defaults to).
+type ServiceConfig = kernel.Config
 
 // NewService returns a Service over the given store, publisher and rules.
 func NewService(cfg ServiceConfig) *Service {
-	s := &kernel.Kernel{Store: cfg.Store, Events: cfg.Events, RuleSource: cfg.Rules, Roller: cfg.Roller, Now: cfg.Now, LiveState: cfg.Live, Log: cfg.Log}
-	if s.Now == nil {
-		s.Now = time.Now
+	k := kernel.New(cfg)
+	playing := play.NewPlayRoom(k)
+	return &Service{
+		kernel:      k,
+		SeatsRoom:   &seats.SeatsRoom{Kernel: k},
+		LibraryRoom: &library.LibraryRoom{Kernel: k},
+		PlayRoom:    playing,
+		TableRoom:   &table.TableRoom{Kernel: k},
 	}
-	if s.LiveState == nil {
-		s.LiveState = kernel.NewLive(core.Settings{RemoteInteraction: true})
-	}
-	if s.Events == nil {
-		s.Events = core.NewBus()
-	}
-	if s.Log == nil {
-		s.Log = slog.New(slog.DiscardHandler)
-	}
-	s.MarkMoves = kernel.MarkMoves{Active: map[string]kernel.MarkMove{}, Vetoed: map[string]string{}}
-	s.Messages = chat.NewMessageBudget(cfg.MessageRate, cfg.MessageBurst, func() time.Time { return s.Now() })
-	playing := &playRoom{Kernel: s}
-	playing.dragTracker = newDrags(playing)
-	s.OnPublished = playing.dragTracker.published
-	return &Service{kernel: s, SeatsRoom: &seats.SeatsRoom{Kernel: s}, LibraryRoom: &library.LibraryRoom{Kernel: s}, playRoom: playing, TableRoom: &table.TableRoom{Kernel: s}}
 }
-
-// Drags returns the service's drag tracker: the hub hands it every
-// tokenMoved, the host console its veto.
-func (s *playRoom) Drags() *Drags { return s.dragTracker }

@@ -5,9 +5,8 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/vttapp/companion/core/engine"
-
 	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/core/engine"
 )
 
 // ChangeContent commits the change and publishes reload with the data the

@@ -7,11 +7,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/vttapp/companion/core/engine/kernel"
-
-	"github.com/vttapp/companion/core/randomtables"
-
 	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/core/engine/kernel"
+	"github.com/vttapp/companion/core/randomtables"
 )
 
 // seededDice rolls formulas "NdS" with a seeded generator: the same rolls

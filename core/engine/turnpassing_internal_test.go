@@ -4,11 +4,9 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/vttapp/companion/core/turns"
-
-	"github.com/vttapp/companion/core/redact"
-
 	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/core/redact"
+	"github.com/vttapp/companion/core/turns"
 )
 
 // A round passed between three combatants: the one acting picks who goes

@@ -5,9 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/vttapp/companion/core/redact"
-
 	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/core/redact"
 	"github.com/vttapp/companion/sight"
 )
 

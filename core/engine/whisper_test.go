@@ -6,9 +6,8 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/vttapp/companion/core/redact"
-
 	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/core/redact"
 	"github.com/vttapp/companion/internal/testkit"
 )
 

@@ -4,9 +4,8 @@ import (
 	"context"
 	"testing"
 
-	"github.com/vttapp/companion/core/mapobjects"
-
 	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/core/mapobjects"
 	"github.com/vttapp/companion/internal/testkit"
 )
 

@@ -3,9 +3,8 @@ package redact_test
 import (
 	"testing"
 
-	"github.com/vttapp/companion/core/redact"
-
 	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/core/redact"
 )
 
 // TestEventMapNamesTheMapOfEveryMapPayload: the hub hands an event about a

@@ -5,9 +5,8 @@ import (
 	"path"
 	"path/filepath"
 
-	"github.com/vttapp/companion/core/engine"
-
 	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/core/engine"
 	"github.com/vttapp/companion/sound"
 )
 

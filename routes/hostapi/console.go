@@ -8,10 +8,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/vttapp/companion/core/turns"
-
 	"github.com/go-chi/chi/v5"
 	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/core/turns"
 	"github.com/vttapp/companion/routes/datafolder"
 	"github.com/vttapp/companion/routes/httpkit"
 	"github.com/vttapp/companion/wire"

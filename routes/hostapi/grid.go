@@ -3,9 +3,8 @@ package hostapi
 import (
 	"net/http"
 
-	"github.com/vttapp/companion/core/mapobjects"
-
 	"github.com/go-chi/chi/v5"
+	"github.com/vttapp/companion/core/mapobjects"
 	"github.com/vttapp/companion/routes/httpkit"
 )
 

@@ -17,10 +17,9 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/vttapp/companion/core/mapobjects"
-
 	"github.com/go-chi/chi/v5"
 	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/core/mapobjects"
 	"github.com/vttapp/companion/imports/uvtt"
 	"github.com/vttapp/companion/routes/datafolder"
 	"github.com/vttapp/companion/routes/httpkit"

@@ -5,10 +5,9 @@ import (
 	"errors"
 	"net/http"
 
-	"github.com/vttapp/companion/core/engine/kernel"
-
 	"github.com/go-chi/chi/v5"
 	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/core/engine/kernel"
 	"github.com/vttapp/companion/routes/httpkit"
 )
 

@@ -9,9 +9,8 @@ import (
 	"io/fs"
 	"log/slog"
 
-	"github.com/vttapp/companion/core/engine"
-
 	"github.com/vttapp/companion/backup"
+	"github.com/vttapp/companion/core/engine"
 	"github.com/vttapp/companion/guard"
 	"github.com/vttapp/companion/hub"
 	"github.com/vttapp/companion/imports"

@@ -11,15 +11,16 @@ import (
 	"github.com/vttapp/companion/core/chat"
 )
 
-// Service is the one place that changes game state. Every change runs in one
+// Kernel is what the engine's rooms share: the store, the rules, the
+// write path and what the engine keeps in memory. Every change runs in one
 // store transaction and its events are published after the commit, under a
 // write lock, so every subscriber sees events in commit order.
 type Kernel struct {
 	Store  core.Store
 	Events core.Publisher
-	// RuleSource answers with the loaded system's rules, which a reload
-	// may swap at any moment: read it only through pin.
-	RuleSource core.Rules
+	// ruleSource answers with the loaded system's rules, which a reload
+	// may swap at any moment: read it only through Pin.
+	ruleSource core.Rules
 	Roller     core.Roller
 	Now        func() time.Time
 	LiveState  *Live
@@ -47,6 +48,44 @@ type Kernel struct {
 
 	// commits counts committed writes; read caches key on it.
 	commits atomic.Uint64
+}
+
+// Config wires a Kernel. Now defaults to time.Now; Live defaults to
+// fresh live state with remote interaction on; Log (what goes wrong in the
+// background, such as a drag sweep) to nowhere.
+type Config struct {
+	Store  core.Store
+	Events core.Publisher
+	Rules  core.Rules
+	Roller core.Roller
+	Now    func() time.Time
+	Live   *Live
+	Log    *slog.Logger
+	// MessageRate and MessageBurst bound each device's messages
+	// (chat.Budget): zero takes the defaults, a negative rate lifts the
+	// limit.
+	MessageRate  float64
+	MessageBurst int
+}
+
+// New returns a Kernel over the given store, publisher and rules.
+func New(cfg Config) *Kernel {
+	s := &Kernel{Store: cfg.Store, Events: cfg.Events, ruleSource: cfg.Rules, Roller: cfg.Roller, Now: cfg.Now, LiveState: cfg.Live, Log: cfg.Log}
+	if s.Now == nil {
+		s.Now = time.Now
+	}
+	if s.LiveState == nil {
+		s.LiveState = NewLive(core.Settings{RemoteInteraction: true})
+	}
+	if s.Events == nil {
+		s.Events = core.NewBus()
+	}
+	if s.Log == nil {
+		s.Log = slog.New(slog.DiscardHandler)
+	}
+	s.MarkMoves = MarkMoves{Active: map[string]MarkMove{}, Vetoed: map[string]string{}}
+	s.Messages = chat.NewMessageBudget(cfg.MessageRate, cfg.MessageBurst, func() time.Time { return s.Now() })
+	return s
 }
 
 // Live returns the in-memory live state (settings, tracked objects).

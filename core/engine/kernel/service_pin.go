@@ -20,7 +20,7 @@ type Pinned struct {
 
 // Pin takes the rules snapshot for one request.
 func (s *Kernel) Pin() Pinned {
-	rules := s.RuleSource
+	rules := s.ruleSource
 	if swappable, ok := rules.(core.SwappableRules); ok {
 		rules = swappable.RulesNow()
 	}

@@ -1,15 +1,14 @@
-package engine
+package play
 
 import (
 	"context"
 
-	"github.com/vttapp/companion/core/engine/kernel"
-
 	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/core/engine/kernel"
 )
 
 // FocusScreen tells player displays to look at a point (mapFocus).
-func (s *playRoom) FocusScreen(f core.Focus) error {
+func (s *PlayRoom) FocusScreen(f core.Focus) error {
 	if !kernel.Finite(f.X, f.Y) {
 		return core.Invalidf("mapFocus: 'x' and 'y' must be finite numbers")
 	}
@@ -22,7 +21,7 @@ func (s *playRoom) FocusScreen(f core.Focus) error {
 
 // FrameScreen sets the view player displays follow (mapFrameUpdated) on
 // the map on the player screen.
-func (s *playRoom) FrameScreen(ctx context.Context, f core.Frame) (*core.Frame, error) {
+func (s *PlayRoom) FrameScreen(ctx context.Context, f core.Frame) (*core.Frame, error) {
 	if !kernel.Finite(f.X, f.Y, f.Zoom) || f.Zoom <= 0 {
 		return nil, core.Invalidf("mapFrameUpdated: 'x' and 'y' must be finite numbers and 'zoom' greater than 0")
 	}
@@ -37,7 +36,7 @@ func (s *playRoom) FrameScreen(ctx context.Context, f core.Frame) (*core.Frame, 
 
 // FitScreen tells player displays to fit the map on the player screen to
 // their screen (mapFitScreen).
-func (s *playRoom) FitScreen(ctx context.Context) error {
+func (s *PlayRoom) FitScreen(ctx context.Context) error {
 	id, err := s.ScreenMapID(ctx)
 	if err != nil {
 		return err
@@ -50,7 +49,7 @@ func (s *playRoom) FitScreen(ctx context.Context) error {
 // (Screen.SharedVision): the whole party's (always), the acting one's
 // (partial), or each seat's own token's (never). Clients get
 // screenUpdated; the player pages read it (permissions.ts seesThrough).
-func (s *playRoom) SetSharedVision(ctx context.Context, mode string) (*core.Screen, error) {
+func (s *PlayRoom) SetSharedVision(ctx context.Context, mode string) (*core.Screen, error) {
 	switch mode {
 	case core.SharedVisionNever, core.SharedVisionPartial, core.SharedVisionAlways:
 	default:

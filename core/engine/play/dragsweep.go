@@ -1,4 +1,4 @@
-package engine
+package play
 
 import (
 	"context"
@@ -16,12 +16,12 @@ import (
 // drag the tracker sweeps its drags, without waiting for the dragger's
 // next message: a drag everyone saw ends with block for everyone at once.
 
-// mayEndDrags reports whether any of events may end a drag in progress:
+// MayEndDrags reports whether any of events may end a drag in progress:
 // any event whose row in EventTable does not say it keeps drags (a pause
 // does end them: paused, players move nothing), or that has no row. A
 // sweep that finds every drag lawful changes nothing, so an event that
 // need not sweep costs a sweep, never a wrong block.
-func mayEndDrags(events []core.Event) bool {
+func MayEndDrags(events []core.Event) bool {
 	for _, e := range events {
 		if spec := core.EventSpecOf(e.Name); spec == nil || !spec.KeepsDrags {
 			return true
@@ -33,13 +33,13 @@ func mayEndDrags(events []core.Event) bool {
 // dragSweepTimeout bounds one sweep's work (its store reads and blocks).
 const dragSweepTimeout = 10 * time.Second
 
-// published is told of each batch of events the service publishes. It
+// Published is told of each batch of events the service publishes. It
 // runs under the service's commit lock, so it never blocks: it reads one
 // atomic, and when a drag is in progress and an event may end it, asks
 // for a sweep, which runs outside the lock (it reads the store and
 // publishes).
-func (d *Drags) published(events []core.Event) {
-	if d.Active() == 0 || !mayEndDrags(events) {
+func (d *Drags) Published(events []core.Event) {
+	if d.Active() == 0 || !MayEndDrags(events) {
 		return
 	}
 	d.sweepMu.Lock()
@@ -57,7 +57,7 @@ func (d *Drags) published(events []core.Event) {
 func (d *Drags) sweepUntilQuiet() {
 	for {
 		ctx, cancel := context.WithTimeout(context.Background(), dragSweepTimeout)
-		if err := d.sweep(ctx); err != nil {
+		if err := d.Sweep(ctx); err != nil {
 			d.svc.Log.Error("drags: checking the drags in progress failed", "err", err)
 		}
 		cancel()
@@ -72,12 +72,12 @@ func (d *Drags) sweepUntilQuiet() {
 	}
 }
 
-// sweep ends with block, for every client, each drag the host no longer
+// Sweep ends with block, for every client, each drag the host no longer
 // allows: all of them when remote interaction is off or the game paused, else those whose
 // token was deleted, locked, hidden or taken off the player screen, or
 // that the interaction mode no longer lets their client move. The game
 // master's drags answer to none of these.
-func (d *Drags) sweep(ctx context.Context) error {
+func (d *Drags) Sweep(ctx context.Context) error {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	defer d.recount()

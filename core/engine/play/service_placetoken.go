@@ -1,21 +1,19 @@
-package engine
+package play
 
 import (
 	"context"
 	"strings"
 
-	"github.com/vttapp/companion/core/engine/kernel"
-
-	"github.com/vttapp/companion/core/redact"
-
 	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/core/engine/kernel"
+	"github.com/vttapp/companion/core/redact"
 )
 
 // PlaceToken puts a new token for an entity on a map: name, reference and
 // entity link from the entity; size, art, vision and role from the
 // system's token hook (TokenRules). Clients get tokenUpdated (a hidden one
 // reaches players as {id, hidden}).
-func (s *playRoom) PlaceToken(ctx context.Context, mapID string, place core.PlaceToken) (*core.Token, error) {
+func (s *PlayRoom) PlaceToken(ctx context.Context, mapID string, place core.PlaceToken) (*core.Token, error) {
 	p := s.pin()
 	e, err := s.placedEntity(ctx, place)
 	if err != nil {
@@ -46,7 +44,7 @@ func (s *playRoom) PlaceToken(ctx context.Context, mapID string, place core.Plac
 }
 
 // placedEntity resolves the entity a token is placed from.
-func (s *playRoom) placedEntity(ctx context.Context, p core.PlaceToken) (*core.Entity, error) {
+func (s *PlayRoom) placedEntity(ctx context.Context, p core.PlaceToken) (*core.Entity, error) {
 	switch {
 	case p.EntityID != "":
 		return s.Entity(ctx, "", p.EntityID)
@@ -65,7 +63,7 @@ func (s *playRoom) placedEntity(ctx context.Context, p core.PlaceToken) (*core.E
 // the host always, players (without the hidden tokens) when the map is on
 // the player screen, as their clients replace the tokens of the map they
 // show.
-func (s *playRoom) DeleteToken(ctx context.Context, id string) error {
+func (s *PlayRoom) DeleteToken(ctx context.Context, id string) error {
 	p := s.pin()
 	return p.Write(ctx, func(tx core.Tx) ([]core.Event, error) {
 		t, err := kernel.TokenByID(tx, id)

@@ -1,21 +1,19 @@
-package engine
+package play
 
 import (
 	"context"
 	"fmt"
 	"math"
 
-	"github.com/vttapp/companion/core/engine/kernel"
-
-	"github.com/vttapp/companion/core/mapobjects"
-
 	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/core/engine/kernel"
+	"github.com/vttapp/companion/core/mapobjects"
 )
 
 // Measure answers a MeasureRequest by the system's rules. Players measure
 // only on the map they look at (player is the asking player, nil for the
 // game master).
-func (s *playRoom) Measure(ctx context.Context, req mapobjects.MeasureRequest, player *core.Actor) (*mapobjects.Measured, error) {
+func (s *PlayRoom) Measure(ctx context.Context, req mapobjects.MeasureRequest, player *core.Actor) (*mapobjects.Measured, error) {
 	if (req.AreaEffect == nil) == (req.Path == nil) {
 		return nil, core.Invalidf("measure: send either 'areaEffect' (a template) or 'path' (a flat list of points)")
 	}
@@ -75,7 +73,7 @@ func (s playPinned) measurePath(ctx context.Context, m *core.Map, path []float64
 // straight-line one; on a hex grid the hex steps.
 func (s playPinned) pathDistance(ctx context.Context, m *core.Map, cells []float64, scale float64) (float64, error) {
 	if isHexGrid(m.GridType) {
-		return hexPathCells(m.GridType, cells) * scale, nil
+		return HexPathCells(m.GridType, cells) * scale, nil
 	}
 	if g, ok := s.Rules.(mapobjects.GridRules); ok {
 		d, handled, err := g.PathDistance(ctx, cells, scale)

@@ -1,13 +1,11 @@
-package engine
+package play
 
 import (
 	"context"
 
-	"github.com/vttapp/companion/core/engine/kernel"
-
-	"github.com/vttapp/companion/core/redact"
-
 	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/core/engine/kernel"
+	"github.com/vttapp/companion/core/redact"
 )
 
 // MoveAsHost handles one tokenMoved message from the game master's console.

@@ -1,13 +1,11 @@
-package engine
+package play
 
 import (
 	"context"
 
-	"github.com/vttapp/companion/core/engine/kernel"
-
-	"github.com/vttapp/companion/core/mapobjects"
-
 	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/core/engine/kernel"
+	"github.com/vttapp/companion/core/mapobjects"
 )
 
 // The one pipeline of map objects (mapkinds.go): every kind is read,
@@ -16,7 +14,7 @@ import (
 
 // MapObjects lists a kind's objects on a map as the game master sees them
 // (hidden ones included).
-func (s *playRoom) MapObjects(ctx context.Context, mapID, kind string) ([]core.Object, error) {
+func (s *PlayRoom) MapObjects(ctx context.Context, mapID, kind string) ([]core.Object, error) {
 	k, err := mapobjects.MapKindOf(kind)
 	if err != nil {
 		return nil, err
@@ -36,7 +34,7 @@ func (s *playRoom) MapObjects(ctx context.Context, mapID, kind string) ([]core.O
 // AddMapObjects adds objects of one kind to a map in one transaction, each
 // given an id when it has none: all are stored or, when one is refused,
 // none. It returns them as stored.
-func (s *playRoom) AddMapObjects(ctx context.Context, mapID, kind string, objects []core.Object) ([]core.Object, error) {
+func (s *PlayRoom) AddMapObjects(ctx context.Context, mapID, kind string, objects []core.Object) ([]core.Object, error) {
 	k, err := mapobjects.MapKindOf(kind)
 	if err != nil {
 		return nil, err
@@ -46,7 +44,7 @@ func (s *playRoom) AddMapObjects(ctx context.Context, mapID, kind string, object
 
 // PatchMapObject merges a JSON merge patch into one object and checks the
 // result as a new one; the id cannot change.
-func (s *playRoom) PatchMapObject(ctx context.Context, mapID, kind, id string, patch core.Object) (core.Object, error) {
+func (s *PlayRoom) PatchMapObject(ctx context.Context, mapID, kind, id string, patch core.Object) (core.Object, error) {
 	k, err := mapobjects.MapKindOf(kind)
 	if err != nil {
 		return nil, err
@@ -55,7 +53,7 @@ func (s *playRoom) PatchMapObject(ctx context.Context, mapID, kind, id string, p
 }
 
 // DeleteMapObject removes one object from a map.
-func (s *playRoom) DeleteMapObject(ctx context.Context, mapID, kind, id string) error {
+func (s *PlayRoom) DeleteMapObject(ctx context.Context, mapID, kind, id string) error {
 	k, err := mapobjects.MapKindOf(kind)
 	if err != nil {
 		return err

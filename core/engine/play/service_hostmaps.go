@@ -1,21 +1,18 @@
-package engine
+package play
 
 import (
 	"context"
 	"strings"
 
-	"github.com/vttapp/companion/core/engine/kernel"
-
-	"github.com/vttapp/companion/core/mapobjects"
-
-	"github.com/vttapp/companion/core/redact"
-
 	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/core/engine/kernel"
+	"github.com/vttapp/companion/core/mapobjects"
+	"github.com/vttapp/companion/core/redact"
 )
 
 // CreateMap stores an empty map in the primary campaign and returns it.
 // Nothing is broadcast: players see a map once it is on the player screen.
-func (s *playRoom) CreateMap(ctx context.Context, n core.NewMap) (*core.Map, error) {
+func (s *PlayRoom) CreateMap(ctx context.Context, n core.NewMap) (*core.Map, error) {
 	p := s.pin()
 	if err := n.Check(); err != nil {
 		return nil, err
@@ -41,14 +38,14 @@ func (s *playRoom) CreateMap(ctx context.Context, n core.NewMap) (*core.Map, err
 }
 
 // RenameMap renames a map (ChangeMap with a name alone).
-func (s *playRoom) RenameMap(ctx context.Context, id, name string) (*core.Map, error) {
+func (s *PlayRoom) RenameMap(ctx context.Context, id, name string) (*core.Map, error) {
 	return s.ChangeMap(ctx, id, mapobjects.MapChange{Name: &name})
 }
 
 // ChangeMap changes a map's name or its line of sight. When it is on the
 // player screen, clients get mapUpdated, and lineOfSightUpdated after a
 // change of its sight; a map off screen tells the host alone.
-func (s *playRoom) ChangeMap(ctx context.Context, id string, c mapobjects.MapChange) (*core.Map, error) {
+func (s *PlayRoom) ChangeMap(ctx context.Context, id string, c mapobjects.MapChange) (*core.Map, error) {
 	p := s.pin()
 	if err := c.Check(); err != nil {
 		return nil, err
@@ -110,7 +107,7 @@ func (s *playRoom) ChangeMap(ctx context.Context, id string, c mapobjects.MapCha
 // it first: clients get screenUpdated with no map; seats on it return to
 // the player screen's map (seatmaps.go). It returns the deleted
 // map, for the caller to remove its files.
-func (s *playRoom) DeleteMap(ctx context.Context, id string) (*core.Map, error) {
+func (s *PlayRoom) DeleteMap(ctx context.Context, id string) (*core.Map, error) {
 	p := s.pin()
 	var out *core.Map
 	var returned []*core.Seat

@@ -1,4 +1,4 @@
-package engine
+package play
 
 import (
 	"context"
@@ -15,6 +15,6 @@ import (
 // returns. What blocks sight is the map's walls, in mapUpdated. It does
 // not check remote interaction: the WebSocket hub does, so that the host
 // console may still open doors.
-func (s *playRoom) UpdateDoor(ctx context.Context, d core.Door) ([]sight.Sight, error) {
+func (s *PlayRoom) UpdateDoor(ctx context.Context, d core.Door) ([]sight.Sight, error) {
 	return s.UpdateDoorAs(ctx, d, nil)
 }

@@ -1,4 +1,4 @@
-package engine
+package play
 
 import (
 	"context"
@@ -6,9 +6,8 @@ import (
 	"path"
 	"strings"
 
-	"github.com/vttapp/companion/core/engine/kernel"
-
 	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/core/engine/kernel"
 )
 
 // MapFileShown reports whether players may read a file of a data folder
@@ -25,7 +24,7 @@ import (
 // The files of the maps come from an index (mapFileIndex), not from
 // reading every map: a page's token art is many requests in a row, and a
 // module may hold many large maps.
-func (s *playRoom) MapFileShown(ctx context.Context, urlPath, seatHash string) (bool, error) {
+func (s *PlayRoom) MapFileShown(ctx context.Context, urlPath, seatHash string) (bool, error) {
 	maps, err := s.mapsOfFile(ctx, path.Clean(urlPath))
 	if err != nil || len(maps) == 0 {
 		return err == nil, err
@@ -55,7 +54,7 @@ func (s *playRoom) MapFileShown(ctx context.Context, urlPath, seatHash string) (
 
 // mapsOfFile returns the ids of the maps whose image, video or fog is the
 // file at urlPath (cleaned).
-func (s *playRoom) mapsOfFile(ctx context.Context, urlPath string) ([]string, error) {
+func (s *PlayRoom) mapsOfFile(ctx context.Context, urlPath string) ([]string, error) {
 	x := &s.MapFiles
 	x.Mu.RLock()
 	if x.Loaded {

@@ -1,4 +1,4 @@
-package engine
+package play
 
 import (
 	"context"
@@ -7,11 +7,9 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/vttapp/companion/core/engine/kernel"
-
-	"github.com/vttapp/companion/core/redact"
-
 	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/core/engine/kernel"
+	"github.com/vttapp/companion/core/redact"
 )
 
 // Drags follows the token drags in progress (contract 3). A drag is a
@@ -22,7 +20,7 @@ import (
 // change, so that a drag that loses its right ends at once
 // (dragsweep.go). It is safe for concurrent use.
 type Drags struct {
-	svc *playRoom
+	svc *PlayRoom
 
 	mu     sync.Mutex // held across a message's check and publish, so a token's stream stays in order
 	active map[string]*drag
@@ -75,9 +73,9 @@ type vetoedDrag struct {
 	lastSeen time.Time
 }
 
-// newDrags returns a drag tracker over svc (the service's own is
+// NewDrags returns a drag tracker over svc (the service's own is
 // Service.Drags).
-func newDrags(svc *playRoom) *Drags {
+func NewDrags(svc *PlayRoom) *Drags {
 	return &Drags{svc: svc, active: map[string]*drag{}, actors: map[string]core.Actor{}, vetoed: map[string]vetoedDrag{}}
 }
 
@@ -343,7 +341,7 @@ func (d *Drags) blockAll(ctx context.Context, m core.Movement, own *drag) error 
 
 // dragToken reads a dragged token and whether players see it
 // (TokenShown).
-func (s *playRoom) dragToken(ctx context.Context, id string) (tok *core.Token, shown bool, err error) {
+func (s *PlayRoom) dragToken(ctx context.Context, id string) (tok *core.Token, shown bool, err error) {
 	p := s.pin()
 	err = p.Store.View(ctx, func(tx core.Tx) error {
 		if tok, err = kernel.TokenByID(tx, id); err != nil {

@@ -1,16 +1,15 @@
-package engine
+package play
 
 import (
 	"context"
 
-	"github.com/vttapp/companion/core/redact"
-
 	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/core/redact"
 )
 
 // dragSightOf reads the sight of tok's map for its drag; nil when the
 // token has no vision, is hidden, or its map has line of sight off.
-func (s *playRoom) dragSightOf(ctx context.Context, tok *core.Token) (*redact.DragSight, error) {
+func (s *PlayRoom) dragSightOf(ctx context.Context, tok *core.Token) (*redact.DragSight, error) {
 	if !redact.HasSight(tok) || tok.MapID == "" {
 		return nil, nil
 	}

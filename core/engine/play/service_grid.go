@@ -1,20 +1,17 @@
-package engine
+package play
 
 import (
 	"context"
 
-	"github.com/vttapp/companion/core/engine/kernel"
-
-	"github.com/vttapp/companion/core/mapobjects"
-
-	"github.com/vttapp/companion/core/redact"
-
 	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/core/engine/kernel"
+	"github.com/vttapp/companion/core/mapobjects"
+	"github.com/vttapp/companion/core/redact"
 )
 
 // GridPreview returns the preview of a map's grid (grid.go): as it stands,
 // or, given a change, as the change would make it (nothing is stored).
-func (s *playRoom) GridPreview(ctx context.Context, mapID string, change *mapobjects.GridChange) (*mapobjects.GridPreview, error) {
+func (s *PlayRoom) GridPreview(ctx context.Context, mapID string, change *mapobjects.GridChange) (*mapobjects.GridPreview, error) {
 	m, err := s.Map(ctx, mapID)
 	if err != nil {
 		return nil, err
@@ -30,7 +27,7 @@ func (s *playRoom) GridPreview(ctx context.Context, mapID string, change *mapobj
 // SetGrid sets a map's grid and ends its wait for one (GridPending), so
 // that it may go on the player screen. It answers the preview of the grid
 // set. When the map is on the player screen, clients get mapUpdated.
-func (s *playRoom) SetGrid(ctx context.Context, mapID string, change mapobjects.GridChange) (*mapobjects.GridPreview, error) {
+func (s *PlayRoom) SetGrid(ctx context.Context, mapID string, change mapobjects.GridChange) (*mapobjects.GridPreview, error) {
 	p := s.pin()
 	var out *mapobjects.GridPreview
 	err := p.Write(ctx, func(tx core.Tx) ([]core.Event, error) {

@@ -1,19 +1,17 @@
-package engine
+package play
 
 import (
 	"context"
 	"encoding/base64"
 
-	"github.com/vttapp/companion/core/engine/kernel"
-
-	"github.com/vttapp/companion/core/redact"
-
 	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/core/engine/kernel"
+	"github.com/vttapp/companion/core/redact"
 )
 
 // FogTarget returns a map and the primary campaign whose folder keeps its
 // fog mask.
-func (s *playRoom) FogTarget(ctx context.Context, mapID string) (*core.Map, *core.Campaign, error) {
+func (s *PlayRoom) FogTarget(ctx context.Context, mapID string) (*core.Map, *core.Campaign, error) {
 	p := s.pin()
 	var m *core.Map
 	var c *core.Campaign
@@ -33,7 +31,7 @@ func (s *playRoom) FogTarget(ctx context.Context, mapID string) (*core.Map, *cor
 // Clients get fogUpdated with the mask (when png is given) and, when fog
 // was turned on or off, mapUpdated. It returns the map's previous fog
 // path, for the caller to remove the old file.
-func (s *playRoom) SetFog(ctx context.Context, mapID, fog string, png []byte, fogOn *bool) (previous string, err error) {
+func (s *PlayRoom) SetFog(ctx context.Context, mapID, fog string, png []byte, fogOn *bool) (previous string, err error) {
 	p := s.pin()
 	err = p.Write(ctx, func(tx core.Tx) ([]core.Event, error) {
 		m, err := kernel.MapByID(tx, mapID)

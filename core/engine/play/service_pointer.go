@@ -1,4 +1,4 @@
-package engine
+package play
 
 import (
 	"github.com/vttapp/companion/core"
@@ -10,6 +10,6 @@ import (
 // client's. Refused when remote interaction
 // is off. The game master's pointer reaches the players looking at the
 // player screen.
-func (s *playRoom) MovePointer(from core.EventSource, p core.Pointer) error {
+func (s *PlayRoom) MovePointer(from core.EventSource, p core.Pointer) error {
 	return s.MovePointerOn(from, p, s.ScreenMapNow())
 }
