@@ -8,7 +8,7 @@ package core
 //     whether it is answered even without a requestId); the hub holds
 //     the handlers, keyed by the same names, and a test fails when a
 //     handler has no row or a row no handler (hub/events.go);
-//   - the served description (routes/openapi_events.go) lists the events,
+//   - the served description (wire/events.go) lists the events,
 //     requests and replies from the rows' shapes and sentences, and the
 //     web client's types are generated from it;
 //   - the drag tracker sweeps after any event whose row does not say it
@@ -16,8 +16,8 @@ package core
 //
 // Adding a request with a reply is one row here, one handler in the hub
 // and its test. Shapes name components of the wire description: a Go type
-// described in routes/openapi_shapes.go, or one of the small shapes of
-// routes/openapi_events.go (eventShapes). "A|B" is either, "A[]" a list of
+// described in wire/shapes.go, or one of the small shapes of
+// wire/events.go (eventShapes). "A|B" is either, "A[]" a list of
 // A, and a final "?" allows null.
 type EventSpec struct {
 	Name string

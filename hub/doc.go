@@ -21,7 +21,7 @@
 // the hub treats it (answered without a requestId, coalesced as a
 // stream). dispatch.go reads each frame, finds its row or ignores it,
 // and answers. What players and the game master receive of an event is
-// the core's to say (core/views.go); the hub encodes it.
+// the core's to say (core/redact/views.go); the hub encodes it.
 //
 // # Broadcasts run inside the core's commit lock
 //

@@ -333,7 +333,7 @@ func onTrackObject(name string) handler {
 func onHostClientUpdated(context.Context, *conn, json.RawMessage) (any, error) { return nil, nil }
 
 // onHostTokenMoved: the game master's drags are never refused by remote
-// interaction or a lock (core/hostdrag.go).
+// interaction or a lock (core/engine/play/hostdrag.go).
 func onHostTokenMoved(ctx context.Context, c *conn, data json.RawMessage) (any, error) {
 	m, _, err := decodeMovement(data)
 	if err != nil {

@@ -8,7 +8,7 @@ import (
 	"github.com/vttapp/companion/core/mapobjects"
 )
 
-// The marks' requests (core/marks.go): a player's act as the connection's
+// The marks' requests (core/engine/marks.go): a player's act as the connection's
 // actor, under the interaction mode and on their own marks only; the host
 // console's socket acts as the game master on any mark of any map.
 

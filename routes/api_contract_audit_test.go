@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/vttapp/companion/core"
-	"github.com/vttapp/companion/core/engine/kernel"
+	"github.com/vttapp/companion/core/engine"
 )
 
 // apiCall is one request of the audit.
@@ -252,7 +252,7 @@ func TestAuditPreflightAllowsRequestedHeadersForGET(t *testing.T) {
 func TestAuditRemoteInteractionDoesNotGateHTTP(t *testing.T) {
 	e := newEnv(t, envOptions{})
 	off := false
-	if _, err := e.svc.UpdateSettings(context.Background(), kernel.SettingsPatch{RemoteInteraction: &off}); err != nil {
+	if _, err := e.svc.UpdateSettings(context.Background(), engine.SettingsPatch{RemoteInteraction: &off}); err != nil {
 		t.Fatal(err)
 	}
 	e.events.Take()

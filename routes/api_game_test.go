@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/vttapp/companion/core"
-	"github.com/vttapp/companion/core/engine/kernel"
+	"github.com/vttapp/companion/core/engine"
 )
 
 func TestSnapshot(t *testing.T) {
@@ -111,7 +111,7 @@ func TestSnapshotFollowsWritesAndLiveState(t *testing.T) {
 	e.do(t, "POST", "/api/messages", `{"text":"hello"}`)
 	e.do(t, "PATCH", "/api/tokens/"+tokenA, `{"x":99}`)
 	yes, no := true, false
-	e.svc.UpdateSettings(context.Background(), kernel.SettingsPatch{Paused: &yes, RemoteInteraction: &no})
+	e.svc.UpdateSettings(context.Background(), engine.SettingsPatch{Paused: &yes, RemoteInteraction: &no})
 	e.svc.TrackObject(core.EventTrackedObjectCreated, []*core.TrackedObject{{ID: 7.0}})
 	snap := e.do(t, "GET", "/api", "").json(t)
 	if msgs := snap["messages"].([]any); len(msgs) != 1 || msgs[0].(map[string]any)["text"] != "hello" {
@@ -137,7 +137,7 @@ func TestSnapshotBodyMatchesTheService(t *testing.T) {
 	e := newEnv(t, envOptions{})
 	e.do(t, "POST", "/api/messages", `{"text":"hello [[1d6]]"}`)
 	yes := true
-	e.svc.UpdateSettings(context.Background(), kernel.SettingsPatch{Paused: &yes})
+	e.svc.UpdateSettings(context.Background(), engine.SettingsPatch{Paused: &yes})
 	e.svc.TrackObject(core.EventTrackedObjectCreated, []*core.TrackedObject{{ID: 3.0}})
 	for i := 0; i < 2; i++ { // cold, then from the cache
 		got := e.do(t, "GET", "/api", "").body

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/vttapp/companion/core"
-	"github.com/vttapp/companion/core/engine/kernel"
+	"github.com/vttapp/companion/core/engine"
 )
 
 // The host's drag veto (POST /host/api/drags/{id}/block) stops a mark's
@@ -15,7 +15,7 @@ func TestTheHostVetoStopsAMarksMove(t *testing.T) {
 	e := newConsoleEnv(t)
 	ctx := context.Background()
 	mode := core.InteractionAll
-	if _, err := e.svc.UpdateSettings(ctx, kernel.SettingsPatch{Interaction: &mode}); err != nil {
+	if _, err := e.svc.UpdateSettings(ctx, engine.SettingsPatch{Interaction: &mode}); err != nil {
 		t.Fatal(err)
 	}
 	bo := core.Actor{Role: core.ClientPlayer, Device: "connection:7"}

@@ -9,7 +9,7 @@ import (
 
 	"github.com/gorilla/websocket"
 	"github.com/vttapp/companion/core"
-	"github.com/vttapp/companion/core/engine/kernel"
+	"github.com/vttapp/companion/core/engine"
 	"github.com/vttapp/companion/internal/testkit"
 )
 
@@ -106,7 +106,7 @@ func TestHostSocketSeesWhatPlayersDoNot(t *testing.T) {
 func TestHostDragsAnyTokenWhateverTheInteraction(t *testing.T) {
 	e := newConsoleEnv(t)
 	ctx := context.Background()
-	if _, err := e.svc.UpdateSettings(ctx, kernel.SettingsPatch{Interaction: ptr(core.InteractionNone)}); err != nil {
+	if _, err := e.svc.UpdateSettings(ctx, engine.SettingsPatch{Interaction: ptr(core.InteractionNone)}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := e.svc.PatchToken(ctx, tokenB, core.Object{"locked": true}); err != nil {
@@ -165,7 +165,7 @@ func TestHostLeavingMidDragOfAHiddenTokenTellsPlayersNothing(t *testing.T) {
 func TestHostSocketOpensDoorsAndGetsWholeReplies(t *testing.T) {
 	e := newConsoleEnv(t)
 	e.sizeCave(t)
-	if _, err := e.svc.UpdateSettings(context.Background(), kernel.SettingsPatch{Interaction: ptr(core.InteractionNone)}); err != nil {
+	if _, err := e.svc.UpdateSettings(context.Background(), engine.SettingsPatch{Interaction: ptr(core.InteractionNone)}); err != nil {
 		t.Fatal(err)
 	}
 	host, player := e.hostSocket(t), e.playerSocket(t)

@@ -16,12 +16,9 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/vttapp/companion/core/engine/kernel"
-
-	"github.com/vttapp/companion/core/engine"
-
 	"github.com/vttapp/companion/backup"
 	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/core/engine"
 	"github.com/vttapp/companion/desktop"
 	"github.com/vttapp/companion/dice"
 	"github.com/vttapp/companion/discovery"
@@ -129,7 +126,7 @@ func serve(ctx context.Context, cfg *serveConfig, log *slog.Logger, out io.Write
 		Events: bus,
 		Rules:  holder,
 		Roller: dice.NewRoller(),
-		Live:   kernel.NewLive(core.Settings{RemoteInteraction: cfg.RemoteInteraction, Interaction: cfg.Interaction}),
+		Live:   engine.NewLive(core.Settings{RemoteInteraction: cfg.RemoteInteraction, Interaction: cfg.Interaction}),
 		Log:    log,
 	})
 	cols := collections{holder}

@@ -11,7 +11,7 @@ import (
 // floor, a patch of the same combatant (one stored write and its event,
 // without the game's lists): ChangeHitPoints also reads the players' lists
 // before the change, to send the turn alone when they did not change
-// (core/gamelists.go), and gives unordered slots their place among
+// (core/engine/internal/kernel/gamelists.go), and gives unordered slots their place among
 // explicit orders (turnorder.go). Report the ratio of the two ns/op:
 //
 //	go test -run '^$' -bench 'BenchmarkCombatWrite' ./core/

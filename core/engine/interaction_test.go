@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/vttapp/companion/core"
-	"github.com/vttapp/companion/core/engine/kernel"
+	"github.com/vttapp/companion/core/engine/internal/kernel"
 )
 
 func ptr[T any](v T) *T { return &v }

@@ -4,7 +4,7 @@ import (
 	"context"
 
 	"github.com/vttapp/companion/core"
-	"github.com/vttapp/companion/core/engine/kernel"
+	"github.com/vttapp/companion/core/engine/internal/kernel"
 )
 
 // Journal is GET /api/me/journal: what was shown to the table, oldest

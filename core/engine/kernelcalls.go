@@ -4,7 +4,7 @@ import (
 	"context"
 
 	"github.com/vttapp/companion/core"
-	"github.com/vttapp/companion/core/engine/kernel"
+	"github.com/vttapp/companion/core/engine/internal/kernel"
 )
 
 // The kernel's own entry points, offered on Service. Service does not embed

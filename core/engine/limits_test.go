@@ -7,7 +7,7 @@ import (
 
 	"github.com/vttapp/companion/core"
 	"github.com/vttapp/companion/core/engine"
-	"github.com/vttapp/companion/core/engine/kernel"
+	"github.com/vttapp/companion/core/engine/internal/kernel"
 	"github.com/vttapp/companion/dice"
 )
 

@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"github.com/vttapp/companion/core"
-	"github.com/vttapp/companion/core/engine/kernel"
+	"github.com/vttapp/companion/core/engine/internal/kernel"
 )
 
 // TestAuditTrackedObjectsAreBounded: tracked objects live in memory and

@@ -5,7 +5,7 @@ import (
 
 	"github.com/vttapp/companion/core"
 	"github.com/vttapp/companion/core/chat"
-	"github.com/vttapp/companion/core/engine/kernel"
+	"github.com/vttapp/companion/core/engine/internal/kernel"
 	"github.com/vttapp/companion/core/redact"
 	"github.com/vttapp/companion/sight"
 )

@@ -1,7 +1,8 @@
 package engine
 
 import (
-	"github.com/vttapp/companion/core/engine/kernel"
+	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/core/engine/internal/kernel"
 	"github.com/vttapp/companion/core/engine/library"
 	"github.com/vttapp/companion/core/engine/play"
 	"github.com/vttapp/companion/core/engine/seats"
@@ -39,3 +40,14 @@ func NewService(cfg ServiceConfig) *Service {
 		TableRoom:   &table.TableRoom{Kernel: k},
 	}
 }
+
+// The kernel's types that callers outside the engine name.
+type (
+	// Live is the in-memory live state (settings, tracked objects).
+	Live = kernel.Live
+	// SettingsPatch is a change of the live settings.
+	SettingsPatch = kernel.SettingsPatch
+)
+
+// NewLive returns live state starting from the given settings.
+func NewLive(s core.Settings) *Live { return kernel.NewLive(s) }

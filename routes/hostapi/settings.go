@@ -7,7 +7,7 @@ import (
 
 	"github.com/go-chi/chi/v5"
 	"github.com/vttapp/companion/core"
-	"github.com/vttapp/companion/core/engine/kernel"
+	"github.com/vttapp/companion/core/engine"
 	"github.com/vttapp/companion/routes/httpkit"
 )
 
@@ -42,8 +42,8 @@ func mountHostSettings(r chi.Router, cfg httpkit.Config) {
 
 // decodeSettingsPatch reads a settings change strictly: unknown keys and
 // values that are not booleans are errors, so a typo is not silently lost.
-func decodeSettingsPatch(w http.ResponseWriter, r *http.Request) (kernel.SettingsPatch, error) {
-	var p kernel.SettingsPatch
+func decodeSettingsPatch(w http.ResponseWriter, r *http.Request) (engine.SettingsPatch, error) {
+	var p engine.SettingsPatch
 	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, hostSettingsMaxBody))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&p); err != nil {

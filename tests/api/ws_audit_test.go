@@ -12,10 +12,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/vttapp/companion/core/engine/kernel"
-
 	"github.com/gorilla/websocket"
 	"github.com/vttapp/companion/core"
+	"github.com/vttapp/companion/core/engine"
 	"github.com/vttapp/companion/hub"
 	"github.com/vttapp/companion/tests/e2e"
 )
@@ -141,7 +140,7 @@ func TestAuditWSRefusedDoorChangesNothing(t *testing.T) {
 	e := e2e.NewWSEnv(t, hub.Options{})
 	a, _ := e.Connect(t)
 	off := false
-	if _, err := e.Svc.UpdateSettings(t.Context(), kernel.SettingsPatch{RemoteInteraction: &off}); err != nil {
+	if _, err := e.Svc.UpdateSettings(t.Context(), engine.SettingsPatch{RemoteInteraction: &off}); err != nil {
 		t.Fatal(err)
 	}
 	a.WaitFor(core.EventInteractionUpdated)

@@ -5,7 +5,7 @@ import (
 	"sort"
 
 	"github.com/vttapp/companion/core"
-	"github.com/vttapp/companion/core/engine/kernel"
+	"github.com/vttapp/companion/core/engine/internal/kernel"
 )
 
 // cellLayout places creatures on a map's grid: each takes a free cell

@@ -1,6 +1,6 @@
 package library
 
-import "github.com/vttapp/companion/core/engine/kernel"
+import "github.com/vttapp/companion/core/engine/internal/kernel"
 
 // LibraryRoom is the engine's room for the game master's content: the library
 // (campaigns, modules, pages, encounters, random tables), entities and

@@ -5,7 +5,7 @@ import (
 	"errors"
 
 	"github.com/vttapp/companion/core"
-	"github.com/vttapp/companion/core/engine/kernel"
+	"github.com/vttapp/companion/core/engine/internal/kernel"
 )
 
 // The installed content as a whole: the reads and the one write the

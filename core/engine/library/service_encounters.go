@@ -7,7 +7,7 @@ import (
 	"unicode"
 
 	"github.com/vttapp/companion/core"
-	"github.com/vttapp/companion/core/engine/kernel"
+	"github.com/vttapp/companion/core/engine/internal/kernel"
 )
 
 // creatureToPlace is one token (and combatant) an encounter makes.

@@ -4,7 +4,7 @@ import (
 	"context"
 
 	"github.com/vttapp/companion/core"
-	"github.com/vttapp/companion/core/engine/kernel"
+	"github.com/vttapp/companion/core/engine/internal/kernel"
 	"github.com/vttapp/companion/core/pages"
 )
 

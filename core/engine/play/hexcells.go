@@ -1,7 +1,7 @@
 package play
 
 import (
-	"github.com/vttapp/companion/core/engine/kernel"
+	"github.com/vttapp/companion/core/engine/internal/kernel"
 	"github.com/vttapp/companion/core/mapobjects"
 )
 

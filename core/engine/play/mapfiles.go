@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/vttapp/companion/core"
-	"github.com/vttapp/companion/core/engine/kernel"
+	"github.com/vttapp/companion/core/engine/internal/kernel"
 )
 
 // MapFileShown reports whether players may read a file of a data folder

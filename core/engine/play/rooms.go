@@ -1,7 +1,7 @@
 package play
 
 import (
-	"github.com/vttapp/companion/core/engine/kernel"
+	"github.com/vttapp/companion/core/engine/internal/kernel"
 )
 
 // PlayRoom is the engine's room for what happens on the map: maps and
@@ -27,3 +27,7 @@ type playPinned struct{ kernel.Pinned }
 
 // pin takes the rules snapshot for one request.
 func (r *PlayRoom) pin() playPinned { return playPinned{r.Kernel.Pin()} }
+
+// Drags returns the service's drag tracker: the hub hands it every
+// tokenMoved, the host console its veto.
+func (s *PlayRoom) Drags() *Drags { return s.drags }

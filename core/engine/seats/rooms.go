@@ -1,6 +1,6 @@
 package seats
 
-import "github.com/vttapp/companion/core/engine/kernel"
+import "github.com/vttapp/companion/core/engine/internal/kernel"
 
 // SeatsRoom is the engine's room for who sits at the table: the seats and the
 // join key, players' devices, their characters (sheets, rolls, hit points).

@@ -5,7 +5,7 @@ import (
 	"math"
 
 	"github.com/vttapp/companion/core"
-	"github.com/vttapp/companion/core/engine/kernel"
+	"github.com/vttapp/companion/core/engine/internal/kernel"
 )
 
 // ChangeHitPoints applies damage, healing or temporary hit points to a

@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/vttapp/companion/core"
-	"github.com/vttapp/companion/core/engine/kernel"
+	"github.com/vttapp/companion/core/engine/internal/kernel"
 	"github.com/vttapp/companion/core/redact"
 )
 

@@ -1,6 +1,6 @@
 package table
 
-import "github.com/vttapp/companion/core/engine/kernel"
+import "github.com/vttapp/companion/core/engine/internal/kernel"
 
 // TableRoom is the engine's room for the game at the table: combat and the turn
 // order, combatants and their effects, chat messages.

@@ -5,7 +5,7 @@ import (
 	"math"
 
 	"github.com/vttapp/companion/core"
-	"github.com/vttapp/companion/core/engine/kernel"
+	"github.com/vttapp/companion/core/engine/internal/kernel"
 )
 
 // AddCombatants adds combatants to the primary campaign's game. A unique
