@@ -12,7 +12,7 @@ import (
 // locks or hides the token, takes its map off the player screen, turns
 // remote interaction off or changes its mode) may end that right. So the
 // service tells its tracker of every batch of events it publishes
-// (Service.write and Service.Publish), and after any event that may end a
+// (the kernel's Write and Publish), and after any event that may end a
 // drag the tracker sweeps its drags, without waiting for the dragger's
 // next message: a drag everyone saw ends with block for everyone at once.
 

@@ -11,7 +11,7 @@ import (
 // seatIndex keeps the seats held, by the hash of their token, so that a
 // drag or a broadcast learns whose seat a connection holds without a
 // store read. It is filled from the store on first use, changed after
-// each commit that changes a seat (Service.writeThen), and forgotten when
+// each commit that changes a seat (Kernel.WriteThen), and forgotten when
 // content is replaced under it (a reload: a campaign imported or deleted
 // takes its seats along).
 type seatIndex struct {
