@@ -19,7 +19,8 @@ package perf
 // the first, with the browser's longest tasks then, and
 // COMPANION_FLOOR_PROFILE=first one of pages A and B during the first
 // drag after load with the browser's longest tasks in that drag, and
-// COMPANION_FLOOR_PROFILE=start the same of each start-up (the
+// COMPANION_FLOOR_PROFILE=start the same of each start-up (=return of
+// each return visit instead; the
 // profile costs time of its own: not for the figures).
 // COMPANION_FLOOR_PARTS picks the measures ("start", "pan", "marks" (the
 // pan over a map with 50 templates and 200 strokes), "drag", "objects"
@@ -224,8 +225,19 @@ func floorStart(t *testing.T, b *benchBrowser, rounds int) []floorRow {
 			t.Logf("round %d %s: map drawn %.0f ms after navigation; %s", r+1, kind, at, timeline)
 			// A return visit: the same tab again, what the browser keeps
 			// cached (the bundle, the map's picture) kept.
+			// COMPANION_FLOOR_PROFILE=return profiles it as "start" does
+			// the first visit.
+			profiling = os.Getenv("COMPANION_FLOOR_PROFILE") == "return"
+			if profiling {
+				e2e.StartProfile(p)
+				tr = startTrace(p, "toplevel", "disabled-by-default-devtools.timeline", "gpu", "v8")
+			}
 			navigateBenchPage(p, srv, kind)
 			p.WaitFor("the map drawn again", `window.__mapDrawnAt !== undefined`, 90*time.Second)
+			if profiling {
+				e2e.ProfileSummary(t, fmt.Sprintf("round %d %s, return visit until the map was drawn", r+1, kind), e2e.StopProfile(p), 30)
+				longestTasks(t, fmt.Sprintf("round %d %s, return visit until the map was drawn", r+1, kind), tr.stop(), 30)
+			}
 			p.EvalInto(`window.__mapDrawnAt`, &at)
 			again[kind].addRound([]float64{at}, at)
 			p.EvalInto(startTimeline, &timeline)
