@@ -11,6 +11,7 @@ package e2e
 import (
 	"bufio"
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -123,13 +124,39 @@ func StartServer(t testing.TB, opts ServerOptions) *Server {
 	if dataDir == "" {
 		dataDir = t.TempDir()
 	}
-	addr, hostAddr := opts.Addr, opts.HostAddr
-	if addr == "" {
-		addr = FreeAddr(t)
+	// A port FreeAddr found free can be taken again before the server
+	// binds it (by a parallel test's server or browser): the server then
+	// refuses to start, before it touches the data folder. With ports of
+	// our own choosing, choose again.
+	for attempt := 1; ; attempt++ {
+		addr, hostAddr := opts.Addr, opts.HostAddr
+		if addr == "" {
+			addr = pickAddr(t)
+		}
+		if hostAddr == "" {
+			hostAddr = pickAddr(t)
+		}
+		s, err := startServerOn(t, bin, dataDir, addr, hostAddr, opts)
+		if err == nil {
+			return s
+		}
+		ours := opts.Addr == "" || opts.HostAddr == ""
+		if !ours || attempt == 3 || !strings.Contains(s.Output(), "is taken") {
+			t.Fatalf("%v:\n%s", err, s.Output())
+		}
+		t.Logf("companion could not bind a port that was free a moment ago; trying other ports:\n%s", s.Output())
 	}
-	if hostAddr == "" {
-		hostAddr = FreeAddr(t)
-	}
+}
+
+// pickAddr is where StartServer gets the ports it chooses (FreeAddr; a
+// test of the retry hands out a taken one first).
+var pickAddr = FreeAddr
+
+// startServerOn starts companion on addr and hostAddr and waits until both
+// listeners answer; it returns an error (and the server, for its output)
+// when the process exits first or is not ready within 60 s.
+func startServerOn(t testing.TB, bin, dataDir, addr, hostAddr string, opts ServerOptions) (*Server, error) {
+	t.Helper()
 	args := append([]string{"serve", "--data", dataDir, "--addr", addr, "--host-addr", hostAddr}, opts.Args...)
 	cmd := exec.Command(bin, args...)
 	out := &testkit.LogBuffer{}
@@ -155,15 +182,15 @@ func StartServer(t testing.TB, opts ServerOptions) *Server {
 	deadline := time.Now().Add(60 * time.Second)
 	for {
 		if ready(s.URL+"/api/system") && ready(s.HostURL+"/host/") {
-			return s
+			return s, nil
 		}
 		select {
 		case <-s.done:
-			t.Fatalf("companion exited before it was ready:\n%s", out.String())
+			return s, errors.New("companion exited before it was ready")
 		default:
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("companion not ready after 60s:\n%s", out.String())
+			return s, errors.New("companion not ready after 60s")
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
