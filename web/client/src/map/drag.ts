@@ -156,11 +156,7 @@ export class DragController {
     if (!d || e.pointerId !== d.pointerId) return;
     d.screenX = e.global.x;
     d.screenY = e.global.y;
-    if (!d.started) {
-      if (Math.hypot(e.global.x - d.startScreenX, e.global.y - d.startScreenY) < startThreshold) return;
-      d.started = true;
-      this.send("start", d.originX, d.originY);
-    }
+    if (!this.begin(d, e.global.x, e.global.y)) return;
     const p = this.r.viewport.toWorld(e.global.x, e.global.y);
     const x = p.x + d.grabDX, y = p.y + d.grabDY;
     d.latestX = x;
@@ -175,11 +171,33 @@ export class DragController {
     this.scheduleControl(d);
   }
 
-  /** A pointer move as soon as it happens (before the frame that draws it): the position goes out now. */
+  /**
+   * Whether the press is a drag once the pointer is at screen point (x, y):
+   * the first time it is past startThreshold from the press, the drag
+   * starts (and `start` goes out).
+   */
+  private begin(d: LocalDrag, x: number, y: number): boolean {
+    if (d.started) return true;
+    if (Math.hypot(x - d.startScreenX, y - d.startScreenY) < startThreshold) return false;
+    d.started = true;
+    this.send("start", d.originX, d.originY);
+    return true;
+  }
+
+  /**
+   * A pointer move as soon as it happens (before the frame that draws it):
+   * the position goes out now, and a press becomes a drag now. Started
+   * only by the frame's pointermove, a drag whose first move stayed under
+   * the threshold waited a whole frame for its start: on a page drawing
+   * 3-5 frames a second (a CPU renderer, a busy phone), a third of a
+   * second before anyone else saw the token move (the floor benchmark,
+   * tests/perf/browser_perf_floor_test.go).
+   */
   private onRawMove(e: PointerEvent): void {
     const d = this.local;
-    if (!d?.started || e.pointerId !== d.pointerId) return;
+    if (!d || e.pointerId !== d.pointerId) return;
     const r = this.r.app.canvas.getBoundingClientRect();
+    if (!this.begin(d, e.clientX - r.left, e.clientY - r.top)) return;
     const p = this.r.viewport.toWorld(e.clientX - r.left, e.clientY - r.top);
     d.latestX = p.x + d.grabDX;
     d.latestY = p.y + d.grabDY;
