@@ -29,7 +29,6 @@ package perf
 
 import (
 	"fmt"
-	"github.com/chromedp/cdproto/input"
 	"math"
 	"os"
 	"sort"
@@ -38,6 +37,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
 	"github.com/vttapp/companion/tests/e2e"
 )
