@@ -20,6 +20,7 @@ import (
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/emulation"
+	cdpfetch "github.com/chromedp/cdproto/fetch"
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/page"
@@ -246,6 +247,10 @@ type BrowserPage struct {
 	framed   chan struct{}
 	wsSent   []SentFrame
 	Requests map[network.RequestID]*PageRequest
+	// HoldRequests' gate: closed by its release.
+	holdGate    chan struct{}
+	releaseHeld func()
+	holdOnce    sync.Once
 }
 
 // PageRequest is one network request of a page, for transfer figures.
@@ -449,6 +454,49 @@ func (p *BrowserPage) Navigate(url string) {
 func (p *BrowserPage) NavigateAsync(url string) {
 	p.T.Helper()
 	p.Do(ChromedpCall(page.Navigate, page.NavigateParams{URL: url}))
+}
+
+// HoldRequests keeps each request of the page whose URL matches pattern
+// (the whole URL, "*" for any characters) back from the server until
+// release is called (or the test ends): a slow network for that resource,
+// as long as the test wants. Call it before the page navigates; one
+// pattern a page, a later call replaces it (and releases the earlier).
+func (p *BrowserPage) HoldRequests(pattern string) (release func()) {
+	p.T.Helper()
+	gate := make(chan struct{})
+	var once sync.Once
+	release = func() { once.Do(func() { close(gate) }) }
+	p.T.Cleanup(release)
+	p.mu.Lock()
+	if p.releaseHeld != nil {
+		p.releaseHeld()
+	}
+	p.releaseHeld, p.holdGate = release, gate
+	p.mu.Unlock()
+	p.holdOnce.Do(func() {
+		if err := chromedp.Listen(p.Ctx, func(ev any) {
+			if e, ok := ev.(*cdpfetch.EventRequestPaused); ok {
+				p.mu.Lock()
+				gate := p.holdGate
+				p.mu.Unlock()
+				go func() {
+					select {
+					case <-gate:
+					case <-p.Ctx.Done():
+						return
+					}
+					_, _ = chromedp.Call(p.Ctx, cdpfetch.ContinueRequest, cdpfetch.ContinueRequestParams{RequestID: e.RequestID})
+				}()
+			}
+		}); err != nil {
+			p.T.Fatalf("page %s: %v", p.Name, err)
+		}
+	})
+	p.Do(chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+		_, err := chromedp.Call(ctx, cdpfetch.Enable, cdpfetch.EnableParams{Patterns: []*cdpfetch.RequestPattern{{URLPattern: pattern}}})
+		return err
+	}))
+	return release
 }
 
 // AddInitScript runs source in every document the page loads from now

@@ -1,6 +1,7 @@
 package player
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -146,5 +147,141 @@ func TestPlayerClientFirstMapFrame(t *testing.T) {
 	}
 	if relinked > 0 && webGL2 {
 		t.Errorf("a darkness program was linked again %d times on WebGL 2 (PixiJS placing the attributes of GLSL ES 1.00); every link: %+v", relinked, probe.Links)
+	}
+}
+
+// TestPlayerClientFirstFrameWaitsForThePicture: the page's first frame
+// waits for the map's picture (a while: renderer.ts's firstPictureWaitMs),
+// so that the first frame drawn is the whole map. On a CPU renderer each
+// frame keeps the GPU process busy for a few hundred milliseconds and the
+// next waits for it: a first frame of tokens on the plain floor put the
+// frame with the picture that much later. Here the picture is held (a
+// slow network) until well after the snapshot has come: nothing is drawn
+// meanwhile, and the first frame is the whole map.
+func TestPlayerClientFirstFrameWaitsForThePicture(t *testing.T) {
+	srv := e2e.StartServer(t, e2e.ServerOptions{})
+	p := e2e.NewPage(t, "Slow picture", e2e.DesktopSize)
+	p.AddInitScript(e2e.RememberedPlayer(p.Name))
+	p.AddInitScript(firstFramesProbe)
+	release := p.HoldRequests("*/maps/*")
+	p.NavigateAsync(srv.URL + "/client/")
+	p.WaitFor("the snapshot applied", `(() => {
+		const d = window.companionDebug, s = d && d.state();
+		return !!s && !!s.map && s.tokens.length > 0;
+	})()`, 20*time.Second)
+	time.Sleep(400 * time.Millisecond) // frames would be drawn by now
+	var frames int
+	p.EvalInto(`window.companionDebug.state().frames`, &frames)
+	release()
+	e2e.WaitPlayerReady(t, p)
+	var probe struct {
+		Bare     int
+		MapFrame int
+	}
+	p.EvalInto(`window.__firstFrames`, &probe)
+	if frames != 0 || probe.Bare != 0 || probe.MapFrame != 1 {
+		t.Errorf("%d frames were drawn while the picture was on its way, %d showed the map without it, and the first with the map was frame %d: want the first frame to be the whole map", frames, probe.Bare, probe.MapFrame)
+	}
+}
+
+// TestPlayerClientPictureTooSlowToWaitFor: a picture that does not come
+// does not keep the map off the screen; the tokens are drawn without it
+// after the first frame's wait, and the picture when it comes.
+func TestPlayerClientPictureTooSlowToWaitFor(t *testing.T) {
+	srv := e2e.StartServer(t, e2e.ServerOptions{})
+	p := e2e.NewPage(t, "Stalled picture", e2e.DesktopSize)
+	p.AddInitScript(e2e.RememberedPlayer(p.Name))
+	release := p.HoldRequests("*/maps/*")
+	p.NavigateAsync(srv.URL + "/client/")
+	p.WaitFor("the map drawn without its picture while the picture is held", `(() => {
+		const d = window.companionDebug, s = d && d.state();
+		return !!s && !!s.map && s.tokens.length > 0 && s.frames > 0 && !s.map.backgroundLoaded;
+	})()`, 20*time.Second)
+	release()
+	e2e.WaitPlayerReady(t, p)
+}
+
+// TestPlayerClientReturnVisitStartsTheRememberedPicture: a device that
+// drew a map's picture starts loading it on its next visit before GET /api
+// has answered (index.html's script): a reload usually finds the same map.
+// Here GET /api is held 1.5 s on the return visit and the picture's
+// request goes out meanwhile. A wrong guess (another map shows now) is
+// not drawn: the map shows its own picture and the guess is let go.
+func TestPlayerClientReturnVisitStartsTheRememberedPicture(t *testing.T) {
+	srv := e2e.StartServer(t, e2e.ServerOptions{})
+	p := e2e.OpenPlayerWith(t, srv, "Returning")
+	var image, remembered string
+	p.EvalInto(`performance.getEntriesByType("resource").map((e) => new URL(e.name).pathname).find((n) => n.includes("/maps/")) || ""`, &image)
+	p.EvalInto(`localStorage.getItem("companion.picture") || ""`, &remembered)
+	if image == "" || remembered != image {
+		t.Fatalf("after drawing the map's picture %q the device remembers %q", image, remembered)
+	}
+
+	hold := 1500 * time.Millisecond
+	time.AfterFunc(hold, p.HoldRequests("*/api"))
+	p.Navigate(srv.URL + "/client/")
+	e2e.WaitPlayerReady(t, p)
+	var timing struct{ Picture, APIEnd float64 }
+	p.EvalInto(fmt.Sprintf(`(() => {
+		const all = performance.getEntriesByType("resource");
+		const pic = all.find((e) => new URL(e.name).pathname === %q);
+		const api = all.find((e) => new URL(e.name).pathname === "/api");
+		return {Picture: pic ? pic.startTime : -1, APIEnd: api ? api.responseEnd : -1};
+	})()`, image), &timing)
+	if timing.Picture < 0 || timing.APIEnd < 0 {
+		t.Fatalf("the return visit's requests: picture at %.0f ms, GET /api's answer at %.0f ms (-1: none)", timing.Picture, timing.APIEnd)
+	}
+	if timing.Picture > timing.APIEnd-float64(hold.Milliseconds())/2 {
+		t.Errorf("the remembered picture was requested at %.0f ms, GET /api (held %v) answered at %.0f ms: the page waited for GET /api", timing.Picture, hold, timing.APIEnd)
+	}
+
+	// A wrong guess: this device remembers another picture.
+	p.HoldRequests("*/nothing-held*")
+	p.EvalInto(`localStorage.setItem("companion.picture", "/icon.png?guess")`, nil)
+	p.Navigate(srv.URL + "/client/")
+	e2e.WaitPlayerReady(t, p)
+	var guess struct {
+		Requested bool
+		Released  bool
+		Now       string
+	}
+	p.EvalInto(`({
+		Requested: performance.getEntriesByType("resource").some((e) => e.name.endsWith("/icon.png?guess")),
+		Released: Object.values(window.companionEarly.images).every((v) => v === null),
+		Now: localStorage.getItem("companion.picture"),
+	})`, &guess)
+	if !guess.Requested {
+		t.Errorf("the remembered picture /icon.png?guess was not requested early")
+	}
+	if !guess.Released || guess.Now != image {
+		t.Errorf("after a wrong guess: the early loads let go %v, the device remembers %q (want %q, the map's picture)", guess.Released, guess.Now, image)
+	}
+	e2e.CheckMapImagePixels(t, p, e2e.SaveScreenshot(t, p, "wrong-guess"))
+}
+
+// TestPlayerClientMissingPicture: a map whose picture the server does not
+// have is drawn without it at once (the first frame's wait ends with the
+// failure), and the page says why, with the server's answer.
+func TestPlayerClientMissingPicture(t *testing.T) {
+	system := e2e.DemoSystem(t, func(maps []map[string]any, screen map[string]any) {
+		maps[0]["image"] = "maps/no-such-picture.png"
+	})
+	srv := e2e.StartServer(t, e2e.ServerOptions{Args: []string{"--system", system}})
+	p := e2e.NewPage(t, "Missing picture", e2e.DesktopSize)
+	p.AddInitScript(e2e.RememberedPlayer(p.Name))
+	p.NavigateAsync(srv.URL + "/client/")
+	p.WaitFor("the map drawn without its picture", `(() => {
+		const d = window.companionDebug, s = d && d.state();
+		return !!s && !!s.map && s.tokens.length > 0 && s.frames > 0 && !!s.lastError;
+	})()`, 20*time.Second)
+	s := p.State()
+	want := "background image failed to load: /…/no-such-picture.png (404 Not Found)"
+	if s.LastError == nil || !strings.HasPrefix(*s.LastError, "background image failed to load: /") ||
+		!strings.HasSuffix(*s.LastError, "/no-such-picture.png (404 Not Found)") || s.Map.BackgroundLoaded {
+		got := "<none>"
+		if s.LastError != nil {
+			got = *s.LastError
+		}
+		t.Errorf("the page's error: %q, picture shown %v; want %q", got, s.Map.BackgroundLoaded, want)
 	}
 }

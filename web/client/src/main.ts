@@ -4,6 +4,7 @@
 // reconnect, so the page always shows the current state.
 import { Assets } from "pixi.js";
 import { earlySnapshot, fetchSnapshot } from "./net/api";
+import { releaseEarly } from "./net/early";
 import { EventRouter } from "./net/events";
 import { Socket, socketURL } from "./net/socket";
 import { Store } from "./state/store";
@@ -249,6 +250,7 @@ async function start(): Promise<void> {
   });
   performance.mark("companion:renderer-ready");
   await resync(first);
+  releaseEarly(); // the map's picture is taken by now: a wrong guess is let go
   performance.mark("companion:snapshot-applied");
   sound = new SoundPlayer({
     app: document.body, events, display: profile.display,

@@ -1,13 +1,13 @@
 // The map's background: a plain floor and the map's image or video,
-// loaded as early as the page knows its URL. Images are fetched and
-// decoded straight away (createImageBitmap, off the main thread) rather
-// than through PixiJS's Assets, whose first use waits for its
-// image-format detection; they are capped at the device's largest
+// loaded as early as the page knows its URL. Images are loaded and
+// decoded straight away by an <img> (downloaded and decoded off the main
+// thread) rather than through PixiJS's Assets, whose first use waits for
+// its image-format detection; they are capped at the device's largest
 // texture (textures.ts).
 import { Container, Graphics, ImageSource, Sprite, Texture, VideoSource } from "pixi.js";
 import type { MapData } from "../types";
 import { capTexture, textureLimit } from "./textures";
-import { takeEarlyImage } from "../net/early";
+import { rememberPicture, takeEarlyImage } from "../net/early";
 import { fetchTileIndex, TiledPicture, type MapView } from "./tiled";
 
 /** Whether a background texture at `scale` covers the whole map. */
@@ -55,43 +55,54 @@ const backgrounds = new Map<string, Promise<Texture>>();
 // frame on a busy page) later.
 const loadedBackgrounds = new Map<string, Texture>();
 
-/** A decoded image: off the main thread where the browser can, else an <img> decoded before use. */
-async function decodeImage(blob: Blob | ImageBitmap): Promise<ImageBitmap | HTMLImageElement> {
-  if (!(blob instanceof Blob)) return blob; // index.html's script decoded it
-  if (typeof createImageBitmap === "function") return createImageBitmap(blob);
+/**
+ * The image at url, downloaded and decoded by an <img>: neither step waits
+ * for the page's main thread. fetch, then blob(), then createImageBitmap
+ * each waited for a turn of it between their steps, and on a busy CPU
+ * renderer at start-up (the bundle's evaluation, WebGL's start, the first
+ * frames) those turns came up to a second or more after the bytes had
+ * arrived.
+ */
+export function loadImage(url: string): Promise<HTMLImageElement> {
   const img = new Image();
-  const url = URL.createObjectURL(blob);
+  img.src = url;
+  return img.decode().then(
+    () => img,
+    async () => {
+      throw new Error(await whyNotLoaded(url));
+    },
+  );
+}
+
+/** Why an image did not load, for the page's error line: the server's status, or that it is no image. */
+async function whyNotLoaded(url: string): Promise<string> {
   try {
-    img.src = url;
-    await img.decode();
-    return img;
-  } finally {
-    URL.revokeObjectURL(url);
+    const res = await fetch(url, { method: "HEAD" });
+    return res.ok ? "not an image the browser can decode" : `${res.status} ${res.statusText}`;
+  } catch (err) {
+    return (err as Error).message;
   }
 }
 
 /**
  * The map's image as a texture, one load per URL (a preload and the
- * renderer's own load share it). Fetched and decoded straight away
- * (createImageBitmap decodes off the main thread) rather than through
- * PixiJS's Assets, whose first use waits for its image-format detection:
- * that held the background's request back by 100-200 ms.
+ * renderer's own load share it). Loaded and decoded straight away
+ * (loadImage) rather than through PixiJS's Assets, whose first use waits
+ * for its image-format detection: that held the background's request
+ * back by 100-200 ms. A picture loaded whole is remembered on this device
+ * (rememberPicture): the next visit starts loading it before it knows the
+ * map (index.html).
  */
 function loadBackgroundTexture(url: string): Promise<Texture> {
   let p = backgrounds.get(url);
   if (!p) {
-    // index.html's script may have started this download already.
-    const blob = takeEarlyImage(url) ?? fetch(url).then((res) => {
-      if (!res.ok) throw new Error(`${res.status} ${res.statusText}`);
-      return res.blob();
+    // index.html's script may have started this load already.
+    p = (takeEarlyImage(url) ?? loadImage(url)).then((image) => {
+      const tex = new Texture({ source: new ImageSource({ resource: image }) });
+      loadedBackgrounds.set(url, tex);
+      rememberPicture(url);
+      return tex;
     });
-    p = blob
-      .then((blob) => decodeImage(blob))
-      .then((image) => {
-        const tex = new Texture({ source: new ImageSource({ resource: image }) });
-        loadedBackgrounds.set(url, tex);
-        return tex;
-      });
     p.catch(() => backgrounds.delete(url)); // a later load tries again
     backgrounds.set(url, p);
   }
@@ -126,6 +137,8 @@ export interface BackgroundHooks {
 export class BackgroundLayer extends Container {
   /** Whether the image (or video) shows, or the map has none. */
   loaded = false;
+  /** Whether the image (or video) could not be loaded: it will not show. */
+  failed = false;
   /** The video background, when the map has one (the host plays and pauses it). */
   video: HTMLVideoElement | null = null;
   /** The picture drawn from tiles, when it is too big for one texture (tiled.ts). */
@@ -155,6 +168,7 @@ export class BackgroundLayer extends Container {
     this.video = null;
     this.key = "";
     this.loaded = false;
+    this.failed = false;
   }
 
   /** Shows map's background; nothing happens when it already shows it. */
@@ -205,7 +219,12 @@ export class BackgroundLayer extends Container {
         place(new Texture({ source: new VideoSource({ resource: v, autoPlay: true }) }));
         v.play().catch(() => {});
       }, { once: true });
-      v.addEventListener("error", () => this.hooks.failed(`background video failed to load: ${url}`), { once: true });
+      v.addEventListener("error", () => {
+        if (this.key !== key) return;
+        this.failed = true;
+        this.hooks.failed(`background video failed to load: ${url}`);
+        this.hooks.requestRender();
+      }, { once: true });
       this.video = v;
       return;
     }
@@ -216,6 +235,8 @@ export class BackgroundLayer extends Container {
     }
     const whole = () =>
       loadBackgroundTexture(url).then(place, (err: Error) => {
+        if (this.key !== key) return;
+        this.failed = true;
         this.hooks.failed(`background image failed to load: ${url}${err?.message ? ` (${err.message})` : ""}`);
         this.hooks.requestRender();
       });

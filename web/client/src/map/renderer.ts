@@ -34,6 +34,17 @@ export { nextTask, preloadBackground } from "./background";
 /** A pan has ended when the view has not moved for this long (ms). */
 const panRestMs = 300;
 
+/**
+ * How long the page's first frame waits for the map's picture, from the
+ * renderer's start (ms). On a CPU renderer each frame keeps the browser's
+ * GPU process busy for a few hundred milliseconds, and the next frame
+ * waits for it: a first frame drawn before the picture had come (the
+ * tokens on the plain floor) put the frame with the picture that much
+ * later. A picture slower than this is drawn when it comes, after a frame
+ * without it.
+ */
+export const firstPictureWaitMs = 1000;
+
 export interface RendererOptions {
   /**
    * "player" draws what players see; "gm" (the host console) draws everything:
@@ -95,6 +106,7 @@ export class MapRenderer {
   /** The map's quality on this device (quality.ts). */
   quality!: QualityGovernor;
   private dirty = true;
+  private pictureDeadline = Infinity; // until when the first frame waits for the map's picture
   private lastPanFrame = -Infinity; // when the view last moved alone (performance.now() ms)
   private qualityDue = false; // a quality change waits for the view to rest
   private idlers: (() => void)[] = [];
@@ -148,6 +160,7 @@ export class MapRenderer {
   }
 
   private async init(): Promise<void> {
+    this.pictureDeadline = performance.now() + firstPictureWaitMs;
     this.quality = new QualityGovernor(window.devicePixelRatio || 1, readStoredQuality(storage()), this.options.adaptQuality === true);
     this.app = new Application();
     await this.app.init({
@@ -244,7 +257,7 @@ export class MapRenderer {
         Ticker.system.update(now);
         return this.tick();
       },
-      pending: () => this.dirty || this.viewport.dirty || this.idlers.length > 0 || this.qualityDue || this.vision.settling || (!!this.background.video && !this.background.video.paused),
+      pending: () => !this.awaitingPicture(performance.now()) && (this.dirty || this.viewport.dirty || this.idlers.length > 0 || this.qualityDue || this.vision.settling || (!!this.background.video && !this.background.video.paused)),
       interval: (ms, now) => this.measured(ms, now),
     });
     // Input on the map may start a pan, a zoom or a drag: frames at once.
@@ -252,6 +265,19 @@ export class MapRenderer {
       this.app.canvas.addEventListener(kind, () => this.loop.wake(), { passive: true });
     }
     this.loop.start();
+    // The picture's load (or its failure) asks for a frame; so does the end of the wait.
+    window.setTimeout(() => this.requestRender(), Math.max(0, this.pictureDeadline - performance.now()));
+  }
+
+  /**
+   * Whether the first frame still waits for the map's picture
+   * (firstPictureWaitMs): the snapshot is on its way, or it names a
+   * picture that is neither shown nor failed yet.
+   */
+  private awaitingPicture(now: number): boolean {
+    if (this.frames > 0 || now >= this.pictureDeadline) return false;
+    if (!this.store.map) return this.store.loads === 0;
+    return !this.background.loaded && !this.background.failed;
   }
 
   /**
@@ -381,8 +407,9 @@ export class MapRenderer {
 
   /** Draws a frame when one is due; true when it drew. */
   private tick(): boolean {
-    let moving = false;
     const now = performance.now();
+    if (this.awaitingPicture(now)) return false;
+    let moving = false;
     const moved: TokenView[] = [];
     for (const v of this.views.values()) if (v.step(now)) moved.push(v);
     if (moved.length > 0) {
