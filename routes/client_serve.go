@@ -67,6 +67,9 @@ func (s *server) serveClient(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case !installed:
 		body = builtInClientBody(name, f)
+		if name == "index.html" && body != nil {
+			body = s.withPictureHint(r.Context(), body)
+		}
 	case path.Ext(name) == ".js":
 		body = s.scripts.rebased(name, f) // client_rebase.go
 	}

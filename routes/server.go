@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"net/http"
 	"sync"
+	"sync/atomic"
 
 	"github.com/go-chi/chi/v5"
 	"github.com/go-chi/chi/v5/middleware"
@@ -40,6 +41,9 @@ type server struct {
 	// scripts are the installed client's scripts as rewritten
 	// (client_rebase.go).
 	scripts clientScripts
+	// hinted is the built-in index.html naming the player screen's
+	// picture, as last made (client_picture.go).
+	hinted atomic.Pointer[hintedIndex]
 }
 
 func newServer(cfg Config) *server {

@@ -31,6 +31,7 @@ type snapshotParts struct {
 	system     *systems.System
 	generation uint64
 	head       []byte // {"version":...,"build":...,"game":...[,"map":...]
+	picture    string // the map's picture for index.html to start early (client_picture.go)
 	screen     core.Screen
 	messages   []byte
 
@@ -127,7 +128,7 @@ func encodeSnapshotParts(snap *core.Snapshot) (*snapshotParts, error) {
 	if err != nil {
 		return nil, core.Internal(err)
 	}
-	p := &snapshotParts{head: head.Bytes(), messages: messages}
+	p := &snapshotParts{head: head.Bytes(), messages: messages, picture: pictureHint(snap.Map)}
 	if snap.Screen != nil {
 		p.screen = *snap.Screen
 	}

@@ -201,62 +201,59 @@ func TestPlayerClientPictureTooSlowToWaitFor(t *testing.T) {
 	e2e.WaitPlayerReady(t, p)
 }
 
-// TestPlayerClientReturnVisitStartsTheRememberedPicture: a device that
-// drew a map's picture starts loading it on its next visit before GET /api
-// has answered (index.html's script): a reload usually finds the same map.
-// Here GET /api is held 1.5 s on the return visit and the picture's
-// request goes out meanwhile. A wrong guess (another map shows now) is
-// not drawn: the map shows its own picture and the guess is let go.
-func TestPlayerClientReturnVisitStartsTheRememberedPicture(t *testing.T) {
+// TestPlayerClientStartsThePictureBeforeGETAPI: the server names the
+// player screen's picture in the page (routes/client_picture.go), and the
+// page starts loading it before GET /api has answered: here GET /api is
+// held 1.5 s and the picture's request goes out meanwhile. When the game
+// master shows another map in between, the page draws the map GET /api
+// names, with its own picture, and lets the other go.
+func TestPlayerClientStartsThePictureBeforeGETAPI(t *testing.T) {
 	srv := e2e.StartServer(t, e2e.ServerOptions{})
-	p := e2e.OpenPlayerWith(t, srv, "Returning")
-	var image, remembered string
-	p.EvalInto(`performance.getEntriesByType("resource").map((e) => new URL(e.name).pathname).find((n) => n.includes("/maps/")) || ""`, &image)
-	p.EvalInto(`localStorage.getItem("companion.picture") || ""`, &remembered)
-	if image == "" || remembered != image {
-		t.Fatalf("after drawing the map's picture %q the device remembers %q", image, remembered)
-	}
-
+	p := e2e.NewPage(t, "Early picture", e2e.DesktopSize)
+	p.AddInitScript(e2e.RememberedPlayer(p.Name))
 	hold := 1500 * time.Millisecond
 	time.AfterFunc(hold, p.HoldRequests("*/api"))
 	p.Navigate(srv.URL + "/client/")
 	e2e.WaitPlayerReady(t, p)
-	var timing struct{ Picture, APIEnd float64 }
-	p.EvalInto(fmt.Sprintf(`(() => {
+	var timing struct {
+		Picture, APIEnd float64
+		Image           string
+	}
+	p.EvalInto(`(() => {
 		const all = performance.getEntriesByType("resource");
-		const pic = all.find((e) => new URL(e.name).pathname === %q);
+		const pic = all.find((e) => new URL(e.name).pathname.includes("/maps/"));
 		const api = all.find((e) => new URL(e.name).pathname === "/api");
-		return {Picture: pic ? pic.startTime : -1, APIEnd: api ? api.responseEnd : -1};
-	})()`, image), &timing)
+		return {Picture: pic ? pic.startTime : -1, APIEnd: api ? api.responseEnd : -1, Image: pic ? new URL(pic.name).pathname : ""};
+	})()`, &timing)
 	if timing.Picture < 0 || timing.APIEnd < 0 {
-		t.Fatalf("the return visit's requests: picture at %.0f ms, GET /api's answer at %.0f ms (-1: none)", timing.Picture, timing.APIEnd)
+		t.Fatalf("the page's requests: the map's picture at %.0f ms, GET /api's answer at %.0f ms (-1: none)", timing.Picture, timing.APIEnd)
 	}
 	if timing.Picture > timing.APIEnd-float64(hold.Milliseconds())/2 {
-		t.Errorf("the remembered picture was requested at %.0f ms, GET /api (held %v) answered at %.0f ms: the page waited for GET /api", timing.Picture, hold, timing.APIEnd)
+		t.Errorf("the map's picture was requested at %.0f ms, GET /api (held %v) answered at %.0f ms: the page waited for GET /api", timing.Picture, hold, timing.APIEnd)
 	}
 
-	// A wrong guess: this device remembers another picture.
-	p.HoldRequests("*/nothing-held*")
-	p.EvalInto(`localStorage.setItem("companion.picture", "/icon.png?guess")`, nil)
-	p.Navigate(srv.URL + "/client/")
+	// The map changes between the page and GET /api's answer.
+	release := p.HoldRequests("*/api")
+	p.NavigateAsync(srv.URL + "/client/")
+	p.WaitFor("the named picture started", fmt.Sprintf(`!!window.companionEarly && %q in window.companionEarly.images`, timing.Image), 20*time.Second)
+	id, image, _ := e2e.ShownPictureMap(t, srv, "Changed meanwhile", e2e.BigMapPNG(512, false), 0)
+	if !strings.HasPrefix(image, "/") {
+		image = "/" + image
+	}
+	release()
 	e2e.WaitPlayerReady(t, p)
-	var guess struct {
-		Requested bool
-		Released  bool
-		Now       string
+	var after struct {
+		MapID, Picture string
+		Released       bool
 	}
-	p.EvalInto(`({
-		Requested: performance.getEntriesByType("resource").some((e) => e.name.endsWith("/icon.png?guess")),
+	p.EvalInto(fmt.Sprintf(`({
+		MapID: window.companionDebug.state().map.id,
+		Picture: performance.getEntriesByType("resource").map((e) => new URL(e.name).pathname).find((n) => n === %q) || "",
 		Released: Object.values(window.companionEarly.images).every((v) => v === null),
-		Now: localStorage.getItem("companion.picture"),
-	})`, &guess)
-	if !guess.Requested {
-		t.Errorf("the remembered picture /icon.png?guess was not requested early")
+	})`, image), &after)
+	if after.MapID != id || after.Picture != image || !after.Released {
+		t.Errorf("after the map changed: the page shows map %q (want %q), loaded %q (want %q), let go of the early loads: %v", after.MapID, id, after.Picture, image, after.Released)
 	}
-	if !guess.Released || guess.Now != image {
-		t.Errorf("after a wrong guess: the early loads let go %v, the device remembers %q (want %q, the map's picture)", guess.Released, guess.Now, image)
-	}
-	e2e.CheckMapImagePixels(t, p, e2e.SaveScreenshot(t, p, "wrong-guess"))
 }
 
 // TestPlayerClientMissingPicture: a map whose picture the server does not

@@ -250,7 +250,7 @@ async function start(): Promise<void> {
   });
   performance.mark("companion:renderer-ready");
   await resync(first);
-  releaseEarly(); // the map's picture is taken by now: a wrong guess is let go
+  releaseEarly(); // the map's picture is taken by now: one of a map no longer shown is let go
   performance.mark("companion:snapshot-applied");
   sound = new SoundPlayer({
     app: document.body, events, display: profile.display,

@@ -7,7 +7,7 @@
 import { Container, Graphics, ImageSource, Sprite, Texture, VideoSource } from "pixi.js";
 import type { MapData } from "../types";
 import { capTexture, textureLimit } from "./textures";
-import { rememberPicture, takeEarlyImage } from "../net/early";
+import { takeEarlyImage } from "../net/early";
 import { fetchTileIndex, TiledPicture, type MapView } from "./tiled";
 
 /** Whether a background texture at `scale` covers the whole map. */
@@ -89,9 +89,7 @@ async function whyNotLoaded(url: string): Promise<string> {
  * renderer's own load share it). Loaded and decoded straight away
  * (loadImage) rather than through PixiJS's Assets, whose first use waits
  * for its image-format detection: that held the background's request
- * back by 100-200 ms. A picture loaded whole is remembered on this device
- * (rememberPicture): the next visit starts loading it before it knows the
- * map (index.html).
+ * back by 100-200 ms.
  */
 function loadBackgroundTexture(url: string): Promise<Texture> {
   let p = backgrounds.get(url);
@@ -100,7 +98,6 @@ function loadBackgroundTexture(url: string): Promise<Texture> {
     p = (takeEarlyImage(url) ?? loadImage(url)).then((image) => {
       const tex = new Texture({ source: new ImageSource({ resource: image }) });
       loadedBackgrounds.set(url, tex);
-      rememberPicture(url);
       return tex;
     });
     p.catch(() => backgrounds.delete(url)); // a later load tries again

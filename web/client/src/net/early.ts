@@ -1,21 +1,15 @@
 // What index.html's inline script started before this bundle ran: the
-// GET /api answer and the map image's download and decode (an <img>).
-// Each is taken once; a later request (a resync, another map) goes out as
-// usual.
-//
-// The script also starts, before GET /api answers, the picture this
-// device drew last (rememberPicture): a reload or a return visit usually
-// finds the same map on the player screen, and its picture then comes
-// from the browser's cache while the bundle loads. A guess that proves
-// wrong costs one cached image, dropped with the rest (releaseEarly).
+// GET /api answer and the map picture's download and decode (an <img>),
+// started from the picture the server named in the page, and from GET
+// /api's answer when that names another. Each is taken once; a later
+// request (a resync, another map) goes out as usual. A picture the bundle
+// did not take (the map changed between the page and GET /api) is let go
+// once the first snapshot is drawn (releaseEarly).
 
 interface Early {
   api?: Promise<Response>;
   images?: Record<string, Promise<HTMLImageElement> | null | undefined>;
 }
-
-/** The localStorage key of the last picture drawn whole on this device (index.html reads it). */
-export const pictureKey = "companion.picture";
 
 function early(): Early | undefined {
   return (window as unknown as { companionEarly?: Early }).companionEarly;
@@ -42,21 +36,12 @@ export function takeEarlyImage(url: string): Promise<HTMLImageElement> | null {
 }
 
 /**
- * Lets go of what the bundle did not take (a guessed picture of another
- * map): called once the first snapshot is drawn, when every early load the
- * page wanted has been taken.
+ * Lets go of what the bundle did not take (the picture of a map no longer
+ * shown): called once the first snapshot is drawn, when every early load
+ * the page wanted has been taken.
  */
 export function releaseEarly(): void {
   const images = early()?.images;
   if (!images) return;
   for (const url of Object.keys(images)) images[url] = null;
-}
-
-/** Remembers url as the picture this device drew last (the next visit starts it early). */
-export function rememberPicture(url: string): void {
-  try {
-    if (localStorage.getItem(pictureKey) !== url) localStorage.setItem(pictureKey, url);
-  } catch {
-    /* private mode or storage full: the next visit waits for GET /api */
-  }
 }
