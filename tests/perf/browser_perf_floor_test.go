@@ -43,21 +43,21 @@ import (
 )
 
 // mapDrawnProbe is an init script: window.__mapDrawnAt is set (ms since
-// navigation) right after the first frame that drew the map's background
-// and at least `tokens` tokens. It checks at the start of each animation
-// frame, before the page draws, and reads the page's frame count again
-// once that frame's callbacks are done.
+// navigation) to when the page's first frame that drew the map's
+// background and at least `tokens` tokens ended, as the page records it
+// (companionDebug.mapFrame(), on both pages alike). An earlier probe
+// looked for a frame after the one in which it first saw the page ready;
+// when the page's animation-frame callback ran before the probe's, that
+// was the page's next frame, up to a second later on a throttled page.
 func mapDrawnProbe(tokens int) string {
 	return fmt.Sprintf(`(() => {
-		let before;
 		const tick = () => {
-			const d = window.companionDebug;
-			const s = d && d.state();
-			if (before === undefined && s && s.map && s.map.backgroundLoaded && s.tokens.length >= %d) before = s.frames;
-			if (before !== undefined) setTimeout(() => {
-				if (window.__mapDrawnAt === undefined && window.companionDebug.state().frames > before) window.__mapDrawnAt = performance.now();
-			}, 0);
-			if (window.__mapDrawnAt === undefined) requestAnimationFrame(tick);
+			const d = window.companionDebug, f = d && d.mapFrame && d.mapFrame();
+			if (f && f.tokens >= %d) {
+				window.__mapDrawnAt = f.at;
+				return;
+			}
+			requestAnimationFrame(tick);
 		};
 		requestAnimationFrame(tick);
 	})()`, tokens)

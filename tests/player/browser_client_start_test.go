@@ -150,37 +150,61 @@ func TestPlayerClientFirstMapFrame(t *testing.T) {
 	}
 }
 
+// slowPicture is an init script: the map's picture (an address with
+// /maps/ in it) is decoded as usual but handed to the page only 400 ms
+// after the page knows its first map (its "companion:map-known" mark), by
+// the page's own clock: a slow network, timed where the page is.
+const slowPicture = `(() => {
+	let release;
+	const released = new Promise((resolve) => { release = resolve; });
+	const decode = HTMLImageElement.prototype.decode;
+	HTMLImageElement.prototype.decode = function () {
+		const done = decode.call(this);
+		return this.src.includes("/maps/") ? Promise.all([done, released]).then(() => undefined) : done;
+	};
+	const look = () => {
+		const m = performance.getEntriesByName("companion:map-known")[0];
+		if (!m) {
+			setTimeout(look, 20);
+			return;
+		}
+		setTimeout(release, Math.max(0, m.startTime + 400 - performance.now()));
+	};
+	look();
+})()`
+
 // TestPlayerClientFirstFrameWaitsForThePicture: the page's first frame
 // waits for the map's picture (a while: renderer.ts's firstPictureWaitMs),
 // so that the first frame drawn is the whole map. On a CPU renderer each
 // frame keeps the GPU process busy for a few hundred milliseconds and the
 // next waits for it: a first frame of tokens on the plain floor put the
-// frame with the picture that much later. Here the picture is held (a
-// slow network) until well after the snapshot has come: nothing is drawn
-// meanwhile, and the first frame is the whole map.
+// frame with the picture that much later. Here the picture comes 400 ms
+// after the page knows the map: no frame shows the map without it.
 func TestPlayerClientFirstFrameWaitsForThePicture(t *testing.T) {
 	srv := e2e.StartServer(t, e2e.ServerOptions{})
 	p := e2e.NewPage(t, "Slow picture", e2e.DesktopSize)
 	p.AddInitScript(e2e.RememberedPlayer(p.Name))
-	p.AddInitScript(firstFramesProbe)
-	release := p.HoldRequests("*/maps/*")
-	p.NavigateAsync(srv.URL + "/client/")
-	p.WaitFor("the snapshot applied", `(() => {
-		const d = window.companionDebug, s = d && d.state();
-		return !!s && !!s.map && s.tokens.length > 0;
-	})()`, 20*time.Second)
-	time.Sleep(400 * time.Millisecond) // frames would be drawn by now
-	var frames int
-	p.EvalInto(`window.companionDebug.state().frames`, &frames)
-	release()
+	p.AddInitScript(slowPicture)
+	p.Navigate(srv.URL + "/client/")
 	e2e.WaitPlayerReady(t, p)
-	var probe struct {
-		Bare     int
-		MapFrame int
+	var frame struct {
+		At                float64
+		Tokens            int
+		Bare              int
+		BareSince         float64
+		Shown, Known, Got float64
 	}
-	p.EvalInto(`window.__firstFrames`, &probe)
-	if frames != 0 || probe.Bare != 0 || probe.MapFrame != 1 {
-		t.Errorf("%d frames were drawn while the picture was on its way, %d showed the map without it, and the first with the map was frame %d: want the first frame to be the whole map", frames, probe.Bare, probe.MapFrame)
+	p.EvalInto(`({...window.companionDebug.mapFrame(), Shown: window.companionDebug.state().tokens.length,
+		Known: performance.getEntriesByName("companion:map-known")[0].startTime,
+		Got: performance.getEntriesByName("companion:background-loaded")[0].startTime})`, &frame)
+	// A page blocked past the wait (a busy machine: the picture's hand-over
+	// is a task like any other) draws without the picture then, as it should.
+	if wait := frame.BareSince - frame.Known; frame.Bare != 0 && wait < 950 {
+		t.Errorf("%d frames showed the map without its picture, the first %.0f ms after the map was known (the picture came after %.0f ms): want the first frame to wait for it", frame.Bare, wait, frame.Got-frame.Known)
+	}
+	// The test hook's record of that frame (the floor benchmark's figure).
+	if !(frame.At > 0) || frame.Tokens == 0 || float64(frame.Tokens) != frame.Shown {
+		t.Errorf("companionDebug.mapFrame() = {at %.0f, tokens %d}, want the frame's end and the map's %.0f tokens", frame.At, frame.Tokens, frame.Shown)
 	}
 }
 

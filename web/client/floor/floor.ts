@@ -26,8 +26,8 @@
 // asks for every frame would spin with --disable-frame-rate-limit.
 //
 // It answers the subset of window.companionDebug the benchmark reads
-// (state, mapToScreen, screenToMap, isVisibleAt, idle), so one Go helper
-// drives both pages.
+// (state, mapFrame, mapToScreen, screenToMap, isVisibleAt, idle), so one
+// Go helper drives both pages.
 import { Application, Assets, CanvasSource, Container, Graphics, Sprite, Texture, Ticker, type FederatedPointerEvent } from "pixi.js";
 
 interface FloorToken {
@@ -70,6 +70,10 @@ let backgroundLoaded = false;
 /** Bytes of the background's texture (4 a pixel), for the big map's memory figure. */
 let backgroundBytes = 0;
 let frames = 0;
+/** When the first frame with the map's background ended (performance.now()), the tokens it drew, and the frames before it with the map but not its background. */
+let mapFrame: { at: number; tokens: number; bare: number; bareSince: number | null } | null = null;
+let bareFrames = 0; // frames with the map before its background
+let bareSince: number | null = null;
 let dirty = true;
 let scheduled = false;
 
@@ -81,13 +85,17 @@ function requestRender(): void {
   requestAnimationFrame(loop);
 }
 
-function loop(): void {
+function loop(now: number): void {
   scheduled = false;
   if (!dirty) return;
   dirty = false;
   Ticker.system.update(); // PixiJS's pointer-over checks, in our frames only
   app.render();
   frames++;
+  if (!mapFrame && map) {
+    if (backgroundLoaded) mapFrame = { at: performance.now(), tokens: tokens.size, bare: bareFrames, bareSince };
+    else if (bareFrames++ === 0) bareSince = now;
+  }
   const done = idlers;
   idlers = [];
   for (const f of done) f();
@@ -396,6 +404,9 @@ function capped(tex: Texture): Texture {
       viewport: { centerX: (app.screen.width / 2 - world.x) / world.scale.x, centerY: (app.screen.height / 2 - world.y) / world.scale.y, zoom: world.scale.x },
       frames,
     };
+  },
+  mapFrame() {
+    return mapFrame;
   },
   mapToScreen(x: number, y: number) {
     const r = app.canvas.getBoundingClientRect();

@@ -70,6 +70,10 @@ export function installDebug(ctx: DebugContext): void {
         lastError: r?.lastError ?? ctx.lastError(),
       };
     },
+    /** The first frame that drew the map with its background: when it ended, and its tokens (null before). */
+    mapFrame() {
+      return ctx.renderer()?.firstMapFrame ?? null;
+    },
     mapToScreen(x: number, y: number) {
       return ctx.renderer()?.mapToScreen(x, y) ?? { x: NaN, y: NaN };
     },
