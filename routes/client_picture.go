@@ -79,6 +79,9 @@ func (s *server) playerPicture(ctx context.Context) string {
 	if s.cfg.Systems != nil {
 		sys = s.cfg.Systems.Current()
 	}
+	if sys == nil {
+		return "" // no game loaded: GET /api has no map to give either
+	}
 	p, err := s.snapshots.parts(ctx, s.cfg.Service, sys)
 	if err != nil {
 		return ""
