@@ -158,6 +158,7 @@ func TestPlayersNeverReceiveWhatTheGameMasterHides(t *testing.T) {
 	p1.send("clientUpdated", map[string]any{"name": "Ellie", "color": "#4caf50"}, "")
 	p2.send("clientUpdated", map[string]any{"name": "Tom", "color": "#2196f3"}, "")
 	read("/api") // the demo's chapel, with its foes' vision
+	read("/client/") // its page names the player screen's picture
 
 	// Seats: Tom takes one; the game master gives Ellie another. Each seat
 	// token goes to its player alone (checked at the end).
@@ -332,6 +333,9 @@ func TestPlayersNeverReceiveWhatTheGameMasterHides(t *testing.T) {
 
 	// Every public HTTP path, as a player.
 	read("/api")
+	if page := read("/client/"); strings.Contains(string(page.Body), vault.Image) || strings.Contains(string(page.Body), "drowned-chapel.png") {
+		t.Errorf("the player client's page names a picture off the player screen (%s or the chapel's): %.400s", vault.Image, page.Body)
+	}
 	read("/api/system")
 	read("/api/clients")
 	read("/api/openapi.json")
