@@ -63,7 +63,7 @@ const loadedBackgrounds = new Map<string, Texture>();
  * frames) those turns came up to a second or more after the bytes had
  * arrived.
  */
-export function loadImage(url: string): Promise<HTMLImageElement> {
+function loadImage(url: string): Promise<HTMLImageElement> {
   const img = new Image();
   img.src = url;
   return img.decode().then(
@@ -94,8 +94,10 @@ async function whyNotLoaded(url: string): Promise<string> {
 function loadBackgroundTexture(url: string): Promise<Texture> {
   let p = backgrounds.get(url);
   if (!p) {
-    // index.html's script may have started this load already.
-    p = (takeEarlyImage(url) ?? loadImage(url)).then((image) => {
+    // index.html's script may have started this load already; should
+    // it have failed, a load of our own says why (the server's status).
+    const early = takeEarlyImage(url);
+    p = (early ? early.catch(() => loadImage(url)) : loadImage(url)).then((image) => {
       const tex = new Texture({ source: new ImageSource({ resource: image }) });
       loadedBackgrounds.set(url, tex);
       return tex;

@@ -118,7 +118,6 @@ export class MapRenderer {
   quality!: QualityGovernor;
   private dirty = true;
   private pictureDeadline = Infinity; // until when the first frame waits for the map's picture
-  private drewMap = false; // a frame has shown a map
   private lastPanFrame = -Infinity; // when the view last moved alone (performance.now() ms)
   private qualityDue = false; // a quality change waits for the view to rest
   private idlers: (() => void)[] = [];
@@ -289,6 +288,11 @@ export class MapRenderer {
     window.setTimeout(() => this.requestRender(), firstPictureWaitMs);
   }
 
+  /** Whether a frame has shown a map (with its background or without). */
+  private get drewMap(): boolean {
+    return this.firstMapFrame !== null || this.bareFrames > 0;
+  }
+
   /**
    * Whether the page's first frame with a map still waits for the map's
    * picture (firstPictureWaitMs): the snapshot is on its way, or it names
@@ -456,7 +460,6 @@ export class MapRenderer {
         this.app.render();
       } else this.panFrame();
       this.frames++;
-      if (this.store.map) this.drewMap = true;
       if (!this.firstMapFrame && this.store.map) {
         if (this.background.loaded) this.firstMapFrame = { at: performance.now(), tokens: this.views.size, bare: this.bareFrames, bareSince: this.bareSince };
         else if (this.bareFrames++ === 0) this.bareSince = now;
