@@ -157,7 +157,7 @@ func TestPlayersNeverReceiveWhatTheGameMasterHides(t *testing.T) {
 	p1, p2 := walkDial(t, srv.URL), walkDial(t, srv.URL)
 	p1.send("clientUpdated", map[string]any{"name": "Ellie", "color": "#4caf50"}, "")
 	p2.send("clientUpdated", map[string]any{"name": "Tom", "color": "#2196f3"}, "")
-	read("/api") // the demo's chapel, with its foes' vision
+	read("/api")     // the demo's chapel, with its foes' vision
 	read("/client/") // its page names the player screen's picture
 
 	// Seats: Tom takes one; the game master gives Ellie another. Each seat
